@@ -1,0 +1,51 @@
+"""webferret: self-hosted web search and web reading for AI agents."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConfigError",
+    "Envelope",
+    "ErrorCode",
+    "ErrorInfo",
+    "Ferret",
+    "Hit",
+    "Page",
+    "Settings",
+    "__version__",
+    "fetch",
+    "fetch_many",
+    "search",
+]
+
+if TYPE_CHECKING:
+    from webferret.config import ConfigError, Settings
+    from webferret.ferret import Ferret, fetch, fetch_many, search
+    from webferret.models import Envelope, ErrorCode, ErrorInfo, Hit, Page
+
+_LAZY = {
+    "ConfigError": "webferret.config",
+    "Settings": "webferret.config",
+    "Ferret": "webferret.ferret",
+    "fetch": "webferret.ferret",
+    "fetch_many": "webferret.ferret",
+    "search": "webferret.ferret",
+    "Envelope": "webferret.models",
+    "ErrorCode": "webferret.models",
+    "ErrorInfo": "webferret.models",
+    "Hit": "webferret.models",
+    "Page": "webferret.models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public names on first use, so `webferret --help` stays fast."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'webferret' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

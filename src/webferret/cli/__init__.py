@@ -1,0 +1,56 @@
+"""`webferret` command line: parse, call the core, render. One module per subcommand.
+
+Subcommand modules are imported by name so a command added in `COMMANDS` needs no other edit,
+and `webferret --help` imports nothing heavy (no httpx, trafilatura or chromium drivers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = ("search", "fetch", "open", "find", "extract", "store", "mcp")
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _command_modules() -> list[object]:
+    modules = []
+    for name in COMMANDS:
+        try:
+            modules.append(importlib.import_module(f"webferret.cli.cmd_{name}"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"webferret.cli.cmd_{name}":
+                raise
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from webferret import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="webferret",
+        description="Self-hosted web search and web reading for AI agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"webferret {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        module.register(sub)  # type: ignore[attr-defined]
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    from webferret.cli.common import run_command
+
+    return run_command(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

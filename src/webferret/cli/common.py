@@ -1,0 +1,100 @@
+"""Options and error handling shared by the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """Flags every command takes."""
+    parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
+    parser.add_argument("--json", action="store_true", help="answer one JSON envelope")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+
+
+def add_network(parser: argparse.ArgumentParser) -> None:
+    """Flags of commands that reach the network."""
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="HOST",
+        dest="allow_host",
+        help="allow this host or IP past the private-address guard (repeatable; env WEBFERRET_ALLOW_HOSTS)",
+    )
+    parser.add_argument(
+        "--allow-private-hosts",
+        action="store_true",
+        default=None,
+        help="lift the private-address guard entirely (deliberate internal fetches)",
+    )
+
+
+def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
+    """`Settings` from env/TOML with the command line's values on top."""
+    from webferret.config import load_settings
+
+    overrides: dict[str, Any] = dict(extra)
+    if getattr(args, "home", None):
+        overrides["home"] = args.home
+    if getattr(args, "allow_private_hosts", None):
+        overrides["allow_private_hosts"] = True
+    return load_settings(**overrides)
+
+
+def print_json(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def envelope_json(ok: bool, data: Any = None, error: Any = None, meta: Any = None) -> None:
+    from webferret.models import Envelope
+
+    envelope = Envelope(ok=ok, data=data, error=error, meta=meta or {})
+    sys.stdout.write(envelope.model_dump_json(indent=2) + "\n")
+
+
+def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXIT_FAILED) -> int:
+    """Report a request-level error the way the command's output mode wants it."""
+    if getattr(args, "json", False):
+        from webferret.models import ErrorInfo
+
+        envelope_json(False, error=ErrorInfo(code=code, message=message))  # type: ignore[arg-type]
+    else:
+        sys.stderr.write(f"webferret: error: {code}: {message}\n")
+    return exit_code
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run a subcommand's `run(args)`; turn every failure into a clear message and an exit code."""
+    from webferret.config import ConfigError
+    from webferret.models import ErrorCode, FerretError
+
+    try:
+        result = args.run(args)
+        if asyncio.iscoroutine(result):
+            result = asyncio.run(result)
+        return int(result or 0)
+    except ConfigError as exc:
+        return fail(args, ErrorCode.INVALID_ARGUMENT, str(exc), EXIT_USAGE)
+    except FerretError as exc:
+        usage = exc.code == ErrorCode.INVALID_ARGUMENT
+        return fail(args, exc.code, exc.message, EXIT_USAGE if usage else EXIT_FAILED)
+    except KeyboardInterrupt:
+        sys.stderr.write("webferret: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:
+        if getattr(args, "debug", False):
+            traceback.print_exc()
+        return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
+
+
+Runner = Callable[[argparse.Namespace], Awaitable[int] | int]

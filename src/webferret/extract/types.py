@@ -1,0 +1,53 @@
+"""What the extractor is given and what it answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from webferret.models import Link, OutputFormat, PageType
+
+if TYPE_CHECKING:
+    from webferret.config import Settings
+
+
+@dataclass(frozen=True)
+class ExtractOptions:
+    """How to turn a document into a page."""
+
+    format: Literal["markdown", "text"] = "markdown"
+    links: bool = False
+    link_limit: int = 20
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> ExtractOptions:
+        values: dict[str, Any] = {"format": settings.format, "link_limit": settings.link_limit}
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return cls(**values)
+
+
+class Extracted(BaseModel):
+    """Main content plus metadata of one document. Pure data; the fetch fields are added by the caller."""
+
+    content_type: str | None = None
+    title: str | None = None
+    byline: str | None = None
+    site_name: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    description: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    image: str | None = None
+    page_type: PageType | None = None
+    og_type: str | None = None
+    quality: float | None = None
+    word_count: int = 0
+    format: OutputFormat = "markdown"
+    content: str = ""
+    markdown: str = Field(default="", description="always the Markdown, whatever `format` is")
+    links: list[Link] = Field(default_factory=list)
+    jsonld: list[Any] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,168 @@
+"""Typed boundaries shared by every layer: error codes, pages, search hits and the JSON envelope.
+
+These models are the public contract: the JSON Schemas in ``schemas/`` are generated from them
+(``python -m webferret.schema``) and a test checks that the committed files are current.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CONTRACT_VERSION = "1.0"
+
+
+class ErrorCode(StrEnum):
+    """Every error webferret reports, with one meaning each (see the README's error table)."""
+
+    INVALID_URL = "invalid_url"
+    UNSUPPORTED_SCHEME = "unsupported_scheme"
+    BLOCKED_ADDRESS = "blocked_address"
+    DNS_FAILURE = "dns_failure"
+    CONNECT_FAILED = "connect_failed"
+    TIMEOUT = "timeout"
+    TOO_LARGE = "too_large"
+    TOO_MANY_REDIRECTS = "too_many_redirects"
+    HTTP_ERROR = "http_error"
+    RATE_LIMITED = "rate_limited"
+    UNSUPPORTED_CONTENT = "unsupported_content"
+    EMPTY_CONTENT = "empty_content"
+    INVALID_ARGUMENT = "invalid_argument"
+    BLOCKED_BY_SITE = "blocked_by_site"
+    NEEDS_JAVASCRIPT = "needs_javascript"
+    NOT_FOUND = "not_found"
+    ROBOTS_DISALLOWED = "robots_disallowed"
+    QUOTA_EXCEEDED = "quota_exceeded"
+    ENGINE_ERROR = "engine_error"
+    NO_RESULTS = "no_results"
+    INTERNAL = "internal"
+
+
+class ErrorInfo(BaseModel):
+    """What went wrong, as a value: a code from `ErrorCode` and a message naming the culprit."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: ErrorCode
+    message: str
+    status: int | None = Field(default=None, description="HTTP status, for http_error and rate_limited")
+    retry_after: float | None = Field(default=None, description="seconds, when the server said")
+    vendor: str | None = Field(default=None, description="anti-bot vendor, for blocked_by_site")
+
+
+class FerretError(Exception):
+    """Raised inside a layer and turned into an `ErrorInfo` at the layer's boundary."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        status: int | None = None,
+        retry_after: float | None = None,
+        vendor: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.retry_after = retry_after
+        self.vendor = vendor
+
+    def info(self) -> ErrorInfo:
+        return ErrorInfo(
+            code=self.code,
+            message=self.message,
+            status=self.status,
+            retry_after=self.retry_after,
+            vendor=self.vendor,
+        )
+
+
+PageType = Literal["article", "forum", "product", "listing", "docs", "homepage", "search", "other"]
+FetchedVia = Literal["http", "impersonate", "browser", "store", "revalidated", "file"]
+OutputFormat = Literal["markdown", "text"]
+
+
+class Link(BaseModel):
+    """An outgoing link of a page."""
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    text: str = ""
+    in_main: bool = False
+
+
+class Page(BaseModel):
+    """One fetched (or extracted) document. A failed page carries `error` and `ok=false`."""
+
+    url: str = Field(description="the URL as asked for")
+    final_url: str | None = Field(default=None, description="the URL after redirects and rewrites")
+    status: int | None = None
+    ok: bool = False
+    content_type: str | None = None
+    title: str | None = None
+    byline: str | None = None
+    site_name: str | None = None
+    published: str | None = Field(default=None, description="YYYY-MM-DD or null")
+    modified: str | None = Field(default=None, description="YYYY-MM-DD or null")
+    description: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    image: str | None = None
+    page_type: PageType | None = None
+    og_type: str | None = None
+    quality: float | None = Field(default=None, ge=0.0, le=1.0)
+    word_count: int = 0
+    tokens: int | None = Field(default=None, description="estimated tokens of `content`")
+    format: OutputFormat = "markdown"
+    content: str = ""
+    links: list[Link] | None = None
+    handle: str | None = Field(default=None, description="store handle `site~hash12`")
+    duplicate_of: str | None = None
+    fetched_via: FetchedVia | None = None
+    fetched_at: datetime | None = None
+    error: ErrorInfo | None = None
+    meta: dict[str, Any] = Field(default_factory=dict, description="tier trail, timings, clipping")
+
+    @classmethod
+    def failed(cls, url: str, error: ErrorInfo, **fields: Any) -> Page:
+        return cls(url=url, ok=False, error=error, **fields)
+
+
+class Source(BaseModel):
+    """One engine's sighting of a result."""
+
+    model_config = ConfigDict(frozen=True)
+
+    engine: str
+    rank: int = Field(ge=1)
+
+
+class Hit(BaseModel):
+    """A search result, merged across engines by canonical URL."""
+
+    url: str
+    title: str = ""
+    snippet: str = ""
+    published: str | None = None
+    score: float = 0.0
+    sources: list[Source] = Field(default_factory=list)
+    reachable: bool | None = None
+    tokens: int | None = None
+    handle: str | None = None
+    extra: dict[str, Any] = Field(default_factory=dict, description="engine-specific fields")
+
+
+class Envelope(BaseModel):
+    """The one JSON shape every `--json` answer has."""
+
+    contract_version: str = CONTRACT_VERSION
+    ok: bool
+    data: dict[str, Any] | None = None
+    error: ErrorInfo | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,53 @@
+"""Human views of pages: a header, the description, the body; one line for a failed page."""
+
+from __future__ import annotations
+
+from webferret.models import Page
+
+
+def header_line(page: Page) -> str:
+    """`site · by AUTHOR · published YYYY-MM-DD · N words` with the parts that are known."""
+    parts: list[str] = []
+    if page.site_name:
+        parts.append(page.site_name)
+    if page.byline:
+        parts.append(f"by {page.byline}")
+    if page.published:
+        parts.append(f"published {page.published}")
+    parts.append(f"{page.word_count} words")
+    return " · ".join(parts)
+
+
+def error_line(page: Page) -> str:
+    error = page.error
+    if error is None:
+        return f"ERROR internal: {page.url}: page failed without a reason"
+    return f"ERROR {error.code.value}: {page.url}: {error.message}"
+
+
+def render_page(page: Page, *, quiet: bool = False) -> str:
+    """The human view of one page (or its error line)."""
+    if not page.ok:
+        return error_line(page)
+    if quiet:
+        return page.content
+    lines = [f"# {page.title or page.final_url or page.url}", page.final_url or page.url, header_line(page)]
+    if page.description:
+        lines.append("")
+        lines.extend(f"> {line}" if line else ">" for line in page.description.splitlines())
+    lines.extend(["", page.content.rstrip()])
+    if page.links:
+        lines.extend(["", "## Links", *(f"- [{link.text or link.url}]({link.url})" for link in page.links)])
+    return "\n".join(lines)
+
+
+def clip_page(page: Page, max_chars: int | None) -> Page:
+    """Clip the body at `max_chars` and say where, so a reader knows text is missing."""
+    if not max_chars or not page.ok or len(page.content) <= max_chars:
+        return page
+    total = len(page.content)
+    cut = page.content.rfind("\n", 0, max_chars)
+    cut = cut if cut > max_chars // 2 else max_chars
+    body = page.content[:cut].rstrip() + f"\n\n[clipped at {cut} of {total} characters]"
+    meta = {**page.meta, "clipped": {"at": cut, "of": total}}
+    return page.model_copy(update={"content": body, "meta": meta})

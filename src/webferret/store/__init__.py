@@ -1,0 +1,1 @@
+"""webferret.store"""

@@ -1,0 +1,57 @@
+"""Settings: defaults, env, TOML, and errors that name the setting."""
+
+from pathlib import Path
+
+import pytest
+
+from webferret.cli import main
+from webferret.config import ConfigError, load_settings
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    settings = load_settings()
+    assert settings.max_bytes == 10 * 1024 * 1024
+    assert settings.timeout == 30
+    assert settings.budget == 120
+    assert settings.max_redirects == 5
+    assert settings.max_urls == 8
+    assert settings.home == tmp_path / "webferret"
+
+
+def test_env_and_comma_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "a.example, 10.0.0.5")
+    monkeypatch.setenv("WEBFERRET_TIMEOUT", "7.5")
+    settings = load_settings()
+    assert settings.allow_hosts == ["a.example", "10.0.0.5"]
+    assert settings.timeout == 7.5
+
+
+def test_toml_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('max_redirects = 2\nsearxng_url = "http://127.0.0.1:8888"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    settings = load_settings()
+    assert settings.max_redirects == 2
+    assert settings.searxng_url == "http://127.0.0.1:8888"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("WEBFERRET_TIMEOUT", "nan"), ("WEBFERRET_TIMEOUT", "-1"), ("WEBFERRET_MAX_BYTES", "lots")],
+)
+def test_bad_value_names_the_setting(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert name.removeprefix("WEBFERRET_").lower() in str(info.value)
+
+
+def test_bad_setting_is_a_usage_error_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBFERRET_TIMEOUT", "soon")
+    code = main(["fetch", "http://127.0.0.1:9/"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "timeout" in err and "Traceback" not in err
