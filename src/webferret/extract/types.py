@@ -51,3 +51,12 @@ class Extracted(BaseModel):
     links: list[Link] = Field(default_factory=list)
     jsonld: list[Any] = Field(default_factory=list)
     extra: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MainContent:
+    """The main content of an HTML page, as chosen by the content selector."""
+
+    markdown: str
+    text: str
+    extra: dict[str, Any] | None = None
