@@ -79,6 +79,10 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def reply(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        """For `stream` routes: a whole answer, then the connection is closed (and says so)."""
+        self.send(status, body, {**(headers or {}), "Connection": "close"})
+
     def log_message(self, format: str, *args: object) -> None:
         return
 

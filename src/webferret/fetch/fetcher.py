@@ -10,7 +10,8 @@ tier chosen by `tier_for` for one request, follow a redirect (at most `max_redir
 The whole call, redirects and retry included, runs under the per-page `timeout`, so a server
 dripping one byte at a time ends in `timeout`. A 4xx/5xx ends in `http_error` (429 in
 `rate_limited`); a 304 is returned as it is (conditional requests, `opts.headers`).
-Requests to one host are capped at `per_host_concurrency` at a time.
+Fetches of URLs on one host are capped at `per_host_concurrency` at a time (the per-page
+timeout starts once a slot is free; the batch budget bounds the wait).
 
 To add tiers (impersonate, browser) and block detection: give them the `HttpTier` API
 (`webferret.fetch.http`) and change `tier_for` (and `_check_status` for block pages).
@@ -23,7 +24,7 @@ import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http import HTTPStatus
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from webferret.config import Settings
 from webferret.fetch.http import HttpTier, is_redirect_status
@@ -54,14 +55,14 @@ class Fetcher:
 
     async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
         """The response for `url` after redirects; raises `FerretError` when there is none."""
-        started = time.monotonic()
-        try:
-            async with asyncio.timeout(opts.timeout):
-                raw = await self._follow(url, opts, self.policy(opts))
-        except TimeoutError:
-            raise FerretError(
-                ErrorCode.TIMEOUT, f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
-            ) from None
+        async with self._host_slot(url, opts):
+            started = time.monotonic()
+            try:
+                async with asyncio.timeout(opts.timeout):
+                    raw = await self._follow(url, opts, self.policy(opts))
+            except TimeoutError:
+                message = f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
+                raise FerretError(ErrorCode.TIMEOUT, message) from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         _check_status(raw)
         return raw
@@ -88,11 +89,18 @@ class Fetcher:
         return raw
 
     async def _hop(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
-        limit = self._host_limits.get(target.host)
+        return await self.tier_for(target, opts).fetch(target, opts, policy)
+
+    def _host_slot(self, url: str, opts: FetchOptions) -> asyncio.Semaphore:
+        """The per-host cap, keyed by the asked URL's host; waiting for it is not page time."""
+        try:
+            host = (urlsplit(url).hostname or "").rstrip(".")
+        except ValueError:
+            host = ""
+        limit = self._host_limits.get(host)
         if limit is None:
-            limit = self._host_limits[target.host] = asyncio.Semaphore(opts.per_host_concurrency)
-        async with limit:
-            return await self.tier_for(target, opts).fetch(target, opts, policy)
+            limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)
+        return limit
 
 
 def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:
