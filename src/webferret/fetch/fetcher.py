@@ -20,6 +20,7 @@ To add tiers (impersonate, browser) and block detection: give them the `HttpTier
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -37,10 +38,17 @@ from webferret.net.rewrite import rewrite_url
 class Fetcher:
     """Fetches URLs safely; owns the HTTP client(s) until `aclose`."""
 
-    def __init__(self, settings: Settings | None = None, resolver: Resolver | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        resolver: Resolver | None = None,
+        verify: bool | ssl.SSLContext = True,
+    ) -> None:
+        """`resolver` replaces the system resolver and `verify` the CA store (both for tests and
+        special networks); neither is needed in normal use."""
         self.settings = settings
         self._resolver = resolver
-        self.http = HttpTier()
+        self.http = HttpTier(verify=verify)
         self._host_limits: dict[str, asyncio.Semaphore] = {}
 
     async def aclose(self) -> None:
