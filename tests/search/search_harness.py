@@ -56,7 +56,11 @@ class _Handler(BaseHTTPRequestHandler):
         base = self.server.base
         if parts.path == "/api/search":
             items = [
-                {"url": f"{base}/pages/alpha?utm_source=x", "title": "Ferret page alpha", "body": "alpha snippet"},
+                {
+                    "url": f"{base}/pages/alpha?utm_source=x",
+                    "title": "Ferret page alpha",
+                    "body": "alpha snippet",
+                },
                 {"url": f"{base}/pages/beta", "title": "Ferret page beta", "body": "beta snippet"},
                 {"url": f"{base}/pages/dead", "title": "A dead page", "body": "gone"},
             ]
@@ -201,7 +205,9 @@ class SearxServer:
         while time.monotonic() < deadline:
             assert self.process is not None
             if self.process.poll() is not None:
-                raise RuntimeError(f"searx exited with {self.process.returncode}: {self.log.read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"searx exited with {self.process.returncode}: {self.log.read_text()[-2000:]}"
+                )
             try:
                 if httpx.get(f"{self.url}/config", timeout=1.0).status_code == 200:
                     return

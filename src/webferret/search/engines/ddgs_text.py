@@ -26,7 +26,16 @@ BACKENDS = {
     "google": ("google", "google"),
     "yandex": ("yandex", "yandex"),
 }
-BLOCK_MARKS = ("anomaly-modal", "anomaly.js", "<altcha-widget", "g-recaptcha", "h-captcha", "cf-challenge")
+BLOCK_MARKS = (
+    "anomaly-modal",
+    "anomaly.js",
+    "<altcha-widget",
+    "/altcha.js",
+    "captcha-wrap",
+    "g-recaptcha",
+    "h-captcha",
+    "cf-challenge",
+)
 RATE_LIMIT_STATUSES = (202, 403, 429)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from lxml import html
 
@@ -13,6 +14,7 @@ from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestS
 NAME = "reddit"
 ORIGIN = "https://old.reddit.com"
 _ROWS = "//div[contains(concat(' ', normalize-space(@class), ' '), ' search-result-link ')]"
+_WALL_MARKS = ("<title>welcome to reddit", "pagetype=login", 'pagetype="login"')
 _BLOCK_MARKS = ("whoa there, pardner", "you've been blocked by network security", "too many requests")
 
 
@@ -22,13 +24,20 @@ def build_request(query: EngineQuery) -> RequestSpec:
 
 
 def check(response: EngineResponse) -> None:
-    lowered = response.text[:4000].lower()
-    if response.status in (403, 429) or any(mark in lowered for mark in _BLOCK_MARKS):
+    lowered = response.text[:20000].lower()
+    wall = "search-result" not in response.text and any(mark in lowered for mark in _WALL_MARKS)
+    if response.status in (403, 429) or wall or any(mark in lowered for mark in _BLOCK_MARKS):
         raise FerretError(
             ErrorCode.RATE_LIMITED,
             f"Reddit refused the anonymous search (HTTP {response.status}); try again later",
             status=response.status,
         )
+
+
+def permalink(href: str) -> str:
+    """A result link as `https://www.reddit.com/...` (the form other engines list), query dropped."""
+    path = urlsplit(href).path if href.startswith("http") else href.split("?")[0]
+    return f"https://www.reddit.com{path}"
 
 
 def _first(row: Any, path: str) -> Any:
@@ -40,8 +49,7 @@ def _row_hit(row: Any, rank: int) -> Hit | None:
     link = _first(row, ".//a[contains(@class, 'search-title')]")
     if link is None or not link.get("href"):
         return None
-    href = str(link.get("href"))
-    url = href if href.startswith("http") else ORIGIN + href
+    url = permalink(str(link.get("href")))
     body = _first(row, ".//div[contains(@class, 'search-result-body')]")
     stamp = _first(row, ".//span[contains(@class, 'search-time')]/time/@datetime")
     comments = _first(row, ".//a[contains(@class, 'search-comments')]/text()")
