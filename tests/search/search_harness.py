@@ -4,7 +4,8 @@
   /api/search?q=...          a JSON engine (searx's `json_engine` reads it)
   /yacysearch.json?query=... a YaCy-shaped JSON engine (the one searx engine type that yields dates)
   /broken                    HTTP 500 (an upstream engine that fails)
-  /pages/<name>              article pages for verification; /pages/dead answers 404
+  /pages/<name>              article pages for verification; /pages/dead answers 404,
+                             /pages/mirror copies alpha (a query with "twins" lists both)
 `SearxServer` runs Debian's `/usr/bin/searx-run` with a settings file pointing at the fake engines.
 """
 
@@ -54,7 +55,13 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = parse_qs(parts.query)
         base = self.server.base
-        if parts.path == "/api/search":
+        if parts.path == "/api/search" and "twins" in query.get("q", [""])[0]:
+            items = [
+                {"url": f"{base}/pages/alpha", "title": "Ferret page alpha", "body": "the original"},
+                {"url": f"{base}/pages/mirror", "title": "A mirror of alpha", "body": "the copy"},
+            ]
+            self._send(200, json.dumps({"items": items}), "application/json")
+        elif parts.path == "/api/search":
             items = [
                 {
                     "url": f"{base}/pages/alpha?utm_source=x",
@@ -84,6 +91,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, json.dumps({"channels": [{"items": items}]}), "application/json")
         elif parts.path == "/broken":
             self._send(500, "upstream exploded", "text/plain")
+        elif parts.path == "/pages/mirror":
+            self._send(200, article("alpha"), "text/html; charset=utf-8")
         elif parts.path.startswith("/pages/") and parts.path.removeprefix("/pages/") in PAGE_NAMES:
             self._send(200, article(parts.path.removeprefix("/pages/")), "text/html; charset=utf-8")
         else:

@@ -94,3 +94,20 @@ def test_missing_fields_are_filled_from_later_sightings() -> None:
     second = Hit(url="https://a.org", title="A", snippet="about a", published="2024-01-01", sources=[])
     fused = fuse([("e1", "g1", [first]), ("e2", "g2", [second])])[0]
     assert (fused.title, fused.snippet, fused.published) == ("A", "about a", "2024-01-01")
+
+
+def test_upstream_lists_are_united_when_one_engine_lists_a_page_twice() -> None:
+    fused = fuse(
+        [
+            (
+                "searxng",
+                "searxng",
+                [
+                    hit("https://a.org/", "searxng", engines=["bing"], groups=["bing"]),
+                    hit("https://a.org/", "searxng", engines=["brave"], groups=["brave"]),
+                ],
+            )
+        ]
+    )[0]
+    assert fused.extra["engines"] == ["bing", "brave"] and fused.extra["groups"] == ["bing", "brave"]
+    assert fused.score == pytest.approx(rrf_score({"bing": 1, "brave": 2}, {}), abs=1e-6)

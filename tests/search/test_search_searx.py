@@ -18,6 +18,8 @@ from webferret.ferret import Ferret
 from webferret.models import ErrorCode
 
 HAS_FETCHER = importlib.util.find_spec("webferret.fetch.fetcher") is not None
+HAS_STORE = importlib.util.find_spec("webferret.store.pages") is not None
+HAS_DEDUP = importlib.util.find_spec("webferret.present.dedup") is not None
 
 
 def ferret(tmp_path: Path, searx: SearxServer) -> Ferret:
@@ -125,3 +127,16 @@ def test_cli_verifies_against_local_pages(
     assert [item["url"].rsplit("/", 1)[-1] for item in data["unreachable"]] == ["dead"]
     assert len(data["results"]) == 3
     assert all(item["reachable"] is True and item["tokens"] > 50 for item in data["results"])
+    if HAS_STORE:  # verified pages are kept: each result can be read from the store
+        assert all(item["handle"] for item in data["results"])
+
+
+@pytest.mark.skipif(not (HAS_FETCHER and HAS_DEDUP), reason="needs the fetcher and present.dedup (store)")
+async def test_near_duplicate_pages_are_dropped(tmp_path: Path, searx: SearxServer) -> None:
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search("twins", f.search_options(engines=("searxng",)))
+    names = [hit.url.rsplit("/", 1)[-1] for hit in result.results]
+    assert "alpha" in names and "mirror" not in names
+    assert [
+        (d.url.rsplit("/", 1)[-1], d.duplicate_of.rsplit("/", 1)[-1]) for d in result.dropped_duplicates
+    ] == [("mirror", "alpha")]

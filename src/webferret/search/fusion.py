@@ -50,6 +50,13 @@ def _absorb(merged: _Merged, hit: Hit) -> None:
         update["snippet"] = hit.snippet
     if not current.published and hit.published:
         update["published"] = hit.published
+    lists = {
+        key: sorted({*current.extra[key], *hit.extra[key]})
+        for key in ("engines", "groups")
+        if isinstance(current.extra.get(key), list) and isinstance(hit.extra.get(key), list)
+    }
+    if lists:
+        update["extra"] = {**current.extra, **lists}
     if update:
         merged.hit = current.model_copy(update=update)
 
