@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, FerretError
-from webferret.search.reddit_thread import reddit_refusal, render_thread, thread_json_url
+from webferret.search.reddit_thread import extract_thread, reddit_refusal, render_thread, thread_json_url
 
 THREAD = "reddit/thread_3hahrw_oauth_limit10_2017-03-16.json"
 
@@ -68,3 +69,20 @@ def test_refusals() -> None:
 )
 def test_thread_json_url(url: str, json_url: str | None) -> None:
     assert thread_json_url(url) == json_url
+
+
+def raw(url: str, status: int, content_type: str, body: bytes) -> RawResponse:
+    return RawResponse(
+        url=url, final_url=url, status=status, headers={"content-type": content_type}, body=body
+    )
+
+
+def test_fetch_hook(engine_fixtures: Path) -> None:
+    url = "https://www.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss.json?raw_json=1"
+    body = (engine_fixtures / THREAD).read_bytes()
+    page = extract_thread(raw(url, 200, "application/json", body), 2)
+    assert page is not None and page.extra["comments_shown"] == 2
+    assert extract_thread(raw("https://example.com/x.json", 200, "application/json", body), 2) is None
+    with pytest.raises(FerretError) as caught:
+        extract_thread(raw(url, 403, "text/html", b"<html>blocked</html>"), 2)
+    assert caught.value.code == ErrorCode.BLOCKED_BY_SITE

@@ -2,6 +2,8 @@
 
 `render_thread(json_body, max_comments)` is pure; `reddit_refusal(status, content_type, body)` says
 clearly when Reddit refused anonymous JSON. `thread_json_url(url)` gives the `.json` URL of a thread.
+`extract_thread(raw, max_comments)` is the hook for the fetch path: given the raw answer of a
+rewritten thread URL it renders the thread, raises the refusal, or answers None (not a thread).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from webferret.extract.types import Extracted
+from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.tokens import estimate_tokens
 
@@ -133,3 +136,21 @@ def render_thread(json_body: bytes | str, max_comments: int = 10) -> Extracted:
             "tokens": estimate_tokens(markdown),
         },
     )
+
+
+def is_thread_json_url(url: str) -> bool:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return (
+        host in _REDDIT_HOSTS and parts.path.endswith(".json") and bool(_THREAD_PATH.match(parts.path[:-5]))
+    )
+
+
+def extract_thread(raw: RawResponse, max_comments: int) -> Extracted | None:
+    """The thread of a fetched Reddit `.json` URL; raises `FerretError` when Reddit refused; else None."""
+    if not is_thread_json_url(raw.final_url) and not is_thread_json_url(raw.url):
+        return None
+    refusal = reddit_refusal(raw.status, raw.content_type, raw.body)
+    if refusal is not None:
+        raise FerretError(refusal.code, refusal.message, status=refusal.status, vendor=refusal.vendor)
+    return render_thread(raw.body, max_comments)
