@@ -51,8 +51,17 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self.server.posts.append(self.rfile.read(length).decode("utf-8", "replace"))
+        self.do_GET()
+
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
+        if parts.path in self.server.canned:
+            status, body, content_type = self.server.canned[parts.path]
+            self._send(status, body, content_type)
+            return
         query = parse_qs(parts.query)
         base = self.server.base
         if parts.path == "/api/search" and "twins" in query.get("q", [""])[0]:
@@ -106,6 +115,9 @@ class FakeWebServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.base = f"http://127.0.0.1:{self.server_address[1]}"
         self.queries: list[str] = []
+        self.posts: list[str] = []
+        self.canned: dict[str, tuple[int, str, str]] = {}
+        """path -> (status, body, content type), answered to GET and POST (tests fill it)"""
 
 
 class FakeWeb:
