@@ -81,3 +81,10 @@ def test_options_from_settings_and_overrides() -> None:
 
     options = SearchOptions.from_settings(load_settings(results=5), engines=["a", "b"], verify=False)
     assert (options.results, options.engines, options.verify) == (5, ("a", "b"), False)
+
+
+def test_cli_help_names_every_engine() -> None:
+    from webferret.cli.cmd_search import ENGINE_NAMES
+    from webferret.search.engines import registry
+
+    assert sorted(ENGINE_NAMES) == sorted(registry())

@@ -8,6 +8,21 @@ from typing import Any
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
 
+ENGINE_NAMES = (
+    "searxng",
+    "duckduckgo",
+    "brave",
+    "mojeek",
+    "bing",
+    "yahoo",
+    "google",
+    "yandex",
+    "wikipedia",
+    "github",
+    "reddit",
+)
+"""for --help only (kept equal to `webferret.search.engines.registry()` by a test)"""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("search", help="search the web with several engines", description=__doc__)
@@ -15,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "query", nargs="+", help="query words; !gh, !w and !r limit to GitHub/Wikipedia/Reddit"
     )
     parser.add_argument("-n", "--results", type=_count, metavar="N", help="results to show (default 10)")
-    parser.add_argument("--engines", metavar="A,B", help="engines to ask, comma-separated, or auto (default)")
+    parser.add_argument(
+        "--engines", metavar="A,B", help=f"comma-separated: auto (default), {', '.join(ENGINE_NAMES)}"
+    )
     parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
     parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
     parser.add_argument("--engine-timeout", type=_seconds, metavar="S", help="per-engine timeout (8)")
