@@ -25,6 +25,10 @@ CASES = {
         "wikipedia/action_query_generator-search_extracts_golang.json",
         wikipedia.parse_response,
     ),
+    "wikipedia_rest_tokio": (
+        "wikipedia/rest_v1_search_page_tokio-rust_2026-09-28.json",
+        wikipedia.parse_response,
+    ),
     "wikipedia_canis": (
         "wikipedia/action_query_list-search_generator_canis-lepophagus.json",
         wikipedia.parse_response,
@@ -127,6 +131,42 @@ def test_real_result_pages_pass_the_block_checks(engine_fixtures: Path) -> None:
     ddgs_text.check(EngineResponse(status=200, headers={}, text=ddg))
     listing = (engine_fixtures / "reddit/old_reddit_search_best-crm-for-startups.html").read_text()
     reddit.check(EngineResponse(status=200, headers={}, text=listing))
+
+
+def test_wikipedia_rest_shape_and_request() -> None:
+    """The REST search API's `pages[]`: the article URL comes from `key`, the HTML excerpt is stripped."""
+    body = json.dumps(
+        {
+            "pages": [
+                {
+                    "id": 1,
+                    "key": "Tokio_(software)",
+                    "title": "Tokio (software)",
+                    "excerpt": 'an <span class="searchmatch">asynchronous</span> runtime',
+                    "description": "Rust library",
+                }
+            ]
+        }
+    )
+    query = EngineQuery(text="tokio rust", limit=5)
+    hits = wikipedia.parse_response(body, query)
+    assert hits[0].url == "https://en.wikipedia.org/wiki/Tokio_(software)"
+    assert hits[0].snippet == "an asynchronous runtime" and hits[0].extra["description"] == "Rust library"
+    spec = wikipedia.build_request(query)
+    assert spec.url == "https://en.wikipedia.org/w/rest.php/v1/search/page"
+    assert dict(spec.params) == {"q": "tokio rust", "limit": "5"}
+
+
+def test_request_builders_are_pure_and_complete() -> None:
+    gh = github.build_request(EngineQuery(text="tokio", limit=10))
+    assert gh.url == "https://api.github.com/search/repositories" and "Authorization" not in gh.headers
+    rd = reddit.build_request(EngineQuery(text="best crm"))
+    assert rd.url == "https://old.reddit.com/search" and rd.params["q"] == "best crm"
+    ddg = ddgs_text.build_request("duckduckgo", EngineQuery(text="rust", site="docs.rs"))
+    assert ddg.method == "POST" and ddg.data is not None and ddg.data["q"] == "rust site:docs.rs"
+    with pytest.raises(FerretError) as caught:
+        searxng.build_request(EngineQuery(text="q"))
+    assert "WEBFERRET_SEARXNG_URL" in caught.value.message
 
 
 def _regenerate() -> None:

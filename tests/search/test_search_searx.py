@@ -140,3 +140,17 @@ async def test_near_duplicate_pages_are_dropped(tmp_path: Path, searx: SearxServ
     assert [
         (d.url.rsplit("/", 1)[-1], d.duplicate_of.rsplit("/", 1)[-1]) for d in result.dropped_duplicates
     ] == [("mirror", "alpha")]
+
+
+def test_sync_facade(tmp_path: Path, searx: SearxServer) -> None:
+    import webferret
+
+    result = webferret.search(
+        "ferret",
+        home=tmp_path,
+        searxng_url=searx.url,
+        engines=["searxng"],
+        verify=False,
+        engine_min_interval=0,
+    )
+    assert result.answered and len(result.results) == 4

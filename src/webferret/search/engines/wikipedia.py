@@ -6,6 +6,7 @@ which some mirrors and older captures answer.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 from urllib.parse import quote
@@ -16,6 +17,11 @@ from webferret.search.types import Engine, EngineQuery, RequestSpec
 
 NAME = "wikipedia"
 _TAGS = re.compile(r"<[^>]+>")
+
+
+def strip_markup(text: str) -> str:
+    """Search excerpts are HTML: drop the tags (`searchmatch` spans), decode the entities."""
+    return html.unescape(_TAGS.sub("", text))
 
 
 def _origin(query: EngineQuery) -> str:
@@ -40,7 +46,7 @@ def _rest_hits(pages: list[Any], origin: str) -> list[Hit]:
         if not isinstance(page, dict) or not page.get("title"):
             continue
         key = page.get("key") or str(page["title"]).replace(" ", "_")
-        snippet = _TAGS.sub("", str(page.get("excerpt") or ""))
+        snippet = strip_markup(str(page.get("excerpt") or ""))
         hits.append(
             make_hit(
                 NAME,
@@ -64,9 +70,7 @@ def _action_hits(query_part: dict[str, Any], origin: str) -> list[Hit]:
     entries.sort(key=lambda entry: entry.get("index", 0))
     hits = []
     for rank, entry in enumerate(entries, start=1):
-        snippet = (
-            entry.get("extract") or entry.get("description") or _TAGS.sub("", entry.get("snippet") or "")
-        )
+        snippet = entry.get("extract") or entry.get("description") or strip_markup(entry.get("snippet") or "")
         hits.append(
             make_hit(
                 NAME,
