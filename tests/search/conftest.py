@@ -45,5 +45,20 @@ def fake_web() -> Iterator[FakeWeb]:
 def searx(fake_web: FakeWeb, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearxServer]:
     if not searx_available():
         pytest.skip("Debian's searx is not installed (/usr/bin/searx-run); .ci/run installs it")
-    with SearxServer(tmp_path_factory.mktemp("searx"), fake_web.base) as server:
+    server = start_searx(tmp_path_factory, fake_web.base)
+    try:
         yield server
+    finally:
+        server.__exit__()
+
+
+def start_searx(tmp_path_factory: pytest.TempPathFactory, upstream: str, attempts: int = 3) -> SearxServer:
+    """Start searx, on a fresh free port per attempt (another process may take a port between
+    choosing it and searx binding it)."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return SearxServer(tmp_path_factory.mktemp("searx"), upstream).__enter__()
+        except RuntimeError:
+            if attempt == attempts:
+                raise
+    raise AssertionError("not reached")
