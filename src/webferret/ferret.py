@@ -19,6 +19,7 @@ from webferret.config import Settings, load_settings
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
+from webferret.search.types import SearchOptions, SearchResult
 
 
 class Ferret:
@@ -145,6 +146,20 @@ class Ferret:
             message = f"no readable content at {raw.final_url}"
             return _failed_raw(raw, ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message))
         return page
+
+    # -- searching ----------------------------------------------------------------------------
+    def search_options(self, **overrides: Any) -> SearchOptions:
+        return SearchOptions.from_settings(self.settings, **overrides)
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
+        """Search several engines at once, fuse their rankings, and verify the candidates by fetching.
+
+        An engine failing is reported in `result.engines`, never raised; a bad argument (an unknown
+        engine, an empty query) raises `FerretError(invalid_argument)`.
+        """
+        from webferret.search.service import run_search
+
+        return await run_search(self, query, options or self.search_options())
 
 
 def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
