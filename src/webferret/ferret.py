@@ -114,6 +114,9 @@ class Ferret:
             return _budget_spent(url, opts)
         except FerretError as exc:
             return Page.failed(url, exc.info(), status=exc.status)
+        except Exception as exc:  # a bug in one page's path must not fail the batch
+            message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
+            return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         from webferret.fetch.sniff import sniff_kind
