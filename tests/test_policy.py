@@ -5,7 +5,7 @@ import socket
 import pytest
 
 from webferret.models import ErrorCode, FerretError
-from webferret.net.policy import UrlPolicy
+from webferret.net.policy import UrlPolicy, system_resolver
 
 
 class FakeDns:
@@ -165,3 +165,7 @@ async def test_userinfo_and_fragment_tricks_vet_the_real_host() -> None:
     target = await UrlPolicy(resolver=dns).vet("http://127.0.0.1:80@public.example/#@127.0.0.1")
     assert (target.host, target.address) == ("public.example", "93.184.216.34")
     assert await vet_code("http://public.example\\@127.0.0.1/") == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_the_system_resolver_answers_addresses() -> None:
+    assert await system_resolver("127.0.0.1", 80) == ["127.0.0.1"]  # numeric: no DNS query is sent
