@@ -180,7 +180,7 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
     same = (
         _try_ip(_norm_host(parsed.host)) == numeric
-        if numeric
+        if numeric is not None
         else _norm_host(parsed.host) == _norm_host(written)
     )
     if not same:  # two URL parsers disagree: refuse, never guess
