@@ -123,7 +123,7 @@ class Ferret:
 
         if sniff_kind(raw.body, raw.content_type) == "binary":
             served = raw.content_type or "no content type"
-            message = f"{raw.final_url} is binary content (served as {served}), not a readable document"
+            message = f"binary content (served as {served}), not a readable document"
             return _failed_raw(raw, ErrorInfo(code=ErrorCode.UNSUPPORTED_CONTENT, message=message))
         try:
             extracted = await self.extractor.extract(raw, xopts)
