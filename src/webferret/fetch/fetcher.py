@@ -114,11 +114,11 @@ class Fetcher:
 def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:
     if nxt.split("#")[0] in (hop.split("#")[0] for hop in seen):
         chain = " -> ".join([*seen, nxt])
-        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop from {url}: {chain}")
+        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop: {chain}")
     if len(seen) > max_redirects:
         raise FerretError(
             ErrorCode.TOO_MANY_REDIRECTS,
-            f"{url} redirected more than {max_redirects} times (setting max_redirects); last to {nxt}",
+            f"more than {max_redirects} redirects (setting max_redirects); the last went to {nxt}",
         )
 
 
