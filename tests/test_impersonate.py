@@ -3,46 +3,13 @@
 from __future__ import annotations
 
 import gzip
-import socket
-from urllib.parse import urlsplit
 
 import pytest
-from tiers_web import serve
+from tiers_web import free_port_on_both, pinning_vet, serve
 
-from webferret.fetch.guard import Pin
 from webferret.fetch.impersonate import ImpersonateTier
 from webferret.fetch.types import FetchOptions
 from webferret.models import ErrorCode, FerretError
-
-
-def pinning_vet(pins: dict[str, str]):  # type: ignore[no-untyped-def]
-    """A guard that sends each named host to one address and refuses every other host."""
-    vetted: list[str] = []
-
-    async def vet(url: str) -> Pin:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        if host not in pins:
-            raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{host} is refused")
-        vetted.append(url)
-        return Pin(url, host, parts.port or 80, pins[host])
-
-    vet.vetted = vetted  # type: ignore[attr-defined]
-    return vet
-
-
-def free_port_on_both() -> int:
-    for _ in range(20):
-        with socket.socket() as a, socket.socket() as b:
-            a.bind(("127.0.0.1", 0))
-            port = a.getsockname()[1]
-            try:
-                b.bind(("127.0.0.2", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no port free on both 127.0.0.1 and 127.0.0.2")
-
 
 OPTS = FetchOptions(timeout=10, max_bytes=100_000)
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from webferret.fetch.guard import Pin
+from webferret.models import ErrorCode, FerretError
 
 Reply = tuple[int, dict[str, str], bytes]
 Route = Callable[["Hit"], Reply]
@@ -18,6 +24,35 @@ def shared_dir() -> Path:
     here = Path(__file__).resolve()
     candidates = [here.parents[2] / "shared", here.parents[3] / "shared"]
     return next((path for path in candidates if path.is_dir()), candidates[0])
+
+
+def pinning_vet(pins: dict[str, str]) -> Any:
+    """A guard that sends each named host to one address and refuses every other host."""
+    vetted: list[str] = []
+
+    async def vet(url: str) -> Pin:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if host not in pins:
+            raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{host} is refused")
+        vetted.append(url)
+        return Pin(url, host, parts.port or 80, pins[host])
+
+    vet.vetted = vetted  # type: ignore[attr-defined]
+    return vet
+
+
+def free_port_on_both() -> int:
+    for _ in range(20):
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            try:
+                b.bind(("127.0.0.2", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no port free on both 127.0.0.1 and 127.0.0.2")
 
 
 @dataclass
@@ -72,7 +107,7 @@ def serve(host: str = "127.0.0.1", port: int = 0) -> Iterator[Site]:
     server = ThreadingHTTPServer((host, port), _handler(site))
     server.daemon_threads = True
     site.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield site

@@ -56,7 +56,7 @@ class ImpersonateTier:
             current, seen = url, {url}
             for _ in range(opts.max_redirects + 1):
                 pin = await self._vet(current)
-                status, headers, body = await self._get(session, pin, opts)
+                status, headers, body = await request_once(session, pin, opts)
                 location = headers.get("location")
                 if status not in REDIRECTS or not location:
                     elapsed = (time.monotonic() - started) * 1000
@@ -68,32 +68,41 @@ class ImpersonateTier:
         msg = f"more than {opts.max_redirects} redirects starting at {url}"
         raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
-    async def _get(
-        self, session: AsyncSession, pin: Pin, opts: FetchOptions
-    ) -> tuple[int, dict[str, str], bytes]:
-        session.curl_options = {CurlOpt.RESOLVE: [pin.curl_resolve()], CurlOpt.NOPROXY: "*"}
-        headers = dict(opts.headers)
+
+async def request_once(
+    session: AsyncSession,
+    pin: Pin,
+    opts: FetchOptions,
+    *,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+    data: bytes | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """One request, no redirects followed, connected to the pinned address; header names lower-cased."""
+    session.curl_options = {CurlOpt.RESOLVE: [pin.curl_resolve()], CurlOpt.NOPROXY: "*"}
+    sent = {**dict(opts.headers), **(headers or {})}
+    try:
+        response = await session.request(
+            method,  # type: ignore[arg-type]
+            pin.url,
+            headers=sent or None,
+            data=data,
+            allow_redirects=False,
+            timeout=opts.timeout,
+            stream=True,
+        )
         try:
-            response = await session.request(
-                "GET",
-                pin.url,
-                headers=headers or None,
-                allow_redirects=False,
-                timeout=opts.timeout,
-                stream=True,
-            )
-            try:
-                body = await _read_capped(response, opts.max_bytes, pin.url)
-            finally:
-                await response.aclose()
-        except RequestException as exc:
-            raise _ferret_error(exc, pin) from None
-        # Header names lower-cased; repeated headers (set-cookie) joined as one line.
-        merged: dict[str, str] = {}
-        for key, value in response.headers.multi_items():
-            name = key.lower()
-            merged[name] = f"{merged[name]}, {value}" if name in merged else value
-        return response.status_code, merged, body
+            body = await _read_capped(response, opts.max_bytes, pin.url)
+        finally:
+            await response.aclose()
+    except RequestException as exc:
+        raise _ferret_error(exc, pin) from None
+    merged: dict[str, str] = {}  # repeated headers joined; set-cookie by newlines, as Playwright does
+    for key, value in response.headers.multi_items():
+        name = key.lower()
+        glue = "\n" if name == "set-cookie" else ", "
+        merged[name] = f"{merged[name]}{glue}{value}" if name in merged else value
+    return response.status_code, merged, body
 
 
 async def _read_capped(response: Response, max_bytes: int, url: str) -> bytes:

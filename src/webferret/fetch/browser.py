@@ -1,0 +1,207 @@
+"""Tier 2, `browser`: headless Chromium driven by Playwright, for pages that need JavaScript.
+
+One browser per `BrowserTier` (started on first use, or reached over CDP with `browser_ws`), a fresh
+context per call (cookies and storage isolated), images/fonts/media refused, a bounded wait for the
+network to settle and a V8 heap cap. Every request a page makes goes through the SSRF guard: the
+route handler vets the URL and fetches it itself, pinned to the vetted address, one hop at a time, so
+a redirect comes back to the browser as a 3xx and its next hop is vetted again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from curl_cffi.requests import AsyncSession
+
+from webferret.fetch.guard import Vet
+from webferret.fetch.impersonate import request_once
+from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.models import ErrorCode, FerretError
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright, Response, Route, WebSocketRoute
+
+    from webferret.config import Settings
+
+QUIET_FLAGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-gpu",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--metrics-recording-only",
+)
+HEAVY = {"image", "font", "media"}
+# Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
+HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
+MOBILE_DEVICE = "Pixel 7"
+SETTLE_MAX = 10.0
+
+
+class BrowserTier:
+    """Render pages in Chromium. `aclose()` ends the browser and its driver (no zombie processes)."""
+
+    name = "browser"
+
+    def __init__(self, vet: Vet, settings: Settings) -> None:
+        self._vet = vet
+        self._settings = settings
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._lock = asyncio.Lock()
+
+    def launch_args(self) -> list[str]:
+        return [*QUIET_FLAGS, f"--js-flags=--max-old-space-size={self._settings.browser_heap_mb}"]
+
+    async def _ensure(self) -> tuple[Playwright, Browser]:
+        async with self._lock:
+            if self._pw is None or self._browser is None:
+                from playwright.async_api import Error, async_playwright
+
+                self._pw = await async_playwright().start()
+                try:
+                    self._browser = await self._start(self._pw)
+                except Error as exc:
+                    await self.aclose()
+                    raise FerretError(ErrorCode.INTERNAL, _launch_message(self._settings, exc)) from None
+            return self._pw, self._browser
+
+    async def _start(self, pw: Playwright) -> Browser:
+        if self._settings.browser_ws:
+            return await pw.chromium.connect_over_cdp(self._settings.browser_ws)
+        return await pw.chromium.launch(
+            executable_path=self._settings.chromium_path,
+            headless=True,
+            args=self.launch_args(),
+            chromium_sandbox=not self._settings.browser_no_sandbox,
+        )
+
+    async def aclose(self) -> None:
+        browser, pw = self._browser, self._pw
+        self._browser = self._pw = None
+        if browser is not None:
+            await browser.close()
+        if pw is not None:
+            await pw.stop()
+
+    async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
+        await self._vet(url)  # refuse before starting anything
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(opts.timeout):
+                return await self._render(url, opts, started)
+        except TimeoutError:
+            msg = f"{url} took longer than {opts.timeout:g} s to render (browser tier)"
+            raise FerretError(ErrorCode.TIMEOUT, msg) from None
+
+    async def _render(self, url: str, opts: FetchOptions, started: float) -> RawResponse:
+        from playwright.async_api import Error
+
+        pw, browser = await self._ensure()
+        device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
+        device.pop("default_browser_type", None)
+        context = await browser.new_context(service_workers="block", **device)
+        guard = _Guard(self._vet, opts)
+        try:
+            await context.route("**/*", guard.handle)
+            await context.route_web_socket("**/*", _refuse_socket)
+            page = await context.new_page()
+            last: list[Response] = []
+            page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
+            try:
+                await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
+            except Error as exc:
+                raise guard.error_for(url, exc) from None
+            await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
+            html = await page.content()
+            if opts.screenshot:
+                await page.screenshot(path=opts.screenshot, full_page=True)
+            main = [r for r in last if r.frame == page.main_frame]
+            status = main[-1].status if main else 200
+            headers = await main[-1].all_headers() if main else {}
+            final_url = page.url
+        finally:
+            await context.close()
+            await guard.aclose()
+        headers = {**headers, "content-type": "text/html; charset=utf-8"}
+        elapsed = (time.monotonic() - started) * 1000
+        raw = RawResponse(url, final_url, status, headers, html.encode("utf-8"), "browser", elapsed)
+        raw.screenshot = opts.screenshot
+        return raw
+
+
+class _Guard:
+    """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
+
+    def __init__(self, vet: Vet, opts: FetchOptions) -> None:
+        self._vet = vet
+        self._opts = opts
+        self._session = AsyncSession(impersonate="chrome", trust_env=False)  # type: ignore[arg-type]
+        self.main_error: FerretError | None = None
+
+    async def handle(self, route: Route) -> None:
+        request = route.request
+        if request.resource_type in HEAVY:
+            await route.abort("blockedbyclient")
+            return
+        if urlsplit(request.url).scheme not in ("http", "https"):
+            await route.continue_()
+            return
+        try:
+            pin = await self._vet(request.url)
+            headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
+            status, got, body = await request_once(
+                self._session,
+                pin,
+                self._opts,
+                method=request.method,
+                headers=headers,
+                data=request.post_data_buffer,
+            )
+        except FerretError as exc:
+            if request.is_navigation_request() and request.frame.parent_frame is None:
+                self.main_error = self.main_error or exc
+            await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
+            return
+        kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
+        await route.fulfill(status=status, headers=kept, body=body)
+
+    def error_for(self, url: str, exc: Exception) -> FerretError:
+        """The page's own navigation failed: the guard's reason when it refused, else a connect failure."""
+        if self.main_error is not None:
+            return self.main_error
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return FerretError(ErrorCode.CONNECT_FAILED, f"the browser could not load {url}: {first}")
+
+    async def aclose(self) -> None:
+        await self._session.close()
+
+
+async def _refuse_socket(ws: WebSocketRoute) -> None:
+    """Pages are read, not talked to: WebSockets never leave the browser."""
+    await ws.close(code=1008, reason="webferret does not open WebSockets")
+
+
+async def _settle(page: Any, seconds: float) -> None:
+    """Wait until the network has been quiet a moment, or `seconds` at most; a busy page is read as it is."""
+    from playwright.async_api import Error
+
+    with contextlib.suppress(Error):
+        await page.wait_for_load_state("networkidle", timeout=seconds * 1000)
+
+
+def _launch_message(settings: Settings, exc: Exception) -> str:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if settings.browser_ws:
+        return f"cannot reach the browser at {settings.browser_ws} (WEBFERRET_BROWSER_WS): {first}"
+    hint = ""
+    if "sandbox" in str(exc).lower() and not settings.browser_no_sandbox:
+        hint = " (running as root or in a container? set WEBFERRET_BROWSER_NO_SANDBOX=1)"
+    return f"cannot start chromium at {settings.chromium_path} (WEBFERRET_CHROMIUM_PATH): {first}{hint}"
