@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from tiers_web import Hit, Reply, free_port_on_both, pinning_vet, serve
+from tiers_web import Hit, Reply, free_port_on_both, loopback_policy, serve
 
 from webferret.config import Settings
 from webferret.fetch.browser import BrowserTier
-from webferret.fetch.types import FetchOptions
-from webferret.models import ErrorCode, FerretError
+from webferret.fetch.types import FetchOptions, RawResponse
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -22,7 +21,6 @@ pytestmark = [
 ]
 SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
 OPTS = FetchOptions(timeout=20, max_bytes=1_000_000)
-ALLOW_ONE = {"127.0.0.1": "127.0.0.1"}
 
 JS_PAGE = """<html><head><title>shell</title></head><body><div id="root"></div>
 <script>
@@ -41,9 +39,14 @@ def gate(hit: Hit) -> Reply:
     return 503, {"content-type": "text/html"}, INTERSTITIAL.encode()
 
 
+async def render(tier: BrowserTier, url: str, opts: FetchOptions) -> RawResponse:
+    policy = loopback_policy()
+    return await tier.fetch(await policy.vet(url), opts, policy)
+
+
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def tier() -> AsyncIterator[BrowserTier]:
-    browser = BrowserTier(pinning_vet(ALLOW_ONE), SETTINGS)
+    browser = BrowserTier(SETTINGS)
     yield browser
     await browser.aclose()
 
@@ -51,14 +54,14 @@ async def tier() -> AsyncIterator[BrowserTier]:
 async def test_renders_a_javascript_only_page(tier: BrowserTier) -> None:
     with serve() as site:
         site.page("/app", JS_PAGE)
-        raw = await tier.fetch(site.base + "/app", OPTS)
+        raw = await render(tier, site.base + "/app", OPTS)
     assert b"made by script." in raw.body and raw.fetched_via == "browser" and raw.status == 200
 
 
 async def test_gets_through_a_cookie_and_reload_interstitial(tier: BrowserTier) -> None:
     with serve() as site:
         site.routes["/"] = gate
-        raw = await tier.fetch(site.base + "/", OPTS)
+        raw = await render(tier, site.base + "/", OPTS)
     assert b"the real article" in raw.body and raw.status == 200
     assert [h.path for h in site.hits] == ["/", "/"]
 
@@ -76,16 +79,10 @@ async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier
             </script><iframe src="http://127.0.0.2:{port}/x"></iframe>
             <link rel="stylesheet" href="http://127.0.0.2:{port}/x"></body></html>"""
         site.page("/", page)
-        raw = await tier.fetch(site.base + "/", OPTS)
+        raw = await render(tier, site.base + "/", OPTS)
     assert secret.hits == []
     assert "/hop" in [h.path for h in site.hits]
     assert b"refused" in raw.body and b"secret" not in raw.body
-
-
-async def test_refused_page_itself_is_blocked_address(tier: BrowserTier) -> None:
-    with pytest.raises(FerretError) as caught:
-        await tier.fetch("http://127.0.0.2:9/", OPTS)
-    assert caught.value.code == ErrorCode.BLOCKED_ADDRESS
 
 
 async def test_heavy_resources_are_not_loaded_and_contexts_are_fresh(tier: BrowserTier) -> None:
@@ -97,8 +94,8 @@ async def test_heavy_resources_are_not_loaded_and_contexts_are_fresh(tier: Brows
             "document.body.dataset.seen = document.cookie; document.cookie = 'mark=1; path=/';"
             "</script></body></html>",
         )
-        first = await tier.fetch(site.base + "/", OPTS)
-        second = await tier.fetch(site.base + "/", OPTS)
+        first = await render(tier, site.base + "/", OPTS)
+        second = await render(tier, site.base + "/", OPTS)
     assert "/pic.png" not in [h.path for h in site.hits]
     assert b'data-seen=""' in first.body and b'data-seen=""' in second.body
 
@@ -112,7 +109,7 @@ async def test_screenshot_and_mobile(tier: BrowserTier, tmp_path: Path) -> None:
             "<script>document.getElementById('w').textContent = "
             "'width ' + window.innerWidth;</script></body></html>",
         )
-        raw = await tier.fetch(site.base + "/", OPTS.with_(screenshot=str(shot), mobile=True))
+        raw = await render(tier, site.base + "/", OPTS.with_(screenshot=str(shot), mobile=True))
     assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and raw.screenshot == str(shot)
     assert site.hits[0].headers["user-agent"].find("Mobile") > 0
     assert b"width 412" in raw.body
@@ -139,10 +136,10 @@ def descendants(pid: int) -> list[tuple[int, str]]:
 
 async def test_no_processes_left_after_close() -> None:
     before = {pid for pid, _ in descendants(os.getpid())}
-    own = BrowserTier(pinning_vet(ALLOW_ONE), SETTINGS)
+    own = BrowserTier(SETTINGS)
     with serve() as site:
         site.page("/", "<html><body><p>hello</p></body></html>")
-        await own.fetch(site.base + "/", OPTS)
+        await render(own, site.base + "/", OPTS)
     during = [p for p in descendants(os.getpid()) if p[0] not in before]
     await own.aclose()
     after = [p for p in descendants(os.getpid()) if p[0] not in before]
@@ -151,9 +148,7 @@ async def test_no_processes_left_after_close() -> None:
 
 
 async def test_launch_flags() -> None:
-    args = BrowserTier(
-        pinning_vet(ALLOW_ONE), SETTINGS.model_copy(update={"browser_heap_mb": 256})
-    ).launch_args()
+    args = BrowserTier(SETTINGS.model_copy(update={"browser_heap_mb": 256})).launch_args()
     assert "--js-flags=--max-old-space-size=256" in args
     assert {"--disable-background-networking", "--disable-quic", "--no-first-run"} <= set(args)
     assert "--no-sandbox" not in args  # Playwright adds it only through chromium_sandbox=False

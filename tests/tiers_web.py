@@ -9,11 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
 
-from webferret.fetch.guard import Pin
-from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import UrlPolicy
 
 Reply = tuple[int, dict[str, str], bytes]
 Route = Callable[["Hit"], Reply]
@@ -26,20 +23,9 @@ def shared_dir() -> Path:
     return next((path for path in candidates if path.is_dir()), candidates[0])
 
 
-def pinning_vet(pins: dict[str, str]) -> Any:
-    """A guard that sends each named host to one address and refuses every other host."""
-    vetted: list[str] = []
-
-    async def vet(url: str) -> Pin:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        if host not in pins:
-            raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{host} is refused")
-        vetted.append(url)
-        return Pin(url, host, parts.port or 80, pins[host])
-
-    vet.vetted = vetted  # type: ignore[attr-defined]
-    return vet
+def loopback_policy() -> UrlPolicy:
+    """The real guard with 127.0.0.1 allowed (`--allow-host 127.0.0.1`); 127.0.0.2 stays refused."""
+    return UrlPolicy(allow_hosts=("127.0.0.1",))
 
 
 def free_port_on_both() -> int:

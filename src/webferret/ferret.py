@@ -136,7 +136,8 @@ class Ferret:
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
             links=extracted.links[: xopts.link_limit] if xopts.links else None,
-            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)},
+            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)}
+            | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
             **fields,
         )
         if not page.content.strip():

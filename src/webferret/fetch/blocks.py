@@ -40,6 +40,13 @@ class Verdict:
     reason: str = ""
 
     @property
+    def kind(self) -> str:
+        """One word for the trail: terminal, blocked, js_shell or ok."""
+        if self.terminal:
+            return "terminal"
+        return "blocked" if self.blocked else "js_shell" if self.js_shell else "ok"
+
+    @property
     def escalate(self) -> bool:
         """True when another tier might get through."""
         return (self.blocked or self.js_shell) and not self.terminal

@@ -15,12 +15,10 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from curl_cffi.requests import AsyncSession
-
-from webferret.fetch.guard import Vet
-from webferret.fetch.impersonate import request_once
+from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import Target, UrlPolicy
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright, Response, Route, WebSocketRoute
@@ -50,8 +48,7 @@ class BrowserTier:
 
     name = "browser"
 
-    def __init__(self, vet: Vet, settings: Settings) -> None:
-        self._vet = vet
+    def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
@@ -91,24 +88,25 @@ class BrowserTier:
         if pw is not None:
             await pw.stop()
 
-    async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
-        await self._vet(url)  # refuse before starting anything
+    async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
+        """Render `target` (vetted by the caller); redirects are followed inside, each hop vetted."""
+        url = target.url
         started = time.monotonic()
         try:
             async with asyncio.timeout(opts.timeout):
-                return await self._render(url, opts, started)
+                return await self._render(url, opts, policy, started)
         except TimeoutError:
             msg = f"{url} took longer than {opts.timeout:g} s to render (browser tier)"
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
 
-    async def _render(self, url: str, opts: FetchOptions, started: float) -> RawResponse:
+    async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
         from playwright.async_api import Error
 
         pw, browser = await self._ensure()
         device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
         device.pop("default_browser_type", None)
         context = await browser.new_context(service_workers="block", **device)
-        guard = _Guard(self._vet, opts)
+        guard = _Guard(policy, opts, self._settings.impersonate)
         try:
             await context.route("**/*", guard.handle)
             await context.route_web_socket("**/*", _refuse_socket)
@@ -140,10 +138,10 @@ class BrowserTier:
 class _Guard:
     """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
 
-    def __init__(self, vet: Vet, opts: FetchOptions) -> None:
-        self._vet = vet
+    def __init__(self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str) -> None:
+        self._policy = policy
         self._opts = opts
-        self._session = AsyncSession(impersonate="chrome", trust_env=False)  # type: ignore[arg-type]
+        self._session = new_session(fingerprint)
         self.main_error: FerretError | None = None
 
     async def handle(self, route: Route) -> None:
@@ -155,12 +153,13 @@ class _Guard:
             await route.continue_()
             return
         try:
-            pin = await self._vet(request.url)
+            target = await self._policy.vet(request.url)
             headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
             status, got, body = await request_once(
                 self._session,
-                pin,
+                target,
                 self._opts,
+                self._policy,
                 method=request.method,
                 headers=headers,
                 data=request.post_data_buffer,
