@@ -85,6 +85,14 @@ async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier
     assert b"refused" in raw.body and b"secret" not in raw.body
 
 
+async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/old", "", status=301, location="/new")
+        site.page("/new", "<html><body><p>moved here</p></body></html>")
+        raw = await render(tier, site.base + "/old", OPTS)
+    assert raw.final_url == site.base + "/new" and b"moved here" in raw.body and raw.status == 200
+
+
 async def test_heavy_resources_are_not_loaded_and_contexts_are_fresh(tier: BrowserTier) -> None:
     with serve() as site:
         site.page("/pic.png", b"\x89PNG\r\n\x1a\n", content_type="image/png")
@@ -151,5 +159,6 @@ async def test_launch_flags() -> None:
     args = BrowserTier(SETTINGS.model_copy(update={"browser_heap_mb": 256})).launch_args()
     assert "--js-flags=--max-old-space-size=256" in args
     assert {"--disable-background-networking", "--disable-quic", "--no-first-run"} <= set(args)
+    assert "--proxy-bypass-list=<-loopback>" in args and "--host-resolver-rules=MAP * ~NOTFOUND" in args
     assert "--no-sandbox" not in args  # Playwright adds it only through chromium_sandbox=False
     assert free_port_on_both() > 0

@@ -3,8 +3,10 @@
 One browser per `BrowserTier` (started on first use, or reached over CDP with `browser_ws`), a fresh
 context per call (cookies and storage isolated), images/fonts/media refused, a bounded wait for the
 network to settle and a V8 heap cap. Every request a page makes goes through the SSRF guard: the
-route handler vets the URL and fetches it itself, pinned to the vetted address, one hop at a time, so
-a redirect comes back to the browser as a 3xx and its next hop is vetted again.
+route handler vets the URL and fetches it itself, pinned to the vetted address, one hop at a time.
+A sub-resource's redirect goes back to the browser as a 3xx and its next hop comes through the handler
+again; a main-frame redirect is loaded by `_navigate` as a new navigation (the browser would follow
+it unseen). A launched chromium cannot reach the network by itself at all (`FENCE_FLAGS`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import asyncio
 import contextlib
 import time
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
@@ -36,7 +38,16 @@ QUIET_FLAGS = (
     "--disable-domain-reliability",
     "--metrics-recording-only",
 )
+# Defence in depth for a browser we launch: chromium itself can reach nothing. Its only way out is a
+# proxy on a dead loopback port (loopback included, `<-loopback>`) and it resolves no name, so any
+# request the route handler does not answer (a hop it never saw) fails closed.
+FENCE_FLAGS = (
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+)
 HEAVY = {"image", "font", "media"}
+REDIRECTS = {301, 302, 303, 307, 308}
 # Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 MOBILE_DEVICE = "Pixel 7"
@@ -55,7 +66,8 @@ class BrowserTier:
         self._lock = asyncio.Lock()
 
     def launch_args(self) -> list[str]:
-        return [*QUIET_FLAGS, f"--js-flags=--max-old-space-size={self._settings.browser_heap_mb}"]
+        heap = f"--js-flags=--max-old-space-size={self._settings.browser_heap_mb}"
+        return [*QUIET_FLAGS, *FENCE_FLAGS, heap]
 
     async def _ensure(self) -> tuple[Playwright, Browser]:
         async with self._lock:
@@ -100,8 +112,6 @@ class BrowserTier:
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
 
     async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
-        from playwright.async_api import Error
-
         pw, browser = await self._ensure()
         device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
         device.pop("default_browser_type", None)
@@ -113,11 +123,7 @@ class BrowserTier:
             page = await context.new_page()
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
-            try:
-                await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
-            except Error as exc:
-                raise guard.error_for(url, exc) from None
-            await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
+            await _navigate(page, url, opts, guard)
             html = await page.content()
             if opts.screenshot:
                 await page.screenshot(path=opts.screenshot, full_page=True)
@@ -135,6 +141,28 @@ class BrowserTier:
         return raw
 
 
+async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> None:
+    """Load `url` and let it settle. A main-frame redirect (from the server or after a script's
+    navigation) is not left to the browser, which would not show its next hop to the route
+    handler: the guard stops it and the next hop is loaded here, as a new, vetted navigation."""
+    from playwright.async_api import Error
+
+    for _ in range(opts.max_redirects + 1):
+        guard.redirect_to = None
+        try:
+            await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
+        except Error as exc:
+            if guard.redirect_to is None:
+                raise guard.error_for(url, exc) from None
+        if guard.redirect_to is None:
+            await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
+        if guard.redirect_to is None:
+            return
+        url = guard.redirect_to
+    msg = f"{url}: more than {opts.max_redirects} redirects in the browser (setting max_redirects)"
+    raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
+
+
 class _Guard:
     """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
 
@@ -143,6 +171,7 @@ class _Guard:
         self._opts = opts
         self._session = new_session(fingerprint)
         self.main_error: FerretError | None = None
+        self.redirect_to: str | None = None
 
     async def handle(self, route: Route) -> None:
         request = route.request
@@ -168,6 +197,12 @@ class _Guard:
             if request.is_navigation_request() and request.frame.parent_frame is None:
                 self.main_error = self.main_error or exc
             await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
+            return
+        location = got.get("location")
+        if status in REDIRECTS and location and request.is_navigation_request():
+            if request.frame.parent_frame is None:
+                self.redirect_to = urljoin(request.url, location)
+            await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
         await route.fulfill(status=status, headers=kept, body=body)
