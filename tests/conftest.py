@@ -38,3 +38,13 @@ def simweb(_simweb_server: SimWeb) -> Iterator[SimWeb]:
     _simweb_server.reset()
     yield _simweb_server
     _simweb_server.reset()
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -113,20 +113,22 @@ class Ferret:
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
-            return Page.failed(url, exc.info())
+            return Page.failed(url, exc.info(), status=exc.status)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
+        from webferret.fetch.sniff import sniff_kind
+
+        if sniff_kind(raw.body, raw.content_type) == "binary":
+            served = raw.content_type or "no content type"
+            message = f"{raw.final_url} is binary content (served as {served}), not a readable document"
+            return _failed_raw(raw, ErrorInfo(code=ErrorCode.UNSUPPORTED_CONTENT, message=message))
         try:
             extracted = await self.extractor.extract(raw, xopts)
         except FerretError as exc:
-            return Page.failed(
-                raw.url,
-                exc.info(),
-                final_url=raw.final_url,
-                status=raw.status,
-                content_type=raw.content_type,
-                fetched_via=raw.fetched_via,
-            )
+            return _failed_raw(raw, exc.info())
+        except Exception as exc:  # an extractor bug must not fail the other pages of a batch
+            message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
+            return _failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"markdown", "jsonld", "extra", "links"})
         page = Page(
             url=raw.url,
@@ -141,15 +143,20 @@ class Ferret:
             **fields,
         )
         if not page.content.strip():
-            return Page.failed(
-                raw.url,
-                ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=f"no readable content at {raw.final_url}"),
-                final_url=raw.final_url,
-                status=raw.status,
-                content_type=raw.content_type,
-                fetched_via=raw.fetched_via,
-            )
+            message = f"no readable content at {raw.final_url}"
+            return _failed_raw(raw, ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message))
         return page
+
+
+def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
+    return Page.failed(
+        raw.url,
+        error,
+        final_url=raw.final_url,
+        status=raw.status,
+        content_type=raw.content_type,
+        fetched_via=raw.fetched_via,
+    )
 
 
 def _budget_spent(url: str, opts: FetchOptions) -> Page:

@@ -176,6 +176,8 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
         raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
     if not parsed.host:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has port {parsed.port}, outside 1-65535")
     return parsed, written
 
 

@@ -12,7 +12,9 @@ uses this transport must be made with `trust_env=False`.
 
 from __future__ import annotations
 
+import ssl
 import typing
+from functools import cache
 
 import httpcore
 import httpx
@@ -68,11 +70,12 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
     """`httpx.AsyncHTTPTransport` over a `PinnedBackend` (HTTP/1.1, system CA store)."""
 
     def __init__(self, limits: httpx.Limits | None = None, verify: bool = True) -> None:
-        super().__init__(verify=verify, trust_env=False)
+        # AsyncHTTPTransport.__init__ only builds `self._pool`; this builds it over the pinned backend
+        # instead (calling it too would load the CA store twice).
         limits = limits or httpx.Limits(max_connections=100, max_keepalive_connections=20)
         self.backend = PinnedBackend()
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(verify=verify, trust_env=False),
+            ssl_context=_ssl_context(verify),
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
             keepalive_expiry=limits.keepalive_expiry,
@@ -83,6 +86,12 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
 
     def pin(self, target: Target) -> None:
         self.backend.pin(target)
+
+
+@cache
+def _ssl_context(verify: bool) -> ssl.SSLContext:
+    """One TLS context per process (loading the CA store takes a while); contexts are shareable."""
+    return httpx.create_ssl_context(verify=verify, trust_env=False)
 
 
 def peer_address(response: httpx.Response) -> str | None:
