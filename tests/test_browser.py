@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -162,3 +164,27 @@ async def test_launch_flags() -> None:
     assert "--proxy-bypass-list=<-loopback>" in args and "--host-resolver-rules=MAP * ~NOTFOUND" in args
     assert "--no-sandbox" not in args  # Playwright adds it only through chromium_sandbox=False
     assert free_port_on_both() > 0
+
+
+async def test_connects_to_an_existing_browser_over_cdp(tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    args = [CHROMIUM, "--headless", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}"]
+    args += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>", "about:blank"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        port_file = profile / "DevToolsActivePort"
+        for _ in range(200):
+            if port_file.exists() and len(port_file.read_text().split()) == 2:
+                break
+            await asyncio.sleep(0.05)
+        port, path = port_file.read_text().split()
+        tier = BrowserTier(SETTINGS.model_copy(update={"browser_ws": f"ws://127.0.0.1:{port}{path}"}))
+        with serve() as site:
+            site.page("/app", JS_PAGE)
+            raw = await render(tier, site.base + "/app", OPTS)
+        await tier.aclose()
+        assert b"made by script." in raw.body
+        assert proc.poll() is None  # closing our side leaves the user's browser running
+    finally:
+        proc.terminate()
+        proc.wait(10)
