@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -79,6 +80,10 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def reply(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        """For `stream` routes: a whole answer, then the connection is closed (and says so)."""
+        self.send(status, body, {**(headers or {}), "Connection": "close"})
+
     def log_message(self, format: str, *args: object) -> None:
         return
 
@@ -91,14 +96,16 @@ class _Server(ThreadingHTTPServer):
 class SimWeb:
     """The server, its routes and a log of the requests it served."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.routes: dict[str, Route] = builtin_routes()
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.closing = threading.Event()
         self._server = _Server(("127.0.0.1", 0), Handler)
+        if tls is not None:
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
         self._server.web = self
         self.port = self._server.server_address[1]
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
         self._builtin = set(self.routes)
 

@@ -109,11 +109,7 @@ async def test_429_then_success(fetcher: Fetcher, simweb: SimWeb) -> None:
     def flaky(handler, web) -> None:  # type: ignore[no-untyped-def]
         served.append(1)
         status, body = (429, b"wait") if len(served) == 1 else (200, b"<html><p>fine now</p></html>")
-        handler.send_response(status)
-        handler.send_header("Retry-After", "0")
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
+        handler.reply(status, body, {"Retry-After": "0"})
 
     simweb.add("/flaky", stream=flaky)
     raw = await fetcher.fetch(simweb.url("/flaky"), LOCAL)
@@ -199,11 +195,7 @@ async def test_per_host_concurrency_cap(simweb: SimWeb) -> None:
         web.closing.wait(0.2)
         with lock:
             active[0] -= 1
-        body = b"<html><p>counted</p></html>"
-        handler.send_response(200)
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
+        handler.reply(200, b"<html><p>counted</p></html>")
 
     simweb.add("/counted", stream=counted)
     fetcher = Fetcher()

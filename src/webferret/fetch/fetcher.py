@@ -10,7 +10,8 @@ tier chosen by `tier_for` for one request, follow a redirect (at most `max_redir
 The whole call, redirects and retry included, runs under the per-page `timeout`, so a server
 dripping one byte at a time ends in `timeout`. A 4xx/5xx ends in `http_error` (429 in
 `rate_limited`); a 304 is returned as it is (conditional requests, `opts.headers`).
-Requests to one host are capped at `per_host_concurrency` at a time.
+Fetches of URLs on one host are capped at `per_host_concurrency` at a time (the per-page
+timeout starts once a slot is free; the batch budget bounds the wait).
 
 Tiers (`http`, `impersonate`, `browser`) share the `HttpTier` API (`webferret.fetch.http`); the
 ladder (`webferret.fetch.ladder`) picks them per `opts.tier` and escalates on blocks and JS shells.
@@ -19,12 +20,13 @@ ladder (`webferret.fetch.ladder`) picks them per `opts.tier` and escalates on bl
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
@@ -39,10 +41,17 @@ from webferret.net.rewrite import rewrite_url
 class Fetcher:
     """Fetches URLs safely; owns the HTTP client(s) until `aclose`."""
 
-    def __init__(self, settings: Settings | None = None, resolver: Resolver | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        resolver: Resolver | None = None,
+        verify: bool | ssl.SSLContext = True,
+    ) -> None:
+        """`resolver` replaces the system resolver and `verify` the CA store (both for tests and
+        special networks); neither is needed in normal use."""
         self.settings = settings
         self._resolver = resolver
-        self.http = HttpTier()
+        self.http = HttpTier(verify=verify)
         self._host_limits: dict[str, asyncio.Semaphore] = {}
         self._tiers: dict[str, Any] = {"http": self.http}
 
@@ -68,15 +77,15 @@ class Fetcher:
 
     async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
         """The response for `url` after redirects; raises `FerretError` when there is none."""
-        started = time.monotonic()
-        try:
-            async with asyncio.timeout(opts.timeout):
-                policy = self.policy(opts)
-                raw = await climb(url, opts.tier, lambda tier: self._follow(url, opts, policy, tier))
-        except TimeoutError:
-            raise FerretError(
-                ErrorCode.TIMEOUT, f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
-            ) from None
+        async with self._host_slot(url, opts):
+            started = time.monotonic()
+            try:
+                async with asyncio.timeout(opts.timeout):
+                    policy = self.policy(opts)
+                    raw = await climb(url, opts.tier, lambda tier: self._follow(url, opts, policy, tier))
+            except TimeoutError:
+                message = f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
+                raise FerretError(ErrorCode.TIMEOUT, message) from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         _check_status(raw)
         return raw
@@ -105,11 +114,18 @@ class Fetcher:
         return raw
 
     async def _hop(self, target: Target, opts: FetchOptions, policy: UrlPolicy, tier: str) -> RawResponse:
-        limit = self._host_limits.get(target.host)
+        return await self.tier_for(tier).fetch(target, opts, policy)
+
+    def _host_slot(self, url: str, opts: FetchOptions) -> asyncio.Semaphore:
+        """The per-host cap, keyed by the asked URL's host; waiting for it is not page time."""
+        try:
+            host = (urlsplit(url).hostname or "").rstrip(".")
+        except ValueError:
+            host = ""
+        limit = self._host_limits.get(host)
         if limit is None:
-            limit = self._host_limits[target.host] = asyncio.Semaphore(opts.per_host_concurrency)
-        async with limit:
-            return await self.tier_for(tier).fetch(target, opts, policy)
+            limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)
+        return limit
 
 
 def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:

@@ -17,6 +17,7 @@ and the policy refuses it. `opts.headers` (e.g. If-None-Match) are sent as given
 
 from __future__ import annotations
 
+import ssl
 import time
 
 import httpx
@@ -36,7 +37,7 @@ class HttpTier:
 
     name = "http"
 
-    def __init__(self, verify: bool = True) -> None:
+    def __init__(self, verify: bool | ssl.SSLContext = True) -> None:
         self.transport = PinnedTransport(verify=verify)
         self.client = httpx.AsyncClient(transport=self.transport, trust_env=False, follow_redirects=False)
 

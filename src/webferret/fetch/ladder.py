@@ -75,10 +75,8 @@ def final_error(
     note = f"; the {failed[0]} tier then failed: {failed[1].message}" if failed else ""
     status = trail[-1]["status"] if trail else None
     if verdict.js_shell:
-        message = (
-            f"{url} only renders with JavaScript ({verdict.reason}); tried {tried}. "
-            f"Use --tier browser or auto (WEBFERRET_TIER){note}"
-        )
+        hint = note or ". Use --tier browser or auto (WEBFERRET_TIER)"
+        message = f"{url} only renders with JavaScript ({verdict.reason}); tried {tried}{hint}"
         return FerretError(ErrorCode.NEEDS_JAVASCRIPT, message, status=status)
     vendor = verdict.vendor or "unknown"
     message = f"{url} is blocked by {vendor}: {verdict.reason}; tried {tried}{note}"

@@ -67,15 +67,19 @@ class PinnedBackend(AsyncNetworkBackend):
 
 
 class PinnedTransport(httpx.AsyncHTTPTransport):
-    """`httpx.AsyncHTTPTransport` over a `PinnedBackend` (HTTP/1.1, system CA store)."""
+    """`httpx.AsyncHTTPTransport` over a `PinnedBackend` (HTTP/1.1).
 
-    def __init__(self, limits: httpx.Limits | None = None, verify: bool = True) -> None:
+    `verify`: True for the CA store httpx uses (certifi), or an `ssl.SSLContext` of your own
+    (a corporate CA, a test CA). False turns certificate checks off; webferret never does that.
+    """
+
+    def __init__(self, limits: httpx.Limits | None = None, verify: bool | ssl.SSLContext = True) -> None:
         # AsyncHTTPTransport.__init__ only builds `self._pool`; this builds it over the pinned backend
         # instead (calling it too would load the CA store twice).
         limits = limits or httpx.Limits(max_connections=100, max_keepalive_connections=20)
         self.backend = PinnedBackend()
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=_ssl_context(verify),
+            ssl_context=verify if isinstance(verify, ssl.SSLContext) else _ssl_context(verify),
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
             keepalive_expiry=limits.keepalive_expiry,
