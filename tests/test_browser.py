@@ -95,6 +95,20 @@ async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: Browser
     assert raw.final_url == site.base + "/new" and b"moved here" in raw.body and raw.status == 200
 
 
+async def test_a_sub_request_redirect_is_followed_through_the_guard(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/r", "", status=302, location="/data")
+        site.page("/data", "fetched through a redirect", content_type="text/plain")
+        site.page(
+            "/",
+            "<html><body><p id='o'>waiting</p><script>fetch('/r').then(r => r.text())"
+            ".then(t => document.getElementById('o').textContent = t)</script></body></html>",
+        )
+        raw = await render(tier, site.base + "/", OPTS)
+    assert b"fetched through a redirect" in raw.body
+    assert [h.path for h in site.hits] == ["/", "/r", "/data"]
+
+
 async def test_heavy_resources_are_not_loaded_and_contexts_are_fresh(tier: BrowserTier) -> None:
     with serve() as site:
         site.page("/pic.png", b"\x89PNG\r\n\x1a\n", content_type="image/png")

@@ -4,9 +4,9 @@ One browser per `BrowserTier` (started on first use, or reached over CDP with `b
 context per call (cookies and storage isolated), images/fonts/media refused, a bounded wait for the
 network to settle and a V8 heap cap. Every request a page makes goes through the SSRF guard: the
 route handler vets the URL and fetches it itself, pinned to the vetted address, one hop at a time.
-A sub-resource's redirect goes back to the browser as a 3xx and its next hop comes through the handler
-again; a main-frame redirect is loaded by `_navigate` as a new navigation (the browser would follow
-it unseen). A launched chromium cannot reach the network by itself at all (`FENCE_FLAGS`).
+The browser would follow a redirect without showing its next hop to the handler, so a sub-resource's
+redirects are followed (and vetted) by the handler and a main-frame redirect is loaded by `_navigate`
+as a new navigation. A launched chromium cannot reach the network by itself at all (`FENCE_FLAGS`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Playwright, Response, Route, WebSocketRoute
+    from playwright.async_api import Browser, Playwright, Request, Response, Route, WebSocketRoute
 
     from webferret.config import Settings
 
@@ -181,31 +181,44 @@ class _Guard:
         if urlsplit(request.url).scheme not in ("http", "https"):
             await route.continue_()
             return
+        navigation = request.is_navigation_request()
         try:
-            target = await self._policy.vet(request.url)
-            headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
-            status, got, body = await request_once(
-                self._session,
-                target,
-                self._opts,
-                self._policy,
-                method=request.method,
-                headers=headers,
-                data=request.post_data_buffer,
-            )
+            status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
-            if request.is_navigation_request() and request.frame.parent_frame is None:
+            if navigation and request.frame.parent_frame is None:
                 self.main_error = self.main_error or exc
             await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
             return
         location = got.get("location")
-        if status in REDIRECTS and location and request.is_navigation_request():
+        if navigation and status in REDIRECTS and location:
             if request.frame.parent_frame is None:
                 self.redirect_to = urljoin(request.url, location)
             await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
         await route.fulfill(status=status, headers=kept, body=body)
+
+    async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
+        """The request, pinned; with `follow`, its redirects too, each hop vetted (the browser would
+        follow a redirect unseen by the route handler)."""
+        url, method, data = request.url, request.method, request.post_data_buffer
+        headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
+        for _ in range(self._opts.max_redirects + 1):
+            target = await self._policy.vet(url)
+            status, got, body = await request_once(
+                self._session, target, self._opts, self._policy, method=method, headers=headers, data=data
+            )
+            location = got.get("location")
+            if not (follow and status in REDIRECTS and location):
+                return status, got, body
+            nxt = urljoin(url, location)
+            if urlsplit(nxt)[:2] != urlsplit(url)[:2]:  # credentials stay with their origin
+                headers = {k: v for k, v in headers.items() if k not in ("cookie", "authorization")}
+            if status in (301, 302, 303):
+                method, data = "GET", None
+            url = nxt
+        msg = f"{request.url}: more than {self._opts.max_redirects} redirects (setting max_redirects)"
+        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
     def error_for(self, url: str, exc: Exception) -> FerretError:
         """The page's own navigation failed: the guard's reason when it refused, else a connect failure."""
