@@ -44,7 +44,7 @@ def answers(by_tier: dict[str, tuple[int, bytes]]):  # type: ignore[no-untyped-d
 
 async def test_auto_climbs_on_a_block_and_stops_at_content() -> None:
     attempt = answers({"http": (403, WALL), "impersonate": (200, ARTICLE)})
-    raw = await climb("http://a.example/", "auto", attempt)
+    raw = await climb("auto", attempt)
     assert attempt.asked == ["http", "impersonate"] and raw.fetched_via == "impersonate"
     assert [(hop["via"], hop["verdict"]) for hop in raw.trail] == [("http", "blocked"), ("impersonate", "ok")]
     assert raw.trail[0]["vendor"] == "cloudflare"
@@ -53,7 +53,7 @@ async def test_auto_climbs_on_a_block_and_stops_at_content() -> None:
 async def test_auto_still_blocked_after_the_browser_is_blocked_by_site() -> None:
     attempt = answers({tier: (403, WALL) for tier in ("http", "impersonate", "browser")})
     with pytest.raises(FerretError) as caught:
-        await climb("http://a.example/", "auto", attempt)
+        await climb("auto", attempt)
     assert attempt.asked == ["http", "impersonate", "browser"]
     error = caught.value
     assert error.code == ErrorCode.BLOCKED_BY_SITE and error.vendor == "cloudflare" and error.status == 403
@@ -62,23 +62,23 @@ async def test_auto_still_blocked_after_the_browser_is_blocked_by_site() -> None
 
 async def test_a_javascript_shell_goes_straight_to_the_browser() -> None:
     attempt = answers({"http": (200, SHELL), "browser": (200, ARTICLE)})
-    raw = await climb("http://a.example/", "auto", attempt)
+    raw = await climb("auto", attempt)
     assert attempt.asked == ["http", "browser"] and raw.fetched_via == "browser"
 
 
 @pytest.mark.parametrize("status", [404, 401, 451, 429])
 async def test_terminal_answers_are_not_escalated(status: int) -> None:
     attempt = answers({"http": (status, WALL)})
-    raw = await climb("http://a.example/", "auto", attempt)
+    raw = await climb("auto", attempt)
     assert attempt.asked == ["http"] and raw.status == status and raw.trail[0]["verdict"] == "terminal"
 
 
 @pytest.mark.parametrize("tier", ["http", "impersonate"])
 async def test_a_fixed_tier_without_the_browser(tier: Tier) -> None:
     with pytest.raises(FerretError) as shell:
-        await climb("http://a.example/", tier, answers({tier: (200, SHELL)}))
+        await climb(tier, answers({tier: (200, SHELL)}))
     with pytest.raises(FerretError) as wall:
-        await climb("http://a.example/", tier, answers({tier: (503, WALL)}))
+        await climb(tier, answers({tier: (503, WALL)}))
     assert shell.value.code == ErrorCode.NEEDS_JAVASCRIPT and "--tier browser" in shell.value.message
     assert wall.value.code == ErrorCode.BLOCKED_BY_SITE and wall.value.vendor == "cloudflare"
 
@@ -90,7 +90,7 @@ async def test_a_failing_upper_tier_reports_the_block_it_met() -> None:
         raise FerretError(ErrorCode.CONNECT_FAILED, "refused")
 
     with pytest.raises(FerretError) as caught:
-        await climb("http://a.example/", "auto", attempt)
+        await climb("auto", attempt)
     assert (
         caught.value.code == ErrorCode.BLOCKED_BY_SITE
         and "impersonate tier then failed" in caught.value.message

@@ -108,7 +108,7 @@ class BrowserTier:
             async with asyncio.timeout(opts.timeout):
                 return await self._render(url, opts, policy, started)
         except TimeoutError:
-            msg = f"{url} took longer than {opts.timeout:g} s to render (browser tier)"
+            msg = f"not rendered within {opts.timeout:g} s (per-page timeout, browser tier)"
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
 
     async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
@@ -153,13 +153,13 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> N
             await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
         except Error as exc:
             if guard.redirect_to is None:
-                raise guard.error_for(url, exc) from None
+                raise guard.error_for(exc) from None
         if guard.redirect_to is None:
             await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
         if guard.redirect_to is None:
             return
         url = guard.redirect_to
-    msg = f"{url}: more than {opts.max_redirects} redirects in the browser (setting max_redirects)"
+    msg = f"more than {opts.max_redirects} redirects in the browser (setting max_redirects); last to {url}"
     raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
 
@@ -220,12 +220,12 @@ class _Guard:
         msg = f"{request.url}: more than {self._opts.max_redirects} redirects (setting max_redirects)"
         raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
-    def error_for(self, url: str, exc: Exception) -> FerretError:
+    def error_for(self, exc: Exception) -> FerretError:
         """The page's own navigation failed: the guard's reason when it refused, else a connect failure."""
         if self.main_error is not None:
             return self.main_error
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return FerretError(ErrorCode.CONNECT_FAILED, f"the browser could not load {url}: {first}")
+        return FerretError(ErrorCode.CONNECT_FAILED, f"the browser could not load the page: {first}")
 
     async def aclose(self) -> None:
         await self._session.close()

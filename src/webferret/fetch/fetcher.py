@@ -82,7 +82,7 @@ class Fetcher:
             try:
                 async with asyncio.timeout(opts.timeout):
                     policy = self.policy(opts)
-                    raw = await climb(url, opts.tier, lambda tier: self._follow(url, opts, policy, tier))
+                    raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier))
             except TimeoutError:
                 message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
                 raise FerretError(ErrorCode.TIMEOUT, message) from None

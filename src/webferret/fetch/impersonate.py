@@ -88,7 +88,7 @@ async def request_once(
             peer = getattr(response, "primary_ip", "") or ""
             if peer and peer != target.address:
                 policy.check_peer(target.host, peer)
-            body = await _read_capped(response, opts.max_bytes, target.url)
+            body = await _read_capped(response, opts.max_bytes)
         finally:
             await response.aclose()
     except RequestException as exc:
@@ -106,14 +106,14 @@ def _merged_headers(response: Response) -> dict[str, str]:
     return merged
 
 
-async def _read_capped(response: Response, max_bytes: int, url: str) -> bytes:
+async def _read_capped(response: Response, max_bytes: int) -> bytes:
     """The decompressed body, refusing more than `max_bytes`."""
     chunks: list[bytes] = []
     total = 0
     async for chunk in response.aiter_content():
         total += len(chunk)
         if total > max_bytes:
-            msg = f"{url} is larger than the cap of {max_bytes} bytes (decompressed; setting max_bytes)"
+            msg = f"body larger than the cap of {max_bytes} bytes, decompressed (setting max_bytes)"
             raise FerretError(ErrorCode.TOO_LARGE, msg)
         chunks.append(chunk)
     return b"".join(chunks)
@@ -122,4 +122,4 @@ async def _read_capped(response: Response, max_bytes: int, url: str) -> bytes:
 def _ferret_error(exc: RequestException, target: Target) -> FerretError:
     code, what = CURL_ERRORS.get(int(exc.code or 0), (ErrorCode.CONNECT_FAILED, "the request failed"))
     where = f"{target.host}:{target.port} ({target.address})"
-    return FerretError(code, f"{target.url}: {what} at {where} (curl: {exc})")
+    return FerretError(code, f"{what} at {where} (curl: {exc})")

@@ -43,7 +43,7 @@ def next_tier(steps: tuple[str, ...], index: int, verdict: Verdict) -> int | Non
     return next(iter(later), None)
 
 
-async def climb(url: str, tier: Tier, attempt: Attempt) -> RawResponse:
+async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
     """Run `attempt(tier_name)` up the ladder; the answer carries the trail of every tier tried."""
     steps = plan(tier)
     trail: list[dict[str, Any]] = []
@@ -55,20 +55,20 @@ async def climb(url: str, tier: Tier, attempt: Attempt) -> RawResponse:
         except FerretError as exc:
             if not trail:
                 raise
-            raise final_error(url, verdict, trail, (name, exc)) from None
+            raise final_error(verdict, trail, (name, exc)) from None
         verdict = judge(raw, name)
         trail.extend(_marked(raw, name, verdict))
         nxt = next_tier(steps, index, verdict)
         if nxt is None:
             if verdict.escalate:
-                raise final_error(url, verdict, trail)
+                raise final_error(verdict, trail)
             raw.trail = trail
             return raw
         index = nxt
 
 
 def final_error(
-    url: str, verdict: Verdict, trail: list[dict[str, Any]], failed: tuple[str, FerretError] | None = None
+    verdict: Verdict, trail: list[dict[str, Any]], failed: tuple[str, FerretError] | None = None
 ) -> FerretError:
     """`blocked_by_site` (vendor named) or `needs_javascript` once no tier is left to try."""
     tried = ", ".join(dict.fromkeys(hop["via"] for hop in trail))
@@ -76,10 +76,10 @@ def final_error(
     status = trail[-1]["status"] if trail else None
     if verdict.js_shell:
         hint = note or ". Use --tier browser or auto (WEBFERRET_TIER)"
-        message = f"{url} only renders with JavaScript ({verdict.reason}); tried {tried}{hint}"
+        message = f"the page only renders with JavaScript ({verdict.reason}); tried {tried}{hint}"
         return FerretError(ErrorCode.NEEDS_JAVASCRIPT, message, status=status)
     vendor = verdict.vendor or "unknown"
-    message = f"{url} is blocked by {vendor}: {verdict.reason}; tried {tried}{note}"
+    message = f"blocked by {vendor}: {verdict.reason}; tried {tried}{note}"
     return FerretError(ErrorCode.BLOCKED_BY_SITE, message, status=status, vendor=vendor)
 
 
