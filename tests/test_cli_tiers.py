@@ -31,6 +31,15 @@ def test_http_tier_on_a_javascript_shell_is_needs_javascript(capsys: pytest.Capt
     page = envelope["data"]["pages"][0]
     assert code == 1 and page["error"]["code"] == "needs_javascript"
     assert "--tier browser" in page["error"]["message"]
+    assert page["meta"]["trail"][0]["verdict"] == "js_shell"
+
+
+def test_a_terminal_answer_keeps_its_trail(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve() as site:
+        code, envelope = run_json(capsys, site.base + "/missing")
+    page = envelope["data"]["pages"][0]
+    assert code == 1 and page["error"]["code"] == "http_error" and page["error"]["status"] == 404
+    assert [(hop["via"], hop["verdict"]) for hop in page["meta"]["trail"]] == [("http", "terminal")]
 
 
 def test_impersonate_tier_on_a_wall_is_blocked_by_site(capsys: pytest.CaptureFixture[str]) -> None:

@@ -173,6 +173,11 @@ async def test_captured_walls_on_loopback_end_blocked_by_site(
     assert page.error is not None and page.error.code == ErrorCode.BLOCKED_BY_SITE
     assert page.error.vendor == vendor and page.error.status == 403
     assert len([hit for hit in site.hits if hit.path == "/"]) == 3  # http, impersonate, browser
+    assert [(hop["via"], hop["verdict"]) for hop in page.meta["trail"]] == [
+        ("http", "blocked"),
+        ("impersonate", "blocked"),
+        ("browser", "blocked"),
+    ]
 
 
 @needs_chromium

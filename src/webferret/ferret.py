@@ -113,7 +113,8 @@ class Ferret:
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
-            return Page.failed(url, exc.info(), status=exc.status)
+            meta = {"trail": exc.trail} if exc.trail else {}
+            return Page.failed(url, exc.info(), status=exc.status, meta=meta)
         except Exception as exc:  # a bug in one page's path must not fail the batch
             message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
             return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))

@@ -87,7 +87,11 @@ class Fetcher:
                 message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
                 raise FerretError(ErrorCode.TIMEOUT, message) from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
-        _check_status(raw)
+        try:
+            _check_status(raw)
+        except FerretError as exc:
+            exc.trail = raw.trail
+            raise
         return raw
 
     async def _follow(

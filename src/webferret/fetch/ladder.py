@@ -77,10 +77,13 @@ def final_error(
     if verdict.js_shell:
         hint = note or ". Use --tier browser or auto (WEBFERRET_TIER)"
         message = f"the page only renders with JavaScript ({verdict.reason}); tried {tried}{hint}"
-        return FerretError(ErrorCode.NEEDS_JAVASCRIPT, message, status=status)
-    vendor = verdict.vendor or "unknown"
-    message = f"blocked by {vendor}: {verdict.reason}; tried {tried}{note}"
-    return FerretError(ErrorCode.BLOCKED_BY_SITE, message, status=status, vendor=vendor)
+        error = FerretError(ErrorCode.NEEDS_JAVASCRIPT, message, status=status)
+    else:
+        vendor = verdict.vendor or "unknown"
+        message = f"blocked by {vendor}: {verdict.reason}; tried {tried}{note}"
+        error = FerretError(ErrorCode.BLOCKED_BY_SITE, message, status=status, vendor=vendor)
+    error.trail = trail
+    return error
 
 
 def _marked(raw: RawResponse, tier: str, verdict: Verdict) -> list[dict[str, Any]]:
