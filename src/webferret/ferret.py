@@ -115,6 +115,10 @@ class Ferret:
         except FerretError as exc:
             return Page.failed(url, exc.info())
 
+    async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
+        """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
+        return await self._page_from_raw(raw, extract or self.extract_options())
+
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         try:
             extracted = await self.extractor.extract(raw, xopts)

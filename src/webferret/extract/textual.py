@@ -23,7 +23,7 @@ def fenced(text: str, lang: str = "") -> str:
 
 def file_name(url: str | None) -> str | None:
     name = PurePosixPath(unquote(urlsplit(url or "").path)).name
-    return name or None
+    return name if name and name != "-" else None
 
 
 def _result(content: str, text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
