@@ -8,8 +8,10 @@ import pytest
 
 
 def shared_dir() -> Path:
-    """`<repo>/../shared` (here /work/shared; in CI a copy beside the clone)."""
-    return Path(__file__).resolve().parents[2].parent / "shared"
+    """`<repo>/../shared` (CI: a copy beside the clone), else `<repo>/../../shared` (a worktree)."""
+    repo = Path(__file__).resolve().parents[2]
+    near = repo.parent / "shared"
+    return near if near.is_dir() else repo.parent.parent / "shared"
 
 
 @pytest.fixture

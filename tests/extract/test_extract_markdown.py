@@ -31,7 +31,7 @@ def test_table_without_th_uses_first_row_as_header() -> None:
 
 def test_code_block_fenced_with_language_from_class_variants() -> None:
     for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
-        out = render(f"<pre><code {attrs}>fn main() {{\n    println!(\"hi\");\n}}</code></pre>")
+        out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')
         assert out == '```rust\nfn main() {\n    println!("hi");\n}\n```\n', attrs
 
 
@@ -42,14 +42,18 @@ def test_code_with_backticks_gets_a_longer_fence_and_inline_code() -> None:
 
 
 def test_nested_lists_are_indented_and_ordered_lists_numbered() -> None:
-    out = render("<ul><li>one<ul><li>inner</li></ul></li><li>two</li></ul><ol start='3'><li>c</li><li>d</li></ol>")
+    out = render(
+        "<ul><li>one<ul><li>inner</li></ul></li><li>two</li></ul><ol start='3'><li>c</li><li>d</li></ol>"
+    )
     assert out == "- one\n  - inner\n- two\n\n3. c\n4. d\n"
 
 
 def test_links_are_made_absolute_and_base_href_is_honoured() -> None:
     assert "[up](https://example.org/a/b)" in render('<p><a href="/a/b">up</a></p>')
     assert "[rel](https://example.org/docs/rel)" in render('<p><a href="rel">rel</a></p>')
-    assert "![a cat](https://cdn.example.org/cat.png)" in render('<img src="//cdn.example.org/cat.png" alt="a cat">')
+    assert "![a cat](https://cdn.example.org/cat.png)" in render(
+        '<img src="//cdn.example.org/cat.png" alt="a cat">'
+    )
 
 
 def test_headings_quotes_emphasis() -> None:
@@ -58,7 +62,9 @@ def test_headings_quotes_emphasis() -> None:
 
 
 def test_scripts_hidden_and_comments_are_dropped() -> None:
-    out = render("<p>keep</p><script>bad()</script><p hidden>no</p><!-- note --><p style='display:none'>x</p>")
+    out = render(
+        "<p>keep</p><script>bad()</script><p hidden>no</p><!-- note --><p style='display:none'>x</p>"
+    )
     assert out == "keep\n"
 
 

@@ -17,6 +17,7 @@ from lxml import etree, html
 
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
 _SPACE = re.compile(r"\s+")
+_JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
 PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
@@ -91,8 +92,9 @@ def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
     for script in tree.iter("script"):
         if (script.get("type") or "").strip().lower() != "application/ld+json" or not script.text:
             continue
+        text = _JSON_WRAPPERS.sub("", script.text).strip().rstrip(";")
         try:
-            blocks.append(json.loads(script.text))
+            blocks.append(json.loads(text))
         except ValueError:
             continue
     return blocks

@@ -53,6 +53,8 @@ class Extractor:
             return self._threads
         if self._processes is None:
             context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+            if os.name == "posix":  # the server imports the extractor once; workers fork from it
+                context.set_forkserver_preload(["webferret.extract.document"])
             self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self._processes
 
