@@ -74,6 +74,8 @@ EXTENSIONS = {
     "jsonl": "json",
     "xml": "xml",
     "svg": "xml",
+    "html": "html",
+    "htm": "html",
     "md": "markdown",
     "rst": "rst",
     "tex": "latex",

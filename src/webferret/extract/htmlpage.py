@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml import etree, html
 
 from webferret.extract import classify, wikipedia
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import collect_code_blocks, to_markdown, to_text
-from webferret.extract.metadata import Metadata, base_url, extract_metadata
+from webferret.extract.metadata import base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.models import ErrorCode, FerretError, Link
+from webferret.models import ErrorCode, FerretError
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
+# Comments and processing instructions would split text nodes (and change trafilatura's choices).
+PARSER = html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False)
 
 
 def parse_html(text: str, url: str | None) -> html.HtmlElement:
@@ -24,7 +27,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     try:
-        return html.document_fromstring(text)
+        return html.document_fromstring(text, parser=PARSER)
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
@@ -37,42 +40,45 @@ def _main(tree: html.HtmlElement, url: str | None) -> MainContent | None:
     return choose_main(tree, url)
 
 
+@dataclass
+class Body:
+    """The main content rendered, and who chose it."""
+
+    markdown: str
+    plain: str
+    selector: str | None
+    words: int
+    in_main: set[str]
+
+
+def _body(tree: html.HtmlElement, url: str | None, base: str | None, options: ExtractOptions) -> Body:
+    codes = collect_code_blocks(tree)  # before the selector may flatten them
+    main = _main(tree, url)
+    if main is None:
+        return Body("", "", None, 0, set())
+    markdown = to_markdown(main.element, base, codes=codes)
+    plain = to_text(main.element, codes=codes) if options.format == "text" else ""
+    words = len((plain or _LINK_TARGET.sub("]", markdown)).split())
+    return Body(markdown, plain, main.source, words, main_targets(main.element, base))
+
+
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
-    """Extract one HTML page (pure; may take tens of milliseconds on a large page)."""
+    """Extract one HTML page (pure; tens of milliseconds on a large page)."""
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
     base = base_url(tree, url)
-    codes = collect_code_blocks(tree)
-    main = _main(tree, url)
-    element = main.element if main is not None else None
-    targets = main_targets(element, base)
-    markdown = to_markdown(element, base, codes=codes) if element is not None else ""
-    plain = to_text(element, codes=codes) if element is not None and options.format == "text" else ""
-    words = len((plain or _LINK_TARGET.sub("]", markdown)).split())
+    body = _body(tree, url, base, options)
     signals = classify.Signals(
         url=url,
         title=meta.title,
         ld_types=tuple(meta.ld_types),
         og_type=meta.og_type,
-        words=words,
-        links_in_main=len(targets),
+        words=body.words,
+        links_in_main=len(body.in_main),
         repetition=classify.repetition(tree),
     )
-    vetoed = classify.veto(tree, signals, plain or markdown)
-    return _extracted(meta, markdown, plain, options, signals, vetoed, main, page_links(tree, base, targets))
-
-
-def _extracted(
-    meta: Metadata,
-    markdown: str,
-    plain: str,
-    options: ExtractOptions,
-    signals: classify.Signals,
-    vetoed: str | None,
-    main: MainContent | None,
-    links: list[Link],
-) -> Extracted:
-    extra: dict[str, object] = {"selector": main.source if main else None}
+    vetoed = classify.veto(tree, signals, body.plain or body.markdown)
+    extra: dict[str, object] = {"selector": body.selector}
     if vetoed:
         extra["quality_veto"] = vetoed
     return Extracted(
@@ -87,13 +93,13 @@ def _extracted(
         canonical_url=meta.canonical_url,
         image=meta.image,
         og_type=meta.og_type,
-        page_type="article" if main and main.source == "wikipedia" else classify.page_type(signals),
+        page_type="article" if body.selector == "wikipedia" else classify.page_type(signals),
         quality=classify.quality(signals, vetoed),
-        word_count=signals.words,
+        word_count=body.words,
         format=options.format,
-        content=plain if options.format == "text" else markdown,
-        markdown=markdown,
-        links=links,
+        content=body.plain if options.format == "text" else body.markdown,
+        markdown=body.markdown,
+        links=page_links(tree, base, body.in_main),
         jsonld=meta.jsonld,
         extra=extra,
     )

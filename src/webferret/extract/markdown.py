@@ -28,7 +28,6 @@ SKIP = frozenset(
         "iframe",
         "object",
         "embed",
-        "head",
         "title",
         "meta",
         "link",

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin
 
-from lxml import etree, html
+from lxml import html
 
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
 _SPACE = re.compile(r"\s+")
@@ -249,7 +249,3 @@ def base_url(tree: html.HtmlElement, url: str | None) -> str | None:
         if href:
             return urljoin(url or "", href)
     return url
-
-
-def text_of(node: etree._Element) -> str:
-    return _SPACE.sub(" ", node.text_content() if isinstance(node, html.HtmlElement) else "").strip()

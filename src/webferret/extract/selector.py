@@ -43,7 +43,7 @@ def trafilatura_main(tree: html.HtmlElement, url: str | None) -> MainContent | N
             output_format="xml",
             include_formatting=True,
             include_links=True,
-            include_images=True,
+            include_images=False,  # images change its choice of blocks for the worse
             include_tables=True,
             with_metadata=False,
         )
