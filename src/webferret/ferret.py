@@ -140,7 +140,7 @@ class Ferret:
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
             links=extracted.links[: xopts.link_limit] if xopts.links else None,
-            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)},
+            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra},
             **fields,
         )
         if not page.content.strip():

@@ -77,3 +77,16 @@ def test_stdin_text_format_and_links(
         "links"
     ]
     assert {"url": "https://ferrets.example/", "text": "Home", "in_main": False} in page["links"]
+
+
+def test_pdf_file_page_count_in_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_extract_kinds import make_pdf
+
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(make_pdf(["Alpha page", "Beta page", "Gamma page"]))
+    code, out = run_cli(["extract", str(pdf), "--json"], capsys)
+    assert code == 0
+    page = json.loads(out)["data"]["pages"][0]
+    assert page["meta"]["extract"]["pages"] == 3
+    assert page["title"] == "Field Notes"
+    assert "<!-- page 3 -->\n\nGamma page" in page["content"]

@@ -67,7 +67,8 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
         url=page_url, final_url=page_url, status=0, headers=headers, body=body, fetched_via="file"
     )
     page = await ferret.page_from_raw(raw, xopts)
-    return page.model_copy(update={"status": None, "meta": {}})
+    meta = {key: value for key, value in page.meta.items() if key == "extract"}
+    return page.model_copy(update={"status": None, "meta": meta})
 
 
 async def run(args: argparse.Namespace) -> int:
