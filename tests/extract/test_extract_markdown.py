@@ -76,3 +76,9 @@ def test_text_format_has_no_link_targets_or_marks() -> None:
     out = to_text(root)
     assert out == "T\n\na link and bold\n"
     assert "http" not in out and "**" not in out
+
+
+def test_word_count_ignores_markdown_marks() -> None:
+    from webferret.extract.htmlpage import count_words
+
+    assert count_words("## Title\n\n- one [two](https://x.org/a-b-c)\n\n| a | b |\n|---|---|\n---") == 5

@@ -107,3 +107,18 @@ def test_wikipedia_mobile_html(wikipedia_mobile_html: bytes) -> None:
     assert "1. Johnston, C. S. 1938" in page.content  # references compact, one line each
     assert "pcs-ref-back-link" not in page.content and "Quick facts" not in page.content
     assert page.page_type == "article"
+
+
+def test_learned_selector_hook_is_used_when_installed(pages_dir: Path) -> None:
+    from lxml import html
+
+    from webferret.extract.selector import learned_main
+
+    source = (pages_dir / "readability/medium-1/source.html").read_text(encoding="utf-8")
+    try:
+        import webferret.extract.main_content  # noqa: F401
+    except ImportError:
+        assert learned_main(source, "https://medium.com/x") is None
+        return
+    chosen = learned_main(source, "https://medium.com/x")
+    assert chosen is not None and isinstance(chosen.element, html.HtmlElement)

@@ -34,10 +34,10 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         ) from None
 
 
-def _main(tree: html.HtmlElement, url: str | None) -> MainContent | None:
+def _main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
     if wikipedia.is_mobile_html(tree):
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
-    return choose_main(tree, url)
+    return choose_main(tree, url, text)
 
 
 @dataclass
@@ -49,25 +49,31 @@ class Body:
     selector: str | None
     words: int
     in_main: set[str]
+    base: str | None
 
 
-def _body(tree: html.HtmlElement, url: str | None, base: str | None, options: ExtractOptions) -> Body:
+def count_words(text: str) -> int:
+    """Words of rendered text: tokens with a letter or digit (Markdown marks like `#`, `|`, `-` are not)."""
+    return sum(1 for token in _LINK_TARGET.sub("]", text).split() if any(c.isalnum() for c in token))
+
+
+def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions) -> Body:
+    base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
     codes = collect_code_blocks(tree)  # before the selector may flatten them
-    main = _main(tree, url)
+    main = _main(tree, url, text)
     if main is None:
-        return Body("", "", None, 0, set())
+        return Body("", "", None, 0, set(), base)
     markdown = to_markdown(main.element, base, codes=codes)
     plain = to_text(main.element, codes=codes) if options.format == "text" else ""
-    words = len((plain or _LINK_TARGET.sub("]", markdown)).split())
-    return Body(markdown, plain, main.source, words, main_targets(main.element, base))
+    words = count_words(plain or markdown)
+    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base)
 
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
     """Extract one HTML page (pure; tens of milliseconds on a large page)."""
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
-    base = base_url(tree, url)
-    body = _body(tree, url, base, options)
+    body = _body(tree, url, text, options)
     signals = classify.Signals(
         url=url,
         title=meta.title,
@@ -99,7 +105,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         format=options.format,
         content=body.plain if options.format == "text" else body.markdown,
         markdown=body.markdown,
-        links=page_links(tree, base, body.in_main),
+        links=page_links(tree, body.base, body.in_main),
         jsonld=meta.jsonld,
         extra=extra,
     )

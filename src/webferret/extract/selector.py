@@ -29,9 +29,25 @@ class MainContent:
     source: str
 
 
-def choose_main(tree: html.HtmlElement, url: str | None) -> MainContent | None:
-    """The page's main content: trafilatura's choice, else the densest block of text."""
+def choose_main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
+    """The page's main content: trafilatura's choice, else the densest block of text.
+
+    To use the learned selector once `extract/main_content.py` is merged, this line becomes
+    `return learned_main(text, url) or trafilatura_main(tree, url) or densest_block(tree)`.
+    """
     return trafilatura_main(tree, url) or densest_block(tree)
+
+
+def learned_main(text: str, url: str | None) -> MainContent | None:
+    """The learned block classifier's choice (`extract.main_content.select_main`), when it is installed."""
+    try:
+        from webferret.extract.main_content import select_main  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    element = select_main(text, url)
+    if element is None or not "".join(element.itertext()).strip():
+        return None
+    return MainContent(element=element, source="learned")
 
 
 def trafilatura_main(tree: html.HtmlElement, url: str | None) -> MainContent | None:
