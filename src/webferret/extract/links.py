@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import urldefrag, urljoin
 
@@ -13,6 +14,7 @@ _SPACE = re.compile(r"\s+")
 _SCHEMES = ("http://", "https://")
 
 
+@functools.lru_cache(maxsize=8192)
 def absolute(href: str | None, base: str | None) -> str | None:
     """An absolute http(s) URL without its fragment, or None for script, mail and anchor links."""
     href = (href or "").strip()

@@ -161,10 +161,14 @@ def _title(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
         return title
     node = tree.find(".//title")
     raw = clean(node.text_content()) if node is not None else None
-    heading = next((clean(h.text_content()) for h in tree.iter("h1")), None)
-    if raw and heading and heading in raw:
-        return heading
-    return raw or heading
+    marked = tree.xpath('//*[@itemprop="headline"]')
+    if marked and clean(marked[0].text_content()):
+        return clean(marked[0].text_content())
+    headings = [h for h in (clean(h.text_content()) for h in tree.iter("h1")) if h]
+    if not raw:
+        return headings[0] if headings else None
+    inside = [h for h in headings if h in raw and len(h) * 3 > len(raw)]
+    return max(inside, key=len) if inside else raw
 
 
 def _time_date(tree: html.HtmlElement) -> str | None:
