@@ -119,3 +119,9 @@ def test_windows_1252_declared_in_meta_decodes_without_mojibake() -> None:
 
 def test_empty_html_is_empty_content() -> None:
     assert error_of(b"   ", "https://ex.org/empty", "text/html").code == ErrorCode.EMPTY_CONTENT
+
+
+def test_html_fragment_without_content_type_is_sniffed_as_html() -> None:
+    page = run(b'<p>hi <a href="a.html">there</a></p>', "https://ex.org/dir/page", None)
+    assert page.content == "hi [there](https://ex.org/dir/a.html)\n"
+    assert run(b"a < b and c > d\n", "https://ex.org/notes", None).content == "a < b and c > d\n"

@@ -33,9 +33,9 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str) -> MainConte
     """The page's main content: trafilatura's choice, else the densest block of text.
 
     To use the learned selector once `extract/main_content.py` is merged, this line becomes
-    `return learned_main(text, url) or trafilatura_main(tree, url) or densest_block(tree)`.
+    `return learned_main(text, url) or trafilatura_main(tree) or densest_block(tree)`.
     """
-    return trafilatura_main(tree, url) or densest_block(tree)
+    return trafilatura_main(tree) or densest_block(tree)
 
 
 def learned_main(text: str, url: str | None) -> MainContent | None:
@@ -50,12 +50,12 @@ def learned_main(text: str, url: str | None) -> MainContent | None:
     return MainContent(element=element, source="learned")
 
 
-def trafilatura_main(tree: html.HtmlElement, url: str | None) -> MainContent | None:
+def trafilatura_main(tree: html.HtmlElement) -> MainContent | None:
     """trafilatura's main-content tree (its own XML: `head`, `list`/`item`, `hi`, `ref`, ...)."""
     try:
         document = trafilatura.bare_extraction(
             tree,
-            url=url,
+            url=None,  # with a URL it resolves links against the site root; the renderer does it right
             output_format="xml",
             include_formatting=True,
             include_links=True,

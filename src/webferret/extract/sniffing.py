@@ -5,6 +5,7 @@ Stand-in for `fetch/sniff.py` (`sniff_kind`) until that lands: one function, sam
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
@@ -27,6 +28,7 @@ MAGIC: tuple[tuple[bytes, Kind], ...] = (
     (b"ID3", "binary"),
     (b"\x00\x00\x00 ftyp", "binary"),
 )
+_HTML_TAG = re.compile(rb"<(p|div|span|a|h[1-6]|table|ul|ol|article|section|title|meta|br|img)[\s>/]")
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 XML_TYPES = ("application/xml", "text/xml", "application/rss+xml", "application/atom+xml")
 TEXT_TYPES = ("application/javascript", "application/x-sh", "application/toml", "application/yaml")
@@ -48,6 +50,8 @@ def _looks_binary(head: bytes) -> bool:
 def _from_markup(head: bytes) -> Kind | None:
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if start.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in start[:1024]:
+        return "html"
+    if start.startswith(b"<") and _HTML_TAG.search(start):
         return "html"
     if start.startswith(b"<?xml") or start.startswith(b"<rss") or start.startswith(b"<feed"):
         return "html" if b"<html" in start[:2048] else "xml"
