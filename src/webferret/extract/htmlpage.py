@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from lxml import etree, html
 
 from webferret.extract import classify, wikipedia
+from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.links import main_targets, page_links
-from webferret.extract.markdown import collect_code_blocks, to_markdown, to_text
+from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from urllib.parse import urljoin
 
 from lxml import etree
 
+from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
 
 SKIP = frozenset(
@@ -75,51 +75,6 @@ _SPACE = re.compile(r"\s+")
 _BLANKS = re.compile(r"\n{3,}")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
-
-
-def _tag(node: etree._Element) -> str:
-    tag = node.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1].lower()
-
-
-@dataclass(frozen=True)
-class CodeBlock:
-    """A code block of the original page: its exact text and the language it names."""
-
-    code: str
-    language: str
-
-
-def code_text(node: etree._Element) -> str:
-    """The text of a code element with its line breaks (`<br>`) and indentation kept."""
-    parts: list[str] = []
-    for item in node.iter():
-        tag = _tag(item)
-        if tag in ("br", "lb"):
-            parts.append("\n")
-        elif tag and tag not in ("script", "style") and item.text:
-            parts.append(item.text)
-        if item is not node and item.tail:
-            parts.append(item.tail)
-    return "".join(parts)
-
-
-def code_key(node: etree._Element) -> str:
-    """A code block's identity across trees that may have lost its whitespace."""
-    return _SPACE.sub(" ", "".join(node.itertext())).strip()
-
-
-def collect_code_blocks(tree: etree._Element) -> dict[str, CodeBlock]:
-    """Every multi-line `<pre>` of the original page by `code_key`, so a selector's flattened copy
-    can be rendered from the original (indentation and language kept)."""
-    found: dict[str, CodeBlock] = {}
-    for node in tree.iter("pre"):
-        code = code_text(node).strip("\n")
-        if code.strip() and (len(code) > 40 or "\n" in code):
-            found.setdefault(code_key(node), CodeBlock(code, code_language(node) or ""))
-    return found
 
 
 def _hidden(node: etree._Element) -> bool:
@@ -203,7 +158,7 @@ class Renderer:
         return out
 
     def block(self, node: etree._Element) -> list[str]:
-        tag = _tag(node)
+        tag = tag_name(node)
         if not tag or tag in SKIP or _hidden(node):
             return []
         if self.codes and tag in ("p", "pre", "code"):
@@ -226,7 +181,7 @@ class Renderer:
         return self.blocks(node)
 
     def _is_block(self, node: etree._Element) -> bool:
-        tag = _tag(node)
+        tag = tag_name(node)
         if tag in BLOCK or tag in HEADINGS or tag in self._blocks or tag in ("hr", "head", "li", "item"):
             return True
         return tag == "code" and self._is_code_block(node)
@@ -235,7 +190,7 @@ class Renderer:
     def _is_code_block(node: etree._Element) -> bool:
         """trafilatura's `<code>` is a block when it stands alone or holds several lines."""
         parent = node.getparent()
-        if parent is None or _tag(parent) in ("body", "doc", "main", "div", "section", "article"):
+        if parent is None or tag_name(parent) in ("body", "doc", "main", "div", "section", "article"):
             return True
         return "\n" in (node.text or "").strip()
 
@@ -252,11 +207,11 @@ class Renderer:
         return int(rend[1]) if len(rend) == 2 and rend[0] == "h" and rend[1].isdigit() else 2
 
     def _list(self, node: etree._Element) -> list[str]:
-        ordered = _tag(node) == "ol" or (node.get("rend") or "").startswith("ol")
+        ordered = tag_name(node) == "ol" or (node.get("rend") or "").startswith("ol")
         start = int(node.get("start") or 1) if (node.get("start") or "").isdigit() else 1
         items: list[str] = []
         for child in node:
-            tag = _tag(child)
+            tag = tag_name(child)
             if tag in ("ul", "ol", "list"):
                 items.extend(self._list(child))
                 continue
@@ -276,12 +231,12 @@ class Renderer:
         rows: list[list[str]] = []
         header = False
         for row in node.iter():
-            if _tag(row) not in ("tr", "row") or self._owner_table(row) is not node:
+            if tag_name(row) not in ("tr", "row") or self._owner_table(row) is not node:
                 continue
-            cells = [cell for cell in row if _tag(cell) in ("td", "th", "cell")]
+            cells = [cell for cell in row if tag_name(cell) in ("td", "th", "cell")]
             if not rows:
-                header = any(_tag(c) == "th" or c.get("role") == "head" for c in cells) or (
-                    row.getparent() is not None and _tag(row.getparent()) == "thead"
+                header = any(tag_name(c) == "th" or c.get("role") == "head" for c in cells) or (
+                    row.getparent() is not None and tag_name(row.getparent()) == "thead"
                 )
             values: list[str] = []
             for cell in cells:
@@ -305,7 +260,7 @@ class Renderer:
     @staticmethod
     def _owner_table(row: etree._Element) -> etree._Element | None:
         parent = row.getparent()
-        while parent is not None and _tag(parent) != "table":
+        while parent is not None and tag_name(parent) != "table":
             parent = parent.getparent()
         return parent
 
@@ -346,7 +301,7 @@ class Renderer:
         return _SPACE.sub(" ", "".join(parts))
 
     def inline(self, node: etree._Element) -> str:
-        tag = _tag(node)
+        tag = tag_name(node)
         if not tag or tag in SKIP or _hidden(node):
             return ""
         if tag in ("br", "lb"):
