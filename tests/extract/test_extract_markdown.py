@@ -82,3 +82,8 @@ def test_word_count_ignores_markdown_marks() -> None:
     from webferret.extract.htmlpage import count_words
 
     assert count_words("## Title\n\n- one [two](https://x.org/a-b-c)\n\n| a | b |\n|---|---|\n---") == 5
+
+
+def test_blank_lines_inside_code_are_kept() -> None:
+    out = render('<pre class="language-python">import os\n\n\ndef f():\n    pass</pre>')
+    assert out == "```python\nimport os\n\n\ndef f():\n    pass\n```\n"

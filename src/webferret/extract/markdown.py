@@ -16,57 +16,14 @@ from lxml import etree
 from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
 
-SKIP = frozenset(
-    {
-        "script",
-        "style",
-        "noscript",
-        "template",
-        "svg",
-        "math",
-        "canvas",
-        "iframe",
-        "object",
-        "embed",
-        "title",
-        "meta",
-        "link",
-        "input",
-        "button",
-        "select",
-        "option",
-        "textarea",
-        "label",
-        "form",
-        "nav",
-        "dialog",
-    }
-)
-BLOCK = frozenset(
-    {
-        "p",
-        "div",
-        "section",
-        "article",
-        "main",
-        "header",
-        "footer",
-        "aside",
-        "address",
-        "body",
-        "html",
-        "center",
-        "figure",
-        "figcaption",
-        "dl",
-        "dt",
-        "dd",
-        "details",
-        "summary",
-        "fieldset",
-        "hgroup",
-    }
-)
+SKIP = frozenset((
+    "script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "embed", "title",
+    "meta", "link", "input", "button", "select", "option", "textarea", "label", "form", "nav", "dialog",
+))  # fmt: skip
+BLOCK = frozenset((
+    "p", "div", "section", "article", "main", "header", "footer", "aside", "address", "body", "html",
+    "center", "figure", "figcaption", "dl", "dt", "dd", "details", "summary", "fieldset", "hgroup",
+))  # fmt: skip
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del": "~~", "s": "~~"}
 HI_MARKS = {"#b": "**", "#i": "*", "#u": "", "#t": "`", "#sub": "", "#sup": ""}
@@ -130,7 +87,7 @@ class Renderer:
     # -- entry points --------------------------------------------------------------------------
     def render(self, root: etree._Element) -> str:
         text = "\n\n".join(block for block in self.blocks(root) if block.strip())
-        return _BLANKS.sub("\n\n", text).strip() + "\n" if text.strip() else ""
+        return text.strip("\n") + "\n" if text.strip() else ""
 
     def url(self, href: str | None) -> str | None:
         href = (href or "").strip()
@@ -198,7 +155,7 @@ class Renderer:
         text = "".join(run)
         text = "\n".join(_SPACE.sub(" ", line).strip() for line in text.split("\n"))
         if text.strip():
-            out.append(text.strip())
+            out.append(_BLANKS.sub("\n\n", text).strip())
         run.clear()
 
     @staticmethod
