@@ -14,18 +14,23 @@ from webferret.models import ErrorCode, FerretError
 HTML = "<html><head><title>Page {n}</title></head><body><article><p>{text}</p></article></body></html>"
 
 
-def raw(n: int) -> RawResponse:
+def raw(n: int, padding: int = 0) -> RawResponse:
     body = HTML.format(n=n, text=f"Paragraph number {n} of the batch. " * 20).encode()
+    body += b"<!--" + b"x" * padding + b"-->"  # bytes that cost the parser next to nothing
     url = f"https://ex.org/{n}"
     return RawResponse(url=url, final_url=url, status=200, headers={"content-type": "text/html"}, body=body)
 
 
-async def test_batch_runs_in_processes_and_keeps_order() -> None:
+async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
     extractor = Extractor(workers=2)
     try:
-        pages = await asyncio.gather(*(extractor.extract(raw(n), ExtractOptions()) for n in range(4)))
-        assert [page.title for page in pages] == [f"Page {n}" for n in range(4)]
-        assert extractor._processes is not None  # more than one page in flight used the process pool
+        small = await asyncio.gather(*(extractor.extract(raw(n), ExtractOptions()) for n in range(3)))
+        assert [page.title for page in small] == [f"Page {n}" for n in range(3)]
+        assert extractor._processes is None  # a few small pages stay on threads
+        big = [raw(n, padding=400_000) for n in range(3)]  # over PROCESS_MIN_BYTES together
+        pages = await asyncio.gather(*(extractor.extract(page, ExtractOptions()) for page in big))
+        assert [page.title for page in pages] == [f"Page {n}" for n in range(3)]
+        assert extractor._processes is not None  # a batch went to the process pool
     finally:
         extractor.close()
 

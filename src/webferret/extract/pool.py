@@ -1,8 +1,9 @@
-"""Runs extraction off the event loop: a thread for a lone page, a process pool when pages pile up.
+"""Runs extraction off the event loop: in a thread for a page or two, in a process pool for batches.
 
-Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only help one page at
-a time; when several pages are being extracted at once, they go to worker processes (one per core),
-which start on first need (a few hundred milliseconds, paid once per `Extractor`).
+Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only help one page at a
+time. When several pages and at least `PROCESS_MIN_BYTES` of them are being extracted at once, they go
+to worker processes (one per core). The pool starts on that first need (about a second, paid once
+per `Extractor`), so a lone page or a handful of small ones never pays it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 Outcome = tuple[Extracted | None, ErrorInfo | None]
+PROCESS_MIN_BYTES = 1024 * 1024
 
 
 def run_extraction(
@@ -46,15 +48,17 @@ class Extractor:
         self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webferret-extract")
         self._processes: ProcessPoolExecutor | None = None
         self._in_flight = 0
+        self._bytes_in_flight = 0
 
     def _executor(self) -> Executor:
-        """Threads while a single page is in flight; processes once several are (and there are cores)."""
-        if self._in_flight <= 1 or self.workers <= 1:
+        """Threads for a page or two; processes once a batch is big enough (and there are cores)."""
+        batch = self._in_flight > 1 and self._bytes_in_flight >= PROCESS_MIN_BYTES
+        if not batch or self.workers <= 1:
             return self._threads
         if self._processes is None:
             context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
             if os.name == "posix":  # the server imports the extractor once; workers fork from it
-                context.set_forkserver_preload(["webferret.extract.document"])
+                context.set_forkserver_preload(["webferret.extract.document", "webferret.extract.htmlpage"])
             self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self._processes
 
@@ -63,6 +67,7 @@ class Extractor:
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
         self._in_flight += 1
+        self._bytes_in_flight += len(raw.body)
         try:
             try:
                 extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
@@ -70,6 +75,7 @@ class Extractor:
                 extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
         finally:
             self._in_flight -= 1
+            self._bytes_in_flight -= len(raw.body)
         if error is not None:
             raise FerretError(error.code, error.message)
         assert extracted is not None
