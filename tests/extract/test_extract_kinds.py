@@ -125,3 +125,10 @@ def test_html_fragment_without_content_type_is_sniffed_as_html() -> None:
     page = run(b'<p>hi <a href="a.html">there</a></p>', "https://ex.org/dir/page", None)
     assert page.content == "hi [there](https://ex.org/dir/a.html)\n"
     assert run(b"a < b and c > d\n", "https://ex.org/notes", None).content == "a < b and c > d\n"
+
+
+def test_truncated_pdf_is_unsupported_and_names_the_file() -> None:
+    body = make_pdf(["Some words"])[:200]
+    error = error_of(body, "https://ex.org/broken.pdf", "application/pdf")
+    assert error.code in (ErrorCode.UNSUPPORTED_CONTENT, ErrorCode.EMPTY_CONTENT)
+    assert "broken.pdf" in error.message

@@ -25,15 +25,22 @@ _HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
 def _open(body: bytes, where: str) -> PdfReader:
     try:
         reader = PdfReader(io.BytesIO(body))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise FerretError(
-                ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} is encrypted and needs a password"
-            )
-        return reader
+        encrypted = reader.is_encrypted
     except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError) as exc:
         raise FerretError(
             ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} cannot be read: {exc}"
         ) from None
+    if encrypted:
+        try:
+            opened = bool(reader.decrypt(""))
+        except (PyPdfError, ValueError, KeyError, TypeError, NotImplementedError) as exc:
+            reason = f"is encrypted and cannot be opened ({exc})"
+            raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} {reason}") from None
+        if not opened:
+            raise FerretError(
+                ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} is encrypted and needs a password"
+            )
+    return reader
 
 
 def _page_texts(reader: PdfReader, where: str) -> list[str]:
