@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from webferret.config import Settings, load_settings
+from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
@@ -114,6 +115,7 @@ class Ferret:
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
+            exc = explain_refusal(url, exc)
             meta = {"trail": exc.trail} if exc.trail else {}
             return Page.failed(url, exc.info(), status=exc.status, meta=meta)
         except Exception as exc:  # a bug in one page's path must not fail the batch

@@ -6,6 +6,7 @@ Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text
 
 from __future__ import annotations
 
+from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
 from webferret.fetch.sniff import mime_of, sniff_kind
@@ -16,6 +17,8 @@ def extract_document(
     body: bytes, *, url: str | None, content_type: str | None, options: ExtractOptions
 ) -> Extracted:
     """Extract the main content and metadata of one document; raises `FerretError` with a reason."""
+    if url and is_thread_json_url(url):
+        return thread_from_answer(200, content_type, body, options.max_comments)
     kind = sniff_kind(body, content_type)
     mime = mime_of(content_type)
     if kind == "pdf":
