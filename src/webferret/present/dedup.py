@@ -1,20 +1,23 @@
-"""Near-duplicate detection over a handful of documents (one batch, one search listing).
+"""Near-duplicate detection over the documents of one batch or one search listing.
 
-Byte-exact copies are found by hash; near copies by MinHash (datasketch) over word shingles,
-kept when the estimated Jaccard similarity reaches `threshold`. Pure: texts in, a mapping out.
+Byte-exact copies are found by hash; near copies by the Jaccard similarity of their word shingles,
+kept as copies when it reaches `threshold`. Up to `EXACT_LIMIT` distinct documents the similarity is
+computed exactly (a few milliseconds); above it, by MinHash signatures (datasketch), whose import
+alone costs seconds (scipy) and pays off only on large sets. Pure: texts in, a mapping out.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from webferret.models import Page
 
 SHINGLE_WORDS = 5
 NUM_PERM = 128
+EXACT_LIMIT = 64
 _WORD = re.compile(r"\w+")
 
 
@@ -35,16 +38,33 @@ def _minhash(text: str) -> Any:
     return signature
 
 
+def _similarity(texts: Sequence[str], chosen: Sequence[int], exact: bool) -> Callable[[int, int], float]:
+    """A Jaccard estimate between two of the `chosen` texts, by index."""
+    if len(chosen) < 2:
+        return lambda a, b: 0.0
+    if exact:
+        sets = {i: shingles(texts[i]) for i in chosen}
+        return lambda a, b: len(sets[a] & sets[b]) / (len(sets[a] | sets[b]) or 1)
+    signatures = {i: _minhash(texts[i]) for i in chosen}
+    return lambda a, b: float(signatures[a].jaccard(signatures[b]))
+
+
 def _better(a: int, b: int, preference: Sequence[float]) -> bool:
     """Is document `a` a better copy to keep than `b`? Higher preference, then the earlier one."""
     return (preference[a], -a) > (preference[b], -b)
 
 
-def near_duplicates(texts: Sequence[str], preference: Sequence[float], threshold: float) -> dict[int, int]:
+def near_duplicates(
+    texts: Sequence[str],
+    preference: Sequence[float],
+    threshold: float,
+    *,
+    exact: bool | None = None,
+) -> dict[int, int]:
     """Map the index of every dropped copy to the index of the copy kept in its place.
 
     Copies form groups (transitively); each group keeps its most preferred member. Empty texts
-    are never duplicates of anything.
+    are never duplicates of anything. `exact` forces (True) or forbids (False) exact Jaccard.
     """
     if len(preference) != len(texts):
         raise ValueError(f"{len(texts)} texts but {len(preference)} preferences")
@@ -71,10 +91,10 @@ def near_duplicates(texts: Sequence[str], preference: Sequence[float], threshold
         else:
             seen[digest] = i
     distinct = list(seen.values())
-    signatures = {i: _minhash(texts[i]) for i in distinct} if len(distinct) > 1 else {}
+    similar = _similarity(texts, distinct, exact=len(distinct) <= EXACT_LIMIT if exact is None else exact)
     for pos, a in enumerate(distinct):
         for b in distinct[pos + 1 :]:
-            if signatures[a].jaccard(signatures[b]) >= threshold:
+            if similar(a, b) >= threshold:
                 join(a, b)
     return {i: root(i) for i in range(len(texts)) if root(i) != i}
 
