@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from webferret.models import Page
 from webferret.store.handles import canonical_url, content_hash, handle_for
@@ -23,6 +23,7 @@ from webferret.store.types import Passage, StoredPage, StoreStats
 from webferret.tokens import estimate_tokens
 
 T = TypeVar("T")
+Row = tuple[Any, ...]
 STORE_FILE = "store.sqlite3"
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
 _COLUMNS = "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens"
@@ -79,37 +80,48 @@ class PageStore:
     # -- pages ----------------------------------------------------------------------------------
     def put(self, page: Page, headers: Mapping[str, str] | None = None) -> Page:
         """Store `page` (idempotent on canonical URL + content hash); answer it with handle and tokens."""
-        headers = headers or {}
-        handle = handle_for(page.url)
-        digest = content_hash(page.content)
-        tokens = estimate_tokens(page.content)
-        fetched = page.fetched_at or datetime.now(UTC)
-        chunks = chunks_for(page.content, self.page_tokens)
-        row = (
-            handle, canonical_url(page.url), page.url, page.final_url, page.canonical_url, digest,
-            fetched.timestamp(), header(headers, "etag"), header(headers, "last-modified"), page.title,
-            page.format, tokens, page.model_dump_json(exclude=_NOT_IN_JSON), page.content,
-        )  # fmt: skip
+        return self.put_many([(page, headers or {})])[0]
+
+    def put_many(self, items: Sequence[tuple[Page, Mapping[str, str]]]) -> list[Page]:
+        """Store several pages with their response headers in one transaction."""
+        prepared = [self._prepare(page, headers) for page, headers in items]
 
         def write(conn: sqlite3.Connection) -> None:
-            page_id = conn.execute(
-                "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
-                "fetched_at, etag, last_modified, title, format, tokens, page_json, content) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (key_url, content_hash) DO UPDATE SET url = excluded.url, "
-                "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
-                "fetched_at = excluded.fetched_at, etag = excluded.etag, "
-                "last_modified = excluded.last_modified, title = excluded.title, "
-                "page_json = excluded.page_json RETURNING id",
-                row,
-            ).fetchone()[0]
-            if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
-                return
-            self.index.remove(conn, "handle = ? AND id != ?", (handle, page_id))
-            self.index.add(conn, page_id, chunks)
+            for row, chunks in prepared:
+                self._write_row(conn, row, chunks)
 
         self._write(write)
-        return page.model_copy(update={"handle": handle, "tokens": tokens, "fetched_at": fetched})
+        return [
+            page.model_copy(update={"handle": row[0], "tokens": row[11], "fetched_at": _when(row[6])})
+            for (page, _), (row, _) in zip(items, prepared, strict=True)
+        ]
+
+    def _prepare(self, page: Page, headers: Mapping[str, str]) -> tuple[Row, list[tuple[int, str]]]:
+        fetched = page.fetched_at or datetime.now(UTC)
+        row = (
+            handle_for(page.url), canonical_url(page.url), page.url, page.final_url, page.canonical_url,
+            content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
+            header(headers, "last-modified"), page.title, page.format, estimate_tokens(page.content),
+            page.model_dump_json(exclude=_NOT_IN_JSON), page.content,
+        )  # fmt: skip
+        return row, chunks_for(page.content, self.page_tokens)
+
+    def _write_row(self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]]) -> None:
+        page_id = conn.execute(
+            "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
+            "fetched_at, etag, last_modified, title, format, tokens, page_json, content) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key_url, content_hash) DO UPDATE SET url = excluded.url, "
+            "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
+            "fetched_at = excluded.fetched_at, etag = excluded.etag, "
+            "last_modified = excluded.last_modified, title = excluded.title, "
+            "page_json = excluded.page_json RETURNING id",
+            row,
+        ).fetchone()[0]
+        if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
+            return
+        self.index.remove(conn, "handle = ? AND id != ?", (row[0], page_id))
+        self.index.add(conn, page_id, chunks)
 
     def get(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle`, or None."""
@@ -137,8 +149,7 @@ class PageStore:
                 (now, etag, modified, stored.id),
             )
         )
-        when = datetime.fromtimestamp(now, UTC)
-        return stored.page.model_copy(update={"fetched_at": when})
+        return stored.page.model_copy(update={"fetched_at": _when(now)})
 
     # -- passages -------------------------------------------------------------------------------
     def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
@@ -187,18 +198,22 @@ class PageStore:
         return self._write(write)
 
 
+def _when(stamp: float) -> datetime:
+    return datetime.fromtimestamp(stamp, UTC)
+
+
 def _iso(stamp: float | None) -> str | None:
     return None if stamp is None else datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")
 
 
-def _stored(row: tuple) -> StoredPage:  # type: ignore[type-arg]
+def _stored(row: Row) -> StoredPage:
     page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens = row
     page = Page.model_validate_json(page_json).model_copy(
         update={
             "content": content,
             "handle": handle,
             "tokens": tokens,
-            "fetched_at": datetime.fromtimestamp(fetched_at, UTC),
+            "fetched_at": _when(fetched_at),
         }
     )
     return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified)
