@@ -2,46 +2,58 @@
 
 A document is cut only where a reader would pause: before a heading, between paragraphs, between
 lines of a list or table, and (for a paragraph longer than a page) after a sentence or a word. It is
-never cut inside a fenced code block or inside a table row; a code block larger than a page keeps
-its own, oversized page. Pages are exact slices of the text: joined, they are the whole document.
+never cut inside a fenced code block, inside a table row, nor inside a paragraph that fits a page;
+a code block larger than a page keeps its own, oversized page. Pages are exact slices of the text:
+joined, they are the whole document.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from dataclasses import dataclass
-from itertools import pairwise
+from bisect import bisect_right
 
-from webferret.tokens import estimate_tokens
+from webferret.tokens import token_prefix
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 _SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+")
 _SPACE = re.compile(r"\s+")
 
-# boundary ranks, best first
+# cut ranks, best first
 HEADING, PARAGRAPH, LINE, SENTENCE, WORD = range(5)
 
 
-@dataclass(frozen=True)
-class Cut:
-    """A place the text may be cut (`offset`), and how good a place it is (`rank`, lower is better)."""
+class _Tokens:
+    """Tokens of any prefix of one text, from a single pass of the estimator."""
 
-    offset: int
-    rank: int
+    def __init__(self, text: str) -> None:
+        self.ends, self.totals = token_prefix(text)
+
+    def upto(self, offset: int) -> int:
+        return self.totals[bisect_right(self.ends, offset)]
 
 
-def _inline_cuts(line: str, start: int) -> list[Cut]:
-    cuts = [Cut(start + m.end(), SENTENCE) for m in _SENTENCE_END.finditer(line)]
-    cuts += [Cut(start + m.end(), WORD) for m in _SPACE.finditer(line)]
+def _size(tokens: _Tokens, offset: int, line: str) -> int:
+    return tokens.upto(offset + len(line)) - tokens.upto(offset)
+
+
+def _inline_cuts(line: str, start: int, best: dict[int, int]) -> None:
     first = start + len(line) - len(line.lstrip())
     last = start + len(line.rstrip("\n"))
-    return [cut for cut in cuts if first < cut.offset < last]
+    for rank, pattern in ((SENTENCE, _SENTENCE_END), (WORD, _SPACE)):
+        for match in pattern.finditer(line):
+            at = start + match.end()
+            if first < at < last and at not in best:
+                best[at] = rank
 
 
-def cuts_of(text: str) -> list[Cut]:
-    """Every allowed cut of `text`, in offset order (the best rank kept where several coincide)."""
+def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> dict[int, int]:
+    """Every allowed cut of `text` (offset -> rank; the best rank where several coincide).
+
+    Cuts inside a line (after a sentence or a word) are listed only for lines of more than
+    `inline_above` tokens: a shorter paragraph is never split.
+    """
+    tokens = tokens or _Tokens(text)
     best: dict[int, int] = {}
     fence: str | None = None
     offset = 0
@@ -55,49 +67,47 @@ def cuts_of(text: str) -> list[Cut]:
             previous_blank = False
             continue
         if offset > 0:
-            rank = HEADING if _HEADING.match(line) else PARAGRAPH if previous_blank else LINE
-            best[offset] = min(rank, best.get(offset, rank))
+            best[offset] = HEADING if _HEADING.match(line) else PARAGRAPH if previous_blank else LINE
         if opener:
             fence = opener.group(1)
-        elif not line.lstrip().startswith("|"):
-            for cut in _inline_cuts(line, offset):
-                if cut.offset > 0:
-                    best[cut.offset] = min(cut.rank, best.get(cut.offset, cut.rank))
+        elif not line.lstrip().startswith("|") and _size(tokens, offset, line) > inline_above:
+            _inline_cuts(line, offset, best)
         previous_blank = not line.strip()
         offset += len(line)
-    return [Cut(at, rank) for at, rank in sorted(best.items())]
+    return best
 
 
 def paginate(text: str, page_tokens: int) -> list[str]:
     """Split `text` into pages of at most `page_tokens` estimated tokens (see the module doc)."""
     if page_tokens <= 0:
         raise ValueError(f"page_tokens must be above 0, got {page_tokens}")
-    cuts = [Cut(0, HEADING), *cuts_of(text)]
-    if cuts[-1].offset != len(text):
-        cuts.append(Cut(len(text), HEADING))
-    sums = [0]
-    for left, right in pairwise(cuts):
-        sums.append(sums[-1] + estimate_tokens(text[left.offset : right.offset]))
+    tokens = _Tokens(text)
+    best = cuts_of(text, tokens, inline_above=page_tokens)
+    best[0] = HEADING
+    best[len(text)] = HEADING
+    offsets = sorted(best)
+    ranks = [best[at] for at in offsets]
+    sums = [tokens.upto(at) for at in offsets]
     pages: list[str] = []
     start = 0
-    while start < len(cuts) - 1:
-        end = _next_cut(cuts, sums, start, page_tokens)
-        pages.append(text[cuts[start].offset : cuts[end].offset])
+    while start < len(offsets) - 1:
+        end = _next_cut(ranks, sums, start, page_tokens)
+        pages.append(text[offsets[start] : offsets[end]])
         start = end
     return pages or [text]
 
 
-def _next_cut(cuts: list[Cut], sums: list[int], start: int, budget: int) -> int:
+def _next_cut(ranks: list[int], sums: list[int], start: int, budget: int) -> int:
     """Index of the cut that ends the page beginning at cut `start`."""
-    last = bisect.bisect_right(sums, sums[start] + budget) - 1
+    last = bisect_right(sums, sums[start] + budget) - 1
     if last <= start:
         return start + 1  # one block larger than a page: it gets a page of its own
-    if last == len(cuts) - 1:
+    if last == len(sums) - 1:
         return last
     floor = sums[start] + budget // 2
-    window = [k for k in range(start + 1, last + 1) if sums[k] >= floor] or [last]
-    best_rank = min(cuts[k].rank for k in window)
-    return max(k for k in window if cuts[k].rank == best_rank)
+    window = range(bisect_right(sums, floor - 1, start + 1, last + 1), last + 1) or range(last, last + 1)
+    best_rank = min(ranks[k] for k in window)
+    return max(k for k in window if ranks[k] == best_rank)
 
 
 def page_count(text: str, page_tokens: int) -> int:
