@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,8 +21,11 @@ from webferret.store.schema import FTS_TABLE
 
 PASSAGE_TOKENS = 160
 MAX_TERMS = 32
+SELECTIVE = 4000
+SCORED_CAP = 10000
+VOCAB_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)"
 K1, B = 1.2, 0.75
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -47,15 +51,21 @@ def chunks_for(content: str, page_tokens: int) -> list[tuple[int, str]]:
     return out
 
 
+def fold(text: str) -> str:
+    """Lower case without diacritics, as the FTS5 tokenizer (unicode61, remove_diacritics 2) sees it."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn"))
+
+
 def query_terms(query: str) -> list[str]:
-    """The words of a user query, lower-cased, deduplicated; FTS5 syntax in it is just text."""
-    terms = list(dict.fromkeys(_WORD.findall(query.lower())))
+    """The words of a user query, folded, deduplicated; FTS5 syntax in it is just text."""
+    terms = list(dict.fromkeys(_WORD.findall(fold(query))))
     return terms[:MAX_TERMS]
 
 
 def match_expression(terms: Sequence[str]) -> str:
     """An FTS5 MATCH string with every term quoted as a string (any of them may match)."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    return " OR ".join(_quoted(terms))
 
 
 class PassageIndex:
@@ -139,21 +149,56 @@ def _has_fts_table(conn: sqlite3.Connection) -> bool:
 
 
 def _handle_filter(handles: Sequence[str] | None) -> tuple[str, list[object]]:
+    """A filter on the FTS5 rowid (the chunk id) keeping the chunks of the given handles."""
     if not handles:
         return "", []
     marks = ", ".join("?" for _ in handles)
-    return f" AND p.handle IN ({marks})", list(handles)
+    chosen = f"SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.handle IN ({marks})"
+    return f" AND rowid IN ({chosen})", list(handles)
 
 
 def _fts_search(
     conn: sqlite3.Connection, terms: Sequence[str], handles: Sequence[str] | None, n: int
 ) -> list[Hit]:
+    """BM25 over FTS5. Terms in more than `SELECTIVE` passages weigh next to nothing in BM25 but cost
+    a score for each passage they are in, so when rarer terms are present only those are matched;
+    a query of common words alone asks for all of them, then any of them, scoring at most
+    `SCORED_CAP` passages."""
+    counts = _document_counts(conn, terms)
+    present = [term for term in terms if counts.get(term)]
+    selective = [term for term in present if counts[term] <= SELECTIVE]
+    if not present:
+        return []
+    if selective:
+        return _fts_query(conn, " OR ".join(_quoted(selective)), handles, n)
+    hits = _fts_query(conn, " AND ".join(_quoted(present)), handles, n)
+    if len(hits) < n and len(present) > 1:
+        seen = {hit.chunk_id for hit in hits}
+        more = _fts_query(conn, " OR ".join(_quoted(present)), handles, n)
+        hits += [hit for hit in more if hit.chunk_id not in seen][: n - len(hits)]
+    return hits
+
+
+def _quoted(terms: Sequence[str]) -> list[str]:
+    return ['"' + term.replace('"', '""') + '"' for term in terms]
+
+
+def _document_counts(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+    """How many passages hold each term (from the FTS5 vocabulary, without reading passages)."""
+    conn.execute(VOCAB_TABLE)
+    marks = ", ".join("?" for _ in terms)
+    rows = conn.execute(f"SELECT term, doc FROM temp.chunks_vocab WHERE term IN ({marks})", list(terms))
+    return dict(rows.fetchall())
+
+
+def _fts_query(conn: sqlite3.Connection, expression: str, handles: Sequence[str] | None, n: int) -> list[Hit]:
     where, params = _handle_filter(handles)
     rows = conn.execute(
-        "SELECT c.id, c.page_no, c.text, p.handle, p.url, p.title, bm25(chunks_fts) AS rank "
-        "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN pages p ON p.id = c.page_id "
-        f"WHERE chunks_fts MATCH ?{where} ORDER BY rank LIMIT ?",
-        [match_expression(terms), *params, n],
+        "SELECT c.id, c.page_no, c.text, p.handle, p.url, p.title, m.rank FROM ("
+        "  SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?"
+        f"{where} LIMIT {SCORED_CAP}"
+        ") AS m JOIN chunks c ON c.id = m.id JOIN pages p ON p.id = c.page_id ORDER BY m.rank LIMIT ?",
+        [expression, *params, n],
     ).fetchall()
     return [Hit(row[0], row[1], row[2], row[3], row[4], row[5], round(-row[6], 6)) for row in rows]
 
@@ -162,7 +207,9 @@ def _scan_search(
     conn: sqlite3.Connection, terms: Sequence[str], handles: Sequence[str] | None, n: int
 ) -> list[Hit]:
     """BM25 without FTS5: LIKE finds candidate chunks, Python counts terms and scores them."""
-    where, params = _handle_filter(handles)
+    where, params = "", []
+    if handles:
+        where, params = f" AND p.handle IN ({', '.join('?' for _ in handles)})", list(handles)
     likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in terms)
     patterns = ["%" + _like_escape(term) + "%" for term in terms]
     rows = conn.execute(
@@ -171,7 +218,7 @@ def _scan_search(
         [*patterns, *params],
     ).fetchall()
     total, average = conn.execute("SELECT count(*), avg(words) FROM chunks").fetchone()
-    counted = [(row, Counter(_WORD.findall(row[2].lower()))) for row in rows]
+    counted = [(row, Counter(_WORD.findall(fold(row[2])))) for row in rows]
     frequency = {term: sum(1 for _, counts in counted if counts[term]) for term in terms}
     hits = []
     for row, counts in counted:
