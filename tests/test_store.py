@@ -165,3 +165,20 @@ def test_store_is_in_wal_mode(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "store.sqlite3")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
+
+
+def test_common_terms_alone_match_all_then_any(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from webferret.store import passages
+
+    store = PageStore.in_home(tmp_path, fts=True)
+    for i, text in enumerate(["Ferrets sleep all day.", "Ferrets play.", "Cats sleep.", "Dogs bark."]):
+        store.put(_page(f"https://p.example/{i}", text))
+    monkeypatch.setattr(passages, "SELECTIVE", 1)  # every term counts as common now
+    both = store.find("ferrets sleep", n=1)
+    assert [p.text for p in both] == ["Ferrets sleep all day."]
+    some = store.find("ferrets sleep", n=5)
+    assert some[0].text == "Ferrets sleep all day." and len(some) == 3
+    assert "Dogs bark." not in {p.text for p in some}
+    rare = store.find("ferrets bark", n=5)  # "bark" is in one passage: selective again at 1
+    assert [p.text for p in rare] == ["Dogs bark."]
+    store.close()

@@ -11,7 +11,7 @@ from webferret.cli import main
 from webferret.models import Page
 from webferret.store.pages import PageStore
 
-LONG = "\n\n".join(f"## Part {i}\n\n" + f"Stoats in part {i} change their coats. " * 40 for i in range(12))
+LONG = "\n\n".join(f"## Part {i}\n\n" + f"Stoats in part {i} change their coats. " * 40 for i in range(20))
 
 
 @pytest.fixture
@@ -48,6 +48,7 @@ def test_open_answers_page_k_of_n(home: Path, capsys: pytest.CaptureFixture[str]
     assert main(["open", handle, "--page", "1", "--home", str(home)]) == 0
     human = capsys.readouterr().out
     assert human.startswith("# Long read\n") and f"page 1 of 2 · {handle}" in human
+    assert f"[continue with: webferret open {handle} --page 2]" in human
 
 
 @pytest.mark.parametrize("target", ["example.org~000000000000", "PAGE_PAST_END"])

@@ -10,7 +10,7 @@ joined, they are the whole document.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from webferret.tokens import token_prefix
 
@@ -29,11 +29,11 @@ class _Tokens:
     def __init__(self, text: str) -> None:
         self.ends, self.totals = token_prefix(text)
 
-    def upto(self, offset: int) -> int:
+    def upto(self, offset: int) -> float:
         return self.totals[bisect_right(self.ends, offset)]
 
 
-def _size(tokens: _Tokens, offset: int, line: str) -> int:
+def _size(tokens: _Tokens, offset: int, line: str) -> float:
     return tokens.upto(offset + len(line)) - tokens.upto(offset)
 
 
@@ -97,15 +97,15 @@ def paginate(text: str, page_tokens: int) -> list[str]:
     return pages or [text]
 
 
-def _next_cut(ranks: list[int], sums: list[int], start: int, budget: int) -> int:
+def _next_cut(ranks: list[int], sums: list[float], start: int, budget: int) -> int:
     """Index of the cut that ends the page beginning at cut `start`."""
     last = bisect_right(sums, sums[start] + budget) - 1
     if last <= start:
         return start + 1  # one block larger than a page: it gets a page of its own
     if last == len(sums) - 1:
         return last
-    floor = sums[start] + budget // 2
-    window = range(bisect_right(sums, floor - 1, start + 1, last + 1), last + 1) or range(last, last + 1)
+    floor = sums[start] + budget / 2
+    window = range(bisect_left(sums, floor, start + 1, last + 1), last + 1) or range(last, last + 1)
     best_rank = min(ranks[k] for k in window)
     return max(k for k in window if ranks[k] == best_rank)
 
