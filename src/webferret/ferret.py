@@ -131,7 +131,7 @@ class Ferret:
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
     ) -> Page:
-        stored = None if fresh else usable(await asyncio.to_thread(self.store.lookup, url), xopts)
+        stored = None if fresh else await self._stored_copy(url, xopts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store")
         remaining = deadline - time.monotonic()
@@ -148,6 +148,13 @@ class Ferret:
             return _budget_spent(url, opts)
         except FerretError as exc:
             return Page.failed(url, exc.info())
+
+    async def _stored_copy(self, url: str, xopts: ExtractOptions) -> StoredPage | None:
+        """The stored page for `url` if it can answer for `xopts`; a store that fails is a miss."""
+        try:
+            return usable(await asyncio.to_thread(self.store.lookup, url), xopts)
+        except sqlite3.Error:
+            return None
 
     async def _keep(self, page: Page, raw: RawResponse) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""

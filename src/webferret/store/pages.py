@@ -47,7 +47,8 @@ class PageStore:
         self.index = PassageIndex(fts5_available() if fts is None else fts and fts5_available())
         self._conn = connect(path)
         self._lock = threading.Lock()
-        self._write(self.index.ensure)
+        if self._read(self.index.needs_setup):
+            self._write(self.index.ensure)
 
     @classmethod
     def in_home(cls, home: Path, **options: object) -> PageStore:

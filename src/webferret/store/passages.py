@@ -90,6 +90,10 @@ class PassageIndex:
             conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '0')")
 
+    def needs_setup(self, conn: sqlite3.Connection) -> bool:
+        """Must `ensure` run (FTS table missing, or stale)? Read-only, so opening stays cheap."""
+        return self.use_fts and (not _has_fts_table(conn) or self.needs_rebuild(conn))
+
     def needs_rebuild(self, conn: sqlite3.Connection) -> bool:
         if not self.use_fts:
             return False
