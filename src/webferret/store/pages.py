@@ -51,8 +51,9 @@ class PageStore:
             self._write(self.index.ensure)
 
     @classmethod
-    def in_home(cls, home: Path, **options: object) -> PageStore:
-        return cls(Path(home) / STORE_FILE, **options)  # type: ignore[arg-type]
+    def in_home(cls, home: Path, *, page_tokens: int = 4000, fts: bool | None = None) -> PageStore:
+        """The store of a webferret home directory (`WEBFERRET_HOME`)."""
+        return cls(Path(home) / STORE_FILE, page_tokens=page_tokens, fts=fts)
 
     def close(self) -> None:
         with self._lock:
