@@ -5,7 +5,7 @@ realistic frequencies), then times, at the median over many calls:
 - a handle lookup (`PageStore.get`), and
 - a passage search (`PageStore.find`, n=5) with 2-3 word queries mixing common and rarer words.
 
-    uv run python bench/store_scale.py [--pages 100000] [--dir DIR] [--keep] [--fallback]
+    uv run python bench/store_scale.py [--pages 100000] [--dir DIR] [--runs 300] [--fallback]
 
 The store is built in a temporary directory unless --dir names one (reused when it already holds
 the asked number of pages).
@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from webferret.models import Page
+from webferret.store.handles import handle_for
 from webferret.store.pages import PageStore
 
 VOCABULARY = 20_000
@@ -67,9 +68,6 @@ def measure(store: PageStore, pages: int, runs: int = 300, seed: int = 11) -> di
     rng = random.Random(seed)
     words = _words(random.Random(7))
     urls = [f"https://site{i % 997}.example/page/{i}" for i in rng.sample(range(pages), runs)]
-    handles = [store.lookup(url).handle for url in urls[:1]]  # type: ignore[union-attr]
-    from webferret.store.handles import handle_for
-
     handles = [handle_for(url) for url in urls]
     lookups = []
     for handle in handles:
@@ -95,6 +93,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=100_000)
     parser.add_argument("--dir", type=Path)
     parser.add_argument("--fallback", action="store_true", help="search without FTS5")
+    parser.add_argument("--runs", type=int, default=300, help="timed calls of each kind")
     args = parser.parse_args()
     home = args.dir or Path(tempfile.mkdtemp(prefix="webferret-bench-"))
     store = PageStore.in_home(home, fts=not args.fallback)
@@ -106,7 +105,7 @@ def main() -> None:
     stats = store.stats()
     size = f"{stats.bytes / 1e6:.0f} MB"
     print(f"store: {stats.pages:,} pages, {stats.passages:,} passages, {size}, {stats.search}")
-    for name, value in measure(store, args.pages).items():
+    for name, value in measure(store, args.pages, runs=args.runs).items():
         print(f"{name}: {value:.2f}")
     store.close()
 
