@@ -21,3 +21,10 @@ def test_handle_shape_and_stability() -> None:
     assert handle != handle_for("https://en.wikipedia.org/wiki/Otter")
     assert handle != handle_for("https://en.wikipedia.org/wiki/ferret")
     assert looks_like_handle(handle) and not looks_like_handle("https://example.org/")
+
+
+def test_unparsable_urls_still_have_handles() -> None:
+    for text in ("http://[::1/", "http://[zz]/", "not a url", ""):
+        assert looks_like_handle(handle_for(text))
+    assert canonical_url("http://[::1/") == "http://[::1/"
+    assert handle_for("http://[::1/").startswith("local~")

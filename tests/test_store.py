@@ -182,3 +182,32 @@ def test_common_terms_alone_match_all_then_any(tmp_path: Path, monkeypatch: pyte
     rare = store.find("ferrets bark", n=5)  # "bark" is in one passage: selective again at 1
     assert [p.text for p in rare] == ["Dogs bark."]
     store.close()
+
+
+def test_exempt_pages_answer_only_calls_with_the_exemption(tmp_path: Path) -> None:
+    from webferret.fetch.types import FetchOptions
+    from webferret.store.freshness import permitted
+
+    store = PageStore.in_home(tmp_path)
+    store.put(_page("http://10.0.0.7/wiki", "Internal wiki."), exempt=True)
+    store.put(_page("https://public.example/", "Public page."))
+    internal, public = store.lookup("http://10.0.0.7/wiki"), store.lookup("https://public.example/")
+    assert internal is not None and internal.exempt and public is not None and not public.exempt
+    assert permitted(public, FetchOptions())
+    assert not permitted(internal, FetchOptions())
+    assert not permitted(internal, FetchOptions(allow_hosts=("10.0.0.8",)))
+    assert permitted(internal, FetchOptions(allow_hosts=("10.0.0.7",)))
+    assert permitted(internal, FetchOptions(allow_private_hosts=True))
+    store.close()
+
+
+def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
+    PageStore.in_home(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / "store.sqlite3")
+    conn.execute("ALTER TABLE pages DROP COLUMN exempt")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    store = PageStore.in_home(tmp_path)
+    assert store.put(_page("https://m.example/", "Migrated.")).handle
+    assert store.stats().schema_version == SCHEMA_VERSION == 2
+    store.close()

@@ -141,3 +141,17 @@ async def test_unknown_handle_is_not_found(ferret: Ferret) -> None:
         await ferret.open("example.org~000000000000")
     assert unknown.value.code == ErrorCode.NOT_FOUND
     assert "example.org~000000000000" in unknown.value.message
+
+
+async def test_a_page_fetched_under_an_exemption_needs_it_again(web: Web, tmp_path: Path) -> None:
+    web.docs["/x"] = Doc(article("Internal", "An internal page, allowed once."), etag='"x1"')
+    async with _ferret(tmp_path) as ferret:
+        assert (await ferret.fetch(web.url("/x"))).ok
+        assert (await ferret.fetch(web.url("/x"))).fetched_via == "store"
+    plain = Ferret(home=tmp_path)
+    plain._fetcher = make_fetcher(plain.settings)
+    async with plain:
+        page = await plain.fetch(web.url("/x"))
+    assert page.fetched_via != "store"
+    refused = page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
+    assert refused or web.hits("/x", 200) == 2  # the real fetcher refuses; the loopback one downloads

@@ -20,7 +20,7 @@ from webferret.config import Settings, load_settings
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
-from webferret.store.freshness import is_fresh, served, usable, with_validators
+from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
 from webferret.store.types import OpenedPage, Passage, StoredPage
 from webferret.tokens import estimate_tokens
 
@@ -131,7 +131,7 @@ class Ferret:
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
     ) -> Page:
-        stored = None if fresh else await self._stored_copy(url, xopts)
+        stored = None if fresh else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store")
         remaining = deadline - time.monotonic()
@@ -143,25 +143,25 @@ class Ferret:
                 if stored is not None and raw.status == 304:
                     page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
                     return served(page, xopts, "revalidated")
-                return await self._keep(await self._page_from_raw(raw, xopts), raw)
+                return await self._keep(await self._page_from_raw(raw, xopts), raw, opts)
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
             return Page.failed(url, exc.info())
 
-    async def _stored_copy(self, url: str, xopts: ExtractOptions) -> StoredPage | None:
-        """The stored page for `url` if it can answer for `xopts`; a store that fails is a miss."""
+    async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
+        """The stored page for `url` if it can answer this call; a store that fails is a miss."""
         try:
-            return usable(await asyncio.to_thread(self.store.lookup, url), xopts)
+            return usable(await asyncio.to_thread(self.store.lookup, url), xopts, opts)
         except sqlite3.Error:
             return None
 
-    async def _keep(self, page: Page, raw: RawResponse) -> Page:
+    async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""
         if not page.ok:
             return page
         try:
-            return await asyncio.to_thread(self.store.put, page, raw.headers)
+            return await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
         except sqlite3.Error as exc:
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
             return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions
@@ -10,9 +11,24 @@ from webferret.models import FetchedVia, Page
 from webferret.store.types import StoredPage
 
 
-def usable(stored: StoredPage | None, xopts: ExtractOptions) -> StoredPage | None:
-    """`stored` if it was extracted the way `xopts` asks (format, links), else None."""
-    if stored is None or stored.page.format != xopts.format:
+def exempt_fetch(options: FetchOptions) -> bool:
+    """Does a fetch with `options` lift any of the SSRF guard?"""
+    return bool(options.allow_private_hosts or options.allow_hosts)
+
+
+def permitted(stored: StoredPage, options: FetchOptions) -> bool:
+    """May a call with `options` be answered `stored`? A page fetched under an SSRF exemption only
+    when this call has the exemption too (all private hosts, or the page's host by name)."""
+    if not stored.exempt or options.allow_private_hosts:
+        return True
+    allowed = {host.strip().lower().strip("[]") for host in options.allow_hosts}
+    hosts = {urlsplit(url).hostname for url in (stored.page.url, stored.page.final_url) if url}
+    return bool(hosts) and hosts <= allowed
+
+
+def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
+    """`stored` if it was extracted the way `xopts` asks (format, links) and `options` permit it."""
+    if stored is None or stored.page.format != xopts.format or not permitted(stored, options):
         return None
     if xopts.links and stored.page.links is None:
         return None

@@ -15,8 +15,16 @@ HANDLE_RE = re.compile(r"^[a-z0-9.\-\[\]:]+~[0-9a-f]{12}$")
 
 
 def canonical_url(url: str) -> str:
-    """The canonical form of `url` used for handles and freshness lookups."""
-    parts = urlsplit(url.strip())
+    """The canonical form of `url` used for handles and freshness lookups (a URL that cannot be
+    parsed is its own canonical form, so any text has a handle and nothing raises)."""
+    try:
+        return _canonical(url.strip())
+    except ValueError:
+        return url.strip()
+
+
+def _canonical(url: str) -> str:
+    parts = urlsplit(url)
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
     if ":" in host:  # an IPv6 literal keeps its brackets
@@ -37,7 +45,10 @@ def canonical_url(url: str) -> str:
 def handle_for(url: str) -> str:
     """`site~hash12`: the host (without port) and 12 hex digits of the canonical URL's SHA-256."""
     canonical = canonical_url(url)
-    site = (urlsplit(canonical).hostname or "local").lower()
+    try:
+        site = (urlsplit(canonical).hostname or "local").lower()
+    except ValueError:
+        site = "local"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
     return f"{site}~{digest}"
 

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from webferret.models import Page
 from webferret.store.handles import canonical_url, content_hash, handle_for
 from webferret.store.passages import PassageIndex, chunks_for
-from webferret.store.schema import SCHEMA_VERSION, connect, fts5_available, retry_locked
+from webferret.store.schema import connect, fts5_available, retry_locked
 from webferret.store.types import Passage, StoredPage, StoreStats
 from webferret.tokens import estimate_tokens
 
@@ -26,7 +26,7 @@ T = TypeVar("T")
 Row = tuple[Any, ...]
 STORE_FILE = "store.sqlite3"
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
-_COLUMNS = "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens"
+_COLUMNS = "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt"
 
 
 def header(headers: Mapping[str, str], name: str) -> str | None:
@@ -80,13 +80,18 @@ class PageStore:
             return retry_locked(lambda: action(self._conn))
 
     # -- pages ----------------------------------------------------------------------------------
-    def put(self, page: Page, headers: Mapping[str, str] | None = None) -> Page:
-        """Store `page` (idempotent on canonical URL + content hash); answer it with handle and tokens."""
-        return self.put_many([(page, headers or {})])[0]
+    def put(self, page: Page, headers: Mapping[str, str] | None = None, *, exempt: bool = False) -> Page:
+        """Store `page` (idempotent on canonical URL + content hash); answer it with handle and tokens.
 
-    def put_many(self, items: Sequence[tuple[Page, Mapping[str, str]]]) -> list[Page]:
+        `exempt`: the page was fetched under an SSRF exemption (see `freshness.usable`).
+        """
+        return self.put_many([(page, headers or {})], exempt=exempt)[0]
+
+    def put_many(
+        self, items: Sequence[tuple[Page, Mapping[str, str]]], *, exempt: bool = False
+    ) -> list[Page]:
         """Store several pages with their response headers in one transaction."""
-        prepared = [self._prepare(page, headers) for page, headers in items]
+        prepared = [self._prepare(page, headers, exempt) for page, headers in items]
 
         def write(conn: sqlite3.Connection) -> None:
             for row, chunks in prepared:
@@ -98,26 +103,28 @@ class PageStore:
             for (page, _), (row, _) in zip(items, prepared, strict=True)
         ]
 
-    def _prepare(self, page: Page, headers: Mapping[str, str]) -> tuple[Row, list[tuple[int, str]]]:
+    def _prepare(
+        self, page: Page, headers: Mapping[str, str], exempt: bool
+    ) -> tuple[Row, list[tuple[int, str]]]:
         fetched = page.fetched_at or datetime.now(UTC)
         row = (
             handle_for(page.url), canonical_url(page.url), page.url, page.final_url, page.canonical_url,
             content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
             header(headers, "last-modified"), page.title, page.format, estimate_tokens(page.content),
-            page.model_dump_json(exclude=_NOT_IN_JSON), page.content,
+            page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt),
         )  # fmt: skip
         return row, chunks_for(page.content, self.page_tokens)
 
     def _write_row(self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]]) -> None:
         page_id = conn.execute(
             "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
-            "fetched_at, etag, last_modified, title, format, tokens, page_json, content) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (key_url, content_hash) DO UPDATE SET url = excluded.url, "
             "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
             "fetched_at = excluded.fetched_at, etag = excluded.etag, "
             "last_modified = excluded.last_modified, title = excluded.title, "
-            "page_json = excluded.page_json RETURNING id",
+            "page_json = excluded.page_json, exempt = excluded.exempt RETURNING id",
             row,
         ).fetchone()[0]
         if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
@@ -171,9 +178,10 @@ class PageStore:
                 "SELECT count(DISTINCT handle), count(*), min(fetched_at), max(fetched_at) FROM pages"
             ).fetchone()
             passages = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
             size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
             return StoreStats(
-                path=str(self.path), schema_version=SCHEMA_VERSION, search=self.index.mode,
+                path=str(self.path), schema_version=version, search=self.index.mode,
                 pages=handles, versions=versions, passages=passages, bytes=size,
                 oldest=_iso(oldest), newest=_iso(newest),
             )  # fmt: skip
@@ -209,7 +217,7 @@ def _iso(stamp: float | None) -> str | None:
 
 
 def _stored(row: Row) -> StoredPage:
-    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens = row
+    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt = row
     page = Page.model_validate_json(page_json).model_copy(
         update={
             "content": content,
@@ -218,4 +226,4 @@ def _stored(row: Row) -> StoredPage:
             "fetched_at": _when(fetched_at),
         }
     )
-    return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified)
+    return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt))

@@ -51,6 +51,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX chunks_page ON chunks (page_id);
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 2: pages fetched under an SSRF exemption (--allow-host, --allow-private-hosts) are marked, so
+    # the store answers them only to a call with the same exemption
+    """
+    ALTER TABLE pages ADD COLUMN exempt INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

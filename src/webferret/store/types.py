@@ -20,6 +20,7 @@ class StoredPage:
     fetched_at: float
     etag: str | None
     last_modified: str | None
+    exempt: bool = False
 
 
 class OpenedPage(BaseModel):
