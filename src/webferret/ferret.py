@@ -119,6 +119,7 @@ class Ferret:
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
             )
         deadline = time.monotonic() + opts.budget
+        self.extractor.warm()
         limit = asyncio.Semaphore(opts.concurrency)
 
         async def one(url: str) -> Page:

@@ -40,6 +40,10 @@ def run_extraction(
         return None, ErrorInfo(code=ErrorCode.INTERNAL, message=message)
 
 
+def _import_extractor() -> None:
+    import webferret.extract.document  # noqa: F401
+
+
 class Extractor:
     """Extraction in worker pools, so a batch never blocks the event loop and uses every core."""
 
@@ -61,6 +65,10 @@ class Extractor:
                 context.set_forkserver_preload(["webferret.extract.document", "webferret.extract.htmlpage"])
             self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self._processes
+
+    def warm(self) -> None:
+        """Import the extractor in a worker thread now, while the pages are still on the wire."""
+        self._threads.submit(_import_extractor)
 
     async def extract(self, raw: RawResponse, options: ExtractOptions) -> Extracted:
         """Extract one response; raises `FerretError` (with a code) when it cannot be read."""

@@ -30,7 +30,6 @@ from urllib.parse import urljoin, urlsplit
 
 from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
-from webferret.fetch.impersonate import ImpersonateTier
 from webferret.fetch.ladder import climb
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
@@ -68,6 +67,8 @@ class Fetcher:
         if name not in self._tiers:
             settings = self.settings or load_settings()
             if name == "impersonate":
+                from webferret.fetch.impersonate import ImpersonateTier
+
                 self._tiers[name] = ImpersonateTier(settings.impersonate)
             else:
                 from webferret.fetch.browser import BrowserTier
