@@ -109,3 +109,12 @@ def test_rules_value_is_plain() -> None:
     rules = RobotsRules("http://a.example", "rules", "test", "User-agent: *\nDisallow: /\n")
     assert not rules.allows("http://a.example/x")
     assert RobotsRules("http://a.example", "allow_all", "404").allows("http://a.example/x")
+
+
+async def test_a_policy_refusal_passes_through() -> None:
+    async def refuse(url: str) -> tuple[int, bytes]:
+        raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{url} resolves to a private address")
+
+    with pytest.raises(FerretError) as refused:
+        await RobotsPolicy(refuse).check("http://10.0.0.1/page")
+    assert refused.value.code == ErrorCode.BLOCKED_ADDRESS

@@ -26,6 +26,9 @@ PRODUCT_TOKEN = "webferret"
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309: parse at least 500 KiB
 DEFAULT_TTL = 24 * 3600.0
 
+# refusals that say the URL itself may not be fetched: they pass through instead of "unreachable"
+POLICY_REFUSALS = frozenset({ErrorCode.BLOCKED_ADDRESS, ErrorCode.INVALID_URL, ErrorCode.UNSUPPORTED_SCHEME})
+
 RobotsGetter = Callable[[str], Awaitable[tuple[int, bytes]]]
 """Get a robots.txt URL: answers (status, body) after redirects; raises `FerretError` when unreachable."""
 
@@ -80,11 +83,13 @@ def origin_of(url: str) -> str:
 
 
 async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
-    """Fetch and classify `origin`'s robots.txt as RFC 9309 says."""
+    """Fetch and classify `origin`'s robots.txt as RFC 9309 says (a policy refusal is raised as is)."""
     robots_url = origin + "/robots.txt"
     try:
         status, body = await get(robots_url)
     except FerretError as exc:
+        if exc.code in POLICY_REFUSALS:
+            raise
         return RobotsRules(origin, "disallow_all", f"{robots_url} is unreachable ({exc.code.value})")
     if 200 <= status < 300:
         text = body[:MAX_ROBOTS_BYTES].decode("utf-8", errors="replace")
