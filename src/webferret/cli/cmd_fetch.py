@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
+    parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
+    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
     add_network(parser)
     add_common(parser)
     parser.set_defaults(run=run)
@@ -67,6 +69,13 @@ async def run(args: argparse.Namespace) -> int:
 
         data = {"pages": [page.model_dump(mode="json") for page in pages]}
         envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
+    elif args.agent:
+        from webferret.present.agent import render_pages
+        from webferret.present.fence import Fence
+
+        fence = Fence.new(datamark=args.datamark or settings.datamark)
+        entries = [page.model_dump(mode="json") for page in pages]
+        sys.stdout.write(render_pages(entries, fence) + "\n")
     else:
         out = [render_page(page, quiet=args.quiet) for page in pages]
         sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
