@@ -247,3 +247,57 @@ async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     assert f"{site}/gone" not in urls  # verification dropped the dead link
     _assert_fenced(_text(result))
     assert over.is_error and over.structured_content["error"]["code"] == "quota_exceeded"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def _wait_for_port(port: int, process: Any) -> None:
+    import time
+
+    import anyio
+
+    deadline = time.monotonic() + 60  # a loaded CI machine imports slowly
+    while time.monotonic() < deadline:
+        if process.returncode is not None:
+            raise AssertionError(f"webferret mcp --http exited with {process.returncode}")
+        try:
+            stream = await anyio.connect_tcp("127.0.0.1", port)
+        except OSError:
+            await anyio.sleep(0.05)
+            continue
+        await stream.aclose()
+        return
+    raise AssertionError("webferret mcp --http did not listen within 60 s")
+
+
+async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
+    import asyncio
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
+    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=str(tmp_path / "none"))
+    process = await asyncio.create_subprocess_exec(
+        _webferret(), "mcp", "--http", f"127.0.0.1:{port}", env=env, stderr=asyncio.subprocess.DEVNULL
+    )
+    try:
+        await _wait_for_port(port, process)
+        async with (
+            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            tools = await session.list_tools()
+            bad = await session.call_tool("web_open", {"handle": ""})
+    finally:
+        process.terminate()
+        await process.wait()
+    assert {tool.name for tool in tools.tools} == {"web_search", "web_fetch", "web_open"}
+    assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_argument"
