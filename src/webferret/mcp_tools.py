@@ -7,6 +7,7 @@ for the model plus the same data as JSON) or raises `FerretError` (a structured 
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -142,7 +143,8 @@ class AgentTools:
 
     async def web_fetch(self, args: WebFetchArgs) -> Answer:
         max_tokens = args.max_tokens or self.settings.max_tokens
-        refusals = {url: await self._refusal(url) for url in args.urls}
+        checked = await asyncio.gather(*(self._refusal(url) for url in args.urls))
+        refusals = dict(zip(args.urls, checked, strict=True))
         allowed = [url for url in args.urls if refusals[url] is None]
         xopts = self.ferret.extract_options(format=args.format)
         fetched = iter(await self.ferret.fetch_many(allowed, extract=xopts) if allowed else [])
