@@ -39,16 +39,19 @@ _LOOKALIKES = {
 }  # fmt: skip
 
 _SEP = r"[\s\-_:.|/\\*#=~`'\"()\[\]{}]*"
+_WORDS = r"(?:web{s})?(?:content|data|text|page)"
+_EDGE = r"(?:begin|end|start|stop|open|close)"
 _FENCE_WORDS = re.compile(
     "|".join(
         (
-            rf"webferret{_SEP}untrusted",
-            rf"untrusted{_SEP}(?:web{_SEP})?(?:content|data|text|page)?{_SEP}(?:begin|end|start|stop|open|close)(?![a-z])",
-            rf"(?<![a-z])(?:begin|end|start|stop|open|close){_SEP}(?:of{_SEP})?(?:the{_SEP})?untrusted",
+            r"<{3,}[^<>\n]{0,160}>{3,}",  # a whole marker-shaped line part, nonce and all
+            rf"webferret{_SEP}untrusted(?:{_SEP}{_EDGE}(?![a-z]))?(?:{_SEP}[0-9a-f]{{8,}})?",
+            rf"untrusted{_SEP}(?:{_WORDS}{_SEP})?{_EDGE}(?![a-z])",
+            rf"(?<![a-z]){_EDGE}{_SEP}(?:of{_SEP})?(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
             r"<{3,}",
             r">{3,}",
         )
-    )
+    ).replace("{s}", _SEP)
 )
 
 
