@@ -149,9 +149,13 @@ def _assert_fenced(text: str) -> None:
     assert [kind for kind, _ in markers] == ["begin", "end"] * (len(markers) // 2)
 
 
-async def test_lists_the_three_tools_with_schemas(site: str, tmp_path: Path) -> None:
+async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, tmp_path: Path) -> None:
     async with mcp_session(site, tmp_path) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        empty = await session.call_tool("web_fetch", {"urls": []})
+        many = await session.call_tool("web_fetch", {"urls": [f"{site}/{i}" for i in range(9)]})
+        unknown = await session.call_tool("web_crawl", {})
+        alive = await session.list_tools()  # the server survived
     assert set(tools) == {"web_search", "web_fetch", "web_open"}
     fetch_schema = tools["web_fetch"].input_schema
     assert fetch_schema["required"] == ["urls"]
@@ -164,37 +168,34 @@ async def test_lists_the_three_tools_with_schemas(site: str, tmp_path: Path) -> 
         "verify",
     }
     assert set(tools["web_open"].input_schema["properties"]) >= {"handle", "page", "search"}
-
-
-async def test_bad_arguments_are_structured_tool_errors(site: str, tmp_path: Path) -> None:
-    async with mcp_session(site, tmp_path) as session:
-        empty = await session.call_tool("web_fetch", {"urls": []})
-        many = await session.call_tool("web_fetch", {"urls": [f"{site}/{i}" for i in range(9)]})
-        alive = await session.list_tools()  # the server survived
-    for result in (empty, many):
+    for result in (empty, many, unknown):
         assert result.is_error
         assert result.structured_content["error"]["code"] == "invalid_argument"
-        assert "urls" in result.structured_content["error"]["message"]
         assert _text(result).startswith("ERROR invalid_argument:")
+    assert "urls" in empty.structured_content["error"]["message"]
     assert len(alive.tools) == 3
 
 
 @needs_fetcher
-async def test_refused_urls_are_structured_errors(site: str, tmp_path: Path) -> None:
+async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: Path) -> None:
     async with mcp_session(site, tmp_path) as session:
         scheme = await session.call_tool("web_fetch", {"urls": ["file:///etc/passwd"]})
         private = await session.call_tool("web_fetch", {"urls": ["http://169.254.169.254/latest/meta-data"]})
         robots = await session.call_tool("web_fetch", {"urls": [f"{site}/private/secret"]})
+        injected = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/inject"]})
+        mixed = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/short", f"{site}/private/x"]})
     assert scheme.is_error and scheme.structured_content["error"]["code"] == "unsupported_scheme"
     assert private.is_error and private.structured_content["error"]["code"] == "blocked_address"
     assert robots.is_error and robots.structured_content["error"]["code"] == "robots_disallowed"
     assert "robots.txt" in robots.structured_content["error"]["message"]
+    _check_injection_answer(injected)
+    assert not mixed.is_error
+    first, second = mixed.structured_content["pages"]
+    assert first["ok"] and "mustelid" in first["content"]
+    assert not second["ok"] and second["error"]["code"] == "robots_disallowed"
 
 
-@needs_fetcher
-async def test_fetch_fences_an_injection_page(site: str, tmp_path: Path) -> None:
-    async with mcp_session(site, tmp_path) as session:
-        result = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/inject"]})
+def _check_injection_answer(result: Any) -> None:
     assert not result.is_error
     text = _text(result)
     _assert_fenced(text)
@@ -205,18 +206,6 @@ async def test_fetch_fences_an_injection_page(site: str, tmp_path: Path) -> None
     assert text.index("SECURITY NOTE") < text.index("<<<webferret-untrusted-begin")
     page = result.structured_content["pages"][0]
     assert page["ok"] and page["title"] == "Ferret care"
-
-
-@needs_fetcher
-async def test_mixed_batch_answers_pages_and_per_page_errors(site: str, tmp_path: Path) -> None:
-    async with mcp_session(site, tmp_path) as session:
-        result = await session.call_tool(
-            "web_fetch", {"urls": [f"{site}/ferrets/short", f"{site}/private/x"]}
-        )
-    assert not result.is_error
-    first, second = result.structured_content["pages"]
-    assert first["ok"] and "mustelid" in first["content"]
-    assert not second["ok"] and second["error"]["code"] == "robots_disallowed"
 
 
 @needs_store

@@ -73,11 +73,13 @@ def render_search(data: JSON, fence: Fence) -> str:
 
 def _page_body(entry: JSON) -> str:
     title = entry.get("title") or entry.get("final_url") or entry.get("url")
-    lines = [f"# {title}", str(entry.get("final_url") or entry.get("url"))]
+    content = str(entry.get("content") or "").strip()
+    lines = [] if content.startswith(f"# {title}\n") else [f"# {title}"]
+    lines.append(str(entry.get("final_url") or entry.get("url")))
     facts = [entry.get("site_name"), f"published {entry['published']}" if entry.get("published") else None]
     if any(facts):
         lines.append(" · ".join(fact for fact in facts if fact))
-    lines.extend(["", str(entry.get("content") or "").strip()])
+    lines.extend(["", content])
     return "\n".join(lines)
 
 
@@ -113,7 +115,7 @@ def render_passages(data: JSON, fence: Fence) -> str:
     head = f'{len(passages)} passages of {data.get("handle")} matching "{data.get("search")}"'
     body = []
     for passage in passages:
-        body.extend([f"## page {passage.get('page')} (score {float(passage.get('score') or 0):.2f})", ""])
+        body.extend([f"## page {passage.get('page')} (score {float(passage.get('score') or 0):.3g})", ""])
         body.extend([str(passage.get("text") or "").strip(), ""])
     lines = [fence.directive(), "", head, fence.wrap("\n".join(body) or "(no passage matches)")]
     if passages:

@@ -44,12 +44,12 @@ _EDGE = r"(?:begin|end|start|stop|open|close)"
 _FENCE_WORDS = re.compile(
     "|".join(
         (
-            r"<{3,}[^<>\n]{0,160}>{3,}",  # a whole marker-shaped line part, nonce and all
+            r"(?:\\?<){3,}[^<>\n]{0,160}(?:\\?>){3,}",  # a whole marker-shaped part, nonce and all
             rf"webferret{_SEP}untrusted(?:{_SEP}{_EDGE}(?![a-z]))?(?:{_SEP}[0-9a-f]{{8,}})?",
             rf"untrusted{_SEP}(?:{_WORDS}{_SEP})?{_EDGE}(?![a-z])",
             rf"(?<![a-z]){_EDGE}{_SEP}(?:of{_SEP})?(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
-            r"<{3,}",
-            r">{3,}",
+            r"(?:\\?<){3,}",  # Markdown may escape them: \<\<\<
+            r"(?:\\?>){3,}",
         )
     ).replace("{s}", _SEP)
 )
