@@ -6,12 +6,14 @@ import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import ClassVar
 
 import httpx
 import pytest
 
 from webferret.fetch.robots import RobotsPolicy, RobotsRules, load_rules
+from webferret.fetch.robots_cache import SqliteRobotsCache
 from webferret.models import ErrorCode, FerretError
 
 ROBOTS = (
@@ -118,3 +120,16 @@ async def test_a_policy_refusal_passes_through() -> None:
     with pytest.raises(FerretError) as refused:
         await RobotsPolicy(refuse).check("http://10.0.0.1/page")
     assert refused.value.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_sqlite_cache_is_shared_and_expires(robots_server: int, tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{robots_server}"
+    first = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path))
+    await first.check(f"{base}/public")
+    second = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path))  # another process, same home
+    with pytest.raises(FerretError):
+        await second.check(f"{base}/no-ferrets/x")
+    assert len(_Robots.hits) == 1
+    expired = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path, ttl=0))
+    await expired.check(f"{base}/public")
+    assert len(_Robots.hits) == 2

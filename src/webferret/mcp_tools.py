@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy, fetcher_getter
+from webferret.fetch.robots_cache import SqliteRobotsCache
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -125,7 +126,8 @@ class AgentTools:
     def _robots_policy(self) -> RobotsPolicy:
         if self._robots is None:
             options = self.ferret.fetch_options(tier="http")
-            self._robots = RobotsPolicy(fetcher_getter(self.ferret.fetcher, options))
+            cache = SqliteRobotsCache.in_home(self.settings.home)
+            self._robots = RobotsPolicy(fetcher_getter(self.ferret.fetcher, options), cache=cache)
         return self._robots
 
     async def _refusal(self, url: str) -> ErrorInfo | None:

@@ -5,7 +5,8 @@
 - 5xx, or unreachable (DNS, connect, timeout, refused by policy): everything is disallowed.
 - Redirects are followed by the getter (the fetcher follows up to `max_redirects`).
 
-The answer for an origin is cached (`ttl` seconds, 24 h as RFC 9309 suggests) behind `RobotsCache`;
+The answer for an origin is cached (`ttl` seconds, 24 h as RFC 9309 suggests) behind `RobotsCache`
+(in memory, or `robots_cache.SqliteRobotsCache` in WEBFERRET_HOME, shared by processes);
 the getter is a port, so the live path goes through the normal fetcher and its SSRF guard.
 """
 
@@ -53,25 +54,25 @@ class RobotsRules:
 
 
 class RobotsCache(Protocol):
-    def get(self, origin: str) -> RobotsRules | None: ...
-    def put(self, rules: RobotsRules) -> None: ...
+    async def get(self, origin: str) -> RobotsRules | None: ...
+    async def put(self, rules: RobotsRules) -> None: ...
 
 
 class MemoryRobotsCache:
-    """A small in-process cache with a time to live (the store replaces it when it is wired in)."""
+    """A small in-process cache with a time to live (`SqliteRobotsCache` shares one across processes)."""
 
     def __init__(self, ttl: float = DEFAULT_TTL, size: int = 512) -> None:
         self.ttl = ttl
         self.size = size
         self._items: dict[str, tuple[float, RobotsRules]] = {}
 
-    def get(self, origin: str) -> RobotsRules | None:
+    async def get(self, origin: str) -> RobotsRules | None:
         item = self._items.get(origin)
         if item is None or time.monotonic() - item[0] > self.ttl:
             return None
         return item[1]
 
-    def put(self, rules: RobotsRules) -> None:
+    async def put(self, rules: RobotsRules) -> None:
         if len(self._items) >= self.size:
             self._items.pop(next(iter(self._items)))
         self._items[rules.origin] = (time.monotonic(), rules)
@@ -115,10 +116,11 @@ class RobotsPolicy:
 
     async def rules_for(self, url: str) -> RobotsRules:
         origin = origin_of(url)
-        rules = self._cache.get(origin)
+        rules = await self._cache.get(origin)
         if rules is None:
             rules = await load_rules(origin, self._get)
-            self._cache.put(rules)
+            if rules.verdict != "disallow_all":  # a 5xx or an outage is not remembered for a day
+                await self._cache.put(rules)
         return rules
 
     async def check(self, url: str) -> None:
