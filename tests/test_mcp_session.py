@@ -217,12 +217,17 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
         second = await session.call_tool("web_open", {"handle": handle, "page": 2, "max_tokens": 300})
         passages = await session.call_tool("web_open", {"handle": handle, "search": "dawn dusk"})
         missing = await session.call_tool("web_open", {"handle": "nowhere.example~000000000000"})
+        missing_search = await session.call_tool(
+            "web_open", {"handle": "nowhere.example~000000000000", "search": "x"}
+        )
     assert not first.is_error and page["page"] == 1 and page["pages"] > 1
     assert f'web_open(handle="{handle}", page=2, max_tokens=300)' in _text(first)
     assert not second.is_error and second.structured_content["page"] == 2
     _assert_fenced(_text(second))
     assert not passages.is_error and passages.structured_content["passages"]
     assert missing.is_error and missing.structured_content["error"]["code"] == "not_found"
+    assert missing_search.is_error and missing_search.structured_content["error"]["code"] == "not_found"
+    assert second.structured_content["next"] == f'web_open(handle="{handle}", page=3, max_tokens=300)'
 
 
 @needs_search

@@ -181,18 +181,23 @@ class AgentTools:
 
     # -- web_open ----------------------------------------------------------------------------
     async def web_open(self, args: WebOpenArgs) -> Answer:
-        page_tokens = args.max_tokens or self.settings.max_tokens
         if args.search:
-            found = await self.ferret.find(args.search, [args.handle], 10)
-            passages = getattr(found, "passages", found)
-            data = {
-                "handle": args.handle,
-                "search": args.search,
-                "passages": [passage.model_dump(mode="json") for passage in passages],
-            }
-            return Answer(views.render_passages(data, self.fence()), data)
+            return await self._passages(args)
+        page_tokens = args.max_tokens or self.settings.max_tokens
         opened = await self.ferret.open(args.handle, args.page or 1, page_tokens=page_tokens)
         data = opened.model_dump(mode="json")
+        hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
+        data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
         entry = {**data, "ok": True, "final_url": data.get("url")}
-        hint_tokens = args.max_tokens
-        return Answer(views.render_pages([entry], self.fence(), hint_tokens), data)
+        return Answer(views.render_pages([entry], self.fence(), args.max_tokens), data)
+
+    async def _passages(self, args: WebOpenArgs) -> Answer:
+        if await self.ferret.stored(args.handle) is None:
+            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {args.handle!r}")
+        found = await self.ferret.find(args.search, [args.handle], 10)
+        data = {
+            "handle": args.handle,
+            "search": args.search,
+            "passages": [passage.model_dump(mode="json") for passage in found],
+        }
+        return Answer(views.render_passages(data, self.fence()), data)
