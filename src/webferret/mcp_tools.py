@@ -73,6 +73,25 @@ class Answer:
     data: dict[str, Any]
 
 
+async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str, Any]:
+    """A page's JSON for agents; a page longer than `max_tokens` carries only its first page
+    (`page`, `pages` and its `handle` say how to read on)."""
+    entry = page.model_dump(mode="json", exclude={"links"})
+    if not page.ok:
+        return entry
+    tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+    entry.update(tokens=tokens, page=1, pages=1)
+    if tokens <= max_tokens:
+        return entry
+    if page.handle and hasattr(ferret, "open"):
+        opened = await ferret.open(page.handle, 1, page_tokens=max_tokens)
+        entry.update(content=opened.content, page=opened.page, pages=opened.pages)
+        return entry
+    cut = len(page.content) * max_tokens // max(tokens, 1)
+    entry["content"] = page.content[:cut] + "\n\n[clipped: no store to continue from]"
+    return entry
+
+
 class AgentTools:
     """One server's tools over one `Ferret`; search quotas are counted per client session."""
 
@@ -154,30 +173,13 @@ class AgentTools:
         for url in args.urls:
             error = refusals[url]
             page = Page.failed(url, error) if error else next(fetched)
-            entries.append(await self._entry(page, max_tokens))
+            entries.append(await first_page_entry(self.ferret, page, max_tokens))
         if not any(entry["ok"] for entry in entries):
             first = entries[0]["error"]
             detail = "; ".join(f"{e['url']}: {e['error']['code']}: {e['error']['message']}" for e in entries)
             raise FerretError(ErrorCode(first["code"]), detail)
         data = {"pages": entries, "max_tokens": max_tokens}
         return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
-
-    async def _entry(self, page: Page, max_tokens: int) -> dict[str, Any]:
-        """A page's JSON, its content cut to the first page when it is longer than `max_tokens`."""
-        entry = page.model_dump(mode="json", exclude={"links"})
-        if not page.ok:
-            return entry
-        tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
-        entry.update(tokens=tokens, page=1, pages=1)
-        if tokens <= max_tokens:
-            return entry
-        if page.handle and hasattr(self.ferret, "open"):
-            opened = await self.ferret.open(page.handle, 1, page_tokens=max_tokens)
-            entry.update(content=opened.content, page=opened.page, pages=opened.pages)
-            return entry
-        cut = len(page.content) * max_tokens // max(tokens, 1)
-        entry["content"] = page.content[:cut] + "\n\n[clipped: no store to continue from]"
-        return entry
 
     # -- web_open ----------------------------------------------------------------------------
     async def web_open(self, args: WebOpenArgs) -> Answer:

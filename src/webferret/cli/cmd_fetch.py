@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
 
@@ -62,7 +63,8 @@ async def run(args: argparse.Namespace) -> int:
         )
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
         pages = await ferret.fetch_many(args.urls, options=options, extract=xopts)
-    pages = [clip_page(page, args.max_chars) for page in pages]
+        pages = [clip_page(page, args.max_chars) for page in pages]
+        agent_text = await _agent_view(ferret, pages, args) if args.agent else ""
     all_ok = all(page.ok for page in pages)
     if args.json:
         from webferret.cli.common import envelope_json
@@ -70,13 +72,21 @@ async def run(args: argparse.Namespace) -> int:
         data = {"pages": [page.model_dump(mode="json") for page in pages]}
         envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
     elif args.agent:
-        from webferret.present.agent import render_pages
-        from webferret.present.fence import Fence
-
-        fence = Fence.new(datamark=args.datamark or settings.datamark)
-        entries = [page.model_dump(mode="json") for page in pages]
-        sys.stdout.write(render_pages(entries, fence) + "\n")
+        sys.stdout.write(agent_text + "\n")
     else:
         out = [render_page(page, quiet=args.quiet) for page in pages]
         sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
     return EXIT_OK if all_ok else EXIT_FAILED
+
+
+async def _agent_view(ferret: Any, pages: list[Any], args: argparse.Namespace) -> str:
+    """Pages fenced as untrusted data; a long page shows its first page and how to read on."""
+    from webferret.mcp_tools import first_page_entry
+    from webferret.present.agent import render_pages
+    from webferret.present.fence import Fence
+
+    settings = ferret.settings
+    budget = getattr(args, "max_tokens", None) or settings.max_tokens
+    entries = [await first_page_entry(ferret, page, budget) for page in pages]
+    fence = Fence.new(datamark=args.datamark or settings.datamark)
+    return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")

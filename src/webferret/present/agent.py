@@ -9,23 +9,30 @@ the MCP tools answer as structured content, so both carry the same data.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from webferret.present.fence import Fence
 
 JSON = Mapping[str, Any]
+Style = Literal["mcp", "cli"]
 
 
-def open_call(handle: str, page: int, max_tokens: int | None = None) -> str:
-    """The tool call that reads page `page` of a stored document."""
+def open_call(handle: str, page: int, max_tokens: int | None = None, style: Style = "mcp") -> str:
+    """The tool call (or, for `cli`, the command) that reads page `page` of a stored document."""
+    if style == "cli":
+        return f"webferret open {handle} --page {page}" + (
+            f" --page-tokens {max_tokens}" if max_tokens else ""
+        )
     extra = f", max_tokens={max_tokens}" if max_tokens else ""
     return f'web_open(handle="{handle}", page={page}{extra})'
 
 
-def continue_hint(handle: str | None, page: int, pages: int, max_tokens: int | None = None) -> str:
+def continue_hint(
+    handle: str | None, page: int, pages: int, max_tokens: int | None = None, style: Style = "mcp"
+) -> str:
     if not handle or page >= pages:
         return ""
-    return f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens)}."
+    return f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens, style)}."
 
 
 def error_text(code: str, message: str) -> str:
@@ -83,7 +90,7 @@ def _page_body(entry: JSON) -> str:
     return "\n".join(lines)
 
 
-def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None) -> str:
+def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, style: Style = "mcp") -> str:
     """One page of a fetch answer: facts outside the fence, the page inside, then how to continue."""
     error = entry.get("error")
     if not entry.get("ok") or error:
@@ -98,14 +105,16 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None) 
     if entry.get("duplicate_of"):
         facts.append(f"duplicate of {entry['duplicate_of']}")
     parts = [" · ".join(facts), fence.wrap(_page_body(entry), source=str(entry.get("url")))]
-    hint = continue_hint(entry.get("handle"), page, pages, max_tokens)
+    hint = continue_hint(entry.get("handle"), page, pages, max_tokens, style)
     if hint:
         parts.append(hint)
     return "\n".join(parts)
 
 
-def render_pages(entries: Sequence[JSON], fence: Fence, max_tokens: int | None = None) -> str:
-    blocks = [render_page_entry(entry, fence, max_tokens) for entry in entries]
+def render_pages(
+    entries: Sequence[JSON], fence: Fence, max_tokens: int | None = None, style: Style = "mcp"
+) -> str:
+    blocks = [render_page_entry(entry, fence, max_tokens, style) for entry in entries]
     return fence.directive() + "\n\n" + "\n\n".join(blocks)
 
 
