@@ -21,10 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
-    parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
-    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
     add_network(parser)
     add_common(parser)
+    parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
+    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
     parser.set_defaults(run=run)
 
 
@@ -63,8 +63,7 @@ async def run(args: argparse.Namespace) -> int:
         )
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
         pages = await ferret.fetch_many(args.urls, options=options, extract=xopts)
-        pages = [clip_page(page, args.max_chars) for page in pages]
-        agent_text = await _agent_view(ferret, pages, args) if args.agent else ""
+    pages = [clip_page(page, args.max_chars) for page in pages]
     all_ok = all(page.ok for page in pages)
     if args.json:
         from webferret.cli.common import envelope_json
@@ -72,21 +71,22 @@ async def run(args: argparse.Namespace) -> int:
         data = {"pages": [page.model_dump(mode="json") for page in pages]}
         envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
     elif args.agent:
-        sys.stdout.write(agent_text + "\n")
+        sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
     else:
         out = [render_page(page, quiet=args.quiet) for page in pages]
         sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
     return EXIT_OK if all_ok else EXIT_FAILED
 
 
-async def _agent_view(ferret: Any, pages: list[Any], args: argparse.Namespace) -> str:
+async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:
     """Pages fenced as untrusted data; a long page shows its first page and how to read on."""
+    from webferret.ferret import Ferret
     from webferret.mcp_tools import first_page_entry
     from webferret.present.agent import render_pages
     from webferret.present.fence import Fence
 
-    settings = ferret.settings
     budget = getattr(args, "max_tokens", None) or settings.max_tokens
-    entries = [await first_page_entry(ferret, page, budget) for page in pages]
+    async with Ferret(settings) as ferret:  # the store, for the first page of a long page
+        entries = [await first_page_entry(ferret, page, budget) for page in pages]
     fence = Fence.new(datamark=args.datamark or settings.datamark)
     return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")
