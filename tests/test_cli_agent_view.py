@@ -55,5 +55,5 @@ def test_agent_view_shows_the_first_page_of_a_long_page(
     html = f"<html><head><title>Long</title></head><body><article><h1>Long</h1>{paragraphs}</article></body>"
     monkeypatch.setenv("WEBFERRET_MAX_TOKENS", "200")
     out = _agent_view(capsys, simweb.add("/long", html, headers={"content-type": "text/html"}))
-    assert "Part 1" in out and "Part 29" not in out
+    assert "Part 0" in out and "Part 29" not in out
     assert re.search(r"page 1 of \d+", out) or "[clipped: no store to continue from]" in out
