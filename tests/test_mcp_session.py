@@ -122,11 +122,14 @@ def _webferret() -> str:
 
 
 @asynccontextmanager
-async def mcp_session(site: str, home: Path, *extra: str) -> AsyncIterator[ClientSession]:
+async def mcp_session(
+    site: str, home: Path, *extra: str, env_extra: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
     env.update(
         WEBFERRET_HOME=str(home), WEBFERRET_ENGINE_MIN_INTERVAL="0", WEBFERRET_CONFIG=str(home / "none")
     )
+    env.update(env_extra or {})
     args = ["mcp", "--allow-host", "127.0.0.1", "--searxng-url", site, "--engines", "searxng", *extra]
     params = StdioServerParameters(command=_webferret(), args=args, env=env)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
@@ -232,15 +235,18 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
 
 @needs_search
 async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
-    async with mcp_session(site, tmp_path, "--search-quota", "1") as session:
+    blocked = {"WEBFERRET_BLOCKED_DOMAINS": "127.0.0.2"}
+    async with mcp_session(site, tmp_path, "--search-quota", "1", env_extra=blocked) as session:
         result = await session.call_tool("web_search", {"query": "ferret care", "results": 5})
         over = await session.call_tool("web_search", {"query": "again"})
+        refused = await session.call_tool("web_fetch", {"urls": ["http://127.0.0.2:9/page"]})
     assert not result.is_error, _text(result)
     urls = [hit["url"] for hit in result.structured_content["results"]]
     assert urls[:2] == [f"{site}/ferrets/long", f"{site}/ferrets/short"]
     assert f"{site}/gone" not in urls  # verification dropped the dead link
     _assert_fenced(_text(result))
     assert over.is_error and over.structured_content["error"]["code"] == "quota_exceeded"
+    assert refused.is_error and "blocked_domains" in refused.structured_content["error"]["message"]
 
 
 def _free_port() -> int:
