@@ -115,13 +115,16 @@ class Ferret:
             return _budget_spent(url, opts)
         except FerretError as exc:
             return Page.failed(url, exc.info(), status=exc.status)
+        except Exception as exc:  # a bug in one page's path must not fail the batch
+            message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
+            return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         from webferret.fetch.sniff import sniff_kind
 
         if sniff_kind(raw.body, raw.content_type) == "binary":
             served = raw.content_type or "no content type"
-            message = f"{raw.final_url} is binary content (served as {served}), not a readable document"
+            message = f"binary content (served as {served}), not a readable document"
             return _failed_raw(raw, ErrorInfo(code=ErrorCode.UNSUPPORTED_CONTENT, message=message))
         try:
             extracted = await self.extractor.extract(raw, xopts)

@@ -69,7 +69,7 @@ class Fetcher:
                 async with asyncio.timeout(opts.timeout):
                     raw = await self._follow(url, opts, self.policy(opts))
             except TimeoutError:
-                message = f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
+                message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
                 raise FerretError(ErrorCode.TIMEOUT, message) from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         _check_status(raw)
@@ -114,30 +114,29 @@ class Fetcher:
 def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:
     if nxt.split("#")[0] in (hop.split("#")[0] for hop in seen):
         chain = " -> ".join([*seen, nxt])
-        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop from {url}: {chain}")
+        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop: {chain}")
     if len(seen) > max_redirects:
         raise FerretError(
             ErrorCode.TOO_MANY_REDIRECTS,
-            f"{url} redirected more than {max_redirects} times (setting max_redirects); last to {nxt}",
+            f"more than {max_redirects} redirects (setting max_redirects); the last went to {nxt}",
         )
 
 
 def _check_status(raw: RawResponse) -> None:
     """Raise for an HTTP status that is an error; an error page is never content."""
+    where = f" from {raw.final_url}" if raw.final_url != raw.url else ""
     if raw.status == 429:
         wait = retry_after(raw)
         after = f"; retry after {wait:g} s" if wait is not None else ""
         raise FerretError(
             ErrorCode.RATE_LIMITED,
-            f"{raw.final_url} answered HTTP 429 Too Many Requests{after}",
+            f"HTTP 429 Too Many Requests{where}{after}",
             status=429,
             retry_after=wait,
         )
     if raw.status >= 400:
-        reason = _reason(raw.status)
-        raise FerretError(
-            ErrorCode.HTTP_ERROR, f"{raw.final_url} answered HTTP {raw.status}{reason}", status=raw.status
-        )
+        message = f"HTTP {raw.status}{_reason(raw.status)}{where}"
+        raise FerretError(ErrorCode.HTTP_ERROR, message, status=raw.status)
 
 
 def _reason(status: int) -> str:
