@@ -114,7 +114,8 @@ class Ferret:
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
-            return Page.failed(url, exc.info(), status=exc.status)
+            meta = {"trail": exc.trail} if exc.trail else {}
+            return Page.failed(url, exc.info(), status=exc.status, meta=meta)
         except Exception as exc:  # a bug in one page's path must not fail the batch
             message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
             return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
@@ -142,7 +143,8 @@ class Ferret:
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
             links=extracted.links[: xopts.link_limit] if xopts.links else None,
-            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)},
+            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)}
+            | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
             **fields,
         )
         if not page.content.strip():

@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--budget", type=_positive_float, metavar="S", help="per-call budget in seconds")
     parser.add_argument("--max-bytes", type=_positive_int, metavar="N", help="cap on decompressed bytes")
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+    parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
+    parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
@@ -48,6 +50,20 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _browser_tier(args: argparse.Namespace) -> str | None:
+    """`--screenshot` needs the browser: it picks that tier, and refuses a tier without one."""
+    if not args.screenshot:
+        return args.tier
+    from webferret.models import ErrorCode, FerretError
+
+    if len(args.urls) > 1:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "--screenshot takes one URL (one PNG per call)")
+    if args.tier in ("http", "impersonate"):
+        message = f"--screenshot needs the browser, not --tier {args.tier}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    return "browser"
+
+
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
     from webferret.present.pages import clip_page, render_page
@@ -58,8 +74,10 @@ async def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             budget=args.budget,
             max_bytes=args.max_bytes,
-            tier=args.tier,
+            tier=_browser_tier(args),
             allow_hosts=tuple(args.allow_host or ()),
+            screenshot=args.screenshot,
+            mobile=args.mobile,
         )
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
         pages = await ferret.fetch_many(args.urls, options=options, extract=xopts)
