@@ -18,6 +18,7 @@ import contextlib
 import gzip
 import json
 import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -92,6 +93,13 @@ class Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     web: SimWeb
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hangs up early (a cap, a timeout) is expected here: stay quiet about it."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError, ssl.SSLError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 class SimWeb:
