@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from webferret.config import Settings, load_settings
+from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
@@ -114,19 +115,18 @@ class Ferret:
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
+            exc = explain_refusal(url, exc)
             meta = {"trail": exc.trail} if exc.trail else {}
             return Page.failed(url, exc.info(), status=exc.status, meta=meta)
         except Exception as exc:  # a bug in one page's path must not fail the batch
             message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
             return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
 
-    async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
-        from webferret.fetch.sniff import sniff_kind
+    async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
+        """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
+        return await self._page_from_raw(raw, extract or self.extract_options())
 
-        if sniff_kind(raw.body, raw.content_type) == "binary":
-            served = raw.content_type or "no content type"
-            message = f"binary content (served as {served}), not a readable document"
-            return _failed_raw(raw, ErrorInfo(code=ErrorCode.UNSUPPORTED_CONTENT, message=message))
+    async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         try:
             extracted = await self.extractor.extract(raw, xopts)
         except FerretError as exc:
@@ -143,7 +143,7 @@ class Ferret:
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
             links=extracted.links[: xopts.link_limit] if xopts.links else None,
-            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)}
+            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
             | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
             **fields,
         )
