@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import mimetypes
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,6 +45,8 @@ def _read(name: str, max_bytes: int) -> bytes:
 
 def _source(name: str, url: str | None) -> tuple[str, str | None]:
     """The page URL (as reported) and the content type guessed from the file name."""
+    import mimetypes
+
     if name == "-":
         return url or "-", None
     guessed, _ = mimetypes.guess_type(name)
@@ -54,6 +54,8 @@ def _source(name: str, url: str | None) -> tuple[str, str | None]:
 
 
 async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
+    import asyncio
+
     from webferret.fetch.types import RawResponse
     from webferret.models import FerretError, Page
 
@@ -72,6 +74,8 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
 
 
 async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     from webferret.ferret import Ferret
     from webferret.present.pages import clip_page, render_page
 

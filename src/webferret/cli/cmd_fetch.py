@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
+    parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
     add_common(parser)
     parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
@@ -80,7 +81,7 @@ async def run(args: argparse.Namespace) -> int:
             mobile=args.mobile,
         )
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
-        pages = await ferret.fetch_many(args.urls, options=options, extract=xopts)
+        pages = await ferret.fetch_many(args.urls, options=options, extract=xopts, fresh=args.fresh)
     pages = [clip_page(page, args.max_chars) for page in pages]
     all_ok = all(page.ok for page in pages)
     if args.json:

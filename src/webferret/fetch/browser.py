@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
+from webferret.fetch.blocks import body_verdict, visible_text
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
@@ -52,6 +53,7 @@ REDIRECTS = {301, 302, 303, 307, 308}
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 MOBILE_DEVICE = "Pixel 7"
 SETTLE_MAX = 10.0
+CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
 
 
 class BrowserTier:
@@ -124,7 +126,7 @@ class BrowserTier:
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
             await _navigate(page, url, opts, guard)
-            html = await page.content()
+            html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
             if opts.screenshot:
                 await page.screenshot(path=opts.screenshot, full_page=True)
             main = [r for r in last if r.frame == page.main_frame]
@@ -242,6 +244,23 @@ async def _settle(page: Any, seconds: float) -> None:
 
     with contextlib.suppress(Error):
         await page.wait_for_load_state("networkidle", timeout=seconds * 1000)
+
+
+async def _past_challenge(page: Any, deadline: float) -> str:
+    """The page's HTML once an interstitial that solves itself (a script, a cookie, a reload) is past,
+    or as it stands at `deadline`: the ladder then judges what is left."""
+    from playwright.async_api import Error
+
+    while True:
+        try:
+            html: str = await page.content()
+        except Error:  # the page is navigating (the challenge reloads it): read it once it has loaded
+            html = ""
+        blocked = not html or body_verdict(200, html, visible_text(html.encode("utf-8"))).blocked
+        if not blocked or time.monotonic() >= deadline:
+            return html or await page.content()
+        await asyncio.sleep(0.25)
+        await _settle(page, max(0.1, min(2.0, deadline - time.monotonic())))
 
 
 def _launch_message(settings: Settings, exc: Exception) -> str:
