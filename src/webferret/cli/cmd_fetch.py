@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
 
@@ -25,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
     add_common(parser)
+    parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
+    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
     parser.set_defaults(run=run)
 
 
@@ -86,7 +89,23 @@ async def run(args: argparse.Namespace) -> int:
 
         data = {"pages": [page.model_dump(mode="json") for page in pages]}
         envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
+    elif args.agent:
+        sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
     else:
         out = [render_page(page, quiet=args.quiet) for page in pages]
         sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
     return EXIT_OK if all_ok else EXIT_FAILED
+
+
+async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:
+    """Pages fenced as untrusted data; a long page shows its first page and how to read on."""
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import first_page_entry
+    from webferret.present.agent import render_pages
+    from webferret.present.fence import Fence
+
+    budget = getattr(args, "max_tokens", None) or settings.max_tokens
+    async with Ferret(settings) as ferret:  # the store, for the first page of a long page
+        entries = [await first_page_entry(ferret, page, budget) for page in pages]
+    fence = Fence.new(datamark=args.datamark or settings.datamark)
+    return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")
