@@ -11,7 +11,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 def shared_dir() -> Path:
     """The shared folder: the sibling `shared/` of the repository's parent folder."""
-    return REPO.parent.parent / "shared" if (REPO.parent.parent / "shared").is_dir() else REPO.parent / "shared"
+    return (
+        REPO.parent.parent / "shared" if (REPO.parent.parent / "shared").is_dir() else REPO.parent / "shared"
+    )
 
 
 def evaluator() -> ModuleType:

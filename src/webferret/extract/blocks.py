@@ -17,10 +17,13 @@ DROP_TAGS = (
     "textarea", "input", "button", "object", "embed", "canvas", "map", "link", "meta",
 )  # fmt: skip
 BLOCK_TAGS = frozenset(
-    "address article aside blockquote body center dd details dialog div dl dt fieldset figcaption figure "
-    "footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main menu nav ol p pre section summary table "
-    "tbody td tfoot th thead tr ul caption".split()
-)
+    (
+        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog",
+        "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+        "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav", "ol", "p", "pre", "section",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    )
+)  # fmt: skip
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LAYOUT_INSIDE_TABLE = ("table", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article")
 
@@ -159,7 +162,9 @@ def segment(root: lxml.html.HtmlElement) -> list[Block]:
         if el.text:
             _add(block, el.text, in_link)
     for block in blocks:
-        block.text = SPACE_RE.sub(" ", "".join(block.parts)).strip() if not block.atomic else _atomic_text(block)
+        block.text = (
+            SPACE_RE.sub(" ", "".join(block.parts)).strip() if not block.atomic else _atomic_text(block)
+        )
     return [block for block in blocks if block.text]
 
 

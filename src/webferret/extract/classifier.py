@@ -31,8 +31,12 @@ class TreeEnsemble:
         self.threshold = np.concatenate([np.asarray(t["threshold"], dtype=float) for t in trees])
         self.value = np.concatenate([np.asarray(t["value"], dtype=float) for t in trees])
         leaf = np.concatenate([np.asarray(t["leaf"], dtype=bool) for t in trees])
-        left = np.concatenate([np.asarray(t["left"], dtype=np.int64) + o for t, o in zip(trees, offsets, strict=False)])
-        right = np.concatenate([np.asarray(t["right"], dtype=np.int64) + o for t, o in zip(trees, offsets, strict=False)])
+        left = np.concatenate(
+            [np.asarray(t["left"], dtype=np.int64) + o for t, o in zip(trees, offsets, strict=False)]
+        )
+        right = np.concatenate(
+            [np.asarray(t["right"], dtype=np.int64) + o for t, o in zip(trees, offsets, strict=False)]
+        )
         node_ids = np.arange(len(leaf))
         # a leaf points to itself, so walking past it is harmless
         self.left = np.where(leaf, node_ids, left)

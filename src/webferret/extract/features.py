@@ -30,8 +30,16 @@ URL_GROUPS = (
     re.compile(r"/(blog|news|article|articles|posts?|\d{4}/\d{2})/"),
 )
 TAG_GROUPS = (
-    {"p"}, B.HEADINGS, {"li"}, {"pre"}, {"table"}, {"td", "th", "tr"}, {"div", "section", "article", "main"},
-    {"dd", "dt", "dl"}, {"blockquote"}, {"figcaption", "figure", "caption"},
+    {"p"},
+    B.HEADINGS,
+    {"li"},
+    {"pre"},
+    {"table"},
+    {"td", "th", "tr"},
+    {"div", "section", "article", "main"},
+    {"dd", "dt", "dl"},
+    {"blockquote"},
+    {"figcaption", "figure", "caption"},
 )
 FLAG_BITS = tuple(1 << i for i in range(16))
 
@@ -156,4 +164,37 @@ def matrix(blocks: list[B.Block], html: str, url: str | None, ref: Reference) ->
         ]
     )
     page = np.tile(page_signals(html, url, int(words.sum()), n, ref), (n, 1))
-    return np.hstack([own, context, page])
+    return np.hstack([own, context, _region(blocks, in_main, chars), page])
+
+
+def _region(blocks: list[B.Block], in_main: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """Where the block sits: what trafilatura kept around it, and its relation to the page's title heading."""
+    ancestors = [list(b.element.iterancestors()) for b in blocks]
+    columns = []
+    total = max(chars.sum(), 1.0)
+    for level in (1, 2, 4):
+        keys = [a[level] if len(a) > level else None for a in ancestors]
+        main_share, _ = _group_mean(keys, in_main, chars)
+        index: dict[object, float] = {}
+        for key, c in zip(keys, chars, strict=True):
+            index[key] = index.get(key, 0.0) + c
+        columns += [main_share, np.array([index[k] / total for k in keys])]
+    texts = [b.text for b in blocks]
+    seen: dict[str, int] = {}
+    for t in texts:
+        seen[t] = seen.get(t, 0) + 1
+    columns.append(np.array([float(seen[t] > 1) for t in texts]))
+    columns += _title_relation(blocks, ancestors)
+    return np.column_stack(columns)
+
+
+def _title_relation(blocks: list[B.Block], ancestors: list[list[object]]) -> list[np.ndarray]:
+    n = len(blocks)
+    first = next((i for i, b in enumerate(blocks) if b.element.tag == "h1"), None)
+    if first is None:
+        return [np.zeros(n), np.zeros(n), np.zeros(n)]
+    h1_chain = set(map(id, ancestors[first]))
+    shared = np.array(
+        [next((d for d, a in enumerate(chain) if id(a) in h1_chain), 30) for chain in ancestors]
+    )
+    return [np.ones(n), (np.arange(n) - first) / max(n, 1), np.minimum(shared, 30) / 30]
