@@ -16,8 +16,8 @@ import pytest
 from webferret.extract.main_content import extract_text
 
 REPO = Path(__file__).resolve().parents[1]
-ARTICLES_FLOOR = 0.0  # shingle F1
-MULTITYPE_FLOOR = 0.0  # bow F1
+ARTICLES_FLOOR = 0.94  # shingle F1; measured 0.952 (2026-11-30)
+MULTITYPE_FLOOR = 0.89  # bow F1; measured 0.908 (in-sample, see above)
 
 
 def shared_dir() -> Path | None:

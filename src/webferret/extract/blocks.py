@@ -72,10 +72,18 @@ def parse(html: str) -> lxml.html.HtmlElement | None:
     if not html:
         return None
     try:
-        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"))
+        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_utf8_parser())
     except (etree.ParserError, ValueError):
         return None
     return root
+
+
+def _utf8_parser() -> lxml.html.HTMLParser:
+    """A parser that reads UTF-8 whatever <meta charset> says (the text is already decoded).
+
+    A new one per call: lxml parsers must not be shared between threads.
+    """
+    return lxml.html.HTMLParser(encoding="utf-8")
 
 
 def clean(root: lxml.html.HtmlElement) -> None:

@@ -56,10 +56,18 @@ class Reference:
     main: str
     comments: str
     main_words: frozenset[str]
+    main_lines: frozenset[str]
 
     @classmethod
     def of(cls, main: str, comments: str) -> Reference:
-        return cls(normalize(main), normalize(comments), frozenset(WORD_RE.findall(main.lower())))
+        lines = frozenset(normalize(line) for line in main.splitlines())
+        return cls(normalize(main), normalize(comments), frozenset(WORD_RE.findall(main.lower())), lines)
+
+    def kept(self, norm: str, n_words: int) -> bool:
+        """Whether trafilatura kept this text: a whole line when short, else anywhere in its text."""
+        if n_words < 4:
+            return norm in self.main_lines
+        return norm in self.main
 
 
 def page_signals(html: str, url: str | None, n_words: int, n_blocks: int, ref: Reference) -> list[float]:
@@ -106,7 +114,7 @@ def _text_features(block: B.Block, ref: Reference) -> list[float]:
         n_chars / (n_words or 1),
         sum(c.isdigit() for c in text) / (n_chars or 1),
         float(block.depth),
-        float(len(norm) > 2 and norm in ref.main),
+        float(len(norm) > 2 and ref.kept(norm, n_words)),
         float(len(norm) > 2 and norm in ref.comments),
         overlap,
         *(float(tag in group) for group in TAG_GROUPS),

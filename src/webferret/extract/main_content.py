@@ -58,7 +58,10 @@ def keep_mask(analysis: Analysis) -> np.ndarray:
     """Which blocks are main content."""
     if not analysis.blocks:
         return np.zeros(0, dtype=bool)
-    return load_default().predict(analysis.matrix) >= THRESHOLD
+    keep = load_default().predict(analysis.matrix) >= THRESHOLD
+    if not keep.any():  # the model found nothing: fall back to what trafilatura kept
+        keep = analysis.matrix[:, features.IN_MAIN] > 0
+    return keep
 
 
 def select_main(html: str, url: str | None) -> lxml.html.HtmlElement | None:
