@@ -122,6 +122,14 @@ def texts_for(rows: list[dict], model, threshold: float, oracle: bool = False) -
     return out
 
 
+def texts_at(rows: list[dict], probs: dict[str, np.ndarray], threshold: float) -> dict[str, str]:
+    out = {}
+    for r in rows:
+        keep = probs[r["id"]] >= threshold if r["id"] in probs else []
+        out[r["id"]] = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
+    return out
+
+
 def report(label: str, pages: list, preds: dict[str, str]) -> dict:
     ev = evaluator()
     res = ev.score(pages, preds, 0, 0)
@@ -158,6 +166,7 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--sample", type=int, help="only N multitype pages (quick iterations)")
     ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--sweep", type=float, nargs="*", default=[], help="also report CV at these thresholds")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
@@ -173,11 +182,16 @@ def main() -> None:
     order = sorted(by_id)
     random.Random(1).shuffle(order)
     fold_of = {pid: i % args.folds for i, pid in enumerate(order)}
-    preds: dict[str, str] = {}
+    probs: dict[str, np.ndarray] = {}
     for fold in range(args.folds):
         model = fit([r for r in rows if fold_of[r["id"]] != fold])
-        preds.update(texts_for([r for r in rows if fold_of[r["id"]] == fold], model, args.threshold))
+        for r in rows:
+            if fold_of[r["id"]] == fold and r["x"] is not None:
+                probs[r["id"]] = model.predict_proba(r["x"])[:, 1]
         print(f"  fold {fold + 1}/{args.folds} done", flush=True)
+    for threshold in args.sweep:
+        report(f"  CV at threshold {threshold}", pages, texts_at(rows, probs, threshold))
+    preds = texts_at(rows, probs, args.threshold)
     cv = report(f"{args.folds}-fold CV (multitype)", pages, preds)
     per_page = [evaluator().bow_prf(by_id[i].truth, preds[i])[2] for i in order]
     print(f"  CV bow F1 over pages: mean {statistics.mean(per_page):.4f}")
