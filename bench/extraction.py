@@ -1,0 +1,106 @@
+"""Extraction quality and speed: webferret next to trafilatura and readability-lxml, in the same run.
+
+    uv run python bench/extraction.py [--sample N] [--sets articles,multitype] [--out PATH]
+
+Both sets come from ../shared/bench and are scored with the shared evaluator (imported by path): the
+article set (181 pages, shingle F1) and the multitype dev split (1,497 pages, bow F1, per page type).
+Writes <out>.json (all figures) and <out>.md (the Markdown table for the README).
+Note: the webferret model was trained on the multitype dev split; its figures there are in-sample.
+Report the cross-validated figure of bench/train_blocks.py for that set instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import REPO, evaluator, load_pages
+
+from webferret.extract.main_content import extract_text
+
+EXTRACTORS = ("webferret", "trafilatura", "trafilatura-precision", "readability")
+
+
+def extractor(name: str):
+    """(version, function(html, url) -> text) for one extractor."""
+    if name == "webferret":
+        from importlib.metadata import version
+
+        return version("webferret"), extract_text
+    return evaluator().make_extractor(name)
+
+
+def run_set(dataset: str, sample: int | None, names: tuple[str, ...]) -> list[dict]:
+    ev = evaluator()
+    pages = load_pages(dataset)
+    if sample:
+        pages = sorted(random.Random(0).sample(pages, min(sample, len(pages))), key=lambda p: p.id)
+    results = []
+    for name in names:
+        version, fn = extractor(name)
+        preds, times, errors = ev.run_extractor(pages, fn)
+        res = ev.score(pages, preds, 200, 0)
+        ms = sorted(t * 1000 for t in times)
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+        res.update(name=name, version=version, dataset=dataset, errors=errors,
+                   ms_median=statistics.median(ms), ms_p95=p95)  # fmt: skip
+        print(f"{dataset:<10} {name:<22} shingle F1 {res['shingle_f1']:.3f}  bow F1 {res['bow_f1']:.3f}  "
+              f"median {res['ms_median']:.1f} ms  p95 {res['ms_p95']:.1f} ms", flush=True)  # fmt: skip
+        results.append(res)
+    return results
+
+
+def table(results: list[dict]) -> str:
+    """The Markdown tables of a run."""
+    lines = ["| set | extractor | P | R | F1 | bow F1 | ms median / p95 |", "|---|---|---|---|---|---|---|"]
+    for r in results:
+        metric = "shingle" if r["dataset"] == "articles" else "bow"
+        lines.append(
+            f"| {r['dataset']} ({r['pages']}) | {r['name']} {r['version']} | {r[f'{metric}_p']:.3f} | "
+            f"{r[f'{metric}_r']:.3f} | {r[f'{metric}_f1']:.3f} | {r['bow_f1']:.3f} | "
+            f"{r['ms_median']:.0f} / {r['ms_p95']:.0f} |"
+        )
+    typed = [r for r in results if r.get("bow_f1_by_type")]
+    if typed:
+        kinds = list(typed[0]["bow_f1_by_type"])
+        lines += [
+            "",
+            "| extractor (multitype bow F1) | " + " | ".join(kinds) + " |",
+            "|---" * (len(kinds) + 1) + "|",
+        ]
+        for r in typed:
+            cells = " | ".join(f"{r['bow_f1_by_type'][k][1]:.3f}" for k in kinds)
+            lines.append(f"| {r['name']} | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sample", type=int, help="a fixed random sample of N pages per set")
+    ap.add_argument("--sets", default="articles,multitype")
+    ap.add_argument("--extractors", default=",".join(EXTRACTORS))
+    ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "extraction")
+    args = ap.parse_args()
+    names = tuple(args.extractors.split(","))
+    results = []
+    for dataset in args.sets.split(","):
+        results += run_set(dataset, args.sample, names)
+    meta = {"date": time.strftime("%Y-%m-%d", time.gmtime()), "machine": platform.platform(),
+            "python": platform.python_version(), "sample": args.sample}  # fmt: skip
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(
+        json.dumps({"meta": meta, "results": results}, indent=1), "utf-8"
+    )
+    args.out.with_suffix(".md").write_text(table(results), "utf-8")
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""Cut an HTML page into text blocks: the units the main-content classifier keeps or drops.
+
+A block is a block-level element together with the text of its inline content (nested block-level
+elements are blocks of their own). Code blocks and data tables are atomic: all their text is one block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import lxml.html
+from lxml import etree
+
+DROP_TAGS = (
+    "script", "style", "noscript", "template", "svg", "iframe", "head", "select", "option",
+    "textarea", "input", "button", "object", "embed", "canvas", "map", "link", "meta",
+)  # fmt: skip
+BLOCK_TAGS = frozenset(
+    (
+        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog",
+        "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+        "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav", "ol", "p", "pre", "section",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    )
+)  # fmt: skip
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+LAYOUT_INSIDE_TABLE = ("table", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article")
+
+# ancestor flags (bits)
+F_NAV, F_HEADER, F_FOOTER, F_ASIDE, F_FORM, F_MAIN, F_ARTICLE = 1, 2, 4, 8, 16, 32, 64
+F_LI, F_TABLE, F_HIDDEN, F_LINK, F_BOILER, F_CONTENT, F_COMMENT = 128, 256, 512, 1024, 2048, 4096, 8192
+F_HEADING, F_SHOP = 16384, 32768
+TAG_FLAGS = {
+    "nav": F_NAV, "header": F_HEADER, "footer": F_FOOTER, "aside": F_ASIDE, "form": F_FORM,
+    "main": F_MAIN, "article": F_ARTICLE, "li": F_LI, "table": F_TABLE, "a": F_LINK,
+    "menu": F_NAV, "h1": F_HEADING, "h2": F_HEADING, "h3": F_HEADING, "h4": F_HEADING,
+}  # fmt: skip
+BOILER_RE = re.compile(
+    r"nav|menu|foot|header|sidebar|side-bar|breadcrumb|share|social|related|recommend|promo|banner|"
+    r"cookie|consent|newsletter|subscribe|signup|login|widget|\bads?\b|advert|sponsor|popup|modal|"
+    r"toolbar|pagination|pager|skip|masthead|copyright|legal|tags?\b|author-?bio|byline|caption|credit"
+)
+CONTENT_RE = re.compile(
+    r"content|article|main|post|entry|body|text|story|prose|markdown|description|detail|thread|"
+    r"message|answer|question|product|listing|results|items|docs?\b|documentation"
+)
+COMMENT_RE = re.compile(r"comment|reply|replies|discussion|disqus|respond")
+SHOP_RE = re.compile(r"price|cart|basket|checkout|shipping|delivery|stock|rating|review|wishlist|sku")
+HIDDEN_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden")
+SPACE_RE = re.compile(r"\s+")
+
+
+@dataclass(slots=True)
+class Block:
+    """One text block of a page, with what the walk learned about its place in the DOM."""
+
+    element: lxml.html.HtmlElement
+    atomic: bool
+    depth: int
+    flags: int
+    parts: list[str] = field(default_factory=list)
+    link_chars: int = 0
+    n_links: int = 0
+    signature: str = ""
+    text: str = ""
+
+
+def parse(html: str) -> lxml.html.HtmlElement | None:
+    """Parse a page; None when there is no document to speak of."""
+    html = html.strip()
+    if not html:
+        return None
+    try:
+        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_utf8_parser())
+    except (etree.ParserError, ValueError):
+        return None
+    return root
+
+
+def _utf8_parser() -> lxml.html.HTMLParser:
+    """A parser that reads UTF-8 whatever <meta charset> says (the text is already decoded).
+
+    A new one per call: lxml parsers must not be shared between threads.
+    """
+    return lxml.html.HTMLParser(encoding="utf-8")
+
+
+def clean(root: lxml.html.HtmlElement) -> None:
+    """Remove what never is content: scripts, styles, forms controls, comments."""
+    etree.strip_elements(root, *DROP_TAGS, with_tail=False)
+    for node in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
+        parent = node.getparent()
+        if parent is not None:
+            _drop_keep_tail(node, parent)
+
+
+def _drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
+    if node.tail:
+        previous = node.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + node.tail
+        else:
+            parent.text = (parent.text or "") + node.tail
+    parent.remove(node)
+
+
+def _own_flags(el: lxml.html.HtmlElement, tag: str) -> int:
+    flags = TAG_FLAGS.get(tag, 0)
+    if tag in ("html", "body"):
+        return flags
+    attrs = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}".lower()
+    if len(attrs) > 2:
+        if BOILER_RE.search(attrs):
+            flags |= F_BOILER
+        if CONTENT_RE.search(attrs):
+            flags |= F_CONTENT
+        if COMMENT_RE.search(attrs):
+            flags |= F_COMMENT
+        if SHOP_RE.search(attrs):
+            flags |= F_SHOP
+        if "navigation" in attrs or "banner" in attrs or "contentinfo" in attrs:
+            flags |= F_NAV
+    style = el.get("style")
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or (style and HIDDEN_RE.search(style)):
+        flags |= F_HIDDEN
+    return flags
+
+
+def _is_atomic(el: lxml.html.HtmlElement, tag: str) -> bool:
+    if tag == "pre":
+        return True
+    if tag != "table":
+        return False
+    return not any(True for _ in el.iterdescendants(*LAYOUT_INSIDE_TABLE))
+
+
+def segment(root: lxml.html.HtmlElement) -> list[Block]:
+    """The page's text blocks in document order (blocks without any text are left out)."""
+    blocks: list[Block] = []
+    owner: dict[lxml.html.HtmlElement, Block] = {}
+    state: dict[lxml.html.HtmlElement, tuple[int, int, bool, str]] = {}  # depth, flags, in-link, sig
+    body = root.find("body")
+    start = body if body is not None else root
+    for event, el in etree.iterwalk(start, events=("start", "end")):
+        if not isinstance(el.tag, str):
+            continue
+        parent = el.getparent()
+        if event == "end":
+            if el.tail and parent in owner:
+                _add(owner[parent], el.tail, state[parent][2])
+            continue
+        tag = el.tag.lower()
+        pdepth, pflags, plink, psig = state.get(parent, (0, 0, False, ""))
+        flags = pflags | _own_flags(el, tag)
+        in_link = plink or tag == "a"
+        sig = f"{psig.rsplit('/', 1)[-1]}/{tag}.{el.get('class', '').split(' ')[0]}"
+        state[el] = (pdepth + 1, flags, in_link, sig)
+        parent_block = owner.get(parent) if parent is not None else None
+        if parent_block is not None and (parent_block.atomic or tag not in BLOCK_TAGS):
+            block = parent_block
+        else:
+            block = Block(el, _is_atomic(el, tag), pdepth + 1, flags, signature=sig)
+            blocks.append(block)
+        owner[el] = block
+        if tag == "a":
+            block.n_links += 1
+        elif tag == "br":
+            block.parts.append("\n")
+        if el.text:
+            _add(block, el.text, in_link)
+    for block in blocks:
+        block.text = (
+            SPACE_RE.sub(" ", "".join(block.parts)).strip() if not block.atomic else _atomic_text(block)
+        )
+    return [block for block in blocks if block.text]
+
+
+def _add(block: Block, text: str, in_link: bool) -> None:
+    block.parts.append(text)
+    if in_link:
+        block.link_chars += len(text.strip())
+
+
+def _atomic_text(block: Block) -> str:
+    if block.element.tag == "pre":
+        return "".join(block.parts).strip("\n")
+    return SPACE_RE.sub(" ", " ".join(block.parts)).strip()

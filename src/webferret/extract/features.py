@@ -1,0 +1,208 @@
+"""Numbers the block classifier decides on: per block text and DOM features, page signals, context."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from webferret.extract import blocks as B
+
+WORD_RE = re.compile(r"\w+")
+NORM_RE = re.compile(r"\W+")
+JSONLD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
+OG_TYPE_RE = re.compile(r"""property=["']og:type["'][^>]*content=["']([\w.:-]+)""", re.IGNORECASE)
+TYPE_GROUPS = (
+    ("product", "offer", "aggregateoffer", "productgroup"),
+    ("article", "newsarticle", "blogposting", "reportagenewsarticle", "techarticle", "scholarlyarticle"),
+    ("discussionforumposting", "qapage", "question", "answer", "comment", "socialmediaposting"),
+    ("itemlist", "collectionpage", "searchresultspage", "offercatalog"),
+    ("faqpage", "howto", "recipe", "event", "jobposting", "localbusiness", "organization"),
+)
+URL_GROUPS = (
+    re.compile(r"/(category|categories|tag|tags|collections?|c|shop|catalog|browse|topics?|archive)/"),
+    re.compile(r"/(forum|forums|thread|threads|t|topic|discussion|questions|community|r)/"),
+    re.compile(r"/(product|products|p|dp|item|itm|buy)/"),
+    re.compile(r"/(docs?|documentation|api|reference|guide|manual|learn|tutorial|wiki)/"),
+    re.compile(r"/(blog|news|article|articles|posts?|\d{4}/\d{2})/"),
+)
+TAG_GROUPS = (
+    {"p"},
+    B.HEADINGS,
+    {"li"},
+    {"pre"},
+    {"table"},
+    {"td", "th", "tr"},
+    {"div", "section", "article", "main"},
+    {"dd", "dt", "dl"},
+    {"blockquote"},
+    {"figcaption", "figure", "caption"},
+)
+FLAG_BITS = tuple(1 << i for i in range(16))
+
+
+def normalize(text: str) -> str:
+    """Lower-case words separated by single spaces, padded so substring tests match whole words."""
+    return f" {NORM_RE.sub(' ', text.lower()).strip()} "
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a reference extractor (trafilatura) kept, in a form cheap to test blocks against."""
+
+    main: str
+    comments: str
+    main_words: frozenset[str]
+    main_lines: frozenset[str]
+
+    @classmethod
+    def of(cls, main: str, comments: str) -> Reference:
+        lines = frozenset(normalize(line) for line in main.splitlines())
+        return cls(normalize(main), normalize(comments), frozenset(WORD_RE.findall(main.lower())), lines)
+
+    def kept(self, norm: str, n_words: int) -> bool:
+        """Whether trafilatura kept this text: a whole line when short, else anywhere in its text."""
+        if n_words < 4:
+            return norm in self.main_lines
+        return norm in self.main
+
+
+def page_signals(html: str, url: str | None, n_words: int, n_blocks: int, ref: Reference) -> list[float]:
+    """Page-level features: size, what trafilatura kept, declared types, URL shape."""
+    head = html[:400_000].lower()
+    types = set(JSONLD_TYPE_RE.findall(head))
+    og = OG_TYPE_RE.search(head)
+    og_type = og.group(1) if og else ""
+    parts = urlsplit(url or "")
+    path = parts.path.lower() + "/"
+    ref_words = max(len(ref.main.split()), 0)
+    values = [
+        math.log1p(n_words),
+        math.log1p(n_blocks),
+        math.log1p(ref_words),
+        ref_words / (n_words + 1),
+        math.log1p(len(ref.comments.split())),
+        *(float(any(t in types for t in group)) for group in TYPE_GROUPS),
+        float("article" in og_type),
+        float("product" in og_type),
+        float(og_type in ("website", "")),
+        float(path.count("/") - 1),
+        float(bool(parts.query)),
+        float(path in ("/", "//")),
+        *(float(bool(rx.search(path))) for rx in URL_GROUPS),
+    ]
+    return values
+
+
+def _text_features(block: B.Block, ref: Reference) -> list[float]:
+    text = block.text
+    words = WORD_RE.findall(text.lower())
+    n_words, n_chars = len(words), len(text)
+    norm = normalize(text)
+    overlap = sum(w in ref.main_words for w in words) / n_words if n_words else 0.0
+    tag = block.element.tag if isinstance(block.element.tag, str) else ""
+    return [
+        math.log1p(n_words),
+        math.log1p(n_chars),
+        min(block.link_chars / (n_chars or 1), 1.0),
+        float(block.n_links),
+        sum(text.count(c) for c in ".,;:!?") / (n_words or 1),
+        float(text[-1:] in ".!?:"),
+        n_chars / (n_words or 1),
+        sum(c.isdigit() for c in text) / (n_chars or 1),
+        float(block.depth),
+        float(len(norm) > 2 and ref.kept(norm, n_words)),
+        float(len(norm) > 2 and norm in ref.comments),
+        overlap,
+        *(float(tag in group) for group in TAG_GROUPS),
+        *(float(bool(block.flags & bit)) for bit in FLAG_BITS),
+    ]
+
+
+IN_MAIN, LINK_DENSITY, N_WORDS = 9, 2, 0  # indexes into _text_features
+
+
+def _group_mean(keys: list[object], values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per block: the weighted mean of `values` over blocks with the same key, and the group size."""
+    index: dict[object, int] = {}
+    ids = np.array([index.setdefault(k, len(index)) for k in keys])
+    sums = np.bincount(ids, weights=values * weights, minlength=len(index))
+    totals = np.bincount(ids, weights=weights, minlength=len(index))
+    counts = np.bincount(ids, minlength=len(index))
+    return (sums / np.maximum(totals, 1e-9))[ids], counts[ids].astype(float)
+
+
+def _window_mean(values: np.ndarray, radius: int) -> np.ndarray:
+    padded = np.concatenate([np.zeros(radius), values, np.zeros(radius)])
+    csum = np.concatenate([[0.0], np.cumsum(padded)])
+    return (csum[2 * radius + 1 :] - csum[: -2 * radius - 1]) / (2 * radius + 1)
+
+
+def matrix(blocks: list[B.Block], html: str, url: str | None, ref: Reference) -> np.ndarray:
+    """The feature matrix of a page: one row per block."""
+    own = np.array([_text_features(b, ref) for b in blocks], dtype=float)
+    n = len(blocks)
+    chars = np.array([len(b.text) for b in blocks], dtype=float)
+    words = np.expm1(own[:, N_WORDS])
+    in_main = own[:, IN_MAIN]
+    link = own[:, LINK_DENSITY]
+    parent_main, parent_count = _group_mean([b.element.getparent() for b in blocks], in_main, chars)
+    sig_main, sig_count = _group_mean([b.signature for b in blocks], in_main, chars)
+    sig_link, _ = _group_mean([b.signature for b in blocks], link, chars)
+    cum = np.cumsum(chars) - chars
+    context = np.column_stack(
+        [
+            np.arange(n) / max(n - 1, 1),
+            cum / max(chars.sum(), 1.0),
+            np.concatenate([[0.0], in_main[:-1]]),
+            np.concatenate([in_main[1:], [0.0]]),
+            np.concatenate([[1.0], link[:-1]]),
+            np.concatenate([link[1:], [1.0]]),
+            _window_mean(in_main, 3),
+            _window_mean(in_main, 10),
+            _window_mean(link, 3),
+            parent_main,
+            np.log1p(parent_count),
+            sig_main,
+            np.log1p(sig_count),
+            sig_link,
+        ]
+    )
+    page = np.tile(page_signals(html, url, int(words.sum()), n, ref), (n, 1))
+    return np.hstack([own, context, _region(blocks, in_main, chars), page])
+
+
+def _region(blocks: list[B.Block], in_main: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """Where the block sits: what trafilatura kept around it, and its relation to the page's title heading."""
+    ancestors = [list(b.element.iterancestors()) for b in blocks]
+    columns = []
+    total = max(chars.sum(), 1.0)
+    for level in (1, 2, 4):
+        keys = [a[level] if len(a) > level else None for a in ancestors]
+        main_share, _ = _group_mean(keys, in_main, chars)
+        index: dict[object, float] = {}
+        for key, c in zip(keys, chars, strict=True):
+            index[key] = index.get(key, 0.0) + c
+        columns += [main_share, np.array([index[k] / total for k in keys])]
+    texts = [b.text for b in blocks]
+    seen: dict[str, int] = {}
+    for t in texts:
+        seen[t] = seen.get(t, 0) + 1
+    columns.append(np.array([float(seen[t] > 1) for t in texts]))
+    columns += _title_relation(blocks, ancestors)
+    return np.column_stack(columns)
+
+
+def _title_relation(blocks: list[B.Block], ancestors: list[list[object]]) -> list[np.ndarray]:
+    n = len(blocks)
+    first = next((i for i, b in enumerate(blocks) if b.element.tag == "h1"), None)
+    if first is None:
+        return [np.zeros(n), np.zeros(n), np.zeros(n)]
+    h1_chain = set(map(id, ancestors[first]))
+    shared = np.array(
+        [next((d for d, a in enumerate(chain) if id(a) in h1_chain), 30) for chain in ancestors]
+    )
+    return [np.ones(n), (np.arange(n) - first) / max(n, 1), np.minimum(shared, 30) / 30]

@@ -1,0 +1,138 @@
+"""Main-content selection: cut the page into blocks, let the learned classifier keep or drop each one.
+
+trafilatura runs first as a reference extractor; what it kept is one of the classifier's features, and
+its text is the fallback when the page has no blocks at all.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import lxml.html
+import numpy as np
+import trafilatura
+
+from webferret.extract import blocks as B
+from webferret.extract import features
+from webferret.extract.classifier import load_default
+
+THRESHOLD = 0.5
+
+
+@dataclass
+class Analysis:
+    """A page cut into blocks, with the features of every block and trafilatura's own choice."""
+
+    blocks: list[B.Block]
+    matrix: np.ndarray
+    reference_text: str
+
+
+def reference(html: str, url: str | None) -> tuple[str, str]:
+    """trafilatura's main text and comments text (empty strings when it finds nothing)."""
+    try:
+        doc = trafilatura.bare_extraction(html, url=url, include_comments=True, with_metadata=False)
+    except (ValueError, TypeError, AttributeError):
+        return "", ""
+    if doc is None or isinstance(doc, dict):
+        return "", ""
+    return doc.text or "", doc.comments or ""
+
+
+def analyse(html: str, url: str | None) -> Analysis | None:
+    """Blocks and features of a page; None when the HTML holds no document."""
+    root = B.parse(html)
+    if root is None:
+        return None
+    main, comments = reference(html, url)
+    B.clean(root)
+    blocks = B.segment(root)
+    if not blocks:
+        return Analysis([], np.zeros((0, 0)), main)
+    ref = features.Reference.of(main, comments)
+    return Analysis(blocks, features.matrix(blocks, html, url, ref), main)
+
+
+def keep_mask(analysis: Analysis) -> np.ndarray:
+    """Which blocks are main content."""
+    if not analysis.blocks:
+        return np.zeros(0, dtype=bool)
+    keep = load_default().predict(analysis.matrix) >= THRESHOLD
+    if not keep.any():  # the model found nothing: fall back to what trafilatura kept
+        keep = analysis.matrix[:, features.IN_MAIN] > 0
+    return keep
+
+
+def select_main(html: str, url: str | None) -> lxml.html.HtmlElement | None:
+    """A new element holding the page's main-content blocks in document order; None if nothing is kept."""
+    analysis = analyse(html, url)
+    if analysis is None:
+        return None
+    kept = [b for b, keep in zip(analysis.blocks, keep_mask(analysis), strict=True) if keep]
+    if not kept:
+        return None
+    return assemble(kept)
+
+
+def extract_text(html: str, url: str | None) -> str:
+    """Plain text of the main content, one block per paragraph (the benchmark's view of the extractor)."""
+    analysis = analyse(html, url)
+    if analysis is None:
+        return ""
+    if not analysis.blocks:
+        return analysis.reference_text
+    kept = [b.text for b, keep in zip(analysis.blocks, keep_mask(analysis), strict=True) if keep]
+    return "\n\n".join(kept)
+
+
+def assemble(kept: list[B.Block]) -> lxml.html.HtmlElement:
+    """Copy the kept blocks under one <div>, list items regrouped into their list."""
+    out = lxml.html.Element("div")
+    open_list: tuple[lxml.html.HtmlElement, lxml.html.HtmlElement] | None = None  # (source, copy)
+    for block in kept:
+        piece = _copy_block(block)
+        source_list = block.element.getparent() if block.element.tag == "li" else None
+        if source_list is None:
+            out.append(piece)
+            open_list = None
+            continue
+        if open_list is None or open_list[0] is not source_list:
+            tag = source_list.tag if source_list.tag in ("ol", "ul", "menu") else "ul"
+            open_list = (source_list, lxml.html.Element(tag))
+            out.append(open_list[1])
+        open_list[1].append(piece)
+    return out
+
+
+def _copy_block(block: B.Block) -> lxml.html.HtmlElement:
+    el = block.element
+    has_nested = not block.atomic and any(
+        isinstance(child.tag, str) and child.tag in B.BLOCK_TAGS for child in el.iterdescendants()
+    )
+    if not has_nested:
+        piece = copy.deepcopy(el)
+        piece.tail = None
+        return piece
+    tag = el.tag if el.tag not in ("html", "body") else "div"
+    piece = lxml.html.Element(tag)
+    piece.text = el.text
+    for child in el:
+        if isinstance(child.tag, str) and child.tag not in B.BLOCK_TAGS and not _holds_blocks(child):
+            inline = copy.deepcopy(child)
+            piece.append(inline)
+        elif child.tail:
+            _append_text(piece, child.tail)
+    return piece
+
+
+def _holds_blocks(el: lxml.html.HtmlElement) -> bool:
+    return any(isinstance(d.tag, str) and d.tag in B.BLOCK_TAGS for d in el.iterdescendants())
+
+
+def _append_text(piece: lxml.html.HtmlElement, text: str) -> None:
+    if len(piece):
+        last = piece[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        piece.text = (piece.text or "") + text

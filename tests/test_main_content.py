@@ -1,0 +1,80 @@
+"""Main-content selection: block cutting, the tree scorer, and the shape of the selected element."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import lxml.html
+import numpy as np
+
+from webferret.extract import blocks as B
+from webferret.extract.classifier import TreeEnsemble, load
+from webferret.extract.main_content import assemble, select_main
+
+PAGE = """<html><head><title>Tides</title></head><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul></nav>
+<article><h1>How tides work</h1>
+<p>The moon pulls the <b>oceans</b> toward it, and the earth turns under the bulge twice a day.</p>
+<ul><li>Spring tides come at new and full moon.</li><li>Neap tides come at the quarters.</li></ul>
+<pre><code class="language-python">def tide(t):
+    return 2 * t
+</code></pre>
+<table><tr><th>Port</th><th>Range</th></tr><tr><td>Brest</td><td>7 m</td></tr></table>
+<div>Intro text <p>nested paragraph</p> tail text</div>
+</article><footer><p>Copyright 2026 Tides Inc.</p></footer><script>var x = 1;</script></body></html>"""
+
+
+def _blocks() -> list[B.Block]:
+    root = B.parse(PAGE)
+    assert root is not None
+    B.clean(root)
+    return B.segment(root)
+
+
+def test_segment_cuts_blocks_in_document_order() -> None:
+    texts = [b.text for b in _blocks()]
+    assert texts[:3] == ["Home", "About", "How tides work"]
+    assert "The moon pulls the oceans toward it, and the earth turns under the bulge twice a day." in texts
+    assert "Intro text tail text" in texts and "nested paragraph" in texts
+    assert not any("var x" in t for t in texts)
+
+
+def test_code_blocks_and_tables_are_atomic() -> None:
+    by_tag = {b.element.tag: b for b in _blocks()}
+    assert by_tag["pre"].atomic and by_tag["pre"].text == "def tide(t):\n    return 2 * t"
+    assert by_tag["table"].atomic and by_tag["table"].text == "Port Range Brest 7 m"
+    assert by_tag["li"].flags & B.F_LI
+
+
+def test_assemble_regroups_list_items_and_keeps_structure() -> None:
+    kept = [b for b in _blocks() if b.element.tag in ("h1", "li", "pre", "table", "div")]
+    kept = [b for b in kept if b.text not in ("Home", "About")]
+    html = lxml.html.tostring(assemble(kept), encoding="unicode")
+    assert "<ul><li>Spring tides come at new and full moon.</li><li>Neap tides" in html
+    assert '<pre><code class="language-python">def tide(t):\n    return 2 * t\n</code></pre>' in html
+    assert "<td>Brest</td>" in html
+    assert "<div>Intro text  tail text</div>" in html
+
+
+def test_tree_ensemble_walks_each_tree(tmp_path: Path) -> None:
+    tree = {"feature": [1, 0, 0], "threshold": [0.5, 0, 0], "left": [1, 0, 0], "right": [2, 0, 0],
+            "leaf": [0, 1, 1], "value": [0, -2.0, 3.0]}  # fmt: skip
+    spec = {"version": 1, "n_features": 2, "baseline": 0.5, "max_depth": 1, "trees": [tree, tree]}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(spec))
+    model: TreeEnsemble = load(path)
+    raw = model.raw(np.array([[9.0, 0.0], [9.0, 1.0]]))
+    assert raw.tolist() == [0.5 - 4.0, 0.5 + 6.0]
+
+
+def test_select_main_keeps_the_article_and_drops_the_chrome() -> None:
+    main = select_main(PAGE, "https://example.org/tides")
+    assert main is not None
+    text = main.text_content()
+    assert "The moon pulls the oceans" in text
+    assert "Copyright 2026" not in text
+
+
+def test_select_main_on_no_document() -> None:
+    assert select_main("   ", None) is None
