@@ -78,3 +78,17 @@ def test_select_main_keeps_the_article_and_drops_the_chrome() -> None:
 
 def test_select_main_on_no_document() -> None:
     assert select_main("   ", None) is None
+
+
+def test_a_code_block_beside_kept_prose_is_kept() -> None:
+    from webferret.extract.main_content import select_main
+
+    prose = "Ferrets read pages with care and keep their notes in plain Markdown for later. " * 4
+    page = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav><article>"
+        f"<h1>Reading code</h1><p>{prose}</p><pre><code class='language-python'>def ferret():\n"
+        "    return 'curious'</code></pre></article><footer>(c) Ferret Weekly</footer></body></html>"
+    )
+    main = select_main(page, "https://ferrets.example/code")
+    assert main is not None
+    assert "return 'curious'" in "".join(main.itertext())

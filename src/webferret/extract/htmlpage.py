@@ -11,7 +11,7 @@ from webferret.extract import classify, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
-from webferret.extract.metadata import base_url, extract_metadata
+from webferret.extract.metadata import ARTICLE_TYPES, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.models import ErrorCode, FerretError
@@ -35,10 +35,10 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         ) from None
 
 
-def _main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
+def _main(tree: html.HtmlElement, url: str | None, text: str, article: bool) -> MainContent | None:
     if wikipedia.is_mobile_html(tree):
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
-    return choose_main(tree, url, text)
+    return choose_main(tree, url, text, article)
 
 
 @dataclass
@@ -58,10 +58,10 @@ def count_words(text: str) -> int:
     return sum(1 for token in _LINK_TARGET.sub("]", text).split() if any(c.isalnum() for c in token))
 
 
-def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions) -> Body:
+def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions, article: bool) -> Body:
     base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
     codes = collect_code_blocks(tree)  # before the selector may flatten them
-    main = _main(tree, url, text)
+    main = _main(tree, url, text, article)
     if main is None:
         return Body("", "", None, 0, set(), base)
     markdown = to_markdown(main.element, base, codes=codes)
@@ -74,7 +74,8 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
     """Extract one HTML page (pure; tens of milliseconds on a large page)."""
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
-    body = _body(tree, url, text, options)
+    article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
+    body = _body(tree, url, text, options, article)
     signals = classify.Signals(
         url=url,
         title=meta.title,

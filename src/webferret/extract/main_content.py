@@ -61,7 +61,24 @@ def keep_mask(analysis: Analysis) -> np.ndarray:
     keep = load_default().predict(analysis.matrix) >= THRESHOLD
     if not keep.any():  # the model found nothing: fall back to what trafilatura kept
         keep = analysis.matrix[:, features.IN_MAIN] > 0
+    return _with_code_beside_content(analysis.blocks, keep)
+
+
+def _with_code_beside_content(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
+    """A code block next to kept content belongs to it (the prose explains the code): keep it too."""
+    keep = keep.copy()
+    for i, block in enumerate(blocks):
+        if keep[i] or not _is_code(block):
+            continue
+        before = i > 0 and keep[i - 1]
+        after = i + 1 < len(blocks) and keep[i + 1]
+        keep[i] = before or after
     return keep
+
+
+def _is_code(block: B.Block) -> bool:
+    element = block.element
+    return element.tag == "pre" or element.find(".//pre") is not None
 
 
 def select_main(html: str, url: str | None) -> lxml.html.HtmlElement | None:

@@ -29,7 +29,17 @@ MODIFIED_KEYS = (
     "article:modified_time", "og:updated_time", "datemodified", "last-modified", "dcterms.modified",
     "dc.date.modified", "article.updated", "og:article:modified_time",
 )  # fmt: skip
-ARTICLE_TYPES = ("Article", "NewsArticle", "BlogPosting", "Report", "TechArticle", "ScholarlyArticle")
+ARTICLE_TYPES = (
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Report",
+    "TechArticle",
+    "ScholarlyArticle",
+    "ReportageNewsArticle",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+)
 
 
 @dataclass

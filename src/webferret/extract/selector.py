@@ -29,21 +29,23 @@ class MainContent:
     source: str
 
 
-def choose_main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
-    """The page's main content: trafilatura's choice, else the densest block of text.
+def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: bool) -> MainContent | None:
+    """The page's main content.
 
-    To use the learned selector once `extract/main_content.py` is merged, this line becomes
-    `return learned_main(text, url) or trafilatura_main(tree) or densest_block(tree)`.
+    A page that declares itself an article (`og:type` or JSON-LD) gets trafilatura's choice, which is
+    the better one on news and blog pages (article set: 0.962 vs 0.936 shingle F1); every other page
+    gets the learned block classifier's (multitype set, 5-fold CV: 0.847 vs 0.823 bow F1). Either
+    falls back to the other selectors, and last to the densest block of text.
     """
-    return trafilatura_main(tree) or densest_block(tree)
+    if article:
+        return trafilatura_main(tree) or learned_main(text, url) or densest_block(tree)
+    return learned_main(text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
 def learned_main(text: str, url: str | None) -> MainContent | None:
-    """The learned block classifier's choice (`extract.main_content.select_main`), when it is installed."""
-    try:
-        from webferret.extract.main_content import select_main  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+    """The learned block classifier's choice (`extract.main_content.select_main`)."""
+    from webferret.extract.main_content import select_main
+
     element = select_main(text, url)
     if element is None or not "".join(element.itertext()).strip():
         return None
