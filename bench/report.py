@@ -1,0 +1,112 @@
+"""Results as JSON and as a Markdown table of medians with each tool's ratio to webferret."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.figures import Series
+
+REFERENCE = "webferret"
+
+
+@dataclass
+class Figure:
+    key: str
+    title: str
+    unit: str
+    series: dict[str, Series]
+    extra_key: str | None = None  # show this extra median instead of the main value
+    fmt: str = "{:.2f}"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**30
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {pages:.0f} GiB RAM, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def _value(series: Series, key: str | None) -> float | None:
+    return series.median(key)
+
+
+def _cell(figure: Figure, tool: str) -> str:
+    series = figure.series.get(tool)
+    if series is None:
+        return "not run"
+    if series.unsupported:
+        return "n/a¹" if "loopback" in series.unsupported else "n/a"
+    value = _value(series, figure.extra_key)
+    if value is None:
+        return f"failed ({len(series.failures)} runs)"
+    text = figure.fmt.format(value)
+    ref = figure.series.get(REFERENCE)
+    ref_value = _value(ref, figure.extra_key) if ref else None
+    if tool != REFERENCE and ref_value:
+        text += f" ({value / ref_value:.2f}×)"
+    return text
+
+
+def markdown(figures: list[Figure], tools: list[str], header: dict[str, Any]) -> str:
+    lines = [
+        f"Run {header['date']} on {header['machine']}; median of {header['runs']} runs; "
+        f"(N×) = the tool's value ÷ webferret's in the same run.",
+        "",
+        "| figure | " + " | ".join(tools) + " |",
+        "| --- | " + " | ".join("---" for _ in tools) + " |",
+    ]
+    for figure in figures:
+        cells = " | ".join(_cell(figure, tool) for tool in tools)
+        lines.append(f"| {figure.title} ({figure.unit}) | {cells} |")
+    notes = _notes(figures)
+    if notes:
+        lines += ["", *notes]
+    return "\n".join(lines) + "\n"
+
+
+def _notes(figures: list[Figure]) -> list[str]:
+    seen: list[str] = []
+    for figure in figures:
+        for tool, series in figure.series.items():
+            for text in ([series.unsupported] if series.unsupported else []) + series.failures[:1]:
+                note = f"- {tool}, {figure.title}: {text}"
+                if note not in seen:
+                    seen.append(note)
+            if series.note:
+                seen.append(f"- {tool}, {figure.title}: {series.note}")
+    return seen
+
+
+def write(
+    results_dir: Path, figures: list[Figure], tools: list[str], header: dict[str, Any], appendix: str = ""
+) -> Path:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    data = {
+        **header,
+        "figures": {
+            f.key: {"title": f.title, "unit": f.unit, "series": {t: s.as_json() for t, s in f.series.items()}}
+            for f in figures
+        },
+    }
+    (results_dir / f"bench-{stamp}.json").write_text(json.dumps(data, indent=2))
+    table = markdown(figures, tools, header) + (f"\n{appendix}\n" if appendix else "")
+    (results_dir / f"bench-{stamp}.md").write_text(table)
+    (results_dir / "latest.md").write_text(table)
+    (results_dir / "latest.json").write_text(json.dumps(data, indent=2))
+    return results_dir / f"bench-{stamp}.md"
