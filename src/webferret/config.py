@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     max_comments: int = Field(default=10, ge=0)
     engine_min_interval: float = Field(
         default=1.0, ge=0, description="seconds between two calls of one engine"
+    )
+    github_token: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("github_token", "WEBFERRET_GITHUB_TOKEN", "GITHUB_TOKEN"),
+        description="GitHub token for the github engine (env GITHUB_TOKEN); anonymous when unset",
+        repr=False,
     )
 
     # agent faces

@@ -19,6 +19,7 @@ from webferret.config import Settings, load_settings
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
+from webferret.search.types import SearchOptions, SearchResult
 
 
 class Ferret:
@@ -113,20 +114,22 @@ class Ferret:
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
-            return Page.failed(url, exc.info())
+            return Page.failed(url, exc.info(), status=exc.status)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
+        from webferret.fetch.sniff import sniff_kind
+
+        if sniff_kind(raw.body, raw.content_type) == "binary":
+            served = raw.content_type or "no content type"
+            message = f"{raw.final_url} is binary content (served as {served}), not a readable document"
+            return _failed_raw(raw, ErrorInfo(code=ErrorCode.UNSUPPORTED_CONTENT, message=message))
         try:
             extracted = await self.extractor.extract(raw, xopts)
         except FerretError as exc:
-            return Page.failed(
-                raw.url,
-                exc.info(),
-                final_url=raw.final_url,
-                status=raw.status,
-                content_type=raw.content_type,
-                fetched_via=raw.fetched_via,
-            )
+            return _failed_raw(raw, exc.info())
+        except Exception as exc:  # an extractor bug must not fail the other pages of a batch
+            message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
+            return _failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"markdown", "jsonld", "extra", "links"})
         page = Page(
             url=raw.url,
@@ -140,15 +143,34 @@ class Ferret:
             **fields,
         )
         if not page.content.strip():
-            return Page.failed(
-                raw.url,
-                ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=f"no readable content at {raw.final_url}"),
-                final_url=raw.final_url,
-                status=raw.status,
-                content_type=raw.content_type,
-                fetched_via=raw.fetched_via,
-            )
+            message = f"no readable content at {raw.final_url}"
+            return _failed_raw(raw, ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message))
         return page
+
+    # -- searching ----------------------------------------------------------------------------
+    def search_options(self, **overrides: Any) -> SearchOptions:
+        return SearchOptions.from_settings(self.settings, **overrides)
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
+        """Search several engines at once, fuse their rankings, and verify the candidates by fetching.
+
+        An engine failing is reported in `result.engines`, never raised; a bad argument (an unknown
+        engine, an empty query) raises `FerretError(invalid_argument)`.
+        """
+        from webferret.search.service import run_search
+
+        return await run_search(self, query, options or self.search_options())
+
+
+def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
+    return Page.failed(
+        raw.url,
+        error,
+        final_url=raw.final_url,
+        status=raw.status,
+        content_type=raw.content_type,
+        fetched_via=raw.fetched_via,
+    )
 
 
 def _budget_spent(url: str, opts: FetchOptions) -> Page:

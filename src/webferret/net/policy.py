@@ -9,4 +9,203 @@ Contract (implemented in this module):
   (`invalid_url`), parses numeric hosts in every spelling, resolves the host once, refuses any
   address `classify_address` refuses (`blocked_address`, naming host and address) unless allowed,
   and answers the vetted address to connect to (`dns_failure` when resolution fails).
+
+`allow_hosts` matches the host exactly as written in the URL (a name, a dotted quad or an IPv6
+literal): allowing `127.0.0.1` does not allow `2130706433` or `0x7f000001`, and allowing a name
+allows whatever that name resolves to. Names under `.invalid` never resolve (RFC 6761) and are
+answered `dns_failure` without asking DNS. Every address a name resolves to must pass; the first
+one is the one to connect to (see `webferret.net.transport`, which never resolves again).
 """
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import SplitResult, urlsplit, urlunsplit
+
+import httpx
+
+from webferret.models import ErrorCode, FerretError
+from webferret.net.addresses import (
+    IPAddress,
+    NumericHostError,
+    classify_address,
+    is_canonical_literal,
+    parse_numeric_host,
+)
+
+__all__ = ["Resolver", "Target", "UrlPolicy", "classify_address", "system_resolver"]
+
+SCHEMES = ("http", "https")
+
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+"""`async resolve(host, port) -> [address, ...]`; raises `socket.gaierror` (or OSError) on failure."""
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    """Resolve through the event loop's getaddrinfo (the system resolver, off the loop thread)."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    return [str(info[4][0]) for info in infos]
+
+
+@dataclass(frozen=True)
+class Target:
+    """A URL that passed the policy, with the address to connect to.
+
+    `host_key` is the host as the HTTP stack sees it (IDNA/ASCII form), the key the transport pins.
+    """
+
+    url: str
+    scheme: str
+    host: str
+    host_key: str
+    port: int
+    address: str
+    addresses: tuple[str, ...]
+
+
+class UrlPolicy:
+    """Vets URLs before any connection: scheme, syntax, host spelling, resolved addresses."""
+
+    def __init__(
+        self,
+        allow_private_hosts: bool = False,
+        allow_hosts: Iterable[str] = (),
+        resolver: Resolver | None = None,
+    ) -> None:
+        self.allow_private_hosts = allow_private_hosts
+        self.allow_hosts = frozenset(_norm_host(host) for host in allow_hosts if host.strip())
+        self._allowed_ips = frozenset(_try_ip(host) for host in self.allow_hosts) - {None}
+        self._resolve = resolver or system_resolver
+
+    async def vet(self, url: str) -> Target:
+        """The vetted target of `url`, or `FerretError` saying why it may not be fetched."""
+        parsed, written = parse_url(url)
+        host = _norm_host(parsed.host)
+        port = parsed.port or (443 if parsed.scheme == "https" else 80)
+        addresses = await self._addresses(url, host, port)
+        allowed = self.allow_private_hosts or self.host_allowed(written)
+        for ip in addresses:
+            why = classify_address(ip)
+            if why and not allowed:
+                raise FerretError(ErrorCode.BLOCKED_ADDRESS, _blocked_message(written, ip, why))
+        return Target(
+            url=str(parsed),
+            scheme=parsed.scheme,
+            host=host,
+            host_key=parsed.raw_host.decode("ascii").lower(),
+            port=port,
+            address=str(addresses[0]),
+            addresses=tuple(str(ip) for ip in addresses),
+        )
+
+    def host_allowed(self, written_host: str) -> bool:
+        """True when the host, as written in the URL, is in `allow_hosts`."""
+        host = _norm_host(written_host)
+        if host in self.allow_hosts:
+            return True
+        try:
+            ip = parse_numeric_host(host)
+        except NumericHostError:
+            return False
+        return ip is not None and is_canonical_literal(host, ip) and ip in self._allowed_ips
+
+    def check_peer(self, host: str, address: str) -> None:
+        """Refuse a connection that ended up at an address this policy would not allow."""
+        ip = ipaddress.ip_address(address.split("%")[0])
+        why = classify_address(ip)
+        if why and not (self.allow_private_hosts or self.host_allowed(host) or ip in self._allowed_ips):
+            raise FerretError(ErrorCode.BLOCKED_ADDRESS, _blocked_message(host, ip, why))
+
+    async def _addresses(self, url: str, host: str, port: int) -> list[IPAddress]:
+        try:
+            numeric = parse_numeric_host(host)
+        except NumericHostError as exc:
+            raise FerretError(ErrorCode.INVALID_URL, f"bad host in {url}: {exc}") from None
+        if numeric is not None:
+            return [numeric]
+        if host == "invalid" or host.endswith(".invalid"):
+            raise FerretError(ErrorCode.DNS_FAILURE, f"cannot resolve {host}: .invalid names never resolve")
+        try:
+            found = await self._resolve(host, port)
+        except (OSError, UnicodeError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise FerretError(ErrorCode.DNS_FAILURE, f"cannot resolve {host}: {reason}") from None
+        addresses = [ipaddress.ip_address(address.split("%")[0]) for address in dict.fromkeys(found)]
+        if not addresses:
+            raise FerretError(ErrorCode.DNS_FAILURE, f"cannot resolve {host}: no addresses")
+        return addresses
+
+
+def parse_url(url: str) -> tuple[httpx.URL, str]:
+    """Parse `url` into an httpx URL (numeric hosts written canonically) and the host as written.
+
+    Raises `FerretError` with `invalid_url` or `unsupported_scheme`.
+    """
+    text = url.strip() if isinstance(url, str) else ""
+    if not text:
+        raise FerretError(ErrorCode.INVALID_URL, "empty URL")
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:
+        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
+    scheme = parts.scheme.lower()
+    if not scheme or (not parts.netloc and scheme not in SCHEMES and "." in scheme):
+        hint = f" (did you mean https://{text}?)" if "." in text.split("/")[0] else ""
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} is not an absolute URL{hint}")
+    if scheme not in SCHEMES:
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_SCHEME, f"{text}: scheme '{scheme}' is not supported (only http and https)"
+        )
+    written = parts.hostname or ""
+    if not written:
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    try:
+        numeric = parse_numeric_host(written)
+    except NumericHostError as exc:
+        raise FerretError(ErrorCode.INVALID_URL, f"bad host in {text}: {exc}") from None
+    if numeric is not None and not is_canonical_literal(written, numeric):
+        text = _with_host(parts, str(numeric))
+    try:
+        parsed = httpx.URL(text)
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
+    if not parsed.host:
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has port {parsed.port}, outside 1-65535")
+    return parsed, written
+
+
+def _with_host(parts: SplitResult, host: str) -> str:
+    netloc = host
+    hostport = parts.netloc.rsplit("@", 1)[-1]
+    port = hostport.rpartition(":")[2] if ":" in hostport else ""
+    if port:
+        netloc = f"{host}:{port}"
+    if "@" in parts.netloc:
+        netloc = parts.netloc.rsplit("@", 1)[0] + "@" + netloc
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _blocked_message(host: str, ip: IPAddress, why: str) -> str:
+    shown = host if host.strip("[]") == str(ip) else f"{host} ({ip})"
+    return (
+        f"{shown} is a {why} address; webferret only fetches public addresses "
+        f"(allow it with --allow-host {host} or --allow-private-hosts)"
+    )
+
+
+def _norm_host(host: str) -> str:
+    return host.strip().strip("[]").rstrip(".").lower()
+
+
+def _try_ip(host: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None

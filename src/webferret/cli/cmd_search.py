@@ -1,0 +1,105 @@
+"""`webferret search QUERY`: several engines at once, fused, verified by fetching each result."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+
+ENGINE_NAMES = (
+    "searxng",
+    "duckduckgo",
+    "brave",
+    "mojeek",
+    "bing",
+    "yahoo",
+    "google",
+    "yandex",
+    "wikipedia",
+    "github",
+    "reddit",
+)
+"""for --help only (kept equal to `webferret.search.engines.registry()` by a test)"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("search", help="search the web with several engines", description=__doc__)
+    parser.add_argument(
+        "query", nargs="+", help="query words; !gh, !w and !r limit to GitHub/Wikipedia/Reddit"
+    )
+    parser.add_argument("-n", "--results", type=_count, metavar="N", help="results to show (default 10)")
+    parser.add_argument(
+        "--engines", metavar="A,B", help=f"comma-separated: auto (default), {', '.join(ENGINE_NAMES)}"
+    )
+    parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
+    parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
+    parser.add_argument("--engine-timeout", type=_seconds, metavar="S", help="per-engine timeout (8)")
+    parser.add_argument(
+        "--no-verify", dest="verify", action="store_false", default=None, help="skip fetching"
+    )
+    parser.add_argument("--verify-timeout", type=_seconds, metavar="S", help="per-page verify timeout (10)")
+    add_network(parser)
+    add_common(parser)
+    parser.set_defaults(run=run)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 100:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 100, got {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
+def _engine_names(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(name.strip().lower() for name in text.split(",") if name.strip())
+
+
+async def run(args: argparse.Namespace) -> int:
+    from webferret.ferret import Ferret
+
+    extra: dict[str, Any] = {}
+    if args.allow_host:
+        extra["allow_hosts"] = args.allow_host
+    if args.searxng_url:
+        extra["searxng_url"] = args.searxng_url
+    settings = settings_from_args(args, **extra)
+    query = " ".join(args.query)
+    async with Ferret(settings) as ferret:
+        options = ferret.search_options(
+            engines=_engine_names(args.engines),
+            results=args.results,
+            site=args.site,
+            engine_timeout=args.engine_timeout,
+            verify=args.verify,
+            verify_timeout=args.verify_timeout,
+        )
+        result = await ferret.search(query, options)
+    if args.json:
+        from webferret.cli.common import envelope_json
+        from webferret.search.present import result_data, search_error
+
+        error = None if result.answered else search_error(result)
+        envelope_json(result.answered, data=result_data(result), error=error, meta=_meta(result))
+    else:
+        from webferret.search.present import render_result
+
+        stream = sys.stdout if result.answered else sys.stderr
+        stream.write(render_result(result) + "\n")
+    return EXIT_OK if result.answered else EXIT_FAILED
+
+
+def _meta(result: Any) -> dict[str, Any]:
+    return {"count": len(result.results), "candidates": result.candidates, "verified": result.verified}

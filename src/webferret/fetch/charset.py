@@ -1,0 +1,106 @@
+"""Decode a body to text: the HTTP header's charset, then a BOM, then `<meta charset>` /
+`http-equiv` (or an XML declaration), then detection with charset-normalizer.
+
+A declared charset that cannot decode the bytes is treated as a lie and the next source is tried.
+Labels follow browsers: `iso-8859-1`, `latin1` and `us-ascii` mean windows-1252.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from charset_normalizer import from_bytes
+
+__all__ = ["declared_charset", "decode_body", "meta_charset"]
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_ALIASES = {
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "x-user-defined": "cp1252",
+    "unicode": "utf-16",
+    "utf8": "utf-8",
+}
+_CHARSET_PARAM = re.compile(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9._:+-]+)""", re.IGNORECASE)
+_META = re.compile(rb"<meta\b[^>]*>", re.IGNORECASE)
+_XML_DECL = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._:+-]+)["']""", re.IGNORECASE)
+SCAN_BYTES = 4096
+DETECT_BYTES = 64 * 1024
+
+
+def decode_body(body: bytes, content_type: str | None) -> str:
+    """The text of `body`, decoded by the first charset source that works (see module docstring)."""
+    for encoding in (declared_charset(content_type), _bom_charset(body), meta_charset(body)):
+        text = _try(body, encoding)
+        if text is not None:
+            return text
+    text = _try(body, "utf-8")
+    if text is not None:
+        return text
+    guess = from_bytes(body[:DETECT_BYTES]).best()
+    encoding = guess.encoding if guess is not None else "cp1252"
+    return body.decode(_normalize(encoding) or "cp1252", errors="replace")
+
+
+def declared_charset(content_type: str | None) -> str | None:
+    """The charset parameter of a Content-Type header, as a Python codec name."""
+    if not content_type:
+        return None
+    match = _CHARSET_PARAM.search(content_type.encode("latin-1", errors="ignore"))
+    return _normalize(match.group(1).decode("ascii")) if match else None
+
+
+def meta_charset(body: bytes) -> str | None:
+    """The charset an HTML `<meta>` or an XML declaration in the first bytes names."""
+    head = body[:SCAN_BYTES]
+    for tag in _META.findall(head):
+        lowered = tag.lower()
+        if b"charset" not in lowered:
+            continue
+        if b"http-equiv" in lowered and b"content-type" not in lowered:
+            continue
+        match = _CHARSET_PARAM.search(tag)
+        if match:
+            return _normalize(match.group(1).decode("ascii"))
+    match = _XML_DECL.search(head)
+    return _normalize(match.group(1).decode("ascii")) if match else None
+
+
+def _bom_charset(body: bytes) -> str | None:
+    for bom, encoding in _BOMS:
+        if body.startswith(bom):
+            return encoding
+    return None
+
+
+def _normalize(label: str) -> str | None:
+    label = label.strip().lower()
+    label = _ALIASES.get(label, label)
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        return None
+    if name in ("utf-16-le", "utf-16-be") and label in ("utf-16", "utf16"):
+        return "utf-16"
+    return name
+
+
+def _try(body: bytes, encoding: str | None) -> str | None:
+    if not encoding:
+        return None
+    try:
+        return body.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None

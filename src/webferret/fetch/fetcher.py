@@ -1,0 +1,163 @@
+"""The `Fetcher`: vets every hop, follows redirects by hand, applies caps, picks the tier.
+
+    fetcher = Fetcher(settings)
+    raw = await fetcher.fetch(url, opts)   # RawResponse, or raises FerretError
+    await fetcher.aclose()
+
+One `fetch` call: rewrite the URL (`net.rewrite`), then per hop vet it (`UrlPolicy`), ask the
+tier chosen by `tier_for` for one request, follow a redirect (at most `max_redirects`, a loop is
+`too_many_redirects`), retry a 429 once when its Retry-After is short (<= `retry_after_max`).
+The whole call, redirects and retry included, runs under the per-page `timeout`, so a server
+dripping one byte at a time ends in `timeout`. A 4xx/5xx ends in `http_error` (429 in
+`rate_limited`); a 304 is returned as it is (conditional requests, `opts.headers`).
+Fetches of URLs on one host are capped at `per_host_concurrency` at a time (the per-page
+timeout starts once a slot is free; the batch budget bounds the wait).
+
+To add tiers (impersonate, browser) and block detection: give them the `HttpTier` API
+(`webferret.fetch.http`) and change `tier_for` (and `_check_status` for block pages).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from http import HTTPStatus
+from urllib.parse import urljoin, urlsplit
+
+from webferret.config import Settings
+from webferret.fetch.http import HttpTier, is_redirect_status
+from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import Resolver, Target, UrlPolicy
+from webferret.net.rewrite import rewrite_url
+
+
+class Fetcher:
+    """Fetches URLs safely; owns the HTTP client(s) until `aclose`."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        resolver: Resolver | None = None,
+        verify: bool | ssl.SSLContext = True,
+    ) -> None:
+        """`resolver` replaces the system resolver and `verify` the CA store (both for tests and
+        special networks); neither is needed in normal use."""
+        self.settings = settings
+        self._resolver = resolver
+        self.http = HttpTier(verify=verify)
+        self._host_limits: dict[str, asyncio.Semaphore] = {}
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    def policy(self, opts: FetchOptions) -> UrlPolicy:
+        return UrlPolicy(opts.allow_private_hosts, opts.allow_hosts, resolver=self._resolver)
+
+    def tier_for(self, target: Target, opts: FetchOptions) -> HttpTier:
+        """The tier for this hop. Only `http` exists so far; issue 5 adds the others here."""
+        return self.http
+
+    async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
+        """The response for `url` after redirects; raises `FerretError` when there is none."""
+        async with self._host_slot(url, opts):
+            started = time.monotonic()
+            try:
+                async with asyncio.timeout(opts.timeout):
+                    raw = await self._follow(url, opts, self.policy(opts))
+            except TimeoutError:
+                message = f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
+                raise FerretError(ErrorCode.TIMEOUT, message) from None
+        raw.elapsed_ms = (time.monotonic() - started) * 1000
+        _check_status(raw)
+        return raw
+
+    async def _follow(self, url: str, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
+        current, seen, trail, retried = rewrite_url(url), [], [], False
+        while True:
+            target = await policy.vet(current)
+            raw = await self._hop(target, opts, policy)
+            trail.append({"url": target.url, "status": raw.status, "via": raw.fetched_via})
+            if raw.status == 429 and not retried:
+                wait = retry_after(raw)
+                if wait is not None and wait <= opts.retry_after_max:
+                    retried = True
+                    await asyncio.sleep(wait)
+                    continue
+            location = raw.headers.get("location") if is_redirect_status(raw.status) else None
+            if not location:
+                break
+            seen.append(target.url)
+            current = urljoin(target.url, location.strip())
+            _check_redirect(url, current, seen, opts.max_redirects)
+        raw.url, raw.trail = url, trail
+        return raw
+
+    async def _hop(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
+        return await self.tier_for(target, opts).fetch(target, opts, policy)
+
+    def _host_slot(self, url: str, opts: FetchOptions) -> asyncio.Semaphore:
+        """The per-host cap, keyed by the asked URL's host; waiting for it is not page time."""
+        try:
+            host = (urlsplit(url).hostname or "").rstrip(".")
+        except ValueError:
+            host = ""
+        limit = self._host_limits.get(host)
+        if limit is None:
+            limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)
+        return limit
+
+
+def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:
+    if nxt.split("#")[0] in (hop.split("#")[0] for hop in seen):
+        chain = " -> ".join([*seen, nxt])
+        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop from {url}: {chain}")
+    if len(seen) > max_redirects:
+        raise FerretError(
+            ErrorCode.TOO_MANY_REDIRECTS,
+            f"{url} redirected more than {max_redirects} times (setting max_redirects); last to {nxt}",
+        )
+
+
+def _check_status(raw: RawResponse) -> None:
+    """Raise for an HTTP status that is an error; an error page is never content."""
+    if raw.status == 429:
+        wait = retry_after(raw)
+        after = f"; retry after {wait:g} s" if wait is not None else ""
+        raise FerretError(
+            ErrorCode.RATE_LIMITED,
+            f"{raw.final_url} answered HTTP 429 Too Many Requests{after}",
+            status=429,
+            retry_after=wait,
+        )
+    if raw.status >= 400:
+        reason = _reason(raw.status)
+        raise FerretError(
+            ErrorCode.HTTP_ERROR, f"{raw.final_url} answered HTTP {raw.status}{reason}", status=raw.status
+        )
+
+
+def _reason(status: int) -> str:
+    try:
+        return f" {HTTPStatus(status).phrase}"
+    except ValueError:
+        return ""
+
+
+def retry_after(raw: RawResponse) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None when absent or bad."""
+    value = (raw.headers.get("retry-after") or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())

@@ -1,0 +1,109 @@
+"""Tier 0: plain HTTP with httpx, one hop at a time, to a vetted address only.
+
+Tier API (what the `Fetcher` calls, and what other tiers implement the same way):
+
+    class SomeTier:
+        name: str                       # "http", "impersonate", "browser"; goes to `fetched_via`
+        async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse
+        async def aclose(self) -> None
+
+`fetch` makes ONE request to `target` (a URL that `UrlPolicy.vet` passed, with its pinned address),
+does not follow redirects (the Fetcher does, re-vetting each hop), returns a `RawResponse` for
+every HTTP status (a redirect's body is not read), and raises `FerretError` for failures below
+HTTP: `connect_failed`, `timeout`, `too_large`, `http_error` for a broken HTTP answer (such as a
+body shorter than its Content-Length), `blocked_address` when the peer is not the vetted address
+and the policy refuses it. `opts.headers` (e.g. If-None-Match) are sent as given.
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+
+import httpx
+
+from webferret.fetch.body import ACCEPT_ENCODING, read_capped
+from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import Target, UrlPolicy
+from webferret.net.transport import PinnedTransport, peer_address
+
+REDIRECTS = (301, 302, 303, 307, 308)
+ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+class HttpTier:
+    """httpx over a `PinnedTransport`; one shared client, closed by `aclose`."""
+
+    name = "http"
+
+    def __init__(self, verify: bool | ssl.SSLContext = True) -> None:
+        self.transport = PinnedTransport(verify=verify)
+        self.client = httpx.AsyncClient(transport=self.transport, trust_env=False, follow_redirects=False)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
+        """One request to `target`; see the module docstring for the contract."""
+        self.transport.pin(target)
+        request = self.client.build_request(
+            "GET", target.url, headers=_headers(opts), timeout=httpx.Timeout(opts.timeout)
+        )
+        started = time.monotonic()
+        try:
+            response = await self.client.send(request, stream=True)
+            try:
+                peer = peer_address(response)
+                if peer is not None and peer != target.address:
+                    policy.check_peer(target.host, peer)
+                body = b""
+                if not is_redirect(response):
+                    body = await read_capped(response, opts.max_bytes, target.url)
+            finally:
+                await response.aclose()
+        except httpx.HTTPError as exc:
+            raise network_error(exc, target) from None
+        return RawResponse(
+            url=target.url,
+            final_url=target.url,
+            status=response.status_code,
+            headers=response.headers,
+            body=body,
+            fetched_via=self.name,
+            elapsed_ms=(time.monotonic() - started) * 1000,
+        )
+
+
+def is_redirect_status(status: int) -> bool:
+    return status in REDIRECTS
+
+
+def is_redirect(response: httpx.Response) -> bool:
+    return is_redirect_status(response.status_code) and "location" in response.headers
+
+
+def _headers(opts: FetchOptions) -> dict[str, str]:
+    headers = {
+        "User-Agent": opts.user_agent,
+        "Accept": ACCEPT,
+        "Accept-Language": "en-US,en;q=0.9",
+        "Accept-Encoding": ACCEPT_ENCODING,
+    }
+    headers.update(dict(opts.headers))
+    return headers
+
+
+def network_error(exc: httpx.HTTPError, target: Target) -> FerretError:
+    """The `FerretError` for an httpx failure, naming the host and address."""
+    where = f"{target.host}:{target.port} ({target.address})"
+    detail = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException):
+        return FerretError(ErrorCode.TIMEOUT, f"{target.url}: no answer from {where} in time ({detail})")
+    if isinstance(exc, httpx.ConnectError):
+        return FerretError(ErrorCode.CONNECT_FAILED, f"cannot connect to {where}: {detail}")
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return FerretError(ErrorCode.HTTP_ERROR, f"broken HTTP answer from {where}: {detail}")
+    if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
+        return FerretError(ErrorCode.INVALID_URL, f"{target.url}: {detail}")
+    return FerretError(ErrorCode.CONNECT_FAILED, f"connection to {where} failed: {detail}")

@@ -1,0 +1,112 @@
+"""What a body really is, whatever its Content-Type says: magic bytes first, then the header, then
+a look at the text. A PNG served as text/html is "binary"; an HTML page served as
+application/octet-stream is "html".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Literal
+
+Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
+
+__all__ = ["Kind", "sniff_kind"]
+
+_MAGIC: tuple[tuple[bytes, Kind], ...] = (
+    (b"%PDF-", "pdf"),
+    (b"\x89PNG\r\n\x1a\n", "binary"),
+    (b"\xff\xd8\xff", "binary"),  # JPEG
+    (b"GIF87a", "binary"),
+    (b"GIF89a", "binary"),
+    (b"PK\x03\x04", "binary"),  # zip, docx, epub, jar
+    (b"\x1f\x8b", "binary"),  # gzip
+    (b"BZh", "binary"),
+    (b"7z\xbc\xaf\x27\x1c", "binary"),
+    (b"Rar!\x1a\x07", "binary"),
+    (b"\x7fELF", "binary"),
+    (b"MZ", "binary"),
+    (b"\x00asm", "binary"),
+    (b"OggS", "binary"),
+    (b"ID3", "binary"),  # mp3
+    (b"fLaC", "binary"),
+    (b"wOFF", "binary"),
+    (b"wOF2", "binary"),
+    (b"\x00\x00\x01\x00", "binary"),  # ico
+    (b"\x1a\x45\xdf\xa3", "binary"),  # webm/mkv
+)
+_HTML = re.compile(
+    rb"<(!doctype\s+html|html|head|body|title|meta|script|style|div|p|h[1-6]|table|a\s|br|iframe)\b",
+    re.IGNORECASE,
+)
+_TEXT_TYPES = ("javascript", "ecmascript", "x-sh", "x-python", "x-yaml", "yaml", "toml", "csv", "markdown")
+_BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
+SNIFF_BYTES = 1024
+
+
+def sniff_kind(body: bytes, content_type: str | None) -> Kind:
+    """One of "html", "pdf", "json", "xml", "text", "binary" for `body` served as `content_type`."""
+    head = body[:SNIFF_BYTES]
+    magic = _magic(head)
+    if magic is not None:
+        return magic
+    if not _looks_textual(head):
+        return "binary"
+    mime = (content_type or "").split(";")[0].strip().lower()
+    declared = _declared(mime)
+    if declared is not None:
+        return declared
+    return _guess_text(body, head)
+
+
+def _magic(head: bytes) -> Kind | None:
+    for prefix, kind in _MAGIC:
+        if head.startswith(prefix):
+            return kind
+    if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return "binary"
+    if head[4:8] == b"ftyp":  # mp4, mov, heic
+        return "binary"
+    return None
+
+
+def _looks_textual(head: bytes) -> bool:
+    if not head:
+        return True
+    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return True
+    if b"\x00" in head:
+        return False
+    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
+    return controls <= len(head) // 20
+
+
+def _declared(mime: str) -> Kind | None:
+    if mime in ("text/html", "application/xhtml+xml"):
+        return "html"
+    if mime == "application/pdf":
+        return "pdf"
+    if mime in ("application/json", "text/json") or mime.endswith("+json"):
+        return "json"
+    if mime in ("application/xml", "text/xml") or mime.endswith("+xml"):
+        return "xml"
+    if mime.startswith("text/") or any(name in mime for name in _TEXT_TYPES):
+        return "text"
+    if mime.startswith(_BINARY_PREFIXES):
+        return "binary"
+    return None  # missing, application/octet-stream, or unknown: look at the bytes
+
+
+def _guess_text(body: bytes, head: bytes) -> Kind:
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if start.startswith(b"<?xml"):
+        return "html" if _HTML.search(head) and b"<html" in head.lower() else "xml"
+    if _HTML.search(head):
+        return "html"
+    if start[:1] in (b"{", b"["):
+        try:
+            json.loads(body)
+        except ValueError:
+            return "text"
+        return "json"
+    return "text"

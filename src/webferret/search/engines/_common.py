@@ -1,0 +1,62 @@
+"""Small helpers shared by engine parsers (pure)."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from webferret.models import ErrorCode, FerretError, Hit, Source
+
+_SPACE = re.compile(r"\s+")
+
+
+def clean_text(value: Any) -> str:
+    """Collapse whitespace; None and non-strings become ''."""
+    return _SPACE.sub(" ", value).strip() if isinstance(value, str) else ""
+
+
+def load_json(body: str, engine: str) -> Any:
+    """Parse an engine's JSON body; an unreadable one is an `engine_error` naming the engine."""
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        snippet = clean_text(body[:80])
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR, f"{engine} answered something that is not JSON ({exc}): {snippet!r}"
+        ) from None
+
+
+def make_hit(engine: str, rank: int, url: str, title: str, snippet: str = "", **extra: Any) -> Hit:
+    """A single-engine hit at `rank` (1-based); `published` may be passed in `extra`."""
+    published = extra.pop("published", None)
+    return Hit(
+        url=url,
+        title=clean_text(title),
+        snippet=clean_text(snippet),
+        published=published or None,
+        sources=[Source(engine=engine, rank=rank)],
+        extra={key: value for key, value in extra.items() if value not in (None, "", [], {})},
+    )
+
+
+def iso_date(value: Any) -> str | None:
+    """An ISO 8601 timestamp or date string normalized to ISO 8601 (UTC when it has an offset)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip().replace("Z", "+00:00")
+    for parse in (datetime.fromisoformat, _parse_offset_space):
+        try:
+            moment = parse(text)
+        except ValueError:
+            continue
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC)
+        return moment.isoformat()
+    return None
+
+
+def _parse_offset_space(text: str) -> datetime:
+    """searx's `pubdate`: `2024-01-06 12:00:00+0000`."""
+    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S%z")

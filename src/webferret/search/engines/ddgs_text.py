@@ -1,0 +1,145 @@
+"""Text backends of the `ddgs` library (DuckDuckGo, Brave, Mojeek, Bing, Yahoo, ...), adapted.
+
+ddgs knows each backend's URL, payload and result XPaths; we take those (`build_payload`,
+`extract_results`, `post_extract_results`) and keep the status code ddgs would drop, so a rate limit
+or a captcha becomes `rate_limited` instead of an empty answer. Its HTTP client (`primp`, with a
+browser fingerprint) sends the request, in a worker thread since it is synchronous.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines._common import make_hit
+from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
+
+# our name -> (ddgs text backend name, correlation group: the index it really draws from)
+BACKENDS = {
+    "duckduckgo": ("duckduckgo", "bing"),
+    "brave": ("brave", "brave"),
+    "mojeek": ("mojeek", "mojeek"),
+    "bing": ("bing", "bing"),
+    "yahoo": ("yahoo", "bing"),
+    "google": ("google", "google"),
+    "yandex": ("yandex", "yandex"),
+}
+BLOCK_MARKS = (
+    "anomaly-modal",
+    "anomaly.js",
+    "<altcha-widget",
+    "/altcha.js",
+    "captcha-wrap",
+    "g-recaptcha",
+    "h-captcha",
+    "cf-challenge",
+)
+RATE_LIMIT_STATUSES = (202, 403, 429)
+
+
+def backend_class(name: str) -> Any:
+    from ddgs.engines import ENGINES
+
+    backend = BACKENDS[name][0]
+    try:
+        return ENGINES["text"][backend]
+    except KeyError:
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR, f"this ddgs version has no text backend {backend!r}"
+        ) from None
+
+
+def _payload(instance: Any, query: EngineQuery) -> dict[str, Any]:
+    return dict(
+        instance.build_payload(
+            query=query.with_site_operator(),
+            region=query.region,
+            safesearch="moderate",
+            timelimit=None,
+            page=1,
+        )
+    )
+
+
+def build_request(name: str, query: EngineQuery) -> RequestSpec:
+    """The request ddgs would send for `query` (its payload, method and URL)."""
+    instance = backend_class(name)()
+    payload = {key: str(value) for key, value in _payload(instance, query).items()}
+    if instance.search_method == "GET":
+        return RequestSpec(url=instance.search_url, params=payload)
+    return RequestSpec(url=instance.search_url, method="POST", data=payload)
+
+
+def unwrap_redirect(href: str) -> str:
+    """DuckDuckGo's `//duckduckgo.com/l/?uddg=TARGET&rut=...` -> TARGET (ddgs has unquoted it)."""
+    if "uddg=" not in href:
+        return "https:" + href if href.startswith("//") else href
+    target = href.split("uddg=", 1)[1]
+    cut = target.rfind("&rut=")
+    return target[:cut] if cut >= 0 else target
+
+
+def parse_response(name: str, body: str) -> list[Hit]:
+    """Results in `body` by ddgs's own extraction for backend `name`."""
+    cls = backend_class(name)
+    instance = cls.__new__(cls)  # extraction needs no HTTP client
+    results = instance.post_extract_results(instance.extract_results(body))
+    hits: list[Hit] = []
+    for result in results:
+        url = unwrap_redirect(getattr(result, "href", "") or "")
+        if not url.startswith(("http://", "https://")):
+            continue
+        hits.append(make_hit(name, len(hits) + 1, url, result.title, getattr(result, "body", "")))
+    return hits
+
+
+def check(response: EngineResponse) -> None:
+    head = response.text[:200_000]
+    mark = next((mark for mark in BLOCK_MARKS if mark in head), None)
+    if response.status in RATE_LIMIT_STATUSES or mark:
+        why = f"a captcha page ({mark})" if mark else f"HTTP {response.status}"
+        retry = response.headers.get("retry-after")
+        raise FerretError(
+            ErrorCode.RATE_LIMITED,
+            f"the engine answered {why}: it is rate-limiting this IP",
+            status=response.status,
+            retry_after=float(retry) if retry and retry.isdigit() else None,
+        )
+
+
+def _send_sync(name: str, spec: RequestSpec, query: EngineQuery, timeout: float) -> EngineResponse:
+    instance = backend_class(name)(timeout=max(1, round(timeout)))
+    _payload(instance, query)  # some backends set cookies on their client here (Brave)
+    kwargs = {"params": dict(spec.params)} if spec.data is None else {"data": dict(spec.data)}
+    try:
+        response = instance.http_client.request(spec.method, spec.url, **kwargs)
+    except Exception as exc:  # ddgs wraps every transport failure in its own exceptions
+        code = ErrorCode.TIMEOUT if "Timeout" in type(exc).__name__ else ErrorCode.CONNECT_FAILED
+        raise FerretError(code, f"{name}: request to {spec.url} failed: {exc}") from None
+    return EngineResponse(status=response.status_code, headers={}, text=response.text or "")
+
+
+def make_engine(name: str) -> Engine:
+    """The `Engine` for ddgs backend `name` (see `BACKENDS`)."""
+
+    def build(query: EngineQuery) -> RequestSpec:
+        spec = build_request(name, query)
+        context = {"text": query.text, "site": query.site or "", "region": query.region}
+        return replace(spec, context=context)
+
+    async def send(spec: RequestSpec, timeout: float) -> EngineResponse:
+        ctx = spec.context
+        query = EngineQuery(text=ctx["text"], site=ctx["site"] or None, region=ctx["region"])
+        return await asyncio.to_thread(_send_sync, name, spec, query, timeout)
+
+    return Engine(
+        name=name,
+        group=BACKENDS[name][1],
+        build_request=build,
+        parse_response=lambda body, query: parse_response(name, body),
+        categories=("general",),
+        send=send,
+        check=check,
+    )

@@ -1,0 +1,70 @@
+"""GitHub repository search: `GET api.github.com/search/repositories` (token used when given)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines._common import iso_date, load_json, make_hit
+from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
+
+NAME = "github"
+API = "https://api.github.com/search/repositories"
+
+
+def build_request(query: EngineQuery) -> RequestSpec:
+    headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+    if query.token:
+        headers["Authorization"] = f"Bearer {query.token}"
+    params = {"q": query.text, "per_page": str(min(max(query.limit, 1), 100))}
+    return RequestSpec(url=query.base_url or API, params=params, headers=headers)
+
+
+def check(response: EngineResponse) -> None:
+    """GitHub answers 403 (not 429) when the anonymous rate limit is spent."""
+    remaining = response.headers.get("x-ratelimit-remaining")
+    if response.status in (403, 429) and (remaining == "0" or "rate limit" in response.text.lower()):
+        reset = response.headers.get("retry-after")
+        raise FerretError(
+            ErrorCode.RATE_LIMITED,
+            "GitHub's search rate limit is spent (set GITHUB_TOKEN for a higher one)",
+            status=response.status,
+            retry_after=float(reset) if reset and reset.isdigit() else None,
+        )
+
+
+def _hit(item: dict[str, Any], rank: int) -> Hit:
+    return make_hit(
+        NAME,
+        rank,
+        str(item["html_url"]),
+        str(item.get("full_name") or item.get("name") or ""),
+        item.get("description") or "",
+        published=iso_date(item.get("pushed_at")),
+        stars=item.get("stargazers_count"),
+        language=item.get("language"),
+        topics=item.get("topics"),
+        updated_at=item.get("updated_at"),
+    )
+
+
+def parse_response(body: str, query: EngineQuery) -> list[Hit]:
+    data = load_json(body, NAME)
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        message = data.get("message") if isinstance(data, dict) else None
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR, f"GitHub answer has no `items` list: {message or 'no message'}"
+        )
+    items = [item for item in data["items"] if isinstance(item, dict) and item.get("html_url")]
+    return [_hit(item, rank) for rank, item in enumerate(items, start=1)]
+
+
+ENGINE = Engine(
+    name=NAME,
+    group=NAME,
+    build_request=build_request,
+    parse_response=parse_response,
+    categories=("code",),
+    site="github.com",
+    check=check,
+)

@@ -1,0 +1,117 @@
+"""SearXNG (and its predecessor searx): any instance's JSON API, `GET /search?q=...&format=json`.
+
+Keeps each result's upstream `engines`, `score`, `category` and date. SearXNG sends `publishedDate`
+in ISO 8601; searx sends a display string there plus `pubdate` (`2024-01-06 12:00:00+0000`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines._common import clean_text, iso_date, load_json, make_hit
+from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
+
+NAME = "searxng"
+GROUP = "searxng"
+
+# Upstream engine name -> the index it really draws from (its correlation group in fusion).
+UPSTREAM_GROUPS = {
+    "duckduckgo": "bing",
+    "bing": "bing",
+    "yahoo": "bing",
+    "qwant": "bing",
+    "ecosia": "bing",
+    "google": "google",
+    "google cse": "google",
+    "startpage": "google",
+    "brave": "brave",
+    "mojeek": "mojeek",
+    "wikipedia": "wikipedia",
+    "github": "github",
+    "reddit": "reddit",
+    "yandex": "yandex",
+}
+
+
+def build_request(query: EngineQuery) -> RequestSpec:
+    if not query.base_url:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT,
+            "no SearXNG instance configured: set WEBFERRET_SEARXNG_URL or pass --searxng-url",
+        )
+    base = query.base_url.rstrip("/")
+    params = {"q": query.with_site_operator(), "format": "json", "pageno": "1"}
+    return RequestSpec(url=f"{base}/search", params=params, headers={"Accept": "application/json"})
+
+
+def check(response: EngineResponse) -> None:
+    if response.status == 403:
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR,
+            "the SearXNG instance refused format=json (HTTP 403): enable `json` in its settings.yml "
+            "under `search.formats` (e.g. formats: [html, json])",
+            status=403,
+        )
+
+
+def _published(item: dict[str, Any]) -> str | None:
+    return iso_date(item.get("publishedDate")) or iso_date(item.get("pubdate"))
+
+
+def _upstream(item: dict[str, Any]) -> list[str]:
+    engines = item.get("engines")
+    names = [str(name) for name in engines] if isinstance(engines, list) else []
+    if not names and item.get("engine"):
+        names = [str(item["engine"])]
+    return sorted(set(names))
+
+
+def _hit(item: dict[str, Any], rank: int) -> Hit:
+    upstream = _upstream(item)
+    raw_date = item.get("publishedDate")
+    return make_hit(
+        NAME,
+        rank,
+        str(item["url"]),
+        item.get("title") or "",
+        item.get("content") or "",
+        published=_published(item),
+        engines=upstream,
+        groups=sorted({UPSTREAM_GROUPS.get(name, f"searxng:{name}") for name in upstream}),
+        searxng_score=item.get("score"),
+        category=item.get("category"),
+        published_display=raw_date if raw_date and iso_date(raw_date) is None else None,
+        pubdate=item.get("pubdate") or None,
+    )
+
+
+def parse_response(body: str, query: EngineQuery) -> list[Hit]:
+    data = load_json(body, NAME)
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise FerretError(ErrorCode.ENGINE_ERROR, "SearXNG answer has no `results` list")
+    items = [item for item in data["results"] if isinstance(item, dict) and item.get("url")]
+    return [_hit(item, rank) for rank, item in enumerate(items, start=1)]
+
+
+def warnings(body: str) -> list[str]:
+    """`unresponsive_engines` (`[[name, reason], ...]`) as readable warnings."""
+    data = load_json(body, NAME)
+    entries = data.get("unresponsive_engines") if isinstance(data, dict) else None
+    found = []
+    for entry in entries or []:
+        if isinstance(entry, list | tuple) and entry:
+            reason = clean_text(entry[1]) if len(entry) > 1 else "no reason given"
+            found.append(f"searxng: upstream engine {entry[0]!r} did not answer: {reason}")
+    return found
+
+
+ENGINE = Engine(
+    name=NAME,
+    group=GROUP,
+    build_request=build_request,
+    parse_response=parse_response,
+    categories=("general",),
+    check=check,
+    warnings=warnings,
+)

@@ -1,0 +1,109 @@
+"""Wikipedia: the MediaWiki REST search API, `GET /w/rest.php/v1/search/page?q=...&limit=N`.
+
+The parser also reads the Action API's search shapes (`query.pages` with `index`, `query.search`),
+which some mirrors and older captures answer.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+from urllib.parse import quote
+
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines._common import load_json, make_hit
+from webferret.search.types import Engine, EngineQuery, RequestSpec
+
+NAME = "wikipedia"
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def strip_markup(text: str) -> str:
+    """Search excerpts are HTML: drop the tags (`searchmatch` spans), decode the entities."""
+    return html.unescape(_TAGS.sub("", text))
+
+
+def _origin(query: EngineQuery) -> str:
+    if query.base_url:
+        return query.base_url.rstrip("/")
+    lang = (query.region.split("-")[-1] or "en") if query.region else "en"
+    return f"https://{lang}.wikipedia.org"
+
+
+def build_request(query: EngineQuery) -> RequestSpec:
+    params = {"q": query.text, "limit": str(min(max(query.limit, 1), 100))}
+    return RequestSpec(url=f"{_origin(query)}/w/rest.php/v1/search/page", params=params)
+
+
+def article_url(origin: str, title: str) -> str:
+    return f"{origin}/wiki/{quote(title.replace(' ', '_'), safe='()_,:-')}"
+
+
+def _rest_hits(pages: list[Any], origin: str) -> list[Hit]:
+    hits = []
+    for page in pages:
+        if not isinstance(page, dict) or not page.get("title"):
+            continue
+        key = page.get("key") or str(page["title"]).replace(" ", "_")
+        snippet = strip_markup(str(page.get("excerpt") or ""))
+        hits.append(
+            make_hit(
+                NAME,
+                len(hits) + 1,
+                f"{origin}/wiki/{quote(str(key), safe='()_,:-')}",
+                str(page["title"]),
+                snippet,
+                description=page.get("description"),
+                pageid=page.get("id"),
+            )
+        )
+    return hits
+
+
+def _action_hits(query_part: dict[str, Any], origin: str) -> list[Hit]:
+    pages = query_part.get("pages")
+    entries = list(pages.values()) if isinstance(pages, dict) else list(pages or [])
+    if not entries:
+        entries = [item for item in query_part.get("search") or [] if isinstance(item, dict)]
+    entries = [entry for entry in entries if isinstance(entry, dict) and entry.get("title")]
+    entries.sort(key=lambda entry: entry.get("index", 0))
+    hits = []
+    for rank, entry in enumerate(entries, start=1):
+        snippet = entry.get("extract") or entry.get("description") or strip_markup(entry.get("snippet") or "")
+        hits.append(
+            make_hit(
+                NAME,
+                rank,
+                article_url(origin, str(entry["title"])),
+                str(entry["title"]),
+                snippet[:400],
+                description=entry.get("description"),
+                pageid=entry.get("pageid"),
+            )
+        )
+    return hits
+
+
+def parse_response(body: str, query: EngineQuery) -> list[Hit]:
+    data = load_json(body, NAME)
+    origin = _origin(query)
+    if isinstance(data, dict) and isinstance(data.get("pages"), list):
+        return _rest_hits(data["pages"], origin)
+    if isinstance(data, dict) and isinstance(data.get("query"), dict):
+        return _action_hits(data["query"], origin)
+    if isinstance(data, dict) and (data.get("error") or data.get("httpReason")):
+        raise FerretError(ErrorCode.ENGINE_ERROR, f"Wikipedia search failed: {data}")
+    if isinstance(data, dict) and "batchcomplete" in data:
+        return []
+    raise FerretError(ErrorCode.ENGINE_ERROR, "Wikipedia answer has neither `pages` nor `query`")
+
+
+ENGINE = Engine(
+    name=NAME,
+    group=NAME,
+    build_request=build_request,
+    parse_response=parse_response,
+    categories=("general", "reference"),
+    site="wikipedia.org",
+)

@@ -1,0 +1,73 @@
+"""Views of a `SearchResult`: the human listing and the `--json` data object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webferret.models import ErrorCode, ErrorInfo, Hit
+from webferret.search.types import SearchResult
+
+
+def header(result: SearchResult) -> str:
+    """`N of M results (K unreachable) for "query" · engines: a 10, b failed`."""
+    shown = len(result.results)
+    if result.verified:
+        count = f"{shown} of {result.candidates} results ({len(result.unreachable)} unreachable)"
+    else:
+        count = f"{shown} results (not verified)"
+    engines = ", ".join(
+        f"{report.name} {report.count}" if report.ok else f"{report.name} failed" for report in result.engines
+    )
+    return f'{count} for "{result.query}" · engines: {engines or "none"}'
+
+
+def hit_lines(hit: Hit) -> list[str]:
+    tokens = f" ({hit.tokens} tokens)" if hit.tokens is not None else ""
+    lines = [f"* {hit.url} — {hit.title or '(no title)'}{tokens}"]
+    if hit.published:
+        lines.append(f"  {hit.published[:10]}")
+    if hit.snippet:
+        lines.append(f"  {hit.snippet}")
+    return lines
+
+
+def engine_failures(result: SearchResult) -> list[str]:
+    return [
+        f"  {report.name}: {report.error.code.value}: {report.error.message}"
+        for report in result.engines
+        if not report.ok and report.error is not None
+    ]
+
+
+def render_result(result: SearchResult) -> str:
+    """The human view; when no engine answered, why each one failed."""
+    if not result.answered:
+        return "\n".join(["webferret: error: no engine answered:", *engine_failures(result)])
+    lines = [header(result), ""]
+    for hit in result.results:
+        lines.extend([*hit_lines(hit), ""])
+    failures = engine_failures(result)
+    if failures:
+        lines.extend(["engines that failed:", *failures])
+    lines.extend(f"warning: {warning}" for warning in result.warnings)
+    return "\n".join(lines).rstrip("\n")
+
+
+def result_data(result: SearchResult) -> dict[str, Any]:
+    """`data` of the `--json` envelope (the issue's contract)."""
+    fields = ("url", "title", "snippet", "published", "score", "sources", "reachable", "tokens", "handle")
+    return {
+        "query": result.query,
+        "results": [
+            hit.model_dump(mode="json", include=set(fields)) | {"extra": hit.extra} for hit in result.results
+        ],
+        "engines": [report.model_dump(mode="json") for report in result.engines],
+        "unreachable": [item.model_dump(mode="json") for item in result.unreachable],
+        "warnings": list(result.warnings),
+        "dropped_duplicates": [item.model_dump(mode="json") for item in result.dropped_duplicates],
+    }
+
+
+def search_error(result: SearchResult) -> ErrorInfo:
+    reasons = "; ".join(line.strip() for line in engine_failures(result)) or "no engine was run"
+    return ErrorInfo(code=ErrorCode.ENGINE_ERROR, message=f"no engine answered: {reasons}")

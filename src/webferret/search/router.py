@@ -1,0 +1,129 @@
+"""Pick engines for a query, run them in parallel (each with its own timeout), fuse their answers.
+
+`--engines a,b,c` runs those engines side by side; `auto` is a chain that falls back to its next
+engine when one fails or answers nothing. One engine failing never fails the search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
+from webferret.search.engines import BANGS, auto_chain
+from webferret.search.fusion import fuse
+from webferret.search.runner import EngineRunner
+from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineReport, SearchOptions
+
+
+def parse_bangs(query: str) -> tuple[str, str | None]:
+    """Split `!gh`, `!w`, `!r` out of the query: (text without bangs, site of the last bang)."""
+    site = None
+    words = []
+    for word in query.split():
+        if word.lower() in BANGS:
+            site = BANGS[word.lower()]
+        else:
+            words.append(word)
+    return " ".join(words), site
+
+
+@dataclass
+class RouterOutcome:
+    """Fused hits plus what each engine did."""
+
+    hits: list[Hit] = field(default_factory=list)
+    reports: list[EngineReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    text: str = ""
+    site: str | None = None
+
+
+class Router:
+    """Runs engines by name through one `EngineRunner`."""
+
+    def __init__(self, engines: Mapping[str, Engine], runner: EngineRunner) -> None:
+        self.engines = engines
+        self.runner = runner
+
+    def plan(self, names: Sequence[str], site: str | None, searxng: bool) -> list[list[str]]:
+        """Slots to run in parallel; each slot is a fallback chain (one engine unless `auto`)."""
+        slots: list[list[str]] = []
+        for name in names:
+            if name == "auto":
+                slots.append(auto_chain(searxng, site, dict(self.engines)))
+            elif name in self.engines:
+                slots.append([name])
+            else:
+                known = ", ".join(["auto", *sorted(self.engines)])
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, f"unknown engine {name!r}; known: {known}")
+        if not slots:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "no engine selected (--engines is empty)")
+        return slots
+
+    async def search(self, query: str, options: SearchOptions) -> RouterOutcome:
+        text, bang_site = parse_bangs(query)
+        site = options.site or bang_site
+        if not text.strip():
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
+        slots = self.plan(options.engines, site, bool(options.searxng_url))
+        done = await asyncio.gather(*(self._run_chain(chain, text, site, options) for chain in slots))
+        outcome = RouterOutcome(text=text, site=site)
+        answers = []
+        for results in done:
+            for name, report, answer in results:
+                outcome.reports.append(report)
+                if answer is not None:
+                    outcome.warnings.extend(answer.warnings)
+                    answers.append((name, self.engines[name].group, answer.hits))
+        outcome.hits = fuse(answers)
+        return outcome
+
+    def _query(self, engine: Engine, text: str, site: str | None, options: SearchOptions) -> EngineQuery:
+        owns_site = bool(site and engine.site and site.lower().removeprefix("www.").endswith(engine.site))
+        return EngineQuery(
+            text=text,
+            site=None if owns_site else site,
+            limit=max(options.results, 10),
+            region=options.region,
+            base_url=options.searxng_url if engine.name == "searxng" else None,
+            token=options.github_token if engine.name == "github" else None,
+        )
+
+    async def _run_chain(
+        self, chain: list[str], text: str, site: str | None, options: SearchOptions
+    ) -> list[tuple[str, EngineReport, EngineAnswer | None]]:
+        results = []
+        for name in chain:
+            engine = self.engines[name]
+            report, answer = await self._run_one(engine, self._query(engine, text, site, options), options)
+            results.append((name, report, answer))
+            if answer is not None and answer.hits:
+                break
+        return results
+
+    async def _run_one(
+        self, engine: Engine, query: EngineQuery, options: SearchOptions
+    ) -> tuple[EngineReport, EngineAnswer | None]:
+        started = time.monotonic()
+        error: ErrorInfo | None = None
+        answer: EngineAnswer | None = None
+        try:
+            async with asyncio.timeout(options.engine_timeout):
+                answer = await self.runner.run(engine, query, options.engine_timeout)
+        except TimeoutError:
+            message = f"{engine.name} gave no answer within {options.engine_timeout:g} s (engine_timeout)"
+            error = ErrorInfo(code=ErrorCode.TIMEOUT, message=message)
+        except FerretError as exc:
+            error = exc.info()
+        except Exception as exc:  # an engine bug must not fail the search
+            error = ErrorInfo(
+                code=ErrorCode.ENGINE_ERROR, message=f"{engine.name}: {type(exc).__name__}: {exc}"
+            )
+        elapsed = round((time.monotonic() - started) * 1000, 1)
+        count = len(answer.hits) if answer else 0
+        return EngineReport(
+            name=engine.name, ok=error is None, count=count, elapsed_ms=elapsed, error=error
+        ), answer

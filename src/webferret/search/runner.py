@@ -1,0 +1,111 @@
+"""The one place engines touch the network: pacing, the request, retries, status policy, parsing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from webferret.models import ErrorCode, FerretError
+from webferret.search.pacing import Pacer
+from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResponse, RequestSpec
+
+RETRY_STATUSES = (500, 502, 503, 504)
+RETRY_DELAY = 0.5
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """A Retry-After header in seconds (its HTTP-date form is ignored)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value.strip()))
+    except ValueError:
+        return None
+
+
+def status_error(engine: str, response: EngineResponse) -> FerretError | None:
+    """The generic reading of an engine's HTTP status (after the engine's own `check`)."""
+    if response.status == 429:
+        return FerretError(
+            ErrorCode.RATE_LIMITED,
+            f"{engine} answered HTTP 429 Too Many Requests",
+            status=429,
+            retry_after=retry_after_seconds(response.headers.get("retry-after")),
+        )
+    if response.status >= 400:
+        return FerretError(
+            ErrorCode.ENGINE_ERROR, f"{engine} answered HTTP {response.status}", status=response.status
+        )
+    return None
+
+
+class EngineRunner:
+    """Runs one engine for one query; shares an HTTP client and a pacer between engines."""
+
+    def __init__(self, client: httpx.AsyncClient, pacer: Pacer | None, min_interval: float = 1.0) -> None:
+        self.client = client
+        self.pacer = pacer
+        self.min_interval = min_interval
+
+    async def run(self, engine: Engine, query: EngineQuery, timeout: float) -> EngineAnswer:
+        """Ask `engine`; raises `FerretError` for every failure (the router turns it into a report)."""
+        if self.pacer is not None:
+            await self.pacer.wait_turn(engine.name, self.min_interval)
+        spec = engine.build_request(query)
+        response = await self._send_with_retry(engine, spec, timeout)
+        try:
+            if engine.check is not None:
+                engine.check(response)
+            error = status_error(engine.name, response)
+            if error is not None:
+                raise error
+        except FerretError as exc:
+            if exc.code == ErrorCode.RATE_LIMITED and self.pacer is not None:
+                await asyncio.to_thread(self.pacer.suspend, engine.name, exc.retry_after, exc.message)
+            raise
+        return self._parse(engine, response, query)
+
+    def _parse(self, engine: Engine, response: EngineResponse, query: EngineQuery) -> EngineAnswer:
+        try:
+            hits = engine.parse_response(response.text, query)
+            warnings = engine.warnings(response.text) if engine.warnings else []
+        except FerretError:
+            raise
+        except Exception as exc:
+            raise FerretError(
+                ErrorCode.ENGINE_ERROR,
+                f"{engine.name}: could not read its answer ({type(exc).__name__}: {exc})",
+            ) from None
+        return EngineAnswer(hits=hits, warnings=warnings)
+
+    async def _send_with_retry(self, engine: Engine, spec: RequestSpec, timeout: float) -> EngineResponse:
+        response = await self._send(engine, spec, timeout)
+        if response.status in RETRY_STATUSES and "retry-after" not in response.headers:
+            await asyncio.sleep(RETRY_DELAY)
+            response = await self._send(engine, spec, timeout)
+        return response
+
+    async def _send(self, engine: Engine, spec: RequestSpec, timeout: float) -> EngineResponse:
+        if engine.send is not None:
+            return await engine.send(spec, timeout)
+        try:
+            response = await self.client.request(
+                spec.method,
+                spec.url,
+                params=dict(spec.params) or None,
+                data=dict(spec.data) if spec.data is not None else None,
+                headers=dict(spec.headers),
+                timeout=timeout,
+            )
+        except httpx.TimeoutException:
+            raise FerretError(
+                ErrorCode.TIMEOUT, f"{engine.name}: no answer from {spec.url} in {timeout:g} s"
+            ) from None
+        except httpx.HTTPError as exc:
+            raise FerretError(
+                ErrorCode.CONNECT_FAILED,
+                f"{engine.name}: cannot reach {spec.url}: {type(exc).__name__}: {exc}",
+            ) from None
+        headers = {key.lower(): value for key, value in response.headers.items()}
+        return EngineResponse(status=response.status_code, headers=headers, text=response.text)

@@ -1,0 +1,62 @@
+"""One search call end to end: route to engines, fuse, verify, shape the `SearchResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import httpx
+
+from webferret.search.engines import registry
+from webferret.search.pacing import Pacer
+from webferret.search.router import Router
+from webferret.search.runner import EngineRunner
+from webferret.search.types import Engine, SearchOptions, SearchResult
+from webferret.search.verify import verify_hits
+
+if TYPE_CHECKING:
+    from webferret.ferret import Ferret
+
+PACING_FILE = "search-pacing.sqlite"
+
+
+def spare_candidates(results: int) -> int:
+    """How many candidates to verify for `results` answers, so a few dead ones can be replaced."""
+    return results + max(2, results // 2)
+
+
+async def run_search(
+    ferret: Ferret,
+    query: str,
+    options: SearchOptions,
+    engines: Mapping[str, Engine] | None = None,
+) -> SearchResult:
+    """Search, fuse, and (when `options.verify`) verify; engine failures are reports, not exceptions."""
+    settings = ferret.settings
+    pacer = Pacer(settings.home / PACING_FILE)
+    headers = {"User-Agent": settings.user_agent}
+    async with httpx.AsyncClient(headers=headers, follow_redirects=True) as client:
+        router = Router(
+            engines if engines is not None else registry(),
+            EngineRunner(client, pacer, options.engine_min_interval),
+        )
+        outcome = await router.search(query, options)
+    result = SearchResult(query=query, engines=outcome.reports, warnings=outcome.warnings)
+    if not options.verify:
+        result.results = outcome.hits[: options.results]
+        result.candidates = len(outcome.hits)
+        return result
+    candidates = outcome.hits[: spare_candidates(options.results)]
+    result.candidates = len(candidates)
+    if candidates:
+        try:
+            kept, unreachable, dropped = await verify_hits(ferret, candidates, options.verify_timeout)
+        except ModuleNotFoundError as exc:  # a build without the fetch layer
+            result.warnings.append(f"results not verified: the fetcher is unavailable ({exc})")
+            result.results = candidates[: options.results]
+            return result
+        result.results = kept[: options.results]
+        result.unreachable = unreachable
+        result.dropped_duplicates = dropped
+        result.verified = True
+    return result

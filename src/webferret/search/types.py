@@ -1,0 +1,158 @@
+"""What goes into a search and what comes out: options, engine requests, engine answers, the result."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from webferret.models import ErrorInfo, Hit
+
+if TYPE_CHECKING:
+    from webferret.config import Settings
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Switches of one search call; defaults come from `Settings`."""
+
+    engines: tuple[str, ...] = ("auto",)
+    results: int = 10
+    site: str | None = None
+    searxng_url: str | None = None
+    github_token: str | None = None
+    engine_timeout: float = 8.0
+    engine_min_interval: float = 1.0
+    verify: bool = True
+    verify_timeout: float = 10.0
+    region: str = "us-en"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> SearchOptions:
+        base = cls(
+            engines=tuple(settings.engines),
+            results=settings.results,
+            searxng_url=settings.searxng_url,
+            github_token=settings.github_token,
+            engine_timeout=settings.engine_timeout,
+            engine_min_interval=settings.engine_min_interval,
+            verify=settings.verify,
+            verify_timeout=settings.verify_timeout,
+        )
+        return base.with_(**overrides)
+
+    def with_(self, **overrides: Any) -> SearchOptions:
+        clean = {key: value for key, value in overrides.items() if value is not None}
+        if "engines" in clean:
+            clean["engines"] = tuple(clean["engines"])
+        return replace(self, **clean)
+
+
+@dataclass(frozen=True)
+class EngineQuery:
+    """What one engine is asked: the query text (bangs removed), a site filter, how many results."""
+
+    text: str
+    site: str | None = None
+    limit: int = 10
+    region: str = "us-en"
+    base_url: str | None = None
+    token: str | None = None
+
+    def with_site_operator(self) -> str:
+        """The query text with `site:HOST` appended, for engines that understand the operator."""
+        return f"{self.text} site:{self.site}" if self.site else self.text
+
+
+@dataclass(frozen=True)
+class RequestSpec:
+    """One HTTP request an engine wants sent."""
+
+    url: str
+    method: str = "GET"
+    params: Mapping[str, str] = field(default_factory=dict)
+    data: Mapping[str, str] | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    context: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """values for an engine's own sender (never sent on the wire)"""
+
+
+@dataclass(frozen=True)
+class EngineResponse:
+    """What came back for a `RequestSpec`."""
+
+    status: int
+    headers: Mapping[str, str]
+    text: str
+
+
+@dataclass
+class EngineAnswer:
+    """An engine's parsed answer: its hits in rank order and any warnings it carried."""
+
+    hits: list[Hit] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+Sender = Callable[[RequestSpec, float], Awaitable[EngineResponse]]
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One search engine: typed metadata plus pure request builder and response parser.
+
+    `group` is the upstream index the engine draws from (its correlation group in fusion).
+    `send` replaces the runner's HTTP client for engines that bring their own (the ddgs ones).
+    `check` inspects a response before parsing and raises `FerretError` for engine-specific refusals.
+    """
+
+    name: str
+    group: str
+    build_request: Callable[[EngineQuery], RequestSpec]
+    parse_response: Callable[[str, EngineQuery], list[Hit]]
+    categories: tuple[str, ...] = ("general",)
+    needs_key: bool = False
+    site: str | None = None
+    send: Sender | None = None
+    check: Callable[[EngineResponse], None] | None = None
+    warnings: Callable[[str], list[str]] | None = None
+
+
+class EngineReport(BaseModel):
+    """How one engine did in one search."""
+
+    name: str
+    ok: bool
+    count: int = 0
+    elapsed_ms: float = 0.0
+    error: ErrorInfo | None = None
+
+
+class Unreachable(BaseModel):
+    url: str
+    error: ErrorInfo | None = None
+
+
+class DroppedDuplicate(BaseModel):
+    url: str
+    duplicate_of: str
+
+
+class SearchResult(BaseModel):
+    """The answer of `Ferret.search`: fused hits, per-engine reports, and what verification dropped."""
+
+    query: str
+    results: list[Hit] = Field(default_factory=list)
+    engines: list[EngineReport] = Field(default_factory=list)
+    unreachable: list[Unreachable] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    dropped_duplicates: list[DroppedDuplicate] = Field(default_factory=list)
+    candidates: int = Field(default=0, description="results considered before verification")
+    verified: bool = False
+
+    @property
+    def answered(self) -> bool:
+        """True when at least one engine answered without an error."""
+        return any(report.ok for report in self.engines)

@@ -1,0 +1,88 @@
+"""The ddgs adapter's live path (ddgs payload, its primp client, status and captcha policy, ddgs
+extraction) run against captured pages served on 127.0.0.1 instead of the real engines."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import httpx
+import pytest
+from search_harness import FakeWeb
+
+from webferret.models import ErrorCode, FerretError
+from webferret.search.engines import ddgs_text
+from webferret.search.runner import EngineRunner
+from webferret.search.types import Engine, EngineQuery
+
+
+def local(engine: Engine, url: str) -> Engine:
+    """The same engine with its request sent to `url` (everything else unchanged)."""
+    build = engine.build_request
+
+    def build_local(query: EngineQuery) -> object:
+        return dataclasses.replace(build(query), url=url)
+
+    return dataclasses.replace(engine, build_request=build_local)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def runner() -> EngineRunner:
+    async with httpx.AsyncClient() as client:
+        yield EngineRunner(client, None, min_interval=0)
+
+
+async def test_duckduckgo_through_primp_on_loopback(
+    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+) -> None:
+    body = (engine_fixtures / "duckduckgo/html_rust-programming_2026-04-14.html").read_text()
+    fake_web.server.canned["/ddg/html/"] = (200, body, "text/html; charset=utf-8")
+    engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/html/")
+    answer = await runner.run(engine, EngineQuery(text="rust programming", site="rust-lang.org"), timeout=10)
+    assert answer.hits[0].url == "https://rust-lang.org/"
+    assert len(answer.hits) == 10
+    assert "q=rust+programming+site%3Arust-lang.org" in fake_web.server.posts[-1]  # ddgs's POST payload
+
+
+async def test_brave_through_primp_on_loopback(
+    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+) -> None:
+    body = (engine_fixtures / "brave/search_golang_trimmed.html").read_text()
+    fake_web.server.canned["/brave/search"] = (200, body, "text/html; charset=utf-8")
+    engine = local(ddgs_text.make_engine("brave"), f"{fake_web.base}/brave/search")
+    answer = await runner.run(engine, EngineQuery(text="golang"), timeout=10)
+    assert [hit.url for hit in answer.hits][:2] == [
+        "https://go.dev/",
+        "https://en.wikipedia.org/wiki/Go_(programming_language)",
+    ]
+
+
+@pytest.mark.parametrize("status", [202, 429])
+async def test_rate_limit_status_is_rate_limited(
+    fake_web: FakeWeb, runner: EngineRunner, status: int
+) -> None:
+    fake_web.server.canned[f"/ddg/limited{status}"] = (status, "<html></html>", "text/html")
+    engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/limited{status}")
+    with pytest.raises(FerretError) as caught:
+        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.RATE_LIMITED and f"HTTP {status}" in caught.value.message
+
+
+async def test_anomaly_page_is_rate_limited(
+    fake_web: FakeWeb, block_fixtures: Path, runner: EngineRunner
+) -> None:
+    body = (block_fixtures / "duckduckgo_anomaly_challenge_2026.html").read_text()
+    fake_web.server.canned["/ddg/anomaly"] = (200, body, "text/html")
+    engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/anomaly")
+    with pytest.raises(FerretError) as caught:
+        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.RATE_LIMITED and "captcha" in caught.value.message
+
+
+async def test_refused_connection_is_connect_failed(runner: EngineRunner) -> None:
+    from search_harness import free_port
+
+    engine = local(ddgs_text.make_engine("duckduckgo"), f"http://127.0.0.1:{free_port()}/html/")
+    with pytest.raises(FerretError) as caught:
+        await runner.run(engine, EngineQuery(text="q"), timeout=5)
+    assert caught.value.code in (ErrorCode.CONNECT_FAILED, ErrorCode.TIMEOUT)

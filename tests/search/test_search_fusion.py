@@ -1,0 +1,113 @@
+"""Weighted reciprocal rank fusion with correlation groups, and merging by canonical URL."""
+
+from __future__ import annotations
+
+import pytest
+
+from webferret.models import Hit, Source
+from webferret.search.fusion import CONSENSUS_BONUS, RRF_K, fuse, rrf_score
+
+
+def hit(url: str, engine: str, **extra: object) -> Hit:
+    return Hit(url=url, title=url, sources=[Source(engine=engine, rank=1)], extra=dict(extra))
+
+
+def test_rrf_single_group() -> None:
+    assert rrf_score({"g": 1}, {}) == pytest.approx(1 / (RRF_K + 1))
+
+
+def test_consensus_bonus_counts_distinct_groups() -> None:
+    two = rrf_score({"a": 1, "b": 1}, {})
+    assert two == pytest.approx(2 / (RRF_K + 1) * (1 + CONSENSUS_BONUS))
+
+
+def test_same_page_from_two_engines_merges_with_every_source() -> None:
+    fused = fuse(
+        [
+            (
+                "duckduckgo",
+                "bing",
+                [hit("https://www.a.org/x/", "duckduckgo"), hit("https://b.org/", "duckduckgo")],
+            ),
+            ("brave", "brave", [hit("https://b.org/?utm_source=z", "brave"), hit("http://a.org/x", "brave")]),
+        ]
+    )
+    assert len(fused) == 2
+    by_url = {f.url: f for f in fused}
+    a = by_url["https://www.a.org/x/"]
+    assert a.sources == [Source(engine="duckduckgo", rank=1), Source(engine="brave", rank=2)]
+    b = by_url["https://b.org/"]
+    assert b.sources == [Source(engine="duckduckgo", rank=2), Source(engine="brave", rank=1)]
+
+
+def test_correlated_engines_count_once() -> None:
+    """DuckDuckGo and a SearXNG hit federated from Bing share a group: one term, no bonus."""
+    correlated = fuse(
+        [
+            ("duckduckgo", "bing", [hit("https://x.org/", "duckduckgo")]),
+            ("searxng", "searxng", [hit("https://x.org/", "searxng", groups=["bing"])]),
+        ]
+    )[0]
+    independent = fuse(
+        [
+            ("duckduckgo", "bing", [hit("https://x.org/", "duckduckgo")]),
+            ("brave", "brave", [hit("https://x.org/", "brave")]),
+        ]
+    )[0]
+    assert correlated.score == pytest.approx(1 / (RRF_K + 1), abs=1e-6)
+    assert independent.score > 2 * correlated.score
+    assert len(correlated.sources) == 2
+
+
+def test_agreement_outranks_a_single_top_hit() -> None:
+    fused = fuse(
+        [
+            (
+                "duckduckgo",
+                "bing",
+                [hit("https://solo.org/", "duckduckgo"), hit("https://both.org/", "duckduckgo")],
+            ),
+            ("brave", "brave", [hit("https://other.org/", "brave"), hit("https://both.org/", "brave")]),
+        ]
+    )
+    assert fused[0].url == "https://both.org/"
+
+
+def test_weights_scale_an_engine() -> None:
+    answers = [
+        ("duckduckgo", "bing", [hit("https://d.org/", "duckduckgo")]),
+        ("brave", "brave", [hit("https://b.org/", "brave")]),
+    ]
+    assert fuse(answers)[0].url == "https://d.org/"  # tie: first sighting first
+    assert fuse(answers, weights={"brave": 2.0})[0].url == "https://b.org/"
+
+
+def test_an_engine_counts_its_best_rank_only() -> None:
+    fused = fuse(
+        [("searxng", "searxng", [hit("https://a.org/", "searxng"), hit("https://a.org/#x", "searxng")])]
+    )
+    assert fused[0].sources == [Source(engine="searxng", rank=1)]
+
+
+def test_missing_fields_are_filled_from_later_sightings() -> None:
+    first = Hit(url="https://a.org/", sources=[Source(engine="e1", rank=1)])
+    second = Hit(url="https://a.org", title="A", snippet="about a", published="2024-01-01", sources=[])
+    fused = fuse([("e1", "g1", [first]), ("e2", "g2", [second])])[0]
+    assert (fused.title, fused.snippet, fused.published) == ("A", "about a", "2024-01-01")
+
+
+def test_upstream_lists_are_united_when_one_engine_lists_a_page_twice() -> None:
+    fused = fuse(
+        [
+            (
+                "searxng",
+                "searxng",
+                [
+                    hit("https://a.org/", "searxng", engines=["bing"], groups=["bing"]),
+                    hit("https://a.org/", "searxng", engines=["brave"], groups=["brave"]),
+                ],
+            )
+        ]
+    )[0]
+    assert fused.extra["engines"] == ["bing", "brave"] and fused.extra["groups"] == ["bing", "brave"]
+    assert fused.score == pytest.approx(rrf_score({"bing": 1, "brave": 2}, {}), abs=1e-6)

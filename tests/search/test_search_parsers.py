@@ -1,0 +1,185 @@
+"""Each engine's parser on captured real responses, compared with the expected parse stored beside it.
+
+Regenerate an expected file after a deliberate parser change with
+`uv run python tests/search/test_search_parsers.py` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines import ddgs_text, github, reddit, searxng, wikipedia
+from webferret.search.types import EngineQuery, EngineResponse
+
+EXPECTED = Path(__file__).resolve().parent / "expected"
+
+CASES = {
+    "searxng_severance": ("searxng/search_format-json_severance.json", searxng.parse_response),
+    "github_golang": ("github/search_repositories_golang.json", github.parse_response),
+    "wikipedia_golang": (
+        "wikipedia/action_query_generator-search_extracts_golang.json",
+        wikipedia.parse_response,
+    ),
+    "wikipedia_rest_tokio": (
+        "wikipedia/rest_v1_search_page_tokio-rust_2026-09-28.json",
+        wikipedia.parse_response,
+    ),
+    "wikipedia_canis": (
+        "wikipedia/action_query_list-search_generator_canis-lepophagus.json",
+        wikipedia.parse_response,
+    ),
+    "reddit_crm": ("reddit/old_reddit_search_best-crm-for-startups.html", reddit.parse_response),
+    "duckduckgo_rust": (
+        "duckduckgo/html_rust-programming_2026-04-14.html",
+        lambda body, q: ddgs_text.parse_response("duckduckgo", body),
+    ),
+    "duckduckgo_nvim_2020": (
+        "duckduckgo/html_exit-nvim_site-stackoverflow_2020-06.html",
+        lambda body, q: ddgs_text.parse_response("duckduckgo", body),
+    ),
+    "brave_golang": (
+        "brave/search_golang_trimmed.html",
+        lambda body, q: ddgs_text.parse_response("brave", body),
+    ),
+    "brave_typebox": (
+        "brave/results_fragment_typebox.html",
+        lambda body, q: ddgs_text.parse_response("brave", body),
+    ),
+}
+
+
+def summary(hits: list[Hit]) -> list[dict[str, object]]:
+    """The stable part of a parse: rank, URL, title, snippet start, date and engine fields."""
+    return [
+        {
+            "rank": hit.sources[0].rank,
+            "engine": hit.sources[0].engine,
+            "url": hit.url,
+            "title": hit.title,
+            "snippet": hit.snippet[:120],
+            "published": hit.published,
+            "extra": hit.extra,
+        }
+        for hit in hits
+    ]
+
+
+def parse_case(folder: Path, name: str) -> list[dict[str, object]]:
+    path, parse = CASES[name]
+    body = (folder / path).read_text(encoding="utf-8", errors="replace")
+    return summary(parse(body, EngineQuery(text="query")))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_parser_matches_expected(engine_fixtures: Path, name: str) -> None:
+    expected = json.loads((EXPECTED / f"{name}.json").read_text(encoding="utf-8"))
+    got = parse_case(engine_fixtures, name)
+    assert got, f"{name}: the parser found no results"
+    assert got == expected
+
+
+def test_duckduckgo_redirects_are_unwrapped(engine_fixtures: Path) -> None:
+    hits = ddgs_text.parse_response(
+        "duckduckgo", (engine_fixtures / "duckduckgo/html_rust-programming_2026-04-14.html").read_text()
+    )
+    assert hits[0].url == "https://rust-lang.org/"
+    assert not any("duckduckgo.com/l/" in hit.url or "y.js" in hit.url for hit in hits)
+
+
+def test_searxng_unresponsive_engines_become_warnings(engine_fixtures: Path) -> None:
+    body = (engine_fixtures / "searxng/search_format-json_severance.json").read_text()
+    warnings = searxng.warnings(body)
+    assert len(warnings) == 3
+    assert "'duckduckgo'" in warnings[1] and "CAPTCHA" in warnings[1]
+
+
+def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:
+    body = (engine_fixtures / "searxng/search_format-json_severance.json").read_text()
+    hit = searxng.parse_response(body, EngineQuery(text="severance"))[0]
+    assert hit.extra["engines"] == ["google cse"]
+    assert hit.extra["groups"] == ["google"]
+    assert hit.extra["category"] == "general"
+
+
+def test_ddg_js_shell_parses_to_nothing(engine_fixtures: Path) -> None:
+    body = (engine_fixtures / "duckduckgo/js_serp_shell_bad-user-agent_2020-06.html").read_text()
+    assert ddgs_text.parse_response("duckduckgo", body) == []
+
+
+@pytest.mark.parametrize(
+    ("fixture", "check"),
+    [
+        ("duckduckgo_anomaly_challenge_2026.html", ddgs_text.check),
+        ("mojeek_altcha_captcha_200_2026-09-28.html", ddgs_text.check),
+        ("reddit_login_wall_soft_block.html", reddit.check),
+    ],
+)
+def test_captcha_and_walls_are_rate_limits(block_fixtures: Path, fixture: str, check: object) -> None:
+    body = (block_fixtures / fixture).read_text(encoding="utf-8", errors="replace")
+    with pytest.raises(FerretError) as caught:
+        check(EngineResponse(status=200, headers={}, text=body))  # type: ignore[operator]
+    assert caught.value.code == ErrorCode.RATE_LIMITED
+
+
+def test_real_result_pages_pass_the_block_checks(engine_fixtures: Path) -> None:
+    ddg = (engine_fixtures / "duckduckgo/html_rust-programming_2026-04-14.html").read_text()
+    ddgs_text.check(EngineResponse(status=200, headers={}, text=ddg))
+    listing = (engine_fixtures / "reddit/old_reddit_search_best-crm-for-startups.html").read_text()
+    reddit.check(EngineResponse(status=200, headers={}, text=listing))
+
+
+def test_wikipedia_rest_shape_and_request() -> None:
+    """The REST search API's `pages[]`: the article URL comes from `key`, the HTML excerpt is stripped."""
+    body = json.dumps(
+        {
+            "pages": [
+                {
+                    "id": 1,
+                    "key": "Tokio_(software)",
+                    "title": "Tokio (software)",
+                    "excerpt": 'an <span class="searchmatch">asynchronous</span> runtime',
+                    "description": "Rust library",
+                }
+            ]
+        }
+    )
+    query = EngineQuery(text="tokio rust", limit=5)
+    hits = wikipedia.parse_response(body, query)
+    assert hits[0].url == "https://en.wikipedia.org/wiki/Tokio_(software)"
+    assert hits[0].snippet == "an asynchronous runtime" and hits[0].extra["description"] == "Rust library"
+    spec = wikipedia.build_request(query)
+    assert spec.url == "https://en.wikipedia.org/w/rest.php/v1/search/page"
+    assert dict(spec.params) == {"q": "tokio rust", "limit": "5"}
+
+
+def test_request_builders_are_pure_and_complete() -> None:
+    gh = github.build_request(EngineQuery(text="tokio", limit=10))
+    assert gh.url == "https://api.github.com/search/repositories" and "Authorization" not in gh.headers
+    rd = reddit.build_request(EngineQuery(text="best crm"))
+    assert rd.url == "https://old.reddit.com/search" and rd.params["q"] == "best crm"
+    ddg = ddgs_text.build_request("duckduckgo", EngineQuery(text="rust", site="docs.rs"))
+    assert ddg.method == "POST" and ddg.data is not None and ddg.data["q"] == "rust site:docs.rs"
+    with pytest.raises(FerretError) as caught:
+        searxng.build_request(EngineQuery(text="q"))
+    assert "WEBFERRET_SEARXNG_URL" in caught.value.message
+
+
+def _regenerate() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from conftest import shared_dir
+
+    folder = shared_dir() / "fixtures" / "engines"
+    EXPECTED.mkdir(exist_ok=True)
+    for name in sorted(CASES):
+        data = json.dumps(parse_case(folder, name), indent=1, ensure_ascii=False)
+        (EXPECTED / f"{name}.json").write_text(data + "\n", encoding="utf-8")
+        print(name, len(json.loads(data)))
+
+
+if __name__ == "__main__":
+    _regenerate()

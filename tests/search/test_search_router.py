@@ -1,0 +1,166 @@
+"""The router with injected engines: canned answers through the real runner, no network."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines._common import make_hit
+from webferret.search.pacing import Pacer
+from webferret.search.router import Router, parse_bangs
+from webferret.search.runner import EngineRunner
+from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec, SearchOptions
+
+Behaviour = Callable[[RequestSpec], Awaitable[EngineResponse]]
+
+
+def answer(*urls: str, status: int = 200, headers: dict[str, str] | None = None) -> Behaviour:
+    async def send(spec: RequestSpec) -> EngineResponse:
+        return EngineResponse(status=status, headers=headers or {}, text=json.dumps(list(urls)))
+
+    return send
+
+
+def fake_engine(name: str, behaviour: Behaviour, calls: list[EngineQuery], site: str | None = None) -> Engine:
+    def build(query: EngineQuery) -> RequestSpec:
+        calls.append(query)
+        return RequestSpec(url=f"https://{name}.invalid/search", params={"q": query.with_site_operator()})
+
+    def parse(body: str, query: EngineQuery) -> list[Hit]:
+        return [
+            make_hit(name, rank, url, f"{name} {rank}") for rank, url in enumerate(json.loads(body), start=1)
+        ]
+
+    async def send(spec: RequestSpec, timeout: float) -> EngineResponse:
+        return await behaviour(spec)
+
+    return Engine(name=name, group=name, build_request=build, parse_response=parse, send=send, site=site)
+
+
+@pytest.fixture
+async def client() -> httpx.AsyncClient:
+    async with httpx.AsyncClient() as c:
+        yield c
+
+
+def router(client: httpx.AsyncClient, engines: list[Engine], pacer: Pacer | None = None) -> Router:
+    return Router({e.name: e for e in engines}, EngineRunner(client, pacer, min_interval=0))
+
+
+def test_parse_bangs() -> None:
+    assert parse_bangs("!gh tokio runtime") == ("tokio runtime", "github.com")
+    assert parse_bangs("ferrets !w") == ("ferrets", "wikipedia.org")
+    assert parse_bangs("no bangs here") == ("no bangs here", None)
+
+
+async def test_engines_run_in_parallel(client: httpx.AsyncClient) -> None:
+    """Each engine waits for the other to have started: sequential runs would time out."""
+    started = {"a": asyncio.Event(), "b": asyncio.Event()}
+
+    def waiting(me: str, other: str) -> Behaviour:
+        async def send(spec: RequestSpec) -> EngineResponse:
+            started[me].set()
+            await started[other].wait()
+            return EngineResponse(status=200, headers={}, text=json.dumps([f"https://{me}.org/"]))
+
+        return send
+
+    calls: list[EngineQuery] = []
+    r = router(
+        client, [fake_engine("a", waiting("a", "b"), calls), fake_engine("b", waiting("b", "a"), calls)]
+    )
+    outcome = await r.search("q", SearchOptions(engines=("a", "b"), engine_timeout=5))
+    assert [report.ok for report in outcome.reports] == [True, True]
+    assert {hit.url for hit in outcome.hits} == {"https://a.org/", "https://b.org/"}
+
+
+async def test_a_failing_engine_never_fails_the_search(client: httpx.AsyncClient) -> None:
+    async def hang(spec: RequestSpec) -> EngineResponse:
+        await asyncio.sleep(60)
+        raise AssertionError("not reached")
+
+    calls: list[EngineQuery] = []
+    engines = [
+        fake_engine("good", answer("https://good.org/"), calls),
+        fake_engine("broken", answer(status=404), calls),
+        fake_engine("slow", hang, calls),
+    ]
+    outcome = await router(client, engines).search(
+        "q", SearchOptions(engines=("good", "broken", "slow"), engine_timeout=0.3)
+    )
+    reports = {report.name: report for report in outcome.reports}
+    assert reports["good"].ok and reports["good"].count == 1
+    assert reports["broken"].error is not None and reports["broken"].error.code == ErrorCode.ENGINE_ERROR
+    assert "HTTP 404" in reports["broken"].error.message
+    assert reports["slow"].error is not None and reports["slow"].error.code == ErrorCode.TIMEOUT
+    assert [hit.url for hit in outcome.hits] == ["https://good.org/"]
+
+
+async def test_auto_falls_back_on_error_and_empty_answer(client: httpx.AsyncClient, tmp_path: Path) -> None:
+    calls: list[EngineQuery] = []
+    engines = [
+        fake_engine("duckduckgo", answer(status=429, headers={"retry-after": "120"}), calls),
+        fake_engine("brave", answer(), calls),
+        fake_engine("mojeek", answer("https://m.org/"), calls),
+        fake_engine("wikipedia", answer("https://w.org/"), calls),
+    ]
+    pacer = Pacer(tmp_path / "pacing.sqlite")
+    outcome = await router(client, engines, pacer).search("q", SearchOptions(engines=("auto",)))
+    assert [(r.name, r.ok, r.count) for r in outcome.reports] == [
+        ("duckduckgo", False, 0),
+        ("brave", True, 0),
+        ("mojeek", True, 1),
+    ]
+    assert outcome.reports[0].error is not None and outcome.reports[0].error.code == ErrorCode.RATE_LIMITED
+    assert [hit.url for hit in outcome.hits] == ["https://m.org/"]
+    # the rate limit is remembered: the next search does not ask duckduckgo at all
+    asked = len(calls)
+    again = await router(client, engines, pacer).search("q", SearchOptions(engines=("duckduckgo",)))
+    assert len(calls) == asked
+    assert again.reports[0].error is not None and again.reports[0].error.retry_after is not None
+
+
+async def test_bang_routes_to_the_site_engine_then_site_filters(client: httpx.AsyncClient) -> None:
+    calls: list[EngineQuery] = []
+    engines = [
+        fake_engine("github", answer(), calls, site="github.com"),
+        fake_engine("duckduckgo", answer("https://github.com/x/y"), calls),
+    ]
+    outcome = await router(client, engines).search("!gh tokio", SearchOptions(engines=("auto",)))
+    assert [q.text for q in calls] == ["tokio", "tokio"]
+    assert calls[0].site is None  # the site's own engine needs no site: operator
+    assert calls[1].with_site_operator() == "tokio site:github.com"
+    assert outcome.site == "github.com" and outcome.hits[0].url == "https://github.com/x/y"
+
+
+async def test_explicit_site_wins_over_a_bang(client: httpx.AsyncClient) -> None:
+    calls: list[EngineQuery] = []
+    engines = [fake_engine("duckduckgo", answer("https://docs.rs/"), calls)]
+    await router(client, engines).search("!gh tokio", SearchOptions(engines=("duckduckgo",), site="docs.rs"))
+    assert calls[0].with_site_operator() == "tokio site:docs.rs"
+
+
+async def test_unknown_engine_and_empty_query_are_argument_errors(client: httpx.AsyncClient) -> None:
+    r = router(client, [fake_engine("a", answer(), [])])
+    with pytest.raises(FerretError) as caught:
+        await r.search("q", SearchOptions(engines=("nope",)))
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "nope" in caught.value.message
+    with pytest.raises(FerretError):
+        await r.search("!gh", SearchOptions(engines=("a",)))
+
+
+async def test_a_server_error_is_retried_once(client: httpx.AsyncClient) -> None:
+    statuses = [502, 200]
+
+    async def flaky(spec: RequestSpec) -> EngineResponse:
+        status = statuses.pop(0)
+        return EngineResponse(status=status, headers={}, text=json.dumps(["https://ok.org/"]))
+
+    outcome = await router(client, [fake_engine("f", flaky, [])]).search("q", SearchOptions(engines=("f",)))
+    assert outcome.reports[0].ok and statuses == []

@@ -1,0 +1,156 @@
+"""Integration: the searxng engine and `webferret search` against a real searx on loopback.
+
+searx (Debian's package) federates three fake upstream engines served by `FakeWeb` on 127.0.0.1;
+nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from search_harness import FakeWeb, SearxServer, free_port
+
+from webferret.cli import main
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode
+
+HAS_FETCHER = importlib.util.find_spec("webferret.fetch.fetcher") is not None
+HAS_STORE = importlib.util.find_spec("webferret.store.pages") is not None
+HAS_DEDUP = importlib.util.find_spec("webferret.present.dedup") is not None
+
+
+def ferret(tmp_path: Path, searx: SearxServer) -> Ferret:
+    return Ferret(home=tmp_path, searxng_url=searx.url, engine_min_interval=0, allow_hosts=["127.0.0.1"])
+
+
+async def test_searxng_results_are_merged_dated_and_warned(tmp_path: Path, searx: SearxServer) -> None:
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search("ferret facts", f.search_options(engines=("searxng",), verify=False))
+    assert [(r.name, r.ok) for r in result.engines] == [("searxng", True)]
+    urls = [hit.url.rsplit("/", 1)[-1] for hit in result.results]
+    assert sorted(urls) == ["alpha", "beta", "dead", "gamma"]  # searx listed alpha twice: merged here
+    gamma = next(hit for hit in result.results if hit.url.endswith("/gamma"))
+    assert gamma.published == "2024-01-06T12:00:00+00:00"
+    assert gamma.extra["published_display"] == "Jan 6, 2024"
+    assert gamma.extra["pubdate"] == "2024-01-06 12:00:00+0000"
+    assert gamma.extra["engines"] == ["fakeyacy"]
+    assert gamma.snippet == "gamma snippet"
+    assert any("fakebroken" in warning for warning in result.warnings)
+
+
+async def test_auto_uses_the_configured_searxng_first(tmp_path: Path, searx: SearxServer) -> None:
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search("ferret", f.search_options(verify=False, results=2))
+    assert [r.name for r in result.engines] == ["searxng"]
+    assert len(result.results) == 2
+
+
+async def test_site_filter_reaches_the_upstream_engines(
+    tmp_path: Path, searx: SearxServer, fake_web: FakeWeb
+) -> None:
+    async with ferret(tmp_path, searx) as f:
+        await f.search("burrows", f.search_options(engines=("searxng",), site="example.org", verify=False))
+    assert "burrows site:example.org" in fake_web.server.queries
+
+
+def test_cli_json_contract(tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["search", "ferret", "facts", "--engines", "searxng", "--searxng-url", searx.url]
+    code = main([*argv, "--no-verify", "--json", "-n", "3", "--home", str(tmp_path)])
+    envelope = json.loads(capsys.readouterr().out)
+    assert code == 0 and envelope["ok"] is True
+    data = envelope["data"]
+    assert data["query"] == "ferret facts"
+    assert len(data["results"]) == 3
+    first = data["results"][0]
+    for field in (
+        "url",
+        "title",
+        "snippet",
+        "published",
+        "score",
+        "sources",
+        "reachable",
+        "tokens",
+        "handle",
+    ):
+        assert field in first
+    # alpha was found by two upstream engines: the consensus bonus puts it first
+    assert first["url"].endswith("/alpha") and first["sources"][0]["engine"] == "searxng"
+    assert data["engines"][0]["name"] == "searxng" and data["engines"][0]["ok"] is True
+    assert set(data["engines"][0]) >= {"name", "ok", "count", "elapsed_ms", "error"}
+    assert data["unreachable"] == [] and any("fakebroken" in w for w in data["warnings"])
+
+
+def test_cli_human_view(tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", searx.url, "--no-verify"]
+    assert main([*argv, "--home", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith('4 results (not verified) for "ferret" · engines: searxng 5')
+    bullets = [line for line in out if line.startswith("* ")]
+    assert len(bullets) == 4 and " — Ferret page " in bullets[0]
+    assert "  2024-01-06" in out
+
+
+def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    closed = f"http://127.0.0.1:{free_port()}"
+    argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", closed, "--no-verify"]
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
+    envelope = json.loads(capsys.readouterr().out)
+    assert envelope["ok"] is False
+    assert envelope["error"]["code"] == ErrorCode.ENGINE_ERROR
+    assert "searxng: connect_failed" in envelope["error"]["message"]
+    assert envelope["data"]["engines"][0]["error"]["code"] == "connect_failed"
+    assert main([*argv, "--home", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "no engine answered" in err and "searxng: connect_failed: searxng: cannot reach" in err
+
+
+@pytest.mark.skipif(not HAS_FETCHER, reason="verification needs the fetcher (branch fetchcore)")
+def test_cli_verifies_against_local_pages(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "search",
+        "ferret",
+        "--engines",
+        "searxng",
+        "--searxng-url",
+        searx.url,
+        "--allow-host",
+        "127.0.0.1",
+    ]
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert [item["url"].rsplit("/", 1)[-1] for item in data["unreachable"]] == ["dead"]
+    assert len(data["results"]) == 3
+    assert all(item["reachable"] is True and item["tokens"] > 50 for item in data["results"])
+    if HAS_STORE:  # verified pages are kept: each result can be read from the store
+        assert all(item["handle"] for item in data["results"])
+
+
+@pytest.mark.skipif(not (HAS_FETCHER and HAS_DEDUP), reason="needs the fetcher and present.dedup (store)")
+async def test_near_duplicate_pages_are_dropped(tmp_path: Path, searx: SearxServer) -> None:
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search("twins", f.search_options(engines=("searxng",)))
+    names = [hit.url.rsplit("/", 1)[-1] for hit in result.results]
+    assert "alpha" in names and "mirror" not in names
+    assert [
+        (d.url.rsplit("/", 1)[-1], d.duplicate_of.rsplit("/", 1)[-1]) for d in result.dropped_duplicates
+    ] == [("mirror", "alpha")]
+
+
+def test_sync_facade(tmp_path: Path, searx: SearxServer) -> None:
+    import webferret
+
+    result = webferret.search(
+        "ferret",
+        home=tmp_path,
+        searxng_url=searx.url,
+        engines=["searxng"],
+        verify=False,
+        engine_min_interval=0,
+    )
+    assert result.answered and len(result.results) == 4

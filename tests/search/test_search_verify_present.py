@@ -1,0 +1,90 @@
+"""Verification decisions on page values, and the human/JSON views of a search result."""
+
+from __future__ import annotations
+
+from webferret.models import ErrorCode, ErrorInfo, Hit, Page, Source
+from webferret.search.present import render_result, result_data
+from webferret.search.types import EngineReport, SearchOptions, SearchResult, Unreachable
+from webferret.search.verify import apply_page, is_dead
+from webferret.tokens import estimate_tokens
+
+
+def failed(code: ErrorCode) -> Page:
+    return Page.failed("https://x.org/", ErrorInfo(code=code, message="m"))
+
+
+def test_dead_and_alive_pages() -> None:
+    assert is_dead(failed(ErrorCode.DNS_FAILURE)) and is_dead(failed(ErrorCode.HTTP_ERROR))
+    assert not is_dead(failed(ErrorCode.NEEDS_JAVASCRIPT))  # it exists, we just cannot read it
+    assert not is_dead(Page(url="https://x.org/", ok=True, content="hello"))
+
+
+def test_apply_page_counts_tokens_and_keeps_the_handle() -> None:
+    hit = Hit(url="https://x.org/", sources=[Source(engine="e", rank=1)])
+    page = Page(url="https://x.org/", ok=True, content="one two three four", handle="x.org~abc")
+    checked = apply_page(hit, page)
+    assert (checked.reachable, checked.tokens, checked.handle) == (
+        True,
+        estimate_tokens(page.content),
+        "x.org~abc",
+    )
+    assert apply_page(hit, failed(ErrorCode.CONNECT_FAILED)).reachable is False
+
+
+def sample() -> SearchResult:
+    hit = Hit(
+        url="https://x.org/a",
+        title="A page",
+        snippet="about a",
+        published="2024-01-06T12:00:00+00:00",
+        score=0.03,
+        sources=[Source(engine="searxng", rank=1)],
+        reachable=True,
+        tokens=120,
+        handle="x.org~1",
+    )
+    return SearchResult(
+        query="q",
+        results=[hit],
+        engines=[
+            EngineReport(name="searxng", ok=True, count=2, elapsed_ms=5),
+            EngineReport(
+                name="brave", ok=False, error=ErrorInfo(code=ErrorCode.RATE_LIMITED, message="HTTP 429")
+            ),
+        ],
+        unreachable=[
+            Unreachable(url="https://x.org/dead", error=ErrorInfo(code=ErrorCode.HTTP_ERROR, message="404"))
+        ],
+        candidates=2,
+        verified=True,
+    )
+
+
+def test_human_view() -> None:
+    lines = render_result(sample()).splitlines()
+    assert lines[0] == '1 of 2 results (1 unreachable) for "q" · engines: searxng 2, brave failed'
+    assert lines[2:5] == ["* https://x.org/a — A page (120 tokens)", "  2024-01-06", "  about a"]
+    assert "  brave: rate_limited: HTTP 429" in lines
+
+
+def test_json_view() -> None:
+    data = result_data(sample())
+    assert data["query"] == "q"
+    assert data["results"][0]["sources"] == [{"engine": "searxng", "rank": 1}]
+    assert data["results"][0]["handle"] == "x.org~1"
+    assert data["engines"][1]["error"]["code"] == "rate_limited"
+    assert data["unreachable"][0]["url"] == "https://x.org/dead"
+
+
+def test_options_from_settings_and_overrides() -> None:
+    from webferret.config import load_settings
+
+    options = SearchOptions.from_settings(load_settings(results=5), engines=["a", "b"], verify=False)
+    assert (options.results, options.engines, options.verify) == (5, ("a", "b"), False)
+
+
+def test_cli_help_names_every_engine() -> None:
+    from webferret.cli.cmd_search import ENGINE_NAMES
+    from webferret.search.engines import registry
+
+    assert sorted(ENGINE_NAMES) == sorted(registry())

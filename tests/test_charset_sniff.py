@@ -1,0 +1,90 @@
+"""Charset decoding and content sniffing (pure)."""
+
+import codecs
+import gzip
+import json
+
+import pytest
+from simweb import CP1252_HTML, PNG, article_html
+
+from webferret.fetch.charset import decode_body, meta_charset
+from webferret.fetch.sniff import sniff_kind
+
+CAFE = "Café crème – naïve “quoted” 3€"
+
+
+def test_windows_1252_declared_only_in_meta_decodes_without_mojibake() -> None:
+    text = decode_body(CP1252_HTML, "text/html")
+    assert "Café crème – naïve" in text
+    assert "3€ “seulement”" in text
+    assert "Ã" not in text and "\ufffd" not in text
+
+
+def test_header_charset_wins() -> None:
+    body = f"<html><meta charset='utf-8'><p>{CAFE}</p></html>".encode("cp1252")
+    assert CAFE in decode_body(body, "text/html; charset=windows-1252")
+
+
+def test_latin1_label_means_windows_1252() -> None:
+    body = CAFE.encode("cp1252")
+    assert decode_body(body, "text/plain; charset=ISO-8859-1") == CAFE
+
+
+def test_a_lying_header_falls_back_to_meta() -> None:
+    assert "Café crème" in decode_body(CP1252_HTML, "text/html; charset=utf-8")
+
+
+def test_bom_beats_meta() -> None:
+    body = codecs.BOM_UTF8 + f"<meta charset='windows-1252'><p>{CAFE}</p>".encode()
+    assert CAFE in decode_body(body, "text/html")
+    utf16 = codecs.BOM_UTF16_LE + f"<p>{CAFE}</p>".encode("utf-16-le")
+    assert decode_body(utf16, None) == f"<p>{CAFE}</p>"
+
+
+def test_http_equiv_and_xml_declaration() -> None:
+    html = b'<meta http-equiv="content-type" content="text/html; charset=koi8-r">'
+    assert meta_charset(html) == "koi8-r"
+    xml = b'<?xml version="1.0" encoding="ISO-8859-2"?><a/>'
+    assert meta_charset(xml) == "iso8859-2"
+    assert meta_charset(b'<meta http-equiv="refresh" content="0; charset=koi8-r">') is None
+
+
+def test_undeclared_text_is_detected() -> None:
+    assert decode_body(CAFE.encode("utf-8"), None) == CAFE
+    russian = ("Съешь же ещё этих мягких французских булок, да выпей чаю. " * 20).encode("cp1251")
+    assert "французских" in decode_body(russian, "text/plain")
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "kind"),
+    [
+        (PNG, "text/html", "binary"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", "text/html; charset=utf-8", "binary"),
+        (b"%PDF-1.7\n%\xe2\xe3", "application/octet-stream", "pdf"),
+        (b"%PDF-1.4\n", "text/html", "pdf"),
+        (gzip.compress(b"x"), "text/plain", "binary"),
+        (b"PK\x03\x04rest", None, "binary"),
+        (bytes(range(256)), "application/octet-stream", "binary"),
+        (article_html().encode(), "text/html", "html"),
+        (article_html().encode(), "application/octet-stream", "html"),
+        (article_html().encode(), None, "html"),
+        (b"  <!doctype html><title>x</title>", "text/plain", "text"),
+        (b'{"a": [1, 2]}', "application/json", "json"),
+        (b'{"a": [1, 2]}', None, "json"),
+        (b"[1, 2", None, "text"),
+        (b'<?xml version="1.0"?><feed/>', "application/atom+xml", "xml"),
+        (b'<?xml version="1.0"?><rss/>', None, "xml"),
+        (b"hello world\n", "text/plain", "text"),
+        (b"def f():\n    return 1\n", "text/x-python", "text"),
+        (b"console.log(1)", "application/javascript", "text"),
+        (b"hello", "image/png", "binary"),
+        (b"", "text/html", "html"),
+        (codecs.BOM_UTF16_LE + "<p>hi</p>".encode("utf-16-le"), "text/html", "html"),
+    ],
+)
+def test_sniff_kind(body: bytes, content_type: str | None, kind: str) -> None:
+    assert sniff_kind(body, content_type) == kind
+
+
+def test_sniff_json_only_when_it_parses() -> None:
+    assert sniff_kind(json.dumps({"k": "v" * 2000}).encode(), None) == "json"

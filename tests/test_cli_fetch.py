@@ -1,0 +1,201 @@
+"""`webferret fetch` end to end on the simulated web: every error code, exit codes, views, flags."""
+
+import json
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+
+ALLOW = ["--allow-host", "127.0.0.1"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["fetch", *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code, out, _ = run(capsys, "--json", *args)
+    return code, json.loads(out)
+
+
+def test_article_markdown_view(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    code, out, _ = run(capsys, *ALLOW, simweb.url("/article"))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "# The Ferret Field Guide"
+    assert lines[1] == simweb.url("/article")
+    assert lines[2].startswith("Burrow News · by Ada Burrow · published 2024-05-01 · ")
+    assert lines[2].endswith(" words")
+    assert "> How ferrets find things." in out
+    assert "## Tunnels" in out and "- Short tunnels" in out
+    assert "Copyright Burrow News" not in out
+
+
+def test_json_envelope(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    code, envelope = run_json(capsys, *ALLOW, simweb.url("/redirect/1"))
+    assert code == 0
+    assert set(envelope) == {"contract_version", "ok", "data", "error", "meta"}
+    assert envelope["ok"] is True and envelope["error"] is None
+    page = envelope["data"]["pages"][0]
+    fields = "url final_url status ok content_type title byline site_name published description language"
+    fields += " word_count format content fetched_via fetched_at error"
+    assert set(fields.split()) <= set(page)
+    assert page["url"] == simweb.url("/redirect/1")
+    assert page["final_url"] == simweb.url("/article")
+    assert (page["status"], page["ok"], page["fetched_via"], page["published"]) == (
+        200,
+        True,
+        "http",
+        "2024-05-01",
+    )
+    assert page["error"] is None and page["word_count"] > 100
+
+
+ERROR_CASES = [
+    ("/status/404", "http_error"),
+    ("/status/500", "http_error"),
+    ("/rate-limited-long", "rate_limited"),
+    ("/loop/a", "too_many_redirects"),
+    ("/redirect/7", "too_many_redirects"),
+    ("/gzip-bomb", "too_large"),
+    ("/lying-length", "http_error"),
+    ("/png-as-html", "unsupported_content"),
+    ("/binary", "unsupported_content"),
+    ("/empty", "empty_content"),
+]
+
+
+@pytest.mark.parametrize(("path", "code"), ERROR_CASES)
+def test_page_errors(capsys: pytest.CaptureFixture[str], simweb: SimWeb, path: str, code: str) -> None:
+    url = simweb.url(path)
+    exit_code, out, _ = run(capsys, *ALLOW, url)
+    assert exit_code == 1
+    assert out.startswith(f"ERROR {code}: {url}: ")
+    exit_code, envelope = run_json(capsys, *ALLOW, url)
+    assert exit_code == 1 and envelope["ok"] is False
+    page = envelope["data"]["pages"][0]
+    assert page["ok"] is False and page["error"]["code"] == code and page["error"]["message"]
+
+
+def test_http_error_and_rate_limit_carry_status(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    _, envelope = run_json(capsys, *ALLOW, simweb.url("/status/503"), simweb.url("/rate-limited-long"))
+    gone, limited = envelope["data"]["pages"]
+    assert gone["error"]["status"] == 503 and gone["status"] == 503
+    assert limited["error"]["status"] == 429 and limited["error"]["retry_after"] == 3600
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("not-a-url", "invalid_url"),
+        ("http://[::1/", "invalid_url"),
+        ("ftp://127.0.0.1/file", "unsupported_scheme"),
+        ("file:///etc/passwd", "unsupported_scheme"),
+        ("http://does-not-exist.invalid/", "dns_failure"),
+        ("http://127.0.0.2:{port}/article", "blocked_address"),
+        ("http://[::1]:{port}/article", "blocked_address"),
+        ("http://0.0.0.0:{port}/article", "blocked_address"),
+        ("http://2130706433:{port}/article", "blocked_address"),
+        ("http://0x7f000001:{port}/article", "blocked_address"),
+        ("http://169.254.169.254/latest/meta-data/", "blocked_address"),
+    ],
+)
+def test_url_errors(capsys: pytest.CaptureFixture[str], simweb: SimWeb, url: str, code: str) -> None:
+    url = url.format(port=simweb.port)
+    exit_code, out, _ = run(capsys, *ALLOW, url)
+    assert exit_code == 1
+    assert out.startswith(f"ERROR {code}: {url}: ")
+    assert simweb.requests == []
+
+
+def test_connect_failed(capsys: pytest.CaptureFixture[str], closed_port: int) -> None:
+    url = f"http://127.0.0.1:{closed_port}/"
+    exit_code, out, _ = run(capsys, *ALLOW, url)
+    assert (exit_code, out.split(":")[0]) == (1, "ERROR connect_failed")
+
+
+def test_page_timeout(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, out, _ = run(capsys, *ALLOW, "--timeout", "0.5", simweb.url("/drip"))
+    assert exit_code == 1 and out.startswith(f"ERROR timeout: {simweb.url('/drip')}: ")
+
+
+def test_max_bytes_flag(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, out, _ = run(capsys, *ALLOW, "--max-bytes", "1000", simweb.url("/article"))
+    assert exit_code == 1 and out.startswith("ERROR too_large:") and "1000 bytes" in out
+
+
+def test_without_allow_host_loopback_is_blocked(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, out, _ = run(capsys, simweb.url("/article"))
+    assert exit_code == 1 and out.startswith("ERROR blocked_address:")
+    exit_code, out, _ = run(capsys, "--allow-private-hosts", simweb.url("/article"))
+    assert exit_code == 0
+
+
+def test_allow_hosts_from_env(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "127.0.0.1")
+    assert run(capsys, simweb.url("/article"))[0] == 0
+
+
+def test_batch_keeps_order_and_the_good_pages(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    urls = [simweb.url("/article"), "gopher://x/", simweb.url("/status/404"), simweb.url("/json")]
+    exit_code, envelope = run_json(capsys, *ALLOW, *urls)
+    assert exit_code == 1 and envelope["ok"] is False
+    pages = envelope["data"]["pages"]
+    assert [page["url"] for page in pages] == urls
+    assert [page["ok"] for page in pages] == [True, False, False, True]
+    assert envelope["meta"] == {"count": 4, "failed": 2}
+    assert '"legs": 4' in pages[3]["content"]
+
+
+def test_budget_keeps_finished_pages(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, envelope = run_json(
+        capsys, *ALLOW, "--budget", "1", simweb.url("/article"), simweb.url("/slow")
+    )
+    assert exit_code == 1
+    done, pending = envelope["data"]["pages"]
+    assert done["ok"] is True
+    assert pending["error"]["code"] == "timeout" and "budget" in pending["error"]["message"]
+
+
+def test_max_chars_clips_and_says_where(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, out, _ = run(capsys, *ALLOW, "--max-chars", "300", simweb.url("/article"))
+    assert exit_code == 0
+    assert "[clipped at " in out and " of " in out
+    body = out.split("\n\n", 2)[-1]
+    assert len(body.split("[clipped at")[0]) <= 300 + 200  # header lines and description precede the body
+
+
+def test_quiet_prints_the_body_only(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, out, _ = run(capsys, *ALLOW, "--quiet", "--format", "text", simweb.url("/article"))
+    assert exit_code == 0
+    assert out.startswith("The Ferret Field Guide") or out.startswith("Ferrets are curious")
+    assert simweb.url("/article") not in out and "words" not in out.splitlines()[0]
+
+
+def test_text_plain_and_cp1252(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    exit_code, out, _ = run(capsys, *ALLOW, "--quiet", simweb.url("/text"), simweb.url("/cp1252"))
+    assert exit_code == 0
+    assert "Plain text about ferrets." in out
+    assert "Café crème – naïve" in out and "3€ “seulement”" in out and "Ã" not in out
+
+
+def test_too_many_urls_is_a_usage_error(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    urls = [simweb.url(f"/article?n={n}") for n in range(9)]
+    exit_code, _, err = run(capsys, *ALLOW, *urls)
+    assert exit_code == 2 and "invalid_argument" in err and "max_urls" in err
+    exit_code, envelope = run_json(capsys, *ALLOW, *urls)
+    assert exit_code == 2 and envelope["ok"] is False and envelope["error"]["code"] == "invalid_argument"
+
+
+@pytest.mark.parametrize("args", [["--timeout", "0"], ["--max-chars", "-3"], ["--budget", "soon"], []])
+def test_bad_flags_are_usage_errors(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["fetch", *args, *(["http://127.0.0.1:9/"] if args else [])])
+    assert info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err

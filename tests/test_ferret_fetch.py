@@ -1,0 +1,70 @@
+"""The library face: `Ferret.fetch` / `fetch_many` and the sync facade on the simulated web."""
+
+import pytest
+from simweb import SimWeb
+
+import webferret.ferret
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError
+
+CASES = [
+    ("/article", None),
+    ("/status/404", ErrorCode.HTTP_ERROR),
+    ("/rate-limited-long", ErrorCode.RATE_LIMITED),
+    ("/loop/a", ErrorCode.TOO_MANY_REDIRECTS),
+    ("/gzip-bomb", ErrorCode.TOO_LARGE),
+    ("/png-as-html", ErrorCode.UNSUPPORTED_CONTENT),
+    ("/empty", ErrorCode.EMPTY_CONTENT),
+]
+
+
+async def test_every_page_error_as_a_value(simweb: SimWeb, closed_port: int) -> None:
+    urls = [simweb.url(path) for path, _ in CASES]
+    extra = {
+        "mailto:ferret@example.org": ErrorCode.UNSUPPORTED_SCHEME,
+        "http//missing-colon": ErrorCode.INVALID_URL,
+        "https://nowhere.invalid/": ErrorCode.DNS_FAILURE,
+        f"http://127.0.0.1:{closed_port}/": ErrorCode.CONNECT_FAILED,
+        f"http://0x7f000001:{simweb.port}/": ErrorCode.BLOCKED_ADDRESS,
+    }
+    async with Ferret(allow_hosts=["127.0.0.1"], max_urls=20) as ferret:
+        pages = await ferret.fetch_many([*urls, *extra])
+    expected = [code for _, code in CASES] + list(extra.values())
+    assert [page.url for page in pages] == [*urls, *extra]
+    assert [page.error.code if page.error else None for page in pages] == expected
+    assert all(page.ok == (page.error is None) for page in pages)
+    assert pages[0].title == "The Ferret Field Guide" and pages[0].byline == "Ada Burrow"
+
+
+async def test_page_timeout(simweb: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"], timeout=0.5) as ferret:
+        page = await ferret.fetch(simweb.url("/drip"))
+    assert page.error is not None and page.error.code == ErrorCode.TIMEOUT
+
+
+async def test_single_fetch_and_final_url(simweb: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(simweb.url("/redirect/2"))
+    assert page.ok and page.final_url == simweb.url("/article") and page.status == 200
+    assert page.fetched_at is not None and page.meta["trail"][0]["status"] == 301
+
+
+async def test_too_many_urls_raises_invalid_argument() -> None:
+    async with Ferret(max_urls=2) as ferret:
+        with pytest.raises(FerretError) as info:
+            await ferret.fetch_many(["http://a.invalid/"] * 3)
+    assert info.value.code == ErrorCode.INVALID_ARGUMENT
+
+
+async def test_budget_runs_out_for_pending_pages(simweb: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"], budget=1.0) as ferret:
+        fast, slow = await ferret.fetch_many([simweb.url("/json"), simweb.url("/slow")])
+    assert fast.ok
+    assert slow.error is not None and slow.error.code == ErrorCode.TIMEOUT
+
+
+def test_sync_facade(simweb: SimWeb) -> None:
+    page = webferret.ferret.fetch(simweb.url("/text"), allow_hosts=["127.0.0.1"])
+    assert page.ok and "Plain text about ferrets." in page.content
+    refused = webferret.ferret.fetch(simweb.url("/text"))
+    assert refused.error is not None and refused.error.code == ErrorCode.BLOCKED_ADDRESS

@@ -1,0 +1,207 @@
+"""The Fetcher against the simulated web on 127.0.0.1: redirects, caps, timeouts, statuses, pinning."""
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from simweb import SimWeb
+
+from webferret.fetch.fetcher import Fetcher
+from webferret.fetch.types import FetchOptions
+from webferret.models import ErrorCode, FerretError
+from webferret.net.transport import PinnedTransport
+
+LOCAL = FetchOptions(allow_hosts=("127.0.0.1",), timeout=5.0, retry_after_max=1.0)
+
+
+@pytest.fixture
+async def fetcher() -> AsyncIterator[Fetcher]:
+    fetcher = Fetcher()
+    yield fetcher
+    await fetcher.aclose()
+
+
+async def fetch_error(fetcher: Fetcher, url: str, opts: FetchOptions = LOCAL) -> FerretError:
+    with pytest.raises(FerretError) as info:
+        await fetcher.fetch(url, opts)
+    return info.value
+
+
+async def test_plain_page(fetcher: Fetcher, simweb: SimWeb) -> None:
+    raw = await fetcher.fetch(simweb.url("/article"), LOCAL)
+    assert raw.status == 200
+    assert b"The Ferret Field Guide" in raw.body
+    assert raw.content_type == "text/html; charset=utf-8"
+    assert raw.fetched_via == "http"
+
+
+async def test_redirect_chain_is_followed_and_reported(fetcher: Fetcher, simweb: SimWeb) -> None:
+    raw = await fetcher.fetch(simweb.url("/redirect/3"), LOCAL)
+    assert raw.url == simweb.url("/redirect/3")
+    assert raw.final_url == simweb.url("/article")
+    assert [hop["status"] for hop in raw.trail] == [301, 301, 301, 302, 200]
+
+
+async def test_redirect_limit(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/redirect/5"))
+    assert error.code == ErrorCode.TOO_MANY_REDIRECTS and "max_redirects" in error.message
+    raw = await fetcher.fetch(simweb.url("/redirect/1"), LOCAL.with_(max_redirects=2))
+    assert raw.status == 200
+
+
+async def test_redirect_loop(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/loop/a"))
+    assert error.code == ErrorCode.TOO_MANY_REDIRECTS and "loop" in error.message
+
+
+async def test_each_hop_is_vetted_again(fetcher: Fetcher, simweb: SimWeb) -> None:
+    simweb.add("/to-private", status=302, headers={"Location": f"http://127.0.0.2:{simweb.port}/article"})
+    simweb.add("/to-ftp", status=302, headers={"Location": "ftp://127.0.0.1/x"})
+    assert (await fetch_error(fetcher, simweb.url("/to-private"))).code == ErrorCode.BLOCKED_ADDRESS
+    assert (await fetch_error(fetcher, simweb.url("/to-ftp"))).code == ErrorCode.UNSUPPORTED_SCHEME
+
+
+async def test_gzip_is_decoded(fetcher: Fetcher, simweb: SimWeb) -> None:
+    raw = await fetcher.fetch(simweb.url("/gzip-article"), LOCAL)
+    assert b"Gzipped" in raw.body
+
+
+@pytest.mark.parametrize("path", ["/gzip-bomb", "/huge", "/huge-declared"])
+async def test_byte_cap_on_decompressed_bytes(fetcher: Fetcher, simweb: SimWeb, path: str) -> None:
+    error = await fetch_error(fetcher, simweb.url(path), LOCAL.with_(max_bytes=1024 * 1024))
+    assert error.code == ErrorCode.TOO_LARGE and "max_bytes" in error.message
+
+
+async def test_gzip_bomb_stops_at_the_default_cap(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/gzip-bomb"), LOCAL.with_(max_bytes=10 * 1024 * 1024))
+    assert error.code == ErrorCode.TOO_LARGE
+
+
+async def test_a_dripping_server_hits_the_page_timeout(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/drip"), LOCAL.with_(timeout=1.0))
+    assert error.code == ErrorCode.TIMEOUT and "1 s" in error.message
+
+
+async def test_a_lying_content_length_is_an_error(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/lying-length"))
+    assert error.code == ErrorCode.HTTP_ERROR and "5000" in error.message
+
+
+@pytest.mark.parametrize("status", [400, 403, 404, 410, 500, 503])
+async def test_error_statuses(fetcher: Fetcher, simweb: SimWeb, status: int) -> None:
+    error = await fetch_error(fetcher, simweb.url(f"/status/{status}"))
+    assert (error.code, error.status) == (ErrorCode.HTTP_ERROR, status)
+    assert str(status) in error.message
+
+
+async def test_429_short_retry_after_is_honoured_once(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/rate-limited"))
+    assert (error.code, error.status, error.retry_after) == (ErrorCode.RATE_LIMITED, 429, 1.0)
+    assert sum(path == "/rate-limited" for path, _ in simweb.requests) == 2
+
+
+async def test_429_then_success(fetcher: Fetcher, simweb: SimWeb) -> None:
+    served: list[int] = []
+
+    def flaky(handler, web) -> None:  # type: ignore[no-untyped-def]
+        served.append(1)
+        status, body = (429, b"wait") if len(served) == 1 else (200, b"<html><p>fine now</p></html>")
+        handler.reply(status, body, {"Retry-After": "0"})
+
+    simweb.add("/flaky", stream=flaky)
+    raw = await fetcher.fetch(simweb.url("/flaky"), LOCAL)
+    assert raw.status == 200 and [hop["status"] for hop in raw.trail] == [429, 200]
+
+
+async def test_429_long_retry_after_is_not_waited(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/rate-limited-long"))
+    assert (error.code, error.retry_after) == (ErrorCode.RATE_LIMITED, 3600.0)
+    assert sum(path == "/rate-limited-long" for path, _ in simweb.requests) == 1
+
+
+async def test_conditional_request_returns_304(fetcher: Fetcher, simweb: SimWeb) -> None:
+    first = await fetcher.fetch(simweb.url("/etag"), LOCAL)
+    assert first.status == 200 and first.headers["etag"] == '"v1"'
+    again = await fetcher.fetch(simweb.url("/etag"), LOCAL.with_(headers=(("If-None-Match", '"v1"'),)))
+    assert again.status == 304 and again.body == b""
+
+
+async def test_connect_failed_on_a_closed_port(fetcher: Fetcher, closed_port: int) -> None:
+    error = await fetch_error(fetcher, f"http://127.0.0.1:{closed_port}/")
+    assert error.code == ErrorCode.CONNECT_FAILED and str(closed_port) in error.message
+
+
+@pytest.mark.parametrize(
+    "host", ["127.0.0.2", "[::1]", "0.0.0.0", "2130706433", "0x7f000001", "0177.0.0.1", "127.1"]
+)
+async def test_refused_before_any_connect(fetcher: Fetcher, simweb: SimWeb, host: str) -> None:
+    error = await fetch_error(fetcher, f"http://{host}:{simweb.port}/article")
+    assert error.code == ErrorCode.BLOCKED_ADDRESS
+    assert simweb.requests == []
+
+
+async def test_without_allow_host_loopback_is_refused(fetcher: Fetcher, simweb: SimWeb) -> None:
+    error = await fetch_error(fetcher, simweb.url("/article"), FetchOptions())
+    assert error.code == ErrorCode.BLOCKED_ADDRESS and "--allow-host 127.0.0.1" in error.message
+    raw = await fetcher.fetch(simweb.url("/article"), FetchOptions(allow_private_hosts=True))
+    assert raw.status == 200
+
+
+async def test_a_name_is_resolved_once_and_the_host_header_kept(simweb: SimWeb) -> None:
+    lookups: list[str] = []
+
+    async def resolver(host: str, port: int) -> list[str]:
+        lookups.append(host)
+        return ["127.0.0.1"]
+
+    fetcher = Fetcher(resolver=resolver)
+    try:
+        raw = await fetcher.fetch(
+            f"http://localhost:{simweb.port}/echo", FetchOptions(allow_hosts=("localhost",))
+        )
+    finally:
+        await fetcher.aclose()
+    assert lookups == ["localhost"]
+    assert json.loads(raw.body)["host"] == f"localhost:{simweb.port}"
+
+
+async def test_request_headers_are_sent(fetcher: Fetcher, simweb: SimWeb) -> None:
+    opts = LOCAL.with_(
+        headers=(("If-Modified-Since", "Sat, 01 Jan 2000 00:00:00 GMT"),), user_agent="ferret-test"
+    )
+    seen = json.loads((await fetcher.fetch(simweb.url("/echo"), opts)).body)
+    assert seen["if-modified-since"] == "Sat, 01 Jan 2000 00:00:00 GMT"
+    assert seen["user-agent"] == "ferret-test"
+    assert "gzip" in seen["accept-encoding"]
+
+
+async def test_the_transport_refuses_an_unpinned_host(simweb: SimWeb) -> None:
+    async with httpx.AsyncClient(transport=PinnedTransport(), trust_env=False) as client:
+        with pytest.raises(httpx.ConnectError, match="no vetted address"):
+            await client.get(simweb.url("/article"))
+    assert simweb.requests == []
+
+
+async def test_per_host_concurrency_cap(simweb: SimWeb) -> None:
+    active, peak, lock = [0], [0], threading.Lock()
+
+    def counted(handler, web) -> None:  # type: ignore[no-untyped-def]
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        web.closing.wait(0.2)
+        with lock:
+            active[0] -= 1
+        handler.reply(200, b"<html><p>counted</p></html>")
+
+    simweb.add("/counted", stream=counted)
+    fetcher = Fetcher()
+    try:
+        opts = LOCAL.with_(per_host_concurrency=2)
+        await asyncio.gather(*(fetcher.fetch(simweb.url("/counted"), opts) for _ in range(6)))
+    finally:
+        await fetcher.aclose()
+    assert peak[0] == 2

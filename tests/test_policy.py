@@ -1,0 +1,145 @@
+"""`UrlPolicy.vet`: schemes, URL syntax, host spellings, allow lists, resolution (no network)."""
+
+import socket
+
+import pytest
+
+from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import UrlPolicy
+
+
+class FakeDns:
+    """A resolver function with a fixed table; counts lookups."""
+
+    def __init__(self, table: dict[str, list[str]]) -> None:
+        self.table = table
+        self.calls: list[str] = []
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        self.calls.append(host)
+        if host not in self.table:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return self.table[host]
+
+
+DNS = {
+    "public.example": ["93.184.216.34"],
+    "v6.example": ["2606:4700:4700::1111"],
+    "internal.example": ["10.0.0.5"],
+    "metadata.example": ["169.254.169.254"],
+    "mixed.example": ["93.184.216.34", "127.0.0.1"],
+}
+
+
+async def vet_code(url: str, **kwargs: object) -> ErrorCode:
+    policy = UrlPolicy(resolver=FakeDns(DNS), **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(FerretError) as info:
+        await policy.vet(url)
+    return info.value.code
+
+
+async def test_public_name_is_vetted_to_its_address() -> None:
+    dns = FakeDns(DNS)
+    target = await UrlPolicy(resolver=dns).vet("https://Public.Example/a?b=1")
+    assert (target.host, target.port, target.address, target.scheme) == (
+        "public.example",
+        443,
+        "93.184.216.34",
+        "https",
+    )
+    assert target.url == "https://public.example/a?b=1"
+    assert dns.calls == ["public.example"]
+
+
+async def test_ipv6_public_name() -> None:
+    target = await UrlPolicy(resolver=FakeDns(DNS)).vet("http://v6.example:8080/")
+    assert (target.address, target.port) == ("2606:4700:4700::1111", 8080)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/",
+        "http://127.0.0.2:8080/",
+        "http://[::1]/",
+        "http://0.0.0.0/",
+        "http://2130706433/",
+        "http://0x7f000001/",
+        "http://0177.0.0.1/",
+        "http://127.1/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:a9fe:a9fe]/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://internal.example/",
+        "http://metadata.example/",
+        "http://mixed.example/",
+        "http://user:pw@0x7f.1:8080/",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[2002:7f00:1::]/",
+    ],
+)
+async def test_blocked_addresses(url: str) -> None:
+    assert await vet_code(url) == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_blocked_message_names_host_and_address() -> None:
+    with pytest.raises(FerretError) as info:
+        await UrlPolicy().vet("http://0x7f000001:81/")
+    assert "0x7f000001" in info.value.message and "127.0.0.1" in info.value.message
+    assert "loopback" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("ftp://example.org/file", ErrorCode.UNSUPPORTED_SCHEME),
+        ("file:///etc/passwd", ErrorCode.UNSUPPORTED_SCHEME),
+        ("javascript:alert(1)", ErrorCode.UNSUPPORTED_SCHEME),
+        ("gopher://127.0.0.1:25/", ErrorCode.UNSUPPORTED_SCHEME),
+        ("", ErrorCode.INVALID_URL),
+        ("not a url", ErrorCode.INVALID_URL),
+        ("example.org/page", ErrorCode.INVALID_URL),
+        ("http://", ErrorCode.INVALID_URL),
+        ("http:///path", ErrorCode.INVALID_URL),
+        ("http://[::1/", ErrorCode.INVALID_URL),
+        ("http://public.example:99999/", ErrorCode.INVALID_URL),
+        ("http://1.2.3.999/", ErrorCode.INVALID_URL),
+        ("http://nowhere.example/", ErrorCode.DNS_FAILURE),
+        ("http://anything.invalid/", ErrorCode.DNS_FAILURE),
+    ],
+)
+async def test_bad_urls(url: str, code: ErrorCode) -> None:
+    assert await vet_code(url) == code
+
+
+async def test_invalid_tld_is_never_looked_up() -> None:
+    dns = FakeDns(DNS)
+    with pytest.raises(FerretError):
+        await UrlPolicy(resolver=dns).vet("https://host.invalid/")
+    assert dns.calls == []
+
+
+async def test_allow_hosts_matches_the_host_as_written() -> None:
+    policy = UrlPolicy(allow_hosts=["127.0.0.1", "Internal.Example", "::1"], resolver=FakeDns(DNS))
+    assert (await policy.vet("http://127.0.0.1:8000/")).address == "127.0.0.1"
+    assert (await policy.vet("http://internal.example/")).address == "10.0.0.5"
+    assert (await policy.vet("http://[::1]:9/")).address == "::1"
+    for odd in ("http://2130706433/", "http://0x7f000001/", "http://127.1/", "http://127.0.0.2/"):
+        with pytest.raises(FerretError) as info:
+            await policy.vet(odd)
+        assert info.value.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_allow_private_hosts_lifts_the_guard() -> None:
+    policy = UrlPolicy(allow_private_hosts=True, resolver=FakeDns(DNS))
+    assert (await policy.vet("http://internal.example/")).address == "10.0.0.5"
+    target = await policy.vet("http://0x7f000001:8080/x")
+    assert (target.address, target.url) == ("127.0.0.1", "http://127.0.0.1:8080/x")
+
+
+async def test_check_peer_refuses_an_unvetted_peer() -> None:
+    policy = UrlPolicy(resolver=FakeDns(DNS))
+    policy.check_peer("public.example", "93.184.216.34")
+    with pytest.raises(FerretError) as info:
+        policy.check_peer("public.example", "10.1.1.1")
+    assert info.value.code == ErrorCode.BLOCKED_ADDRESS

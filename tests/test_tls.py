@@ -1,0 +1,76 @@
+"""HTTPS through the pinned transport: SNI and certificate checks use the real host name."""
+
+import shutil
+import ssl
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+
+from webferret.fetch.fetcher import Fetcher
+from webferret.fetch.types import FetchOptions
+from webferret.models import ErrorCode, FerretError
+
+KEY = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1")
+
+
+def _openssl(*args: str, cwd: Path) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A throwaway CA and a leaf certificate for `localhost`, made with the openssl CLI."""
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl command is not installed")
+    path = tmp_path_factory.mktemp("certs")
+    (path / "san.ext").write_text("subjectAltName=DNS:localhost\n")
+    _openssl("req", "-x509", *KEY, "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+             "-days", "2", "-subj", "/CN=webferret test CA", cwd=path)  # fmt: skip
+    _openssl("req", *KEY, "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr",
+             "-subj", "/CN=localhost", cwd=path)  # fmt: skip
+    _openssl("x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+             "-out", "leaf.pem", "-days", "2", "-extfile", "san.ext", cwd=path)  # fmt: skip
+    return path
+
+
+@pytest.fixture
+def tls_web(certs: Path) -> Iterator[tuple[SimWeb, list[str | None]]]:
+    names: list[str | None] = []
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(certs / "leaf.pem", certs / "leaf.key")
+    server.sni_callback = lambda sock, name, ctx: names.append(name)  # type: ignore[assignment]
+    web = SimWeb(tls=server).start()
+    yield web, names
+    web.stop()
+
+
+async def resolve_to_loopback(host: str, port: int) -> list[str]:
+    return ["127.0.0.1"]
+
+
+async def fetch(certs: Path, url: str, allow: str) -> int:
+    client = ssl.create_default_context(cafile=str(certs / "ca.pem"))
+    fetcher = Fetcher(resolver=resolve_to_loopback, verify=client)
+    try:
+        raw = await fetcher.fetch(url, FetchOptions(allow_hosts=(allow,), timeout=5))
+    finally:
+        await fetcher.aclose()
+    return raw.status
+
+
+async def test_sni_and_certificate_use_the_host_name(certs: Path, tls_web: tuple[SimWeb, list]) -> None:
+    web, names = tls_web
+    assert await fetch(certs, f"https://localhost:{web.port}/article", "localhost") == 200
+    assert names == ["localhost"]
+    assert web.requests[0][1]["host"] == f"localhost:{web.port}"
+
+
+async def test_a_certificate_for_another_name_is_refused(certs: Path, tls_web: tuple[SimWeb, list]) -> None:
+    web, names = tls_web
+    with pytest.raises(FerretError) as info:
+        await fetch(certs, f"https://other.test:{web.port}/article", "other.test")
+    assert info.value.code == ErrorCode.CONNECT_FAILED and "certificate" in info.value.message.lower()
+    assert names == ["other.test"] and web.requests == []
