@@ -105,7 +105,11 @@ def _figures(
         )
     if "throughput" in wanted:
         series = _log("throughput", scenarios.throughput(bench, many))
-        out.append(Figure("throughput", f"3. throughput on {len(many)} URLs", "pages/s", series))
+        out.append(
+            Figure(
+                "throughput", f"3. throughput on {len(many)} URLs", "pages/s", series, higher_is_better=True
+            )
+        )
         out.append(
             Figure(
                 "throughput_rss",
@@ -127,6 +131,13 @@ def _figures(
                 "s",
                 _log("one page", scenarios.cold_fetch(local, pages[0])),
             )
+        )
+    searched = next((f.series for f in out if f.key == "search_verify"), None)
+    helped = next((f.series for f in out if f.key == "cold_help"), None)
+    if searched and helped:
+        series = scenarios.net_overhead(searched, helped)
+        out.insert(
+            2, Figure("search_overhead_net", "1c. overhead, process start taken off", "fraction", series)
         )
     if "tokens" in wanted:
         out.append(

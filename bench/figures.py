@@ -24,6 +24,7 @@ class Series:
     failures: list[str] = field(default_factory=list)
     unsupported: str | None = None
     note: str | None = None
+    bound: float | None = None  # the value the tool would have had, had it finished at the timeout
 
     def median(self, key: str | None = None) -> float | None:
         data = self.values if key is None else self.extra.get(key, [])
@@ -102,6 +103,7 @@ class Bench:
                 series.failures.append(_why(sample))
                 if sample.wall >= self.timeout:
                     series.unsupported = f"did not finish within {self.timeout:g} s"
+                    series.bound = value(sample, ok)
                 return
             extra = {"peak_rss_mb": sample.peak_rss_mb}
             if ok is not None:

@@ -23,6 +23,7 @@ class Figure:
     series: dict[str, Series]
     extra_key: str | None = None  # show this extra median instead of the main value
     fmt: str = "{:.2f}"
+    higher_is_better: bool = False
 
 
 def machine() -> str:
@@ -49,6 +50,8 @@ def _cell(figure: Figure, tool: str) -> str:
     series = figure.series.get(tool)
     if series is None:
         return "not run"
+    if series.bound is not None and figure.extra_key is None:
+        return ("< " if figure.higher_is_better else "> ") + figure.fmt.format(series.bound) + " (timed out)"
     if series.unsupported:
         return "n/a¹" if "loopback" in series.unsupported else "n/a"
     value = _value(series, figure.extra_key)

@@ -88,3 +88,17 @@ def output_tokens(bench: Bench, urls: list[str]) -> dict[str, Series]:
         series.add(float(total))
 
     return bench.each(job, runs=1)
+
+
+def net_overhead(searched: dict[str, Series], helped: dict[str, Series]) -> dict[str, Series]:
+    """Search+verify overhead once the tool's own process start (its `--help` median) is taken off."""
+    out: dict[str, Series] = {}
+    for name, series in searched.items():
+        start = helped.get(name, Series()).median()
+        net = Series(unsupported=series.unsupported, failures=list(series.failures))
+        if start is not None:
+            for wall, critical in zip(series.values, series.extra.get("critical", []), strict=True):
+                if critical:
+                    net.add((wall - start - critical) / critical)
+        out[name] = net
+    return out
