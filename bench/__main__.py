@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bench import netns, scenarios
 from bench.figures import Bench
-from bench.peers import install_peers
+from bench.peers import compile_bytecode, install_peers
 from bench.report import Figure, machine, write
 from bench.simweb.process import SimWeb, SimWebOptions
 from bench.tools import Tool, all_tools
@@ -167,7 +167,7 @@ def extraction_table() -> str:
         return "### 5. Extraction quality and speed\n\n" + table.read_text()
     if (Path(__file__).parent / "extraction.py").is_file():
         return (
-            "5. Extraction: run `uv run python -m bench.extraction` to produce bench/results/extraction.md."
+            "5. Extraction: run `uv run python bench/extraction.py` to produce bench/results/extraction.md."
         )
     return "5. Extraction: bench/extraction.py is not on this branch yet; no figures."
 
@@ -177,6 +177,7 @@ def main(argv: list[str]) -> int:
     if not args.no_netns and not netns.in_netns():
         if not args.no_install:
             print(f"bench: peers: {install_peers()}", file=sys.stderr)
+            compile_bytecode(sys.executable, Path(__file__).resolve().parents[1] / "src" / "webferret")
         netns.reexec_in_netns([*argv, "--no-install"])
     if netns.in_netns():
         netns.bring_up_loopback()

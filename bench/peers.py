@@ -35,4 +35,19 @@ def install_peers(names: list[str] | None = None) -> dict[str, str]:
             text=True,
         )
         status[name] = "ok" if done.returncode == 0 else done.stderr.strip()[-400:]
+        compile_bytecode(venv / "bin" / "python")
     return status
+
+
+def compile_bytecode(python: Path | str, *extra: Path) -> None:
+    """Write .pyc files for a venv's packages (and `extra` folders) once.
+
+    uv installs without bytecode and this machine sets PYTHONDONTWRITEBYTECODE, so without this step
+    every process would compile its imports from source again (seconds of cold start, for every tool
+    alike) where a user's installation would have them cached.
+    """
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    purelib = subprocess.run([str(python), "-c", code], capture_output=True, text=True).stdout.strip()
+    targets = [purelib, *map(str, extra)]
+    env = {"PATH": "/usr/bin:/bin"}
+    subprocess.run([str(python), "-m", "compileall", "-q", "-j", "0", *targets], capture_output=True, env=env)

@@ -83,16 +83,18 @@ def markdown(figures: list[Figure], tools: list[str], header: dict[str, Any]) ->
 
 
 def _notes(figures: list[Figure]) -> list[str]:
-    seen: list[str] = []
+    """One line per tool and reason, naming the figures it applies to."""
+    where: dict[tuple[str, str], list[str]] = {}
     for figure in figures:
+        number = figure.title.split(".", 1)[0]
         for tool, series in figure.series.items():
-            for text in ([series.unsupported] if series.unsupported else []) + series.failures[:1]:
-                note = f"- {tool}, {figure.title}: {text}"
-                if note not in seen:
-                    seen.append(note)
-            if series.note:
-                seen.append(f"- {tool}, {figure.title}: {series.note}")
-    return seen
+            reasons = ([series.unsupported] if series.unsupported else []) + series.failures[:1]
+            reasons += [series.note] if series.note else []
+            for text in reasons:
+                places = where.setdefault((tool, text), [])
+                if number not in places:
+                    places.append(number)
+    return [f"- {tool} ({', '.join(places)}): {text}" for (tool, text), places in where.items()]
 
 
 def write(
