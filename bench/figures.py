@@ -44,6 +44,7 @@ class Series:
             "failures": self.failures[:5],
             "unsupported": self.unsupported,
             "note": self.note,
+            "bound": self.bound,
         }
 
 

@@ -46,18 +46,25 @@ def _value(series: Series, key: str | None) -> float | None:
     return series.median(key)
 
 
+def header_runs(figure: Figure) -> int:
+    """The most runs any tool completed for this figure (a tool with fewer is marked ²)."""
+    return max((len(s.values) for s in figure.series.values()), default=0)
+
+
 def _cell(figure: Figure, tool: str) -> str:
     series = figure.series.get(tool)
     if series is None:
         return "not run"
-    if series.bound is not None and figure.extra_key is None:
+    if series.bound is not None and figure.extra_key is None and not series.values:
         return ("< " if figure.higher_is_better else "> ") + figure.fmt.format(series.bound) + " (timed out)"
-    if series.unsupported:
+    if series.unsupported and not series.values and series.unsupported.startswith("did not finish"):
+        return "timed out"
+    if series.unsupported and not series.values:
         return "n/a¹" if "loopback" in series.unsupported else "n/a"
     value = _value(series, figure.extra_key)
     if value is None:
         return f"failed ({len(series.failures)} runs)"
-    text = figure.fmt.format(value)
+    text = figure.fmt.format(value) + ("²" if len(series.values) < header_runs(figure) else "")
     ref = figure.series.get(REFERENCE)
     ref_value = _value(ref, figure.extra_key) if ref else None
     if tool != REFERENCE and ref_value:
@@ -77,6 +84,10 @@ def markdown(figures: list[Figure], tools: list[str], header: dict[str, Any]) ->
         cells = " | ".join(_cell(figure, tool) for tool in tools)
         lines.append(f"| {figure.title} ({figure.unit}) | {cells} |")
     notes = _notes(figures)
+    lines += [
+        "",
+        "¹ cannot be pointed at a loopback web (see below). ² median of fewer runs: the others timed out.",
+    ]
     if notes:
         lines += ["", *notes]
     return "\n".join(lines) + "\n"
@@ -115,3 +126,37 @@ def write(
     (results_dir / "latest.md").write_text(table)
     (results_dir / "latest.json").write_text(json.dumps(data, indent=2))
     return results_dir / f"bench-{stamp}.md"
+
+
+def load(path: Path) -> tuple[list[Figure], list[str], dict[str, Any]]:
+    """Figures back from a results JSON file (to re-render its table)."""
+    data = json.loads(path.read_text())
+    figures = []
+    for key, item in data["figures"].items():
+        series = {}
+        for tool, raw in item["series"].items():
+            series[tool] = Series(
+                raw["values"],
+                raw["extra"],
+                raw["failures"],
+                raw["unsupported"],
+                raw["note"],
+                raw.get("bound"),
+            )
+        figures.append(Figure(key, item["title"], item["unit"], series, **_LOOK.get(key, {})))
+    return figures, data["tools"], data
+
+
+_LOOK: dict[str, dict[str, Any]] = {
+    "search_overhead": {"extra_key": "overhead"},
+    "throughput": {"higher_is_better": True},
+    "throughput_rss": {"extra_key": "peak_rss_mb", "fmt": "{:.0f}"},
+    "tokens": {"fmt": "{:.0f}"},
+}
+
+
+if __name__ == "__main__":
+    import sys
+
+    loaded, names, head = load(Path(sys.argv[1]))
+    sys.stdout.write(markdown(loaded, names, head))
