@@ -25,7 +25,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median); default 5")
     parser.add_argument("--throughput-urls", type=int, default=200)
-    parser.add_argument("--timeout", type=float, default=180.0, help="longest one process may run, seconds")
+    parser.add_argument("--timeout", type=float, default=120.0, help="longest one process may run, seconds")
     parser.add_argument("--tools", default="", help="comma-separated subset (default: all)")
     parser.add_argument("--sites", type=int, default=52)
     parser.add_argument("--no-install", action="store_true", help="do not (re)install the peers")
