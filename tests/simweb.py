@@ -4,7 +4,8 @@
         simweb.add("/hello", body="<html>...</html>", status=200, headers={...}, delay=0.0)
         url = simweb.url("/hello")
 
-Built-in routes (see `builtin_routes`): `/article`, `/fixture/<readability case>`, `/redirect/<n>`,
+Built-in routes (see `builtin_routes`): `/article`, `/fixture/<path under shared fixtures/pages>`
+(a readability case folder serves its source.html: `/fixture/readability/guardian-1`), `/redirect/<n>`,
 `/loop/a`, `/slow`, `/drip`, `/huge`, `/huge-declared`, `/gzip-bomb`, `/gzip-article`,
 `/lying-length`, `/cp1252`, `/png-as-html`, `/status/<code>`, `/rate-limited`, `/rate-limited-long`,
 `/json`, `/text`, `/binary`, `/empty`, `/echo` (the request headers as JSON), `/etag`.
@@ -17,6 +18,7 @@ import contextlib
 import gzip
 import json
 import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -91,6 +93,13 @@ class Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     web: SimWeb
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hangs up early (a cap, a timeout) is expected here: stay quiet about it."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError, ssl.SSLError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 class SimWeb:
@@ -223,12 +232,17 @@ def builtin_routes() -> dict[str, Route]:
 
 @cache
 def _fixture_body(name: str) -> bytes | None:
-    path = shared_dir() / "fixtures" / "pages" / "readability" / name / "source.html"
-    return path.read_bytes() if path.is_file() else None
+    pages = (shared_dir() / "fixtures" / "pages").resolve()
+    path = (pages / name).resolve()
+    if path.is_dir():
+        path = path / "source.html"
+    if not path.is_relative_to(pages) or not path.is_file():
+        return None
+    return path.read_bytes()
 
 
 def _fixture(name: str) -> Route | None:
-    body = _fixture_body(name) if "/" not in name and ".." not in name else None
+    body = _fixture_body(name)
     return Route(body, headers={"Content-Type": "text/html; charset=utf-8"}) if body else None
 
 

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from simweb import SimWeb
+from simweb import SimWeb, shared_dir
 
 from webferret.cli import main
 
@@ -199,3 +199,21 @@ def test_bad_flags_are_usage_errors(capsys: pytest.CaptureFixture[str], args: li
         main(["fetch", *args, *(["http://127.0.0.1:9/"] if args else [])])
     assert info.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "phrase"),
+    [
+        ("readability/guardian-1", "What is the sea telling us?", "whale"),
+        ("trafilatura/en.wikipedia.org_t-SNE.html", "t-distributed stochastic neighbor embedding", "t-SNE"),
+    ],
+)
+def test_real_pages_from_the_shared_fixtures(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, path: str, title: str, phrase: str
+) -> None:
+    shared_dir()
+    code, envelope = run_json(capsys, *ALLOW, simweb.url(f"/fixture/{path}"))
+    assert code == 0
+    page = envelope["data"]["pages"][0]
+    assert title.lower() in page["title"].lower()
+    assert phrase in page["content"] and page["word_count"] > 300

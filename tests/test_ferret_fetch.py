@@ -3,7 +3,7 @@
 import pytest
 from simweb import SimWeb
 
-import webferret.ferret
+import webferret
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError
 
@@ -64,7 +64,7 @@ async def test_budget_runs_out_for_pending_pages(simweb: SimWeb) -> None:
 
 
 def test_sync_facade(simweb: SimWeb) -> None:
-    page = webferret.ferret.fetch(simweb.url("/text"), allow_hosts=["127.0.0.1"])
+    page = webferret.fetch(simweb.url("/text"), allow_hosts=["127.0.0.1"])
     assert page.ok and "Plain text about ferrets." in page.content
-    refused = webferret.ferret.fetch(simweb.url("/text"))
+    refused = webferret.fetch(simweb.url("/text"))
     assert refused.error is not None and refused.error.code == ErrorCode.BLOCKED_ADDRESS

@@ -87,7 +87,7 @@ async def test_a_dripping_server_hits_the_page_timeout(fetcher: Fetcher, simweb:
 
 async def test_a_lying_content_length_is_an_error(fetcher: Fetcher, simweb: SimWeb) -> None:
     error = await fetch_error(fetcher, simweb.url("/lying-length"))
-    assert error.code == ErrorCode.HTTP_ERROR and "5000" in error.message
+    assert error.code == ErrorCode.HTTP_ERROR and "5000" in error.message and error.status == 200
 
 
 @pytest.mark.parametrize("status", [400, 403, 404, 410, 500, 503])

@@ -5,7 +5,7 @@ import socket
 import pytest
 
 from webferret.models import ErrorCode, FerretError
-from webferret.net.policy import UrlPolicy
+from webferret.net.policy import UrlPolicy, system_resolver
 
 
 class FakeDns:
@@ -143,3 +143,29 @@ async def test_check_peer_refuses_an_unvetted_peer() -> None:
     with pytest.raises(FerretError) as info:
         policy.check_peer("public.example", "10.1.1.1")
     assert info.value.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_international_names_resolve_in_ascii_and_match_either_spelling() -> None:
+    dns = FakeDns({"xn--bcher-kva.example": ["10.0.0.7"]})
+    for allow in ("bücher.example", "xn--bcher-kva.example"):
+        target = await UrlPolicy(allow_hosts=[allow], resolver=dns).vet("http://Bücher.example/")
+        assert (target.host_key, target.address) == ("xn--bcher-kva.example", "10.0.0.7")
+    assert dns.calls == ["xn--bcher-kva.example"] * 2
+    with pytest.raises(FerretError):
+        await UrlPolicy(resolver=dns).vet("http://bücher.example/")
+
+
+@pytest.mark.parametrize("url", ["http://ex ample.com/", "http://127.0.0.1\t/"])
+async def test_hosts_the_parsers_read_differently_are_refused(url: str) -> None:
+    assert await vet_code(url) == ErrorCode.INVALID_URL
+
+
+async def test_userinfo_and_fragment_tricks_vet_the_real_host() -> None:
+    dns = FakeDns(DNS)
+    target = await UrlPolicy(resolver=dns).vet("http://127.0.0.1:80@public.example/#@127.0.0.1")
+    assert (target.host, target.address) == ("public.example", "93.184.216.34")
+    assert await vet_code("http://public.example\\@127.0.0.1/") == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_the_system_resolver_answers_addresses() -> None:
+    assert await system_resolver("127.0.0.1", 80) == ["127.0.0.1"]  # numeric: no DNS query is sent

@@ -10,16 +10,21 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from webferret.config import Settings, load_settings
+from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
+from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
+from webferret.store.types import OpenedPage, Passage, StoredPage
+from webferret.tokens import estimate_tokens
 
 
 class Ferret:
@@ -29,6 +34,7 @@ class Ferret:
         self.settings = settings if settings is not None else load_settings(**overrides)
         self._fetcher: Any = None
         self._extractor: Any = None
+        self._store: Any = None
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -43,6 +49,9 @@ class Ferret:
         if self._extractor is not None:
             self._extractor.close()
             self._extractor = None
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
     # -- parts, made on first use -------------------------------------------------------------
     @property
@@ -61,6 +70,15 @@ class Ferret:
             self._extractor = Extractor()
         return self._extractor
 
+    @property
+    def store(self) -> Any:
+        """The page store in `settings.home`, opened on first use."""
+        if self._store is None:
+            from webferret.store.pages import PageStore
+
+            self._store = PageStore.in_home(self.settings.home, page_tokens=self.settings.page_tokens)
+        return self._store
+
     def fetch_options(self, **overrides: Any) -> FetchOptions:
         return FetchOptions.from_settings(self.settings, **overrides)
 
@@ -74,9 +92,10 @@ class Ferret:
         *,
         options: FetchOptions | None = None,
         extract: ExtractOptions | None = None,
+        fresh: bool = False,
     ) -> Page:
         """Fetch one URL and extract it. Never raises for a page problem: the page carries `error`."""
-        pages = await self.fetch_many([url], options=options, extract=extract)
+        pages = await self.fetch_many([url], options=options, extract=extract, fresh=fresh)
         return pages[0]
 
     async def fetch_many(
@@ -85,8 +104,13 @@ class Ferret:
         *,
         options: FetchOptions | None = None,
         extract: ExtractOptions | None = None,
+        fresh: bool = False,
     ) -> list[Page]:
-        """Fetch URLs concurrently (order kept); one failed page never fails the others."""
+        """Fetch URLs concurrently (order kept); one failed page never fails the others.
+
+        A page fetched within `fresh_seconds` comes from the store; a stale one is revalidated;
+        `fresh=True` skips the store. Near-duplicates in the batch are marked `duplicate_of`.
+        """
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         if len(urls) > self.settings.max_urls:
@@ -95,34 +119,87 @@ class Ferret:
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
             )
         deadline = time.monotonic() + opts.budget
+        self.extractor.warm()
         limit = asyncio.Semaphore(opts.concurrency)
 
         async def one(url: str) -> Page:
             async with limit:
-                return await self._fetch_one(url, opts, xopts, deadline)
+                return await self._fetch_one(url, opts, xopts, deadline, fresh)
 
-        return list(await asyncio.gather(*(one(url) for url in urls)))
+        from webferret.present.dedup import mark_duplicates
 
-    async def _fetch_one(self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float) -> Page:
+        pages = list(await asyncio.gather(*(one(url) for url in urls)))
+        return mark_duplicates(pages, self.settings.dedup_threshold)
+
+    async def _fetch_one(
+        self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
+    ) -> Page:
+        stored = None if fresh else await self._stored_copy(url, xopts, opts)
+        if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
+            return served(stored.page, xopts, "store")
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return _budget_spent(url, opts)
         try:
             async with asyncio.timeout(remaining):
-                raw = await self.fetcher.fetch(url, opts)
-                return await self._page_from_raw(raw, xopts)
+                raw = await self.fetcher.fetch(url, with_validators(opts, stored))
+                if stored is not None and raw.status == 304:
+                    page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
+                    return served(page, xopts, "revalidated")
+                return await self._keep(await self._page_from_raw(raw, xopts), raw, opts)
         except TimeoutError:
             return _budget_spent(url, opts)
         except FerretError as exc:
-            return Page.failed(url, exc.info(), status=exc.status)
+            exc = explain_refusal(url, exc)
+            meta = {"trail": exc.trail} if exc.trail else {}
+            return Page.failed(url, exc.info(), status=exc.status, meta=meta)
+        except Exception as exc:  # a bug in one page's path must not fail the batch
+            message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
+            return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
+
+    async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
+        """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
+        return await self._page_from_raw(raw, extract or self.extract_options())
+
+    async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
+        """The stored page for `url` if it can answer this call; a store that fails is a miss."""
+        try:
+            return usable(await asyncio.to_thread(self.store.lookup, url), xopts, opts)
+        except sqlite3.Error:
+            return None
+
+    async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
+        """Put a fetched page in the store; it comes back with its handle and token count."""
+        if not page.ok:
+            return page
+        try:
+            return await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
+        except sqlite3.Error as exc:
+            meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
+            return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})
+
+    # -- the store ----------------------------------------------------------------------------
+    async def stored(self, handle: str) -> StoredPage | None:
+        """The newest stored version of `handle` (or of a URL's page), or None."""
+        if "://" in handle:
+            return await asyncio.to_thread(self.store.lookup, handle)
+        return await asyncio.to_thread(self.store.get, handle)
+
+    async def open(self, handle: str, page: int = 1, page_tokens: int | None = None) -> OpenedPage:
+        """Page `page` of a stored document; an unknown handle or a page past the end is `not_found`."""
+        from webferret.present.disclosure import open_document
+
+        stored = await self.stored(handle)
+        if stored is None:
+            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {handle!r}")
+        size = page_tokens or self.settings.page_tokens
+        return open_document(stored.page, page, size, self.settings.page_tokens)
+
+    async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
+        """The best passages for `query` across stored pages (BM25); any text is a safe query."""
+        return await asyncio.to_thread(self.store.find, query, handles, n)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
-        from webferret.fetch.sniff import sniff_kind
-
-        if sniff_kind(raw.body, raw.content_type) == "binary":
-            served = raw.content_type or "no content type"
-            message = f"{raw.final_url} is binary content (served as {served}), not a readable document"
-            return _failed_raw(raw, ErrorInfo(code=ErrorCode.UNSUPPORTED_CONTENT, message=message))
         try:
             extracted = await self.extractor.extract(raw, xopts)
         except FerretError as exc:
@@ -139,7 +216,8 @@ class Ferret:
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
             links=extracted.links[: xopts.link_limit] if xopts.links else None,
-            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1)},
+            meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
+            | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
             **fields,
         )
         if not page.content.strip():

@@ -71,6 +71,7 @@ class FerretError(Exception):
         self.status = status
         self.retry_after = retry_after
         self.vendor = vendor
+        self.trail: list[dict[str, Any]] = []  # the tiers tried before giving up (fetch.ladder)
 
     def info(self) -> ErrorInfo:
         return ErrorInfo(

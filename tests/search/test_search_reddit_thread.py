@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from webferret.extract.reddit import extract_thread, reddit_refusal, render_thread, thread_json_url
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, FerretError
-from webferret.search.reddit_thread import extract_thread, reddit_refusal, render_thread, thread_json_url
 
 THREAD = "reddit/thread_3hahrw_oauth_limit10_2017-03-16.json"
 
@@ -86,3 +86,34 @@ def test_fetch_hook(engine_fixtures: Path) -> None:
     with pytest.raises(FerretError) as caught:
         extract_thread(raw(url, 403, "text/html", b"<html>blocked</html>"), 2)
     assert caught.value.code == ErrorCode.BLOCKED_BY_SITE
+
+
+def test_thread_urls_are_rewritten_and_extracted_through_the_pipeline(engine_fixtures: Path) -> None:
+    from webferret.extract.document import extract_document
+    from webferret.extract.types import ExtractOptions
+    from webferret.net.rewrite import rewrite_url
+
+    asked = "https://old.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss/"
+    fetched = rewrite_url(asked)
+    assert fetched == "https://www.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss.json?raw_json=1"
+    body = (engine_fixtures / THREAD).read_bytes()
+    page = extract_document(
+        body, url=fetched, content_type="application/json", options=ExtractOptions(max_comments=2)
+    )
+    assert page.page_type == "forum" and page.extra["comments_shown"] == 2
+    with pytest.raises(FerretError) as refused:
+        extract_document(
+            b"<html>log in</html>", url=fetched, content_type="text/html", options=ExtractOptions()
+        )
+    assert refused.value.code == ErrorCode.BLOCKED_BY_SITE and "anonymous JSON" in refused.value.message
+
+
+def test_a_refused_thread_fetch_says_why() -> None:
+    from webferret.extract.reddit import explain_refusal
+
+    url = "https://www.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss/"
+    http_403 = FerretError(ErrorCode.HTTP_ERROR, "HTTP 403", status=403)
+    explained = explain_refusal(url, http_403)
+    assert explained.code == ErrorCode.BLOCKED_BY_SITE and "anonymous JSON" in explained.message
+    assert explain_refusal("https://example.org/r/x/comments/1/", http_403) is http_403
+    assert explain_refusal(url, FerretError(ErrorCode.TIMEOUT, "slow")).code == ErrorCode.TIMEOUT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
 
@@ -17,11 +18,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--budget", type=_positive_float, metavar="S", help="per-call budget in seconds")
     parser.add_argument("--max-bytes", type=_positive_int, metavar="N", help="cap on decompressed bytes")
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+    parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
+    parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
+    parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
     add_common(parser)
+    parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
+    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
     parser.set_defaults(run=run)
 
 
@@ -45,6 +51,20 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _browser_tier(args: argparse.Namespace) -> str | None:
+    """`--screenshot` needs the browser: it picks that tier, and refuses a tier without one."""
+    if not args.screenshot:
+        return args.tier
+    from webferret.models import ErrorCode, FerretError
+
+    if len(args.urls) > 1:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "--screenshot takes one URL (one PNG per call)")
+    if args.tier in ("http", "impersonate"):
+        message = f"--screenshot needs the browser, not --tier {args.tier}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    return "browser"
+
+
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
     from webferret.present.pages import clip_page, render_page
@@ -55,11 +75,13 @@ async def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             budget=args.budget,
             max_bytes=args.max_bytes,
-            tier=args.tier,
+            tier=_browser_tier(args),
             allow_hosts=tuple(args.allow_host or ()),
+            screenshot=args.screenshot,
+            mobile=args.mobile,
         )
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
-        pages = await ferret.fetch_many(args.urls, options=options, extract=xopts)
+        pages = await ferret.fetch_many(args.urls, options=options, extract=xopts, fresh=args.fresh)
     pages = [clip_page(page, args.max_chars) for page in pages]
     all_ok = all(page.ok for page in pages)
     if args.json:
@@ -67,7 +89,23 @@ async def run(args: argparse.Namespace) -> int:
 
         data = {"pages": [page.model_dump(mode="json") for page in pages]}
         envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
+    elif args.agent:
+        sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
     else:
         out = [render_page(page, quiet=args.quiet) for page in pages]
         sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
     return EXIT_OK if all_ok else EXIT_FAILED
+
+
+async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:
+    """Pages fenced as untrusted data; a long page shows its first page and how to read on."""
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import first_page_entry
+    from webferret.present.agent import render_pages
+    from webferret.present.fence import Fence
+
+    budget = getattr(args, "max_tokens", None) or settings.max_tokens
+    async with Ferret(settings) as ferret:  # the store, for the first page of a long page
+        entries = [await first_page_entry(ferret, page, budget) for page in pages]
+    fence = Fence.new(datamark=args.datamark or settings.datamark)
+    return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")

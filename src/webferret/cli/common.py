@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
-import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -73,6 +71,8 @@ def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXI
 
 def run_command(args: argparse.Namespace) -> int:
     """Run a subcommand's `run(args)`; turn every failure into a clear message and an exit code."""
+    import asyncio
+
     from webferret.config import ConfigError
     from webferret.models import ErrorCode, FerretError
 
@@ -93,6 +93,8 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_OK
     except Exception as exc:
         if getattr(args, "debug", False):
+            import traceback
+
             traceback.print_exc()
         return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
 

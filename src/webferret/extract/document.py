@@ -1,57 +1,42 @@
-"""Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop."""
+"""Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop.
+
+Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; binary is
+`unsupported_content`.
+"""
 
 from __future__ import annotations
 
-import json
-
-import trafilatura
-from charset_normalizer import from_bytes
-
+from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.fetch.charset import decode_body
+from webferret.fetch.sniff import mime_of, sniff_kind
 from webferret.models import ErrorCode, FerretError
 
 
-def decode(body: bytes, declared: str | None) -> str:
-    """Decode with the declared charset when it works, else detect."""
-    if declared:
-        try:
-            return body.decode(declared)
-        except (LookupError, UnicodeDecodeError):
-            pass
-    best = from_bytes(body).best()
-    return str(best) if best is not None else body.decode("utf-8", errors="replace")
-
-
 def extract_document(
-    body: bytes, *, url: str, content_type: str | None, options: ExtractOptions
+    body: bytes, *, url: str | None, content_type: str | None, options: ExtractOptions
 ) -> Extracted:
-    """Extract the main content and metadata of one document."""
-    mime = (content_type or "text/html").split(";")[0].strip().lower()
-    if mime in ("text/html", "application/xhtml+xml"):
-        return _html(decode(body, None), url, options)
-    if mime == "application/json" or mime.endswith("+json"):
-        text = json.dumps(json.loads(body), indent=2, ensure_ascii=False)
-        return Extracted(content_type=mime, content=f"```json\n{text}\n```", word_count=len(text.split()))
-    if mime.startswith("text/"):
-        text = decode(body, None)
-        return Extracted(content_type=mime, content=text, word_count=len(text.split()))
-    raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"cannot read content of type {mime} at {url}")
+    """Extract the main content and metadata of one document; raises `FerretError` with a reason."""
+    if url and is_thread_json_url(url):
+        return thread_from_answer(200, content_type, body, options.max_comments)
+    kind = sniff_kind(body, content_type)
+    mime = mime_of(content_type)
+    if kind == "pdf":
+        from webferret.extract.pdf import extract_pdf
 
+        return extract_pdf(body, url, options)
+    if kind == "binary":
+        named = f"of type {mime}" if mime else "of an unknown binary type"
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"cannot read content {named} at {url or 'input'}")
+    text = decode_body(body, content_type)
+    if kind == "html":
+        from webferret.extract.htmlpage import extract_html
 
-def _html(html: str, url: str, options: ExtractOptions) -> Extracted:
-    output = "markdown" if options.format == "markdown" else "txt"
-    content = trafilatura.extract(html, url=url, output_format=output, include_links=False) or ""
-    meta = trafilatura.extract_metadata(html, default_url=url)
-    return Extracted(
-        content_type="text/html",
-        title=meta.title if meta else None,
-        byline=meta.author if meta else None,
-        site_name=meta.sitename if meta else None,
-        published=meta.date if meta else None,
-        description=meta.description if meta else None,
-        language=meta.language if meta else None,
-        format=options.format,
-        content=content,
-        markdown=content,
-        word_count=len(content.split()),
-    )
+        return extract_html(text, url, options)
+    from webferret.extract import textual
+
+    if kind == "json":
+        return textual.extract_json(text, mime, url, options)
+    if kind == "xml":
+        return textual.extract_xml(text, mime, url, options)
+    return textual.extract_text(text, mime, url, options)

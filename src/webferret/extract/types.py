@@ -20,10 +20,15 @@ class ExtractOptions:
     format: Literal["markdown", "text"] = "markdown"
     links: bool = False
     link_limit: int = 20
+    max_comments: int = 10
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> ExtractOptions:
-        values: dict[str, Any] = {"format": settings.format, "link_limit": settings.link_limit}
+        values: dict[str, Any] = {
+            "format": settings.format,
+            "link_limit": settings.link_limit,
+            "max_comments": settings.max_comments,
+        }
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)
 

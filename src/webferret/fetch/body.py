@@ -57,9 +57,9 @@ def _decoder(headers: httpx.Headers, url: str) -> _Inflater | _Identity:
     raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{url} sent content encoding '{raw}', not supported")
 
 
-def too_large(url: str, max_bytes: int, detail: str = "") -> FerretError:
+def too_large(max_bytes: int, detail: str = "") -> FerretError:
     return FerretError(
-        ErrorCode.TOO_LARGE, f"{url} is larger than the cap of {max_bytes} bytes{detail} (setting max_bytes)"
+        ErrorCode.TOO_LARGE, f"body larger than the cap of {max_bytes} bytes{detail} (setting max_bytes)"
     )
 
 
@@ -76,10 +76,10 @@ async def read_capped(response: httpx.Response, max_bytes: int, url: str) -> byt
     decoder = _decoder(response.headers, url)
     length = declared_length(response.headers)
     if isinstance(decoder, _Identity) and length is not None and length > max_bytes:
-        raise too_large(url, max_bytes, f" (Content-Length {length})")
+        raise too_large(max_bytes, f" (Content-Length {length})")
     out = bytearray()
     async for chunk in response.aiter_raw():
         out += decoder.feed(chunk, max_bytes - len(out) + 1)
         if len(out) > max_bytes:
-            raise too_large(url, max_bytes, " once decompressed" if isinstance(decoder, _Inflater) else "")
+            raise too_large(max_bytes, " once decompressed" if isinstance(decoder, _Inflater) else "")
     return bytes(out)

@@ -13,8 +13,8 @@ dripping one byte at a time ends in `timeout`. A 4xx/5xx ends in `http_error` (4
 Fetches of URLs on one host are capped at `per_host_concurrency` at a time (the per-page
 timeout starts once a slot is free; the batch budget bounds the wait).
 
-To add tiers (impersonate, browser) and block detection: give them the `HttpTier` API
-(`webferret.fetch.http`) and change `tier_for` (and `_check_status` for block pages).
+Tiers (`http`, `impersonate`, `browser`) share the `HttpTier` API (`webferret.fetch.http`); the
+ladder (`webferret.fetch.ladder`) picks them per `opts.tier` and escalates on blocks and JS shells.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http import HTTPStatus
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from webferret.config import Settings
+from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
+from webferret.fetch.ladder import climb
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Resolver, Target, UrlPolicy
@@ -50,16 +52,29 @@ class Fetcher:
         self._resolver = resolver
         self.http = HttpTier(verify=verify)
         self._host_limits: dict[str, asyncio.Semaphore] = {}
+        self._tiers: dict[str, Any] = {"http": self.http}
 
     async def aclose(self) -> None:
-        await self.http.aclose()
+        tiers, self._tiers = self._tiers, {"http": self.http}
+        for tier in tiers.values():
+            await tier.aclose()
 
     def policy(self, opts: FetchOptions) -> UrlPolicy:
         return UrlPolicy(opts.allow_private_hosts, opts.allow_hosts, resolver=self._resolver)
 
-    def tier_for(self, target: Target, opts: FetchOptions) -> HttpTier:
-        """The tier for this hop. Only `http` exists so far; issue 5 adds the others here."""
-        return self.http
+    def tier_for(self, name: str) -> Any:
+        """The tier called `name` (http, impersonate, browser), made on first use; `fetch.ladder` picks."""
+        if name not in self._tiers:
+            settings = self.settings or load_settings()
+            if name == "impersonate":
+                from webferret.fetch.impersonate import ImpersonateTier
+
+                self._tiers[name] = ImpersonateTier(settings.impersonate)
+            else:
+                from webferret.fetch.browser import BrowserTier
+
+                self._tiers[name] = BrowserTier(settings)
+        return self._tiers[name]
 
     async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
         """The response for `url` after redirects; raises `FerretError` when there is none."""
@@ -67,19 +82,26 @@ class Fetcher:
             started = time.monotonic()
             try:
                 async with asyncio.timeout(opts.timeout):
-                    raw = await self._follow(url, opts, self.policy(opts))
+                    policy = self.policy(opts)
+                    raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier))
             except TimeoutError:
-                message = f"{url} was not read in full within {opts.timeout:g} s (per-page timeout)"
+                message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
                 raise FerretError(ErrorCode.TIMEOUT, message) from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
-        _check_status(raw)
+        try:
+            _check_status(raw)
+        except FerretError as exc:
+            exc.trail = raw.trail
+            raise
         return raw
 
-    async def _follow(self, url: str, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
+    async def _follow(
+        self, url: str, opts: FetchOptions, policy: UrlPolicy, tier: str = "http"
+    ) -> RawResponse:
         current, seen, trail, retried = rewrite_url(url), [], [], False
         while True:
             target = await policy.vet(current)
-            raw = await self._hop(target, opts, policy)
+            raw = await self._hop(target, opts, policy, tier)
             trail.append({"url": target.url, "status": raw.status, "via": raw.fetched_via})
             if raw.status == 429 and not retried:
                 wait = retry_after(raw)
@@ -96,8 +118,8 @@ class Fetcher:
         raw.url, raw.trail = url, trail
         return raw
 
-    async def _hop(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
-        return await self.tier_for(target, opts).fetch(target, opts, policy)
+    async def _hop(self, target: Target, opts: FetchOptions, policy: UrlPolicy, tier: str) -> RawResponse:
+        return await self.tier_for(tier).fetch(target, opts, policy)
 
     def _host_slot(self, url: str, opts: FetchOptions) -> asyncio.Semaphore:
         """The per-host cap, keyed by the asked URL's host; waiting for it is not page time."""
@@ -114,30 +136,29 @@ class Fetcher:
 def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:
     if nxt.split("#")[0] in (hop.split("#")[0] for hop in seen):
         chain = " -> ".join([*seen, nxt])
-        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop from {url}: {chain}")
+        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop: {chain}")
     if len(seen) > max_redirects:
         raise FerretError(
             ErrorCode.TOO_MANY_REDIRECTS,
-            f"{url} redirected more than {max_redirects} times (setting max_redirects); last to {nxt}",
+            f"more than {max_redirects} redirects (setting max_redirects); the last went to {nxt}",
         )
 
 
 def _check_status(raw: RawResponse) -> None:
     """Raise for an HTTP status that is an error; an error page is never content."""
+    where = f" from {raw.final_url}" if raw.final_url != raw.url else ""
     if raw.status == 429:
         wait = retry_after(raw)
         after = f"; retry after {wait:g} s" if wait is not None else ""
         raise FerretError(
             ErrorCode.RATE_LIMITED,
-            f"{raw.final_url} answered HTTP 429 Too Many Requests{after}",
+            f"HTTP 429 Too Many Requests{where}{after}",
             status=429,
             retry_after=wait,
         )
     if raw.status >= 400:
-        reason = _reason(raw.status)
-        raise FerretError(
-            ErrorCode.HTTP_ERROR, f"{raw.final_url} answered HTTP {raw.status}{reason}", status=raw.status
-        )
+        message = f"HTTP {raw.status}{_reason(raw.status)}{where}"
+        raise FerretError(ErrorCode.HTTP_ERROR, message, status=raw.status)
 
 
 def _reason(status: int) -> str:

@@ -60,6 +60,8 @@ class HttpTier:
                 body = b""
                 if not is_redirect(response):
                     body = await read_capped(response, opts.max_bytes, target.url)
+            except httpx.HTTPError as exc:
+                raise network_error(exc, target, status=response.status_code) from None
             finally:
                 await response.aclose()
         except httpx.HTTPError as exc:
@@ -94,8 +96,9 @@ def _headers(opts: FetchOptions) -> dict[str, str]:
     return headers
 
 
-def network_error(exc: httpx.HTTPError, target: Target) -> FerretError:
-    """The `FerretError` for an httpx failure, naming the host and address."""
+def network_error(exc: httpx.HTTPError, target: Target, status: int | None = None) -> FerretError:
+    """The `FerretError` for an httpx failure, naming the host and address (and the HTTP status
+    when the failure came after the response head, e.g. a body shorter than its Content-Length)."""
     where = f"{target.host}:{target.port} ({target.address})"
     detail = str(exc) or type(exc).__name__
     if isinstance(exc, httpx.TimeoutException):
@@ -103,7 +106,7 @@ def network_error(exc: httpx.HTTPError, target: Target) -> FerretError:
     if isinstance(exc, httpx.ConnectError):
         return FerretError(ErrorCode.CONNECT_FAILED, f"cannot connect to {where}: {detail}")
     if isinstance(exc, httpx.RemoteProtocolError):
-        return FerretError(ErrorCode.HTTP_ERROR, f"broken HTTP answer from {where}: {detail}")
+        return FerretError(ErrorCode.HTTP_ERROR, f"broken HTTP answer from {where}: {detail}", status=status)
     if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
         return FerretError(ErrorCode.INVALID_URL, f"{target.url}: {detail}")
     return FerretError(ErrorCode.CONNECT_FAILED, f"connection to {where} failed: {detail}")

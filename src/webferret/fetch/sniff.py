@@ -44,6 +44,11 @@ _BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
 SNIFF_BYTES = 1024
 
 
+def mime_of(content_type: str | None) -> str:
+    """The bare media type of a Content-Type value, lower-cased ("" when absent)."""
+    return (content_type or "").split(";")[0].strip().lower()
+
+
 def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     """One of "html", "pdf", "json", "xml", "text", "binary" for `body` served as `content_type`."""
     head = body[:SNIFF_BYTES]
@@ -52,8 +57,7 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
         return magic
     if not _looks_textual(head):
         return "binary"
-    mime = (content_type or "").split(";")[0].strip().lower()
-    declared = _declared(mime)
+    declared = _declared(mime_of(content_type))
     if declared is not None:
         return declared
     return _guess_text(body, head)

@@ -86,9 +86,11 @@ class UrlPolicy:
         """The vetted target of `url`, or `FerretError` saying why it may not be fetched."""
         parsed, written = parse_url(url)
         host = _norm_host(parsed.host)
+        host_key = parsed.raw_host.decode("ascii").lower()
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
-        addresses = await self._addresses(url, host, port)
-        allowed = self.allow_private_hosts or self.host_allowed(written)
+        addresses = await self._addresses(url, _norm_host(host_key), port)
+        punycode_allowed = _try_ip(host) is None and _norm_host(host_key) in self.allow_hosts
+        allowed = self.allow_private_hosts or self.host_allowed(written) or punycode_allowed
         for ip in addresses:
             why = classify_address(ip)
             if why and not allowed:
@@ -97,7 +99,7 @@ class UrlPolicy:
             url=str(parsed),
             scheme=parsed.scheme,
             host=host,
-            host_key=parsed.raw_host.decode("ascii").lower(),
+            host_key=host_key,
             port=port,
             address=str(addresses[0]),
             addresses=tuple(str(ip) for ip in addresses),
@@ -176,6 +178,13 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
         raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
     if not parsed.host:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    same = (
+        _try_ip(_norm_host(parsed.host)) == numeric
+        if numeric is not None
+        else _norm_host(parsed.host) == _norm_host(written)
+    )
+    if not same:  # two URL parsers disagree: refuse, never guess
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has an ambiguous host ({written} or {parsed.host})")
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has port {parsed.port}, outside 1-65535")
     return parsed, written
@@ -195,7 +204,7 @@ def _with_host(parts: SplitResult, host: str) -> str:
 def _blocked_message(host: str, ip: IPAddress, why: str) -> str:
     shown = host if host.strip("[]") == str(ip) else f"{host} ({ip})"
     return (
-        f"{shown} is a {why} address; webferret only fetches public addresses "
+        f"{shown} is not a public address ({why}); webferret only fetches public addresses "
         f"(allow it with --allow-host {host} or --allow-private-hosts)"
     )
 

@@ -4,6 +4,8 @@
   -> `https://LANG.wikipedia.org/api/rest_v1/page/mobile-html/TITLE`
 - GitHub file `https://github.com/OWNER/REPO/blob/REF/PATH`
   -> `https://raw.githubusercontent.com/OWNER/REPO/REF/PATH`
+- Reddit thread `https://(www|old).reddit.com/r/SUB/comments/ID/SLUG/`
+  -> `https://www.reddit.com/r/SUB/comments/ID/SLUG.json?raw_json=1` (rendered by `extract/reddit.py`)
 
 Anything else (and special pages, old revisions, history views) is left as it is.
 """
@@ -31,7 +33,9 @@ def rewrite_url(url: str) -> str:
         return _wikipedia(wiki.group("lang"), parts.path, parts.query) or url
     if host in ("github.com", "www.github.com"):
         return _github(parts.path) or url
-    return url
+    from webferret.extract.reddit import thread_json_url
+
+    return thread_json_url(url) or url
 
 
 def _wikipedia(lang: str, path: str, query: str) -> str | None:

@@ -1,22 +1,8 @@
 """webferret.search: engines, runner, pacing, router, fusion and verification.
 
-Importing this package sets the attribute `webferret.search` to this module, which would hide the
-sync facade `webferret.search(query)`. The module is therefore callable and forwards to the facade.
+Also callable: `webferret.search(query, **settings)` is the script facade `webferret.ferret.search`.
 """
 
-from __future__ import annotations
+from webferret._facade import forward_calls
 
-import sys
-import types
-from typing import Any
-
-
-class _SearchPackage(types.ModuleType):
-    def __call__(self, query: str, **settings: Any) -> Any:
-        """`webferret.search(query, **settings)`: the sync facade (see `webferret.ferret.search`)."""
-        from webferret.ferret import search
-
-        return search(query, **settings)
-
-
-sys.modules[__name__].__class__ = _SearchPackage
+forward_calls(__name__, "search")

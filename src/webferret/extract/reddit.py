@@ -150,7 +150,24 @@ def extract_thread(raw: RawResponse, max_comments: int) -> Extracted | None:
     """The thread of a fetched Reddit `.json` URL; raises `FerretError` when Reddit refused; else None."""
     if not is_thread_json_url(raw.final_url) and not is_thread_json_url(raw.url):
         return None
-    refusal = reddit_refusal(raw.status, raw.content_type, raw.body)
+    return thread_from_answer(raw.status, raw.content_type, raw.body, max_comments)
+
+
+def thread_from_answer(status: int, content_type: str | None, body: bytes, max_comments: int) -> Extracted:
+    """Render a thread's `.json` answer, or raise the refusal it really is."""
+    refusal = reddit_refusal(status, content_type, body)
     if refusal is not None:
         raise FerretError(refusal.code, refusal.message, status=refusal.status, vendor=refusal.vendor)
-    return render_thread(raw.body, max_comments)
+    return render_thread(body, max_comments)
+
+
+def explain_refusal(url: str, error: FerretError) -> FerretError:
+    """A fetch of a thread's `.json` that Reddit answered 401/403/429 says plainly why; other errors pass."""
+    if error.status is None or (thread_json_url(url) is None and not is_thread_json_url(url)):
+        return error
+    refusal = reddit_refusal(error.status, "application/json", b"{}")
+    if refusal is None:
+        return error
+    explained = FerretError(refusal.code, refusal.message, status=refusal.status, vendor=refusal.vendor)
+    explained.trail = error.trail
+    return explained

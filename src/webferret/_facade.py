@@ -1,0 +1,24 @@
+"""Subpackages that share a name with a script facade (`webferret.fetch`, `webferret.search`).
+
+Python binds a subpackage to its parent's attribute as soon as it is imported, which would hide
+the facade function of the same name. Such a subpackage is made callable: calling it calls the
+facade in `webferret.ferret`, so `webferret.fetch(url)` works whatever was imported first.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+
+def forward_calls(package: str, facade: str) -> None:
+    """Make the module `package` callable as `webferret.ferret.<facade>`."""
+
+    class _CallablePackage(types.ModuleType):
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            from webferret import ferret
+
+            return getattr(ferret, facade)(*args, **kwargs)
+
+    sys.modules[package].__class__ = _CallablePackage

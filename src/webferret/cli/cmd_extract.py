@@ -1,0 +1,95 @@
+"""`webferret extract FILE... | -`: extract local HTML, PDF or text files (or stdin) like fetched pages."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from webferret.cli.cmd_fetch import _positive_int
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, settings_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("extract", help="extract local files or stdin as Markdown", description=__doc__)
+    parser.add_argument("files", nargs="+", metavar="FILE", help="files to extract; `-` reads stdin")
+    parser.add_argument("--url", help="the page's URL (resolves relative links, names the page)")
+    parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
+    parser.add_argument("--max-chars", type=_positive_int, metavar="N", help="clip each body at N characters")
+    parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
+    parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
+    add_common(parser)
+    parser.set_defaults(run=run)
+
+
+def _read(name: str, max_bytes: int) -> bytes:
+    """The bytes of a file or stdin; raises `FerretError` naming the file when it cannot be read."""
+    from webferret.models import ErrorCode, FerretError
+
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with Path(name).open("rb") as handle:
+                data = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {name}") from None
+    except OSError as exc:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise FerretError(ErrorCode.TOO_LARGE, f"{name} is larger than max_bytes ({max_bytes} bytes)")
+    return data
+
+
+def _source(name: str, url: str | None) -> tuple[str, str | None]:
+    """The page URL (as reported) and the content type guessed from the file name."""
+    import mimetypes
+
+    if name == "-":
+        return url or "-", None
+    guessed, _ = mimetypes.guess_type(name)
+    return url or Path(name).resolve().as_uri(), guessed
+
+
+async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
+    import asyncio
+
+    from webferret.fetch.types import RawResponse
+    from webferret.models import FerretError, Page
+
+    page_url, content_type = _source(name, url)
+    try:
+        body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
+    except FerretError as exc:
+        return Page.failed(page_url, exc.info(), fetched_via="file")
+    headers = {"content-type": content_type} if content_type else {}
+    raw = RawResponse(
+        url=page_url, final_url=page_url, status=0, headers=headers, body=body, fetched_via="file"
+    )
+    page = await ferret.page_from_raw(raw, xopts)
+    meta = {key: value for key, value in page.meta.items() if key == "extract"}
+    return page.model_copy(update={"status": None, "meta": meta})
+
+
+async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from webferret.ferret import Ferret
+    from webferret.present.pages import clip_page, render_page
+
+    async with Ferret(settings_from_args(args)) as ferret:
+        xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
+        pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts) for name in args.files))
+    pages = [clip_page(page, args.max_chars) for page in pages]
+    all_ok = all(page.ok for page in pages)
+    if args.json:
+        from webferret.cli.common import envelope_json
+
+        data = {"pages": [page.model_dump(mode="json") for page in pages]}
+        envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
+    else:
+        out = [render_page(page, quiet=args.quiet) for page in pages]
+        sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
+    return EXIT_OK if all_ok else EXIT_FAILED

@@ -1,0 +1,65 @@
+"""`webferret mcp`: serve web_search, web_fetch and web_open to an agent over MCP (stdio by default)."""
+
+from __future__ import annotations
+
+import argparse
+
+from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "mcp", help="serve the agent tools over MCP (stdio, or --http)", description=__doc__
+    )
+    parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp")
+    parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
+    parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
+    parser.add_argument("--engines", metavar="A,B", help="engines searches use (default auto)")
+    parser.add_argument("--ignore-robots", action="store_true", help="do not respect robots.txt")
+    parser.add_argument("--datamark", action="store_true", default=None, help="datamark page text")
+    parser.add_argument("--search-quota", type=int, metavar="N", help="searches per session (0 = unlimited)")
+    parser.add_argument("--debug", action="store_true", help="log tool failures with tracebacks")
+    add_network(parser)
+    parser.set_defaults(run=run, json=False)
+
+
+def parse_host_port(text: str) -> tuple[str, int] | None:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def mcp_settings(args: argparse.Namespace) -> object:
+    overrides: dict[str, object] = {
+        "searxng_url": args.searxng_url,
+        "engines": args.engines,
+        "datamark": args.datamark,
+        "search_quota": args.search_quota,
+    }
+    if args.ignore_robots:
+        overrides["respect_robots"] = False
+    settings = settings_from_args(args, **overrides)
+    if args.allow_host:
+        settings = settings.model_copy(update={"allow_hosts": [*settings.allow_hosts, *args.allow_host]})
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    logging.basicConfig(level=logging.INFO if args.debug else logging.WARNING, format="%(name)s: %(message)s")
+    settings = mcp_settings(args)
+    if args.http:
+        where = parse_host_port(args.http)
+        if where is None:
+            return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
+        from webferret.mcp_server import serve_http
+
+        serve_http(settings, *where)  # type: ignore[arg-type]
+        return EXIT_OK
+    from webferret.mcp_server import serve_stdio
+
+    asyncio.run(serve_stdio(settings))  # type: ignore[arg-type]
+    return EXIT_OK

@@ -1,0 +1,54 @@
+"""`webferret store stats | prune --older-than 7d | clear`: look after the page store."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from webferret.cli.common import EXIT_OK, add_common, settings_from_args
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("store", help="page store statistics and housekeeping", description=__doc__)
+    actions = parser.add_subparsers(dest="store_action", metavar="ACTION", required=True)
+    stats = actions.add_parser("stats", help="how many pages, passages and bytes are stored")
+    prune = actions.add_parser("prune", help="remove pages fetched longer ago than a duration")
+    prune.add_argument(
+        "--older-than", type=duration, required=True, metavar="AGE", help="e.g. 30m, 12h, 7d, 2w"
+    )
+    clear = actions.add_parser("clear", help="remove every stored page")
+    for action in (stats, prune, clear):
+        add_common(action)
+        action.set_defaults(run=run)
+
+
+def duration(text: str) -> float:
+    """Seconds in `7d`, `12h`, `30m`, `45s` or `2w`."""
+    match = _DURATION.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected a duration like 7d, 12h, 30m, got {text!r}")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+async def run(args: argparse.Namespace) -> int:
+    from webferret.ferret import Ferret
+
+    async with Ferret(settings_from_args(args)) as ferret:
+        store = ferret.store
+        if args.store_action == "stats":
+            data = store.stats().model_dump(mode="json")
+        elif args.store_action == "prune":
+            data = {"removed": store.prune(args.older_than), "older_than_seconds": args.older_than}
+        else:
+            data = {"removed": store.clear()}
+    if args.json:
+        from webferret.cli.common import envelope_json
+
+        envelope_json(True, data=data)
+    else:
+        sys.stdout.write("".join(f"{key}: {value}\n" for key, value in data.items()))
+    return EXIT_OK

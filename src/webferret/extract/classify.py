@@ -1,0 +1,128 @@
+"""What kind of page this is (`page_type`) and how much it is worth reading (`quality`, 0-1).
+
+Quality has vetoes: a soft-404, a login wall, a cookie wall or an empty JavaScript shell scores
+near zero whatever else the page holds, and the reason is kept in `extra["quality_veto"]`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from lxml import html
+
+from webferret.models import PageType
+
+LD_TYPES: dict[str, PageType] = {
+    "Article": "article", "NewsArticle": "article", "BlogPosting": "article", "Report": "article",
+    "ScholarlyArticle": "article", "OpinionNewsArticle": "article", "LiveBlogPosting": "article",
+    "TechArticle": "docs", "APIReference": "docs", "HowTo": "docs",
+    "DiscussionForumPosting": "forum", "QAPage": "forum", "Question": "forum", "SocialMediaPosting": "forum",
+    "Product": "product", "ProductGroup": "product", "Offer": "product", "IndividualProduct": "product",
+    "ItemList": "listing", "CollectionPage": "listing", "OfferCatalog": "listing",
+    "SearchResultsPage": "search",
+}  # fmt: skip
+OG_TYPES: dict[str, PageType] = {"article": "article", "product": "product", "product.item": "product"}
+URL_SHAPES: tuple[tuple[re.Pattern[str], PageType], ...] = (
+    (re.compile(r"/(search|results?)(/|$)|[?&](q|query|search|s)="), "search"),
+    (re.compile(r"/(questions|forum|forums|thread|threads|topic|topics|t|discussions?|comments)/"), "forum"),
+    (re.compile(r"/(product|products|dp|item|p)/|/shop/.+"), "product"),
+    (re.compile(r"/(category|categories|tag|tags|collections?|c|archive|browse)(/|$)"), "listing"),
+    (re.compile(r"/(docs?|documentation|reference|api|manual|guides?|tutorials?)(/|$)|readthedocs"), "docs"),
+    (re.compile(r"/(19|20)\d\d/\d\d?/|/(blog|news|article|articles|posts?|story)/"), "article"),
+)  # fmt: skip
+SOFT_404 = re.compile(
+    r"\b(404|page not found|not found|page (does not|doesn't) exist|no longer available)\b", re.I
+)
+LOGIN_WALL = re.compile(
+    r"\b(sign in|log in|login) (to|or create an account to) (continue|view|read|see|access)\b"
+    r"|please (log|sign) in\b",
+    re.I,
+)
+COOKIE_WALL = re.compile(
+    r"\b(we use cookies|accept (all )?cookies|cookie (settings|consent|policy)"
+    r"|consent to (the use of )?cookies)\b",
+    re.I,
+)
+_SHELL_ROOTS = ("root", "app", "__next", "__nuxt", "svelte")
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What the classifier looks at, computed once by the HTML pipeline."""
+
+    url: str | None
+    title: str | None
+    ld_types: tuple[str, ...]
+    og_type: str | None
+    words: int
+    links_in_main: int
+    repetition: int
+
+
+def repetition(tree: html.HtmlElement) -> int:
+    """The longest run of sibling elements of one tag and class that each hold a link (cards, rows)."""
+    best = 0
+    for parent in tree.iter("ul", "ol", "div", "section", "tbody", "main"):
+        kinds = Counter(
+            (child.tag, child.get("class", ""))
+            for child in parent
+            if isinstance(child.tag, str) and child.find(".//a") is not None
+        )
+        if kinds:
+            best = max(best, kinds.most_common(1)[0][1])
+    return best
+
+
+def page_type(signals: Signals) -> PageType:
+    for kind in signals.ld_types:
+        if kind in LD_TYPES:
+            return LD_TYPES[kind]
+    parts = urlsplit(signals.url or "")
+    if parts.path in ("", "/") and not parts.query:
+        return "homepage"
+    if signals.og_type in OG_TYPES:
+        return OG_TYPES[signals.og_type]
+    target = f"{parts.path.lower()}?{parts.query.lower()}"
+    for pattern, kind in URL_SHAPES:
+        if pattern.search(target):
+            return kind
+    if signals.repetition >= 10 and signals.words < 40 * signals.repetition:
+        return "listing"
+    return "article" if signals.words >= 250 else "other"
+
+
+def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
+    """Why the page is not worth reading (soft-404, walls, empty shell), or None."""
+    if signals.words < 30 and _is_shell(tree):
+        return "empty_shell"
+    head = f"{signals.title or ''} {text[:300]}"
+    if SOFT_404.search(signals.title or "") or (signals.words < 150 and SOFT_404.search(head)):
+        return "soft_404"
+    if signals.words < 200:
+        has_password = tree.find(".//input[@type='password']") is not None
+        if has_password or LOGIN_WALL.search(text):
+            return "login_wall"
+        if COOKIE_WALL.search(text):
+            return "cookie_wall"
+    return None
+
+
+def _is_shell(tree: html.HtmlElement) -> bool:
+    scripts = sum(1 for _ in tree.iter("script"))
+    roots = any(tree.get_element_by_id(name, None) is not None for name in _SHELL_ROOTS)
+    return roots or scripts >= 3
+
+
+def quality(signals: Signals, vetoed: str | None) -> float:
+    """0-1: enough words, a title, mostly prose rather than links; near zero when vetoed."""
+    if vetoed:
+        return 0.05
+    if signals.words == 0:
+        return 0.0
+    amount = min(signals.words / 400, 1.0) * 0.6
+    prose = max(0.0, 1.0 - signals.links_in_main * 12 / max(signals.words, 1)) * 0.25
+    titled = 0.15 if signals.title else 0.0
+    return round(min(amount + prose + titled, 1.0), 3)

@@ -1,0 +1,56 @@
+"""Code blocks of the original page, kept aside so a selector's flattened copy can be rendered from them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from webferret.extract.codelang import code_language
+
+_SPACE = re.compile(r"\s+")
+
+
+def tag_name(node: etree._Element) -> str:
+    """Lower-case local name of an element; "" for comments and processing instructions."""
+    tag = node.tag
+    return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    """A code block of the original page: its exact text and the language it names."""
+
+    code: str
+    language: str
+
+
+def code_text(node: etree._Element) -> str:
+    """The text of a code element with its line breaks (`<br>`) and indentation kept."""
+    parts: list[str] = []
+    for item in node.iter():
+        tag = tag_name(item)
+        if tag in ("br", "lb"):
+            parts.append("\n")
+        elif tag and tag not in ("script", "style") and item.text:
+            parts.append(item.text)
+        if item is not node and item.tail:
+            parts.append(item.tail)
+    return "".join(parts)
+
+
+def code_key(node: etree._Element) -> str:
+    """A code block's identity across trees that may have lost its whitespace."""
+    return _SPACE.sub(" ", "".join(node.itertext())).strip()
+
+
+def collect_code_blocks(tree: etree._Element) -> dict[str, CodeBlock]:
+    """Every multi-line `<pre>` of the original page by `code_key`, so a selector's flattened copy
+    can be rendered from the original (indentation and language kept)."""
+    found: dict[str, CodeBlock] = {}
+    for node in tree.iter("pre"):
+        code = code_text(node).strip("\n")
+        if code.strip() and (len(code) > 40 or "\n" in code):
+            found.setdefault(code_key(node), CodeBlock(code, code_language(node) or ""))
+    return found

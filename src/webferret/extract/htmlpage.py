@@ -1,0 +1,112 @@
+"""HTML in, `Extracted` out: metadata, main content as Markdown (and text), links, page type, quality."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree, html
+
+from webferret.extract import classify, wikipedia
+from webferret.extract.codeblocks import collect_code_blocks
+from webferret.extract.links import main_targets, page_links
+from webferret.extract.markdown import to_markdown, to_text
+from webferret.extract.metadata import base_url, extract_metadata
+from webferret.extract.selector import MainContent, choose_main
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.models import ErrorCode, FerretError
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+# Comments and processing instructions would split text nodes (and change trafilatura's choices).
+PARSER = html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False)
+
+
+def parse_html(text: str, url: str | None) -> html.HtmlElement:
+    """An lxml document; an empty or unparseable document is `empty_content`."""
+    text = _XML_DECLARATION.sub("", text, count=1)
+    if not text.strip():
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
+    try:
+        return html.document_fromstring(text, parser=PARSER)
+    except (etree.ParserError, ValueError) as exc:
+        raise FerretError(
+            ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
+        ) from None
+
+
+def _main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
+    if wikipedia.is_mobile_html(tree):
+        return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
+    return choose_main(tree, url, text)
+
+
+@dataclass
+class Body:
+    """The main content rendered, and who chose it."""
+
+    markdown: str
+    plain: str
+    selector: str | None
+    words: int
+    in_main: set[str]
+    base: str | None
+
+
+def count_words(text: str) -> int:
+    """Words of rendered text: tokens with a letter or digit (Markdown marks like `#`, `|`, `-` are not)."""
+    return sum(1 for token in _LINK_TARGET.sub("]", text).split() if any(c.isalnum() for c in token))
+
+
+def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions) -> Body:
+    base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
+    codes = collect_code_blocks(tree)  # before the selector may flatten them
+    main = _main(tree, url, text)
+    if main is None:
+        return Body("", "", None, 0, set(), base)
+    markdown = to_markdown(main.element, base, codes=codes)
+    plain = to_text(main.element, codes=codes) if options.format == "text" else ""
+    words = count_words(plain or markdown)
+    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base)
+
+
+def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
+    """Extract one HTML page (pure; tens of milliseconds on a large page)."""
+    tree = parse_html(text, url)
+    meta = extract_metadata(tree, url)
+    body = _body(tree, url, text, options)
+    signals = classify.Signals(
+        url=url,
+        title=meta.title,
+        ld_types=tuple(meta.ld_types),
+        og_type=meta.og_type,
+        words=body.words,
+        links_in_main=len(body.in_main),
+        repetition=classify.repetition(tree),
+    )
+    vetoed = classify.veto(tree, signals, body.plain or body.markdown)
+    extra: dict[str, object] = {"selector": body.selector}
+    if vetoed:
+        extra["quality_veto"] = vetoed
+    return Extracted(
+        content_type="text/html",
+        title=meta.title,
+        byline=meta.byline,
+        site_name=meta.site_name,
+        published=meta.published,
+        modified=meta.modified,
+        description=meta.description,
+        language=meta.language,
+        canonical_url=meta.canonical_url,
+        image=meta.image,
+        og_type=meta.og_type,
+        page_type="article" if body.selector == "wikipedia" else classify.page_type(signals),
+        quality=classify.quality(signals, vetoed),
+        word_count=body.words,
+        format=options.format,
+        content=body.plain if options.format == "text" else body.markdown,
+        markdown=body.markdown,
+        links=page_links(tree, body.base, body.in_main),
+        jsonld=meta.jsonld,
+        extra=extra,
+    )

@@ -1,0 +1,53 @@
+"""A page's outgoing links: absolute URL, anchor text, and whether they sit in the main content."""
+
+from __future__ import annotations
+
+import functools
+import re
+from urllib.parse import urldefrag, urljoin
+
+from lxml import etree, html
+
+from webferret.models import Link
+
+_SPACE = re.compile(r"\s+")
+_SCHEMES = ("http://", "https://")
+
+
+@functools.lru_cache(maxsize=8192)
+def absolute(href: str | None, base: str | None) -> str | None:
+    """An absolute http(s) URL without its fragment, or None for script, mail and anchor links."""
+    href = (href or "").strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        return None
+    try:
+        url = urldefrag(urljoin(base or "", href)).url
+    except ValueError:
+        return None
+    return url if url.startswith(_SCHEMES) else None
+
+
+def main_targets(main: etree._Element | None, base: str | None) -> set[str]:
+    """Absolute targets of the links inside the main content (HTML `a href` or trafilatura `ref target`)."""
+    if main is None:
+        return set()
+    found: set[str] = set()
+    for node in main.iter("a", "ref"):
+        url = absolute(node.get("href") or node.get("target"), base)
+        if url:
+            found.add(url)
+    return found
+
+
+def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> list[Link]:
+    """Every distinct outgoing link of the page, in document order."""
+    links: list[Link] = []
+    seen: set[str] = set()
+    for node in tree.iter("a"):
+        url = absolute(node.get("href"), base)
+        if url is None or url in seen:
+            continue
+        seen.add(url)
+        text = _SPACE.sub(" ", node.text_content()).strip() or (node.get("title") or "").strip()
+        links.append(Link(url=url, text=text[:300], in_main=url in in_main))
+    return links

@@ -1,0 +1,308 @@
+"""Render an lxml element tree as GitHub-flavoured Markdown, or as plain text.
+
+Understands HTML and the element names of trafilatura's XML (`head`, `list`/`item`, `hi`, `ref`,
+`graphic`, `lb`, `quote`, `row`/`cell`), so either can be handed in. Links and images are made
+absolute against the base URL; code blocks are fenced with their language when the page names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
+from webferret.extract.codelang import code_language
+
+SKIP = frozenset((
+    "script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "embed", "title",
+    "meta", "link", "input", "button", "select", "option", "textarea", "label", "form", "nav", "dialog",
+))  # fmt: skip
+BLOCK = frozenset((
+    "p", "div", "section", "article", "main", "header", "footer", "aside", "address", "body", "html",
+    "center", "figure", "figcaption", "dl", "dt", "dd", "details", "summary", "fieldset", "hgroup",
+))  # fmt: skip
+HEADINGS = {f"h{n}": n for n in range(1, 7)}
+EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del": "~~", "s": "~~"}
+HI_MARKS = {"#b": "**", "#i": "*", "#u": "", "#t": "`", "#sub": "", "#sup": ""}
+INLINE_CODE = frozenset(("code", "kbd", "samp", "tt", "var"))
+_SPACE = re.compile(r"\s+")
+_BLANKS = re.compile(r"\n{3,}")
+_TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
+_PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
+
+
+def _hidden(node: etree._Element) -> bool:
+    if node.get("hidden") is not None or node.get("aria-hidden") == "true":
+        return True
+    style = (node.get("style") or "").replace(" ", "").lower()
+    return "display:none" in style or "visibility:hidden" in style
+
+
+def _fence(code: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _inline_code(text: str) -> str:
+    text = _SPACE.sub(" ", text).strip()
+    if not text:
+        return ""
+    ticks = "``" if "`" in text else "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _wrap(inner: str, mark: str) -> str:
+    """`**x**` with the surrounding spaces kept outside the marks."""
+    core = inner.strip()
+    if not core or not mark:
+        return inner
+    lead = " " if inner[:1].isspace() else ""
+    trail = " " if inner[-1:].isspace() else ""
+    return f"{lead}{mark}{core}{mark}{trail}"
+
+
+class Renderer:
+    """One rendering pass; `text=True` drops every Markdown mark and link target."""
+
+    def __init__(
+        self, base_url: str | None = None, *, text: bool = False, codes: Mapping[str, CodeBlock] | None = None
+    ) -> None:
+        self.base_url = base_url or ""
+        self.text = text
+        self.codes = codes or {}
+        self._blocks: dict[str, Callable[[etree._Element], list[str]]] = {
+            "ul": self._list,
+            "ol": self._list,
+            "list": self._list,
+            "table": self._table,
+            "pre": self._pre,
+            "blockquote": self._quote,
+            "quote": self._quote,
+        }
+
+    # -- entry points --------------------------------------------------------------------------
+    def render(self, root: etree._Element) -> str:
+        text = "\n\n".join(block for block in self.blocks(root) if block.strip())
+        return text.strip("\n") + "\n" if text.strip() else ""
+
+    def url(self, href: str | None) -> str | None:
+        href = (href or "").strip()
+        if not href or href.startswith(("javascript:", "data:", "#", "mailto:", "tel:")):
+            return None
+        try:
+            return urljoin(self.base_url, href)
+        except ValueError:
+            return None
+
+    # -- blocks --------------------------------------------------------------------------------
+    def blocks(self, node: etree._Element) -> list[str]:
+        """The Markdown blocks of a container: inline runs become paragraphs."""
+        out: list[str] = []
+        run: list[str] = [self._text(node.text)]
+        for child in node:
+            if self._is_block(child):
+                self._flush(run, out)
+                out.extend(self.block(child))
+                run = [self._text(child.tail)]
+            else:
+                run.append(self.inline(child))
+                run.append(self._text(child.tail))
+        self._flush(run, out)
+        return out
+
+    def block(self, node: etree._Element) -> list[str]:
+        tag = tag_name(node)
+        if not tag or tag in SKIP or _hidden(node):
+            return []
+        if self.codes and tag in ("p", "pre", "code"):
+            known = self.codes.get(code_key(node))
+            if known is not None:
+                return self._fenced(known.code, known.language)
+        handler = self._blocks.get(tag)
+        if handler is not None:
+            return handler(node)
+        level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
+        if level:
+            title = _PERMALINK.sub("", self._inline_children(node).strip())
+            if not title:
+                return []
+            return [title] if self.text else [f"{'#' * level} {title}"]
+        if tag == "hr":
+            return [] if self.text else ["---"]
+        if tag == "code":
+            return self._pre(node)
+        return self.blocks(node)
+
+    def _is_block(self, node: etree._Element) -> bool:
+        tag = tag_name(node)
+        if tag in BLOCK or tag in HEADINGS or tag in self._blocks or tag in ("hr", "head", "li", "item"):
+            return True
+        return tag == "code" and self._is_code_block(node)
+
+    @staticmethod
+    def _is_code_block(node: etree._Element) -> bool:
+        """trafilatura's `<code>` is a block when it stands alone or holds several lines."""
+        parent = node.getparent()
+        if parent is None or tag_name(parent) in ("body", "doc", "main", "div", "section", "article"):
+            return True
+        return "\n" in (node.text or "").strip()
+
+    def _flush(self, run: list[str], out: list[str]) -> None:
+        text = "".join(run)
+        text = "\n".join(_SPACE.sub(" ", line).strip() for line in text.split("\n"))
+        if text.strip():
+            out.append(_BLANKS.sub("\n\n", text).strip())
+        run.clear()
+
+    @staticmethod
+    def _head_level(node: etree._Element) -> int:
+        rend = node.get("rend") or "h2"
+        return int(rend[1]) if len(rend) == 2 and rend[0] == "h" and rend[1].isdigit() else 2
+
+    def _list(self, node: etree._Element) -> list[str]:
+        ordered = tag_name(node) == "ol" or (node.get("rend") or "").startswith("ol")
+        start = int(node.get("start") or 1) if (node.get("start") or "").isdigit() else 1
+        items: list[str] = []
+        for child in node:
+            tag = tag_name(child)
+            if tag in ("ul", "ol", "list"):
+                items.extend(self._list(child))
+                continue
+            if tag not in ("li", "item") or _hidden(child):
+                continue
+            body = _TIGHT.sub(r"\n\1", "\n\n".join(self.blocks(child)).strip())
+            if not body:
+                continue
+            marker = f"{start + len(items)}. " if ordered else "- "
+            pad = " " * len(marker)
+            lines = body.split("\n")
+            rest = [f"{pad}{line}" if line.strip() else "" for line in lines[1:]]
+            items.append("\n".join([marker + lines[0], *rest]))
+        return ["\n".join(items)] if items else []
+
+    def _table(self, node: etree._Element) -> list[str]:
+        rows: list[list[str]] = []
+        header = False
+        for row in node.iter():
+            if tag_name(row) not in ("tr", "row") or self._owner_table(row) is not node:
+                continue
+            cells = [cell for cell in row if tag_name(cell) in ("td", "th", "cell")]
+            if not rows:
+                header = any(tag_name(c) == "th" or c.get("role") == "head" for c in cells) or (
+                    row.getparent() is not None and tag_name(row.getparent()) == "thead"
+                )
+            values: list[str] = []
+            for cell in cells:
+                text = " ".join(self.blocks(cell)).replace("\n", " ").strip()
+                text = text if self.text else text.replace("|", "\\|")
+                span = int(cell.get("colspan") or 1) if (cell.get("colspan") or "").isdigit() else 1
+                values.extend([text] + [""] * (min(span, 20) - 1))
+            if any(values):
+                rows.append(values)
+        if not rows:
+            return []
+        if self.text:
+            return ["\n".join(" | ".join(v for v in row if v) for row in rows)]
+        width = max(len(row) for row in rows)
+        rows = [row + [""] * (width - len(row)) for row in rows]
+        head, body = (rows[0], rows[1:]) if header or len(rows) > 1 else ([""] * width, rows)
+        lines = [f"| {' | '.join(head)} |", "|" + "|".join(["---"] * width) + "|"]
+        lines.extend(f"| {' | '.join(row)} |" for row in body)
+        return ["\n".join(lines)]
+
+    @staticmethod
+    def _owner_table(row: etree._Element) -> etree._Element | None:
+        parent = row.getparent()
+        while parent is not None and tag_name(parent) != "table":
+            parent = parent.getparent()
+        return parent
+
+    def _pre(self, node: etree._Element) -> list[str]:
+        code = self._code_text(node).strip("\n")
+        if not code.strip():
+            return []
+        return self._fenced(code, code_language(node) or "")
+
+    def _fenced(self, code: str, lang: str) -> list[str]:
+        if self.text:
+            return [code]
+        fence = _fence(code)
+        return [f"{fence}{lang}\n{code}\n{fence}"]
+
+    @staticmethod
+    def _code_text(node: etree._Element) -> str:
+        return code_text(node)
+
+    def _quote(self, node: etree._Element) -> list[str]:
+        body = "\n\n".join(self.blocks(node)).strip()
+        if not body:
+            return []
+        if self.text:
+            return [body]
+        return ["\n".join(f"> {line}" if line else ">" for line in body.split("\n"))]
+
+    # -- inline --------------------------------------------------------------------------------
+    @staticmethod
+    def _text(text: str | None) -> str:
+        return _SPACE.sub(" ", text) if text else ""
+
+    def _inline_children(self, node: etree._Element) -> str:
+        parts = [self._text(node.text)]
+        for child in node:
+            parts.append(self.inline(child))
+            parts.append(self._text(child.tail))
+        return _SPACE.sub(" ", "".join(parts))
+
+    def inline(self, node: etree._Element) -> str:
+        tag = tag_name(node)
+        if not tag or tag in SKIP or _hidden(node):
+            return ""
+        if tag in ("br", "lb"):
+            return "\n"
+        if tag in ("img", "graphic"):
+            return self._image(node)
+        if tag in INLINE_CODE or (tag == "pre"):
+            code = "".join(node.itertext())
+            return code if self.text else _inline_code(code)
+        inner = self._inline_children(node)
+        if tag in ("a", "ref"):
+            return self._link(node, inner)
+        if self.text:
+            return inner
+        if tag == "hi":
+            return _wrap(inner, HI_MARKS.get(node.get("rend") or "", ""))
+        return _wrap(inner, EMPHASIS.get(tag, ""))
+
+    def _link(self, node: etree._Element, inner: str) -> str:
+        target = self.url(node.get("href") or node.get("target"))
+        label = inner.strip()
+        if self.text or target is None or not label:
+            return inner
+        lead = " " if inner[:1].isspace() else ""
+        trail = " " if inner[-1:].isspace() else ""
+        return f"{lead}[{label}]({target.replace(' ', '%20').replace(')', '%29')}){trail}"
+
+    def _image(self, node: etree._Element) -> str:
+        alt = _SPACE.sub(" ", node.get("alt") or node.get("title") or "").strip()
+        if self.text:
+            return ""
+        src = self.url(node.get("src") or node.get("data-src") or node.get("data-lazy-src"))
+        if src is None:
+            return alt
+        return f"![{alt.replace(']', '')}]({src.replace(' ', '%20')})"
+
+
+def to_markdown(
+    root: etree._Element, base_url: str | None = None, *, codes: Mapping[str, CodeBlock] | None = None
+) -> str:
+    """The Markdown of an element (see `Renderer`)."""
+    return Renderer(base_url, codes=codes).render(root)
+
+
+def to_text(root: etree._Element, *, codes: Mapping[str, CodeBlock] | None = None) -> str:
+    """Plain text of an element: the same structure without marks or link targets."""
+    return Renderer(None, text=True, codes=codes).render(root)

@@ -1,0 +1,255 @@
+"""A page's metadata from JSON-LD, meta tags and `<time>`: title, byline, dates, site, language...
+
+Dates come only from markup that states them (JSON-LD, meta tags, `<time datetime>`), never from
+free text, so a copyright line can never become a publication date.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urljoin
+
+from lxml import html
+
+_DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
+_SPACE = re.compile(r"\s+")
+_JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
+_TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
+PUBLISHED_KEYS = (
+    "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
+    "publishdate", "pubdate", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.created",
+    "citation_publication_date", "citation_date", "parsely-pub-date", "sailthru.date", "article.published",
+    "og:article:published_time", "date.published",
+)  # fmt: skip
+MODIFIED_KEYS = (
+    "article:modified_time", "og:updated_time", "datemodified", "last-modified", "dcterms.modified",
+    "dc.date.modified", "article.updated", "og:article:modified_time",
+)  # fmt: skip
+ARTICLE_TYPES = ("Article", "NewsArticle", "BlogPosting", "Report", "TechArticle", "ScholarlyArticle")
+
+
+@dataclass
+class Metadata:
+    """What the markup says about a page (every field may be missing)."""
+
+    title: str | None = None
+    byline: str | None = None
+    site_name: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    description: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    image: str | None = None
+    og_type: str | None = None
+    jsonld: list[Any] = field(default_factory=list)
+    ld_types: list[str] = field(default_factory=list)
+
+
+def clean(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = _SPACE.sub(" ", value).strip()
+    return text or None
+
+
+def iso_date(value: Any) -> str | None:
+    """`YYYY-MM-DD` from an ISO-ish date string, or None when it is not a plausible date."""
+    text = clean(value)
+    match = _DATE.search(text or "")
+    if not match:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    try:
+        date = datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
+    if year < 1990 or date > datetime.now(UTC).replace(year=datetime.now(UTC).year + 1):
+        return None
+    return date.strftime("%Y-%m-%d")
+
+
+def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
+    """`<meta>` values keyed by lower-cased name/property/itemprop/http-equiv (first one wins)."""
+    found: dict[str, str] = {}
+    for meta in tree.iter("meta"):
+        content = meta.get("content")
+        if content is None:
+            continue
+        for attr in ("property", "name", "itemprop", "http-equiv"):
+            key = (meta.get(attr) or "").strip().lower()
+            if key and key not in found and content.strip():
+                found[key] = content.strip()
+    return found
+
+
+def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
+    blocks: list[Any] = []
+    for script in tree.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json" or not script.text:
+            continue
+        text = _JSON_WRAPPERS.sub("", script.text).strip().rstrip(";")
+        try:
+            blocks.append(json.loads(text))
+        except ValueError:
+            continue
+    return blocks
+
+
+def _ld_nodes(blocks: list[Any]) -> list[dict[str, Any]]:
+    """Every JSON-LD object with an `@type`, flattening lists and `@graph`."""
+    nodes: list[dict[str, Any]] = []
+    stack = list(blocks)
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            if "@type" in item:
+                nodes.append(item)
+            if isinstance(item.get("@graph"), list):
+                stack.extend(item["@graph"])
+    return nodes
+
+
+def ld_types(node: dict[str, Any]) -> list[str]:
+    kind = node.get("@type")
+    return [str(k) for k in kind] if isinstance(kind, list) else [str(kind)]
+
+
+def _names(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [name for item in value for name in _names(item)]
+    if isinstance(value, dict):
+        return _names(value.get("name"))
+    text = clean(value)
+    return [text] if text and not text.startswith("http") else []
+
+
+def _image(value: Any) -> str | None:
+    if isinstance(value, list):
+        return _image(value[0]) if value else None
+    if isinstance(value, dict):
+        return clean(value.get("url") or value.get("contentUrl"))
+    return clean(value)
+
+
+def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
+    main = next((n for n in nodes if any(t in ARTICLE_TYPES for t in ld_types(n))), None)
+    main = main or next((n for n in nodes if "datePublished" in n or "headline" in n), None)
+    if main is not None:
+        meta.title = clean(main.get("headline")) or clean(main.get("name"))
+        meta.byline = ", ".join(dict.fromkeys(_names(main.get("author")))) or None
+        meta.published = iso_date(main.get("datePublished")) or iso_date(main.get("dateCreated"))
+        meta.modified = iso_date(main.get("dateModified"))
+        meta.description = clean(main.get("description"))
+        meta.image = _image(main.get("image"))
+        publisher = _names(main.get("publisher"))
+        meta.site_name = publisher[0] if publisher else None
+    site = next((n for n in nodes if "WebSite" in ld_types(n)), None)
+    if site is not None and not meta.site_name:
+        meta.site_name = clean(site.get("name"))
+
+
+def _title(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
+    title = clean(tags.get("og:title")) or clean(tags.get("twitter:title"))
+    if title:
+        return title
+    node = tree.find(".//title")
+    raw = clean(node.text_content()) if node is not None else None
+    marked = tree.xpath('//*[@itemprop="headline"]')
+    if marked and clean(marked[0].text_content()):
+        return clean(marked[0].text_content())
+    headings = [h for h in (clean(h.text_content()) for h in tree.iter("h1")) if h]
+    if not raw:
+        return headings[0] if headings else None
+    inside = [h for h in headings if h in raw and len(h) * 3 > len(raw)]
+    return max(inside, key=len) if inside else raw
+
+
+def _time_date(tree: html.HtmlElement) -> str | None:
+    times = [t for t in tree.iter("time") if t.get("datetime")]
+    marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
+    for node in marked or times[:1]:
+        date = iso_date(node.get("datetime"))
+        if date:
+            return date
+    return None
+
+
+def _byline(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
+    for key in ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl"):
+        value = clean(tags.get(key))
+        if value and not value.startswith("http"):
+            return value.removeprefix("By ").removeprefix("by ")
+    for node in tree.xpath('//*[@rel="author" or @itemprop="author"][1]'):
+        named = node.xpath('.//*[@itemprop="name"]')
+        value = clean((named[0] if named else node).text_content())
+        if value and len(value) < 80:
+            return value.removeprefix("By ").removeprefix("by ")
+    return None
+
+
+def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
+    """Everything the markup states about the page; JSON-LD first, then meta tags, then the DOM."""
+    tags = meta_tags(tree)
+    blocks = jsonld_blocks(tree)
+    nodes = _ld_nodes(blocks)
+    meta = Metadata(jsonld=blocks, ld_types=[t for n in nodes for t in ld_types(n)])
+    _from_jsonld(meta, nodes)
+    meta.title = _title(tree, tags) or meta.title
+    meta.byline = meta.byline or _byline(tree, tags)
+    meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
+    meta.published = (
+        meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
+    ) or _time_date(tree)
+    meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
+    meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
+    meta.language = _language(tree, tags)
+    meta.og_type = clean(tags.get("og:type"))
+    image = meta.image or clean(tags.get("og:image")) or clean(tags.get("twitter:image"))
+    meta.image = urljoin(url or "", image) if image else None
+    meta.canonical_url = _canonical(tree, tags, url)
+    meta.title = _strip_site(meta.title, meta.site_name)
+    return meta
+
+
+def _language(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
+    root = tree.getroottree().getroot()
+    value = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    value = value or tags.get("content-language") or tags.get("og:locale") or tags.get("language")
+    value = clean(value)
+    return value.replace("_", "-").split(",")[0] if value else None
+
+
+def _canonical(tree: html.HtmlElement, tags: dict[str, str], url: str | None) -> str | None:
+    for link in tree.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            return urljoin(url or "", link.get("href", "").strip())
+    value = clean(tags.get("og:url"))
+    return urljoin(url or "", value) if value else None
+
+
+def _strip_site(title: str | None, site: str | None) -> str | None:
+    """`Headline | Site` -> `Headline` when the site name is known."""
+    if not title or not site:
+        return title
+    for sep in _TITLE_SEPARATORS:
+        if title.endswith(sep + site):
+            return title[: -len(sep + site)].strip() or title
+        if title.startswith(site + sep):
+            return title[len(site + sep) :].strip() or title
+    return title
+
+
+def base_url(tree: html.HtmlElement, url: str | None) -> str | None:
+    """The URL relative links resolve against: `<base href>` (itself resolved) or the page URL."""
+    for base in tree.iter("base"):
+        href = (base.get("href") or "").strip()
+        if href:
+            return urljoin(url or "", href)
+    return url

@@ -1,0 +1,100 @@
+"""PDF to Markdown with pypdf: text in reading order, a marker per page, title/author from the metadata.
+
+An encrypted PDF (that an empty password does not open) is `unsupported_content`; a PDF without a
+text layer (scanned images) is `empty_content`; both errors say why.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError, PyPdfError
+
+from webferret.extract.metadata import iso_date
+from webferret.extract.textual import file_name
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.models import ErrorCode, FerretError
+
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+_HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
+
+
+def _open(body: bytes, where: str) -> PdfReader:
+    try:
+        reader = PdfReader(io.BytesIO(body))
+        encrypted = reader.is_encrypted
+    except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError) as exc:
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} cannot be read: {exc}"
+        ) from None
+    if encrypted:
+        try:
+            opened = bool(reader.decrypt(""))
+        except (PyPdfError, ValueError, KeyError, TypeError, NotImplementedError) as exc:
+            reason = f"is encrypted and cannot be opened ({exc})"
+            raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} {reason}") from None
+        if not opened:
+            raise FerretError(
+                ErrorCode.UNSUPPORTED_CONTENT, f"the PDF at {where} is encrypted and needs a password"
+            )
+    return reader
+
+
+def _page_texts(reader: PdfReader, where: str) -> list[str]:
+    texts: list[str] = []
+    for number, page in enumerate(reader.pages, start=1):
+        try:
+            text = page.extract_text() or ""
+        except (PyPdfError, ValueError, KeyError, TypeError) as exc:
+            raise FerretError(
+                ErrorCode.UNSUPPORTED_CONTENT, f"page {number} of the PDF at {where} cannot be read: {exc}"
+            ) from None
+        texts.append(_HYPHEN_BREAK.sub(r"\1\2", text).strip())
+    return texts
+
+
+def _info(reader: PdfReader) -> dict[str, str | None]:
+    try:
+        meta = reader.metadata
+    except (PyPdfError, ValueError, KeyError, TypeError):
+        meta = None
+    if meta is None:
+        return {"title": None, "author": None, "created": None, "modified": None}
+    return {
+        "title": (meta.title or "").strip() or None,
+        "author": (meta.author or "").strip() or None,
+        "created": iso_date(str(meta.get("/CreationDate", ""))[2:10]),
+        "modified": iso_date(str(meta.get("/ModDate", ""))[2:10]),
+    }
+
+
+def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """The whole PDF as Markdown with `<!-- page N -->` markers (plain text: without them)."""
+    where = url or "input"
+    reader = _open(body, where)
+    texts = _page_texts(reader, where)
+    if not any(texts):
+        raise FerretError(
+            ErrorCode.EMPTY_CONTENT,
+            f"the PDF at {where} has no text layer ({len(texts)} pages of images, e.g. a scan); "
+            "it needs OCR, which webferret does not do",
+        )
+    markdown = "\n\n".join(f"<!-- page {n} -->\n\n{text}" for n, text in enumerate(texts, 1)) + "\n"
+    plain = "\n\n".join(text for text in texts if text) + "\n"
+    info = _info(reader)
+    return Extracted(
+        content_type="application/pdf",
+        title=info["title"] or file_name(url),
+        byline=info["author"],
+        published=info["created"],
+        modified=info["modified"],
+        page_type="other",
+        format=options.format,
+        content=plain if options.format == "text" else markdown,
+        markdown=markdown,
+        word_count=len(plain.split()),
+        extra={"pages": len(texts)},
+    )

@@ -1,0 +1,101 @@
+"""Which part of an HTML page is its main content.
+
+`choose_main` is the one place the content selector is called: swapping in another selector (the
+learned `extract.main_content.select_main`) is a one-line change there.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from copy import deepcopy
+from dataclasses import dataclass
+
+import trafilatura
+from lxml import etree, html
+
+BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template")
+_NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
+_MIN_FALLBACK_CHARS = 200
+
+logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+
+
+@dataclass
+class MainContent:
+    """The main content element (HTML or trafilatura XML) and who chose it."""
+
+    element: etree._Element
+    source: str
+
+
+def choose_main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
+    """The page's main content: trafilatura's choice, else the densest block of text.
+
+    To use the learned selector once `extract/main_content.py` is merged, this line becomes
+    `return learned_main(text, url) or trafilatura_main(tree) or densest_block(tree)`.
+    """
+    return trafilatura_main(tree) or densest_block(tree)
+
+
+def learned_main(text: str, url: str | None) -> MainContent | None:
+    """The learned block classifier's choice (`extract.main_content.select_main`), when it is installed."""
+    try:
+        from webferret.extract.main_content import select_main  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    element = select_main(text, url)
+    if element is None or not "".join(element.itertext()).strip():
+        return None
+    return MainContent(element=element, source="learned")
+
+
+def trafilatura_main(tree: html.HtmlElement) -> MainContent | None:
+    """trafilatura's main-content tree (its own XML: `head`, `list`/`item`, `hi`, `ref`, ...)."""
+    try:
+        document = trafilatura.bare_extraction(
+            tree,
+            url=None,  # with a URL it resolves links against the site root; the renderer does it right
+            output_format="xml",
+            include_formatting=True,
+            include_links=True,
+            include_images=False,  # images change its choice of blocks for the worse
+            include_tables=True,
+            with_metadata=False,
+        )
+    except (ValueError, TypeError, etree.LxmlError, RecursionError):
+        return None
+    body = getattr(document, "body", None)
+    if body is None or not "".join(body.itertext()).strip():
+        return None
+    return MainContent(element=body, source="trafilatura")
+
+
+def _text_length(node: etree._Element) -> int:
+    return sum(len(part.strip()) for part in node.itertext())
+
+
+def _score(node: html.HtmlElement) -> float:
+    """Paragraph text held directly by the node, discounted by the share of link text."""
+    text = sum(_text_length(p) for p in node.iterchildren("p", "pre", "blockquote", "ul", "ol", "table"))
+    if not text:
+        return 0.0
+    links = sum(_text_length(a) for a in node.iter("a"))
+    penalty = 0.5 if _NEGATIVE.search(f"{node.get('class', '')} {node.get('id', '')}".lower()) else 1.0
+    return text * (1.0 - min(links / max(_text_length(node), 1), 1.0)) * penalty
+
+
+def densest_block(tree: html.HtmlElement) -> MainContent | None:
+    """Readability-style fallback: the container holding the most non-link paragraph text."""
+    body = tree.find(".//body")
+    body = deepcopy(body if body is not None else tree)
+    for node in list(body.iter(*BOILERPLATE)):
+        if node.getparent() is not None:
+            node.drop_tree()
+    candidates = list(body.iter("article", "main", "div", "section", "td"))
+    best = max(candidates, key=_score, default=None)
+    if best is not None and _score(best) >= _MIN_FALLBACK_CHARS:
+        return MainContent(element=best, source="density")
+    if not "".join(body.itertext()).strip():
+        return None
+    return MainContent(element=body, source="body")

@@ -1,0 +1,60 @@
+"""Documents that are already text: JSON (pretty-printed), XML, plain text, Markdown and source files."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+from webferret.extract.codelang import language_for
+from webferret.extract.types import Extracted, ExtractOptions
+
+_FENCE_RUN = re.compile(r"`{3,}")
+MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
+
+
+def fenced(text: str, lang: str = "") -> str:
+    """`text` in a code fence longer than any backtick run inside it."""
+    longest = max((len(run) for run in _FENCE_RUN.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{lang}\n{text.rstrip()}\n{fence}\n"
+
+
+def file_name(url: str | None) -> str | None:
+    name = PurePosixPath(unquote(urlsplit(url or "").path)).name
+    return name if name and name != "-" else None
+
+
+def _result(content: str, text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
+    return Extracted(
+        content_type=mime,
+        title=file_name(url),
+        format=options.format,
+        content=text if options.format == "text" else content,
+        markdown=content,
+        word_count=len(text.split()),
+    )
+
+
+def extract_json(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
+    """Pretty-printed and fenced; a body that does not parse is shown as it came."""
+    try:
+        pretty = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except ValueError:
+        pretty = text
+    return _result(fenced(pretty, "json"), pretty, mime or "application/json", url, options)
+
+
+def extract_xml(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
+    return _result(fenced(text.strip(), "xml"), text, mime or "application/xml", url, options)
+
+
+def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
+    """Plain text as is; Markdown as is; a source file (by URL extension or type) fenced with its language."""
+    lang = language_for(url, mime)
+    if mime in MARKDOWN_TYPES or lang == "markdown":
+        return _result(text.strip() + "\n", text, mime or "text/markdown", url, options)
+    if lang:
+        return _result(fenced(text, lang), text, mime or "text/plain", url, options)
+    return _result(text.strip() + "\n", text, mime or "text/plain", url, options)

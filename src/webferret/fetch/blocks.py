@@ -1,0 +1,206 @@
+"""Block detection: is this answer an anti-bot wall, a terminal refusal, a JavaScript shell, or content?
+
+Pure functions over (status, headers, body). Header markers are checked first (cheap and certain),
+then terminal statuses (a stealthier client from the same address does not help there), then body
+markers gated by size and status, so an ordinary article that merely mentions Cloudflare or a
+captcha is never taken for a wall.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from lxml import html as lxml_html
+
+# Only the head of a big body is searched for markers; walls are small.
+SCAN_BYTES = 512 * 1024
+# Pages with more visible letters than this are content, whatever strings they contain.
+# (Letters, not characters: challenge pages hide kilobytes of obfuscated `+!![]` script in divs.)
+WALL_LETTERS_MAX = 1200
+# A JavaScript shell shows fewer visible letters than this.
+SHELL_LETTERS_MAX = 150
+TERMINAL_STATUSES = {
+    401: "authentication required",
+    404: "not found",
+    410: "gone",
+    451: "unavailable for legal reasons",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a response is: `blocked` (escalate), `terminal` (do not), `js_shell`, or none (content)."""
+
+    blocked: bool = False
+    terminal: bool = False
+    js_shell: bool = False
+    vendor: str | None = None
+    reason: str = ""
+
+    @property
+    def kind(self) -> str:
+        """One word for the trail: terminal, blocked, js_shell or ok."""
+        if self.terminal:
+            return "terminal"
+        return "blocked" if self.blocked else "js_shell" if self.js_shell else "ok"
+
+    @property
+    def escalate(self) -> bool:
+        """True when another tier might get through."""
+        return (self.blocked or self.js_shell) and not self.terminal
+
+
+CONTENT = Verdict()
+
+
+@dataclass(frozen=True)
+class Marker:
+    vendor: str
+    reason: str
+    pattern: re.Pattern[str]
+    # strong markers count on an error status whatever the page size; weak ones only on a wall-sized page
+    strong: bool = False
+
+
+def _m(vendor: str, reason: str, pattern: str, strong: bool = False) -> Marker:
+    return Marker(vendor, reason, re.compile(pattern, re.IGNORECASE), strong)
+
+
+BODY_MARKERS: tuple[Marker, ...] = (
+    _m("cloudflare", "Cloudflare challenge", r"_cf_chl_opt|/cdn-cgi/challenge-platform/|cf-chl-", True),
+    _m("cloudflare", "Cloudflare JavaScript challenge", r"jschl[_-](vc|answer)|cf_chl_jschl", True),
+    _m("cloudflare", "Cloudflare bot fight mode", r"__CF\$cv\$params|/cdn-cgi/bm/cv/", True),
+    _m("cloudflare", "Cloudflare 'Just a moment' interstitial", r"<title>\s*Just a moment\.\.\.\s*</title>"),
+    _m("cloudflare", "Cloudflare 'Attention Required' page", r"<title>\s*Attention Required! \| Cloudflare"),
+    _m("cloudflare", "Cloudflare wait page", r"<title>\s*Please Wait\.\.\. \| Cloudflare"),
+    _m("datadome", "DataDome captcha", r"captcha-delivery\.com|ct\.captcha-delivery|var dd=\{", True),
+    _m("perimeterx", "PerimeterX/HUMAN block", r"window\._pxAppId|/px/captcha/|px-captcha|_pxhd", True),
+    _m("akamai", "Akamai Bot Manager interstitial", r"bm-verify=|/_sec/verify\?provider=|_abck", True),
+    _m("akamai", "Akamai access denied", r"<title>\s*Access Denied\s*</title>[\s\S]*errors\.edgesuite\.net"),
+    _m("imperva", "Imperva/Incapsula block", r"_Incapsula_Resource|Incapsula incident ID|/_incapsula_", True),
+    _m("duckduckgo", "DuckDuckGo anomaly challenge", r"anomaly\.js\?|anomaly-modal", True),
+    _m("google", "Google 'enable JavaScript' wall", r"/httpservice/retry/enablejs|/sorry/index\?", True),
+    _m("baidu", "Baidu security verification", r"<title>\s*百度安全验证\s*</title>"),
+    _m("perimeterx", "PerimeterX denial page", r"<title>\s*Access to this page has been denied"),
+    _m("captcha", "captcha wall", r"<title>[^<]{0,40}captcha|g-recaptcha|h-captcha|altcha|cf-turnstile"),
+    _m("captcha", "bot check", r"are you a robot|verify you are (a )?human|unusual traffic from your"),
+    _m("login wall", "login wall", r"pageType=login|<title>[^<]{0,40}\b(log ?in|sign ?in)\b"),
+)
+
+GEO_BLOCK = re.compile(
+    r"not available in your (country|region)|unavailable in your (country|region)|"
+    r"geo[- ]?(blocked|restricted)|blocked in your (country|region)",
+    re.IGNORECASE,
+)
+JS_NOTICE = re.compile(
+    r"(enable|turn on|activate) javascript|javascript (is )?(required|disabled|needed)|"
+    r"requires javascript|need(s)? javascript|without javascript",
+    re.IGNORECASE,
+)
+SPA_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
+
+
+def classify(
+    status: int, headers: Mapping[str, str], body: bytes, content_type: str | None = None
+) -> Verdict:
+    """Classify one response. `headers` must look up names case-insensitively (httpx, curl_cffi do)."""
+    verdict = header_verdict(status, headers)
+    if verdict is not None:
+        return verdict
+    if status in TERMINAL_STATUSES:
+        return Verdict(terminal=True, reason=f"HTTP {status}: {TERMINAL_STATUSES[status]}")
+    if status == 429:
+        return Verdict(terminal=True, reason="HTTP 429: rate limited")
+    text = body[:SCAN_BYTES].decode("utf-8", "replace")
+    visible = visible_text(body) if _looks_like_markup(content_type, text) else text
+    if status >= 400 and GEO_BLOCK.search(visible):
+        return Verdict(terminal=True, reason=f"HTTP {status}: geo or legal block")
+    return body_verdict(status, text, visible)
+
+
+def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
+    """Vendor verdicts from response headers alone, or None."""
+    server = (headers.get("server") or "").lower()
+    cookies = (headers.get("set-cookie") or "").lower()
+    if headers.get("cf-mitigated"):
+        reason = f"cf-mitigated: {headers.get('cf-mitigated')}"
+        return Verdict(blocked=True, vendor="cloudflare", reason=reason)
+    if status in (403, 503) and server == "cloudflare" and headers.get("cf-ray"):
+        return Verdict(blocked=True, vendor="cloudflare", reason=f"Cloudflare answered HTTP {status}")
+    if status >= 400 and (headers.get("x-datadome") or "datadome=" in cookies or server == "datadome"):
+        return Verdict(blocked=True, vendor="datadome", reason=f"DataDome answered HTTP {status}")
+    if status >= 400 and ("_px" in cookies or any(k.lower().startswith("x-px") for k in headers)):
+        return Verdict(blocked=True, vendor="perimeterx", reason=f"PerimeterX/HUMAN answered HTTP {status}")
+    if status == 403 and ("akamaighost" in server or headers.get("akamai-grn")):
+        return Verdict(blocked=True, vendor="akamai", reason="Akamai answered HTTP 403")
+    if status >= 400 and (headers.get("x-iinfo") or "incap_ses" in cookies):
+        return Verdict(blocked=True, vendor="imperva", reason=f"Imperva/Incapsula answered HTTP {status}")
+    return None
+
+
+def body_verdict(status: int, text: str, visible: str) -> Verdict:
+    """Vendor or wall markers in the body; weak markers only count on a small page or an error status."""
+    wall_sized = letters(visible) <= WALL_LETTERS_MAX
+    for marker in BODY_MARKERS:
+        if not (wall_sized or (marker.strong and status >= 400)):
+            continue
+        if marker.pattern.search(text):
+            return Verdict(blocked=True, vendor=marker.vendor, reason=f"{marker.reason} (HTTP {status})")
+    return CONTENT
+
+
+def js_shell(body: bytes, content_type: str | None = None) -> Verdict:
+    """A static page that only renders with JavaScript: little text plus a notice or an empty SPA root."""
+    head = body[:SCAN_BYTES].decode("utf-8", "replace")
+    if not _looks_like_markup(content_type, head):
+        return CONTENT
+    tree = _parse(body)
+    if tree is None:
+        return CONTENT
+    notice = " ".join(el.text_content() for el in tree.iter("noscript"))
+    has_script = tree.find(".//script") is not None
+    visible = _text_of(tree, drop_noscript=True)
+    if letters(visible) > SHELL_LETTERS_MAX:
+        return CONTENT
+    if JS_NOTICE.search(notice) or JS_NOTICE.search(visible):
+        return Verdict(js_shell=True, reason="the page asks for JavaScript and shows almost no text")
+    for name in SPA_ROOTS:
+        root = tree.find(f".//*[@id='{name}']")
+        if root is not None and not root.text_content().strip():
+            return Verdict(js_shell=True, reason=f"the page is an empty single-page-app root (#{name})")
+    if has_script and not visible:
+        return Verdict(js_shell=True, reason="the page has scripts and no text")
+    return CONTENT
+
+
+def visible_text(body: bytes) -> str:
+    """The text a reader would see (scripts, styles and templates dropped), whitespace collapsed."""
+    tree = _parse(body)
+    return _text_of(tree, drop_noscript=False) if tree is not None else ""
+
+
+def letters(text: str) -> int:
+    """How many letters `text` has (any script)."""
+    return sum(ch.isalpha() for ch in text)
+
+
+def _parse(body: bytes) -> lxml_html.HtmlElement | None:
+    try:
+        return lxml_html.document_fromstring(body)
+    except (ValueError, TypeError, lxml_html.etree.ParserError):
+        return None
+
+
+def _text_of(tree: lxml_html.HtmlElement, *, drop_noscript: bool) -> str:
+    """Visible text; strips the dropped elements from `tree` in place."""
+    drop = ["script", "style", "template", "head", "svg"] + (["noscript"] if drop_noscript else [])
+    lxml_html.etree.strip_elements(tree, *drop, with_tail=False)
+    return " ".join(tree.text_content().split())
+
+
+def _looks_like_markup(content_type: str | None, head: str) -> bool:
+    if content_type and "html" in content_type.lower():
+        return True
+    return "<html" in head[:4096].lower() or "<!doctype html" in head[:4096].lower()

@@ -1,0 +1,273 @@
+"""Tier 2, `browser`: headless Chromium driven by Playwright, for pages that need JavaScript.
+
+One browser per `BrowserTier` (started on first use, or reached over CDP with `browser_ws`), a fresh
+context per call (cookies and storage isolated), images/fonts/media refused, a bounded wait for the
+network to settle and a V8 heap cap. Every request a page makes goes through the SSRF guard: the
+route handler vets the URL and fetches it itself, pinned to the vetted address, one hop at a time.
+The browser would follow a redirect without showing its next hop to the handler, so a sub-resource's
+redirects are followed (and vetted) by the handler and a main-frame redirect is loaded by `_navigate`
+as a new navigation. A launched chromium cannot reach the network by itself at all (`FENCE_FLAGS`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
+
+from webferret.fetch.blocks import body_verdict, visible_text
+from webferret.fetch.impersonate import new_session, request_once
+from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import Target, UrlPolicy
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright, Request, Response, Route, WebSocketRoute
+
+    from webferret.config import Settings
+
+QUIET_FLAGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-gpu",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--metrics-recording-only",
+)
+# Defence in depth for a browser we launch: chromium itself can reach nothing. Its only way out is a
+# proxy on a dead loopback port (loopback included, `<-loopback>`) and it resolves no name, so any
+# request the route handler does not answer (a hop it never saw) fails closed.
+FENCE_FLAGS = (
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+)
+HEAVY = {"image", "font", "media"}
+REDIRECTS = {301, 302, 303, 307, 308}
+# Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
+HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
+MOBILE_DEVICE = "Pixel 7"
+SETTLE_MAX = 10.0
+CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
+
+
+class BrowserTier:
+    """Render pages in Chromium. `aclose()` ends the browser and its driver (no zombie processes)."""
+
+    name = "browser"
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._lock = asyncio.Lock()
+
+    def launch_args(self) -> list[str]:
+        heap = f"--js-flags=--max-old-space-size={self._settings.browser_heap_mb}"
+        return [*QUIET_FLAGS, *FENCE_FLAGS, heap]
+
+    async def _ensure(self) -> tuple[Playwright, Browser]:
+        async with self._lock:
+            if self._pw is None or self._browser is None:
+                from playwright.async_api import Error, async_playwright
+
+                self._pw = await async_playwright().start()
+                try:
+                    self._browser = await self._start(self._pw)
+                except Error as exc:
+                    await self.aclose()
+                    raise FerretError(ErrorCode.INTERNAL, _launch_message(self._settings, exc)) from None
+            return self._pw, self._browser
+
+    async def _start(self, pw: Playwright) -> Browser:
+        if self._settings.browser_ws:
+            return await pw.chromium.connect_over_cdp(self._settings.browser_ws)
+        return await pw.chromium.launch(
+            executable_path=self._settings.chromium_path,
+            headless=True,
+            args=self.launch_args(),
+            chromium_sandbox=not self._settings.browser_no_sandbox,
+        )
+
+    async def aclose(self) -> None:
+        browser, pw = self._browser, self._pw
+        self._browser = self._pw = None
+        if browser is not None:
+            await browser.close()
+        if pw is not None:
+            await pw.stop()
+
+    async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
+        """Render `target` (vetted by the caller); redirects are followed inside, each hop vetted."""
+        url = target.url
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(opts.timeout):
+                return await self._render(url, opts, policy, started)
+        except TimeoutError:
+            msg = f"not rendered within {opts.timeout:g} s (per-page timeout, browser tier)"
+            raise FerretError(ErrorCode.TIMEOUT, msg) from None
+
+    async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
+        pw, browser = await self._ensure()
+        device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
+        device.pop("default_browser_type", None)
+        context = await browser.new_context(service_workers="block", **device)
+        guard = _Guard(policy, opts, self._settings.impersonate)
+        try:
+            await context.route("**/*", guard.handle)
+            await context.route_web_socket("**/*", _refuse_socket)
+            page = await context.new_page()
+            last: list[Response] = []
+            page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
+            await _navigate(page, url, opts, guard)
+            html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
+            if opts.screenshot:
+                await page.screenshot(path=opts.screenshot, full_page=True)
+            main = [r for r in last if r.frame == page.main_frame]
+            status = main[-1].status if main else 200
+            headers = await main[-1].all_headers() if main else {}
+            final_url = page.url
+        finally:
+            await context.close()
+            await guard.aclose()
+        headers = {**headers, "content-type": "text/html; charset=utf-8"}
+        elapsed = (time.monotonic() - started) * 1000
+        raw = RawResponse(url, final_url, status, headers, html.encode("utf-8"), "browser", elapsed)
+        raw.screenshot = opts.screenshot
+        return raw
+
+
+async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> None:
+    """Load `url` and let it settle. A main-frame redirect (from the server or after a script's
+    navigation) is not left to the browser, which would not show its next hop to the route
+    handler: the guard stops it and the next hop is loaded here, as a new, vetted navigation."""
+    from playwright.async_api import Error
+
+    for _ in range(opts.max_redirects + 1):
+        guard.redirect_to = None
+        try:
+            await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
+        except Error as exc:
+            if guard.redirect_to is None:
+                raise guard.error_for(exc) from None
+        if guard.redirect_to is None:
+            await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
+        if guard.redirect_to is None:
+            return
+        url = guard.redirect_to
+    msg = f"more than {opts.max_redirects} redirects in the browser (setting max_redirects); last to {url}"
+    raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
+
+
+class _Guard:
+    """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
+
+    def __init__(self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str) -> None:
+        self._policy = policy
+        self._opts = opts
+        self._session = new_session(fingerprint)
+        self.main_error: FerretError | None = None
+        self.redirect_to: str | None = None
+
+    async def handle(self, route: Route) -> None:
+        request = route.request
+        if request.resource_type in HEAVY:
+            await route.abort("blockedbyclient")
+            return
+        if urlsplit(request.url).scheme not in ("http", "https"):
+            await route.continue_()
+            return
+        navigation = request.is_navigation_request()
+        try:
+            status, got, body = await self._fetch(request, follow=not navigation)
+        except FerretError as exc:
+            if navigation and request.frame.parent_frame is None:
+                self.main_error = self.main_error or exc
+            await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
+            return
+        location = got.get("location")
+        if navigation and status in REDIRECTS and location:
+            if request.frame.parent_frame is None:
+                self.redirect_to = urljoin(request.url, location)
+            await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
+            return
+        kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
+        await route.fulfill(status=status, headers=kept, body=body)
+
+    async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
+        """The request, pinned; with `follow`, its redirects too, each hop vetted (the browser would
+        follow a redirect unseen by the route handler)."""
+        url, method, data = request.url, request.method, request.post_data_buffer
+        headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
+        for _ in range(self._opts.max_redirects + 1):
+            target = await self._policy.vet(url)
+            status, got, body = await request_once(
+                self._session, target, self._opts, self._policy, method=method, headers=headers, data=data
+            )
+            location = got.get("location")
+            if not (follow and status in REDIRECTS and location):
+                return status, got, body
+            nxt = urljoin(url, location)
+            if urlsplit(nxt)[:2] != urlsplit(url)[:2]:  # credentials stay with their origin
+                headers = {k: v for k, v in headers.items() if k not in ("cookie", "authorization")}
+            if status in (301, 302, 303):
+                method, data = "GET", None
+            url = nxt
+        msg = f"{request.url}: more than {self._opts.max_redirects} redirects (setting max_redirects)"
+        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
+
+    def error_for(self, exc: Exception) -> FerretError:
+        """The page's own navigation failed: the guard's reason when it refused, else a connect failure."""
+        if self.main_error is not None:
+            return self.main_error
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return FerretError(ErrorCode.CONNECT_FAILED, f"the browser could not load the page: {first}")
+
+    async def aclose(self) -> None:
+        await self._session.close()
+
+
+async def _refuse_socket(ws: WebSocketRoute) -> None:
+    """Pages are read, not talked to: WebSockets never leave the browser."""
+    await ws.close(code=1008, reason="webferret does not open WebSockets")
+
+
+async def _settle(page: Any, seconds: float) -> None:
+    """Wait until the network has been quiet a moment, or `seconds` at most; a busy page is read as it is."""
+    from playwright.async_api import Error
+
+    with contextlib.suppress(Error):
+        await page.wait_for_load_state("networkidle", timeout=seconds * 1000)
+
+
+async def _past_challenge(page: Any, deadline: float) -> str:
+    """The page's HTML once an interstitial that solves itself (a script, a cookie, a reload) is past,
+    or as it stands at `deadline`: the ladder then judges what is left."""
+    from playwright.async_api import Error
+
+    while True:
+        try:
+            html: str = await page.content()
+        except Error:  # the page is navigating (the challenge reloads it): read it once it has loaded
+            html = ""
+        blocked = not html or body_verdict(200, html, visible_text(html.encode("utf-8"))).blocked
+        if not blocked or time.monotonic() >= deadline:
+            return html or await page.content()
+        await asyncio.sleep(0.25)
+        await _settle(page, max(0.1, min(2.0, deadline - time.monotonic())))
+
+
+def _launch_message(settings: Settings, exc: Exception) -> str:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if settings.browser_ws:
+        return f"cannot reach the browser at {settings.browser_ws} (WEBFERRET_BROWSER_WS): {first}"
+    hint = ""
+    if "sandbox" in str(exc).lower() and not settings.browser_no_sandbox:
+        hint = " (running as root or in a container? set WEBFERRET_BROWSER_NO_SANDBOX=1)"
+    return f"cannot start chromium at {settings.chromium_path} (WEBFERRET_CHROMIUM_PATH): {first}{hint}"

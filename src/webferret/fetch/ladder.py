@@ -1,0 +1,100 @@
+"""The tier ladder: which tiers a fetch tries, and when it climbs to the next one.
+
+`--tier auto` (the default) tries `http`; on a detected block it climbs to `impersonate`, and on a
+block or a JavaScript shell to `browser` (a shell skips `impersonate`, which runs no JavaScript).
+A terminal answer (404, 401, 451, a geo block, a rate limit) is never escalated. A fixed tier
+(`http`, `impersonate`, `browser`) is tried alone. Still blocked after the last tier: `blocked_by_site`
+naming the vendor; a JavaScript shell where the browser may not run: `needs_javascript`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from webferret.fetch.blocks import CONTENT, Verdict, classify, js_shell
+from webferret.fetch.types import RawResponse, Tier
+from webferret.models import ErrorCode, FerretError
+
+AUTO = ("http", "impersonate", "browser")
+Attempt = Callable[[str], Awaitable[RawResponse]]
+
+
+def plan(tier: Tier) -> tuple[str, ...]:
+    """The tiers to try, in order."""
+    return AUTO if tier == "auto" else (tier,)
+
+
+def judge(raw: RawResponse, tier: str) -> Verdict:
+    """The verdict on one tier's answer; a rendered page (browser) is never called a shell."""
+    verdict = classify(raw.status, raw.headers, raw.body, raw.content_type)
+    if verdict.blocked or verdict.terminal or tier == "browser" or not 200 <= raw.status < 300:
+        return verdict
+    return js_shell(raw.body, raw.content_type)
+
+
+def next_tier(steps: tuple[str, ...], index: int, verdict: Verdict) -> int | None:
+    """Index of the tier to climb to, or None to stop here."""
+    if not verdict.escalate:
+        return None
+    later = range(index + 1, len(steps))
+    if verdict.js_shell:
+        return next((i for i in later if steps[i] == "browser"), None)
+    return next(iter(later), None)
+
+
+async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
+    """Run `attempt(tier_name)` up the ladder; the answer carries the trail of every tier tried."""
+    steps = plan(tier)
+    trail: list[dict[str, Any]] = []
+    index, verdict = 0, CONTENT
+    while True:
+        name = steps[index]
+        try:
+            raw = await attempt(name)
+        except FerretError as exc:
+            if not trail:
+                raise
+            raise final_error(verdict, trail, (name, exc)) from None
+        verdict = judge(raw, name)
+        trail.extend(_marked(raw, name, verdict))
+        nxt = next_tier(steps, index, verdict)
+        if nxt is None:
+            if verdict.escalate:
+                raise final_error(verdict, trail)
+            raw.trail = trail
+            return raw
+        index = nxt
+
+
+def final_error(
+    verdict: Verdict, trail: list[dict[str, Any]], failed: tuple[str, FerretError] | None = None
+) -> FerretError:
+    """`blocked_by_site` (vendor named) or `needs_javascript` once no tier is left to try."""
+    tried = ", ".join(dict.fromkeys(hop["via"] for hop in trail))
+    note = f"; the {failed[0]} tier then failed: {failed[1].message}" if failed else ""
+    status = trail[-1]["status"] if trail else None
+    if verdict.js_shell:
+        hint = note or ". Use --tier browser or auto (WEBFERRET_TIER)"
+        message = f"the page only renders with JavaScript ({verdict.reason}); tried {tried}{hint}"
+        error = FerretError(ErrorCode.NEEDS_JAVASCRIPT, message, status=status)
+    else:
+        vendor = verdict.vendor or "unknown"
+        message = f"blocked by {vendor}: {verdict.reason}; tried {tried}{note}"
+        error = FerretError(ErrorCode.BLOCKED_BY_SITE, message, status=status, vendor=vendor)
+    error.trail = trail
+    return error
+
+
+def _marked(raw: RawResponse, tier: str, verdict: Verdict) -> list[dict[str, Any]]:
+    """The hops of one attempt, the last one marked with the verdict."""
+    hops = [dict(hop) for hop in raw.trail] or [{"url": raw.final_url, "status": raw.status}]
+    for hop in hops:
+        hop.setdefault("via", tier)
+    last = hops[-1]
+    last["verdict"] = verdict.kind
+    if verdict.vendor:
+        last["vendor"] = verdict.vendor
+    if verdict.reason:
+        last["reason"] = verdict.reason
+    return hops

@@ -1,0 +1,145 @@
+"""robots.txt for fetches an agent starts on its own (RFC 9309, parsed by Protego).
+
+- 2xx: the rules apply (the longest match wins, as Protego implements RFC 9309).
+- 4xx (robots.txt missing or refused): everything is allowed.
+- 5xx, or unreachable (DNS, connect, timeout, refused by policy): everything is disallowed.
+- Redirects are followed by the getter (the fetcher follows up to `max_redirects`).
+
+The answer for an origin is cached (`ttl` seconds, 24 h as RFC 9309 suggests) behind `RobotsCache`
+(in memory, or `robots_cache.SqliteRobotsCache` in WEBFERRET_HOME, shared by processes);
+the getter is a port, so the live path goes through the normal fetcher and its SSRF guard.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+from protego import Protego
+
+from webferret.models import ErrorCode, FerretError
+
+PRODUCT_TOKEN = "webferret"
+MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309: parse at least 500 KiB
+DEFAULT_TTL = 24 * 3600.0
+
+# refusals that say the URL itself may not be fetched: they pass through instead of "unreachable"
+POLICY_REFUSALS = frozenset({ErrorCode.BLOCKED_ADDRESS, ErrorCode.INVALID_URL, ErrorCode.UNSUPPORTED_SCHEME})
+
+RobotsGetter = Callable[[str], Awaitable[tuple[int, bytes]]]
+"""Get a robots.txt URL: answers (status, body) after redirects; raises `FerretError` when unreachable."""
+
+
+@dataclass(frozen=True)
+class RobotsRules:
+    """What one origin's robots.txt says, reduced to how it was obtained and its rules."""
+
+    origin: str
+    verdict: str  # "rules", "allow_all" (4xx) or "disallow_all" (5xx, unreachable)
+    reason: str
+    text: str = ""
+
+    def allows(self, url: str, user_agent: str = PRODUCT_TOKEN) -> bool:
+        if self.verdict != "rules":
+            return self.verdict == "allow_all"
+        return bool(self._parser.can_fetch(url, user_agent))
+
+    @cached_property
+    def _parser(self) -> Any:
+        return Protego.parse(self.text)
+
+
+class RobotsCache(Protocol):
+    async def get(self, origin: str) -> RobotsRules | None: ...
+    async def put(self, rules: RobotsRules) -> None: ...
+
+
+class MemoryRobotsCache:
+    """A small in-process cache with a time to live (`SqliteRobotsCache` shares one across processes)."""
+
+    def __init__(self, ttl: float = DEFAULT_TTL, size: int = 512) -> None:
+        self.ttl = ttl
+        self.size = size
+        self._items: dict[str, tuple[float, RobotsRules]] = {}
+
+    async def get(self, origin: str) -> RobotsRules | None:
+        item = self._items.get(origin)
+        if item is None or time.monotonic() - item[0] > self.ttl:
+            return None
+        return item[1]
+
+    async def put(self, rules: RobotsRules) -> None:
+        if len(self._items) >= self.size:
+            self._items.pop(next(iter(self._items)))
+        self._items[rules.origin] = (time.monotonic(), rules)
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "", "", ""))
+
+
+async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
+    """Fetch and classify `origin`'s robots.txt as RFC 9309 says (a policy refusal is raised as is)."""
+    robots_url = origin + "/robots.txt"
+    try:
+        status, body = await get(robots_url)
+    except FerretError as exc:
+        if exc.code in POLICY_REFUSALS:
+            raise
+        return RobotsRules(origin, "disallow_all", f"{robots_url} is unreachable ({exc.code.value})")
+    if 200 <= status < 300:
+        text = body[:MAX_ROBOTS_BYTES].decode("utf-8", errors="replace")
+        return RobotsRules(origin, "rules", f"{robots_url} answered {status}", text)
+    if 400 <= status < 500:
+        return RobotsRules(origin, "allow_all", f"{robots_url} answered {status}")
+    return RobotsRules(origin, "disallow_all", f"{robots_url} answered {status}")
+
+
+class RobotsPolicy:
+    """Checks URLs against their site's robots.txt; one instance per session."""
+
+    def __init__(
+        self,
+        get: RobotsGetter,
+        *,
+        cache: RobotsCache | None = None,
+        user_agent: str = PRODUCT_TOKEN,
+    ) -> None:
+        self._get = get
+        self._cache: RobotsCache = cache if cache is not None else MemoryRobotsCache()
+        self.user_agent = user_agent
+
+    async def rules_for(self, url: str) -> RobotsRules:
+        origin = origin_of(url)
+        rules = await self._cache.get(origin)
+        if rules is None:
+            rules = await load_rules(origin, self._get)
+            if rules.verdict != "disallow_all":  # a 5xx or an outage is not remembered for a day
+                await self._cache.put(rules)
+        return rules
+
+    async def check(self, url: str) -> None:
+        """Raise `robots_disallowed` (naming the rule's source) when `url` may not be fetched."""
+        rules = await self.rules_for(url)
+        if not rules.allows(url, self.user_agent):
+            detail = "its rules disallow this path" if rules.verdict == "rules" else "so all paths are off"
+            raise FerretError(
+                ErrorCode.ROBOTS_DISALLOWED,
+                f"robots.txt refuses {url}: {rules.reason}, {detail} "
+                "(set respect_robots=false to ignore robots.txt)",
+            )
+
+
+def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
+    """A getter that reads robots.txt through webferret's fetcher (SSRF guard, caps, redirects)."""
+
+    async def get(url: str) -> tuple[int, bytes]:
+        raw = await fetcher.fetch(url, options)
+        return raw.status, raw.body
+
+    return get

@@ -1,0 +1,66 @@
+"""robots.txt answers kept in `<home>/robots.sqlite` (WAL), shared by every process of one home.
+
+A CLI and an MCP server on the same machine then ask a site for robots.txt once a day, not once
+per process. Reads and writes run in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+from webferret.fetch.robots import DEFAULT_TTL, RobotsRules
+
+ROBOTS_FILE = "robots.sqlite"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS robots (
+    origin TEXT PRIMARY KEY,
+    verdict TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    body TEXT NOT NULL,
+    fetched_at REAL NOT NULL
+)
+"""
+
+
+class SqliteRobotsCache:
+    def __init__(self, path: Path, ttl: float = DEFAULT_TTL) -> None:
+        self.path = path
+        self.ttl = ttl
+
+    @classmethod
+    def in_home(cls, home: Path, ttl: float = DEFAULT_TTL) -> SqliteRobotsCache:
+        return cls(Path(home) / ROBOTS_FILE, ttl)
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(_SCHEMA)
+        return conn
+
+    def _get(self, origin: str) -> RobotsRules | None:
+        with closing(self._connect()) as conn:
+            row = conn.execute(
+                "SELECT verdict, reason, body, fetched_at FROM robots WHERE origin = ?", (origin,)
+            ).fetchone()
+        if row is None or time.time() - row[3] > self.ttl:
+            return None
+        return RobotsRules(origin, row[0], row[1], row[2])
+
+    def _put(self, rules: RobotsRules) -> None:
+        with closing(self._connect()) as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO robots (origin, verdict, reason, body, fetched_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (rules.origin, rules.verdict, rules.reason, rules.text, time.time()),
+            )
+
+    async def get(self, origin: str) -> RobotsRules | None:
+        return await asyncio.to_thread(self._get, origin)
+
+    async def put(self, rules: RobotsRules) -> None:
+        await asyncio.to_thread(self._put, rules)

@@ -1,0 +1,175 @@
+"""Retrieval glue: search hits, pages and a page's links as retrieval records, and views of them.
+
+A `Record` is what a retrieval pipeline wants: `id, source, text or handle, score, metadata, inline`.
+Short text stays inline; a page longer than `inline_tokens` is referenced by its store handle
+(read it back with `Ferret.open(handle, page)` or `webferret open HANDLE`) instead of being copied.
+
+    records = glue.from_hits(result.results) + glue.from_page(page)
+    docs = glue.to_langchain(records)            # needs the `langchain` extra
+    nodes = glue.to_llamaindex(records)          # needs the `llamaindex` extra
+    blocks = glue.to_search_results(records)     # Anthropic `search_result` content blocks
+
+Every converter here is pure: spooling a page into the store is the caller's `spool` function.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from webferret.models import Hit, Page
+from webferret.tokens import estimate_tokens
+
+INLINE_TOKENS = 2000
+
+Spool = Callable[[Page], str]
+"""Stores a page and answers its handle (e.g. the store's `put`)."""
+
+
+class Record(BaseModel):
+    """One retrieval record. Exactly one of `text` (inline) and `handle` (spooled) carries the body."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    source: str = Field(description="the URL the text comes from")
+    text: str | None = None
+    handle: str | None = Field(default=None, description="store handle of the spooled body")
+    score: float | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    inline: bool = True
+
+
+def record_id(kind: str, source: str, extra: str = "") -> str:
+    digest = hashlib.sha256(f"{kind}\0{source}\0{extra}".encode()).hexdigest()[:16]
+    return f"{kind}:{digest}"
+
+
+def _clean(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in metadata.items() if value not in (None, "", [], {})}
+
+
+def from_hits(hits: Iterable[Hit | Mapping[str, Any]]) -> list[Record]:
+    """One record per search hit: the snippet inline, the rest as metadata."""
+    records = []
+    for item in hits:
+        hit = item if isinstance(item, Hit) else Hit.model_validate(item)
+        metadata = {
+            "kind": "search_hit",
+            "title": hit.title,
+            "url": hit.url,
+            "published": hit.published,
+            "engines": [source.engine for source in hit.sources],
+            "reachable": hit.reachable,
+            "tokens": hit.tokens,
+            "handle": hit.handle,
+        }
+        records.append(
+            Record(
+                id=record_id("hit", hit.url),
+                source=hit.url,
+                text=hit.snippet,
+                score=hit.score,
+                metadata=_clean(metadata),
+            )
+        )
+    return records
+
+
+def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | None = None) -> list[Record]:
+    """A page as one record: inline when short, else by handle (spooled first when it has none).
+
+    A failed page gives no record. A long page without a handle and without `spool` stays inline.
+    """
+    if not page.ok:
+        return []
+    source = page.final_url or page.url
+    tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+    metadata = _clean(
+        {
+            "kind": "page",
+            "title": page.title,
+            "url": source,
+            "site_name": page.site_name,
+            "byline": page.byline,
+            "published": page.published,
+            "language": page.language,
+            "page_type": page.page_type,
+            "tokens": tokens,
+            "handle": page.handle,
+        }
+    )
+    base = {"id": record_id("page", source), "source": source, "score": page.quality}
+    if tokens <= inline_tokens:
+        return [Record(text=page.content, metadata=metadata, **base)]
+    handle = page.handle or (spool(page) if spool is not None else None)
+    if handle is None:
+        return [Record(text=page.content, metadata=metadata, **base)]
+    metadata["handle"] = handle
+    return [Record(handle=handle, inline=False, metadata=metadata, **base)]
+
+
+def from_links(page: Page) -> list[Record]:
+    """A page's outgoing links as records (anchor text inline), for crawling or citation pipelines."""
+    origin = page.final_url or page.url
+    records = []
+    for rank, link in enumerate(page.links or [], start=1):
+        metadata = {"kind": "link", "from": origin, "in_main": link.in_main, "rank": rank}
+        records.append(
+            Record(id=record_id("link", link.url, origin), source=link.url, text=link.text, metadata=metadata)
+        )
+    return records
+
+
+def _body(record: Record) -> str:
+    if record.text is not None:
+        return record.text
+    return f"[stored as {record.handle}: read it with `webferret open {record.handle}`]"
+
+
+def _optional(module: str, extra: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(
+            f"this adapter needs the optional extra '{extra}': pip install 'webferret[{extra}]'"
+            f" (or: uv add 'webferret[{extra}]'); {module} is not installed"
+        ) from None
+
+
+def to_langchain(records: Iterable[Record]) -> list[Any]:
+    """LangChain `Document`s (`page_content`, `metadata` with source, score, handle)."""
+    documents = _optional("langchain_core.documents", "langchain")
+    return [documents.Document(page_content=_body(r), metadata=_flat_metadata(r), id=r.id) for r in records]
+
+
+def to_llamaindex(records: Iterable[Record]) -> list[Any]:
+    """LlamaIndex `Document`s (`text`, `metadata`, `id_`)."""
+    core = _optional("llama_index.core", "llamaindex")
+    return [core.Document(text=_body(r), metadata=_flat_metadata(r), id_=r.id) for r in records]
+
+
+def _flat_metadata(record: Record) -> dict[str, Any]:
+    extra = _clean({"score": record.score, "handle": record.handle})
+    return {**record.metadata, **extra, "source": record.source, "inline": record.inline}
+
+
+def to_search_results(records: Iterable[Record], *, citations: bool = True) -> list[dict[str, Any]]:
+    """Anthropic `search_result` content blocks (for tool results or user turns), with citations."""
+    blocks = []
+    for record in records:
+        title = str(record.metadata.get("title") or record.source)
+        blocks.append(
+            {
+                "type": "search_result",
+                "source": record.source,
+                "title": title,
+                "content": [{"type": "text", "text": _body(record) or title}],
+                "citations": {"enabled": citations},
+            }
+        )
+    return blocks

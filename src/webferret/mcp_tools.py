@@ -1,0 +1,205 @@
+"""The three agent tools (`web_search`, `web_fetch`, `web_open`): arguments, policy, core calls.
+
+Transport-free: each tool takes its validated arguments and answers an `Answer` (fenced Markdown
+for the model plus the same data as JSON) or raises `FerretError` (a structured tool error).
+`mcp_server.py` puts them on the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from webferret.config import Settings
+from webferret.fetch.robots import RobotsPolicy, fetcher_getter
+from webferret.fetch.robots_cache import SqliteRobotsCache
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
+from webferret.net.domains import DomainFilter
+from webferret.present import agent as views
+from webferret.present.fence import Fence
+from webferret.tokens import estimate_tokens
+
+
+class WebSearchArgs(BaseModel):
+    """Search the web: several engines at once, fused, each result checked by fetching it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=500, description="what to search for; bangs !gh !w !r work")
+    results: int | None = Field(default=None, ge=1, le=50, description="how many results (default 10)")
+    engines: list[str] | None = Field(
+        default=None, description="engines to use, e.g. ['searxng'] (default auto)"
+    )
+    site: str | None = Field(default=None, description="only results from this host, e.g. docs.python.org")
+    verify: bool | None = Field(
+        default=None, description="fetch every result to drop dead links (default on)"
+    )
+
+
+class WebFetchArgs(BaseModel):
+    """Read web pages as clean Markdown; a long page answers its first page and a handle."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    urls: list[str] = Field(min_length=1, max_length=8, description="1 to 8 http(s) URLs")
+    format: Literal["markdown", "text"] | None = Field(default=None, description="body format")
+    max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page answered")
+
+
+class WebOpenArgs(BaseModel):
+    """Read a stored page by handle: page K of N, or the passages that match `search`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    handle: str = Field(min_length=3, max_length=300, description="a handle `site~hash12` from a result")
+    page: int | None = Field(default=None, ge=1, description="which page to read (default 1)")
+    search: str | None = Field(default=None, max_length=500, description="answer passages matching this")
+    max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page")
+
+
+TOOLS: dict[str, type[BaseModel]] = {
+    "web_search": WebSearchArgs,
+    "web_fetch": WebFetchArgs,
+    "web_open": WebOpenArgs,
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    data: dict[str, Any]
+
+
+async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str, Any]:
+    """A page's JSON for agents; a page longer than `max_tokens` carries only its first page
+    (`page`, `pages` and its `handle` say how to read on)."""
+    entry = page.model_dump(mode="json", exclude={"links"})
+    if not page.ok:
+        return entry
+    tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+    entry.update(tokens=tokens, page=1, pages=1)
+    if tokens <= max_tokens:
+        return entry
+    if page.handle and hasattr(ferret, "open"):
+        opened = await ferret.open(page.handle, 1, page_tokens=max_tokens)
+        entry.update(content=opened.content, page=opened.page, pages=opened.pages)
+        return entry
+    cut = len(page.content) * max_tokens // max(tokens, 1)
+    entry["content"] = page.content[:cut] + "\n\n[clipped: no store to continue from]"
+    return entry
+
+
+class AgentTools:
+    """One server's tools over one `Ferret`; search quotas are counted per client session."""
+
+    def __init__(self, ferret: Any, settings: Settings) -> None:
+        self.ferret = ferret
+        self.settings = settings
+        self.domains = DomainFilter.of(settings.allowed_domains, settings.blocked_domains)
+        self._searches: dict[str, int] = {}
+        self._robots: RobotsPolicy | None = None
+
+    def fence(self) -> Fence:
+        return Fence.new(datamark=self.settings.datamark)
+
+    # -- web_search --------------------------------------------------------------------------
+    def _spend_search(self, session: str) -> None:
+        quota = self.settings.search_quota
+        used = self._searches.get(session, 0)
+        if quota and used >= quota:
+            raise FerretError(
+                ErrorCode.QUOTA_EXCEEDED,
+                f"this session used its {quota} searches (setting search_quota); read stored pages with "
+                "web_open or ask the user to raise the quota",
+            )
+        self._searches[session] = used + 1
+
+    async def web_search(self, args: WebSearchArgs, session: str = "stdio") -> Answer:
+        from webferret.search.types import SearchOptions
+
+        self._spend_search(session)
+        options = SearchOptions.from_settings(
+            self.settings, results=args.results, engines=args.engines, site=args.site, verify=args.verify
+        )
+        result = await self.ferret.search(args.query, options)
+        data = result.model_dump(mode="json")
+        if not result.answered:
+            reasons = "; ".join(
+                f"{e['name']}: {(e.get('error') or {}).get('message')}" for e in data["engines"]
+            )
+            raise FerretError(ErrorCode.ENGINE_ERROR, f"no engine answered ({reasons or 'no engine ran'})")
+        kept = []
+        for hit in data["results"]:
+            refusal = self.domains.refusal(hit["url"])
+            if refusal:
+                data.setdefault("warnings", []).append(f"dropped: {refusal}")
+            else:
+                kept.append(hit)
+        data["results"] = kept
+        return Answer(views.render_search(data, self.fence()), data)
+
+    # -- web_fetch ---------------------------------------------------------------------------
+    def _robots_policy(self) -> RobotsPolicy:
+        if self._robots is None:
+            options = self.ferret.fetch_options(tier="http")
+            cache = SqliteRobotsCache.in_home(self.settings.home)
+            self._robots = RobotsPolicy(fetcher_getter(self.ferret.fetcher, options), cache=cache)
+        return self._robots
+
+    async def _refusal(self, url: str) -> ErrorInfo | None:
+        """Why the agent may not fetch `url` (domain lists, robots.txt), or None."""
+        reason = self.domains.refusal(url)
+        if reason:
+            return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=reason)
+        if not self.settings.respect_robots or not url.lower().startswith(("http://", "https://")):
+            return None
+        try:
+            await self._robots_policy().check(url)
+        except FerretError as exc:
+            return exc.info()
+        return None
+
+    async def web_fetch(self, args: WebFetchArgs) -> Answer:
+        max_tokens = args.max_tokens or self.settings.max_tokens
+        checked = await asyncio.gather(*(self._refusal(url) for url in args.urls))
+        refusals = dict(zip(args.urls, checked, strict=True))
+        allowed = [url for url in args.urls if refusals[url] is None]
+        xopts = self.ferret.extract_options(format=args.format)
+        fetched = iter(await self.ferret.fetch_many(allowed, extract=xopts) if allowed else [])
+        entries = []
+        for url in args.urls:
+            error = refusals[url]
+            page = Page.failed(url, error) if error else next(fetched)
+            entries.append(await first_page_entry(self.ferret, page, max_tokens))
+        if not any(entry["ok"] for entry in entries):
+            first = entries[0]["error"]
+            detail = "; ".join(f"{e['url']}: {e['error']['code']}: {e['error']['message']}" for e in entries)
+            raise FerretError(ErrorCode(first["code"]), detail)
+        data = {"pages": entries, "max_tokens": max_tokens}
+        return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
+
+    # -- web_open ----------------------------------------------------------------------------
+    async def web_open(self, args: WebOpenArgs) -> Answer:
+        if args.search:
+            return await self._passages(args)
+        page_tokens = args.max_tokens or self.settings.max_tokens
+        opened = await self.ferret.open(args.handle, args.page or 1, page_tokens=page_tokens)
+        data = opened.model_dump(mode="json")
+        hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
+        data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
+        entry = {**data, "ok": True, "final_url": data.get("url")}
+        return Answer(views.render_pages([entry], self.fence(), args.max_tokens), data)
+
+    async def _passages(self, args: WebOpenArgs) -> Answer:
+        if await self.ferret.stored(args.handle) is None:
+            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {args.handle!r}")
+        found = await self.ferret.find(args.search, [args.handle], 10)
+        data = {
+            "handle": args.handle,
+            "search": args.search,
+            "passages": [passage.model_dump(mode="json") for passage in found],
+        }
+        return Answer(views.render_passages(data, self.fence()), data)

@@ -1,0 +1,48 @@
+"""Allowed and blocked domain lists (settings `allowed_domains`, `blocked_domains`) for agent faces.
+
+A domain matches its host and every subdomain: `example.org` covers `docs.example.org`.
+A blocked domain always wins; when `allowed` is not empty, only its domains pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+def _norm(domain: str) -> str:
+    return domain.strip().lower().lstrip("*").strip(".")
+
+
+def host_of(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return ""
+
+
+def _covers(domain: str, host: str) -> bool:
+    return host == domain or host.endswith("." + domain)
+
+
+@dataclass(frozen=True)
+class DomainFilter:
+    allowed: tuple[str, ...] = ()
+    blocked: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, allowed: Sequence[str], blocked: Sequence[str]) -> DomainFilter:
+        return cls(tuple(filter(None, map(_norm, allowed))), tuple(filter(None, map(_norm, blocked))))
+
+    def refusal(self, url: str) -> str | None:
+        """Why `url` is refused (a sentence naming the setting), or None when it passes."""
+        host = host_of(url)
+        for domain in self.blocked:
+            if _covers(domain, host):
+                return f"{url} is on a blocked domain ({domain}, setting blocked_domains)"
+        if self.allowed and not any(_covers(domain, host) for domain in self.allowed):
+            return (
+                f"{url} is outside the allowed domains ({', '.join(self.allowed)}, setting allowed_domains)"
+            )
+        return None

@@ -1,0 +1,134 @@
+"""Compact, fenced Markdown views for agents (MCP tools and the CLI's `--agent` view).
+
+Everything that comes from a page or an engine (titles, snippets, bodies, passages) goes inside
+the answer's fence; what webferret itself says (counts, handles, how to continue, errors) stays
+outside it. Views take the JSON form of the data (`model_dump(mode="json")`), which is also what
+the MCP tools answer as structured content, so both carry the same data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from webferret.present.fence import Fence
+
+JSON = Mapping[str, Any]
+Style = Literal["mcp", "cli"]
+
+
+def open_call(handle: str, page: int, max_tokens: int | None = None, style: Style = "mcp") -> str:
+    """The tool call (or, for `cli`, the command) that reads page `page` of a stored document."""
+    if style == "cli":
+        return f"webferret open {handle} --page {page}" + (
+            f" --page-tokens {max_tokens}" if max_tokens else ""
+        )
+    extra = f", max_tokens={max_tokens}" if max_tokens else ""
+    return f'web_open(handle="{handle}", page={page}{extra})'
+
+
+def continue_hint(
+    handle: str | None, page: int, pages: int, max_tokens: int | None = None, style: Style = "mcp"
+) -> str:
+    if not handle or page >= pages:
+        return ""
+    return f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens, style)}."
+
+
+def error_text(code: str, message: str) -> str:
+    return f"ERROR {code}: {message}"
+
+
+def _hit_lines(rank: int, hit: JSON) -> list[str]:
+    title = hit.get("title") or hit.get("url")
+    facts = [
+        f"{hit['tokens']} tokens" if hit.get("tokens") else "",
+        f"handle {hit['handle']}" if hit.get("handle") else "",
+    ]
+    facts_text = " · ".join(fact for fact in facts if fact)
+    lines = [f"{rank}. {title}", f"   {hit.get('url')}" + (f" ({facts_text})" if facts_text else "")]
+    if hit.get("published"):
+        lines.append(f"   published {hit['published']}")
+    if hit.get("snippet"):
+        lines.append("   " + " ".join(str(hit["snippet"]).split()))
+    return lines
+
+
+def render_search(data: JSON, fence: Fence) -> str:
+    """A search answer: a header, the fenced result list, then how to read a result."""
+    results: Sequence[JSON] = data.get("results") or []
+    unreachable = len(data.get("unreachable") or [])
+    engines = ", ".join(
+        f"{report.get('name')} {'ok' if report.get('ok') else 'failed'}"
+        for report in data.get("engines") or []
+    )
+    head = f'Search "{data.get("query", "")}": {len(results)} results'
+    head += f" ({unreachable} unreachable dropped)" if unreachable else ""
+    head += f" · engines: {engines}" if engines else ""
+    lines = [fence.directive(), "", head]
+    lines.extend(f"warning: {warning}" for warning in data.get("warnings") or [])
+    body: list[str] = []
+    for rank, hit in enumerate(results, start=1):
+        body.extend(_hit_lines(rank, hit))
+    lines.extend(["", fence.wrap("\n".join(body) or "(no results)")])
+    if results:
+        lines.extend(
+            ["", "Read a result with web_open(handle=...) when it has a handle, else web_fetch(urls=[...])."]
+        )
+    return "\n".join(lines)
+
+
+def _page_body(entry: JSON) -> str:
+    title = entry.get("title") or entry.get("final_url") or entry.get("url")
+    content = str(entry.get("content") or "").strip()
+    lines = [] if content.startswith(f"# {title}\n") else [f"# {title}"]
+    lines.append(str(entry.get("final_url") or entry.get("url")))
+    facts = [entry.get("site_name"), f"published {entry['published']}" if entry.get("published") else None]
+    if any(facts):
+        lines.append(" · ".join(fact for fact in facts if fact))
+    lines.extend(["", content])
+    return "\n".join(lines)
+
+
+def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, style: Style = "mcp") -> str:
+    """One page of a fetch answer: facts outside the fence, the page inside, then how to continue."""
+    error = entry.get("error")
+    if not entry.get("ok") or error:
+        error = error or {"code": "internal", "message": "the page failed without a reason"}
+        return error_text(error["code"], f"{entry.get('url')}: {error['message']}")
+    page, pages = int(entry.get("page") or 1), int(entry.get("pages") or 1)
+    facts = [f"page {page} of {pages}"]
+    if entry.get("handle"):
+        facts.append(f"handle {entry['handle']}")
+    if entry.get("tokens"):
+        facts.append(f"{entry['tokens']} tokens in all")
+    if entry.get("duplicate_of"):
+        facts.append(f"duplicate of {entry['duplicate_of']}")
+    parts = [" · ".join(facts), fence.wrap(_page_body(entry), source=str(entry.get("url")))]
+    hint = continue_hint(entry.get("handle"), page, pages, max_tokens, style)
+    if hint:
+        parts.append(hint)
+    return "\n".join(parts)
+
+
+def render_pages(
+    entries: Sequence[JSON], fence: Fence, max_tokens: int | None = None, style: Style = "mcp"
+) -> str:
+    blocks = [render_page_entry(entry, fence, max_tokens, style) for entry in entries]
+    return fence.directive() + "\n\n" + "\n\n".join(blocks)
+
+
+def render_passages(data: JSON, fence: Fence) -> str:
+    """Passages of a stored document that match a query (`web_open(handle, search=...)`)."""
+    passages: Sequence[JSON] = data.get("passages") or []
+    head = f'{len(passages)} passages of {data.get("handle")} matching "{data.get("search")}"'
+    body = []
+    for passage in passages:
+        body.extend([f"## page {passage.get('page')} (score {float(passage.get('score') or 0):.3g})", ""])
+        body.extend([str(passage.get("text") or "").strip(), ""])
+    lines = [fence.directive(), "", head, fence.wrap("\n".join(body) or "(no passage matches)")]
+    if passages:
+        lines.append(
+            f"Read a whole page with {open_call(str(data.get('handle')), int(passages[0].get('page') or 1))}."
+        )
+    return "\n".join(lines)

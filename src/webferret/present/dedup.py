@@ -1,0 +1,118 @@
+"""Near-duplicate detection over the documents of one batch or one search listing.
+
+Byte-exact copies are found by hash; near copies by the Jaccard similarity of their word shingles,
+kept as copies when it reaches `threshold`. Up to `EXACT_LIMIT` distinct documents the similarity is
+computed exactly (a few milliseconds); above it, by MinHash signatures (datasketch), whose import
+alone costs seconds (scipy) and pays off only on large sets. Pure: texts in, a mapping out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from webferret.models import Page
+
+SHINGLE_WORDS = 5
+NUM_PERM = 128
+EXACT_LIMIT = 64
+_WORD = re.compile(r"\w+")
+
+
+def shingles(text: str, size: int = SHINGLE_WORDS) -> set[str]:
+    """Overlapping runs of `size` lower-cased words (the whole text when it is shorter)."""
+    words = _WORD.findall(text.lower())
+    if len(words) <= size:
+        return {" ".join(words)} if words else set()
+    return {" ".join(words[i : i + size]) for i in range(len(words) - size + 1)}
+
+
+def _minhash(text: str) -> Any:
+    from datasketch import MinHash
+
+    signature = MinHash(num_perm=NUM_PERM, seed=1)
+    for shingle in shingles(text):
+        signature.update(shingle.encode("utf-8"))
+    return signature
+
+
+def _similarity(texts: Sequence[str], chosen: Sequence[int], exact: bool) -> Callable[[int, int], float]:
+    """A Jaccard estimate between two of the `chosen` texts, by index."""
+    if len(chosen) < 2:
+        return lambda a, b: 0.0
+    if exact:
+        sets = {i: shingles(texts[i]) for i in chosen}
+        return lambda a, b: len(sets[a] & sets[b]) / (len(sets[a] | sets[b]) or 1)
+    signatures = {i: _minhash(texts[i]) for i in chosen}
+    return lambda a, b: float(signatures[a].jaccard(signatures[b]))
+
+
+def _better(a: int, b: int, preference: Sequence[float]) -> bool:
+    """Is document `a` a better copy to keep than `b`? Higher preference, then the earlier one."""
+    return (preference[a], -a) > (preference[b], -b)
+
+
+def near_duplicates(
+    texts: Sequence[str],
+    preference: Sequence[float],
+    threshold: float,
+    *,
+    exact: bool | None = None,
+) -> dict[int, int]:
+    """Map the index of every dropped copy to the index of the copy kept in its place.
+
+    Copies form groups (transitively); each group keeps its most preferred member. Empty texts
+    are never duplicates of anything. `exact` forces (True) or forbids (False) exact Jaccard.
+    """
+    if len(preference) != len(texts):
+        raise ValueError(f"{len(texts)} texts but {len(preference)} preferences")
+    parent = list(range(len(texts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(a: int, b: int) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            keep, drop = (ra, rb) if _better(ra, rb, preference) else (rb, ra)
+            parent[drop] = keep
+
+    live = [i for i, text in enumerate(texts) if text.strip()]
+    seen: dict[str, int] = {}
+    for i in live:
+        digest = hashlib.sha256(texts[i].encode("utf-8")).hexdigest()
+        if digest in seen:
+            join(seen[digest], i)
+        else:
+            seen[digest] = i
+    distinct = list(seen.values())
+    similar = _similarity(texts, distinct, exact=len(distinct) <= EXACT_LIMIT if exact is None else exact)
+    for pos, a in enumerate(distinct):
+        for b in distinct[pos + 1 :]:
+            if similar(a, b) >= threshold:
+                join(a, b)
+    return {i: root(i) for i in range(len(texts)) if root(i) != i}
+
+
+def _preference(page: Page) -> float:
+    """Keep the copy of best extraction quality, then the longer one."""
+    quality = page.quality if page.quality is not None else 0.5
+    return quality + min(page.word_count, 100_000) / 1e7
+
+
+def mark_duplicates(pages: Sequence[Page], threshold: float) -> list[Page]:
+    """`pages` with every dropped near-copy marked `duplicate_of` the kept one's handle (or URL)."""
+    texts = [page.content if page.ok else "" for page in pages]
+    dropped = near_duplicates(texts, [_preference(page) for page in pages], threshold)
+    out = list(pages)
+    for index, kept in dropped.items():
+        other = pages[kept]
+        out[index] = pages[index].model_copy(
+            update={"duplicate_of": other.handle or other.final_url or other.url}
+        )
+    return out

@@ -1,0 +1,59 @@
+"""Progressive disclosure: a long page answers its first page, its handle and how to read on."""
+
+from __future__ import annotations
+
+from webferret.models import ErrorCode, FerretError, Page
+from webferret.present.paging import paginate
+from webferret.store.types import OpenedPage
+from webferret.tokens import estimate_tokens
+
+
+def continue_command(handle: str, page: int, page_tokens: int, default_page_tokens: int) -> str:
+    """The CLI command that reads page `page` of `handle` with the same page size."""
+    command = f"webferret open {handle} --page {page}"
+    if page_tokens != default_page_tokens:
+        command += f" --page-tokens {page_tokens}"
+    return command
+
+
+def open_document(page: Page, number: int, page_tokens: int, default_page_tokens: int) -> OpenedPage:
+    """Page `number` (from 1) of a stored page's content; past the end is `not_found`."""
+    handle = page.handle or ""
+    pieces = paginate(page.content, page_tokens)
+    if not 1 <= number <= len(pieces):
+        raise FerretError(
+            ErrorCode.NOT_FOUND,
+            f"{handle} has {len(pieces)} page(s) of {page_tokens} tokens; there is no page {number}",
+        )
+    text = pieces[number - 1].strip("\n")
+    following = None
+    if number < len(pieces):
+        following = continue_command(handle, number + 1, page_tokens, default_page_tokens)
+    return OpenedPage(
+        handle=handle,
+        page=number,
+        pages=len(pieces),
+        content=text,
+        title=page.title,
+        url=page.final_url or page.url,
+        tokens=estimate_tokens(text),
+        next=following,
+    )
+
+
+def first_page(page: Page, max_tokens: int, default_page_tokens: int) -> Page:
+    """`page` itself when it fits `max_tokens`; else its first page plus a line saying how to go on.
+
+    The page must have a handle (it was stored). `meta["paging"]` tells a program the same.
+    """
+    if not page.ok or not page.handle or estimate_tokens(page.content) <= max_tokens:
+        return page
+    opened = open_document(page, 1, max_tokens, default_page_tokens)
+    note = (
+        f"[page 1 of {opened.pages} of {page.handle} ({page.tokens or estimate_tokens(page.content)} "
+        f"tokens in all); continue with: {opened.next}]"
+    )
+    paging = {"handle": page.handle, "page": 1, "pages": opened.pages, "next": opened.next}
+    return page.model_copy(
+        update={"content": f"{opened.content}\n\n{note}", "meta": {**page.meta, "paging": paging}}
+    )

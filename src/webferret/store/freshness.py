@@ -1,0 +1,64 @@
+"""Freshness: when a stored page may answer without the network, and how to revalidate it."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlsplit
+
+from webferret.extract.types import ExtractOptions
+from webferret.fetch.types import FetchOptions
+from webferret.models import FetchedVia, Page
+from webferret.store.types import StoredPage
+
+
+def exempt_fetch(options: FetchOptions) -> bool:
+    """Does a fetch with `options` lift any of the SSRF guard?"""
+    return bool(options.allow_private_hosts or options.allow_hosts)
+
+
+def permitted(stored: StoredPage, options: FetchOptions) -> bool:
+    """May a call with `options` be answered `stored`? A page fetched under an SSRF exemption only
+    when this call has the exemption too (all private hosts, or the page's host by name)."""
+    if not stored.exempt or options.allow_private_hosts:
+        return True
+    allowed = {host.strip().lower().strip("[]") for host in options.allow_hosts}
+    hosts = {urlsplit(url).hostname for url in (stored.page.url, stored.page.final_url) if url}
+    return bool(hosts) and hosts <= allowed
+
+
+def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
+    """`stored` if it was extracted the way `xopts` asks (format, links) and `options` permit it."""
+    if stored is None or stored.page.format != xopts.format or not permitted(stored, options):
+        return None
+    if xopts.links and stored.page.links is None:
+        return None
+    return stored
+
+
+def is_fresh(stored: StoredPage, fresh_seconds: float, now: float | None = None) -> bool:
+    """Was `stored` fetched (or revalidated) less than `fresh_seconds` ago?"""
+    return ((now if now is not None else time.time()) - stored.fetched_at) < fresh_seconds
+
+
+def with_validators(options: FetchOptions, stored: StoredPage | None) -> FetchOptions:
+    """`options` plus If-None-Match / If-Modified-Since from `stored`, when it has them."""
+    if stored is None:
+        return options
+    extra: list[tuple[str, str]] = []
+    if stored.etag:
+        extra.append(("If-None-Match", stored.etag))
+    if stored.last_modified:
+        extra.append(("If-Modified-Since", stored.last_modified))
+    if not extra:
+        return options
+    return options.with_(headers=(*options.headers, *extra))
+
+
+def served(page: Page, xopts: ExtractOptions, via: FetchedVia) -> Page:
+    """A stored page as a fetch answer (`via` "store" or "revalidated"), links as `xopts` asks."""
+    update: dict[str, object] = {"fetched_via": via}
+    if not xopts.links:
+        update["links"] = None
+    elif page.links is not None:
+        update["links"] = page.links[: xopts.link_limit]
+    return page.model_copy(update=update)

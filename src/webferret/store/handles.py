@@ -1,0 +1,62 @@
+"""Handles: a readable, stable name `site~hash12` for every canonical URL.
+
+The canonical form here is deliberately small (lower-case scheme and host, no default port, no
+fragment, an empty path as `/`); two spellings of one address therefore share one handle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from urllib.parse import urlsplit, urlunsplit
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+HANDLE_RE = re.compile(r"^[a-z0-9.\-\[\]:]+~[0-9a-f]{12}$")
+
+
+def canonical_url(url: str) -> str:
+    """The canonical form of `url` used for handles and freshness lookups (a URL that cannot be
+    parsed is its own canonical form, so any text has a handle and nothing raises)."""
+    try:
+        return _canonical(url.strip())
+    except ValueError:
+        return url.strip()
+
+
+def _canonical(url: str) -> str:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # an IPv6 literal keeps its brackets
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
+    if parts.username or parts.password:
+        userinfo = parts.username or ""
+        if parts.password:
+            userinfo += f":{parts.password}"
+        netloc = f"{userinfo}@{netloc}"
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+def handle_for(url: str) -> str:
+    """`site~hash12`: the host (without port) and 12 hex digits of the canonical URL's SHA-256."""
+    canonical = canonical_url(url)
+    try:
+        site = (urlsplit(canonical).hostname or "local").lower()
+    except ValueError:
+        site = "local"
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+    return f"{site}~{digest}"
+
+
+def looks_like_handle(text: str) -> bool:
+    return bool(HANDLE_RE.match(text))
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of a document's text: the identity of one stored version."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

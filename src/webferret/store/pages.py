@@ -1,0 +1,229 @@
+"""The page store: every page webferret reads, by handle, in SQLite (see `schema` for the settings).
+
+One `PageStore` wraps one connection, shared by threads under a lock; several processes may open
+the same file at once. Every write is one `BEGIN IMMEDIATE` transaction, retried while another
+process holds the write lock, so "database is locked" never reaches the caller.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from webferret.models import Page
+from webferret.store.handles import canonical_url, content_hash, handle_for
+from webferret.store.passages import PassageIndex, chunks_for
+from webferret.store.schema import connect, fts5_available, retry_locked
+from webferret.store.types import Passage, StoredPage, StoreStats
+from webferret.tokens import estimate_tokens
+
+T = TypeVar("T")
+Row = tuple[Any, ...]
+STORE_FILE = "store.sqlite3"
+_NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
+_COLUMNS = "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt"
+
+
+def header(headers: Mapping[str, str], name: str) -> str | None:
+    """A response header by name, whatever its case."""
+    wanted = name.lower()
+    for key, value in headers.items():
+        if key.lower() == wanted:
+            return value
+    return None
+
+
+class PageStore:
+    """Pages by handle, their versions, freshness data and passages."""
+
+    def __init__(self, path: Path, *, page_tokens: int = 4000, fts: bool | None = None) -> None:
+        self.path = path
+        self.page_tokens = page_tokens
+        self.index = PassageIndex(fts5_available() if fts is None else fts and fts5_available())
+        self._conn = connect(path)
+        self._lock = threading.Lock()
+        if self._read(self.index.needs_setup):
+            self._write(self.index.ensure)
+
+    @classmethod
+    def in_home(cls, home: Path, *, page_tokens: int = 4000, fts: bool | None = None) -> PageStore:
+        """The store of a webferret home directory (`WEBFERRET_HOME`)."""
+        return cls(Path(home) / STORE_FILE, page_tokens=page_tokens, fts=fts)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- transactions ---------------------------------------------------------------------------
+    def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
+        def attempt() -> T:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = action(self._conn)
+                self._conn.execute("COMMIT")
+                return result
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+
+        with self._lock:
+            return retry_locked(attempt)
+
+    def _read(self, action: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            return retry_locked(lambda: action(self._conn))
+
+    # -- pages ----------------------------------------------------------------------------------
+    def put(self, page: Page, headers: Mapping[str, str] | None = None, *, exempt: bool = False) -> Page:
+        """Store `page` (idempotent on canonical URL + content hash); answer it with handle and tokens.
+
+        `exempt`: the page was fetched under an SSRF exemption (see `freshness.usable`).
+        """
+        return self.put_many([(page, headers or {})], exempt=exempt)[0]
+
+    def put_many(
+        self, items: Sequence[tuple[Page, Mapping[str, str]]], *, exempt: bool = False
+    ) -> list[Page]:
+        """Store several pages with their response headers in one transaction."""
+        prepared = [self._prepare(page, headers, exempt) for page, headers in items]
+
+        def write(conn: sqlite3.Connection) -> None:
+            for row, chunks in prepared:
+                self._write_row(conn, row, chunks)
+
+        self._write(write)
+        return [
+            page.model_copy(update={"handle": row[0], "tokens": row[11], "fetched_at": _when(row[6])})
+            for (page, _), (row, _) in zip(items, prepared, strict=True)
+        ]
+
+    def _prepare(
+        self, page: Page, headers: Mapping[str, str], exempt: bool
+    ) -> tuple[Row, list[tuple[int, str]]]:
+        fetched = page.fetched_at or datetime.now(UTC)
+        row = (
+            handle_for(page.url), canonical_url(page.url), page.url, page.final_url, page.canonical_url,
+            content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
+            header(headers, "last-modified"), page.title, page.format, estimate_tokens(page.content),
+            page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt),
+        )  # fmt: skip
+        return row, chunks_for(page.content, self.page_tokens)
+
+    def _write_row(self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]]) -> None:
+        page_id = conn.execute(
+            "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
+            "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key_url, content_hash) DO UPDATE SET url = excluded.url, "
+            "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
+            "fetched_at = excluded.fetched_at, etag = excluded.etag, "
+            "last_modified = excluded.last_modified, title = excluded.title, "
+            "page_json = excluded.page_json, exempt = excluded.exempt RETURNING id",
+            row,
+        ).fetchone()[0]
+        if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
+            return
+        self.index.remove(conn, "handle = ? AND id != ?", (row[0], page_id))
+        self.index.add(conn, page_id, chunks)
+
+    def get(self, handle: str) -> StoredPage | None:
+        """The newest stored version of `handle`, or None."""
+        row = self._read(
+            lambda conn: conn.execute(
+                f"SELECT {_COLUMNS} FROM pages WHERE handle = ? ORDER BY fetched_at DESC, id DESC LIMIT 1",
+                (handle,),
+            ).fetchone()
+        )
+        return _stored(row) if row else None
+
+    def lookup(self, url: str) -> StoredPage | None:
+        """The newest stored version of the page at `url` (any spelling of its canonical URL)."""
+        return self.get(handle_for(url))
+
+    def revalidated(self, stored: StoredPage, headers: Mapping[str, str] | None = None) -> Page:
+        """Record that the server confirmed `stored` is current (a 304); answer its refreshed page."""
+        now = time.time()
+        etag = header(headers or {}, "etag")
+        modified = header(headers or {}, "last-modified")
+        self._write(
+            lambda conn: conn.execute(
+                "UPDATE pages SET fetched_at = ?, etag = coalesce(?, etag), "
+                "last_modified = coalesce(?, last_modified) WHERE id = ?",
+                (now, etag, modified, stored.id),
+            )
+        )
+        return stored.page.model_copy(update={"fetched_at": _when(now)})
+
+    # -- passages -------------------------------------------------------------------------------
+    def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
+        """The best passages for `query` across stored pages (or the given handles)."""
+        if self._read(self.index.needs_rebuild):
+            self._write(self.index.ensure)
+        hits = self._read(lambda conn: self.index.search(conn, query, handles, n))
+        return [
+            Passage(handle=h.handle, url=h.url, title=h.title, page=h.page_no, text=h.text, score=h.score)
+            for h in hits
+        ]
+
+    # -- housekeeping ---------------------------------------------------------------------------
+    def stats(self) -> StoreStats:
+        def read(conn: sqlite3.Connection) -> StoreStats:
+            handles, versions, oldest, newest = conn.execute(
+                "SELECT count(DISTINCT handle), count(*), min(fetched_at), max(fetched_at) FROM pages"
+            ).fetchone()
+            passages = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
+            return StoreStats(
+                path=str(self.path), schema_version=version, search=self.index.mode,
+                pages=handles, versions=versions, passages=passages, bytes=size,
+                oldest=_iso(oldest), newest=_iso(newest),
+            )  # fmt: skip
+
+        return self._read(read)
+
+    def prune(self, older_than_s: float) -> int:
+        """Remove every version fetched more than `older_than_s` seconds ago; answer how many."""
+        cutoff = time.time() - older_than_s
+
+        def write(conn: sqlite3.Connection) -> int:
+            self.index.remove(conn, "fetched_at < ?", (cutoff,))
+            return conn.execute("DELETE FROM pages WHERE fetched_at < ?", (cutoff,)).rowcount
+
+        return self._write(write)
+
+    def clear(self) -> int:
+        """Remove every page; answer how many versions were removed."""
+
+        def write(conn: sqlite3.Connection) -> int:
+            self.index.clear(conn)
+            return conn.execute("DELETE FROM pages").rowcount
+
+        return self._write(write)
+
+
+def _when(stamp: float) -> datetime:
+    return datetime.fromtimestamp(stamp, UTC)
+
+
+def _iso(stamp: float | None) -> str | None:
+    return None if stamp is None else datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")
+
+
+def _stored(row: Row) -> StoredPage:
+    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt = row
+    page = Page.model_validate_json(page_json).model_copy(
+        update={
+            "content": content,
+            "handle": handle,
+            "tokens": tokens,
+            "fetched_at": _when(fetched_at),
+        }
+    )
+    return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt))

@@ -1,0 +1,257 @@
+"""Passages: documents cut into small chunks, indexed with FTS5 (BM25), with a plain-SQL fallback.
+
+Only the newest version of each handle has chunks. With FTS5 the `chunks_fts` external-content index
+is kept in step with `chunks` in the same transaction. Without FTS5 (or when forced off) a search
+scans chunks with LIKE and ranks them with the same BM25 formula in Python, so both paths answer the
+same shapes. Chunks written without FTS5 mark the index stale; the next FTS5 session rebuilds it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from webferret.present.paging import paginate
+from webferret.store.schema import FTS_TABLE
+
+PASSAGE_TOKENS = 160
+MAX_TERMS = 32
+SELECTIVE = 4000
+SCORED_CAP = 10000
+VOCAB_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)"
+K1, B = 1.2, 0.75
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked chunk, before it becomes a `Passage`."""
+
+    chunk_id: int
+    page_no: int
+    text: str
+    handle: str
+    url: str
+    title: str | None
+    score: float
+
+
+def chunks_for(content: str, page_tokens: int) -> list[tuple[int, str]]:
+    """(page number, chunk text) for every passage of `content`, pages cut at `page_tokens`."""
+    out: list[tuple[int, str]] = []
+    for number, page in enumerate(paginate(content, page_tokens), start=1):
+        for piece in paginate(page, PASSAGE_TOKENS):
+            if piece.strip():
+                out.append((number, piece.strip()))
+    return out
+
+
+def fold(text: str) -> str:
+    """Lower case without diacritics, as the FTS5 tokenizer (unicode61, remove_diacritics 2) sees it."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn"))
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of a user query, folded, deduplicated; FTS5 syntax in it is just text."""
+    terms = list(dict.fromkeys(_WORD.findall(fold(query))))
+    return terms[:MAX_TERMS]
+
+
+def match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 MATCH string with every term quoted as a string (any of them may match)."""
+    return " OR ".join(_quoted(terms))
+
+
+class PassageIndex:
+    """Chunk maintenance and passage search on one connection (the caller holds the transaction)."""
+
+    def __init__(self, use_fts: bool) -> None:
+        self.use_fts = use_fts
+
+    @property
+    def mode(self) -> str:
+        return "fts5" if self.use_fts else "fallback"
+
+    def ensure(self, conn: sqlite3.Connection) -> None:
+        """Create the FTS table when FTS5 is in use and rebuild it when a fallback session wrote chunks."""
+        if not self.use_fts:
+            return
+        existed = _has_fts_table(conn)
+        conn.execute(FTS_TABLE)
+        stale = conn.execute("SELECT value FROM meta WHERE key = 'fts_stale'").fetchone()
+        has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+        if (stale and stale[0] == "1") or (not existed and has_chunks):
+            conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '0')")
+
+    def needs_setup(self, conn: sqlite3.Connection) -> bool:
+        """Must `ensure` run (FTS table missing, or stale)? Read-only, so opening stays cheap."""
+        return self.use_fts and (not _has_fts_table(conn) or self.needs_rebuild(conn))
+
+    def needs_rebuild(self, conn: sqlite3.Connection) -> bool:
+        if not self.use_fts:
+            return False
+        stale = conn.execute("SELECT value FROM meta WHERE key = 'fts_stale'").fetchone()
+        return bool(stale and stale[0] == "1")
+
+    def add(self, conn: sqlite3.Connection, page_id: int, chunks: Sequence[tuple[int, str]]) -> None:
+        for page_no, text in chunks:
+            cur = conn.execute(
+                "INSERT INTO chunks (page_id, page_no, words, text) VALUES (?, ?, ?, ?)",
+                (page_id, page_no, len(_WORD.findall(text)), text),
+            )
+            if self.use_fts:
+                conn.execute("INSERT INTO chunks_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, text))
+        self._mark_stale(conn)
+
+    def remove(self, conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
+        """Delete the chunks of the pages selected by `SELECT id FROM pages WHERE <where>`."""
+        chosen = f"page_id IN (SELECT id FROM pages WHERE {where})"
+        if self.use_fts:
+            conn.execute(
+                "INSERT INTO chunks_fts (chunks_fts, rowid, text) "
+                f"SELECT 'delete', id, text FROM chunks WHERE {chosen}",
+                params,
+            )
+        conn.execute(f"DELETE FROM chunks WHERE {chosen}", params)
+        self._mark_stale(conn)
+
+    def clear(self, conn: sqlite3.Connection) -> None:
+        if self.use_fts:
+            conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
+        conn.execute("DELETE FROM chunks")
+
+    def _mark_stale(self, conn: sqlite3.Connection) -> None:
+        if not self.use_fts and _has_fts_table(conn):
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '1')")
+
+    # -- search ---------------------------------------------------------------------------------
+    def search(
+        self, conn: sqlite3.Connection, query: str, handles: Sequence[str] | None, n: int
+    ) -> list[Hit]:
+        terms = query_terms(query)
+        if not terms or n <= 0:
+            return []
+        if self.use_fts:
+            try:
+                return _fts_search(conn, terms, handles, n)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise
+        return _scan_search(conn, terms, handles, n)
+
+
+def _has_fts_table(conn: sqlite3.Connection) -> bool:
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()
+    return row is not None
+
+
+def _handle_filter(handles: Sequence[str] | None) -> tuple[str, list[object]]:
+    """A filter on the FTS5 rowid (the chunk id) keeping the chunks of the given handles."""
+    if not handles:
+        return "", []
+    marks = ", ".join("?" for _ in handles)
+    chosen = f"SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.handle IN ({marks})"
+    return f" AND rowid IN ({chosen})", list(handles)
+
+
+def _fts_search(
+    conn: sqlite3.Connection, terms: Sequence[str], handles: Sequence[str] | None, n: int
+) -> list[Hit]:
+    """BM25 over FTS5. Terms in more than `SELECTIVE` passages weigh next to nothing in BM25 but cost
+    a score for each passage they are in, so when rarer terms are present only those are matched;
+    a query of common words alone asks for all of them, then any of them, scoring at most
+    `SCORED_CAP` passages."""
+    counts = _document_counts(conn, terms)
+    present = [term for term in terms if counts.get(term)]
+    selective = [term for term in present if counts[term] <= SELECTIVE]
+    if not present:
+        return []
+    if selective:
+        return _fts_query(conn, " OR ".join(_quoted(selective)), handles, n)
+    hits = _fts_query(conn, " AND ".join(_quoted(present)), handles, n)
+    if len(hits) < n and len(present) > 1:
+        seen = {hit.chunk_id for hit in hits}
+        more = _fts_query(conn, " OR ".join(_quoted(present)), handles, n)
+        hits += [hit for hit in more if hit.chunk_id not in seen][: n - len(hits)]
+    return hits
+
+
+def _quoted(terms: Sequence[str]) -> list[str]:
+    return ['"' + term.replace('"', '""') + '"' for term in terms]
+
+
+def _document_counts(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+    """How many passages hold each term (from the FTS5 vocabulary, without reading passages)."""
+    conn.execute(VOCAB_TABLE)
+    marks = ", ".join("?" for _ in terms)
+    rows = conn.execute(f"SELECT term, doc FROM temp.chunks_vocab WHERE term IN ({marks})", list(terms))
+    return dict(rows.fetchall())
+
+
+def _fts_query(conn: sqlite3.Connection, expression: str, handles: Sequence[str] | None, n: int) -> list[Hit]:
+    where, params = _handle_filter(handles)
+    rows = conn.execute(
+        "SELECT c.id, c.page_no, c.text, p.handle, p.url, p.title, m.rank FROM ("
+        "  SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?"
+        f"{where} LIMIT {SCORED_CAP}"
+        ") AS m JOIN chunks c ON c.id = m.id JOIN pages p ON p.id = c.page_id ORDER BY m.rank LIMIT ?",
+        [expression, *params, n],
+    ).fetchall()
+    return [Hit(row[0], row[1], row[2], row[3], row[4], row[5], round(-row[6], 6)) for row in rows]
+
+
+def _scan_search(
+    conn: sqlite3.Connection, terms: Sequence[str], handles: Sequence[str] | None, n: int
+) -> list[Hit]:
+    """BM25 without FTS5: LIKE finds candidate chunks, Python counts terms and scores them."""
+    where, params = "", []
+    if handles:
+        where, params = f" AND p.handle IN ({', '.join('?' for _ in handles)})", list(handles)
+    likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in terms)
+    patterns = ["%" + _like_escape(term) + "%" for term in terms]
+    rows = conn.execute(
+        "SELECT c.id, c.page_no, c.text, p.handle, p.url, p.title, c.words "
+        f"FROM chunks c JOIN pages p ON p.id = c.page_id WHERE ({likes}){where}",
+        [*patterns, *params],
+    ).fetchall()
+    total, average = conn.execute("SELECT count(*), avg(words) FROM chunks").fetchone()
+    counted = [(row, Counter(_WORD.findall(fold(row[2])))) for row in rows]
+    frequency = {term: sum(1 for _, counts in counted if counts[term]) for term in terms}
+    hits = []
+    for row, counts in counted:
+        score = _bm25(terms, counts, row[6], frequency, total, average or 1.0)
+        if score > 0:
+            hits.append(Hit(row[0], row[1], row[2], row[3], row[4], row[5], round(score, 6)))
+    hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
+    return hits[:n]
+
+
+def _bm25(
+    terms: Sequence[str],
+    counts: Counter[str],
+    length: int,
+    frequency: dict[str, int],
+    total: int,
+    average: float,
+) -> float:
+    """Okapi BM25 as FTS5 computes it (k1 1.2, b 0.75, idf floored at 1e-6)."""
+    score = 0.0
+    for term in terms:
+        tf = counts[term]
+        if not tf:
+            continue
+        df = frequency[term]
+        idf = max(math.log((total - df + 0.5) / (df + 0.5)), 1e-6)
+        score += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+    return score
+
+
+def _like_escape(term: str) -> str:
+    return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

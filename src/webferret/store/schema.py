@@ -1,0 +1,134 @@
+"""The store's SQLite schema, its migrations, and how a connection is opened.
+
+WAL journal (readers never block the writer), a busy timeout (a writer waits for another instead
+of failing), `synchronous=FULL` (a committed page survives a crash), and `PRAGMA user_version` as the
+schema version, migrated forward inside one write transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from webferret.models import ErrorCode, FerretError
+
+BUSY_TIMEOUT_S = 30.0
+T = TypeVar("T")
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: pages (one row per version: URL + content hash) and their passage chunks
+    """
+    CREATE TABLE pages (
+        id INTEGER PRIMARY KEY,
+        handle TEXT NOT NULL,
+        key_url TEXT NOT NULL,
+        url TEXT NOT NULL,
+        final_url TEXT,
+        canonical_url TEXT,
+        content_hash TEXT NOT NULL,
+        fetched_at REAL NOT NULL,
+        etag TEXT,
+        last_modified TEXT,
+        title TEXT,
+        format TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        page_json TEXT NOT NULL,
+        content TEXT NOT NULL,
+        UNIQUE (key_url, content_hash)
+    );
+    CREATE INDEX pages_handle ON pages (handle, fetched_at);
+    CREATE INDEX pages_fetched ON pages (fetched_at);
+    CREATE TABLE chunks (
+        id INTEGER PRIMARY KEY,
+        page_id INTEGER NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
+        page_no INTEGER NOT NULL,
+        words INTEGER NOT NULL,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX chunks_page ON chunks (page_id);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 2: pages fetched under an SSRF exemption (--allow-host, --allow-private-hosts) are marked, so
+    # the store answers them only to a call with the same exemption
+    """
+    ALTER TABLE pages ADD COLUMN exempt INTEGER NOT NULL DEFAULT 0;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+FTS_TABLE = """
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+)
+"""
+
+
+def is_locked(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def retry_locked(action: Callable[[], T], deadline_s: float = BUSY_TIMEOUT_S) -> T:
+    """Run `action`, retrying while SQLite says the database is busy (beyond its own busy handler)."""
+    stop = time.monotonic() + deadline_s
+    delay = 0.005
+    while True:
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:
+            if not is_locked(exc) or time.monotonic() > stop:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+
+def fts5_available() -> bool:
+    try:
+        probe = sqlite3.connect(":memory:")
+        probe.execute("CREATE VIRTUAL TABLE probe USING fts5(x)")
+        probe.close()
+        return True
+    except sqlite3.OperationalError:
+        return False
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) the store at `path`, in WAL mode, migrated to `SCHEMA_VERSION`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise FerretError(ErrorCode.INTERNAL, f"cannot open the page store at {path}: {exc}") from None
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    retry_locked(lambda: migrate(conn, path))
+    return conn
+
+
+def migrate(conn: sqlite3.Connection, path: Path) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise FerretError(
+                ErrorCode.INTERNAL,
+                f"the page store at {path} has schema version {version}; this webferret knows up to "
+                f"{SCHEMA_VERSION} (upgrade webferret or use another --home)",
+            )
+        for number in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[number].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

@@ -1,0 +1,61 @@
+"""What the store answers: a stored page, a page of a document, a passage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from webferret.models import Page
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """The newest stored version of one handle, with what revalidation needs."""
+
+    id: int
+    handle: str
+    page: Page
+    content_hash: str
+    fetched_at: float
+    etag: str | None
+    last_modified: str | None
+    exempt: bool = False
+
+
+class OpenedPage(BaseModel):
+    """Page `page` of `pages` of a stored document (`webferret open`)."""
+
+    handle: str
+    page: int = Field(ge=1)
+    pages: int = Field(ge=1)
+    content: str
+    title: str | None = None
+    url: str
+    tokens: int = 0
+    next: str | None = Field(default=None, description="the command that reads the next page")
+
+
+class Passage(BaseModel):
+    """A passage of a stored page that matches a query (`webferret find`)."""
+
+    handle: str
+    url: str
+    title: str | None = None
+    page: int = Field(ge=1, description="the page of the document (at the store's page_tokens)")
+    text: str
+    score: float = Field(description="BM25, higher is better")
+
+
+class StoreStats(BaseModel):
+    """What `webferret store stats` shows."""
+
+    path: str
+    schema_version: int
+    search: str = Field(description="fts5 or fallback")
+    pages: int = Field(description="distinct handles")
+    versions: int
+    passages: int
+    bytes: int
+    oldest: str | None = None
+    newest: str | None = None

@@ -1,0 +1,92 @@
+"""`webferret extract` end to end through `cli.main`."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from webferret.cli import main
+
+ARTICLE = """<html lang="en"><head><title>Ferrets at work | Ferret Weekly</title>
+<meta property="og:site_name" content="Ferret Weekly"><meta name="author" content="Jo Ferret">
+<meta property="article:published_time" content="2024-05-06T08:00:00Z">
+<meta name="description" content="How ferrets read the web."></head>
+<body><nav><a href="/">Home</a></nav><article><h1>Ferrets at work</h1>
+<p>Ferrets are curious animals that explore every tunnel they find, and they read pages with care.
+They follow <a href="/links/one">every link</a> and remember what they saw for a long while afterwards.</p>
+<h2>Tools</h2><p>A ferret keeps its notes in plain Markdown, easy for people and for programs to read.
+It uses tables, lists and code blocks, and it never forgets where a page came from or when it was written.</p>
+<pre><code class="language-python">def ferret():
+    return "curious"</code></pre></article><footer>(c) 2001 Ferret Weekly</footer></body></html>"""
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(args)
+    return code, capsys.readouterr().out
+
+
+def test_extract_file_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page_file = tmp_path / "story.html"
+    page_file.write_text(ARTICLE, encoding="utf-8")
+    code, out = run_cli(
+        ["extract", str(page_file), "--url", "https://ferrets.example/news/at-work", "--json"], capsys
+    )
+    assert code == 0
+    envelope = json.loads(out)
+    assert envelope["ok"] is True
+    page = envelope["data"]["pages"][0]
+    assert page["fetched_via"] == "file"
+    assert page["url"] == "https://ferrets.example/news/at-work"
+    assert page["title"] == "Ferrets at work"
+    assert page["byline"] == "Jo Ferret"
+    assert page["published"] == "2024-05-06"
+    assert page["site_name"] == "Ferret Weekly"
+    assert "[every link](https://ferrets.example/links/one)" in page["content"]
+    assert '```python\ndef ferret():\n    return "curious"\n```' in page["content"]
+    assert page["error"] is None
+
+
+def test_missing_file_is_a_page_error_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "ok.html"
+    good.write_text(ARTICLE, encoding="utf-8")
+    missing = tmp_path / "missing.html"
+    code, out = run_cli(["extract", str(good), str(missing)], capsys)
+    assert code == 1
+    assert "# Ferrets at work" in out
+    assert f"ERROR not_found: {missing.as_uri()}: no such file: {missing}" in out
+    code, out = run_cli(["extract", str(tmp_path), "--json"], capsys)
+    assert code == 1
+    assert json.loads(out)["data"]["pages"][0]["error"]["code"] == "invalid_argument"
+
+
+def test_stdin_text_format_and_links(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.encode())))
+    args = ["extract", "-", "--url", "https://ferrets.example/a", "--format", "text", "--links", "--json"]
+    code, out = run_cli(args, capsys)
+    assert code == 0
+    page = json.loads(out)["data"]["pages"][0]
+    assert page["format"] == "text"
+    assert "https://" not in page["content"]
+    assert {"url": "https://ferrets.example/links/one", "text": "every link", "in_main": True} in page[
+        "links"
+    ]
+    assert {"url": "https://ferrets.example/", "text": "Home", "in_main": False} in page["links"]
+
+
+def test_pdf_file_page_count_in_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_extract_kinds import make_pdf
+
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(make_pdf(["Alpha page", "Beta page", "Gamma page"]))
+    code, out = run_cli(["extract", str(pdf), "--json"], capsys)
+    assert code == 0
+    page = json.loads(out)["data"]["pages"][0]
+    assert page["meta"]["extract"]["pages"] == 3
+    assert page["title"] == "Field Notes"
+    assert "<!-- page 3 -->\n\nGamma page" in page["content"]

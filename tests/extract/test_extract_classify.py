@@ -1,0 +1,84 @@
+"""page_type from JSON-LD, og:type, URL shape and DOM repetition; quality vetoes."""
+
+from __future__ import annotations
+
+import json
+
+from webferret.extract.document import extract_document
+from webferret.extract.types import Extracted, ExtractOptions
+
+PROSE = (
+    "<p>" + "Ferrets explore the long tunnels of the web and read every page with patience. " * 12 + "</p>"
+)
+
+
+def page(body: str, url: str = "https://ex.org/some/page", head: str = "") -> Extracted:
+    document = f"<html><head><title>A page</title>{head}</head><body>{body}</body></html>"
+    return extract_document(document.encode(), url=url, content_type="text/html", options=ExtractOptions())
+
+
+def ld(kind: str) -> str:
+    data = json.dumps({"@context": "https://schema.org", "@type": kind})
+    return f'<script type="application/ld+json">{data}</script>'
+
+
+def test_page_type_from_jsonld_before_anything_else() -> None:
+    assert page(f"<article>{PROSE}</article>", head=ld("Product")).page_type == "product"
+    assert page(f"<article>{PROSE}</article>", head=ld("QAPage")).page_type == "forum"
+    graph = '<script type="application/ld+json">{"@graph": [{"@type": "NewsArticle"}]}</script>'
+    assert page(f"<article>{PROSE}</article>", head=graph).page_type == "article"
+
+
+def test_page_type_from_og_type_and_url_shape() -> None:
+    assert page(PROSE, head='<meta property="og:type" content="product">').page_type == "product"
+    assert page(PROSE, url="https://ex.org/").page_type == "homepage"
+    assert page(PROSE, url="https://ex.org/search?q=ferrets").page_type == "search"
+    assert page(PROSE, url="https://docs.ex.org/docs/install").page_type == "docs"
+    assert page(PROSE, url="https://ex.org/2024/05/ferrets-at-work").page_type == "article"
+
+
+def test_repeated_link_cards_are_a_listing() -> None:
+    cards = "".join(f'<li class="card"><a href="/item/{n}">Item {n}</a> short</li>' for n in range(30))
+    assert page(f"<ul>{cards}</ul>", url="https://shop.ex.org/ferret-toys").page_type == "listing"
+
+
+def test_a_good_article_scores_high() -> None:
+    paragraphs = "".join(
+        f"<p>Part {n}: " + "ferrets read pages with care and patience. " * 15 + "</p>" for n in range(4)
+    )
+    good = page(f"<article><h1>Ferrets</h1>{paragraphs}</article>")
+    assert good.quality is not None and good.quality > 0.8
+    assert "quality_veto" not in good.extra
+
+
+def test_soft_404_is_vetoed() -> None:
+    missing = page("<h1>Page not found</h1><p>Sorry, we looked everywhere.</p>")
+    assert missing.extra["quality_veto"] == "soft_404"
+    assert missing.quality is not None and missing.quality < 0.1
+
+
+def test_login_wall_is_vetoed() -> None:
+    wall = page('<form><p>Please sign in to continue reading.</p><input type="password" name="pw"></form>')
+    assert wall.extra.get("quality_veto") == "login_wall"
+
+
+def test_cookie_wall_is_vetoed() -> None:
+    wall = page("<div><p>We use cookies to improve your experience. Accept all cookies to read on.</p></div>")
+    assert wall.extra.get("quality_veto") == "cookie_wall"
+
+
+def test_empty_javascript_shell_is_vetoed() -> None:
+    shell = page('<div id="root"></div><script src="/a.js"></script><noscript>Enable JavaScript</noscript>')
+    assert shell.extra.get("quality_veto") == "empty_shell"
+    assert shell.quality is not None and shell.quality < 0.1
+
+
+def test_github_raw_file_is_fenced_with_its_language() -> None:
+    url = "https://raw.githubusercontent.com/owner/repo/main/web/index.html"
+    raw = extract_document(
+        b"<html><body>hi</body></html>",
+        url=url,
+        content_type="text/plain; charset=utf-8",
+        options=ExtractOptions(),
+    )
+    assert raw.content == "```html\n<html><body>hi</body></html>\n```\n"

@@ -1,0 +1,134 @@
+"""Dispatch by kind: PDF, JSON, XML, text, source files, binary; errors that say why."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+from webferret.extract.document import extract_document
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.models import ErrorCode, FerretError
+
+OPTIONS = ExtractOptions()
+
+
+def make_pdf(pages: list[str], *, password: str | None = None) -> bytes:
+    """A real PDF with one line of Helvetica text per page (an empty string: a page without text)."""
+    writer = PdfWriter()
+    for line in pages:
+        page = writer.add_blank_page(width=612, height=792)
+        if line:
+            font = DictionaryObject(
+                {
+                    NameObject("/Type"): NameObject("/Font"),
+                    NameObject("/Subtype"): NameObject("/Type1"),
+                    NameObject("/BaseFont"): NameObject("/Helvetica"),
+                }
+            )
+            fonts = DictionaryObject({NameObject("/F1"): writer._add_object(font)})
+            page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): fonts})
+            stream = DecodedStreamObject()
+            stream.set_data(f"BT /F1 12 Tf 72 720 Td ({line}) Tj ET".encode("latin-1"))
+            page[NameObject("/Contents")] = writer._add_object(stream)
+    writer.add_metadata(
+        {"/Title": "Field Notes", "/Author": "Ada Lovelace", "/CreationDate": "D:20240305120000"}
+    )
+    if password:
+        writer.encrypt(password)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def run(body: bytes, url: str, content_type: str | None, options: ExtractOptions = OPTIONS) -> Extracted:
+    return extract_document(body, url=url, content_type=content_type, options=options)
+
+
+def error_of(body: bytes, url: str, content_type: str | None) -> FerretError:
+    with pytest.raises(FerretError) as caught:
+        run(body, url, content_type)
+    return caught.value
+
+
+def test_pdf_text_with_page_markers_and_metadata() -> None:
+    page = run(
+        make_pdf(["First page words", "Second page words"]), "https://ex.org/notes.pdf", "application/pdf"
+    )
+    assert page.title == "Field Notes"
+    assert page.byline == "Ada Lovelace"
+    assert page.published == "2024-03-05"
+    assert page.extra["pages"] == 2
+    assert page.content.index("<!-- page 1 -->") < page.content.index("First page words")
+    assert page.content.index("<!-- page 2 -->") < page.content.index("Second page words")
+    text = run(make_pdf(["Only words"]), "https://ex.org/a.pdf", None, ExtractOptions(format="text"))
+    assert text.content == "Only words\n"
+
+
+def test_pdf_sniffed_even_when_served_as_html() -> None:
+    page = run(make_pdf(["Sniffed"]), "https://ex.org/x", "text/html")
+    assert page.content_type == "application/pdf"
+
+
+def test_encrypted_pdf_is_unsupported_and_says_why() -> None:
+    error = error_of(make_pdf(["secret"], password="hunter2"), "https://ex.org/locked.pdf", "application/pdf")
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert "encrypted" in error.message and "locked.pdf" in error.message
+
+
+def test_image_only_pdf_is_empty_content() -> None:
+    error = error_of(make_pdf(["", ""]), "https://ex.org/scan.pdf", "application/pdf")
+    assert error.code == ErrorCode.EMPTY_CONTENT
+    assert "no text layer" in error.message
+
+
+def test_json_is_pretty_printed_and_fenced() -> None:
+    page = run(b'{"b":[1,2],"a":"\xc3\xa9"}', "https://api.ex.org/v1/x", "application/json; charset=utf-8")
+    assert page.content == '```json\n{\n  "b": [\n    1,\n    2\n  ],\n  "a": "é"\n}\n```\n'
+
+
+def test_source_file_fenced_with_language_from_extension() -> None:
+    url = "https://raw.githubusercontent.com/o/r/main/src/lib.rs"
+    page = run(b"fn main() {}\n", url, "text/plain; charset=utf-8")
+    assert page.content == "```rust\nfn main() {}\n```\n"
+    assert run(b"print(1)\n", "https://ex.org/raw", "text/x-python").content.startswith("```python\n")
+
+
+def test_plain_text_and_xml() -> None:
+    assert run(b"just words\n", "https://ex.org/readme", "text/plain").content == "just words\n"
+    xml = run(b"<?xml version='1.0'?><rss><channel/></rss>", "https://ex.org/feed", "application/rss+xml")
+    assert xml.content.startswith("```xml\n<?xml")
+
+
+def test_binary_and_png_served_as_html_are_unsupported() -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    error = error_of(png, "https://ex.org/page", "text/html")
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT and "text/html" in error.message
+    assert error_of(b"\x00\x01\x02" * 100, "https://ex.org/blob", "application/octet-stream").code == (
+        ErrorCode.UNSUPPORTED_CONTENT
+    )
+
+
+def test_windows_1252_declared_in_meta_decodes_without_mojibake() -> None:
+    body = '<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><p>na\xefve</p></html>'
+    page = run(body.encode("cp1252"), "https://ex.org/", "text/html")
+    assert page.title == "Café"
+
+
+def test_empty_html_is_empty_content() -> None:
+    assert error_of(b"   ", "https://ex.org/empty", "text/html").code == ErrorCode.EMPTY_CONTENT
+
+
+def test_html_fragment_without_content_type_is_sniffed_as_html() -> None:
+    page = run(b'<p>hi <a href="a.html">there</a></p>', "https://ex.org/dir/page", None)
+    assert page.content == "hi [there](https://ex.org/dir/a.html)\n"
+    assert run(b"a < b and c > d\n", "https://ex.org/notes", None).content == "a < b and c > d\n"
+
+
+def test_truncated_pdf_is_unsupported_and_names_the_file() -> None:
+    body = make_pdf(["Some words"])[:200]
+    error = error_of(body, "https://ex.org/broken.pdf", "application/pdf")
+    assert error.code in (ErrorCode.UNSUPPORTED_CONTENT, ErrorCode.EMPTY_CONTENT)
+    assert "broken.pdf" in error.message

@@ -1,0 +1,89 @@
+"""The Markdown renderer on small HTML snippets."""
+
+from __future__ import annotations
+
+from lxml import html
+
+from webferret.extract.markdown import to_markdown, to_text
+
+
+def render(snippet: str, url: str = "https://example.org/docs/page") -> str:
+    return to_markdown(html.fragment_fromstring(snippet, create_parent="div"), url)
+
+
+def test_table_has_pipes_and_a_header_row() -> None:
+    out = render(
+        "<table><thead><tr><th>Name</th><th>Kind</th></tr></thead>"
+        "<tbody><tr><td>a|b</td><td><b>x</b></td></tr><tr><td colspan=2>wide</td></tr></tbody></table>"
+    )
+    assert out.splitlines() == [
+        "| Name | Kind |",
+        "|---|---|",
+        "| a\\|b | **x** |",
+        "| wide |  |",
+    ]
+
+
+def test_table_without_th_uses_first_row_as_header() -> None:
+    out = render("<table><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>")
+    assert out.splitlines()[:2] == ["| 1 | 2 |", "|---|---|"]
+
+
+def test_code_block_fenced_with_language_from_class_variants() -> None:
+    for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
+        out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')
+        assert out == '```rust\nfn main() {\n    println!("hi");\n}\n```\n', attrs
+
+
+def test_code_with_backticks_gets_a_longer_fence_and_inline_code() -> None:
+    out = render("<p>Run <code>ls -l</code> now</p><pre>a ``` b</pre>")
+    assert "Run `ls -l` now" in out
+    assert "````\na ``` b\n````" in out
+
+
+def test_nested_lists_are_indented_and_ordered_lists_numbered() -> None:
+    out = render(
+        "<ul><li>one<ul><li>inner</li></ul></li><li>two</li></ul><ol start='3'><li>c</li><li>d</li></ol>"
+    )
+    assert out == "- one\n  - inner\n- two\n\n3. c\n4. d\n"
+
+
+def test_links_are_made_absolute_and_base_href_is_honoured() -> None:
+    assert "[up](https://example.org/a/b)" in render('<p><a href="/a/b">up</a></p>')
+    assert "[rel](https://example.org/docs/rel)" in render('<p><a href="rel">rel</a></p>')
+    assert "![a cat](https://cdn.example.org/cat.png)" in render(
+        '<img src="//cdn.example.org/cat.png" alt="a cat">'
+    )
+
+
+def test_headings_quotes_emphasis() -> None:
+    out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
+    assert out == "## Title\n\n> said *this*\n"
+
+
+def test_scripts_hidden_and_comments_are_dropped() -> None:
+    out = render(
+        "<p>keep</p><script>bad()</script><p hidden>no</p><!-- note --><p style='display:none'>x</p>"
+    )
+    assert out == "keep\n"
+
+
+def test_text_format_has_no_link_targets_or_marks() -> None:
+    root = html.fragment_fromstring(
+        "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",
+        create_parent="div",
+    )
+    out = to_text(root)
+    assert out == "T\n\na link and bold\n"
+    assert "http" not in out and "**" not in out
+
+
+def test_word_count_ignores_markdown_marks() -> None:
+    from webferret.extract.htmlpage import count_words
+
+    assert count_words("## Title\n\n- one [two](https://x.org/a-b-c)\n\n| a | b |\n|---|---|\n---") == 5
+
+
+def test_blank_lines_inside_code_are_kept() -> None:
+    out = render('<pre class="language-python">import os\n\n\ndef f():\n    pass</pre>')
+    assert out == "```python\nimport os\n\n\ndef f():\n    pass\n```\n"

@@ -1,0 +1,55 @@
+"""The worker pool: a lone page in a thread, a batch across processes, errors as values."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from webferret.extract.pool import Extractor
+from webferret.extract.types import ExtractOptions
+from webferret.fetch.types import RawResponse
+from webferret.models import ErrorCode, FerretError
+
+HTML = "<html><head><title>Page {n}</title></head><body><article><p>{text}</p></article></body></html>"
+
+
+def raw(n: int, padding: int = 0) -> RawResponse:
+    body = HTML.format(n=n, text=f"Paragraph number {n} of the batch. " * 20).encode()
+    body += b"<!--" + b"x" * padding + b"-->"  # bytes that cost the parser next to nothing
+    url = f"https://ex.org/{n}"
+    return RawResponse(url=url, final_url=url, status=200, headers={"content-type": "text/html"}, body=body)
+
+
+async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
+    extractor = Extractor(workers=2)
+    try:
+        small = await asyncio.gather(*(extractor.extract(raw(n), ExtractOptions()) for n in range(3)))
+        assert [page.title for page in small] == [f"Page {n}" for n in range(3)]
+        assert extractor._processes is None  # a few small pages stay on threads
+        big = [raw(n, padding=400_000) for n in range(3)]  # over PROCESS_MIN_BYTES together
+        pages = await asyncio.gather(*(extractor.extract(page, ExtractOptions()) for page in big))
+        assert [page.title for page in pages] == [f"Page {n}" for n in range(3)]
+        assert extractor._processes is not None  # a batch went to the process pool
+    finally:
+        extractor.close()
+
+
+async def test_single_page_uses_a_thread_and_errors_come_back_as_ferret_errors() -> None:
+    extractor = Extractor(workers=2)
+    try:
+        page = await extractor.extract(raw(1), ExtractOptions(format="text"))
+        assert page.format == "text" and "Paragraph number 1" in page.content
+        assert extractor._processes is None
+        png = RawResponse(
+            url="u",
+            final_url="https://ex.org/p.png",
+            status=200,
+            headers={},
+            body=b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        )
+        with pytest.raises(FerretError) as caught:
+            await extractor.extract(png, ExtractOptions())
+        assert caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
+    finally:
+        extractor.close()

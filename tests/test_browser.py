@@ -1,0 +1,204 @@
+"""Tier 2 (headless Chromium) on loopback pages: JavaScript rendering, an interstitial, the guard."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from tiers_web import Hit, Reply, free_port_on_both, loopback_policy, serve
+
+from webferret.config import Settings
+from webferret.fetch.browser import BrowserTier
+from webferret.fetch.types import FetchOptions, RawResponse
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)"),
+    pytest.mark.asyncio(loop_scope="module"),
+]
+SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
+OPTS = FetchOptions(timeout=20, max_bytes=1_000_000)
+
+JS_PAGE = """<html><head><title>shell</title></head><body><div id="root"></div>
+<script>
+document.getElementById('root').innerHTML = '<h1>Rendered</h1><p>' + 'made by script. '.repeat(3) + '</p>';
+</script></body></html>"""
+
+INTERSTITIAL = """<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p>
+<script>setTimeout(function () { document.cookie = 'passed=1; path=/'; location.reload(); }, 100);</script>
+</body></html>"""
+
+
+def gate(hit: Hit) -> Reply:
+    """Content only for a client that ran the script (it carries the cookie)."""
+    if "passed=1" in hit.headers.get("cookie", ""):
+        return 200, {"content-type": "text/html"}, b"<html><body><p>the real article</p></body></html>"
+    return 503, {"content-type": "text/html"}, INTERSTITIAL.encode()
+
+
+async def render(tier: BrowserTier, url: str, opts: FetchOptions) -> RawResponse:
+    policy = loopback_policy()
+    return await tier.fetch(await policy.vet(url), opts, policy)
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def tier() -> AsyncIterator[BrowserTier]:
+    browser = BrowserTier(SETTINGS)
+    yield browser
+    await browser.aclose()
+
+
+async def test_renders_a_javascript_only_page(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/app", JS_PAGE)
+        raw = await render(tier, site.base + "/app", OPTS)
+    assert b"made by script." in raw.body and raw.fetched_via == "browser" and raw.status == 200
+
+
+async def test_gets_through_a_cookie_and_reload_interstitial(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.routes["/"] = gate
+        raw = await render(tier, site.base + "/", OPTS)
+    assert b"the real article" in raw.body and raw.status == 200
+    assert [h.path for h in site.hits] == ["/", "/"]
+
+
+async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier) -> None:
+    port = free_port_on_both()
+    with serve("127.0.0.1", port) as site, serve("127.0.0.2", port) as secret:
+        secret.page("/x", "secret")
+        site.page("/hop", "", status=302, location=f"http://127.0.0.2:{port}/x")
+        page = f"""<html><body><p id="out">start</p><script>
+            fetch('http://127.0.0.2:{port}/x').catch(() => 1);
+            const out = document.getElementById('out');
+            fetch('/hop').then(r => r.text())
+                .then(t => out.textContent = t, () => out.textContent = 'refused');
+            </script><iframe src="http://127.0.0.2:{port}/x"></iframe>
+            <link rel="stylesheet" href="http://127.0.0.2:{port}/x"></body></html>"""
+        site.page("/", page)
+        raw = await render(tier, site.base + "/", OPTS)
+    assert secret.hits == []
+    assert "/hop" in [h.path for h in site.hits]
+    assert b"refused" in raw.body and b"secret" not in raw.body
+
+
+async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/old", "", status=301, location="/new")
+        site.page("/new", "<html><body><p>moved here</p></body></html>")
+        raw = await render(tier, site.base + "/old", OPTS)
+    assert raw.final_url == site.base + "/new" and b"moved here" in raw.body and raw.status == 200
+
+
+async def test_a_sub_request_redirect_is_followed_through_the_guard(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/r", "", status=302, location="/data")
+        site.page("/data", "fetched through a redirect", content_type="text/plain")
+        site.page(
+            "/",
+            "<html><body><p id='o'>waiting</p><script>fetch('/r').then(r => r.text())"
+            ".then(t => document.getElementById('o').textContent = t)</script></body></html>",
+        )
+        raw = await render(tier, site.base + "/", OPTS)
+    assert b"fetched through a redirect" in raw.body
+    assert [h.path for h in site.hits] == ["/", "/r", "/data"]
+
+
+async def test_heavy_resources_are_not_loaded_and_contexts_are_fresh(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/pic.png", b"\x89PNG\r\n\x1a\n", content_type="image/png")
+        site.page(
+            "/",
+            '<html><body><p>pic</p><img src="/pic.png"><script>'
+            "document.body.dataset.seen = document.cookie; document.cookie = 'mark=1; path=/';"
+            "</script></body></html>",
+        )
+        first = await render(tier, site.base + "/", OPTS)
+        second = await render(tier, site.base + "/", OPTS)
+    assert "/pic.png" not in [h.path for h in site.hits]
+    assert b'data-seen=""' in first.body and b'data-seen=""' in second.body
+
+
+async def test_screenshot_and_mobile(tier: BrowserTier, tmp_path: Path) -> None:
+    shot = tmp_path / "page.png"
+    with serve() as site:
+        site.page(
+            "/",
+            "<html><head><meta name='viewport' content='width=device-width'></head><body><p id='w'></p>"
+            "<script>document.getElementById('w').textContent = "
+            "'width ' + window.innerWidth;</script></body></html>",
+        )
+        raw = await render(tier, site.base + "/", OPTS.with_(screenshot=str(shot), mobile=True))
+    assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and raw.screenshot == str(shot)
+    assert site.hits[0].headers["user-agent"].find("Mobile") > 0
+    assert b"width 412" in raw.body
+
+
+def descendants(pid: int) -> list[tuple[int, str]]:
+    """(pid, state) of every process below `pid`, read from /proc."""
+    children: dict[int, list[tuple[int, str]]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+            children.setdefault(int(ppid), []).append((int(entry), state))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child[0])
+    return found
+
+
+async def test_no_processes_left_after_close() -> None:
+    before = {pid for pid, _ in descendants(os.getpid())}
+    own = BrowserTier(SETTINGS)
+    with serve() as site:
+        site.page("/", "<html><body><p>hello</p></body></html>")
+        await render(own, site.base + "/", OPTS)
+    during = [p for p in descendants(os.getpid()) if p[0] not in before]
+    await own.aclose()
+    after = [p for p in descendants(os.getpid()) if p[0] not in before]
+    assert len(during) >= 2  # the driver and chromium
+    assert after == []
+
+
+async def test_launch_flags() -> None:
+    args = BrowserTier(SETTINGS.model_copy(update={"browser_heap_mb": 256})).launch_args()
+    assert "--js-flags=--max-old-space-size=256" in args
+    assert {"--disable-background-networking", "--disable-quic", "--no-first-run"} <= set(args)
+    assert "--proxy-bypass-list=<-loopback>" in args and "--host-resolver-rules=MAP * ~NOTFOUND" in args
+    assert "--no-sandbox" not in args  # Playwright adds it only through chromium_sandbox=False
+    assert free_port_on_both() > 0
+
+
+async def test_connects_to_an_existing_browser_over_cdp(tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    args = [CHROMIUM, "--headless", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}"]
+    args += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>", "about:blank"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        port_file = profile / "DevToolsActivePort"
+        for _ in range(200):
+            if port_file.exists() and len(port_file.read_text().split()) == 2:
+                break
+            await asyncio.sleep(0.05)
+        port, path = port_file.read_text().split()
+        tier = BrowserTier(SETTINGS.model_copy(update={"browser_ws": f"ws://127.0.0.1:{port}{path}"}))
+        with serve() as site:
+            site.page("/app", JS_PAGE)
+            raw = await render(tier, site.base + "/app", OPTS)
+        await tier.aclose()
+        assert b"made by script." in raw.body
+        assert proc.poll() is None  # closing our side leaves the user's browser running
+    finally:
+        proc.terminate()
+        proc.wait(10)

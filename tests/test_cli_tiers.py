@@ -1,0 +1,80 @@
+"""`webferret fetch --tier ... --screenshot ...` end to end on loopback pages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tiers_web import serve
+
+from webferret.cli import main
+
+ALLOW = ["--allow-host", "127.0.0.1"]
+CHROMIUM = "/usr/bin/chromium"
+SHELL = '<html><body><div id="root"></div><script src="/app.js"></script></body></html>'
+WALL = "<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p></body></html>"
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["fetch", "--json", *ALLOW, *args])
+    out, err = capsys.readouterr()
+    # (stderr may carry a simweb thread's BrokenPipe report from an earlier test; only ours counts)
+    assert "Traceback" not in out and "/webferret/" not in err
+    return code, json.loads(out)
+
+
+def test_http_tier_on_a_javascript_shell_is_needs_javascript(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve() as site:
+        site.page("/", SHELL)
+        code, envelope = run_json(capsys, "--tier", "http", site.base + "/")
+    page = envelope["data"]["pages"][0]
+    assert code == 1 and page["error"]["code"] == "needs_javascript"
+    assert "--tier browser" in page["error"]["message"]
+    assert page["meta"]["trail"][0]["verdict"] == "js_shell"
+
+
+def test_a_terminal_answer_keeps_its_trail(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve() as site:
+        code, envelope = run_json(capsys, site.base + "/missing")
+    page = envelope["data"]["pages"][0]
+    assert code == 1 and page["error"]["code"] == "http_error" and page["error"]["status"] == 404
+    assert [(hop["via"], hop["verdict"]) for hop in page["meta"]["trail"]] == [("http", "terminal")]
+
+
+def test_impersonate_tier_on_a_wall_is_blocked_by_site(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve() as site:
+        site.page("/", WALL, status=403, server="cloudflare", cf_ray="8a1b2c3d4e5f-FRA")
+        code, envelope = run_json(capsys, "--tier", "impersonate", site.base + "/")
+    error = envelope["data"]["pages"][0]["error"]
+    assert code == 1 and error["code"] == "blocked_by_site" and error["vendor"] == "cloudflare"
+    assert error["status"] == 403 and "impersonate" in error["message"]
+    assert "Chrome/" in site.hits[0].headers["user-agent"]
+
+
+def test_screenshot_refuses_a_tier_without_a_browser(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code = main(["fetch", "--tier", "http", "--screenshot", str(tmp_path / "x.png"), "http://127.0.0.1:9/"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--screenshot needs the browser" in err
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+def test_screenshot_renders_with_the_browser(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", CHROMIUM)
+    monkeypatch.setenv("WEBFERRET_BROWSER_NO_SANDBOX", "1")  # tests run as root
+    shot = tmp_path / "page.png"
+    script = "document.getElementById('root').innerHTML = '<p>Ferrets sleep eighteen hours a day.</p>';"
+    with serve() as site:
+        site.page("/", SHELL)
+        site.page("/app.js", script, content_type="application/javascript")
+        code, envelope = run_json(capsys, "--screenshot", str(shot), site.base + "/")
+    page = envelope["data"]["pages"][0]
+    assert code == 0 and page["fetched_via"] == "browser", page["error"]
+    assert "eighteen hours" in page["content"]
+    assert page["meta"]["screenshot"] == str(shot)
+    assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

@@ -1,0 +1,77 @@
+"""Near-duplicates: byte-exact by hash, near copies by word-shingle Jaccard (exact or MinHash)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from webferret.models import Page
+from webferret.present.dedup import mark_duplicates, near_duplicates, shingles
+
+WORDS = ["ferret", "otter", "badger", "stoat", "weasel", "mink", "marten", "polecat", "wolverine", "sable"]
+
+
+def _essay(seed: int, n: int = 400) -> str:
+    rng = random.Random(seed)
+    return " ".join(rng.choice(WORDS) + str(rng.randrange(50)) for _ in range(n))
+
+
+def _edit(text: str, changes: int, seed: int) -> str:
+    words = text.split()
+    rng = random.Random(seed)
+    for _ in range(changes):
+        words[rng.randrange(len(words))] = "changed"
+    return " ".join(words)
+
+
+def test_byte_exact_copies_keep_the_preferred_one() -> None:
+    texts = ["same words here", "other words", "same words here"]
+    assert near_duplicates(texts, [0.1, 0.5, 0.9], 0.9) == {0: 2}
+    assert near_duplicates(texts, [0.5, 0.5, 0.5], 0.9) == {2: 0}
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_near_copies_are_found_and_distinct_texts_are_not(exact: bool) -> None:
+    base = _essay(1)
+    texts = [base, _edit(base, 2, seed=2), _essay(3), _edit(base, 150, seed=4)]
+    dropped = near_duplicates(texts, [0.5, 0.9, 0.5, 0.5], 0.9, exact=exact)
+    assert dropped == {0: 1}
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_groups_are_transitive_and_keep_one_best(exact: bool) -> None:
+    base = _essay(5)
+    texts = [base, _edit(base, 1, 6), _edit(base, 1, 7), ""]
+    dropped = near_duplicates(texts, [0.2, 0.3, 0.8, 1.0], 0.9, exact=exact)
+    assert dropped == {0: 2, 1: 2}
+
+
+def test_threshold_decides() -> None:
+    base = _essay(8)
+    edited = _edit(base, 20, 9)
+    assert near_duplicates([base, edited], [1, 0], 0.5) == {1: 0}
+    assert near_duplicates([base, edited], [1, 0], 0.99) == {}
+
+
+def test_empty_texts_and_mismatched_preferences() -> None:
+    assert near_duplicates(["", " ", ""], [1, 1, 1], 0.9) == {}
+    assert near_duplicates([], [], 0.9) == {}
+    with pytest.raises(ValueError, match="2 texts but 1 preferences"):
+        near_duplicates(["a", "b"], [1], 0.9)
+
+
+def test_shingles_of_short_text() -> None:
+    assert shingles("Two words") == {"two words"}
+    assert len(shingles("a b c d e f")) == 2
+
+
+def test_mark_duplicates_points_at_the_kept_handle() -> None:
+    text = _essay(10)
+    pages = [
+        Page(url="https://a.example/x", ok=True, content=text, handle="a.example~111111111111", quality=0.4),
+        Page(url="https://b.example/x", ok=True, content=text, handle="b.example~222222222222", quality=0.8),
+        Page.failed("https://c.example/x", error={"code": "timeout", "message": "slow"}),  # type: ignore[arg-type]
+    ]
+    marked = mark_duplicates(pages, 0.9)
+    assert [p.duplicate_of for p in marked] == ["b.example~222222222222", None, None]

@@ -1,0 +1,107 @@
+"""Retrieval glue: records from hits, pages and links; LangChain, LlamaIndex and search_result views."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from webferret import glue
+from webferret.models import ErrorCode, ErrorInfo, Hit, Link, Page, Source
+
+LONG = "word " * 5000
+
+
+def _page(content: str = "Short body.", handle: str | None = None) -> Page:
+    return Page(
+        url="https://docs.example/a",
+        final_url="https://docs.example/a/",
+        ok=True,
+        title="A page",
+        content=content,
+        handle=handle,
+        quality=0.8,
+        links=[Link(url="https://docs.example/b", text="B", in_main=True)],
+    )
+
+
+def test_hits_become_inline_records_with_provenance() -> None:
+    hits = [
+        Hit(
+            url="https://a.example/",
+            title="A",
+            snippet="alpha",
+            score=0.03,
+            sources=[Source(engine="x", rank=1)],
+        ),
+        {"url": "https://b.example/", "title": "B", "snippet": "beta", "score": 0.01},
+    ]
+    records = glue.from_hits(hits)
+    assert [r.text for r in records] == ["alpha", "beta"]
+    assert records[0].metadata["engines"] == ["x"] and records[0].score == 0.03
+    assert records[0].inline and records[0].handle is None
+    assert records[0].id != records[1].id
+    assert glue.from_hits(hits)[0].id == records[0].id  # stable
+
+
+def test_short_page_stays_inline_and_long_page_is_spooled() -> None:
+    (short,) = glue.from_page(_page())
+    assert short.inline and short.text == "Short body." and short.source == "https://docs.example/a/"
+    spooled: list[Page] = []
+
+    def spool(page: Page) -> str:
+        spooled.append(page)
+        return "docs.example~0123456789ab"
+
+    (long,) = glue.from_page(_page(LONG), spool=spool)
+    assert not long.inline and long.text is None and long.handle == "docs.example~0123456789ab"
+    assert len(spooled) == 1
+    (stored,) = glue.from_page(_page(LONG, handle="docs.example~aaaaaaaaaaaa"), spool=spool)
+    assert stored.handle == "docs.example~aaaaaaaaaaaa" and len(spooled) == 1  # already stored: no spool
+    failed = Page.failed("https://x.example/", ErrorInfo(code=ErrorCode.TIMEOUT, message="slow"))
+    assert glue.from_page(failed) == []
+
+
+def test_links_become_records() -> None:
+    (link,) = glue.from_links(_page())
+    assert link.source == "https://docs.example/b" and link.text == "B"
+    assert link.metadata == {"kind": "link", "from": "https://docs.example/a/", "in_main": True, "rank": 1}
+
+
+def test_search_result_blocks() -> None:
+    records = glue.from_hits([Hit(url="https://a.example/", title="A", snippet="alpha")])
+    records += glue.from_page(_page(LONG, handle="docs.example~aaaaaaaaaaaa"))
+    blocks = glue.to_search_results(records)
+    assert blocks[0] == {
+        "type": "search_result",
+        "source": "https://a.example/",
+        "title": "A",
+        "content": [{"type": "text", "text": "alpha"}],
+        "citations": {"enabled": True},
+    }
+    assert "docs.example~aaaaaaaaaaaa" in blocks[1]["content"][0]["text"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("langchain_core") is not None, reason="langchain installed")
+def test_missing_extra_says_how_to_install() -> None:
+    with pytest.raises(ImportError, match=r"webferret\[langchain\]"):
+        glue.to_langchain(glue.from_page(_page()))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("llama_index") is not None, reason="llama-index installed")
+def test_missing_llamaindex_extra_says_how_to_install() -> None:
+    with pytest.raises(ImportError, match=r"webferret\[llamaindex\]"):
+        glue.to_llamaindex(glue.from_page(_page()))
+
+
+def test_langchain_documents() -> None:
+    pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
+    (doc,) = glue.to_langchain(glue.from_page(_page()))
+    assert doc.page_content == "Short body."
+    assert doc.metadata["source"] == "https://docs.example/a/" and doc.metadata["title"] == "A page"
+
+
+def test_llamaindex_documents() -> None:
+    pytest.importorskip("llama_index.core", reason="the llamaindex extra is not installed")
+    (doc,) = glue.to_llamaindex(glue.from_page(_page()))
+    assert doc.text == "Short body." and doc.metadata["source"] == "https://docs.example/a/"

@@ -1,0 +1,30 @@
+"""Handles are readable and stable per canonical URL."""
+
+from __future__ import annotations
+
+import re
+
+from webferret.store.handles import canonical_url, handle_for, looks_like_handle
+
+
+def test_canonical_form() -> None:
+    assert canonical_url("HTTPS://Example.ORG:443/a/b?q=1#frag") == "https://example.org/a/b?q=1"
+    assert canonical_url("http://example.org:80") == "http://example.org/"
+    assert canonical_url("http://example.org:8080/x") == "http://example.org:8080/x"
+    assert canonical_url("http://[::1]:81/x") == "http://[::1]:81/x"
+
+
+def test_handle_shape_and_stability() -> None:
+    handle = handle_for("https://en.wikipedia.org/wiki/Ferret")
+    assert re.fullmatch(r"en\.wikipedia\.org~[0-9a-f]{12}", handle)
+    assert handle == handle_for("HTTPS://EN.wikipedia.org:443/wiki/Ferret#History")
+    assert handle != handle_for("https://en.wikipedia.org/wiki/Otter")
+    assert handle != handle_for("https://en.wikipedia.org/wiki/ferret")
+    assert looks_like_handle(handle) and not looks_like_handle("https://example.org/")
+
+
+def test_unparsable_urls_still_have_handles() -> None:
+    for text in ("http://[::1/", "http://[zz]/", "not a url", ""):
+        assert looks_like_handle(handle_for(text))
+    assert canonical_url("http://[::1/") == "http://[::1/"
+    assert handle_for("http://[::1/").startswith("local~")

@@ -1,0 +1,92 @@
+"""Tier 1 (curl_cffi) against real loopback servers: pinning, fingerprint, caps, errors."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from tiers_web import free_port_on_both, loopback_policy, serve
+
+from webferret.fetch.impersonate import ImpersonateTier, curl_resolve
+from webferret.fetch.types import FetchOptions
+from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import Target
+
+OPTS = FetchOptions(timeout=10, max_bytes=100_000)
+
+
+def pinned(url: str, host: str, port: int, address: str) -> Target:
+    return Target(url, "http", host, host, port, address, (address,))
+
+
+async def test_connects_to_the_vetted_address_not_the_named_one() -> None:
+    port = free_port_on_both()
+    with serve("127.0.0.1", port) as good, serve("127.0.0.2", port) as decoy:
+        for site in (good, decoy):
+            site.page("/", f"<html><body><p>served by {site.host}</p></body></html>")
+        target = pinned(f"http://127.0.0.2:{port}/", "127.0.0.2", port, "127.0.0.1")
+        raw = await ImpersonateTier().fetch(target, OPTS, loopback_policy())
+    assert b"served by 127.0.0.1" in raw.body
+    assert decoy.hits == []
+    assert good.hits[0].headers["host"] == f"127.0.0.2:{port}"
+    assert raw.fetched_via == "impersonate" and raw.status == 200
+
+
+def test_resolve_entries() -> None:
+    assert (
+        curl_resolve(pinned("http://a.example/", "a.example", 80, "93.184.215.14"))
+        == "a.example:80:93.184.215.14"
+    )
+    assert (
+        curl_resolve(pinned("http://a.example/", "a.example", 443, "2001:db8::1"))
+        == "a.example:443:[2001:db8::1]"
+    )
+
+
+async def test_sends_a_browser_fingerprint() -> None:
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/", "<html><body><p>hi</p></body></html>")
+        await ImpersonateTier("chrome").fetch(await policy.vet(site.base + "/"), OPTS, policy)
+    headers = site.hits[0].headers
+    assert "Chrome/" in headers["user-agent"] and "sec-ch-ua" in headers
+
+
+async def test_a_redirect_is_returned_not_followed() -> None:
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/a", "", status=302, location="http://127.0.0.2/secret")
+        raw = await ImpersonateTier().fetch(await policy.vet(site.base + "/a"), OPTS, policy)
+    assert raw.status == 302 and raw.headers["location"] == "http://127.0.0.2/secret"
+    assert [h.path for h in site.hits] == ["/a"]
+
+
+async def test_byte_cap_counts_decompressed_bytes() -> None:
+    bomb = gzip.compress(b"a" * 2_000_000)
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/bomb", bomb, content_encoding="gzip")
+        with pytest.raises(FerretError) as caught:
+            await ImpersonateTier().fetch(await policy.vet(site.base + "/bomb"), OPTS, policy)
+    assert len(bomb) < OPTS.max_bytes
+    assert caught.value.code == ErrorCode.TOO_LARGE
+
+
+async def test_error_statuses_come_back_as_responses_with_headers() -> None:
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/wall", "<html><body>Just a moment...</body></html>", status=403, cf_mitigated="challenge")
+        site.routes["/cookies"] = lambda hit: (200, {"set-cookie": "a=1", "Set-Cookie": "b=2"}, b"")
+        raw = await ImpersonateTier().fetch(await policy.vet(site.base + "/wall"), OPTS, policy)
+        cookies = await ImpersonateTier().fetch(await policy.vet(site.base + "/cookies"), OPTS, policy)
+    assert raw.status == 403 and raw.headers["cf-mitigated"] == "challenge"
+    assert cookies.headers["set-cookie"] == "a=1\nb=2"
+
+
+async def test_connect_refused_is_connect_failed() -> None:
+    port = free_port_on_both()
+    policy = loopback_policy()
+    with pytest.raises(FerretError) as caught:
+        await ImpersonateTier().fetch(await policy.vet(f"http://127.0.0.1:{port}/"), OPTS, policy)
+    assert caught.value.code == ErrorCode.CONNECT_FAILED
+    assert str(port) in caught.value.message

@@ -1,0 +1,192 @@
+"""The tier ladder: pure escalation rules, then end to end through `Ferret` on loopback with chromium."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from tiers_web import Hit, Reply, serve, shared_dir
+
+from webferret.config import Settings
+from webferret.ferret import Ferret
+from webferret.fetch.ladder import climb
+from webferret.fetch.types import RawResponse, Tier
+from webferret.models import ErrorCode, FerretError
+
+CHROMIUM = "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+WALL = b"<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p></body></html>"
+ARTICLE = (
+    b"<html><body><h1>Ferrets</h1>" + b"<p>Ferrets are small, playful mustelids.</p>" * 20 + b"</body></html>"
+)
+SHELL = b'<html><body><div id="root"></div><script src="/app.js"></script></body></html>'
+
+
+def answers(by_tier: dict[str, tuple[int, bytes]]):  # type: ignore[no-untyped-def]
+    """An attempt function answering fixed bodies per tier, recording the tiers asked."""
+    asked: list[str] = []
+
+    async def attempt(tier: str) -> RawResponse:
+        asked.append(tier)
+        status, body = by_tier[tier]
+        raw = RawResponse(
+            "http://a.example/", "http://a.example/", status, {"content-type": "text/html"}, body
+        )
+        raw.fetched_via = tier
+        raw.trail = [{"url": raw.final_url, "status": status, "via": tier}]
+        return raw
+
+    attempt.asked = asked  # type: ignore[attr-defined]
+    return attempt
+
+
+async def test_auto_climbs_on_a_block_and_stops_at_content() -> None:
+    attempt = answers({"http": (403, WALL), "impersonate": (200, ARTICLE)})
+    raw = await climb("auto", attempt)
+    assert attempt.asked == ["http", "impersonate"] and raw.fetched_via == "impersonate"
+    assert [(hop["via"], hop["verdict"]) for hop in raw.trail] == [("http", "blocked"), ("impersonate", "ok")]
+    assert raw.trail[0]["vendor"] == "cloudflare"
+
+
+async def test_auto_still_blocked_after_the_browser_is_blocked_by_site() -> None:
+    attempt = answers({tier: (403, WALL) for tier in ("http", "impersonate", "browser")})
+    with pytest.raises(FerretError) as caught:
+        await climb("auto", attempt)
+    assert attempt.asked == ["http", "impersonate", "browser"]
+    error = caught.value
+    assert error.code == ErrorCode.BLOCKED_BY_SITE and error.vendor == "cloudflare" and error.status == 403
+    assert "http, impersonate, browser" in error.message
+
+
+async def test_a_javascript_shell_goes_straight_to_the_browser() -> None:
+    attempt = answers({"http": (200, SHELL), "browser": (200, ARTICLE)})
+    raw = await climb("auto", attempt)
+    assert attempt.asked == ["http", "browser"] and raw.fetched_via == "browser"
+
+
+@pytest.mark.parametrize("status", [404, 401, 451, 429])
+async def test_terminal_answers_are_not_escalated(status: int) -> None:
+    attempt = answers({"http": (status, WALL)})
+    raw = await climb("auto", attempt)
+    assert attempt.asked == ["http"] and raw.status == status and raw.trail[0]["verdict"] == "terminal"
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+async def test_a_fixed_tier_without_the_browser(tier: Tier) -> None:
+    with pytest.raises(FerretError) as shell:
+        await climb(tier, answers({tier: (200, SHELL)}))
+    with pytest.raises(FerretError) as wall:
+        await climb(tier, answers({tier: (503, WALL)}))
+    assert shell.value.code == ErrorCode.NEEDS_JAVASCRIPT and "--tier browser" in shell.value.message
+    assert wall.value.code == ErrorCode.BLOCKED_BY_SITE and wall.value.vendor == "cloudflare"
+
+
+async def test_a_failing_upper_tier_reports_the_block_it_met() -> None:
+    async def attempt(tier: str) -> RawResponse:
+        if tier == "http":
+            return await answers({"http": (403, WALL)})(tier)
+        raise FerretError(ErrorCode.CONNECT_FAILED, "refused")
+
+    with pytest.raises(FerretError) as caught:
+        await climb("auto", attempt)
+    assert (
+        caught.value.code == ErrorCode.BLOCKED_BY_SITE
+        and "impersonate tier then failed" in caught.value.message
+    )
+
+
+# -- end to end: Ferret -> Fetcher -> tiers -> real loopback servers --------------------------------
+
+
+def gate(hit: Hit) -> Reply:
+    """The real page only for a client that ran the interstitial's script (it carries the cookie)."""
+    if "passed=1" in hit.headers.get("cookie", ""):
+        return 200, {"content-type": "text/html"}, ARTICLE
+    script = (
+        b"<script>setTimeout(function(){document.cookie='passed=1; path=/'; location.reload();}, 50)</script>"
+    )
+    return 503, {"content-type": "text/html"}, WALL.replace(b"</body>", script + b"</body>")
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def ferret() -> AsyncIterator[Ferret]:
+    settings = Settings(
+        chromium_path=CHROMIUM, browser_no_sandbox=True, allow_hosts=["127.0.0.1"], timeout=20
+    )
+    async with Ferret(settings) as session:
+        yield session
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_auto_reads_a_javascript_page_through_the_browser(ferret: Ferret) -> None:
+    script = b"document.getElementById('root').innerHTML = '<p>Ferrets play a lot.</p>'.repeat(9);"
+    with serve() as site:
+        site.page("/", SHELL)
+        site.page("/app.js", script, content_type="application/javascript")
+        page = await ferret.fetch(site.base + "/")
+    assert page.ok and page.fetched_via == "browser", page.error
+    assert "Ferrets play a lot." in page.content
+    assert [(hop["via"], hop["verdict"]) for hop in page.meta["trail"]] == [
+        ("http", "js_shell"),
+        ("browser", "ok"),
+    ]
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_auto_gets_through_the_interstitial_with_the_browser(ferret: Ferret) -> None:
+    with serve() as site:
+        site.routes["/"] = gate
+        page = await ferret.fetch(site.base + "/")
+    assert page.ok and page.fetched_via == "browser", page.error
+    assert "playful mustelids" in page.content
+    assert [hop["via"] for hop in page.meta["trail"]] == ["http", "impersonate", "browser"]
+    agents = [hit.headers.get("user-agent", "") for hit in site.hits]
+    assert "webferret" in agents[0] and "webferret" not in agents[1]
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize(
+    ("name", "headers", "vendor"),
+    [
+        (
+            "cloudflare_managed_please-wait_2021-11-02.html",
+            {"cf-mitigated": "challenge", "server": "cloudflare"},
+            "cloudflare",
+        ),
+        ("perimeterx_block_adorama_2018-03.html", {}, "perimeterx"),
+    ],
+)
+async def test_captured_walls_on_loopback_end_blocked_by_site(
+    ferret: Ferret, name: str, headers: dict[str, str], vendor: str
+) -> None:
+    wall = shared_dir() / "fixtures" / "blocks" / name
+    if not wall.is_file():
+        pytest.skip(f"shared fixture {wall} absent")
+    with serve() as site:
+        site.routes["/"] = lambda hit: (403, {"content-type": "text/html", **headers}, wall.read_bytes())
+        page = await ferret.fetch(site.base + "/")
+    assert page.error is not None and page.error.code == ErrorCode.BLOCKED_BY_SITE
+    assert page.error.vendor == vendor and page.error.status == 403
+    assert len([hit for hit in site.hits if hit.path == "/"]) == 3  # http, impersonate, browser
+    assert [(hop["via"], hop["verdict"]) for hop in page.meta["trail"]] == [
+        ("http", "blocked"),
+        ("impersonate", "blocked"),
+        ("browser", "blocked"),
+    ]
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_guard_refuses_a_redirect_to_a_refused_address(ferret: Ferret) -> None:
+    with serve() as site, serve("127.0.0.2") as secret:
+        secret.page("/", ARTICLE)
+        site.page("/", b"", status=302, location=secret.base + "/")
+        opts = ferret.fetch_options(tier="browser")
+        page = await ferret.fetch(site.base + "/", options=opts)
+    assert page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
+    assert secret.hits == []

@@ -1,0 +1,103 @@
+"""Paging on block boundaries: never inside a code block or a table row; nothing lost."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from webferret.models import Page
+from webferret.present.disclosure import first_page, open_document
+from webferret.present.paging import paginate
+from webferret.tokens import estimate_tokens
+
+WORDS = ("the", "ferret", "runs", "under", "a", "fence", "and")
+WORDS += ("finds", "the", "burrow", "of", "an", "old", "rabbit")
+
+
+def _sentence(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 25))).capitalize() + "."
+
+
+def _document(seed: int) -> tuple[str, list[str], list[str]]:
+    """A Markdown document; also its code blocks and table rows (which must stay whole)."""
+    rng = random.Random(seed)
+    blocks, codes, rows = [], [], []
+    for section in range(rng.randint(3, 8)):
+        blocks.append(f"## Section {section}")
+        for _ in range(rng.randint(1, 6)):
+            kind = rng.random()
+            if kind < 0.2:
+                code = "```python\n" + "\n".join(f"x{i} = {i}  # step" for i in range(rng.randint(2, 40)))
+                codes.append(code + "\n```")
+                blocks.append(code + "\n```")
+            elif kind < 0.35:
+                table = ["| name | value |", "| --- | --- |"]
+                table += [f"| {_sentence(rng)} | {i} |" for i in range(rng.randint(2, 30))]
+                rows.extend(table)
+                blocks.append("\n".join(table))
+            elif kind < 0.5:
+                blocks.append("\n".join(f"- {_sentence(rng)}" for _ in range(rng.randint(2, 12))))
+            else:
+                blocks.append(" ".join(_sentence(rng) for _ in range(rng.randint(1, 30))))
+    return "\n\n".join(blocks) + "\n", codes, rows
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("budget", [100, 250, 1000])
+def test_pages_hold_the_whole_document_and_respect_blocks(seed: int, budget: int) -> None:
+    text, codes, rows = _document(seed)
+    pages = paginate(text, budget)
+    assert "".join(pages) == text
+    assert all(page for page in pages)
+    for code in codes:
+        assert any(code in page for page in pages), "a code block was cut"
+    for row in rows:
+        assert any(row in page.splitlines() for page in pages), "a table row was cut"
+    for page in pages:
+        if estimate_tokens(page) > budget:
+            assert any(code in page for code in codes), "only a whole code block may overflow a page"
+
+
+def test_cuts_prefer_headings_and_paragraphs() -> None:
+    text = "# One\n\n" + "Word " * 60 + "\n\n# Two\n\n" + "Word " * 60 + "\n"
+    pages = paginate(text, 100)
+    assert [page.lstrip().split("\n")[0] for page in pages] == ["# One", "# Two"]
+
+
+def test_long_paragraph_is_cut_after_a_sentence() -> None:
+    text = " ".join(f"Sentence number {i} is right here." for i in range(200))
+    pages = paginate(text, 100)
+    assert len(pages) > 5 and "".join(pages) == text
+    assert all(page.rstrip().endswith(".") for page in pages)
+
+
+def test_short_and_empty_documents_are_one_page() -> None:
+    assert paginate("Just a line.", 100) == ["Just a line."]
+    assert paginate("", 100) == [""]
+    with pytest.raises(ValueError):
+        paginate("text", 0)
+
+
+def _long_page() -> Page:
+    text = "\n\n".join(f"Paragraph {i}. " + "More words follow here. " * 30 for i in range(40))
+    return Page(url="https://x.example/", ok=True, content=text, handle="x.example~0123456789ab", tokens=9)
+
+
+def test_first_page_says_how_to_continue() -> None:
+    page = _long_page()
+    shown = first_page(page, 500, default_page_tokens=4000)
+    assert "continue with: webferret open x.example~0123456789ab --page 2 --page-tokens 500" in shown.content
+    assert shown.meta["paging"]["page"] == 1 and shown.meta["paging"]["pages"] > 1
+    assert estimate_tokens(shown.content) < 600
+    same = first_page(page, 4000, default_page_tokens=4000)
+    assert same.meta["paging"]["next"] == "webferret open x.example~0123456789ab --page 2"
+    short = page.model_copy(update={"content": "Short."})
+    assert first_page(short, 500, 4000) is short
+
+
+def test_open_document_numbers_pages() -> None:
+    page = _long_page()
+    last = open_document(page, 1, 500, 4000).pages
+    tail = open_document(page, last, 500, 4000)
+    assert tail.next is None and tail.page == tail.pages

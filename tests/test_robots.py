@@ -1,0 +1,135 @@
+"""robots.txt: RFC 9309 semantics against a real local server, and the cache."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import httpx
+import pytest
+
+from webferret.fetch.robots import RobotsPolicy, RobotsRules, load_rules
+from webferret.fetch.robots_cache import SqliteRobotsCache
+from webferret.models import ErrorCode, FerretError
+
+ROBOTS = (
+    b"User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: webferret\nDisallow: /no-ferrets\n"
+)
+
+
+class _Robots(BaseHTTPRequestHandler):
+    answers: ClassVar[dict[str, tuple[int, bytes]]] = {}
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        host = self.headers["Host"].split(":")[0]
+        self.hits.append(host)
+        status, body = self.answers.get(host, (404, b""))
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def robots_server() -> Iterator[int]:
+    _Robots.hits = []
+    _Robots.answers = {
+        "127.0.0.1": (200, ROBOTS),
+        "localhost": (503, b"busy"),
+    }
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Robots)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+async def _get(url: str) -> tuple[int, bytes]:
+    """A test getter: a real HTTP client to the loopback server (connect errors become values)."""
+    async with httpx.AsyncClient(follow_redirects=True) as client:
+        try:
+            response = await client.get(url)
+        except httpx.TransportError as exc:
+            raise FerretError(ErrorCode.CONNECT_FAILED, f"cannot connect for {url}: {exc}") from None
+    return response.status_code, response.content
+
+
+async def test_rules_apply_with_longest_match_and_our_product_token(robots_server: int) -> None:
+    policy = RobotsPolicy(_get)
+    base = f"http://127.0.0.1:{robots_server}"
+    await policy.check(f"{base}/public/page")
+    await policy.check(f"{base}/private/ok/page")
+    with pytest.raises(FerretError) as refused:
+        await policy.check(f"{base}/no-ferrets/x")
+    assert refused.value.code == ErrorCode.ROBOTS_DISALLOWED
+    assert "/robots.txt" in refused.value.message
+    assert len(_Robots.hits) == 1  # cached per origin
+
+
+async def test_star_group_applies_to_other_agents(robots_server: int) -> None:
+    policy = RobotsPolicy(_get, user_agent="otherbot")
+    with pytest.raises(FerretError):
+        await policy.check(f"http://127.0.0.1:{robots_server}/private/x")
+    await policy.check(f"http://127.0.0.1:{robots_server}/no-ferrets/x")
+
+
+async def test_5xx_disallows_everything(robots_server: int) -> None:
+    rules = await load_rules(f"http://localhost:{robots_server}", _get)
+    assert rules.verdict == "disallow_all"
+    assert not rules.allows(f"http://localhost:{robots_server}/anything")
+
+
+async def test_4xx_allows_everything(robots_server: int) -> None:
+    _Robots.answers["127.0.0.1"] = (404, b"")
+    policy = RobotsPolicy(_get)
+    await policy.check(f"http://127.0.0.1:{robots_server}/private/x")
+    _Robots.answers["127.0.0.1"] = (403, b"")
+    assert (await load_rules(f"http://127.0.0.1:{robots_server}", _get)).verdict == "allow_all"
+
+
+async def test_unreachable_disallows() -> None:
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    policy = RobotsPolicy(_get)
+    with pytest.raises(FerretError) as refused:
+        await policy.check(f"http://127.0.0.1:{port}/page")
+    assert "unreachable" in refused.value.message
+
+
+def test_rules_value_is_plain() -> None:
+    rules = RobotsRules("http://a.example", "rules", "test", "User-agent: *\nDisallow: /\n")
+    assert not rules.allows("http://a.example/x")
+    assert RobotsRules("http://a.example", "allow_all", "404").allows("http://a.example/x")
+
+
+async def test_a_policy_refusal_passes_through() -> None:
+    async def refuse(url: str) -> tuple[int, bytes]:
+        raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{url} resolves to a private address")
+
+    with pytest.raises(FerretError) as refused:
+        await RobotsPolicy(refuse).check("http://10.0.0.1/page")
+    assert refused.value.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_sqlite_cache_is_shared_and_expires(robots_server: int, tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{robots_server}"
+    first = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path))
+    await first.check(f"{base}/public")
+    second = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path))  # another process, same home
+    with pytest.raises(FerretError):
+        await second.check(f"{base}/no-ferrets/x")
+    assert len(_Robots.hits) == 1
+    expired = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path, ttl=0))
+    await expired.check(f"{base}/public")
+    assert len(_Robots.hits) == 2

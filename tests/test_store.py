@@ -1,0 +1,213 @@
+"""The page store driven directly: versions, idempotency, passages (FTS5 and fallback), housekeeping."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from webferret.models import ErrorCode, FerretError, Page
+from webferret.store.pages import PageStore
+from webferret.store.passages import match_expression, query_terms
+from webferret.store.schema import SCHEMA_VERSION
+from webferret.tokens import estimate_tokens
+
+HOSTILE = [
+    '"', '""', "'", "*", "(", ")", "NEAR(a b)", "a AND", "OR OR OR", "NOT", "^start", "col:term",
+    "title:ferret", "{a b}:c", "a + b", '"unbalanced', "-minus", "%_\\", "\x00nul", "🦦 otter 🦦",
+    "'; DROP TABLE pages; --", "a" * 5000, " ".join(["ferret"] * 500), "ｆｅｒｒｅｔ", "",
+    "   ", "\n\t", "AND OR NOT NEAR", "ferret*", "fer*ret", ":", "::", "x:", "[", "]", "{", "}",
+]  # fmt: skip
+
+
+def _page(url: str, content: str, title: str = "T", **fields: object) -> Page:
+    return Page(url=url, ok=True, title=title, content=content, **fields)  # type: ignore[arg-type]
+
+
+@pytest.fixture(params=[True, False], ids=["fts5", "fallback"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PageStore]:
+    opened = PageStore.in_home(tmp_path, page_tokens=200, fts=request.param)
+    yield opened
+    opened.close()
+
+
+def _fill(store: PageStore) -> dict[str, str]:
+    docs = {
+        "https://a.example/ferrets": "# Ferrets\n\nFerrets sleep up to eighteen hours a day.\n\n"
+        + "Filler text about nothing much. " * 80
+        + "\n\nA ferret hunts rabbits in burrows.",
+        "https://b.example/otters": "# Otters\n\nOtters hold hands while they sleep in the water.",
+        "https://c.example/badgers": "# Badgers\n\nBadgers dig setts; they rarely meet a ferret.",
+    }
+    puts = {url: store.put(_page(url, text, title=url.rsplit("/", 1)[1])) for url, text in docs.items()}
+    return {url: page.handle or "" for url, page in puts.items()}
+
+
+def test_put_and_get_round_trip(store: PageStore) -> None:
+    when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    final = "https://example.org/a"
+    page = _page("https://Example.org/a#x", "Hello store.", final_url=final, fetched_at=when)
+    put = store.put(page, {"ETag": '"v1"', "last-modified": "Mon, 01 Jan 2026 00:00:00 GMT"})
+    assert put.handle and put.handle.startswith("example.org~")
+    assert put.tokens == estimate_tokens("Hello store.")
+    stored = store.get(put.handle)
+    assert stored is not None
+    assert stored.page.content == "Hello store." and stored.page.final_url == "https://example.org/a"
+    assert stored.page.fetched_at == when and stored.page.handle == put.handle
+    assert stored.etag == '"v1"' and stored.last_modified == "Mon, 01 Jan 2026 00:00:00 GMT"
+    assert store.lookup("https://example.org/a") == stored
+    assert store.get("example.org~000000000000") is None
+
+
+def test_adds_are_idempotent_on_url_and_content(store: PageStore) -> None:
+    for _ in range(3):
+        store.put(_page("https://x.example/", "Same words."))
+    assert store.stats().versions == 1 and store.stats().pages == 1
+    store.put(_page("https://x.example/", "New words."))
+    store.put(_page("https://x.example/#top", "Same words."))
+    stats = store.stats()
+    assert stats.versions == 2 and stats.pages == 1
+    current = store.lookup("https://x.example/")
+    assert current is not None and current.page.content == "Same words."
+    assert [p.text for p in store.find("words")] == ["Same words."]
+
+
+def test_find_answers_ranked_passages(store: PageStore) -> None:
+    handles = _fill(store)
+    passages = store.find("ferret rabbits burrows", n=3)
+    assert passages and passages[0].handle == handles["https://a.example/ferrets"]
+    assert "burrows" in passages[0].text and passages[0].page >= 2
+    assert passages[0].url == "https://a.example/ferrets" and passages[0].title == "ferrets"
+    assert all(a.score >= b.score > 0 for a, b in pairwise(passages))
+    only = store.find("ferret", handles=[handles["https://c.example/badgers"]])
+    assert [p.handle for p in only] == [handles["https://c.example/badgers"]]
+    assert store.find("ferret", n=1)[0].handle != handles["https://b.example/otters"]
+    assert store.find("zebra") == []
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_any_text_is_a_safe_query(store: PageStore, query: str) -> None:
+    _fill(store)
+    passages = store.find(query, n=3)
+    assert isinstance(passages, list)
+    if "ferret" in query.lower():
+        assert passages
+
+
+def test_query_terms_are_quoted() -> None:
+    assert query_terms('ferret AND "otter" NEAR(x)') == ["ferret", "and", "otter", "near", "x"]
+    assert match_expression(["a", "b"]) == '"a" OR "b"'
+    assert query_terms("") == [] and len(query_terms(" ".join(f"w{i}" for i in range(100)))) == 32
+
+
+def test_fallback_and_fts5_rank_alike(tmp_path: Path) -> None:
+    fts = PageStore.in_home(tmp_path / "f", page_tokens=200, fts=True)
+    plain = PageStore.in_home(tmp_path / "p", page_tokens=200, fts=False)
+    _fill(fts)
+    _fill(plain)
+    for query in ("ferret", "sleep water", "badgers dig"):
+        a, b = fts.find(query), plain.find(query)
+        assert [(p.handle, p.page, p.text) for p in a] == [(p.handle, p.page, p.text) for p in b]
+    assert plain.stats().search == "fallback" and fts.stats().search == "fts5"
+
+
+def test_fts_index_catches_up_after_fallback_writes(tmp_path: Path) -> None:
+    first = PageStore.in_home(tmp_path, fts=True)
+    first.put(_page("https://a.example/", "Ferrets first."))
+    first.close()
+    plain = PageStore.in_home(tmp_path, fts=False)
+    plain.put(_page("https://a.example/", "Otters replaced them."))
+    plain.close()
+    again = PageStore.in_home(tmp_path, fts=True)
+    assert [p.text for p in again.find("otters")] == ["Otters replaced them."]
+    assert again.find("ferrets") == []
+    check = sqlite3.connect(tmp_path / "store.sqlite3")
+    assert check.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('integrity-check')").fetchall() == []
+    check.close()
+
+
+def test_prune_and_clear(store: PageStore) -> None:
+    old = datetime.now(UTC) - timedelta(days=10)
+    store.put(_page("https://old.example/", "Old ferret news.", fetched_at=old))
+    store.put(_page("https://new.example/", "New ferret news."))
+    assert store.prune(7 * 86400) == 1
+    assert store.lookup("https://old.example/") is None
+    assert [p.url for p in store.find("ferret")] == ["https://new.example/"]
+    assert store.clear() == 1
+    stats = store.stats()
+    assert (stats.pages, stats.versions, stats.passages) == (0, 0, 0)
+    assert store.find("ferret") == []
+
+
+def test_stats_describe_the_store(store: PageStore) -> None:
+    _fill(store)
+    stats = store.stats()
+    assert stats.pages == 3 and stats.versions == 3 and stats.passages >= 4
+    assert stats.schema_version == SCHEMA_VERSION and stats.bytes > 0 and stats.newest
+
+
+def test_a_newer_schema_is_refused_clearly(tmp_path: Path) -> None:
+    PageStore.in_home(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / "store.sqlite3")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(FerretError) as refused:
+        PageStore.in_home(tmp_path)
+    assert refused.value.code == ErrorCode.INTERNAL and "schema version" in refused.value.message
+
+
+def test_store_is_in_wal_mode(tmp_path: Path) -> None:
+    PageStore.in_home(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / "store.sqlite3")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_common_terms_alone_match_all_then_any(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from webferret.store import passages
+
+    store = PageStore.in_home(tmp_path, fts=True)
+    for i, text in enumerate(["Ferrets sleep all day.", "Ferrets play.", "Cats sleep.", "Dogs bark."]):
+        store.put(_page(f"https://p.example/{i}", text))
+    monkeypatch.setattr(passages, "SELECTIVE", 1)  # every term counts as common now
+    both = store.find("ferrets sleep", n=1)
+    assert [p.text for p in both] == ["Ferrets sleep all day."]
+    some = store.find("ferrets sleep", n=5)
+    assert some[0].text == "Ferrets sleep all day." and len(some) == 3
+    assert "Dogs bark." not in {p.text for p in some}
+    rare = store.find("ferrets bark", n=5)  # "bark" is in one passage: selective again at 1
+    assert [p.text for p in rare] == ["Dogs bark."]
+    store.close()
+
+
+def test_exempt_pages_answer_only_calls_with_the_exemption(tmp_path: Path) -> None:
+    from webferret.fetch.types import FetchOptions
+    from webferret.store.freshness import permitted
+
+    store = PageStore.in_home(tmp_path)
+    store.put(_page("http://10.0.0.7/wiki", "Internal wiki."), exempt=True)
+    store.put(_page("https://public.example/", "Public page."))
+    internal, public = store.lookup("http://10.0.0.7/wiki"), store.lookup("https://public.example/")
+    assert internal is not None and internal.exempt and public is not None and not public.exempt
+    assert permitted(public, FetchOptions())
+    assert not permitted(internal, FetchOptions())
+    assert not permitted(internal, FetchOptions(allow_hosts=("10.0.0.8",)))
+    assert permitted(internal, FetchOptions(allow_hosts=("10.0.0.7",)))
+    assert permitted(internal, FetchOptions(allow_private_hosts=True))
+    store.close()
+
+
+def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
+    PageStore.in_home(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / "store.sqlite3")
+    conn.execute("ALTER TABLE pages DROP COLUMN exempt")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    store = PageStore.in_home(tmp_path)
+    assert store.put(_page("https://m.example/", "Migrated.")).handle
+    assert store.stats().schema_version == SCHEMA_VERSION == 2
+    store.close()

@@ -1,0 +1,112 @@
+"""`webferret open | find | store` end to end through the CLI entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from webferret.cli import main
+from webferret.models import Page
+from webferret.store.pages import PageStore
+
+LONG = "\n\n".join(f"## Part {i}\n\n" + f"Stoats in part {i} change their coats. " * 40 for i in range(20))
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url="https://doc.example/long", ok=True, title="Long read", content=LONG))
+    store.put(Page(url="https://doc.example/short", ok=True, title="Short", content="Ermine is a stoat."))
+    store.close()
+    return tmp_path
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main([*argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _handle(home: Path, url: str) -> str:
+    store = PageStore.in_home(home)
+    stored = store.lookup(url)
+    store.close()
+    assert stored is not None
+    return stored.handle
+
+
+def test_open_answers_page_k_of_n(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    handle = _handle(home, "https://doc.example/long")
+    code, out = _json(capsys, "open", handle, "--page", "2", "--page-tokens", "300", "--home", str(home))
+    assert code == 0 and out["ok"]
+    data = out["data"]
+    assert {"handle", "page", "pages", "content", "title", "url"} <= set(data)
+    assert data["handle"] == handle and data["page"] == 2 and data["pages"] > 2
+    assert data["title"] == "Long read" and data["url"] == "https://doc.example/long"
+    assert data["next"] == f"webferret open {handle} --page 3 --page-tokens 300"
+    assert main(["open", handle, "--page", "1", "--home", str(home)]) == 0
+    human = capsys.readouterr().out
+    assert human.startswith("# Long read\n") and f"page 1 of 2 · {handle}" in human
+    assert f"[continue with: webferret open {handle} --page 2]" in human
+
+
+@pytest.mark.parametrize("target", ["example.org~000000000000", "PAGE_PAST_END"])
+def test_open_unknown_handle_or_page_is_not_found(
+    home: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    args = ["open", target]
+    if target == "PAGE_PAST_END":
+        args = ["open", _handle(home, "https://doc.example/short"), "--page", "2"]
+    code, out = _json(capsys, *args, "--home", str(home))
+    assert code == 1 and not out["ok"] and out["error"]["code"] == "not_found"
+    assert main([*args, "--home", str(home)]) == 1
+    assert "not_found" in capsys.readouterr().err
+
+
+def test_find_answers_passages(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _json(capsys, "find", "ermine stoat", "-n", "3", "--home", str(home))
+    assert code == 0 and out["ok"]
+    passages = out["data"]["passages"]
+    assert passages and set(passages[0]) == {"handle", "url", "title", "page", "text", "score"}
+    assert passages[0]["url"] == "https://doc.example/short"
+    short = _handle(home, "https://doc.example/short")
+    code, out = _json(capsys, "find", "stoats", "--handle", short, "--home", str(home))
+    assert code == 0 and out["data"]["passages"] == []
+    code, out = _json(capsys, "find", '"NEAR( OR * :', "--home", str(home))
+    assert code == 0 and out["data"]["passages"] == []
+
+
+def test_store_stats_prune_clear(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _json(capsys, "store", "stats", "--home", str(home))
+    assert code == 0 and out["data"]["pages"] == 2 and out["data"]["search"] == "fts5"
+    code, out = _json(capsys, "store", "prune", "--older-than", "7d", "--home", str(home))
+    assert code == 0 and out["data"]["removed"] == 0
+    code, out = _json(capsys, "store", "clear", "--home", str(home))
+    assert code == 0 and out["data"]["removed"] == 2
+    assert main(["store", "stats", "--home", str(home)]) == 0
+    assert "pages: 0" in capsys.readouterr().out
+
+
+def test_prune_needs_a_duration(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as usage:
+        main(["store", "prune", "--older-than", "soon", "--home", str(home)])
+    assert usage.value.code == 2
+    assert "expected a duration like 7d" in capsys.readouterr().err
+
+
+def test_fetch_uses_the_store_and_fresh_skips_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("webferret.fetch.fetcher", reason="the real fetcher is not on this branch yet")
+    from storeweb import Doc, article, serve
+
+    with serve() as web:
+        web.docs["/p"] = Doc(article("Cli", "The command line stores pages."), etag='"p1"')
+        base = ["fetch", web.url("/p"), "--home", str(tmp_path), "--allow-host", "127.0.0.1"]
+        vias = []
+        for extra in ([], [], ["--fresh"]):
+            code, out = _json(capsys, *base, *extra)
+            assert code == 0, out
+            vias.append(out["data"]["pages"][0]["fetched_via"])
+            assert out["data"]["pages"][0]["handle"].startswith("127.0.0.1~")
+        assert vias == ["http", "store", "http"]
+        assert web.hits("/p") == 2

@@ -1,0 +1,157 @@
+"""Freshness, revalidation and dedup end to end: Ferret against a real HTTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from storeweb import Doc, Web, article, make_fetcher, serve
+
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    with serve() as running:
+        yield running
+
+
+def _ferret(home: Path, **settings: object) -> Ferret:
+    ferret = Ferret(home=home, allow_hosts=["127.0.0.1"], **settings)
+    ferret._fetcher = make_fetcher(ferret.settings)
+    return ferret
+
+
+@pytest.fixture
+async def ferret(tmp_path: Path) -> AsyncIterator[Ferret]:
+    async with _ferret(tmp_path) as session:
+        yield session
+
+
+async def test_fresh_page_comes_from_the_store_without_a_request(web: Web, ferret: Ferret) -> None:
+    web.docs["/a"] = Doc(article("Ferrets", "Ferrets sleep a lot."), etag='"a1"')
+    first = await ferret.fetch(web.url("/a"))
+    assert first.ok and first.fetched_via == "http"
+    assert first.handle and first.handle.startswith("127.0.0.1~") and first.tokens
+    second = await ferret.fetch(web.url("/a"))
+    assert second.fetched_via == "store"
+    assert second.content == first.content and second.handle == first.handle
+    assert web.hits("/a") == 1
+
+
+async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path) -> None:
+    web.docs["/e"] = Doc(article("Etags", "Validators save bandwidth."), etag='"e1"')
+    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+        first = await ferret.fetch(web.url("/e"))
+        again = await ferret.fetch(web.url("/e"))
+    assert again.fetched_via == "revalidated"
+    assert again.content == first.content and again.handle == first.handle
+    assert again.fetched_at and first.fetched_at and again.fetched_at >= first.fetched_at
+    assert web.requests[-1]["headers"].get("If-None-Match") == '"e1"'
+    assert web.hits("/e", 304) == 1 and web.hits("/e", 200) == 1
+
+
+async def test_stale_page_is_revalidated_with_last_modified(web: Web, tmp_path: Path) -> None:
+    stamp = "Wed, 21 Oct 2026 07:28:00 GMT"
+    web.docs["/m"] = Doc(article("Dates", "Dates also validate."), last_modified=stamp)
+    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+        await ferret.fetch(web.url("/m"))
+        again = await ferret.fetch(web.url("/m"))
+    assert again.fetched_via == "revalidated"
+    assert web.requests[-1]["headers"].get("If-Modified-Since") == stamp
+
+
+async def test_a_revalidated_page_is_fresh_again(web: Web, tmp_path: Path) -> None:
+    web.docs["/r"] = Doc(article("Renewed", "Renewed pages rest."), etag='"r1"')
+    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+        await ferret.fetch(web.url("/r"))
+    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+        assert (await ferret.fetch(web.url("/r"))).fetched_via == "revalidated"
+    async with _ferret(tmp_path) as ferret:
+        assert (await ferret.fetch(web.url("/r"))).fetched_via == "store"
+    assert len(web.requests) == 2
+
+
+async def test_changed_page_replaces_the_stored_one(web: Web, tmp_path: Path) -> None:
+    web.docs["/c"] = Doc(article("Change", "Otters were here first."), etag='"c1"')
+    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+        old = await ferret.fetch(web.url("/c"))
+        web.docs["/c"] = Doc(article("Change", "Badgers replaced them."), etag='"c2"')
+        new = await ferret.fetch(web.url("/c"))
+        assert new.fetched_via == "http" and "Badgers" in new.content
+        assert new.handle == old.handle
+        opened = await ferret.open(new.handle or "")
+        assert "Badgers" in opened.content and "Otters" not in opened.content
+        assert await ferret.find("otters") == []
+        assert [p.handle for p in await ferret.find("badgers", n=1)] == [new.handle]
+        assert ferret.store.stats().versions == 2
+
+
+async def test_fresh_option_skips_the_store(web: Web, ferret: Ferret) -> None:
+    web.docs["/f"] = Doc(article("Fresh", "Always new."), etag='"f1"')
+    await ferret.fetch(web.url("/f"))
+    forced = await ferret.fetch(web.url("/f"), fresh=True)
+    assert forced.fetched_via == "http"
+    assert web.hits("/f", 200) == 2
+    assert "If-None-Match" not in web.requests[-1]["headers"]
+
+
+async def test_failed_page_is_not_stored(web: Web, ferret: Ferret) -> None:
+    page = await ferret.fetch(web.url("/nothing-here"))
+    assert not page.ok and page.handle is None
+    assert ferret.store.stats().pages == 0
+
+
+async def test_near_duplicates_in_a_batch_are_marked(web: Web, ferret: Ferret) -> None:
+    text = article("Mirror", "The same story is told twice here.", paragraphs=12)
+    web.docs["/one"] = Doc(text)
+    web.docs["/two"] = Doc(text.replace("number 11", "number eleven"))
+    web.docs["/other"] = Doc(article("Else", "Something else entirely, about moles.", paragraphs=12))
+    pages = await ferret.fetch_many([web.url("/one"), web.url("/two"), web.url("/other")])
+    assert all(page.ok for page in pages)
+    marked = [page.duplicate_of for page in pages]
+    assert marked.count(None) == 2
+    dropped = next(page for page in pages if page.duplicate_of)
+    kept = next(page for page in pages[:2] if not page.duplicate_of)
+    assert dropped.duplicate_of == kept.handle
+    assert pages[2].duplicate_of is None
+
+
+async def test_open_pages_a_stored_document(web: Web, ferret: Ferret) -> None:
+    web.docs["/long"] = Doc(article("Long", "A long read about burrows.", paragraphs=80))
+    page = await ferret.fetch(web.url("/long"))
+    handle = page.handle or ""
+    first = await ferret.open(handle, page=1, page_tokens=300)
+    assert first.pages > 2 and first.title == "Long" and first.url == web.url("/long")
+    assert first.next == f"webferret open {handle} --page 2 --page-tokens 300"
+    pages = range(1, first.pages + 1)
+    texts = [(await ferret.open(handle, page=k, page_tokens=300)).content for k in pages]
+    assert "\n".join(texts).split() == page.content.split()
+    with pytest.raises(FerretError) as past:
+        await ferret.open(handle, page=first.pages + 1, page_tokens=300)
+    assert past.value.code == ErrorCode.NOT_FOUND
+    by_url = await ferret.open(web.url("/long"))
+    assert by_url.handle == handle
+
+
+async def test_unknown_handle_is_not_found(ferret: Ferret) -> None:
+    with pytest.raises(FerretError) as unknown:
+        await ferret.open("example.org~000000000000")
+    assert unknown.value.code == ErrorCode.NOT_FOUND
+    assert "example.org~000000000000" in unknown.value.message
+
+
+async def test_a_page_fetched_under_an_exemption_needs_it_again(web: Web, tmp_path: Path) -> None:
+    web.docs["/x"] = Doc(article("Internal", "An internal page, allowed once."), etag='"x1"')
+    async with _ferret(tmp_path) as ferret:
+        assert (await ferret.fetch(web.url("/x"))).ok
+        assert (await ferret.fetch(web.url("/x"))).fetched_via == "store"
+    plain = Ferret(home=tmp_path)
+    plain._fetcher = make_fetcher(plain.settings)
+    async with plain:
+        page = await plain.fetch(web.url("/x"))
+    assert page.fetched_via != "store"
+    refused = page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
+    assert refused or web.hits("/x", 200) == 2  # the real fetcher refuses; the loopback one downloads
