@@ -1,0 +1,1 @@
+"""Benchmarks of webferret against its peers on a simulated internet (`python -m bench`)."""

@@ -1,0 +1,200 @@
+"""`python -m bench`: webferret and its peers on a simulated internet, inside a private network namespace.
+
+Installs the peers (outside the namespace: PyPI needs the network), re-executes itself inside
+`unshare --net --mount`, starts the simulated internet, measures, and writes bench/results/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench import netns, scenarios
+from bench.figures import Bench
+from bench.peers import compile_bytecode, install_peers
+from bench.report import Figure, machine, write
+from bench.simweb.process import SimWeb, SimWebOptions
+from bench.tools import Tool, all_tools
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median); default 5")
+    parser.add_argument("--throughput-urls", type=int, default=200)
+    parser.add_argument("--timeout", type=float, default=120.0, help="longest one process may run, seconds")
+    parser.add_argument("--tools", default="", help="comma-separated subset (default: all)")
+    parser.add_argument("--sites", type=int, default=52)
+    parser.add_argument("--no-install", action="store_true", help="do not (re)install the peers")
+    parser.add_argument("--no-netns", action="store_true", help="run here, without the private namespace")
+    parser.add_argument("--figures", default="search,batch,throughput,cold,tokens")
+    return parser.parse_args(argv)
+
+
+def pick_urls(manifest: dict, count: int) -> tuple[list[str], list[str]]:
+    """Eight pages on eight different fast hosts, and `count` URLs for throughput (a few broken)."""
+    normal = [site["base_url"] for site in manifest["sites"] if site["kind"] == "normal"]
+    first = {}
+    for url in manifest["live"]:
+        base = url.rsplit("/a/", 1)[0]
+        if base in normal and base not in first:
+            first[base] = url
+    batch = list(first.values())[:8]
+    broken = manifest["redirects"][:6] + manifest["missing"][:2] + manifest["dead_host"][:2]
+    live = manifest["live"]
+    many = [live[i % len(live)] for i in range(max(0, count - len(broken)))] + broken
+    return batch, many[:count]
+
+
+def choose_tools(names: str) -> list[Tool]:
+    tools = all_tools()
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    chosen = [tool for tool in tools if not wanted or tool.name in wanted]
+    ready = []
+    for tool in chosen:
+        reason = tool.missing()
+        if reason:
+            print(f"bench: skipping {tool.name}: {reason}", file=sys.stderr)
+        else:
+            ready.append(tool)
+    return ready
+
+
+def measure(args: argparse.Namespace, tools: list[Tool]) -> list[Figure]:
+    wanted = set(args.figures.split(","))
+    figures: list[Figure] = []
+    in_ns = netns.in_netns()
+    with (
+        SimWeb(SimWebOptions(sites=args.sites, netns=in_ns)) as web,
+        SimWeb(SimWebOptions(sites=2, limit=6, instant=True)) as local,
+    ):
+        if in_ns:
+            netns.install_hosts(web.manifest["hosts"])
+        bench = Bench(web, tools, args.runs, args.timeout)
+        local_bench = Bench(local, tools, args.runs, args.timeout)
+        batch, many = pick_urls(web.manifest, args.throughput_urls)
+        try:
+            figures += _figures(bench, local_bench, wanted, batch, many, local.manifest["live"])
+        finally:
+            bench.close()
+            local_bench.close()
+    return figures
+
+
+def _figures(
+    bench: Bench, local: Bench, wanted: set[str], batch: list[str], many: list[str], pages: list[str]
+) -> list[Figure]:
+    out: list[Figure] = []
+    if "search" in wanted:
+        series = _log("search+verify", scenarios.search_verify(bench))
+        out.append(Figure("search_verify", "1. search + verify 10 results, wall", "s", series))
+        out.append(
+            Figure("search_overhead", "1b. overhead over the critical path", "fraction", series, "overhead")
+        )
+    if "batch" in wanted:
+        out.append(
+            Figure(
+                "batch8",
+                "2. fetch a batch of 8 pages, wall",
+                "s",
+                _log("batch of 8", scenarios.batch(bench, batch)),
+            )
+        )
+    if "throughput" in wanted:
+        series = _log("throughput", scenarios.throughput(bench, many))
+        out.append(
+            Figure(
+                "throughput", f"3. throughput on {len(many)} URLs", "pages/s", series, higher_is_better=True
+            )
+        )
+        out.append(
+            Figure(
+                "throughput_rss",
+                "3b. peak RSS during the throughput run",
+                "MB",
+                series,
+                "peak_rss_mb",
+                "{:.0f}",
+            )
+        )
+    if "cold" in wanted:
+        out.append(
+            Figure("cold_help", "4a. cold start, `--help`", "s", _log("--help", scenarios.cold_help(local)))
+        )
+        out.append(
+            Figure(
+                "cold_fetch",
+                "4b. cold start, one local page",
+                "s",
+                _log("one page", scenarios.cold_fetch(local, pages[0])),
+            )
+        )
+    searched = next((f.series for f in out if f.key == "search_verify"), None)
+    helped = next((f.series for f in out if f.key == "cold_help"), None)
+    if searched and helped:
+        series = scenarios.net_overhead(searched, helped)
+        out.insert(
+            2, Figure("search_overhead_net", "1c. overhead, process start taken off", "fraction", series)
+        )
+    if "tokens" in wanted:
+        out.append(
+            Figure(
+                "tokens",
+                f"6. output tokens for the same {len(pages[:5])} pages",
+                "tokens",
+                _log("tokens", scenarios.output_tokens(local, pages[:5])),
+                fmt="{:.0f}",
+            )
+        )
+    return out
+
+
+def _log(label: str, series: dict) -> dict:
+    parts = [
+        f"{name}={s.median():.3g}" if s.median() is not None else f"{name}=-" for name, s in series.items()
+    ]
+    print(f"bench: {label}: " + " ".join(parts), file=sys.stderr, flush=True)
+    return series
+
+
+def extraction_table() -> str:
+    """Figure 5 comes from bench/extraction.py (another engineer's); include its table when present."""
+    table = RESULTS / "extraction.md"
+    if table.is_file():
+        return "### 5. Extraction quality and speed\n\n" + table.read_text()
+    if (Path(__file__).parent / "extraction.py").is_file():
+        return (
+            "5. Extraction: run `uv run python bench/extraction.py` to produce bench/results/extraction.md."
+        )
+    return "5. Extraction: bench/extraction.py is not on this branch yet; no figures."
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if not args.no_netns and not netns.in_netns():
+        if not args.no_install:
+            print(f"bench: peers: {install_peers()}", file=sys.stderr)
+            compile_bytecode(sys.executable, Path(__file__).resolve().parents[1] / "src" / "webferret")
+        netns.reexec_in_netns([*argv, "--no-install"])
+    if netns.in_netns():
+        netns.bring_up_loopback()
+    tools = choose_tools(args.tools)
+    figures = measure(args, tools)
+    header = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "runs": args.runs,
+        "netns": netns.in_netns(),
+        "tools": [t.name for t in tools],
+    }
+    path = write(RESULTS, figures, [t.name for t in tools], header, extraction_table())
+    print(path.read_text())
+    print(f"bench: results in {path} and {path.with_suffix('.json')}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,104 @@
+"""The six figures of issue 7, each a function of a `Bench` (the web and the tools) and the URLs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.figures import Bench, Series
+from bench.measure import Sample
+from bench.tools import Tool
+
+QUERIES = ("rust ownership", "hiking with kids", "sqlite write ahead log", "climate data", "python asyncio")
+
+
+def search_verify(bench: Bench) -> dict[str, Series]:
+    """Search (fake SearXNG) and fetch every result; overhead over searx + slowest page request."""
+    searx: str = bench.web.manifest["searx"]
+    rounds = iter(range(10**6))
+
+    def job(tool: Tool, series: Series) -> None:
+        query = QUERIES[next(rounds) % len(QUERIES)]
+        command = tool.search(query, searx, bench.home())
+        if isinstance(command, str):
+            series.unsupported = command
+            return
+        steps = [bench.sample(command)]
+        if not tool.search_verifies:
+            fetch = tool.fetch(tool.search_urls(steps[0].stdout), bench.home())
+            if isinstance(fetch, str):
+                series.unsupported = f"search works, verification cannot: {fetch}"
+                return
+            steps.append(bench.sample(fetch))
+        _record(bench, series, steps)
+
+    return bench.each(job)
+
+
+def _record(bench: Bench, series: Series, steps: list[Sample]) -> None:
+    if any(not step.stdout.strip() for step in steps):
+        series.failures.append(f"exit {[s.returncode for s in steps]}: {steps[-1].stderr.strip()[-200:]}")
+        return
+    wall = sum(step.wall for step in steps)
+    critical = critical_path(bench.web.requests(steps[0].started, steps[-1].ended))
+    series.add(wall, critical=critical, overhead=(wall - critical) / critical if critical else 0.0)
+
+
+def critical_path(entries: list[dict[str, Any]]) -> float:
+    """The search request's time plus the slowest page request's time (both as the server saw them)."""
+    searx = [e["t1"] - e["t0"] for e in entries if e["host"].startswith("searx.")]
+    pages = [e["t1"] - e["t0"] for e in entries if not e["host"].startswith("searx.")]
+    return (max(searx) if searx else 0.0) + (max(pages) if pages else 0.0)
+
+
+def batch(bench: Bench, urls: list[str]) -> dict[str, Series]:
+    """Fetch a batch of pages in one process: wall time (and peak RSS)."""
+    return bench.timed(lambda tool, home: tool.fetch(urls, home), urls)
+
+
+def throughput(bench: Bench, urls: list[str]) -> dict[str, Series]:
+    """Fetch many URLs in one process: pages per second (URLs given ÷ wall; every tool gets the same
+    URLs, ten of them broken) and peak RSS; pages read are kept where the tool reports them."""
+    return bench.timed(lambda tool, home: tool.fetch(urls, home), urls, lambda s, ok: len(urls) / s.wall)
+
+
+def cold_help(bench: Bench) -> dict[str, Series]:
+    return bench.timed(lambda tool, home: tool.help(), [])
+
+
+def cold_fetch(bench: Bench, url: str) -> dict[str, Series]:
+    return bench.timed(lambda tool, home: tool.fetch([url], home), [url])
+
+
+def output_tokens(bench: Bench, urls: list[str]) -> dict[str, Series]:
+    """Tokens of each tool's default text output for the same pages (summed over `urls`)."""
+    from webferret.tokens import estimate_tokens
+
+    def job(tool: Tool, series: Series) -> None:
+        total = 0
+        for url in urls:
+            command = tool.fetch_text(url, bench.home())
+            if isinstance(command, str):
+                series.unsupported = command
+                return
+            sample = bench.sample(command)
+            if not sample.stdout.strip():
+                series.failures.append(f"{url}: exit {sample.returncode}: {sample.stderr.strip()[-200:]}")
+                return
+            total += estimate_tokens(sample.stdout)
+        series.add(float(total))
+
+    return bench.each(job, runs=1)
+
+
+def net_overhead(searched: dict[str, Series], helped: dict[str, Series]) -> dict[str, Series]:
+    """Search+verify overhead once the tool's own process start (its `--help` median) is taken off."""
+    out: dict[str, Series] = {}
+    for name, series in searched.items():
+        start = helped.get(name, Series()).median()
+        net = Series(unsupported=series.unsupported, failures=list(series.failures))
+        if start is not None:
+            for wall, critical in zip(series.values, series.extra.get("critical", []), strict=True):
+                if critical:
+                    net.add((wall - start - critical) / critical)
+        out[name] = net
+    return out
