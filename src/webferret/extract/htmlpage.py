@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 
 from lxml import etree, html
@@ -18,8 +19,22 @@ from webferret.models import ErrorCode, FerretError
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
-# Comments and processing instructions would split text nodes (and change trafilatura's choices).
-PARSER = html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False)
+_PARSERS = threading.local()
+
+
+def _parser() -> html.HTMLParser:
+    """This thread's parser: an lxml parser must never be used by two threads at once (it crashes).
+
+    Comments and processing instructions are dropped: they would split text nodes (and change
+    trafilatura's choices).
+    """
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = html.HTMLParser(
+            remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False
+        )
+        _PARSERS.parser = parser
+    return parser
 
 
 def parse_html(text: str, url: str | None) -> html.HtmlElement:
@@ -28,7 +43,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     try:
-        return html.document_fromstring(text, parser=PARSER)
+        return html.document_fromstring(text, parser=_parser())
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
