@@ -55,3 +55,13 @@ def test_bad_setting_is_a_usage_error_not_a_traceback(
     err = capsys.readouterr().err
     assert code == 2
     assert "timeout" in err and "Traceback" not in err
+
+
+def test_readme_configuration_table_is_current() -> None:
+    from webferret.config import settings_table
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("<!-- settings-table:start")
+    start = readme.index("\n", start) + 1
+    end = readme.index("<!-- settings-table:end -->")
+    assert readme[start:end].strip() == settings_table(), "README's settings table is stale"

@@ -57,40 +57,63 @@ class Settings(BaseSettings):
     max_bytes: int = Field(default=10 * MiB, gt=0, description="cap on decompressed body bytes")
     timeout: float = Field(default=30.0, gt=0, description="per-page timeout, seconds")
     budget: float = Field(default=120.0, gt=0, description="per-call time budget, seconds")
-    max_redirects: int = Field(default=5, ge=0, le=50)
+    max_redirects: int = Field(default=5, ge=0, le=50, description="redirects followed (each hop re-checked)")
     max_urls: int = Field(default=8, ge=1, le=1000, description="most URLs in one fetch call")
-    per_host_concurrency: int = Field(default=2, ge=1, le=64)
+    per_host_concurrency: int = Field(
+        default=2, ge=1, le=64, description="pages fetched at once from one host"
+    )
     concurrency: int = Field(default=8, ge=1, le=256, description="pages fetched at once in a batch")
     retry_after_max: float = Field(default=5.0, ge=0, description="longest Retry-After honoured once")
     user_agent: str = Field(
         default="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
         "Chrome/131.0.0.0 Safari/537.36 webferret/0.1",
+        description="User-Agent of the http tier",
     )
     allow_hosts: CommaList = Field(default_factory=list, description="hosts/IPs exempt from the SSRF guard")
-    allow_private_hosts: bool = False
-    tier: Literal["auto", "http", "impersonate", "browser"] = "auto"
+    allow_private_hosts: bool = Field(
+        default=False, description="lift the private-address guard (deliberate internal fetches)"
+    )
+    tier: Literal["auto", "http", "impersonate", "browser"] = Field(
+        default="auto", description="fetch tier: auto escalates http -> impersonate -> browser"
+    )
     impersonate: str = Field(default="chrome", description="curl_cffi browser fingerprint")
-    chromium_path: str = "/usr/bin/chromium"
+    chromium_path: str = Field(
+        default="/usr/bin/chromium", description="the Chromium the browser tier drives"
+    )
     browser_ws: str | None = Field(default=None, description="CDP endpoint of an existing browser")
-    browser_no_sandbox: bool = False
-    browser_heap_mb: int = Field(default=512, ge=64)
+    browser_no_sandbox: bool = Field(
+        default=False, description="start Chromium with --no-sandbox (root, containers)"
+    )
+    browser_heap_mb: int = Field(default=512, ge=64, description="V8 heap cap of the browser, MiB")
 
     # reading
-    format: Literal["markdown", "text"] = "markdown"
+    format: Literal["markdown", "text"] = Field(
+        default="markdown", description="body format: markdown or text"
+    )
     max_tokens: int = Field(default=4000, ge=100, description="budget of one answer on agent faces")
     page_tokens: int = Field(default=4000, ge=100, description="tokens per page when paging a document")
-    link_limit: int = Field(default=20, ge=0)
-    fresh_seconds: float = Field(default=600.0, ge=0)
-    dedup_threshold: float = Field(default=0.9, gt=0, le=1)
+    link_limit: int = Field(default=20, ge=0, description="most links listed with --links")
+    fresh_seconds: float = Field(
+        default=600.0, ge=0, description="a stored page younger than this is served without network"
+    )
+    dedup_threshold: float = Field(
+        default=0.9, gt=0, le=1, description="Jaccard similarity above which two pages are near-duplicates"
+    )
 
     # searching
-    searxng_url: str | None = None
-    engines: CommaList = Field(default_factory=lambda: ["auto"])
-    results: int = Field(default=10, ge=1, le=100)
-    engine_timeout: float = Field(default=8.0, gt=0)
-    verify: bool = True
-    verify_timeout: float = Field(default=10.0, gt=0)
-    max_comments: int = Field(default=10, ge=0)
+    searxng_url: str | None = Field(
+        default=None, description="a SearXNG instance (JSON API) to search through"
+    )
+    engines: CommaList = Field(
+        default_factory=lambda: ["auto"], description="search engines: auto, or a comma list"
+    )
+    results: int = Field(default=10, ge=1, le=100, description="search results listed")
+    engine_timeout: float = Field(default=8.0, gt=0, description="per-engine timeout, seconds")
+    verify: bool = Field(
+        default=True, description="fetch every search candidate (drop dead links, count tokens)"
+    )
+    verify_timeout: float = Field(default=10.0, gt=0, description="per-page timeout of verification, seconds")
+    max_comments: int = Field(default=10, ge=0, description="top comments shown of a Reddit thread")
     engine_min_interval: float = Field(
         default=1.0, ge=0, description="seconds between two calls of one engine"
     )
@@ -102,11 +125,17 @@ class Settings(BaseSettings):
     )
 
     # agent faces
-    respect_robots: bool = True
-    allowed_domains: CommaList = Field(default_factory=list)
-    blocked_domains: CommaList = Field(default_factory=list)
+    respect_robots: bool = Field(
+        default=True, description="honour robots.txt for fetches an agent starts (MCP)"
+    )
+    allowed_domains: CommaList = Field(
+        default_factory=list, description="agent faces: only these domains (and subdomains)"
+    )
+    blocked_domains: CommaList = Field(
+        default_factory=list, description="agent faces: never these domains (and subdomains)"
+    )
     search_quota: int = Field(default=50, ge=0, description="searches per MCP session; 0 = unlimited")
-    datamark: bool = False
+    datamark: bool = Field(default=False, description="interleave a marker between words of fenced page text")
 
     @field_validator("allow_hosts", "engines", "allowed_domains", "blocked_domains", mode="before")
     @classmethod
@@ -145,3 +174,25 @@ def load_settings(**overrides: Any) -> Settings:
         raise ConfigError("; ".join(problems)) from None
     except Exception as exc:  # a malformed TOML file, for one
         raise ConfigError(f"cannot read settings: {exc}") from None
+
+
+def settings_table() -> str:
+    """The README's configuration table, made from the `Settings` fields (a test keeps it current)."""
+    rows = ["| setting | environment | default | what it does |", "| --- | --- | --- | --- |"]
+    for name, field in Settings.model_fields.items():
+        env = f"`WEBFERRET_{name.upper()}`"
+        if isinstance(field.validation_alias, AliasChoices):
+            env = ", ".join(f"`{alias}`" for alias in field.validation_alias.choices if str(alias).isupper())
+        rows.append(f"| `{name}` | {env} | {_shown_default(name, field)} | {field.description} |")
+    return "\n".join(rows)
+
+
+def _shown_default(name: str, field: Any) -> str:
+    if name == "home":
+        return "`$XDG_CACHE_HOME/webferret`"
+    if name == "user_agent":
+        return "a current Chrome User-Agent + `webferret/0.1`"
+    value = field.get_default(call_default_factory=True)
+    if isinstance(value, list):
+        return f"`{','.join(value)}`" if value else "(none)"
+    return "(none)" if value is None else f"`{value}`"
