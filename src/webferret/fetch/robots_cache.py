@@ -12,6 +12,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from webferret import sidecar
 from webferret.fetch.robots import DEFAULT_TTL, RobotsRules
 
 ROBOTS_FILE = "robots.sqlite"
@@ -36,11 +37,7 @@ class SqliteRobotsCache:
         return cls(Path(home) / ROBOTS_FILE, ttl)
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(_SCHEMA)
-        return conn
+        return sidecar.connect(self.path, _SCHEMA)
 
     def _get(self, origin: str) -> RobotsRules | None:
         with closing(self._connect()) as conn:

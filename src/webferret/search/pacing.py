@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from webferret import sidecar
 from webferret.models import ErrorCode, FerretError
 
 DEFAULT_SUSPENSION = 300.0
@@ -54,11 +55,7 @@ class Pacer:
         self.clock = clock
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(_SCHEMA)
-        return conn
+        return sidecar.connect(self.path, _SCHEMA)
 
     def reserve(self, engine: str, min_interval: float) -> float:
         """Take the engine's next slot; answer the seconds to wait for it.
