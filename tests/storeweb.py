@@ -1,8 +1,7 @@
 """A tiny real HTTP server on 127.0.0.1 for the store tests: articles with ETag / Last-Modified.
 
 It answers conditional requests with 304 when the validator matches and records every request, so
-a test can tell a download from a revalidation from no request at all. `LoopbackFetcher` speaks
-the `Fetcher` port over real HTTP for as long as the real fetcher is not on this branch.
+a test can tell a download from a revalidation from no request at all.
 """
 
 from __future__ import annotations
@@ -13,10 +12,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-import httpx
-
-from webferret.fetch.types import FetchOptions, RawResponse
 
 
 def article(title: str, words: str, paragraphs: int = 6) -> str:
@@ -95,34 +90,3 @@ def serve() -> Iterator[Web]:
         server.shutdown()
         server.server_close()
         thread.join()
-
-
-class LoopbackFetcher:
-    """The `Fetcher` port over real HTTP, for loopback test servers only."""
-
-    def __init__(self) -> None:
-        self._client = httpx.AsyncClient()
-
-    async def fetch(self, url: str, options: FetchOptions) -> RawResponse:
-        if not url.startswith("http://127.0.0.1:"):
-            raise ValueError(f"the loopback test fetcher only reads 127.0.0.1, not {url}")
-        response = await self._client.get(url, headers=dict(options.headers), timeout=options.timeout)
-        return RawResponse(
-            url=url,
-            final_url=str(response.url),
-            status=response.status_code,
-            headers=response.headers,
-            body=response.content,
-        )
-
-    async def aclose(self) -> None:
-        await self._client.aclose()
-
-
-def make_fetcher(settings: Any) -> Any:
-    """The real fetcher when this branch has it, else the loopback one."""
-    try:
-        from webferret.fetch.fetcher import Fetcher
-    except ImportError:
-        return LoopbackFetcher()
-    return Fetcher(settings)

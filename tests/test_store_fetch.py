@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from storeweb import Doc, Web, article, make_fetcher, serve
+from storeweb import Doc, Web, article, serve
 
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError
@@ -19,9 +19,7 @@ def web() -> Iterator[Web]:
 
 
 def _ferret(home: Path, **settings: object) -> Ferret:
-    ferret = Ferret(home=home, allow_hosts=["127.0.0.1"], **settings)
-    ferret._fetcher = make_fetcher(ferret.settings)
-    return ferret
+    return Ferret(home=home, allow_hosts=["127.0.0.1"], **settings)
 
 
 @pytest.fixture
@@ -148,9 +146,7 @@ async def test_a_page_fetched_under_an_exemption_needs_it_again(web: Web, tmp_pa
     async with _ferret(tmp_path) as ferret:
         assert (await ferret.fetch(web.url("/x"))).ok
         assert (await ferret.fetch(web.url("/x"))).fetched_via == "store"
-    plain = Ferret(home=tmp_path)
-    plain._fetcher = make_fetcher(plain.settings)
-    async with plain:
+    async with Ferret(home=tmp_path) as plain:
         page = await plain.fetch(web.url("/x"))
     assert page.fetched_via != "store"
     refused = page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
