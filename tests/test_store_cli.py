@@ -96,7 +96,6 @@ def test_prune_needs_a_duration(home: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_fetch_uses_the_store_and_fresh_skips_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("webferret.fetch.fetcher", reason="the real fetcher is not on this branch yet")
     from storeweb import Doc, article, serve
 
     with serve() as web:

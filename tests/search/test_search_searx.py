@@ -6,7 +6,6 @@ nothing leaves the machine.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -16,10 +15,6 @@ from search_harness import FakeWeb, SearxServer, free_port
 from webferret.cli import main
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode
-
-HAS_FETCHER = importlib.util.find_spec("webferret.fetch.fetcher") is not None
-HAS_STORE = importlib.util.find_spec("webferret.store.pages") is not None
-HAS_DEDUP = importlib.util.find_spec("webferret.present.dedup") is not None
 
 
 def ferret(tmp_path: Path, searx: SearxServer) -> Ferret:
@@ -108,7 +103,6 @@ def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.Captu
     assert "no engine answered" in err and "searxng: connect_failed: searxng: cannot reach" in err
 
 
-@pytest.mark.skipif(not HAS_FETCHER, reason="verification needs the fetcher (branch fetchcore)")
 def test_cli_verifies_against_local_pages(
     tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -127,11 +121,9 @@ def test_cli_verifies_against_local_pages(
     assert [item["url"].rsplit("/", 1)[-1] for item in data["unreachable"]] == ["dead"]
     assert len(data["results"]) == 3
     assert all(item["reachable"] is True and item["tokens"] > 50 for item in data["results"])
-    if HAS_STORE:  # verified pages are kept: each result can be read from the store
-        assert all(item["handle"] for item in data["results"])
+    assert all(item["handle"] for item in data["results"])  # verified pages are kept in the store
 
 
-@pytest.mark.skipif(not (HAS_FETCHER and HAS_DEDUP), reason="needs the fetcher and present.dedup (store)")
 async def test_near_duplicate_pages_are_dropped(tmp_path: Path, searx: SearxServer) -> None:
     async with ferret(tmp_path, searx) as f:
         result = await f.search("twins", f.search_options(engines=("searxng",)))
