@@ -161,15 +161,11 @@ def _log(label: str, series: dict) -> dict:
 
 
 def extraction_table() -> str:
-    """Figure 5 comes from bench/extraction.py (another engineer's); include its table when present."""
+    """Figure 5 comes from bench/extraction.py; its table is included when it has been run."""
     table = RESULTS / "extraction.md"
     if table.is_file():
         return "### 5. Extraction quality and speed\n\n" + table.read_text()
-    if (Path(__file__).parent / "extraction.py").is_file():
-        return (
-            "5. Extraction: run `uv run python bench/extraction.py` to produce bench/results/extraction.md."
-        )
-    return "5. Extraction: bench/extraction.py is not on this branch yet; no figures."
+    return "5. Extraction: run `uv run python bench/extraction.py` to produce bench/results/extraction.md."
 
 
 def main(argv: list[str]) -> int:
