@@ -1,17 +1,18 @@
-"""A tiny real HTTP server on 127.0.0.1 for the store tests: articles with ETag / Last-Modified.
+"""The loopback web of the store tests: articles with ETag / Last-Modified, conditional requests answered.
 
-It answers conditional requests with 304 when the validator matches and records every request, so
-a test can tell a download from a revalidation from no request at all.
+It is the tier tests' server (`tiers_web`) with one fallback route that serves `docs` by path, answers a
+matching `If-None-Match` / `If-Modified-Since` with 304 and records every answer's status, so a test can
+tell a download from a revalidation from no request at all.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+import tiers_web
 
 
 def article(title: str, words: str, paragraphs: int = 6) -> str:
@@ -32,10 +33,17 @@ class Doc:
     etag: str | None = None
     last_modified: str | None = None
 
+    def unchanged(self, headers: dict[str, str]) -> bool:
+        """Whether a conditional request names this version (headers lower-cased)."""
+        return bool(
+            (self.etag and headers.get("if-none-match") == self.etag)
+            or (self.last_modified and headers.get("if-modified-since") == self.last_modified)
+        )
+
 
 @dataclass
 class Web:
-    """What the server serves (`docs` by path) and what it was asked (`requests`)."""
+    """What the server serves (`docs` by path) and what it was asked (`requests`, headers lower-cased)."""
 
     docs: dict[str, Doc] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -47,46 +55,23 @@ class Web:
     def hits(self, path: str, status: int | None = None) -> int:
         return sum(1 for r in self.requests if r["path"] == path and status in (None, r["status"]))
 
-
-def _handler(web: Web) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            doc = web.docs.get(self.path)
-            status = 200 if doc else 404
-            if doc and (
-                (doc.etag and self.headers.get("If-None-Match") == doc.etag)
-                or (doc.last_modified and self.headers.get("If-Modified-Since") == doc.last_modified)
-            ):
-                status = 304
-            web.requests.append({"path": self.path, "status": status, "headers": dict(self.headers)})
-            body = doc.body.encode() if doc and status == 200 else b"" if status == 304 else b"missing"
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            if doc and doc.etag:
-                self.send_header("ETag", doc.etag)
-            if doc and doc.last_modified:
-                self.send_header("Last-Modified", doc.last_modified)
-            if status != 304:
-                self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    return Handler
+    def answer(self, hit: tiers_web.Hit) -> tiers_web.Reply:
+        doc = self.docs.get(hit.path)
+        status = 404 if doc is None else 304 if doc.unchanged(hit.headers) else 200
+        self.requests.append({"path": hit.path, "status": status, "headers": hit.headers})
+        headers = {"content-type": "text/html; charset=utf-8"}
+        if doc and doc.etag:
+            headers["etag"] = doc.etag
+        if doc and doc.last_modified:
+            headers["last-modified"] = doc.last_modified
+        body = doc.body.encode() if doc and status == 200 else b"" if status == 304 else b"missing"
+        return status, headers, body
 
 
 @contextmanager
 def serve() -> Iterator[Web]:
     web = Web()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(web))
-    web.base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with tiers_web.serve() as site:
+        site.fallback = web.answer
+        web.base = site.base
         yield web
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()

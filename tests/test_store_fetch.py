@@ -47,7 +47,7 @@ async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path)
     assert again.fetched_via == "revalidated"
     assert again.content == first.content and again.handle == first.handle
     assert again.fetched_at and first.fetched_at and again.fetched_at >= first.fetched_at
-    assert web.requests[-1]["headers"].get("If-None-Match") == '"e1"'
+    assert web.requests[-1]["headers"].get("if-none-match") == '"e1"'
     assert web.hits("/e", 304) == 1 and web.hits("/e", 200) == 1
 
 
@@ -58,7 +58,7 @@ async def test_stale_page_is_revalidated_with_last_modified(web: Web, tmp_path: 
         await ferret.fetch(web.url("/m"))
         again = await ferret.fetch(web.url("/m"))
     assert again.fetched_via == "revalidated"
-    assert web.requests[-1]["headers"].get("If-Modified-Since") == stamp
+    assert web.requests[-1]["headers"].get("if-modified-since") == stamp
 
 
 async def test_a_revalidated_page_is_fresh_again(web: Web, tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ async def test_fresh_option_skips_the_store(web: Web, ferret: Ferret) -> None:
     forced = await ferret.fetch(web.url("/f"), fresh=True)
     assert forced.fetched_via == "http"
     assert web.hits("/f", 200) == 2
-    assert "If-None-Match" not in web.requests[-1]["headers"]
+    assert "if-none-match" not in web.requests[-1]["headers"]
 
 
 async def test_failed_page_is_not_stored(web: Web, ferret: Ferret) -> None:

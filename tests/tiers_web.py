@@ -53,6 +53,7 @@ class Site:
     port: int = 0
     routes: dict[str, Route] = field(default_factory=dict)
     hits: list[Hit] = field(default_factory=list)
+    fallback: Route | None = None  # answers a path without a route (default: 404)
 
     @property
     def base(self) -> str:
@@ -72,12 +73,13 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             hit = Hit(self.path, {k.lower(): v for k, v in self.headers.items()})
             site.hits.append(hit)
-            route = site.routes.get(self.path.split("?")[0])
+            route = site.routes.get(self.path.split("?")[0]) or site.fallback
             status, headers, body = route(hit) if route else (404, {"content-type": "text/plain"}, b"nope")
             self.send_response(status)
             for key, value in headers.items():
                 self.send_header(key, value)
-            self.send_header("content-length", str(len(body)))
+            if status != 304:
+                self.send_header("content-length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
 
