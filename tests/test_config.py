@@ -36,9 +36,26 @@ def test_toml_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert settings.searxng_url == "http://127.0.0.1:8888"
 
 
+def test_engine_weights_from_env_and_toml(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("WEBFERRET_ENGINE_WEIGHTS", "wikipedia=2, reddit=0.5")
+    assert load_settings().engine_weights == {"wikipedia": 2.0, "reddit": 0.5}
+    monkeypatch.delenv("WEBFERRET_ENGINE_WEIGHTS")
+    config = tmp_path / "config.toml"
+    config.write_text("[engine_weights]\ngithub = 3\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    assert load_settings().engine_weights == {"github": 3.0}
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("WEBFERRET_TIMEOUT", "nan"), ("WEBFERRET_TIMEOUT", "-1"), ("WEBFERRET_MAX_BYTES", "lots")],
+    [
+        ("WEBFERRET_TIMEOUT", "nan"),
+        ("WEBFERRET_TIMEOUT", "-1"),
+        ("WEBFERRET_MAX_BYTES", "lots"),
+        ("WEBFERRET_ENGINE_WEIGHTS", "wikipedia"),
+        ("WEBFERRET_ENGINE_WEIGHTS", "wikipedia=heavy"),
+        ("WEBFERRET_ENGINE_WEIGHTS", "reddit=-1"),
+    ],
 )
 def test_bad_value_names_the_setting(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv(name, value)

@@ -38,6 +38,7 @@ class ConfigError(ValueError):
 
 
 CommaList = Annotated[list[str], NoDecode]
+WeightMap = Annotated[dict[str, float], NoDecode]
 
 
 class Settings(BaseSettings):
@@ -107,6 +108,10 @@ class Settings(BaseSettings):
     engines: CommaList = Field(
         default_factory=lambda: ["auto"], description="search engines: auto, or a comma list"
     )
+    engine_weights: WeightMap = Field(
+        default_factory=dict,
+        description="rank-fusion weight per engine, e.g. `wikipedia=2,reddit=0.5` (others count 1)",
+    )
     results: int = Field(default=10, ge=1, le=100, description="search results listed")
     engine_timeout: float = Field(default=8.0, gt=0, description="per-engine timeout, seconds")
     verify: bool = Field(
@@ -142,6 +147,28 @@ class Settings(BaseSettings):
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("engine_weights", mode="before")
+    @classmethod
+    def _parse_weights(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        weights: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            name, sep, number = part.partition("=")
+            try:
+                weights[name.strip()] = float(number) if sep and name.strip() else float("nan")
+            except ValueError:
+                weights[name.strip()] = float("nan")
+        return weights
+
+    @field_validator("engine_weights")
+    @classmethod
+    def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
+        for name, weight in value.items():
+            if not name or not weight >= 0:  # also catches NaN from a malformed entry
+                raise ValueError(f"each entry must be ENGINE=WEIGHT with a weight >= 0 (bad entry: {name!r})")
         return value
 
     @classmethod
@@ -193,6 +220,6 @@ def _shown_default(name: str, field: Any) -> str:
     if name == "user_agent":
         return "a current Chrome User-Agent + `webferret/0.1`"
     value = field.get_default(call_default_factory=True)
-    if isinstance(value, list):
+    if isinstance(value, list | dict):
         return f"`{','.join(value)}`" if value else "(none)"
     return "(none)" if value is None else f"`{value}`"

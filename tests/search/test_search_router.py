@@ -164,3 +164,23 @@ async def test_a_server_error_is_retried_once(client: httpx.AsyncClient) -> None
 
     outcome = await router(client, [fake_engine("f", flaky, [])]).search("q", SearchOptions(engines=("f",)))
     assert outcome.reports[0].ok and statuses == []
+
+
+async def test_engine_weights_decide_the_fused_order(client: httpx.AsyncClient) -> None:
+    calls: list[EngineQuery] = []
+    engines = [
+        fake_engine("a", answer("https://one.org/", "https://two.org/"), calls),
+        fake_engine("b", answer("https://two.org/", "https://one.org/"), calls),
+    ]
+    even = await router(client, engines).search("q", SearchOptions(engines=("a", "b")))
+    assert [hit.url for hit in even.hits] == ["https://one.org/", "https://two.org/"]  # a tie: first seen
+    weighted = SearchOptions(engines=("a", "b"), weights={"b": 2.0})
+    outcome = await router(client, engines).search("q", weighted)
+    assert [hit.url for hit in outcome.hits] == ["https://two.org/", "https://one.org/"]
+
+
+async def test_a_weight_for_an_unknown_engine_is_an_invalid_argument(client: httpx.AsyncClient) -> None:
+    engines = [fake_engine("a", answer("https://one.org/"), [])]
+    with pytest.raises(FerretError) as info:
+        await router(client, engines).search("q", SearchOptions(engines=("a",), weights={"bing": 2.0}))
+    assert info.value.info().code == ErrorCode.INVALID_ARGUMENT and "bing" in str(info.value)

@@ -63,12 +63,23 @@ class Router:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "no engine selected (--engines is empty)")
         return slots
 
+    def check_weights(self, weights: Mapping[str, float]) -> None:
+        """Every weighted engine must exist (a typo would otherwise weigh nothing, silently)."""
+        unknown = sorted(set(weights) - set(self.engines))
+        if unknown:
+            known = ", ".join(sorted(self.engines))
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"engine_weights names unknown engine(s) {', '.join(unknown)}; known: {known}",
+            )
+
     async def search(self, query: str, options: SearchOptions) -> RouterOutcome:
         text, bang_site = parse_bangs(query)
         site = options.site or bang_site
         if not text.strip():
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
         slots = self.plan(options.engines, site, bool(options.searxng_url))
+        self.check_weights(options.weights)
         done = await asyncio.gather(*(self._run_chain(chain, text, site, options) for chain in slots))
         outcome = RouterOutcome(text=text, site=site)
         answers = []
@@ -78,7 +89,7 @@ class Router:
                 if answer is not None:
                     outcome.warnings.extend(answer.warnings)
                     answers.append((name, self.engines[name].group, answer.hits))
-        outcome.hits = fuse(answers)
+        outcome.hits = fuse(answers, weights=options.weights)
         return outcome
 
     def _query(self, engine: Engine, text: str, site: str | None, options: SearchOptions) -> EngineQuery:

@@ -28,6 +28,7 @@ class SearchOptions:
     verify: bool = True
     verify_timeout: float = 10.0
     region: str = "us-en"
+    weights: Mapping[str, float] = field(default_factory=dict)  # rank-fusion weight per engine name
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> SearchOptions:
@@ -40,6 +41,7 @@ class SearchOptions:
             engine_min_interval=settings.engine_min_interval,
             verify=settings.verify,
             verify_timeout=settings.verify_timeout,
+            weights=dict(settings.engine_weights),
         )
         return base.with_(**overrides)
 
