@@ -17,7 +17,6 @@ import json
 import pickle
 import random
 import re
-import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -28,7 +27,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import REPO, evaluator, load_pages
 
-from webferret.extract import main_content
+from webferret.extract import main_content, stacking
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
@@ -73,15 +72,21 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
         }
     texts = [b.text for b in analysis.blocks]
     return {"id": page_id, "x": analysis.matrix.astype(np.float32), "texts": texts,
-            "y": labels(texts, truth), "ref": analysis.reference_text}  # fmt: skip
+            "y": labels(texts, truth), "ref": analysis.reference_text,
+            "keys": stacking.group_keys(analysis.blocks)}  # fmt: skip
+
+
+def features_hash() -> str:
+    """A digest of the code that makes the features (cached features are reused while it is unchanged)."""
+    sources = b"".join(
+        (REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py")
+    )
+    return hashlib.sha1(sources).hexdigest()[:8]
 
 
 def dataset(name: str, pages: list, workers: int) -> list[dict]:
     CACHE.mkdir(parents=True, exist_ok=True)
-    sources = b"".join(
-        (REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py")
-    )
-    path = CACHE / f"{name}-{len(pages)}-{hashlib.sha1(sources).hexdigest()[:8]}.pkl"
+    path = CACHE / f"{name}-{len(pages)}-{features_hash()}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
     with ProcessPoolExecutor(workers) as pool:
@@ -91,24 +96,78 @@ def dataset(name: str, pages: list, workers: int) -> list[dict]:
     return rows
 
 
-def fit(rows: list[dict]) -> HistGradientBoostingClassifier:
+def chars_of(row: dict) -> np.ndarray:
+    return np.array([len(t) for t in row["texts"]], dtype=float)
+
+
+def fit(rows: list[dict], inputs: dict[str, np.ndarray] | None = None) -> HistGradientBoostingClassifier:
+    """A model on the blocks of `rows` (features `inputs[id]` when given, else the stage-one matrix)."""
     rng = np.random.default_rng(0)
     xs, ys, weights = [], [], []
     for r in rows:
         if r["x"] is None:
             continue
+        x = r["x"] if inputs is None else inputs[r["id"]]
         n = np.array([len(WORD.findall(t)) for t in r["texts"]], dtype=float) + 1.0
         w = np.sqrt(n) / np.sqrt(n).sum() * len(n) ** 0.5
         pick = np.arange(len(n))
         if len(n) > MAX_BLOCKS:
             pick = np.sort(rng.choice(len(n), MAX_BLOCKS, replace=False))
             w = w * (len(n) / MAX_BLOCKS)
-        xs.append(r["x"][pick])
+        xs.append(x[pick])
         ys.append(r["y"][pick])
         weights.append(w[pick])
     model = HistGradientBoostingClassifier(**PARAMS, random_state=0)
     model.fit(np.vstack(xs), np.concatenate(ys), sample_weight=np.concatenate(weights))
     return model
+
+
+def second_inputs(rows: list[dict], probs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Stage-two feature matrices of the pages that have stage-one probabilities."""
+    return {
+        r["id"]: stacking.stage_two(r["x"], probs[r["id"]], r["keys"], chars_of(r)).astype(np.float32)
+        for r in rows
+        if r["id"] in probs
+    }
+
+
+def predict(model, rows: list[dict], inputs: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    return {
+        r["id"]: model.predict_proba(r["x"] if inputs is None else inputs[r["id"]])[:, 1]
+        for r in rows
+        if r["x"] is not None
+    }
+
+
+def stage_one(rows: list[dict], fold_of: dict[str, int], folds: int, pairs: bool) -> tuple[dict, dict]:
+    """Stage one's out-of-fold probabilities, and for every fold f those of the pages outside f.
+
+    The latter come from models that never saw fold f nor the page itself (a page of fold g is scored by
+    a model trained without folds f and g), so stage two of fold f learns from honest inputs.
+    """
+    oof: dict[str, np.ndarray] = {}
+    for f in range(folds):
+        test = [r for r in rows if fold_of[r["id"]] == f]
+        oof.update(predict(fit([r for r in rows if fold_of[r["id"]] != f]), test))
+    outside: dict[int, dict[str, np.ndarray]] = {f: {} for f in range(folds)}
+    for f in range(folds if pairs else 0):
+        for g in range(f + 1, folds):
+            model = fit([r for r in rows if fold_of[r["id"]] not in (f, g)])
+            outside[f].update(predict(model, [r for r in rows if fold_of[r["id"]] == g]))
+            outside[g].update(predict(model, [r for r in rows if fold_of[r["id"]] == f]))
+        print(f"  stage one, fold {f + 1}/{folds} done", flush=True)
+    return oof, outside
+
+
+def stage_two_cv(rows: list[dict], fold_of: dict[str, int], oof: dict, outside: dict) -> dict:
+    """Stage two's out-of-fold probabilities."""
+    oof2: dict[str, np.ndarray] = {}
+    for f in sorted(outside):
+        test = [r for r in rows if fold_of[r["id"]] == f]
+        train = [r for r in rows if fold_of[r["id"]] != f]
+        model = fit(train, second_inputs(train, outside[f]))
+        oof2.update(predict(model, test, second_inputs(test, oof)))
+    return oof2
 
 
 def texts_for(rows: list[dict], model, threshold: float, oracle: bool = False) -> dict[str, str]:
@@ -161,6 +220,32 @@ def export(model: HistGradientBoostingClassifier, n_features: int, path: Path) -
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(trees)} trees, depth {depth})")
 
 
+def cached(name: str, compute):
+    path = CACHE / f"{name}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    value = compute()
+    path.write_bytes(pickle.dumps(value))
+    return value
+
+
+def folds_of(ids: list[str], folds: int) -> dict[str, int]:
+    order = sorted(ids)
+    random.Random(1).shuffle(order)
+    return {pid: i % folds for i, pid in enumerate(order)}
+
+
+def report_sets(label: str, sets: dict[str, list], rows: list[dict], probs: dict, threshold: float) -> dict:
+    """Report each set's figures on its own (pages of a set scored with the given probabilities)."""
+    out = {}
+    for name, pages in sets.items():
+        ids = {p.id for p in pages}
+        out[name] = report(
+            f"{label} ({name})", pages, texts_at([r for r in rows if r["id"] in ids], probs, threshold)
+        )
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", type=int, default=5)
@@ -168,6 +253,8 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--sweep", type=float, nargs="*", default=[], help="also report CV at these thresholds")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--articles", action="store_true", help="train on the article set too (CV on both)")
+    ap.add_argument("--stage-two", action="store_true", help="add the context model (stacking.py)")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -175,35 +262,46 @@ def main() -> None:
     pages = load_pages("multitype")
     if args.sample:
         pages = random.Random(0).sample(pages, args.sample)
+    sets = {"multitype": pages, "articles": load_pages("articles")}
     rows = dataset("multitype", pages, args.workers)
-    by_id = {p.id: p for p in pages}
+    arows = dataset("articles", sets["articles"], args.workers)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
-    order = sorted(by_id)
-    random.Random(1).shuffle(order)
-    fold_of = {pid: i % args.folds for i, pid in enumerate(order)}
-    probs: dict[str, np.ndarray] = {}
-    for fold in range(args.folds):
-        model = fit([r for r in rows if fold_of[r["id"]] != fold])
-        for r in rows:
-            if fold_of[r["id"]] == fold and r["x"] is not None:
-                probs[r["id"]] = model.predict_proba(r["x"])[:, 1]
-        print(f"  fold {fold + 1}/{args.folds} done", flush=True)
+    train = rows + arows if args.articles else rows
+    fold_of = folds_of([r["id"] for r in train], args.folds)
+    params = hashlib.sha1(repr((PARAMS, MAX_BLOCKS)).encode()).hexdigest()[:6]
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}-{int(args.stage_two)}"
+    oof, outside = cached(key, lambda: stage_one(train, fold_of, args.folds, args.stage_two))
+    probs = stage_two_cv(train, fold_of, oof, outside) if args.stage_two else oof
     for threshold in args.sweep:
-        report(f"  CV at threshold {threshold}", pages, texts_at(rows, probs, threshold))
-    preds = texts_at(rows, probs, args.threshold)
-    cv = report(f"{args.folds}-fold CV (multitype)", pages, preds)
-    per_page = [evaluator().bow_prf(by_id[i].truth, preds[i])[2] for i in order]
-    print(f"  CV bow F1 over pages: mean {statistics.mean(per_page):.4f}")
+        report_sets(
+            f"  CV at {threshold}", sets if args.articles else {"multitype": pages}, train, probs, threshold
+        )
+    cv = report_sets(f"{args.folds}-fold CV", sets if args.articles else {"multitype": pages}, train, probs,
+                     args.threshold)  # fmt: skip
     if args.no_export:
         return
-    final = fit(rows)
-    export(final, rows[0]["x"].shape[1] if rows[0]["x"] is not None else 0, args.out)
-    articles = load_pages("articles")
-    arows = dataset("articles", articles, args.workers)
-    report("trafilatura (articles)", articles, {r["id"]: r["ref"] for r in arows})
-    held = report("held-out articles", articles, texts_for(arows, final, args.threshold))
-    summary = {"cv_multitype": cv, "heldout_articles": held, "params": PARAMS, "folds": args.folds}
+    first = fit(train)
+    n_features = next(r["x"].shape[1] for r in train if r["x"] is not None)
+    export(first, n_features, args.out)
+    second = None
+    if args.stage_two:
+        second = fit(train, second_inputs(train, oof))
+        export(second, n_features + stacking.N_CONTEXT, args.out.with_name("blocks_context.json"))
+    if not args.articles:
+        aprobs = predict(first, arows)
+        if second is not None:
+            aprobs = predict(second, arows, second_inputs(arows, aprobs))
+        cv["articles (held out)"] = report(
+            "held-out articles", sets["articles"], texts_at(arows, aprobs, args.threshold)
+        )
+    summary = {
+        "cv": cv,
+        "params": PARAMS,
+        "folds": args.folds,
+        "articles": args.articles,
+        "stage_two": args.stage_two,
+    }
     (REPO / "bench" / "train_blocks.last.json").write_text(
         json.dumps(summary, indent=1, default=str), "utf-8"
     )

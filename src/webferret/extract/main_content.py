@@ -14,8 +14,8 @@ import numpy as np
 import trafilatura
 
 from webferret.extract import blocks as B
-from webferret.extract import features
-from webferret.extract.classifier import load_default
+from webferret.extract import features, stacking
+from webferret.extract.classifier import load_context, load_default
 
 THRESHOLD = 0.5
 
@@ -58,10 +58,21 @@ def keep_mask(analysis: Analysis) -> np.ndarray:
     """Which blocks are main content."""
     if not analysis.blocks:
         return np.zeros(0, dtype=bool)
-    keep = load_default().predict(analysis.matrix) >= THRESHOLD
+    keep = probabilities(analysis) >= THRESHOLD
     if not keep.any():  # the model found nothing: fall back to what trafilatura kept
         keep = analysis.matrix[:, features.IN_MAIN] > 0
     return _with_code_beside_content(analysis.blocks, keep)
+
+
+def probabilities(analysis: Analysis) -> np.ndarray:
+    """Per block, the probability that it is main content: stage one, then (when shipped) stage two."""
+    prob = load_default().predict(analysis.matrix)
+    second = load_context()
+    if second is None:
+        return prob
+    chars = np.array([len(b.text) for b in analysis.blocks], dtype=float)
+    keys = stacking.group_keys(analysis.blocks)
+    return second.predict(stacking.stage_two(analysis.matrix, prob, keys, chars))
 
 
 def _with_code_beside_content(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
