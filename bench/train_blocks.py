@@ -27,19 +27,19 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import REPO, evaluator, load_pages
 
-from webferret.extract import main_content, stacking
+from webferret.extract import chooser, main_content, stacking
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
 PARAMS = {
-    "max_iter": 120,
-    "learning_rate": 0.15,
-    "max_depth": 6,
-    "max_leaf_nodes": 31,
-    "min_samples_leaf": 40,
+    "max_iter": 250,
+    "learning_rate": 0.1,
+    "max_depth": 8,
+    "max_leaf_nodes": 63,
+    "min_samples_leaf": 20,
     "early_stopping": False,
 }
-MAX_BLOCKS = 120  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
+MAX_BLOCKS = 250  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
 
 
 def labels(texts: list[str], truth: str) -> np.ndarray:
@@ -170,6 +170,85 @@ def stage_two_cv(rows: list[dict], fold_of: dict[str, int], oof: dict, outside: 
     return oof2
 
 
+CHOOSER_PARAMS = {"max_iter": 100, "learning_rate": 0.05, "max_depth": 3, "min_samples_leaf": 20}
+
+
+def chooser_rows(rows: list[dict], probs: dict, threshold: float, truths: dict[str, str]) -> tuple:
+    """Per page with blocks: the chooser's features, and F1 of the classifier's and trafilatura's text."""
+    bow = evaluator().bow_prf
+    xs, f_cls, f_ref = [], [], []
+    for r in rows:
+        x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r["x"])
+        keep = probs[r["id"]] >= threshold
+        text = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
+        xs.append(x[0])
+        f_cls.append(bow(truths[r["id"]], text)[2])
+        f_ref.append(bow(truths[r["id"]], r["ref"])[2])
+    return np.array(xs), np.array(f_cls), np.array(f_ref)
+
+
+def fit_chooser(x: np.ndarray, f_cls: np.ndarray, f_ref: np.ndarray) -> HistGradientBoostingClassifier:
+    """Learn when the classifier's text beats trafilatura's, weighted by how much is at stake."""
+    model = HistGradientBoostingClassifier(**CHOOSER_PARAMS, random_state=0)
+    model.fit(x, f_cls >= f_ref, sample_weight=np.abs(f_cls - f_ref) + 1e-3)
+    return model
+
+
+def chooser_cv(rows: list[dict], fold_of: dict, oof: dict, outside: dict, threshold: float,
+               truths: dict[str, str]) -> dict[str, bool]:  # fmt: skip
+    """Out-of-fold choices: True where trafilatura's text is chosen.
+
+    With `outside` (stage one's probabilities from models that never saw the fold) the chooser of a fold
+    learns from honest classifier outputs; without, from out-of-fold ones (a slight leak, said in the log).
+    """
+    rows = [r for r in rows if r["x"] is not None]
+    prefer: dict[str, bool] = {}
+    for f in sorted(set(fold_of.values())):
+        train = [r for r in rows if fold_of[r["id"]] != f]
+        test = [r for r in rows if fold_of[r["id"]] == f]
+        model = fit_chooser(*chooser_rows(train, outside.get(f) or oof, threshold, truths))
+        x_test = chooser_rows(test, oof, threshold, truths)[0]
+        if len(test):
+            picks = model.predict_proba(x_test)[:, 1] < chooser.CUT
+            prefer.update({r["id"]: bool(p) for r, p in zip(test, picks, strict=True)})
+    return prefer
+
+
+def texts_chosen(rows: list[dict], probs: dict, threshold: float, prefer: dict[str, bool]) -> dict[str, str]:
+    refs = {r["id"]: r["ref"] for r in rows}
+    return {i: refs[i] if prefer.get(i) else t for i, t in texts_at(rows, probs, threshold).items()}
+
+
+def route(job: tuple[str, Path]) -> tuple[str, bool]:
+    """Whether the pipeline hands this page to trafilatura (a declared article or a tiny page)."""
+    from webferret.extract.htmlpage import parse_html
+    from webferret.extract.metadata import ARTICLE_TYPES, extract_metadata
+    from webferret.extract.selector import _tiny
+    from webferret.models import FerretError
+
+    page_id, html_path = job
+    with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
+        html = f.read()
+    try:
+        tree = parse_html(html, None)
+    except FerretError:
+        return page_id, True
+    meta = extract_metadata(tree, None)
+    article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
+    return page_id, article or _tiny(tree)
+
+
+def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], workers: int) -> dict:
+    """The whole pipeline's figure from out-of-fold texts: trafilatura's text where the pipeline routes
+    the page to trafilatura (its plain reference text stands in for the pipeline's rendering)."""
+    with ProcessPoolExecutor(workers) as pool:
+        to_reference = dict(pool.map(route, [(p.id, p.html_path) for p in pages], chunksize=16))
+    refs = {r["id"]: r["ref"] for r in rows}
+    mixed = {i: refs[i] if to_reference.get(i) else t for i, t in texts.items()}
+    print(f"  pages routed to trafilatura: {sum(to_reference.values())} of {len(pages)}")
+    return report("  pipeline rule (estimate)", pages, mixed)
+
+
 def texts_for(rows: list[dict], model, threshold: float, oracle: bool = False) -> dict[str, str]:
     out = {}
     for r in rows:
@@ -250,11 +329,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--sample", type=int, help="only N multitype pages (quick iterations)")
-    ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--threshold", type=float, default=0.4)
     ap.add_argument("--sweep", type=float, nargs="*", default=[], help="also report CV at these thresholds")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--articles", action="store_true", help="train on the article set too (CV on both)")
     ap.add_argument("--stage-two", action="store_true", help="add the context model (stacking.py)")
+    ap.add_argument("--pairs", action="store_true", help="nested stage-one models: a strict chooser CV")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -270,8 +350,9 @@ def main() -> None:
     train = rows + arows if args.articles else rows
     fold_of = folds_of([r["id"] for r in train], args.folds)
     params = hashlib.sha1(repr((PARAMS, MAX_BLOCKS)).encode()).hexdigest()[:6]
-    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}-{int(args.stage_two)}"
-    oof, outside = cached(key, lambda: stage_one(train, fold_of, args.folds, args.stage_two))
+    pairs = args.stage_two or args.pairs
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}-{int(pairs)}"
+    oof, outside = cached(key, lambda: stage_one(train, fold_of, args.folds, pairs))
     probs = stage_two_cv(train, fold_of, oof, outside) if args.stage_two else oof
     for threshold in args.sweep:
         report_sets(
@@ -279,8 +360,18 @@ def main() -> None:
         )
     cv = report_sets(f"{args.folds}-fold CV", sets if args.articles else {"multitype": pages}, train, probs,
                      args.threshold)  # fmt: skip
+    truths = {p.id: p.truth for p in pages}
+    honest = {} if args.stage_two else outside
+    prefer = chooser_cv(rows, fold_of, probs, honest, args.threshold, truths)
+    leak = "" if pairs and not args.stage_two else " (chooser on out-of-fold inputs)"
+    chosen = texts_chosen(rows, probs, args.threshold, prefer)
+    cv["multitype, with chooser"] = report(f"{args.folds}-fold CV + chooser{leak}", pages, chosen)
+    cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, args.workers)
     if args.no_export:
         return
+    blocks_with_x = [r for r in rows if r["x"] is not None]
+    final_chooser = fit_chooser(*chooser_rows(blocks_with_x, probs, args.threshold, truths))
+    export(final_chooser, chooser.N_PAGE_SIGNALS + 11, args.out.with_name("chooser.json"))
     first = fit(train)
     n_features = next(r["x"].shape[1] for r in train if r["x"] is not None)
     export(first, n_features, args.out)
