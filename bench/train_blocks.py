@@ -139,14 +139,19 @@ def predict(model, rows: list[dict], inputs: dict[str, np.ndarray] | None = None
     }
 
 
-def stage_one(rows: list[dict], fold_of: dict[str, int], folds: int, pairs: bool) -> tuple[dict, dict]:
+def stage_one(rows: list[dict], fold_of: dict[str, int], folds: int, pairs: bool,
+              oof: dict | None = None) -> tuple[dict, dict]:  # fmt: skip
     """Stage one's out-of-fold probabilities, and for every fold f those of the pages outside f.
 
     The latter come from models that never saw fold f nor the page itself (a page of fold g is scored by
     a model trained without folds f and g), so stage two of fold f learns from honest inputs.
+    `oof`, when given, is reused (it does not depend on `pairs`).
     """
-    oof: dict[str, np.ndarray] = {}
-    for f in range(folds):
+    if oof is not None:
+        folds_todo: range = range(0)
+    else:
+        oof, folds_todo = {}, range(folds)
+    for f in folds_todo:
         test = [r for r in rows if fold_of[r["id"]] == f]
         oof.update(predict(fit([r for r in rows if fold_of[r["id"]] != f]), test))
     outside: dict[int, dict[str, np.ndarray]] = {f: {} for f in range(folds)}
@@ -351,8 +356,10 @@ def main() -> None:
     fold_of = folds_of([r["id"] for r in train], args.folds)
     params = hashlib.sha1(repr((PARAMS, MAX_BLOCKS)).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
-    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}-{int(pairs)}"
-    oof, outside = cached(key, lambda: stage_one(train, fold_of, args.folds, pairs))
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}"
+    plain = CACHE / f"{key}-0.pkl"
+    known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
+    oof, outside = cached(f"{key}-{int(pairs)}", lambda: stage_one(train, fold_of, args.folds, pairs, known))
     probs = stage_two_cv(train, fold_of, oof, outside) if args.stage_two else oof
     for threshold in args.sweep:
         report_sets(
