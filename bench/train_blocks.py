@@ -1,11 +1,16 @@
 """Train the main-content block classifier on the multitype dev split, with k-fold cross-validation.
 
-    uv run python bench/train_blocks.py [--folds 5] [--sample N] [--out MODEL.json]
+    uv run python bench/train_blocks.py [--folds 5] [--sample N] [--pairs] [--out MODEL.json]
 
 Labels: a block is main content when most of its word trigrams (or, for short blocks, its whole word
 sequence) occur in the page's ground truth. Folds are by page, so no page is scored by a model that saw it.
 Prints the cross-validated bow F1 (and per page type), the label oracle, and trafilatura's reference figure;
-the article set is scored with the final model as a held-out check (it is never trained on).
+then the page-level chooser (classifier's selection or trafilatura's, `extract/chooser.py`), also
+cross-validated: with --pairs its training inputs of fold f come from block models that never saw fold f
+(10 more fits), without it from out-of-fold ones (a slight leak, said in the output); then an estimate of
+the whole pipeline's rule. Writes models/blocks.json and models/chooser.json (--no-export: figures only);
+the article set is scored with the final block model as a held-out check (it is never trained on, unless
+--articles, which reports CV on both sets).
 """
 
 from __future__ import annotations
