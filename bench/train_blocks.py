@@ -1,11 +1,16 @@
 """Train the main-content block classifier on the multitype dev split, with k-fold cross-validation.
 
-    uv run python bench/train_blocks.py [--folds 5] [--sample N] [--out MODEL.json]
+    uv run python bench/train_blocks.py [--folds 5] [--sample N] [--pairs] [--out MODEL.json]
 
 Labels: a block is main content when most of its word trigrams (or, for short blocks, its whole word
 sequence) occur in the page's ground truth. Folds are by page, so no page is scored by a model that saw it.
 Prints the cross-validated bow F1 (and per page type), the label oracle, and trafilatura's reference figure;
-the article set is scored with the final model as a held-out check (it is never trained on).
+then the page-level chooser (classifier's selection or trafilatura's, `extract/chooser.py`), also
+cross-validated: with --pairs its training inputs of fold f come from block models that never saw fold f
+(10 more fits), without it from out-of-fold ones (a slight leak, said in the output); then an estimate of
+the whole pipeline's rule. Writes models/blocks.json and models/chooser.json (--no-export: figures only);
+the article set is scored with the final block model as a held-out check (it is never trained on, unless
+--articles, which reports CV on both sets).
 """
 
 from __future__ import annotations
@@ -17,7 +22,6 @@ import json
 import pickle
 import random
 import re
-import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -28,19 +32,19 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import REPO, evaluator, load_pages
 
-from webferret.extract import main_content
+from webferret.extract import chooser, main_content, stacking
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
 PARAMS = {
-    "max_iter": 120,
-    "learning_rate": 0.15,
-    "max_depth": 6,
-    "max_leaf_nodes": 31,
-    "min_samples_leaf": 40,
+    "max_iter": 250,
+    "learning_rate": 0.1,
+    "max_depth": 8,
+    "max_leaf_nodes": 63,
+    "min_samples_leaf": 20,
     "early_stopping": False,
 }
-MAX_BLOCKS = 120  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
+MAX_BLOCKS = 250  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
 
 
 def labels(texts: list[str], truth: str) -> np.ndarray:
@@ -73,15 +77,21 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
         }
     texts = [b.text for b in analysis.blocks]
     return {"id": page_id, "x": analysis.matrix.astype(np.float32), "texts": texts,
-            "y": labels(texts, truth), "ref": analysis.reference_text}  # fmt: skip
+            "y": labels(texts, truth), "ref": analysis.reference_text,
+            "keys": stacking.group_keys(analysis.blocks)}  # fmt: skip
+
+
+def features_hash() -> str:
+    """A digest of the code that makes the features (cached features are reused while it is unchanged)."""
+    sources = b"".join(
+        (REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py")
+    )
+    return hashlib.sha1(sources).hexdigest()[:8]
 
 
 def dataset(name: str, pages: list, workers: int) -> list[dict]:
     CACHE.mkdir(parents=True, exist_ok=True)
-    sources = b"".join(
-        (REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py")
-    )
-    path = CACHE / f"{name}-{len(pages)}-{hashlib.sha1(sources).hexdigest()[:8]}.pkl"
+    path = CACHE / f"{name}-{len(pages)}-{features_hash()}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
     with ProcessPoolExecutor(workers) as pool:
@@ -91,24 +101,162 @@ def dataset(name: str, pages: list, workers: int) -> list[dict]:
     return rows
 
 
-def fit(rows: list[dict]) -> HistGradientBoostingClassifier:
+def chars_of(row: dict) -> np.ndarray:
+    return np.array([len(t) for t in row["texts"]], dtype=float)
+
+
+def fit(rows: list[dict], inputs: dict[str, np.ndarray] | None = None) -> HistGradientBoostingClassifier:
+    """A model on the blocks of `rows` (features `inputs[id]` when given, else the stage-one matrix)."""
     rng = np.random.default_rng(0)
     xs, ys, weights = [], [], []
     for r in rows:
         if r["x"] is None:
             continue
+        x = r["x"] if inputs is None else inputs[r["id"]]
         n = np.array([len(WORD.findall(t)) for t in r["texts"]], dtype=float) + 1.0
         w = np.sqrt(n) / np.sqrt(n).sum() * len(n) ** 0.5
         pick = np.arange(len(n))
         if len(n) > MAX_BLOCKS:
             pick = np.sort(rng.choice(len(n), MAX_BLOCKS, replace=False))
             w = w * (len(n) / MAX_BLOCKS)
-        xs.append(r["x"][pick])
+        xs.append(x[pick])
         ys.append(r["y"][pick])
         weights.append(w[pick])
     model = HistGradientBoostingClassifier(**PARAMS, random_state=0)
     model.fit(np.vstack(xs), np.concatenate(ys), sample_weight=np.concatenate(weights))
     return model
+
+
+def second_inputs(rows: list[dict], probs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Stage-two feature matrices of the pages that have stage-one probabilities."""
+    return {
+        r["id"]: stacking.stage_two(r["x"], probs[r["id"]], r["keys"], chars_of(r)).astype(np.float32)
+        for r in rows
+        if r["id"] in probs
+    }
+
+
+def predict(model, rows: list[dict], inputs: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    return {
+        r["id"]: model.predict_proba(r["x"] if inputs is None else inputs[r["id"]])[:, 1]
+        for r in rows
+        if r["x"] is not None
+    }
+
+
+def stage_one(rows: list[dict], fold_of: dict[str, int], folds: int, pairs: bool,
+              oof: dict | None = None) -> tuple[dict, dict]:  # fmt: skip
+    """Stage one's out-of-fold probabilities, and for every fold f those of the pages outside f.
+
+    The latter come from models that never saw fold f nor the page itself (a page of fold g is scored by
+    a model trained without folds f and g), so stage two of fold f learns from honest inputs.
+    `oof`, when given, is reused (it does not depend on `pairs`).
+    """
+    if oof is not None:
+        folds_todo: range = range(0)
+    else:
+        oof, folds_todo = {}, range(folds)
+    for f in folds_todo:
+        test = [r for r in rows if fold_of[r["id"]] == f]
+        oof.update(predict(fit([r for r in rows if fold_of[r["id"]] != f]), test))
+    outside: dict[int, dict[str, np.ndarray]] = {f: {} for f in range(folds)}
+    for f in range(folds if pairs else 0):
+        for g in range(f + 1, folds):
+            model = fit([r for r in rows if fold_of[r["id"]] not in (f, g)])
+            outside[f].update(predict(model, [r for r in rows if fold_of[r["id"]] == g]))
+            outside[g].update(predict(model, [r for r in rows if fold_of[r["id"]] == f]))
+        print(f"  stage one, fold {f + 1}/{folds} done", flush=True)
+    return oof, outside
+
+
+def stage_two_cv(rows: list[dict], fold_of: dict[str, int], oof: dict, outside: dict) -> dict:
+    """Stage two's out-of-fold probabilities."""
+    oof2: dict[str, np.ndarray] = {}
+    for f in sorted(outside):
+        test = [r for r in rows if fold_of[r["id"]] == f]
+        train = [r for r in rows if fold_of[r["id"]] != f]
+        model = fit(train, second_inputs(train, outside[f]))
+        oof2.update(predict(model, test, second_inputs(test, oof)))
+    return oof2
+
+
+CHOOSER_PARAMS = {"max_iter": 100, "learning_rate": 0.05, "max_depth": 3, "min_samples_leaf": 20}
+
+
+def chooser_rows(rows: list[dict], probs: dict, threshold: float, truths: dict[str, str]) -> tuple:
+    """Per page with blocks: the chooser's features, and F1 of the classifier's and trafilatura's text."""
+    bow = evaluator().bow_prf
+    xs, f_cls, f_ref = [], [], []
+    for r in rows:
+        x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r["x"])
+        keep = probs[r["id"]] >= threshold
+        text = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
+        xs.append(x[0])
+        f_cls.append(bow(truths[r["id"]], text)[2])
+        f_ref.append(bow(truths[r["id"]], r["ref"])[2])
+    return np.array(xs), np.array(f_cls), np.array(f_ref)
+
+
+def fit_chooser(x: np.ndarray, f_cls: np.ndarray, f_ref: np.ndarray) -> HistGradientBoostingClassifier:
+    """Learn when the classifier's text beats trafilatura's, weighted by how much is at stake."""
+    model = HistGradientBoostingClassifier(**CHOOSER_PARAMS, random_state=0)
+    model.fit(x, f_cls >= f_ref, sample_weight=np.abs(f_cls - f_ref) + 1e-3)
+    return model
+
+
+def chooser_cv(rows: list[dict], fold_of: dict, oof: dict, outside: dict, threshold: float,
+               truths: dict[str, str]) -> dict[str, bool]:  # fmt: skip
+    """Out-of-fold choices: True where trafilatura's text is chosen.
+
+    With `outside` (stage one's probabilities from models that never saw the fold) the chooser of a fold
+    learns from honest classifier outputs; without, from out-of-fold ones (a slight leak, said in the log).
+    """
+    rows = [r for r in rows if r["x"] is not None]
+    prefer: dict[str, bool] = {}
+    for f in sorted(set(fold_of.values())):
+        train = [r for r in rows if fold_of[r["id"]] != f]
+        test = [r for r in rows if fold_of[r["id"]] == f]
+        model = fit_chooser(*chooser_rows(train, outside.get(f) or oof, threshold, truths))
+        x_test = chooser_rows(test, oof, threshold, truths)[0]
+        if len(test):
+            picks = model.predict_proba(x_test)[:, 1] < chooser.CUT
+            prefer.update({r["id"]: bool(p) for r, p in zip(test, picks, strict=True)})
+    return prefer
+
+
+def texts_chosen(rows: list[dict], probs: dict, threshold: float, prefer: dict[str, bool]) -> dict[str, str]:
+    refs = {r["id"]: r["ref"] for r in rows}
+    return {i: refs[i] if prefer.get(i) else t for i, t in texts_at(rows, probs, threshold).items()}
+
+
+def route(job: tuple[str, Path]) -> tuple[str, bool]:
+    """Whether the pipeline hands this page to trafilatura (a declared article or a tiny page)."""
+    from webferret.extract.htmlpage import parse_html
+    from webferret.extract.metadata import ARTICLE_TYPES, extract_metadata
+    from webferret.extract.selector import _tiny
+    from webferret.models import FerretError
+
+    page_id, html_path = job
+    with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
+        html = f.read()
+    try:
+        tree = parse_html(html, None)
+    except FerretError:
+        return page_id, True
+    meta = extract_metadata(tree, None)
+    article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
+    return page_id, article or _tiny(tree)
+
+
+def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], workers: int) -> dict:
+    """The whole pipeline's figure from out-of-fold texts: trafilatura's text where the pipeline routes
+    the page to trafilatura (its plain reference text stands in for the pipeline's rendering)."""
+    with ProcessPoolExecutor(workers) as pool:
+        to_reference = dict(pool.map(route, [(p.id, p.html_path) for p in pages], chunksize=16))
+    refs = {r["id"]: r["ref"] for r in rows}
+    mixed = {i: refs[i] if to_reference.get(i) else t for i, t in texts.items()}
+    print(f"  pages routed to trafilatura: {sum(to_reference.values())} of {len(pages)}")
+    return report("  pipeline rule (estimate)", pages, mixed)
 
 
 def texts_for(rows: list[dict], model, threshold: float, oracle: bool = False) -> dict[str, str]:
@@ -161,13 +309,42 @@ def export(model: HistGradientBoostingClassifier, n_features: int, path: Path) -
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(trees)} trees, depth {depth})")
 
 
+def cached(name: str, compute):
+    path = CACHE / f"{name}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    value = compute()
+    path.write_bytes(pickle.dumps(value))
+    return value
+
+
+def folds_of(ids: list[str], folds: int) -> dict[str, int]:
+    order = sorted(ids)
+    random.Random(1).shuffle(order)
+    return {pid: i % folds for i, pid in enumerate(order)}
+
+
+def report_sets(label: str, sets: dict[str, list], rows: list[dict], probs: dict, threshold: float) -> dict:
+    """Report each set's figures on its own (pages of a set scored with the given probabilities)."""
+    out = {}
+    for name, pages in sets.items():
+        ids = {p.id for p in pages}
+        out[name] = report(
+            f"{label} ({name})", pages, texts_at([r for r in rows if r["id"] in ids], probs, threshold)
+        )
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--sample", type=int, help="only N multitype pages (quick iterations)")
-    ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--threshold", type=float, default=0.4)
     ap.add_argument("--sweep", type=float, nargs="*", default=[], help="also report CV at these thresholds")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--articles", action="store_true", help="train on the article set too (CV on both)")
+    ap.add_argument("--stage-two", action="store_true", help="add the context model (stacking.py)")
+    ap.add_argument("--pairs", action="store_true", help="nested stage-one models: a strict chooser CV")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -175,35 +352,59 @@ def main() -> None:
     pages = load_pages("multitype")
     if args.sample:
         pages = random.Random(0).sample(pages, args.sample)
+    sets = {"multitype": pages, "articles": load_pages("articles")}
     rows = dataset("multitype", pages, args.workers)
-    by_id = {p.id: p for p in pages}
+    arows = dataset("articles", sets["articles"], args.workers)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
-    order = sorted(by_id)
-    random.Random(1).shuffle(order)
-    fold_of = {pid: i % args.folds for i, pid in enumerate(order)}
-    probs: dict[str, np.ndarray] = {}
-    for fold in range(args.folds):
-        model = fit([r for r in rows if fold_of[r["id"]] != fold])
-        for r in rows:
-            if fold_of[r["id"]] == fold and r["x"] is not None:
-                probs[r["id"]] = model.predict_proba(r["x"])[:, 1]
-        print(f"  fold {fold + 1}/{args.folds} done", flush=True)
+    train = rows + arows if args.articles else rows
+    fold_of = folds_of([r["id"] for r in train], args.folds)
+    params = hashlib.sha1(repr((PARAMS, MAX_BLOCKS)).encode()).hexdigest()[:6]
+    pairs = args.stage_two or args.pairs
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}"
+    plain = CACHE / f"{key}-0.pkl"
+    known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
+    oof, outside = cached(f"{key}-{int(pairs)}", lambda: stage_one(train, fold_of, args.folds, pairs, known))
+    probs = stage_two_cv(train, fold_of, oof, outside) if args.stage_two else oof
     for threshold in args.sweep:
-        report(f"  CV at threshold {threshold}", pages, texts_at(rows, probs, threshold))
-    preds = texts_at(rows, probs, args.threshold)
-    cv = report(f"{args.folds}-fold CV (multitype)", pages, preds)
-    per_page = [evaluator().bow_prf(by_id[i].truth, preds[i])[2] for i in order]
-    print(f"  CV bow F1 over pages: mean {statistics.mean(per_page):.4f}")
+        report_sets(
+            f"  CV at {threshold}", sets if args.articles else {"multitype": pages}, train, probs, threshold
+        )
+    cv = report_sets(f"{args.folds}-fold CV", sets if args.articles else {"multitype": pages}, train, probs,
+                     args.threshold)  # fmt: skip
+    truths = {p.id: p.truth for p in pages}
+    honest = {} if args.stage_two else outside
+    prefer = chooser_cv(rows, fold_of, probs, honest, args.threshold, truths)
+    leak = "" if pairs and not args.stage_two else " (chooser on out-of-fold inputs)"
+    chosen = texts_chosen(rows, probs, args.threshold, prefer)
+    cv["multitype, with chooser"] = report(f"{args.folds}-fold CV + chooser{leak}", pages, chosen)
+    cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, args.workers)
     if args.no_export:
         return
-    final = fit(rows)
-    export(final, rows[0]["x"].shape[1] if rows[0]["x"] is not None else 0, args.out)
-    articles = load_pages("articles")
-    arows = dataset("articles", articles, args.workers)
-    report("trafilatura (articles)", articles, {r["id"]: r["ref"] for r in arows})
-    held = report("held-out articles", articles, texts_for(arows, final, args.threshold))
-    summary = {"cv_multitype": cv, "heldout_articles": held, "params": PARAMS, "folds": args.folds}
+    blocks_with_x = [r for r in rows if r["x"] is not None]
+    final_chooser = fit_chooser(*chooser_rows(blocks_with_x, probs, args.threshold, truths))
+    export(final_chooser, chooser.N_PAGE_SIGNALS + 11, args.out.with_name("chooser.json"))
+    first = fit(train)
+    n_features = next(r["x"].shape[1] for r in train if r["x"] is not None)
+    export(first, n_features, args.out)
+    second = None
+    if args.stage_two:
+        second = fit(train, second_inputs(train, oof))
+        export(second, n_features + stacking.N_CONTEXT, args.out.with_name("blocks_context.json"))
+    if not args.articles:
+        aprobs = predict(first, arows)
+        if second is not None:
+            aprobs = predict(second, arows, second_inputs(arows, aprobs))
+        cv["articles (held out)"] = report(
+            "held-out articles", sets["articles"], texts_at(arows, aprobs, args.threshold)
+        )
+    summary = {
+        "cv": cv,
+        "params": PARAMS,
+        "folds": args.folds,
+        "articles": args.articles,
+        "stage_two": args.stage_two,
+    }
     (REPO / "bench" / "train_blocks.last.json").write_text(
         json.dumps(summary, indent=1, default=str), "utf-8"
     )

@@ -69,7 +69,7 @@ def test_tree_ensemble_walks_each_tree(tmp_path: Path) -> None:
 
 
 def test_select_main_keeps_the_article_and_drops_the_chrome() -> None:
-    main = select_main(PAGE, "https://example.org/tides")
+    main = select_main(PAGE, "https://example.org/tides", defer=False)
     assert main is not None
     text = main.text_content()
     assert "The moon pulls the oceans" in text
@@ -89,6 +89,6 @@ def test_a_code_block_beside_kept_prose_is_kept() -> None:
         f"<h1>Reading code</h1><p>{prose}</p><pre><code class='language-python'>def ferret():\n"
         "    return 'curious'</code></pre></article><footer>(c) Ferret Weekly</footer></body></html>"
     )
-    main = select_main(page, "https://ferrets.example/code")
+    main = select_main(page, "https://ferrets.example/code", defer=False)
     assert main is not None
     assert "return 'curious'" in "".join(main.itertext())

@@ -1,7 +1,8 @@
 """Main-content selection: cut the page into blocks, let the learned classifier keep or drop each one.
 
 trafilatura runs first as a reference extractor; what it kept is one of the classifier's features, and
-its text is the fallback when the page has no blocks at all.
+its text is the fallback when the page has no blocks at all. A page-level chooser (`chooser.py`) may
+judge trafilatura's selection the better one for the page; the caller then uses trafilatura's.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import numpy as np
 import trafilatura
 
 from webferret.extract import blocks as B
-from webferret.extract import features
-from webferret.extract.classifier import load_default
+from webferret.extract import chooser, features, stacking
+from webferret.extract.classifier import load_context, load_default
 
-THRESHOLD = 0.5
+THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
 
 
 @dataclass
@@ -54,14 +55,25 @@ def analyse(html: str, url: str | None) -> Analysis | None:
     return Analysis(blocks, features.matrix(blocks, html, url, ref), main)
 
 
-def keep_mask(analysis: Analysis) -> np.ndarray:
+def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
     """Which blocks are main content."""
     if not analysis.blocks:
         return np.zeros(0, dtype=bool)
-    keep = load_default().predict(analysis.matrix) >= THRESHOLD
+    keep = (probabilities(analysis) if prob is None else prob) >= THRESHOLD
     if not keep.any():  # the model found nothing: fall back to what trafilatura kept
         keep = analysis.matrix[:, features.IN_MAIN] > 0
     return _with_code_beside_content(analysis.blocks, keep)
+
+
+def probabilities(analysis: Analysis) -> np.ndarray:
+    """Per block, the probability that it is main content: stage one, then (when shipped) stage two."""
+    prob = load_default().predict(analysis.matrix)
+    second = load_context()
+    if second is None:
+        return prob
+    chars = np.array([len(b.text) for b in analysis.blocks], dtype=float)
+    keys = stacking.group_keys(analysis.blocks)
+    return second.predict(stacking.stage_two(analysis.matrix, prob, keys, chars))
 
 
 def _with_code_beside_content(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
@@ -81,12 +93,31 @@ def _is_code(block: B.Block) -> bool:
     return element.tag == "pre" or element.find(".//pre") is not None
 
 
-def select_main(html: str, url: str | None) -> lxml.html.HtmlElement | None:
-    """A new element holding the page's main-content blocks in document order; None if nothing is kept."""
+def choice(analysis: Analysis, defer: bool = True) -> np.ndarray | None:
+    """The blocks kept; None when there are none, or (with `defer`) when the page-level chooser
+    prefers trafilatura's selection."""
+    if not analysis.blocks:
+        return None
+    prob = probabilities(analysis)
+    texts = [b.text for b in analysis.blocks]
+    if defer and chooser.prefer_reference(texts, prob, THRESHOLD, analysis.reference_text, analysis.matrix):
+        return None
+    return keep_mask(analysis, prob)
+
+
+def select_main(html: str, url: str | None, defer: bool = True) -> lxml.html.HtmlElement | None:
+    """A new element holding the page's main-content blocks in document order.
+
+    None if nothing is kept, or (with `defer`) when trafilatura's selection is judged the better one
+    for this page.
+    """
     analysis = analyse(html, url)
     if analysis is None:
         return None
-    kept = [b for b, keep in zip(analysis.blocks, keep_mask(analysis), strict=True) if keep]
+    mask = choice(analysis, defer)
+    if mask is None:
+        return None
+    kept = [b for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
     if not kept:
         return None
     return assemble(kept)
@@ -97,9 +128,10 @@ def extract_text(html: str, url: str | None) -> str:
     analysis = analyse(html, url)
     if analysis is None:
         return ""
-    if not analysis.blocks:
+    mask = choice(analysis)
+    if mask is None:
         return analysis.reference_text
-    kept = [b.text for b, keep in zip(analysis.blocks, keep_mask(analysis), strict=True) if keep]
+    kept = [b.text for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
     return "\n\n".join(kept)
 
 
