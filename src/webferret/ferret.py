@@ -120,6 +120,7 @@ class Ferret:
             )
         deadline = time.monotonic() + opts.budget
         self.extractor.warm()
+        self.extractor.expect(len(urls))
         limit = asyncio.Semaphore(opts.concurrency)
 
         async def one(url: str) -> Page:

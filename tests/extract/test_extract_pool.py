@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from webferret.extract.pool import Extractor
+from webferret.extract.pool import PROCESS_MIN_PAGES, Extractor
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, FerretError
@@ -26,11 +26,14 @@ async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
     try:
         small = await asyncio.gather(*(extractor.extract(raw(n), ExtractOptions()) for n in range(3)))
         assert [page.title for page in small] == [f"Page {n}" for n in range(3)]
-        assert extractor._processes is None  # a few small pages stay on threads
-        big = [raw(n, padding=400_000) for n in range(3)]  # over PROCESS_MIN_BYTES together
+        assert extractor._processes is None  # a few pages stay on threads
+        extractor.expect(PROCESS_MIN_PAGES)  # a big batch starts the pool in the background
+        assert extractor._processes is not None and extractor._pool_ready is not None
+        await asyncio.wrap_future(extractor._pool_ready)
+        assert extractor._executor() is extractor._processes
+        big = [raw(n, padding=400_000) for n in range(3)]
         pages = await asyncio.gather(*(extractor.extract(page, ExtractOptions()) for page in big))
         assert [page.title for page in pages] == [f"Page {n}" for n in range(3)]
-        assert extractor._processes is not None  # a batch went to the process pool
     finally:
         extractor.close()
 

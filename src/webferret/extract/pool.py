@@ -1,9 +1,15 @@
 """Runs extraction off the event loop: in a thread for a page or two, in a process pool for batches.
 
 Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only help one page at a
-time. When several pages and at least `PROCESS_MIN_BYTES` of them are being extracted at once, they go
-to worker processes (one per core). The pool starts on that first need (about a second, paid once
-per `Extractor`), so a lone page or a handful of small ones never pays it.
+time. A call that brings at least `PROCESS_MIN_PAGES` pages (`expect`) starts worker processes (one
+per core) in the background (a forkserver that imports the extractor once, about a second of CPU on
+another core): pages go to threads until the pool is up, so the event loop never waits for it. A
+smaller call never starts it: on a batch of a few pages the pool would be ready about when the
+threads are done, and its start would only cost CPU and memory.
+
+`warm()` imports the extractor and loads its one-off data (the block classifier, trafilatura's
+stoplists) in a worker thread: called when a request is about to leave, it runs while the process
+would otherwise only wait for the network.
 """
 
 from __future__ import annotations
@@ -11,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import threading
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from webferret.extract.types import Extracted, ExtractOptions
@@ -19,7 +26,9 @@ from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 Outcome = tuple[Extracted | None, ErrorInfo | None]
-PROCESS_MIN_BYTES = 1024 * 1024
+PROCESS_MIN_PAGES = 24
+"""A call with at least this many pages extracts them in processes once the pool is up."""
+PRELOAD = ["webferret.extract.document", "webferret.extract.htmlpage", "webferret.extract.main_content"]
 
 
 def run_extraction(
@@ -40,8 +49,25 @@ def run_extraction(
         return None, ErrorInfo(code=ErrorCode.INTERNAL, message=message)
 
 
-def _import_extractor() -> None:
-    import webferret.extract.document  # noqa: F401
+def prepare_extractor() -> None:
+    """Import every module an HTML page needs and load the data they read once per process."""
+    import webferret.extract.document
+    import webferret.extract.htmlpage  # noqa: F401
+    from webferret.extract.classifier import load_default
+
+    load_default()
+    try:  # trafilatura's justext rescue builds one stoplist of every language on first use (~0.2 s)
+        from trafilatura import external
+
+        if not external.JT_STOPLIST:
+            external.jt_stoplist_init()
+    except (ImportError, AttributeError):  # another trafilatura release: it builds it when needed
+        pass
+
+
+def _worker_ready() -> int:
+    prepare_extractor()
+    return os.getpid()
 
 
 class Extractor:
@@ -51,39 +77,55 @@ class Extractor:
         self.workers = workers or os.cpu_count() or 1
         self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webferret-extract")
         self._processes: ProcessPoolExecutor | None = None
-        self._in_flight = 0
-        self._bytes_in_flight = 0
-
-    def _executor(self) -> Executor:
-        """Threads for a page or two; processes once a batch is big enough (and there are cores)."""
-        batch = self._in_flight > 1 and self._bytes_in_flight >= PROCESS_MIN_BYTES
-        if not batch or self.workers <= 1:
-            return self._threads
-        if self._processes is None:
-            context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-            if os.name == "posix":  # the server imports the extractor once; workers fork from it
-                context.set_forkserver_preload(["webferret.extract.document", "webferret.extract.htmlpage"])
-            self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        return self._processes
+        self._pool_ready: Future[None] | None = None
+        self._warmed: Future[None] | None = None
 
     def warm(self) -> None:
-        """Import the extractor in a worker thread now, while the pages are still on the wire."""
-        self._threads.submit(_import_extractor)
+        """Prepare the extractor in a worker thread now (once), while pages are still on the wire."""
+        if self._warmed is None:
+            self._warmed = self._threads.submit(prepare_extractor)
+
+    def expect(self, pages: int) -> None:
+        """A call is about to bring `pages` pages: a big batch starts the process pool now."""
+        if pages >= PROCESS_MIN_PAGES:
+            self._start_processes()
+
+    def _start_processes(self) -> None:
+        """Start the process pool in the background; `_pool_ready` is done once every worker is up."""
+        if self._processes is not None or self.workers <= 1:
+            return
+        context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+        if os.name == "posix":  # the server imports the extractor once; workers fork from it
+            context.set_forkserver_preload(PRELOAD)
+        pool = self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        ready: Future[None] = Future()
+        self._pool_ready = ready
+
+        def start() -> None:
+            try:
+                for job in [pool.submit(_worker_ready) for _ in range(self.workers)]:
+                    job.result()
+                ready.set_result(None)
+            except BaseException as exc:  # a pool that cannot start leaves the work to threads
+                ready.set_exception(exc)
+
+        threading.Thread(target=start, name="webferret-pool-start", daemon=True).start()
+
+    def _executor(self) -> Executor:
+        """Processes once the pool is up (started by a big batch); threads until then and otherwise."""
+        ready = self._pool_ready
+        if self._processes is not None and ready is not None and ready.done() and not ready.exception():
+            return self._processes
+        return self._threads
 
     async def extract(self, raw: RawResponse, options: ExtractOptions) -> Extracted:
         """Extract one response; raises `FerretError` (with a code) when it cannot be read."""
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
-        self._in_flight += 1
-        self._bytes_in_flight += len(raw.body)
         try:
-            try:
-                extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
-            except BrokenProcessPool:
-                extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
-        finally:
-            self._in_flight -= 1
-            self._bytes_in_flight -= len(raw.body)
+            extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
+        except BrokenProcessPool:
+            extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
         if error is not None:
             raise FerretError(error.code, error.message)
         assert extracted is not None

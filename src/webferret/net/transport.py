@@ -12,6 +12,7 @@ uses this transport must be made with `trust_env=False`.
 
 from __future__ import annotations
 
+import os
 import ssl
 import typing
 from functools import cache
@@ -23,6 +24,7 @@ from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
 from webferret.net.policy import Target
 
 SocketOption = typing.Any
+CA_ENV = frozenset({"SSL_CERT_FILE", "SSL_CERT_DIR"})
 
 
 class UnpinnedHostError(httpcore.ConnectError):
@@ -96,6 +98,14 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
 def _ssl_context(verify: bool) -> ssl.SSLContext:
     """One TLS context per process (loading the CA store takes a while); contexts are shareable."""
     return httpx.create_ssl_context(verify=verify, trust_env=False)
+
+
+def shared_tls() -> ssl.SSLContext | bool:
+    """`verify=` for a client that trusts the environment: the process's one verifying context
+    (certifi's CA store), or True when SSL_CERT_FILE / SSL_CERT_DIR name other CAs (httpx reads them)."""
+    if CA_ENV & os.environ.keys():
+        return True
+    return _ssl_context(True)
 
 
 def peer_address(response: httpx.Response) -> str | None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 import httpx
 
+from webferret.net.transport import shared_tls
 from webferret.search.engines import registry
 from webferret.search.pacing import Pacer
 from webferret.search.router import Router
@@ -25,6 +26,15 @@ def spare_candidates(results: int) -> int:
     return results + max(2, results // 2)
 
 
+def _warm(ferret: Ferret) -> Callable[[httpx.Request], Awaitable[None]]:
+    """A request hook: once an engine request leaves, the extractor gets ready while it is answered."""
+
+    async def hook(request: httpx.Request) -> None:
+        ferret.extractor.warm()
+
+    return hook
+
+
 async def run_search(
     ferret: Ferret,
     query: str,
@@ -35,7 +45,10 @@ async def run_search(
     settings = ferret.settings
     pacer = Pacer(settings.home / PACING_FILE)
     headers = {"User-Agent": settings.user_agent}
-    async with httpx.AsyncClient(headers=headers, follow_redirects=True) as client:
+    hooks = {"request": [_warm(ferret)]} if options.verify else {}
+    async with httpx.AsyncClient(
+        headers=headers, follow_redirects=True, verify=shared_tls(), event_hooks=hooks
+    ) as client:
         router = Router(
             engines if engines is not None else registry(),
             EngineRunner(client, pacer, options.engine_min_interval),
