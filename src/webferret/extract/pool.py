@@ -18,9 +18,11 @@ import asyncio
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from webferret.extract.stoplists import memoize_stoplists, prepare_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
@@ -37,6 +39,7 @@ def run_extraction(
     """Extract in whichever worker; errors come back as values (they cross process boundaries)."""
     from webferret.extract.document import extract_document
 
+    memoize_stoplists()
     try:
         return extract_document(body, url=url, content_type=content_type, options=options), None
     except FerretError as exc:
@@ -49,20 +52,18 @@ def run_extraction(
         return None, ErrorInfo(code=ErrorCode.INTERNAL, message=message)
 
 
-def prepare_extractor() -> None:
-    """Import every module an HTML page needs and load the data they read once per process."""
+def prepare_extractor(stoplists: Callable[[], bool] = lambda: True) -> None:
+    """Import every module an HTML page needs and load the data they read once per process.
+
+    The stoplists (only some pages need them) are built when `stoplists()` says so at that point."""
     import webferret.extract.document
     import webferret.extract.htmlpage  # noqa: F401
     from webferret.extract.classifier import load_default
 
     load_default()
-    try:  # trafilatura's justext rescue builds one stoplist of every language on first use (~0.2 s)
-        from trafilatura import external
-
-        if not external.JT_STOPLIST:
-            external.jt_stoplist_init()
-    except (ImportError, AttributeError):  # another trafilatura release: it builds it when needed
-        pass
+    memoize_stoplists()
+    if stoplists():
+        prepare_stoplists()
 
 
 def _worker_ready() -> int:
@@ -79,11 +80,15 @@ class Extractor:
         self._processes: ProcessPoolExecutor | None = None
         self._pool_ready: Future[None] | None = None
         self._warmed: Future[None] | None = None
+        self._extracting = 0
 
     def warm(self) -> None:
-        """Prepare the extractor in a worker thread now (once), while pages are still on the wire."""
+        """Prepare the extractor in a worker thread now (once), while pages are still on the wire.
+
+        The stoplists are built only if no page has arrived by then: once pages are being extracted,
+        building data that a page may not need would only take the CPU from them."""
         if self._warmed is None:
-            self._warmed = self._threads.submit(prepare_extractor)
+            self._warmed = self._threads.submit(prepare_extractor, lambda: self._extracting == 0)
 
     def expect(self, pages: int) -> None:
         """A call is about to bring `pages` pages: a big batch starts the process pool now."""
@@ -122,10 +127,13 @@ class Extractor:
         """Extract one response; raises `FerretError` (with a code) when it cannot be read."""
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
+        self._extracting += 1
         try:
             extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
         except BrokenProcessPool:
             extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
+        finally:
+            self._extracting -= 1
         if error is not None:
             raise FerretError(error.code, error.message)
         assert extracted is not None
