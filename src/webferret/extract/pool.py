@@ -1,22 +1,26 @@
-"""Runs extraction off the event loop: in a thread for a page or two, in a process pool for batches.
+"""Runs extraction off the event loop: in worker processes forked at the start, else in threads.
 
-Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only help one page at a
-time. A call that brings at least `PROCESS_MIN_PAGES` pages (`expect`) starts worker processes (one
-per core) in the background (a forkserver that imports the extractor once, about a second of CPU on
-another core): pages go to threads until the pool is up, so the event loop never waits for it. A
-smaller call never starts it: on a batch of a few pages the pool would be ready about when the
-threads are done, and its start would only cost CPU and memory.
+Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only use one core, and
+importing the extractor costs a few tenths of a second. So when a call starts (`warm(pages)`) and
+this process still runs a single thread, it forks one worker per core (at most one per page): each
+imports the extractor in parallel with this process's own start-up and network waits, and the pages
+are extracted there, on every core, as they arrive. Forking only while single-threaded means no
+lock can be held by another thread at the fork; the workers ignore Ctrl-C (this process ends them).
 
-`warm()` imports the extractor and loads its one-off data (the block classifier, trafilatura's
-stoplists) in a worker thread: called when a request is about to leave, it runs while the process
-would otherwise only wait for the network.
+Otherwise (threads already running, or no `fork` on this platform) extraction runs in threads and
+`warm()` imports the extractor in one of them while the pages are on the wire; a call that brings
+at least `PROCESS_MIN_PAGES` pages (`expect`) then starts a forkserver pool in the background,
+used once it is up, so the event loop never waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -66,6 +70,23 @@ def prepare_extractor(stoplists: Callable[[], bool] = lambda: True) -> None:
         prepare_stoplists()
 
 
+def can_fork_now() -> bool:
+    """Forking is safe here: Linux, and this process runs one thread (so no lock is held elsewhere)."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+WORKER_NICENESS = 5
+"""Forked workers run this much nicer than the process that forked them, so its own start-up and
+network handling (the requests still to send) never wait for a worker's imports or pages."""
+
+
+def _forked_worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    prepare_extractor()
+
+
 def _worker_ready() -> int:
     prepare_extractor()
     return os.getpid()
@@ -74,25 +95,39 @@ def _worker_ready() -> int:
 class Extractor:
     """Extraction in worker pools, so a batch never blocks the event loop and uses every core."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, fork: bool = True) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self.fork = fork
         self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webferret-extract")
+        self._forked: ProcessPoolExecutor | None = None
         self._processes: ProcessPoolExecutor | None = None
         self._pool_ready: Future[None] | None = None
         self._warmed: Future[None] | None = None
         self._extracting = 0
 
-    def warm(self) -> None:
-        """Prepare the extractor in a worker thread now (once), while pages are still on the wire.
+    def warm(self, pages: int = 1, threads: bool = True) -> None:
+        """Get the extractor ready now (once), while the pages are still on the wire.
 
-        The stoplists are built only if no page has arrived by then: once pages are being extracted,
-        building data that a page may not need would only take the CPU from them."""
-        if self._warmed is None:
+        Forks min(cores, `pages`) workers when that is safe (see the module docstring); else, unless
+        `threads` is False, imports the extractor in a thread, building the stoplists only if no page
+        has arrived by then (once pages are being extracted, data a page may not need would only take
+        the CPU from them)."""
+        if self._warmed is not None or self._forked is not None:
+            return
+        if self.fork and can_fork_now():
+            count = min(self.workers, max(1, pages))
+            pool = ProcessPoolExecutor(
+                count, mp_context=multiprocessing.get_context("fork"), initializer=_forked_worker_start
+            )
+            pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
+            self._forked = pool
+            return
+        if threads:
             self._warmed = self._threads.submit(prepare_extractor, lambda: self._extracting == 0)
 
     def expect(self, pages: int) -> None:
-        """A call is about to bring `pages` pages: a big batch starts the process pool now."""
-        if pages >= PROCESS_MIN_PAGES:
+        """A call is about to bring `pages` pages: without forked workers, a big batch starts a pool."""
+        if pages >= PROCESS_MIN_PAGES and self._forked is None:
             self._start_processes()
 
     def _start_processes(self) -> None:
@@ -117,7 +152,9 @@ class Extractor:
         threading.Thread(target=start, name="webferret-pool-start", daemon=True).start()
 
     def _executor(self) -> Executor:
-        """Processes once the pool is up (started by a big batch); threads until then and otherwise."""
+        """The forked workers; else processes once a big batch's pool is up; else threads."""
+        if self._forked is not None:
+            return self._forked
         ready = self._pool_ready
         if self._processes is not None and ready is not None and ready.done() and not ready.exception():
             return self._processes
@@ -130,7 +167,8 @@ class Extractor:
         self._extracting += 1
         try:
             extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
-        except BrokenProcessPool:
+        except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
+            self._forked = None
             extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
         finally:
             self._extracting -= 1
@@ -141,6 +179,9 @@ class Extractor:
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._forked is not None:  # idle workers end on their own; nothing to wait for here
+            self._forked.shutdown(wait=False, cancel_futures=True)
+            self._forked = None
         if self._processes is not None:
             self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None

@@ -26,11 +26,11 @@ def spare_candidates(results: int) -> int:
     return results + max(2, results // 2)
 
 
-def _warm(ferret: Ferret) -> Callable[[httpx.Request], Awaitable[None]]:
+def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[None]]:
     """A request hook: once an engine request leaves, the extractor gets ready while it is answered."""
 
     async def hook(request: httpx.Request) -> None:
-        ferret.extractor.warm()
+        ferret.extractor.warm(pages)
 
     return hook
 
@@ -45,7 +45,10 @@ async def run_search(
     settings = ferret.settings
     pacer = Pacer(settings.home / PACING_FILE)
     headers = {"User-Agent": settings.user_agent}
-    hooks = {"request": [_warm(ferret)]} if options.verify else {}
+    pages = spare_candidates(options.results)
+    if options.verify:  # workers forked now import the extractor while the engines are asked
+        ferret.extractor.warm(pages, threads=False)
+    hooks = {"request": [_warm(ferret, pages)]} if options.verify else {}
     async with httpx.AsyncClient(
         headers=headers, follow_redirects=True, verify=shared_tls(), event_hooks=hooks
     ) as client:
