@@ -44,11 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # httpx imports its own command line (click, pygments, rich: tens of milliseconds) whenever those
+    # happen to be installed; this program never runs it, so it is skipped (httpx then defines a stub)
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
+    early = getattr(args, "early", None)
+    if early is not None:  # e.g. extraction workers forked before the heavy imports below
+        early(args)
     from webferret.cli.common import run_command
 
     return run_command(args)

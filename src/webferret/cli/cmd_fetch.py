@@ -28,7 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_common(parser)
     parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
     parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """Extraction workers forked at once, so their imports overlap this process's start-up."""
+    from webferret.extract.pool import prefork
+
+    prefork(len(args.urls))
 
 
 def _positive_int(text: str) -> int:

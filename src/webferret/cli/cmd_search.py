@@ -42,7 +42,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--verify-timeout", type=_seconds, metavar="S", help="per-page verify timeout (10)")
     add_network(parser)
     add_common(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """Workers to extract the pages that verify the results, forked before this process's imports."""
+    if args.verify is not False:
+        from webferret.extract.pool import prefork
+
+        prefork(args.results or 10)
 
 
 def _count(text: str) -> int:

@@ -87,6 +87,30 @@ def _forked_worker_start() -> None:
     prepare_extractor()
 
 
+def fork_workers(count: int) -> ProcessPoolExecutor:
+    """`count` extraction workers forked now (call only when `can_fork_now()`)."""
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(count, mp_context=context, initializer=_forked_worker_start)
+    pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
+    return pool
+
+
+_preforked: list[ProcessPoolExecutor] = []
+
+
+def prefork(pages: int) -> None:
+    """At a program's start: fork min(cores, `pages`) workers for the first `Extractor` to adopt.
+
+    The workers then import the extractor in parallel with the program's own imports and start-up,
+    not after them. Does nothing when forking is not safe (see `can_fork_now`) or already done."""
+    if not _preforked and pages > 0 and can_fork_now():
+        _preforked.append(fork_workers(min(os.cpu_count() or 1, pages)))
+
+
+def adopt_preforked() -> ProcessPoolExecutor | None:
+    return _preforked.pop() if _preforked else None
+
+
 def _worker_ready() -> int:
     prepare_extractor()
     return os.getpid()
@@ -114,14 +138,12 @@ class Extractor:
         the CPU from them)."""
         if self._warmed is not None or self._forked is not None:
             return
-        if self.fork and can_fork_now():
-            count = min(self.workers, max(1, pages))
-            pool = ProcessPoolExecutor(
-                count, mp_context=multiprocessing.get_context("fork"), initializer=_forked_worker_start
+        if self.fork:
+            self._forked = adopt_preforked() or (
+                fork_workers(min(self.workers, max(1, pages))) if can_fork_now() else None
             )
-            pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
-            self._forked = pool
-            return
+            if self._forked is not None:
+                return
         if threads:
             self._warmed = self._threads.submit(prepare_extractor, lambda: self._extracting == 0)
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lxml import html as lxml_html
+if TYPE_CHECKING:
+    from lxml import html as lxml_html
 
 # Only the head of a big body is searched for markers; walls are small.
 SCAN_BYTES = 512 * 1024
@@ -232,16 +234,20 @@ def more_letters(text: str, limit: int) -> bool:
 
 
 def _parse(body: bytes) -> lxml_html.HtmlElement | None:
+    from lxml import etree, html  # here, not at import: a fetch imports it only once a page is in
+
     try:
-        return lxml_html.document_fromstring(body)
-    except (ValueError, TypeError, lxml_html.etree.ParserError):
+        return html.document_fromstring(body)
+    except (ValueError, TypeError, etree.ParserError):
         return None
 
 
 def _text_of(tree: lxml_html.HtmlElement, *, drop_noscript: bool) -> str:
     """Visible text; strips the dropped elements from `tree` in place."""
     drop = ["script", "style", "template", "head", "svg"] + (["noscript"] if drop_noscript else [])
-    lxml_html.etree.strip_elements(tree, *drop, with_tail=False)
+    from lxml import etree
+
+    etree.strip_elements(tree, *drop, with_tail=False)
     return " ".join(tree.text_content().split())
 
 
