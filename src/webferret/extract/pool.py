@@ -2,9 +2,9 @@
 
 Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only use one core, and
 importing the extractor costs a few tenths of a second. So when a call starts (`warm(pages)`) and
-this process still runs a single thread, it forks one worker per core (at most one per page): each
-imports the extractor in parallel with this process's own start-up and network waits, and the pages
-are extracted there, on every core, as they arrive. Forking only while single-threaded means no
+this process still runs a single thread, it forks a worker for every core but one (at least one, at
+most one per page): it imports the extractor in parallel with this process's own start-up and
+network waits, and the pages are extracted there as they arrive. Forking only while single-threaded means no
 lock can be held by another thread at the fork; the workers ignore Ctrl-C (this process ends them).
 
 Otherwise (threads already running, or no `fork` on this platform) extraction runs in threads and
@@ -99,12 +99,18 @@ _preforked: list[ProcessPoolExecutor] = []
 
 
 def prefork(pages: int) -> None:
-    """At a program's start: fork min(cores, `pages`) workers for the first `Extractor` to adopt.
+    """At a program's start: fork the workers (`worker_count`) for the first `Extractor` to adopt.
 
     The workers then import the extractor in parallel with the program's own imports and start-up,
     not after them. Does nothing when forking is not safe (see `can_fork_now`) or already done."""
     if not _preforked and pages > 0 and can_fork_now():
-        _preforked.append(fork_workers(min(os.cpu_count() or 1, pages)))
+        _preforked.append(fork_workers(worker_count(os.cpu_count() or 1, pages)))
+
+
+def worker_count(cores: int, pages: int) -> int:
+    """Workers to fork: one core stays with this process (network, verdicts, store, output), which
+    measured faster on two cores than a second worker fighting it for the CPU; at most one per page."""
+    return max(1, min(cores - 1, pages))
 
 
 def adopt_preforked() -> ProcessPoolExecutor | None:
@@ -132,7 +138,7 @@ class Extractor:
     def warm(self, pages: int = 1, threads: bool = True) -> None:
         """Get the extractor ready now (once), while the pages are still on the wire.
 
-        Forks min(cores, `pages`) workers when that is safe (see the module docstring); else, unless
+        Forks `worker_count(cores, pages)` workers when that is safe (see the module docstring); else, unless
         `threads` is False, imports the extractor in a thread, building the stoplists only if no page
         has arrived by then (once pages are being extracted, data a page may not need would only take
         the CPU from them)."""
@@ -140,7 +146,7 @@ class Extractor:
             return
         if self.fork:
             self._forked = adopt_preforked() or (
-                fork_workers(min(self.workers, max(1, pages))) if can_fork_now() else None
+                fork_workers(worker_count(self.workers, pages)) if can_fork_now() else None
             )
             if self._forked is not None:
                 return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -26,11 +27,25 @@ def spare_candidates(results: int) -> int:
     return results + max(2, results // 2)
 
 
+_prepared: list[threading.Thread] = []
+
+
+def _import_fetch_layer() -> None:
+    import lxml.html  # noqa: F401  (the block verdicts parse each page)
+
+    import webferret.fetch.fetcher
+    import webferret.present.dedup
+    import webferret.store.pages  # noqa: F401
+
+
 def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[None]]:
     """A request hook: once an engine request leaves, the extractor gets ready while it is answered."""
 
     async def hook(request: httpx.Request) -> None:
         ferret.extractor.warm(pages)
+        if not _prepared:  # the verifying fetch's own modules, imported while the engines answer
+            _prepared.append(threading.Thread(target=_import_fetch_layer, daemon=True))
+            _prepared[0].start()
 
     return hook
 
