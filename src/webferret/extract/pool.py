@@ -134,6 +134,7 @@ class Extractor:
         self._pool_ready: Future[None] | None = None
         self._warmed: Future[None] | None = None
         self._extracting = 0
+        self._used = False
 
     def warm(self, pages: int = 1, threads: bool = True) -> None:
         """Get the extractor ready now (once), while the pages are still on the wire.
@@ -193,6 +194,7 @@ class Extractor:
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
         self._extracting += 1
+        self._used = True
         try:
             extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
@@ -207,8 +209,11 @@ class Extractor:
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if self._forked is not None:  # idle workers end on their own; nothing to wait for here
-            self._forked.shutdown(wait=False, cancel_futures=True)
+        if self._forked is not None:
+            # workers that extracted are idle now and end at once: wait, so they are reaped (and
+            # counted in this process's resource use); workers never used may still be importing,
+            # and a call that read no page must not wait for that: they end on their own
+            self._forked.shutdown(wait=self._used, cancel_futures=True)
             self._forked = None
         if self._processes is not None:
             self._processes.shutdown(wait=True, cancel_futures=True)
