@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_common,
+    add_network,
+    settings_from_args,
+    start_tls_thread,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -36,6 +43,7 @@ def _prefork(args: argparse.Namespace) -> None:
     from webferret.extract.pool import prefork
 
     prefork(len(args.urls))
+    start_tls_thread()
 
 
 def _positive_int(text: str) -> int:

@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_common,
+    add_network,
+    settings_from_args,
+    start_tls_thread,
+)
 
 ENGINE_NAMES = (
     "searxng",
@@ -51,6 +58,7 @@ def _prefork(args: argparse.Namespace) -> None:
         from webferret.extract.pool import prefork
 
         prefork(args.results or 10)
+    start_tls_thread()
 
 
 def _count(text: str) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import ssl
+import threading
 import typing
 from functools import cache
 
@@ -24,7 +25,6 @@ from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
 from webferret.net.policy import Target
 
 SocketOption = typing.Any
-CA_ENV = frozenset({"SSL_CERT_FILE", "SSL_CERT_DIR"})
 
 
 class UnpinnedHostError(httpcore.ConnectError):
@@ -94,18 +94,39 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         self.backend.pin(target)
 
 
-@cache
+_TLS_LOCK = threading.RLock()  # a second caller waits for the context being made, not makes another
+
+
 def _ssl_context(verify: bool) -> ssl.SSLContext:
     """One TLS context per process (loading the CA store takes a while); contexts are shareable."""
+    with _TLS_LOCK:
+        return _certifi_context(verify)
+
+
+@cache
+def _certifi_context(verify: bool) -> ssl.SSLContext:
     return httpx.create_ssl_context(verify=verify, trust_env=False)
 
 
-def shared_tls() -> ssl.SSLContext | bool:
-    """`verify=` for a client that trusts the environment: the process's one verifying context
-    (certifi's CA store), or True when SSL_CERT_FILE / SSL_CERT_DIR name other CAs (httpx reads them)."""
-    if CA_ENV & os.environ.keys():
-        return True
-    return _ssl_context(True)
+def shared_tls() -> ssl.SSLContext:
+    """`verify=` for a client that trusts the environment, made once per process: certifi's CA
+    store, or the CAs that SSL_CERT_FILE / SSL_CERT_DIR name (as httpx would read them itself)."""
+    with _TLS_LOCK:
+        return _env_ssl_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@cache
+def _env_ssl_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    if not (cafile or capath):
+        return _ssl_context(True)
+    return httpx.create_ssl_context(verify=True, trust_env=True)
+
+
+def prepare_tls() -> None:
+    """Load both CA stores now (tens of milliseconds each; OpenSSL reads them without the GIL), e.g.
+    in a thread at start, so no request waits for them later."""
+    shared_tls()
+    _ssl_context(True)
 
 
 def peer_address(response: httpx.Response) -> str | None:
