@@ -58,7 +58,7 @@ def _prefork(args: argparse.Namespace) -> None:
         from webferret.extract.pool import prefork
 
         prefork(args.results or 10)
-    start_tls_thread()
+    start_tls_thread(engines=True)
 
 
 def _count(text: str) -> int:

@@ -122,11 +122,12 @@ def _env_ssl_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
     return httpx.create_ssl_context(verify=True, trust_env=True)
 
 
-def prepare_tls() -> None:
-    """Load both CA stores now (tens of milliseconds each; OpenSSL reads them without the GIL), e.g.
-    in a thread at start, so no request waits for them later."""
-    shared_tls()
+def prepare_tls(engines: bool = False) -> None:
+    """Load the fetcher's CA store now (and with `engines`, the search client's), tens of milliseconds
+    each that OpenSSL spends without the GIL: e.g. in a thread at start, so no request waits for it."""
     _ssl_context(True)
+    if engines:
+        shared_tls()
 
 
 def peer_address(response: httpx.Response) -> str | None:
