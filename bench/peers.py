@@ -35,8 +35,29 @@ def install_peers(names: list[str] | None = None) -> dict[str, str]:
             text=True,
         )
         status[name] = "ok" if done.returncode == 0 else done.stderr.strip()[-400:]
+        if name in FIRST_USE_SETUP and done.returncode == 0:
+            status[name] = first_use_setup(venv / "bin" / "python", FIRST_USE_SETUP[name])
         compile_bytecode(venv / "bin" / "python")
     return status
+
+
+FIRST_USE_SETUP = {
+    # readabilipy (mcp-server-fetch's extractor) runs `npm install` for Readability.js the first time
+    # it extracts a page when its node_modules folder is missing. Inside the private network namespace
+    # npm cannot reach its registry and retries for minutes, so every mcp-server-fetch run timed out.
+    # A user's first call does this install once with the network; so does the install step here.
+    "mcp-server-fetch": (
+        "import os, readabilipy.utils as u; "
+        "js = os.path.join(os.path.dirname(u.__file__), 'javascript'); "
+        "os.path.isdir(os.path.join(js, 'node_modules')) or u.run_npm_install()"
+    ),
+}
+
+
+def first_use_setup(python: Path, code: str) -> str:
+    """Run a peer's one-time setup (outside the namespace, with the network); 'ok' or the error."""
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True)
+    return "ok" if done.returncode == 0 else f"first-use setup failed: {done.stderr.strip()[-300:]}"
 
 
 def compile_bytecode(python: Path | str, *extra: Path) -> None:

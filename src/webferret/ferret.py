@@ -119,7 +119,8 @@ class Ferret:
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
             )
         deadline = time.monotonic() + opts.budget
-        self.extractor.warm()
+        self.extractor.warm(len(urls))
+        self.extractor.expect(len(urls))
         limit = asyncio.Semaphore(opts.concurrency)
 
         async def one(url: str) -> Page:

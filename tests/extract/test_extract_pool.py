@@ -6,7 +6,14 @@ import asyncio
 
 import pytest
 
-from webferret.extract.pool import Extractor
+from webferret.extract.pool import (
+    PROCESS_MIN_PAGES,
+    Extractor,
+    adopt_preforked,
+    can_fork_now,
+    prefork,
+    worker_count,
+)
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, FerretError
@@ -26,11 +33,14 @@ async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
     try:
         small = await asyncio.gather(*(extractor.extract(raw(n), ExtractOptions()) for n in range(3)))
         assert [page.title for page in small] == [f"Page {n}" for n in range(3)]
-        assert extractor._processes is None  # a few small pages stay on threads
-        big = [raw(n, padding=400_000) for n in range(3)]  # over PROCESS_MIN_BYTES together
+        assert extractor._processes is None  # a few pages stay on threads
+        extractor.expect(PROCESS_MIN_PAGES)  # a big batch starts the pool in the background
+        assert extractor._processes is not None and extractor._pool_ready is not None
+        await asyncio.wrap_future(extractor._pool_ready)
+        assert extractor._executor() is extractor._processes
+        big = [raw(n, padding=400_000) for n in range(3)]
         pages = await asyncio.gather(*(extractor.extract(page, ExtractOptions()) for page in big))
         assert [page.title for page in pages] == [f"Page {n}" for n in range(3)]
-        assert extractor._processes is not None  # a batch went to the process pool
     finally:
         extractor.close()
 
@@ -53,3 +63,36 @@ async def test_single_page_uses_a_thread_and_errors_come_back_as_ferret_errors()
         assert caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
     finally:
         extractor.close()
+
+
+def test_worker_count_leaves_a_core_to_the_caller() -> None:
+    assert [worker_count(cores, 10) for cores in (1, 2, 4, 8)] == [1, 1, 3, 7]
+    assert worker_count(8, 2) == 2  # never more workers than pages
+
+
+async def test_warm_forks_workers_while_single_threaded_and_they_extract() -> None:
+    extractor = Extractor(workers=2)
+    try:
+        forkable = can_fork_now()
+        extractor.warm(4)
+        assert (extractor._forked is not None) == forkable
+        assert (extractor._warmed is None) == forkable  # else the extractor warms in a thread
+        pages = await asyncio.gather(*(extractor.extract(raw(n), ExtractOptions()) for n in range(4)))
+        assert [page.title for page in pages] == [f"Page {n}" for n in range(4)]
+    finally:
+        extractor.close()
+
+
+async def test_a_preforked_pool_is_adopted_by_one_extractor() -> None:
+    forkable = can_fork_now()
+    prefork(2)
+    first, second = Extractor(workers=2), Extractor(workers=2)
+    try:
+        first.warm(2)
+        assert (first._forked is not None) == forkable  # it took the forked pool
+        assert adopt_preforked() is None
+        second.warm(2, threads=False)  # threads run now: no second fork, and no thread warm-up
+        assert second._forked is None and second._warmed is None
+    finally:
+        first.close()
+        second.close()

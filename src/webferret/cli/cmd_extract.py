@@ -21,7 +21,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     add_common(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """Extraction workers forked at once, so their imports overlap this process's start-up."""
+    from webferret.extract.pool import prefork
+
+    prefork(len(args.files))
 
 
 def _read(name: str, max_bytes: int) -> bytes:
@@ -81,6 +88,7 @@ async def run(args: argparse.Namespace) -> int:
 
     async with Ferret(settings_from_args(args)) as ferret:
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
+        ferret.extractor.warm(len(args.files))
         pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts) for name in args.files))
     pages = [clip_page(page, args.max_chars) for page in pages]
     all_ok = all(page.ok for page in pages)

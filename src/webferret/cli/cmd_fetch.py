@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_common,
+    add_network,
+    settings_from_args,
+    start_tls_thread,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,7 +35,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_common(parser)
     parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
     parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """Extraction workers forked at once, so their imports overlap this process's start-up."""
+    from webferret.extract.pool import prefork
+
+    prefork(len(args.urls))
+    start_tls_thread()
 
 
 def _positive_int(text: str) -> int:

@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_common,
+    add_network,
+    settings_from_args,
+    start_tls_thread,
+)
 
 ENGINE_NAMES = (
     "searxng",
@@ -42,7 +49,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--verify-timeout", type=_seconds, metavar="S", help="per-page verify timeout (10)")
     add_network(parser)
     add_common(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """Workers to extract the pages that verify the results, forked before this process's imports."""
+    if args.verify is not False:
+        from webferret.extract.pool import prefork
+
+        prefork(args.results or 10)
+    start_tls_thread(engines=True)
 
 
 def _count(text: str) -> int:

@@ -47,6 +47,18 @@ def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
     return load_settings(**overrides)
 
 
+def start_tls_thread(engines: bool = False) -> None:
+    """Load the TLS CA store(s) in a thread while this process imports the rest (after any fork)."""
+    import threading
+
+    def load() -> None:
+        from webferret.net.transport import prepare_tls
+
+        prepare_tls(engines)
+
+    threading.Thread(target=load, name="webferret-tls", daemon=True).start()
+
+
 def print_json(payload: Any) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 

@@ -15,6 +15,7 @@ from lxml import etree
 
 from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
+from webferret.net.canonical import strip_tracking
 
 SKIP = frozenset((
     "script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "embed", "title",
@@ -94,7 +95,7 @@ class Renderer:
         if not href or href.startswith(("javascript:", "data:", "#", "mailto:", "tel:")):
             return None
         try:
-            return urljoin(self.base_url, href)
+            return strip_tracking(urljoin(self.base_url, href))
         except ValueError:
             return None
 

@@ -1,25 +1,40 @@
-"""Runs extraction off the event loop: in a thread for a page or two, in a process pool for batches.
+"""Runs extraction off the event loop: in worker processes forked at the start, else in threads.
 
-Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only help one page at a
-time. When several pages and at least `PROCESS_MIN_BYTES` of them are being extracted at once, they go
-to worker processes (one per core). The pool starts on that first need (about a second, paid once
-per `Extractor`), so a lone page or a handful of small ones never pays it.
+Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only use one core, and
+importing the extractor costs a few tenths of a second. So when a call starts (`warm(pages)`) and
+this process still runs a single thread, it forks a worker for every core but one (at least one, at
+most one per page): it imports the extractor in parallel with this process's own start-up and
+network waits, and the pages are extracted there as they arrive. Forking only while single-threaded means no
+lock can be held by another thread at the fork; the workers ignore Ctrl-C (this process ends them).
+
+Otherwise (threads already running, or no `fork` on this platform) extraction runs in threads and
+`warm()` imports the extractor in one of them while the pages are on the wire; a call that brings
+at least `PROCESS_MIN_PAGES` pages (`expect`) then starts a forkserver pool in the background,
+used once it is up, so the event loop never waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from webferret.extract.stoplists import memoize_stoplists, prepare_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 Outcome = tuple[Extracted | None, ErrorInfo | None]
-PROCESS_MIN_BYTES = 1024 * 1024
+PROCESS_MIN_PAGES = 24
+"""A call with at least this many pages extracts them in processes once the pool is up."""
+PRELOAD = ["webferret.extract.document", "webferret.extract.htmlpage", "webferret.extract.main_content"]
 
 
 def run_extraction(
@@ -28,6 +43,7 @@ def run_extraction(
     """Extract in whichever worker; errors come back as values (they cross process boundaries)."""
     from webferret.extract.document import extract_document
 
+    memoize_stoplists()
     try:
         return extract_document(body, url=url, content_type=content_type, options=options), None
     except FerretError as exc:
@@ -40,50 +56,152 @@ def run_extraction(
         return None, ErrorInfo(code=ErrorCode.INTERNAL, message=message)
 
 
-def _import_extractor() -> None:
-    import webferret.extract.document  # noqa: F401
+def prepare_extractor(stoplists: Callable[[], bool] = lambda: True) -> None:
+    """Import every module an HTML page needs and load the data they read once per process.
+
+    The stoplists (only some pages need them) are built when `stoplists()` says so at that point."""
+    import webferret.extract.document
+    import webferret.extract.htmlpage  # noqa: F401
+    from webferret.extract.classifier import load_default
+
+    load_default()
+    memoize_stoplists()
+    if stoplists():
+        prepare_stoplists()
+
+
+def can_fork_now() -> bool:
+    """Forking is safe here: Linux, and this process runs one thread (so no lock is held elsewhere)."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+WORKER_NICENESS = 5
+"""Forked workers run this much nicer than the process that forked them, so its own start-up and
+network handling (the requests still to send) never wait for a worker's imports or pages."""
+
+
+def _forked_worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    prepare_extractor()
+
+
+def fork_workers(count: int) -> ProcessPoolExecutor:
+    """`count` extraction workers forked now (call only when `can_fork_now()`)."""
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(count, mp_context=context, initializer=_forked_worker_start)
+    pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
+    return pool
+
+
+_preforked: list[ProcessPoolExecutor] = []
+
+
+def prefork(pages: int) -> None:
+    """At a program's start: fork the workers (`worker_count`) for the first `Extractor` to adopt.
+
+    The workers then import the extractor in parallel with the program's own imports and start-up,
+    not after them. Does nothing when forking is not safe (see `can_fork_now`) or already done."""
+    if not _preforked and pages > 0 and can_fork_now():
+        _preforked.append(fork_workers(worker_count(os.cpu_count() or 1, pages)))
+
+
+def worker_count(cores: int, pages: int) -> int:
+    """Workers to fork: one core stays with this process (network, verdicts, store, output), which
+    measured faster on two cores than a second worker fighting it for the CPU; at most one per page."""
+    return max(1, min(cores - 1, pages))
+
+
+def adopt_preforked() -> ProcessPoolExecutor | None:
+    return _preforked.pop() if _preforked else None
+
+
+def _worker_ready() -> int:
+    prepare_extractor()
+    return os.getpid()
 
 
 class Extractor:
     """Extraction in worker pools, so a batch never blocks the event loop and uses every core."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, fork: bool = True) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self.fork = fork
         self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webferret-extract")
+        self._forked: ProcessPoolExecutor | None = None
         self._processes: ProcessPoolExecutor | None = None
-        self._in_flight = 0
-        self._bytes_in_flight = 0
+        self._pool_ready: Future[None] | None = None
+        self._warmed: Future[None] | None = None
+        self._extracting = 0
+        self._used = False
+
+    def warm(self, pages: int = 1, threads: bool = True) -> None:
+        """Get the extractor ready now (once), while the pages are still on the wire.
+
+        Forks `worker_count(cores, pages)` workers when that is safe (see the module docstring); else, unless
+        `threads` is False, imports the extractor in a thread, building the stoplists only if no page
+        has arrived by then (once pages are being extracted, data a page may not need would only take
+        the CPU from them)."""
+        if self._warmed is not None or self._forked is not None:
+            return
+        if self.fork:
+            self._forked = adopt_preforked() or (
+                fork_workers(worker_count(self.workers, pages)) if can_fork_now() else None
+            )
+            if self._forked is not None:
+                return
+        if threads:
+            self._warmed = self._threads.submit(prepare_extractor, lambda: self._extracting == 0)
+
+    def expect(self, pages: int) -> None:
+        """A call is about to bring `pages` pages: without forked workers, a big batch starts a pool."""
+        if pages >= PROCESS_MIN_PAGES and self._forked is None:
+            self._start_processes()
+
+    def _start_processes(self) -> None:
+        """Start the process pool in the background; `_pool_ready` is done once every worker is up."""
+        if self._processes is not None or self.workers <= 1:
+            return
+        context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+        if os.name == "posix":  # the server imports the extractor once; workers fork from it
+            context.set_forkserver_preload(PRELOAD)
+        pool = self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        ready: Future[None] = Future()
+        self._pool_ready = ready
+
+        def start() -> None:
+            try:
+                for job in [pool.submit(_worker_ready) for _ in range(self.workers)]:
+                    job.result()
+                ready.set_result(None)
+            except BaseException as exc:  # a pool that cannot start leaves the work to threads
+                ready.set_exception(exc)
+
+        threading.Thread(target=start, name="webferret-pool-start", daemon=True).start()
 
     def _executor(self) -> Executor:
-        """Threads for a page or two; processes once a batch is big enough (and there are cores)."""
-        batch = self._in_flight > 1 and self._bytes_in_flight >= PROCESS_MIN_BYTES
-        if not batch or self.workers <= 1:
-            return self._threads
-        if self._processes is None:
-            context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-            if os.name == "posix":  # the server imports the extractor once; workers fork from it
-                context.set_forkserver_preload(["webferret.extract.document", "webferret.extract.htmlpage"])
-            self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        return self._processes
-
-    def warm(self) -> None:
-        """Import the extractor in a worker thread now, while the pages are still on the wire."""
-        self._threads.submit(_import_extractor)
+        """The forked workers; else processes once a big batch's pool is up; else threads."""
+        if self._forked is not None:
+            return self._forked
+        ready = self._pool_ready
+        if self._processes is not None and ready is not None and ready.done() and not ready.exception():
+            return self._processes
+        return self._threads
 
     async def extract(self, raw: RawResponse, options: ExtractOptions) -> Extracted:
         """Extract one response; raises `FerretError` (with a code) when it cannot be read."""
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
-        self._in_flight += 1
-        self._bytes_in_flight += len(raw.body)
+        self._extracting += 1
+        self._used = True
         try:
-            try:
-                extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
-            except BrokenProcessPool:
-                extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
+            extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
+            self._forked = None
+            extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
         finally:
-            self._in_flight -= 1
-            self._bytes_in_flight -= len(raw.body)
+            self._extracting -= 1
         if error is not None:
             raise FerretError(error.code, error.message)
         assert extracted is not None
@@ -91,6 +209,12 @@ class Extractor:
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._forked is not None:
+            # workers that extracted are idle now and end at once: wait, so they are reaped (and
+            # counted in this process's resource use); workers never used may still be importing,
+            # and a call that read no page must not wait for that: they end on their own
+            self._forked.shutdown(wait=self._used, cancel_futures=True)
+            self._forked = None
         if self._processes is not None:
             self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lxml import html as lxml_html
+if TYPE_CHECKING:
+    from lxml import html as lxml_html
 
 # Only the head of a big body is searched for markers; walls are small.
 SCAN_BYTES = 512 * 1024
@@ -21,6 +23,7 @@ SCAN_BYTES = 512 * 1024
 WALL_LETTERS_MAX = 1200
 # A JavaScript shell shows fewer visible letters than this.
 SHELL_LETTERS_MAX = 150
+LETTERS_CHUNK = 4096
 TERMINAL_STATUSES = {
     401: "authentication required",
     404: "not found",
@@ -103,9 +106,15 @@ SPA_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "applicati
 
 
 def classify(
-    status: int, headers: Mapping[str, str], body: bytes, content_type: str | None = None
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    content_type: str | None = None,
+    markup: Markup | None = None,
 ) -> Verdict:
-    """Classify one response. `headers` must look up names case-insensitively (httpx, curl_cffi do)."""
+    """Classify one response. `headers` must look up names case-insensitively (httpx, curl_cffi do).
+
+    `markup` is `read_markup(body)` when the caller already has it (the body is then parsed once)."""
     verdict = header_verdict(status, headers)
     if verdict is not None:
         return verdict
@@ -114,7 +123,11 @@ def classify(
     if status == 429:
         return Verdict(terminal=True, reason="HTTP 429: rate limited")
     text = body[:SCAN_BYTES].decode("utf-8", "replace")
-    visible = visible_text(body) if _looks_like_markup(content_type, text) else text
+    if looks_like_markup(content_type, text):
+        markup = markup if markup is not None else read_markup(body)
+        visible = markup.visible if markup is not None else ""
+    else:
+        visible = text
     if status >= 400 and GEO_BLOCK.search(visible):
         return Verdict(terminal=True, reason=f"HTTP {status}: geo or legal block")
     return body_verdict(status, text, visible)
@@ -142,7 +155,7 @@ def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
 
 def body_verdict(status: int, text: str, visible: str) -> Verdict:
     """Vendor or wall markers in the body; weak markers only count on a small page or an error status."""
-    wall_sized = letters(visible) <= WALL_LETTERS_MAX
+    wall_sized = not more_letters(visible, WALL_LETTERS_MAX)
     for marker in BODY_MARKERS:
         if not (wall_sized or (marker.strong and status >= 400)):
             continue
@@ -151,28 +164,52 @@ def body_verdict(status: int, text: str, visible: str) -> Verdict:
     return CONTENT
 
 
-def js_shell(body: bytes, content_type: str | None = None) -> Verdict:
+def js_shell(body: bytes, content_type: str | None = None, markup: Markup | None = None) -> Verdict:
     """A static page that only renders with JavaScript: little text plus a notice or an empty SPA root."""
     head = body[:SCAN_BYTES].decode("utf-8", "replace")
-    if not _looks_like_markup(content_type, head):
+    if not looks_like_markup(content_type, head):
         return CONTENT
-    tree = _parse(body)
-    if tree is None:
+    markup = markup if markup is not None else read_markup(body)
+    if markup is None:
         return CONTENT
-    notice = " ".join(el.text_content() for el in tree.iter("noscript"))
-    has_script = tree.find(".//script") is not None
-    visible = _text_of(tree, drop_noscript=True)
-    if letters(visible) > SHELL_LETTERS_MAX:
+    if more_letters(markup.bare, SHELL_LETTERS_MAX):
         return CONTENT
-    if JS_NOTICE.search(notice) or JS_NOTICE.search(visible):
+    if JS_NOTICE.search(markup.notice) or JS_NOTICE.search(markup.bare):
         return Verdict(js_shell=True, reason="the page asks for JavaScript and shows almost no text")
-    for name in SPA_ROOTS:
-        root = tree.find(f".//*[@id='{name}']")
-        if root is not None and not root.text_content().strip():
-            return Verdict(js_shell=True, reason=f"the page is an empty single-page-app root (#{name})")
-    if has_script and not visible:
+    if markup.empty_root:
+        reason = f"the page is an empty single-page-app root (#{markup.empty_root})"
+        return Verdict(js_shell=True, reason=reason)
+    if markup.has_script and not markup.bare:
         return Verdict(js_shell=True, reason="the page has scripts and no text")
     return CONTENT
+
+
+@dataclass(frozen=True)
+class Markup:
+    """What the verdicts read from an HTML body, from one parse."""
+
+    visible: str  # the text a reader sees, `<noscript>` included
+    bare: str  # the same without `<noscript>`
+    notice: str  # the text of `<noscript>` elements
+    has_script: bool
+    empty_root: str | None  # the id of the first empty single-page-app root
+
+
+def read_markup(body: bytes) -> Markup | None:
+    """Parse `body` once for `classify` and `js_shell`; None when it holds no HTML document."""
+    tree = _parse(body)
+    if tree is None:
+        return None
+    notice = " ".join(el.text_content() for el in tree.iter("noscript"))
+    has_script = tree.find(".//script") is not None
+    visible = _text_of(tree, drop_noscript=False)
+    bare = _text_of(tree, drop_noscript=True)
+    empty_root = next((name for name in SPA_ROOTS if _empty(tree.find(f".//*[@id='{name}']"))), None)
+    return Markup(visible, bare, notice, has_script, empty_root)
+
+
+def _empty(element: lxml_html.HtmlElement | None) -> bool:
+    return element is not None and not element.text_content().strip()
 
 
 def visible_text(body: bytes) -> str:
@@ -183,24 +220,38 @@ def visible_text(body: bytes) -> str:
 
 def letters(text: str) -> int:
     """How many letters `text` has (any script)."""
-    return sum(ch.isalpha() for ch in text)
+    return sum(map(str.isalpha, text))
+
+
+def more_letters(text: str, limit: int) -> bool:
+    """`letters(text) > limit`, reading only as much of a long text as it takes to know."""
+    count = 0
+    for start in range(0, len(text), LETTERS_CHUNK):
+        count += letters(text[start : start + LETTERS_CHUNK])
+        if count > limit:
+            return True
+    return False
 
 
 def _parse(body: bytes) -> lxml_html.HtmlElement | None:
+    from lxml import etree, html  # here, not at import: a fetch imports it only once a page is in
+
     try:
-        return lxml_html.document_fromstring(body)
-    except (ValueError, TypeError, lxml_html.etree.ParserError):
+        return html.document_fromstring(body)
+    except (ValueError, TypeError, etree.ParserError):
         return None
 
 
 def _text_of(tree: lxml_html.HtmlElement, *, drop_noscript: bool) -> str:
     """Visible text; strips the dropped elements from `tree` in place."""
     drop = ["script", "style", "template", "head", "svg"] + (["noscript"] if drop_noscript else [])
-    lxml_html.etree.strip_elements(tree, *drop, with_tail=False)
+    from lxml import etree
+
+    etree.strip_elements(tree, *drop, with_tail=False)
     return " ".join(tree.text_content().split())
 
 
-def _looks_like_markup(content_type: str | None, head: str) -> bool:
+def looks_like_markup(content_type: str | None, head: str) -> bool:
     if content_type and "html" in content_type.lower():
         return True
     return "<html" in head[:4096].lower() or "<!doctype html" in head[:4096].lower()

@@ -44,6 +44,18 @@ def is_tracking_param(name: str) -> bool:
     return lowered in TRACKING_PARAMS or lowered.startswith(TRACKING_PREFIXES)
 
 
+def strip_tracking(url: str) -> str:
+    """`url` without tracking parameters (utm_*, fbclid, ref_src, ...); the rest exactly as it was."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    pairs = parts.query.split("&")
+    kept = [pair for pair in pairs if pair and not is_tracking_param(unquote(pair.split("=", 1)[0]))]
+    if len(kept) == len(pairs):
+        return url
+    return urlunsplit(parts._replace(query="&".join(kept)))
+
+
 def _host(hostname: str) -> str:
     host = hostname.lower().rstrip(".")
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host

@@ -32,13 +32,34 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
     if quiet:
         return page.content
     lines = [f"# {page.title or page.final_url or page.url}", page.final_url or page.url, header_line(page)]
-    if page.description:
+    body = _without_title(page.content.rstrip(), page.title)
+    if page.description and not _opens_with(body, page.description):
         lines.append("")
         lines.extend(f"> {line}" if line else ">" for line in page.description.splitlines())
-    lines.extend(["", page.content.rstrip()])
+    lines.extend(["", body])
     if page.links:
         lines.extend(["", "## Links", *(f"- [{link.text or link.url}]({link.url})" for link in page.links)])
     return "\n".join(lines)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.replace("#", " ").split()).casefold()
+
+
+def _without_title(body: str, title: str | None) -> str:
+    """The body less a first heading that only repeats the title (the header above shows it)."""
+    first, _, rest = body.partition("\n")
+    if title and first.startswith("#") and _words(first) == _words(title):
+        return rest.lstrip("\n")
+    return body
+
+
+def _opens_with(body: str, description: str) -> bool:
+    """The description is already in the body's opening (a standfirst): no need to quote it too."""
+    return _words(description) in _words(body[: len(description) + OPENING_CHARS])
+
+
+OPENING_CHARS = 600
 
 
 def clip_page(page: Page, max_chars: int | None) -> Page:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 import httpx
 
+from webferret.net.transport import shared_tls
 from webferret.search.engines import registry
 from webferret.search.pacing import Pacer
 from webferret.search.router import Router
@@ -25,6 +27,29 @@ def spare_candidates(results: int) -> int:
     return results + max(2, results // 2)
 
 
+_prepared: list[threading.Thread] = []
+
+
+def _import_fetch_layer() -> None:
+    import lxml.html  # noqa: F401  (the block verdicts parse each page)
+
+    import webferret.fetch.fetcher
+    import webferret.present.dedup
+    import webferret.store.pages  # noqa: F401
+
+
+def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[None]]:
+    """A request hook: once an engine request leaves, the extractor gets ready while it is answered."""
+
+    async def hook(request: httpx.Request) -> None:
+        ferret.extractor.warm(pages)
+        if not _prepared:  # the verifying fetch's own modules, imported while the engines answer
+            _prepared.append(threading.Thread(target=_import_fetch_layer, daemon=True))
+            _prepared[0].start()
+
+    return hook
+
+
 async def run_search(
     ferret: Ferret,
     query: str,
@@ -35,7 +60,13 @@ async def run_search(
     settings = ferret.settings
     pacer = Pacer(settings.home / PACING_FILE)
     headers = {"User-Agent": settings.user_agent}
-    async with httpx.AsyncClient(headers=headers, follow_redirects=True) as client:
+    pages = spare_candidates(options.results)
+    if options.verify:  # workers forked now import the extractor while the engines are asked
+        ferret.extractor.warm(pages, threads=False)
+    hooks = {"request": [_warm(ferret, pages)]} if options.verify else {}
+    async with httpx.AsyncClient(
+        headers=headers, follow_redirects=True, verify=shared_tls(), event_hooks=hooks
+    ) as client:
         router = Router(
             engines if engines is not None else registry(),
             EngineRunner(client, pacer, options.engine_min_interval),

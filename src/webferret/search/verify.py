@@ -49,9 +49,13 @@ def apply_page(hit: Hit, page: Page) -> Hit:
 
 
 async def fetch_pages(ferret: Ferret, urls: Sequence[str], timeout: float) -> list[Page]:
-    """Fetch `urls` in parallel batches of `max_urls`, order kept, within `timeout` seconds."""
-    options = ferret.fetch_options(timeout=timeout, budget=timeout)
+    """Fetch `urls` in parallel batches of `max_urls`, order kept, within `timeout` seconds.
+
+    Every candidate is requested at once (the per-host cap still holds): the answer waits for the
+    slowest page anyway, so a candidate queued behind the `concurrency` setting only lengthens it."""
     size = ferret.settings.max_urls
+    at_once = max(ferret.settings.concurrency, min(len(urls), size))
+    options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=at_once)
     batches = [list(urls[start : start + size]) for start in range(0, len(urls), size)]
     done = await asyncio.gather(*(ferret.fetch_many(batch, options=options) for batch in batches))
     return [page for batch in done for page in batch]

@@ -1,0 +1,30 @@
+"""The fast stoplist build gives justext exactly the stock set, and the memo answers it for the same tuple."""
+
+from __future__ import annotations
+
+from justext import core, utils
+from trafilatura import external
+
+from webferret.extract.stoplists import all_stopwords, memoize_stoplists, prepare_stoplists
+
+
+def stock_set() -> frozenset[str]:
+    """What stock trafilatura + justext compute: each language's list, united, lower-cased."""
+    words = {word for language in utils.get_stoplists() for word in utils.get_stoplist(language)}
+    return frozenset(word.lower() for word in words)
+
+
+def test_fast_build_equals_the_stock_stoplist() -> None:
+    assert all_stopwords() == stock_set()
+
+
+def test_justext_gets_the_same_set_once_per_tuple() -> None:
+    memoize_stoplists()
+    prepare_stoplists()
+    stoplist = external.JT_STOPLIST
+    assert isinstance(stoplist, tuple) and len(stoplist) > 100_000
+    first = core.define_stoplist(stoplist)
+    assert first == stock_set()
+    assert core.define_stoplist(stoplist) is first  # built once, not again for the next page
+    other = ("The", "And")
+    assert core.define_stoplist(other) == frozenset({"the", "and"})  # other inputs as before
