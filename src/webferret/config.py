@@ -158,16 +158,16 @@ class Settings(BaseSettings):
         for part in filter(None, (p.strip() for p in value.split(","))):
             name, sep, number = part.partition("=")
             try:
-                weights[name.strip()] = float(number) if sep and name.strip() else float("nan")
+                weights[name.strip()] = float(number) if sep else float("")
             except ValueError:
-                weights[name.strip()] = float("nan")
+                raise ValueError(f"each entry must be ENGINE=WEIGHT (bad entry: {part!r})") from None
         return weights
 
     @field_validator("engine_weights")
     @classmethod
     def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
         for name, weight in value.items():
-            if not name or not weight >= 0:  # also catches NaN from a malformed entry
+            if not name or not weight >= 0:  # `not >=` also refuses NaN
                 raise ValueError(f"each entry must be ENGINE=WEIGHT with a weight >= 0 (bad entry: {name!r})")
         return value
 
