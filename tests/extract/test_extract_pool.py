@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 
+from webferret.cli import main
 from webferret.extract.pool import (
     PROCESS_MIN_PAGES,
     Extractor,
@@ -96,3 +99,17 @@ async def test_a_preforked_pool_is_adopted_by_one_extractor() -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_preforked_workers_end_with_a_program_that_stops_early() -> None:
+    """The program ends at once (`os._exit`, as the CLI does) without using its workers: they must not
+    outlive it holding its stdout/stderr, or a reader of its output would wait for ever."""
+    code = "import os\nfrom webferret.extract.pool import prefork\nprefork(4)\nos._exit(3)\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)  # EOF needed
+    assert done.returncode == 3
+
+
+def test_a_command_that_fails_before_fetching_releases_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_TIMEOUT", "soon")
+    assert main(["fetch", "http://127.0.0.1:9/"]) == 2
+    assert adopt_preforked() is None

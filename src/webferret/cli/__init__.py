@@ -53,8 +53,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     early = getattr(args, "early", None)
-    if early is not None:  # e.g. extraction workers forked before the heavy imports below
-        early(args)
+    if early is None:
+        return _run(args)
+    early(args)  # e.g. extraction workers forked before the heavy imports below
+    try:
+        return _run(args)
+    finally:  # workers no call adopted (it stopped before it fetched anything) end with it
+        from webferret.extract.pool import release_preforked
+
+        release_preforked()
+
+
+def _run(args: argparse.Namespace) -> int:
     from webferret.cli.common import run_command
 
     return run_command(args)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -80,7 +81,21 @@ WORKER_NICENESS = 5
 network handling (the requests still to send) never wait for a worker's imports or pages."""
 
 
-def _forked_worker_start() -> None:
+PR_SET_PDEATHSIG = 1  # prctl(2) option: the signal this process gets when its parent ends
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel end this worker when the process that forked it ends, however it ends (an
+    `os._exit`, a crash, SIGKILL): an orphaned worker would wait for work forever, holding the
+    program's stdout and stderr open."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the parent ended before the line above took effect
+        os._exit(0)
+
+
+def _forked_worker_start(parent: int) -> None:
+    _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
@@ -90,7 +105,9 @@ def _forked_worker_start() -> None:
 def fork_workers(count: int) -> ProcessPoolExecutor:
     """`count` extraction workers forked now (call only when `can_fork_now()`)."""
     context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(count, mp_context=context, initializer=_forked_worker_start)
+    pool = ProcessPoolExecutor(
+        count, mp_context=context, initializer=_forked_worker_start, initargs=(os.getpid(),)
+    )
     pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
     return pool
 
@@ -105,6 +122,13 @@ def prefork(pages: int) -> None:
     not after them. Does nothing when forking is not safe (see `can_fork_now`) or already done."""
     if not _preforked and pages > 0 and can_fork_now():
         _preforked.append(fork_workers(worker_count(os.cpu_count() or 1, pages)))
+
+
+def release_preforked() -> None:
+    """End the workers `prefork` made that no `Extractor` adopted (the command stopped early, e.g. on
+    a bad setting); without waiting for their imports."""
+    while _preforked:
+        _preforked.pop().shutdown(wait=False, cancel_futures=True)
 
 
 def worker_count(cores: int, pages: int) -> int:
