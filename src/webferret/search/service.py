@@ -42,7 +42,7 @@ def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[Non
     """A request hook: once an engine request leaves, the extractor gets ready while it is answered."""
 
     async def hook(request: httpx.Request) -> None:
-        ferret.extractor.warm(pages)
+        ferret.extractor.warm(pages, spare_core=False)
         if not _prepared:  # the verifying fetch's own modules, imported while the engines answer
             _prepared.append(threading.Thread(target=_import_fetch_layer, daemon=True))
             _prepared[0].start()
@@ -62,7 +62,7 @@ async def run_search(
     headers = {"User-Agent": settings.user_agent}
     pages = spare_candidates(options.results)
     if options.verify:  # workers forked now import the extractor while the engines are asked
-        ferret.extractor.warm(pages, threads=False)
+        ferret.extractor.warm(pages, threads=False, spare_core=False)
     hooks = {"request": [_warm(ferret, pages)]} if options.verify else {}
     async with httpx.AsyncClient(
         headers=headers, follow_redirects=True, verify=shared_tls(), event_hooks=hooks
