@@ -181,6 +181,10 @@ def prefork(pages: int, spare_core: bool = True) -> None:
     The workers then import the extractor in parallel with the program's own imports and start-up,
     not after them. Does nothing when forking is not safe (see `can_fork_now`) or already done."""
     if not _preforked and pages > 0 and can_fork_now():
+        # pydantic and the shared models first: both sides need them, and the workers inherit them
+        # rather than importing them again (CPU a busy machine does not have to spare)
+        import webferret.extract.types  # noqa: F401
+
         _preforked.append(ForkedWorkers(worker_count(os.cpu_count() or 1, pages, spare_core)))
 
 
