@@ -124,10 +124,12 @@ def _env_ssl_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
 
 def prepare_tls(engines: bool = False) -> None:
     """Load the fetcher's CA store now (and with `engines`, the search client's), tens of milliseconds
-    each that OpenSSL spends without the GIL: e.g. in a thread at start, so no request waits for it."""
-    _ssl_context(True)
+    each that OpenSSL spends without the GIL: e.g. in a thread at start, so no request waits for it.
+
+    The search client's first: the engine request is the first to leave, the fetches come after."""
     if engines:
         shared_tls()
+    _ssl_context(True)
 
 
 def peer_address(response: httpx.Response) -> str | None:
