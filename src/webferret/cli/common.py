@@ -64,7 +64,7 @@ def start_tls_thread(engines: bool = False) -> None:
     import threading
 
     def load() -> None:
-        from webferret.net.transport import prepare_tls
+        from webferret.net.tls import prepare_tls  # not the transport: no httpx to import first
 
         prepare_tls(engines)
 
