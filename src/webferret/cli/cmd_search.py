@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _prefork(args: argparse.Namespace) -> None:
     """Verifying extracts a few pages while this process mostly waits for them: every core extracts."""
     pages = 0 if args.verify is False else args.results or 10
-    start_early(pages, engines=True, spare_core=False)
+    start_early(pages, engines=True, spare_core=False, stagger=True)
 
 
 def _count(text: str) -> int:

@@ -5,8 +5,9 @@ importing the extractor costs a few tenths of a second. So when a call starts (`
 this process still runs a single thread, it forks workers (`worker_count`: every core but one for a
 batch, every core for a search's few pages; at most one per page): they import the extractor in
 parallel with this process's own start-up and network waits, and the pages are extracted there as
-they arrive. The first worker imports at once; the others only with CPU time nobody else wants, so
-they never delay this process or the first worker. Forking only while single-threaded means no
+they arrive. Staggered (a search from the command line, where start-up is on the clock), the first
+worker imports at once and the others only with CPU time nobody else wants, so they never delay this
+process or the first worker. Forking only while single-threaded means no
 lock can be held by another thread at the fork; the workers ignore Ctrl-C (this process ends them).
 
 Otherwise (threads already running, or no `fork` on this platform) extraction runs in threads and
@@ -100,16 +101,18 @@ def _die_with_parent(parent: int) -> None:
 
 
 LATER_WORKER_NICENESS = 19
-"""Every forked worker but the first imports the extractor at this niceness, so only with CPU time
-nobody else wants (the program's own start-up and the first worker's imports come first), and then
-extracts at `WORKER_NICENESS` where the system lets a process lower its niceness again."""
+"""Staggered, every forked worker but the first imports the extractor at this niceness, so only with
+CPU time nobody else wants (the program's own start-up and the first worker's imports come first),
+and then extracts at `WORKER_NICENESS` where the system lets a process lower its niceness again
+(root may; a user process stays at 19, which is why only short-lived commands stagger)."""
 
 
 def _forked_worker_start(parent: int, first: int, ready: int) -> None:
     """A forked worker's start: tied to its parent, deaf to Ctrl-C, niced, the extractor imported.
 
-    `first` is a pipe holding one byte: the worker that reads it is the first, the others import
-    only with spare CPU time. Once ready, a worker writes one byte to the pipe `ready`."""
+    `first` is a pipe holding a byte per worker that imports at once (one when staggered, else one
+    for each); a worker that finds it empty imports only with spare CPU time. Once ready, a worker
+    writes one byte to the pipe `ready`."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
     try:
@@ -131,12 +134,13 @@ def _renice(niceness: int) -> None:
 
 
 class ForkedWorkers:
-    """`count` extraction workers forked now (make one only when `can_fork_now()`), as `pool`."""
+    """`count` extraction workers forked now (make one only when `can_fork_now()`), as `pool`;
+    `stagger` as in the module docstring."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, stagger: bool = False) -> None:
         self.count = count
         first, first_w = os.pipe()
-        os.write(first_w, b"1")
+        os.write(first_w, b"1" * (1 if stagger else count))
         os.close(first_w)
         os.set_blocking(first, False)
         self._ready, ready_w = os.pipe()
@@ -175,7 +179,7 @@ class ForkedWorkers:
 _preforked: list[ForkedWorkers] = []
 
 
-def prefork(pages: int, spare_core: bool = True) -> None:
+def prefork(pages: int, spare_core: bool = True, stagger: bool = False) -> None:
     """At a program's start: fork the workers (`worker_count`) for the first `Extractor` to adopt.
 
     The workers then import the extractor in parallel with the program's own imports and start-up,
@@ -185,7 +189,8 @@ def prefork(pages: int, spare_core: bool = True) -> None:
         # rather than importing them again (CPU a busy machine does not have to spare)
         import webferret.extract.types  # noqa: F401
 
-        _preforked.append(ForkedWorkers(worker_count(os.cpu_count() or 1, pages, spare_core)))
+        count = worker_count(os.cpu_count() or 1, pages, spare_core)
+        _preforked.append(ForkedWorkers(count, stagger))
 
 
 def release_preforked() -> None:
