@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bench.figures import Bench, Series
@@ -32,6 +33,34 @@ def search_verify(bench: Bench) -> dict[str, Series]:
         _record(bench, series, steps)
 
     return bench.each(job)
+
+
+def resident_search(bench: Bench) -> dict[str, Series]:
+    """Search + verify through one long-lived session (webferret: `webferret mcp` over stdio):
+    `runs` timed calls after an untimed warm-up call, each with its own query (so no call is
+    answered from the pages an earlier one stored), each call's wall time and overhead recorded."""
+    searx: str = bench.web.manifest["searx"]
+    queries = [
+        QUERIES[i % len(QUERIES)] + (f" {i // len(QUERIES)}" if i >= len(QUERIES) else "")
+        for i in range(bench.runs)
+    ]
+
+    def job(tool: Tool, series: Series) -> None:
+        command = tool.resident_search(queries, searx, bench.home())
+        if isinstance(command, str):
+            series.unsupported = command
+            return
+        sample = bench.sample(command)
+        calls = [json.loads(line) for line in sample.stdout.splitlines() if line.startswith("{")]
+        if not calls or not all(call["ok"] and call["results"] for call in calls):
+            series.failures.append(f"exit {sample.returncode}: {sample.stderr.strip()[-200:]}")
+            return
+        for call in calls:
+            wall = call["t1"] - call["t0"]
+            critical = critical_path(bench.web.requests(call["t0"], call["t1"]))
+            series.add(wall, critical=critical, overhead=(wall - critical) / critical if critical else 0.0)
+
+    return bench.each(job, runs=1)
 
 
 def _record(bench: Bench, series: Series, steps: list[Sample]) -> None:

@@ -68,6 +68,11 @@ class Tool:
     def search(self, query: str, searx: str, home: Path) -> Command | Unsupported:
         return f"{self.name} has no search"
 
+    def resident_search(self, queries: list[str], searx: str, home: Path) -> Command | Unsupported:
+        """One long-lived session answering `queries` in turn, timed per call by a driver that
+        prints one JSON line per call (see bench/mcp_search_client.py)."""
+        return f"{self.name} has no long-lived search session to drive"
+
     def search_urls(self, stdout: str) -> list[str]:
         return _urls_in_json(stdout, 10)
 
@@ -108,10 +113,16 @@ class WebFerret(Tool):
         return sum(bool(page.get("ok")) for page in pages)
 
     def search(self, query: str, searx: str, home: Path) -> Command:
-        env = self._env(
+        return Command([self._bin(), "search", query, "--json", "-n", "10"], self._search_env(home, searx))
+
+    def resident_search(self, queries: list[str], searx: str, home: Path) -> Command:
+        argv = [sys.executable, "-m", "bench.mcp_search_client", *queries, "--", self._bin(), "mcp"]
+        return Command(argv, self._search_env(home, searx), cwd=str(REPO))
+
+    def _search_env(self, home: Path, searx: str) -> dict[str, str]:
+        return self._env(
             home, WEBFERRET_SEARXNG_URL=searx, WEBFERRET_ENGINES="searxng", WEBFERRET_ENGINE_MIN_INTERVAL="0"
         )
-        return Command([self._bin(), "search", query, "--json", "-n", "10"], env)
 
 
 @dataclass

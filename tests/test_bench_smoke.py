@@ -3,8 +3,11 @@ run through one small scenario. Checks the harness works, never how fast anythin
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import io
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +18,7 @@ from bench import scenarios
 from bench.figures import Bench, Series
 from bench.report import Figure, markdown
 from bench.simweb.corpus import shared_dir
+from bench.simweb.http import CHUNK, Host, Pace, Response
 from bench.simweb.process import SimWeb, SimWebOptions
 from bench.tools import WebFerret
 
@@ -72,6 +76,29 @@ def test_request_log_gives_the_critical_path(web: SimWeb) -> None:
     assert scenarios.critical_path(fake) == pytest.approx(0.8)
 
 
+async def test_a_paced_answer_is_logged_once_its_last_byte_left() -> None:
+    """A request's logged end is when its last byte left: a client that has every byte finds its
+    request in the log (before, the log came one chunk's transfer time later, and a slow host's
+    request read just before a run ended was missing from that run's critical path)."""
+    log = io.StringIO()
+    body = b"x" * (3 * CHUNK)
+    host = Host("slow.example", lambda request: Response(200, body), Pace(0, 0, 4 * CHUNK), log, seed=0)
+    server = await asyncio.start_server(host.serve, "127.0.0.1", 0)
+    async with server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.sockets[0].getsockname()[1])
+        writer.write(b"GET /a HTTP/1.1\r\nHost: slow.example\r\n\r\n")
+        await reader.readuntil(b"\r\n\r\n")
+        started = time.time()
+        await reader.readexactly(len(body))
+        received = time.time()
+        await asyncio.sleep(0.05)  # the server's task logs right after its last write
+        writer.close()
+    entries = [json.loads(line) for line in log.getvalue().splitlines()]
+    assert len(entries) == 1
+    assert entries[0]["t1"] <= received + 0.05
+    assert received - started >= 0.5  # paced: 3 chunks at 4 chunks/s
+
+
 def test_webferret_runs_through_a_tiny_scenario(web: SimWeb) -> None:
     bench = Bench(web, [WebFerret("webferret")], runs=1, timeout=60)
     try:
@@ -87,6 +114,18 @@ def test_webferret_runs_through_a_tiny_scenario(web: SimWeb) -> None:
         pytest.xfail(f"webferret fetch died: {fetched.failures[0]}")
     if HAS_FETCHER:
         assert fetched.values and fetched.extra["ok_pages"] == [2.0]
+
+
+@pytest.mark.skipif(not HAS_FETCHER, reason="needs the fetch layer")
+def test_resident_search_times_each_call_of_one_mcp_session(web: SimWeb) -> None:
+    bench = Bench(web, [WebFerret("webferret")], runs=2, timeout=60)
+    try:
+        series = scenarios.resident_search(bench)["webferret"]
+    finally:
+        bench.close()
+    assert not series.failures, series.failures
+    assert len(series.values) == 2 and all(wall > 0 for wall in series.values)
+    assert len(series.extra["overhead"]) == 2 and all(c > 0 for c in series.extra["critical"])
 
 
 def test_report_shows_ratios_to_webferret_and_reasons() -> None:

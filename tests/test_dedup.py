@@ -75,3 +75,22 @@ def test_mark_duplicates_points_at_the_kept_handle() -> None:
     ]
     marked = mark_duplicates(pages, 0.9)
     assert [p.duplicate_of for p in marked] == ["b.example~222222222222", None, None]
+
+
+def test_prepared_pages_are_marked_the_same_and_compared_from_the_remembered_shingles() -> None:
+    from webferret.present.dedup import _shingle_set, prepare
+
+    text = " ".join(f"word{i}" for i in range(300))
+    pages = [
+        Page(url=f"https://ex.org/{n}", ok=True, content=text + (" tail" if n else "")) for n in range(3)
+    ]
+    _shingle_set.cache_clear()
+    for page in pages:
+        prepare(page, len(pages))
+    assert _shingle_set.cache_info().currsize == 2  # two distinct texts
+    marked = mark_duplicates(pages, 0.8)
+    assert _shingle_set.cache_info().hits >= 2
+    assert [page.duplicate_of for page in marked] == [None, "https://ex.org/0", "https://ex.org/0"]
+    other = Page(url="https://ex.org/other", ok=True, content="a different page altogether " * 20)
+    prepare(other, 1000)  # too big a batch for exact similarity: nothing shingled
+    assert _shingle_set.cache_info().currsize == 2

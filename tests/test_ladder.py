@@ -190,3 +190,34 @@ async def test_the_guard_refuses_a_redirect_to_a_refused_address(ferret: Ferret)
         page = await ferret.fetch(site.base + "/", options=opts)
     assert page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
     assert secret.hits == []
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "parses"),
+    [
+        (200, b"<html><body><div id='root'></div><script>x()</script></body></html>", 1),
+        (200, b"<html><body><p>" + b"Plenty of text to read here. " * 40 + b"</p></body></html>", 1),
+        (404, b"<html><body><p>Not here</p></body></html>", 0),  # terminal: no parse at all
+    ],
+)
+def test_both_verdicts_share_one_parse(
+    monkeypatch: pytest.MonkeyPatch, status: int, body: bytes, parses: int
+) -> None:
+    import webferret.fetch.blocks as blocks
+    from webferret.fetch.ladder import judge
+
+    calls: list[int] = []
+    real = blocks.read_markup
+
+    def counted(data: bytes) -> blocks.Markup | None:
+        calls.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(blocks, "read_markup", counted)
+    headers = {"content-type": "text/html"}
+    raw = RawResponse(
+        url="https://ex.org/", final_url="https://ex.org/", status=status, headers=headers, body=body
+    )
+    verdict = judge(raw, "http")
+    assert len(calls) == parses
+    assert verdict.js_shell == (parses == 1 and b"root" in body)

@@ -74,3 +74,34 @@ async def test_a_certificate_for_another_name_is_refused(certs: Path, tls_web: t
         await fetch(certs, f"https://other.test:{web.port}/article", "other.test")
     assert info.value.code == ErrorCode.CONNECT_FAILED and "certificate" in info.value.message.lower()
     assert names == ["other.test"] and web.requests == []
+
+
+@pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])
+def test_contexts_hold_the_cas_httpx_would_load(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str]
+) -> None:
+    """The contexts made without httpx trust what `httpx.create_ssl_context` would, env included."""
+    import certifi
+    import httpx
+
+    from webferret.net import tls
+
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    if "SSL_CERT_FILE" in env:
+        bundle = tmp_path / "one.pem"
+        bundle.write_text(
+            Path(certifi.where()).read_text().split("-----END CERTIFICATE-----")[0]
+            + "-----END CERTIFICATE-----\n"
+        )
+        monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
+    if "SSL_CERT_DIR" in env:
+        monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path))
+    ours = tls._from_env(tls.os.environ.get("SSL_CERT_FILE"), tls.os.environ.get("SSL_CERT_DIR"))
+    theirs = httpx.create_ssl_context(verify=True, trust_env=True)
+    assert ours.cert_store_stats() == theirs.cert_store_stats()
+    assert ours.verify_mode == theirs.verify_mode == ssl.CERT_REQUIRED and ours.check_hostname
+    assert (
+        tls.certifi_context().cert_store_stats()
+        == httpx.create_ssl_context(trust_env=False).cert_store_stats()
+    )

@@ -96,12 +96,16 @@ def _head_bytes(response: Response, length: int, keep_alive: bool) -> bytes:
 
 
 async def _send(writer: asyncio.StreamWriter, data: bytes, bandwidth: int) -> None:
+    """Send `data` at `bandwidth` bytes/s: each piece leaves once its transfer time has passed, so
+    the last byte leaves at the end. (Sleeping after the last write instead let a client that had
+    every byte close the connection first, which cancelled the answer before it was logged: the
+    slow hosts' requests were missing from the log, and so from the critical path.)"""
     for start in range(0, len(data), CHUNK):
         piece = data[start : start + CHUNK]
-        writer.write(piece)
-        await writer.drain()
         if bandwidth < 1 << 39:
             await asyncio.sleep(len(piece) / bandwidth)
+        writer.write(piece)
+        await writer.drain()
 
 
 class Host:

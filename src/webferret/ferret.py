@@ -123,11 +123,13 @@ class Ferret:
         self.extractor.expect(len(urls))
         limit = asyncio.Semaphore(opts.concurrency)
 
+        from webferret.present.dedup import mark_duplicates, prepare
+
         async def one(url: str) -> Page:
             async with limit:
-                return await self._fetch_one(url, opts, xopts, deadline, fresh)
-
-        from webferret.present.dedup import mark_duplicates
+                page = await self._fetch_one(url, opts, xopts, deadline, fresh)
+            prepare(page, len(urls))
+            return page
 
         pages = list(await asyncio.gather(*(one(url) for url in urls)))
         return mark_duplicates(pages, self.settings.dedup_threshold)

@@ -73,6 +73,37 @@ def test_worker_count_leaves_a_core_to_the_caller() -> None:
     assert worker_count(8, 2) == 2  # never more workers than pages
 
 
+def test_worker_count_without_a_spare_core_uses_every_core() -> None:
+    assert [worker_count(cores, 10, spare_core=False) for cores in (1, 2, 4, 8)] == [1, 2, 4, 8]
+    assert worker_count(8, 3, spare_core=False) == 3
+
+
+FORKED_WORKERS = """
+import os, time
+from webferret.extract.pool import ForkedWorkers
+base = os.getpriority(os.PRIO_PROCESS, 0)
+workers = ForkedWorkers(2, stagger={stagger})
+deadline = time.monotonic() + 60
+while workers.ready() < 2 and time.monotonic() < deadline:
+    time.sleep(0.05)
+nice = {workers.pool.submit(os.getpriority, os.PRIO_PROCESS, 0).result() - base for _ in range(8)}
+workers.shutdown(used=True)
+print(workers.ready(), sorted(nice))
+"""
+
+
+@pytest.mark.parametrize("stagger", [True, False])
+def test_forked_workers_report_ready_and_run_niced(stagger: bool) -> None:
+    """Both workers import the extractor and say so; they extract niced (the later one may stay at
+    the lower priority it imported at, where lowering the niceness again is not allowed)."""
+    code = FORKED_WORKERS.replace("{stagger}", str(stagger))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    ready, nice = done.stdout.split(" ", 1)
+    assert ready == "2"
+    assert set(eval(nice)) <= ({5, 19} if stagger else {5})  # our own subprocess's printed list
+
+
 async def test_warm_forks_workers_while_single_threaded_and_they_extract() -> None:
     extractor = Extractor(workers=2)
     try:

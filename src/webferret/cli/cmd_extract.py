@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from webferret.cli.cmd_fetch import _positive_int
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, settings_from_args
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, settings_from_args, start_early
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -25,10 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _prefork(args: argparse.Namespace) -> None:
-    """Extraction workers forked at once, so their imports overlap this process's start-up."""
-    from webferret.extract.pool import prefork
-
-    prefork(len(args.files))
+    start_early(len(args.files), tls=False)
 
 
 def _read(name: str, max_bytes: int) -> bytes:

@@ -12,7 +12,7 @@ from webferret.cli.common import (
     add_common,
     add_network,
     settings_from_args,
-    start_tls_thread,
+    start_early,
 )
 
 
@@ -39,11 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _prefork(args: argparse.Namespace) -> None:
-    """Extraction workers forked at once, so their imports overlap this process's start-up."""
-    from webferret.extract.pool import prefork
-
-    prefork(len(args.urls))
-    start_tls_thread()
+    start_early(len(args.urls))
 
 
 def _positive_int(text: str) -> int:

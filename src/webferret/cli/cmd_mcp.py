@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args
+from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args, start_early
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -20,7 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--search-quota", type=int, metavar="N", help="searches per session (0 = unlimited)")
     parser.add_argument("--debug", action="store_true", help="log tool failures with tracebacks")
     add_network(parser)
-    parser.set_defaults(run=run, json=False)
+    parser.set_defaults(run=run, json=False, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """A resident server extracts on every core: its workers are forked now, while this process runs
+    one thread (the server's own threads come later), and serve every call of the session."""
+    import os
+
+    start_early(os.cpu_count() or 1, engines=True, spare_core=False)
 
 
 def parse_host_port(text: str) -> tuple[str, int] | None:

@@ -12,7 +12,7 @@ from webferret.cli.common import (
     add_common,
     add_network,
     settings_from_args,
-    start_tls_thread,
+    start_early,
 )
 
 ENGINE_NAMES = (
@@ -53,12 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _prefork(args: argparse.Namespace) -> None:
-    """Workers to extract the pages that verify the results, forked before this process's imports."""
-    if args.verify is not False:
-        from webferret.extract.pool import prefork
-
-        prefork(args.results or 10)
-    start_tls_thread(engines=True)
+    """Verifying extracts a few pages while this process mostly waits for them: every core extracts."""
+    pages = 0 if args.verify is False else args.results or 10
+    start_early(pages, engines=True, spare_core=False, stagger=True)
 
 
 def _count(text: str) -> int:

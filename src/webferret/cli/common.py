@@ -47,12 +47,26 @@ def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
     return load_settings(**overrides)
 
 
+def start_early(
+    pages: int, tls: bool = True, engines: bool = False, spare_core: bool = True, stagger: bool = False
+) -> None:
+    """Before a command's heavy imports: fork the extraction workers for `pages` pages (none for 0;
+    see `webferret.extract.pool.prefork`), so their own imports overlap this process's start-up, then
+    (with `tls`) load the CA store(s) in a thread."""
+    if pages > 0:
+        from webferret.extract.pool import prefork
+
+        prefork(pages, spare_core, stagger)
+    if tls:
+        start_tls_thread(engines)
+
+
 def start_tls_thread(engines: bool = False) -> None:
     """Load the TLS CA store(s) in a thread while this process imports the rest (after any fork)."""
     import threading
 
     def load() -> None:
-        from webferret.net.transport import prepare_tls
+        from webferret.net.tls import prepare_tls  # not the transport: no httpx to import first
 
         prepare_tls(engines)
 

@@ -2,9 +2,12 @@
 
 Extraction is CPU-bound Python (lxml, trafilatura, the renderer), so threads only use one core, and
 importing the extractor costs a few tenths of a second. So when a call starts (`warm(pages)`) and
-this process still runs a single thread, it forks a worker for every core but one (at least one, at
-most one per page): it imports the extractor in parallel with this process's own start-up and
-network waits, and the pages are extracted there as they arrive. Forking only while single-threaded means no
+this process still runs a single thread, it forks workers (`worker_count`: every core but one for a
+batch, every core for a search's few pages; at most one per page): they import the extractor in
+parallel with this process's own start-up and network waits, and the pages are extracted there as
+they arrive. Staggered (a search from the command line, where start-up is on the clock), the first
+worker imports at once and the others only with CPU time nobody else wants, so they never delay this
+process or the first worker. Forking only while single-threaded means no
 lock can be held by another thread at the fork; the workers ignore Ctrl-C (this process ends them).
 
 Otherwise (threads already running, or no `fork` on this platform) extraction runs in threads and
@@ -15,7 +18,6 @@ used once it is up, so the event loop never waits for it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ctypes
 import multiprocessing
@@ -26,13 +28,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
-from webferret.extract.stoplists import memoize_stoplists, prepare_stoplists
-from webferret.extract.types import Extracted, ExtractOptions
-from webferret.fetch.types import RawResponse
-from webferret.models import ErrorCode, ErrorInfo, FerretError
+if TYPE_CHECKING:  # imported where used: forking must not wait for pydantic (see `prefork`)
+    from webferret.extract.types import Extracted, ExtractOptions
+    from webferret.fetch.types import RawResponse
+    from webferret.models import ErrorInfo
 
-Outcome = tuple[Extracted | None, ErrorInfo | None]
+Outcome = tuple["Extracted | None", "ErrorInfo | None"]
 PROCESS_MIN_PAGES = 24
 """A call with at least this many pages extracts them in processes once the pool is up."""
 PRELOAD = ["webferret.extract.document", "webferret.extract.htmlpage", "webferret.extract.main_content"]
@@ -43,6 +46,8 @@ def run_extraction(
 ) -> Outcome:
     """Extract in whichever worker; errors come back as values (they cross process boundaries)."""
     from webferret.extract.document import extract_document
+    from webferret.extract.stoplists import memoize_stoplists
+    from webferret.models import ErrorCode, ErrorInfo, FerretError
 
     memoize_stoplists()
     try:
@@ -64,6 +69,7 @@ def prepare_extractor(stoplists: Callable[[], bool] = lambda: True) -> None:
     import webferret.extract.document
     import webferret.extract.htmlpage  # noqa: F401
     from webferret.extract.classifier import load_default
+    from webferret.extract.stoplists import memoize_stoplists, prepare_stoplists
 
     load_default()
     memoize_stoplists()
@@ -94,50 +100,115 @@ def _die_with_parent(parent: int) -> None:
         os._exit(0)
 
 
-def _forked_worker_start(parent: int) -> None:
+LATER_WORKER_NICENESS = 19
+"""Staggered, every forked worker but the first imports the extractor at this niceness, so only with
+CPU time nobody else wants (the program's own start-up and the first worker's imports come first),
+and then extracts at `WORKER_NICENESS` where the system lets a process lower its niceness again
+(root may; a user process stays at 19, which is why only short-lived commands stagger)."""
+
+
+def _forked_worker_start(parent: int, first: int, ready: int) -> None:
+    """A forked worker's start: tied to its parent, deaf to Ctrl-C, niced, the extractor imported.
+
+    `first` is a pipe holding a byte per worker that imports at once (one when staggered, else one
+    for each); a worker that finds it empty imports only with spare CPU time. Once ready, a worker
+    writes one byte to the pipe `ready`."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+    try:
+        is_first = os.read(first, 1) == b"1"
+    except OSError:  # empty: another worker took the byte
+        is_first = False
+    base = os.getpriority(os.PRIO_PROCESS, 0)  # the program's own niceness
+    _renice(base + (WORKER_NICENESS if is_first else LATER_WORKER_NICENESS))
     prepare_extractor()
+    if not is_first:
+        _renice(base + WORKER_NICENESS)
+    os.write(ready, b".")
 
 
-def fork_workers(count: int) -> ProcessPoolExecutor:
-    """`count` extraction workers forked now (call only when `can_fork_now()`)."""
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(
-        count, mp_context=context, initializer=_forked_worker_start, initargs=(os.getpid(),)
-    )
-    pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
-    return pool
+def _renice(niceness: int) -> None:
+    """Set this process's niceness (raising the priority back may be refused: then it stays)."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, min(niceness, 19))
 
 
-_preforked: list[ProcessPoolExecutor] = []
+class ForkedWorkers:
+    """`count` extraction workers forked now (make one only when `can_fork_now()`), as `pool`;
+    `stagger` as in the module docstring."""
+
+    def __init__(self, count: int, stagger: bool = False) -> None:
+        self.count = count
+        first, first_w = os.pipe()
+        os.write(first_w, b"1" * (1 if stagger else count))
+        os.close(first_w)
+        os.set_blocking(first, False)
+        self._ready, ready_w = os.pipe()
+        os.set_blocking(self._ready, False)
+        self._ready_count = 0
+        self.pool = ProcessPoolExecutor(
+            count,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_forked_worker_start,
+            initargs=(os.getpid(), first, ready_w),
+        )
+        try:
+            self.pool.submit(os.getpid)  # the workers are forked now, before the pool's own thread starts
+        finally:
+            os.close(first)
+            os.close(ready_w)
+
+    def ready(self) -> int:
+        """How many workers have the extractor imported by now."""
+        if self._ready >= 0:
+            with contextlib.suppress(BlockingIOError):
+                self._ready_count += len(os.read(self._ready, self.count))
+        return self._ready_count
+
+    def shutdown(self, used: bool) -> None:
+        """End the workers. Once they extracted (`used`) and all are ready, they are idle and end at
+        once: wait, so they are reaped (and counted in this process's resource use). A worker
+        still importing is not waited for (it ends on its own, with this process at the latest)."""
+        wait = used and self.ready() >= self.count
+        self.pool.shutdown(wait=wait, cancel_futures=True)
+        if self._ready >= 0:
+            os.close(self._ready)
+            self._ready = -1
 
 
-def prefork(pages: int) -> None:
+_preforked: list[ForkedWorkers] = []
+
+
+def prefork(pages: int, spare_core: bool = True, stagger: bool = False) -> None:
     """At a program's start: fork the workers (`worker_count`) for the first `Extractor` to adopt.
 
     The workers then import the extractor in parallel with the program's own imports and start-up,
     not after them. Does nothing when forking is not safe (see `can_fork_now`) or already done."""
     if not _preforked and pages > 0 and can_fork_now():
-        _preforked.append(fork_workers(worker_count(os.cpu_count() or 1, pages)))
+        # pydantic and the shared models first: both sides need them, and the workers inherit them
+        # rather than importing them again (CPU a busy machine does not have to spare)
+        import webferret.extract.types  # noqa: F401
+
+        count = worker_count(os.cpu_count() or 1, pages, spare_core)
+        _preforked.append(ForkedWorkers(count, stagger))
 
 
 def release_preforked() -> None:
     """End the workers `prefork` made that no `Extractor` adopted (the command stopped early, e.g. on
     a bad setting); without waiting for their imports."""
     while _preforked:
-        _preforked.pop().shutdown(wait=False, cancel_futures=True)
+        _preforked.pop().shutdown(used=False)
 
 
-def worker_count(cores: int, pages: int) -> int:
-    """Workers to fork: one core stays with this process (network, verdicts, store, output), which
-    measured faster on two cores than a second worker fighting it for the CPU; at most one per page."""
-    return max(1, min(cores - 1, pages))
+def worker_count(cores: int, pages: int, spare_core: bool = True) -> int:
+    """Workers to fork, at most one per page. With `spare_core` one core stays with this process
+    (network, verdicts, store, output): a big batch keeps it busy, and that measured faster on two
+    cores than a second worker fighting it for the CPU. Without it (a search's few pages, while this
+    process mostly waits for them) every core extracts, so pages arriving together wait for none."""
+    return max(1, min(cores - 1 if spare_core else cores, pages))
 
 
-def adopt_preforked() -> ProcessPoolExecutor | None:
+def adopt_preforked() -> ForkedWorkers | None:
     return _preforked.pop() if _preforked else None
 
 
@@ -153,14 +224,14 @@ class Extractor:
         self.workers = workers or os.cpu_count() or 1
         self.fork = fork
         self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webferret-extract")
-        self._forked: ProcessPoolExecutor | None = None
+        self._forked: ForkedWorkers | None = None
         self._processes: ProcessPoolExecutor | None = None
         self._pool_ready: Future[None] | None = None
         self._warmed: Future[None] | None = None
         self._extracting = 0
         self._used = False
 
-    def warm(self, pages: int = 1, threads: bool = True) -> None:
+    def warm(self, pages: int = 1, threads: bool = True, spare_core: bool = True) -> None:
         """Get the extractor ready now (once), while the pages are still on the wire.
 
         Forks `worker_count(cores, pages)` workers when that is safe (see the module docstring); else, unless
@@ -171,7 +242,7 @@ class Extractor:
             return
         if self.fork:
             self._forked = adopt_preforked() or (
-                fork_workers(worker_count(self.workers, pages)) if can_fork_now() else None
+                ForkedWorkers(worker_count(self.workers, pages, spare_core)) if can_fork_now() else None
             )
             if self._forked is not None:
                 return
@@ -207,7 +278,7 @@ class Extractor:
     def _executor(self) -> Executor:
         """The forked workers; else processes once a big batch's pool is up; else threads."""
         if self._forked is not None:
-            return self._forked
+            return self._forked.pool
         ready = self._pool_ready
         if self._processes is not None and ready is not None and ready.done() and not ready.exception():
             return self._processes
@@ -215,6 +286,10 @@ class Extractor:
 
     async def extract(self, raw: RawResponse, options: ExtractOptions) -> Extracted:
         """Extract one response; raises `FerretError` (with a code) when it cannot be read."""
+        import asyncio
+
+        from webferret.models import FerretError
+
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
         self._extracting += 1
@@ -234,10 +309,7 @@ class Extractor:
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._forked is not None:
-            # workers that extracted are idle now and end at once: wait, so they are reaped (and
-            # counted in this process's resource use); workers never used may still be importing,
-            # and a call that read no page must not wait for that: they end on their own
-            self._forked.shutdown(wait=self._used, cancel_futures=True)
+            self._forked.shutdown(self._used)
             self._forked = None
         if self._processes is not None:
             self._processes.shutdown(wait=True, cancel_futures=True)

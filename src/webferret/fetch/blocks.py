@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -110,11 +111,12 @@ def classify(
     headers: Mapping[str, str],
     body: bytes,
     content_type: str | None = None,
-    markup: Markup | None = None,
+    view: BodyView | None = None,
 ) -> Verdict:
     """Classify one response. `headers` must look up names case-insensitively (httpx, curl_cffi do).
 
-    `markup` is `read_markup(body)` when the caller already has it (the body is then parsed once)."""
+    `view` is `BodyView(body, content_type)` when the caller has one (shared with `js_shell`, the
+    body is then decoded and parsed once)."""
     verdict = header_verdict(status, headers)
     if verdict is not None:
         return verdict
@@ -122,15 +124,10 @@ def classify(
         return Verdict(terminal=True, reason=f"HTTP {status}: {TERMINAL_STATUSES[status]}")
     if status == 429:
         return Verdict(terminal=True, reason="HTTP 429: rate limited")
-    text = body[:SCAN_BYTES].decode("utf-8", "replace")
-    if looks_like_markup(content_type, text):
-        markup = markup if markup is not None else read_markup(body)
-        visible = markup.visible if markup is not None else ""
-    else:
-        visible = text
-    if status >= 400 and GEO_BLOCK.search(visible):
+    view = view if view is not None else BodyView(body, content_type)
+    if status >= 400 and GEO_BLOCK.search(view.visible):
         return Verdict(terminal=True, reason=f"HTTP {status}: geo or legal block")
-    return body_verdict(status, text, visible)
+    return body_verdict(status, view.head, view.visible)
 
 
 def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
@@ -164,12 +161,12 @@ def body_verdict(status: int, text: str, visible: str) -> Verdict:
     return CONTENT
 
 
-def js_shell(body: bytes, content_type: str | None = None, markup: Markup | None = None) -> Verdict:
-    """A static page that only renders with JavaScript: little text plus a notice or an empty SPA root."""
-    head = body[:SCAN_BYTES].decode("utf-8", "replace")
-    if not looks_like_markup(content_type, head):
-        return CONTENT
-    markup = markup if markup is not None else read_markup(body)
+def js_shell(body: bytes, content_type: str | None = None, view: BodyView | None = None) -> Verdict:
+    """A static page that only renders with JavaScript: little text plus a notice or an empty SPA root.
+
+    `view` as in `classify`."""
+    view = view if view is not None else BodyView(body, content_type)
+    markup = view.markup if view.is_markup else None
     if markup is None:
         return CONTENT
     if more_letters(markup.bare, SHELL_LETTERS_MAX):
@@ -182,6 +179,27 @@ def js_shell(body: bytes, content_type: str | None = None, markup: Markup | None
     if markup.has_script and not markup.bare:
         return Verdict(js_shell=True, reason="the page has scripts and no text")
     return CONTENT
+
+
+class BodyView:
+    """A response body as the verdicts read it: its first `SCAN_BYTES` decoded once, whether it
+    is HTML, and (only when a verdict asks) its parse, made once for `classify` and `js_shell`."""
+
+    def __init__(self, body: bytes, content_type: str | None = None) -> None:
+        self.body = body
+        self.head = body[:SCAN_BYTES].decode("utf-8", "replace")
+        self.is_markup = bool(body) and looks_like_markup(content_type, self.head)
+
+    @cached_property
+    def markup(self) -> Markup | None:
+        return read_markup(self.body) if self.is_markup else None
+
+    @property
+    def visible(self) -> str:
+        """The text a reader sees: from the parse for HTML (none if it does not parse), else the head."""
+        if not self.is_markup:
+            return self.head
+        return self.markup.visible if self.markup is not None else ""
 
 
 @dataclass(frozen=True)

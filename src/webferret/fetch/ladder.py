@@ -12,15 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from webferret.fetch.blocks import (
-    CONTENT,
-    SCAN_BYTES,
-    Verdict,
-    classify,
-    js_shell,
-    looks_like_markup,
-    read_markup,
-)
+from webferret.fetch.blocks import CONTENT, BodyView, Verdict, classify, js_shell
 from webferret.fetch.types import RawResponse, Tier
 from webferret.models import ErrorCode, FerretError
 
@@ -35,17 +27,11 @@ def plan(tier: Tier) -> tuple[str, ...]:
 
 def judge(raw: RawResponse, tier: str) -> Verdict:
     """The verdict on one tier's answer; a rendered page (browser) is never called a shell."""
-    markup = read_markup(raw.body) if _markup_needed(raw) else None
-    verdict = classify(raw.status, raw.headers, raw.body, raw.content_type, markup)
+    view = BodyView(raw.body, raw.content_type)  # decoded once, parsed at most once, for both verdicts
+    verdict = classify(raw.status, raw.headers, raw.body, raw.content_type, view)
     if verdict.blocked or verdict.terminal or tier == "browser" or not 200 <= raw.status < 300:
         return verdict
-    return js_shell(raw.body, raw.content_type, markup)
-
-
-def _markup_needed(raw: RawResponse) -> bool:
-    """An HTML body that the verdicts will read (so it is parsed once, for both)."""
-    head = raw.body[:SCAN_BYTES].decode("utf-8", "replace")
-    return bool(raw.body) and looks_like_markup(raw.content_type, head)
+    return js_shell(raw.body, raw.content_type, view)
 
 
 def next_tier(steps: tuple[str, ...], index: int, verdict: Verdict) -> int | None:

@@ -12,17 +12,16 @@ uses this transport must be made with `trust_env=False`.
 
 from __future__ import annotations
 
-import os
 import ssl
-import threading
 import typing
-from functools import cache
 
 import httpcore
 import httpx
 from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
 
 from webferret.net.policy import Target
+from webferret.net.tls import certifi_context, env_context
+from webferret.net.tls import prepare_tls as prepare_tls  # re-exported: callers import it from here
 
 SocketOption = typing.Any
 
@@ -94,40 +93,15 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         self.backend.pin(target)
 
 
-_TLS_LOCK = threading.RLock()  # a second caller waits for the context being made, not makes another
-
-
 def _ssl_context(verify: bool) -> ssl.SSLContext:
     """One TLS context per process (loading the CA store takes a while); contexts are shareable."""
-    with _TLS_LOCK:
-        return _certifi_context(verify)
-
-
-@cache
-def _certifi_context(verify: bool) -> ssl.SSLContext:
-    return httpx.create_ssl_context(verify=verify, trust_env=False)
+    return certifi_context() if verify else httpx.create_ssl_context(verify=False, trust_env=False)
 
 
 def shared_tls() -> ssl.SSLContext:
     """`verify=` for a client that trusts the environment, made once per process: certifi's CA
     store, or the CAs that SSL_CERT_FILE / SSL_CERT_DIR name (as httpx would read them itself)."""
-    with _TLS_LOCK:
-        return _env_ssl_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
-
-
-@cache
-def _env_ssl_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
-    if not (cafile or capath):
-        return _ssl_context(True)
-    return httpx.create_ssl_context(verify=True, trust_env=True)
-
-
-def prepare_tls(engines: bool = False) -> None:
-    """Load the fetcher's CA store now (and with `engines`, the search client's), tens of milliseconds
-    each that OpenSSL spends without the GIL: e.g. in a thread at start, so no request waits for it."""
-    _ssl_context(True)
-    if engines:
-        shared_tls()
+    return env_context()
 
 
 def peer_address(response: httpx.Response) -> str | None:

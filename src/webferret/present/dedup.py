@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from webferret.models import Page
@@ -18,6 +19,7 @@ from webferret.models import Page
 SHINGLE_WORDS = 5
 NUM_PERM = 128
 EXACT_LIMIT = 64
+SHINGLE_CACHE = 64
 _WORD = re.compile(r"\w+")
 
 
@@ -27,6 +29,18 @@ def shingles(text: str, size: int = SHINGLE_WORDS) -> set[str]:
     if len(words) <= size:
         return {" ".join(words)} if words else set()
     return {" ".join(words[i : i + size]) for i in range(len(words) - size + 1)}
+
+
+@lru_cache(maxsize=SHINGLE_CACHE)
+def _shingle_set(text: str) -> frozenset[str]:
+    """`shingles(text)`, remembered: a search marks the copies of its batch, then of its listing,
+    over the same page texts (a str keeps its hash, so a hit costs no rehashing)."""
+    return frozenset(shingles(text))
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    common = len(a & b)
+    return common / ((len(a) + len(b) - common) or 1)
 
 
 def _minhash(text: str) -> Any:
@@ -43,8 +57,8 @@ def _similarity(texts: Sequence[str], chosen: Sequence[int], exact: bool) -> Cal
     if len(chosen) < 2:
         return lambda a, b: 0.0
     if exact:
-        sets = {i: shingles(texts[i]) for i in chosen}
-        return lambda a, b: len(sets[a] & sets[b]) / (len(sets[a] | sets[b]) or 1)
+        sets = {i: _shingle_set(texts[i]) for i in chosen}
+        return lambda a, b: _jaccard(sets[a], sets[b])
     signatures = {i: _minhash(texts[i]) for i in chosen}
     return lambda a, b: float(signatures[a].jaccard(signatures[b]))
 
@@ -103,6 +117,14 @@ def _preference(page: Page) -> float:
     """Keep the copy of best extraction quality, then the longer one."""
     quality = page.quality if page.quality is not None else 0.5
     return quality + min(page.word_count, 100_000) / 1e7
+
+
+def prepare(page: Page, batch: int) -> None:
+    """Shingle a page of a `batch` of pages as it arrives (while others are on the wire), so marking
+    the batch's copies once the last one is in compares only. Not for a batch too big for exact
+    similarity (see `EXACT_LIMIT`), which does not use the shingle sets."""
+    if batch <= EXACT_LIMIT and page.ok and page.content.strip():
+        _shingle_set(page.content)
 
 
 def mark_duplicates(pages: Sequence[Page], threshold: float) -> list[Page]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -39,13 +39,25 @@ def _import_fetch_layer() -> None:
 
 
 def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[None]]:
-    """A request hook: once an engine request leaves, the extractor gets ready while it is answered."""
+    """A request hook: once an engine request has left, the extractor and the verifying fetch's own
+    modules get ready while it is answered.
 
-    async def hook(request: httpx.Request) -> None:
-        ferret.extractor.warm(pages)
-        if not _prepared:  # the verifying fetch's own modules, imported while the engines answer
+    Not before it has left: importing holds the GIL, and a request whose sending waits for a
+    thread's imports leaves tens of milliseconds later. So the work starts on the request's
+    `http11.send_request_body.complete` trace event (HTTP/1.1, as engines are asked)."""
+
+    def prepare() -> None:
+        ferret.extractor.warm(pages, spare_core=False)
+        if not _prepared:
             _prepared.append(threading.Thread(target=_import_fetch_layer, daemon=True))
             _prepared[0].start()
+
+    async def trace(event: str, info: dict[str, Any]) -> None:
+        if event == "http11.send_request_body.complete":
+            prepare()
+
+    async def hook(request: httpx.Request) -> None:
+        request.extensions["trace"] = trace
 
     return hook
 
@@ -62,7 +74,7 @@ async def run_search(
     headers = {"User-Agent": settings.user_agent}
     pages = spare_candidates(options.results)
     if options.verify:  # workers forked now import the extractor while the engines are asked
-        ferret.extractor.warm(pages, threads=False)
+        ferret.extractor.warm(pages, threads=False, spare_core=False)
     hooks = {"request": [_warm(ferret, pages)]} if options.verify else {}
     async with httpx.AsyncClient(
         headers=headers, follow_redirects=True, verify=shared_tls(), event_hooks=hooks

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from lxml import html
-
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.search.engines._common import clean_text, iso_date, make_hit
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
@@ -70,6 +68,8 @@ def _row_hit(row: Any, rank: int) -> Hit | None:
 
 
 def parse_response(body: str, query: EngineQuery) -> list[Hit]:
+    from lxml import html  # here: lxml is not needed before any engine request leaves
+
     if not body.strip():
         return []
     tree = html.fromstring(body)

@@ -1,0 +1,53 @@
+"""TLS contexts, made once per process, with the `ssl` module alone.
+
+Loading a CA store takes tens of milliseconds that OpenSSL spends without the GIL, so a program
+loads it in a thread as it starts (`prepare_tls`). Without httpx to import first, that thread has
+the store ready before the main thread, still importing, asks for it. The contexts are those httpx
+itself makes for `verify=True` (`httpx.create_ssl_context`): certifi's CA store, or, for a client
+that trusts the environment, the file `SSL_CERT_FILE` names, else the folder `SSL_CERT_DIR` names.
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+import threading
+from functools import cache
+
+_LOCK = threading.RLock()  # a second caller waits for the context being made, not makes another
+
+
+def certifi_context() -> ssl.SSLContext:
+    """certifi's CA store, as httpx verifies by default; one per process (contexts are shareable)."""
+    with _LOCK:
+        return _certifi()
+
+
+def env_context() -> ssl.SSLContext:
+    """The CA store the environment names (`SSL_CERT_FILE`, else `SSL_CERT_DIR`), else certifi's."""
+    with _LOCK:
+        return _from_env(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@cache
+def _certifi() -> ssl.SSLContext:
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
+@cache
+def _from_env(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    if cafile:
+        return ssl.create_default_context(cafile=cafile)
+    if capath:
+        return ssl.create_default_context(capath=capath)
+    return _certifi()
+
+
+def prepare_tls(engines: bool = False) -> None:
+    """Load the fetcher's CA store now (and with `engines`, the search client's first: the engine
+    request is the first to leave), e.g. in a thread at start, so no request waits for it."""
+    if engines:
+        env_context()
+    certifi_context()
