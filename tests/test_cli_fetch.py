@@ -109,6 +109,7 @@ def test_url_errors(capsys: pytest.CaptureFixture[str], simweb: SimWeb, url: str
     exit_code, out, _ = run(capsys, *ALLOW, url)
     assert exit_code == 1
     assert out.startswith(f"ERROR {code}: {url}: ")
+    assert f"{url}: {url}: " not in out  # the URL is said once
     assert simweb.requests == []
 
 

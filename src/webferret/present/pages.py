@@ -22,7 +22,8 @@ def error_line(page: Page) -> str:
     error = page.error
     if error is None:
         return f"ERROR internal: {page.url}: page failed without a reason"
-    return f"ERROR {error.code.value}: {page.url}: {error.message}"
+    message = error.message.removeprefix(f"{page.url}: ")
+    return f"ERROR {error.code.value}: {page.url}: {message}"
 
 
 def render_page(page: Page, *, quiet: bool = False) -> str:
