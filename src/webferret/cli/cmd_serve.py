@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 
-from webferret.cli.common import add_common
-
 DEFAULT_IDLE_TIMEOUT = 1800.0
 
 
@@ -34,7 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="socket to listen on (default: the setting `serve` when it is a path, else "
         "$XDG_RUNTIME_DIR/webferret/serve.sock, else /tmp/webferret-UID/serve.sock)",
     )
-    add_common(parser)
     parser.set_defaults(run=run)
 
 

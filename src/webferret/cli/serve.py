@@ -11,6 +11,7 @@ umask and runs `webferret.cli.main(argv)`. The parent reaps children without blo
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -25,19 +26,32 @@ from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_pr
 
 WARM_MODULES = (
     "httpx",
+    "anyio",
+    "anyio._backends._asyncio",
+    "anyio.streams.tls",
+    "anyio.to_thread",
+    "numpy.ma",
     "webferret.cli.common",
     "webferret.config",
     "webferret.models",
     "webferret.ferret",
     "webferret.fetch.fetcher",
+    "webferret.extract.main_content",
     "webferret.present.pages",
     "webferret.present.agent",
+    "webferret.present.dedup",
     "webferret.present.fence",
+    "webferret.present.paging",
     "webferret.search.present",
+    "webferret.search.service",
+    "webferret.search.runner",
+    "webferret.search.verify",
     "webferret.mcp_tools",
-    "webferret.store",
+    "webferret.store.pages",
+    "webferret.store.passages",
 )
-"""Modules a call imports, beyond the command modules and the extractor (`warm_up`)."""
+"""Modules a call imports (found by diffing `sys.modules` around calls), beyond the command
+modules and the extractor's own (`warm_up`)."""
 
 
 class ServeError(Exception):
@@ -51,7 +65,11 @@ def warm_up() -> None:
 
     build_parser()  # every command module
     for name in WARM_MODULES:
-        importlib.import_module(name)
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # renamed since: the call imports what it needs itself
+            if exc.name != name:
+                raise
     from webferret.extract.pool import prepare_extractor
     from webferret.net.tls import prepare_tls
     from webferret.search.engines import registry
@@ -59,6 +77,8 @@ def warm_up() -> None:
     prepare_extractor()
     prepare_tls(engines=True)
     registry()
+    gc.collect()
+    gc.freeze()  # a child's collections skip what is here: its pages stay shared, not copied
 
 
 def listen(path: str) -> socket.socket:
