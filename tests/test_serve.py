@@ -175,7 +175,8 @@ def test_bad_setting_falls_back_to_in_process(server: Served, tmp_path: Path) ->
     assert answered == "None"
 
 
-def test_sigint_on_the_client_ends_the_child(server: Served, simweb: SimWeb) -> None:
+def _slow_call(server: Served, simweb: SimWeb) -> subprocess.Popen[bytes]:
+    """A handed-off fetch of the 3-second page, returned once its request reached the web."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "webferret", "fetch", simweb.url("/slow"), *ALLOW],
         env=_env(WEBFERRET_SERVE=server.path),
@@ -186,10 +187,25 @@ def test_sigint_on_the_client_ends_the_child(server: Served, simweb: SimWeb) -> 
     while not any(path == "/slow" for path, _ in simweb.requests):
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.02)
+    return proc
+
+
+def test_sigint_on_the_client_ends_the_child(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     assert b"interrupted" in err and b"Traceback" not in err
+
+
+def test_a_child_killed_by_a_signal_is_reported(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb)
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+    assert len(children) == 1
+    os.kill(int(children[0]), signal.SIGKILL)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 128 + signal.SIGKILL
+    assert err.decode().strip() == "webferret: error: internal: the call was ended by SIGKILL"
 
 
 def test_client_refuses_a_folder_others_may_enter(server: Served, tmp_path: Path) -> None:

@@ -32,8 +32,8 @@ REPLY_TIMEOUT = 10.0
 
 
 def fingerprint() -> str:
-    """webferret's version, where it is installed and the newest mtime of its files: a server made
-    from other files than this client's (an upgrade, an edit) is not used."""
+    """webferret's version, its environment, where it is installed and the newest mtime of its files:
+    a server made from other files than this client's (an upgrade, an edit) is not used."""
     from webferret import __version__
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,7 +47,7 @@ def fingerprint() -> str:
                         stack.append(entry.path)
                 else:
                     newest = max(newest, entry.stat(follow_symlinks=False).st_mtime_ns)
-    return f"{__version__}:{package}:{newest}"
+    return f"{__version__}:{sys.prefix}:{package}:{newest}"
 
 
 def default_socket() -> str:

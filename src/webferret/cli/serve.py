@@ -59,8 +59,11 @@ class ServeError(Exception):
 
 
 def warm_up() -> None:
-    """Import and load everything a call needs, starting no thread (children must fork safely)."""
+    """Import and load everything a call needs, starting no thread (children must fork safely;
+    `Server` checks there is none, native ones included)."""
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # as `webferret.cli.main`
+    # numpy's OpenBLAS would start a thread pool at import; the extractor's small products need none
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
     from webferret.cli import build_parser
 
     build_parser()  # every command module
@@ -126,6 +129,9 @@ class Server:
         wake_r, wake_w = os.pipe()
         try:
             warm_up()
+            threads = len(os.listdir("/proc/self/task"))
+            if threads != 1:
+                raise ServeError(f"warming up started {threads - 1} thread(s); forking would not be safe")
             self._serve(listener, wake_r, wake_w)
         except (_Stop, KeyboardInterrupt):
             pass
@@ -183,10 +189,14 @@ class Server:
             conn, _ = listener.accept()
         except OSError:
             return
-        if peer_uid(conn) != os.getuid():
+        try:
+            if peer_uid(conn) != os.getuid():
+                conn.close()
+                return
+            pid = os.fork()
+        except OSError:  # no fork now (out of processes or memory): the client runs in-process
             conn.close()
             return
-        pid = os.fork()
         if pid == 0:
             from webferret.cli.served import run_child
 
