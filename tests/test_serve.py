@@ -175,13 +175,13 @@ def test_bad_setting_falls_back_to_in_process(server: Served, tmp_path: Path) ->
     assert answered == "None"
 
 
-def _slow_call(server: Served, simweb: SimWeb) -> subprocess.Popen[bytes]:
+def _slow_call(server: Served, simweb: SimWeb, output: int = subprocess.PIPE) -> subprocess.Popen[bytes]:
     """A handed-off fetch of the 3-second page, returned once its request reached the web."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "webferret", "fetch", simweb.url("/slow"), *ALLOW],
         env=_env(WEBFERRET_SERVE=server.path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=output,
+        stderr=output,
     )
     deadline = time.monotonic() + 20
     while not any(path == "/slow" for path, _ in simweb.requests):
@@ -206,6 +206,18 @@ def test_a_child_killed_by_a_signal_is_reported(server: Served, simweb: SimWeb) 
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 128 + signal.SIGKILL
     assert err.decode().strip() == "webferret: error: internal: the call was ended by SIGKILL"
+
+
+def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb, subprocess.DEVNULL)  # no pipe the call's child would hold open
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
+    assert len(children.read_text().split()) == 1
+    proc.kill()  # SIGKILL: nothing is forwarded
+    proc.wait(timeout=20)
+    deadline = time.monotonic() + 2.5  # well before the page's 3 s would have ended the call
+    while children.read_text().split():
+        assert time.monotonic() < deadline, "the call's child outlived its client"
+        time.sleep(0.02)
 
 
 def test_client_refuses_a_folder_others_may_enter(server: Served, tmp_path: Path) -> None:

@@ -113,13 +113,16 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
 
 
 class Server:
-    """The accept loop: one forked child per connection, reaped as they end."""
+    """The accept loop: one forked child per connection, reaped as they end, ended (SIGTERM) when
+    its client goes away without waiting for it."""
 
     def __init__(self, path: str, idle_timeout: float) -> None:
         self.path = path
         self.idle_timeout = idle_timeout
         self.fingerprint = fingerprint()
-        self.children: dict[int, socket.socket] = {}
+        self.children: dict[int, socket.socket] = {}  # pid -> its client's connection
+        self.callers: dict[int, int] = {}  # connection fd -> pid, while the client is connected
+        self.poller = select.poll()
         self.last_call = time.monotonic()
 
     def run(self) -> None:
@@ -163,16 +166,29 @@ class Server:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
 
     def _loop(self, listener: socket.socket, wake_r: int, inherited: list[int]) -> None:
+        self.poller.register(listener, select.POLLIN)
+        self.poller.register(wake_r, select.POLLIN)
         while True:
-            ready, _, _ = select.select([listener, wake_r], [], [], self._wait())
+            wait = self._wait()
+            events = self.poller.poll(None if wait is None else wait * 1000)
             with contextlib.suppress(BlockingIOError):
                 while os.read(wake_r, 512):
                     pass
-            if listener in ready:
-                self._accept(listener, inherited)
+            for fd, _ in events:
+                if fd == listener.fileno():
+                    self._accept(listener, inherited)
+                elif fd in self.callers:
+                    self._caller_left(fd)
             self._reap()
             if self._idle_over():
                 return
+
+    def _caller_left(self, fd: int) -> None:
+        """A client closed its end (it ended, even by SIGKILL): its call's child ends too."""
+        pid = self.callers.pop(fd)
+        self.poller.unregister(fd)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
 
     def _wait(self) -> float | None:
         if self.children or not self.idle_timeout:
@@ -202,6 +218,8 @@ class Server:
 
             run_child(conn, inherited, self.fingerprint)  # never returns
         self.children[pid] = conn
+        self.callers[conn.fileno()] = pid
+        self.poller.register(conn, select.POLLRDHUP)  # the client closed its end
         self.last_call = time.monotonic()
 
     def _reap(self) -> None:
@@ -216,6 +234,8 @@ class Server:
             self.last_call = time.monotonic()
             if conn is None:
                 continue
+            if self.callers.pop(conn.fileno(), None) is not None:
+                self.poller.unregister(conn)
             if os.WIFSIGNALED(status):  # the child could not report: tell its client
                 number = os.WTERMSIG(status)
                 message = json.dumps({"exit": 128 + number, "signal": number}) + "\n"
