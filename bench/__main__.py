@@ -30,7 +30,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--sites", type=int, default=52)
     parser.add_argument("--no-install", action="store_true", help="do not (re)install the peers")
     parser.add_argument("--no-netns", action="store_true", help="run here, without the private namespace")
-    parser.add_argument("--figures", default="search,resident,batch,throughput,cold,tokens")
+    parser.add_argument("--figures", default="search,resident,serve,batch,throughput,cold,tokens")
     return parser.parse_args(argv)
 
 
@@ -100,6 +100,12 @@ def _figures(
         out.append(Figure("resident_search", title, "s", series))
         title = "1e. its overhead over the critical path"
         out.append(Figure("resident_overhead", title, "fraction", series, "overhead"))
+    if "serve" in wanted:
+        series = _log("search+verify, webferret serve running", scenarios.served_search(bench))
+        title = "1f. search + verify, CLI with `webferret serve` running, wall"
+        out.append(Figure("served_search", title, "s", series))
+        title = "1g. its overhead over the critical path"
+        out.append(Figure("served_overhead", title, "fraction", series, "overhead"))
     if "batch" in wanted:
         out.append(
             Figure(

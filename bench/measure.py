@@ -8,6 +8,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -81,3 +82,41 @@ def _wait(pid: int, timeout: float) -> tuple[int, resource.struct_rusage]:
             _, status, usage = os.wait4(pid, 0)
             return status, usage
         time.sleep(0.002)
+
+
+class Resident:
+    """A long-lived process (e.g. `webferret serve`) started for one figure and stopped after it."""
+
+    def __init__(self, command: Command) -> None:
+        self.proc = subprocess.Popen(
+            command.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=_child_env(command.env),
+            cwd=command.cwd,
+            start_new_session=True,
+        )
+
+    def wait_until(self, answers: Callable[[], bool], timeout: float) -> str | None:
+        """None once `answers()` is true, else why not (the process ended, or the time ran out)."""
+        deadline = time.monotonic() + timeout
+        while not answers():
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode("utf-8", "replace") if self.proc.stderr else ""
+                return f"exit {self.proc.returncode}: {err.strip()[-200:]}"
+            if time.monotonic() > deadline:
+                return f"did not answer within {timeout:g} s"
+            time.sleep(0.02)
+        return None
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        if self.proc.stderr:
+            self.proc.stderr.close()

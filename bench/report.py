@@ -150,6 +150,7 @@ def load(path: Path) -> tuple[list[Figure], list[str], dict[str, Any]]:
 _LOOK: dict[str, dict[str, Any]] = {
     "search_overhead": {"extra_key": "overhead"},
     "resident_overhead": {"extra_key": "overhead"},
+    "served_overhead": {"extra_key": "overhead"},
     "throughput": {"higher_is_better": True},
     "throughput_rss": {"extra_key": "peak_rss_mb", "fmt": "{:.0f}"},
     "tokens": {"fmt": "{:.0f}"},

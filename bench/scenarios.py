@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from bench.figures import Bench, Series
-from bench.measure import Sample
+from bench.measure import Resident, Sample
 from bench.tools import Tool
+from webferret.cli.handoff import ping
 
 QUERIES = ("rust ownership", "hiking with kids", "sqlite write ahead log", "climate data", "python asyncio")
 
@@ -59,6 +62,34 @@ def resident_search(bench: Bench) -> dict[str, Series]:
             wall = call["t1"] - call["t0"]
             critical = critical_path(bench.web.requests(call["t0"], call["t1"]))
             series.add(wall, critical=critical, overhead=(wall - critical) / critical if critical else 0.0)
+
+    return bench.each(job, runs=1)
+
+
+def served_search(bench: Bench) -> dict[str, Series]:
+    """Figure 1's search + verify CLI commands while the tool's resident server runs (webferret:
+    `webferret serve` on a socket of this figure): started once, waited for until it answers, one
+    untimed warm-up call, then `runs` timed calls with the queries of figure 1; stopped after."""
+    searx: str = bench.web.manifest["searx"]
+
+    def job(tool: Tool, series: Series) -> None:
+        socket = str(Path(tempfile.mkdtemp(dir=bench.scratch)) / "serve.sock")  # mkdtemp: mode 0700
+        command = tool.serve(socket, bench.home())
+        if isinstance(command, str):
+            series.unsupported = command
+            return
+        server = Resident(command)
+        try:
+            why = server.wait_until(lambda: ping(socket), bench.timeout)
+            if why:
+                series.failures.append(f"webferret serve: {why}")
+                return
+            bench.sample(tool.served_search(QUERIES[0] + " warm up", searx, bench.home(), socket))
+            for i in range(bench.runs):
+                query = QUERIES[i % len(QUERIES)]
+                _record(bench, series, [bench.sample(tool.served_search(query, searx, bench.home(), socket))])
+        finally:
+            server.stop()
 
     return bench.each(job, runs=1)
 

@@ -73,6 +73,14 @@ class Tool:
         prints one JSON line per call (see bench/mcp_search_client.py)."""
         return f"{self.name} has no long-lived search session to drive"
 
+    def serve(self, socket: str, home: Path) -> Command | Unsupported:
+        """A resident server, listening on `socket`, that the CLI hands its calls to (figure 1f)."""
+        return f"{self.name} has no resident server for its command line"
+
+    def served_search(self, query: str, searx: str, home: Path, socket: str) -> Command:
+        """`search` as a CLI call while `serve(socket)` runs."""
+        raise NotImplementedError
+
     def search_urls(self, stdout: str) -> list[str]:
         return _urls_in_json(stdout, 10)
 
@@ -118,6 +126,14 @@ class WebFerret(Tool):
     def resident_search(self, queries: list[str], searx: str, home: Path) -> Command:
         argv = [sys.executable, "-m", "bench.mcp_search_client", *queries, "--", self._bin(), "mcp"]
         return Command(argv, self._search_env(home, searx), cwd=str(REPO))
+
+    def serve(self, socket: str, home: Path) -> Command:
+        argv = [self._bin(), "serve", "--socket", socket, "--idle-timeout", "0"]
+        return Command(argv, self._env(home))
+
+    def served_search(self, query: str, searx: str, home: Path, socket: str) -> Command:
+        command = self.search(query, searx, home)
+        return Command(command.argv, {**command.env, "WEBFERRET_SERVE": socket})
 
     def _search_env(self, home: Path, searx: str) -> dict[str, str]:
         return self._env(

@@ -128,6 +128,19 @@ def test_resident_search_times_each_call_of_one_mcp_session(web: SimWeb) -> None
     assert len(series.extra["overhead"]) == 2 and all(c > 0 for c in series.extra["critical"])
 
 
+@pytest.mark.skipif(not HAS_FETCHER, reason="needs the fetch layer")
+def test_served_search_runs_cli_calls_against_one_webferret_serve(web: SimWeb) -> None:
+    bench = Bench(web, [WebFerret("webferret")], runs=1, timeout=60)
+    try:
+        series = scenarios.served_search(bench)["webferret"]
+        leftover = list(bench.scratch.rglob("serve.sock"))
+    finally:
+        bench.close()
+    assert not series.failures, series.failures
+    assert len(series.values) == 1 and series.extra["critical"][0] > 0
+    assert leftover == [], "the server is stopped and its socket removed after the figure"
+
+
 def test_report_shows_ratios_to_webferret_and_reasons() -> None:
     ours, theirs, missing = Series(), Series(), Series(unsupported="it cannot reach a loopback web")
     ours.add(1.0)

@@ -142,11 +142,26 @@ class Settings(BaseSettings):
     search_quota: int = Field(default=50, ge=0, description="searches per MCP session; 0 = unlimited")
     datamark: bool = Field(default=False, description="interleave a marker between words of fenced page text")
 
+    # keeping warm
+    serve: str = Field(
+        default="auto",
+        description="hand CLI calls to a running `webferret serve`: auto (its default socket), "
+        "off, or the socket's absolute path",
+    )
+
     @field_validator("allow_hosts", "engines", "allowed_domains", "blocked_domains", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("serve")
+    @classmethod
+    def _check_serve(cls, value: str) -> str:
+        value = value.strip()
+        if value not in ("auto", "off") and not value.startswith("/"):
+            raise ValueError("expected auto, off or an absolute socket path")
         return value
 
     @field_validator("engine_weights", mode="before")

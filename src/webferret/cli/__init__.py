@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("search", "fetch", "open", "find", "extract", "store", "mcp")
+COMMANDS = ("search", "fetch", "open", "find", "extract", "store", "mcp", "serve")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -73,10 +73,18 @@ def _run(args: argparse.Namespace) -> int:
 def entry() -> None:
     """The `webferret` program: `main()`, then the output flushed and the process ended at once.
 
+    A running `webferret serve` (see `webferret.cli.handoff`) runs fetch/search/open/find/extract
+    calls in a warm child instead.
+
     Everything worth keeping is already closed when `main` returns (the store committed and closed,
     clients and worker pools shut down), so the interpreter's own teardown (collecting every module,
     joining an idle warm-up thread) would only add tens of milliseconds to every command.
     """
+    from webferret.cli.handoff import handoff
+
+    code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
+    if code is not None:
+        os._exit(code)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(BrokenPipeError, ValueError):  # a reader that left; a closed stream

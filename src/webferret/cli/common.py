@@ -56,6 +56,9 @@ def start_early(
     if pages > 0:
         from webferret.extract.pool import prefork
 
+        # a warm process (a `webferret serve` child) has the extractor imported: nothing to stagger
+        stagger = stagger and "webferret.extract.document" not in sys.modules
+
         prefork(pages, spare_core, stagger)
     if tls:
         start_tls_thread(engines)

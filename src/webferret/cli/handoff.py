@@ -1,0 +1,219 @@
+"""The client half of `webferret serve`: hand this call to a warm resident process, or say it cannot.
+
+Runs before any heavy import, so it uses the standard library only. A call is handed off when the
+setting `serve` (env `WEBFERRET_SERVE`, else the TOML file) is not `off`, the socket's folder belongs
+to this user and no one else may enter it, the server runs as this user, and it runs the same
+installed webferret (`fingerprint()`). Then the server's forked child gets this process's argv,
+environment, cwd, umask and its stdin/stdout/stderr, runs the call, and reports the exit code; this
+process forwards Ctrl-C and SIGTERM to that child meanwhile. Anything else returns None before the
+call started, and the caller runs it in-process as if no server existed.
+
+Wire format: one JSON line each way per message; the request carries fds 0-2 (SCM_RIGHTS). Server
+answers: `{"pid": N}` (the call runs), then `{"exit": CODE}` (optionally with `"signal": N` when the
+child was killed); or `{"refused": WHY}` / `{"pong": FINGERPRINT}`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import stat
+import struct
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+HANDOFF_COMMANDS = frozenset({"fetch", "search", "open", "find", "extract"})
+REPLY_TIMEOUT = 10.0
+"""Seconds to wait for a server's first answer (it only forks and replies) before running in-process."""
+
+
+def fingerprint() -> str:
+    """webferret's version, its environment, where it is installed and the newest mtime of its files:
+    a server made from other files than this client's (an upgrade, an edit) is not used."""
+    from webferret import __version__
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    newest = 0
+    stack = [package]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        stack.append(entry.path)
+                else:
+                    newest = max(newest, entry.stat(follow_symlinks=False).st_mtime_ns)
+    return f"{__version__}:{sys.prefix}:{package}:{newest}"
+
+
+def default_socket() -> str:
+    """`$XDG_RUNTIME_DIR/webferret/serve.sock`, else `/tmp/webferret-<uid>/serve.sock`."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    folder = os.path.join(runtime, "webferret") if runtime else f"/tmp/webferret-{os.getuid()}"
+    return os.path.join(folder, "serve.sock")
+
+
+def serve_setting(env: Mapping[str, str]) -> str:
+    """The setting `serve` as the environment, else the TOML settings file, gives it (default auto)."""
+    value = env.get("WEBFERRET_SERVE")
+    if value is not None:
+        return value.strip()
+    config = env.get("WEBFERRET_CONFIG") or os.path.join(
+        env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"),
+        "webferret",
+        "config.toml",
+    )
+    if not os.path.isfile(config):
+        return "auto"
+    import tomllib
+
+    try:
+        with open(config, "rb") as handle:
+            found = tomllib.load(handle).get("serve", "auto")
+    except (OSError, ValueError):
+        return "off"  # the in-process run reports the broken file
+    return found.strip() if isinstance(found, str) else "off"
+
+
+def configured_socket(env: Mapping[str, str]) -> str | None:
+    """The socket a call is handed to: None for `off` (or a value in-process settings refuse)."""
+    value = serve_setting(env)
+    if value == "auto":
+        return default_socket()
+    return value if os.path.isabs(value) else None
+
+
+def private_folder_problem(folder: str) -> str | None:
+    """Why `folder` must not hold the socket (not this user's, or others may enter it), or None."""
+    try:
+        info = os.lstat(folder)
+    except OSError as exc:
+        return f"cannot inspect {folder}: {exc.strerror}"
+    if not stat.S_ISDIR(info.st_mode):
+        return f"{folder} is not a directory"
+    if info.st_uid != os.getuid():
+        return f"{folder} belongs to uid {info.st_uid}, not to this user (uid {os.getuid()})"
+    if info.st_mode & 0o077:
+        return f"{folder} is accessible to other users (mode {stat.S_IMODE(info.st_mode):o}; want 700)"
+    return None
+
+
+def peer_uid(sock: socket.socket) -> int:
+    """The uid of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[1]
+
+
+def send_line(sock: socket.socket, message: dict[str, Any], fds: list[int] | None = None) -> None:
+    data = (json.dumps(message) + "\n").encode()
+    sent = socket.send_fds(sock, [data], fds) if fds else 0
+    sock.sendall(data[sent:])
+
+
+def connect(path: str) -> socket.socket | None:
+    """A connection to a server of this user on `path` in a private folder, or None."""
+    if private_folder_problem(os.path.dirname(path) or "."):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(REPLY_TIMEOUT)
+        sock.connect(path)
+        if peer_uid(sock) == os.getuid():
+            return sock
+    except OSError:
+        pass
+    sock.close()
+    return None
+
+
+def ping(path: str) -> bool:
+    """A server of this user answers on `path` and runs the same installed webferret as this process."""
+    sock = connect(path)
+    if sock is None:
+        return False
+    with sock, sock.makefile("rb") as reader:
+        try:
+            send_line(sock, {"fingerprint": fingerprint(), "ping": True})
+            answer = json.loads(reader.readline() or b"{}")
+        except (OSError, ValueError):
+            return False
+    return answer.get("pong") == fingerprint()
+
+
+def handoff(argv: list[str]) -> int | None:
+    """Run `webferret ARGV` in a server's warm child: its exit code, or None (run it in-process)."""
+    if not argv or argv[0] not in HANDOFF_COMMANDS or "-h" in argv or "--help" in argv:
+        return None
+    path = configured_socket(os.environ)
+    if path is None or not _stdio_open():
+        return None
+    sock = connect(path)
+    if sock is None:
+        return None
+    with sock, sock.makefile("rb") as reader:
+        try:
+            send_line(sock, _request(argv), [0, 1, 2])
+            first = json.loads(reader.readline() or b"{}")
+        except (OSError, ValueError):
+            return None
+        if not isinstance(first.get("pid"), int):
+            return None  # refused (another version) or no answer: nothing ran
+        sock.settimeout(None)
+        return _relay(reader, first["pid"])
+
+
+def _stdio_open() -> bool:
+    try:
+        for fd in (0, 1, 2):
+            os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def _request(argv: list[str]) -> dict[str, Any]:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return {
+        "fingerprint": fingerprint(),
+        "argv": argv,
+        "env": dict(os.environ),
+        "cwd": os.getcwd(),
+        "umask": mask,
+    }
+
+
+def _relay(reader: Any, pid: int) -> int:
+    """Forward Ctrl-C/SIGTERM/SIGHUP to the child until its exit code arrives."""
+
+    def forward(signum: int, _frame: object) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, forward)
+    while True:
+        try:
+            line = reader.readline()
+            message = json.loads(line) if line else None
+        except (OSError, ValueError):
+            message = None
+        if message is None:
+            sys.stderr.write("webferret: error: internal: the webferret serve process ended the call\n")
+            return 1
+        if "exit" in message:
+            if message.get("signal"):
+                name = _signal_name(message["signal"])
+                sys.stderr.write(f"webferret: error: internal: the call was ended by {name}\n")
+            return int(message["exit"])
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -1,0 +1,258 @@
+"""`webferret serve`: a warm parent that forks one child per CLI call (a "zygote").
+
+The parent imports what a call needs and loads its data (models, stoplists, CA stores) but starts no
+thread and no event loop, so a fork of it is as safe as a fresh process. It listens on a Unix socket
+in a folder only this user may enter, accepts only peers of its own uid, and for each connection
+forks a child (see `webferret.cli.served`) that takes over the client's stdio, environment, cwd and
+umask and runs `webferret.cli.main(argv)`. The parent reaps children without blocking and ends after
+`idle_timeout` seconds without a call (0: never), or on SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import time
+from types import FrameType
+
+from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_problem
+
+WARM_MODULES = (
+    "httpx",
+    "anyio",
+    "anyio._backends._asyncio",
+    "anyio.streams.tls",
+    "anyio.to_thread",
+    "numpy.ma",
+    "webferret.cli.common",
+    "webferret.config",
+    "webferret.models",
+    "webferret.ferret",
+    "webferret.fetch.fetcher",
+    "webferret.extract.main_content",
+    "webferret.present.pages",
+    "webferret.present.agent",
+    "webferret.present.dedup",
+    "webferret.present.fence",
+    "webferret.present.paging",
+    "webferret.search.present",
+    "webferret.search.service",
+    "webferret.search.runner",
+    "webferret.search.verify",
+    "webferret.mcp_tools",
+    "webferret.store.pages",
+    "webferret.store.passages",
+)
+"""Modules a call imports (found by diffing `sys.modules` around calls), beyond the command
+modules and the extractor's own (`warm_up`)."""
+
+
+class ServeError(Exception):
+    """The server cannot start: the message names the socket or folder and what is wrong."""
+
+
+def warm_up() -> None:
+    """Import and load everything a call needs, starting no thread (children must fork safely;
+    `Server` checks there is none, native ones included)."""
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # as `webferret.cli.main`
+    # numpy's OpenBLAS would start a thread pool at import; the extractor's small products need none
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    from webferret.cli import build_parser
+
+    build_parser()  # every command module
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # renamed since: the call imports what it needs itself
+            if exc.name != name:
+                raise
+    from webferret.extract.pool import prepare_extractor
+    from webferret.net.tls import prepare_tls
+    from webferret.search.engines import registry
+
+    prepare_extractor()
+    prepare_tls(engines=True)
+    registry()
+    gc.collect()
+    gc.freeze()  # a child's collections skip what is here: its pages stay shared, not copied
+
+
+def listen(path: str) -> socket.socket:
+    """A listening socket at `path`, its folder made 0700 if missing and refused if others may enter
+    it. A socket nobody answers on, or a stale server's (other files), is replaced; a live one is not."""
+    folder = os.path.dirname(os.path.abspath(path))
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(folder, 0o700)
+    problem = private_folder_problem(folder)
+    if problem:
+        raise ServeError(f"refusing socket folder: {problem}")
+    if os.path.lexists(path):
+        if ping(path):
+            raise ServeError(f"a server already answers on {path}")
+        os.unlink(path)  # nobody answers, or a server of another webferret: this one takes over
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    os.chmod(path, 0o600)
+    listener.listen(64)
+    return listener
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop(signum: int, _frame: FrameType | None) -> None:
+    raise _Stop
+
+
+class Server:
+    """The accept loop: one forked child per connection, reaped as they end, ended (SIGTERM) when
+    its client goes away without waiting for it."""
+
+    def __init__(self, path: str, idle_timeout: float) -> None:
+        self.path = path
+        self.idle_timeout = idle_timeout
+        self.fingerprint = fingerprint()
+        self.children: dict[int, socket.socket] = {}  # pid -> its client's connection
+        self.callers: dict[int, int] = {}  # connection fd -> pid, while the client is connected
+        self.poller = select.poll()
+        self.last_call = time.monotonic()
+
+    def run(self) -> None:
+        """Listen (refusing a bad folder before the slow part), warm up, then serve until stopped."""
+        listener = listen(self.path)
+        inode = os.stat(self.path).st_ino
+        wake_r, wake_w = os.pipe()
+        try:
+            warm_up()
+            threads = len(os.listdir("/proc/self/task"))
+            if threads != 1:
+                raise ServeError(f"warming up started {threads - 1} thread(s); forking would not be safe")
+            self._serve(listener, wake_r, wake_w)
+        except (_Stop, KeyboardInterrupt):
+            pass
+        finally:
+            listener.close()
+            os.close(wake_r)
+            os.close(wake_w)
+            with contextlib.suppress(OSError):
+                if os.stat(self.path).st_ino == inode:  # still ours, not a later server's
+                    os.unlink(self.path)
+            for conn in self.children.values():
+                conn.close()
+
+    def _serve(self, listener: socket.socket, wake_r: int, wake_w: int) -> None:
+        for fd in (wake_r, wake_w):
+            os.set_blocking(fd, False)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)  # wakes `select` through the wakeup fd
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+        idle = f"idle timeout {self.idle_timeout:g} s" if self.idle_timeout else "no idle timeout"
+        sys.stderr.write(f"webferret serve: listening on {self.path} ({idle})\n")
+        sys.stderr.flush()
+        self.last_call = time.monotonic()
+        try:
+            self._loop(listener, wake_r, [listener.fileno(), wake_r, wake_w])
+        finally:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+
+    def _loop(self, listener: socket.socket, wake_r: int, inherited: list[int]) -> None:
+        self.poller.register(listener, select.POLLIN)
+        self.poller.register(wake_r, select.POLLIN)
+        while True:
+            wait = self._wait()
+            events = self.poller.poll(None if wait is None else wait * 1000)
+            with contextlib.suppress(BlockingIOError):
+                while os.read(wake_r, 512):
+                    pass
+            for fd, _ in events:
+                if fd == listener.fileno():
+                    self._accept(listener, inherited)
+                elif fd in self.callers:
+                    self._caller_left(fd)
+            self._reap()
+            if self._idle_over():
+                return
+
+    def _caller_left(self, fd: int) -> None:
+        """A client closed its end (it ended, even by SIGKILL): its call's child ends too."""
+        pid = self.callers.pop(fd)
+        self.poller.unregister(fd)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+
+    def _wait(self) -> float | None:
+        if self.children or not self.idle_timeout:
+            return None
+        return max(0.0, self.last_call + self.idle_timeout - time.monotonic())
+
+    def _idle_over(self) -> bool:
+        if not self.idle_timeout or self.children:
+            return False
+        return time.monotonic() >= self.last_call + self.idle_timeout
+
+    def _accept(self, listener: socket.socket, inherited: list[int]) -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        try:
+            if peer_uid(conn) != os.getuid():
+                conn.close()
+                return
+            pid = os.fork()
+        except OSError:  # no fork now (out of processes or memory): the client runs in-process
+            conn.close()
+            return
+        if pid == 0:
+            from webferret.cli.served import run_child
+
+            run_child(conn, inherited, self.fingerprint)  # never returns
+        self.children[pid] = conn
+        self.callers[conn.fileno()] = pid
+        self.poller.register(conn, select.POLLRDHUP)  # the client closed its end
+        self.last_call = time.monotonic()
+
+    def _reap(self) -> None:
+        while self.children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn = self.children.pop(pid, None)
+            self.last_call = time.monotonic()
+            if conn is None:
+                continue
+            if self.callers.pop(conn.fileno(), None) is not None:
+                self.poller.unregister(conn)
+            if os.WIFSIGNALED(status):  # the child could not report: tell its client
+                number = os.WTERMSIG(status)
+                message = json.dumps({"exit": 128 + number, "signal": number}) + "\n"
+                conn.setblocking(False)
+                with contextlib.suppress(OSError):
+                    conn.send(message.encode())
+            conn.close()
+
+
+def serve(path: str, idle_timeout: float) -> int:
+    """Warm up, then serve calls on `path` until idle for `idle_timeout` seconds (0: never)."""
+    try:
+        Server(path, idle_timeout).run()
+    except ServeError as exc:
+        sys.stderr.write(f"webferret: error: invalid_argument: {exc}\n")
+        return 2
+    except OSError as exc:
+        sys.stderr.write(f"webferret: error: internal: cannot serve on {path}: {exc}\n")
+        return 1
+    return 0

@@ -1,0 +1,138 @@
+"""One call in a child forked by `webferret serve`: become the client's process, run `main(argv)`.
+
+The child takes the client's stdin/stdout/stderr (received over the socket), environment, cwd and
+umask, so the settings the call computes come from the client's environment, as in a process of its
+own; then it runs the command line's `main` and sends the exit code back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import sys
+import tempfile
+import time
+from typing import Any, NoReturn
+
+from webferret.cli.handoff import send_line
+
+MAX_REQUEST = 4 * 1024 * 1024
+"""Largest request (argv + environment) a child reads, bytes."""
+_started = False  # the client was told the call runs here
+
+
+def run_child(conn: socket.socket, inherited: list[int], expected: str) -> NoReturn:
+    """The whole life of a call's child; always ends with `os._exit`."""
+    code = 1
+    try:
+        _leave_parent(inherited)
+        request, fds = _read_request(conn)
+        code = _answer(conn, request, fds, expected)
+    except BaseException as exc:  # a child must never return into the server's loop
+        if _started:  # before that, the client runs the call in-process: nothing to say
+            with contextlib.suppress(BaseException):
+                sys.stderr.write(
+                    f"webferret: error: internal: webferret serve: {type(exc).__name__}: {exc}\n"
+                )
+    finally:
+        os._exit(code)
+
+
+def _leave_parent(inherited: list[int]) -> None:
+    """Drop the server's listening socket, wakeup pipe and signal handlers; a session of its own
+    (stopping the server does not stop calls in flight)."""
+    signal.set_wakeup_fd(-1)
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    with contextlib.suppress(OSError):
+        os.setsid()
+
+
+def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
+    data, fds, _, _ = socket.recv_fds(conn, 65536, 3)
+    while not data.endswith(b"\n") and len(data) < MAX_REQUEST:
+        more = conn.recv(65536)
+        if not more:
+            break
+        data += more
+    return json.loads(data), fds
+
+
+def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expected: str) -> int:
+    if request.get("fingerprint") != expected:
+        send_line(conn, {"refused": f"this server runs another webferret ({expected})"})
+        return 0
+    if request.get("ping"):
+        send_line(conn, {"pong": expected})
+        return 0
+    if len(fds) != 3:
+        send_line(conn, {"refused": f"expected stdin, stdout and stderr, got {len(fds)} descriptors"})
+        return 0
+    _become_client(request, fds)
+    send_line(conn, {"pid": os.getpid()})  # fails (so nothing runs) if the client gave up waiting
+    global _started
+    _started = True
+    code = _run(request["argv"])
+    send_line(conn, {"exit": code})
+    return code
+
+
+def _become_client(request: dict[str, Any], fds: list[int]) -> None:
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    for fd in fds:
+        if fd > 2:
+            os.close(fd)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    time.tzset()
+    tempfile.tempdir = None  # computed again from the client's TMPDIR
+    os.chdir(request["cwd"])
+    os.umask(int(request["umask"]))
+    sys.argv = ["webferret", *request["argv"]]
+    _fresh_stdio()
+
+
+def _fresh_stdio() -> None:
+    """Text streams on the new fds 0-2, buffered as a new process would buffer them."""
+    for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
+        old: Any = getattr(sys, name)
+        buffering = 1 if fd == 2 or os.isatty(fd) else -1  # 1: line-buffered
+        stream = open(  # noqa: SIM115  # lives as long as this process
+            fd, mode, buffering, encoding=old.encoding, errors=old.errors, closefd=False
+        )
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+def _run(argv: list[str]) -> int:
+    """`webferret.cli.main(argv)` as `entry()` runs it: the exit code, output flushed."""
+    from webferret.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse: usage errors (2), --version (0)
+        code = _exit_code(exc.code)
+    except KeyboardInterrupt:
+        sys.stderr.write("webferret: interrupted\n")
+        code = 130
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BrokenPipeError, ValueError, OSError):
+            stream.flush()
+    return code
+
+
+def _exit_code(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    sys.stderr.write(f"{value}\n")
+    return 1

@@ -1,0 +1,285 @@
+"""`webferret serve` end to end: real server and client processes on a Unix socket in a temp folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli.handoff import ping
+
+ALLOW = ["--allow-host", "127.0.0.1"]
+PAGE = (
+    "<html><head><title>Warm</title></head><body><article><h1>Warm</h1>"
+    + ("<p>A ferret keeps warm in its burrow, and reads pages quickly.</p>" * 6)
+    + "</article></body></html>"
+)
+PROBE = (
+    "import os, sys\n"
+    "from webferret.cli.handoff import handoff\n"
+    "code = handoff(sys.argv[1:])\n"
+    "sys.stdout.flush()\n"
+    "open(os.environ['PROBE_OUT'], 'w').write(repr(code))\n"
+    "os._exit(0 if code is None else code)\n"
+)
+"""A client that only hands off (never runs in-process) and writes what `handoff` answered."""
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBFERRET_")}
+    return {**env, **extra}
+
+
+class Served:
+    """A `webferret serve` process on a socket in its own 0700 folder."""
+
+    def __init__(self, folder: Path, idle: float = 60.0, code: str | None = None) -> None:
+        self.folder = folder
+        self.path = str(folder / "serve.sock")
+        argv = ["serve", "--socket", self.path, "--idle-timeout", str(idle)]
+        program = ["-m", "webferret", *argv] if code is None else ["-c", code, *argv]
+        self.proc = subprocess.Popen(
+            [sys.executable, *program],
+            env=_env(WEBFERRET_HOME=str(folder / "server-home")),
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def wait_ready(self) -> Served:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(self.path) or not ping(self.path):
+            assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
+            assert time.monotonic() < deadline, "the server never answered"
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=10)
+        if self.proc.stderr:
+            self.proc.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    folder = Path(tempfile.mkdtemp(prefix="wf-serve-"))
+    served = Served(folder).wait_ready()
+    yield served
+    served.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def client(
+    argv: list[str], socket_path: str, stdin: bytes = b"", **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    """`webferret ARGV` as a user runs it, with the server's socket configured."""
+    return subprocess.run(
+        [sys.executable, "-m", "webferret", *argv],
+        env=_env(WEBFERRET_SERVE=socket_path, **env),
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def probe(argv: list[str], socket_path: str, tmp: Path, stdin: bytes = b"", **env: str) -> tuple[str, bytes]:
+    """What `handoff` answered (`None` = not handed off) and the call's stdout."""
+    out = tmp / "probe.txt"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        env=_env(WEBFERRET_SERVE=socket_path, PROBE_OUT=str(out), **env),
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
+    return out.read_text(), done.stdout
+
+
+def _without_times(text: bytes) -> str:
+    """The JSON text with the two values that differ between any two fetches (when, how long) blanked."""
+    envelope = json.loads(text)
+    for page in envelope["data"]["pages"]:
+        page["fetched_at"] = page["meta"]["elapsed_ms"] = None
+    return json.dumps(envelope, indent=2)
+
+
+def test_handed_off_fetch_matches_in_process(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    url = simweb.url("/article")
+    answered, served_json = probe(["fetch", url, "--json", *ALLOW], server.path, tmp_path)
+    assert answered == "0"
+    alone = client(["fetch", url, "--json", *ALLOW], "off", WEBFERRET_HOME=str(tmp_path / "h2"))
+    assert alone.returncode == 0
+    assert _without_times(served_json) == _without_times(alone.stdout)
+    served_text = client(["fetch", url, "-q", "--fresh", *ALLOW], server.path)
+    alone_text = client(["fetch", url, "-q", "--fresh", *ALLOW], "off")
+    assert served_text.returncode == alone_text.returncode == 0
+    assert served_text.stdout == alone_text.stdout and b"Ferret Field Guide" in served_text.stdout
+
+
+def test_exit_codes_are_relayed(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    answered, _ = probe(["fetch", simweb.url("/status/404"), *ALLOW], server.path, tmp_path)
+    assert answered == "1"
+    answered, _ = probe(["fetch", "--no-such-flag", "http://example.com/"], server.path, tmp_path)
+    assert answered == "2"
+    failed = client(["fetch", simweb.url("/status/404"), *ALLOW], server.path)
+    assert failed.returncode == 1 and b"http_error" in failed.stdout + failed.stderr
+    usage = client(["fetch", "--no-such-flag", "x"], server.path)
+    assert usage.returncode == 2 and b"unrecognized arguments" in usage.stderr
+
+
+def test_stdin_reaches_the_child(server: Served, tmp_path: Path) -> None:
+    answered, out = probe(["extract", "-", "-q"], server.path, tmp_path, stdin=PAGE.encode())
+    assert answered == "0"
+    assert b"A ferret keeps warm in its burrow" in out
+
+
+def test_child_sees_the_clients_environment(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    home = tmp_path / "client-home"
+    answered, _ = probe(
+        ["fetch", simweb.url("/article"), *ALLOW], server.path, tmp_path, WEBFERRET_HOME=str(home)
+    )
+    assert answered == "0"
+    assert any(home.iterdir()), "the call's store is in the client's WEBFERRET_HOME"
+    assert not (server.folder / "server-home").exists()
+    (tmp_path / "page.html").write_text(PAGE)  # a relative path: the client's cwd, not the server's
+    cwd_call = subprocess.run(
+        [sys.executable, "-c", PROBE, "extract", "page.html", "-q"],
+        env=_env(WEBFERRET_SERVE=server.path, PROBE_OUT=str(tmp_path / "p2")),
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+    )
+    assert (tmp_path / "p2").read_text() == "0" and b"burrow" in cwd_call.stdout
+
+
+def test_bad_setting_falls_back_to_in_process(server: Served, tmp_path: Path) -> None:
+    answered, _ = probe(["extract", "-"], "off", tmp_path, stdin=PAGE.encode())
+    assert answered == "None"
+    answered, _ = probe(["extract", "-"], "relative/serve.sock", tmp_path, stdin=PAGE.encode())
+    assert answered == "None"
+    bad = client(["extract", "-"], "relative/serve.sock", stdin=PAGE.encode())
+    assert bad.returncode == 2 and b"WEBFERRET_SERVE" in bad.stderr
+    answered, _ = probe(["--help"], server.path, tmp_path)
+    assert answered == "None"
+
+
+def _slow_call(server: Served, simweb: SimWeb, output: int = subprocess.PIPE) -> subprocess.Popen[bytes]:
+    """A handed-off fetch of the 3-second page, returned once its request reached the web."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webferret", "fetch", simweb.url("/slow"), *ALLOW],
+        env=_env(WEBFERRET_SERVE=server.path),
+        stdout=output,
+        stderr=output,
+    )
+    deadline = time.monotonic() + 20
+    while not any(path == "/slow" for path, _ in simweb.requests):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.02)
+    return proc
+
+
+def test_sigint_on_the_client_ends_the_child(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert b"interrupted" in err and b"Traceback" not in err
+
+
+def test_a_child_killed_by_a_signal_is_reported(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb)
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+    assert len(children) == 1
+    os.kill(int(children[0]), signal.SIGKILL)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 128 + signal.SIGKILL
+    assert err.decode().strip() == "webferret: error: internal: the call was ended by SIGKILL"
+
+
+def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb, subprocess.DEVNULL)  # no pipe the call's child would hold open
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
+    assert len(children.read_text().split()) == 1
+    proc.kill()  # SIGKILL: nothing is forwarded
+    proc.wait(timeout=20)
+    deadline = time.monotonic() + 2.5  # well before the page's 3 s would have ended the call
+    while children.read_text().split():
+        assert time.monotonic() < deadline, "the call's child outlived its client"
+        time.sleep(0.02)
+
+
+def test_client_refuses_a_folder_others_may_enter(server: Served, tmp_path: Path) -> None:
+    os.chmod(server.folder, 0o755)
+    try:
+        answered, _ = probe(["extract", "-"], server.path, tmp_path, stdin=PAGE.encode())
+    finally:
+        os.chmod(server.folder, 0o700)
+    assert answered == "None"
+
+
+def test_server_refuses_a_world_writable_folder(tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wf-open-"))
+    try:
+        os.chmod(folder, 0o777)
+        done = subprocess.run(
+            [sys.executable, "-m", "webferret", "serve", "--socket", str(folder / "s.sock")],
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert done.returncode == 2
+    assert "accessible to other users" in done.stderr and "Traceback" not in done.stderr
+
+
+STALE_SERVER = (
+    "import sys\n"
+    "import webferret.cli.handoff as handoff\n"
+    "handoff.fingerprint = lambda: 'webferret 0.0.0 from elsewhere'\n"
+    "from webferret.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def test_a_stale_server_is_not_used(tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wf-stale-"))
+    stale = Served(folder, code=STALE_SERVER)
+    try:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(stale.path):
+            assert time.monotonic() < deadline and stale.proc.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.2)
+        assert not ping(stale.path)
+        answered, out = probe(["extract", "-", "-q"], stale.path, tmp_path, stdin=PAGE.encode())
+        assert answered == "None" and out == b""
+        alone = client(["extract", "-", "-q"], stale.path, stdin=PAGE.encode())
+        assert alone.returncode == 0 and b"burrow" in alone.stdout
+    finally:
+        stale.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_idle_timeout_ends_the_server() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wf-idle-"))
+    served = Served(folder, idle=0.5)
+    try:
+        assert served.proc.wait(timeout=60) == 0
+        assert not os.path.exists(served.path), "the socket is removed"
+    finally:
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)
