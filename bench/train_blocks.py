@@ -30,9 +30,10 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stacking
 from common import REPO, evaluator, load_pages
 
-from webferret.extract import chooser, main_content, stacking
+from webferret.extract import chooser, main_content
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
@@ -343,7 +344,9 @@ def main() -> None:
     ap.add_argument("--sweep", type=float, nargs="*", default=[], help="also report CV at these thresholds")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--articles", action="store_true", help="train on the article set too (CV on both)")
-    ap.add_argument("--stage-two", action="store_true", help="add the context model (stacking.py)")
+    ap.add_argument(
+        "--stage-two", action="store_true", help="CV of a context model (bench/stacking.py), figures only"
+    )
     ap.add_argument("--pairs", action="store_true", help="nested stage-one models: a strict chooser CV")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
@@ -379,7 +382,7 @@ def main() -> None:
     chosen = texts_chosen(rows, probs, args.threshold, prefer)
     cv["multitype, with chooser"] = report(f"{args.folds}-fold CV + chooser{leak}", pages, chosen)
     cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, args.workers)
-    if args.no_export:
+    if args.no_export or args.stage_two:  # the context model is an experiment: nothing to ship
         return
     blocks_with_x = [r for r in rows if r["x"] is not None]
     final_chooser = fit_chooser(*chooser_rows(blocks_with_x, probs, args.threshold, truths))
@@ -387,14 +390,8 @@ def main() -> None:
     first = fit(train)
     n_features = next(r["x"].shape[1] for r in train if r["x"] is not None)
     export(first, n_features, args.out)
-    second = None
-    if args.stage_two:
-        second = fit(train, second_inputs(train, oof))
-        export(second, n_features + stacking.N_CONTEXT, args.out.with_name("blocks_context.json"))
     if not args.articles:
         aprobs = predict(first, arows)
-        if second is not None:
-            aprobs = predict(second, arows, second_inputs(arows, aprobs))
         cv["articles (held out)"] = report(
             "held-out articles", sets["articles"], texts_at(arows, aprobs, args.threshold)
         )

@@ -15,8 +15,8 @@ import numpy as np
 import trafilatura
 
 from webferret.extract import blocks as B
-from webferret.extract import chooser, features, stacking
-from webferret.extract.classifier import load_context, load_default
+from webferret.extract import chooser, features
+from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
 
@@ -66,14 +66,8 @@ def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
 
 
 def probabilities(analysis: Analysis) -> np.ndarray:
-    """Per block, the probability that it is main content: stage one, then (when shipped) stage two."""
-    prob = load_default().predict(analysis.matrix)
-    second = load_context()
-    if second is None:
-        return prob
-    chars = np.array([len(b.text) for b in analysis.blocks], dtype=float)
-    keys = stacking.group_keys(analysis.blocks)
-    return second.predict(stacking.stage_two(analysis.matrix, prob, keys, chars))
+    """Per block, the probability that it is main content."""
+    return load_default().predict(analysis.matrix)
 
 
 def _with_code_beside_content(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
