@@ -112,7 +112,7 @@ def _text_features(block: B.Block, ref: Reference) -> list[float]:
         sum(text.count(c) for c in ".,;:!?") / (n_words or 1),
         float(text[-1:] in ".!?:"),
         n_chars / (n_words or 1),
-        sum(c.isdigit() for c in text) / (n_chars or 1),
+        sum(map(str.isdigit, text)) / (n_chars or 1),
         float(block.depth),
         float(len(norm) > 2 and ref.kept(norm, n_words)),
         float(len(norm) > 2 and norm in ref.comments),
