@@ -52,7 +52,15 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
 def _tiny(tree: html.HtmlElement) -> bool:
     """A page with hardly any text has no boilerplate worth a classifier (and is unlike its training)."""
     body = tree.find("body")
-    return body is None or len(" ".join(body.text_content().split())) < TINY_PAGE_CHARS
+    if body is None:
+        return True
+    seen: list[str] = []
+    for i, part in enumerate(body.itertext()):
+        seen.append(part)
+        # the normalized length of a prefix never exceeds the whole's: stop as soon as it is enough
+        if i % 64 == 63 and len(" ".join("".join(seen).split())) >= TINY_PAGE_CHARS:
+            return False
+    return len(" ".join("".join(seen).split())) < TINY_PAGE_CHARS
 
 
 def learned_main(text: str, url: str | None) -> MainContent | None:

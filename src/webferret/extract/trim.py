@@ -39,12 +39,12 @@ def rejected_texts(body: etree._Element, html: str, url: str | None, known: tupl
     return rejected([texts[i] for i in rows], prob)
 
 
-def rejected(texts: list[str], prob: np.ndarray) -> set[str]:
-    """Texts rated below `CUT` that no block rated at or above it repeats."""
+def rejected(texts: list[str], prob: np.ndarray, cut: float = CUT) -> set[str]:
+    """Texts rated below `cut` that no text rated at or above it repeats."""
     kept: set[str] = set()
     dropped: set[str] = set()
     for text, p in zip(texts, prob, strict=True):
-        (kept if p >= CUT else dropped).add(text)
+        (kept if p >= cut else dropped).add(text)
     return dropped - kept
 
 
