@@ -229,8 +229,13 @@ def chooser_cv(rows: list[dict], fold_of: dict, oof: dict, outside: dict, thresh
 
 
 def texts_chosen(rows: list[dict], probs: dict, threshold: float, prefer: dict[str, bool]) -> dict[str, str]:
-    refs = {r["id"]: r["ref"] for r in rows}
-    return {i: refs[i] if prefer.get(i) else t for i, t in texts_at(rows, probs, threshold).items()}
+    """The classifier's text, or where the chooser prefers trafilatura's, that trimmed as the pipeline
+    does (`trim.DEFERRED_CUT`)."""
+    by_id = {r["id"]: r for r in rows}
+    return {
+        i: trimmed(by_id[i], probs.get(i), trim.DEFERRED_CUT) if prefer.get(i) else t
+        for i, t in texts_at(rows, probs, threshold).items()
+    }
 
 
 def route(job: tuple[str, Path]) -> tuple[str, str | None]:

@@ -102,22 +102,39 @@ def choice(analysis: Analysis, defer: bool = True) -> np.ndarray | None:
     return keep_mask(analysis, prob)
 
 
+@dataclass
+class Selection:
+    """The classifier's verdict on a page: its blocks kept, or a deferral to trafilatura's selection
+    (`deferred`), with every block's probability either way."""
+
+    blocks: list[B.Block]
+    prob: np.ndarray
+    element: lxml.html.HtmlElement | None
+    deferred: bool
+
+
+def select(html: str, url: str | None, defer: bool = True) -> Selection | None:
+    """The classifier's selection of the page's main content; None when the page has no blocks."""
+    analysis = analyse(html, url)
+    if analysis is None or not analysis.blocks:
+        return None
+    prob = probabilities(analysis)
+    texts = [b.text for b in analysis.blocks]
+    if defer and chooser.prefer_reference(texts, prob, THRESHOLD, analysis.reference_text, analysis.matrix):
+        return Selection(analysis.blocks, prob, None, True)
+    mask = keep_mask(analysis, prob)
+    kept = [b for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
+    return Selection(analysis.blocks, prob, assemble(kept) if kept else None, False)
+
+
 def select_main(html: str, url: str | None, defer: bool = True) -> lxml.html.HtmlElement | None:
     """A new element holding the page's main-content blocks in document order.
 
     None if nothing is kept, or (with `defer`) when trafilatura's selection is judged the better one
     for this page.
     """
-    analysis = analyse(html, url)
-    if analysis is None:
-        return None
-    mask = choice(analysis, defer)
-    if mask is None:
-        return None
-    kept = [b for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
-    if not kept:
-        return None
-    return assemble(kept)
+    selection = select(html, url, defer)
+    return None if selection is None else selection.element
 
 
 def extract_text(html: str, url: str | None) -> str:

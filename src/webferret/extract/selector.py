@@ -43,10 +43,10 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     selectors, and last to the densest block of text.
     """
     if _tiny(tree):
-        return trafilatura_main(tree) or learned_main(text, url) or densest_block(tree)
+        return trafilatura_main(tree) or learned_main(tree, text, url) or densest_block(tree)
     if article:
-        return trimmed_main(tree, url, text) or learned_main(text, url) or densest_block(tree)
-    return learned_main(text, url) or trafilatura_main(tree) or densest_block(tree)
+        return trimmed_main(tree, url, text) or learned_main(tree, text, url) or densest_block(tree)
+    return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
 def _tiny(tree: html.HtmlElement) -> bool:
@@ -63,11 +63,24 @@ def _tiny(tree: html.HtmlElement) -> bool:
     return len(" ".join("".join(seen).split())) < TINY_PAGE_CHARS
 
 
-def learned_main(text: str, url: str | None) -> MainContent | None:
-    """The learned block classifier's choice (`extract.main_content.select_main`)."""
-    from webferret.extract.main_content import select_main
+def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainContent | None:
+    """The learned block classifier's choice (`extract.main_content.select`); when its chooser defers
+    to trafilatura, trafilatura's choice less the paragraphs the classifier is sure are not content."""
+    from webferret.extract import trim
+    from webferret.extract.features import normalize
+    from webferret.extract.main_content import select
 
-    element = select_main(text, url)
+    selection = select(text, url)
+    if selection is None:
+        return None
+    if selection.deferred:
+        main = trafilatura_main(tree)
+        if main is None:
+            return None
+        texts = [normalize(b.text) for b in selection.blocks]
+        drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
+        return MainContent(element=trim.trim(main.element, drop), source="trafilatura")
+    element = selection.element
     if element is None or not "".join(element.itertext()).strip():
         return None
     return MainContent(element=element, source="learned")

@@ -21,6 +21,9 @@ from webferret.extract.features import normalize
 # Chosen on the multitype set's declared-article pages with out-of-fold block probabilities
 # (bench/train_blocks.py --trim-sweep); the article set is only measured, never tuned on.
 CUT = 0.3
+# On a page the classifier's chooser hands to trafilatura, the classifier has rated every block already:
+# trafilatura's paragraphs it rates below this are dropped (also chosen by cross-validation there).
+DEFERRED_CUT = 0.1
 _PARAGRAPHS = ("p", "head", "item", "quote")
 
 
