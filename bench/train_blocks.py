@@ -10,9 +10,9 @@ cross-validated: with --pairs its training inputs of fold f come from block mode
 (10 more fits), without it from out-of-fold ones (a slight leak, said in the output); then an estimate of
 the whole pipeline's rule. Writes models/blocks.json and models/chooser.json (--no-export: figures only);
 the article set is scored with the final block model as a held-out check (it is never trained on, unless
---articles, which reports CV on both sets). --trim-sweep CUT...: the trim of declared articles
-(`extract/trim.py`) at those cuts, cross-validated on the multitype set's declared articles and held out
-on the article set.
+--articles, which reports CV on both sets). --trim-sweep CUT...: an experiment, the trim of
+`extract/trim.py` applied to declared articles at those cuts, cross-validated on the multitype set's
+declared articles and held out on the article set (not shipped: it costs a classifier pass per article).
 """
 
 from __future__ import annotations
@@ -239,8 +239,8 @@ def texts_chosen(rows: list[dict], probs: dict, threshold: float, prefer: dict[s
 
 
 def route(job: tuple[str, Path]) -> tuple[str, str | None]:
-    """Where the pipeline sends this page: "tiny" and "article" (a declared article) to trafilatura
-    (an article's selection trimmed, `extract/trim.py`), None to the classifier."""
+    """Where the pipeline sends this page: "tiny" and "article" (a declared article) to trafilatura,
+    None to the classifier."""
     from webferret.extract.htmlpage import parse_html
     from webferret.extract.metadata import ARTICLE_TYPES, extract_metadata
     from webferret.extract.selector import _tiny
@@ -283,17 +283,11 @@ def trim_sweep(label: str, pages: list, rows: list[dict], probs: dict, cuts: lis
         report(f"{label}: trim at {cut}", pages, {r["id"]: trimmed(r, probs.get(r["id"]), cut) for r in rows})
 
 
-def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], to: dict, probs: dict) -> dict:
+def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], to: dict) -> dict:
     """The whole pipeline's figure from out-of-fold texts: trafilatura's text where the pipeline routes
-    the page to trafilatura (its plain reference text stands in for the pipeline's rendering), trimmed
-    on declared articles."""
-    by_id = {r["id"]: r for r in rows}
-    mixed = {}
-    for i, text in texts.items():
-        kind = to.get(i)
-        mixed[i] = text if kind is None else by_id[i]["ref"]
-        if kind == "article":
-            mixed[i] = trimmed(by_id[i], probs.get(i), trim.CUT)
+    the page to trafilatura (its plain reference text stands in for the pipeline's rendering)."""
+    refs = {r["id"]: r["ref"] for r in rows}
+    mixed = {i: text if to.get(i) is None else refs[i] for i, text in texts.items()}
     print(f"  pages routed to trafilatura: {sum(k is not None for k in to.values())} of {len(pages)}")
     return report("  pipeline rule (estimate)", pages, mixed)
 
@@ -422,7 +416,7 @@ def main() -> None:
     chosen = texts_chosen(rows, probs, args.threshold, prefer)
     cv["multitype, with chooser"] = report(f"{args.folds}-fold CV + chooser{leak}", pages, chosen)
     to = routes(pages, args.workers)
-    cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, to, probs)
+    cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, to)
     if args.trim_sweep:
         declared = [r for r in rows if to.get(r["id"]) == "article"]
         trim_sweep("  CV, declared articles", pages, declared, probs, args.trim_sweep)

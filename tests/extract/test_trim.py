@@ -1,4 +1,4 @@
-"""Trimming trafilatura's choice on declared articles (`extract.trim`)."""
+"""Trimming trafilatura's choice with the classifier's verdicts (`extract.trim`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from lxml import etree
 
 from webferret.extract import trim
 from webferret.extract.features import normalize
-from webferret.extract.htmlpage import parse_html
-from webferret.extract.selector import choose_main
 
 BODY = """<body><head>The tide</head><p>The tide rises twice a day along this coast.</p>
 <p>Sign up for our newsletter</p><list><item>Related: more tides</item></list>
@@ -17,7 +15,7 @@ BODY = """<body><head>The tide</head><p>The tide rises twice a day along this co
 
 def test_rejected_keeps_text_that_a_kept_block_repeats() -> None:
     texts = [normalize(t) for t in ("Menu", "Share", "Menu", "Body text here")]
-    dropped = trim.rejected(texts, np.array([0.1, 0.05, 0.9, 0.95]))
+    dropped = trim.rejected(texts, np.array([0.1, 0.05, 0.9, 0.95]), 0.3)
     assert dropped == {normalize("Share")}
 
 
@@ -34,18 +32,3 @@ def test_trim_never_empties_the_selection() -> None:
     body = etree.fromstring("<body><p>Only this</p></body>")
     assert trim.trim(body, {normalize("Only this")}) is body
     assert trim.trim(body, set()) is body
-
-
-def test_declared_article_goes_through_the_trim() -> None:
-    paragraphs = "".join(
-        f"<p>Paragraph {i} of the story tells how the harbour changed over the years, "
-        "with boats, nets and the people who worked them every day.</p>"
-        for i in range(12)
-    )
-    page = (
-        '<html><head><meta property="og:type" content="article"><title>Harbour</title></head><body>'
-        f"<nav><a href='/'>Home</a></nav><article><h1>The harbour</h1>{paragraphs}</article></body></html>"
-    )
-    main = choose_main(parse_html(page, None), "https://example.org/news/harbour", page, article=True)
-    assert main is not None and main.source == "trafilatura"
-    assert "Paragraph 11 of the story" in "".join(main.element.itertext())

@@ -41,15 +41,12 @@ def reference(html: str, url: str | None) -> tuple[str, str]:
     return doc.text or "", doc.comments or ""
 
 
-def analyse(html: str, url: str | None, known: tuple[str, str] | None = None) -> Analysis | None:
-    """Blocks and features of a page; None when the HTML holds no document.
-
-    `known`: trafilatura's main and comments text when the caller already has them (else it runs here).
-    """
+def analyse(html: str, url: str | None) -> Analysis | None:
+    """Blocks and features of a page; None when the HTML holds no document."""
     root = B.parse(html)
     if root is None:
         return None
-    main, comments = known if known is not None else reference(html, url)
+    main, comments = reference(html, url)
     B.clean(root)
     blocks = B.segment(root)
     if not blocks:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import trafilatura
 from lxml import etree, html
 from trafilatura.settings import Document
-from trafilatura.xml import xmltotxt
 
 BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template")
 _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
@@ -36,16 +35,13 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     """The page's main content.
 
     A page that declares itself an article (`og:type` or JSON-LD) gets trafilatura's choice, which is
-    the better one on the news and blog article set (0.960 vs 0.934 shingle F1, held out), less the
-    paragraphs the block classifier rejects (`extract.trim`); every other
+    the better one on the news and blog article set (0.960 vs 0.934 shingle F1, held out); every other
     page goes to the learned block classifier, whose page-level chooser may still hand it to trafilatura
     (multitype set, 5-fold CV: see the README), except a tiny page. Either falls back to the other
     selectors, and last to the densest block of text.
     """
-    if _tiny(tree):
+    if article or _tiny(tree):
         return trafilatura_main(tree) or learned_main(tree, text, url) or densest_block(tree)
-    if article:
-        return trimmed_main(tree, url, text) or learned_main(tree, text, url) or densest_block(tree)
     return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
@@ -84,29 +80,6 @@ def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainCont
     if element is None or not "".join(element.itertext()).strip():
         return None
     return MainContent(element=element, source="learned")
-
-
-def trimmed_main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
-    """trafilatura's choice less the paragraphs the block classifier rejects (`extract.trim`)."""
-    from webferret.extract import trim
-
-    document = _trafilatura_document(tree)
-    if document is None:
-        return None
-    body = document.body
-    known = (_plain_text(body), _plain_text(getattr(document, "commentsbody", None)))
-    return MainContent(
-        element=trim.trim(body, trim.rejected_texts(body, text, url, known)), source="trafilatura"
-    )
-
-
-def _plain_text(body: etree._Element | None) -> str:
-    """trafilatura's plain text of its tree, without link targets (as its own text output has it)."""
-    if body is None:
-        return ""
-    copy = deepcopy(body)
-    etree.strip_tags(copy, "ref")
-    return xmltotxt(copy, False)
 
 
 def trafilatura_main(tree: html.HtmlElement) -> MainContent | None:

@@ -1,10 +1,10 @@
-"""Trim trafilatura's choice on a declared article: drop the paragraphs the block classifier rejects.
+"""Trim trafilatura's choice with the block classifier's verdicts.
 
-A page that declares itself an article keeps trafilatura's selection (it is the better one there), but
-that selection still carries newsletter lines, "related" links, credits and captions. The page is cut
-into blocks as for the classifier (with trafilatura's own text as the reference, so it runs once), and
-a paragraph of trafilatura's tree is dropped when its text is exactly that of blocks the classifier
-rates below `CUT` and of no block it keeps.
+When the page-level chooser hands a page to trafilatura's selection, the classifier has already rated
+every block of the page; a paragraph of trafilatura's tree is dropped when its text is exactly that of
+blocks rated below `DEFERRED_CUT` and of no block rated above it (newsletter lines, "related" links,
+credits). bench/train_blocks.py estimates it the same way on trafilatura's text, and with --trim-sweep
+measures the same trim on declared articles (not used: see the README).
 """
 
 from __future__ import annotations
@@ -14,35 +14,14 @@ from copy import deepcopy
 import numpy as np
 from lxml import etree
 
-from webferret.extract import main_content
-from webferret.extract.classifier import load_default
 from webferret.extract.features import normalize
 
-# Chosen on the multitype set's declared-article pages with out-of-fold block probabilities
-# (bench/train_blocks.py --trim-sweep); the article set is only measured, never tuned on.
-CUT = 0.3
-# On a page the classifier's chooser hands to trafilatura, the classifier has rated every block already:
-# trafilatura's paragraphs it rates below this are dropped (also chosen by cross-validation there).
+# chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
 DEFERRED_CUT = 0.1
 _PARAGRAPHS = ("p", "head", "item", "quote")
 
 
-def rejected_texts(body: etree._Element, html: str, url: str | None, known: tuple[str, str]) -> set[str]:
-    """Normalized texts of trafilatura's paragraphs that the classifier rejects as blocks of the page
-    (and keeps nowhere else on it); `known` is trafilatura's main and comments text."""
-    paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)}
-    analysis = main_content.analyse(html, url, known=known)
-    if analysis is None or not analysis.blocks:
-        return set()
-    texts = [normalize(b.text) for b in analysis.blocks]
-    rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
-    if not rows:
-        return set()
-    prob = load_default().predict(analysis.matrix[rows])
-    return rejected([texts[i] for i in rows], prob)
-
-
-def rejected(texts: list[str], prob: np.ndarray, cut: float = CUT) -> set[str]:
+def rejected(texts: list[str], prob: np.ndarray, cut: float) -> set[str]:
     """Texts rated below `cut` that no text rated at or above it repeats."""
     kept: set[str] = set()
     dropped: set[str] = set()
