@@ -4,7 +4,8 @@
 
 Both sets come from ../shared/bench and are scored with the shared evaluator (imported by path): the
 article set (181 pages, shingle F1) and the multitype dev split (1,497 pages, bow F1, per page type).
-Writes <out>.json (all figures) and <out>.md (the Markdown table for the README).
+Writes <out>.json (all figures) and <out>.md (the Markdown table for the README). The extractors run
+page by page in turn, so the load of a shared machine weighs on their times alike.
 "webferret" is the whole pipeline (`extract_document`, text output). Its block classifier was trained
 on the multitype dev split, so its figures there are in-sample: report the cross-validated figure of
 bench/train_blocks.py for that set; the article set was never trained on.
@@ -49,19 +50,40 @@ def extractor(name: str):
     return evaluator().make_extractor(name)
 
 
+def run_interleaved(pages: list, fns: dict) -> dict[str, tuple[dict, list[float], int]]:
+    """Every extractor on every page, page by page (so a busy spell of a shared machine weighs on all
+    extractors alike): per extractor its texts, times and error count."""
+    out: dict[str, tuple[dict, list[float], int]] = {name: ({}, [], 0) for name in fns}
+    for page in pages:
+        html = page.html()
+        for name, fn in fns.items():
+            preds, times, errors = out[name]
+            start = time.perf_counter()
+            try:
+                text = fn(html, page.url) or ""
+            except Exception as exc:  # one bad page must not stop the run
+                out[name] = (preds, times, errors + 1)
+                print(f"  {name} {page.id}: {type(exc).__name__}: {exc}"[:200], file=sys.stderr)
+                text = ""
+            times.append(time.perf_counter() - start)
+            preds[page.id] = text
+    return out
+
+
 def run_set(dataset: str, sample: int | None, names: tuple[str, ...]) -> list[dict]:
     ev = evaluator()
     pages = load_pages(dataset)
     if sample:
         pages = sorted(random.Random(0).sample(pages, min(sample, len(pages))), key=lambda p: p.id)
+    made = {name: extractor(name) for name in names}
+    runs = run_interleaved(pages, {name: fn for name, (_, fn) in made.items()})
     results = []
     for name in names:
-        version, fn = extractor(name)
-        preds, times, errors = ev.run_extractor(pages, fn)
+        preds, times, errors = runs[name]
         res = ev.score(pages, preds, 200, 0)
         ms = sorted(t * 1000 for t in times)
         p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-        res.update(name=name, version=version, dataset=dataset, errors=errors,
+        res.update(name=name, version=made[name][0], dataset=dataset, errors=errors,
                    ms_median=statistics.median(ms), ms_p95=p95)  # fmt: skip
         print(f"{dataset:<10} {name:<22} shingle F1 {res['shingle_f1']:.3f}  bow F1 {res['bow_f1']:.3f}  "
               f"median {res['ms_median']:.1f} ms  p95 {res['ms_p95']:.1f} ms", flush=True)  # fmt: skip

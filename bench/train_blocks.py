@@ -10,7 +10,9 @@ cross-validated: with --pairs its training inputs of fold f come from block mode
 (10 more fits), without it from out-of-fold ones (a slight leak, said in the output); then an estimate of
 the whole pipeline's rule. Writes models/blocks.json and models/chooser.json (--no-export: figures only);
 the article set is scored with the final block model as a held-out check (it is never trained on, unless
---articles, which reports CV on both sets).
+--articles, which reports CV on both sets). --trim-sweep CUT...: an experiment, the trim of
+`extract/trim.py` applied to declared articles at those cuts, cross-validated on the multitype set's
+declared articles and held out on the article set (not shipped: it costs a classifier pass per article).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stacking
 from common import REPO, evaluator, load_pages
 
-from webferret.extract import chooser, main_content, stacking
+from webferret.extract import chooser, main_content, trim
+from webferret.extract.features import normalize
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
@@ -225,12 +229,18 @@ def chooser_cv(rows: list[dict], fold_of: dict, oof: dict, outside: dict, thresh
 
 
 def texts_chosen(rows: list[dict], probs: dict, threshold: float, prefer: dict[str, bool]) -> dict[str, str]:
-    refs = {r["id"]: r["ref"] for r in rows}
-    return {i: refs[i] if prefer.get(i) else t for i, t in texts_at(rows, probs, threshold).items()}
+    """The classifier's text, or where the chooser prefers trafilatura's, that trimmed as the pipeline
+    does (`trim.DEFERRED_CUT`)."""
+    by_id = {r["id"]: r for r in rows}
+    return {
+        i: trimmed(by_id[i], probs.get(i), trim.DEFERRED_CUT) if prefer.get(i) else t
+        for i, t in texts_at(rows, probs, threshold).items()
+    }
 
 
-def route(job: tuple[str, Path]) -> tuple[str, bool]:
-    """Whether the pipeline hands this page to trafilatura (a declared article or a tiny page)."""
+def route(job: tuple[str, Path]) -> tuple[str, str | None]:
+    """Where the pipeline sends this page: "tiny" and "article" (a declared article) to trafilatura,
+    None to the classifier."""
     from webferret.extract.htmlpage import parse_html
     from webferret.extract.metadata import ARTICLE_TYPES, extract_metadata
     from webferret.extract.selector import _tiny
@@ -242,20 +252,43 @@ def route(job: tuple[str, Path]) -> tuple[str, bool]:
     try:
         tree = parse_html(html, None)
     except FerretError:
-        return page_id, True
+        return page_id, "tiny"
+    if _tiny(tree):
+        return page_id, "tiny"
     meta = extract_metadata(tree, None)
     article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
-    return page_id, article or _tiny(tree)
+    return page_id, "article" if article else None
 
 
-def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], workers: int) -> dict:
+def routes(pages: list, workers: int) -> dict[str, str | None]:
+    with ProcessPoolExecutor(workers) as pool:
+        return dict(pool.map(route, [(p.id, p.html_path) for p in pages], chunksize=16))
+
+
+def trimmed(row: dict, prob: np.ndarray | None, cut: float) -> str:
+    """trafilatura's text less the lines that are exactly blocks rated below `cut` (and no block kept):
+    the text-level twin of `extract/trim.py`, on the cached reference text."""
+    if prob is None or row["x"] is None:
+        return row["ref"]
+    dropped = trim.rejected([normalize(t) for t in row["texts"]], prob, cut)
+    return "\n".join(line for line in row["ref"].splitlines() if normalize(line) not in dropped)
+
+
+def trim_sweep(label: str, pages: list, rows: list[dict], probs: dict, cuts: list[float]) -> None:
+    """Declared articles of a set: trafilatura's text, untrimmed and trimmed at each cut."""
+    ids = {r["id"] for r in rows}
+    pages = [p for p in pages if p.id in ids]
+    report(f"{label}: untrimmed", pages, {r["id"]: r["ref"] for r in rows})
+    for cut in cuts:
+        report(f"{label}: trim at {cut}", pages, {r["id"]: trimmed(r, probs.get(r["id"]), cut) for r in rows})
+
+
+def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], to: dict) -> dict:
     """The whole pipeline's figure from out-of-fold texts: trafilatura's text where the pipeline routes
     the page to trafilatura (its plain reference text stands in for the pipeline's rendering)."""
-    with ProcessPoolExecutor(workers) as pool:
-        to_reference = dict(pool.map(route, [(p.id, p.html_path) for p in pages], chunksize=16))
     refs = {r["id"]: r["ref"] for r in rows}
-    mixed = {i: refs[i] if to_reference.get(i) else t for i, t in texts.items()}
-    print(f"  pages routed to trafilatura: {sum(to_reference.values())} of {len(pages)}")
+    mixed = {i: text if to.get(i) is None else refs[i] for i, text in texts.items()}
+    print(f"  pages routed to trafilatura: {sum(k is not None for k in to.values())} of {len(pages)}")
     return report("  pipeline rule (estimate)", pages, mixed)
 
 
@@ -343,8 +376,12 @@ def main() -> None:
     ap.add_argument("--sweep", type=float, nargs="*", default=[], help="also report CV at these thresholds")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--articles", action="store_true", help="train on the article set too (CV on both)")
-    ap.add_argument("--stage-two", action="store_true", help="add the context model (stacking.py)")
+    ap.add_argument(
+        "--stage-two", action="store_true", help="CV of a context model (bench/stacking.py), figures only"
+    )
     ap.add_argument("--pairs", action="store_true", help="nested stage-one models: a strict chooser CV")
+    ap.add_argument("--trim-sweep", type=float, nargs="*", default=[],
+                    help="report the declared-article trim (extract/trim.py) at these cuts")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -378,8 +415,12 @@ def main() -> None:
     leak = "" if pairs and not args.stage_two else " (chooser on out-of-fold inputs)"
     chosen = texts_chosen(rows, probs, args.threshold, prefer)
     cv["multitype, with chooser"] = report(f"{args.folds}-fold CV + chooser{leak}", pages, chosen)
-    cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, args.workers)
-    if args.no_export:
+    to = routes(pages, args.workers)
+    cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, to)
+    if args.trim_sweep:
+        declared = [r for r in rows if to.get(r["id"]) == "article"]
+        trim_sweep("  CV, declared articles", pages, declared, probs, args.trim_sweep)
+    if args.no_export or args.stage_two:  # the context model is an experiment: nothing to ship
         return
     blocks_with_x = [r for r in rows if r["x"] is not None]
     final_chooser = fit_chooser(*chooser_rows(blocks_with_x, probs, args.threshold, truths))
@@ -387,17 +428,13 @@ def main() -> None:
     first = fit(train)
     n_features = next(r["x"].shape[1] for r in train if r["x"] is not None)
     export(first, n_features, args.out)
-    second = None
-    if args.stage_two:
-        second = fit(train, second_inputs(train, oof))
-        export(second, n_features + stacking.N_CONTEXT, args.out.with_name("blocks_context.json"))
     if not args.articles:
         aprobs = predict(first, arows)
-        if second is not None:
-            aprobs = predict(second, arows, second_inputs(arows, aprobs))
         cv["articles (held out)"] = report(
             "held-out articles", sets["articles"], texts_at(arows, aprobs, args.threshold)
         )
+        if args.trim_sweep:
+            trim_sweep("held-out articles", sets["articles"], arows, aprobs, args.trim_sweep)
     summary = {
         "cv": cv,
         "params": PARAMS,

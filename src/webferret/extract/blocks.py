@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import lxml.html
 from lxml import etree
@@ -109,21 +110,30 @@ def _own_flags(el: lxml.html.HtmlElement, tag: str) -> int:
     flags = TAG_FLAGS.get(tag, 0)
     if tag in ("html", "body"):
         return flags
-    attrs = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}".lower()
+    attrs = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
     if len(attrs) > 2:
-        if BOILER_RE.search(attrs):
-            flags |= F_BOILER
-        if CONTENT_RE.search(attrs):
-            flags |= F_CONTENT
-        if COMMENT_RE.search(attrs):
-            flags |= F_COMMENT
-        if SHOP_RE.search(attrs):
-            flags |= F_SHOP
-        if "navigation" in attrs or "banner" in attrs or "contentinfo" in attrs:
-            flags |= F_NAV
+        flags |= _attribute_flags(attrs)
     style = el.get("style")
     if el.get("hidden") is not None or el.get("aria-hidden") == "true" or (style and HIDDEN_RE.search(style)):
         flags |= F_HIDDEN
+    return flags
+
+
+@lru_cache(maxsize=4096)
+def _attribute_flags(attrs: str) -> int:
+    """The flags that class, id and role names give (pages repeat them, hence the cache)."""
+    attrs = attrs.lower()
+    flags = 0
+    if BOILER_RE.search(attrs):
+        flags |= F_BOILER
+    if CONTENT_RE.search(attrs):
+        flags |= F_CONTENT
+    if COMMENT_RE.search(attrs):
+        flags |= F_COMMENT
+    if SHOP_RE.search(attrs):
+        flags |= F_SHOP
+    if "navigation" in attrs or "banner" in attrs or "contentinfo" in attrs:
+        flags |= F_NAV
     return flags
 
 
@@ -138,31 +148,28 @@ def _is_atomic(el: lxml.html.HtmlElement, tag: str) -> bool:
 def segment(root: lxml.html.HtmlElement) -> list[Block]:
     """The page's text blocks in document order (blocks without any text are left out)."""
     blocks: list[Block] = []
-    owner: dict[lxml.html.HtmlElement, Block] = {}
-    state: dict[lxml.html.HtmlElement, tuple[int, int, bool, str]] = {}  # depth, flags, in-link, sig
+    # the open elements: their block, depth, flags, whether inside a link, tag-path signature
+    stack: list[tuple[Block, int, int, bool, str]] = []
     body = root.find("body")
-    start = body if body is not None else root
-    for event, el in etree.iterwalk(start, events=("start", "end")):
+    for event, el in etree.iterwalk(body if body is not None else root, events=("start", "end")):
         if not isinstance(el.tag, str):
             continue
-        parent = el.getparent()
         if event == "end":
-            if el.tail and parent in owner:
-                _add(owner[parent], el.tail, state[parent][2])
+            stack.pop()
+            if el.tail and stack:
+                _add(stack[-1][0], el.tail, stack[-1][3])
             continue
         tag = el.tag.lower()
-        pdepth, pflags, plink, psig = state.get(parent, (0, 0, False, ""))
+        parent_block, pdepth, pflags, plink, psig = stack[-1] if stack else (None, 0, 0, False, "")
         flags = pflags | _own_flags(el, tag)
         in_link = plink or tag == "a"
         sig = f"{psig.rsplit('/', 1)[-1]}/{tag}.{el.get('class', '').split(' ')[0]}"
-        state[el] = (pdepth + 1, flags, in_link, sig)
-        parent_block = owner.get(parent) if parent is not None else None
         if parent_block is not None and (parent_block.atomic or tag not in BLOCK_TAGS):
             block = parent_block
         else:
             block = Block(el, _is_atomic(el, tag), pdepth + 1, flags, signature=sig)
             blocks.append(block)
-        owner[el] = block
+        stack.append((block, pdepth + 1, flags, in_link, sig))
         if tag == "a":
             block.n_links += 1
         elif tag == "br":

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 DEFAULT_MODEL = Path(__file__).parent / "models" / "blocks.json"
-CONTEXT_MODEL = Path(__file__).parent / "models" / "blocks_context.json"
 
 
 class TreeEnsemble:
@@ -69,9 +68,3 @@ def load(path: Path) -> TreeEnsemble:
 def load_default() -> TreeEnsemble:
     """The model shipped with the package (read once per process)."""
     return load(DEFAULT_MODEL)
-
-
-@cache
-def load_context() -> TreeEnsemble | None:
-    """The second-stage model shipped with the package (None when the package has none)."""
-    return load(CONTEXT_MODEL) if CONTEXT_MODEL.is_file() else None

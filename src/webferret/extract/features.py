@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -42,6 +43,7 @@ TAG_GROUPS = (
     {"figcaption", "figure", "caption"},
 )
 FLAG_BITS = tuple(1 << i for i in range(16))
+FLAG_VECTOR = np.array(FLAG_BITS, dtype=np.int64)
 
 
 def normalize(text: str) -> str:
@@ -102,7 +104,7 @@ def _text_features(block: B.Block, ref: Reference) -> list[float]:
     words = WORD_RE.findall(text.lower())
     n_words, n_chars = len(words), len(text)
     norm = normalize(text)
-    overlap = sum(w in ref.main_words for w in words) / n_words if n_words else 0.0
+    overlap = sum(map(ref.main_words.__contains__, words)) / n_words if n_words else 0.0
     tag = block.element.tag if isinstance(block.element.tag, str) else ""
     return [
         math.log1p(n_words),
@@ -112,14 +114,24 @@ def _text_features(block: B.Block, ref: Reference) -> list[float]:
         sum(text.count(c) for c in ".,;:!?") / (n_words or 1),
         float(text[-1:] in ".!?:"),
         n_chars / (n_words or 1),
-        sum(c.isdigit() for c in text) / (n_chars or 1),
+        sum(map(str.isdigit, text)) / (n_chars or 1),
         float(block.depth),
         float(len(norm) > 2 and ref.kept(norm, n_words)),
         float(len(norm) > 2 and norm in ref.comments),
         overlap,
-        *(float(tag in group) for group in TAG_GROUPS),
-        *(float(bool(block.flags & bit)) for bit in FLAG_BITS),
+        *_tag_columns(tag),
     ]
+
+
+@lru_cache(maxsize=256)
+def _tag_columns(tag: str) -> tuple[float, ...]:
+    return tuple(float(tag in group) for group in TAG_GROUPS)
+
+
+def _flag_columns(blocks: list[B.Block]) -> np.ndarray:
+    """One 0/1 column per ancestor flag bit (`blocks.F_*`)."""
+    flags = np.array([b.flags for b in blocks], dtype=np.int64)
+    return ((flags[:, None] & FLAG_VECTOR) != 0).astype(float)
 
 
 IN_MAIN, LINK_DENSITY, N_WORDS = 9, 2, 0  # indexes into _text_features
@@ -143,7 +155,7 @@ def _window_mean(values: np.ndarray, radius: int) -> np.ndarray:
 
 def matrix(blocks: list[B.Block], html: str, url: str | None, ref: Reference) -> np.ndarray:
     """The feature matrix of a page: one row per block."""
-    own = np.array([_text_features(b, ref) for b in blocks], dtype=float)
+    own = np.hstack([np.array([_text_features(b, ref) for b in blocks], dtype=float), _flag_columns(blocks)])
     n = len(blocks)
     chars = np.array([len(b.text) for b in blocks], dtype=float)
     words = np.expm1(own[:, N_WORDS])

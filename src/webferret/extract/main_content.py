@@ -15,8 +15,8 @@ import numpy as np
 import trafilatura
 
 from webferret.extract import blocks as B
-from webferret.extract import chooser, features, stacking
-from webferret.extract.classifier import load_context, load_default
+from webferret.extract import chooser, features
+from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
 
@@ -66,14 +66,8 @@ def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
 
 
 def probabilities(analysis: Analysis) -> np.ndarray:
-    """Per block, the probability that it is main content: stage one, then (when shipped) stage two."""
-    prob = load_default().predict(analysis.matrix)
-    second = load_context()
-    if second is None:
-        return prob
-    chars = np.array([len(b.text) for b in analysis.blocks], dtype=float)
-    keys = stacking.group_keys(analysis.blocks)
-    return second.predict(stacking.stage_two(analysis.matrix, prob, keys, chars))
+    """Per block, the probability that it is main content."""
+    return load_default().predict(analysis.matrix)
 
 
 def _with_code_beside_content(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
@@ -105,22 +99,39 @@ def choice(analysis: Analysis, defer: bool = True) -> np.ndarray | None:
     return keep_mask(analysis, prob)
 
 
+@dataclass
+class Selection:
+    """The classifier's verdict on a page: its blocks kept, or a deferral to trafilatura's selection
+    (`deferred`), with every block's probability either way."""
+
+    blocks: list[B.Block]
+    prob: np.ndarray
+    element: lxml.html.HtmlElement | None
+    deferred: bool
+
+
+def select(html: str, url: str | None, defer: bool = True) -> Selection | None:
+    """The classifier's selection of the page's main content; None when the page has no blocks."""
+    analysis = analyse(html, url)
+    if analysis is None or not analysis.blocks:
+        return None
+    prob = probabilities(analysis)
+    texts = [b.text for b in analysis.blocks]
+    if defer and chooser.prefer_reference(texts, prob, THRESHOLD, analysis.reference_text, analysis.matrix):
+        return Selection(analysis.blocks, prob, None, True)
+    mask = keep_mask(analysis, prob)
+    kept = [b for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
+    return Selection(analysis.blocks, prob, assemble(kept) if kept else None, False)
+
+
 def select_main(html: str, url: str | None, defer: bool = True) -> lxml.html.HtmlElement | None:
     """A new element holding the page's main-content blocks in document order.
 
     None if nothing is kept, or (with `defer`) when trafilatura's selection is judged the better one
     for this page.
     """
-    analysis = analyse(html, url)
-    if analysis is None:
-        return None
-    mask = choice(analysis, defer)
-    if mask is None:
-        return None
-    kept = [b for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
-    if not kept:
-        return None
-    return assemble(kept)
+    selection = select(html, url, defer)
+    return None if selection is None else selection.element
 
 
 def extract_text(html: str, url: str | None) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import trafilatura
 from lxml import etree, html
+from trafilatura.settings import Document
 
 BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template")
 _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
@@ -40,21 +41,42 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     selectors, and last to the densest block of text.
     """
     if article or _tiny(tree):
-        return trafilatura_main(tree) or learned_main(text, url) or densest_block(tree)
-    return learned_main(text, url) or trafilatura_main(tree) or densest_block(tree)
+        return trafilatura_main(tree) or learned_main(tree, text, url) or densest_block(tree)
+    return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
 def _tiny(tree: html.HtmlElement) -> bool:
     """A page with hardly any text has no boilerplate worth a classifier (and is unlike its training)."""
     body = tree.find("body")
-    return body is None or len(" ".join(body.text_content().split())) < TINY_PAGE_CHARS
+    if body is None:
+        return True
+    seen: list[str] = []
+    for i, part in enumerate(body.itertext()):
+        seen.append(part)
+        # the normalized length of a prefix never exceeds the whole's: stop as soon as it is enough
+        if i % 64 == 63 and len(" ".join("".join(seen).split())) >= TINY_PAGE_CHARS:
+            return False
+    return len(" ".join("".join(seen).split())) < TINY_PAGE_CHARS
 
 
-def learned_main(text: str, url: str | None) -> MainContent | None:
-    """The learned block classifier's choice (`extract.main_content.select_main`)."""
-    from webferret.extract.main_content import select_main
+def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainContent | None:
+    """The learned block classifier's choice (`extract.main_content.select`); when its chooser defers
+    to trafilatura, trafilatura's choice less the paragraphs the classifier is sure are not content."""
+    from webferret.extract import trim
+    from webferret.extract.features import normalize
+    from webferret.extract.main_content import select
 
-    element = select_main(text, url)
+    selection = select(text, url)
+    if selection is None:
+        return None
+    if selection.deferred:
+        main = trafilatura_main(tree)
+        if main is None:
+            return None
+        texts = [normalize(b.text) for b in selection.blocks]
+        drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
+        return MainContent(element=trim.trim(main.element, drop), source="trafilatura")
+    element = selection.element
     if element is None or not "".join(element.itertext()).strip():
         return None
     return MainContent(element=element, source="learned")
@@ -62,6 +84,12 @@ def learned_main(text: str, url: str | None) -> MainContent | None:
 
 def trafilatura_main(tree: html.HtmlElement) -> MainContent | None:
     """trafilatura's main-content tree (its own XML: `head`, `list`/`item`, `hi`, `ref`, ...)."""
+    document = _trafilatura_document(tree)
+    return None if document is None else MainContent(element=document.body, source="trafilatura")
+
+
+def _trafilatura_document(tree: html.HtmlElement) -> Document | None:
+    """trafilatura's result for the page (None when it finds no text)."""
     try:
         document = trafilatura.bare_extraction(
             tree,
@@ -78,7 +106,7 @@ def trafilatura_main(tree: html.HtmlElement) -> MainContent | None:
     body = getattr(document, "body", None)
     if body is None or not "".join(body.itertext()).strip():
         return None
-    return MainContent(element=body, source="trafilatura")
+    return document
 
 
 def _text_length(node: etree._Element) -> int:
