@@ -37,11 +37,16 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     A page that declares itself an article (`og:type` or JSON-LD) gets trafilatura's choice, which is
     the better one on the news and blog article set (0.960 vs 0.934 shingle F1, held out); every other
     page goes to the learned block classifier, whose page-level chooser may still hand it to trafilatura
-    (multitype set, 5-fold CV: see the README), except a tiny page. Either falls back to the other
-    selectors, and last to the densest block of text.
+    (multitype set, 5-fold CV: see the README), except a tiny page. On a tiny page whose text
+    trafilatura can only give as one flat paragraph, the densest block keeps its headings and lists.
+    Either falls back to the other selectors, and last to the densest block of text.
     """
-    if article or _tiny(tree):
-        return trafilatura_main(tree) or learned_main(tree, text, url) or densest_block(tree)
+    tiny = not article and _tiny(tree)
+    if article or tiny:
+        main = trafilatura_main(tree)
+        if tiny and main is not None and _flattened(main.element, tree):
+            return densest_block(tree) or main
+        return main or learned_main(tree, text, url) or densest_block(tree)
     return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
@@ -57,6 +62,25 @@ def _tiny(tree: html.HtmlElement) -> bool:
         if i % 64 == 63 and len(" ".join("".join(seen).split())) >= TINY_PAGE_CHARS:
             return False
     return len(" ".join("".join(seen).split())) < TINY_PAGE_CHARS
+
+
+STRUCTURE = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote", "tr")
+
+
+def _flattened(main: etree._Element, tree: html.HtmlElement) -> bool:
+    """trafilatura's last resort on a short page: the whole text as one paragraph, although the page
+    has headings, paragraphs or list items of its own (the Markdown would lose all of them)."""
+    children = list(main)
+    if len(children) != 1 or children[0].tag != "p":
+        return False
+    body = tree.find("body")
+    blocks = 0
+    for node in body.iter(*STRUCTURE) if body is not None else ():
+        if "".join(node.itertext()).strip():
+            blocks += 1
+            if blocks > 1:
+                return True
+    return False
 
 
 def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainContent | None:
