@@ -93,10 +93,11 @@ def clean(root: lxml.html.HtmlElement) -> None:
     for node in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
         parent = node.getparent()
         if parent is not None:
-            _drop_keep_tail(node, parent)
+            drop_keep_tail(node, parent)
 
 
-def _drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
+def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
+    """Remove `node` from `parent`, its tail text kept in place."""
     if node.tail:
         previous = node.getprevious()
         if previous is not None:

@@ -14,6 +14,7 @@ from copy import deepcopy
 import numpy as np
 from lxml import etree
 
+from webferret.extract.blocks import drop_keep_tail
 from webferret.extract.features import normalize
 
 # chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
@@ -38,27 +39,15 @@ def trim(body: etree._Element, drop: set[str]) -> etree._Element:
     out = deepcopy(body)
     removed = False
     for element in list(out.iter(*_PARAGRAPHS)):
-        if element.getparent() is None or normalize("".join(element.itertext())) not in drop:
+        parent = element.getparent()
+        if parent is None or normalize("".join(element.itertext())) not in drop:
             continue
-        _remove(element)
+        drop_keep_tail(element, parent)
         removed = True
     if not removed or not "".join(out.itertext()).strip():
         return body
     for container in list(out.iter("list", "quote")):
-        if container.getparent() is not None and not "".join(container.itertext()).strip():
-            _remove(container)
+        parent = container.getparent()
+        if parent is not None and not "".join(container.itertext()).strip():
+            drop_keep_tail(container, parent)
     return out
-
-
-def _remove(element: etree._Element) -> None:
-    """Remove an element, keeping its tail text in place."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail and element.tail.strip():
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + element.tail
-        else:
-            parent.text = (parent.text or "") + element.tail
-    parent.remove(element)
