@@ -90,22 +90,25 @@ def _figures(
     out: list[Figure] = []
     if "search" in wanted:
         series = _log("search+verify", scenarios.search_verify(bench))
-        out.append(Figure("search_verify", "1. search + verify 10 results, wall", "s", series))
-        out.append(
-            Figure("search_overhead", "1b. overhead over the critical path", "fraction", series, "overhead")
+        out += _with_overhead(
+            series,
+            ("search_verify", "1. search + verify 10 results, wall"),
+            ("search_overhead", "1b. overhead over the critical path"),
         )
     if "resident" in wanted:
         series = _log("resident search+verify", scenarios.resident_search(bench))
-        title = "1d. search + verify in a resident session, wall per call"
-        out.append(Figure("resident_search", title, "s", series))
-        title = "1e. its overhead over the critical path"
-        out.append(Figure("resident_overhead", title, "fraction", series, "overhead"))
+        out += _with_overhead(
+            series,
+            ("resident_search", "1d. search + verify in a resident session, wall per call"),
+            ("resident_overhead", "1e. its overhead over the critical path"),
+        )
     if "serve" in wanted:
         series = _log("search+verify, webferret serve running", scenarios.served_search(bench))
-        title = "1f. search + verify, CLI with `webferret serve` running, wall"
-        out.append(Figure("served_search", title, "s", series))
-        title = "1g. its overhead over the critical path"
-        out.append(Figure("served_overhead", title, "fraction", series, "overhead"))
+        out += _with_overhead(
+            series,
+            ("served_search", "1f. search + verify, CLI with `webferret serve` running, wall"),
+            ("served_overhead", "1g. its overhead over the critical path"),
+        )
     if "batch" in wanted:
         out.append(
             Figure(
@@ -162,6 +165,11 @@ def _figures(
             )
         )
     return out
+
+
+def _with_overhead(series: dict, wall: tuple[str, str], overhead: tuple[str, str]) -> list[Figure]:
+    """A search figure's two rows: its wall time, and its overhead over the critical path."""
+    return [Figure(*wall, "s", series), Figure(*overhead, "fraction", series, "overhead")]
 
 
 def _log(label: str, series: dict) -> dict:
