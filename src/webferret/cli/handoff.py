@@ -135,13 +135,14 @@ def ping(path: str) -> bool:
     sock = connect(path)
     if sock is None:
         return False
+    mine = fingerprint()
     with sock, sock.makefile("rb") as reader:
         try:
-            send_line(sock, {"fingerprint": fingerprint(), "ping": True})
+            send_line(sock, {"fingerprint": mine, "ping": True})
             answer = json.loads(reader.readline() or b"{}")
         except (OSError, ValueError):
             return False
-    return answer.get("pong") == fingerprint()
+    return answer.get("pong") == mine
 
 
 def handoff(argv: list[str]) -> int | None:
