@@ -21,7 +21,6 @@ from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
 
 from webferret.net.policy import Target
 from webferret.net.tls import certifi_context, env_context
-from webferret.net.tls import prepare_tls as prepare_tls  # re-exported: callers import it from here
 
 SocketOption = typing.Any
 
