@@ -92,11 +92,17 @@ def choice(analysis: Analysis, defer: bool = True) -> np.ndarray | None:
     prefers trafilatura's selection."""
     if not analysis.blocks:
         return None
+    return _judge(analysis, defer)[1]
+
+
+def _judge(analysis: Analysis, defer: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Every block's probability, and the blocks kept (None when, with `defer`, the page-level
+    chooser prefers trafilatura's selection). The page has blocks."""
     prob = probabilities(analysis)
     texts = [b.text for b in analysis.blocks]
     if defer and chooser.prefer_reference(texts, prob, THRESHOLD, analysis.reference_text, analysis.matrix):
-        return None
-    return keep_mask(analysis, prob)
+        return prob, None
+    return prob, keep_mask(analysis, prob)
 
 
 @dataclass
@@ -115,11 +121,9 @@ def select(html: str, url: str | None, defer: bool = True) -> Selection | None:
     analysis = analyse(html, url)
     if analysis is None or not analysis.blocks:
         return None
-    prob = probabilities(analysis)
-    texts = [b.text for b in analysis.blocks]
-    if defer and chooser.prefer_reference(texts, prob, THRESHOLD, analysis.reference_text, analysis.matrix):
+    prob, mask = _judge(analysis, defer)
+    if mask is None:
         return Selection(analysis.blocks, prob, None, True)
-    mask = keep_mask(analysis, prob)
     kept = [b for b, keep in zip(analysis.blocks, mask, strict=True) if keep]
     return Selection(analysis.blocks, prob, assemble(kept) if kept else None, False)
 
