@@ -59,9 +59,7 @@ def resident_search(bench: Bench) -> dict[str, Series]:
             series.failures.append(f"exit {sample.returncode}: {sample.stderr.strip()[-200:]}")
             return
         for call in calls:
-            wall = call["t1"] - call["t0"]
-            critical = critical_path(bench.web.requests(call["t0"], call["t1"]))
-            series.add(wall, critical=critical, overhead=(wall - critical) / critical if critical else 0.0)
+            _add(bench, series, call["t1"] - call["t0"], call["t0"], call["t1"])
 
     return bench.each(job, runs=1)
 
@@ -98,8 +96,13 @@ def _record(bench: Bench, series: Series, steps: list[Sample]) -> None:
     if any(not step.stdout.strip() for step in steps):
         series.failures.append(f"exit {[s.returncode for s in steps]}: {steps[-1].stderr.strip()[-200:]}")
         return
-    wall = sum(step.wall for step in steps)
-    critical = critical_path(bench.web.requests(steps[0].started, steps[-1].ended))
+    _add(bench, series, sum(step.wall for step in steps), steps[0].started, steps[-1].ended)
+
+
+def _add(bench: Bench, series: Series, wall: float, since: float, until: float) -> None:
+    """One search's wall time, with the critical path of the requests made between `since` and
+    `until` and the overhead over it."""
+    critical = critical_path(bench.web.requests(since, until))
     series.add(wall, critical=critical, overhead=(wall - critical) / critical if critical else 0.0)
 
 
