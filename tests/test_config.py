@@ -82,3 +82,24 @@ def test_readme_configuration_table_is_current() -> None:
     start = readme.index("\n", start) + 1
     end = readme.index("<!-- settings-table:end -->")
     assert readme[start:end].strip() == settings_table(), "README's settings table is stale"
+
+
+def test_a_named_config_file_that_is_missing_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`WEBFERRET_CONFIG` pointing nowhere must not fall back to the defaults silently."""
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(tmp_path / "nosuch.toml"))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "WEBFERRET_CONFIG" in str(info.value) and "nosuch.toml" in str(info.value)
+
+
+def test_a_bad_value_in_the_config_file_names_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('timeout = "soon"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "'timeout'" in str(info.value) and str(config) in str(info.value)

@@ -41,6 +41,17 @@ CommaList = Annotated[list[str], NoDecode]
 WeightMap = Annotated[dict[str, float], NoDecode]
 
 
+def config_file() -> Path | None:
+    """The TOML file in use: `$WEBFERRET_CONFIG` (which must exist), else the XDG one if present."""
+    named = os.environ.get("WEBFERRET_CONFIG")
+    if named:
+        if not Path(named).is_file():
+            raise ValueError(f"WEBFERRET_CONFIG names {named}, which is not a file")
+        return Path(named)
+    path = default_config_file()
+    return path if path.is_file() else None
+
+
 class Settings(BaseSettings):
     """Every limit and switch, with its default. Env: `WEBFERRET_<NAME>`; TOML: `<name> = ...`."""
 
@@ -195,9 +206,9 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        path = Path(os.environ.get("WEBFERRET_CONFIG") or default_config_file())
+        path = config_file()
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
-        if path.is_file():
+        if path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
         return tuple(sources)
 
@@ -208,11 +219,12 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**clean)
     except ValidationError as exc:
+        toml = config_file()
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
-            env = f"WEBFERRET_{name.upper()}"
-            problems.append(f"setting '{name}' ({env}): {err['msg']} (got {err.get('input')!r})")
+            where = f"WEBFERRET_{name.upper()}" + (f" or {toml}" if toml else "")
+            problems.append(f"setting '{name}' ({where}): {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("; ".join(problems)) from None
     except Exception as exc:  # a malformed TOML file, for one
         raise ConfigError(f"cannot read settings: {exc}") from None
