@@ -103,3 +103,8 @@ def test_a_bad_value_in_the_config_file_names_the_file(
     with pytest.raises(ConfigError) as info:
         load_settings()
     assert "'timeout'" in str(info.value) and str(config) in str(info.value)
+
+
+def test_dev_null_as_config_file_means_no_file_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
+    assert load_settings().max_redirects == 5

@@ -126,9 +126,7 @@ async def mcp_session(
     site: str, home: Path, *extra: str, env_extra: dict[str, str] | None = None
 ) -> AsyncIterator[ClientSession]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(
-        WEBFERRET_HOME=str(home), WEBFERRET_ENGINE_MIN_INTERVAL="0", WEBFERRET_CONFIG=str(home / "none")
-    )
+    env.update(WEBFERRET_HOME=str(home), WEBFERRET_ENGINE_MIN_INTERVAL="0", WEBFERRET_CONFIG=os.devnull)
     env.update(env_extra or {})
     args = ["mcp", "--allow-host", "127.0.0.1", "--searxng-url", site, "--engines", "searxng", *extra]
     params = StdioServerParameters(command=_webferret(), args=args, env=env)
@@ -283,7 +281,7 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
 
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=str(tmp_path / "none"))
+    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
     process = await asyncio.create_subprocess_exec(
         _webferret(), "mcp", "--http", f"127.0.0.1:{port}", env=env, stderr=asyncio.subprocess.DEVNULL
     )

@@ -45,8 +45,8 @@ def config_file() -> Path | None:
     """The TOML file in use: `$WEBFERRET_CONFIG` (which must exist), else the XDG one if present."""
     named = os.environ.get("WEBFERRET_CONFIG")
     if named:
-        if not Path(named).is_file():
-            raise ValueError(f"WEBFERRET_CONFIG names {named}, which is not a file")
+        if not Path(named).exists():  # /dev/null is allowed: no file settings at all
+            raise ValueError(f"WEBFERRET_CONFIG names {named}, which does not exist")
         return Path(named)
     path = default_config_file()
     return path if path.is_file() else None
