@@ -77,8 +77,9 @@ def _browser_tier(args: argparse.Namespace) -> str | None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from webferret.cli.pages_out import write_pages
     from webferret.ferret import Ferret
-    from webferret.present.pages import clip_page, render_page
+    from webferret.present.pages import clip_page
 
     settings = settings_from_args(args)
     async with Ferret(settings) as ferret:
@@ -94,18 +95,10 @@ async def run(args: argparse.Namespace) -> int:
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
         pages = await ferret.fetch_many(args.urls, options=options, extract=xopts, fresh=args.fresh)
     pages = [clip_page(page, args.max_chars) for page in pages]
-    all_ok = all(page.ok for page in pages)
-    if args.json:
-        from webferret.cli.common import envelope_json
-
-        data = {"pages": [page.model_dump(mode="json") for page in pages]}
-        envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
-    elif args.agent:
+    if args.agent and not args.json:
         sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
-    else:
-        out = [render_page(page, quiet=args.quiet) for page in pages]
-        sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
-    return EXIT_OK if all_ok else EXIT_FAILED
+        return EXIT_OK if all(page.ok for page in pages) else EXIT_FAILED
+    return write_pages(args, pages)
 
 
 async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:
