@@ -100,7 +100,7 @@ def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.Captu
     assert envelope["data"]["engines"][0]["error"]["code"] == "connect_failed"
     assert main([*argv, "--home", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "no engine answered" in err and "searxng: connect_failed: searxng: cannot reach" in err
+    assert "no engine answered" in err and "searxng: connect_failed: cannot reach" in err
 
 
 def test_cli_verifies_against_local_pages(
