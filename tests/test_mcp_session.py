@@ -189,6 +189,11 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
     assert private.is_error and private.structured_content["error"]["code"] == "blocked_address"
     assert robots.is_error and robots.structured_content["error"]["code"] == "robots_disallowed"
     assert "robots.txt" in robots.structured_content["error"]["message"]
+    for refused in (scheme, private, robots):  # code and URL said once: `ERROR code: URL: why`
+        text = refused.content[0].text
+        code = refused.structured_content["error"]["code"]
+        assert text.count(code) == 1 and text.startswith(f"ERROR {code}: ")
+    assert "ERROR unsupported_scheme: file:///etc/passwd: scheme 'file'" in scheme.content[0].text
     _check_injection_answer(injected)
     assert not mixed.is_error
     first, second = mixed.structured_content["pages"]

@@ -175,9 +175,8 @@ class AgentTools:
             page = Page.failed(url, error) if error else next(fetched)
             entries.append(await first_page_entry(self.ferret, page, max_tokens))
         if not any(entry["ok"] for entry in entries):
-            first = entries[0]["error"]
-            detail = "; ".join(f"{e['url']}: {e['error']['code']}: {e['error']['message']}" for e in entries)
-            raise FerretError(ErrorCode(first["code"]), detail)
+            code = entries[0]["error"]["code"]
+            raise FerretError(ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries))
         data = {"pages": entries, "max_tokens": max_tokens}
         return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
 
@@ -203,3 +202,11 @@ class AgentTools:
             "passages": [passage.model_dump(mode="json") for passage in found],
         }
         return Answer(views.render_passages(data, self.fence()), data)
+
+
+def failed_line(entry: dict[str, Any], code: str) -> str:
+    """`URL: message` of a failed page, its code added when it differs from the answer's `code`
+    (the URL and code are not repeated when the message already starts with them)."""
+    url, error = entry["url"], entry["error"]
+    message = error["message"].removeprefix(f"{url}: ").removeprefix(f"{error['code']}: ")
+    return f"{url}: " + ("" if error["code"] == code else f"{error['code']}: ") + message
