@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from webferret.cli.cmd_fetch import _positive_int
+from webferret.cli.cmd_fetch import POSITIVE
 from webferret.cli.common import add_common, settings_from_args, start_early
 
 
@@ -16,9 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("files", nargs="+", metavar="FILE", help="files to extract; `-` reads stdin")
     parser.add_argument("--url", help="the page's URL (resolves relative links, names the page)")
     parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
-    parser.add_argument("--max-chars", type=_positive_int, metavar="N", help="clip each body at N characters")
+    parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
+    parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     add_common(parser)
     parser.set_defaults(run=run, early=_prefork)
