@@ -64,6 +64,12 @@ def test_open_unknown_handle_or_page_is_not_found(
     assert "not_found" in capsys.readouterr().err
 
 
+def test_open_an_unfetched_url_says_to_fetch_it(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _json(capsys, "open", "https://doc.example/never", "--home", str(home))
+    assert code == 1 and out["error"]["code"] == "not_found"
+    assert out["error"]["message"] == "no stored page for https://doc.example/never: fetch it first"
+
+
 def test_find_answers_passages(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _json(capsys, "find", "ermine stoat", "-n", "3", "--home", str(home))
     assert code == 0 and out["ok"]

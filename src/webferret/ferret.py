@@ -194,7 +194,7 @@ class Ferret:
 
         stored = await self.stored(handle)
         if stored is None:
-            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {handle!r}")
+            raise not_stored(handle)
         size = page_tokens or self.settings.page_tokens
         return open_document(stored.page, page, size, self.settings.page_tokens)
 
@@ -288,3 +288,11 @@ def search(query: str, **settings: Any) -> Any:
             return await ferret.search(query)
 
     return asyncio.run(run())
+
+
+def not_stored(handle: str) -> FerretError:
+    """`not_found` for a handle (or URL) the store does not hold, saying how a page gets there."""
+    if "://" in handle:
+        return FerretError(ErrorCode.NOT_FOUND, f"no stored page for {handle}: fetch it first")
+    message = f"no stored page has the handle {handle!r} (handles come from fetch and search answers)"
+    return FerretError(ErrorCode.NOT_FOUND, message)

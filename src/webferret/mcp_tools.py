@@ -194,7 +194,9 @@ class AgentTools:
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         if await self.ferret.stored(args.handle) is None:
-            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {args.handle!r}")
+            from webferret.ferret import not_stored
+
+            raise not_stored(args.handle)
         found = await self.ferret.find(args.search, [args.handle], 10)
         data = {
             "handle": args.handle,
