@@ -229,6 +229,7 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
     assert not first.is_error and page["page"] == 1 and page["pages"] > 1
     assert f'web_open(handle="{handle}", page=2, max_tokens=300)' in _text(first)
     assert not second.is_error and second.structured_content["page"] == 2
+    assert f"page 2 of {page['pages']} · handle {handle} · {page['tokens']} tokens in all" in _text(second)
     _assert_fenced(_text(second))
     assert not passages.is_error and passages.structured_content["passages"]
     assert missing.is_error and missing.structured_content["error"]["code"] == "not_found"

@@ -189,7 +189,9 @@ class AgentTools:
         data = opened.model_dump(mode="json")
         hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
-        entry = {**data, "ok": True, "final_url": data.get("url")}
+        stored = await self.ferret.stored(args.handle)  # the header counts the document, not this page
+        total = stored.page.tokens if stored is not None else None
+        entry = {**data, "ok": True, "final_url": data.get("url"), "tokens": total}
         return Answer(views.render_pages([entry], self.fence(), args.max_tokens), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
