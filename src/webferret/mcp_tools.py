@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy, fetcher_getter
@@ -37,6 +37,14 @@ class WebSearchArgs(BaseModel):
     verify: bool | None = Field(
         default=None, description="fetch every result to drop dead links (default on)"
     )
+
+    @field_validator("engines", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        """Models often send `"searxng,github"` where a list is asked: take it as the CLI would."""
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
 
 
 class WebFetchArgs(BaseModel):
