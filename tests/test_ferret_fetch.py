@@ -68,3 +68,13 @@ def test_sync_facade(simweb: SimWeb) -> None:
     assert page.ok and "Plain text about ferrets." in page.content
     refused = webferret.fetch(simweb.url("/text"))
     assert refused.error is not None and refused.error.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_a_url_given_twice_is_read_once_and_is_no_duplicate_of_itself(simweb: SimWeb) -> None:
+    article, other = simweb.url("/article"), simweb.url("/json")
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        pages = await ferret.fetch_many([article, other, article], fresh=True)
+    assert [page.url for page in pages] == [article, other, article]
+    assert all(page.ok and page.duplicate_of is None for page in pages)
+    assert pages[0].handle == pages[2].handle
+    assert sum(path == "/article" for path, _ in simweb.requests) == 1

@@ -119,8 +119,9 @@ class Ferret:
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
             )
         deadline = time.monotonic() + opts.budget
-        self.extractor.warm(len(urls))
-        self.extractor.expect(len(urls))
+        distinct = list(dict.fromkeys(urls))  # a URL given twice is read once and answered twice
+        self.extractor.warm(len(distinct))
+        self.extractor.expect(len(distinct))
         limit = asyncio.Semaphore(opts.concurrency)
 
         from webferret.present.dedup import mark_duplicates, prepare
@@ -128,11 +129,12 @@ class Ferret:
         async def one(url: str) -> Page:
             async with limit:
                 page = await self._fetch_one(url, opts, xopts, deadline, fresh)
-            prepare(page, len(urls))
+            prepare(page, len(distinct))
             return page
 
-        pages = list(await asyncio.gather(*(one(url) for url in urls)))
-        return mark_duplicates(pages, self.settings.dedup_threshold)
+        pages = list(await asyncio.gather(*(one(url) for url in distinct)))
+        by_url = dict(zip(distinct, mark_duplicates(pages, self.settings.dedup_threshold), strict=True))
+        return [by_url[url] for url in urls]
 
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
