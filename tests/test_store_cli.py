@@ -137,3 +137,14 @@ def test_a_fetch_goes_on_without_a_damaged_store(
     )
     page = out["data"]["pages"][0]
     assert code == 0 and page["ok"] and "cannot use the page store" in page["meta"]["store_error"]
+
+
+def test_find_in_an_unknown_handle_is_not_found(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _json(
+        capsys, "find", "ferret", "--handle", "nowhere.example~000000000000", "--home", str(home)
+    )
+    assert (
+        code == 1
+        and out["error"]["code"] == "not_found"
+        and "nowhere.example~000000000000" in out["error"]["message"]
+    )

@@ -201,7 +201,11 @@ class Ferret:
         return open_document(stored.page, page, size, self.settings.page_tokens)
 
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
-        """The best passages for `query` across stored pages (BM25); any text is a safe query."""
+        """The best passages for `query` across stored pages (BM25); any text is a safe query.
+        A handle in `handles` that the store does not hold is `not_found` (not an empty answer)."""
+        for handle in handles or ():
+            if await self.stored(handle) is None:
+                raise not_stored(handle)
         return await asyncio.to_thread(self.store.find, query, handles, n)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:

@@ -203,10 +203,6 @@ class AgentTools:
         return Answer(views.render_pages([entry], self.fence(), args.max_tokens), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
-        if await self.ferret.stored(args.handle) is None:
-            from webferret.ferret import not_stored
-
-            raise not_stored(args.handle)
         found = await self.ferret.find(args.search, [args.handle], 10)
         data = {
             "handle": args.handle,
