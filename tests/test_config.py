@@ -108,3 +108,30 @@ def test_a_bad_value_in_the_config_file_names_the_file(
 def test_dev_null_as_config_file_means_no_file_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
     assert load_settings().max_redirects == 5
+
+
+@pytest.mark.parametrize(
+    ("entry", "write"),
+    [
+        ("127.0.0.1:8800", "'127.0.0.1'"),
+        ("[::1]:8080", "'[::1]'"),
+        ("http://intranet.example/", "'intranet.example'"),
+    ],
+)
+def test_an_allow_hosts_entry_with_a_port_or_scheme_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], entry: str, write: str
+) -> None:
+    """It could never match a URL's host: refused with what to write, not ignored."""
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", f"a.example,{entry}")
+    with pytest.raises(ConfigError, match="allow_hosts") as info:
+        load_settings()
+    assert write in str(info.value)
+    monkeypatch.delenv("WEBFERRET_ALLOW_HOSTS")
+    with pytest.raises(SystemExit) as usage:
+        main(["fetch", "--allow-host", entry, "http://127.0.0.1:9/"])
+    assert usage.value.code == 2 and f"write {write}" in capsys.readouterr().err
+
+
+def test_bare_hosts_and_ipv6_literals_are_fine_allow_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "a.example,::1,[::1],10.0.0.5")
+    assert load_settings().allow_hosts == ["a.example", "::1", "[::1]", "10.0.0.5"]

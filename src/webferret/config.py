@@ -167,6 +167,13 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("allow_hosts")
+    @classmethod
+    def _check_allow_hosts(cls, value: list[str]) -> list[str]:
+        from webferret.net.hostspec import allow_host_entry
+
+        return [allow_host_entry(host) for host in value]
+
     @field_validator("serve")
     @classmethod
     def _check_serve(cls, value: str) -> str:
