@@ -1,5 +1,6 @@
 """Settings: defaults, env, TOML, and errors that name the setting."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,9 @@ def test_an_allow_hosts_entry_with_a_port_or_scheme_is_refused(
 def test_bare_hosts_and_ipv6_literals_are_fine_allow_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "a.example,::1,[::1],10.0.0.5")
     assert load_settings().allow_hosts == ["a.example", "::1", "[::1]", "10.0.0.5"]
+
+
+def test_a_searxng_url_without_scheme_is_refused_at_start(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["search", "ferret", "--searxng-url", "127.0.0.1:8888", "--engines", "searxng", "--json"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument" and "searxng_url" in error["message"]

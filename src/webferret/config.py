@@ -174,6 +174,13 @@ class Settings(BaseSettings):
 
         return [allow_host_entry(host) for host in value]
 
+    @field_validator("searxng_url")
+    @classmethod
+    def _check_searxng_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip().lower().startswith(("http://", "https://")):
+            raise ValueError("expected the instance's http(s) base URL, e.g. http://127.0.0.1:8888")
+        return value.strip() if value else value
+
     @field_validator("serve")
     @classmethod
     def _check_serve(cls, value: str) -> str:
