@@ -218,3 +218,29 @@ def test_real_pages_from_the_shared_fixtures(
     page = envelope["data"]["pages"][0]
     assert title.lower() in page["title"].lower()
     assert phrase in page["content"] and page["word_count"] > 300
+
+
+def test_quiet_keeps_error_lines_out_of_stdout(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    """`--quiet` is for pipes: stdout is bodies only, a failed page's line goes to stderr."""
+    exit_code, out, err = run(capsys, *ALLOW, "--quiet", simweb.url("/text"), simweb.url("/status/404"))
+    assert exit_code == 1
+    assert "Plain text about ferrets." in out and "ERROR" not in out
+    assert err.startswith("ERROR http_error: ") and simweb.url("/status/404") in err
+
+
+@pytest.mark.parametrize("args", [["--timeout", "0", "http://127.0.0.1:9/"], ["--format", "html", "x"], []])
+def test_a_usage_error_with_json_is_an_envelope(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["fetch", "--json", *args])
+    out, err = capsys.readouterr()
+    assert info.value.code == 2
+    envelope = json.loads(out)
+    assert envelope["ok"] is False and envelope["error"]["code"] == "invalid_argument"
+    assert envelope["error"]["message"].startswith("webferret fetch: ")
+    assert "usage:" in err
+
+
+def test_a_usage_error_without_json_leaves_stdout_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["fetch", "--timeout", "0", "http://127.0.0.1:9/"])
+    assert capsys.readouterr().out == ""

@@ -1,5 +1,6 @@
 """Settings: defaults, env, TOML, and errors that name the setting."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,62 @@ def test_readme_configuration_table_is_current() -> None:
     start = readme.index("\n", start) + 1
     end = readme.index("<!-- settings-table:end -->")
     assert readme[start:end].strip() == settings_table(), "README's settings table is stale"
+
+
+def test_a_named_config_file_that_is_missing_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`WEBFERRET_CONFIG` pointing nowhere must not fall back to the defaults silently."""
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(tmp_path / "nosuch.toml"))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "WEBFERRET_CONFIG" in str(info.value) and "nosuch.toml" in str(info.value)
+
+
+def test_a_bad_value_in_the_config_file_names_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('timeout = "soon"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "'timeout'" in str(info.value) and str(config) in str(info.value)
+
+
+def test_dev_null_as_config_file_means_no_file_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
+    assert load_settings().max_redirects == 5
+
+
+@pytest.mark.parametrize(
+    ("entry", "write"),
+    [
+        ("127.0.0.1:8800", "'127.0.0.1'"),
+        ("[::1]:8080", "'[::1]'"),
+        ("http://intranet.example/", "'intranet.example'"),
+    ],
+)
+def test_an_allow_hosts_entry_with_a_port_or_scheme_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], entry: str, write: str
+) -> None:
+    """It could never match a URL's host: refused with what to write, not ignored."""
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", f"a.example,{entry}")
+    with pytest.raises(ConfigError, match="allow_hosts") as info:
+        load_settings()
+    assert write in str(info.value)
+    monkeypatch.delenv("WEBFERRET_ALLOW_HOSTS")
+    with pytest.raises(SystemExit) as usage:
+        main(["fetch", "--allow-host", entry, "http://127.0.0.1:9/"])
+    assert usage.value.code == 2 and f"write {write}" in capsys.readouterr().err
+
+
+def test_bare_hosts_and_ipv6_literals_are_fine_allow_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "a.example,::1,[::1],10.0.0.5")
+    assert load_settings().allow_hosts == ["a.example", "::1", "[::1]", "10.0.0.5"]
+
+
+def test_a_searxng_url_without_scheme_is_refused_at_start(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["search", "ferret", "--searxng-url", "127.0.0.1:8888", "--engines", "searxng", "--json"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument" and "searxng_url" in error["message"]

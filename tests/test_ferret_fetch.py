@@ -68,3 +68,24 @@ def test_sync_facade(simweb: SimWeb) -> None:
     assert page.ok and "Plain text about ferrets." in page.content
     refused = webferret.fetch(simweb.url("/text"))
     assert refused.error is not None and refused.error.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_a_url_given_twice_is_read_once_and_is_no_duplicate_of_itself(simweb: SimWeb) -> None:
+    article, other = simweb.url("/article"), simweb.url("/json")
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        pages = await ferret.fetch_many([article, other, article], fresh=True)
+    assert [page.url for page in pages] == [article, other, article]
+    assert all(page.ok and page.duplicate_of is None for page in pages)
+    assert pages[0].handle == pages[2].handle
+    assert sum(path == "/article" for path, _ in simweb.requests) == 1
+
+
+async def test_a_broken_redirect_is_named_not_an_internal_error(simweb: SimWeb) -> None:
+    nowhere = simweb.add("/redirect-nowhere", status=302)
+    malformed = simweb.add("/redirect-malformed", status=302, headers={"Location": "http://[bad"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        first, second = await ferret.fetch_many([nowhere, malformed])
+    assert first.error is not None and first.error.code == ErrorCode.HTTP_ERROR and first.status == 302
+    assert "without a Location" in first.error.message and first.meta["trail"][0]["status"] == 302
+    assert second.error is not None and second.error.code == ErrorCode.INVALID_URL
+    assert "'http://[bad'" in second.error.message and second.meta["trail"][0]["status"] == 302

@@ -126,9 +126,7 @@ async def mcp_session(
     site: str, home: Path, *extra: str, env_extra: dict[str, str] | None = None
 ) -> AsyncIterator[ClientSession]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(
-        WEBFERRET_HOME=str(home), WEBFERRET_ENGINE_MIN_INTERVAL="0", WEBFERRET_CONFIG=str(home / "none")
-    )
+    env.update(WEBFERRET_HOME=str(home), WEBFERRET_ENGINE_MIN_INTERVAL="0", WEBFERRET_CONFIG=os.devnull)
     env.update(env_extra or {})
     args = ["mcp", "--allow-host", "127.0.0.1", "--searxng-url", site, "--engines", "searxng", *extra]
     params = StdioServerParameters(command=_webferret(), args=args, env=env)
@@ -191,6 +189,11 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
     assert private.is_error and private.structured_content["error"]["code"] == "blocked_address"
     assert robots.is_error and robots.structured_content["error"]["code"] == "robots_disallowed"
     assert "robots.txt" in robots.structured_content["error"]["message"]
+    for refused in (scheme, private, robots):  # code and URL said once: `ERROR code: URL: why`
+        text = refused.content[0].text
+        code = refused.structured_content["error"]["code"]
+        assert text.count(code) == 1 and text.startswith(f"ERROR {code}: ")
+    assert "ERROR unsupported_scheme: file:///etc/passwd: scheme 'file'" in scheme.content[0].text
     _check_injection_answer(injected)
     assert not mixed.is_error
     first, second = mixed.structured_content["pages"]
@@ -226,6 +229,7 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
     assert not first.is_error and page["page"] == 1 and page["pages"] > 1
     assert f'web_open(handle="{handle}", page=2, max_tokens=300)' in _text(first)
     assert not second.is_error and second.structured_content["page"] == 2
+    assert f"page 2 of {page['pages']} · handle {handle} · {page['tokens']} tokens in all" in _text(second)
     _assert_fenced(_text(second))
     assert not passages.is_error and passages.structured_content["passages"]
     assert missing.is_error and missing.structured_content["error"]["code"] == "not_found"
@@ -283,7 +287,7 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
 
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=str(tmp_path / "none"))
+    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
     process = await asyncio.create_subprocess_exec(
         _webferret(), "mcp", "--http", f"127.0.0.1:{port}", env=env, stderr=asyncio.subprocess.DEVNULL
     )

@@ -31,3 +31,15 @@ def test_other_bodies_keep_their_first_heading_and_the_quoted_description() -> N
     text = render_page(page("# Chapter one\n\nGaming used to be simple."))
     assert "# Chapter one" in text
     assert f"> {STANDFIRST}" in text
+
+
+def test_clip_cuts_a_long_line_at_a_space_not_inside_a_word_or_link() -> None:
+    from webferret.models import Page
+    from webferret.present.pages import clip_page
+
+    content = "Ferrets sleep a lot. " * 3 + "See [the guide](https://example.org/ferrets/guide) for more."
+    clipped = clip_page(Page(url="https://x.org/", ok=True, content=content), 90)
+    body, note = clipped.content.split("\n\n")
+    assert body.endswith("[the") and len(body) <= 90
+    assert note == f"[clipped at {len(body)} of {len(content)} characters]"
+    assert clipped.meta["clipped"] == {"at": len(body), "of": len(content)}

@@ -133,3 +133,24 @@ async def test_sqlite_cache_is_shared_and_expires(robots_server: int, tmp_path: 
     expired = RobotsPolicy(_get, cache=SqliteRobotsCache.in_home(tmp_path, ttl=0))
     await expired.check(f"{base}/public")
     assert len(_Robots.hits) == 2
+
+
+@pytest.mark.parametrize(
+    ("status", "verdict"), [(404, "allow_all"), (410, "allow_all"), (503, "disallow_all")]
+)
+async def test_the_real_fetcher_getter_classifies_error_statuses(
+    robots_server: int, status: int, verdict: str
+) -> None:
+    """Through webferret's own fetcher (which raises for 4xx/5xx): a site without robots.txt is open."""
+    from webferret.fetch.fetcher import Fetcher
+    from webferret.fetch.robots import fetcher_getter
+    from webferret.fetch.types import FetchOptions
+
+    _Robots.answers["127.0.0.1"] = (status, b"")
+    fetcher = Fetcher()
+    try:
+        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
+        rules = await load_rules(f"http://127.0.0.1:{robots_server}", get)
+    finally:
+        await fetcher.aclose()
+    assert rules.verdict == verdict and str(status) in rules.reason

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.models import Page
@@ -64,6 +65,12 @@ def test_open_unknown_handle_or_page_is_not_found(
     assert "not_found" in capsys.readouterr().err
 
 
+def test_open_an_unfetched_url_says_to_fetch_it(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _json(capsys, "open", "https://doc.example/never", "--home", str(home))
+    assert code == 1 and out["error"]["code"] == "not_found"
+    assert out["error"]["message"] == "no stored page for https://doc.example/never: fetch it first"
+
+
 def test_find_answers_passages(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _json(capsys, "find", "ermine stoat", "-n", "3", "--home", str(home))
     assert code == 0 and out["ok"]
@@ -109,3 +116,35 @@ def test_fetch_uses_the_store_and_fresh_skips_it(tmp_path: Path, capsys: pytest.
             assert out["data"]["pages"][0]["handle"].startswith("127.0.0.1~")
         assert vias == ["http", "store", "http"]
         assert web.hits("/p") == 2
+
+
+def test_a_damaged_store_file_is_named_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "store.sqlite3").write_bytes(b"this is not an SQLite database, it is a ferret's diary" * 100)
+    code, out = _json(capsys, "store", "stats", "--home", str(tmp_path))
+    assert code == 1 and out["error"]["code"] == "internal"
+    message = out["error"]["message"]
+    assert str(tmp_path / "store.sqlite3") in message and "another --home" in message
+
+
+def test_a_fetch_goes_on_without_a_damaged_store(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "store.sqlite3").write_bytes(b"not a database" * 100)
+    code, out = _json(
+        capsys, "fetch", "--allow-host", "127.0.0.1", simweb.url("/article"), "--home", str(tmp_path)
+    )
+    page = out["data"]["pages"][0]
+    assert code == 0 and page["ok"] and "cannot use the page store" in page["meta"]["store_error"]
+
+
+def test_find_in_an_unknown_handle_is_not_found(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _json(
+        capsys, "find", "ferret", "--handle", "nowhere.example~000000000000", "--home", str(home)
+    )
+    assert (
+        code == 1
+        and out["error"]["code"] == "not_found"
+        and "nowhere.example~000000000000" in out["error"]["message"]
+    )

@@ -41,6 +41,17 @@ CommaList = Annotated[list[str], NoDecode]
 WeightMap = Annotated[dict[str, float], NoDecode]
 
 
+def config_file() -> Path | None:
+    """The TOML file in use: `$WEBFERRET_CONFIG` (which must exist), else the XDG one if present."""
+    named = os.environ.get("WEBFERRET_CONFIG")
+    if named:
+        if not Path(named).exists():  # /dev/null is allowed: no file settings at all
+            raise ValueError(f"WEBFERRET_CONFIG names {named}, which does not exist")
+        return Path(named)
+    path = default_config_file()
+    return path if path.is_file() else None
+
+
 class Settings(BaseSettings):
     """Every limit and switch, with its default. Env: `WEBFERRET_<NAME>`; TOML: `<name> = ...`."""
 
@@ -156,6 +167,20 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("allow_hosts")
+    @classmethod
+    def _check_allow_hosts(cls, value: list[str]) -> list[str]:
+        from webferret.net.hostspec import allow_host_entry
+
+        return [allow_host_entry(host) for host in value]
+
+    @field_validator("searxng_url")
+    @classmethod
+    def _check_searxng_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip().lower().startswith(("http://", "https://")):
+            raise ValueError("expected the instance's http(s) base URL, e.g. http://127.0.0.1:8888")
+        return value.strip() if value else value
+
     @field_validator("serve")
     @classmethod
     def _check_serve(cls, value: str) -> str:
@@ -195,9 +220,9 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        path = Path(os.environ.get("WEBFERRET_CONFIG") or default_config_file())
+        path = config_file()
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
-        if path.is_file():
+        if path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
         return tuple(sources)
 
@@ -208,11 +233,12 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**clean)
     except ValidationError as exc:
+        toml = config_file()
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
-            env = f"WEBFERRET_{name.upper()}"
-            problems.append(f"setting '{name}' ({env}): {err['msg']} (got {err.get('input')!r})")
+            where = f"WEBFERRET_{name.upper()}" + (f" or {toml}" if toml else "")
+            problems.append(f"setting '{name}' ({where}): {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("; ".join(problems)) from None
     except Exception as exc:  # a malformed TOML file, for one
         raise ConfigError(f"cannot read settings: {exc}") from None

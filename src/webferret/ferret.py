@@ -119,8 +119,9 @@ class Ferret:
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
             )
         deadline = time.monotonic() + opts.budget
-        self.extractor.warm(len(urls))
-        self.extractor.expect(len(urls))
+        distinct = list(dict.fromkeys(urls))  # a URL given twice is read once and answered twice
+        self.extractor.warm(len(distinct))
+        self.extractor.expect(len(distinct))
         limit = asyncio.Semaphore(opts.concurrency)
 
         from webferret.present.dedup import mark_duplicates, prepare
@@ -128,11 +129,12 @@ class Ferret:
         async def one(url: str) -> Page:
             async with limit:
                 page = await self._fetch_one(url, opts, xopts, deadline, fresh)
-            prepare(page, len(urls))
+            prepare(page, len(distinct))
             return page
 
-        pages = list(await asyncio.gather(*(one(url) for url in urls)))
-        return mark_duplicates(pages, self.settings.dedup_threshold)
+        pages = list(await asyncio.gather(*(one(url) for url in distinct)))
+        by_url = dict(zip(distinct, mark_duplicates(pages, self.settings.dedup_threshold), strict=True))
+        return [by_url[url] for url in urls]
 
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
@@ -194,12 +196,16 @@ class Ferret:
 
         stored = await self.stored(handle)
         if stored is None:
-            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {handle!r}")
+            raise not_stored(handle)
         size = page_tokens or self.settings.page_tokens
         return open_document(stored.page, page, size, self.settings.page_tokens)
 
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
-        """The best passages for `query` across stored pages (BM25); any text is a safe query."""
+        """The best passages for `query` across stored pages (BM25); any text is a safe query.
+        A handle in `handles` that the store does not hold is `not_found` (not an empty answer)."""
+        for handle in handles or ():
+            if await self.stored(handle) is None:
+                raise not_stored(handle)
         return await asyncio.to_thread(self.store.find, query, handles, n)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
@@ -288,3 +294,11 @@ def search(query: str, **settings: Any) -> Any:
             return await ferret.search(query)
 
     return asyncio.run(run())
+
+
+def not_stored(handle: str) -> FerretError:
+    """`not_found` for a handle (or URL) the store does not hold, saying how a page gets there."""
+    if "://" in handle:
+        return FerretError(ErrorCode.NOT_FOUND, f"no stored page for {handle}: fetch it first")
+    message = f"no stored page has the handle {handle!r} (handles come from fetch and search answers)"
+    return FerretError(ErrorCode.NOT_FOUND, message)

@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy, fetcher_getter
@@ -37,6 +37,14 @@ class WebSearchArgs(BaseModel):
     verify: bool | None = Field(
         default=None, description="fetch every result to drop dead links (default on)"
     )
+
+    @field_validator("engines", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        """Models often send `"searxng,github"` where a list is asked: take it as the CLI would."""
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
 
 
 class WebFetchArgs(BaseModel):
@@ -175,9 +183,8 @@ class AgentTools:
             page = Page.failed(url, error) if error else next(fetched)
             entries.append(await first_page_entry(self.ferret, page, max_tokens))
         if not any(entry["ok"] for entry in entries):
-            first = entries[0]["error"]
-            detail = "; ".join(f"{e['url']}: {e['error']['code']}: {e['error']['message']}" for e in entries)
-            raise FerretError(ErrorCode(first["code"]), detail)
+            code = entries[0]["error"]["code"]
+            raise FerretError(ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries))
         data = {"pages": entries, "max_tokens": max_tokens}
         return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
 
@@ -190,12 +197,12 @@ class AgentTools:
         data = opened.model_dump(mode="json")
         hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
-        entry = {**data, "ok": True, "final_url": data.get("url")}
+        stored = await self.ferret.stored(args.handle)  # the header counts the document, not this page
+        total = stored.page.tokens if stored is not None else None
+        entry = {**data, "ok": True, "final_url": data.get("url"), "tokens": total}
         return Answer(views.render_pages([entry], self.fence(), args.max_tokens), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
-        if await self.ferret.stored(args.handle) is None:
-            raise FerretError(ErrorCode.NOT_FOUND, f"no stored page has the handle {args.handle!r}")
         found = await self.ferret.find(args.search, [args.handle], 10)
         data = {
             "handle": args.handle,
@@ -203,3 +210,11 @@ class AgentTools:
             "passages": [passage.model_dump(mode="json") for passage in found],
         }
         return Answer(views.render_passages(data, self.fence()), data)
+
+
+def failed_line(entry: dict[str, Any], code: str) -> str:
+    """`URL: message` of a failed page, its code added when it differs from the answer's `code`
+    (the URL and code are not repeated when the message already starts with them)."""
+    url, error = entry["url"], entry["error"]
+    message = error["message"].removeprefix(f"{url}: ").removeprefix(f"{error['code']}: ")
+    return f"{url}: " + ("" if error["code"] == code else f"{error['code']}: ") + message

@@ -184,3 +184,41 @@ async def test_a_weight_for_an_unknown_engine_is_an_invalid_argument(client: htt
     with pytest.raises(FerretError) as info:
         await router(client, engines).search("q", SearchOptions(engines=("a",), weights={"bing": 2.0}))
     assert info.value.info().code == ErrorCode.INVALID_ARGUMENT and "bing" in str(info.value)
+
+
+async def test_site_keeps_only_results_on_that_site(client: httpx.AsyncClient) -> None:
+    """An engine that ignores `site:` must not leak other hosts into a `--site` search."""
+    calls: list[EngineQuery] = []
+    urls = (
+        "https://docs.rs/tokio",
+        "https://blog.example/tokio",
+        "https://api.docs.rs/x",
+        "https://xdocs.rs/",
+    )
+    engines = [fake_engine("duckduckgo", answer(*urls), calls)]
+    outcome = await router(client, engines).search(
+        "tokio", SearchOptions(engines=("duckduckgo",), site="docs.rs")
+    )
+    assert [hit.url for hit in outcome.hits] == ["https://docs.rs/tokio", "https://api.docs.rs/x"]
+    assert any("2 result(s) not on docs.rs" in warning for warning in outcome.warnings)
+    bang = await router(client, engines).search("!w tokio", SearchOptions(engines=("duckduckgo",)))
+    assert bang.hits == [] and bang.warnings
+
+
+async def test_site_given_as_a_url_filters_by_its_host(client: httpx.AsyncClient) -> None:
+    engines = [fake_engine("duckduckgo", answer("https://docs.rs/a", "https://b.example/"), [])]
+    options = SearchOptions(engines=("duckduckgo",), site="https://docs.rs/tokio/")
+    outcome = await router(client, engines).search("tokio", options)
+    assert [hit.url for hit in outcome.hits] == ["https://docs.rs/a"]
+
+
+async def test_auto_moves_on_when_an_engine_answers_only_off_site(client: httpx.AsyncClient) -> None:
+    calls: list[EngineQuery] = []
+    engines = [
+        fake_engine("duckduckgo", answer("https://off.example/"), calls),
+        fake_engine("brave", answer("https://docs.rs/tokio"), calls),
+    ]
+    options = SearchOptions(engines=("auto",), site="docs.rs")
+    outcome = await router(client, engines).search("tokio", options)
+    assert [hit.url for hit in outcome.hits] == ["https://docs.rs/tokio"]
+    assert any(w.startswith("duckduckgo: 1 result(s) not on docs.rs") for w in outcome.warnings)

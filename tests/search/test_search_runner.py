@@ -90,3 +90,19 @@ def test_retry_after_seconds() -> None:
     assert retry_after_seconds("120") == 120
     assert retry_after_seconds(None) is None
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") is None
+
+
+def test_transport_failures_get_their_own_codes() -> None:
+    import httpx
+
+    from webferret.search.engines._common import transport_code
+
+    name_error = httpx.ConnectError("[Errno -3] Temporary failure in name resolution")
+    assert transport_code(name_error) == ErrorCode.DNS_FAILURE
+    assert transport_code(httpx.ConnectError("All connection attempts failed")) == ErrorCode.CONNECT_FAILED
+    assert transport_code(httpx.ReadTimeout("slow")) == ErrorCode.TIMEOUT
+
+    class DNSError(Exception):  # the shape of the ddgs transport's name failures
+        pass
+
+    assert transport_code(DNSError("error sending request > error resolving DNS")) == ErrorCode.DNS_FAILURE

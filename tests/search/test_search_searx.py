@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from search_harness import FakeWeb, SearxServer, free_port
+from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.ferret import Ferret
@@ -100,7 +101,7 @@ def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.Captu
     assert envelope["data"]["engines"][0]["error"]["code"] == "connect_failed"
     assert main([*argv, "--home", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "no engine answered" in err and "searxng: connect_failed: searxng: cannot reach" in err
+    assert "no engine answered" in err and "searxng: connect_failed: cannot reach" in err
 
 
 def test_cli_verifies_against_local_pages(
@@ -146,3 +147,20 @@ def test_sync_facade(tmp_path: Path, searx: SearxServer) -> None:
         engine_min_interval=0,
     )
     assert result.answered and len(result.results) == 4
+
+
+def test_a_searxng_url_that_is_not_the_base_says_so(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "search",
+        "ferret",
+        "--engines",
+        "searxng",
+        "--searxng-url",
+        simweb.url("/not-searx"),
+        "--no-verify",
+    ]
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
+    assert error["status"] == 404 and "searxng_url must be its base URL" in error["message"]

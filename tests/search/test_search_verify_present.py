@@ -63,8 +63,20 @@ def sample() -> SearchResult:
 def test_human_view() -> None:
     lines = render_result(sample()).splitlines()
     assert lines[0] == '1 of 2 results (1 unreachable) for "q" · engines: searxng 2, brave failed'
-    assert lines[2:5] == ["* https://x.org/a — A page (120 tokens)", "  2024-01-06", "  about a"]
+    assert lines[2:5] == ["* https://x.org/a — A page (120 tokens · x.org~1)", "  2024-01-06", "  about a"]
     assert "  brave: rate_limited: HTTP 429" in lines
+
+
+def test_human_view_names_a_failed_engine_once() -> None:
+    result = sample()
+    error = ErrorInfo(
+        code=ErrorCode.CONNECT_FAILED, message="brave: cannot reach https://search.brave.example"
+    )
+    result.engines[1] = EngineReport(name="brave", ok=False, error=error)
+    assert (
+        "  brave: connect_failed: cannot reach https://search.brave.example"
+        in render_result(result).splitlines()
+    )
 
 
 def test_json_view() -> None:

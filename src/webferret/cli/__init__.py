@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 COMMANDS = ("search", "fetch", "open", "find", "extract", "store", "mcp", "serve")
 
@@ -29,10 +30,26 @@ def _command_modules() -> list[object]:
     return modules
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error of a `--json` call is also answered as a JSON envelope on stdout
+    (an agent parsing stdout gets `invalid_argument`, not nothing); the exit status stays 2."""
+
+    json_errors = False
+
+    def error(self, message: str) -> NoReturn:
+        if _Parser.json_errors:
+            from webferret.cli.common import envelope_json
+            from webferret.models import ErrorCode, ErrorInfo
+
+            info = ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=f"{self.prog}: {message}")
+            envelope_json(False, error=info)
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from webferret import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="webferret",
         description="Self-hosted web search and web reading for AI agents.",
     )
@@ -48,6 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # happen to be installed; this program never runs it, so it is skipped (httpx then defines a stub)
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     parser = build_parser()
+    _Parser.json_errors = "--json" in (sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

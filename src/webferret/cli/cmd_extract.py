@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from webferret.cli.cmd_fetch import _positive_int
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, settings_from_args, start_early
+from webferret.cli.cmd_fetch import POSITIVE
+from webferret.cli.common import add_common, settings_from_args, start_early
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -16,9 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("files", nargs="+", metavar="FILE", help="files to extract; `-` reads stdin")
     parser.add_argument("--url", help="the page's URL (resolves relative links, names the page)")
     parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
-    parser.add_argument("--max-chars", type=_positive_int, metavar="N", help="clip each body at N characters")
+    parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
+    parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     add_common(parser)
     parser.set_defaults(run=run, early=_prefork)
@@ -80,21 +80,12 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
 async def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from webferret.cli.pages_out import write_pages
     from webferret.ferret import Ferret
-    from webferret.present.pages import clip_page, render_page
+    from webferret.present.pages import clip_page
 
     async with Ferret(settings_from_args(args)) as ferret:
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
         ferret.extractor.warm(len(args.files))
         pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts) for name in args.files))
-    pages = [clip_page(page, args.max_chars) for page in pages]
-    all_ok = all(page.ok for page in pages)
-    if args.json:
-        from webferret.cli.common import envelope_json
-
-        data = {"pages": [page.model_dump(mode="json") for page in pages]}
-        envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
-    else:
-        out = [render_page(page, quiet=args.quiet) for page in pages]
-        sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
-    return EXIT_OK if all_ok else EXIT_FAILED
+    return write_pages(args, [clip_page(page, args.max_chars) for page in pages])

@@ -14,21 +14,24 @@ from webferret.cli.common import (
     settings_from_args,
     start_early,
 )
+from webferret.cli.numbers import seconds, whole_number
+
+POSITIVE, SECONDS = whole_number(), seconds()
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("fetch", help="read URLs as Markdown with metadata", description=__doc__)
     parser.add_argument("urls", nargs="+", metavar="URL")
     parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
-    parser.add_argument("--max-chars", type=_positive_int, metavar="N", help="clip each body at N characters")
-    parser.add_argument("--timeout", type=_positive_float, metavar="S", help="per-page timeout in seconds")
-    parser.add_argument("--budget", type=_positive_float, metavar="S", help="per-call budget in seconds")
-    parser.add_argument("--max-bytes", type=_positive_int, metavar="N", help="cap on decompressed bytes")
+    parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
+    parser.add_argument("--timeout", type=SECONDS, metavar="S", help="per-page timeout in seconds")
+    parser.add_argument("--budget", type=SECONDS, metavar="S", help="per-call budget in seconds")
+    parser.add_argument("--max-bytes", type=POSITIVE, metavar="N", help="cap on decompressed bytes")
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
     parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument("--link-limit", type=_positive_int, metavar="N", help="most links listed (20)")
+    parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
@@ -40,26 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _prefork(args: argparse.Namespace) -> None:
     start_early(len(args.urls))
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
-    return value
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:
@@ -77,8 +60,9 @@ def _browser_tier(args: argparse.Namespace) -> str | None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from webferret.cli.pages_out import write_pages
     from webferret.ferret import Ferret
-    from webferret.present.pages import clip_page, render_page
+    from webferret.present.pages import clip_page
 
     settings = settings_from_args(args)
     async with Ferret(settings) as ferret:
@@ -94,18 +78,10 @@ async def run(args: argparse.Namespace) -> int:
         xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
         pages = await ferret.fetch_many(args.urls, options=options, extract=xopts, fresh=args.fresh)
     pages = [clip_page(page, args.max_chars) for page in pages]
-    all_ok = all(page.ok for page in pages)
-    if args.json:
-        from webferret.cli.common import envelope_json
-
-        data = {"pages": [page.model_dump(mode="json") for page in pages]}
-        envelope_json(all_ok, data=data, meta={"count": len(pages), "failed": sum(not p.ok for p in pages)})
-    elif args.agent:
+    if args.agent and not args.json:
         sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
-    else:
-        out = [render_page(page, quiet=args.quiet) for page in pages]
-        sys.stdout.write(("\n\n---\n\n" if not args.quiet else "\n\n").join(out).rstrip("\n") + "\n")
-    return EXIT_OK if all_ok else EXIT_FAILED
+        return EXIT_OK if all(page.ok for page in pages) else EXIT_FAILED
+    return write_pages(args, pages)
 
 
 async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from webferret.cli.common import EXIT_OK, add_common, settings_from_args
+from webferret.cli.numbers import whole_number
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -14,19 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--handle", action="append", metavar="H", help="search only this stored page (repeatable)"
     )
-    parser.add_argument("-n", type=_count, default=5, metavar="N", help="most passages answered (5)")
+    parser.add_argument(
+        "-n", type=whole_number(1, 1000), default=5, metavar="N", help="most passages answered (5)"
+    )
     add_common(parser)
     parser.set_defaults(run=run)
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to 1000, got {text!r}")
-    return value
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from webferret.cli.common import (
     settings_from_args,
     start_early,
 )
+from webferret.cli.numbers import seconds, whole_number
 
 ENGINE_NAMES = (
     "searxng",
@@ -36,17 +37,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "query", nargs="+", help="query words; !gh, !w and !r limit to GitHub/Wikipedia/Reddit"
     )
-    parser.add_argument("-n", "--results", type=_count, metavar="N", help="results to show (default 10)")
+    parser.add_argument(
+        "-n", "--results", type=whole_number(1, 100), metavar="N", help="results to show (default 10)"
+    )
     parser.add_argument(
         "--engines", metavar="A,B", help=f"comma-separated: auto (default), {', '.join(ENGINE_NAMES)}"
     )
     parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
     parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
-    parser.add_argument("--engine-timeout", type=_seconds, metavar="S", help="per-engine timeout (8)")
+    parser.add_argument("--engine-timeout", type=seconds(), metavar="S", help="per-engine timeout (8)")
     parser.add_argument(
         "--no-verify", dest="verify", action="store_false", default=None, help="skip fetching"
     )
-    parser.add_argument("--verify-timeout", type=_seconds, metavar="S", help="per-page verify timeout (10)")
+    parser.add_argument("--verify-timeout", type=seconds(), metavar="S", help="per-page verify timeout (10)")
     add_network(parser)
     add_common(parser)
     parser.set_defaults(run=run, early=_prefork)
@@ -56,22 +59,6 @@ def _prefork(args: argparse.Namespace) -> None:
     """Verifying extracts a few pages while this process mostly waits for them: every core extracts."""
     pages = 0 if args.verify is False else args.results or 10
     start_early(pages, engines=True, spare_core=False, stagger=True)
-
-
-def _count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 100:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 100, got {text!r}")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
-    return value
 
 
 def _engine_names(text: str | None) -> tuple[str, ...] | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from webferret.cli.numbers import seconds
+
 DEFAULT_IDLE_TIMEOUT = 1800.0
 
 
@@ -21,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument(
         "--idle-timeout",
-        type=_idle_seconds,
+        type=seconds(zero=True),
         default=DEFAULT_IDLE_TIMEOUT,
         metavar="SECONDS",
         help=f"end after this long without a call; 0 = never (default {DEFAULT_IDLE_TIMEOUT:g})",
@@ -33,16 +35,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "$XDG_RUNTIME_DIR/webferret/serve.sock, else /tmp/webferret-UID/serve.sock)",
     )
     parser.set_defaults(run=run)
-
-
-def _idle_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

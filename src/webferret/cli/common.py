@@ -23,6 +23,7 @@ def add_network(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-host",
         action="append",
+        type=_host_entry,
         metavar="HOST",
         dest="allow_host",
         help="allow this host or IP past the private-address guard (repeatable; env WEBFERRET_ALLOW_HOSTS)",
@@ -33,6 +34,15 @@ def add_network(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="lift the private-address guard entirely (deliberate internal fetches)",
     )
+
+
+def _host_entry(text: str) -> str:
+    from webferret.net.hostspec import allow_host_entry
+
+    try:
+        return allow_host_entry(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:

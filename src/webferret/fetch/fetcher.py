@@ -111,9 +111,10 @@ class Fetcher:
                     continue
             location = raw.headers.get("location") if is_redirect_status(raw.status) else None
             if not location:
+                _check_no_location(raw.status, target.url, trail)
                 break
             seen.append(target.url)
-            current = urljoin(target.url, location.strip())
+            current = _redirect_target(target.url, location, trail)
             _check_redirect(url, current, seen, opts.max_redirects)
         raw.url, raw.trail = url, trail
         return raw
@@ -131,6 +132,28 @@ class Fetcher:
         if limit is None:
             limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)
         return limit
+
+
+def _check_no_location(status: int, url: str, trail: list[dict[str, Any]]) -> None:
+    """A redirect status without a `Location` leads nowhere: an HTTP error, not an empty page."""
+    if is_redirect_status(status):
+        error = FerretError(
+            ErrorCode.HTTP_ERROR, f"HTTP {status} from {url} is a redirect without a Location"
+        )
+        error.status, error.trail = status, trail
+        raise error
+
+
+def _redirect_target(url: str, location: str, trail: list[dict[str, Any]]) -> str:
+    """The absolute URL a `Location` points to; a malformed one is `invalid_url`, naming it."""
+    try:
+        return urljoin(url, location.strip())
+    except ValueError as exc:
+        error = FerretError(
+            ErrorCode.INVALID_URL, f"{url} redirects to {location!r}, not a valid URL ({exc})"
+        )
+        error.trail = trail
+        raise error from None
 
 
 def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:

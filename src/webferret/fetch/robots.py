@@ -30,6 +30,9 @@ DEFAULT_TTL = 24 * 3600.0
 # refusals that say the URL itself may not be fetched: they pass through instead of "unreachable"
 POLICY_REFUSALS = frozenset({ErrorCode.BLOCKED_ADDRESS, ErrorCode.INVALID_URL, ErrorCode.UNSUPPORTED_SCHEME})
 
+# a robots.txt request the server answered with an error status (4xx allows all, 5xx disallows all)
+ANSWERED = frozenset({ErrorCode.HTTP_ERROR, ErrorCode.RATE_LIMITED})
+
 RobotsGetter = Callable[[str], Awaitable[tuple[int, bytes]]]
 """Get a robots.txt URL: answers (status, body) after redirects; raises `FerretError` when unreachable."""
 
@@ -139,7 +142,12 @@ def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
     """A getter that reads robots.txt through webferret's fetcher (SSRF guard, caps, redirects)."""
 
     async def get(url: str) -> tuple[int, bytes]:
-        raw = await fetcher.fetch(url, options)
+        try:
+            raw = await fetcher.fetch(url, options)
+        except FerretError as exc:  # the fetcher raises for 4xx/5xx: here they are answers to classify
+            if exc.code in ANSWERED and exc.status is not None:
+                return exc.status, b""
+            raise
         return raw.status, raw.body
 
     return get

@@ -68,8 +68,10 @@ def clip_page(page: Page, max_chars: int | None) -> Page:
     if not max_chars or not page.ok or len(page.content) <= max_chars:
         return page
     total = len(page.content)
-    cut = page.content.rfind("\n", 0, max_chars)
-    cut = cut if cut > max_chars // 2 else max_chars
+    cut = page.content.rfind("\n", 0, max_chars + 1)
+    if cut <= max_chars // 2:  # no line break late enough: a space, so no word or link target is cut
+        space = max(page.content.rfind(" ", 0, max_chars + 1), page.content.rfind("\t", 0, max_chars + 1))
+        cut = space if space > max_chars // 2 else max_chars
     body = page.content[:cut].rstrip() + f"\n\n[clipped at {cut} of {total} characters]"
     meta = {**page.meta, "clipped": {"at": cut, "of": total}}
     return page.model_copy(update={"content": body, "meta": meta})

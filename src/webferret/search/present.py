@@ -22,8 +22,10 @@ def header(result: SearchResult) -> str:
 
 
 def hit_lines(hit: Hit) -> list[str]:
-    tokens = f" ({hit.tokens} tokens)" if hit.tokens is not None else ""
-    lines = [f"* {hit.url} — {hit.title or '(no title)'}{tokens}"]
+    """A hit: URL, title, (token count · handle to read it from the store), date, snippet."""
+    about = [f"{hit.tokens} tokens"] if hit.tokens is not None else []
+    about += [hit.handle] if hit.handle else []
+    lines = [f"* {hit.url} — {hit.title or '(no title)'}" + (f" ({' · '.join(about)})" if about else "")]
     if hit.published:
         lines.append(f"  {hit.published[:10]}")
     if hit.snippet:
@@ -33,7 +35,7 @@ def hit_lines(hit: Hit) -> list[str]:
 
 def engine_failures(result: SearchResult) -> list[str]:
     return [
-        f"  {report.name}: {report.error.code.value}: {report.error.message}"
+        f"  {report.name}: {report.error.code.value}: {report.error.message.removeprefix(report.name + ': ')}"
         for report in result.engines
         if not report.ok and report.error is not None
     ]

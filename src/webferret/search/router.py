@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
+from webferret.net.domains import DomainFilter, host_of
 from webferret.search.engines import BANGS, auto_chain
 from webferret.search.fusion import fuse
 from webferret.search.runner import EngineRunner
@@ -28,6 +29,18 @@ def parse_bangs(query: str) -> tuple[str, str | None]:
         else:
             words.append(word)
     return " ".join(words), site
+
+
+def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
+    """The hits on `site` (its host or a subdomain; a URL or `host/path` counts by its host), and a
+    warning when engines that ignore the `site:` operator answered with other hosts."""
+    domain = host_of(site) if "://" in site else site.split("/", 1)[0]
+    only = DomainFilter.of([domain], [])
+    kept = [hit for hit in hits if only.refusal(hit.url) is None]
+    if len(kept) == len(hits):
+        return kept, []
+    left = len(hits) - len(kept)
+    return kept, [f"{left} result(s) not on {domain} left out (--site / bang)"]
 
 
 @dataclass
@@ -110,6 +123,9 @@ class Router:
         for name in chain:
             engine = self.engines[name]
             report, answer = await self._run_one(engine, self._query(engine, text, site, options), options)
+            if site and answer is not None:  # an engine that ignores `site:` counts only its on-site hits
+                kept, warnings = keep_on_site(answer.hits, site)
+                answer = EngineAnswer(kept, [*answer.warnings, *(f"{name}: {w}" for w in warnings)])
             results.append((name, report, answer))
             if answer is not None and answer.hits:
                 break

@@ -7,6 +7,7 @@ import asyncio
 import httpx
 
 from webferret.models import ErrorCode, FerretError
+from webferret.search.engines._common import transport_code
 from webferret.search.pacing import Pacer
 from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResponse, RequestSpec
 
@@ -104,7 +105,7 @@ class EngineRunner:
             ) from None
         except httpx.HTTPError as exc:
             raise FerretError(
-                ErrorCode.CONNECT_FAILED,
+                transport_code(exc),
                 f"{engine.name}: cannot reach {spec.url}: {type(exc).__name__}: {exc}",
             ) from None
         headers = {key.lower(): value for key, value in response.headers.items()}

@@ -102,11 +102,16 @@ def connect(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
     except (OSError, sqlite3.Error) as exc:
         raise FerretError(ErrorCode.INTERNAL, f"cannot open the page store at {path}: {exc}") from None
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
-    conn.execute("PRAGMA synchronous = FULL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    retry_locked(lambda: migrate(conn, path))
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        retry_locked(lambda: migrate(conn, path))
+    except sqlite3.DatabaseError as exc:  # not a database (a damaged or foreign file), or still locked
+        conn.close()  # still an sqlite3 error: a fetch goes on without the store, a store command stops
+        message = f"cannot use the page store at {path}: {exc} (move the file away, or use another --home)"
+        raise type(exc)(message) from None
     return conn
 
 

@@ -12,6 +12,24 @@ from webferret.models import ErrorCode, FerretError, Hit, Source
 _SPACE = re.compile(r"\s+")
 
 
+_NO_NAME = (
+    "name resolution",
+    "name or service not known",
+    "nodename nor servname",
+    "resolving dns",
+    "dnserror",
+)
+
+
+def transport_code(exc: BaseException) -> ErrorCode:
+    """The error code of an engine request that got no answer: a time-out, a host name that does not
+    resolve (offline, a typo), or any other failure to connect."""
+    if "Timeout" in type(exc).__name__:
+        return ErrorCode.TIMEOUT
+    said = f"{type(exc).__name__} {exc}".lower()
+    return ErrorCode.DNS_FAILURE if any(mark in said for mark in _NO_NAME) else ErrorCode.CONNECT_FAILED
+
+
 def clean_text(value: Any) -> str:
     """Collapse whitespace; None and non-strings become ''."""
     return _SPACE.sub(" ", value).strip() if isinstance(value, str) else ""

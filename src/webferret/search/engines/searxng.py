@@ -53,6 +53,13 @@ def check(response: EngineResponse) -> None:
             "under `search.formats` (e.g. formats: [html, json])",
             status=403,
         )
+    if response.status == 404:
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR,
+            "the SearXNG instance has no /search (HTTP 404): searxng_url must be its base URL, "
+            "the address that opens its search page (e.g. http://127.0.0.1:8888)",
+            status=404,
+        )
 
 
 def _published(item: dict[str, Any]) -> str | None:
