@@ -11,6 +11,8 @@ from webferret.cli.common import (
     EXIT_OK,
     add_common,
     add_network,
+    add_scope,
+    scope_options,
     settings_from_args,
     start_early,
 )
@@ -32,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
+    add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
@@ -75,7 +78,9 @@ async def run(args: argparse.Namespace) -> int:
             screenshot=args.screenshot,
             mobile=args.mobile,
         )
-        xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
+        xopts = ferret.extract_options(
+            format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
+        )
         pages = await ferret.fetch_many(args.urls, options=options, extract=xopts, fresh=args.fresh)
     pages = [clip_page(page, args.max_chars) for page in pages]
     if args.agent and not args.json:

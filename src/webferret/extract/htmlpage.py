@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from lxml import etree, html
 
-from webferret.extract import classify, wikipedia
+from webferret.extract import classify, scope, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
@@ -50,7 +50,13 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         ) from None
 
 
-def _main(tree: html.HtmlElement, url: str | None, text: str, article: bool) -> MainContent | None:
+def _main(
+    tree: html.HtmlElement, url: str | None, text: str, article: bool, options: ExtractOptions
+) -> MainContent | None:
+    if options.selector is not None:  # the caller's scope instead of the main-content choice
+        return MainContent(element=scope.selected(tree, options.selector, url), source="selector")
+    if options.whole_page:
+        return MainContent(element=scope.whole_body(tree), source="whole_page")
     if wikipedia.is_mobile_html(tree):
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
     return choose_main(tree, url, text, article)
@@ -75,8 +81,10 @@ def count_words(text: str) -> int:
 
 def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions, article: bool) -> Body:
     base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
+    if scope.drop_excluded(tree, options.exclude):  # `--exclude`: gone before anything reads the body
+        text = html.tostring(tree, encoding="unicode")  # the learned selector re-reads the HTML text
     codes = collect_code_blocks(tree)  # before the selector may flatten them
-    main = _main(tree, url, text, article)
+    main = _main(tree, url, text, article, options)
     if main is None:
         return Body("", "", None, 0, set(), base)
     markdown = to_markdown(main.element, base, codes=codes)
@@ -102,6 +110,8 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
     )
     vetoed = classify.veto(tree, signals, body.plain or body.markdown)
     extra: dict[str, object] = {"selector": body.selector}
+    if options.scope() is not None:
+        extra["scope"] = options.scope()
     if vetoed:
         extra["quality_veto"] = vetoed
     return Extracted(
