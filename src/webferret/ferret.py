@@ -144,7 +144,8 @@ class Ferret:
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
     ) -> Page:
-        stored = None if fresh else await self._stored_copy(url, xopts, opts)
+        skip = fresh or opts.wait_for is not None  # a wait for an element asks for a new rendering
+        stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store")
         remaining = deadline - time.monotonic()

@@ -62,6 +62,9 @@ class WebFetchArgs(BaseModel):
         default=None, max_length=20, description="CSS selectors of elements to drop before extraction"
     )
     whole_page: bool | None = Field(default=None, description="the whole page, not only its main content")
+    wait_for: str | None = Field(
+        default=None, max_length=500, description="render in the browser and wait for this CSS selector"
+    )
 
 
 class WebOpenArgs(BaseModel):
@@ -188,7 +191,10 @@ class AgentTools:
             exclude=tuple(args.exclude or ()),
             whole_page=args.whole_page,
         )
-        fetched = iter(await self.ferret.fetch_many(allowed, extract=xopts) if allowed else [])
+        options = self.ferret.fetch_options(tier="browser", wait_for=args.wait_for) if args.wait_for else None
+        fetched = iter(
+            await self.ferret.fetch_many(allowed, options=options, extract=xopts) if allowed else []
+        )
         entries = []
         for url in args.urls:
             error = refusals[url]

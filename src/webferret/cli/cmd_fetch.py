@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
     parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
+    parser.add_argument("--wait-for", metavar="CSS", help="browser: wait until this CSS selector is present")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
     add_scope(parser)
@@ -59,15 +60,16 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:
-    """`--screenshot` needs the browser: it picks that tier, and refuses a tier without one."""
-    if not args.screenshot:
+    """`--screenshot` and `--wait-for` need the browser: they pick it, and refuse a tier without one."""
+    flag = "--screenshot" if args.screenshot else "--wait-for" if args.wait_for else None
+    if flag is None:
         return args.tier
     from webferret.models import ErrorCode, FerretError
 
-    if len(args.urls) > 1:
+    if args.screenshot and len(args.urls) > 1:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "--screenshot takes one URL (one PNG per call)")
     if args.tier in ("http", "impersonate"):
-        message = f"--screenshot needs the browser, not --tier {args.tier}"
+        message = f"{flag} needs the browser, not --tier {args.tier}"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     return "browser"
 
@@ -91,6 +93,7 @@ async def run(args: argparse.Namespace) -> int:
                 allow_hosts=tuple(args.allow_host or ()),
                 screenshot=args.screenshot,
                 mobile=args.mobile,
+                wait_for=args.wait_for,
             )
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
