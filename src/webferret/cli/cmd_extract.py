@@ -15,7 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("extract", help="extract local files or stdin as Markdown", description=__doc__)
     parser.add_argument("files", nargs="+", metavar="FILE", help="files to extract; `-` reads stdin")
     parser.add_argument("--url", help="the page's URL (resolves relative links, names the page)")
-    parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
+    parser.add_argument(
+        "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
+    )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")

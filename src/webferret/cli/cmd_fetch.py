@@ -29,7 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--urls-from", action="append", metavar="FILE", help="read URLs from FILE, one a line (repeatable)"
     )
-    parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
+    parser.add_argument(
+        "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
+    )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--timeout", type=SECONDS, metavar="S", help="per-page timeout in seconds")
     parser.add_argument("--budget", type=SECONDS, metavar="S", help="per-call budget in seconds")

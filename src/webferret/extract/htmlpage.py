@@ -72,6 +72,7 @@ class Body:
     words: int
     in_main: set[str]
     base: str | None
+    markup: str = ""  # `--format html`: the main content as clean HTML (`extract.cleanhtml`)
 
 
 def count_words(text: str) -> int:
@@ -90,7 +91,12 @@ def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOp
     markdown = to_markdown(main.element, base, codes=codes)
     plain = to_text(main.element, codes=codes) if options.format == "text" else ""
     words = count_words(plain or markdown)
-    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base)
+    markup = ""
+    if options.format == "html":
+        from webferret.extract.cleanhtml import clean_html
+
+        markup = clean_html(main, base)
+    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base, markup)
 
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
@@ -130,7 +136,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         quality=classify.quality(signals, vetoed),
         word_count=body.words,
         format=options.format,
-        content=body.plain if options.format == "text" else body.markdown,
+        content={"text": body.plain, "html": body.markup}.get(options.format, body.markdown),
         markdown=body.markdown,
         links=page_links(tree, body.base, body.in_main),
         jsonld=meta.jsonld,

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class ExtractOptions:
     """How to turn a document into a page."""
 
-    format: Literal["markdown", "text"] = "markdown"
+    format: Literal["markdown", "text", "html"] = "markdown"
     links: bool = False
     link_limit: int = 20
     max_comments: int = 10
