@@ -71,3 +71,24 @@ def test_cli_wait_for_renders_in_the_browser(
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert code == 0 and page["fetched_via"] == "browser", page["error"]
     assert "## Arrived" in page["content"] and "# First part" in page["content"]
+
+
+@needs_chromium
+async def test_mcp_web_fetch_waits_for_the_element() -> None:
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools, WebFetchArgs
+
+    settings = load_settings(
+        allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True, respect_robots=False
+    )
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        with pytest.raises(FerretError) as raised:
+            await tools.web_fetch(WebFetchArgs(urls=["http://127.0.0.1:9/"], wait_for="a["))
+        with serve() as site:
+            site.page("/", LATE)
+            answer = await tools.web_fetch(WebFetchArgs(urls=[site.base + "/"], wait_for="#late"))
+    page = answer.data["pages"][0]
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "'a['" in raised.value.message
+    assert page["fetched_via"] == "browser" and "## Arrived" in page["content"]
