@@ -228,7 +228,7 @@ def test_quiet_keeps_error_lines_out_of_stdout(capsys: pytest.CaptureFixture[str
     assert err.startswith("ERROR http_error: ") and simweb.url("/status/404") in err
 
 
-@pytest.mark.parametrize("args", [["--timeout", "0", "http://127.0.0.1:9/"], ["--format", "html", "x"], []])
+@pytest.mark.parametrize("args", [["--timeout", "0", "http://127.0.0.1:9/"], ["--format", "pdf", "x"], []])
 def test_a_usage_error_with_json_is_an_envelope(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["fetch", "--json", *args])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -105,11 +105,14 @@ class Ferret:
         options: FetchOptions | None = None,
         extract: ExtractOptions | None = None,
         fresh: bool = False,
+        on_page: Callable[[str, Page], None] | None = None,
     ) -> list[Page]:
         """Fetch URLs concurrently (order kept); one failed page never fails the others.
 
         A page fetched within `fresh_seconds` comes from the store; a stale one is revalidated;
         `fresh=True` skips the store. Near-duplicates in the batch are marked `duplicate_of`.
+        `on_page(url, page)` is called as each page is finished (stored, if it was kept), so a caller
+        that is cancelled (Ctrl-C) still has the pages finished before.
         """
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
@@ -130,6 +133,8 @@ class Ferret:
             async with limit:
                 page = await self._fetch_one(url, opts, xopts, deadline, fresh)
             prepare(page, len(distinct))
+            if on_page is not None:
+                on_page(url, page)
             return page
 
         pages = list(await asyncio.gather(*(one(url) for url in distinct)))
@@ -139,7 +144,8 @@ class Ferret:
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
     ) -> Page:
-        stored = None if fresh else await self._stored_copy(url, xopts, opts)
+        skip = fresh or opts.wait_for is not None  # a wait for an element asks for a new rendering
+        stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store")
         remaining = deadline - time.monotonic()

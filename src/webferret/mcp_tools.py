@@ -55,6 +55,16 @@ class WebFetchArgs(BaseModel):
     urls: list[str] = Field(min_length=1, max_length=8, description="1 to 8 http(s) URLs")
     format: Literal["markdown", "text"] | None = Field(default=None, description="body format")
     max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page answered")
+    selector: str | None = Field(
+        default=None, max_length=500, description="keep only the elements matching this CSS selector"
+    )
+    exclude: list[str] | None = Field(
+        default=None, max_length=20, description="CSS selectors of elements to drop before extraction"
+    )
+    whole_page: bool | None = Field(default=None, description="the whole page, not only its main content")
+    wait_for: str | None = Field(
+        default=None, max_length=500, description="render in the browser and wait for this CSS selector"
+    )
 
 
 class WebOpenArgs(BaseModel):
@@ -175,8 +185,16 @@ class AgentTools:
         checked = await asyncio.gather(*(self._refusal(url) for url in args.urls))
         refusals = dict(zip(args.urls, checked, strict=True))
         allowed = [url for url in args.urls if refusals[url] is None]
-        xopts = self.ferret.extract_options(format=args.format)
-        fetched = iter(await self.ferret.fetch_many(allowed, extract=xopts) if allowed else [])
+        xopts = self.ferret.extract_options(
+            format=args.format,
+            selector=args.selector,
+            exclude=tuple(args.exclude or ()),
+            whole_page=args.whole_page,
+        )
+        options = self.ferret.fetch_options(tier="browser", wait_for=args.wait_for) if args.wait_for else None
+        fetched = iter(
+            await self.ferret.fetch_many(allowed, options=options, extract=xopts) if allowed else []
+        )
         entries = []
         for url in args.urls:
             error = refusals[url]

@@ -85,7 +85,7 @@ class FerretError(Exception):
 
 PageType = Literal["article", "forum", "product", "listing", "docs", "homepage", "search", "other"]
 FetchedVia = Literal["http", "impersonate", "browser", "store", "revalidated", "file"]
-OutputFormat = Literal["markdown", "text"]
+OutputFormat = Literal["markdown", "text", "html"]
 
 
 class Link(BaseModel):

@@ -8,17 +8,20 @@ from pathlib import Path
 from typing import Any
 
 from webferret.cli.cmd_fetch import POSITIVE
-from webferret.cli.common import add_common, settings_from_args, start_early
+from webferret.cli.common import add_common, add_scope, scope_options, settings_from_args, start_early
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("extract", help="extract local files or stdin as Markdown", description=__doc__)
     parser.add_argument("files", nargs="+", metavar="FILE", help="files to extract; `-` reads stdin")
     parser.add_argument("--url", help="the page's URL (resolves relative links, names the page)")
-    parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
+    parser.add_argument(
+        "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
+    )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
+    add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     add_common(parser)
     parser.set_defaults(run=run, early=_prefork)
@@ -85,7 +88,9 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.present.pages import clip_page
 
     async with Ferret(settings_from_args(args)) as ferret:
-        xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
+        xopts = ferret.extract_options(
+            format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
+        )
         ferret.extractor.warm(len(args.files))
         pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts) for name in args.files))
     return write_pages(args, [clip_page(page, args.max_chars) for page in pages])

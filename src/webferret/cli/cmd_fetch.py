@@ -8,21 +8,30 @@ from typing import Any
 
 from webferret.cli.common import (
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     add_common,
     add_network,
+    add_scope,
+    scope_options,
     settings_from_args,
     start_early,
 )
 from webferret.cli.numbers import seconds, whole_number
 
 POSITIVE, SECONDS = whole_number(), seconds()
+LISTED_PAGES = 8  # pages to fork extraction workers for before a URL list is read (`max_urls`' default)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("fetch", help="read URLs as Markdown with metadata", description=__doc__)
-    parser.add_argument("urls", nargs="+", metavar="URL")
-    parser.add_argument("--format", choices=("markdown", "text"), help="body format (default markdown)")
+    parser.add_argument("urls", nargs="*", metavar="URL", help="URLs to read; `-` reads a list from stdin")
+    parser.add_argument(
+        "--urls-from", action="append", metavar="FILE", help="read URLs from FILE, one a line (repeatable)"
+    )
+    parser.add_argument(
+        "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
+    )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--timeout", type=SECONDS, metavar="S", help="per-page timeout in seconds")
     parser.add_argument("--budget", type=SECONDS, metavar="S", help="per-call budget in seconds")
@@ -30,58 +39,101 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
     parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
+    parser.add_argument("--wait-for", metavar="CSS", help="browser: wait until this CSS selector is present")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
+    add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
     add_common(parser)
     parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
     parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
-    parser.set_defaults(run=run, early=_prefork)
+    parser.set_defaults(run=run, early=_prefork, parser=parser)
 
 
 def _prefork(args: argparse.Namespace) -> None:
-    start_early(len(args.urls))
+    from webferret.cli.url_list import reads_lists
+
+    if not args.urls and not args.urls_from:  # a usage error like any other missing argument
+        args.parser.error("the following arguments are required: URL (or - or --urls-from FILE)")
+    listed = reads_lists(args.urls, args.urls_from or ())
+    start_early(LISTED_PAGES if listed else len(args.urls))
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:
-    """`--screenshot` needs the browser: it picks that tier, and refuses a tier without one."""
-    if not args.screenshot:
+    """`--screenshot` and `--wait-for` need the browser: they pick it, and refuse a tier without one."""
+    flag = "--screenshot" if args.screenshot else "--wait-for" if args.wait_for else None
+    if flag is None:
         return args.tier
     from webferret.models import ErrorCode, FerretError
 
-    if len(args.urls) > 1:
+    if args.screenshot and len(args.urls) > 1:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "--screenshot takes one URL (one PNG per call)")
     if args.tier in ("http", "impersonate"):
-        message = f"--screenshot needs the browser, not --tier {args.tier}"
+        message = f"{flag} needs the browser, not --tier {args.tier}"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     return "browser"
 
 
 async def run(args: argparse.Namespace) -> int:
-    from webferret.cli.pages_out import write_pages
+    import asyncio
+
+    from webferret.cli.url_list import gather_urls
     from webferret.ferret import Ferret
+
+    args.urls = gather_urls(args.urls, args.urls_from or ())
+    settings = settings_from_args(args)
+    done: dict[str, Any] = {}  # pages finished so far, by URL
+    try:
+        async with Ferret(settings) as ferret:
+            options = ferret.fetch_options(
+                timeout=args.timeout,
+                budget=args.budget,
+                max_bytes=args.max_bytes,
+                tier=_browser_tier(args),
+                allow_hosts=tuple(args.allow_host or ()),
+                screenshot=args.screenshot,
+                mobile=args.mobile,
+                wait_for=args.wait_for,
+            )
+            xopts = ferret.extract_options(
+                format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
+            )
+            pages = await ferret.fetch_many(
+                args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=done.__setitem__
+            )
+    except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task; what is finished is kept
+        return await _interrupted(settings, args, done)
+    return await _output(settings, args, pages)
+
+
+async def _output(
+    settings: Any, args: argparse.Namespace, pages: list[Any], meta: dict[str, Any] | None = None
+) -> int:
+    """Write the pages (`--json`, `--agent`, `--quiet` or the human view); the exit status."""
+    from webferret.cli.pages_out import write_pages
     from webferret.present.pages import clip_page
 
-    settings = settings_from_args(args)
-    async with Ferret(settings) as ferret:
-        options = ferret.fetch_options(
-            timeout=args.timeout,
-            budget=args.budget,
-            max_bytes=args.max_bytes,
-            tier=_browser_tier(args),
-            allow_hosts=tuple(args.allow_host or ()),
-            screenshot=args.screenshot,
-            mobile=args.mobile,
-        )
-        xopts = ferret.extract_options(format=args.format, links=args.links, link_limit=args.link_limit)
-        pages = await ferret.fetch_many(args.urls, options=options, extract=xopts, fresh=args.fresh)
     pages = [clip_page(page, args.max_chars) for page in pages]
     if args.agent and not args.json:
-        sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
+        if pages:
+            sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
         return EXIT_OK if all(page.ok for page in pages) else EXIT_FAILED
-    return write_pages(args, pages)
+    if not pages and not args.json:
+        return EXIT_FAILED
+    return write_pages(args, pages, meta)
+
+
+async def _interrupted(settings: Any, args: argparse.Namespace, done: dict[str, Any]) -> int:
+    """After Ctrl-C: the pages finished before it (they are in the store too), in the order asked,
+    then a line on stderr saying how many were not finished; exit status 130."""
+    finished = [done[url] for url in args.urls if url in done]
+    unfinished = len(args.urls) - len(finished)
+    await _output(settings, args, finished, {"interrupted": True, "unfinished": unfinished})
+    sys.stdout.flush()
+    sys.stderr.write(f"webferret: interrupted: {unfinished} of {len(args.urls)} pages not finished\n")
+    return EXIT_INTERRUPTED
 
 
 async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:

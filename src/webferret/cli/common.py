@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +35,20 @@ def add_network(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="lift the private-address guard entirely (deliberate internal fetches)",
     )
+
+
+def add_scope(parser: argparse.ArgumentParser) -> None:
+    """Flags that scope a page's content instead of the main-content choice (`extract.scope`)."""
+    parser.add_argument("--selector", metavar="CSS", help="keep only the elements matching this CSS selector")
+    parser.add_argument(
+        "--exclude", action="append", metavar="CSS", help="drop the elements matching CSS first (repeatable)"
+    )
+    parser.add_argument("--whole-page", action="store_true", help="the whole body, not only the main content")
+
+
+def scope_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The `ExtractOptions` fields of the scope flags (see `add_scope`)."""
+    return {"selector": args.selector, "exclude": tuple(args.exclude or ()), "whole_page": args.whole_page}
 
 
 def _host_entry(text: str) -> str:

@@ -6,6 +6,8 @@ Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
@@ -21,6 +23,8 @@ def extract_document(
         return thread_from_answer(200, content_type, body, options.max_comments)
     kind = sniff_kind(body, content_type)
     mime = mime_of(content_type)
+    if kind != "html" and options.format == "html":  # `--format html` is for HTML; others answer Markdown
+        options = replace(options, format="markdown")
     if kind == "pdf":
         from webferret.extract.pdf import extract_pdf
 

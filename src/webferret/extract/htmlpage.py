@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from lxml import etree, html
 
-from webferret.extract import classify, wikipedia
+from webferret.extract import classify, scope, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
@@ -50,7 +50,13 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         ) from None
 
 
-def _main(tree: html.HtmlElement, url: str | None, text: str, article: bool) -> MainContent | None:
+def _main(
+    tree: html.HtmlElement, url: str | None, text: str, article: bool, options: ExtractOptions
+) -> MainContent | None:
+    if options.selector is not None:  # the caller's scope instead of the main-content choice
+        return MainContent(element=scope.selected(tree, options.selector, url), source="selector")
+    if options.whole_page:
+        return MainContent(element=scope.whole_body(tree), source="whole_page")
     if wikipedia.is_mobile_html(tree):
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
     return choose_main(tree, url, text, article)
@@ -66,6 +72,7 @@ class Body:
     words: int
     in_main: set[str]
     base: str | None
+    markup: str = ""  # `--format html`: the main content as clean HTML (`extract.cleanhtml`)
 
 
 def count_words(text: str) -> int:
@@ -75,14 +82,21 @@ def count_words(text: str) -> int:
 
 def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions, article: bool) -> Body:
     base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
+    if scope.drop_excluded(tree, options.exclude):  # `--exclude`: gone before anything reads the body
+        text = html.tostring(tree, encoding="unicode")  # the learned selector re-reads the HTML text
     codes = collect_code_blocks(tree)  # before the selector may flatten them
-    main = _main(tree, url, text, article)
+    main = _main(tree, url, text, article, options)
     if main is None:
         return Body("", "", None, 0, set(), base)
     markdown = to_markdown(main.element, base, codes=codes)
     plain = to_text(main.element, codes=codes) if options.format == "text" else ""
     words = count_words(plain or markdown)
-    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base)
+    markup = ""
+    if options.format == "html":
+        from webferret.extract.cleanhtml import clean_html
+
+        markup = clean_html(main, base)
+    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base, markup)
 
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
@@ -102,6 +116,8 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
     )
     vetoed = classify.veto(tree, signals, body.plain or body.markdown)
     extra: dict[str, object] = {"selector": body.selector}
+    if options.scope() is not None:
+        extra["scope"] = options.scope()
     if vetoed:
         extra["quality_veto"] = vetoed
     return Extracted(
@@ -120,7 +136,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         quality=classify.quality(signals, vetoed),
         word_count=body.words,
         format=options.format,
-        content=body.plain if options.format == "text" else body.markdown,
+        content={"text": body.plain, "html": body.markup}.get(options.format, body.markdown),
         markdown=body.markdown,
         links=page_links(tree, body.base, body.in_main),
         jsonld=meta.jsonld,

@@ -17,10 +17,27 @@ if TYPE_CHECKING:
 class ExtractOptions:
     """How to turn a document into a page."""
 
-    format: Literal["markdown", "text"] = "markdown"
+    format: Literal["markdown", "text", "html"] = "markdown"
     links: bool = False
     link_limit: int = 20
     max_comments: int = 10
+    selector: str | None = None  # keep only the elements matching this CSS selector (extract.scope)
+    exclude: tuple[str, ...] = ()  # drop the elements matching these CSS selectors first
+    whole_page: bool = False  # the whole body, not the main content
+
+    def __post_init__(self) -> None:
+        """A list of excludes becomes a tuple; a bad selector is `FerretError(invalid_argument)`."""
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+        if self.selector is not None or self.exclude or self.whole_page:
+            from webferret.extract.scope import check_scope
+
+            check_scope(self.selector, self.exclude, self.whole_page)
+
+    def scope(self) -> dict[str, Any] | None:
+        """The scope a page read with these options records (`meta.extract.scope`); None by default."""
+        if self.selector is None and not self.exclude and not self.whole_page:
+            return None
+        return {"selector": self.selector, "exclude": list(self.exclude), "whole_page": self.whole_page}
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> ExtractOptions:

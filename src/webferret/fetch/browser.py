@@ -126,6 +126,8 @@ class BrowserTier:
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
             await _navigate(page, url, opts, guard)
+            if opts.wait_for:
+                await _wait_for(page, opts.wait_for, started + opts.timeout)
             html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
             if opts.screenshot:
                 await page.screenshot(path=opts.screenshot, full_page=True)
@@ -244,6 +246,21 @@ async def _settle(page: Any, seconds: float) -> None:
 
     with contextlib.suppress(Error):
         await page.wait_for_load_state("networkidle", timeout=seconds * 1000)
+
+
+async def _wait_for(page: Any, css: str, deadline: float) -> None:
+    """Wait until an element matching `css` is in the page (`--wait-for`), until `deadline` at most."""
+    from playwright.async_api import Error
+
+    seconds = max(0.1, deadline - time.monotonic() - 0.25)  # before the tier's own timeout fires
+    try:
+        await page.wait_for_selector(f"css={css}", state="attached", timeout=seconds * 1000)
+    except Error as exc:
+        if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower():
+            message = f"no element matching --wait-for {css!r} appeared within {seconds:.1f} s at {page.url}"
+            raise FerretError(ErrorCode.TIMEOUT, message) from None
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"--wait-for {css!r}: {first}") from None
 
 
 async def _past_challenge(page: Any, deadline: float) -> str:

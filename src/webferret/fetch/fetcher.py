@@ -86,6 +86,8 @@ class Fetcher:
                     raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier))
             except TimeoutError:
                 message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
+                if opts.wait_for:
+                    message += f"; no element matching --wait-for {opts.wait_for!r} had appeared"
                 raise FerretError(ErrorCode.TIMEOUT, message) from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         try:

@@ -30,6 +30,11 @@ class FetchOptions:
     headers: tuple[tuple[str, str], ...] = ()
     screenshot: str | None = None
     mobile: bool = False
+    wait_for: str | None = None  # browser tier: wait until this CSS selector is in the page
+
+    def __post_init__(self) -> None:
+        if self.wait_for is not None:
+            check_css(self.wait_for, "--wait-for")
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> FetchOptions:
@@ -53,6 +58,19 @@ class FetchOptions:
         if "allow_hosts" in clean:
             clean["allow_hosts"] = tuple(self.allow_hosts) + tuple(clean["allow_hosts"])
         return replace(self, **clean)
+
+
+def check_css(css: str, named: str) -> None:
+    """Raise `FerretError(invalid_argument)` naming `css` (given as `named`) when it does not parse."""
+    from cssselect import SelectorError, parse
+
+    from webferret.models import ErrorCode, FerretError
+
+    try:
+        if not parse(css):
+            raise SelectorError("it selects nothing")
+    except SelectorError as exc:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{named}: bad CSS selector {css!r}: {exc}") from None
 
 
 @dataclass

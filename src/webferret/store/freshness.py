@@ -27,12 +27,20 @@ def permitted(stored: StoredPage, options: FetchOptions) -> bool:
 
 
 def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
-    """`stored` if it was extracted the way `xopts` asks (format, links) and `options` permit it."""
+    """`stored` if it was extracted the way `xopts` asks (format, links, scope) and `options` permit it."""
     if stored is None or stored.page.format != xopts.format or not permitted(stored, options):
         return None
     if xopts.links and stored.page.links is None:
         return None
+    if scope_of(stored.page) != xopts.scope():  # a scoped read never stands in for another read
+        return None
     return stored
+
+
+def scope_of(page: Page) -> object:
+    """The scope (`--selector`, `--exclude`, `--whole-page`) `page` was extracted with, or None."""
+    extract = page.meta.get("extract")
+    return extract.get("scope") if isinstance(extract, dict) else None
 
 
 def is_fresh(stored: StoredPage, fresh_seconds: float, now: float | None = None) -> bool:

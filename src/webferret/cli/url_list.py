@@ -1,0 +1,63 @@
+"""URLs for `webferret fetch` from the command line, standard input (`-`) and `--urls-from FILE`.
+
+A list has one URL a line; blank lines and lines starting with `#` are skipped. A line that is not a
+URL is passed on as it is: the fetcher answers it as a page with its own `invalid_url` error.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from webferret.models import ErrorCode, FerretError
+
+STDIN = "-"
+
+
+def parse_url_lines(lines: Iterable[str]) -> list[str]:
+    """The URLs of a list: each line stripped; blank lines and `#` comments skipped."""
+    urls = []
+    for line in lines:
+        entry = line.strip()
+        if entry and not entry.startswith("#"):
+            urls.append(entry)
+    return urls
+
+
+def _read_list(name: str) -> list[str]:
+    """The URLs of the list file `name` (`-`: standard input); an unreadable file is a usage error."""
+    if name == STDIN:
+        return parse_url_lines(sys.stdin)
+    try:
+        text = Path(name).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"--urls-from {name}: no such file") from None
+    except OSError as exc:
+        message = f"--urls-from {name}: cannot read it: {exc.strerror or exc}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message) from None
+    return parse_url_lines(text.splitlines())
+
+
+def gather_urls(arguments: Sequence[str], lists: Sequence[str]) -> list[str]:
+    """The URLs given as arguments (`-` expands to standard input's list, in its place), then those of
+    each `--urls-from` file. Standard input can be named once (as `-` or `--urls-from -`)."""
+    if not arguments and not lists:
+        message = "no URLs given: name them, or `-` to read them from standard input, or --urls-from FILE"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    if [*arguments, *lists].count(STDIN) > 1:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "standard input (-) can be read only once")
+    urls: list[str] = []
+    for name in arguments:
+        urls.extend(_read_list(STDIN) if name == STDIN else [name])
+    for name in lists:
+        urls.extend(_read_list(name))
+    if not urls:
+        named = " and ".join(name if name != STDIN else "standard input" for name in [*arguments, *lists])
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"no URLs given: {named} held none")
+    return urls
+
+
+def reads_lists(arguments: Sequence[str], lists: Sequence[str]) -> bool:
+    """Will the URLs come (partly) from a list, so their number is not known before reading it?"""
+    return bool(lists) or STDIN in arguments

@@ -1,0 +1,58 @@
+"""Ctrl-C during `webferret fetch`: the finished pages are printed (and stored), exit 130."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from simweb import SimWeb
+
+from webferret.store.pages import PageStore
+
+
+def _fetch(*args: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "webferret", "fetch", "--allow-host", "127.0.0.1", *args]
+    env = {key: value for key, value in os.environ.items() if key != "WEBFERRET_SERVE"}
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _wait_stored(home: Path, url: str, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        assert time.monotonic() < deadline and proc.poll() is None
+        if (home / "store.sqlite3").exists():
+            store = PageStore.in_home(home)
+            try:
+                if store.lookup(url) is not None:
+                    return
+            finally:
+                store.close()
+        time.sleep(0.05)
+
+
+def _interrupt(webferret_home: Path, simweb: SimWeb, *args: str) -> tuple[str, str, int]:
+    hanging = simweb.add("/hanging", "<html><body><p>late</p></body></html>", delay=15.0)
+    proc = _fetch(*args, hanging, simweb.url("/article"))
+    _wait_stored(webferret_home, simweb.url("/article"), proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    return out, err, proc.returncode
+
+
+def test_ctrl_c_prints_the_finished_pages(webferret_home: Path, simweb: SimWeb) -> None:
+    out, err, code = _interrupt(webferret_home, simweb)
+    assert code == 130, err
+    assert out.startswith("# The Ferret Field Guide\n") and "late" not in out
+    assert err == "webferret: interrupted: 1 of 2 pages not finished\n"
+
+
+def test_ctrl_c_with_json_answers_the_finished_pages(webferret_home: Path, simweb: SimWeb) -> None:
+    out, err, code = _interrupt(webferret_home, simweb, "--json")
+    envelope = json.loads(out)
+    assert code == 130 and "Traceback" not in err
+    assert envelope["ok"] is False
+    assert envelope["meta"] == {"count": 1, "failed": 0, "interrupted": True, "unfinished": 1}
+    assert [page["url"] for page in envelope["data"]["pages"]] == [simweb.url("/article")]

@@ -1,0 +1,74 @@
+"""`webferret fetch -` and `--urls-from FILE`: URLs one a line, blank lines and `#` comments skipped."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.cli.url_list import parse_url_lines
+
+ALLOW = ["--allow-host", "127.0.0.1"]
+
+
+def fetch_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["fetch", "--json", *ALLOW, *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, json.loads(out)
+
+
+def test_list_lines() -> None:
+    lines = ["  https://a.example/ \n", "\n", "# a comment\n", "   # indented comment\n", "b c\n"]
+    assert parse_url_lines(lines) == ["https://a.example/", "b c"]
+
+
+def test_urls_from_stdin_in_place_of_dash(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listed = f"# pages to read\n{simweb.url('/json')}\n\n{simweb.url('/text')}\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(listed))
+    code, envelope = fetch_json(capsys, simweb.url("/article"), "-")
+    urls = [page["url"] for page in envelope["data"]["pages"]]
+    assert code == 0 and urls == [simweb.url(path) for path in ("/article", "/json", "/text")]
+
+
+def test_urls_from_files_with_a_bad_line(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text(f"{simweb.url('/article')}\nnot a url\n")
+    second.write_text(f"\n# nothing but\n{simweb.url('/text')}\n")
+    code, envelope = fetch_json(capsys, "--urls-from", str(first), "--urls-from", str(second))
+    pages = envelope["data"]["pages"]
+    assert code == 1
+    assert [(page["url"], page["ok"]) for page in pages] == [
+        (simweb.url("/article"), True),
+        ("not a url", False),
+        (simweb.url("/text"), True),
+    ]
+    assert pages[1]["error"]["code"] == "invalid_url"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["--urls-from", "/no/such/list.txt"], "", "--urls-from /no/such/list.txt: no such file"),
+        (["-"], "# only a comment\n\n", "no URLs given: standard input held none"),
+        (["-", "--urls-from", "-"], "", "standard input (-) can be read only once"),
+    ],
+)
+def test_list_problems_are_usage_errors(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    stdin: str,
+    message: str,
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(["fetch", *args])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith(f"webferret: error: invalid_argument: {message}")

@@ -1,0 +1,82 @@
+"""`--format html`: the main content as clean HTML, links absolute, nothing active left."""
+
+import json
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+
+ALLOW = ["--allow-host", "127.0.0.1"]
+WORDS = "Ferrets dig long tunnels under the old barn and keep their food in a dry chamber there. "
+PAGE = f"""<html><head><title>Tunnels</title><style>p {{ color: red }}</style></head><body>
+<nav><a href="/">Home</a></nav>
+<article><h1>Tunnels</h1>
+<p onclick="steal()" style="color: blue" class="lead">{WORDS * 3}
+<a href="../guide/burrows.html" onmouseover="track()">burrow guide</a> and
+<a href="javascript:alert(1)">a trap</a>.</p>
+<iframe src="/ads"></iframe><script>window.evil = 1;</script>
+<p>{WORDS * 4}<img src="img/ferret.png" alt="a ferret" onerror="boom()"></p>
+<pre><code>dig(depth=3)</code></pre>
+</article><footer>Copyright Tunnels Weekly</footer></body></html>"""
+
+
+@pytest.fixture
+def page_url(simweb: SimWeb) -> str:
+    return simweb.add("/docs/tunnels", PAGE, headers={"Content-Type": "text/html; charset=utf-8"})
+
+
+def fetch_page(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["fetch", "--json", *ALLOW, *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, json.loads(out)["data"]["pages"][0]
+
+
+def test_main_content_as_clean_html(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, page_url: str
+) -> None:
+    code, page = fetch_page(capsys, "--format", "html", page_url)
+    html = page["content"]
+    assert code == 0 and page["format"] == "html"
+    assert "<h1>Tunnels</h1>" in html and "dig(depth=3)" in html
+    assert f'<a href="{simweb.url("/guide/burrows.html")}">burrow guide</a>' in html
+    for active in (
+        "<script",
+        "window.evil",
+        "onclick",
+        "onmouseover",
+        "onerror",
+        "<iframe",
+        "style=",
+        "javascript:",
+    ):
+        assert active not in html
+    assert "Copyright Tunnels Weekly" not in html and 'href="/"' not in html  # main content only
+
+
+def test_html_with_a_selector_keeps_images_absolute(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, page_url: str
+) -> None:
+    code, page = fetch_page(capsys, "--format", "html", "--selector", "p:nth-of-type(2)", page_url)
+    assert code == 0
+    assert page["content"].startswith("<div><p>Ferrets dig")  # the matches, in one container
+    assert f'<img src="{simweb.url("/docs/img/ferret.png")}" alt="a ferret">' in page["content"]
+
+
+def test_html_and_markdown_reads_never_stand_in_for_each_other(
+    capsys: pytest.CaptureFixture[str], page_url: str
+) -> None:
+    _, html = fetch_page(capsys, "--format", "html", page_url)
+    _, markdown = fetch_page(capsys, page_url)
+    _, again = fetch_page(capsys, "--format", "html", page_url)
+    assert markdown["fetched_via"] == "http" and markdown["format"] == "markdown"
+    assert markdown["content"].startswith("# Tunnels")
+    assert again["fetched_via"] == "http" and again["content"] == html["content"]
+
+
+def test_a_document_that_is_not_html_answers_markdown(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    code, page = fetch_page(capsys, "--format", "html", simweb.url("/json"))
+    assert code == 0 and page["format"] == "markdown" and page["content"].startswith("```json")

@@ -1,0 +1,94 @@
+"""`--wait-for CSS`: the browser tier waits until an element is present, bounded by the page timeout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tiers_web import loopback_policy, serve
+
+from webferret.cli import main
+from webferret.config import Settings
+from webferret.fetch.browser import BrowserTier
+from webferret.fetch.types import FetchOptions
+from webferret.models import ErrorCode, FerretError
+
+CHROMIUM = "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
+WORDS = "Ferrets sleep eighteen hours a day and hide socks under the sofa. " * 6
+LATE = f"""<html><head><title>Late</title></head><body><article><h1>First part</h1><p>{WORDS}</p>
+<div id="root"></div></article>
+<script>setTimeout(function () {{
+  document.getElementById('root').innerHTML =
+    '<section id="late"><h2>Arr' + 'ived</h2><p>{WORDS}</p></section>';
+}}, 3000);</script></body></html>"""
+
+
+def test_a_bad_selector_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["fetch", "--wait-for", "div[", "http://127.0.0.1:9/"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.startswith(
+        "webferret: error: invalid_argument: --wait-for: bad CSS selector 'div['"
+    )
+    with pytest.raises(FerretError) as raised:
+        FetchOptions(wait_for="::(")
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT
+
+
+def test_wait_for_refuses_a_tier_without_a_browser(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["fetch", "--tier", "http", "--wait-for", "#late", "http://127.0.0.1:9/"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--wait-for needs the browser, not --tier http" in err
+
+
+@needs_chromium
+async def test_waits_for_the_element_and_times_out_naming_it() -> None:
+    tier, policy = BrowserTier(SETTINGS), loopback_policy()
+    try:
+        with serve() as site:
+            site.page("/", LATE)
+            target = await policy.vet(site.base + "/")
+            raw = await tier.fetch(target, FetchOptions(timeout=20, wait_for="#late h2"), policy)
+            with pytest.raises(FerretError) as raised:
+                await tier.fetch(target, FetchOptions(timeout=3, wait_for=".never"), policy)
+    finally:
+        await tier.aclose()
+    assert b"Arrived" in raw.body and raw.fetched_via == "browser"
+    assert raised.value.code == ErrorCode.TIMEOUT and "'.never'" in raised.value.message
+
+
+@needs_chromium
+def test_cli_wait_for_renders_in_the_browser(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", CHROMIUM)
+    monkeypatch.setenv("WEBFERRET_BROWSER_NO_SANDBOX", "1")
+    with serve() as site:
+        site.page("/", LATE)
+        code = main(["fetch", "--json", "--allow-host", "127.0.0.1", "--wait-for", "#late", site.base + "/"])
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert code == 0 and page["fetched_via"] == "browser", page["error"]
+    assert "## Arrived" in page["content"] and "# First part" in page["content"]
+
+
+@needs_chromium
+async def test_mcp_web_fetch_waits_for_the_element() -> None:
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools, WebFetchArgs
+
+    settings = load_settings(
+        allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True, respect_robots=False
+    )
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        with pytest.raises(FerretError) as raised:
+            await tools.web_fetch(WebFetchArgs(urls=["http://127.0.0.1:9/"], wait_for="a["))
+        with serve() as site:
+            site.page("/", LATE)
+            answer = await tools.web_fetch(WebFetchArgs(urls=[site.base + "/"], wait_for="#late"))
+    page = answer.data["pages"][0]
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "'a['" in raised.value.message
+    assert page["fetched_via"] == "browser" and "## Arrived" in page["content"]
