@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from lxml import html
@@ -59,7 +60,13 @@ class Signals:
     og_type: str | None
     words: int
     links_in_main: int
-    repetition: int
+    tree: html.HtmlElement | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def repetition(self) -> int:
+        """`repetition` of the page, computed only when `page_type` gets that far (a page declaring its
+        type never does)."""
+        return repetition(self.tree) if self.tree is not None else 0
 
 
 _ROWS_IN = frozenset(("ul", "ol", "div", "section", "tbody", "main"))
