@@ -48,7 +48,24 @@ def analyse(
     tree: lxml.html.HtmlElement | None = None,
     known: tuple[str, str] | None = None,
 ) -> Analysis | None:
-    """Blocks and features of a page; None when the HTML holds no document.
+    """Blocks and features of a page; None when the HTML holds no document (arguments: `cut`)."""
+    page = cut(html, url, tree, known)
+    if page is None:
+        return None
+    blocks, ref, main = page
+    if not blocks:
+        return Analysis([], np.zeros((0, 0)), main)
+    return Analysis(blocks, features.matrix(blocks, html, url, ref), main)
+
+
+def cut(
+    html: str,
+    url: str | None,
+    tree: lxml.html.HtmlElement | None = None,
+    known: tuple[str, str] | None = None,
+) -> tuple[list[B.Block], features.Reference, str] | None:
+    """The page's blocks, what trafilatura kept of it and its main text; None when the HTML holds no
+    document.
 
     `tree`: the page as `htmlpage.parse_html` parsed it (left untouched: the blocks come from a copy), so
     the HTML is not parsed again, here or by trafilatura (the same trees, the same features).
@@ -59,11 +76,7 @@ def analyse(
         return None
     main, comments = known if known is not None else reference(html if tree is None else tree, url)
     B.clean(root)
-    blocks = B.segment(root)
-    if not blocks:
-        return Analysis([], np.zeros((0, 0)), main)
-    ref = features.Reference.of(main, comments)
-    return Analysis(blocks, features.matrix(blocks, html, url, ref), main)
+    return B.segment(root), features.Reference.of(main, comments), main
 
 
 def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:

@@ -20,7 +20,7 @@ from lxml import etree, html
 from trafilatura.settings import Document
 from trafilatura.xml import xmltotxt
 
-from webferret.extract import main_content
+from webferret.extract import features, main_content
 from webferret.extract.blocks import drop_keep_tail
 from webferret.extract.features import normalize
 
@@ -38,17 +38,16 @@ def article_drop(document: Document, page: str, url: str | None, tree: html.Html
     body = document.body
     paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)}
     known = (_plain_text(body), _plain_text(getattr(document, "commentsbody", None)))
-    analysis = main_content.analyse(page, url, tree=tree, known=known)
-    if analysis is None or not analysis.blocks:
+    cut = main_content.cut(page, url, tree, known)
+    if cut is None or not cut[0]:
         return set()
-    texts = [normalize(b.text) for b in analysis.blocks]
+    blocks, ref, main = cut
+    texts = [normalize(b.text) for b in blocks]
     rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
     if not rows:
         return set()
-    candidates = main_content.Analysis(
-        [analysis.blocks[i] for i in rows], analysis.matrix[rows], analysis.reference_text
-    )
-    prob = main_content.probabilities(candidates)
+    x = features.matrix(blocks, page, url, ref, rows)  # whole in those rows only
+    prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in rows], x[rows], main))
     return rejected([texts[i] for i in rows], prob, ARTICLE_CUT)
 
 
