@@ -28,3 +28,12 @@ def wikipedia_mobile_html() -> bytes:
     if not path.is_file():
         pytest.skip(f"shared fixture not found at {path}")
     return path.read_bytes()
+
+
+@pytest.fixture
+def article_set_dir() -> Path:
+    """The article benchmark's pages (gzipped HTML named by page id)."""
+    folder = shared_dir() / "bench" / "extraction" / "html"
+    if not folder.is_dir():
+        pytest.skip(f"the shared article set was not found at {folder}")
+    return folder

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from lxml import html
@@ -59,21 +60,37 @@ class Signals:
     og_type: str | None
     words: int
     links_in_main: int
-    repetition: int
+    tree: html.HtmlElement | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def repetition(self) -> int:
+        """`repetition` of the page, computed only when `page_type` gets that far (a page declaring its
+        type never does)."""
+        return repetition(self.tree) if self.tree is not None else 0
+
+
+_ROWS_IN = frozenset(("ul", "ol", "div", "section", "tbody", "main"))
 
 
 def repetition(tree: html.HtmlElement) -> int:
-    """The longest run of sibling elements of one tag and class that each hold a link (cards, rows)."""
-    best = 0
-    for parent in tree.iter("ul", "ol", "div", "section", "tbody", "main"):
-        kinds = Counter(
-            (child.tag, child.get("class", ""))
-            for child in parent
-            if isinstance(child.tag, str) and child.find(".//a") is not None
-        )
-        if kinds:
-            best = max(best, kinds.most_common(1)[0][1])
-    return best
+    """The longest run of sibling elements of one tag and class that each hold a link (cards, rows) in a
+    list, div, section, table body or main element.
+
+    One walk up from each link marks the elements holding one (stopping where an earlier walk passed);
+    every such element is counted under its parent, tag and class.
+    """
+    holders: set[html.HtmlElement] = set()
+    for link in tree.iter("a"):
+        for ancestor in link.iterancestors():
+            if ancestor in holders:
+                break
+            holders.add(ancestor)
+    runs: Counter[tuple[html.HtmlElement, str, str]] = Counter()
+    for child in holders:
+        parent = child.getparent()  # a holder too: the proxy stays the same object
+        if parent is not None and parent.tag in _ROWS_IN:
+            runs[parent, child.tag, child.get("class", "")] += 1
+    return max(runs.values(), default=0)
 
 
 def page_type(signals: Signals) -> PageType:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -15,7 +16,8 @@ from webferret.extract import blocks as B
 WORD_RE = re.compile(r"\w+")
 NORM_RE = re.compile(r"\W+")
 JSONLD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
-OG_TYPE_RE = re.compile(r"""property=["']og:type["'][^>]*content=["']([\w.:-]+)""", re.IGNORECASE)
+# read on lower-cased HTML: no case-insensitive matching needed (none of its letters has a non-ASCII twin)
+OG_TYPE_RE = re.compile(r"""property=["']og:type["'][^>]*content=["']([\w.:-]+)""")
 TYPE_GROUPS = (
     ("product", "offer", "aggregateoffer", "productgroup"),
     ("article", "newsarticle", "blogposting", "reportagenewsarticle", "techarticle", "scholarlyarticle"),
@@ -99,11 +101,17 @@ def page_signals(html: str, url: str | None, n_words: int, n_blocks: int, ref: R
     return values
 
 
+def _basics(block: B.Block, ref: Reference) -> tuple[list[str], str, float]:
+    """A block's words, its normalized text, and whether trafilatura kept it (1.0 or 0.0)."""
+    words = WORD_RE.findall(block.text.lower())
+    norm = f" {' '.join(words)} "  # `normalize(block.text)`: the same word runs, one regex less
+    return words, norm, float(len(norm) > 2 and ref.kept(norm, len(words)))
+
+
 def _text_features(block: B.Block, ref: Reference) -> list[float]:
     text = block.text
-    words = WORD_RE.findall(text.lower())
+    words, norm, kept = _basics(block, ref)
     n_words, n_chars = len(words), len(text)
-    norm = normalize(text)
     overlap = sum(map(ref.main_words.__contains__, words)) / n_words if n_words else 0.0
     tag = block.element.tag if isinstance(block.element.tag, str) else ""
     return [
@@ -116,7 +124,7 @@ def _text_features(block: B.Block, ref: Reference) -> list[float]:
         n_chars / (n_words or 1),
         sum(map(str.isdigit, text)) / (n_chars or 1),
         float(block.depth),
-        float(len(norm) > 2 and ref.kept(norm, n_words)),
+        kept,
         float(len(norm) > 2 and norm in ref.comments),
         overlap,
         *_tag_columns(tag),
@@ -153,9 +161,31 @@ def _window_mean(values: np.ndarray, radius: int) -> np.ndarray:
     return (csum[2 * radius + 1 :] - csum[: -2 * radius - 1]) / (2 * radius + 1)
 
 
-def matrix(blocks: list[B.Block], html: str, url: str | None, ref: Reference) -> np.ndarray:
-    """The feature matrix of a page: one row per block."""
-    own = np.hstack([np.array([_text_features(b, ref) for b in blocks], dtype=float), _flag_columns(blocks)])
+def _own_columns(blocks: list[B.Block], ref: Reference, rows: Collection[int] | None) -> np.ndarray:
+    """`_text_features` of the blocks; with `rows`, of those only, the other rows holding just the
+    columns the context of every block is made of (its words, link density, whether trafilatura kept
+    it) and NaN elsewhere."""
+    if not rows:
+        return np.array([_text_features(b, ref) for b in blocks], dtype=float)
+    whole = {i: _text_features(blocks[i], ref) for i in rows}
+    out = np.full((len(blocks), len(next(iter(whole.values())))), np.nan)
+    for i, block in enumerate(blocks):
+        if i in whole:
+            out[i] = whole[i]
+            continue
+        words, _, kept = _basics(block, ref)
+        out[i, N_WORDS] = math.log1p(len(words))
+        out[i, LINK_DENSITY] = min(block.link_chars / (len(block.text) or 1), 1.0)
+        out[i, IN_MAIN] = kept
+    return out
+
+
+def matrix(
+    blocks: list[B.Block], html: str, url: str | None, ref: Reference, rows: Collection[int] | None = None
+) -> np.ndarray:
+    """The feature matrix of a page: one row per block. With `rows` (block indexes), only those rows are
+    whole (the same values as without), the others NaN but in the columns their neighbours' need."""
+    own = np.hstack([_own_columns(blocks, ref, rows), _flag_columns(blocks)])
     n = len(blocks)
     chars = np.array([len(b.text) for b in blocks], dtype=float)
     words = np.expm1(own[:, N_WORDS])

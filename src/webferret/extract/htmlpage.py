@@ -19,6 +19,8 @@ from webferret.models import ErrorCode, FerretError
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
+# a whitespace-separated token from its first letter or digit on: one match per token that has one
+_WORD_TOKEN = re.compile(r"[^\W_]\S*")
 _PARSERS = threading.local()
 
 
@@ -77,7 +79,7 @@ class Body:
 
 def count_words(text: str) -> int:
     """Words of rendered text: tokens with a letter or digit (Markdown marks like `#`, `|`, `-` are not)."""
-    return sum(1 for token in _LINK_TARGET.sub("]", text).split() if any(c.isalnum() for c in token))
+    return len(_WORD_TOKEN.findall(_LINK_TARGET.sub("]", text)))
 
 
 def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions, article: bool) -> Body:
@@ -112,7 +114,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         og_type=meta.og_type,
         words=body.words,
         links_in_main=len(body.in_main),
-        repetition=classify.repetition(tree),
+        tree=tree,
     )
     vetoed = classify.veto(tree, signals, body.plain or body.markdown)
     extra: dict[str, object] = {"selector": body.selector}

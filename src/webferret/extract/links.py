@@ -12,6 +12,9 @@ from webferret.models import Link
 
 _SPACE = re.compile(r"\s+")
 _SCHEMES = ("http://", "https://")
+# what urljoin and urldefrag would rewrite or check in an absolute URL: a query, fragment or parameters
+# (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated)
+_REWRITTEN = re.compile(r"[?#;\[\]\t\r\n]")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -20,11 +23,25 @@ def absolute(href: str | None, base: str | None) -> str | None:
     href = (href or "").strip()
     if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
         return None
+    if _already_absolute(href):
+        return href
     try:
         url = urldefrag(urljoin(base or "", href)).url
     except ValueError:
         return None
     return url if url.startswith(_SCHEMES) else None
+
+
+def _already_absolute(href: str) -> bool:
+    """An ASCII http(s) URL with a host and nothing urljoin would rewrite: joined, it is itself."""
+    host_at = 7 if href.startswith("http://") else 8 if href.startswith("https://") else 0
+    return (
+        host_at > 0
+        and len(href) > host_at
+        and href[host_at] != "/"
+        and href.isascii()
+        and _REWRITTEN.search(href) is None
+    )
 
 
 def main_targets(main: etree._Element | None, base: str | None) -> set[str]:

@@ -30,10 +30,11 @@ class Analysis:
     reference_text: str
 
 
-def reference(html: str, url: str | None) -> tuple[str, str]:
-    """trafilatura's main text and comments text (empty strings when it finds nothing)."""
+def reference(source: str | lxml.html.HtmlElement, url: str | None) -> tuple[str, str]:
+    """trafilatura's main text and comments text (empty strings when it finds nothing), from the HTML or
+    from the page already parsed (trafilatura works on its own copy of a tree)."""
     try:
-        doc = trafilatura.bare_extraction(html, url=url, include_comments=True, with_metadata=False)
+        doc = trafilatura.bare_extraction(source, url=url, include_comments=True, with_metadata=False)
     except (ValueError, TypeError, AttributeError):
         return "", ""
     if doc is None or isinstance(doc, dict):
@@ -41,18 +42,41 @@ def reference(html: str, url: str | None) -> tuple[str, str]:
     return doc.text or "", doc.comments or ""
 
 
-def analyse(html: str, url: str | None) -> Analysis | None:
-    """Blocks and features of a page; None when the HTML holds no document."""
-    root = B.parse(html)
-    if root is None:
+def analyse(
+    html: str,
+    url: str | None,
+    tree: lxml.html.HtmlElement | None = None,
+    known: tuple[str, str] | None = None,
+) -> Analysis | None:
+    """Blocks and features of a page; None when the HTML holds no document (arguments: `cut`)."""
+    page = cut(html, url, tree, known)
+    if page is None:
         return None
-    main, comments = reference(html, url)
-    B.clean(root)
-    blocks = B.segment(root)
+    blocks, ref, main = page
     if not blocks:
         return Analysis([], np.zeros((0, 0)), main)
-    ref = features.Reference.of(main, comments)
     return Analysis(blocks, features.matrix(blocks, html, url, ref), main)
+
+
+def cut(
+    html: str,
+    url: str | None,
+    tree: lxml.html.HtmlElement | None = None,
+    known: tuple[str, str] | None = None,
+) -> tuple[list[B.Block], features.Reference, str] | None:
+    """The page's blocks, what trafilatura kept of it and its main text; None when the HTML holds no
+    document.
+
+    `tree`: the page as `htmlpage.parse_html` parsed it (left untouched: the blocks come from a copy), so
+    the HTML is not parsed again, here or by trafilatura (the same trees, the same features).
+    `known`: trafilatura's main and comments text when the caller already has them (else it runs here).
+    """
+    root = B.parse(html) if tree is None else copy.deepcopy(tree)
+    if root is None:
+        return None
+    main, comments = known if known is not None else reference(html if tree is None else tree, url)
+    B.clean(root)
+    return B.segment(root), features.Reference.of(main, comments), main
 
 
 def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
@@ -116,9 +140,12 @@ class Selection:
     deferred: bool
 
 
-def select(html: str, url: str | None, defer: bool = True) -> Selection | None:
-    """The classifier's selection of the page's main content; None when the page has no blocks."""
-    analysis = analyse(html, url)
+def select(
+    html: str, url: str | None, defer: bool = True, tree: lxml.html.HtmlElement | None = None
+) -> Selection | None:
+    """The classifier's selection of the page's main content; None when the page has no blocks.
+    `tree`: the page already parsed (see `analyse`)."""
+    analysis = analyse(html, url, tree)
     if analysis is None or not analysis.blocks:
         return None
     prob, mask = _judge(analysis, defer)

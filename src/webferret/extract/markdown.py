@@ -154,7 +154,7 @@ class Renderer:
 
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
-        text = "\n".join(_SPACE.sub(" ", line).strip() for line in text.split("\n"))
+        text = "\n".join(" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
         if text.strip():
             out.append(_BLANKS.sub("\n\n", text).strip())
         run.clear()

@@ -1,10 +1,14 @@
 """Trim trafilatura's choice with the block classifier's verdicts.
 
-When the page-level chooser hands a page to trafilatura's selection, the classifier has already rated
-every block of the page; a paragraph of trafilatura's tree is dropped when its text is exactly that of
-blocks rated below `DEFERRED_CUT` and of no block rated above it (newsletter lines, "related" links,
-credits). bench/train_blocks.py estimates it the same way on trafilatura's text, and with --trim-sweep
-measures the same trim on declared articles (not used: see the README).
+A paragraph of trafilatura's tree is dropped when its text is exactly that of blocks the classifier
+rates below a cut and of no block rated above it (newsletter lines, "related" links, credits, shop and
+share chrome). Two places use it:
+- a page the page-level chooser hands to trafilatura: the classifier has already rated every block of
+  the page, so this costs next to nothing (`DEFERRED_CUT`);
+- a page that declares itself an article (`article_drop`): trafilatura's choice is kept, and the page is
+  cut into blocks and rated for it, with trafilatura's own text of that same run as the reference (no
+  second trafilatura run), only the blocks that are trafilatura's paragraphs rated (`ARTICLE_CUT`).
+bench/train_blocks.py estimates both the same way on trafilatura's text (--trim-sweep for articles).
 """
 
 from __future__ import annotations
@@ -12,14 +16,48 @@ from __future__ import annotations
 from copy import deepcopy
 
 import numpy as np
-from lxml import etree
+from lxml import etree, html
+from trafilatura.settings import Document
+from trafilatura.xml import xmltotxt
 
+from webferret.extract import features, main_content
 from webferret.extract.blocks import drop_keep_tail
 from webferret.extract.features import normalize
 
 # chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
 DEFERRED_CUT = 0.1
+# chosen by cross-validation on the multitype set's declared articles (0.2 to 0.5 tried: see the README);
+# the article set is only measured, never tuned on
+ARTICLE_CUT = 0.3
 _PARAGRAPHS = ("p", "head", "item", "quote")
+
+
+def article_drop(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> set[str]:
+    """Normalized texts of trafilatura's paragraphs (in `document`, its run on `tree`) that the classifier
+    rejects as blocks of the page and keeps nowhere else on it; `page` is the HTML text."""
+    body = document.body
+    paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)}
+    known = (_plain_text(body), _plain_text(getattr(document, "commentsbody", None)))
+    cut = main_content.cut(page, url, tree, known)
+    if cut is None or not cut[0]:
+        return set()
+    blocks, ref, main = cut
+    texts = [normalize(b.text) for b in blocks]
+    rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
+    if not rows:
+        return set()
+    x = features.matrix(blocks, page, url, ref, rows)  # whole in those rows only
+    prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in rows], x[rows], main))
+    return rejected([texts[i] for i in rows], prob, ARTICLE_CUT)
+
+
+def _plain_text(body: etree._Element | None) -> str:
+    """trafilatura's plain text of its tree without link targets (as its own text output has it)."""
+    if body is None:
+        return ""
+    plain = deepcopy(body)
+    etree.strip_tags(plain, "ref")
+    return xmltotxt(plain, False)
 
 
 def rejected(texts: list[str], prob: np.ndarray, cut: float) -> set[str]:
