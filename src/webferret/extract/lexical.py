@@ -56,32 +56,76 @@ def attribute_tokens(value: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _words(text: str) -> list[str]:
+    return [w if not w[0].isdigit() else "0" for w in WORD_RE.findall(text[:2000].lower())[:MAX_WORDS]]
+
+
 def word_tokens(text: str) -> list[str]:
     """The block's words (its first `MAX_WORDS`, lower-cased, numbers as "0") and its first bigrams."""
-    words = [w if not w[0].isdigit() else "0" for w in WORD_RE.findall(text[:2000].lower())[:MAX_WORDS]]
+    words = _words(text)
     grams = [f"{a} {b}" for a, b in itertools.pairwise(words[: MAX_BIGRAMS + 1])]
     return [f"w:{w}" for w in words] + [f"b:{g}" for g in grams]
 
 
-def _element_attrs(el: lxml.html.HtmlElement) -> str:
-    return f"{el.get('class', '')} {el.get('id', '')}"
+def _crc(token: str) -> int:
+    return zlib.crc32(token.encode())
+
+
+@lru_cache(maxsize=65536)
+def _word_hash(word: str) -> int:
+    return _crc(f"w:{word}")
+
+
+def _word_hashes(text: str) -> list[int]:
+    words = _words(text)
+    grams = [_crc(f"b:{a} {b}") for a, b in itertools.pairwise(words[: MAX_BIGRAMS + 1])]
+    return [_word_hash(w) for w in words] + grams
+
+
+Chain = tuple[tuple[str, str], ...]  # (class and id, tag) of an element and its ancestors, up to <body>
+
+
+def _chain(element: lxml.html.HtmlElement, memo: dict[Any, Chain]) -> Chain:
+    """The element's chain, its first `ANCESTORS` + 1 levels; `memo` holds those of the page's elements
+    already seen (blocks share their ancestors, so each element is read once per page)."""
+    climbed: list[Any] = []
+    node: Any = element
+    while node is not None and node not in memo:
+        if not isinstance(node.tag, str) or node.tag in ("body", "html"):
+            node = None
+            break
+        climbed.append(node)
+        node = node.getparent()
+    tail = memo[node] if node is not None else ()
+    for el in reversed(climbed):
+        tail = ((f"{el.get('class', '')} {el.get('id', '')}", el.tag), *tail[:ANCESTORS])
+        memo[el] = tail
+    return tail
 
 
 def markup_tokens(element: lxml.html.HtmlElement) -> tuple[list[str], list[str]]:
     """The class/id tokens of the element and its ancestors (with a depth bucket), and its tag path."""
-    attrs: list[str] = []
-    tags: list[str] = []
-    node: Any = element
-    for level in range(ANCESTORS + 1):
-        if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html"):
-            break
-        bucket = _bucket(level)
-        attrs.extend(f"a{bucket}:{t}" for t in attribute_tokens(_element_attrs(node)))
-        if level < PATH_TAGS:
-            tags.append(node.tag)
-        node = node.getparent()
-    path = [f"t:{'/'.join(reversed(tags[: i + 1]))}" for i in range(len(tags))]
-    return attrs, path
+    chain = _chain(element, {})
+    attrs = [f"a{_bucket(level)}:{t}" for level, (a, _) in enumerate(chain) for t in attribute_tokens(a)]
+    tags = [tag for _, tag in chain[:PATH_TAGS]]
+    return list(dict.fromkeys(attrs)), [f"t:{'/'.join(reversed(tags[: i + 1]))}" for i in range(len(tags))]
+
+
+@lru_cache(maxsize=16384)
+def _attribute_hashes(attrs: str, bucket: int) -> tuple[int, ...]:
+    return tuple(_crc(f"a{bucket}:{t}") for t in attribute_tokens(attrs))
+
+
+@lru_cache(maxsize=4096)
+def _path_hashes(tags: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(_crc(f"t:{'/'.join(reversed(tags[: i + 1]))}") for i in range(len(tags)))
+
+
+@lru_cache(maxsize=16384)
+def _markup_hashes(chain: Chain) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sibling blocks often share their whole chain, hence the cache."""
+    attrs = (h for level, (a, _) in enumerate(chain) for h in _attribute_hashes(a, _bucket(level)))
+    return tuple(dict.fromkeys(attrs)), _path_hashes(tuple(tag for _, tag in chain[:PATH_TAGS]))
 
 
 @dataclass(frozen=True)
@@ -95,10 +139,9 @@ class Tokens:
 
 
 def block_tokens(block: B.Block, families: tuple[str, ...] = FAMILIES) -> list[list[str]]:
-    """The tokens of one block, one list per family asked for."""
-    attrs, path = markup_tokens(block.element) if "attrs" in families or "tags" in families else ([], [])
-    words = word_tokens(block.text) if "words" in families else []
-    chosen = {"words": words, "attrs": list(dict.fromkeys(attrs)), "tags": path}
+    """The tokens of one block as strings, one list per family asked for (what `hashed` hashes)."""
+    attrs, path = markup_tokens(block.element)
+    chosen = {"words": word_tokens(block.text), "attrs": attrs, "tags": path}
     return [chosen[f] for f in families]
 
 
@@ -109,10 +152,14 @@ def hashed(blocks: list[B.Block], families: tuple[str, ...] = FAMILIES) -> Hashe
     """Per family: the block (row) of every token and its 32-bit hash (CRC-32 of its UTF-8 bytes)."""
     rows: dict[str, list[int]] = {f: [] for f in families}
     hashes: dict[str, list[int]] = {f: [] for f in families}
+    memo: dict[Any, Chain] = {}
     for i, block in enumerate(blocks):
-        for family, toks in zip(families, block_tokens(block, families), strict=True):
-            rows[family].extend([i] * len(toks))
-            hashes[family].extend(zlib.crc32(t.encode()) for t in toks)
+        attrs, path = _markup_hashes(_chain(block.element, memo))
+        words = _word_hashes(block.text) if "words" in families else []
+        for family, found in (("words", words), ("attrs", attrs), ("tags", path)):
+            if family in rows:
+                rows[family].extend([i] * len(found))
+                hashes[family].extend(found)
     return {f: (np.array(rows[f], dtype=np.int32), np.array(hashes[f], dtype=np.uint32)) for f in families}
 
 
