@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import pickle
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -131,3 +132,46 @@ def out_of_fold(
             scores(fit(train, toks, variant), [r for r in rows if fold_of[r["id"]] == f], toks, variant)
         )
     return out
+
+
+def extended(rows: list[dict], column: dict[str, np.ndarray]) -> list[dict]:
+    """Copies of `rows` whose matrix has the lexical column appended (the matrix without it stays as
+    "page_x": the chooser reads the page signals at its end)."""
+    out = []
+    for r in rows:
+        if r["x"] is None:
+            out.append(r)
+            continue
+        x = np.hstack([r["x"], column[r["id"]][:, None]]).astype(np.float32)
+        out.append({**r, "x": x, "page_x": r["x"]})
+    return out
+
+
+def with_lexical(sets: dict[str, tuple[list, list[dict]]], fold_of: dict[str, int], variant: Variant,
+                 path: Path | None, workers: int) -> tuple[list[dict], list[dict]]:  # fmt: skip
+    """The multitype rows with their out-of-fold lexical column (folds `fold_of`), and the article rows
+    with the column of the model trained on every multitype page (held out); that model is written to
+    `path` (int8 weights) unless None."""
+    pages, rows = sets["multitype"]
+    apages, arows = sets["articles"]
+    toks = hashes("multitype", pages, rows, workers)
+    atoks = hashes("articles", apages, arows, workers)
+    name = f"lexoof-{len(rows)}-{'+'.join(variant.families)}-{variant.bits}-{variant.c}-{code_hash()}"
+    path_oof = CACHE / f"{name}.pkl"
+    if path_oof.exists():
+        column = pickle.loads(path_oof.read_bytes())
+    else:
+        column = out_of_fold(rows, toks, fold_of, variant)
+        path_oof.write_bytes(pickle.dumps(column))
+    model = fit(rows, toks, variant)
+    spec = lexical.pack(model.coef_[0], float(model.intercept_[0]), variant.bits, variant.families)
+    if path is not None:
+        path.write_text(json.dumps(spec, separators=(",", ":")), "utf-8")
+        print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+    shipped = lexical.LexicalModel(spec)  # the quantized weights, as at run time
+    n_blocks = {r["id"]: len(r["texts"]) for r in arows}
+    acolumn = {
+        i: shipped.score_tokens(lexical.assemble(t, n_blocks[i], variant.bits, variant.families))
+        for i, t in atoks.items()
+    }
+    return extended(rows, column), extended(arows, acolumn)

@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lexical_fit
 import stacking
 from common import REPO, evaluator, load_pages
 
@@ -192,7 +193,7 @@ def chooser_rows(rows: list[dict], probs: dict, threshold: float, truths: dict[s
     bow = evaluator().bow_prf
     xs, f_cls, f_ref = [], [], []
     for r in rows:
-        x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r["x"])
+        x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r.get("page_x", r["x"]))
         keep = probs[r["id"]] >= threshold
         text = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
         xs.append(x[0])
@@ -382,6 +383,8 @@ def main() -> None:
     ap.add_argument("--pairs", action="store_true", help="nested stage-one models: a strict chooser CV")
     ap.add_argument("--trim-sweep", type=float, nargs="*", default=[],
                     help="report the declared-article trim (extract/trim.py) at these cuts")  # fmt: skip
+    ap.add_argument("--lexical", type=float, nargs="*", metavar="BITS C",
+                    help="append the lexical score (bench/lexical_fit.py; 18 bits, C 3 default)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -394,9 +397,17 @@ def main() -> None:
     arows = dataset("articles", sets["articles"], args.workers)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
+    fold_of = folds_of([r["id"] for r in (rows + arows if args.articles else rows)], args.folds)
+    if args.lexical is not None:
+        bits, c = (args.lexical + [18, 3.0][len(args.lexical) :])[:2]
+        variant = lexical_fit.Variant(bits=int(bits), c=c)
+        path = None if args.no_export else args.out.with_name("lexical.json")
+        sets_rows = {"multitype": (pages, rows), "articles": (sets["articles"], arows)}
+        rows, arows = lexical_fit.with_lexical(sets_rows, fold_of, variant, path, args.workers)
+        print("  lexical column: out of fold by page (its models saw the other folds: see lexical_cv.py)")
     train = rows + arows if args.articles else rows
-    fold_of = folds_of([r["id"] for r in train], args.folds)
-    params = hashlib.sha1(repr((PARAMS, MAX_BLOCKS)).encode()).hexdigest()[:6]
+    model_inputs = (PARAMS, MAX_BLOCKS) if args.lexical is None else (PARAMS, MAX_BLOCKS, variant)
+    params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
     key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}"
     plain = CACHE / f"{key}-0.pkl"

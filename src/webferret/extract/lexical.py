@@ -194,7 +194,10 @@ class LexicalModel:
 
     def score(self, blocks: list[B.Block]) -> np.ndarray:
         """Per block, the log-odds that it is main content by its words and markup alone."""
-        t = tokens(blocks, self.bits, self.families)
+        return self.score_tokens(tokens(blocks, self.bits, self.families))
+
+    def score_tokens(self, t: Tokens) -> np.ndarray:
+        """Per block, the log-odds from its hashed tokens (`tokens` with this model's bits and families)."""
         sums = np.bincount(t.rows, weights=self.weights[t.columns] * t.values, minlength=t.n_blocks)
         return self.bias + sums
 
