@@ -16,13 +16,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import lexical
 import numpy as np
 from common import REPO
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 
 from webferret.extract import blocks as B
-from webferret.extract import lexical
 
 CACHE = REPO / "bench" / ".cache"
 
@@ -50,8 +50,8 @@ def page_hashes(job: tuple[str, Path, list[str]]) -> tuple[str, lexical.Hashed |
 
 
 def code_hash() -> str:
-    sources = b"".join((REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "lexical.py"))
-    return hashlib.sha1(sources).hexdigest()[:8]
+    files = ("src/webferret/extract/blocks.py", "bench/lexical.py")
+    return hashlib.sha1(b"".join((REPO / f).read_bytes() for f in files)).hexdigest()[:8]
 
 
 def hashes(name: str, pages: list, rows: list[dict], workers: int) -> dict[str, lexical.Hashed]:
@@ -148,10 +148,10 @@ def extended(rows: list[dict], column: dict[str, np.ndarray]) -> list[dict]:
 
 
 def with_lexical(sets: dict[str, tuple[list, list[dict]]], fold_of: dict[str, int], variant: Variant,
-                 path: Path | None, workers: int) -> tuple[list[dict], list[dict]]:  # fmt: skip
+                 workers: int) -> tuple[list[dict], list[dict]]:  # fmt: skip
     """The multitype rows with their out-of-fold lexical column (folds `fold_of`), and the article rows
-    with the column of the model trained on every multitype page (held out); that model is written to
-    `path` (int8 weights) unless None."""
+    with the column of the model trained on every multitype page (held out, its weights quantized to
+    int8 as a shipped model's would be)."""
     pages, rows = sets["multitype"]
     apages, arows = sets["articles"]
     toks = hashes("multitype", pages, rows, workers)
@@ -165,9 +165,7 @@ def with_lexical(sets: dict[str, tuple[list, list[dict]]], fold_of: dict[str, in
         path_oof.write_bytes(pickle.dumps(column))
     model = fit(rows, toks, variant)
     spec = lexical.pack(model.coef_[0], float(model.intercept_[0]), variant.bits, variant.families)
-    if path is not None:
-        path.write_text(json.dumps(spec, separators=(",", ":")), "utf-8")
-        print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+    print(f"  lexical model: {len(json.dumps(spec)) // 1024} KiB as a model file")
     shipped = lexical.LexicalModel(spec)  # the quantized weights, as at run time
     n_blocks = {r["id"]: len(r["texts"]) for r in arows}
     acolumn = {

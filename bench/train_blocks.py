@@ -13,6 +13,9 @@ the article set is scored with the final block model as a held-out check (it is 
 --articles, which reports CV on both sets). --trim-sweep CUT...: an experiment, the trim of
 `extract/trim.py` applied to declared articles at those cuts, cross-validated on the multitype set's
 declared articles and held out on the article set (not shipped: it costs a classifier pass per article).
+--lexical [BITS C]: an experiment, the score of a linear model on hashed words, class/id tokens and tag
+paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
+page or by domain, are bench/lexical_cv.py's).
 """
 
 from __future__ import annotations
@@ -384,7 +387,7 @@ def main() -> None:
     ap.add_argument("--trim-sweep", type=float, nargs="*", default=[],
                     help="report the declared-article trim (extract/trim.py) at these cuts")  # fmt: skip
     ap.add_argument("--lexical", type=float, nargs="*", metavar="BITS C",
-                    help="append the lexical score (bench/lexical_fit.py; 18 bits, C 3 default)")  # fmt: skip
+                    help="CV with a lexical score column (lexical_fit.py), figures only")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -401,9 +404,8 @@ def main() -> None:
     if args.lexical is not None:
         bits, c = (args.lexical + [18, 3.0][len(args.lexical) :])[:2]
         variant = lexical_fit.Variant(bits=int(bits), c=c)
-        path = None if args.no_export else args.out.with_name("lexical.json")
         sets_rows = {"multitype": (pages, rows), "articles": (sets["articles"], arows)}
-        rows, arows = lexical_fit.with_lexical(sets_rows, fold_of, variant, path, args.workers)
+        rows, arows = lexical_fit.with_lexical(sets_rows, fold_of, variant, args.workers)
         print("  lexical column: out of fold by page (its models saw the other folds: see lexical_cv.py)")
     train = rows + arows if args.articles else rows
     model_inputs = (PARAMS, MAX_BLOCKS) if args.lexical is None else (PARAMS, MAX_BLOCKS, variant)
@@ -431,7 +433,7 @@ def main() -> None:
     if args.trim_sweep:
         declared = [r for r in rows if to.get(r["id"]) == "article"]
         trim_sweep("  CV, declared articles", pages, declared, probs, args.trim_sweep)
-    if args.no_export or args.stage_two:  # the context model is an experiment: nothing to ship
+    if args.no_export or args.stage_two or args.lexical is not None:  # experiments: nothing to ship
         return
     blocks_with_x = [r for r in rows if r["x"] is not None]
     final_chooser = fit_chooser(*chooser_rows(blocks_with_x, probs, args.threshold, truths))

@@ -15,7 +15,7 @@ import numpy as np
 import trafilatura
 
 from webferret.extract import blocks as B
-from webferret.extract import chooser, features, lexical
+from webferret.extract import chooser, features
 from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
@@ -67,11 +67,7 @@ def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
 
 def probabilities(analysis: Analysis) -> np.ndarray:
     """Per block, the probability that it is main content."""
-    model, x = load_default(), analysis.matrix
-    words_and_markup = lexical.load_default()
-    if words_and_markup is not None and model.n_features == x.shape[1] + 1:  # the lexical score comes last
-        x = np.hstack([x, words_and_markup.score(analysis.blocks)[:, None]])
-    return model.predict(x)
+    return load_default().predict(analysis.matrix)
 
 
 def _with_code_beside_content(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""The lexical block model: tokenizer, hashing, the model file, and its place among the trees' inputs."""
+"""The lexical block model of the block-classifier experiment (bench/lexical.py): tokenizer, hashing,
+model file."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import zlib
 import numpy as np
 import pytest
 
+from bench import lexical
 from webferret.extract import blocks as B
-from webferret.extract import lexical, main_content
 
 PAGE = """<html><body>
 <div id="mainContent" class="product-description col-8">
@@ -90,11 +91,3 @@ def test_a_model_file_with_the_wrong_size_is_refused(tmp_path) -> None:
     spec["bits"] = 5
     with pytest.raises(ValueError, match="16 weights for 5 bits"):
         lexical.LexicalModel(spec)
-
-
-def test_the_shipped_trees_get_the_lexical_column_when_they_expect_it() -> None:
-    analysis = main_content.analyse(PAGE, "https://example.com/p/1")
-    assert analysis is not None
-    prob = main_content.probabilities(analysis)
-    assert prob.shape == (len(analysis.blocks),)
-    assert ((prob >= 0) & (prob <= 1)).all()

@@ -1,12 +1,14 @@
-"""A sparse linear score of what a block's words and markup say: one more input for the block classifier.
+"""A sparse linear score of what a block's words and markup say: one more input for the block classifier
+(an experiment of bench/train_blocks.py --lexical and bench/lexical_cv.py, not shipped: it gained at most
+0.0025 bow F1 in cross-validation, within the noise; see the README's "Extraction quality, measured").
 
 Every block gives hashed tokens of three families: the words of its text (lower-cased, with the bigrams
 of its first words), the class and id tokens of its element and its ancestors (split on punctuation
 and camelCase, tagged with how far up they are) and its tag path. A logistic regression over the
-hashed tokens (trained by `bench/train_blocks.py --lexical`) scores each block; the trees see that
-score as their last feature column.
+hashed tokens (bench/lexical_fit.py) scores each block; the trees see that score as their last
+feature column.
 
-Model file (`models/lexical.json`): {"version": 1, "bits": int, "families": [...], "bias": float,
+Model file: {"version": 1, "bits": int, "families": [...], "bias": float,
 "scale": float, "weights": base64 of int8 weights (weight = int8 * scale)}.
 """
 
@@ -18,7 +20,7 @@ import json
 import re
 import zlib
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,6 @@ import numpy as np
 
 from webferret.extract import blocks as B
 
-MODEL = Path(__file__).parent / "models" / "lexical.json"
 FAMILIES = ("words", "attrs", "tags")
 WORD_RE = re.compile(r"[^\W\d_]+|\d+")
 ATTR_SPLIT_RE = re.compile(r"[^a-zA-Z0-9]+")
@@ -219,9 +220,3 @@ def pack(weights: np.ndarray, bias: float, bits: int, families: tuple[str, ...])
 def load(path: Path) -> LexicalModel:
     """Read a model file."""
     return LexicalModel(json.loads(path.read_text("utf-8")))
-
-
-@cache
-def load_default() -> LexicalModel | None:
-    """The model shipped with the package (read once per process); None when there is none."""
-    return load(MODEL) if MODEL.is_file() else None
