@@ -13,6 +13,9 @@ the article set is scored with the final block model as a held-out check (it is 
 --articles, which reports CV on both sets). --trim-sweep CUT...: an experiment, the trim of
 `extract/trim.py` applied to declared articles at those cuts, cross-validated on the multitype set's
 declared articles and held out on the article set (not shipped: it costs a classifier pass per article).
+--lexical [BITS C]: an experiment, the score of a linear model on hashed words, class/id tokens and tag
+paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
+page or by domain, are bench/lexical_cv.py's).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lexical_fit
 import stacking
 from common import REPO, evaluator, load_pages
 
@@ -192,7 +196,7 @@ def chooser_rows(rows: list[dict], probs: dict, threshold: float, truths: dict[s
     bow = evaluator().bow_prf
     xs, f_cls, f_ref = [], [], []
     for r in rows:
-        x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r["x"])
+        x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r.get("page_x", r["x"]))
         keep = probs[r["id"]] >= threshold
         text = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
         xs.append(x[0])
@@ -382,6 +386,8 @@ def main() -> None:
     ap.add_argument("--pairs", action="store_true", help="nested stage-one models: a strict chooser CV")
     ap.add_argument("--trim-sweep", type=float, nargs="*", default=[],
                     help="report the declared-article trim (extract/trim.py) at these cuts")  # fmt: skip
+    ap.add_argument("--lexical", type=float, nargs="*", metavar="BITS C",
+                    help="CV with a lexical score column (lexical_fit.py), figures only")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -394,9 +400,16 @@ def main() -> None:
     arows = dataset("articles", sets["articles"], args.workers)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
+    fold_of = folds_of([r["id"] for r in (rows + arows if args.articles else rows)], args.folds)
+    if args.lexical is not None:
+        bits, c = (args.lexical + [18, 3.0][len(args.lexical) :])[:2]
+        variant = lexical_fit.Variant(bits=int(bits), c=c)
+        sets_rows = {"multitype": (pages, rows), "articles": (sets["articles"], arows)}
+        rows, arows = lexical_fit.with_lexical(sets_rows, fold_of, variant, args.workers)
+        print("  lexical column: out of fold by page (its models saw the other folds: see lexical_cv.py)")
     train = rows + arows if args.articles else rows
-    fold_of = folds_of([r["id"] for r in train], args.folds)
-    params = hashlib.sha1(repr((PARAMS, MAX_BLOCKS)).encode()).hexdigest()[:6]
+    model_inputs = (PARAMS, MAX_BLOCKS) if args.lexical is None else (PARAMS, MAX_BLOCKS, variant)
+    params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
     key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}"
     plain = CACHE / f"{key}-0.pkl"
@@ -420,7 +433,7 @@ def main() -> None:
     if args.trim_sweep:
         declared = [r for r in rows if to.get(r["id"]) == "article"]
         trim_sweep("  CV, declared articles", pages, declared, probs, args.trim_sweep)
-    if args.no_export or args.stage_two:  # the context model is an experiment: nothing to ship
+    if args.no_export or args.stage_two or args.lexical is not None:  # experiments: nothing to ship
         return
     blocks_with_x = [r for r in rows if r["x"] is not None]
     final_chooser = fit_chooser(*chooser_rows(blocks_with_x, probs, args.threshold, truths))
