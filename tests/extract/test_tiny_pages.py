@@ -32,3 +32,13 @@ def test_list_items_stay_a_list_and_navigation_is_left_out() -> None:
 
 def test_a_single_paragraph_is_unchanged() -> None:
     assert markdown("<html><body><p>just one line of text.</p></body></html>") == "just one line of text."
+
+
+def test_a_rendered_heading_is_kept() -> None:
+    """trafilatura's fallback drops the leading <h1> of a short JavaScript-rendered page."""
+    html = (
+        "<html><head><title>App</title></head><body><div id='app'><h1>Rendered Title</h1>"
+        "<p>This paragraph was rendered by JavaScript and holds the main text of the page.</p>"
+        "<p>A second paragraph with more words in it.</p></div></body></html>"
+    )
+    assert markdown(html).startswith("# Rendered Title\n\nThis paragraph was rendered")

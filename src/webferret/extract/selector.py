@@ -39,16 +39,20 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     paragraphs the block classifier rejects (`extract.trim.article_drop`; 0.965 there); every other
     page goes to the learned block classifier, whose page-level chooser may still hand it to trafilatura
     (multitype set, 5-fold CV: see the README), except a tiny page. On a tiny page whose text
-    trafilatura can only give as one flat paragraph, the densest block keeps its headings and lists.
+    trafilatura can only give as one flat paragraph, or without a heading, the densest block keeps its
+    headings and lists.
     Either falls back to the other selectors, and last to the densest block of text.
     """
     if article:
         return trimmed_main(tree, url, text) or learned_main(tree, text, url) or densest_block(tree)
     if _tiny(tree):
+        dense = densest_block(tree)  # first: trafilatura prunes the tree it reads
         main = trafilatura_main(tree)
         if main is not None and _flattened(main.element, tree):
-            return densest_block(tree) or main
-        return main or learned_main(tree, text, url) or densest_block(tree)
+            return dense or main
+        if main is not None and dense is not None and _lost_heading(main, dense):
+            return dense
+        return main or learned_main(tree, text, url) or dense
     return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
@@ -83,6 +87,23 @@ def _flattened(main: etree._Element, tree: html.HtmlElement) -> bool:
             if blocks > 1:
                 return True
     return False
+
+
+_WORD = re.compile(r"\w+")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _words(node: etree._Element) -> set[str]:
+    return set(_WORD.findall(" ".join(node.itertext()).lower()))
+
+
+def _lost_heading(main: MainContent, dense: MainContent) -> bool:
+    """trafilatura's fallback on a short page drops a heading (a JavaScript app's rendered `<h1>`, say)
+    that the densest block keeps along with every word trafilatura kept."""
+    kept = _words(main.element)
+    if not kept or not kept <= _words(dense.element):
+        return False
+    return any(_words(h) - kept for h in dense.element.iter(*HEADINGS))
 
 
 def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainContent | None:
