@@ -46,13 +46,13 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     if article:
         return trimmed_main(tree, url, text) or learned_main(tree, text, url) or densest_block(tree)
     if _tiny(tree):
-        dense = densest_block(tree)  # first: trafilatura prunes the tree it reads
         main = trafilatura_main(tree)
-        if main is not None and _flattened(main.element, tree):
-            return dense or main
-        if main is not None and dense is not None and _lost_heading(main, dense):
+        if main is None:
+            return learned_main(tree, text, url) or densest_block(tree)
+        dense = densest_block(tree)
+        if dense is not None and (_flattened(main.element, tree) or _lost_heading(main, dense)):
             return dense
-        return main or learned_main(tree, text, url) or dense
+        return main
     return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
 
 
