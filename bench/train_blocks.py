@@ -12,7 +12,7 @@ the whole pipeline's rule. Writes models/blocks.json and models/chooser.json (--
 the article set is scored with the final block model as a held-out check (it is never trained on, unless
 --articles, which reports CV on both sets). --trim-sweep CUT...: an experiment, the trim of
 `extract/trim.py` applied to declared articles at those cuts, cross-validated on the multitype set's
-declared articles and held out on the article set (not shipped: it costs a classifier pass per article).
+declared articles and held out on the article set (shipped at 0.3 as `trim.article_drop`).
 --lexical [BITS C]: an experiment, the score of a linear model on hashed words, class/id tokens and tag
 paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
 page or by domain, are bench/lexical_cv.py's).
