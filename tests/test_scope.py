@@ -138,3 +138,14 @@ async def test_mcp_web_fetch_takes_the_scope(shop: str) -> None:
             await tools.web_fetch(WebFetchArgs(urls=[shop], selector="p["))
     assert answer.data["pages"][0]["content"].strip() == "Price: 12 EUR"
     assert raised.value.code == ErrorCode.INVALID_ARGUMENT
+
+
+async def test_mcp_web_fetch_and_the_format_setting_take_html(shop: str) -> None:
+    settings = load_settings(allow_hosts=["127.0.0.1"], format="html")
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        answer = await tools.web_fetch(WebFetchArgs(urls=[shop], format="html", selector="main"))
+        default = await ferret.fetch(shop, fresh=True)
+    content = answer.data["pages"][0]["content"]
+    assert "<h1>Ferret harness</h1>" in content and "TRACKER" not in content
+    assert default.format == "html" and "<h1>Ferret harness</h1>" in default.content

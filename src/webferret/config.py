@@ -99,8 +99,8 @@ class Settings(BaseSettings):
     browser_heap_mb: int = Field(default=512, ge=64, description="V8 heap cap of the browser, MiB")
 
     # reading
-    format: Literal["markdown", "text"] = Field(
-        default="markdown", description="body format: markdown or text"
+    format: Literal["markdown", "text", "html"] = Field(
+        default="markdown", description="body format: markdown, text or html"
     )
     max_tokens: int = Field(default=4000, ge=100, description="budget of one answer on agent faces")
     page_tokens: int = Field(default=4000, ge=100, description="tokens per page when paging a document")

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy, fetcher_getter
 from webferret.fetch.robots_cache import SqliteRobotsCache
-from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
+from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
@@ -53,7 +53,7 @@ class WebFetchArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     urls: list[str] = Field(min_length=1, max_length=8, description="1 to 8 http(s) URLs")
-    format: Literal["markdown", "text"] | None = Field(default=None, description="body format")
+    format: OutputFormat | None = Field(default=None, description="body format: markdown, text or html")
     max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page answered")
     selector: str | None = Field(
         default=None, max_length=500, description="keep only the elements matching this CSS selector"
