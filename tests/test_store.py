@@ -63,6 +63,12 @@ def test_put_and_get_round_trip(store: PageStore) -> None:
     assert store.get("example.org~000000000000") is None
 
 
+def test_holds_answers_for_a_handle_or_a_url_without_reading_the_page(store: PageStore) -> None:
+    put = store.put(_page("https://example.org/b", "Held words."))
+    assert put.handle is not None and store.holds(put.handle) and store.holds("https://Example.org/b#x")
+    assert not store.holds("example.org~000000000000") and not store.holds("https://example.org/none")
+
+
 def test_adds_are_idempotent_on_url_and_content(store: PageStore) -> None:
     for _ in range(3):
         store.put(_page("https://x.example/", "Same words."))

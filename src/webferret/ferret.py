@@ -210,7 +210,7 @@ class Ferret:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer)."""
         for handle in handles or ():
-            if await self.stored(handle) is None:
+            if not await asyncio.to_thread(self.store.holds, handle):
                 raise not_stored(handle)
         return await asyncio.to_thread(self.store.find, query, handles, n)
 

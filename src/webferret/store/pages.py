@@ -142,6 +142,12 @@ class PageStore:
         )
         return _stored(row) if row else None
 
+    def holds(self, handle: str) -> bool:
+        """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
+        key = handle_for(handle) if "://" in handle else handle
+        query = "SELECT 1 FROM pages WHERE handle = ? LIMIT 1"
+        return self._read(lambda conn: conn.execute(query, (key,)).fetchone()) is not None
+
     def lookup(self, url: str) -> StoredPage | None:
         """The newest stored version of the page at `url` (any spelling of its canonical URL)."""
         return self.get(handle_for(url))
