@@ -70,7 +70,8 @@ def _tiny(tree: html.HtmlElement) -> bool:
     return len(" ".join("".join(seen).split())) < TINY_PAGE_CHARS
 
 
-STRUCTURE = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote", "tr")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+STRUCTURE = ("p", *HEADINGS, "li", "pre", "blockquote", "tr")
 
 
 def _flattened(main: etree._Element, tree: html.HtmlElement) -> bool:
@@ -90,7 +91,6 @@ def _flattened(main: etree._Element, tree: html.HtmlElement) -> bool:
 
 
 _WORD = re.compile(r"\w+")
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def _words(node: etree._Element) -> set[str]:
