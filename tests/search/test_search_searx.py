@@ -22,6 +22,11 @@ def ferret(tmp_path: Path, searx: SearxServer) -> Ferret:
     return Ferret(home=tmp_path, searxng_url=searx.url, engine_min_interval=0, allow_hosts=["127.0.0.1"])
 
 
+def searx_search(url: str, *flags: str) -> list[str]:
+    """`webferret search ferret` through the SearXNG instance at `url` only."""
+    return ["search", "ferret", "--engines", "searxng", "--searxng-url", url, *flags]
+
+
 async def test_searxng_results_are_merged_dated_and_warned(tmp_path: Path, searx: SearxServer) -> None:
     async with ferret(tmp_path, searx) as f:
         result = await f.search("ferret facts", f.search_options(engines=("searxng",), verify=False))
@@ -81,7 +86,7 @@ def test_cli_json_contract(tmp_path: Path, searx: SearxServer, capsys: pytest.Ca
 
 
 def test_cli_human_view(tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", searx.url, "--no-verify"]
+    argv = searx_search(searx.url, "--no-verify")
     assert main([*argv, "--home", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith('4 results (not verified) for "ferret" · engines: searxng 5')
@@ -92,7 +97,7 @@ def test_cli_human_view(tmp_path: Path, searx: SearxServer, capsys: pytest.Captu
 
 def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     closed = f"http://127.0.0.1:{free_port()}"
-    argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", closed, "--no-verify"]
+    argv = searx_search(closed, "--no-verify")
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
     envelope = json.loads(capsys.readouterr().out)
     assert envelope["ok"] is False
@@ -107,16 +112,7 @@ def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.Captu
 def test_cli_verifies_against_local_pages(
     tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = [
-        "search",
-        "ferret",
-        "--engines",
-        "searxng",
-        "--searxng-url",
-        searx.url,
-        "--allow-host",
-        "127.0.0.1",
-    ]
+    argv = searx_search(searx.url, "--allow-host", "127.0.0.1")
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)["data"]
     assert [item["url"].rsplit("/", 1)[-1] for item in data["unreachable"]] == ["dead"]
@@ -152,15 +148,7 @@ def test_sync_facade(tmp_path: Path, searx: SearxServer) -> None:
 def test_a_searxng_url_that_is_not_the_base_says_so(
     tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = [
-        "search",
-        "ferret",
-        "--engines",
-        "searxng",
-        "--searxng-url",
-        simweb.url("/not-searx"),
-        "--no-verify",
-    ]
+    argv = searx_search(simweb.url("/not-searx"), "--no-verify")
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
     error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
     assert error["status"] == 404 and "searxng_url must be its base URL" in error["message"]
