@@ -143,7 +143,8 @@ async def test_auto_gets_through_the_interstitial_with_the_browser(ferret: Ferre
         page = await ferret.fetch(site.base + "/")
     assert page.ok and page.fetched_via == "browser", page.error
     assert "playful mustelids" in page.content
-    assert [hop["via"] for hop in page.meta["trail"]] == ["http", "impersonate", "browser"]
+    hops = [(hop["via"], hop["status"]) for hop in page.meta["trail"]]  # the browser's own reload too
+    assert hops == [("http", 503), ("impersonate", 503), ("browser", 503), ("browser", 200)]
     agents = [hit.headers.get("user-agent", "") for hit in site.hits]
     assert "webferret" in agents[0] and "webferret" not in agents[1]
 
@@ -221,3 +222,20 @@ def test_both_verdicts_share_one_parse(
     verdict = judge(raw, "http")
     assert len(calls) == parses
     assert verdict.js_shell == (parses == 1 and b"root" in body)
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_trail_names_where_a_challenge_took_the_browser(ferret: Ferret) -> None:
+    """A challenge whose form posts to a URL that fails: the error and the trail both name that URL."""
+    form = (
+        b'<form id="f" method="POST" action="/verify?token=1"></form>'
+        b"<script>setTimeout(function(){document.getElementById('f').submit();}, 50)</script>"
+    )
+    with serve() as site:
+        site.page("/", WALL.replace(b"</body>", form + b"</body>"), status=503)
+        page = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="browser"))
+    assert not page.ok and page.error is not None and page.error.code == "http_error"
+    assert "/verify?token=1" in page.error.message
+    hops = [(hop["url"].removeprefix(site.base), hop["status"]) for hop in page.meta["trail"]]
+    assert hops == [("/", 503), ("/verify?token=1", 501)]  # the loopback server answers POST with 501

@@ -142,6 +142,7 @@ class BrowserTier:
         elapsed = (time.monotonic() - started) * 1000
         raw = RawResponse(url, final_url, status, headers, html.encode("utf-8"), "browser", elapsed)
         raw.screenshot = opts.screenshot
+        raw.trail = [{"url": response.url, "status": response.status} for response in main]
         return raw
 
 

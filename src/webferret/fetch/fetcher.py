@@ -104,7 +104,8 @@ class Fetcher:
         while True:
             target = await policy.vet(current)
             raw = await self._hop(target, opts, policy, tier)
-            trail.append({"url": target.url, "status": raw.status, "via": raw.fetched_via})
+            hops = raw.trail or [{"url": target.url, "status": raw.status}]  # a browser lists its own
+            trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
             if raw.status == 429 and not retried:
                 wait = retry_after(raw)
                 if wait is not None and wait <= opts.retry_after_max:
