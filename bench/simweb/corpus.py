@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import html as markup
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ def _title_of(html: bytes, fallback: str) -> str:
     match = _TITLE.search(html[:200_000])
     if not match:
         return fallback
-    text = _TAGS.sub("", match.group(1).decode("utf-8", "replace"))
+    text = markup.unescape(_TAGS.sub("", match.group(1).decode("utf-8", "replace")))  # as SearXNG sends it
     text = " ".join(text.split())
     return text[:150] or fallback
 
