@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -89,7 +90,9 @@ def test_store_stats_prune_clear(home: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0 and out["data"]["pages"] == 2 and out["data"]["search"] == "fts5"
     code, out = _json(capsys, "store", "prune", "--older-than", "7d", "--home", str(home))
     assert code == 0 and out["data"]["removed"] == 0
-    code, out = _json(capsys, "store", "clear", "--home", str(home))
+    code, out = _json(capsys, "store", "clear", "--home", str(home))  # stdin is no terminal: no --yes, no
+    assert code == 2 and out["error"]["code"] == "invalid_argument" and "--yes" in out["error"]["message"]
+    code, out = _json(capsys, "store", "clear", "--yes", "--home", str(home))
     assert code == 0 and out["data"]["removed"] == 2
     assert main(["store", "stats", "--home", str(home)]) == 0
     assert "pages: 0" in capsys.readouterr().out
@@ -148,3 +151,24 @@ def test_find_in_an_unknown_handle_is_not_found(home: Path, capsys: pytest.Captu
         and out["error"]["code"] == "not_found"
         and "nowhere.example~000000000000" in out["error"]["message"]
     )
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("answer", "code", "left"), [("y\n", 0, 0), ("\n", 1, 2), ("no\n", 1, 2)])
+def test_store_clear_asks_on_a_terminal(
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    answer: str,
+    code: int,
+    left: int,
+) -> None:
+    monkeypatch.setattr("sys.stdin", _Terminal(answer))
+    assert main(["store", "clear", "--home", str(home)]) == code
+    assert f"Remove 2 stored pages in {home}? [y/N]" in capsys.readouterr().err
+    assert main(["store", "stats", "--home", str(home)]) == 0
+    assert f"pages: {left}" in capsys.readouterr().out

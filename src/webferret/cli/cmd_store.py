@@ -1,4 +1,4 @@
-"""`webferret store stats | prune --older-than 7d | clear`: look after the page store."""
+"""`webferret store stats | prune --older-than 7d | clear [--yes]`: look after the page store."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 
-from webferret.cli.common import EXIT_OK, add_common, settings_from_args
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_common, fail, settings_from_args
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     prune.add_argument(
         "--older-than", type=duration, required=True, metavar="AGE", help="e.g. 30m, 12h, 7d, 2w"
     )
-    clear = actions.add_parser("clear", help="remove every stored page")
+    clear = actions.add_parser("clear", help="remove every stored page (asks first, or --yes)")
+    clear.add_argument("--yes", "-y", action="store_true", help="do not ask: remove them all")
     for action in (stats, prune, clear):
         add_common(action)
         action.set_defaults(run=run)
@@ -44,6 +45,9 @@ async def run(args: argparse.Namespace) -> int:
         elif args.store_action == "prune":
             data = {"removed": store.prune(args.older_than), "older_than_seconds": args.older_than}
         else:
+            refused = _confirm_clear(args, store.stats().pages, str(ferret.settings.home))
+            if refused is not None:
+                return refused
             data = {"removed": store.clear()}
     if args.json:
         from webferret.cli.common import envelope_json
@@ -52,3 +56,19 @@ async def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("".join(f"{key}: {value}\n" for key, value in data.items()))
     return EXIT_OK
+
+
+def _confirm_clear(args: argparse.Namespace, pages: int, home: str) -> int | None:
+    """None to go ahead; else the exit code. Asks on a terminal; elsewhere `--yes` is required."""
+    if args.yes or pages == 0:
+        return None
+    what = f"{pages} stored page{'s' if pages != 1 else ''} in {home}"
+    if not sys.stdin.isatty():
+        message = f"store clear would remove {what}; add --yes to confirm (stdin is not a terminal to ask)"
+        return fail(args, "invalid_argument", message, EXIT_USAGE)
+    sys.stderr.write(f"Remove {what}? [y/N] ")
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() in ("y", "yes"):
+        return None
+    sys.stderr.write("nothing removed\n")
+    return EXIT_FAILED
