@@ -186,12 +186,13 @@ def test_text_plain_and_cp1252(capsys: pytest.CaptureFixture[str], simweb: SimWe
     assert "Café crème – naïve" in out and "3€ “seulement”" in out and "Ã" not in out
 
 
-def test_too_many_urls_is_a_usage_error(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
-    urls = [simweb.url(f"/article?n={n}") for n in range(9)]
-    exit_code, _, err = run(capsys, *ALLOW, *urls)
-    assert exit_code == 2 and "invalid_argument" in err and "max_urls" in err
-    exit_code, envelope = run_json(capsys, *ALLOW, *urls)
-    assert exit_code == 2 and envelope["ok"] is False and envelope["error"]["code"] == "invalid_argument"
+def test_a_long_list_is_read_whole(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    """`max_urls` caps a library or MCP call; the command line reads every URL it is given."""
+    urls = [simweb.url(f"/article?n={n}") for n in range(11)] + [simweb.url("/status/404")]
+    exit_code, envelope = run_json(capsys, *ALLOW, "--max-chars", "50", *urls)
+    pages = envelope["data"]["pages"]
+    assert exit_code == 1 and [page["url"] for page in pages] == urls  # one 404 among them, order kept
+    assert [page["ok"] for page in pages] == [True] * 11 + [False]
 
 
 @pytest.mark.parametrize("args", [["--timeout", "0"], ["--max-chars", "-3"], ["--budget", "soon"], []])

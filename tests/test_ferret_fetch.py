@@ -89,3 +89,10 @@ async def test_a_broken_redirect_is_named_not_an_internal_error(simweb: SimWeb) 
     assert "without a Location" in first.error.message and first.meta["trail"][0]["status"] == 302
     assert second.error is not None and second.error.code == ErrorCode.INVALID_URL
     assert "'http://[bad'" in second.error.message and second.meta["trail"][0]["status"] == 302
+
+
+async def test_fetch_all_reads_a_list_past_max_urls(simweb: SimWeb) -> None:
+    urls = [simweb.url(f"/json?n={n}") for n in range(3)] + [simweb.url("/article")]
+    async with Ferret(allow_hosts=["127.0.0.1"], max_urls=2, concurrency=2) as ferret:
+        pages = await ferret.fetch_all(urls)
+    assert [page.url for page in pages] == urls and all(page.ok for page in pages)

@@ -112,15 +112,30 @@ class Ferret:
         A page fetched within `fresh_seconds` comes from the store; a stale one is revalidated;
         `fresh=True` skips the store. Near-duplicates in the batch are marked `duplicate_of`.
         `on_page(url, page)` is called as each page is finished (stored, if it was kept), so a caller
-        that is cancelled (Ctrl-C) still has the pages finished before.
+        that is cancelled (Ctrl-C) still has the pages finished before. At most `max_urls` URLs a
+        call (`invalid_argument` beyond), so an agent's call cannot flood its context; `fetch_all`
+        takes a list of any length.
         """
-        opts = options or self.fetch_options()
-        xopts = extract or self.extract_options()
         if len(urls) > self.settings.max_urls:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
             )
+        return await self.fetch_all(urls, options=options, extract=extract, fresh=fresh, on_page=on_page)
+
+    async def fetch_all(
+        self,
+        urls: Sequence[str],
+        *,
+        options: FetchOptions | None = None,
+        extract: ExtractOptions | None = None,
+        fresh: bool = False,
+        on_page: Callable[[str, Page], None] | None = None,
+    ) -> list[Page]:
+        """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
+        are read at once, and `budget` is the whole list's."""
+        opts = options or self.fetch_options()
+        xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
         distinct = list(dict.fromkeys(urls))  # a URL given twice is read once and answered twice
         self.extractor.warm(len(distinct))

@@ -100,7 +100,7 @@ async def run(args: argparse.Namespace) -> int:
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
             )
-            pages = await ferret.fetch_many(
+            pages = await ferret.fetch_all(
                 args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=done.__setitem__
             )
     except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task; what is finished is kept
