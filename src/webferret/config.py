@@ -70,7 +70,14 @@ class Settings(BaseSettings):
     timeout: float = Field(default=30.0, gt=0, description="per-page timeout, seconds")
     budget: float = Field(default=120.0, gt=0, description="per-call time budget, seconds")
     max_redirects: int = Field(default=5, ge=0, le=50, description="redirects followed (each hop re-checked)")
-    max_urls: int = Field(default=8, ge=1, le=1000, description="most URLs a fetch_many call")
+    max_urls: int = Field(
+        default=8,
+        ge=1,
+        le=1000,
+        description=(
+            "most URLs in one library `fetch_many` or MCP `web_fetch` call (the CLI takes any number)"
+        ),
+    )
     per_host_concurrency: int = Field(
         default=2, ge=1, le=64, description="pages fetched at once from one host"
     )
