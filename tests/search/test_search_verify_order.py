@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from search_harness import SearxServer
 from simweb import Handler, SimWeb
 
 from webferret.ferret import Ferret
@@ -53,27 +54,34 @@ def names(verified: Verification) -> list[str]:
     return [hit.url.rsplit("/", 1)[-1] for hit in verified.kept]
 
 
+HOLD_SECONDS = 10.0
+
+
 @pytest.fixture
 def held(simweb: SimWeb) -> Iterator[threading.Event]:
-    """`/held` answers only once the event is set (or the test ends)."""
-    release = threading.Event()
+    """`/held` answers after `HOLD_SECONDS` (sooner if the simulated web stops); the event is set
+    once it did."""
+    replied = threading.Event()
 
     def hold(handler: Handler, web: SimWeb) -> None:
-        while not (release.wait(0.05) or web.closing.is_set()):
-            pass
+        web.closing.wait(HOLD_SECONDS)
         handler.reply(200, distinct_article("held").encode(), {"Content-Type": "text/html"})
+        replied.set()
 
     simweb.add("/held", stream=hold)
-    yield release
-    release.set()
+    yield replied
 
 
 def ferret(home: Path) -> Ferret:
-    return Ferret(home=home, allow_hosts=["127.0.0.1"])
+    """Every page of these tests is on one host: the per-host cap is raised so that all are
+    requested at once, as candidates on different hosts are."""
+    return Ferret(home=home, allow_hosts=["127.0.0.1"], per_host_concurrency=8)
 
 
-def serve(simweb: SimWeb, *topics: str) -> list[str]:
-    return [simweb.add(f"/{topic}", distinct_article(topic)) for topic in topics]
+def serve(simweb: SimWeb, *topics: str, delay: float = 0.0) -> list[str]:
+    """Pages of distinct articles; `delay` holds their answers (so spares served at once would be
+    extracted long before the answer, were they not held back)."""
+    return [simweb.add(f"/{topic}", distinct_article(topic), delay=delay) for topic in topics]
 
 
 async def stored(f: Ferret, url: str) -> bool:
@@ -86,7 +94,7 @@ async def test_a_slow_spare_does_not_hold_the_answer(
     urls = [*serve(simweb, "alpha", "beta"), simweb.url("/held")]
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(*urls), wanted=2, timeout=30)
-        assert not held.is_set()  # the answer came while the spare's server still held its response
+        assert not held.is_set()  # the answer did not wait for the spare's response
         assert names(verified) == ["alpha", "beta"]
         assert (verified.not_needed, verified.unreachable, verified.dropped) == (1, [], [])
         assert any(path == "/held" for path, _ in simweb.requests)  # it was requested, in parallel
@@ -95,7 +103,7 @@ async def test_a_slow_spare_does_not_hold_the_answer(
 
 
 async def test_a_spare_that_is_not_needed_is_never_extracted(tmp_path: Path, simweb: SimWeb) -> None:
-    urls = serve(simweb, "alpha", "beta", "gamma", "delta")
+    urls = [*serve(simweb, "alpha", "beta", delay=0.5), *serve(simweb, "gamma", "delta")]
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(*urls), wanted=2, timeout=30)
         assert names(verified) == ["alpha", "beta"] and verified.not_needed == 2
@@ -103,7 +111,8 @@ async def test_a_spare_that_is_not_needed_is_never_extracted(tmp_path: Path, sim
 
 
 async def test_a_dead_top_hit_is_replaced_by_the_first_spare(tmp_path: Path, simweb: SimWeb) -> None:
-    urls = [simweb.url("/status/404"), *serve(simweb, "alpha", "beta", "spare1", "spare2")]
+    urls = [simweb.url("/status/404"), *serve(simweb, "alpha", "beta", delay=0.5)]
+    urls += serve(simweb, "spare1", "spare2")
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(*urls), wanted=3, timeout=30)
         assert names(verified) == ["alpha", "beta", "spare1"]
@@ -114,7 +123,8 @@ async def test_a_dead_top_hit_is_replaced_by_the_first_spare(tmp_path: Path, sim
 async def test_a_near_duplicate_top_hit_is_replaced_by_the_first_spare(
     tmp_path: Path, simweb: SimWeb
 ) -> None:
-    alpha, beta, spare1, spare2 = serve(simweb, "alpha", "beta", "spare1", "spare2")
+    alpha, beta = serve(simweb, "alpha", "beta", delay=0.5)
+    spare1, spare2 = serve(simweb, "spare1", "spare2")
     mirror = simweb.add("/mirror", distinct_article("alpha"))
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(alpha, mirror, beta, spare1, spare2), wanted=3, timeout=30)
@@ -145,3 +155,15 @@ def test_spares_become_needed_only_as_better_ones_drop_out() -> None:
     assert order.cursor == 2 and not order.settled
     order.arrived(2, Page(url="https://x.org/2", ok=True, content=distinct_article("two")))
     assert order.settled and order.outcome.not_needed == 2
+
+
+async def test_a_search_lists_its_first_hits_and_counts_the_spares_it_did_not_need(
+    tmp_path: Path, searx: SearxServer
+) -> None:
+    options = dict(searxng_url=searx.url, engine_min_interval=0)
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], **options) as f:
+        result = await f.search("ferret", f.search_options(engines=("searxng",), results=1))
+        assert [hit.url.rsplit("/", 1)[-1] for hit in result.results] == ["alpha"]  # the consensus hit
+        assert (result.verified, result.candidates, result.not_needed) == (True, 3, 2)
+        assert result.unreachable == [] and result.dropped_duplicates == []
+        assert result.results[0].handle and await f.stored(result.results[0].handle) is not None
