@@ -159,6 +159,19 @@ class Ferret:
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
     ) -> Page:
+        got = await self.fetch_response(url, opts, xopts, deadline, fresh)
+        if isinstance(got, Page):
+            return got
+        return await self.finish_page(got, opts, xopts, deadline)
+
+    async def fetch_response(
+        self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
+    ) -> Page | RawResponse:
+        """The network step of fetching `url` by `deadline` (`time.monotonic()`): a finished `Page`
+        (from the store, revalidated, or failed), or the response still to extract (`finish_page`).
+
+        A caller can hold a response between the two steps (a search extracts a spare candidate only
+        when the answer needs it); `fetch_many` runs them back to back."""
         skip = fresh or opts.wait_for is not None  # a wait for an element asks for a new rendering
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
@@ -172,16 +185,20 @@ class Ferret:
                 if stored is not None and raw.status == 304:
                     page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
                     return served(page, xopts, "revalidated")
+                return raw
+        except Exception as exc:
+            return _fetch_failed(url, opts, exc)
+
+    async def finish_page(
+        self, raw: RawResponse, opts: FetchOptions, xopts: ExtractOptions, deadline: float
+    ) -> Page:
+        """The rest of a fetch after `fetch_response`: extract `raw` and keep the page in the store,
+        by `deadline` (`time.monotonic()`). Never raises for a page problem."""
+        try:
+            async with asyncio.timeout(deadline - time.monotonic()):
                 return await self._keep(await self._page_from_raw(raw, xopts), raw, opts)
-        except TimeoutError:
-            return _budget_spent(url, opts)
-        except FerretError as exc:
-            exc = explain_refusal(url, exc)
-            meta = {"trail": exc.trail} if exc.trail else {}
-            return Page.failed(url, exc.info(), status=exc.status, meta=meta)
-        except Exception as exc:  # a bug in one page's path must not fail the batch
-            message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
-            return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
+        except Exception as exc:
+            return _fetch_failed(raw.url, opts, exc)
 
     async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
         """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
@@ -279,6 +296,19 @@ def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
         content_type=raw.content_type,
         fetched_via=raw.fetched_via,
     )
+
+
+def _fetch_failed(url: str, opts: FetchOptions, exc: Exception) -> Page:
+    """The failed page for an exception out of one URL's fetch: the budget spent (`TimeoutError`),
+    the error a `FerretError` carries, else `internal` (a bug in one page's path must not fail the batch)."""
+    if isinstance(exc, TimeoutError):
+        return _budget_spent(url, opts)
+    if isinstance(exc, FerretError):
+        exc = explain_refusal(url, exc)
+        meta = {"trail": exc.trail} if exc.trail else {}
+        return Page.failed(url, exc.info(), status=exc.status, meta=meta)
+    message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
+    return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
 
 
 def _budget_spent(url: str, opts: FetchOptions) -> Page:

@@ -93,13 +93,14 @@ async def run_search(
     result.candidates = len(candidates)
     if candidates:
         try:
-            kept, unreachable, dropped = await verify_hits(ferret, candidates, options.verify_timeout)
+            verified = await verify_hits(ferret, candidates, options.results, options.verify_timeout)
         except ModuleNotFoundError as exc:  # a build without the fetch layer
             result.warnings.append(f"results not verified: the fetcher is unavailable ({exc})")
             result.results = candidates[: options.results]
             return result
-        result.results = kept[: options.results]
-        result.unreachable = unreachable
-        result.dropped_duplicates = dropped
+        result.results = verified.kept
+        result.unreachable = verified.unreachable
+        result.dropped_duplicates = verified.dropped
+        result.not_needed = verified.not_needed
         result.verified = True
     return result

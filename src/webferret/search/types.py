@@ -152,6 +152,10 @@ class SearchResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     dropped_duplicates: list[DroppedDuplicate] = Field(default_factory=list)
     candidates: int = Field(default=0, description="results considered before verification")
+    not_needed: int = Field(
+        default=0,
+        description="candidates left unverified: the answer was full before their turn (spares)",
+    )
     verified: bool = False
 
     @property

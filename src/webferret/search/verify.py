@@ -1,13 +1,21 @@
-"""Verification: fetch every candidate in parallel, drop dead or refused ones, count tokens.
+"""Verification: request every candidate at once, decide them in rank order, answer once settled.
 
-Pages are fetched through `Ferret.fetch_many` (in batches of the `max_urls` setting, run together),
-so they land in the store like any fetched page and a listed result can be read later offline.
+Every candidate is requested at once (the per-host cap still holds), so the network is parallel.
+A response is extracted (and kept in the store, so a listed result can be read later offline) only
+while its candidate may still be among the first `wanted` listed ones: the first `wanted` candidates
+at once, a spare when a better-ranked candidate turned out dead or a near-duplicate. Until then a
+spare's response waits after the network step. The answer is settled as soon as the first `wanted`
+reachable, non-duplicate candidates are decided in rank order (every better-ranked one decided);
+the candidates after them are cancelled (their requests closed; nothing of theirs reaches the store)
+and counted as not needed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from webferret.models import ErrorCode, Hit, Page
@@ -15,7 +23,9 @@ from webferret.search.types import DroppedDuplicate, Unreachable
 from webferret.tokens import estimate_tokens
 
 if TYPE_CHECKING:
+    from webferret.extract.types import ExtractOptions
     from webferret.ferret import Ferret
+    from webferret.fetch.types import FetchOptions
 
 DEAD_CODES = frozenset(
     {
@@ -48,49 +58,127 @@ def apply_page(hit: Hit, page: Page) -> Hit:
     return hit.model_copy(update={"reachable": True, "tokens": tokens, "handle": page.handle})
 
 
-async def fetch_pages(ferret: Ferret, urls: Sequence[str], timeout: float) -> list[Page]:
-    """Fetch `urls` in parallel batches of `max_urls`, order kept, within `timeout` seconds.
+def is_near_duplicate(text: str, kept: Sequence[str], threshold: float) -> int | None:
+    """Index of the first `kept` text that `text` is a near-duplicate of, or None."""
+    from webferret.present.dedup import near_duplicates
 
-    Every candidate is requested at once (the per-host cap still holds): the answer waits for the
-    slowest page anyway, so a candidate queued behind the `concurrency` setting only lengthens it."""
-    size = ferret.settings.max_urls
-    at_once = max(ferret.settings.concurrency, min(len(urls), size))
-    options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=at_once)
-    batches = [list(urls[start : start + size]) for start in range(0, len(urls), size)]
-    done = await asyncio.gather(*(ferret.fetch_many(batch, options=options) for batch in batches))
-    return [page for batch in done for page in batch]
+    for index, other in enumerate(kept):
+        if near_duplicates([other, text], [1.0, 0.0], threshold).get(1) == 0:
+            return index
+    return None
 
 
-def near_duplicate_map(texts: list[str], threshold: float) -> dict[int, int]:
-    """Index of a near-duplicate text -> index of the one kept (the earlier, better-ranked one).
+@dataclass
+class Verification:
+    """What verification decided: the hits listed (at most `wanted`), the unreachable ones and the
+    dropped near-duplicates among the candidates decided, and how many were not needed."""
 
-    Seam: uses `webferret.present.dedup.near_duplicates` from the store branch when it is present;
-    without it no near-duplicates are detected (exact URL duplicates are already merged by fusion).
-    """
+    kept: list[Hit] = field(default_factory=list)
+    unreachable: list[Unreachable] = field(default_factory=list)
+    dropped: list[DroppedDuplicate] = field(default_factory=list)
+    not_needed: int = 0
+
+
+class RankOrder:
+    """Decides candidates in rank order as their pages arrive (in any order)."""
+
+    def __init__(self, hits: Sequence[Hit], wanted: int, threshold: float) -> None:
+        self.hits = list(hits)
+        self.wanted = wanted
+        self.threshold = threshold
+        self.pages: list[Page | None] = [None] * len(self.hits)
+        self.cursor = 0  # every candidate before it is decided
+        self.outcome = Verification()
+        self._texts: list[str] = []  # the listed pages' texts, for near-duplicates
+        self._out: set[int] = set()  # candidates that cannot be listed: dead, or decided duplicates
+
+    @property
+    def settled(self) -> bool:
+        return len(self.outcome.kept) >= self.wanted or self.cursor >= len(self.hits)
+
+    def needed(self) -> list[int]:
+        """Candidates that may still be among the first `wanted` listed ones (monotone: a candidate
+        needed once stays needed, since candidates only ever drop out)."""
+        chosen: list[int] = []
+        possible = 0
+        for index in range(len(self.hits)):
+            if possible >= self.wanted:
+                break
+            chosen.append(index)
+            possible += index not in self._out
+        return chosen
+
+    def arrived(self, index: int, page: Page) -> None:
+        """Candidate `index`'s page is in: decide every candidate now decidable in rank order."""
+        from webferret.present.dedup import prepare
+
+        self.pages[index] = page
+        if is_dead(page):
+            self._out.add(index)
+        prepare(page, len(self.hits))  # shingled now, while later pages are still on their way
+        while not self.settled and self.pages[self.cursor] is not None:
+            self._decide(self.cursor)
+            self.cursor += 1
+        if self.settled:
+            self.outcome.not_needed = len(self.hits) - self.cursor
+
+    def _decide(self, index: int) -> None:
+        page = self.pages[index]
+        assert page is not None
+        hit = apply_page(self.hits[index], page)
+        if not hit.reachable:
+            self.outcome.unreachable.append(Unreachable(url=hit.url, error=page.error))
+            return
+        copy_of = is_near_duplicate(page.content, self._texts, self.threshold)
+        if copy_of is not None:
+            self._out.add(index)
+            original = self.outcome.kept[copy_of].url
+            self.outcome.dropped.append(DroppedDuplicate(url=hit.url, duplicate_of=original))
+            return
+        self.outcome.kept.append(hit)
+        self._texts.append(page.content)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """How every candidate of one verification is fetched."""
+
+    ferret: Ferret
+    fetch: FetchOptions
+    extract: ExtractOptions
+    deadline: float  # time.monotonic()
+
+    async def page(self, url: str, gate: asyncio.Event) -> Page:
+        """The network step, then (once `gate` is set) extraction and the store. A response that
+        waited at the gate gets the per-page timeout again: the wait was not its own."""
+        got = await self.ferret.fetch_response(url, self.fetch, self.extract, self.deadline)
+        if isinstance(got, Page):
+            return got
+        deadline = self.deadline
+        if not gate.is_set():
+            await gate.wait()
+            deadline = time.monotonic() + self.fetch.timeout
+        return await self.ferret.finish_page(got, self.fetch, self.extract, deadline)
+
+
+async def verify_hits(ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float) -> Verification:
+    """Verify `hits` (best first) until the first `wanted` listable ones are decided."""
+    options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
+    attempt = Attempt(ferret, options, ferret.extract_options(), time.monotonic() + timeout)
+    order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
+    ferret.extractor.warm(min(len(hits), wanted))
+    gates = [asyncio.Event() for _ in hits]
+    tasks = {asyncio.create_task(attempt.page(hit.url, gates[i])): i for i, hit in enumerate(hits)}
     try:
-        from webferret.present.dedup import near_duplicates  # type: ignore[import-not-found]
-    except ImportError:
-        return {}
-    preference = [float(len(texts) - index) for index in range(len(texts))]
-    return dict(near_duplicates(texts, preference, threshold))
-
-
-async def verify_hits(
-    ferret: Ferret, hits: list[Hit], timeout: float
-) -> tuple[list[Hit], list[Unreachable], list[DroppedDuplicate]]:
-    """Reachable hits (duplicates dropped), the unreachable ones, the dropped near-duplicates."""
-    pages = await fetch_pages(ferret, [hit.url for hit in hits], timeout)
-    checked = [apply_page(hit, page) for hit, page in zip(hits, pages, strict=True)]
-    unreachable = [
-        Unreachable(url=hit.url, error=page.error)
-        for hit, page in zip(checked, pages, strict=True)
-        if not hit.reachable
-    ]
-    alive = [(hit, page) for hit, page in zip(checked, pages, strict=True) if hit.reachable]
-    duplicates = near_duplicate_map([page.content for _, page in alive], ferret.settings.dedup_threshold)
-    dropped = [
-        DroppedDuplicate(url=alive[dup][0].url, duplicate_of=alive[keep][0].url)
-        for dup, keep in duplicates.items()
-    ]
-    kept = [hit for index, (hit, _) in enumerate(alive) if index not in duplicates]
-    return kept, unreachable, dropped
+        pending = set(tasks)
+        while pending and not order.settled:
+            for index in order.needed():
+                gates[index].set()
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                order.arrived(tasks[task], task.result())
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return order.outcome

@@ -1,0 +1,169 @@
+"""Verification in rank order, against the simulated web on 127.0.0.1: spares are extracted only when
+the answer needs them, and the answer does not wait for the ones it does not need."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from search_harness import SearxServer
+from simweb import Handler, SimWeb
+
+from webferret.ferret import Ferret
+from webferret.models import Hit, Source
+from webferret.search.verify import RankOrder, Verification, verify_hits
+
+pytestmark = pytest.mark.filterwarnings("error")  # an unclosed connection or a lost task fails a test
+
+WORDS = [
+    "river",
+    "stone",
+    "lantern",
+    "copper",
+    "harbor",
+    "meadow",
+    "signal",
+    "orbit",
+    "violet",
+    "timber",
+    "quartz",
+    "falcon",
+    "ember",
+]
+
+
+def distinct_article(topic: str) -> str:
+    """An article whose words are its own (no near-duplicate of another topic's)."""
+    rng = random.Random(topic)
+    paragraphs = "".join(
+        f"<p>{topic} {' '.join(rng.choice(WORDS) for _ in range(40))}.</p>" for _ in range(8)
+    )
+    body = f"<article><h1>{topic}</h1>{paragraphs}</article>"
+    return f"<html><head><title>{topic}</title></head><body>{body}</body></html>"
+
+
+def hits(*urls: str) -> list[Hit]:
+    return [Hit(url=url, sources=[Source(engine="test", rank=rank)]) for rank, url in enumerate(urls, 1)]
+
+
+def names(verified: Verification) -> list[str]:
+    return [hit.url.rsplit("/", 1)[-1] for hit in verified.kept]
+
+
+HOLD_SECONDS = 10.0
+
+
+@pytest.fixture
+def held(simweb: SimWeb) -> Iterator[threading.Event]:
+    """`/held` answers after `HOLD_SECONDS` (sooner if the simulated web stops); the event is set
+    once it did."""
+    replied = threading.Event()
+
+    def hold(handler: Handler, web: SimWeb) -> None:
+        web.closing.wait(HOLD_SECONDS)
+        handler.reply(200, distinct_article("held").encode(), {"Content-Type": "text/html"})
+        replied.set()
+
+    simweb.add("/held", stream=hold)
+    yield replied
+
+
+def ferret(home: Path) -> Ferret:
+    """Every page of these tests is on one host: the per-host cap is raised so that all are
+    requested at once, as candidates on different hosts are."""
+    return Ferret(home=home, allow_hosts=["127.0.0.1"], per_host_concurrency=8)
+
+
+def serve(simweb: SimWeb, *topics: str, delay: float = 0.0) -> list[str]:
+    """Pages of distinct articles; `delay` holds their answers (so spares served at once would be
+    extracted long before the answer, were they not held back)."""
+    return [simweb.add(f"/{topic}", distinct_article(topic), delay=delay) for topic in topics]
+
+
+async def stored(f: Ferret, url: str) -> bool:
+    return await f.stored(url) is not None
+
+
+async def test_a_slow_spare_does_not_hold_the_answer(
+    tmp_path: Path, simweb: SimWeb, held: threading.Event
+) -> None:
+    urls = [*serve(simweb, "alpha", "beta"), simweb.url("/held")]
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=2, timeout=30)
+        assert not held.is_set()  # the answer did not wait for the spare's response
+        assert names(verified) == ["alpha", "beta"]
+        assert (verified.not_needed, verified.unreachable, verified.dropped) == (1, [], [])
+        assert any(path == "/held" for path, _ in simweb.requests)  # it was requested, in parallel
+        assert not await stored(f, urls[2])
+        assert asyncio.all_tasks() == {asyncio.current_task()}  # the spare's task is gone
+
+
+async def test_a_spare_that_is_not_needed_is_never_extracted(tmp_path: Path, simweb: SimWeb) -> None:
+    urls = [*serve(simweb, "alpha", "beta", delay=0.5), *serve(simweb, "gamma", "delta")]
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=2, timeout=30)
+        assert names(verified) == ["alpha", "beta"] and verified.not_needed == 2
+        assert [await stored(f, url) for url in urls] == [True, True, False, False]
+
+
+async def test_a_dead_top_hit_is_replaced_by_the_first_spare(tmp_path: Path, simweb: SimWeb) -> None:
+    urls = [simweb.url("/status/404"), *serve(simweb, "alpha", "beta", delay=0.5)]
+    urls += serve(simweb, "spare1", "spare2")
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=3, timeout=30)
+        assert names(verified) == ["alpha", "beta", "spare1"]
+        assert [item.url for item in verified.unreachable] == [urls[0]]
+        assert verified.not_needed == 1 and not await stored(f, urls[-1])
+
+
+async def test_a_near_duplicate_top_hit_is_replaced_by_the_first_spare(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    alpha, beta = serve(simweb, "alpha", "beta", delay=0.5)
+    spare1, spare2 = serve(simweb, "spare1", "spare2")
+    mirror = simweb.add("/mirror", distinct_article("alpha"))
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(alpha, mirror, beta, spare1, spare2), wanted=3, timeout=30)
+        assert names(verified) == ["alpha", "beta", "spare1"]
+        assert [(d.url, d.duplicate_of) for d in verified.dropped] == [(mirror, alpha)]
+        assert verified.not_needed == 1 and not await stored(f, spare2)
+
+
+async def test_too_few_candidates_are_all_decided(tmp_path: Path, simweb: SimWeb, closed_port: int) -> None:
+    dead = f"http://127.0.0.1:{closed_port}/gone"
+    urls = [*serve(simweb, "alpha"), dead, simweb.url("/empty")]
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=5, timeout=30)
+    assert names(verified) == ["alpha", "empty"]  # an empty page exists: listed, without tokens
+    assert verified.kept[1].tokens is None and verified.not_needed == 0
+    assert [item.url for item in verified.unreachable] == [dead]
+
+
+def test_spares_become_needed_only_as_better_ones_drop_out() -> None:
+    from webferret.models import ErrorCode, ErrorInfo, Page
+
+    order = RankOrder(hits(*(f"https://x.org/{n}" for n in range(5))), wanted=2, threshold=0.9)
+    assert order.needed() == [0, 1]
+    dead = Page.failed("https://x.org/1", ErrorInfo(code=ErrorCode.HTTP_ERROR, message="HTTP 404"))
+    order.arrived(1, dead)
+    assert order.needed() == [0, 1, 2] and order.cursor == 0  # 0 is not in yet: nothing decided
+    order.arrived(0, Page(url="https://x.org/0", ok=True, content=distinct_article("zero")))
+    assert order.cursor == 2 and not order.settled
+    order.arrived(2, Page(url="https://x.org/2", ok=True, content=distinct_article("two")))
+    assert order.settled and order.outcome.not_needed == 2
+
+
+async def test_a_search_lists_its_first_hits_and_counts_the_spares_it_did_not_need(
+    tmp_path: Path, searx: SearxServer
+) -> None:
+    options = dict(searxng_url=searx.url, engine_min_interval=0)
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], **options) as f:
+        result = await f.search("ferret", f.search_options(engines=("searxng",), results=1))
+        assert [hit.url.rsplit("/", 1)[-1] for hit in result.results] == ["alpha"]  # the consensus hit
+        assert (result.verified, result.candidates, result.not_needed) == (True, 3, 2)
+        assert result.unreachable == [] and result.dropped_duplicates == []
+        assert result.results[0].handle and await f.stored(result.results[0].handle) is not None
