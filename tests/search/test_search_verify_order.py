@@ -4,6 +4,7 @@ the answer needs them, and the answer does not wait for the ones it does not nee
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -167,3 +168,14 @@ async def test_a_search_lists_its_first_hits_and_counts_the_spares_it_did_not_ne
         assert (result.verified, result.candidates, result.not_needed) == (True, 3, 2)
         assert result.unreachable == [] and result.dropped_duplicates == []
         assert result.results[0].handle and await f.stored(result.results[0].handle) is not None
+
+
+def test_search_json_meta_counts_the_spares_not_needed(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from webferret.cli import main
+
+    argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", searx.url, "-n", "1", "--json"]
+    code = main([*argv, "--allow-host", "127.0.0.1", "--home", str(tmp_path)])
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert code == 0 and (meta["candidates"], meta["not_needed"], meta["verified"]) == (3, 2, True)

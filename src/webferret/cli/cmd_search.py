@@ -102,4 +102,9 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def _meta(result: Any) -> dict[str, Any]:
-    return {"count": len(result.results), "candidates": result.candidates, "verified": result.verified}
+    return {
+        "count": len(result.results),
+        "candidates": result.candidates,
+        "not_needed": result.not_needed,
+        "verified": result.verified,
+    }
