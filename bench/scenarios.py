@@ -107,7 +107,9 @@ def _add(bench: Bench, series: Series, wall: float, since: float, until: float) 
 
 
 def critical_path(entries: list[dict[str, Any]]) -> float:
-    """The search request's time plus the slowest page request's time (both as the server saw them)."""
+    """The search request's time plus the slowest page request's time (both as the server saw them).
+    A request the client hung up on (a spare it no longer needed) was not waited on: it does not count."""
+    entries = [e for e in entries if not e.get("abandoned")]
     searx = [e["t1"] - e["t0"] for e in entries if e["host"].startswith("searx.")]
     pages = [e["t1"] - e["t0"] for e in entries if not e["host"].startswith("searx.")]
     return (max(searx) if searx else 0.0) + (max(pages) if pages else 0.0)

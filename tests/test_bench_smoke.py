@@ -74,6 +74,27 @@ def test_request_log_gives_the_critical_path(web: SimWeb) -> None:
         {"host": "b", "t0": 1, "t1": 1.5},
     ]
     assert scenarios.critical_path(fake) == pytest.approx(0.8)
+    hung_up = {"host": "c", "t0": 1, "t1": 3, "abandoned": True}  # a spare the tool stopped waiting for
+    assert scenarios.critical_path([*fake, hung_up]) == pytest.approx(0.8)
+
+
+async def test_a_request_the_client_hung_up_on_is_not_on_the_critical_path() -> None:
+    log = io.StringIO()
+    host = Host("slow.example", lambda request: Response(200, b"late"), Pace(300, 0, 1 << 40), log, seed=0)
+    server = await asyncio.start_server(host.serve, "127.0.0.1", 0)
+    async with server:
+        port = server.sockets[0].getsockname()[1]
+        for hang_up in (True, False):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /a HTTP/1.1\r\nHost: slow.example\r\n\r\n")
+            await writer.drain()
+            if not hang_up:
+                await reader.readuntil(b"late")
+            writer.close()
+            await asyncio.sleep(0.5)  # past the host's 300 ms latency: it has answered (or tried to)
+    entries = [json.loads(line) for line in log.getvalue().splitlines()]
+    answered = [entry for entry in entries if not entry.get("abandoned")]  # the hung-up one: not logged,
+    assert len(answered) == 1 and answered[0]["bytes"] == 4  # or logged as abandoned when a write got out
 
 
 async def test_a_paced_answer_is_logged_once_its_last_byte_left() -> None:

@@ -65,8 +65,9 @@ class Listing:
     dead_host: list[str]
 
 
-def pick_results(listing: Listing, query: str, count: int = 10) -> list[tuple[str, str]]:
-    """A stable answer for `query`: mostly live pages, one redirect, one 404, one dead host."""
+def pick_results(listing: Listing, query: str, count: int = 20) -> list[tuple[str, str]]:
+    """A stable answer for `query`: mostly live pages, one redirect, one 404, one dead host (20 in all,
+    as a real instance's first page has more than the 10 a search lists)."""
     rng = random.Random(hashlib.sha256(query.encode()).digest())
     chosen = rng.sample(listing.live, min(len(listing.live), max(0, count - 3)))
     chosen.append(rng.choice(listing.redirects))

@@ -129,7 +129,7 @@ class Host:
                 if request is None:
                     break
                 keep_alive = request.headers.get("connection", "").lower() != "close"
-                await self._answer(request, writer, keep_alive)
+                await self._answer(request, reader, writer, keep_alive)
                 if not keep_alive:
                     break
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -137,7 +137,9 @@ class Host:
         finally:
             writer.close()
 
-    async def _answer(self, request: Request, writer: asyncio.StreamWriter, keep_alive: bool) -> None:
+    async def _answer(
+        self, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, keep_alive: bool
+    ) -> None:
         started = time.time()
         try:
             response = self.handler(request)
@@ -157,6 +159,8 @@ class Host:
             "status": response.status,
             "bytes": len(body),
         }
+        if reader.at_eof() or writer.is_closing():  # the client hung up before the answer was out
+            entry["abandoned"] = True
         self.log.write(json.dumps(entry) + "\n")
 
 
