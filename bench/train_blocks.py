@@ -55,7 +55,9 @@ PARAMS = {
 MAX_BLOCKS = 250  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
 
 
-def labels(texts: list[str], truth: str) -> np.ndarray:
+def overlaps(texts: list[str], truth: str) -> np.ndarray:
+    """Per block: the share of its word trigrams found in the truth (a short block: 1.0 when its whole
+    word sequence occurs in the truth, else 0.0)."""
     words = WORD.findall(truth.lower())
     trigrams = {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
     joined = f" {' '.join(words)} "
@@ -64,10 +66,15 @@ def labels(texts: list[str], truth: str) -> np.ndarray:
         w = WORD.findall(text.lower())
         if len(w) >= 3:
             grams = [tuple(w[i : i + 3]) for i in range(len(w) - 2)]
-            out.append(sum(g in trigrams for g in grams) / len(grams) >= 0.5)
+            out.append(sum(g in trigrams for g in grams) / len(grams))
         else:
-            out.append(bool(w) and f" {' '.join(w)} " in joined)
-    return np.array(out, dtype=bool)
+            out.append(float(bool(w) and f" {' '.join(w)} " in joined))
+    return np.array(out, dtype=float)
+
+
+def labels(texts: list[str], truth: str) -> np.ndarray:
+    """Hard labels: main content when at least half of the block's trigrams are in the truth."""
+    return overlaps(texts, truth) >= 0.5
 
 
 def featurize(job: tuple[str, str, Path, str]) -> dict:
