@@ -106,11 +106,12 @@ def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
     parent.remove(node)
 
 
-def _own_flags(el: lxml.html.HtmlElement, tag: str) -> int:
+def _own_flags(el: lxml.html.HtmlElement, tag: str, cls: str) -> int:
+    """The flags an element adds to its ancestors'; `cls` is its class attribute ("" when none)."""
     flags = TAG_FLAGS.get(tag, 0)
     if tag in ("html", "body"):
         return flags
-    attrs = f"{el.get('class', '')} {el.get('id', '')} {el.get('role', '')}"
+    attrs = f"{cls} {el.get('id', '')} {el.get('role', '')}"
     if len(attrs) > 2:
         flags |= _attribute_flags(attrs)
     style = el.get("style")
@@ -148,28 +149,32 @@ def _is_atomic(el: lxml.html.HtmlElement, tag: str) -> bool:
 def segment(root: lxml.html.HtmlElement) -> list[Block]:
     """The page's text blocks in document order (blocks without any text are left out)."""
     blocks: list[Block] = []
-    # the open elements: their block, depth, flags, whether inside a link, tag-path signature
-    stack: list[tuple[Block, int, int, bool, str]] = []
+    # the open elements: their block, depth, flags, whether inside a link, the last step of their
+    # tag-path signature (their children's signatures start with it), and the element itself (so its
+    # Python proxy lives until its "end" event, which then needs no new one)
+    stack: list[tuple[Block, int, int, bool, str, lxml.html.HtmlElement]] = []
     body = root.find("body")
     for event, el in etree.iterwalk(body if body is not None else root, events=("start", "end")):
-        if not isinstance(el.tag, str):
+        tag = el.tag
+        if not isinstance(tag, str):
             continue
         if event == "end":
             stack.pop()
             if el.tail and stack:
                 _add(stack[-1][0], el.tail, stack[-1][3])
             continue
-        tag = el.tag.lower()
-        parent_block, pdepth, pflags, plink, psig = stack[-1] if stack else (None, 0, 0, False, "")
-        flags = pflags | _own_flags(el, tag)
+        tag = tag.lower()
+        parent_block, pdepth, pflags, plink, plast, _ = stack[-1] if stack else (None, 0, 0, False, "", el)
+        cls = el.get("class", "")
+        flags = pflags | _own_flags(el, tag, cls)
         in_link = plink or tag == "a"
-        sig = f"{psig.rsplit('/', 1)[-1]}/{tag}.{el.get('class', '').split(' ')[0]}"
+        sig = f"{plast}/{tag}.{cls.split(' ')[0]}"
         if parent_block is not None and (parent_block.atomic or tag not in BLOCK_TAGS):
             block = parent_block
         else:
             block = Block(el, _is_atomic(el, tag), pdepth + 1, flags, signature=sig)
             blocks.append(block)
-        stack.append((block, pdepth + 1, flags, in_link, sig))
+        stack.append((block, pdepth + 1, flags, in_link, sig.rsplit("/", 1)[-1], el))
         if tag == "a":
             block.n_links += 1
         elif tag == "br":

@@ -122,13 +122,20 @@ def _text_features(block: B.Block, ref: Reference) -> list[float]:
         sum(text.count(c) for c in ".,;:!?") / (n_words or 1),
         float(text[-1:] in ".!?:"),
         n_chars / (n_words or 1),
-        sum(map(str.isdigit, text)) / (n_chars or 1),
+        _digits(text) / (n_chars or 1),
         float(block.depth),
         kept,
         float(len(norm) > 2 and norm in ref.comments),
         overlap,
         *_tag_columns(tag),
     ]
+
+
+def _digits(text: str) -> int:
+    """How many characters of `text` are digits (`str.isdigit`); in ASCII text only 0-9 are."""
+    if text.isascii():
+        return sum(map(text.count, "0123456789"))
+    return sum(map(str.isdigit, text))
 
 
 @lru_cache(maxsize=256)

@@ -35,8 +35,30 @@ def _parser() -> html.HTMLParser:
         parser = html.HTMLParser(
             remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False
         )
+        parser.set_element_class_lookup(_class_lookup())
         _PARSERS.parser = parser
     return parser
+
+
+def _class_lookup() -> etree.ElementNamespaceClassLookup:
+    """lxml.html's element classes, looked up in C: `HtmlElement`, and for the tags lxml.html gives a
+    class of their own (form, input, select, textarea, label) that class.
+
+    lxml.html's lookup is a Python method that lxml calls for every element object it creates, on every
+    walk of the tree and of its copies (trafilatura's runs, the blocks, the links): about 10,000 calls
+    a page. The tags the HTML parser gives are lower-case, as that lookup makes them before it looks.
+    """
+    lookup = etree.ElementNamespaceClassLookup(
+        etree.ElementDefaultClassLookup(
+            element=html.HtmlElement,
+            comment=html.HtmlComment,
+            pi=html.HtmlProcessingInstruction,
+            entity=html.HtmlEntity,
+        )
+    )
+    classes = lookup.get_namespace(None)
+    classes.update(html.HtmlElementClassLookup._default_element_classes)
+    return lookup
 
 
 def parse_html(text: str, url: str | None) -> html.HtmlElement:

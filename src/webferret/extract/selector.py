@@ -15,6 +15,8 @@ import trafilatura
 from lxml import etree, html
 from trafilatura.settings import Document
 
+from webferret.extract import readability_memo
+
 BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template")
 _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
 _MIN_FALLBACK_CHARS = 200
@@ -113,11 +115,12 @@ def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainCont
     from webferret.extract.features import normalize
     from webferret.extract.main_content import select
 
-    selection = select(text, url, tree=tree)
+    with readability_memo.shared():  # a deferred page's second trafilatura run reuses readability's answer
+        selection = select(text, url, tree=tree)
+        main = trafilatura_main(tree) if selection is not None and selection.deferred else None
     if selection is None:
         return None
     if selection.deferred:
-        main = trafilatura_main(tree)
         if main is None:
             return None
         texts = [normalize(b.text) for b in selection.blocks]
