@@ -26,10 +26,11 @@ class _SharedReadability(_Readability):  # type: ignore[misc,valid-type]
     """readability-lxml's Document whose summary, inside `shared()`, is computed once per input."""
 
     def summary(self) -> str:
-        answers: dict[tuple[bytes, int], str] | None = getattr(_LOCAL, "answers", None)
-        if answers is None:
+        answers: dict[tuple[bytes, object], str] | None = getattr(_LOCAL, "answers", None)
+        doc = getattr(self, "doc", None)  # the fork's attributes: another trafilatura may lack them
+        if answers is None or doc is None:
             return super().summary()
-        key = (etree.tostring(self.doc), self.min_text_length)  # before summary() changes the tree
+        key = (etree.tostring(doc), getattr(self, "min_text_length", None))  # before summary() edits it
         answer = answers.get(key)
         if answer is None:
             answer = answers[key] = super().summary()
