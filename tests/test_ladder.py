@@ -112,6 +112,8 @@ def gate(hit: Hit) -> Reply:
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def ferret() -> AsyncIterator[Ferret]:
+    """One session for the module, so its store too: every test here fetches `fresh` (a later test's
+    server may get an earlier one's port, and its page would come from the store)."""
     settings = Settings(
         chromium_path=CHROMIUM, browser_no_sandbox=True, allow_hosts=["127.0.0.1"], timeout=20
     )
@@ -126,7 +128,7 @@ async def test_auto_reads_a_javascript_page_through_the_browser(ferret: Ferret) 
     with serve() as site:
         site.page("/", SHELL)
         site.page("/app.js", script, content_type="application/javascript")
-        page = await ferret.fetch(site.base + "/")
+        page = await ferret.fetch(site.base + "/", fresh=True)
     assert page.ok and page.fetched_via == "browser", page.error
     assert "Ferrets play a lot." in page.content
     assert [(hop["via"], hop["verdict"]) for hop in page.meta["trail"]] == [
@@ -140,7 +142,7 @@ async def test_auto_reads_a_javascript_page_through_the_browser(ferret: Ferret) 
 async def test_auto_gets_through_the_interstitial_with_the_browser(ferret: Ferret) -> None:
     with serve() as site:
         site.routes["/"] = gate
-        page = await ferret.fetch(site.base + "/")
+        page = await ferret.fetch(site.base + "/", fresh=True)
     assert page.ok and page.fetched_via == "browser", page.error
     assert "playful mustelids" in page.content
     hops = [(hop["via"], hop["status"]) for hop in page.meta["trail"]]  # the browser's own reload too
@@ -170,7 +172,7 @@ async def test_captured_walls_on_loopback_end_blocked_by_site(
         pytest.skip(f"shared fixture {wall} absent")
     with serve() as site:
         site.routes["/"] = lambda hit: (403, {"content-type": "text/html", **headers}, wall.read_bytes())
-        page = await ferret.fetch(site.base + "/")
+        page = await ferret.fetch(site.base + "/", fresh=True)
     assert page.error is not None and page.error.code == ErrorCode.BLOCKED_BY_SITE
     assert page.error.vendor == vendor and page.error.status == 403
     assert len([hit for hit in site.hits if hit.path == "/"]) == 3  # http, impersonate, browser
@@ -188,7 +190,7 @@ async def test_the_guard_refuses_a_redirect_to_a_refused_address(ferret: Ferret)
         secret.page("/", ARTICLE)
         site.page("/", b"", status=302, location=secret.base + "/")
         opts = ferret.fetch_options(tier="browser")
-        page = await ferret.fetch(site.base + "/", options=opts)
+        page = await ferret.fetch(site.base + "/", options=opts, fresh=True)
     assert page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
     assert secret.hits == []
 
@@ -234,7 +236,7 @@ async def test_the_trail_names_where_a_challenge_took_the_browser(ferret: Ferret
     )
     with serve() as site:
         site.page("/", WALL.replace(b"</body>", form + b"</body>"), status=503)
-        page = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="browser"))
+        page = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="browser"), fresh=True)
     assert not page.ok and page.error is not None and page.error.code == "http_error"
     assert "/verify?token=1" in page.error.message
     hops = [(hop["url"].removeprefix(site.base), hop["status"]) for hop in page.meta["trail"]]
