@@ -8,6 +8,7 @@ import zlib
 
 import numpy as np
 import pytest
+from page_blocks import blocks_of
 
 from bench import lexical
 from webferret.extract import blocks as B
@@ -21,10 +22,7 @@ PAGE = """<html><body>
 
 
 def page_blocks() -> list[B.Block]:
-    root = B.parse(PAGE)
-    assert root is not None
-    B.clean(root)
-    return B.segment(root)
+    return blocks_of(PAGE)
 
 
 def test_attribute_tokens_split_on_punctuation_and_camel_case() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from page_blocks import blocks_of
 
 from bench import stacking
 from webferret.extract import blocks as B
@@ -13,10 +14,7 @@ PAGE = """<html><body><nav><ul><li><a href="/">Home</a></li><li><a href="/a">Abo
 
 
 def _blocks() -> list[B.Block]:
-    root = B.parse(PAGE)
-    assert root is not None
-    B.clean(root)
-    return B.segment(root)
+    return blocks_of(PAGE)
 
 
 def test_group_keys_put_siblings_together() -> None:

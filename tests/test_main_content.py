@@ -7,6 +7,7 @@ from pathlib import Path
 
 import lxml.html
 import numpy as np
+from page_blocks import blocks_of
 
 from webferret.extract import blocks as B
 from webferret.extract.classifier import TreeEnsemble, load
@@ -26,10 +27,7 @@ PAGE = """<html><head><title>Tides</title></head><body>
 
 
 def _blocks() -> list[B.Block]:
-    root = B.parse(PAGE)
-    assert root is not None
-    B.clean(root)
-    return B.segment(root)
+    return blocks_of(PAGE)
 
 
 def test_segment_cuts_blocks_in_document_order() -> None:
