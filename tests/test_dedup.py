@@ -7,7 +7,7 @@ import random
 import pytest
 
 from webferret.models import Page
-from webferret.present.dedup import mark_duplicates, near_duplicates, shingles
+from webferret.present.dedup import EXACT_LIMIT, StreamCopies, mark_duplicates, near_duplicates, shingles
 
 WORDS = ["ferret", "otter", "badger", "stoat", "weasel", "mink", "marten", "polecat", "wolverine", "sable"]
 
@@ -94,3 +94,29 @@ def test_prepared_pages_are_marked_the_same_and_compared_from_the_remembered_shi
     other = Page(url="https://ex.org/other", ok=True, content="a different page altogether " * 20)
     prepare(other, 1000)  # too big a batch for exact similarity: nothing shingled
     assert _shingle_set.cache_info().currsize == 2
+
+
+def _page(n: int, text: str) -> Page:
+    return Page(url=f"https://s{n}.example/", ok=True, content=text, handle=f"s{n}.example~{n:012d}")
+
+
+@pytest.mark.parametrize("distinct", [3, EXACT_LIMIT + 6])  # exact Jaccard, then the MinHash index
+def test_a_stream_marks_each_copy_against_the_pages_before_it(distinct: int) -> None:
+    copies = StreamCopies(0.9)
+    essays = [_essay(100 + n) for n in range(distinct)]
+    assert [copies.copy_of(_page(n, text)) for n, text in enumerate(essays)] == [None] * distinct
+    later = [
+        _page(900, essays[1]),  # byte-exact
+        _page(901, _edit(essays[2], 3, seed=4)),  # a near copy
+        _page(902, _edit(essays[0], 200, seed=5)),  # half rewritten: not a copy
+        _page(903, ""),  # empty: never a copy
+        Page.failed("https://f.example/", error={"code": "timeout", "message": "slow"}),  # type: ignore[arg-type]
+    ]
+    assert [copies.copy_of(page) for page in later] == [
+        _page(1, "").handle,
+        _page(2, "").handle,
+        None,
+        None,
+        None,
+    ]
+    assert copies.copy_of(_page(904, _edit(essays[0], 200, seed=5))) == _page(902, "").handle

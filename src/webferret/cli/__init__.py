@@ -35,6 +35,7 @@ class _Parser(argparse.ArgumentParser):
     (an agent parsing stdout gets `invalid_argument`, not nothing); the exit status stays 2."""
 
     json_errors = False
+    one_line = False  # `--jsonl`: the envelope on one line
 
     def error(self, message: str) -> NoReturn:
         if _Parser.json_errors:
@@ -42,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
             from webferret.models import ErrorCode, ErrorInfo
 
             info = ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=f"{self.prog}: {message}")
-            envelope_json(False, error=info)
+            envelope_json(False, error=info, one_line=_Parser.one_line)
         super().error(message)
 
 
@@ -65,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # happen to be installed; this program never runs it, so it is skipped (httpx then defines a stub)
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     parser = build_parser()
-    _Parser.json_errors = "--json" in (sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    _Parser.one_line = "--jsonl" in given
+    _Parser.json_errors = "--json" in given or _Parser.one_line
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

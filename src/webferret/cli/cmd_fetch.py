@@ -20,6 +20,7 @@ from webferret.cli.common import (
 from webferret.cli.numbers import seconds, whole_number
 
 POSITIVE, SECONDS = whole_number(), seconds()
+EXIT_PIPE_CLOSED = 141  # what a shell reports for a process its reader's exit killed (128 + SIGPIPE)
 LISTED_PAGES = 8  # pages to fork extraction workers for before a URL list is read (`max_urls`' default)
 
 
@@ -49,6 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_common(parser)
     parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
     parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
+    parser.add_argument(
+        "--jsonl", action="store_true", help="one JSON page a line, each as soon as it is finished"
+    )
     parser.set_defaults(run=run, early=_prefork, parser=parser)
 
 
@@ -57,6 +61,9 @@ def _prefork(args: argparse.Namespace) -> None:
 
     if not args.urls and not args.urls_from:  # a usage error like any other missing argument
         args.parser.error("the following arguments are required: URL (or - or --urls-from FILE)")
+    clash = [flag for flag in ("json", "agent", "quiet") if args.jsonl and getattr(args, flag)]
+    if clash:
+        args.parser.error(f"--jsonl cannot be combined with --{clash[0]}")
     listed = reads_lists(args.urls, args.urls_from or ())
     start_early(LISTED_PAGES if listed else len(args.urls))
 
@@ -85,6 +92,7 @@ async def run(args: argparse.Namespace) -> int:
     args.urls = gather_urls(args.urls, args.urls_from or ())
     settings = settings_from_args(args)
     done: dict[str, Any] = {}  # pages finished so far, by URL
+    lines = _lines(args, settings)
     try:
         async with Ferret(settings) as ferret:
             options = ferret.fetch_options(
@@ -100,12 +108,39 @@ async def run(args: argparse.Namespace) -> int:
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
             )
+            on_page = lines.write if lines else done.__setitem__
             pages = await ferret.fetch_all(
-                args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=done.__setitem__
+                args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=on_page
             )
     except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task; what is finished is kept
+        if lines:
+            return _lines_stopped(args, lines)
         return await _interrupted(settings, args, done)
+    if lines:
+        return EXIT_OK if lines.failed == 0 else EXIT_FAILED
     return await _output(settings, args, pages)
+
+
+def _lines(args: argparse.Namespace, settings: Any) -> Any:
+    """The `--jsonl` writer, or None; a closed stdout cancels this call (see `PageLines`)."""
+    if not args.jsonl:
+        return None
+    import asyncio
+
+    from webferret.cli.pages_out import PageLines
+
+    task = asyncio.current_task()
+    return PageLines(args, settings.dedup_threshold, on_gone=task.cancel if task else lambda: None)
+
+
+def _lines_stopped(args: argparse.Namespace, lines: Any) -> int:
+    """`--jsonl` after Ctrl-C (the finished pages are written already), or after its reader left."""
+    if lines.gone:
+        return EXIT_PIPE_CLOSED
+    distinct = len(dict.fromkeys(args.urls))
+    unfinished = distinct - lines.written
+    sys.stderr.write(f"webferret: interrupted: {unfinished} of {distinct} pages not finished\n")
+    return EXIT_INTERRUPTED
 
 
 async def _output(

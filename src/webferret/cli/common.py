@@ -105,19 +105,24 @@ def print_json(payload: Any) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-def envelope_json(ok: bool, data: Any = None, error: Any = None, meta: Any = None) -> None:
+def envelope_json(
+    ok: bool, data: Any = None, error: Any = None, meta: Any = None, *, one_line: bool = False
+) -> None:
+    """The JSON envelope on stdout; `one_line` for a `--jsonl` call, whose reader splits lines."""
     from webferret.models import Envelope
 
     envelope = Envelope(ok=ok, data=data, error=error, meta=meta or {})
-    sys.stdout.write(envelope.model_dump_json(indent=2) + "\n")
+    sys.stdout.write(envelope.model_dump_json(indent=None if one_line else 2) + "\n")
 
 
 def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXIT_FAILED) -> int:
     """Report a request-level error the way the command's output mode wants it."""
-    if getattr(args, "json", False):
+    one_line = getattr(args, "jsonl", False)
+    if getattr(args, "json", False) or one_line:
         from webferret.models import ErrorInfo
 
-        envelope_json(False, error=ErrorInfo(code=code, message=message))  # type: ignore[arg-type]
+        info = ErrorInfo(code=code, message=message)  # type: ignore[arg-type]
+        envelope_json(False, error=info, one_line=one_line)
     else:
         sys.stderr.write(f"webferret: error: {code}: {message}\n")
     return exit_code

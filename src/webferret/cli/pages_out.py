@@ -34,3 +34,46 @@ def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, 
         out = [render_page(page) for page in pages]
         sys.stdout.write("\n\n---\n\n".join(out).rstrip("\n") + "\n")
     return EXIT_OK if all_ok else EXIT_FAILED
+
+
+class PageLines:
+    """`--jsonl`: each page as one JSON line the moment it is finished, so a long URL list shows its
+    progress and a reader can start at once. Lines come in finishing order (each names its `url`);
+    `duplicate_of` names a page of an earlier line. When the reader closes the pipe (`| head`), the
+    call is cancelled like a Ctrl-C: what was finished is stored, the rest is not fetched."""
+
+    def __init__(self, args: argparse.Namespace, threshold: float, on_gone: Any) -> None:
+        from webferret.present.dedup import StreamCopies
+
+        self.max_chars: int | None = args.max_chars
+        self.copies = StreamCopies(threshold)
+        self.on_gone = on_gone  # called once when stdout is closed by its reader
+        self.written = self.failed = 0
+        self.gone = False
+
+    def write(self, url: str, page: Any) -> None:
+        from webferret.present.pages import clip_page
+
+        if self.gone:
+            return
+        copy = self.copies.copy_of(page)
+        if copy is not None:
+            page = page.model_copy(update={"duplicate_of": copy})
+        line = clip_page(page, self.max_chars).model_dump_json() + "\n"
+        try:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            self._closed()
+            return
+        self.written += 1
+        self.failed += not page.ok
+
+    def _closed(self) -> None:
+        import os
+
+        self.gone = True
+        devnull = os.open(os.devnull, os.O_WRONLY)  # so the final flush at exit has somewhere to go
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        self.on_gone()

@@ -20,6 +20,7 @@ SHINGLE_WORDS = 5
 NUM_PERM = 128
 EXACT_LIMIT = 64
 SHINGLE_CACHE = 64
+LSH_MARGIN = 0.15
 _WORD = re.compile(r"\w+")
 
 
@@ -138,3 +139,57 @@ def mark_duplicates(pages: Sequence[Page], threshold: float) -> list[Page]:
             update={"duplicate_of": other.handle or other.final_url or other.url}
         )
     return out
+
+
+class StreamCopies:
+    """Near-duplicates in a stream of pages, each judged against the pages before it (`fetch
+    --jsonl` writes a page as soon as it is finished, so the later copy is the one marked, whatever
+    its quality). Byte-exact copies by hash; near copies by exact Jaccard against the first
+    `EXACT_LIMIT` distinct pages, then by MinHash LSH (datasketch) over all of them."""
+
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
+        self._digests: dict[str, str] = {}
+        self._texts: list[tuple[str, frozenset[str], str]] = []  # (text, shingles, name), while exact
+        self._lsh: Any = None
+        self._names: list[str] = []  # by LSH key (an index into these lists), once the index exists
+        self._signatures: list[Any] = []
+
+    def copy_of(self, page: Page) -> str | None:
+        """The handle (or URL) of an earlier page that `page` is a copy of; else remember `page`."""
+        if not page.ok or not page.content.strip():
+            return None
+        name = page.handle or page.final_url or page.url
+        digest = hashlib.sha256(page.content.encode("utf-8")).hexdigest()
+        if digest in self._digests:
+            return self._digests[digest]
+        self._digests[digest] = name
+        if self._lsh is None and len(self._texts) < EXACT_LIMIT:
+            mine = frozenset(shingles(page.content))
+            for _, theirs, other in self._texts:
+                if _jaccard(mine, theirs) >= self.threshold:
+                    return other
+            self._texts.append((page.content, mine, name))
+            return None
+        return self._indexed(page.content, name)
+
+    def _indexed(self, text: str, name: str) -> str | None:
+        if self._lsh is None:
+            from datasketch import MinHashLSH
+
+            # banded below the threshold so that a copy just above it is a candidate nearly always
+            self._lsh = MinHashLSH(threshold=max(0.5, self.threshold - LSH_MARGIN), num_perm=NUM_PERM)
+            for earlier, _, other in self._texts:
+                self._index(_minhash(earlier), other)
+            self._texts = []
+        signature = _minhash(text)
+        for key in sorted(self._lsh.query(signature)):  # LSH candidates, checked on their signatures
+            if float(signature.jaccard(self._signatures[key])) >= self.threshold:
+                return self._names[key]
+        self._index(signature, name)
+        return None
+
+    def _index(self, signature: Any, name: str) -> None:
+        self._lsh.insert(len(self._names), signature)
+        self._names.append(name)
+        self._signatures.append(signature)
