@@ -78,3 +78,22 @@ def test_screenshot_renders_with_the_browser(
     assert "eighteen hours" in page["content"]
     assert page["meta"]["screenshot"] == str(shot)
     assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_browser_that_cannot_start_is_browser_unavailable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Not `internal` (a bug): the page needs a browser this machine cannot start; the message says
+    which path was tried and which setting changes it. On the auto ladder the page's own problem
+    (a JavaScript shell) stays the code, and the message adds why the browser could not help."""
+    missing = str(tmp_path / "no-chromium")
+    monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", missing)
+    with serve() as site:
+        site.page("/", SHELL)
+        codes = []
+        for tier in ("browser", "auto"):
+            code, envelope = run_json(capsys, "--fresh", "--tier", tier, site.base + "/")
+            error = envelope["data"]["pages"][0]["error"]
+            assert code == 1 and missing in error["message"] and "WEBFERRET_CHROMIUM_PATH" in error["message"]
+            codes.append(error["code"])
+    assert codes == ["browser_unavailable", "needs_javascript"]

@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     INVALID_ARGUMENT = "invalid_argument"
     BLOCKED_BY_SITE = "blocked_by_site"
     NEEDS_JAVASCRIPT = "needs_javascript"
+    BROWSER_UNAVAILABLE = "browser_unavailable"
     NOT_FOUND = "not_found"
     ROBOTS_DISALLOWED = "robots_disallowed"
     QUOTA_EXCEEDED = "quota_exceeded"

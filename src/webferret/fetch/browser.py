@@ -81,7 +81,8 @@ class BrowserTier:
                     self._browser = await self._start(self._pw)
                 except Error as exc:
                     await self.aclose()
-                    raise FerretError(ErrorCode.INTERNAL, _launch_message(self._settings, exc)) from None
+                    message = _launch_message(self._settings, exc)
+                    raise FerretError(ErrorCode.BROWSER_UNAVAILABLE, message) from None
             return self._pw, self._browser
 
     async def _start(self, pw: Playwright) -> Browser:
