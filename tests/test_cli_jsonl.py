@@ -40,14 +40,18 @@ def test_a_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_reader_that_leaves_stops_the_call(webferret_home: Path, simweb: SimWeb) -> None:
-    """`| head -1`: the call ends (exit 141) instead of reading the rest of a long list."""
+    """`| head -1`: the call ends (exit 141) at its next line instead of reading the rest of the
+    list. (It learns of the closed pipe only when it writes: the pages after the first come later.)"""
+    later = [
+        simweb.add(f"/later/{n}", f"<html><body><p>page {n}</p></body></html>", delay=1.5 * n) for n in (1, 2)
+    ]
     slow = [
         simweb.add(f"/slow/{n}", f"<html><body><p>slow page {n}</p></body></html>", delay=20.0)
         for n in range(5)
     ]
-    proc = _fetch("--jsonl", simweb.url("/article"), simweb.url("/text"), *slow)
+    proc = _fetch("--jsonl", simweb.url("/article"), *later, *slow)
     assert proc.stdout is not None
-    assert json.loads(proc.stdout.readline())["ok"] is True
+    assert json.loads(proc.stdout.readline())["url"] == simweb.url("/article")
     proc.stdout.close()  # the reader leaves; the next line webferret writes finds the pipe closed
     _, err = proc.communicate(timeout=15)
     assert proc.returncode == 141 and "Traceback" not in err

@@ -157,21 +157,27 @@ class StreamCopies:
 
     def copy_of(self, page: Page) -> str | None:
         """The handle (or URL) of an earlier page that `page` is a copy of; else remember `page`."""
-        if not page.ok or not page.content.strip():
+        if not page.ok:
             return None
-        name = page.handle or page.final_url or page.url
-        digest = hashlib.sha256(page.content.encode("utf-8")).hexdigest()
+        return self.first_copy(page.content, page.handle or page.final_url or page.url)
+
+    def first_copy(self, text: str, name: str) -> str | None:
+        """The name of an earlier text that `text` is a copy of; else remember `text` as `name`.
+        An empty text is never a copy, nor remembered."""
+        if not text.strip():
+            return None
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         if digest in self._digests:
             return self._digests[digest]
         self._digests[digest] = name
         if self._lsh is None and len(self._texts) < EXACT_LIMIT:
-            mine = frozenset(shingles(page.content))
+            mine = frozenset(shingles(text))
             for _, theirs, other in self._texts:
                 if _jaccard(mine, theirs) >= self.threshold:
                     return other
-            self._texts.append((page.content, mine, name))
+            self._texts.append((text, mine, name))
             return None
-        return self._indexed(page.content, name)
+        return self._indexed(text, name)
 
     def _indexed(self, text: str, name: str) -> str | None:
         if self._lsh is None:
