@@ -95,6 +95,12 @@ def test_find_answers_ranked_passages(store: PageStore) -> None:
     assert store.find("zebra") == []
 
 
+def test_find_in_a_page_named_by_its_url_as_open_takes_it(store: PageStore) -> None:
+    handles = _fill(store)
+    by_url = store.find("ferret", handles=["https://C.example/badgers#setts"])
+    assert [p.handle for p in by_url] == [handles["https://c.example/badgers"]]
+
+
 @pytest.mark.parametrize("query", HOSTILE)
 def test_any_text_is_a_safe_query(store: PageStore, query: str) -> None:
     _fill(store)
