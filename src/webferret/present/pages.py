@@ -21,9 +21,13 @@ def header_line(page: Page) -> str:
 def error_line(page: Page) -> str:
     error = page.error
     if error is None:
-        return f"ERROR internal: {page.url}: page failed without a reason"
-    message = error.message.removeprefix(f"{page.url}: ")
-    return f"ERROR {error.code.value}: {page.url}: {message}"
+        return failure_line("internal", page.url, "page failed without a reason")
+    return failure_line(error.code.value, page.url, error.message)
+
+
+def failure_line(code: str, url: str, message: str) -> str:
+    """`ERROR code: URL: message`, the URL said once when the message already starts with it."""
+    return f"ERROR {code}: {url}: {message.removeprefix(f'{url}: ')}"
 
 
 def render_page(page: Page, *, quiet: bool = False) -> str:
