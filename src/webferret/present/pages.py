@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from webferret.models import Page
+from webferret.present.paging import open_fence
 
 
 def header_line(page: Page) -> str:
@@ -76,6 +77,8 @@ def clip_page(page: Page, max_chars: int | None) -> Page:
     if cut <= max_chars // 2:  # no line break late enough: a space, so no word or link target is cut
         space = max(page.content.rfind(" ", 0, max_chars + 1), page.content.rfind("\t", 0, max_chars + 1))
         cut = space if space > max_chars // 2 else max_chars
-    body = page.content[:cut].rstrip() + f"\n\n[clipped at {cut} of {total} characters]"
+    body = page.content[:cut].rstrip()
+    fence = open_fence(body)
+    body += (f"\n{fence}" if fence else "") + f"\n\n[clipped at {cut} of {total} characters]"
     meta = {**page.meta, "clipped": {"at": cut, "of": total}}
     return page.model_copy(update={"content": body, "meta": meta})
