@@ -7,6 +7,7 @@ with a `ConfigError` that names the setting, never a silent fallback.
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -247,7 +248,9 @@ def load_settings(**overrides: Any) -> Settings:
             where = f"WEBFERRET_{name.upper()}" + (f" or {toml}" if toml else "")
             problems.append(f"setting '{name}' ({where}): {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("; ".join(problems)) from None
-    except Exception as exc:  # a malformed TOML file, for one
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None
+    except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
 
 
