@@ -128,13 +128,15 @@ def prepare(page: Page, batch: int) -> None:
 
 
 def mark_duplicates(pages: Sequence[Page], threshold: float) -> list[Page]:
-    """`pages` with every dropped near-copy marked `duplicate_of` the kept one's handle (or URL)."""
+    """`pages` with every dropped near-copy marked `duplicate_of` the kept one's handle (or URL);
+    a page asked for twice (one handle, as `URL` and `URL#top`) is no copy of itself."""
     texts = [page.content if page.ok else "" for page in pages]
     dropped = near_duplicates(texts, [_preference(page) for page in pages], threshold)
     out = list(pages)
     for index, kept in dropped.items():
         other = pages[kept]
-        out[index] = pages[index].model_copy(
-            update={"duplicate_of": other.handle or other.final_url or other.url}
-        )
+        if other.handle is None or other.handle != pages[index].handle:
+            out[index] = pages[index].model_copy(
+                update={"duplicate_of": other.handle or other.final_url or other.url}
+            )
     return out
