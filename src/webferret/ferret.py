@@ -116,7 +116,7 @@ class Ferret:
         call (`invalid_argument` beyond), so an agent's call cannot flood its context; `fetch_all`
         takes a list of any length.
         """
-        if len(urls) > self.settings.max_urls:
+        if len(urls) > self.settings.max_urls and not isinstance(urls, str):
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
@@ -134,6 +134,10 @@ class Ferret:
     ) -> list[Page]:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
+        if isinstance(urls, str):  # else each character would be read as a URL
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)"
+            )
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
