@@ -76,6 +76,22 @@ async def test_a_certificate_for_another_name_is_refused(certs: Path, tls_web: t
     assert names == ["other.test"] and web.requests == []
 
 
+async def test_the_fetcher_trusts_the_cas_ssl_cert_file_names(
+    certs: Path, tls_web: tuple[SimWeb, list], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A corporate or test CA in SSL_CERT_FILE, as the search engines (and httpx) already honour."""
+    web, _ = tls_web
+    monkeypatch.setenv("SSL_CERT_FILE", str(certs / "ca.pem"))
+    fetcher = Fetcher(resolver=resolve_to_loopback)
+    try:
+        raw = await fetcher.fetch(
+            f"https://localhost:{web.port}/article", FetchOptions(allow_hosts=("localhost",))
+        )
+    finally:
+        await fetcher.aclose()
+    assert raw.status == 200
+
+
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])
 def test_contexts_hold_the_cas_httpx_would_load(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str]
