@@ -254,6 +254,26 @@ def load_settings(**overrides: Any) -> Settings:
         raise ConfigError(f"cannot read settings: {exc}") from None
 
 
+def checked_overrides(settings: Settings, overrides: dict[str, Any], where: str) -> dict[str, Any]:
+    """Per-call `overrides` (of `where`, e.g. `fetch_options`): each one that names a setting is
+    checked and read as that setting is (`engines="a,b"` a list, `timeout="5"` a float); a bad one
+    raises `FerretError(invalid_argument)` naming it. The others pass as they are."""
+    from webferret.models import ErrorCode, FerretError
+
+    copy = settings.model_copy()
+    checked = dict(overrides)
+    for name, value in overrides.items():
+        if value is None or name not in Settings.model_fields:
+            continue
+        try:
+            Settings.__pydantic_validator__.validate_assignment(copy, name, value)
+        except ValidationError as exc:
+            problem = exc.errors()[0]["msg"]
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {name}={value!r}: {problem}") from None
+        checked[name] = getattr(copy, name)
+    return checked
+
+
 def settings_table() -> str:
     """The README's configuration table, made from the `Settings` fields (a test keeps it current)."""
     rows = ["| setting | environment | default | what it does |", "| --- | --- | --- | --- |"]

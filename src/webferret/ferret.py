@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from webferret.config import Settings, load_settings
+from webferret.config import Settings, checked_overrides, load_settings
 from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
@@ -80,10 +80,12 @@ class Ferret:
         return self._store
 
     def fetch_options(self, **overrides: Any) -> FetchOptions:
-        return FetchOptions.from_settings(self.settings, **overrides)
+        checked = checked_overrides(self.settings, overrides, "fetch_options")
+        return FetchOptions.from_settings(self.settings, **checked)
 
     def extract_options(self, **overrides: Any) -> ExtractOptions:
-        return ExtractOptions.from_settings(self.settings, **overrides)
+        checked = checked_overrides(self.settings, overrides, "extract_options")
+        return ExtractOptions.from_settings(self.settings, **checked)
 
     # -- fetching -----------------------------------------------------------------------------
     async def fetch(
@@ -278,7 +280,8 @@ class Ferret:
 
     # -- searching ----------------------------------------------------------------------------
     def search_options(self, **overrides: Any) -> SearchOptions:
-        return SearchOptions.from_settings(self.settings, **overrides)
+        checked = checked_overrides(self.settings, overrides, "search_options")
+        return SearchOptions.from_settings(self.settings, **checked)
 
     async def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
         """Search several engines at once, fuse their rankings, and verify the candidates by fetching.
