@@ -52,8 +52,11 @@ async def resolve_to_loopback(host: str, port: int) -> list[str]:
 
 
 async def fetch(certs: Path, url: str, allow: str) -> int:
-    client = ssl.create_default_context(cafile=str(certs / "ca.pem"))
-    fetcher = Fetcher(resolver=resolve_to_loopback, verify=client)
+    return await fetch_status(url, allow, ssl.create_default_context(cafile=str(certs / "ca.pem")))
+
+
+async def fetch_status(url: str, allow: str, verify: bool | ssl.SSLContext) -> int:
+    fetcher = Fetcher(resolver=resolve_to_loopback, verify=verify)
     try:
         raw = await fetcher.fetch(url, FetchOptions(allow_hosts=(allow,), timeout=5))
     finally:
@@ -82,14 +85,7 @@ async def test_the_fetcher_trusts_the_cas_ssl_cert_file_names(
     """A corporate or test CA in SSL_CERT_FILE, as the search engines (and httpx) already honour."""
     web, _ = tls_web
     monkeypatch.setenv("SSL_CERT_FILE", str(certs / "ca.pem"))
-    fetcher = Fetcher(resolver=resolve_to_loopback)
-    try:
-        raw = await fetcher.fetch(
-            f"https://localhost:{web.port}/article", FetchOptions(allow_hosts=("localhost",))
-        )
-    finally:
-        await fetcher.aclose()
-    assert raw.status == 200
+    assert await fetch_status(f"https://localhost:{web.port}/article", "localhost", True) == 200
 
 
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])
