@@ -53,3 +53,13 @@ def test_clip_inside_a_code_block_closes_the_fence_before_its_note() -> None:
     body, note = clipped.content.rsplit("\n\n", 1)
     assert body.endswith("\n```") and body.count("```") == 2
     assert note.startswith("[clipped at ")
+
+
+def test_a_page_the_store_did_not_keep_says_so_in_its_header() -> None:
+    kept = page("Body.", description=None)
+    lost = kept.model_copy(
+        update={"meta": {"store_error": "the page store did not keep this page: disk full"}}
+    )
+    assert "not stored" not in render_page(kept)
+    header = render_page(lost).splitlines()[2]
+    assert header.endswith("words · not stored (the page store did not keep this page: disk full)")

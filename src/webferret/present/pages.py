@@ -16,6 +16,8 @@ def header_line(page: Page) -> str:
     if page.published:
         parts.append(f"published {page.published}")
     parts.append(f"{page.word_count} words")
+    if page.meta.get("store_error"):  # read, but `open` and `find` will not know it
+        parts.append(f"not stored ({page.meta['store_error']})")
     return " · ".join(parts)
 
 
