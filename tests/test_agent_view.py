@@ -54,6 +54,13 @@ def test_page_view_error_and_continuation() -> None:
     assert continue_hint("h", 3, 3) == "" and continue_hint(None, 1, 2) == ""
 
 
+def test_page_error_names_its_url_once_when_the_message_starts_with_it() -> None:
+    error = {"code": "unsupported_scheme", "message": "ftp://x/: scheme 'ftp' is not supported"}
+    failed = {"url": "ftp://x/", "ok": False, "error": error}
+    text = render_page_entry(failed, Fence.new())
+    assert text == "ERROR unsupported_scheme: ftp://x/: scheme 'ftp' is not supported"
+
+
 def test_passages_view() -> None:
     fence = Fence.new(datamark=True)
     data = {

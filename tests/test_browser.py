@@ -15,6 +15,7 @@ from tiers_web import Hit, Reply, free_port_on_both, loopback_policy, serve
 from webferret.config import Settings
 from webferret.fetch.browser import BrowserTier
 from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.models import ErrorCode, FerretError
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -85,6 +86,21 @@ async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier
     assert secret.hits == []
     assert "/hop" in [h.path for h in site.hits]
     assert b"refused" in raw.body and b"secret" not in raw.body
+
+
+async def test_a_script_navigating_to_a_refused_address_is_that_error_not_chromiums_page(
+    tier: BrowserTier,
+) -> None:
+    port = free_port_on_both()
+    with serve("127.0.0.1", port) as site, serve("127.0.0.2", port) as secret:
+        secret.page("/meta", "secret")
+        site.page(
+            "/", f"<html><body><script>location.href = 'http://127.0.0.2:{port}/meta'</script></body></html>"
+        )
+        with pytest.raises(FerretError) as info:
+            await render(tier, site.base + "/", OPTS)
+    assert secret.hits == []
+    assert info.value.code == ErrorCode.BLOCKED_ADDRESS and "127.0.0.2" in info.value.message
 
 
 async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: BrowserTier) -> None:

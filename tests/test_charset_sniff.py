@@ -55,6 +55,15 @@ def test_undeclared_text_is_detected() -> None:
     assert "французских" in decode_body(russian, "text/plain")
 
 
+def test_undeclared_western_text_is_windows_1252_when_detection_ties() -> None:
+    """Detection rates cp1250 and cp1252 alike on French text; the web's default wins the tie."""
+    french = "<html><body><p>Crème brûlée à la française, où l'on dîne à côté.</p></body></html>" * 20
+    text = decode_body(french.encode("cp1252"), "text/html")
+    assert "Crème brûlée à la française, où l'on dîne à côté." in text
+    russian = ("Съешь же ещё этих мягких французских булок, да выпей чаю. " * 20).encode("cp1251")
+    assert "французских" in decode_body(russian, "text/html")
+
+
 @pytest.mark.parametrize(
     ("body", "content_type", "kind"),
     [

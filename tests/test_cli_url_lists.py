@@ -20,6 +20,14 @@ def fetch_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dic
     return code, json.loads(out)
 
 
+def test_a_list_saved_with_a_byte_order_mark_and_crlf_reads_its_first_url() -> None:
+    """Windows editors save UTF-8 with a BOM and CRLF line ends."""
+    assert parse_url_lines(["\ufeffhttps://a.example/\r\n", "https://b.example/\r\n"]) == [
+        "https://a.example/",
+        "https://b.example/",
+    ]
+
+
 def test_list_lines() -> None:
     lines = ["  https://a.example/ \n", "\n", "# a comment\n", "   # indented comment\n", "b c\n"]
     assert parse_url_lines(lines) == ["https://a.example/", "b c"]

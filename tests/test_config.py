@@ -106,6 +106,15 @@ def test_a_bad_value_in_the_config_file_names_the_file(
     assert "'timeout'" in str(info.value) and str(config) in str(info.value)
 
 
+def test_a_config_file_that_is_not_toml_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("timeout = \n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert f"{config} is not valid TOML" in str(info.value) and "line 1" in str(info.value)
+
+
 def test_dev_null_as_config_file_means_no_file_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
     assert load_settings().max_redirects == 5

@@ -77,6 +77,17 @@ def test_mark_duplicates_points_at_the_kept_handle() -> None:
     assert [p.duplicate_of for p in marked] == ["b.example~222222222222", None, None]
 
 
+def test_one_page_asked_twice_is_no_duplicate_of_itself() -> None:
+    """`fetch URL URL#top`: one handle, read twice; neither copy is `duplicate_of` its own handle."""
+    text, handle = _essay(10), "a.example~111111111111"
+    pages = [
+        Page(url="https://a.example/x", ok=True, content=text, handle=handle),
+        Page(url="https://a.example/x#top", ok=True, content=text, handle=handle),
+        Page(url="https://b.example/x", ok=True, content=text, handle="b.example~222222222222", quality=0.1),
+    ]
+    assert [p.duplicate_of for p in mark_duplicates(pages, 0.9)] == [None, None, handle]
+
+
 def test_prepared_pages_are_marked_the_same_and_compared_from_the_remembered_shingles() -> None:
     from webferret.present.dedup import _shingle_set, prepare
 
@@ -120,3 +131,15 @@ def test_a_stream_marks_each_copy_against_the_pages_before_it(distinct: int) -> 
         None,
     ]
     assert copies.copy_of(_page(904, _edit(essays[0], 200, seed=5))) == _page(902, "").handle
+
+
+def test_a_stream_does_not_mark_a_page_a_copy_of_itself() -> None:
+    copies = StreamCopies(0.9)
+    text = _essay(7)
+    first = _page(1, text)
+    again = first.model_copy(update={"url": first.url + "#top"})  # one handle, asked for twice
+    assert [copies.copy_of(first), copies.copy_of(again), copies.copy_of(_page(2, text))] == [
+        None,
+        None,
+        first.handle,
+    ]

@@ -56,6 +56,15 @@ async def test_too_many_urls_raises_invalid_argument() -> None:
     assert info.value.code == ErrorCode.INVALID_ARGUMENT
 
 
+async def test_one_string_for_a_list_of_urls_raises_invalid_argument() -> None:
+    """`fetch_many("https://a.example/")` would otherwise read each character as a URL."""
+    async with Ferret() as ferret:
+        for call in (ferret.fetch_many, ferret.fetch_all):
+            with pytest.raises(FerretError) as info:
+                await call("http://a.invalid/")
+            assert info.value.code == ErrorCode.INVALID_ARGUMENT and "not one string" in info.value.message
+
+
 async def test_budget_runs_out_for_pending_pages(simweb: SimWeb) -> None:
     async with Ferret(allow_hosts=["127.0.0.1"], budget=1.0) as ferret:
         fast, slow = await ferret.fetch_many([simweb.url("/json"), simweb.url("/slow")])

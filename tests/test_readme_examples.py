@@ -73,4 +73,7 @@ def test_retrieval_glue_example_runs(local_web: dict[str, str]) -> None:
     for extra, call in (("langchain_core", "to_langchain"), ("llama_index", "to_llamaindex")):
         if importlib.util.find_spec(extra) is None:  # the optional extras are not installed here
             code = "\n".join(line for line in code.splitlines() if call not in line)
+    marker = "    blocks = glue.to_search_results(records)"
+    assert marker in code
+    code = code.replace(marker, '    assert glue.from_links(page), "the page has no links"\n' + marker)
     run_example(code, local_web)

@@ -43,3 +43,23 @@ def test_clip_cuts_a_long_line_at_a_space_not_inside_a_word_or_link() -> None:
     assert body.endswith("[the") and len(body) <= 90
     assert note == f"[clipped at {len(body)} of {len(content)} characters]"
     assert clipped.meta["clipped"] == {"at": len(body), "of": len(content)}
+
+
+def test_clip_inside_a_code_block_closes_the_fence_before_its_note() -> None:
+    from webferret.present.pages import clip_page
+
+    content = 'Intro line.\n\n```json\n{\n  "a": 1,\n  "b": 2\n}\n```\n\nAfter the code.'
+    clipped = clip_page(Page(url="https://x.org/", ok=True, content=content), 30)
+    body, note = clipped.content.rsplit("\n\n", 1)
+    assert body.endswith("\n```") and body.count("```") == 2
+    assert note.startswith("[clipped at ")
+
+
+def test_a_page_the_store_did_not_keep_says_so_in_its_header() -> None:
+    kept = page("Body.", description=None)
+    lost = kept.model_copy(
+        update={"meta": {"store_error": "the page store did not keep this page: disk full"}}
+    )
+    assert "not stored" not in render_page(kept)
+    header = render_page(lost).splitlines()[2]
+    assert header.endswith("words · not stored (the page store did not keep this page: disk full)")

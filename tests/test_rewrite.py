@@ -50,6 +50,7 @@ def test_rewrites(url: str, expected: str) -> None:
         "https://example.org/wiki/Ferret",
         "http://127.0.0.1:8080/wiki/Ferret",
         "not a url",
+        "https://en.wikipedia.org:99999/wiki/Ferret",  # the URL check refuses it, with its own message
     ],
 )
 def test_left_alone(url: str) -> None:

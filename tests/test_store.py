@@ -95,6 +95,22 @@ def test_find_answers_ranked_passages(store: PageStore) -> None:
     assert store.find("zebra") == []
 
 
+def test_find_in_a_page_named_by_its_url_as_open_takes_it(store: PageStore) -> None:
+    handles = _fill(store)
+    by_url = store.find("ferret", handles=["https://C.example/badgers#setts"])
+    assert [p.handle for p in by_url] == [handles["https://c.example/badgers"]]
+
+
+def test_a_home_that_cannot_hold_a_store_is_a_bad_setting_named(tmp_path: Path) -> None:
+    """Not `internal` (a bug): the home names a file, or a folder that cannot be made."""
+    home = tmp_path / "a-file"
+    home.write_text("not a folder")
+    with pytest.raises(FerretError) as info:
+        PageStore.in_home(home)
+    assert info.value.code == ErrorCode.INVALID_ARGUMENT
+    assert str(home) in info.value.message and "WEBFERRET_HOME" in info.value.message
+
+
 @pytest.mark.parametrize("query", HOSTILE)
 def test_any_text_is_a_safe_query(store: PageStore, query: str) -> None:
     _fill(store)

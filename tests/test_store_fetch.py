@@ -96,6 +96,18 @@ async def test_fresh_option_skips_the_store(web: Web, ferret: Ferret) -> None:
     assert "if-none-match" not in web.requests[-1]["headers"]
 
 
+async def test_a_tier_asked_for_is_not_answered_by_a_lower_tiers_copy(web: Web, ferret: Ferret) -> None:
+    """`--tier impersonate` (or `browser`) after a plain read: the user wants that tier's reading."""
+    web.docs["/t"] = Doc(article("Tiers", "Read me as a browser would."), etag='"t1"')
+    assert (await ferret.fetch(web.url("/t"))).fetched_via == "http"
+    impersonate = ferret.fetch_options(tier="impersonate")
+    assert (await ferret.fetch(web.url("/t"), options=impersonate)).fetched_via == "impersonate"
+    assert (await ferret.fetch(web.url("/t"), options=impersonate)).fetched_via == "store"
+    assert (
+        await ferret.fetch(web.url("/t"), options=ferret.fetch_options(tier="http"))
+    ).fetched_via == "store"
+
+
 async def test_failed_page_is_not_stored(web: Web, ferret: Ferret) -> None:
     page = await ferret.fetch(web.url("/nothing-here"))
     assert not page.ok and page.handle is None

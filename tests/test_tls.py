@@ -52,8 +52,11 @@ async def resolve_to_loopback(host: str, port: int) -> list[str]:
 
 
 async def fetch(certs: Path, url: str, allow: str) -> int:
-    client = ssl.create_default_context(cafile=str(certs / "ca.pem"))
-    fetcher = Fetcher(resolver=resolve_to_loopback, verify=client)
+    return await fetch_status(url, allow, ssl.create_default_context(cafile=str(certs / "ca.pem")))
+
+
+async def fetch_status(url: str, allow: str, verify: bool | ssl.SSLContext) -> int:
+    fetcher = Fetcher(resolver=resolve_to_loopback, verify=verify)
     try:
         raw = await fetcher.fetch(url, FetchOptions(allow_hosts=(allow,), timeout=5))
     finally:
@@ -74,6 +77,15 @@ async def test_a_certificate_for_another_name_is_refused(certs: Path, tls_web: t
         await fetch(certs, f"https://other.test:{web.port}/article", "other.test")
     assert info.value.code == ErrorCode.CONNECT_FAILED and "certificate" in info.value.message.lower()
     assert names == ["other.test"] and web.requests == []
+
+
+async def test_the_fetcher_trusts_the_cas_ssl_cert_file_names(
+    certs: Path, tls_web: tuple[SimWeb, list], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A corporate or test CA in SSL_CERT_FILE, as the search engines (and httpx) already honour."""
+    web, _ = tls_web
+    monkeypatch.setenv("SSL_CERT_FILE", str(certs / "ca.pem"))
+    assert await fetch_status(f"https://localhost:{web.port}/article", "localhost", True) == 200
 
 
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])

@@ -7,6 +7,7 @@ with a `ConfigError` that names the setting, never a silent fallback.
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -247,8 +248,30 @@ def load_settings(**overrides: Any) -> Settings:
             where = f"WEBFERRET_{name.upper()}" + (f" or {toml}" if toml else "")
             problems.append(f"setting '{name}' ({where}): {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("; ".join(problems)) from None
-    except Exception as exc:  # a malformed TOML file, for one
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None
+    except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
+
+
+def checked_overrides(settings: Settings, overrides: dict[str, Any], where: str) -> dict[str, Any]:
+    """Per-call `overrides` (of `where`, e.g. `fetch_options`): each one that names a setting is
+    checked and read as that setting is (`engines="a,b"` a list, `timeout="5"` a float); a bad one
+    raises `FerretError(invalid_argument)` naming it. The others pass as they are."""
+    from webferret.models import ErrorCode, FerretError
+
+    copy = settings.model_copy()
+    checked = dict(overrides)
+    for name, value in overrides.items():
+        if value is None or name not in Settings.model_fields:
+            continue
+        try:
+            Settings.__pydantic_validator__.validate_assignment(copy, name, value)
+        except ValidationError as exc:
+            problem = exc.errors()[0]["msg"]
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {name}={value!r}: {problem}") from None
+        checked[name] = getattr(copy, name)
+    return checked
 
 
 def settings_table() -> str:

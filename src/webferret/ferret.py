@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from webferret.config import Settings, load_settings
+from webferret.config import Settings, checked_overrides, load_settings
 from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
@@ -80,10 +80,12 @@ class Ferret:
         return self._store
 
     def fetch_options(self, **overrides: Any) -> FetchOptions:
-        return FetchOptions.from_settings(self.settings, **overrides)
+        checked = checked_overrides(self.settings, overrides, "fetch_options")
+        return FetchOptions.from_settings(self.settings, **checked)
 
     def extract_options(self, **overrides: Any) -> ExtractOptions:
-        return ExtractOptions.from_settings(self.settings, **overrides)
+        checked = checked_overrides(self.settings, overrides, "extract_options")
+        return ExtractOptions.from_settings(self.settings, **checked)
 
     # -- fetching -----------------------------------------------------------------------------
     async def fetch(
@@ -116,7 +118,7 @@ class Ferret:
         call (`invalid_argument` beyond), so an agent's call cannot flood its context; `fetch_all`
         takes a list of any length.
         """
-        if len(urls) > self.settings.max_urls:
+        if len(urls) > self.settings.max_urls and not isinstance(urls, str):
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
@@ -134,6 +136,10 @@ class Ferret:
     ) -> list[Page]:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
+        if isinstance(urls, str):  # else each character would be read as a URL
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)"
+            )
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
@@ -172,7 +178,8 @@ class Ferret:
 
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
-        skip = fresh or opts.wait_for is not None  # a wait for an element asks for a new rendering
+        # a wait for an element or a screenshot asks for a new rendering
+        skip = fresh or opts.wait_for is not None or opts.screenshot is not None
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store")
@@ -274,7 +281,8 @@ class Ferret:
 
     # -- searching ----------------------------------------------------------------------------
     def search_options(self, **overrides: Any) -> SearchOptions:
-        return SearchOptions.from_settings(self.settings, **overrides)
+        checked = checked_overrides(self.settings, overrides, "search_options")
+        return SearchOptions.from_settings(self.settings, **checked)
 
     async def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
         """Search several engines at once, fuse their rankings, and verify the candidates by fetching.

@@ -114,7 +114,8 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
 
 
 def from_links(page: Page) -> list[Record]:
-    """A page's outgoing links as records (anchor text inline), for crawling or citation pipelines."""
+    """A page's outgoing links as records (anchor text inline), for crawling or citation pipelines.
+    A page read without `extract_options(links=True)` (`--links`) has none."""
     origin = page.final_url or page.url
     records = []
     for rank, link in enumerate(page.links or [], start=1):

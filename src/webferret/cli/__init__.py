@@ -61,15 +61,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """`argv` parsed, options also between a command's positional arguments (`fetch A --json B`):
+    plain argparse takes a list of positionals in one run only and calls the rest unrecognized."""
+    args, extras = parser.parse_known_args(argv)
+    command = _subparser(parser, getattr(args, "command", None))
+    if not extras or command is None or _has_subcommands(command):
+        return parser.parse_args(argv)  # as before: no extras, or argparse's own usage error
+    rest = argv[argv.index(args.command) + 1 :]
+    return command.parse_intermixed_args(rest, namespace=argparse.Namespace(command=args.command))
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            return action.choices[name]  # type: ignore[no-any-return]
+    return None
+
+
+def _has_subcommands(parser: argparse.ArgumentParser) -> bool:
+    return any(isinstance(action, argparse._SubParsersAction) for action in parser._actions)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # httpx imports its own command line (click, pygments, rich: tens of milliseconds) whenever those
     # happen to be installed; this program never runs it, so it is skipped (httpx then defines a stub)
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     parser = build_parser()
-    given = sys.argv[1:] if argv is None else argv
+    given = sys.argv[1:] if argv is None else list(argv)
     _Parser.one_line = "--jsonl" in given
     _Parser.json_errors = "--json" in given or _Parser.one_line
-    args = parser.parse_args(argv)
+    args = parse(parser, given)
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE

@@ -75,9 +75,12 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
     raw = RawResponse(
         url=page_url, final_url=page_url, status=0, headers=headers, body=body, fetched_via="file"
     )
+    from webferret.tokens import estimate_tokens
+
     page = await ferret.page_from_raw(raw, xopts)
     meta = {key: value for key, value in page.meta.items() if key == "extract"}
-    return page.model_copy(update={"status": None, "meta": meta})
+    tokens = estimate_tokens(page.content) if page.ok else None
+    return page.model_copy(update={"status": None, "meta": meta, "tokens": tokens})
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -11,9 +11,12 @@ from webferret.cli.numbers import whole_number
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("find", help="find passages in stored pages", description=__doc__)
-    parser.add_argument("query", metavar="QUERY", help="words to look for (any text is safe)")
+    parser.add_argument("query", nargs="+", metavar="QUERY", help="words to look for (any text is safe)")
     parser.add_argument(
-        "--handle", action="append", metavar="H", help="search only this stored page (repeatable)"
+        "--handle",
+        action="append",
+        metavar="H",
+        help="search only this stored page: a handle or its URL (repeatable)",
     )
     parser.add_argument(
         "-n", type=whole_number(1, 1000), default=5, metavar="N", help="most passages answered (5)"
@@ -25,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
+    args.query = " ".join(args.query)
     async with Ferret(settings_from_args(args)) as ferret:
         passages = await ferret.find(args.query, handles=args.handle, n=args.n)
     if args.json:

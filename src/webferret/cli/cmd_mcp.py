@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args, start_early
 
@@ -38,6 +39,24 @@ def parse_host_port(text: str) -> tuple[str, int] | None:
     return host.strip("[]"), int(port)
 
 
+def exposure_warning(host: str) -> str | None:
+    """A warning when `--http` listens where other machines can reach it: the server has no
+    authentication, so anyone who reaches the port can fetch and search through it and read its store."""
+    import ipaddress
+
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return None
+    return (
+        f"webferret mcp: warning: {host} can be reached from other machines and the server has no "
+        "authentication: anyone who reaches it can fetch and search through it and read its page store "
+        "(bind 127.0.0.1 unless that is meant)"
+    )
+
+
 def mcp_settings(args: argparse.Namespace) -> object:
     overrides: dict[str, object] = {
         "searxng_url": args.searxng_url,
@@ -64,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
         if where is None:
             return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
         from webferret.mcp_server import serve_http
+
+        warning = exposure_warning(where[0])
+        if warning:
+            sys.stderr.write(warning + "\n")
 
         serve_http(settings, *where)  # type: ignore[arg-type]
         return EXIT_OK

@@ -18,8 +18,8 @@ STDIN = "-"
 def parse_url_lines(lines: Iterable[str]) -> list[str]:
     """The URLs of a list: each line stripped; blank lines and `#` comments skipped."""
     urls = []
-    for line in lines:
-        entry = line.strip()
+    for number, line in enumerate(lines):
+        entry = (line.removeprefix("\ufeff") if number == 0 else line).strip()  # a BOM opening the list
         if entry and not entry.startswith("#"):
             urls.append(entry)
     return urls

@@ -162,6 +162,8 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> N
                 raise guard.error_for(exc) from None
         if guard.redirect_to is None:
             await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
+        if guard.main_error is not None:  # a script took the page where the guard refused to go
+            raise guard.main_error
         if guard.redirect_to is None:
             return
         url = guard.redirect_to

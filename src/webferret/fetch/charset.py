@@ -49,8 +49,11 @@ def decode_body(body: bytes, content_type: str | None) -> str:
     text = _try(body, "utf-8")
     if text is not None:
         return text
-    guess = from_bytes(body[:DETECT_BYTES]).best()
-    encoding = guess.encoding if guess is not None else "cp1252"
+    guesses = list(from_bytes(body[:DETECT_BYTES]))
+    best = guesses[0] if guesses else None
+    tied = [g for g in guesses if best and (g.chaos, g.coherence) == (best.chaos, best.coherence)]
+    # a tie (cp1250, cp1252, cp1257 read French alike) goes to windows-1252, the web's default
+    encoding = "cp1252" if not best or any(g.encoding == "cp1252" for g in tied) else best.encoding
     return body.decode(_normalize(encoding) or "cp1252", errors="replace")
 
 

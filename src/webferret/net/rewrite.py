@@ -24,9 +24,10 @@ def rewrite_url(url: str) -> str:
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
+        port = parts.port  # raises for a port out of range
     except ValueError:
         return url
-    if parts.scheme not in ("http", "https") or parts.port not in (None, 80, 443):
+    if parts.scheme not in ("http", "https") or port not in (None, 80, 443):
         return url
     wiki = _WIKI_HOST.fullmatch(host)
     if wiki:

@@ -46,8 +46,6 @@ def _from_env(cafile: str | None, capath: str | None) -> ssl.SSLContext:
 
 
 def prepare_tls(engines: bool = False) -> None:
-    """Load the fetcher's CA store now (and with `engines`, the search client's first: the engine
-    request is the first to leave), e.g. in a thread at start, so no request waits for it."""
-    if engines:
-        env_context()
-    certifi_context()
+    """Load the CA store now, e.g. in a thread at start, so no request waits for it. The fetcher
+    and the search client share one (`env_context`), so `engines` no longer changes anything."""
+    env_context()

@@ -20,7 +20,7 @@ import httpx
 from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
 
 from webferret.net.policy import Target
-from webferret.net.tls import certifi_context, env_context
+from webferret.net.tls import env_context
 
 SocketOption = typing.Any
 
@@ -69,8 +69,8 @@ class PinnedBackend(AsyncNetworkBackend):
 class PinnedTransport(httpx.AsyncHTTPTransport):
     """`httpx.AsyncHTTPTransport` over a `PinnedBackend` (HTTP/1.1).
 
-    `verify`: True for the CA store httpx uses (certifi), or an `ssl.SSLContext` of your own
-    (a corporate CA, a test CA). False turns certificate checks off; webferret never does that.
+    `verify`: True for the CA store httpx uses (SSL_CERT_FILE / SSL_CERT_DIR, else certifi), or an
+    `ssl.SSLContext` of your own (a test CA). False turns certificate checks off; webferret never does.
     """
 
     def __init__(self, limits: httpx.Limits | None = None, verify: bool | ssl.SSLContext = True) -> None:
@@ -93,8 +93,9 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
 
 
 def _ssl_context(verify: bool) -> ssl.SSLContext:
-    """One TLS context per process (loading the CA store takes a while); contexts are shareable."""
-    return certifi_context() if verify else httpx.create_ssl_context(verify=False, trust_env=False)
+    """One TLS context per process (loading the CA store takes a while); contexts are shareable.
+    The CA store is the one SSL_CERT_FILE / SSL_CERT_DIR names, else certifi's (as for engines)."""
+    return env_context() if verify else httpx.create_ssl_context(verify=False, trust_env=False)
 
 
 def shared_tls() -> ssl.SSLContext:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from webferret.present.fence import Fence
+from webferret.present.pages import failure_line
 
 JSON = Mapping[str, Any]
 Style = Literal["mcp", "cli"]
@@ -95,7 +96,7 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
     error = entry.get("error")
     if not entry.get("ok") or error:
         error = error or {"code": "internal", "message": "the page failed without a reason"}
-        return error_text(error["code"], f"{entry.get('url')}: {error['message']}")
+        return failure_line(error["code"], str(entry.get("url")), error["message"])
     page, pages = int(entry.get("page") or 1), int(entry.get("pages") or 1)
     facts = [f"page {page} of {pages}"]
     if entry.get("handle"):

@@ -129,15 +129,17 @@ def prepare(page: Page, batch: int) -> None:
 
 
 def mark_duplicates(pages: Sequence[Page], threshold: float) -> list[Page]:
-    """`pages` with every dropped near-copy marked `duplicate_of` the kept one's handle (or URL)."""
+    """`pages` with every dropped near-copy marked `duplicate_of` the kept one's handle (or URL);
+    a page asked for twice (one handle, as `URL` and `URL#top`) is no copy of itself."""
     texts = [page.content if page.ok else "" for page in pages]
     dropped = near_duplicates(texts, [_preference(page) for page in pages], threshold)
     out = list(pages)
     for index, kept in dropped.items():
         other = pages[kept]
-        out[index] = pages[index].model_copy(
-            update={"duplicate_of": other.handle or other.final_url or other.url}
-        )
+        if other.handle is None or other.handle != pages[index].handle:
+            out[index] = pages[index].model_copy(
+                update={"duplicate_of": other.handle or other.final_url or other.url}
+            )
     return out
 
 
@@ -156,10 +158,13 @@ class StreamCopies:
         self._signatures: list[Any] = []
 
     def copy_of(self, page: Page) -> str | None:
-        """The handle (or URL) of an earlier page that `page` is a copy of; else remember `page`."""
+        """The handle (or URL) of an earlier page that `page` is a copy of; else remember `page`.
+        A page read twice (one handle, as `URL` and `URL#top`) is no copy of itself."""
         if not page.ok:
             return None
-        return self.first_copy(page.content, page.handle or page.final_url or page.url)
+        name = page.handle or page.final_url or page.url
+        copy = self.first_copy(page.content, name)
+        return None if copy == name and page.handle else copy
 
     def first_copy(self, text: str, name: str) -> str | None:
         """The name of an earlier text that `text` is a copy of; else remember `text` as `name`.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from webferret.models import Page
+from webferret.present.paging import open_fence
 
 
 def header_line(page: Page) -> str:
@@ -15,15 +16,21 @@ def header_line(page: Page) -> str:
     if page.published:
         parts.append(f"published {page.published}")
     parts.append(f"{page.word_count} words")
+    if page.meta.get("store_error"):  # read, but `open` and `find` will not know it
+        parts.append(f"not stored ({page.meta['store_error']})")
     return " · ".join(parts)
 
 
 def error_line(page: Page) -> str:
     error = page.error
     if error is None:
-        return f"ERROR internal: {page.url}: page failed without a reason"
-    message = error.message.removeprefix(f"{page.url}: ")
-    return f"ERROR {error.code.value}: {page.url}: {message}"
+        return failure_line("internal", page.url, "page failed without a reason")
+    return failure_line(error.code.value, page.url, error.message)
+
+
+def failure_line(code: str, url: str, message: str) -> str:
+    """`ERROR code: URL: message`, the URL said once when the message already starts with it."""
+    return f"ERROR {code}: {url}: {message.removeprefix(f'{url}: ')}"
 
 
 def render_page(page: Page, *, quiet: bool = False) -> str:
@@ -72,6 +79,8 @@ def clip_page(page: Page, max_chars: int | None) -> Page:
     if cut <= max_chars // 2:  # no line break late enough: a space, so no word or link target is cut
         space = max(page.content.rfind(" ", 0, max_chars + 1), page.content.rfind("\t", 0, max_chars + 1))
         cut = space if space > max_chars // 2 else max_chars
-    body = page.content[:cut].rstrip() + f"\n\n[clipped at {cut} of {total} characters]"
+    body = page.content[:cut].rstrip()
+    fence = open_fence(body)
+    body += (f"\n{fence}" if fence else "") + f"\n\n[clipped at {cut} of {total} characters]"
     meta = {**page.meta, "clipped": {"at": cut, "of": total}}
     return page.model_copy(update={"content": body, "meta": meta})

@@ -59,22 +59,36 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
     offset = 0
     previous_blank = False
     for line in text.splitlines(keepends=True):
-        opener = _FENCE.match(line)
         if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                fence = None
+            fence = fence_after(fence, line)
             offset += len(line)
             previous_blank = False
             continue
         if offset > 0:
             best[offset] = HEADING if _HEADING.match(line) else PARAGRAPH if previous_blank else LINE
-        if opener:
-            fence = opener.group(1)
-        elif not line.lstrip().startswith("|") and _size(tokens, offset, line) > inline_above:
+        fence = fence_after(None, line)
+        if fence is None and not line.lstrip().startswith("|") and _size(tokens, offset, line) > inline_above:
             _inline_cuts(line, offset, best)
         previous_blank = not line.strip()
         offset += len(line)
     return best
+
+
+def fence_after(fence: str | None, line: str) -> str | None:
+    """The code fence (its backticks or tildes) open after `line`, given the one open before it."""
+    opener = _FENCE.match(line)
+    if fence is None:
+        return opener.group(1) if opener else None
+    closes = opener is not None and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
+    return None if closes else fence
+
+
+def open_fence(text: str) -> str | None:
+    """The code fence left open at the end of `text` (a cut inside a code block), or None."""
+    fence = None
+    for line in text.splitlines():
+        fence = fence_after(fence, line)
+    return fence
 
 
 def paginate(text: str, page_tokens: int) -> list[str]:

@@ -9,10 +9,13 @@ from webferret.search.types import SearchResult
 
 
 def header(result: SearchResult) -> str:
-    """`N of M results (K unreachable) for "query" · engines: a 10, b failed`."""
+    """`N results of M candidates (K unreachable, J not needed) for "query" · engines: a 10, b failed`."""
     shown = len(result.results)
     if result.verified:
-        count = f"{shown} of {result.candidates} results ({len(result.unreachable)} unreachable)"
+        fates = [(len(result.unreachable), "unreachable"), (len(result.dropped_duplicates), "duplicates")]
+        fates.append((result.not_needed, "not needed"))
+        said = ", ".join(f"{n} {fate}" for n, fate in fates if n)
+        count = f"{shown} results of {result.candidates} candidates" + (f" ({said})" if said else "")
     else:
         count = f"{shown} results (not verified)"
     engines = ", ".join(

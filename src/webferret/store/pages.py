@@ -144,9 +144,8 @@ class PageStore:
 
     def holds(self, handle: str) -> bool:
         """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
-        key = handle_for(handle) if "://" in handle else handle
         query = "SELECT 1 FROM pages WHERE handle = ? LIMIT 1"
-        return self._read(lambda conn: conn.execute(query, (key,)).fetchone()) is not None
+        return self._read(lambda conn: conn.execute(query, (_key(handle),)).fetchone()) is not None
 
     def lookup(self, url: str) -> StoredPage | None:
         """The newest stored version of the page at `url` (any spelling of its canonical URL)."""
@@ -168,7 +167,9 @@ class PageStore:
 
     # -- passages -------------------------------------------------------------------------------
     def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
-        """The best passages for `query` across stored pages (or the given handles)."""
+        """The best passages for `query` across stored pages (or the given handles, or URLs)."""
+        if handles is not None:
+            handles = [_key(h) for h in handles]
         if self._read(self.index.needs_rebuild):
             self._write(self.index.ensure)
         hits = self._read(lambda conn: self.index.search(conn, query, handles, n))
@@ -233,3 +234,8 @@ def _stored(row: Row) -> StoredPage:
         }
     )
     return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt))
+
+
+def _key(handle: str) -> str:
+    """The handle a store call names: a handle as given, a URL as its page's handle."""
+    return handle_for(handle) if "://" in handle else handle

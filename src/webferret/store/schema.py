@@ -101,7 +101,8 @@ def connect(path: Path) -> sqlite3.Connection:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
     except (OSError, sqlite3.Error) as exc:
-        raise FerretError(ErrorCode.INTERNAL, f"cannot open the page store at {path}: {exc}") from None
+        where = f"cannot open the page store at {path} (setting home: --home or WEBFERRET_HOME)"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {exc}") from None
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())

@@ -1,0 +1,34 @@
+"""The command line takes options between positional arguments, as `fetch URL1 --json URL2`."""
+
+from __future__ import annotations
+
+import pytest
+
+from webferret.cli import build_parser, parse
+
+
+def test_urls_and_files_on_both_sides_of_options() -> None:
+    args = parse(build_parser(), ["fetch", "https://a.example/", "--json", "https://b.example/", "-q"])
+    assert args.urls == ["https://a.example/", "https://b.example/"] and args.json and args.quiet
+    args = parse(build_parser(), ["extract", "a.html", "--format", "text", "b.html"])
+    assert args.files == ["a.html", "b.html"] and args.format == "text"
+
+
+def test_query_words_on_both_sides_of_options() -> None:
+    assert parse(build_parser(), ["search", "rust", "--json", "ownership"]).query == ["rust", "ownership"]
+    assert parse(build_parser(), ["find", "borrow", "-n", "3", "checker"]).query == ["borrow", "checker"]
+
+
+def test_store_subcommands_still_parse() -> None:
+    assert parse(build_parser(), ["store", "prune", "--older-than", "7d"]).older_than == 7 * 86400
+
+
+@pytest.mark.parametrize(
+    "argv", [["fetch", "https://a.example/", "--bogus"], ["open", "h~1", "extra"], ["store", "stats", "x"]]
+)
+def test_what_no_command_takes_is_still_a_usage_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        parse(build_parser(), argv)
+    assert exit_info.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
