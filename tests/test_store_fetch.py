@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from simweb import SimWeb
 from storeweb import Doc, Web, article, serve
 
 from webferret.ferret import Ferret
@@ -163,3 +164,15 @@ async def test_a_page_fetched_under_an_exemption_needs_it_again(web: Web, tmp_pa
     assert page.fetched_via != "store"
     refused = page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
     assert refused or web.hits("/x", 200) == 2  # the real fetcher refuses; the loopback one downloads
+
+
+async def test_a_page_opens_by_the_url_its_redirect_ended_at(simweb: SimWeb, ferret: Ferret) -> None:
+    page = await ferret.fetch(simweb.url("/redirect/0"))
+    assert page.ok and page.final_url == simweb.url("/article") and page.handle
+    opened = await ferret.open(page.final_url)  # the URL a reader sees in the page's final_url
+    assert opened.handle == page.handle
+    passages = await ferret.find("ferret", handles=[page.final_url])
+    assert passages and {p.handle for p in passages} == {page.handle}
+    with pytest.raises(FerretError) as unknown:
+        await ferret.open(simweb.url("/never-fetched"))
+    assert unknown.value.code == ErrorCode.NOT_FOUND

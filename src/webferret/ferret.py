@@ -231,9 +231,7 @@ class Ferret:
     # -- the store ----------------------------------------------------------------------------
     async def stored(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle` (or of a URL's page), or None."""
-        if "://" in handle:
-            return await asyncio.to_thread(self.store.lookup, handle)
-        return await asyncio.to_thread(self.store.get, handle)
+        return await asyncio.to_thread(self.store.named, handle)
 
     async def open(self, handle: str, page: int = 1, page_tokens: int | None = None) -> OpenedPage:
         """Page `page` of a stored document; an unknown handle or a page past the end is `not_found`."""

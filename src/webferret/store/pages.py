@@ -144,8 +144,30 @@ class PageStore:
 
     def holds(self, handle: str) -> bool:
         """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
-        query = "SELECT 1 FROM pages WHERE handle = ? LIMIT 1"
-        return self._read(lambda conn: conn.execute(query, (_key(handle),)).fetchone()) is not None
+        query, key = "SELECT 1 FROM pages WHERE handle = ? LIMIT 1", self.resolve(handle)
+        return self._read(lambda conn: conn.execute(query, (key,)).fetchone()) is not None
+
+    def resolve(self, name: str) -> str:
+        """The handle a reader's call names (`open`, `find`): a handle as given; a URL as the handle
+        of the page asked for at it, else of the newest page a redirect ended at it (`final_url`)."""
+        if "://" not in name:
+            return name
+        handle = handle_for(name)
+
+        def read(conn: sqlite3.Connection) -> str:
+            if conn.execute("SELECT 1 FROM pages WHERE handle = ? LIMIT 1", (handle,)).fetchone():
+                return handle
+            row = conn.execute(
+                "SELECT handle FROM pages WHERE final_url = ? ORDER BY fetched_at DESC, id DESC LIMIT 1",
+                (name,),
+            ).fetchone()
+            return str(row[0]) if row else handle
+
+        return self._read(read)
+
+    def named(self, name: str) -> StoredPage | None:
+        """The newest stored version of the page a handle or URL names (see `resolve`)."""
+        return self.get(self.resolve(name))
 
     def lookup(self, url: str) -> StoredPage | None:
         """The newest stored version of the page at `url` (any spelling of its canonical URL)."""
@@ -169,7 +191,7 @@ class PageStore:
     def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
         """The best passages for `query` across stored pages (or the given handles, or URLs)."""
         if handles is not None:
-            handles = [_key(h) for h in handles]
+            handles = [self.resolve(h) for h in handles]
         if self._read(self.index.needs_rebuild):
             self._write(self.index.ensure)
         hits = self._read(lambda conn: self.index.search(conn, query, handles, n))
@@ -234,8 +256,3 @@ def _stored(row: Row) -> StoredPage:
         }
     )
     return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt))
-
-
-def _key(handle: str) -> str:
-    """The handle a store call names: a handle as given, a URL as its page's handle."""
-    return handle_for(handle) if "://" in handle else handle

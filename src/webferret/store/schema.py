@@ -56,6 +56,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE pages ADD COLUMN exempt INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: a page is also opened by the URL a redirect ended at (`open` / `find` given a final URL)
+    """
+    CREATE INDEX pages_final_url ON pages (final_url);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
