@@ -102,6 +102,19 @@ def test_plain_text_and_xml() -> None:
     assert xml.content.startswith("```xml\n<?xml")
 
 
+@pytest.mark.parametrize(
+    ("body", "title"),
+    [
+        (b"Intro line.\n\n```sh\n# not a heading\n```\n\n## Install ##\n\nRun it.\n", "Install"),
+        (b"---\ntitle: 'From the front matter'\n---\n# Heading\n", "From the front matter"),
+        (b"#hashtag, no heading here\n", "README.md"),  # nothing to take: the file name, as before
+    ],
+)
+def test_markdown_is_titled_by_its_heading(body: bytes, title: str) -> None:
+    page = run(body, "https://raw.githubusercontent.com/o/r/main/README.md", "text/markdown")
+    assert page.title == title and page.content.startswith(body.decode().strip()[:10])
+
+
 def test_binary_and_png_served_as_html_are_unsupported() -> None:
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
     error = error_of(png, "https://ex.org/page", "text/html")

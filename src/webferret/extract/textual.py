@@ -12,6 +12,8 @@ from webferret.extract.types import Extracted, ExtractOptions
 
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+_FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
 
 
 def fenced(text: str, lang: str = "") -> str:
@@ -26,10 +28,24 @@ def file_name(url: str | None) -> str | None:
     return name if name and name != "-" else None
 
 
-def _result(content: str, text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
+def markdown_title(text: str) -> str | None:
+    """A Markdown document's title: its front matter's `title:`, else its first `#` heading (outside
+    code fences, within the first 4,000 characters), else None."""
+    head = text[:4000]
+    front = _FRONT_TITLE.match(head)
+    if front:
+        return front.group(1).strip() or None
+    outside = re.sub(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$", "", head)
+    heading = _ATX_HEADING.search(outside)
+    return heading.group(1).strip() if heading else None
+
+
+def _result(
+    content: str, text: str, mime: str, url: str | None, options: ExtractOptions, title: str | None = None
+) -> Extracted:
     return Extracted(
         content_type=mime,
-        title=file_name(url),
+        title=title or file_name(url),
         format=options.format,
         content=text if options.format == "text" else content,
         markdown=content,
@@ -54,7 +70,7 @@ def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions)
     """Plain text as is; Markdown as is; a source file (by URL extension or type) fenced with its language."""
     lang = language_for(url, mime)
     if mime in MARKDOWN_TYPES or lang == "markdown":
-        return _result(text.strip() + "\n", text, mime or "text/markdown", url, options)
+        return _result(text.strip() + "\n", text, mime or "text/markdown", url, options, markdown_title(text))
     if lang:
         return _result(fenced(text, lang), text, mime or "text/plain", url, options)
     return _result(text.strip() + "\n", text, mime or "text/plain", url, options)
