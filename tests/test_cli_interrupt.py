@@ -1,5 +1,6 @@
 """Ctrl-C during `webferret fetch`: the finished pages are printed (and stored), exit 130."""
 
+import argparse
 import json
 import os
 import signal
@@ -8,8 +9,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from simweb import SimWeb
 
+from webferret.cli.common import run_command
 from webferret.store.pages import PageStore
 
 
@@ -56,3 +59,22 @@ def test_ctrl_c_with_json_answers_the_finished_pages(webferret_home: Path, simwe
     assert envelope["ok"] is False
     assert envelope["meta"] == {"count": 1, "failed": 0, "interrupted": True, "unfinished": 1}
     assert [page["url"] for page in envelope["data"]["pages"]] == [simweb.url("/article")]
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_ctrl_c_in_any_other_command_still_answers_its_envelope(
+    capsys: pytest.CaptureFixture[str], as_json: bool
+) -> None:
+    """`search --json` and the like have nothing finished to show, but a JSON reader gets its envelope."""
+
+    async def interrupted(args: argparse.Namespace) -> int:
+        raise KeyboardInterrupt  # what asyncio.run raises after Ctrl-C cancelled the call
+
+    code = run_command(argparse.Namespace(run=interrupted, json=as_json))
+    out, err = capsys.readouterr()
+    assert code == 130 and err == "webferret: interrupted\n"
+    if as_json:
+        envelope = json.loads(out)
+        assert envelope["ok"] is False and envelope["meta"] == {"interrupted": True}
+    else:
+        assert out == ""

@@ -145,9 +145,11 @@ def run_command(args: argparse.Namespace) -> int:
     except FerretError as exc:
         usage = exc.code == ErrorCode.INVALID_ARGUMENT
         return fail(args, exc.code, exc.message, EXIT_USAGE if usage else EXIT_FAILED)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a command that keeps what it finished (fetch) answers it itself
+        if getattr(args, "json", False):  # a JSON reader still gets its one envelope
+            envelope_json(False, meta={"interrupted": True})
         sys.stderr.write("webferret: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
