@@ -39,7 +39,7 @@ def test_main_content_as_clean_html(
     code, page = fetch_page(capsys, "--format", "html", page_url)
     html = page["content"]
     assert code == 0 and page["format"] == "html"
-    assert "<h1>Tunnels</h1>" in html and "dig(depth=3)" in html
+    assert "<h1>Tunnels</h1>\n" in html and "dig(depth=3)" in html  # one block a line: pages cut between
     assert f'<a href="{simweb.url("/guide/burrows.html")}">burrow guide</a>' in html
     for active in (
         "<script",
@@ -60,7 +60,7 @@ def test_html_with_a_selector_keeps_images_absolute(
 ) -> None:
     code, page = fetch_page(capsys, "--format", "html", "--selector", "p:nth-of-type(2)", page_url)
     assert code == 0
-    assert page["content"].startswith("<div><p>Ferrets dig")  # the matches, in one container
+    assert page["content"].startswith("<div>\n<p>Ferrets dig")  # the matches, in one container
     assert f'<img src="{simweb.url("/docs/img/ferret.png")}" alt="a ferret">' in page["content"]
 
 
@@ -80,3 +80,21 @@ def test_a_document_that_is_not_html_answers_markdown(
 ) -> None:
     code, page = fetch_page(capsys, "--format", "html", simweb.url("/json"))
     assert code == 0 and page["format"] == "markdown" and page["content"].startswith("```json")
+
+
+def test_an_html_page_is_paged_between_blocks(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    """`open` cuts a document between lines: HTML comes one block a line, so no page ends inside a tag."""
+    body = "".join(f"<p>{n}. {WORDS}</p>" for n in range(30))
+    url = simweb.add(
+        "/docs/long", f"<html><head><title>Long</title></head><body><article>{body}</article></body></html>"
+    )
+    code, page = fetch_page(capsys, "--format", "html", url)
+    assert code == 0 and main(["open", page["handle"], "--page-tokens", "100", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)["data"]
+    assert first["pages"] > 1
+    pieces = [first["content"]]
+    for number in range(2, first["pages"] + 1):
+        assert main(["open", page["handle"], "--page", str(number), "--page-tokens", "100", "--json"]) == 0
+        pieces.append(json.loads(capsys.readouterr().out)["data"]["content"])
+    assert "\n".join(pieces).split() == page["content"].split()
+    assert all(piece.strip().startswith("<") and piece.strip().endswith(">") for piece in pieces)

@@ -2,11 +2,14 @@
 
 The main content element is serialized (trafilatura's own XML is first turned into HTML), then
 cleaned: no scripts, styles, event handlers, frames, embedded objects or forms, only plain attributes
-(links, images, table spans), and every link and image made absolute.
+(links, images, table spans), and every link and image made absolute. Each block element ends its
+line and runs of whitespace outside `<pre>` are one space, so a reader paging the document (`open`)
+can cut between blocks, never inside a tag.
 """
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 
 from lxml import etree, html
@@ -14,6 +17,12 @@ from lxml_html_clean import Cleaner
 
 from webferret.extract.selector import MainContent
 
+BLOCK_TAGS = frozenset((
+    "address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
+    "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
+    "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
+))  # fmt: skip
+_SPACES = re.compile(r"\s+")
 KEPT_ATTRIBUTES = frozenset(("href", "src", "alt", "title", "colspan", "rowspan", "lang", "datetime", "cite"))
 _CLEANER = Cleaner(
     scripts=True,
@@ -57,6 +66,30 @@ def _tidy(root: html.HtmlElement) -> None:
             node.tag = "code"
 
 
+def _one_block_a_line(root: html.HtmlElement) -> None:
+    """Whitespace collapsed outside `<pre>`, each block element on lines of its own (what a browser
+    shows is unchanged: HTML renders a run of whitespace between blocks as nothing)."""
+    for node in root.iter():
+        if (
+            not isinstance(node.tag, str)
+            or node.tag == "pre"
+            or any(a.tag == "pre" for a in node.iterancestors())
+        ):
+            continue
+        if node.text:
+            node.text = _SPACES.sub(" ", node.text)
+        for child in node:
+            if child.tail:
+                child.tail = _SPACES.sub(" ", child.tail)
+            if child.tag in BLOCK_TAGS:
+                child.tail = "\n" + (child.tail or "").lstrip()
+                if not (node.text or "").strip():
+                    node.text = "\n"
+                previous = child.getprevious()
+                if previous is not None and not (previous.tail or "").strip():
+                    previous.tail = "\n"
+
+
 def clean_html(main: MainContent, base: str | None) -> str:
     """The main content as clean HTML, links absolute against `base` (the page's URL or `<base>`)."""
     element = _as_html(main)
@@ -65,6 +98,7 @@ def clean_html(main: MainContent, base: str | None) -> str:
     fragment = html.fragment_fromstring(etree.tostring(element, encoding="unicode", method="html"))
     cleaned = _CLEANER.clean_html(fragment)
     _tidy(cleaned)
+    _one_block_a_line(cleaned)
     if base:
         cleaned.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
     return html.tostring(cleaned, encoding="unicode").strip() + "\n"
