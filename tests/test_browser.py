@@ -69,6 +69,23 @@ async def test_gets_through_a_cookie_and_reload_interstitial(tier: BrowserTier) 
     assert [h.path for h in site.hits] == ["/", "/"]
 
 
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [
+        ("text/plain; charset=utf-8", "Line one.\n\n> not a quote\nLine two.\n"),
+        ("application/json", '{"a": [1, 2]}'),
+    ],
+)
+async def test_a_document_that_is_not_html_is_read_as_the_server_sent_it(
+    tier: BrowserTier, kind: str, body: str
+) -> None:
+    """Chromium shows text and JSON wrapped in its own viewer; the page is the bytes that were sent."""
+    with serve() as site:
+        site.page("/doc", body, content_type=kind)
+        raw = await render(tier, site.base + "/doc", OPTS)
+    assert raw.body == body.encode() and raw.content_type == kind
+
+
 async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier) -> None:
     port = free_port_on_both()
     with serve("127.0.0.1", port) as site, serve("127.0.0.2", port) as secret:

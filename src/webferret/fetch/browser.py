@@ -135,16 +135,28 @@ class BrowserTier:
             main = [r for r in last if r.frame == page.main_frame]
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}
+            body, headers = await _document(main[-1] if main else None, html, headers)
             final_url = page.url
         finally:
             await context.close()
             await guard.aclose()
-        headers = {**headers, "content-type": "text/html; charset=utf-8"}
         elapsed = (time.monotonic() - started) * 1000
-        raw = RawResponse(url, final_url, status, headers, html.encode("utf-8"), "browser", elapsed)
+        raw = RawResponse(url, final_url, status, headers, body, "browser", elapsed)
         raw.screenshot = opts.screenshot
         raw.trail = [{"url": response.url, "status": response.status} for response in main]
         return raw
+
+
+async def _document(response: Any, rendered: str, headers: dict[str, str]) -> tuple[bytes, dict[str, str]]:
+    """The body and headers a page is read from: the rendered DOM of an HTML document; the bytes the
+    server sent for any other kind (text, JSON, XML), which Chromium would show wrapped in a viewer."""
+    kind = headers.get("content-type", "")
+    if response is not None and kind and "html" not in kind.lower():
+        from playwright.async_api import Error
+
+        with contextlib.suppress(Error):
+            return await response.body(), headers
+    return rendered.encode("utf-8"), {**headers, "content-type": "text/html; charset=utf-8"}
 
 
 async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> None:
