@@ -36,7 +36,7 @@ class Ferret:
         self._fetcher: Any = None
         self._extractor: Any = None
         self._store: Any = None
-        self._writes: set[asyncio.Task[Page]] = set()  # store writes still under way (`keep_later`)
+        self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -243,14 +243,25 @@ class Ferret:
             return page
         from webferret.store.handles import handle_for
 
-        write = asyncio.create_task(self._keep(page, raw, opts))
-        self._writes.add(write)
-        write.add_done_callback(_write_done(self._writes))
+        self._track(asyncio.create_task(self._keep(page, raw, opts)), _write_done)
         tokens = estimate_tokens(page.content)
         return page.model_copy(update={"handle": handle_for(page.url), "tokens": tokens})
 
+    def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
+        """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing
+        their requests takes a few loop turns); they are awaited before the next store read and
+        by `aclose`, so none is left behind."""
+        if any(not task.done() for task in tasks):
+            self._track(asyncio.gather(*tasks, return_exceptions=True))
+
+    def _track(self, work: asyncio.Future[Any], done: Callable[[Any], None] | None = None) -> None:
+        self._writes.add(work)
+        work.add_done_callback(self._writes.discard)
+        if done is not None:
+            work.add_done_callback(done)
+
     async def _written(self) -> None:
-        """Wait for the store writes still under way (`keep_later`)."""
+        """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
         while self._writes:
             await asyncio.wait(set(self._writes))
 
@@ -322,21 +333,16 @@ class Ferret:
         return await run_search(self, query, options or self.search_options())
 
 
-def _write_done(writes: set[asyncio.Task[Page]]) -> Callable[[asyncio.Task[Page]], None]:
-    """The callback of a store write started by `_keep_later`: forget it, log a failure."""
-
-    def done(write: asyncio.Task[Page]) -> None:
-        writes.discard(write)
-        if write.cancelled():
-            failed = "a page's store write was cancelled"
-        elif write.exception() is not None:
-            failed = f"a page's store write failed: {write.exception()!r}"
-        else:
-            failed = write.result().meta.get("store_error")
-        if failed:
-            logging.getLogger("webferret").warning("%s", failed)
-
-    return done
+def _write_done(write: asyncio.Task[Page]) -> None:
+    """A store write started by `_keep_later` is over: log it when it failed."""
+    if write.cancelled():
+        failed = "a page's store write was cancelled"
+    elif write.exception() is not None:
+        failed = f"a page's store write failed: {write.exception()!r}"
+    else:
+        failed = write.result().meta.get("store_error")
+    if failed:
+        logging.getLogger("webferret").warning("%s", failed)
 
 
 def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
