@@ -9,7 +9,6 @@ naming the vendor; a JavaScript shell where the browser may not run: `needs_java
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -35,18 +34,6 @@ def judge(raw: RawResponse, tier: str) -> Verdict:
     return js_shell(raw.body, raw.content_type, view)
 
 
-OFF_LOOP_BYTES = 16 * 1024
-"""A body at least this long is judged in a thread: its parse (lxml lets go of the GIL while it
-parses) then never holds up the event loop, where other responses of a batch are coming in."""
-
-
-async def judged(raw: RawResponse, tier: str) -> Verdict:
-    """`judge`, in a thread for a long body (`OFF_LOOP_BYTES`)."""
-    if len(raw.body) < OFF_LOOP_BYTES:
-        return judge(raw, tier)
-    return await asyncio.to_thread(judge, raw, tier)
-
-
 def next_tier(steps: tuple[str, ...], index: int, verdict: Verdict) -> int | None:
     """Index of the tier to climb to, or None to stop here."""
     if not verdict.escalate:
@@ -70,7 +57,7 @@ async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
             if not trail:
                 raise
             raise final_error(verdict, trail, (name, exc)) from None
-        verdict = await judged(raw, name)
+        verdict = judge(raw, name)
         trail.extend(_marked(raw, name, verdict))
         nxt = next_tier(steps, index, verdict)
         if nxt is None:
