@@ -145,3 +145,32 @@ def test_short_static_page_is_not_a_shell() -> None:
     body = b"<html><body><h1>Hello</h1><p>A short page, no scripts at all.</p></body></html>"
     assert not js_shell(body, "text/html").js_shell
     assert not js_shell(b'{"a": 1}', "application/json").js_shell
+
+
+def test_visible_text_skips_unseen_elements_and_keeps_their_tails() -> None:
+    from webferret.fetch.blocks import visible_text
+
+    body = (
+        b"<html><head><title>T</title></head><body><p>Seen</p><script>hidden()</script> tail "
+        b"<svg><text>no</text></svg> after<noscript>JS off</noscript></body></html>"
+    )
+    assert visible_text(body) == "Seen tail afterJS off"
+
+
+def test_a_root_a_reader_cannot_see_does_not_count() -> None:
+    """The first root outside `<template>`/`<noscript>` decides, as if those were stripped."""
+    hidden_full = b"<template><div id='root'>x</div></template><div id='root'> </div><script>a()</script>"
+    assert js_shell(b"<html><body>" + hidden_full + b"</body></html>", "text/html").js_shell
+    hidden_empty = b"<noscript><div id='app'></div></noscript><div id='app'>Hello</div><script>a()</script>"
+    assert not js_shell(b"<html><body>" + hidden_empty + b"</body></html>", "text/html").js_shell
+
+
+def test_a_long_page_is_content_once_its_text_is_long() -> None:
+    """The verdicts stop reading a long page's tree once it has enough letters: no root lookups."""
+    from webferret.fetch.blocks import BodyView
+
+    body = b"<html><body><div id='root'></div><p>" + b"Ferrets sleep a lot. " * 200 + b"</p></body></html>"
+    view = BodyView(body, "text/html")
+    assert classify(200, {}, body, "text/html", view).kind == "ok"
+    assert js_shell(body, "text/html", view).kind == "ok"
+    assert view.markup is not None and "empty_root" not in vars(view.markup)

@@ -50,6 +50,18 @@ async def test_auto_climbs_on_a_block_and_stops_at_content() -> None:
     assert raw.trail[0]["vendor"] == "cloudflare"
 
 
+BIG_WALL = WALL.replace(b"</body>", b"<script>" + b"var challenge = 1;" * 1200 + b"</script></body>")
+"""A wall with 20 KB of script: its verdict reads the parse until it knows the page is wall-sized."""
+
+
+async def test_a_long_wall_still_climbs() -> None:
+    attempt = answers({"http": (403, BIG_WALL), "impersonate": (503, BIG_WALL), "browser": (200, ARTICLE)})
+    raw = await climb("auto", attempt)
+    assert attempt.asked == ["http", "impersonate", "browser"] and raw.fetched_via == "browser"
+    assert [hop["verdict"] for hop in raw.trail] == ["blocked", "blocked", "ok"]
+    assert raw.trail[0]["vendor"] == raw.trail[1]["vendor"] == "cloudflare"
+
+
 async def test_auto_still_blocked_after_the_browser_is_blocked_by_site() -> None:
     attempt = answers({tier: (403, WALL) for tier in ("http", "impersonate", "browser")})
     with pytest.raises(FerretError) as caught:
@@ -181,6 +193,23 @@ async def test_captured_walls_on_loopback_end_blocked_by_site(
         ("impersonate", "blocked"),
         ("browser", "blocked"),
     ]
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_long_wall_on_loopback_is_escalated_to_the_browser(ferret: Ferret) -> None:
+    """A long wall climbs the same tiers as a short one, through the real fetcher."""
+
+    def long_gate(hit: Hit) -> Reply:
+        status, headers, body = gate(hit)
+        return status, headers, body.replace(b"</body>", BIG_WALL[len(WALL) - len(b"</body></html>") :])
+
+    with serve() as site:
+        site.routes["/"] = long_gate
+        page = await ferret.fetch(site.base + "/", fresh=True)
+    assert page.ok and page.fetched_via == "browser", page.error
+    hops = [(hop["via"], hop.get("verdict")) for hop in page.meta["trail"]]  # the browser's reload too
+    assert hops == [("http", "blocked"), ("impersonate", "blocked"), ("browser", None), ("browser", "ok")]
 
 
 @needs_chromium

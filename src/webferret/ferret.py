@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -35,6 +36,7 @@ class Ferret:
         self._fetcher: Any = None
         self._extractor: Any = None
         self._store: Any = None
+        self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -43,6 +45,7 @@ class Ferret:
         await self.aclose()
 
     async def aclose(self) -> None:
+        await self._written()  # a page an answer named is in the store before the session ends
         if self._fetcher is not None:
             await self._fetcher.aclose()
             self._fetcher = None
@@ -197,13 +200,24 @@ class Ferret:
             return _fetch_failed(url, opts, exc)
 
     async def finish_page(
-        self, raw: RawResponse, opts: FetchOptions, xopts: ExtractOptions, deadline: float
+        self,
+        raw: RawResponse,
+        opts: FetchOptions,
+        xopts: ExtractOptions,
+        deadline: float,
+        *,
+        keep_later: bool = False,
     ) -> Page:
         """The rest of a fetch after `fetch_response`: extract `raw` and keep the page in the store,
-        by `deadline` (`time.monotonic()`). Never raises for a page problem."""
+        by `deadline` (`time.monotonic()`). Never raises for a page problem.
+
+        `keep_later`: answer the page (with the handle and token count the store gives it) as soon
+        as it is extracted, while its store write runs on; every later read of the store in this
+        session, and `aclose`, waits for the write first (a search's answer leaves without it)."""
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
-                return await self._keep(await self._page_from_raw(raw, xopts), raw, opts)
+                page = await self._page_from_raw(raw, xopts)
+                return self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
         except Exception as exc:
             return _fetch_failed(raw.url, opts, exc)
 
@@ -213,6 +227,7 @@ class Ferret:
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
         """The stored page for `url` if it can answer this call; a store that fails is a miss."""
+        await self._written()
         try:
             return usable(await asyncio.to_thread(self.store.lookup, url), xopts, opts)
         except sqlite3.Error:
@@ -228,9 +243,39 @@ class Ferret:
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
             return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})
 
+    def _keep_later(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
+        """`_keep` started, not awaited: the page is answered now with the handle and token count
+        the store write gives it (see `finish_page`); a write that fails is logged."""
+        if not page.ok:
+            return page
+        from webferret.store.handles import handle_for
+
+        self._track(asyncio.create_task(self._keep(page, raw, opts)), _write_done)
+        tokens = estimate_tokens(page.content)
+        return page.model_copy(update={"handle": handle_for(page.url), "tokens": tokens})
+
+    def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
+        """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing
+        their requests takes a few loop turns); they are awaited before the next store read and
+        by `aclose`, so none is left behind."""
+        if any(not task.done() for task in tasks):
+            self._track(asyncio.gather(*tasks, return_exceptions=True))
+
+    def _track(self, work: asyncio.Future[Any], done: Callable[[Any], None] | None = None) -> None:
+        self._writes.add(work)
+        work.add_done_callback(self._writes.discard)
+        if done is not None:
+            work.add_done_callback(done)
+
+    async def _written(self) -> None:
+        """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
+        while self._writes:
+            await asyncio.wait(set(self._writes))
+
     # -- the store ----------------------------------------------------------------------------
     async def stored(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle` (or of a URL's page), or None."""
+        await self._written()
         return await asyncio.to_thread(self.store.named, handle)
 
     async def open(self, handle: str, page: int = 1, page_tokens: int | None = None) -> OpenedPage:
@@ -246,6 +291,7 @@ class Ferret:
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer)."""
+        await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):
                 raise not_stored(handle)
@@ -291,6 +337,18 @@ class Ferret:
         from webferret.search.service import run_search
 
         return await run_search(self, query, options or self.search_options())
+
+
+def _write_done(write: asyncio.Task[Page]) -> None:
+    """A store write started by `_keep_later` is over: log it when it failed."""
+    if write.cancelled():
+        failed = "a page's store write was cancelled"
+    elif write.exception() is not None:
+        failed = f"a page's store write failed: {write.exception()!r}"
+    else:
+        failed = write.result().meta.get("store_error")
+    if failed:
+        logging.getLogger("webferret").warning("%s", failed)
 
 
 def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:

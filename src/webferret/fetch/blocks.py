@@ -127,7 +127,7 @@ def classify(
     view = view if view is not None else BodyView(body, content_type)
     if status >= 400 and GEO_BLOCK.search(view.visible):
         return Verdict(terminal=True, reason=f"HTTP {status}: geo or legal block")
-    return body_verdict(status, view.head, view.visible)
+    return marker_verdict(status, view.head, wall_sized=not view.more_letters(WALL_LETTERS_MAX))
 
 
 def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
@@ -152,7 +152,12 @@ def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
 
 def body_verdict(status: int, text: str, visible: str) -> Verdict:
     """Vendor or wall markers in the body; weak markers only count on a small page or an error status."""
-    wall_sized = not more_letters(visible, WALL_LETTERS_MAX)
+    return marker_verdict(status, text, wall_sized=not more_letters(visible, WALL_LETTERS_MAX))
+
+
+def marker_verdict(status: int, text: str, *, wall_sized: bool) -> Verdict:
+    """`body_verdict` once it is known whether the page is wall-sized (at most `WALL_LETTERS_MAX`
+    visible letters)."""
     for marker in BODY_MARKERS:
         if not (wall_sized or (marker.strong and status >= 400)):
             continue
@@ -169,7 +174,7 @@ def js_shell(body: bytes, content_type: str | None = None, view: BodyView | None
     markup = view.markup if view.is_markup else None
     if markup is None:
         return CONTENT
-    if more_letters(markup.bare, SHELL_LETTERS_MAX):
+    if markup.more_letters(SHELL_LETTERS_MAX, noscript=False):
         return CONTENT
     if JS_NOTICE.search(markup.notice) or JS_NOTICE.search(markup.bare):
         return Verdict(js_shell=True, reason="the page asks for JavaScript and shows almost no text")
@@ -201,29 +206,61 @@ class BodyView:
             return self.head
         return self.markup.visible if self.markup is not None else ""
 
+    def more_letters(self, limit: int) -> bool:
+        """`more_letters(self.visible, limit)`, without building the whole text of a long page."""
+        if not self.is_markup:
+            return more_letters(self.head, limit)
+        return self.markup is not None and self.markup.more_letters(limit)
 
-@dataclass(frozen=True)
+
+DROPPED = ("script", "style", "template", "head", "svg")
+"""Elements whose text a reader does not see (`<noscript>` is seen, or not, depending on the verdict)."""
+
+
 class Markup:
-    """What the verdicts read from an HTML body, from one parse."""
+    """What the verdicts read from an HTML body, from one parse; each part is read from the tree
+    only when a verdict asks for it, in the order the parts strip the tree (`visible`, then `bare`,
+    then `empty_root`): a long page is content once its text is known to be long."""
 
-    visible: str  # the text a reader sees, `<noscript>` included
-    bare: str  # the same without `<noscript>`
-    notice: str  # the text of `<noscript>` elements
-    has_script: bool
-    empty_root: str | None  # the id of the first empty single-page-app root
+    def __init__(self, tree: lxml_html.HtmlElement) -> None:
+        self.tree = tree
+        self.notice = " ".join(el.text_content() for el in tree.iter("noscript"))  # the `<noscript>` text
+        self.has_script = tree.find(".//script") is not None
+
+    @cached_property
+    def raw_visible(self) -> str:
+        """The text a reader sees, `<noscript>` included (whitespace as in the page)."""
+        return _text_of(self.tree, DROPPED)
+
+    @cached_property
+    def raw_bare(self) -> str:
+        """`raw_visible` without `<noscript>`."""
+        _ = self.raw_visible  # the tree is stripped of the rest first
+        return _text_of(self.tree, ("noscript",))
+
+    @property
+    def visible(self) -> str:
+        return " ".join(self.raw_visible.split())
+
+    @property
+    def bare(self) -> str:
+        return " ".join(self.raw_bare.split())
+
+    @cached_property
+    def empty_root(self) -> str | None:
+        """The id of the first empty single-page-app root (in what a reader sees)."""
+        _ = self.raw_bare  # the tree is stripped first
+        return next((name for name in SPA_ROOTS if _empty(self.tree.find(f".//*[@id='{name}']"))), None)
+
+    def more_letters(self, limit: int, *, noscript: bool = True) -> bool:
+        """`more_letters(visible or bare, limit)` (whitespace has no letters: no need to collapse it)."""
+        return more_letters(self.raw_visible if noscript else self.raw_bare, limit)
 
 
 def read_markup(body: bytes) -> Markup | None:
     """Parse `body` once for `classify` and `js_shell`; None when it holds no HTML document."""
     tree = _parse(body)
-    if tree is None:
-        return None
-    notice = " ".join(el.text_content() for el in tree.iter("noscript"))
-    has_script = tree.find(".//script") is not None
-    visible = _text_of(tree, drop_noscript=False)
-    bare = _text_of(tree, drop_noscript=True)
-    empty_root = next((name for name in SPA_ROOTS if _empty(tree.find(f".//*[@id='{name}']"))), None)
-    return Markup(visible, bare, notice, has_script, empty_root)
+    return Markup(tree) if tree is not None else None
 
 
 def _empty(element: lxml_html.HtmlElement | None) -> bool:
@@ -232,8 +269,8 @@ def _empty(element: lxml_html.HtmlElement | None) -> bool:
 
 def visible_text(body: bytes) -> str:
     """The text a reader would see (scripts, styles and templates dropped), whitespace collapsed."""
-    tree = _parse(body)
-    return _text_of(tree, drop_noscript=False) if tree is not None else ""
+    markup = read_markup(body)
+    return markup.visible if markup is not None else ""
 
 
 def letters(text: str) -> int:
@@ -260,13 +297,12 @@ def _parse(body: bytes) -> lxml_html.HtmlElement | None:
         return None
 
 
-def _text_of(tree: lxml_html.HtmlElement, *, drop_noscript: bool) -> str:
-    """Visible text; strips the dropped elements from `tree` in place."""
-    drop = ["script", "style", "template", "head", "svg"] + (["noscript"] if drop_noscript else [])
+def _text_of(tree: lxml_html.HtmlElement, drop: tuple[str, ...]) -> str:
+    """The text left once `drop` elements are stripped from `tree` (in place; their tails stay)."""
     from lxml import etree
 
     etree.strip_elements(tree, *drop, with_tail=False)
-    return " ".join(tree.text_content().split())
+    return str(tree.text_content())
 
 
 def looks_like_markup(content_type: str | None, head: str) -> bool:

@@ -149,8 +149,9 @@ class Attempt:
     deadline: float  # time.monotonic()
 
     async def page(self, url: str, gate: asyncio.Event) -> Page:
-        """The network step, then (once `gate` is set) extraction and the store. A response that
-        waited at the gate gets the per-page timeout again: the wait was not its own."""
+        """The network step, then (once `gate` is set) extraction; the store write goes on after
+        the page is answered (`keep_later`). A response that waited at the gate gets the per-page
+        timeout again: the wait was not its own."""
         got = await self.ferret.fetch_response(url, self.fetch, self.extract, self.deadline)
         if isinstance(got, Page):
             return got
@@ -158,7 +159,7 @@ class Attempt:
         if not gate.is_set():
             await gate.wait()
             deadline = time.monotonic() + self.fetch.timeout
-        return await self.ferret.finish_page(got, self.fetch, self.extract, deadline)
+        return await self.ferret.finish_page(got, self.fetch, self.extract, deadline, keep_later=True)
 
 
 async def verify_hits(ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float) -> Verification:
@@ -180,5 +181,5 @@ async def verify_hits(ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout:
     finally:
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        ferret.finish_later(list(tasks))  # the answer does not wait for them to wind down
     return order.outcome
