@@ -176,7 +176,7 @@ class StreamCopies:
             return self._digests[digest]
         self._digests[digest] = name
         if self._lsh is None and len(self._texts) < EXACT_LIMIT:
-            mine = frozenset(shingles(text))
+            mine = _shingle_set(text)  # shingled already when the caller `prepare`d the page
             for _, theirs, other in self._texts:
                 if _jaccard(mine, theirs) >= self.threshold:
                     return other

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from webferret.models import ErrorCode, Hit, Page
+from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
 from webferret.tokens import estimate_tokens
 
@@ -58,16 +59,6 @@ def apply_page(hit: Hit, page: Page) -> Hit:
     return hit.model_copy(update={"reachable": True, "tokens": tokens, "handle": page.handle})
 
 
-def is_near_duplicate(text: str, kept: Sequence[str], threshold: float) -> int | None:
-    """Index of the first `kept` text that `text` is a near-duplicate of, or None."""
-    from webferret.present.dedup import near_duplicates
-
-    for index, other in enumerate(kept):
-        if near_duplicates([other, text], [1.0, 0.0], threshold).get(1) == 0:
-            return index
-    return None
-
-
 @dataclass
 class Verification:
     """What verification decided: the hits listed (at most `wanted`), the unreachable ones and the
@@ -89,7 +80,7 @@ class RankOrder:
         self.pages: list[Page | None] = [None] * len(self.hits)
         self.cursor = 0  # every candidate before it is decided
         self.outcome = Verification()
-        self._texts: list[str] = []  # the listed pages' texts, for near-duplicates
+        self._copies = StreamCopies(threshold)  # the listed pages, for near-duplicates
         self._out: set[int] = set()  # candidates that cannot be listed: dead, or decided duplicates
 
     @property
@@ -110,8 +101,6 @@ class RankOrder:
 
     def arrived(self, index: int, page: Page) -> None:
         """Candidate `index`'s page is in: decide every candidate now decidable in rank order."""
-        from webferret.present.dedup import prepare
-
         self.pages[index] = page
         if is_dead(page):
             self._out.add(index)
@@ -129,14 +118,12 @@ class RankOrder:
         if not hit.reachable:
             self.outcome.unreachable.append(Unreachable(url=hit.url, error=page.error))
             return
-        copy_of = is_near_duplicate(page.content, self._texts, self.threshold)
-        if copy_of is not None:
+        original = self._copies.first_copy(page.content, hit.url)  # else it is remembered as listed
+        if original is not None:
             self._out.add(index)
-            original = self.outcome.kept[copy_of].url
             self.outcome.dropped.append(DroppedDuplicate(url=hit.url, duplicate_of=original))
             return
         self.outcome.kept.append(hit)
-        self._texts.append(page.content)
 
 
 @dataclass(frozen=True)
