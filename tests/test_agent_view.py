@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from webferret.mcp_tools import failed_line
 from webferret.net.domains import DomainFilter
 from webferret.present.agent import continue_hint, render_page_entry, render_passages, render_search
 from webferret.present.fence import Fence
@@ -82,3 +85,25 @@ def test_domain_lists() -> None:
     assert "allowed_domains" in (only.refusal("https://badexample.org/") or "")
     assert DomainFilter.of([], []).refusal("https://anything.example/") is None
     assert DomainFilter.of([], ["evil.example"]).refusal("http://EVIL.example./x") is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "line"),
+    [
+        (
+            "https://x.example/a: connection refused",
+            "https://x.example/a: connect_failed: connection refused",
+        ),
+        (
+            "https://x.example/a is on a blocked domain (x.example)",
+            "connect_failed: https://x.example/a is on a blocked domain (x.example)",
+        ),
+        (
+            "robots.txt refuses https://x.example/a: rules",
+            "connect_failed: robots.txt refuses https://x.example/a: rules",
+        ),
+    ],
+)
+def test_a_failed_line_names_the_url_once(message: str, line: str) -> None:
+    entry = {"url": "https://x.example/a", "error": {"code": "connect_failed", "message": message}}
+    assert failed_line(entry, "timeout") == line

@@ -232,7 +232,8 @@ class AgentTools:
 
 def failed_line(entry: dict[str, Any], code: str) -> str:
     """`URL: message` of a failed page, its code added when it differs from the answer's `code`
-    (the URL and code are not repeated when the message already starts with them)."""
+    (the URL and code are not repeated when the message already names them)."""
     url, error = entry["url"], entry["error"]
     message = error["message"].removeprefix(f"{url}: ").removeprefix(f"{error['code']}: ")
-    return f"{url}: " + ("" if error["code"] == code else f"{error['code']}: ") + message
+    named = "" if url in message else f"{url}: "
+    return named + ("" if error["code"] == code else f"{error['code']}: ") + message
