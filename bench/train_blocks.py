@@ -15,7 +15,8 @@ the article set is scored with the final block model as a held-out check (it is 
 declared articles and held out on the article set (shipped at 0.3 as `trim.article_drop`).
 --lexical [BITS C]: an experiment, the score of a linear model on hashed words, class/id tokens and tag
 paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
-page or by domain, are bench/lexical_cv.py's).
+page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree parameters of this run
+over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
 """
 
 from __future__ import annotations
