@@ -15,7 +15,8 @@ the article set is scored with the final block model as a held-out check (it is 
 declared articles and held out on the article set (shipped at 0.3 as `trim.article_drop`).
 --lexical [BITS C]: an experiment, the score of a linear model on hashed words, class/id tokens and tag
 paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
-page or by domain, are bench/lexical_cv.py's).
+page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree parameters of this run
+over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import pickle
 import random
 import re
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -138,7 +140,9 @@ def fit(rows: list[dict], inputs: dict[str, np.ndarray] | None = None) -> HistGr
         ys.append(r["y"][pick])
         weights.append(w[pick])
     model = HistGradientBoostingClassifier(**PARAMS, random_state=0)
+    start = time.process_time()
     model.fit(np.vstack(xs), np.concatenate(ys), sample_weight=np.concatenate(weights))
+    print(f"  fit: {len(rows)} pages, {time.process_time() - start:.0f} s CPU", flush=True)
     return model
 
 
@@ -379,6 +383,15 @@ def report_sets(label: str, sets: dict[str, list], rows: list[dict], probs: dict
     return out
 
 
+def parse_params(text: str) -> dict[str, int | float]:
+    """`key=value,...` as tree parameters (a value with a dot is a float)."""
+    out: dict[str, int | float] = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        out[key] = float(value) if "." in value else int(value)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", type=int, default=5)
@@ -395,9 +408,12 @@ def main() -> None:
                     help="report the declared-article trim (extract/trim.py) at these cuts")  # fmt: skip
     ap.add_argument("--lexical", type=float, nargs="*", metavar="BITS C",
                     help="CV with a lexical score column (lexical_fit.py), figures only")  # fmt: skip
+    ap.add_argument("--params", type=parse_params, default={}, metavar="KEY=VALUE,...",
+                    help="override PARAMS (own cache key): l2_regularization=1.0,...")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
+    PARAMS.update(args.params)
 
     pages = load_pages("multitype")
     if args.sample:
@@ -435,7 +451,7 @@ def main() -> None:
     leak = "" if pairs and not args.stage_two else " (chooser on out-of-fold inputs)"
     chosen = texts_chosen(rows, probs, args.threshold, prefer)
     cv["multitype, with chooser"] = report(f"{args.folds}-fold CV + chooser{leak}", pages, chosen)
-    to = routes(pages, args.workers)
+    to = cached(f"routes-{len(pages)}", lambda: routes(pages, args.workers))
     cv["multitype, pipeline estimate"] = pipeline_estimate(pages, rows, chosen, to)
     if args.trim_sweep:
         declared = [r for r in rows if to.get(r["id"]) == "article"]

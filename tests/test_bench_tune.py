@@ -28,3 +28,9 @@ def test_balance_weights_give_both_classes_of_a_page_the_same_mass() -> None:
     base = tune_blocks.block_weights("sqrt", np.array([10.0, 3.0, 5.0, 0.0]), y)
     assert np.isclose(w[y].sum(), w[~y].sum())
     assert np.isclose(w.sum(), base.sum())
+
+
+def test_params_override_reads_ints_and_floats() -> None:
+    params = train_blocks.parse_params("l2_regularization=1.0,min_samples_leaf=50,")
+    assert params == {"l2_regularization": 1.0, "min_samples_leaf": 50}
+    assert isinstance(params["min_samples_leaf"], int)
