@@ -237,6 +237,19 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
     assert second.structured_content["next"] == f'web_open(handle="{handle}", page=3, max_tokens=300)'
 
 
+async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_path: Path) -> None:
+    """A page stored before the domain was blocked (or by the CLI) is not the agent's to read."""
+    async with mcp_session(site, tmp_path) as session:
+        fetched = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/long"]})
+    handle = fetched.structured_content["pages"][0]["handle"]
+    blocked = {"WEBFERRET_BLOCKED_DOMAINS": "127.0.0.1"}
+    async with mcp_session(site, tmp_path, env_extra=blocked) as session:
+        opened = await session.call_tool("web_open", {"handle": handle})
+        searched = await session.call_tool("web_open", {"handle": handle, "search": "dawn dusk"})
+    assert opened.is_error and "blocked_domains" in opened.structured_content["error"]["message"]
+    assert not searched.is_error and searched.structured_content["passages"] == []
+
+
 @needs_search
 async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     blocked = {"WEBFERRET_BLOCKED_DOMAINS": "127.0.0.2"}

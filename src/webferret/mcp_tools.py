@@ -212,6 +212,9 @@ class AgentTools:
             return await self._passages(args)
         page_tokens = args.max_tokens or self.settings.max_tokens
         opened = await self.ferret.open(args.handle, args.page or 1, page_tokens=page_tokens)
+        reason = self.domains.refusal(opened.url) if opened.url else None
+        if reason:  # stored before the lists said so, or by another face: still not the agent's to read
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, reason)
         data = opened.model_dump(mode="json")
         hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
@@ -222,6 +225,7 @@ class AgentTools:
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         found = await self.ferret.find(args.search, [args.handle], 10)
+        found = [p for p in found if not (p.url and self.domains.refusal(p.url))]
         data = {
             "handle": args.handle,
             "search": args.search,
