@@ -140,7 +140,12 @@ class AgentTools:
 
         self._spend_search(session)
         options = SearchOptions.from_settings(
-            self.settings, results=args.results, engines=args.engines, site=args.site, verify=args.verify
+            self.settings,
+            results=args.results,
+            engines=args.engines,
+            site=args.site,
+            verify=args.verify,
+            refuse=self.domains.refusal if self.domains.active else None,
         )
         result = await self.ferret.search(args.query, options)
         data = result.model_dump(mode="json")
@@ -149,14 +154,6 @@ class AgentTools:
                 f"{e['name']}: {(e.get('error') or {}).get('message')}" for e in data["engines"]
             )
             raise FerretError(ErrorCode.ENGINE_ERROR, f"no engine answered ({reasons or 'no engine ran'})")
-        kept = []
-        for hit in data["results"]:
-            refusal = self.domains.refusal(hit["url"])
-            if refusal:
-                data.setdefault("warnings", []).append(f"dropped: {refusal}")
-            else:
-                kept.append(hit)
-        data["results"] = kept
         return Answer(views.render_search(data, self.fence()), data)
 
     # -- web_fetch ---------------------------------------------------------------------------

@@ -35,6 +35,11 @@ class DomainFilter:
     def of(cls, allowed: Sequence[str], blocked: Sequence[str]) -> DomainFilter:
         return cls(tuple(filter(None, map(_norm, allowed))), tuple(filter(None, map(_norm, blocked))))
 
+    @property
+    def active(self) -> bool:
+        """Do the lists refuse anything at all?"""
+        return bool(self.allowed or self.blocked)
+
     def refusal(self, url: str) -> str | None:
         """Why `url` is refused (a sentence naming the setting), or None when it passes."""
         host = host_of(url)

@@ -18,6 +18,7 @@ from webferret.search.verify import verify_hits
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
+    from webferret.models import Hit
 
 PACING_FILE = "search-pacing.sqlite"
 
@@ -62,6 +63,18 @@ def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[Non
     return hook
 
 
+def _listable(hits: list[Hit], refuse: Callable[[str], str | None] | None, warnings: list[str]) -> list[Hit]:
+    """`hits` less those `refuse` names a reason for; one warning counts them and names the first."""
+    if refuse is None:
+        return hits
+    reasons = [refuse(hit.url) for hit in hits]
+    dropped = [reason for reason in reasons if reason]
+    if dropped:
+        more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
+        warnings.append(f"dropped before verification: {dropped[0]}{more}")
+    return [hit for hit, reason in zip(hits, reasons, strict=True) if not reason]
+
+
 async def run_search(
     ferret: Ferret,
     query: str,
@@ -85,11 +98,12 @@ async def run_search(
         )
         outcome = await router.search(query, options)
     result = SearchResult(query=query, engines=outcome.reports, warnings=outcome.warnings)
+    hits = _listable(outcome.hits, options.refuse, result.warnings)
     if not options.verify:
-        result.results = outcome.hits[: options.results]
-        result.candidates = len(outcome.hits)
+        result.results = hits[: options.results]
+        result.candidates = len(hits)
         return result
-    candidates = outcome.hits[: spare_candidates(options.results)]
+    candidates = hits[: spare_candidates(options.results)]
     result.candidates = len(candidates)
     if candidates:
         try:

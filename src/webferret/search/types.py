@@ -29,6 +29,9 @@ class SearchOptions:
     verify_timeout: float = 10.0
     region: str = "us-en"
     weights: Mapping[str, float] = field(default_factory=dict)  # rank-fusion weight per engine name
+    # why a result may not be listed (the agent faces' domain lists), or None: refused results are
+    # dropped before verification, so none of them is fetched and spares take their places
+    refuse: Callable[[str], str | None] | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> SearchOptions:
