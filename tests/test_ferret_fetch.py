@@ -40,6 +40,18 @@ async def test_page_timeout(simweb: SimWeb) -> None:
     async with Ferret(allow_hosts=["127.0.0.1"], timeout=0.5) as ferret:
         page = await ferret.fetch(simweb.url("/drip"))
     assert page.error is not None and page.error.code == ErrorCode.TIMEOUT
+    assert page.meta["trail"] == [{"url": simweb.url("/drip"), "via": "http", "error": "timeout"}]
+
+
+async def test_a_timeout_says_which_hop_it_struck(simweb: SimWeb) -> None:
+    start = simweb.add("/to-slow", status=302, headers={"Location": "/slow"})
+    async with Ferret(allow_hosts=["127.0.0.1"], timeout=0.8) as ferret:
+        page = await ferret.fetch(start, fresh=True)
+    assert page.error is not None and page.error.code == ErrorCode.TIMEOUT
+    assert page.meta["trail"] == [
+        {"url": start, "via": "http", "status": 302},
+        {"url": simweb.url("/slow"), "via": "http", "error": "timeout"},
+    ]
 
 
 async def test_single_fetch_and_final_url(simweb: SimWeb) -> None:

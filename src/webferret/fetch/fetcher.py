@@ -80,15 +80,18 @@ class Fetcher:
         """The response for `url` after redirects; raises `FerretError` when there is none."""
         async with self._host_slot(url, opts):
             started = time.monotonic()
+            progress: list[dict[str, Any]] = []  # every hop begun, so a timeout can say where it struck
             try:
                 async with asyncio.timeout(opts.timeout):
                     policy = self.policy(opts)
-                    raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier))
+                    raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier, progress))
             except TimeoutError:
                 message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
                 if opts.wait_for:
                     message += f"; no element matching --wait-for {opts.wait_for!r} had appeared"
-                raise FerretError(ErrorCode.TIMEOUT, message) from None
+                error = FerretError(ErrorCode.TIMEOUT, message)
+                error.trail = [hop if "status" in hop else {**hop, "error": "timeout"} for hop in progress]
+                raise error from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         try:
             _check_status(raw)
@@ -98,12 +101,21 @@ class Fetcher:
         return raw
 
     async def _follow(
-        self, url: str, opts: FetchOptions, policy: UrlPolicy, tier: str = "http"
+        self,
+        url: str,
+        opts: FetchOptions,
+        policy: UrlPolicy,
+        tier: str = "http",
+        progress: list[dict[str, Any]] | None = None,
     ) -> RawResponse:
         current, seen, trail, retried = rewrite_url(url), [], [], False
         while True:
             target = await policy.vet(current)
+            begun = {"url": target.url, "via": tier}
+            if progress is not None:
+                progress.append(begun)
             raw = await self._hop(target, opts, policy, tier)
+            begun["status"] = raw.status
             hops = raw.trail or [{"url": target.url, "status": raw.status}]  # a browser lists its own
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
             if raw.status == 429 and not retried:
