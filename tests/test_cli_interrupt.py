@@ -78,3 +78,21 @@ def test_ctrl_c_in_any_other_command_still_answers_its_envelope(
         assert envelope["ok"] is False and envelope["meta"] == {"interrupted": True}
     else:
         assert out == ""
+
+
+def test_the_human_view_shows_each_page_once_the_pages_before_it_are_done(simweb: SimWeb) -> None:
+    """A long list is not silent until its slowest page: pages come out in the order asked, each as
+    soon as the ones before it are finished."""
+    hanging = simweb.add("/hanging-late", "<html><body><p>late</p></body></html>", delay=15.0)
+    proc = _fetch(simweb.url("/article"), simweb.url("/text"), hanging)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "# The Ferret Field Guide\n"  # while the third page still hangs
+    for line in proc.stdout:  # the second page follows it (a process that ended would end the loop)
+        if "Plain text about ferrets." in line:
+            break
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=20) == 130
+    out, err = proc.stdout.read(), proc.stderr.read() if proc.stderr else ""  # past the lines read
+    assert "late" not in out
+    assert err == "webferret: interrupted: 1 of 3 pages not finished\n"

@@ -86,6 +86,7 @@ def _browser_tier(args: argparse.Namespace) -> str | None:
 async def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from webferret.cli.pages_out import PageStream
     from webferret.cli.url_list import gather_urls
     from webferret.ferret import Ferret
 
@@ -93,6 +94,7 @@ async def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     done: dict[str, Any] = {}  # pages finished so far, by URL
     lines = _lines(args, settings)
+    stream = None if args.json or args.jsonl or args.agent else PageStream(args)
     try:
         async with Ferret(settings) as ferret:
             options = ferret.fetch_options(
@@ -108,16 +110,21 @@ async def run(args: argparse.Namespace) -> int:
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
             )
-            on_page = lines.write if lines else done.__setitem__
+            on_page = lines.write if lines else stream.add if stream else done.__setitem__
             pages = await ferret.fetch_all(
                 args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=on_page
             )
     except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task; what is finished is kept
         if lines:
             return _lines_stopped(args, lines)
+        if stream:
+            stream.finish()
+            return _say_interrupted(len(args.urls) - sum(url in stream.done for url in args.urls), args)
         return await _interrupted(settings, args, done)
     if lines:
         return EXIT_OK if lines.failed == 0 else EXIT_FAILED
+    if stream:
+        return stream.finish()
     return await _output(settings, args, pages)
 
 
@@ -166,6 +173,10 @@ async def _interrupted(settings: Any, args: argparse.Namespace, done: dict[str, 
     finished = [done[url] for url in args.urls if url in done]
     unfinished = len(args.urls) - len(finished)
     await _output(settings, args, finished, {"interrupted": True, "unfinished": unfinished})
+    return _say_interrupted(unfinished, args)
+
+
+def _say_interrupted(unfinished: int, args: argparse.Namespace) -> int:
     sys.stdout.flush()
     sys.stderr.write(f"webferret: interrupted: {unfinished} of {len(args.urls)} pages not finished\n")
     return EXIT_INTERRUPTED

@@ -77,3 +77,52 @@ class PageLines:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         self.on_gone()
+
+
+class PageStream:
+    """The human and `--quiet` views of a URL list, written page by page in the order asked as soon
+    as every page before it is finished (a long list shows its first pages at once); the text is
+    the same as `write_pages` gives for the whole list."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.urls: list[str] = list(args.urls)
+        self.done: dict[str, Any] = {}  # finished pages by URL
+        self.next = 0  # urls[:next] are written
+        self.started = False  # a body is on stdout
+        self.held = ""  # the last body's trailing newlines, written only if another body follows
+        self.failed = False
+
+    def add(self, url: str, page: Any) -> None:
+        self.done[url] = page
+        while self.next < len(self.urls) and self.urls[self.next] in self.done:
+            self._write(self.done[self.urls[self.next]])
+            self.next += 1
+
+    def finish(self) -> int:
+        """Write what is left (after Ctrl-C: the finished pages after the first unfinished one), end
+        the text; the exit status (1 when a page failed or none was finished)."""
+        for url in self.urls[self.next :]:
+            if url in self.done:
+                self._write(self.done[url])
+        if self.started:
+            sys.stdout.write("\n")
+        sys.stdout.flush()
+        wrote = any(url in self.done for url in self.urls)
+        return EXIT_OK if wrote and not self.failed else EXIT_FAILED
+
+    def _write(self, page: Any) -> None:
+        from webferret.present.pages import clip_page, render_page
+
+        page = clip_page(page, self.args.max_chars)
+        self.failed = self.failed or not page.ok
+        if self.args.quiet and not page.ok:
+            sys.stdout.flush()
+            sys.stderr.write(render_page(page) + "\n")
+            return
+        text = render_page(page, quiet=True) if self.args.quiet else render_page(page)
+        separator = "\n\n" if self.args.quiet else "\n\n---\n\n"
+        body = text.rstrip("\n")
+        sys.stdout.write((self.held + separator if self.started else "") + body)
+        self.started, self.held = True, text[len(body) :]  # join().rstrip() drops them only at the end
+        sys.stdout.flush()
