@@ -48,6 +48,7 @@ async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path)
     assert again.fetched_via == "revalidated"
     assert again.content == first.content and again.handle == first.handle
     assert again.fetched_at and first.fetched_at and again.fetched_at >= first.fetched_at
+    assert [hop["status"] for hop in again.meta["trail"]] == [304]  # how it was read this time
     assert web.requests[-1]["headers"].get("if-none-match") == '"e1"'
     assert web.hits("/e", 304) == 1 and web.hits("/e", 200) == 1
 

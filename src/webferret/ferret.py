@@ -194,6 +194,8 @@ class Ferret:
                 raw = await self.fetcher.fetch(url, with_validators(opts, stored))
                 if stored is not None and raw.status == 304:
                     page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
+                    if raw.trail:  # how it was read now (the 304), not how it was first read
+                        page = page.model_copy(update={"meta": {**page.meta, "trail": raw.trail}})
                     return served(page, xopts, "revalidated")
                 return raw
         except Exception as exc:
