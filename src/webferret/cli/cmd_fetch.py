@@ -94,7 +94,7 @@ async def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     done: dict[str, Any] = {}  # pages finished so far, by URL
     lines = _lines(args, settings)
-    stream = None if args.json or args.jsonl or args.agent else PageStream(args)
+    stream = None if args.json or args.jsonl or args.agent else PageStream(args, args.urls)
     try:
         async with Ferret(settings) as ferret:
             options = ferret.fetch_options(
@@ -110,7 +110,7 @@ async def run(args: argparse.Namespace) -> int:
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
             )
-            on_page = lines.write if lines else stream.add if stream else done.__setitem__
+            on_page = lines.write if lines else _clipped(stream.add, args) if stream else done.__setitem__
             pages = await ferret.fetch_all(
                 args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=on_page
             )
@@ -126,6 +126,13 @@ async def run(args: argparse.Namespace) -> int:
     if stream:
         return stream.finish()
     return await _output(settings, args, pages)
+
+
+def _clipped(add: Any, args: argparse.Namespace) -> Any:
+    """`add(url, page)` given each page clipped at `--max-chars`."""
+    from webferret.present.pages import clip_page
+
+    return lambda url, page: add(url, clip_page(page, args.max_chars))
 
 
 def _lines(args: argparse.Namespace, settings: Any) -> Any:

@@ -15,24 +15,16 @@ def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, 
     `meta` is added to the envelope's `meta` (e.g. `interrupted`, `unfinished` after Ctrl-C).
 
     With `--quiet` stdout carries the bodies only: a failed page's `ERROR` line goes to stderr."""
-    from webferret.present.pages import render_page
-
     all_ok = all(page.ok for page in pages)
     if args.json:
         data = {"pages": [page.model_dump(mode="json") for page in pages]}
         counts = {"count": len(pages), "failed": sum(not p.ok for p in pages)}
         envelope_json(all_ok and not (meta or {}).get("interrupted"), data=data, meta=counts | (meta or {}))
-    elif args.quiet:
-        bodies = [render_page(page, quiet=True) for page in pages if page.ok]
-        errors = [render_page(page) for page in pages if not page.ok]
-        if bodies:
-            sys.stdout.write("\n\n".join(bodies).rstrip("\n") + "\n")
-        if errors:
-            sys.stdout.flush()
-            sys.stderr.write("\n".join(errors) + "\n")
     else:
-        out = [render_page(page) for page in pages]
-        sys.stdout.write("\n\n---\n\n".join(out).rstrip("\n") + "\n")
+        stream = PageStream(args, range(len(pages)))
+        for index, page in enumerate(pages):
+            stream.add(index, page)
+        stream.finish()
     return EXIT_OK if all_ok else EXIT_FAILED
 
 
@@ -80,48 +72,48 @@ class PageLines:
 
 
 class PageStream:
-    """The human and `--quiet` views of a URL list, written page by page in the order asked as soon
-    as every page before it is finished (a long list shows its first pages at once); the text is
-    the same as `write_pages` gives for the whole list."""
+    """The human and `--quiet` views of pages (clipped already), written one by one in the order of
+    `keys` (a URL list's URLs) as soon as every page before it is finished, so a long list shows its
+    first pages at once. With `--quiet` stdout carries the bodies only: a failed page's `ERROR` line
+    goes to stderr. The text is the same however the pages arrive."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.args = args
-        self.urls: list[str] = list(args.urls)
-        self.done: dict[str, Any] = {}  # finished pages by URL
-        self.next = 0  # urls[:next] are written
+    def __init__(self, args: argparse.Namespace, keys: Sequence[Any]) -> None:
+        self.quiet: bool = args.quiet
+        self.keys: list[Any] = list(keys)
+        self.done: dict[Any, Any] = {}  # finished pages by key
+        self.next = 0  # keys[:next] are written
         self.started = False  # a body is on stdout
         self.held = ""  # the last body's trailing newlines, written only if another body follows
         self.failed = False
 
-    def add(self, url: str, page: Any) -> None:
-        self.done[url] = page
-        while self.next < len(self.urls) and self.urls[self.next] in self.done:
-            self._write(self.done[self.urls[self.next]])
+    def add(self, key: Any, page: Any) -> None:
+        self.done[key] = page
+        while self.next < len(self.keys) and self.keys[self.next] in self.done:
+            self._write(self.done[self.keys[self.next]])
             self.next += 1
 
     def finish(self) -> int:
         """Write what is left (after Ctrl-C: the finished pages after the first unfinished one), end
         the text; the exit status (1 when a page failed or none was finished)."""
-        for url in self.urls[self.next :]:
-            if url in self.done:
-                self._write(self.done[url])
+        for key in self.keys[self.next :]:
+            if key in self.done:
+                self._write(self.done[key])
         if self.started:
             sys.stdout.write("\n")
         sys.stdout.flush()
-        wrote = any(url in self.done for url in self.urls)
+        wrote = any(key in self.done for key in self.keys)
         return EXIT_OK if wrote and not self.failed else EXIT_FAILED
 
     def _write(self, page: Any) -> None:
-        from webferret.present.pages import clip_page, render_page
+        from webferret.present.pages import render_page
 
-        page = clip_page(page, self.args.max_chars)
         self.failed = self.failed or not page.ok
-        if self.args.quiet and not page.ok:
+        if self.quiet and not page.ok:
             sys.stdout.flush()
             sys.stderr.write(render_page(page) + "\n")
             return
-        text = render_page(page, quiet=True) if self.args.quiet else render_page(page)
-        separator = "\n\n" if self.args.quiet else "\n\n---\n\n"
+        text = render_page(page, quiet=self.quiet)
+        separator = "\n\n" if self.quiet else "\n\n---\n\n"
         body = text.rstrip("\n")
         sys.stdout.write((self.held + separator if self.started else "") + body)
         self.started, self.held = True, text[len(body) :]  # join().rstrip() drops them only at the end
