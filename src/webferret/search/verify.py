@@ -76,7 +76,6 @@ class RankOrder:
     def __init__(self, hits: Sequence[Hit], wanted: int, threshold: float) -> None:
         self.hits = list(hits)
         self.wanted = wanted
-        self.threshold = threshold
         self.pages: list[Page | None] = [None] * len(self.hits)
         self.cursor = 0  # every candidate before it is decided
         self.outcome = Verification()
