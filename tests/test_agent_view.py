@@ -8,6 +8,7 @@ from webferret.mcp_tools import failed_line
 from webferret.net.domains import DomainFilter
 from webferret.present.agent import continue_hint, render_page_entry, render_passages, render_search
 from webferret.present.fence import Fence
+from webferret.present.pages import failure_line
 
 
 def test_search_view_fences_engine_text_and_keeps_our_words_outside() -> None:
@@ -92,7 +93,15 @@ def test_domain_lists() -> None:
     [
         (
             "https://x.example/a: connection refused",
-            "https://x.example/a: connect_failed: connection refused",
+            "connect_failed: https://x.example/a: connection refused",
+        ),
+        (
+            "the call's time budget of 1 s ran out before https://x.example/a was read",
+            "connect_failed: the call's time budget of 1 s ran out before https://x.example/a was read",
+        ),
+        (
+            "a redirect to https://x.example/a/b failed",
+            "connect_failed: https://x.example/a: a redirect to https://x.example/a/b failed",
         ),
         (
             "https://x.example/a is on a blocked domain (x.example)",
@@ -107,3 +116,19 @@ def test_domain_lists() -> None:
 def test_a_failed_line_names_the_url_once(message: str, line: str) -> None:
     entry = {"url": "https://x.example/a", "error": {"code": "connect_failed", "message": message}}
     assert failed_line(entry, "timeout") == line
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("timeout", "the call's time budget of 1 s ran out before https://x.example/a was read"),
+        ("unsupported_content", "cannot read content of type application/zip at https://x.example/a"),
+        ("http_error", "https://x.example/a: HTTP 404 Not Found"),
+    ],
+)
+def test_cli_and_mcp_failure_lines_agree_and_name_the_url_once(code: str, message: str) -> None:
+    entry = {"url": "https://x.example/a", "ok": False, "error": {"code": code, "message": message}}
+    cli = failure_line(code, "https://x.example/a", message)
+    assert cli.count("https://x.example/a") == 1
+    assert cli == render_page_entry(entry, Fence.new())
+    assert cli == "ERROR " + failed_line(entry, "other_code")

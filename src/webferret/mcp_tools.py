@@ -20,6 +20,7 @@ from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Pa
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
+from webferret.present.pages import failure_text
 from webferret.tokens import estimate_tokens
 
 
@@ -232,9 +233,7 @@ class AgentTools:
 
 
 def failed_line(entry: dict[str, Any], code: str) -> str:
-    """`URL: message` of a failed page, its code added when it differs from the answer's `code`
-    (the URL and code are not repeated when the message already names them)."""
-    url, error = entry["url"], entry["error"]
-    message = error["message"].removeprefix(f"{url}: ").removeprefix(f"{error['code']}: ")
-    named = "" if url in message else f"{url}: "
-    return named + ("" if error["code"] == code else f"{error['code']}: ") + message
+    """`URL: message` of a failed page as the CLI's failure line says it (`failure_text`), with its
+    code first when it differs from the answer's `code`."""
+    error = entry["error"]
+    return failure_text(error["code"], entry["url"], error["message"], show_code=error["code"] != code)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from webferret.models import Page
 from webferret.present.paging import open_fence
 
@@ -29,8 +31,22 @@ def error_line(page: Page) -> str:
 
 
 def failure_line(code: str, url: str, message: str) -> str:
-    """`ERROR code: URL: message`, the URL said once when the message already starts with it."""
-    return f"ERROR {code}: {url}: {message.removeprefix(f'{url}: ')}"
+    """`ERROR code: URL: message`, the URL said once (see `failure_text`)."""
+    return f"ERROR {failure_text(code, url, message)}"
+
+
+def failure_text(code: str, url: str, message: str, *, show_code: bool = True) -> str:
+    """`code: URL: message` of a failed page, each said once: the URL is left out when the message
+    names it (`... ran out before URL was read`), a leading `URL: ` or `code: ` of the message is
+    dropped, and the code is left out when `show_code` is false (the caller said it already)."""
+    message = message.removeprefix(f"{url}: ").removeprefix(f"{code}: ")
+    named = "" if _names(message, url) else f"{url}: "
+    return (f"{code}: " if show_code else "") + named + message
+
+
+def _names(message: str, url: str) -> bool:
+    """Whether `message` names `url` itself (not a longer URL that starts with it)."""
+    return re.search(re.escape(url) + r"(?=$|[\s'\"),;\]]|: )", message) is not None
 
 
 def render_page(page: Page, *, quiet: bool = False) -> str:
