@@ -151,3 +151,22 @@ def test_a_searxng_url_without_scheme_is_refused_at_start(capsys: pytest.Capture
     code = main(["search", "ferret", "--searxng-url", "127.0.0.1:8888", "--engines", "searxng", "--json"])
     error = json.loads(capsys.readouterr().out)["error"]
     assert code == 2 and error["code"] == "invalid_argument" and "searxng_url" in error["message"]
+
+
+def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The argument, the variable or the file that held it: only that one, never `/dev/null`."""
+    monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
+    with pytest.raises(ConfigError) as info:
+        load_settings(timeout=-1)
+    assert "setting 'timeout' (given as an argument)" in str(info.value)
+    monkeypatch.setenv("WEBFERRET_TIMEOUT", "soon")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "setting 'timeout' (WEBFERRET_TIMEOUT)" in str(info.value)
+    config = tmp_path / "config.toml"
+    config.write_text('budget = "soon"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    monkeypatch.delenv("WEBFERRET_TIMEOUT")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert f"setting 'budget' ({config})" in str(info.value)

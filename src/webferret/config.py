@@ -241,17 +241,40 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**clean)
     except ValidationError as exc:
-        toml = config_file()
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
-            where = f"WEBFERRET_{name.upper()}" + (f" or {toml}" if toml else "")
+            where = _source_of(str(err["loc"][0]) if err["loc"] else name, clean)
             problems.append(f"setting '{name}' ({where}): {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("; ".join(problems)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None
     except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
+
+
+def _source_of(name: str, overrides: dict[str, Any]) -> str:
+    """Where a setting's value came from, in the order they win: an argument, the environment, TOML."""
+    if name in overrides:
+        return "given as an argument"
+    field = Settings.model_fields.get(name)
+    choices = (
+        field.validation_alias.choices if field and isinstance(field.validation_alias, AliasChoices) else ()
+    )
+    names = [str(alias) for alias in choices if str(alias).isupper()] or [f"WEBFERRET_{name.upper()}"]
+    for env in names:
+        if env in os.environ:
+            return env
+    toml = config_file()
+    return str(toml) if toml and str(toml) != os.devnull else " or ".join(names)
+
+
+def env_names(name: str) -> list[str]:
+    """The environment variables a setting is read from (`WEBFERRET_<NAME>`, or its aliases)."""
+    field = Settings.model_fields.get(name)
+    if field is not None and isinstance(field.validation_alias, AliasChoices):
+        return [str(alias) for alias in field.validation_alias.choices if str(alias).isupper()]
+    return [f"WEBFERRET_{name.upper()}"]
 
 
 def checked_overrides(settings: Settings, overrides: dict[str, Any], where: str) -> dict[str, Any]:
@@ -278,9 +301,7 @@ def settings_table() -> str:
     """The README's configuration table, made from the `Settings` fields (a test keeps it current)."""
     rows = ["| setting | environment | default | what it does |", "| --- | --- | --- | --- |"]
     for name, field in Settings.model_fields.items():
-        env = f"`WEBFERRET_{name.upper()}`"
-        if isinstance(field.validation_alias, AliasChoices):
-            env = ", ".join(f"`{alias}`" for alias in field.validation_alias.choices if str(alias).isupper())
+        env = ", ".join(f"`{alias}`" for alias in env_names(name))
         rows.append(f"| `{name}` | {env} | {_shown_default(name, field)} | {field.description} |")
     return "\n".join(rows)
 
