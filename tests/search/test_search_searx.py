@@ -152,3 +152,15 @@ def test_a_searxng_url_that_is_not_the_base_says_so(
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
     error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
     assert error["status"] == 404 and "searxng_url must be its base URL" in error["message"]
+
+
+def test_a_verified_search_left_with_nothing_does_not_say_not_verified(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every result off the --site: nothing was left to verify, not "(not verified)"."""
+    argv = searx_search(searx.url, "--site", "elsewhere.example", "--home", str(tmp_path))
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith('0 results of 0 candidates for "ferret"'), out[0]
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["meta"]["verified"] is True

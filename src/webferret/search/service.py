@@ -105,16 +105,17 @@ async def run_search(
         return result
     candidates = hits[: spare_candidates(options.results)]
     result.candidates = len(candidates)
+    result.verified = True  # also with no candidate: nothing listed was left unverified
     if candidates:
         try:
             verified = await verify_hits(ferret, candidates, options.results, options.verify_timeout)
         except ModuleNotFoundError as exc:  # a build without the fetch layer
             result.warnings.append(f"results not verified: the fetcher is unavailable ({exc})")
             result.results = candidates[: options.results]
+            result.verified = False
             return result
         result.results = verified.kept
         result.unreachable = verified.unreachable
         result.dropped_duplicates = verified.dropped
         result.not_needed = verified.not_needed
-        result.verified = True
     return result
