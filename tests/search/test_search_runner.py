@@ -106,3 +106,29 @@ def test_transport_failures_get_their_own_codes() -> None:
         pass
 
     assert transport_code(DNSError("error sending request > error resolving DNS")) == ErrorCode.DNS_FAILURE
+
+
+def test_an_unreachable_engine_is_said_once_whatever_the_transport() -> None:
+    """httpx and the ddgs transport fail alike: the engine, the URL and the cause, each once."""
+    from webferret.search.engines._common import unreachable
+
+    class DNSError(Exception):  # the ddgs transport's: its text is the repr of the cause
+        pass
+
+    class ConnectError(Exception):
+        pass
+
+    url = "https://html.duckduckgo.com/html/"
+    wrapped = DNSError(
+        f"DNSError('error sending request for url ({url}) > error resolving DNS > no connections available')"
+    )
+    plain = httpx.ConnectError("[Errno -3] Temporary failure in name resolution")
+    for exc in (wrapped, plain):
+        error = unreachable("duckduckgo", url, exc)
+        assert error.code == ErrorCode.DNS_FAILURE
+        assert error.message == f"duckduckgo: cannot reach {url}: its host name does not resolve (offline?)"
+    refused = unreachable(
+        "brave", url, ConnectError(f"ConnectError('error sending request for url ({url}) > refused')")
+    )
+    assert refused.code == ErrorCode.CONNECT_FAILED
+    assert refused.message == f"brave: cannot reach {url}: ConnectError: refused"

@@ -7,7 +7,7 @@ import asyncio
 import httpx
 
 from webferret.models import ErrorCode, FerretError
-from webferret.search.engines._common import transport_code
+from webferret.search.engines._common import unreachable
 from webferret.search.pacing import Pacer
 from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResponse, RequestSpec
 
@@ -104,9 +104,6 @@ class EngineRunner:
                 ErrorCode.TIMEOUT, f"{engine.name}: no answer from {spec.url} in {timeout:g} s"
             ) from None
         except httpx.HTTPError as exc:
-            raise FerretError(
-                transport_code(exc),
-                f"{engine.name}: cannot reach {spec.url}: {type(exc).__name__}: {exc}",
-            ) from None
+            raise unreachable(engine.name, spec.url, exc) from None
         headers = {key.lower(): value for key, value in response.headers.items()}
         return EngineResponse(status=response.status_code, headers=headers, text=response.text)

@@ -30,6 +30,22 @@ def transport_code(exc: BaseException) -> ErrorCode:
     return ErrorCode.DNS_FAILURE if any(mark in said for mark in _NO_NAME) else ErrorCode.CONNECT_FAILED
 
 
+def unreachable(engine: str, url: str, exc: BaseException) -> FerretError:
+    """The error of an engine request that got no answer, the same from every transport: its code
+    (`transport_code`) and a message naming the engine, the URL and the cause once (the ddgs
+    transport wraps a cause in its own repr: `DNSError('error sending request for url (URL) > ...')`)."""
+    code = transport_code(exc)
+    if code == ErrorCode.DNS_FAILURE:
+        return FerretError(code, f"{engine}: cannot reach {url}: its host name does not resolve (offline?)")
+    if code == ErrorCode.TIMEOUT:
+        return FerretError(code, f"{engine}: no answer from {url} in time (engine_timeout)")
+    said = _WRAPPED.sub(r"\1", str(exc)).replace(f"error sending request for url ({url}) > ", "")
+    return FerretError(code, f"{engine}: cannot reach {url}: {type(exc).__name__}: {said}")
+
+
+_WRAPPED = re.compile(r"^\w+\('(.*)'\)$", re.S)
+
+
 def clean_text(value: Any) -> str:
     """Collapse whitespace; None and non-strings become ''."""
     return _SPACE.sub(" ", value).strip() if isinstance(value, str) else ""

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
-from webferret.search.engines._common import make_hit, transport_code
+from webferret.search.engines._common import make_hit, unreachable
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 # our name -> (ddgs text backend name, correlation group: the index it really draws from)
@@ -116,7 +116,7 @@ def _send_sync(name: str, spec: RequestSpec, query: EngineQuery, timeout: float)
     try:
         response = instance.http_client.request(spec.method, spec.url, **kwargs)
     except Exception as exc:  # ddgs wraps every transport failure in its own exceptions
-        raise FerretError(transport_code(exc), f"{name}: request to {spec.url} failed: {exc}") from None
+        raise unreachable(name, spec.url, exc) from None
     return EngineResponse(status=response.status_code, headers={}, text=response.text or "")
 
 
