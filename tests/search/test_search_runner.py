@@ -132,3 +132,17 @@ def test_an_unreachable_engine_is_said_once_whatever_the_transport() -> None:
     )
     assert refused.code == ErrorCode.CONNECT_FAILED
     assert refused.message == f"brave: cannot reach {url}: ConnectError: refused"
+
+
+def test_a_backend_the_installed_ddgs_lacks_says_so_and_names_the_working_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from webferret.search.engines import ddgs_text
+
+    monkeypatch.setitem(ddgs_text.BACKENDS, "nosuch", ("nosuch", "nosuch"))
+    with pytest.raises(FerretError) as caught:
+        ddgs_text.backend_class("nosuch")
+    assert caught.value.code == ErrorCode.ENGINE_ERROR
+    message = caught.value.message
+    assert "the installed ddgs (" in message and "'nosuch'" in message
+    assert "duckduckgo" in message.split("work here: ")[1] and "nosuch" not in message.split("work here: ")[1]

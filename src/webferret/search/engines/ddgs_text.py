@@ -46,8 +46,13 @@ def backend_class(name: str) -> Any:
     try:
         return ENGINES["text"][backend]
     except KeyError:
+        from importlib.metadata import version
+
+        working = ", ".join(sorted(key for key, (ddgs, _) in BACKENDS.items() if ddgs in ENGINES["text"]))
         raise FerretError(
-            ErrorCode.ENGINE_ERROR, f"this ddgs version has no text backend {backend!r}"
+            ErrorCode.ENGINE_ERROR,
+            f"the installed ddgs ({version('ddgs')}) has no working text backend {backend!r} (it ships "
+            f"it disabled or not at all); its engines that work here: {working}",
         ) from None
 
 
