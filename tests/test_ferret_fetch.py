@@ -84,6 +84,19 @@ async def test_budget_runs_out_for_pending_pages(simweb: SimWeb) -> None:
     assert slow.error is not None and slow.error.code == ErrorCode.TIMEOUT
 
 
+async def test_a_budget_timeout_says_which_hop_it_struck(simweb: SimWeb) -> None:
+    """As the per-page timeout does: the hops that answered, then the one the budget ran out on."""
+    start = simweb.add("/budget-to-slow", status=302, headers={"Location": "/slow"})
+    async with Ferret(allow_hosts=["127.0.0.1"], budget=0.8) as ferret:
+        page = await ferret.fetch(start, fresh=True)
+    assert page.error is not None and page.error.code == ErrorCode.TIMEOUT
+    assert "time budget" in page.error.message
+    assert page.meta["trail"] == [
+        {"url": start, "via": "http", "status": 302},
+        {"url": simweb.url("/slow"), "via": "http", "error": "timeout"},
+    ]
+
+
 def test_sync_facade(simweb: SimWeb) -> None:
     page = webferret.fetch(simweb.url("/text"), allow_hosts=["127.0.0.1"])
     assert page.ok and "Plain text about ferrets." in page.content

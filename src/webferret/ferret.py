@@ -20,7 +20,7 @@ from typing import Any
 from webferret.config import Settings, checked_overrides, load_settings
 from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
-from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
@@ -189,9 +189,10 @@ class Ferret:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return _budget_spent(url, opts)
+        progress: list[dict[str, Any]] = []  # the hops begun, for a budget that runs out mid-fetch
         try:
             async with asyncio.timeout(remaining):
-                raw = await self.fetcher.fetch(url, with_validators(opts, stored))
+                raw = await self.fetcher.fetch(url, with_validators(opts, stored), progress)
                 if stored is not None and raw.status == 304:
                     page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
                     if raw.trail:  # how it was read now (the 304), not how it was first read
@@ -199,7 +200,7 @@ class Ferret:
                     return served(page, xopts, "revalidated")
                 return raw
         except Exception as exc:
-            return _fetch_failed(url, opts, exc)
+            return _fetch_failed(url, opts, exc, progress)
 
     async def finish_page(
         self,
@@ -364,11 +365,14 @@ def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
     )
 
 
-def _fetch_failed(url: str, opts: FetchOptions, exc: Exception) -> Page:
-    """The failed page for an exception out of one URL's fetch: the budget spent (`TimeoutError`),
-    the error a `FerretError` carries, else `internal` (a bug in one page's path must not fail the batch)."""
+def _fetch_failed(
+    url: str, opts: FetchOptions, exc: Exception, progress: list[dict[str, Any]] | None = None
+) -> Page:
+    """The failed page for an exception out of one URL's fetch: the budget spent (`TimeoutError`,
+    its trail the hops in `progress`), the error a `FerretError` carries, else `internal` (a bug in
+    one page's path must not fail the batch)."""
     if isinstance(exc, TimeoutError):
-        return _budget_spent(url, opts)
+        return _budget_spent(url, opts, struck_trail(progress or []))
     if isinstance(exc, FerretError):
         exc = explain_refusal(url, exc)
         meta = {"trail": exc.trail} if exc.trail else {}
@@ -377,9 +381,10 @@ def _fetch_failed(url: str, opts: FetchOptions, exc: Exception) -> Page:
     return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
 
 
-def _budget_spent(url: str, opts: FetchOptions) -> Page:
+def _budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | None = None) -> Page:
     message = f"the call's time budget of {opts.budget:g} s ran out before {url} was read"
-    return Page.failed(url, ErrorInfo(code=ErrorCode.TIMEOUT, message=message))
+    meta = {"trail": trail} if trail else {}
+    return Page.failed(url, ErrorInfo(code=ErrorCode.TIMEOUT, message=message), meta=meta)
 
 
 # -- sync facades --------------------------------------------------------------------------------

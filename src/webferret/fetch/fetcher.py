@@ -31,7 +31,7 @@ from urllib.parse import urljoin, urlsplit
 from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
-from webferret.fetch.types import FetchOptions, RawResponse
+from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Resolver, Target, UrlPolicy
 from webferret.net.rewrite import rewrite_url
@@ -76,11 +76,16 @@ class Fetcher:
                 self._tiers[name] = BrowserTier(settings)
         return self._tiers[name]
 
-    async def fetch(self, url: str, opts: FetchOptions) -> RawResponse:
-        """The response for `url` after redirects; raises `FerretError` when there is none."""
+    async def fetch(
+        self, url: str, opts: FetchOptions, progress: list[dict[str, Any]] | None = None
+    ) -> RawResponse:
+        """The response for `url` after redirects; raises `FerretError` when there is none.
+
+        `progress` (when given) collects every hop begun, so a caller whose own deadline cancels the
+        fetch can still say where it struck (`struck_trail`), as the per-page timeout does."""
+        progress = [] if progress is None else progress
         async with self._host_slot(url, opts):
             started = time.monotonic()
-            progress: list[dict[str, Any]] = []  # every hop begun, so a timeout can say where it struck
             try:
                 async with asyncio.timeout(opts.timeout):
                     policy = self.policy(opts)
@@ -90,7 +95,7 @@ class Fetcher:
                 if opts.wait_for:
                     message += f"; no element matching --wait-for {opts.wait_for!r} had appeared"
                 error = FerretError(ErrorCode.TIMEOUT, message)
-                error.trail = [hop if "status" in hop else {**hop, "error": "timeout"} for hop in progress]
+                error.trail = struck_trail(progress)
                 raise error from None
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         try:

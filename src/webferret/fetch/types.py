@@ -95,3 +95,8 @@ class RawResponse:
     def content_type(self) -> str | None:
         value = self.headers.get("content-type")
         return value or None
+
+
+def struck_trail(progress: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hops begun before a timeout: those that answered as they are, the one it struck marked."""
+    return [hop if "status" in hop else {**hop, "error": "timeout"} for hop in progress]
