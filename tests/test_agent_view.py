@@ -132,3 +132,13 @@ def test_cli_and_mcp_failure_lines_agree_and_name_the_url_once(code: str, messag
     assert cli.count("https://x.example/a") == 1
     assert cli == render_page_entry(entry, Fence.new())
     assert cli == "ERROR " + failed_line(entry, "other_code")
+
+
+def test_a_page_names_its_url_once_unless_a_redirect_moved_it() -> None:
+    """The fence's `source:` line is the asked URL; the final URL is added only when it differs."""
+    fence = Fence.new()
+    entry = {"url": "https://a.example/x", "final_url": "https://a.example/x", "ok": True, "title": "T"}
+    text = render_page_entry({**entry, "content": "Body"}, fence)
+    assert text.count("https://a.example/x") == 1
+    moved = render_page_entry({**entry, "final_url": "https://a.example/y", "content": "Body"}, fence)
+    assert "source: https://a.example/x" in moved and "\nhttps://a.example/y\n" in moved

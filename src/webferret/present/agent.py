@@ -83,7 +83,8 @@ def _page_body(entry: JSON) -> str:
     title = entry.get("title") or entry.get("final_url") or entry.get("url")
     content = str(entry.get("content") or "").strip()
     lines = [] if content.startswith(f"# {title}\n") else [f"# {title}"]
-    lines.append(str(entry.get("final_url") or entry.get("url")))
+    if entry.get("final_url") and entry["final_url"] != entry.get("url"):  # the fence's `source:` is the url
+        lines.append(str(entry["final_url"]))
     facts = [entry.get("site_name"), f"published {entry['published']}" if entry.get("published") else None]
     if any(facts):
         lines.append(" · ".join(fact for fact in facts if fact))
