@@ -6,7 +6,13 @@ import pytest
 
 from webferret.mcp_tools import failed_line
 from webferret.net.domains import DomainFilter
-from webferret.present.agent import continue_hint, render_page_entry, render_passages, render_search
+from webferret.present.agent import (
+    continue_hint,
+    render_page_entry,
+    render_pages,
+    render_passages,
+    render_search,
+)
 from webferret.present.fence import Fence
 from webferret.present.pages import failure_line
 
@@ -142,3 +148,17 @@ def test_a_page_names_its_url_once_unless_a_redirect_moved_it() -> None:
     assert text.count("https://a.example/x") == 1
     moved = render_page_entry({**entry, "final_url": "https://a.example/y", "content": "Body"}, fence)
     assert "source: https://a.example/x" in moved and "\nhttps://a.example/y\n" in moved
+
+
+def test_a_url_asked_twice_is_shown_once() -> None:
+    fence = Fence.new()
+    entry = {
+        "url": "https://a.example/x",
+        "ok": True,
+        "title": "T",
+        "content": "Body",
+        "handle": "a.example~1",
+    }
+    text = render_pages([entry, dict(entry)], fence)
+    assert text.count(fence.open_marker) == 1 and text.count("Body") == 1
+    assert text.endswith("https://a.example/x: the same page as above (handle a.example~1)")

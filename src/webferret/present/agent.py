@@ -116,7 +116,19 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
 def render_pages(
     entries: Sequence[JSON], fence: Fence, max_tokens: int | None = None, style: Style = "mcp"
 ) -> str:
-    blocks = [render_page_entry(entry, fence, max_tokens, style) for entry in entries]
+    """Each page's block; a URL asked again in the same call is one line pointing back (the model
+    has the page already: a second copy would only cost its tokens)."""
+    blocks, seen = [], set()
+    for entry in entries:
+        url = entry.get("url")
+        if url in seen and entry.get("ok"):
+            blocks.append(
+                f"{url}: the same page as above"
+                + (f" (handle {entry['handle']})" if entry.get("handle") else "")
+            )
+            continue
+        seen.add(url)
+        blocks.append(render_page_entry(entry, fence, max_tokens, style))
     return fence.directive() + "\n\n" + "\n\n".join(blocks)
 
 
