@@ -28,3 +28,17 @@ async def test_per_call_options_are_read_as_settings_are() -> None:
         assert ferret.search_options(engines=["github"]).engines == ("github",)
         assert ferret.fetch_options(timeout="5").timeout == 5.0
         assert ferret.fetch_options(tier="browser", mobile=True).mobile
+
+
+async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_ones() -> None:
+    """Not a bare TypeError from the dataclass: the README promises FerretError for a bad argument."""
+    async with Ferret() as ferret:
+        for make, typo, real in [
+            (ferret.fetch_options, "timout", "timeout"),
+            (ferret.extract_options, "selecter", "selector"),
+            (ferret.search_options, "reslts", "results"),
+        ]:
+            with pytest.raises(FerretError) as info:
+                make(**{typo: 1})
+            assert info.value.code == ErrorCode.INVALID_ARGUMENT
+            assert f"unknown option(s) '{typo}'" in info.value.message and real in info.value.message

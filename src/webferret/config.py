@@ -6,6 +6,7 @@ with a `ConfigError` that names the setting, never a silent fallback.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from pathlib import Path
@@ -277,12 +278,23 @@ def env_names(name: str) -> list[str]:
     return [f"WEBFERRET_{name.upper()}"]
 
 
-def checked_overrides(settings: Settings, overrides: dict[str, Any], where: str) -> dict[str, Any]:
+def checked_overrides(
+    settings: Settings, overrides: dict[str, Any], where: str, options: type | None = None
+) -> dict[str, Any]:
     """Per-call `overrides` (of `where`, e.g. `fetch_options`): each one that names a setting is
     checked and read as that setting is (`engines="a,b"` a list, `timeout="5"` a float); a bad one
-    raises `FerretError(invalid_argument)` naming it. The others pass as they are."""
+    raises `FerretError(invalid_argument)` naming it. The others pass as they are, but with the
+    `options` dataclass given, a name that is none of its fields (a typo) is refused too."""
     from webferret.models import ErrorCode, FerretError
 
+    if options is not None:
+        known = [field.name for field in dataclasses.fields(options)]
+        unknown = [name for name in overrides if name not in known]
+        if unknown:
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"{where}: unknown option(s) {', '.join(map(repr, unknown))}; it takes {', '.join(known)}",
+            )
     copy = settings.model_copy()
     checked = dict(overrides)
     for name, value in overrides.items():

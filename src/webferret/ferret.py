@@ -83,11 +83,11 @@ class Ferret:
         return self._store
 
     def fetch_options(self, **overrides: Any) -> FetchOptions:
-        checked = checked_overrides(self.settings, overrides, "fetch_options")
+        checked = checked_overrides(self.settings, overrides, "fetch_options", FetchOptions)
         return FetchOptions.from_settings(self.settings, **checked)
 
     def extract_options(self, **overrides: Any) -> ExtractOptions:
-        checked = checked_overrides(self.settings, overrides, "extract_options")
+        checked = checked_overrides(self.settings, overrides, "extract_options", ExtractOptions)
         return ExtractOptions.from_settings(self.settings, **checked)
 
     # -- fetching -----------------------------------------------------------------------------
@@ -328,7 +328,7 @@ class Ferret:
 
     # -- searching ----------------------------------------------------------------------------
     def search_options(self, **overrides: Any) -> SearchOptions:
-        checked = checked_overrides(self.settings, overrides, "search_options")
+        checked = checked_overrides(self.settings, overrides, "search_options", SearchOptions)
         return SearchOptions.from_settings(self.settings, **checked)
 
     async def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
