@@ -95,6 +95,17 @@ def test_find_answers_ranked_passages(store: PageStore) -> None:
     assert store.find("zebra") == []
 
 
+def test_find_answers_a_passage_stored_under_two_urls_once(store: PageStore) -> None:
+    """A redirect's start and its end fetched apart: one document, two handles, one passage each."""
+    text = "# Stoats\n\nStoats turn white in winter."
+    store.put(_page("https://a.example/go/stoats", text, final_url="https://a.example/stoats"))
+    store.put(_page("https://a.example/stoats", text))
+    store.put(_page("https://b.example/weasels", "# Weasels\n\nWeasels stay brown in winter."))
+    found = store.find("winter", n=2)
+    assert len(found) == 2 and len({p.text for p in found}) == 2
+    assert found[0].score >= found[1].score
+
+
 def test_find_in_a_page_named_by_its_url_as_open_takes_it(store: PageStore) -> None:
     handles = _fill(store)
     by_url = store.find("ferret", handles=["https://C.example/badgers#setts"])

@@ -25,6 +25,8 @@ from webferret.tokens import estimate_tokens
 T = TypeVar("T")
 Row = tuple[Any, ...]
 STORE_FILE = "store.sqlite3"
+DUPLICATE_ROOM = 3
+"""`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
 _COLUMNS = "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt"
 
@@ -194,11 +196,20 @@ class PageStore:
             handles = [self.resolve(h) for h in handles]
         if self._read(self.index.needs_rebuild):
             self._write(self.index.ensure)
-        hits = self._read(lambda conn: self.index.search(conn, query, handles, n))
-        return [
-            Passage(handle=h.handle, url=h.url, title=h.title, page=h.page_no, text=h.text, score=h.score)
-            for h in hits
-        ]
+        # a document stored under two URLs (a redirect's start and its end, say) has each passage
+        # twice: the best-ranked copy of a text is answered once, from a few more hits than `n`
+        hits = self._read(lambda conn: self.index.search(conn, query, handles, n * DUPLICATE_ROOM))
+        seen: set[str] = set()
+        found = []
+        for h in hits:
+            if h.text not in seen and len(found) < n:
+                seen.add(h.text)
+                found.append(
+                    Passage(
+                        handle=h.handle, url=h.url, title=h.title, page=h.page_no, text=h.text, score=h.score
+                    )
+                )
+        return found
 
     # -- housekeeping ---------------------------------------------------------------------------
     def stats(self) -> StoreStats:
