@@ -32,3 +32,16 @@ def test_what_no_command_takes_is_still_a_usage_error(
     with pytest.raises(SystemExit) as exit_info:
         parse(build_parser(), argv)
     assert exit_info.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("url", ["notaurl", "example.org/page", "/a/b", "https://"])
+def test_extract_url_must_be_absolute(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare word as --url resolved every relative link against nothing, silently."""
+    with pytest.raises(SystemExit) as usage:
+        parse(build_parser(), ["extract", "a.html", "--url", url])
+    assert usage.value.code == 2 and f"got {url!r}" in capsys.readouterr().err
+
+
+def test_extract_takes_an_absolute_url() -> None:
+    for url in ("https://lwn.net/Articles/1/", "file:///tmp/a.html"):
+        assert parse(build_parser(), ["extract", "a.html", "--url", url]).url == url

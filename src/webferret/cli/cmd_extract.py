@@ -11,10 +11,24 @@ from webferret.cli.cmd_fetch import POSITIVE
 from webferret.cli.common import add_common, add_scope, scope_options, settings_from_args, start_early
 
 
+def _absolute_url(text: str) -> str:
+    """`--url`: an absolute URL (relative links are resolved against it), not a bare word."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text.strip())
+    if not parts.scheme or not (parts.netloc or parts.scheme == "file"):
+        raise argparse.ArgumentTypeError(
+            f"expected an absolute URL such as https://example.org/page, got {text!r}"
+        )
+    return text.strip()
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("extract", help="extract local files or stdin as Markdown", description=__doc__)
     parser.add_argument("files", nargs="+", metavar="FILE", help="files to extract; `-` reads stdin")
-    parser.add_argument("--url", help="the page's URL (resolves relative links, names the page)")
+    parser.add_argument(
+        "--url", type=_absolute_url, help="the page's URL (resolves relative links, names the page)"
+    )
     parser.add_argument(
         "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
     )
