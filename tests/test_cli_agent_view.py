@@ -57,3 +57,10 @@ def test_agent_view_shows_the_first_page_of_a_long_page(
     out = _agent_view(capsys, simweb.add("/long", html, headers={"content-type": "text/html"}))
     assert "Part 0" in out and "Part 29" not in out
     assert re.search(r"page 1 of \d+", out) or "[clipped: no store to continue from]" in out
+
+
+def test_datamark_without_the_agent_view_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """It would change nothing in the human view: said, not silently ignored."""
+    with pytest.raises(SystemExit) as usage:
+        main(["fetch", "--datamark", "http://127.0.0.2/"])
+    assert usage.value.code == 2 and "--datamark only applies to the agent view" in capsys.readouterr().err

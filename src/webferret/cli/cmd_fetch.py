@@ -64,6 +64,8 @@ def _prefork(args: argparse.Namespace) -> None:
     clash = [flag for flag in ("json", "agent", "quiet") if args.jsonl and getattr(args, flag)]
     if clash:
         args.parser.error(f"--jsonl cannot be combined with --{clash[0]}")
+    if args.datamark and not args.agent:  # it would change nothing: say so rather than ignore it
+        args.parser.error("--datamark only applies to the agent view: add --agent")
     listed = reads_lists(args.urls, args.urls_from or ())
     start_early(LISTED_PAGES if listed else len(args.urls))
 
