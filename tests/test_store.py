@@ -106,6 +106,16 @@ def test_find_answers_a_passage_stored_under_two_urls_once(store: PageStore) -> 
     assert found[0].score >= found[1].score
 
 
+def test_a_passage_names_the_url_its_page_was_read_from_as_open_does(store: PageStore) -> None:
+    """The URL a redirect ended at (`final_url`), as `open` shows it, else the URL asked."""
+    put = store.put(
+        _page("https://a.example/go/1", "# Martens\n\nMartens climb.", final_url="https://a.example/1")
+    )
+    assert [p.url for p in store.find("martens")] == ["https://a.example/1"]
+    stored = store.get(put.handle or "")
+    assert stored is not None and stored.page.final_url == "https://a.example/1"
+
+
 def test_find_in_a_page_named_by_its_url_as_open_takes_it(store: PageStore) -> None:
     handles = _fill(store)
     by_url = store.find("ferret", handles=["https://C.example/badgers#setts"])

@@ -198,7 +198,7 @@ def _document_counts(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str
 def _fts_query(conn: sqlite3.Connection, expression: str, handles: Sequence[str] | None, n: int) -> list[Hit]:
     where, params = _handle_filter(handles)
     rows = conn.execute(
-        "SELECT c.id, c.page_no, c.text, p.handle, p.url, p.title, m.rank FROM ("
+        "SELECT c.id, c.page_no, c.text, p.handle, coalesce(p.final_url, p.url), p.title, m.rank FROM ("
         "  SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?"
         f"{where} LIMIT {SCORED_CAP}"
         ") AS m JOIN chunks c ON c.id = m.id JOIN pages p ON p.id = c.page_id ORDER BY m.rank LIMIT ?",
@@ -217,7 +217,7 @@ def _scan_search(
     likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in terms)
     patterns = ["%" + _like_escape(term) + "%" for term in terms]
     rows = conn.execute(
-        "SELECT c.id, c.page_no, c.text, p.handle, p.url, p.title, c.words "
+        "SELECT c.id, c.page_no, c.text, p.handle, coalesce(p.final_url, p.url), p.title, c.words "
         f"FROM chunks c JOIN pages p ON p.id = c.page_id WHERE ({likes}){where}",
         [*patterns, *params],
     ).fetchall()
