@@ -55,6 +55,18 @@ def test_clip_inside_a_code_block_closes_the_fence_before_its_note() -> None:
     assert note.startswith("[clipped at ")
 
 
+def test_clip_of_html_never_cuts_inside_a_tag() -> None:
+    from webferret.present.pages import clip_page
+
+    content = (
+        '<p>Ferrets sleep a lot and play the rest. <a href="https://x.org/g" title="the guide">guide</a></p>'
+    )
+    clipped = clip_page(Page(url="https://x.org/", ok=True, format="html", content=content), 70)
+    body = clipped.content.split("\n\n")[0]
+    assert body == "<p>Ferrets sleep a lot and play the rest."
+    assert clipped.meta["clipped"]["at"] == len(body) + 1  # the space before the tag is trimmed
+
+
 def test_a_page_the_store_did_not_keep_says_so_in_its_header() -> None:
     kept = page("Body.", description=None)
     lost = kept.model_copy(

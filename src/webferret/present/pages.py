@@ -95,6 +95,9 @@ def clip_page(page: Page, max_chars: int | None) -> Page:
     if cut <= max_chars // 2:  # no line break late enough: a space, so no word or link target is cut
         space = max(page.content.rfind(" ", 0, max_chars + 1), page.content.rfind("\t", 0, max_chars + 1))
         cut = space if space > max_chars // 2 else max_chars
+    if page.format == "html":  # a space may stand inside a tag: never cut one in half
+        opened = page.content.rfind("<", 0, cut)
+        cut = opened if opened > page.content.rfind(">", 0, cut) else cut
     body = page.content[:cut].rstrip()
     fence = open_fence(body)
     body += (f"\n{fence}" if fence else "") + f"\n\n[clipped at {cut} of {total} characters]"
