@@ -112,6 +112,17 @@ async def test_bad_urls(url: str, code: ErrorCode) -> None:
     assert await vet_code(url) == code
 
 
+@pytest.mark.parametrize("path", ["/tmp/page.html", "./page.html", "~/notes.md"])
+async def test_a_local_path_is_pointed_to_extract(path: str) -> None:
+    with pytest.raises(FerretError) as info:
+        await UrlPolicy(resolver=FakeDns(DNS)).vet(path)
+    assert info.value.code == ErrorCode.INVALID_URL
+    assert (
+        info.value.message
+        == f"{path} is not an absolute URL (a local path: `webferret extract` reads local files)"
+    )
+
+
 async def test_invalid_tld_is_never_looked_up() -> None:
     dns = FakeDns(DNS)
     with pytest.raises(FerretError):

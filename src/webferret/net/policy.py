@@ -158,6 +158,8 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
     scheme = parts.scheme.lower()
     if not scheme or (not parts.netloc and scheme not in SCHEMES and "." in scheme):
         hint = f" (did you mean https://{text}?)" if "." in text.split("/")[0] else ""
+        if text.startswith(("/", "./", "../", "~")):
+            hint = " (a local path: `webferret extract` reads local files)"
         raise FerretError(ErrorCode.INVALID_URL, f"{text} is not an absolute URL{hint}")
     if scheme not in SCHEMES:
         raise FerretError(
