@@ -57,6 +57,7 @@ async def test_waits_for_the_element_and_times_out_naming_it() -> None:
         await tier.aclose()
     assert b"Arrived" in raw.body and raw.fetched_via == "browser"
     assert raised.value.code == ErrorCode.TIMEOUT and "'.never'" in raised.value.message
+    assert "the wait-for selector '.never'" in raised.value.message  # no CLI flag in an MCP answer
 
 
 @needs_chromium

@@ -273,7 +273,10 @@ async def _wait_for(page: Any, css: str, deadline: float) -> None:
         await page.wait_for_selector(f"css={css}", state="attached", timeout=seconds * 1000)
     except Error as exc:
         if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower():
-            message = f"no element matching --wait-for {css!r} appeared within {seconds:.1f} s at {page.url}"
+            message = (  # said alike to the CLI (--wait-for), the library and MCP (wait_for)
+                f"no element matching the wait-for selector {css!r} appeared "
+                f"within {seconds:.1f} s at {page.url}"
+            )
             raise FerretError(ErrorCode.TIMEOUT, message) from None
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"--wait-for {css!r}: {first}") from None

@@ -93,7 +93,7 @@ class Fetcher:
             except TimeoutError:
                 message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
                 if opts.wait_for:
-                    message += f"; no element matching --wait-for {opts.wait_for!r} had appeared"
+                    message += f"; no element matching the wait-for selector {opts.wait_for!r} had appeared"
                 error = FerretError(ErrorCode.TIMEOUT, message)
                 error.trail = struck_trail(progress)
                 raise error from None
