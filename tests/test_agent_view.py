@@ -103,7 +103,11 @@ def test_domain_lists() -> None:
         ),
         (
             "the call's time budget of 1 s ran out before https://x.example/a was read",
-            "connect_failed: the call's time budget of 1 s ran out before https://x.example/a was read",
+            "connect_failed: https://x.example/a: the call's time budget of 1 s ran out before it was read",
+        ),
+        (
+            "cannot read content of type application/zip at https://x.example/a",
+            "connect_failed: https://x.example/a: cannot read content of type application/zip",
         ),
         (
             "a redirect to https://x.example/a/b failed",
@@ -111,11 +115,11 @@ def test_domain_lists() -> None:
         ),
         (
             "https://x.example/a is on a blocked domain (x.example)",
-            "connect_failed: https://x.example/a is on a blocked domain (x.example)",
+            "connect_failed: https://x.example/a: it is on a blocked domain (x.example)",
         ),
         (
             "robots.txt refuses https://x.example/a: rules",
-            "connect_failed: robots.txt refuses https://x.example/a: rules",
+            "connect_failed: https://x.example/a: robots.txt refuses it: rules",
         ),
     ],
 )

@@ -74,7 +74,7 @@ def test_page_errors(capsys: pytest.CaptureFixture[str], simweb: SimWeb, path: s
     url = simweb.url(path)
     exit_code, out, _ = run(capsys, *ALLOW, url)
     assert exit_code == 1
-    assert out.startswith(f"ERROR {code}: ") and out.count(url) == 1 + out.count(f"-> {url}")
+    assert out.startswith(f"ERROR {code}: {url}: ") and out.count(url) == 1 + out.count(f"-> {url}")
     exit_code, envelope = run_json(capsys, *ALLOW, url)
     assert exit_code == 1 and envelope["ok"] is False
     page = envelope["data"]["pages"][0]
@@ -108,7 +108,7 @@ def test_url_errors(capsys: pytest.CaptureFixture[str], simweb: SimWeb, url: str
     url = url.format(port=simweb.port)
     exit_code, out, _ = run(capsys, *ALLOW, url)
     assert exit_code == 1
-    assert out.startswith(f"ERROR {code}: ") and out.count(url) == 1 + out.count(f"-> {url}")
+    assert out.startswith(f"ERROR {code}: {url}: ") and out.count(url) == 1 + out.count(f"-> {url}")
     assert f"{url}: {url}: " not in out  # the URL is said once
     assert simweb.requests == []
 

@@ -96,7 +96,7 @@ def test_selector_matching_nothing_is_a_page_error(capsys: pytest.CaptureFixture
     code = main(["fetch", *ALLOW, "--selector", "#missing", shop, shop.replace("/shop", "/article")])
     out, _ = capsys.readouterr()
     assert code == 1
-    assert out.startswith(f"ERROR empty_content: the CSS selector '#missing' matched no element at {shop}\n")
+    assert out.startswith(f"ERROR empty_content: {shop}: the CSS selector '#missing' matched no element\n")
     assert "The Ferret Field Guide" not in out  # the selector applies to every page of the call
 
 

@@ -36,17 +36,20 @@ def failure_line(code: str, url: str, message: str) -> str:
 
 
 def failure_text(code: str, url: str, message: str, *, show_code: bool = True) -> str:
-    """`code: URL: message` of a failed page, each said once: the URL is left out when the message
-    names it (`... ran out before URL was read`), a leading `URL: ` or `code: ` of the message is
-    dropped, and the code is left out when `show_code` is false (the caller said it already)."""
+    """`code: URL: message` of a failed page (issue 2's line, less `ERROR `), each said once: a
+    leading `URL: ` or `code: ` of the message is dropped, a message that ends `at URL` or `from URL`
+    loses that end, one that names the URL elsewhere says `it` there (`... ran out before it was
+    read`), and the code is left out when `show_code` is false (the caller said it already)."""
     message = message.removeprefix(f"{url}: ").removeprefix(f"{code}: ")
-    named = "" if _names(message, url) else f"{url}: "
-    return (f"{code}: " if show_code else "") + named + message
+    for tail in (f" at {url}", f" from {url}"):
+        message = message.removesuffix(tail)
+    message = _naming(url).sub("it", message, count=1)
+    return (f"{code}: " if show_code else "") + f"{url}: {message}"
 
 
-def _names(message: str, url: str) -> bool:
-    """Whether `message` names `url` itself (not a longer URL that starts with it)."""
-    return re.search(re.escape(url) + r"(?=$|[\s'\"),;\]]|: )", message) is not None
+def _naming(url: str) -> re.Pattern[str]:
+    """The URL itself in a message (not a longer URL that starts with it)."""
+    return re.compile(re.escape(url) + r"(?=$|[\s'\"),;\]]|: )")
 
 
 def render_page(page: Page, *, quiet: bool = False) -> str:
