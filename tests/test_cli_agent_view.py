@@ -64,3 +64,16 @@ def test_datamark_without_the_agent_view_is_a_usage_error(capsys: pytest.Capture
     with pytest.raises(SystemExit) as usage:
         main(["fetch", "--datamark", "http://127.0.0.2/"])
     assert usage.value.code == 2 and "--datamark only applies to the agent view" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("other", ["--json", "--quiet"])
+def test_the_agent_view_with_another_view_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], other: str
+) -> None:
+    """One view per call: `--agent --json` printed JSON and `--agent --quiet` the agent view, each
+    flag silently losing to the other."""
+    with pytest.raises(SystemExit) as usage:
+        main(["fetch", "--agent", other, "http://127.0.0.2/"])
+    captured = capsys.readouterr()
+    assert usage.value.code == 2
+    assert f"--agent cannot be combined with {other}" in captured.out + captured.err

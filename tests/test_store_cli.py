@@ -83,6 +83,9 @@ def test_find_answers_passages(home: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and out["data"]["passages"] == []
     code, out = _json(capsys, "find", '"NEAR( OR * :', "--home", str(home))
     assert code == 0 and out["data"]["passages"] == []
+    code, out = _json(capsys, "find", "  ", "--home", str(home))  # as `search ""` is
+    assert code == 2 and out["error"]["code"] == "invalid_argument"
+    assert out["error"]["message"] == "the query is empty"
 
 
 def test_store_stats_prune_clear(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

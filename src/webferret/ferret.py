@@ -293,7 +293,10 @@ class Ferret:
 
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
-        A handle in `handles` that the store does not hold is `not_found` (not an empty answer)."""
+        A handle in `handles` that the store does not hold is `not_found` (not an empty answer); an
+        empty or blank query is `invalid_argument`, as in `search`."""
+        if not query.strip():
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
         await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):

@@ -61,9 +61,10 @@ def _prefork(args: argparse.Namespace) -> None:
 
     if not args.urls and not args.urls_from:  # a usage error like any other missing argument
         args.parser.error("the following arguments are required: URL (or - or --urls-from FILE)")
-    clash = [flag for flag in ("json", "agent", "quiet") if args.jsonl and getattr(args, flag)]
-    if clash:
-        args.parser.error(f"--jsonl cannot be combined with --{clash[0]}")
+    for view, others in (("jsonl", ("json", "agent", "quiet")), ("agent", ("json", "quiet"))):
+        clash = [flag for flag in others if getattr(args, view) and getattr(args, flag)]
+        if clash:  # one view per call: say so rather than pick one silently
+            args.parser.error(f"--{view} cannot be combined with --{clash[0]}")
     if args.datamark and not args.agent:  # it would change nothing: say so rather than ignore it
         args.parser.error("--datamark only applies to the agent view: add --agent")
     listed = reads_lists(args.urls, args.urls_from or ())
