@@ -107,3 +107,13 @@ def test_cli_help_names_every_engine() -> None:
     from webferret.search.engines import registry
 
     assert sorted(ENGINE_NAMES) == sorted(registry())
+
+
+def test_cli_help_says_which_ddgs_engines_the_installed_ddgs_disables() -> None:
+    from ddgs.engines import ENGINES
+
+    from webferret.cli.cmd_search import DDGS_DISABLED
+    from webferret.search.engines.ddgs_text import BACKENDS
+
+    disabled = {name for name, (backend, _) in BACKENDS.items() if backend not in ENGINES["text"]}
+    assert set(DDGS_DISABLED) == disabled

@@ -30,6 +30,8 @@ ENGINE_NAMES = (
     "reddit",
 )
 """for --help only (kept equal to `webferret.search.engines.registry()` by a test)"""
+DDGS_DISABLED = ("bing", "google", "yandex")
+"""ddgs backends the locked ddgs (9.16) ships disabled: --help says so (importing ddgs there is too slow)"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,7 +43,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "-n", "--results", type=whole_number(1, 100), metavar="N", help="results to show (default 10)"
     )
     parser.add_argument(
-        "--engines", metavar="A,B", help=f"comma-separated: auto (default), {', '.join(ENGINE_NAMES)}"
+        "--engines",
+        metavar="A,B",
+        help="comma-separated: auto (default), "
+        + ", ".join(name for name in ENGINE_NAMES if name not in DDGS_DISABLED)
+        + f"; {', '.join(DDGS_DISABLED)} only where the installed ddgs enables them",
     )
     parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
     parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
