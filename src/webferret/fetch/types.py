@@ -34,7 +34,7 @@ class FetchOptions:
 
     def __post_init__(self) -> None:
         if self.wait_for is not None:
-            check_css(self.wait_for, "--wait-for")
+            check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> FetchOptions:
@@ -61,7 +61,7 @@ class FetchOptions:
 
 
 def check_css(css: str, named: str) -> None:
-    """Raise `FerretError(invalid_argument)` naming `css` (given as `named`) when it does not parse."""
+    """Raise `FerretError(invalid_argument)`, `bad <named> 'css': why`, when `css` does not parse."""
     from cssselect import SelectorError, parse
 
     from webferret.models import ErrorCode, FerretError
@@ -70,7 +70,7 @@ def check_css(css: str, named: str) -> None:
         if not parse(css):
             raise SelectorError("it selects nothing")
     except SelectorError as exc:
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{named}: bad CSS selector {css!r}: {exc}") from None
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"bad {named} {css!r}: {exc}") from None
 
 
 @dataclass
