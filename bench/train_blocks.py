@@ -40,9 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lexical_fit
 import stacking
 from common import REPO, evaluator, load_pages
+from resiliparse_ref import second_reference_text
 
 from webferret.extract import chooser, main_content, trim
-from webferret.extract.features import normalize
+from webferret.extract.features import N_SECOND, normalize
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
@@ -83,7 +84,7 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
     page_id, url, html_path, truth = job
     with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
         html = f.read()
-    analysis = main_content.analyse(html, url)
+    analysis = main_content.analyse(html, url, second=second_reference_text(html))
     if analysis is None or not analysis.blocks:
         return {
             "id": page_id,
@@ -100,8 +101,9 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
 
 def features_hash() -> str:
     """A digest of the code that makes the features (cached features are reused while it is unchanged)."""
-    sources = b"".join(
-        (REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py")
+    sources = (
+        b"".join((REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py"))
+        + b"second"
     )
     return hashlib.sha1(sources).hexdigest()[:8]
 
@@ -116,6 +118,13 @@ def dataset(name: str, pages: list, workers: int) -> list[dict]:
         rows = list(pool.map(featurize, jobs, chunksize=8))
     path.write_bytes(pickle.dumps(rows))
     return rows
+
+
+def without_second(rows: list[dict]) -> list[dict]:
+    """The rows with resiliparse's columns dropped (today's features, the same blocks)."""
+    end = -chooser.N_PAGE_SIGNALS
+    cut = np.s_[end - N_SECOND : end]
+    return [r if r["x"] is None else {**r, "x": np.delete(r["x"], cut, axis=1)} for r in rows]
 
 
 def chars_of(row: dict) -> np.ndarray:
@@ -410,6 +419,9 @@ def main() -> None:
                     help="CV with a lexical score column (lexical_fit.py), figures only")  # fmt: skip
     ap.add_argument("--params", type=parse_params, default={}, metavar="KEY=VALUE,...",
                     help="override PARAMS (own cache key): l2_regularization=1.0,...")  # fmt: skip
+    ap.add_argument("--without-second", action="store_true",
+                    help="without resiliparse's columns: today's features")  # fmt: skip
+    ap.add_argument("--by", choices=("page", "domain"), default="page", help="folds by page or URL host")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -421,9 +433,15 @@ def main() -> None:
     sets = {"multitype": pages, "articles": load_pages("articles")}
     rows = dataset("multitype", pages, args.workers)
     arows = dataset("articles", sets["articles"], args.workers)
+    if args.without_second:
+        rows, arows = without_second(rows), without_second(arows)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
     fold_of = folds_of([r["id"] for r in (rows + arows if args.articles else rows)], args.folds)
+    if args.by == "domain":
+        from lexical_cv import domain_folds
+
+        fold_of = domain_folds(pages, args.folds)
     if args.lexical is not None:
         bits, c = (args.lexical + [18, 3.0][len(args.lexical) :])[:2]
         variant = lexical_fit.Variant(bits=int(bits), c=c)
@@ -434,7 +452,8 @@ def main() -> None:
     model_inputs = (PARAMS, MAX_BLOCKS) if args.lexical is None else (PARAMS, MAX_BLOCKS, variant)
     params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
-    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}"
+    tag = ("-base" if args.without_second else "") + ("-domain" if args.by == "domain" else "")
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}{tag}"
     plain = CACHE / f"{key}-0.pkl"
     known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
     oof, outside = cached(f"{key}-{int(pairs)}", lambda: stage_one(train, fold_of, args.folds, pairs, known))
@@ -478,6 +497,8 @@ def main() -> None:
         "articles": args.articles,
         "stage_two": args.stage_two,
     }
+    if args.out != ap.get_default("out"):  # an experiment's models: its figures are in its log
+        return
     (REPO / "bench" / "train_blocks.last.json").write_text(
         json.dumps(summary, indent=1, default=str), "utf-8"
     )
