@@ -17,6 +17,9 @@ declared articles and held out on the article set (shipped at 0.3 as `trim.artic
 paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
 page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree parameters of this run
 over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
+The cached features carry resiliparse's columns (`features.second_columns`, the seventh round);
+--without-second drops them (today's features, the same blocks). --by domain: folds by URL host.
+An experiment's --out elsewhere than the shipped path leaves train_blocks.last.json as it is.
 """
 
 from __future__ import annotations
