@@ -1,6 +1,6 @@
 """An experiment: resiliparse's text as a third candidate of the page-level chooser, cross-validated.
 
-    uv run python bench/third_choice.py [--without-second] [--by page|domain] [--folds 5]
+    uv run python bench/third_choice.py [--second] [--by page|domain] [--folds 5]
 
 The block classifier's out-of-fold probabilities come from `train_blocks.py`'s stage-one cache of the same
 options (run it first). The two-way chooser (`chooser_cv`, its inputs out of fold) picks the classifier's
@@ -54,14 +54,14 @@ def third_features(row: dict, prob: np.ndarray, picked: str, other: str, deferre
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--without-second", action="store_true")
+    ap.add_argument("--second", action="store_true", help="the features with resiliparse's columns")
     ap.add_argument("--by", choices=("page", "domain"), default="page")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--pairs", action="store_true", help="the stage-one cache of a --pairs run")
     args = ap.parse_args()
     pages = load_pages("multitype")
     rows = T.dataset("multitype", pages, 1)
-    if args.without_second:
+    if not args.second:
         rows = T.without_second(rows)
     fold_of = T.folds_of([r["id"] for r in rows], args.folds)
     if args.by == "domain":
@@ -69,7 +69,7 @@ def main() -> None:
 
         fold_of = domain_folds(pages, args.folds)
     params = hashlib.sha1(repr((T.PARAMS, T.MAX_BLOCKS)).encode()).hexdigest()[:6]
-    tag = ("-base" if args.without_second else "") + ("-domain" if args.by == "domain" else "")
+    tag = ("-second" if args.second else "") + ("-domain" if args.by == "domain" else "")
     key = f"stage1-{len(rows)}-{args.folds}-{T.features_hash()}-{params}{tag}-{int(args.pairs)}.pkl"
     oof, outside = pickle.loads((T.CACHE / key).read_bytes())
     truths = {p.id: p.truth for p in pages}

@@ -17,8 +17,8 @@ declared articles and held out on the article set (shipped at 0.3 as `trim.artic
 paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
 page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree parameters of this run
 over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
-The cached features carry resiliparse's columns (`features.second_columns`, the seventh round);
---without-second drops them (today's features, the same blocks). --by domain: folds by URL host.
+The cached features carry resiliparse's columns (`features.second_columns`, the seventh round), dropped
+unless --second (an experiment: the runtime's features have none). --by domain: folds by URL host.
 An experiment's --out elsewhere than the shipped path leaves train_blocks.last.json as it is.
 """
 
@@ -422,8 +422,8 @@ def main() -> None:
                     help="CV with a lexical score column (lexical_fit.py), figures only")  # fmt: skip
     ap.add_argument("--params", type=parse_params, default={}, metavar="KEY=VALUE,...",
                     help="override PARAMS (own cache key): l2_regularization=1.0,...")  # fmt: skip
-    ap.add_argument("--without-second", action="store_true",
-                    help="without resiliparse's columns: today's features")  # fmt: skip
+    ap.add_argument("--second", action="store_true",
+                    help="with resiliparse's columns (an experiment: the runtime has none)")  # fmt: skip
     ap.add_argument("--by", choices=("page", "domain"), default="page", help="folds by page or URL host")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
@@ -436,7 +436,7 @@ def main() -> None:
     sets = {"multitype": pages, "articles": load_pages("articles")}
     rows = dataset("multitype", pages, args.workers)
     arows = dataset("articles", sets["articles"], args.workers)
-    if args.without_second:
+    if not args.second:
         rows, arows = without_second(rows), without_second(arows)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
@@ -455,7 +455,7 @@ def main() -> None:
     model_inputs = (PARAMS, MAX_BLOCKS) if args.lexical is None else (PARAMS, MAX_BLOCKS, variant)
     params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
-    tag = ("-base" if args.without_second else "") + ("-domain" if args.by == "domain" else "")
+    tag = ("-second" if args.second else "") + ("-domain" if args.by == "domain" else "")
     key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}{tag}"
     plain = CACHE / f"{key}-0.pkl"
     known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
