@@ -17,6 +17,9 @@ declared articles and held out on the article set (shipped at 0.3 as `trim.artic
 paths (bench/lexical.py) as the trees' last column, out of fold (figures only; the nested figures, by
 page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree parameters of this run
 over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
+The cached features carry resiliparse's columns (`features.second_columns`, the seventh round), dropped
+unless --second (an experiment: the runtime's features have none). --by domain: folds by URL host.
+An experiment's --out elsewhere than the shipped path leaves train_blocks.last.json as it is.
 """
 
 from __future__ import annotations
@@ -40,9 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lexical_fit
 import stacking
 from common import REPO, evaluator, load_pages
+from resiliparse_ref import second_reference_text
 
 from webferret.extract import chooser, main_content, trim
-from webferret.extract.features import normalize
+from webferret.extract.features import N_SECOND, normalize
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
@@ -83,7 +87,7 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
     page_id, url, html_path, truth = job
     with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
         html = f.read()
-    analysis = main_content.analyse(html, url)
+    analysis = main_content.analyse(html, url, second=second_reference_text(html))
     if analysis is None or not analysis.blocks:
         return {
             "id": page_id,
@@ -100,8 +104,9 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
 
 def features_hash() -> str:
     """A digest of the code that makes the features (cached features are reused while it is unchanged)."""
-    sources = b"".join(
-        (REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py")
+    sources = (
+        b"".join((REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py"))
+        + b"second"
     )
     return hashlib.sha1(sources).hexdigest()[:8]
 
@@ -116,6 +121,13 @@ def dataset(name: str, pages: list, workers: int) -> list[dict]:
         rows = list(pool.map(featurize, jobs, chunksize=8))
     path.write_bytes(pickle.dumps(rows))
     return rows
+
+
+def without_second(rows: list[dict]) -> list[dict]:
+    """The rows with resiliparse's columns dropped (today's features, the same blocks)."""
+    end = -chooser.N_PAGE_SIGNALS
+    cut = np.s_[end - N_SECOND : end]
+    return [r if r["x"] is None else {**r, "x": np.delete(r["x"], cut, axis=1)} for r in rows]
 
 
 def chars_of(row: dict) -> np.ndarray:
@@ -410,6 +422,9 @@ def main() -> None:
                     help="CV with a lexical score column (lexical_fit.py), figures only")  # fmt: skip
     ap.add_argument("--params", type=parse_params, default={}, metavar="KEY=VALUE,...",
                     help="override PARAMS (own cache key): l2_regularization=1.0,...")  # fmt: skip
+    ap.add_argument("--second", action="store_true",
+                    help="with resiliparse's columns (an experiment: the runtime has none)")  # fmt: skip
+    ap.add_argument("--by", choices=("page", "domain"), default="page", help="folds by page or URL host")
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -421,9 +436,15 @@ def main() -> None:
     sets = {"multitype": pages, "articles": load_pages("articles")}
     rows = dataset("multitype", pages, args.workers)
     arows = dataset("articles", sets["articles"], args.workers)
+    if not args.second:
+        rows, arows = without_second(rows), without_second(arows)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
     fold_of = folds_of([r["id"] for r in (rows + arows if args.articles else rows)], args.folds)
+    if args.by == "domain":
+        from lexical_cv import domain_folds
+
+        fold_of = domain_folds(pages, args.folds)
     if args.lexical is not None:
         bits, c = (args.lexical + [18, 3.0][len(args.lexical) :])[:2]
         variant = lexical_fit.Variant(bits=int(bits), c=c)
@@ -434,7 +455,8 @@ def main() -> None:
     model_inputs = (PARAMS, MAX_BLOCKS) if args.lexical is None else (PARAMS, MAX_BLOCKS, variant)
     params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
-    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}"
+    tag = ("-second" if args.second else "") + ("-domain" if args.by == "domain" else "")
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}{tag}"
     plain = CACHE / f"{key}-0.pkl"
     known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
     oof, outside = cached(f"{key}-{int(pairs)}", lambda: stage_one(train, fold_of, args.folds, pairs, known))
@@ -478,6 +500,8 @@ def main() -> None:
         "articles": args.articles,
         "stage_two": args.stage_two,
     }
+    if args.out != ap.get_default("out"):  # an experiment's models: its figures are in its log
+        return
     (REPO / "bench" / "train_blocks.last.json").write_text(
         json.dumps(summary, indent=1, default=str), "utf-8"
     )

@@ -188,60 +188,129 @@ def _own_columns(blocks: list[B.Block], ref: Reference, rows: Collection[int] | 
 
 
 def matrix(
-    blocks: list[B.Block], html: str, url: str | None, ref: Reference, rows: Collection[int] | None = None
+    blocks: list[B.Block],
+    html: str,
+    url: str | None,
+    ref: Reference,
+    rows: Collection[int] | None = None,
+    second: Reference | None = None,
 ) -> np.ndarray:
     """The feature matrix of a page: one row per block. With `rows` (block indexes), only those rows are
-    whole (the same values as without), the others NaN but in the columns their neighbours' need."""
+    whole (the same values as without), the others NaN but in the columns their neighbours' need.
+    With `second` (a second reference extractor's text), its columns (`second_columns`) come before
+    the page signals."""
     own = np.hstack([_own_columns(blocks, ref, rows), _flag_columns(blocks)])
     n = len(blocks)
     chars = np.array([len(b.text) for b in blocks], dtype=float)
     words = np.expm1(own[:, N_WORDS])
-    in_main = own[:, IN_MAIN]
     link = own[:, LINK_DENSITY]
-    parent_main, parent_count = _group_mean([b.element.getparent() for b in blocks], in_main, chars)
-    sig_main, sig_count = _group_mean([b.signature for b in blocks], in_main, chars)
-    sig_link, _ = _group_mean([b.signature for b in blocks], link, chars)
+    where = Places.of(blocks)
+    kept = where.shares(own[:, IN_MAIN], chars)
+    _, parent_count = _group_mean(where.parents, link, chars)
+    sig_link, sig_count = _group_mean(where.signatures, link, chars)
     cum = np.cumsum(chars) - chars
     context = np.column_stack(
         [
             np.arange(n) / max(n - 1, 1),
             cum / max(chars.sum(), 1.0),
-            np.concatenate([[0.0], in_main[:-1]]),
-            np.concatenate([in_main[1:], [0.0]]),
+            kept["before"],
+            kept["after"],
             np.concatenate([[1.0], link[:-1]]),
             np.concatenate([link[1:], [1.0]]),
-            _window_mean(in_main, 3),
-            _window_mean(in_main, 10),
+            kept["window3"],
+            kept["window10"],
             _window_mean(link, 3),
-            parent_main,
+            kept["parent"],
             np.log1p(parent_count),
-            sig_main,
+            kept["signature"],
             np.log1p(sig_count),
             sig_link,
         ]
     )
     page = np.tile(page_signals(html, url, int(words.sum()), n, ref), (n, 1))
-    return np.hstack([own, context, _region(blocks, in_main, chars), page])
+    extra = [] if second is None else [second_columns(blocks, where, second, own[:, IN_MAIN], chars)]
+    return np.hstack([own, context, _region(blocks, where, kept, chars), *extra, page])
 
 
-def _region(blocks: list[B.Block], in_main: np.ndarray, chars: np.ndarray) -> np.ndarray:
+@dataclass
+class Places:
+    """Where each block of a page sits: its parent, its signature, its ancestors (nearest first)."""
+
+    parents: list[object]
+    signatures: list[object]
+    ancestors: list[list[object]]
+
+    @classmethod
+    def of(cls, blocks: list[B.Block]) -> Places:
+        return cls(
+            [b.element.getparent() for b in blocks],
+            [b.signature for b in blocks],
+            [list(b.element.iterancestors()) for b in blocks],
+        )
+
+    def level(self, level: int) -> list[object]:
+        """Each block's ancestor `level` steps above its parent (None above the root)."""
+        return [a[level] if len(a) > level else None for a in self.ancestors]
+
+    def shares(self, kept: np.ndarray, chars: np.ndarray) -> dict[str, np.ndarray]:
+        """The context of one reference extractor's choice (`kept`, 0/1 per block): whether the blocks
+        before and after were kept, the kept share of the nearby blocks, of the block's parent, of its
+        signature and (character weighted) of its ancestors one, two and four levels up."""
+        out = {
+            "before": np.concatenate([[0.0], kept[:-1]]),
+            "after": np.concatenate([kept[1:], [0.0]]),
+            "window3": _window_mean(kept, 3),
+            "window10": _window_mean(kept, 10),
+            "parent": _group_mean(self.parents, kept, chars)[0],
+            "signature": _group_mean(self.signatures, kept, chars)[0],
+        }
+        for level in REGION_LEVELS:
+            out[f"region{level}"] = _group_mean(self.level(level), kept, chars)[0]
+        return out
+
+
+REGION_LEVELS = (1, 2, 4)
+N_SECOND = 1 + 6 + len(REGION_LEVELS) + 5  # the columns of `second_columns`
+
+
+def second_columns(blocks: list[B.Block], where: Places, second: Reference, first: np.ndarray,
+                   chars: np.ndarray) -> np.ndarray:  # fmt: skip
+    """A second reference extractor's choice as columns: its own flag per block, the same context as
+    trafilatura's (`Places.shares`), and page columns: the share of the page's words it keeps, and how
+    far it agrees with trafilatura's choice (`first`), by characters."""
+    kept = np.array([_basics(b, second)[2] for b in blocks], dtype=float)
+    shares = where.shares(kept, chars)
+    total = max(chars.sum(), 1.0)
+    n_words = sum(len(WORD_RE.findall(b.text)) for b in blocks)
+    page = [
+        math.log1p(len(second.main.split())),
+        len(second.main.split()) / (n_words + 1),
+        float(chars[kept == first].sum() / total),
+        float(chars[(kept > 0) & (first == 0)].sum() / total),
+        float(chars[(kept == 0) & (first > 0)].sum() / total),
+    ]
+    n = len(blocks)
+    return np.hstack([kept[:, None], np.column_stack(list(shares.values())), np.tile(page, (n, 1))])
+
+
+def _region(
+    blocks: list[B.Block], where: Places, kept: dict[str, np.ndarray], chars: np.ndarray
+) -> np.ndarray:
     """Where the block sits: what trafilatura kept around it, and its relation to the page's title heading."""
-    ancestors = [list(b.element.iterancestors()) for b in blocks]
     columns = []
     total = max(chars.sum(), 1.0)
-    for level in (1, 2, 4):
-        keys = [a[level] if len(a) > level else None for a in ancestors]
-        main_share, _ = _group_mean(keys, in_main, chars)
+    for level in REGION_LEVELS:
+        keys = where.level(level)
         index: dict[object, float] = {}
         for key, c in zip(keys, chars, strict=True):
             index[key] = index.get(key, 0.0) + c
-        columns += [main_share, np.array([index[k] / total for k in keys])]
+        columns += [kept[f"region{level}"], np.array([index[k] / total for k in keys])]
     texts = [b.text for b in blocks]
     seen: dict[str, int] = {}
     for t in texts:
         seen[t] = seen.get(t, 0) + 1
     columns.append(np.array([float(seen[t] > 1) for t in texts]))
-    columns += _title_relation(blocks, ancestors)
+    columns += _title_relation(blocks, where.ancestors)
     return np.column_stack(columns)
 
 

@@ -47,15 +47,19 @@ def analyse(
     url: str | None,
     tree: lxml.html.HtmlElement | None = None,
     known: tuple[str, str] | None = None,
+    second: str | None = None,
 ) -> Analysis | None:
-    """Blocks and features of a page; None when the HTML holds no document (arguments: `cut`)."""
+    """Blocks and features of a page; None when the HTML holds no document (arguments: `cut`). `second`:
+    a second reference extractor's main text (an experiment's: bench/train_blocks.py gives resiliparse's),
+    whose columns (`features.second_columns`) then join the features."""
     page = cut(html, url, tree, known)
     if page is None:
         return None
     blocks, ref, main = page
     if not blocks:
         return Analysis([], np.zeros((0, 0)), main)
-    return Analysis(blocks, features.matrix(blocks, html, url, ref), main)
+    other = None if second is None else features.Reference.of(second, "")
+    return Analysis(blocks, features.matrix(blocks, html, url, ref, second=other), main)
 
 
 def cut(
