@@ -2,6 +2,7 @@
 
     uv run python bench/extraction_identity.py save NAME    # record the current code's results
     uv run python bench/extraction_identity.py check NAME   # compare the current code's with NAME's
+    ... --sample 300                                        # a seeded sample of each set (as check's)
 
 For every page of both benchmark sets (1,678): the block feature matrix (`main_content.analyse`,
 float64 bytes) and the shipped ensemble's probabilities, compared with the cached training features
@@ -16,6 +17,7 @@ import argparse
 import hashlib
 import json
 import pickle
+import random
 import sys
 from pathlib import Path
 
@@ -66,13 +68,16 @@ def page_record(html: str, url: str | None) -> tuple[dict[str, str], np.ndarray 
     return record, x
 
 
-def run(datasets: tuple[str, ...]) -> tuple[dict[str, dict[str, str]], list[str]]:
-    """Records of every page, and the pages whose features differ from the training cache."""
+def run(datasets: tuple[str, ...], sample: int = 0) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Records of every page (or of a seeded sample of each set), and the pages whose features differ
+    from the training cache."""
     records: dict[str, dict[str, str]] = {}
     cache_diffs: list[str] = []
     for dataset in datasets:
         pages = load_pages(dataset)
         cached = _cached_features(dataset, len(pages))
+        if 0 < sample < len(pages):
+            pages = sorted(random.Random(0).sample(pages, sample), key=lambda p: p.id)
         for i, page in enumerate(pages):
             html = page.html()
             key = f"{dataset}/{page.id}"
@@ -97,9 +102,10 @@ def main() -> None:
     ap.add_argument("mode", choices=("save", "check"))
     ap.add_argument("name")
     ap.add_argument("--sets", default="articles,multitype")
+    ap.add_argument("--sample", type=int, default=0, help="a seeded sample of N pages of each set (0: all)")
     args = ap.parse_args()
     path = CACHE / f"identity-{args.name}.json"
-    records, cache_diffs = run(tuple(args.sets.split(",")))
+    records, cache_diffs = run(tuple(args.sets.split(",")), args.sample)
     print(f"features differing from the training cache: {len(cache_diffs)} pages {cache_diffs[:10]}")
     if args.mode == "save":
         CACHE.mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,8 @@ CONTENT_RE = re.compile(
 )
 COMMENT_RE = re.compile(r"comment|reply|replies|discussion|disqus|respond")
 SHOP_RE = re.compile(r"price|cart|basket|checkout|shipping|delivery|stock|rating|review|wishlist|sku")
+# any of the names above: one search tells the many names that have none (most ids) from the rest
+ANY_NAME_RE = re.compile("|".join(f"(?:{r.pattern})" for r in (BOILER_RE, CONTENT_RE, COMMENT_RE, SHOP_RE)))
 HIDDEN_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden")
 
 
@@ -106,16 +108,16 @@ def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
     parent.remove(node)
 
 
-def _own_flags(el: lxml.html.HtmlElement, tag: str, cls: str) -> int:
-    """The flags an element adds to its ancestors'; `cls` is its class attribute ("" when none)."""
+def _own_flags(attrib: dict[str, str], tag: str, cls: str) -> int:
+    """The flags an element adds to its ancestors' (`attrib`: its attributes; `cls`: its class or "")."""
     flags = TAG_FLAGS.get(tag, 0)
     if tag in ("html", "body"):
         return flags
-    attrs = f"{cls} {el.get('id', '')} {el.get('role', '')}"
+    attrs = f"{cls} {attrib.get('id', '')} {attrib.get('role', '')}"
     if len(attrs) > 2:
         flags |= _attribute_flags(attrs)
-    style = el.get("style")
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or (style and HIDDEN_RE.search(style)):
+    style = attrib.get("style")
+    if "hidden" in attrib or attrib.get("aria-hidden") == "true" or (style and HIDDEN_RE.search(style)):
         flags |= F_HIDDEN
     return flags
 
@@ -125,6 +127,8 @@ def _attribute_flags(attrs: str) -> int:
     """The flags that class, id and role names give (pages repeat them, hence the cache)."""
     attrs = attrs.lower()
     flags = 0
+    if ANY_NAME_RE.search(attrs) is None:  # then no name below is in it either ("navigation" has "nav")
+        return flags
     if BOILER_RE.search(attrs):
         flags |= F_BOILER
     if CONTENT_RE.search(attrs):
@@ -154,33 +158,37 @@ def segment(root: lxml.html.HtmlElement) -> list[Block]:
     # Python proxy lives until its "end" event, which then needs no new one)
     stack: list[tuple[Block, int, int, bool, str, lxml.html.HtmlElement]] = []
     body = root.find("body")
-    for event, el in etree.iterwalk(body if body is not None else root, events=("start", "end")):
-        tag = el.tag
-        if not isinstance(tag, str):
-            continue
+    # elements only: comments and processing instructions, and their tails, are passed over
+    for event, el in etree.iterwalk(body if body is not None else root, ("start", "end"), tag=etree.Element):
         if event == "end":
             stack.pop()
             if el.tail and stack:
                 _add(stack[-1][0], el.tail, stack[-1][3])
             continue
-        tag = tag.lower()
+        tag = el.tag.lower()
         parent_block, pdepth, pflags, plink, plast, _ = stack[-1] if stack else (None, 0, 0, False, "", el)
-        cls = el.get("class", "")
-        flags = pflags | _own_flags(el, tag, cls)
-        in_link = plink or tag == "a"
-        sig = f"{plast}/{tag}.{cls.split(' ')[0]}"
+        items = el.items()
+        if items:
+            attrib = dict(items)
+            cls = attrib.get("class", "")
+            flags = pflags | _own_flags(attrib, tag, cls)
+        else:  # no attributes: only the tag's own flags
+            cls = ""
+            flags = pflags | TAG_FLAGS.get(tag, 0)
+        step = f"{tag}.{cls.partition(' ')[0]}"
         if parent_block is not None and (parent_block.atomic or tag not in BLOCK_TAGS):
             block = parent_block
         else:
-            block = Block(el, _is_atomic(el, tag), pdepth + 1, flags, signature=sig)
+            block = Block(el, _is_atomic(el, tag), pdepth + 1, flags, signature=f"{plast}/{step}")
             blocks.append(block)
-        stack.append((block, pdepth + 1, flags, in_link, sig.rsplit("/", 1)[-1], el))
+        last = step.rsplit("/", 1)[-1] if "/" in step else step  # what follows the signature's last "/"
+        stack.append((block, pdepth + 1, flags, plink or tag == "a", last, el))
         if tag == "a":
             block.n_links += 1
         elif tag == "br":
             block.parts.append("\n")
         if el.text:
-            _add(block, el.text, in_link)
+            _add(block, el.text, plink or tag == "a")
     for block in blocks:
         # whitespace runs collapsed: " ".join(split()) is re.sub(r"\s+", " ", ...).strip(), and faster
         block.text = " ".join("".join(block.parts).split()) if not block.atomic else _atomic_text(block)

@@ -12,10 +12,18 @@ from webferret.extract.codelang import code_language
 _SPACE = re.compile(r"\s+")
 
 
+_TAG_NAMES: dict[object, str] = {}
+
+
 def tag_name(node: etree._Element) -> str:
     """Lower-case local name of an element; "" for comments and processing instructions."""
     tag = node.tag
-    return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
+    name = _TAG_NAMES.get(tag)
+    if name is None:  # remembered: a page has few distinct tags, and they are asked for many times
+        if len(_TAG_NAMES) > 4096:
+            _TAG_NAMES.clear()
+        name = _TAG_NAMES[tag] = tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
+    return name
 
 
 @dataclass(frozen=True)

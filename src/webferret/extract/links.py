@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import functools
 import re
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree, html
 
 from webferret.models import Link
 
-_SPACE = re.compile(r"\s+")
 _SCHEMES = ("http://", "https://")
 # what urljoin and urldefrag would rewrite or check in an absolute URL: a query, fragment or parameters
 # (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated)
@@ -25,6 +24,9 @@ def absolute(href: str | None, base: str | None) -> str | None:
         return None
     if _already_absolute(href):
         return href
+    origin = _origin(base) if href[:1] == "/" else None
+    if origin is not None and _plain_path(href):
+        return origin + href
     try:
         url = urldefrag(urljoin(base or "", href)).url
     except ValueError:
@@ -39,6 +41,31 @@ def _already_absolute(href: str) -> bool:
         host_at > 0
         and len(href) > host_at
         and href[host_at] != "/"
+        and href.isascii()
+        and _REWRITTEN.search(href) is None
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _origin(base: str | None) -> str | None:
+    """`scheme://host` of an http(s) base URL, as urljoin takes them from it; None for any other base."""
+    try:
+        parts = urlsplit(base or "")
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _plain_path(href: str) -> bool:
+    """An ASCII root-relative path that urljoin keeps as it is: no query, fragment, parameters, empty
+    or dot segments, nor what it removes (tabs, line breaks); joined to an http(s) base it follows the
+    base's `scheme://host`."""
+    return (
+        href[:1] == "/"
+        and "//" not in href
+        and "/." not in href
         and href.isascii()
         and _REWRITTEN.search(href) is None
     )
@@ -65,6 +92,6 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> l
         if url is None or url in seen:
             continue
         seen.add(url)
-        text = _SPACE.sub(" ", node.text_content()).strip() or (node.get("title") or "").strip()
+        text = " ".join(node.text_content().split()) or (node.get("title") or "").strip()
         links.append(Link(url=url, text=text[:300], in_main=url in in_main))
     return links

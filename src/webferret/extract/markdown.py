@@ -42,6 +42,14 @@ def _hidden(node: etree._Element) -> bool:
     return "display:none" in style or "visibility:hidden" in style
 
 
+def _collapse(text: str) -> str:
+    """Whitespace runs as one space (`re.sub(r"\\s+", " ", text)`): every whitespace character but the
+    ASCII space is unprintable, so a printable text without a double space has none (most text nodes)."""
+    if text.isprintable() and "  " not in text:
+        return text
+    return _SPACE.sub(" ", text)
+
+
 def _fence(code: str) -> str:
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     return "`" * max(3, longest + 1)
@@ -249,14 +257,14 @@ class Renderer:
     # -- inline --------------------------------------------------------------------------------
     @staticmethod
     def _text(text: str | None) -> str:
-        return _SPACE.sub(" ", text) if text else ""
+        return _collapse(text) if text else ""
 
     def _inline_children(self, node: etree._Element) -> str:
         parts = [self._text(node.text)]
         for child in node:
             parts.append(self.inline(child))
             parts.append(self._text(child.tail))
-        return _SPACE.sub(" ", "".join(parts))
+        return _collapse("".join(parts))
 
     def inline(self, node: etree._Element) -> str:
         tag = tag_name(node)

@@ -13,11 +13,13 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin
 
-from lxml import html
+from lxml import etree, html
 
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
 _SPACE = re.compile(r"\s+")
 _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
+# every element marked as the headline or an author: one scan of the tree for both questions
+_MARKED = etree.XPath('//*[@itemprop="headline" or @itemprop="author" or @rel="author"]')
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
 PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
@@ -165,13 +167,43 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
         meta.site_name = clean(site.get("name"))
 
 
-def _title(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
+class _Marked:
+    """The elements marked as the headline or an author (`itemprop`, `rel`), in document order, found in
+    one scan of the tree when first asked for."""
+
+    def __init__(self, tree: html.HtmlElement) -> None:
+        self.tree = tree
+        self._found: list[html.HtmlElement] | None = None
+
+    def _all(self) -> list[html.HtmlElement]:
+        if self._found is None:
+            self._found = list(_MARKED(self.tree))
+        return self._found
+
+    def headlines(self) -> list[html.HtmlElement]:
+        """`//*[@itemprop="headline"]`"""
+        return [node for node in self._all() if node.get("itemprop") == "headline"]
+
+    def authors(self) -> list[html.HtmlElement]:
+        """`//*[@rel="author" or @itemprop="author"][1]`: of each element's children, the first marked."""
+        firsts: list[html.HtmlElement] = []
+        parents: set[html.HtmlElement | None] = set()
+        for node in self._all():
+            if node.get("rel") == "author" or node.get("itemprop") == "author":
+                parent = node.getparent()
+                if parent not in parents:
+                    parents.add(parent)
+                    firsts.append(node)
+        return firsts
+
+
+def _title(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str | None:
     title = clean(tags.get("og:title")) or clean(tags.get("twitter:title"))
     if title:
         return title
     node = tree.find(".//title")
     raw = clean(node.text_content()) if node is not None else None
-    marked = tree.xpath('//*[@itemprop="headline"]')
+    marked = marks.headlines()
     if marked and clean(marked[0].text_content()):
         return clean(marked[0].text_content())
     headings = [h for h in (clean(h.text_content()) for h in tree.iter("h1")) if h]
@@ -191,12 +223,12 @@ def _time_date(tree: html.HtmlElement) -> str | None:
     return None
 
 
-def _byline(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
+def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
     for key in ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl"):
         value = clean(tags.get(key))
         if value and not value.startswith("http"):
             return value.removeprefix("By ").removeprefix("by ")
-    for node in tree.xpath('//*[@rel="author" or @itemprop="author"][1]'):
+    for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')
         value = clean((named[0] if named else node).text_content())
         if value and len(value) < 80:
@@ -211,8 +243,9 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     nodes = _ld_nodes(blocks)
     meta = Metadata(jsonld=blocks, ld_types=[t for n in nodes for t in ld_types(n)])
     _from_jsonld(meta, nodes)
-    meta.title = _title(tree, tags) or meta.title
-    meta.byline = meta.byline or _byline(tree, tags)
+    marks = _Marked(tree)
+    meta.title = _title(tree, tags, marks) or meta.title
+    meta.byline = meta.byline or _byline(tags, marks)
     meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)

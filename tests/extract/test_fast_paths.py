@@ -1,0 +1,60 @@
+"""The short cuts taken for speed give what the long way gives."""
+
+from __future__ import annotations
+
+from urllib.parse import urldefrag, urljoin
+
+import pytest
+
+from webferret.extract import blocks
+from webferret.extract.htmlpage import parse_html
+from webferret.extract.links import absolute
+from webferret.tokens import estimate_tokens, token_prefix
+
+BASES = ["https://example.org/a/b.html?q=1#top", "http://Host.example:8080", "ftp://example.org/x", None, ""]
+HREFS = [
+    "/docs/page", "/", "/a//b", "/a/./b", "/a/../b", "/..", "/.", "/a;p", "/a?q#f", "/a#f", "/ a b",
+    "/a\tb", "/é", "/x:y", "/[x]", "//other.org/p", "rel/page", "../up", "https://example.net/p",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_root_relative_links_join_as_urljoin_does(base: str | None) -> None:
+    for href in HREFS:
+        absolute.cache_clear()
+        joined = urldefrag(urljoin(base or "", href.strip())).url
+        expected = joined if joined.startswith(("http://", "https://")) else None
+        assert absolute(href, base) == expected, href
+
+
+TEXTS = [
+    "",
+    "   ",
+    "Hello, world! It's 2026-11-30: 12345678 items... costing $9.99 (approx.)",
+    "日本語のテキスト abc日本 東京 x_y __ 12_34 \u0660\u0661 ٣ éàü",
+    "Antidisestablishmentarianism " * 7 + "?!" * 5,
+    ". , ; : ! ? - ( ) [ ] { } ' \" / \\ | @ # % ^ & * + = < > ~ `" * 3,
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_estimate_tokens_is_the_prefix_total(text: str) -> None:
+    total = token_prefix(text)[1][-1]
+    assert estimate_tokens(text) == (max(1, round(total)) if total else 0)
+
+
+def test_segment_flags_attributes_and_skips_comments() -> None:
+    tree = parse_html(
+        "<html><body><div id='main-content'><p hidden>gone <b>bold</b></p><!-- note -->tail"
+        "<p class='share bar'>Share</p><p style='display: none'>x</p><p>plain <a href='/x'>link</a></p>"
+        "</div></body></html>",
+        None,
+    )
+    found = blocks.segment(tree)
+    by_text = {block.text: block for block in found}
+    assert by_text["gone bold"].flags & blocks.F_HIDDEN
+    assert by_text["gone bold"].flags & blocks.F_CONTENT
+    assert by_text["Share"].flags & blocks.F_BOILER and not by_text["Share"].flags & blocks.F_HIDDEN
+    assert by_text["x"].flags & blocks.F_HIDDEN
+    assert by_text["plain link"].n_links == 1 and by_text["plain link"].link_chars == 4
+    assert by_text["tail"].signature == "body./div."  # the comment gone, its tail is the div's text
