@@ -258,11 +258,7 @@ def _source_of(name: str, overrides: dict[str, Any]) -> str:
     """Where a setting's value came from, in the order they win: an argument, the environment, TOML."""
     if name in overrides:
         return "given as an argument"
-    field = Settings.model_fields.get(name)
-    choices = (
-        field.validation_alias.choices if field and isinstance(field.validation_alias, AliasChoices) else ()
-    )
-    names = [str(alias) for alias in choices if str(alias).isupper()] or [f"WEBFERRET_{name.upper()}"]
+    names = env_names(name)
     for env in names:
         if env in os.environ:
             return env
@@ -274,7 +270,9 @@ def env_names(name: str) -> list[str]:
     """The environment variables a setting is read from (`WEBFERRET_<NAME>`, or its aliases)."""
     field = Settings.model_fields.get(name)
     if field is not None and isinstance(field.validation_alias, AliasChoices):
-        return [str(alias) for alias in field.validation_alias.choices if str(alias).isupper()]
+        names = [str(alias) for alias in field.validation_alias.choices if str(alias).isupper()]
+        if names:
+            return names
     return [f"WEBFERRET_{name.upper()}"]
 
 
