@@ -279,7 +279,7 @@ async def _wait_for(page: Any, css: str, deadline: float) -> None:
             )
             raise FerretError(ErrorCode.TIMEOUT, message) from None
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"--wait-for {css!r}: {first}") from None
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"bad wait-for selector {css!r}: {first}") from None
 
 
 async def _past_challenge(page: Any, deadline: float) -> str:
