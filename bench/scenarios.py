@@ -6,6 +6,7 @@ import json
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bench.figures import Bench, Series
 from bench.measure import Resident, Sample
@@ -102,17 +103,52 @@ def _record(bench: Bench, series: Series, steps: list[Sample]) -> None:
 def _add(bench: Bench, series: Series, wall: float, since: float, until: float) -> None:
     """One search's wall time, with the critical path of the requests made between `since` and
     `until` and the overhead over it."""
-    critical = critical_path(bench.web.requests(since, until))
-    series.add(wall, critical=critical, overhead=(wall - critical) / critical if critical else 0.0)
+    entries = bench.web.requests(since, until)
+    critical, single = critical_path(entries), critical_path(entries, chains=False)
+    series.add(
+        wall,
+        critical=critical,
+        overhead=(wall - critical) / critical if critical else 0.0,
+        overhead_single=(wall - single) / single if single else 0.0,  # before redirects were chained
+    )
 
 
-def critical_path(entries: list[dict[str, Any]]) -> float:
-    """The search request's time plus the slowest page request's time (both as the server saw them).
-    A request the client hung up on (a spare it no longer needed) was not waited on: it does not count."""
+def critical_path(entries: list[dict[str, Any]], chains: bool = True) -> float:
+    """The search request's time plus the longest chain of page requests, each as the server saw it.
+
+    A chain is a request and the redirects that led to it: a redirect's next hop cannot leave before
+    its answer is in, so its time is network wait as much as the slowest single request's. (The gap
+    between two hops, the client's own work, is not counted.) A request the client hung up on (a spare
+    it no longer needed) was not waited on: it does not count. `chains=False`: the slowest single
+    page request instead (this bench's measure before 2026-12-01)."""
     entries = [e for e in entries if not e.get("abandoned")]
     searx = [e["t1"] - e["t0"] for e in entries if e["host"].startswith("searx.")]
-    pages = [e["t1"] - e["t0"] for e in entries if not e["host"].startswith("searx.")]
-    return (max(searx) if searx else 0.0) + (max(pages) if pages else 0.0)
+    pages = sorted((e for e in entries if not e["host"].startswith("searx.")), key=lambda e: e["t0"])
+    hosts = {e["host"] for e in pages}
+    chained: list[float] = []
+    for index, entry in enumerate(pages):
+        before = [
+            chained[i] for i, hop in enumerate(pages[:index]) if chains and _leads_to(hop, entry, hosts)
+        ]
+        chained.append(entry["t1"] - entry["t0"] + max(before, default=0.0))
+    return (max(searx) if searx else 0.0) + max(chained, default=0.0)
+
+
+# a redirect's end is logged once its sender is scheduled again, which can be just after the server
+# read the next hop it led to
+LOG_SLACK = 0.005
+
+
+def _leads_to(hop: dict[str, Any], entry: dict[str, Any], hosts: set[str]) -> bool:
+    """Whether `hop` is a redirect answered before `entry` left, pointing at `entry`'s URL (a
+    Location naming no host of the log, such as 127.0.0.1:port outside the namespace, is hop's own)."""
+    location = hop.get("location")
+    if not location or hop["t1"] > entry["t0"] + LOG_SLACK:
+        return False
+    parts = urlsplit(location)
+    host = parts.hostname if parts.hostname in hosts else hop["host"]
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    return host == entry["host"] and target == entry["path"]
 
 
 def batch(bench: Bench, urls: list[str]) -> dict[str, Series]:

@@ -52,8 +52,8 @@ def _instrument(marks: Marks, verdicts: list[tuple[float, float]]) -> None:
     ladder.judge = timed_judge
     fetch = fetcher.Fetcher.fetch
 
-    async def timed_fetch(self: Any, url: str, opts: Any) -> Any:
-        raw = await fetch(self, url, opts)
+    async def timed_fetch(self: Any, url: str, opts: Any, *rest: Any) -> Any:
+        raw = await fetch(self, url, opts, *rest)
         marks[url]["fetched"] = now()
         return raw
 
@@ -205,6 +205,8 @@ def main() -> int:
             WEBFERRET_SEARXNG_URL=web.manifest["searx"],
             WEBFERRET_ENGINES="searxng",
             WEBFERRET_ENGINE_MIN_INTERVAL="0",
+            WEBFERRET_FRESH_SECONDS="0",  # every search fetches its pages (sites recur across queries)
+            WEBFERRET_PER_HOST_CONCURRENCY="16",  # outside the namespace every site is one host, 127.0.0.1
         )
         from webferret.cli.common import start_early
 

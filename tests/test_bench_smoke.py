@@ -11,6 +11,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -76,6 +77,29 @@ def test_request_log_gives_the_critical_path(web: SimWeb) -> None:
     assert scenarios.critical_path(fake) == pytest.approx(0.8)
     hung_up = {"host": "c", "t0": 1, "t1": 3, "abandoned": True}  # a spare the tool stopped waiting for
     assert scenarios.critical_path([*fake, hung_up]) == pytest.approx(0.8)
+
+
+def test_a_redirect_and_the_request_it_leads_to_are_one_chain_of_the_critical_path(web: SimWeb) -> None:
+    since = time.time()
+    _get(web.manifest["redirects"][0])  # urllib follows the 301 to the page on the same site
+    entries = web.requests(since, float("inf"))
+    hop = next(e for e in entries if e["status"] == 301)
+    landed = next(
+        e for e in entries if e["host"] == hop["host"] and e["path"] == urlsplit(hop["location"]).path
+    )
+    assert scenarios.critical_path([hop, landed]) == pytest.approx(
+        (hop["t1"] - hop["t0"]) + (landed["t1"] - landed["t0"])
+    )
+    fake = [
+        {"host": "searx.x", "t0": 0, "t1": 0.3},
+        {"host": "a", "path": "/go/1", "t0": 0.3, "t1": 0.5, "location": "http://a/a/1"},
+        {"host": "a", "path": "/a/1", "t0": 0.55, "t1": 0.85},  # 0.2 + 0.3 after the redirect
+        {"host": "b", "path": "/a/2", "t0": 0.3, "t1": 0.7},
+        {"host": "a", "path": "/a/1", "t0": 0.3, "t1": 0.6},  # same URL asked directly: not chained
+    ]
+    assert scenarios.critical_path(fake) == pytest.approx(0.3 + 0.5)
+    early = {**fake[2], "t0": 0.45}  # left before the redirect's answer was in: not led to by it
+    assert scenarios.critical_path([fake[0], fake[1], early]) == pytest.approx(0.3 + 0.4)
 
 
 async def test_a_request_the_client_hung_up_on_is_not_on_the_critical_path() -> None:

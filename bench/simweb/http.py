@@ -159,6 +159,8 @@ class Host:
             "status": response.status,
             "bytes": len(body),
         }
+        if 300 <= response.status < 400 and "Location" in response.headers:
+            entry["location"] = response.headers["Location"]
         if reader.at_eof() or writer.is_closing():  # the client hung up before the answer was out
             entry["abandoned"] = True
         self.log.write(json.dumps(entry) + "\n")
