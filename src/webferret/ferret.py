@@ -37,6 +37,7 @@ class Ferret:
         self._extractor: Any = None
         self._store: Any = None
         self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
+        self._writing: dict[str, set[asyncio.Future[Any]]] = {}  # the store writes under way, by handle
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -216,7 +217,8 @@ class Ferret:
 
         `keep_later`: answer the page (with the handle and token count the store gives it) as soon
         as it is extracted, while its store write runs on; every later read of the store in this
-        session, and `aclose`, waits for the write first (a search's answer leaves without it)."""
+        session (a fetch's look-up of that page), and `aclose`, waits for the write first (a
+        search's answer leaves without it)."""
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
                 page = await self._page_from_raw(raw, xopts)
@@ -229,8 +231,15 @@ class Ferret:
         return await self._page_from_raw(raw, extract or self.extract_options())
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
-        """The stored page for `url` if it can answer this call; a store that fails is a miss."""
-        await self._written()
+        """The stored page for `url` if it can answer this call; a store that fails is a miss.
+
+        It waits for a write of the same page still under way (`keep_later`), not for the others:
+        a search's candidates are looked up while the pages of the search before it are written."""
+        from webferret.store.handles import handle_for
+
+        handle = handle_for(url)
+        while self._writing.get(handle):
+            await asyncio.wait(set(self._writing[handle]))
         try:
             return usable(await asyncio.to_thread(self.store.lookup, url), xopts, opts)
         except sqlite3.Error:
@@ -253,9 +262,19 @@ class Ferret:
             return page
         from webferret.store.handles import handle_for
 
-        self._track(asyncio.create_task(self._keep(page, raw, opts)), _write_done)
+        handle = handle_for(page.url)
+        write = asyncio.create_task(self._keep(page, raw, opts))
+        self._track(write, _write_done)
+        self._writing.setdefault(handle, set()).add(write)
+        write.add_done_callback(lambda done: self._written_one(handle, done))
         tokens = estimate_tokens(page.content)
-        return page.model_copy(update={"handle": handle_for(page.url), "tokens": tokens})
+        return page.model_copy(update={"handle": handle, "tokens": tokens})
+
+    def _written_one(self, handle: str, write: asyncio.Future[Any]) -> None:
+        writes = self._writing.get(handle, set())
+        writes.discard(write)
+        if not writes:
+            self._writing.pop(handle, None)
 
     def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing

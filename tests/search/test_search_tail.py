@@ -93,6 +93,23 @@ async def test_a_search_reads_the_store_only_once_earlier_writes_are_done(
         assert [hit.url for hit in again.kept] == urls and len(simweb.requests) == requested
 
 
+async def test_a_search_of_other_pages_does_not_wait_for_earlier_writes(
+    tmp_path: Path, simweb: SimWeb, slow_writes: threading.Event
+) -> None:
+    """Only a look-up of a page being written waits for its write: a search of other pages is
+    answered while the first search's writes are still held (they would hold it for 10 s)."""
+    from webferret.search.verify import verify_hits
+
+    first, other = pages(simweb, "iota"), pages(simweb, "kappa", "lambda")
+    async with ferret(tmp_path) as f:
+        await verify_hits(f, hits(*first), wanted=1, timeout=30)
+        held = set(f._writes)
+        verified = await asyncio.wait_for(verify_hits(f, hits(*other), wanted=2, timeout=30), 5)
+        assert [hit.url for hit in verified.kept] == other
+        assert not all(write.done() for write in held)  # the first search's write is still held
+        slow_writes.set()
+
+
 async def test_a_store_write_that_fails_after_the_answer_is_logged(
     tmp_path: Path, simweb: SimWeb, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
