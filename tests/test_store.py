@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
@@ -254,4 +256,31 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     store = PageStore.in_home(tmp_path)
     assert store.put(_page("https://m.example/", "Migrated.")).handle
     assert store.stats().schema_version == SCHEMA_VERSION == 3
+    store.close()
+
+
+def test_a_read_does_not_wait_for_a_write_under_way(tmp_path: Path) -> None:
+    """Reads have a connection of their own (WAL): a look-up answers while another thread's write
+    transaction is still open, and sees that write once it is committed."""
+    store = PageStore(tmp_path / "s.db")
+    store.put(_page("https://a.example/one", "first page"))
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(conn: sqlite3.Connection) -> None:
+        store._write_row(conn, *store._prepare(_page("https://a.example/two", "second page"), {}, False))
+        inside.set()
+        release.wait(10)
+
+    writer = threading.Thread(target=store._write, args=(slow,))
+    writer.start()
+    try:
+        assert inside.wait(10)
+        started = time.monotonic()
+        found = store.lookup("https://a.example/one")
+        assert found is not None and time.monotonic() - started < 5  # not held until the write ends
+        assert store.lookup("https://a.example/two") is None  # not committed yet
+    finally:
+        release.set()
+        writer.join()
+    assert store.lookup("https://a.example/two") is not None
     store.close()

@@ -47,8 +47,16 @@ class PageStore:
         self.path = path
         self.page_tokens = page_tokens
         self.index = PassageIndex(fts5_available() if fts is None else fts and fts5_available())
-        self._conn = connect(path)
+        self._conn = connect(path)  # writes, one transaction at a time
         self._lock = threading.Lock()
+        # reads have their own connection: in WAL mode a read does not wait for a write under way
+        # (a search's look-ups ran behind the last search's store writes, fsync and all)
+        try:
+            self._reader = connect(path)
+        except BaseException:
+            self._conn.close()
+            raise
+        self._read_lock = threading.Lock()
         if self._read(self.index.needs_setup):
             self._write(self.index.ensure)
 
@@ -58,8 +66,9 @@ class PageStore:
         return cls(Path(home) / STORE_FILE, page_tokens=page_tokens, fts=fts)
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._read_lock:
             self._conn.close()
+            self._reader.close()
 
     # -- transactions ---------------------------------------------------------------------------
     def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
@@ -78,8 +87,8 @@ class PageStore:
             return retry_locked(attempt)
 
     def _read(self, action: Callable[[sqlite3.Connection], T]) -> T:
-        with self._lock:
-            return retry_locked(lambda: action(self._conn))
+        with self._read_lock:
+            return retry_locked(lambda: action(self._reader))
 
     # -- pages ----------------------------------------------------------------------------------
     def put(self, page: Page, headers: Mapping[str, str] | None = None, *, exempt: bool = False) -> Page:
