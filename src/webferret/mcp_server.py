@@ -146,7 +146,11 @@ def build_server(settings: Settings) -> Server[AgentTools]:
 async def serve_stdio(settings: Settings) -> None:
     from mcp.server.stdio import stdio_server
 
+    from webferret.cli.warm import freeze_heap, import_call_modules
+
     server = build_server(settings)
+    import_call_modules()  # a resident server loads at start what its first call would
+    freeze_heap()
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
@@ -155,6 +159,10 @@ def serve_http(settings: Settings, host: str, port: int) -> None:
     """Streamable HTTP at `http://HOST:PORT/mcp`, for several agents at once."""
     import uvicorn
 
+    from webferret.cli.warm import freeze_heap, import_call_modules
+
     app = build_server(settings).streamable_http_app(host=host)
+    import_call_modules()
+    freeze_heap()
     sys.stderr.write(f"webferret mcp: streamable HTTP on http://{host}:{port}/mcp\n")
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -11,8 +11,6 @@ umask and runs `webferret.cli.main(argv)`. The parent reaps children without blo
 from __future__ import annotations
 
 import contextlib
-import gc
-import importlib
 import json
 import os
 import select
@@ -23,33 +21,8 @@ import time
 from types import FrameType
 
 from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_problem
+from webferret.cli.warm import freeze_heap, import_call_modules
 
-WARM_MODULES = (
-    "httpx",
-    "anyio",
-    "anyio._backends._asyncio",
-    "anyio.streams.tls",
-    "anyio.to_thread",
-    "numpy.ma",
-    "webferret.cli.common",
-    "webferret.config",
-    "webferret.models",
-    "webferret.ferret",
-    "webferret.fetch.fetcher",
-    "webferret.extract.main_content",
-    "webferret.present.pages",
-    "webferret.present.agent",
-    "webferret.present.dedup",
-    "webferret.present.fence",
-    "webferret.present.paging",
-    "webferret.search.present",
-    "webferret.search.service",
-    "webferret.search.runner",
-    "webferret.search.verify",
-    "webferret.mcp_tools",
-    "webferret.store.pages",
-    "webferret.store.passages",
-)
 """Modules a call imports (found by diffing `sys.modules` around calls), beyond the command
 modules and the extractor's own (`warm_up`)."""
 
@@ -67,12 +40,7 @@ def warm_up() -> None:
     from webferret.cli import build_parser
 
     build_parser()  # every command module
-    for name in WARM_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # renamed since: the call imports what it needs itself
-            if exc.name != name:
-                raise
+    import_call_modules(("numpy.ma", "webferret.extract.main_content"))  # a child extracts in-process
     from webferret.extract.pool import prepare_extractor
     from webferret.net.tls import prepare_tls
     from webferret.search.engines import registry
@@ -80,8 +48,7 @@ def warm_up() -> None:
     prepare_extractor()
     prepare_tls(engines=True)
     registry()
-    gc.collect()
-    gc.freeze()  # a child's collections skip what is here: its pages stay shared, not copied
+    freeze_heap()  # a child's collections skip what is here: its pages stay shared, not copied
 
 
 def listen(path: str) -> socket.socket:

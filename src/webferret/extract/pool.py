@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -122,6 +123,7 @@ def _forked_worker_start(parent: int, first: int, ready: int) -> None:
     base = os.getpriority(os.PRIO_PROCESS, 0)  # the program's own niceness
     _renice(base + (WORKER_NICENESS if is_first else LATER_WORKER_NICENESS))
     prepare_extractor()
+    gc.freeze()  # its collections skip the extractor's modules and data (no collect: it is on the clock)
     if not is_first:
         _renice(base + WORKER_NICENESS)
     os.write(ready, b".")
