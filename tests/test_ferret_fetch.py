@@ -122,7 +122,7 @@ async def test_a_broken_redirect_is_named_not_an_internal_error(simweb: SimWeb) 
     assert first.error is not None and first.error.code == ErrorCode.HTTP_ERROR and first.status == 302
     assert "without a Location" in first.error.message and first.meta["trail"][0]["status"] == 302
     assert second.error is not None and second.error.code == ErrorCode.INVALID_URL
-    assert "'http://[bad'" in second.error.message and second.meta["trail"][0]["status"] == 302
+    assert '"http://[bad"' in second.error.message and second.meta["trail"][0]["status"] == 302
 
 
 async def test_fetch_all_reads_a_list_past_max_urls(simweb: SimWeb) -> None:

@@ -98,16 +98,20 @@ async def test_fresh_option_skips_the_store(web: Web, ferret: Ferret) -> None:
     assert "if-none-match" not in web.requests[-1]["headers"]
 
 
-async def test_a_tier_asked_for_is_not_answered_by_a_lower_tiers_copy(web: Web, ferret: Ferret) -> None:
-    """`--tier impersonate` (or `browser`) after a plain read: the user wants that tier's reading."""
+async def test_a_tier_asked_for_is_answered_only_by_that_tiers_copy(web: Web, ferret: Ferret) -> None:
+    """`--tier X` (not `auto`) asks for X's reading: a copy another tier read is not it."""
     web.docs["/t"] = Doc(article("Tiers", "Read me as a browser would."), etag='"t1"')
-    assert (await ferret.fetch(web.url("/t"))).fetched_via == "http"
-    impersonate = ferret.fetch_options(tier="impersonate")
-    assert (await ferret.fetch(web.url("/t"), options=impersonate)).fetched_via == "impersonate"
-    assert (await ferret.fetch(web.url("/t"), options=impersonate)).fetched_via == "store"
-    assert (
-        await ferret.fetch(web.url("/t"), options=ferret.fetch_options(tier="http"))
-    ).fetched_via == "store"
+    url = web.url("/t")
+    assert (await ferret.fetch(url)).fetched_via == "http"
+    impersonate, http = ferret.fetch_options(tier="impersonate"), ferret.fetch_options(tier="http")
+    assert (await ferret.fetch(url, options=impersonate)).fetched_via == "impersonate"
+    assert (await ferret.fetch(url, options=impersonate)).fetched_via == "store"
+    again = await ferret.fetch(url, options=http)  # the stored copy is the impersonate tier's now
+    assert again.fetched_via == "http" and again.meta["trail"][-1]["via"] == "http"
+    assert "if-none-match" not in web.requests[-1]["headers"]  # a new reading, not a revalidation
+    assert (await ferret.fetch(url, options=http)).fetched_via == "store"
+    assert (await ferret.fetch(url)).fetched_via == "store"  # `auto` takes whatever tier read it
+    assert web.hits("/t", 200) == 3
 
 
 async def test_failed_page_is_not_stored(web: Web, ferret: Ferret) -> None:

@@ -22,7 +22,7 @@ from webferret import __version__
 from webferret.config import Settings
 from webferret.mcp_tools import TOOLS, AgentTools, Answer
 from webferret.models import ErrorCode, FerretError
-from webferret.present.agent import error_text
+from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
 
 log = logging.getLogger("webferret.mcp")
 
@@ -62,7 +62,9 @@ def success(answer: Answer) -> types.CallToolResult:
 
 
 def failure(code: ErrorCode | str, message: str) -> types.CallToolResult:
+    """A tool error; its message in the safe form of the agent faces (it may name remote text)."""
     code = ErrorCode(code)
+    message = safe_message(message, limit=MESSAGE_CHARS * 8)
     return types.CallToolResult(
         content=[types.TextContent(text=error_text(code.value, message))],
         structured_content={"ok": False, "error": {"code": code.value, "message": message}},

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy, fetcher_getter
 from webferret.fetch.robots_cache import SqliteRobotsCache
+from webferret.fetch.types import Tier
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -66,6 +67,20 @@ class WebFetchArgs(BaseModel):
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
     )
+    tier: Tier | None = Field(
+        default=None,
+        description="read with this tier: auto (default), http, impersonate or browser; a stored copy "
+        "answers only if that tier read it",
+    )
+
+    def fetch_overrides(self) -> dict[str, Any]:
+        """The fetch options these arguments ask for: `wait_for` picks the browser and refuses a
+        tier without one."""
+        if self.wait_for is None:
+            return {"tier": self.tier} if self.tier else {}
+        if self.tier in ("http", "impersonate"):
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"wait_for needs the browser, not tier {self.tier}")
+        return {"tier": "browser", "wait_for": self.wait_for}
 
 
 class WebOpenArgs(BaseModel):
@@ -189,7 +204,8 @@ class AgentTools:
             exclude=tuple(args.exclude or ()),
             whole_page=args.whole_page,
         )
-        options = self.ferret.fetch_options(tier="browser", wait_for=args.wait_for) if args.wait_for else None
+        overrides = args.fetch_overrides()
+        options = self.ferret.fetch_options(**overrides) if overrides else None
         fetched = iter(
             await self.ferret.fetch_many(allowed, options=options, extract=xopts) if allowed else []
         )

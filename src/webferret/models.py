@@ -102,7 +102,7 @@ class Link(BaseModel):
 class Page(BaseModel):
     """One fetched (or extracted) document. A failed page carries `error` and `ok=false`."""
 
-    url: str = Field(description="the URL as asked for")
+    url: str | None = Field(description="the URL as asked for; null for a page read from standard input")
     final_url: str | None = Field(default=None, description="the URL after redirects and rewrites")
     status: int | None = None
     ok: bool = False
@@ -132,7 +132,7 @@ class Page(BaseModel):
     meta: dict[str, Any] = Field(default_factory=dict, description="tier trail, timings, clipping")
 
     @classmethod
-    def failed(cls, url: str, error: ErrorInfo, **fields: Any) -> Page:
+    def failed(cls, url: str | None, error: ErrorInfo, **fields: Any) -> Page:
         return cls(url=url, ok=False, error=error, **fields)
 
 

@@ -90,3 +90,40 @@ def test_pdf_file_page_count_in_meta(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert page["meta"]["extract"]["pages"] == 3
     assert page["title"] == "Field Notes"
     assert "<!-- page 3 -->\n\nGamma page" in page["content"]
+
+
+def test_stdin_without_url_has_no_url(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Standard input has no URL: `url` is null in JSON and the human view names it `stdin`."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.encode())))
+    code, out = run_cli(["extract", "-", "--json"], capsys)
+    assert code == 0
+    page = json.loads(out)["data"]["pages"][0]
+    assert (page["url"], page["final_url"], page["title"]) == (None, None, "Ferrets at work")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"just a line of text")))
+    code, out = run_cli(["extract", "-"], capsys)
+    assert code == 0
+    assert out.splitlines()[:2] == ["# stdin", "stdin"]
+    assert "\n-\n" not in out
+
+
+def test_stdin_too_large_names_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", "100")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.encode())))
+    code, out = run_cli(["extract", "-"], capsys)
+    assert code == 1
+    assert "ERROR too_large: stdin: it is larger than max_bytes (100 bytes)" in out
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.encode())))
+    code, out = run_cli(["extract", "-", "--json"], capsys)
+    page = json.loads(out)["data"]["pages"][0]
+    assert page["url"] is None
+    assert page["error"] == {
+        "code": "too_large",
+        "message": "stdin is larger than max_bytes (100 bytes)",
+        "status": None,
+        "retry_after": None,
+        "vendor": None,
+    }

@@ -15,8 +15,9 @@ from webferret.models import ErrorCode, FerretError
 OPTIONS = ExtractOptions()
 
 
-def make_pdf(pages: list[str], *, password: str | None = None) -> bytes:
-    """A real PDF with one line of Helvetica text per page (an empty string: a page without text)."""
+def make_pdf(pages: list[str], *, password: str | None = None, title: str | None = "Field Notes") -> bytes:
+    """A real PDF with Helvetica text, a line per line of each page's string (an empty string: a page
+    without text), and `title` as its metadata /Title (None: no /Title)."""
     writer = PdfWriter()
     for line in pages:
         page = writer.add_blank_page(width=612, height=792)
@@ -31,11 +32,11 @@ def make_pdf(pages: list[str], *, password: str | None = None) -> bytes:
             fonts = DictionaryObject({NameObject("/F1"): writer._add_object(font)})
             page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): fonts})
             stream = DecodedStreamObject()
-            stream.set_data(f"BT /F1 12 Tf 72 720 Td ({line}) Tj ET".encode("latin-1"))
+            shown = " 0 -16 Td ".join(f"({text}) Tj" for text in line.split("\n"))
+            stream.set_data(f"BT /F1 12 Tf 72 720 Td {shown} ET".encode("latin-1"))
             page[NameObject("/Contents")] = writer._add_object(stream)
-    writer.add_metadata(
-        {"/Title": "Field Notes", "/Author": "Ada Lovelace", "/CreationDate": "D:20240305120000"}
-    )
+    info = {"/Author": "Ada Lovelace", "/CreationDate": "D:20240305120000"}
+    writer.add_metadata(info | ({"/Title": title} if title is not None else {}))
     if password:
         writer.encrypt(password)
     out = io.BytesIO()
@@ -65,6 +66,29 @@ def test_pdf_text_with_page_markers_and_metadata() -> None:
     assert page.content.index("<!-- page 2 -->") < page.content.index("Second page words")
     text = run(make_pdf(["Only words"]), "https://ex.org/a.pdf", None, ExtractOptions(format="text"))
     assert text.content == "Only words\n"
+
+
+@pytest.mark.parametrize("title", [None, "", "   ", "untitled", "Microsoft Word - draft3.docx", "Document1"])
+def test_pdf_without_a_real_title_is_titled_by_its_first_line(title: str | None) -> None:
+    pages = [
+        "Ferret Field Journal\n1\nThe Burrow Survey of 2024\nby Ada Lovelace\nWe counted every burrow.",
+        "Ferret Field Journal\nMore counting of burrows.\n2",
+        "Ferret Field Journal\nThe end of the count.\n3",
+    ]
+    page = run(make_pdf(pages, title=title), "https://ex.org/report-final.pdf", "application/pdf")
+    assert page.title == "The Burrow Survey of 2024"  # not the running header, not the page number
+    assert run(make_pdf(["iv\nShort Title\nbody"], title=title), "https://ex.org/x.pdf", None).title == (
+        "Short Title"
+    )
+
+
+def test_pdf_first_line_title_falls_back_to_the_file_name() -> None:
+    long_line = " ".join(["word"] * 40)
+    for text in (long_line, "12", "- 3 -"):
+        assert run(make_pdf([text], title=None), "https://ex.org/notes.pdf", None).title == "notes.pdf"
+    assert run(make_pdf(["A title"], title="A real title"), "https://ex.org/n.pdf", None).title == (
+        "A real title"
+    )
 
 
 def test_pdf_sniffed_even_when_served_as_html() -> None:

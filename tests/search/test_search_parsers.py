@@ -95,7 +95,7 @@ def test_searxng_unresponsive_engines_become_warnings(engine_fixtures: Path) -> 
     body = (engine_fixtures / "searxng/search_format-json_severance.json").read_text()
     warnings = searxng.warnings(body)
     assert len(warnings) == 3
-    assert "'duckduckgo'" in warnings[1] and "CAPTCHA" in warnings[1]
+    assert '"duckduckgo"' in warnings[1] and "CAPTCHA" in warnings[1]
 
 
 def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:

@@ -131,7 +131,7 @@ def test_an_unreachable_engine_is_said_once_whatever_the_transport() -> None:
         "brave", url, ConnectError(f"ConnectError('error sending request for url ({url}) > refused')")
     )
     assert refused.code == ErrorCode.CONNECT_FAILED
-    assert refused.message == f"brave: cannot reach {url}: ConnectError: refused"
+    assert refused.message == f'brave: cannot reach {url}: ConnectError: "refused"'
 
 
 def test_a_backend_the_installed_ddgs_lacks_says_so_and_names_the_working_ones(

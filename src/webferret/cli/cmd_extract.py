@@ -48,7 +48,9 @@ def _prefork(args: argparse.Namespace) -> None:
 def _read(name: str, max_bytes: int) -> bytes:
     """The bytes of a file or stdin; raises `FerretError` naming the file when it cannot be read."""
     from webferret.models import ErrorCode, FerretError
+    from webferret.present.pages import STDIN_LABEL
 
+    shown = STDIN_LABEL if name == "-" else name
     try:
         if name == "-":
             data = sys.stdin.buffer.read(max_bytes + 1)
@@ -58,18 +60,19 @@ def _read(name: str, max_bytes: int) -> bytes:
     except FileNotFoundError:
         raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {name}") from None
     except OSError as exc:
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot read {name}: {exc.strerror or exc}") from None
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot read {shown}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
-        raise FerretError(ErrorCode.TOO_LARGE, f"{name} is larger than max_bytes ({max_bytes} bytes)")
+        raise FerretError(ErrorCode.TOO_LARGE, f"{shown} is larger than max_bytes ({max_bytes} bytes)")
     return data
 
 
-def _source(name: str, url: str | None) -> tuple[str, str | None]:
-    """The page URL (as reported) and the content type guessed from the file name."""
+def _source(name: str, url: str | None) -> tuple[str | None, str | None]:
+    """The page URL (as reported) and the content type guessed from the file name. Standard input
+    has no URL of its own: without `--url` its page's `url` is None (shown as `stdin`)."""
     import mimetypes
 
     if name == "-":
-        return url or "-", None
+        return url, None
     guessed, _ = mimetypes.guess_type(name)
     return url or Path(name).resolve().as_uri(), guessed
 
@@ -86,15 +89,15 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
     except FerretError as exc:
         return Page.failed(page_url, exc.info(), fetched_via="file")
     headers = {"content-type": content_type} if content_type else {}
-    raw = RawResponse(
-        url=page_url, final_url=page_url, status=0, headers=headers, body=body, fetched_via="file"
-    )
+    base = page_url or ""  # no URL: relative links stay relative
+    raw = RawResponse(url=base, final_url=base, status=0, headers=headers, body=body, fetched_via="file")
     from webferret.tokens import estimate_tokens
 
     page = await ferret.page_from_raw(raw, xopts)
     meta = {key: value for key, value in page.meta.items() if key == "extract"}
     tokens = estimate_tokens(page.content) if page.ok else None
-    return page.model_copy(update={"status": None, "meta": meta, "tokens": tokens})
+    update = {"status": None, "meta": meta, "tokens": tokens, "url": page_url}
+    return page.model_copy(update=update | ({} if page_url else {"final_url": None}))
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.metadata import iso_date
+from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.models import ErrorCode, FerretError
@@ -64,7 +65,7 @@ def _info(reader: PdfReader) -> dict[str, str | None]:
     if meta is None:
         return {"title": None, "author": None, "created": None, "modified": None}
     return {
-        "title": (meta.title or "").strip() or None,
+        "title": usable_title(meta.title),
         "author": (meta.author or "").strip() or None,
         "created": iso_date(str(meta.get("/CreationDate", ""))[2:10]),
         "modified": iso_date(str(meta.get("/ModDate", ""))[2:10]),
@@ -87,7 +88,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     info = _info(reader)
     return Extracted(
         content_type="application/pdf",
-        title=info["title"] or file_name(url),
+        title=info["title"] or first_line_title(texts) or file_name(url),
         byline=info["author"],
         published=info["created"],
         modified=info["modified"],

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from webferret.remote_text import quoted
+
 if TYPE_CHECKING:
     from lxml import html as lxml_html
 
@@ -135,7 +137,7 @@ def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
     server = (headers.get("server") or "").lower()
     cookies = (headers.get("set-cookie") or "").lower()
     if headers.get("cf-mitigated"):
-        reason = f"cf-mitigated: {headers.get('cf-mitigated')}"
+        reason = f"cf-mitigated: {quoted(headers.get('cf-mitigated'), 40)}"
         return Verdict(blocked=True, vendor="cloudflare", reason=reason)
     if status in (403, 503) and server == "cloudflare" and headers.get("cf-ray"):
         return Verdict(blocked=True, vendor="cloudflare", reason=f"Cloudflare answered HTTP {status}")

@@ -13,6 +13,7 @@ import zlib
 import httpx
 
 from webferret.models import ErrorCode, FerretError
+from webferret.remote_text import quoted
 
 ACCEPT_ENCODING = "gzip, deflate"
 
@@ -54,7 +55,9 @@ def _decoder(headers: httpx.Headers, url: str) -> _Inflater | _Identity:
         return _Identity()
     if len(codings) == 1 and codings[0] in ("gzip", "x-gzip", "deflate"):
         return _Inflater(codings[0], url)
-    raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{url} sent content encoding '{raw}', not supported")
+    raise FerretError(
+        ErrorCode.UNSUPPORTED_CONTENT, f"{url} sent content encoding {quoted(raw, 40)}, not supported"
+    )
 
 
 def too_large(max_bytes: int, detail: str = "") -> FerretError:

@@ -22,6 +22,7 @@ from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
+from webferret.remote_text import quoted, url_without_blanks
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright, Request, Response, Route, WebSocketRoute
@@ -212,7 +213,7 @@ class _Guard:
         location = got.get("location")
         if navigation and status in REDIRECTS and location:
             if request.frame.parent_frame is None:
-                self.redirect_to = urljoin(request.url, location)
+                self.redirect_to = url_without_blanks(urljoin(request.url, location))
             await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
@@ -231,7 +232,7 @@ class _Guard:
             location = got.get("location")
             if not (follow and status in REDIRECTS and location):
                 return status, got, body
-            nxt = urljoin(url, location)
+            nxt = url_without_blanks(urljoin(url, location))
             if urlsplit(nxt)[:2] != urlsplit(url)[:2]:  # credentials stay with their origin
                 headers = {k: v for k, v in headers.items() if k not in ("cookie", "authorization")}
             if status in (301, 302, 303):
@@ -245,7 +246,8 @@ class _Guard:
         if self.main_error is not None:
             return self.main_error
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return FerretError(ErrorCode.CONNECT_FAILED, f"the browser could not load the page: {first}")
+        message = f"the browser could not load the page: {quoted(first, 200)}"  # its text may quote the page
+        return FerretError(ErrorCode.CONNECT_FAILED, message)
 
     async def aclose(self) -> None:
         await self._session.close()

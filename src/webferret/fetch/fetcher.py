@@ -35,6 +35,7 @@ from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Resolver, Target, UrlPolicy
 from webferret.net.rewrite import rewrite_url
+from webferret.remote_text import quoted, url_without_blanks
 
 
 class Fetcher:
@@ -167,10 +168,10 @@ def _check_no_location(status: int, url: str, trail: list[dict[str, Any]]) -> No
 def _redirect_target(url: str, location: str, trail: list[dict[str, Any]]) -> str:
     """The absolute URL a `Location` points to; a malformed one is `invalid_url`, naming it."""
     try:
-        return urljoin(url, location.strip())
+        return url_without_blanks(urljoin(url, location.strip()))
     except ValueError as exc:
         error = FerretError(
-            ErrorCode.INVALID_URL, f"{url} redirects to {location!r}, not a valid URL ({exc})"
+            ErrorCode.INVALID_URL, f"{url} redirects to {quoted(location)}, not a valid URL ({exc})"
         )
         error.trail = trail
         raise error from None

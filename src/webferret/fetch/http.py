@@ -27,6 +27,7 @@ from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
 from webferret.net.transport import PinnedTransport, peer_address
+from webferret.remote_text import quoted
 
 REDIRECTS = (301, 302, 303, 307, 308)
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -106,7 +107,8 @@ def network_error(exc: httpx.HTTPError, target: Target, status: int | None = Non
     if isinstance(exc, httpx.ConnectError):
         return FerretError(ErrorCode.CONNECT_FAILED, f"cannot connect to {where}: {detail}")
     if isinstance(exc, httpx.RemoteProtocolError):
-        return FerretError(ErrorCode.HTTP_ERROR, f"broken HTTP answer from {where}: {detail}", status=status)
+        message = f"broken HTTP answer from {where}: {quoted(detail, 160)}"  # it may quote the answer
+        return FerretError(ErrorCode.HTTP_ERROR, message, status=status)
     if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
         return FerretError(ErrorCode.INVALID_URL, f"{target.url}: {detail}")
-    return FerretError(ErrorCode.CONNECT_FAILED, f"connection to {where} failed: {detail}")
+    return FerretError(ErrorCode.CONNECT_FAILED, f"connection to {where} failed: {quoted(detail, 160)}")

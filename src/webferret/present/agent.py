@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from webferret.present.fence import Fence
+from webferret.present.fence import Fence, neutralize
 from webferret.present.pages import failure_line
+from webferret.remote_text import one_line
 
 JSON = Mapping[str, Any]
 Style = Literal["mcp", "cli"]
@@ -36,8 +37,18 @@ def continue_hint(
     return f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens, style)}."
 
 
+MESSAGE_CHARS = 600  # one error or warning line; the values in it are capped where they are quoted
+
+
+def safe_message(message: str, nonce: str | None = None, limit: int = MESSAGE_CHARS) -> str:
+    """An error message or warning as an agent face shows it outside the fence: one line, no control
+    characters, nothing that passes for a fence marker, at most `limit` characters. (The parts of it
+    the remote side controls, e.g. a header value, are quoted where the message is built.)"""
+    return neutralize(one_line(message, limit), nonce)
+
+
 def error_text(code: str, message: str) -> str:
-    return f"ERROR {code}: {message}"
+    return f"ERROR {code}: {safe_message(message, limit=MESSAGE_CHARS * 8)}"
 
 
 def _hit_lines(rank: int, hit: JSON) -> list[str]:
@@ -67,7 +78,9 @@ def render_search(data: JSON, fence: Fence) -> str:
     head += f" ({unreachable} unreachable dropped)" if unreachable else ""
     head += f" · engines: {engines}" if engines else ""
     lines = [fence.directive(), "", head]
-    lines.extend(f"warning: {warning}" for warning in data.get("warnings") or [])
+    lines.extend(
+        f"warning: {safe_message(str(warning), fence.nonce)}" for warning in data.get("warnings") or []
+    )
     body: list[str] = []
     for rank, hit in enumerate(results, start=1):
         body.extend(_hit_lines(rank, hit))
@@ -97,7 +110,8 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
     error = entry.get("error")
     if not entry.get("ok") or error:
         error = error or {"code": "internal", "message": "the page failed without a reason"}
-        return failure_line(error["code"], str(entry.get("url")), error["message"])
+        message = safe_message(str(error["message"]), fence.nonce)
+        return failure_line(error["code"], safe_message(str(entry.get("url")), fence.nonce), message)
     page, pages = int(entry.get("page") or 1), int(entry.get("pages") or 1)
     facts = [f"page {page} of {pages}"]
     if entry.get("handle"):

@@ -23,11 +23,21 @@ def header_line(page: Page) -> str:
     return " · ".join(parts)
 
 
+STDIN_LABEL = "stdin"
+
+
+def page_name(page: Page) -> str:
+    """Where a page came from, as shown: its final URL, else its URL, else `stdin` (a page read
+    from standard input has no URL)."""
+    return page.final_url or page.url or STDIN_LABEL
+
+
 def error_line(page: Page) -> str:
     error = page.error
+    name = page.url or STDIN_LABEL
     if error is None:
-        return failure_line("internal", page.url, "page failed without a reason")
-    return failure_line(error.code.value, page.url, error.message)
+        return failure_line("internal", name, "page failed without a reason")
+    return failure_line(error.code.value, name, error.message)
 
 
 def failure_line(code: str, url: str, message: str) -> str:
@@ -58,7 +68,7 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
         return error_line(page)
     if quiet:
         return page.content
-    lines = [f"# {page.title or page.final_url or page.url}", page.final_url or page.url, header_line(page)]
+    lines = [f"# {page.title or page_name(page)}", page_name(page), header_line(page)]
     body = _without_title(page.content.rstrip(), page.title)
     if page.description and not _opens_with(body, page.description):
         lines.append("")

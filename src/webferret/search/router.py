@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 from webferret.net.domains import DomainFilter, host_of
+from webferret.remote_text import quoted
 from webferret.search.engines import BANGS, auto_chain
 from webferret.search.fusion import fuse
 from webferret.search.runner import EngineRunner
@@ -147,7 +148,8 @@ class Router:
             error = exc.info()
         except Exception as exc:  # an engine bug must not fail the search
             error = ErrorInfo(
-                code=ErrorCode.ENGINE_ERROR, message=f"{engine.name}: {type(exc).__name__}: {exc}"
+                code=ErrorCode.ENGINE_ERROR,
+                message=f"{engine.name}: {type(exc).__name__}: {quoted(str(exc))}",
             )
         elapsed = round((time.monotonic() - started) * 1000, 1)
         count = len(answer.hits) if answer else 0

@@ -7,6 +7,7 @@ import asyncio
 import httpx
 
 from webferret.models import ErrorCode, FerretError
+from webferret.remote_text import quoted
 from webferret.search.engines._common import unreachable
 from webferret.search.pacing import Pacer
 from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResponse, RequestSpec
@@ -76,7 +77,7 @@ class EngineRunner:
         except Exception as exc:
             raise FerretError(
                 ErrorCode.ENGINE_ERROR,
-                f"{engine.name}: could not read its answer ({type(exc).__name__}: {exc})",
+                f"{engine.name}: could not read its answer ({type(exc).__name__}: {quoted(str(exc))})",
             ) from None
         return EngineAnswer(hits=hits, warnings=warnings)
 

@@ -28,19 +28,16 @@ def permitted(stored: StoredPage, options: FetchOptions) -> bool:
 
 def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
     """`stored` if it was extracted the way `xopts` asks (format, links, scope) and `options` permit it
-    (a tier asked for by name is answered only by a page read at that tier or a higher one)."""
+    (a tier asked for by name, not `auto`, is answered only by a page that tier read)."""
     if stored is None or stored.page.format != xopts.format or not permitted(stored, options):
         return None
     if xopts.links and stored.page.links is None:
         return None
     if scope_of(stored.page) != xopts.scope():  # a scoped read never stands in for another read
         return None
-    if _TIER_RANK.get(read_via(stored.page), 0) < _TIER_RANK.get(options.tier, 0):
-        return None  # `--tier browser` after a plain read asks for the browser's reading
+    if options.tier != "auto" and read_via(stored.page) != options.tier:
+        return None  # `--tier http` after a browser read asks for a plain reading, and the reverse
     return stored
-
-
-_TIER_RANK = {"impersonate": 1, "browser": 2}  # http, auto and the rest: 0
 
 
 def read_via(page: Page) -> str:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit, Source
+from webferret.remote_text import quoted, url_without_blanks
 
 _SPACE = re.compile(r"\s+")
 
@@ -40,7 +41,7 @@ def unreachable(engine: str, url: str, exc: BaseException) -> FerretError:
     if code == ErrorCode.TIMEOUT:
         return FerretError(code, f"{engine}: no answer from {url} in time (engine_timeout)")
     said = _WRAPPED.sub(r"\1", str(exc)).replace(f"error sending request for url ({url}) > ", "")
-    return FerretError(code, f"{engine}: cannot reach {url}: {type(exc).__name__}: {said}")
+    return FerretError(code, f"{engine}: cannot reach {url}: {type(exc).__name__}: {quoted(said, 160)}")
 
 
 _WRAPPED = re.compile(r"^\w+\('(.*)'\)$", re.S)
@@ -56,17 +57,18 @@ def load_json(body: str, engine: str) -> Any:
     try:
         return json.loads(body)
     except ValueError as exc:
-        snippet = clean_text(body[:80])
         raise FerretError(
-            ErrorCode.ENGINE_ERROR, f"{engine} answered something that is not JSON ({exc}): {snippet!r}"
+            ErrorCode.ENGINE_ERROR,
+            f"{engine} answered something that is not JSON ({exc}): {quoted(body, 80)}",
         ) from None
 
 
 def make_hit(engine: str, rank: int, url: str, title: str, snippet: str = "", **extra: Any) -> Hit:
-    """A single-engine hit at `rank` (1-based); `published` may be passed in `extra`."""
+    """A single-engine hit at `rank` (1-based); `published` may be passed in `extra`. A space or
+    control character in the URL is percent-encoded (one token in every message that names it)."""
     published = extra.pop("published", None)
     return Hit(
-        url=url,
+        url=url_without_blanks(url.strip()),
         title=clean_text(title),
         snippet=clean_text(snippet),
         published=published or None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
+from webferret.remote_text import quoted
 from webferret.search.engines._common import iso_date, load_json, make_hit
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
@@ -53,7 +54,8 @@ def parse_response(body: str, query: EngineQuery) -> list[Hit]:
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         message = data.get("message") if isinstance(data, dict) else None
         raise FerretError(
-            ErrorCode.ENGINE_ERROR, f"GitHub answer has no `items` list: {message or 'no message'}"
+            ErrorCode.ENGINE_ERROR,
+            f"GitHub answer has no `items` list: {quoted(message) if message else 'no message'}",
         )
     items = [item for item in data["items"] if isinstance(item, dict) and item.get("html_url")]
     return [_hit(item, rank) for rank, item in enumerate(items, start=1)]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
-from webferret.search.engines._common import clean_text, iso_date, load_json, make_hit
+from webferret.remote_text import quoted
+from webferret.search.engines._common import iso_date, load_json, make_hit
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 NAME = "searxng"
@@ -108,8 +109,8 @@ def warnings(body: str) -> list[str]:
     found = []
     for entry in entries or []:
         if isinstance(entry, list | tuple) and entry:
-            reason = clean_text(entry[1]) if len(entry) > 1 else "no reason given"
-            found.append(f"searxng: upstream engine {entry[0]!r} did not answer: {reason}")
+            reason = quoted(entry[1]) if len(entry) > 1 else "no reason given"
+            found.append(f"searxng: upstream engine {quoted(entry[0], 40)} did not answer: {reason}")
     return found
 
 

@@ -1,0 +1,72 @@
+"""A PDF's title: its metadata /Title when that is a real title, else the first line of its first page.
+
+Many PDFs carry no /Title, or one their authoring tool made up ("untitled", "Microsoft Word -
+report.docx", "Document1"); their first page usually opens with the title itself. A first line is
+taken only when it reads like one: short, with words, not a page number and not a running header
+(a line that also opens or closes other pages).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_JUNK_TITLE = re.compile(
+    r"""^(?:
+        (?:untitled|no\s+title|title|document|presentation|slide)[\s_-]*\d*
+      | microsoft\s+(?:word|powerpoint|excel)\b.*
+      | (?:powerpoint|keynote)\s+presentation
+      | .*\.(?:docx?|odt|rtf|pptx?|xlsx?|pdf|tex|dvi|ps|indd|qxd|pages|txt)
+    )$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_PAGE_NUMBER = re.compile(
+    r"^(?:(?:page|p\.|seite|página)\s*)?[-–(\[]?\s*(?:\d+|[ivxlc]{1,7})\s*[-–)\]]?"
+    r"(?:\s*(?:of|/|von|de)\s*\d+)?$",
+    re.IGNORECASE,
+)
+_LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
+MAX_TITLE_CHARS = 160
+MAX_TITLE_WORDS = 25
+LINES_LOOKED_AT = 6  # a title opens its page; deeper lines are body text
+EDGE_LINES = 3  # lines at each end of a page where running headers and footers sit
+
+
+def usable_title(value: str | None) -> str | None:
+    """The metadata title, or None when it is empty, whitespace or a tool's placeholder."""
+    title = " ".join((value or "").split())
+    if not title or _JUNK_TITLE.match(title):
+        return None
+    return title
+
+
+def first_line_title(texts: list[str]) -> str | None:
+    """The first line of the first page that reads like a title, or None. `texts`: each page's text."""
+    if not texts or not texts[0]:
+        return None
+    running = _running_lines(texts[1:])
+    lines = [" ".join(line.split()) for line in texts[0].splitlines()]
+    for line in [line for line in lines if line][:LINES_LOOKED_AT]:
+        if line.casefold() in running or not _reads_like_title(line):
+            continue
+        return line
+    return None
+
+
+def _reads_like_title(line: str) -> bool:
+    if len(line) > MAX_TITLE_CHARS or len(line.split()) > MAX_TITLE_WORDS:
+        return False
+    if _PAGE_NUMBER.match(line):
+        return False
+    return len(_LETTERS.findall(line)) >= 2
+
+
+def _running_lines(texts: list[str]) -> set[str]:
+    """Lines (casefolded) at the top or bottom of at least half of these pages: running headers and
+    footers, which on the first page are not its title."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        lines = [" ".join(line.split()).casefold() for line in text.splitlines() if line.strip()]
+        counts.update(set(lines[:EDGE_LINES] + lines[-EDGE_LINES:]))
+    needed = max(1, len(texts) // 2)
+    return {line for line, count in counts.items() if count >= needed}

@@ -1,0 +1,48 @@
+"""Text the remote side controls (a header value, an engine's error body, a malformed HTTP line),
+made safe to put inside an error message or warning that an agent reads outside the fence.
+
+`quoted` is for a message builder that puts such a value in its sentence: one line, control and
+invisible characters gone, at most `limit` characters, in double quotes (inner quotes escaped), so
+it reads as a quoted value and never as a sentence of webferret's own. `one_line` is the same
+without the quotes, for a whole message on an agent face (see `present.agent.safe_message`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+QUOTED_CHARS = 100
+_SPACE = re.compile(r"\s+")
+_INVISIBLE = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")  # controls, format marks, unassigned, breaks
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line: every control, format or line/paragraph-break character a space, runs
+    of white space one space, cut at `limit` characters with `…`."""
+    cleaned = "".join(
+        " " if not char.isascii() and unicodedata.category(char) in _INVISIBLE else char
+        for char in text.translate(_ASCII_CONTROLS)
+    )
+    flat = _SPACE.sub(" ", cleaned).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+_ASCII_CONTROLS = {code: " " for code in (*range(32), 127)}
+
+
+def quoted(value: object, limit: int = QUOTED_CHARS) -> str:
+    """`value` (a string, bytes or anything else) as one short line in double quotes."""
+    if isinstance(value, bytes | bytearray):
+        value = bytes(value).decode("utf-8", "replace")
+    return json.dumps(one_line(str(value), limit), ensure_ascii=False)
+
+
+_BLANKS = re.compile(r"[\x00-\x20\x7f]")
+
+
+def url_without_blanks(url: str) -> str:
+    """A URL from the remote side (a redirect's `Location`) with its spaces and control characters
+    percent-encoded, as a browser sends it: one token in every message that names it."""
+    return _BLANKS.sub(lambda match: f"%{ord(match.group()):02X}", url)
