@@ -84,6 +84,9 @@ class Settings(BaseSettings):
         default=2, ge=1, le=64, description="pages fetched at once from one host"
     )
     concurrency: int = Field(default=8, ge=1, le=256, description="pages fetched at once in a batch")
+    dns_cache_seconds: float = Field(
+        default=60.0, ge=0, description="how long a resolved host name is kept (0: ask the system each time)"
+    )
     retry_after_max: float = Field(default=5.0, ge=0, description="longest Retry-After honoured once")
     user_agent: str = Field(
         default="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "

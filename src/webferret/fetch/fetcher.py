@@ -33,6 +33,7 @@ from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, FerretError
+from webferret.net.dns import CachingResolver, system_resolver
 from webferret.net.policy import Resolver, Target, UrlPolicy
 from webferret.net.rewrite import rewrite_url
 from webferret.remote_text import quoted, url_without_blanks
@@ -50,7 +51,8 @@ class Fetcher:
         """`resolver` replaces the system resolver and `verify` the CA store (both for tests and
         special networks); neither is needed in normal use."""
         self.settings = settings
-        self._resolver = resolver
+        ttl = (settings or load_settings()).dns_cache_seconds
+        self._resolver = resolver if resolver is not None else CachingResolver(system_resolver, ttl)
         self.http = HttpTier(verify=verify)
         self._host_limits: dict[str, asyncio.Semaphore] = {}
         self._tiers: dict[str, Any] = {"http": self.http}

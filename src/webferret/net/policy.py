@@ -19,10 +19,8 @@ one is the one to connect to (see `webferret.net.transport`, which never resolve
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
-import socket
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
@@ -36,20 +34,11 @@ from webferret.net.addresses import (
     is_canonical_literal,
     parse_numeric_host,
 )
+from webferret.net.dns import Resolver, system_resolver
 
 __all__ = ["Resolver", "Target", "UrlPolicy", "classify_address", "system_resolver"]
 
 SCHEMES = ("http", "https")
-
-Resolver = Callable[[str, int], Awaitable[list[str]]]
-"""`async resolve(host, port) -> [address, ...]`; raises `socket.gaierror` (or OSError) on failure."""
-
-
-async def system_resolver(host: str, port: int) -> list[str]:
-    """Resolve through the event loop's getaddrinfo (the system resolver, off the loop thread)."""
-    loop = asyncio.get_running_loop()
-    infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
-    return [str(info[4][0]) for info in infos]
 
 
 @dataclass(frozen=True)

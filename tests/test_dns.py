@@ -1,0 +1,83 @@
+"""The resolver the SSRF policy asks: the system's on threads of its own, and a short cache."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+
+import pytest
+
+from webferret.net.dns import CachingResolver, system_resolver
+
+
+class CountingDns:
+    """A resolver that answers after `delay` seconds, counting the questions it was asked."""
+
+    def __init__(self, answers: dict[str, list[str]], delay: float = 0.0) -> None:
+        self.answers = answers
+        self.delay = delay
+        self.asked: list[str] = []
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        self.asked.append(host)
+        await asyncio.sleep(self.delay)
+        if host not in self.answers:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return list(self.answers[host])
+
+
+async def test_a_name_is_asked_once_within_the_ttl_and_again_after_it() -> None:
+    dns = CountingDns({"a.example": ["93.184.216.34"]})
+    cached = CachingResolver(dns, ttl=0.2)
+    assert await cached("a.example", 443) == ["93.184.216.34"]
+    assert await cached("a.example", 443) == ["93.184.216.34"]
+    assert dns.asked == ["a.example"]
+    await asyncio.sleep(0.25)
+    await cached("a.example", 443)
+    assert dns.asked == ["a.example", "a.example"]
+
+
+async def test_two_questions_at_once_for_one_name_are_one_question() -> None:
+    dns = CountingDns({"a.example": ["93.184.216.34"], "b.example": ["93.184.216.35"]}, delay=0.05)
+    cached = CachingResolver(dns, ttl=60)
+    answers = await asyncio.gather(cached("a.example", 80), cached("a.example", 80), cached("b.example", 80))
+    assert answers == [["93.184.216.34"], ["93.184.216.34"], ["93.184.216.35"]]
+    assert sorted(dns.asked) == ["a.example", "b.example"]
+
+
+async def test_a_failure_is_not_kept_and_ttl_zero_keeps_nothing() -> None:
+    dns = CountingDns({})
+    cached = CachingResolver(dns, ttl=60)
+    for _ in range(2):
+        with pytest.raises(socket.gaierror):
+            await cached("missing.example", 80)
+    assert dns.asked == ["missing.example", "missing.example"]
+    dns.answers["a.example"] = ["93.184.216.34"]
+    uncached = CachingResolver(dns, ttl=0)
+    await uncached("a.example", 80)
+    await uncached("a.example", 80)
+    assert dns.asked.count("a.example") == 2
+
+
+async def test_one_caller_giving_up_does_not_stop_the_question_for_the_others() -> None:
+    dns = CountingDns({"a.example": ["93.184.216.34"]}, delay=0.1)
+    cached = CachingResolver(dns, ttl=60)
+    impatient = asyncio.create_task(cached("a.example", 80))
+    patient = asyncio.create_task(cached("a.example", 80))
+    await asyncio.sleep(0.02)
+    impatient.cancel()
+    assert await patient == ["93.184.216.34"]
+    assert dns.asked == ["a.example"]
+
+
+async def test_the_system_resolver_runs_on_threads_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def fake_getaddrinfo(host: str, port: int, **kwargs: object) -> list[tuple[object, ...]]:
+        seen.append(threading.current_thread().name)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
+    assert await system_resolver("a.example", 443) == ["93.184.216.34"]
+    assert seen and seen[0].startswith("webferret-dns")
