@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from webferret.cli import build_parser, parse
@@ -45,3 +47,17 @@ def test_extract_url_must_be_absolute(url: str, capsys: pytest.CaptureFixture[st
 def test_extract_takes_an_absolute_url() -> None:
     for url in ("https://lwn.net/Articles/1/", "file:///tmp/a.html"):
         assert parse(build_parser(), ["extract", "a.html", "--url", url]).url == url
+
+
+def test_the_program_hands_the_gil_over_quickly() -> None:
+    """Every command (and `webferret mcp`) runs with a short GIL switch interval, so the event loop is
+    not held back by a background thread (store writes, name look-ups) for Python's default 5 ms."""
+    from webferret.cli import SWITCH_INTERVAL, main
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)  # Python's default
+    try:
+        main([])  # no command: prints the help
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
+    finally:
+        sys.setswitchinterval(before)
