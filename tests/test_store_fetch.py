@@ -181,3 +181,17 @@ async def test_a_page_opens_by_the_url_its_redirect_ended_at(simweb: SimWeb, fer
     with pytest.raises(FerretError) as unknown:
         await ferret.open(simweb.url("/never-fetched"))
     assert unknown.value.code == ErrorCode.NOT_FOUND
+
+
+async def test_a_url_a_stored_redirect_ended_at_is_answered_from_the_store(
+    simweb: SimWeb, ferret: Ferret
+) -> None:
+    """One document, one handle: fetching the URL a redirect ended at, after the redirect's start
+    was stored, reads nothing again and answers the same handle, under the URL asked for."""
+    first = await ferret.fetch(simweb.url("/redirect/0"))
+    assert first.ok and first.final_url == simweb.url("/article")
+    requested = len(simweb.requests)
+    again = await ferret.fetch(simweb.url("/article"))
+    assert again.ok and again.fetched_via == "store" and len(simweb.requests) == requested
+    assert again.handle == first.handle and again.url == simweb.url("/article")
+    assert again.content == first.content

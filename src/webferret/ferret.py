@@ -186,7 +186,7 @@ class Ferret:
         skip = fresh or opts.wait_for is not None or opts.screenshot is not None
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
-            return served(stored.page, xopts, "store")
+            return served(stored.page, xopts, "store", url)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return _budget_spent(url, opts)
@@ -198,7 +198,7 @@ class Ferret:
                     page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
                     if raw.trail:  # how it was read now (the 304), not how it was first read
                         page = page.model_copy(update={"meta": {**page.meta, "trail": raw.trail}})
-                    return served(page, xopts, "revalidated")
+                    return served(page, xopts, "revalidated", url)
                 return raw
         except Exception as exc:
             return _fetch_failed(url, opts, exc, progress)

@@ -72,9 +72,12 @@ def with_validators(options: FetchOptions, stored: StoredPage | None) -> FetchOp
     return options.with_(headers=(*options.headers, *extra))
 
 
-def served(page: Page, xopts: ExtractOptions, via: FetchedVia) -> Page:
-    """A stored page as a fetch answer (`via` "store" or "revalidated"), links as `xopts` asks."""
+def served(page: Page, xopts: ExtractOptions, via: FetchedVia, asked: str | None = None) -> Page:
+    """A stored page as a fetch answer (`via` "store" or "revalidated"), links as `xopts` asks;
+    `asked`: the URL the call asked for, when the page was stored under another (a redirect's start)."""
     update: dict[str, object] = {"fetched_via": via}
+    if asked is not None and asked != page.url:
+        update["url"] = asked
     if not xopts.links:
         update["links"] = None
     elif page.links is not None:

@@ -181,8 +181,9 @@ class PageStore:
         return self.get(self.resolve(name))
 
     def lookup(self, url: str) -> StoredPage | None:
-        """The newest stored version of the page at `url` (any spelling of its canonical URL)."""
-        return self.get(handle_for(url))
+        """The newest stored version of the page at `url` (any spelling of its canonical URL), else of
+        the page a redirect ended at `url` (one document, one handle: see `resolve`)."""
+        return self.get(self.resolve(url))
 
     def revalidated(self, stored: StoredPage, headers: Mapping[str, str] | None = None) -> Page:
         """Record that the server confirmed `stored` is current (a 304); answer its refreshed page."""
