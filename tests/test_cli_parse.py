@@ -61,3 +61,30 @@ def test_the_program_hands_the_gil_over_quickly() -> None:
         assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_the_collector_is_off_for_start_up_only() -> None:
+    """A command starts with the garbage collector off and turns it on (its start-up frozen) once it
+    first waits; `main` leaves an in-process caller's collector as it found it."""
+    import asyncio
+    import gc
+
+    from webferret.cli import main
+    from webferret.cli.common import _collecting_once_waiting
+
+    seen: list[bool] = []
+
+    async def command() -> bool:
+        seen.append(gc.isenabled())  # start-up: still off
+        await asyncio.sleep(0)
+        return gc.isenabled()
+
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert asyncio.run(_collecting_once_waiting(command())) is True and seen == [False]
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    main([])
+    assert gc.isenabled()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import os
 import sys
@@ -93,6 +94,16 @@ start of a call); at 0.5 ms the loop gets the GIL back within half a millisecond
 
 def main(argv: Sequence[str] | None = None) -> int:
     sys.setswitchinterval(SWITCH_INTERVAL)
+    collecting = gc.isenabled()
+    gc.disable()  # until the command first waits (`common.run_command`): see `webferret.cli.warm`
+    try:
+        return _main(argv)
+    finally:
+        if collecting:  # as it was (a caller in-process, such as a test, keeps its collector)
+            gc.enable()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # httpx imports its own command line (click, pygments, rich: tens of milliseconds) whenever those
     # happen to be installed; this program never runs it, so it is skipped (httpx then defines a stub)
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]

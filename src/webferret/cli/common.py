@@ -138,7 +138,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         result = args.run(args)
         if asyncio.iscoroutine(result):
-            result = asyncio.run(result)
+            result = asyncio.run(_collecting_once_waiting(result))
         return int(result or 0)
     except ConfigError as exc:
         return fail(args, ErrorCode.INVALID_ARGUMENT, str(exc), EXIT_USAGE)
@@ -158,6 +158,17 @@ def run_command(args: argparse.Namespace) -> int:
 
             traceback.print_exc()
         return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
+
+
+async def _collecting_once_waiting(command: Awaitable[Any]) -> Any:
+    """Run `command`; once it first waits (its start-up imports done), freeze what start-up built and
+    turn the garbage collector back on (`webferret.cli.warm.freeze_heap`, without its collection)."""
+    import asyncio
+
+    from webferret.cli.warm import settle_heap
+
+    asyncio.get_running_loop().call_soon(settle_heap)  # runs when the command's first step yields
+    return await command
 
 
 Runner = Callable[[argparse.Namespace], Awaitable[int] | int]

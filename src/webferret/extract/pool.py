@@ -124,6 +124,7 @@ def _forked_worker_start(parent: int, first: int, ready: int) -> None:
     _renice(base + (WORKER_NICENESS if is_first else LATER_WORKER_NICENESS))
     prepare_extractor()
     gc.freeze()  # its collections skip the extractor's modules and data (no collect: it is on the clock)
+    gc.enable()  # off if it was forked during the program's start-up (`webferret.cli.main`)
     if not is_first:
         _renice(base + WORKER_NICENESS)
     os.write(ready, b".")
