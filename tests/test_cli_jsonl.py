@@ -43,7 +43,7 @@ def test_a_reader_that_leaves_stops_the_call(webferret_home: Path, simweb: SimWe
     """`| head -1`: the call ends (exit 141) at its next line instead of reading the rest of the
     list. (It learns of the closed pipe only when it writes: the pages after the first come later.)"""
     later = [
-        simweb.add(f"/later/{n}", f"<html><body><p>page {n}</p></body></html>", delay=1.5 * n) for n in (1, 2)
+        simweb.add(f"/later/{n}", f"<html><body><p>page {n}</p></body></html>", delay=4.0 * n) for n in (1, 2)
     ]
     slow = [
         simweb.add(f"/slow/{n}", f"<html><body><p>slow page {n}</p></body></html>", delay=20.0)
