@@ -23,9 +23,6 @@ from types import FrameType
 from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_problem
 from webferret.cli.warm import freeze_heap, import_call_modules
 
-"""Modules a call imports (found by diffing `sys.modules` around calls), beyond the command
-modules and the extractor's own (`warm_up`)."""
-
 
 class ServeError(Exception):
     """The server cannot start: the message names the socket or folder and what is wrong."""

@@ -38,7 +38,8 @@ CALL_MODULES = (
     "webferret.store.pages",
     "webferret.store.passages",
 )
-"""The modules a search, fetch or open imports in the calling process (extraction has its own)."""
+"""The modules a search, fetch or open imports in the calling process (found by diffing `sys.modules`
+around calls), beyond the command modules; extraction has its own (`prepare_extractor`)."""
 
 
 def import_call_modules(extra: tuple[str, ...] = ()) -> None:
