@@ -38,6 +38,7 @@ class Ferret:
         self._store: Any = None
         self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
         self._writing: dict[str, set[asyncio.Future[Any]]] = {}  # the store writes under way, by handle
+        self._lookups: Any = None  # the store look-ups of one loop turn, answered together
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -241,9 +242,18 @@ class Ferret:
         while self._writing.get(handle):
             await asyncio.wait(set(self._writing[handle]))
         try:
-            return usable(await asyncio.to_thread(self.store.lookup, url), xopts, opts)
+            return usable(await self._lookup(url), xopts, opts)
         except sqlite3.Error:
             return None
+
+    async def _lookup(self, url: str) -> StoredPage | None:
+        """The store's `lookup`, gathered with the others asked in the same loop turn (`LookupBatch`)."""
+        if self._lookups is None:
+            from webferret.store.batching import LookupBatch
+
+            self._lookups = LookupBatch(lambda urls: self.store.lookup_many(urls))
+        found: StoredPage | None = await self._lookups.get(url)
+        return found
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""

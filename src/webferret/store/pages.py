@@ -185,6 +185,10 @@ class PageStore:
         the page a redirect ended at `url` (one document, one handle: see `resolve`)."""
         return self.get(self.resolve(url))
 
+    def lookup_many(self, urls: Sequence[str]) -> list[StoredPage | None]:
+        """`lookup` for each of `urls`, in order (one thread's trip for a search's candidates)."""
+        return [self.lookup(url) for url in urls]
+
     def revalidated(self, stored: StoredPage, headers: Mapping[str, str] | None = None) -> Page:
         """Record that the server confirmed `stored` is current (a 304); answer its refreshed page."""
         now = time.time()
