@@ -31,32 +31,31 @@ def _cost(kind: int, size: int) -> float:
     return 1.0 if kind == 1 else PUNCTUATION_COST
 
 
-def _costs(text: str) -> tuple[list[int], list[float]]:
-    ends: list[int] = []
-    costs: list[float] = []
-    for match in _PIECES.finditer(text):
-        ends.append(match.end())
-        costs.append(_cost(match.lastindex or 4, match.end() - match.start()))
-    return ends, costs
-
-
 class _PieceCosts(dict[str, float]):
-    """The cost of each piece seen, by its text (words repeat: most pieces are looked up in C)."""
+    """The cost of each piece seen, by its text (words repeat: most pieces are looked up in C).
+
+    A key may start with the skipped characters before its piece (`_GAPPED`): they cost nothing."""
 
     LIMIT = 100_000
 
-    def __missing__(self, piece: str) -> float:
+    def __missing__(self, key: str) -> float:
         if len(self) >= self.LIMIT:
             self.clear()
+        piece = key[_SKIPPED.match(key).end() :]  # type: ignore[union-attr]  (it matches "" at least)
         # matched alone, a piece takes the same alternative as in its text (the same first character)
         match = _PIECES.match(piece)
-        cost = self[piece] = _cost(match.lastindex or 4 if match else 4, len(piece))
+        cost = self[key] = _cost(match.lastindex or 4 if match else 4, len(piece))
         return cost
 
 
 # the pieces of `_PIECES`, without groups: `findall` gives their texts in order
 _PIECE_TEXTS = re.compile("|".join(f"(?:{kind})" for kind in _KINDS))
 _PIECE_COSTS = _PieceCosts()
+# What no piece matches is whitespace and "_" (every other word character is a letter or a digit,
+# every other character punctuation). Each piece with the skipped run before it: the matches then
+# tile the text from its start, so their lengths add up to where each piece ends.
+_SKIPPED = re.compile(r"[\s_]*")
+_GAPPED = re.compile(_SKIPPED.pattern + "(?:" + _PIECE_TEXTS.pattern + ")")
 
 
 def estimate_tokens(text: str) -> int:
@@ -73,5 +72,5 @@ def token_prefix(text: str) -> tuple[list[int], list[float]]:
     The tokens of `text[:offset]`, for an offset that does not fall inside a piece, are
     `totals[bisect_right(ends, offset)]`, with `totals` starting at 0.
     """
-    ends, costs = _costs(text)
-    return ends, [0.0, *accumulate(costs)]
+    gapped = _GAPPED.findall(text)
+    return list(accumulate(map(len, gapped))), [0.0, *accumulate(map(_PIECE_COSTS.__getitem__, gapped))]

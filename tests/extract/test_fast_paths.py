@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import accumulate
 from urllib.parse import urldefrag, urljoin
 
 import pytest
@@ -41,6 +42,17 @@ TEXTS = [
 def test_estimate_tokens_is_the_prefix_total(text: str) -> None:
     total = token_prefix(text)[1][-1]
     assert estimate_tokens(text) == (max(1, round(total)) if total else 0)
+
+
+@pytest.mark.parametrize("text", [*TEXTS, "__init__ _x_ \u3000word\u2028\x1c9 ends_"])
+def test_token_prefix_ends_each_piece_where_the_piece_pattern_does(text: str) -> None:
+    from webferret.tokens import _PIECES, _cost
+
+    matches = list(_PIECES.finditer(text))
+    ends, totals = token_prefix(text)
+    assert ends == [match.end() for match in matches]
+    costs = [_cost(match.lastindex or 4, match.end() - match.start()) for match in matches]
+    assert totals == [0.0, *accumulate(costs)]
 
 
 def test_segment_flags_attributes_and_skips_comments() -> None:
