@@ -123,11 +123,16 @@ def gate(hit: Hit) -> Reply:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def ferret() -> AsyncIterator[Ferret]:
+async def ferret(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Ferret]:
     """One session for the module, so its store too: every test here fetches `fresh` (a later test's
-    server may get an earlier one's port, and its page would come from the store)."""
+    server may get an earlier one's port, and its page would come from the store). Its home is its
+    own: made before the per-test home, the default would be the user's cache folder."""
     settings = Settings(
-        chromium_path=CHROMIUM, browser_no_sandbox=True, allow_hosts=["127.0.0.1"], timeout=20
+        chromium_path=CHROMIUM,
+        browser_no_sandbox=True,
+        allow_hosts=["127.0.0.1"],
+        timeout=20,
+        home=tmp_path_factory.mktemp("ladder-home"),
     )
     async with Ferret(settings) as session:
         yield session
