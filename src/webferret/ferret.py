@@ -277,7 +277,7 @@ class Ferret:
         self._track(write, _write_done)
         self._writing.setdefault(handle, set()).add(write)
         write.add_done_callback(lambda done: self._written_one(handle, done))
-        tokens = estimate_tokens(page.content)
+        tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
         return page.model_copy(update={"handle": handle, "tokens": tokens})
 
     def _written_one(self, handle: str, write: asyncio.Future[Any]) -> None:

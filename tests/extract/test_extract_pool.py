@@ -68,6 +68,17 @@ async def test_single_page_uses_a_thread_and_errors_come_back_as_ferret_errors()
         extractor.close()
 
 
+async def test_the_worker_counts_the_tokens_of_what_it_extracted() -> None:
+    from webferret.tokens import estimate_tokens
+
+    extractor = Extractor(workers=2)
+    try:
+        page = await extractor.extract(raw(7), ExtractOptions())
+    finally:
+        extractor.close()
+    assert page.content and page.tokens == estimate_tokens(page.content)
+
+
 def test_worker_count_leaves_a_core_to_the_caller() -> None:
     assert [worker_count(cores, 10) for cores in (1, 2, 4, 8)] == [1, 1, 3, 7]
     assert worker_count(8, 2) == 2  # never more workers than pages
