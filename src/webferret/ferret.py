@@ -38,6 +38,7 @@ class Ferret:
         self._store: Any = None
         self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
         self._writing: dict[str, set[asyncio.Future[Any]]] = {}  # the store writes under way, by handle
+        self._documents: dict[str, str] = {}  # the handle each page got here, by its final URL's handle
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -250,31 +251,38 @@ class Ferret:
         if not page.ok:
             return page
         try:
-            return await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
+            kept = await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
+            if kept.handle is not None:
+                self._documents[_ended(kept)] = kept.handle
+            return kept
         except sqlite3.Error as exc:
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
             return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})
 
     def _keep_later(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """`_keep` started, not awaited: the page is answered now with the handle and token count
-        the store write gives it (see `finish_page`); a write that fails is logged."""
+        the store write gives it (see `finish_page`); a write that fails is logged. A page this
+        session already gave a handle (the same page read under another URL: a redirect's start and
+        its end) is answered with that handle, and the store keeps it under it (or under the one it
+        already had: the other is its alias, so either opens it)."""
         if not page.ok:
             return page
-        from webferret.store.handles import handle_for
-
-        handle = handle_for(page.url)
+        handle = self._documents.setdefault(_ended(page), _asked(page))
+        page = page.model_copy(update={"handle": handle, "tokens": estimate_tokens(page.content)})
         write = asyncio.create_task(self._keep(page, raw, opts))
         self._track(write, _write_done)
-        self._writing.setdefault(handle, set()).add(write)
-        write.add_done_callback(lambda done: self._written_one(handle, done))
-        tokens = estimate_tokens(page.content)
-        return page.model_copy(update={"handle": handle, "tokens": tokens})
+        names = _names(page, handle)
+        for name in names:
+            self._writing.setdefault(name, set()).add(write)
+        write.add_done_callback(lambda done: self._written_one(names, done))
+        return page
 
-    def _written_one(self, handle: str, write: asyncio.Future[Any]) -> None:
-        writes = self._writing.get(handle, set())
-        writes.discard(write)
-        if not writes:
-            self._writing.pop(handle, None)
+    def _written_one(self, names: set[str], write: asyncio.Future[Any]) -> None:
+        for name in names:
+            writes = self._writing.get(name, set())
+            writes.discard(write)
+            if not writes:
+                self._writing.pop(name, None)
 
     def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing
@@ -362,6 +370,24 @@ class Ferret:
         from webferret.search.service import run_search
 
         return await run_search(self, query, options or self.search_options())
+
+
+def _asked(page: Page) -> str:
+    from webferret.store.handles import handle_for
+
+    return handle_for(page.url)
+
+
+def _ended(page: Page) -> str:
+    """The handle of the URL `page` was read at (where its redirects ended)."""
+    from webferret.store.handles import handle_for
+
+    return handle_for(page.final_url or page.url)
+
+
+def _names(page: Page, handle: str | None) -> set[str]:
+    """The handles `page` (stored or being written under `handle`) is known by."""
+    return {name for name in (handle, _asked(page), _ended(page)) if name}
 
 
 def _write_done(write: asyncio.Task[Page]) -> None:

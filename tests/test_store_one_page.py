@@ -1,0 +1,81 @@
+"""One page read under two URLs (a redirect's start and its end) is one stored document, one handle.
+
+Ferret against the simulated web on 127.0.0.1: `/redirect/0` answers 302 to `/article`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+
+from webferret.ferret import Ferret
+from webferret.fetch.types import RawResponse
+from webferret.models import Page
+from webferret.store.pages import STORE_FILE
+
+
+@pytest.fixture
+async def ferret(tmp_path: Path) -> AsyncIterator[Ferret]:
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as session:
+        yield session
+
+
+def _rows(home: Path) -> tuple[int, int]:
+    """(rows in the pages table, passages) of the store in `home`."""
+    conn = sqlite3.connect(home / STORE_FILE)
+    try:
+        pages = conn.execute("SELECT count(*) FROM pages").fetchone()[0]
+        chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return pages, chunks
+    finally:
+        conn.close()
+
+
+async def _one_page_once(ferret: Ferret, pages: list[Page]) -> str:
+    """Both answers carry one handle, the store holds one copy, and each URL opens it."""
+    start, end = pages
+    assert start.ok and end.ok and start.final_url == end.url
+    assert start.handle is not None and start.handle == end.handle
+    await ferret._written()
+    rows, chunks = _rows(ferret.settings.home)
+    assert rows == 1 and chunks > 0
+    for name in (start.handle, start.url, end.url):
+        assert (await ferret.open(name)).handle == start.handle
+    passages = await ferret.find("ferret")
+    assert passages and {p.handle for p in passages} == {start.handle}
+    assert ferret.store.stats().passages == chunks
+    return start.handle
+
+
+async def test_a_redirect_and_its_end_read_at_once_are_stored_once(simweb: SimWeb, ferret: Ferret) -> None:
+    pages = await ferret.fetch_many([simweb.url("/redirect/0"), simweb.url("/article")])
+    await _one_page_once(ferret, pages)
+
+
+async def test_a_redirect_read_after_its_end_joins_the_stored_page(simweb: SimWeb, ferret: Ferret) -> None:
+    end = await ferret.fetch(simweb.url("/article"))
+    start = await ferret.fetch(simweb.url("/redirect/0"))
+    handle = await _one_page_once(ferret, [start, end])
+    again = await ferret.fetch(simweb.url("/redirect/0"))  # now known: from the store, same handle
+    assert again.fetched_via == "store" and again.handle == handle and again.url == start.url
+
+
+async def test_a_searchs_writes_of_one_page_under_two_urls_join(simweb: SimWeb, ferret: Ferret) -> None:
+    """A search's verification answers before its writes end (`keep_later`): the two answers still
+    carry one handle, and the store still keeps one copy."""
+    opts, xopts = ferret.fetch_options(), ferret.extract_options()
+    deadline = time.monotonic() + 30
+
+    async def verified(url: str) -> Page:
+        raw = await ferret.fetch_response(url, opts, xopts, deadline)
+        assert isinstance(raw, RawResponse)
+        return await ferret.finish_page(raw, opts, xopts, deadline, keep_later=True)
+
+    pages = await asyncio.gather(verified(simweb.url("/redirect/0")), verified(simweb.url("/article")))
+    await _one_page_once(ferret, list(pages))
