@@ -9,6 +9,7 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from simweb import SimWeb
 from webferret.ferret import Ferret
 from webferret.fetch.types import RawResponse
 from webferret.models import Page
-from webferret.store.pages import STORE_FILE
+from webferret.store.pages import STORE_FILE, PageStore
 
 
 @pytest.fixture
@@ -79,3 +80,38 @@ async def test_a_searchs_writes_of_one_page_under_two_urls_join(simweb: SimWeb, 
 
     pages = await asyncio.gather(verified(simweb.url("/redirect/0")), verified(simweb.url("/article")))
     await _one_page_once(ferret, list(pages))
+
+
+async def test_a_redirects_look_up_waits_for_the_write_of_the_page_it_ended_at(
+    simweb: SimWeb, tmp_path: Path
+) -> None:
+    """`/redirect/0` is stored (stale) as a redirect to `/article`; `/article` is read again and its
+    write is still pending when `/redirect/0` is asked: the look-up waits for that write and answers
+    the fresh copy from the store, with no request."""
+    old = Page(
+        url=simweb.url("/redirect/0"), final_url=simweb.url("/article"), ok=True, status=200,
+        content="# Article\n\nAn older ferret article.", fetched_via="http",
+        fetched_at=datetime.now(UTC) - timedelta(hours=5),
+    )  # fmt: skip
+    store = PageStore.in_home(tmp_path)
+    store.put(old)
+    store.close()
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], fresh_seconds=600) as ferret:
+        opts, xopts = ferret.fetch_options(), ferret.extract_options()
+        deadline = time.monotonic() + 30
+        raw = await ferret.fetch_response(simweb.url("/article"), opts, xopts, deadline, fresh=True)
+        assert isinstance(raw, RawResponse)
+        holder = sqlite3.connect(tmp_path / STORE_FILE, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another writer holds the store: the write stays pending
+        try:
+            written = await ferret.finish_page(raw, opts, xopts, deadline, keep_later=True)
+            asked = asyncio.create_task(ferret.fetch(simweb.url("/redirect/0")))
+            await asyncio.sleep(0.3)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        page = await asked
+        assert "/redirect/0" not in [path for path, _ in simweb.requests]
+        assert page.ok and page.fetched_via == "store" and page.content == written.content
+        assert page.url == simweb.url("/redirect/0")
+        assert (await ferret.open(written.handle or "")).handle == page.handle

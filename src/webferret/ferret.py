@@ -234,17 +234,28 @@ class Ferret:
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
         """The stored page for `url` if it can answer this call; a store that fails is a miss.
 
-        It waits for a write of the same page still under way (`keep_later`), not for the others:
-        a search's candidates are looked up while the pages of the search before it are written."""
+        It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
+        the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
+        candidates are looked up while the pages of the search before it are written."""
         from webferret.store.handles import handle_for
 
         handle = handle_for(url)
-        while self._writing.get(handle):
-            await asyncio.wait(set(self._writing[handle]))
+        await self._pending({handle})
         try:
-            return usable(await asyncio.to_thread(self.store.lookup, url), xopts, opts)
+            stored = await asyncio.to_thread(self.store.lookup, url)
+            if stored is not None and await self._pending(_names(stored.page, stored.handle) - {handle}):
+                stored = await asyncio.to_thread(self.store.lookup, url)  # the write it waited for
+            return usable(stored, xopts, opts)
         except sqlite3.Error:
             return None
+
+    async def _pending(self, handles: set[str]) -> bool:
+        """Wait for the store writes under way under any of `handles`; answer whether there were."""
+        waited = False
+        while writes := set().union(*(self._writing.get(handle, ()) for handle in handles)):
+            waited = True
+            await asyncio.wait(writes)
+        return waited
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""
