@@ -252,7 +252,7 @@ class Ferret:
     async def _pending(self, handles: set[str]) -> bool:
         """Wait for the store writes under way under any of `handles`; answer whether there were."""
         waited = False
-        while writes := set().union(*(self._writing.get(handle, ()) for handle in handles)):
+        while writes := {write for handle in handles for write in self._writing.get(handle, ())}:
             waited = True
             await asyncio.wait(writes)
         return waited
@@ -386,14 +386,14 @@ class Ferret:
 def _asked(page: Page) -> str:
     from webferret.store.handles import handle_for
 
-    return handle_for(page.url)
+    return handle_for(page.url or "")
 
 
 def _ended(page: Page) -> str:
     """The handle of the URL `page` was read at (where its redirects ended)."""
     from webferret.store.handles import handle_for
 
-    return handle_for(page.final_url or page.url)
+    return handle_for(page.final_url or page.url or "")
 
 
 def _names(page: Page, handle: str | None) -> set[str]:
@@ -403,6 +403,7 @@ def _names(page: Page, handle: str | None) -> set[str]:
 
 def _write_done(write: asyncio.Task[Page]) -> None:
     """A store write started by `_keep_later` is over: log it when it failed."""
+    failed: str | None
     if write.cancelled():
         failed = "a page's store write was cancelled"
     elif write.exception() is not None:

@@ -41,7 +41,7 @@ def document_of(
     same text read under another of its URLs updates the stored version instead of adding a copy.
     Run inside the write transaction."""
     asked, ended = handle_for(url), handle_for(final_url or url)
-    known = target(conn, ended) or target(conn, asked) or (final_url and ended_at(conn, final_url))
+    known = target(conn, ended) or target(conn, asked) or (ended_at(conn, final_url) if final_url else None)
     handle = known or named or asked
     for other in dict.fromkeys((ended, named)):  # an alias they had already names this document
         if other and other != handle:

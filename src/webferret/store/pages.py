@@ -176,7 +176,7 @@ class PageStore:
         handle = handle_for(name) if url else name
 
         def read(conn: sqlite3.Connection) -> str:
-            return target(conn, handle) or (url and ended_at(conn, name)) or handle
+            return target(conn, handle) or (ended_at(conn, name) if url else None) or handle
 
         return self._read(read)
 
@@ -214,7 +214,7 @@ class PageStore:
         # twice: the best-ranked copy of a text is answered once, from a few more hits than `n`
         hits = self._read(lambda conn: self.index.search(conn, query, handles, n * DUPLICATE_ROOM))
         seen: set[str] = set()
-        found = []
+        found: list[Passage] = []
         for h in hits:
             if h.text not in seen and len(found) < n:
                 seen.add(h.text)
