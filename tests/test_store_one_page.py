@@ -115,3 +115,18 @@ async def test_a_redirects_look_up_waits_for_the_write_of_the_page_it_ended_at(
         assert page.ok and page.fetched_via == "store" and page.content == written.content
         assert page.url == simweb.url("/redirect/0")
         assert (await ferret.open(written.handle or "")).handle == page.handle
+
+
+async def test_a_url_with_tracking_parameters_is_the_page_without_them(
+    simweb: SimWeb, ferret: Ferret
+) -> None:
+    """`utm_*`, `fbclid` and the like never change the page (as the search's canonicalization has
+    it): read at once with and without them, one page is stored once, under one handle."""
+    tracked, plain = simweb.url("/article?utm_source=feed&fbclid=x1"), simweb.url("/article")
+    pages = await ferret.fetch_many([tracked, plain])
+    assert pages[0].handle is not None and pages[0].handle == pages[1].handle
+    assert [page.url for page in pages] == [tracked, plain]
+    await ferret._written()
+    assert _rows(ferret.settings.home)[0] == 1
+    again = await ferret.fetch(simweb.url("/article?utm_medium=mail"))
+    assert again.fetched_via == "store" and again.handle == pages[0].handle

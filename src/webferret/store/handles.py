@@ -1,7 +1,8 @@
 """Handles: a readable, stable name `site~hash12` for every canonical URL.
 
 The canonical form here is deliberately small (lower-case scheme and host, no default port, no
-fragment, an empty path as `/`); two spellings of one address therefore share one handle.
+fragment, no tracking parameters such as `utm_*` (they never change the page: `net.canonical`), an
+empty path as `/`); two spellings of one address therefore share one handle.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 from urllib.parse import urlsplit, urlunsplit
+
+from webferret.net.canonical import strip_tracking
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 HANDLE_RE = re.compile(r"^[a-z0-9.\-\[\]:]+~[0-9a-f]{12}$")
@@ -24,7 +27,7 @@ def canonical_url(url: str) -> str:
 
 
 def _canonical(url: str) -> str:
-    parts = urlsplit(url)
+    parts = urlsplit(strip_tracking(url))
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
     if ":" in host:  # an IPv6 literal keeps its brackets
