@@ -24,6 +24,7 @@ from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
+from webferret.store.handles import handle_for, page_names, read_handle
 from webferret.store.types import OpenedPage, Passage, StoredPage
 from webferret.tokens import estimate_tokens
 
@@ -237,13 +238,12 @@ class Ferret:
         It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
         the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
         candidates are looked up while the pages of the search before it are written."""
-        from webferret.store.handles import handle_for
 
         handle = handle_for(url)
         await self._pending({handle})
         try:
             stored = await asyncio.to_thread(self.store.lookup, url)
-            if stored is not None and await self._pending(_names(stored.page, stored.handle) - {handle}):
+            if stored is not None and await self._pending(page_names(stored.page, stored.handle) - {handle}):
                 stored = await asyncio.to_thread(self.store.lookup, url)  # the write it waited for
             return usable(stored, xopts, opts)
         except sqlite3.Error:
@@ -264,7 +264,7 @@ class Ferret:
         try:
             kept = await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
             if kept.handle is not None:
-                self._documents[_ended(kept)] = kept.handle
+                self._documents[read_handle(kept)] = kept.handle
             return kept
         except sqlite3.Error as exc:
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
@@ -278,11 +278,11 @@ class Ferret:
         already had: the other is its alias, so either opens it)."""
         if not page.ok:
             return page
-        handle = self._documents.setdefault(_ended(page), _asked(page))
+        handle = self._documents.setdefault(read_handle(page), handle_for(page.url or ""))
         page = page.model_copy(update={"handle": handle, "tokens": estimate_tokens(page.content)})
         write = asyncio.create_task(self._keep(page, raw, opts))
         self._track(write, _write_done)
-        names = _names(page, handle)
+        names = page_names(page, handle)
         for name in names:
             self._writing.setdefault(name, set()).add(write)
         write.add_done_callback(lambda done: self._written_one(names, done))
@@ -381,24 +381,6 @@ class Ferret:
         from webferret.search.service import run_search
 
         return await run_search(self, query, options or self.search_options())
-
-
-def _asked(page: Page) -> str:
-    from webferret.store.handles import handle_for
-
-    return handle_for(page.url or "")
-
-
-def _ended(page: Page) -> str:
-    """The handle of the URL `page` was read at (where its redirects ended)."""
-    from webferret.store.handles import handle_for
-
-    return handle_for(page.final_url or page.url or "")
-
-
-def _names(page: Page, handle: str | None) -> set[str]:
-    """The handles `page` (stored or being written under `handle`) is known by."""
-    return {name for name in (handle, _asked(page), _ended(page)) if name}
 
 
 def _write_done(write: asyncio.Task[Page]) -> None:

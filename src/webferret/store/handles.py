@@ -11,6 +11,7 @@ import hashlib
 import re
 from urllib.parse import urlsplit, urlunsplit
 
+from webferret.models import Page
 from webferret.net.canonical import strip_tracking
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -54,6 +55,17 @@ def handle_for(url: str) -> str:
         site = "local"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
     return f"{site}~{digest}"
+
+
+def read_handle(page: Page) -> str:
+    """The handle of the URL `page` was read at (where its redirects ended)."""
+    return handle_for(page.final_url or page.url or "")
+
+
+def page_names(page: Page, handle: str | None) -> set[str]:
+    """The handles `page` (stored, or being written, under `handle`) is known by: that one, its
+    asked URL's and its final URL's."""
+    return {name for name in (handle, handle_for(page.url or ""), read_handle(page)) if name}
 
 
 def looks_like_handle(text: str) -> bool:
