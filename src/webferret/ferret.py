@@ -238,7 +238,6 @@ class Ferret:
         It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
         the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
         candidates are looked up while the pages of the search before it are written."""
-
         handle = handle_for(url)
         await self._pending({handle})
         try:
