@@ -28,3 +28,11 @@ def test_unparsable_urls_still_have_handles() -> None:
         assert looks_like_handle(handle_for(text))
     assert canonical_url("http://[::1/") == "http://[::1/"
     assert handle_for("http://[::1/").startswith("local~")
+
+
+def test_tracking_parameters_are_not_part_of_a_handle() -> None:
+    """They never change the page (`net.canonical`): one page with and without them, one handle."""
+    plain = handle_for("https://example.org/p?id=7")
+    assert handle_for("https://example.org/p?utm_source=feed&id=7&fbclid=x") == plain
+    assert canonical_url("https://example.org/p?id=7&utm_medium=mail#top") == "https://example.org/p?id=7"
+    assert handle_for("https://example.org/p?id=8") != plain

@@ -249,13 +249,14 @@ def test_exempt_pages_answer_only_calls_with_the_exemption(tmp_path: Path) -> No
 def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     PageStore.in_home(tmp_path).close()
     conn = sqlite3.connect(tmp_path / "store.sqlite3")
+    conn.execute("DROP TABLE aliases")
     conn.execute("DROP INDEX pages_final_url")
     conn.execute("ALTER TABLE pages DROP COLUMN exempt")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     store = PageStore.in_home(tmp_path)
     assert store.put(_page("https://m.example/", "Migrated.")).handle
-    assert store.stats().schema_version == SCHEMA_VERSION == 3
+    assert store.stats().schema_version == SCHEMA_VERSION == 4
     store.close()
 
 

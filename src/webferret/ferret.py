@@ -24,8 +24,13 @@ from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
+from webferret.store.handles import handle_for, page_names, read_handle
 from webferret.store.types import OpenedPage, Passage, StoredPage
 from webferret.tokens import estimate_tokens
+
+DOCUMENTS_REMEMBERED = 4096
+"""Pages a session remembers the handle of (so the same page read again under another URL, a
+redirect's start and its end, is answered with one handle); forgotten, it is still stored once."""
 
 
 class Ferret:
@@ -39,6 +44,7 @@ class Ferret:
         self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
         self._writing: dict[str, set[asyncio.Future[Any]]] = {}  # the store writes under way, by handle
         self._lookups: Any = None  # the store look-ups of one loop turn, answered together
+        self._documents: dict[str, str] = {}  # the handle each page got here, by its final URL's handle
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -234,15 +240,16 @@ class Ferret:
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
         """The stored page for `url` if it can answer this call; a store that fails is a miss.
 
-        It waits for a write of the same page still under way (`keep_later`), not for the others:
-        a search's candidates are looked up while the pages of the search before it are written."""
-        from webferret.store.handles import handle_for
-
+        It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
+        the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
+        candidates are looked up while the pages of the search before it are written."""
         handle = handle_for(url)
-        while self._writing.get(handle):
-            await asyncio.wait(set(self._writing[handle]))
+        await self._pending({handle})
         try:
-            return usable(await self._lookup(url), xopts, opts)
+            stored = await self._lookup(url)
+            if stored is not None and await self._pending(page_names(stored.page, stored.handle) - {handle}):
+                stored = await self._lookup(url)  # the write it waited for
+            return usable(stored, xopts, opts)
         except sqlite3.Error:
             return None
 
@@ -255,36 +262,63 @@ class Ferret:
         found: StoredPage | None = await self._lookups.get(url)
         return found
 
+    async def _pending(self, handles: set[str]) -> bool:
+        """Wait for the store writes under way under any of `handles`; answer whether there were."""
+        waited = False
+        while writes := {write for handle in handles for write in self._writing.get(handle, ())}:
+            waited = True
+            await asyncio.wait(writes)
+        return waited
+
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""
         if not page.ok:
             return page
         try:
-            return await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
+            kept = await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
+            if kept.handle is not None:
+                self._remember(read_handle(kept), kept.handle, replace=True)
+            return kept
         except sqlite3.Error as exc:
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
             return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})
 
     def _keep_later(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """`_keep` started, not awaited: the page is answered now with the handle and token count
-        the store write gives it (see `finish_page`); a write that fails is logged."""
+        the store write gives it (see `finish_page`); a write that fails is logged. A page this
+        session already gave a handle (the same page read under another URL: a redirect's start and
+        its end) is answered with that handle, and the store keeps it under it (or under the one it
+        already had: the other is its alias, so either opens it)."""
         if not page.ok:
             return page
-        from webferret.store.handles import handle_for
-
-        handle = handle_for(page.url)
+        handle = self._remember(read_handle(page), handle_for(page.url or ""), replace=False)
+        tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+        page = page.model_copy(update={"handle": handle, "tokens": tokens})
         write = asyncio.create_task(self._keep(page, raw, opts))
         self._track(write, _write_done)
-        self._writing.setdefault(handle, set()).add(write)
-        write.add_done_callback(lambda done: self._written_one(handle, done))
-        tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
-        return page.model_copy(update={"handle": handle, "tokens": tokens})
+        names = page_names(page, handle)
+        for name in names:
+            self._writing.setdefault(name, set()).add(write)
+        write.add_done_callback(lambda done: self._written_one(names, done))
+        return page
 
-    def _written_one(self, handle: str, write: asyncio.Future[Any]) -> None:
-        writes = self._writing.get(handle, set())
-        writes.discard(write)
-        if not writes:
-            self._writing.pop(handle, None)
+    def _remember(self, name: str, handle: str, *, replace: bool) -> str:
+        """The handle of the page read at `name` in this session: `handle` if none (or `replace`).
+        At most `DOCUMENTS_REMEMBERED` are kept (a resident server's session is long), oldest out."""
+        known = self._documents.get(name)
+        if known is not None and not replace:
+            return known
+        if known is None and len(self._documents) >= DOCUMENTS_REMEMBERED:
+            del self._documents[next(iter(self._documents))]
+        self._documents[name] = handle
+        return handle
+
+    def _written_one(self, names: set[str], write: asyncio.Future[Any]) -> None:
+        for name in names:
+            writes = self._writing.get(name, set())
+            writes.discard(write)
+            if not writes:
+                self._writing.pop(name, None)
 
     def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing
@@ -376,6 +410,7 @@ class Ferret:
 
 def _write_done(write: asyncio.Task[Page]) -> None:
     """A store write started by `_keep_later` is over: log it when it failed."""
+    failed: str | None
     if write.cancelled():
         failed = "a page's store write was cancelled"
     elif write.exception() is not None:

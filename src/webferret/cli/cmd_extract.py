@@ -12,14 +12,17 @@ from webferret.cli.common import add_common, add_scope, scope_options, settings_
 
 
 def _absolute_url(text: str) -> str:
-    """`--url`: an absolute URL (relative links are resolved against it), not a bare word."""
-    from urllib.parse import urlsplit
+    """`--url`: an absolute URL (relative links are resolved against it), not a bare word: checked
+    as a fetch checks its URLs, any scheme (`file:` too)."""
+    from webferret.models import FerretError
+    from webferret.net.urltext import EXAMPLE, absolute_url
 
-    parts = urlsplit(text.strip())
-    if not parts.scheme or not (parts.netloc or parts.scheme == "file"):
-        raise argparse.ArgumentTypeError(
-            f"expected an absolute URL such as https://example.org/page, got {text!r}"
+    try:
+        absolute_url(
+            text, None, local=f" (a path: FILE is the file read; --url is its address, such as {EXAMPLE})"
         )
+    except FerretError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
     return text.strip()
 
 

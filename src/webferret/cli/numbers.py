@@ -5,34 +5,32 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import TypeVar
+
+N = TypeVar("N", int, float)
 
 
 def whole_number(low: int = 1, high: int | None = None, unit: str = "") -> Callable[[str], int]:
     """A whole number from `low` (to `high`); `unit` names what is counted in the message."""
     wanted = f"a whole number{unit} from {low} to {high}" if high else f"a whole number{unit}, {low} or more"
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
-        return value
-
-    return parse
+    return _number(int, lambda value: low <= value and (high is None or value <= high), wanted)
 
 
 def seconds(zero: bool = False) -> Callable[[str], float]:
     """A finite number of seconds, above 0 (or with `zero`, 0 or more)."""
     wanted = "a number of seconds, 0 or more" if zero else "a number of seconds above 0"
+    return _number(float, lambda value: math.isfinite(value) and (value > 0 or (zero and value == 0)), wanted)
 
-    def parse(text: str) -> float:
+
+def _number(read: Callable[[str], N], fits: Callable[[N], bool], wanted: str) -> Callable[[str], N]:
+    """The argparse type reading a number with `read` that `fits`, else saying it expected `wanted`."""
+
+    def parse(text: str) -> N:
         try:
-            value = float(text)
+            value = read(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
-        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            value = None
+        if value is None or not fits(value):
             raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
         return value
 

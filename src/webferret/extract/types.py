@@ -69,7 +69,7 @@ class Extracted(BaseModel):
     word_count: int = 0
     format: OutputFormat = "markdown"
     content: str = ""
-    tokens: int | None = Field(default=None, description="`estimate_tokens(content)`, counted by the extractor")
+    tokens: int | None = Field(default=None, description="estimated tokens of `content`")
     markdown: str = Field(default="", description="always the Markdown, whatever `format` is")
     links: list[Link] = Field(default_factory=list)
     jsonld: list[Any] = Field(default_factory=list)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlunsplit
 
 import httpx
 
@@ -35,6 +35,7 @@ from webferret.net.addresses import (
     parse_numeric_host,
 )
 from webferret.net.dns import Resolver, system_resolver
+from webferret.net.urltext import absolute_url
 
 __all__ = ["Resolver", "Target", "UrlPolicy", "classify_address", "system_resolver"]
 
@@ -135,28 +136,10 @@ class UrlPolicy:
 def parse_url(url: str) -> tuple[httpx.URL, str]:
     """Parse `url` into an httpx URL (numeric hosts written canonically) and the host as written.
 
-    Raises `FerretError` with `invalid_url` or `unsupported_scheme`.
+    Raises `FerretError` with `invalid_url` or `unsupported_scheme` (see `urltext.absolute_url`).
     """
-    text = url.strip() if isinstance(url, str) else ""
-    if not text:
-        raise FerretError(ErrorCode.INVALID_URL, "empty URL")
-    try:
-        parts = urlsplit(text)
-    except ValueError as exc:
-        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
-    scheme = parts.scheme.lower()
-    if not scheme or (not parts.netloc and scheme not in SCHEMES and "." in scheme):
-        hint = f" (did you mean https://{text}?)" if "." in text.split("/")[0] else ""
-        if text.startswith(("/", "./", "../", "~")):
-            hint = " (a local path: `webferret extract` reads local files)"
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} is not an absolute URL{hint}")
-    if scheme not in SCHEMES:
-        raise FerretError(
-            ErrorCode.UNSUPPORTED_SCHEME, f"{text}: scheme '{scheme}' is not supported (only http and https)"
-        )
-    written = parts.hostname or ""
-    if not written:
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    parts = absolute_url(url, SCHEMES)
+    text, written = url.strip(), parts.hostname or ""
     try:
         numeric = parse_numeric_host(written)
     except NumericHostError as exc:

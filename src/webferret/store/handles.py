@@ -1,7 +1,8 @@
 """Handles: a readable, stable name `site~hash12` for every canonical URL.
 
 The canonical form here is deliberately small (lower-case scheme and host, no default port, no
-fragment, an empty path as `/`); two spellings of one address therefore share one handle.
+fragment, no tracking parameters such as `utm_*` (they never change the page: `net.canonical`), an
+empty path as `/`); two spellings of one address therefore share one handle.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 from urllib.parse import urlsplit, urlunsplit
+
+from webferret.models import Page
+from webferret.net.canonical import strip_tracking
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 HANDLE_RE = re.compile(r"^[a-z0-9.\-\[\]:]+~[0-9a-f]{12}$")
@@ -24,7 +28,7 @@ def canonical_url(url: str) -> str:
 
 
 def _canonical(url: str) -> str:
-    parts = urlsplit(url)
+    parts = urlsplit(strip_tracking(url))
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
     if ":" in host:  # an IPv6 literal keeps its brackets
@@ -51,6 +55,17 @@ def handle_for(url: str) -> str:
         site = "local"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
     return f"{site}~{digest}"
+
+
+def read_handle(page: Page) -> str:
+    """The handle of the URL `page` was read at (where its redirects ended)."""
+    return handle_for(page.final_url or page.url or "")
+
+
+def page_names(page: Page, handle: str | None) -> set[str]:
+    """The handles `page` (stored, or being written, under `handle`) is known by: that one, its
+    asked URL's and its final URL's."""
+    return {name for name in (handle, handle_for(page.url or ""), read_handle(page)) if name}
 
 
 def looks_like_handle(text: str) -> bool:

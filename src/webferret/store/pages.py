@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from webferret.models import Page
-from webferret.store.handles import canonical_url, content_hash, handle_for
+from webferret.store.documents import document_of, ended_at, forget_unstored, target
+from webferret.store.handles import content_hash, handle_for
 from webferret.store.passages import PassageIndex, chunks_for
 from webferret.store.schema import connect, fts5_available, retry_locked
 from webferret.store.types import Passage, StoredPage, StoreStats
@@ -101,17 +102,21 @@ class PageStore:
     def put_many(
         self, items: Sequence[tuple[Page, Mapping[str, str]]], *, exempt: bool = False
     ) -> list[Page]:
-        """Store several pages with their response headers in one transaction."""
+        """Store several pages with their response headers in one transaction. A page another URL
+        of it already stored (a redirect's start and its end) joins that document (see `documents`);
+        a page that carries a handle (an answer named it before its write) keeps it if it is new."""
         prepared = [self._prepare(page, headers, exempt) for page, headers in items]
 
-        def write(conn: sqlite3.Connection) -> None:
-            for row, chunks in prepared:
-                self._write_row(conn, row, chunks)
+        def write(conn: sqlite3.Connection) -> list[str]:
+            return [
+                self._write_row(conn, row, chunks, page.handle)
+                for (page, _), (row, chunks) in zip(items, prepared, strict=True)
+            ]
 
-        self._write(write)
+        handles = self._write(write)
         return [
-            page.model_copy(update={"handle": row[0], "tokens": row[11], "fetched_at": _when(row[6])})
-            for (page, _), (row, _) in zip(items, prepared, strict=True)
+            page.model_copy(update={"handle": handle, "tokens": row[9], "fetched_at": _when(row[4])})
+            for (page, _), (row, _), handle in zip(items, prepared, handles, strict=True)
         ]
 
     def _prepare(
@@ -119,29 +124,34 @@ class PageStore:
     ) -> tuple[Row, list[tuple[int, str]]]:
         fetched = page.fetched_at or datetime.now(UTC)
         row = (
-            handle_for(page.url), canonical_url(page.url), page.url, page.final_url, page.canonical_url,
+            page.url, page.final_url, page.canonical_url,
             content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
             header(headers, "last-modified"), page.title, page.format, estimate_tokens(page.content),
             page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt),
         )  # fmt: skip
         return row, chunks_for(page.content, self.page_tokens)
 
-    def _write_row(self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]]) -> None:
+    def _write_row(
+        self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]], named: str | None = None
+    ) -> str:
+        """Write one prepared page under the handle of the document it is; answer that handle."""
+        handle, key_url = document_of(conn, row[0], row[1], named)
         page_id = conn.execute(
             "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
             "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (key_url, content_hash) DO UPDATE SET url = excluded.url, "
+            "ON CONFLICT (key_url, content_hash) DO UPDATE SET handle = excluded.handle, url = excluded.url, "
             "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
             "fetched_at = excluded.fetched_at, etag = excluded.etag, "
             "last_modified = excluded.last_modified, title = excluded.title, "
             "page_json = excluded.page_json, exempt = excluded.exempt RETURNING id",
-            row,
+            (handle, key_url, *row),
         ).fetchone()[0]
         if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
-            return
-        self.index.remove(conn, "handle = ? AND id != ?", (row[0], page_id))
+            return handle
+        self.index.remove(conn, "handle = ? AND id != ?", (handle, page_id))
         self.index.add(conn, page_id, chunks)
+        return handle
 
     def get(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle`, or None."""
@@ -159,20 +169,14 @@ class PageStore:
         return self._read(lambda conn: conn.execute(query, (key,)).fetchone()) is not None
 
     def resolve(self, name: str) -> str:
-        """The handle a reader's call names (`open`, `find`): a handle as given; a URL as the handle
-        of the page asked for at it, else of the newest page a redirect ended at it (`final_url`)."""
-        if "://" not in name:
-            return name
-        handle = handle_for(name)
+        """The handle a reader's call names (`open`, `find`): a handle, or a URL's handle, as the
+        document it names (itself, or the one it joined: see `documents`); else, for a URL, the
+        newest page a redirect ended at it (`final_url`)."""
+        url = "://" in name
+        handle = handle_for(name) if url else name
 
         def read(conn: sqlite3.Connection) -> str:
-            if conn.execute("SELECT 1 FROM pages WHERE handle = ? LIMIT 1", (handle,)).fetchone():
-                return handle
-            row = conn.execute(
-                "SELECT handle FROM pages WHERE final_url = ? ORDER BY fetched_at DESC, id DESC LIMIT 1",
-                (name,),
-            ).fetchone()
-            return str(row[0]) if row else handle
+            return target(conn, handle) or (ended_at(conn, name) if url else None) or handle
 
         return self._read(read)
 
@@ -214,7 +218,7 @@ class PageStore:
         # twice: the best-ranked copy of a text is answered once, from a few more hits than `n`
         hits = self._read(lambda conn: self.index.search(conn, query, handles, n * DUPLICATE_ROOM))
         seen: set[str] = set()
-        found = []
+        found: list[Passage] = []
         for h in hits:
             if h.text not in seen and len(found) < n:
                 seen.add(h.text)
@@ -248,7 +252,9 @@ class PageStore:
 
         def write(conn: sqlite3.Connection) -> int:
             self.index.remove(conn, "fetched_at < ?", (cutoff,))
-            return conn.execute("DELETE FROM pages WHERE fetched_at < ?", (cutoff,)).rowcount
+            removed = conn.execute("DELETE FROM pages WHERE fetched_at < ?", (cutoff,)).rowcount
+            forget_unstored(conn)
+            return removed
 
         return self._write(write)
 
@@ -257,7 +263,9 @@ class PageStore:
 
         def write(conn: sqlite3.Connection) -> int:
             self.index.clear(conn)
-            return conn.execute("DELETE FROM pages").rowcount
+            removed = conn.execute("DELETE FROM pages").rowcount
+            forget_unstored(conn)
+            return removed
 
         return self._write(write)
 

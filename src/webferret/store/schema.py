@@ -60,6 +60,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX pages_final_url ON pages (final_url);
     """,
+    # 4: one page read under several URLs is one document: the other URLs' handles name its handle
+    """
+    CREATE TABLE aliases (handle TEXT PRIMARY KEY, target TEXT NOT NULL);
+    CREATE INDEX aliases_target ON aliases (target);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,50 @@
+"""Whether a URL as a user wrote it is an absolute URL, and if not, why: one check for the URLs a
+fetch is given (`policy.parse_url`) and for `webferret extract --url` (the page's own URL).
+
+Light on purpose (no HTTP client imported): the command line checks `--url` while it parses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from urllib.parse import SplitResult, urlsplit
+
+from webferret.models import ErrorCode, FerretError
+
+EXAMPLE = "https://example.org/page"
+LOCAL_PATH = " (a local path: `webferret extract` reads local files)"
+
+
+def absolute_url(url: object, schemes: Collection[str] | None, local: str = LOCAL_PATH) -> SplitResult:
+    """`url` (stripped) split, when it is an absolute URL: a scheme, one of `schemes` (None: any),
+    and a host (`file:` URLs have none). Raises `FerretError`: `unsupported_scheme` for another
+    scheme, else `invalid_url` naming the text and what is wrong with it: empty, unparsable, no host,
+    or not absolute, with a hint (`https://` was left out; `local`: it is a local path)."""
+    text = url.strip() if isinstance(url, str) else ""
+    if not text:
+        raise FerretError(ErrorCode.INVALID_URL, "empty URL")
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError as exc:
+        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
+    scheme = parts.scheme.lower()
+    known = schemes is None or scheme in schemes
+    if not scheme or (not parts.netloc and not known and "." in scheme):  # `example.org:8080/x`
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} is not an absolute URL{_hint(text, local)}")
+    if not known:
+        only = " and ".join(schemes or ())
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_SCHEME, f"{text}: scheme '{scheme}' is not supported (only {only})"
+        )
+    if not host and scheme != "file":
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    return parts
+
+
+def _hint(text: str, local: str) -> str:
+    if text.startswith(("/", "./", "../", "~")):
+        return local
+    if "." in text.split("/")[0]:
+        return f" (did you mean https://{text}?)"
+    return f" (such as {EXAMPLE})"
