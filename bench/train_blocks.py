@@ -50,7 +50,7 @@ import stacking
 from common import REPO, evaluator, load_pages
 from resiliparse_ref import second_reference_text
 
-from webferret.extract import chooser, main_content, trim
+from webferret.extract import chooser, main_content, selector, trim
 from webferret.extract.features import N_SECOND, normalize
 
 WORD = re.compile(r"\w+")
@@ -64,7 +64,7 @@ PARAMS = {
     "early_stopping": False,
 }
 REFERENCE = "fast" if main_content.FAST_REFERENCE else "full"  # the runtime's reference run
-OUTPUT = "full"  # the runtime's output run (`selector._trafilatura_document`)
+OUTPUT = "fast" if selector.FAST_OUTPUT else "full"  # the runtime's output run (`selector`)
 MAX_BLOCKS = 250  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
 
 
