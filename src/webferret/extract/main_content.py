@@ -20,7 +20,8 @@ from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
 # trafilatura's reference run in its fast mode: without the comparison with readability and justext nor
-# the justext rescue (the models are trained on features made this way: bench/train_blocks.py --reference)
+# the justext rescue. Measured and off (README, eighth round): the models must be trained on features made
+# the same way (bench/train_blocks.py --reference, which defaults to this)
 FAST_REFERENCE = False
 
 
