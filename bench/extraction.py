@@ -1,6 +1,6 @@
 """Extraction quality and speed: webferret next to trafilatura and readability-lxml, in the same run.
 
-    uv run python bench/extraction.py [--sample N] [--sets articles,multitype] [--out PATH]
+    uv run python bench/extraction.py [--sample N] [--sets articles,multitype] [--out PATH] [--fast-output]
 
 Both sets come from ../shared/bench and are scored with the shared evaluator (imported by path): the
 article set (181 pages, shingle F1) and the multitype dev split (1,497 pages, bow F1, per page type).
@@ -121,7 +121,12 @@ def main() -> None:
     ap.add_argument("--sets", default="articles,multitype")
     ap.add_argument("--extractors", default=",".join(EXTRACTORS))
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "extraction")
+    ap.add_argument("--fast-output", action="store_true", help="trafilatura's output run in its fast mode")
     args = ap.parse_args()
+    if args.fast_output:
+        from webferret.extract import selector
+
+        selector.FAST_OUTPUT = True
     names = tuple(args.extractors.split(","))
     results = []
     for dataset in args.sets.split(","):

@@ -19,6 +19,11 @@ page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree 
 over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
 The cached features carry resiliparse's columns (`features.second_columns`, the seventh round), dropped
 unless --second (an experiment: the runtime's features have none). --by domain: folds by URL host.
+--reference full|fast: trafilatura's reference run without or with its fast mode (the eighth round; each
+its own feature cache; default the runtime's, `main_content.FAST_REFERENCE`). A page handed to trafilatura
+gets its output run, whose text the reference text of the --output mode (default the runtime's) stands in
+for: when the two modes differ, the chooser's labels and the pipeline figures use that one, the features
+the reference's.
 An experiment's --out elsewhere than the shipped path leaves train_blocks.last.json as it is.
 """
 
@@ -45,7 +50,7 @@ import stacking
 from common import REPO, evaluator, load_pages
 from resiliparse_ref import second_reference_text
 
-from webferret.extract import chooser, main_content, trim
+from webferret.extract import chooser, main_content, selector, trim
 from webferret.extract.features import N_SECOND, normalize
 
 WORD = re.compile(r"\w+")
@@ -58,6 +63,8 @@ PARAMS = {
     "min_samples_leaf": 20,
     "early_stopping": False,
 }
+REFERENCE = "fast" if main_content.FAST_REFERENCE else "full"  # the runtime's reference run
+OUTPUT = "fast" if selector.FAST_OUTPUT else "full"  # the runtime's output run (`selector`)
 MAX_BLOCKS = 250  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
 
 
@@ -83,11 +90,11 @@ def labels(texts: list[str], truth: str) -> np.ndarray:
     return overlaps(texts, truth) >= 0.5
 
 
-def featurize(job: tuple[str, str, Path, str]) -> dict:
-    page_id, url, html_path, truth = job
+def featurize(job: tuple[str, str, Path, str, bool]) -> dict:
+    page_id, url, html_path, truth, fast = job
     with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
         html = f.read()
-    analysis = main_content.analyse(html, url, second=second_reference_text(html))
+    analysis = main_content.analyse(html, url, second=second_reference_text(html), fast=fast)
     if analysis is None or not analysis.blocks:
         return {
             "id": page_id,
@@ -102,22 +109,24 @@ def featurize(job: tuple[str, str, Path, str]) -> dict:
             "keys": stacking.group_keys(analysis.blocks)}  # fmt: skip
 
 
-def features_hash() -> str:
-    """A digest of the code that makes the features (cached features are reused while it is unchanged)."""
+def features_hash(fast: bool = main_content.FAST_REFERENCE) -> str:
+    """A digest of the code that makes the features (cached features are reused while it is unchanged)
+    and of the reference run's mode."""
     sources = (
         b"".join((REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py"))
         + b"second"
+        + (b"fast" if fast else b"")
     )
     return hashlib.sha1(sources).hexdigest()[:8]
 
 
-def dataset(name: str, pages: list, workers: int) -> list[dict]:
+def dataset(name: str, pages: list, workers: int, fast: bool = main_content.FAST_REFERENCE) -> list[dict]:
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{name}-{len(pages)}-{features_hash()}.pkl"
+    path = CACHE / f"{name}-{len(pages)}-{features_hash(fast)}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
     with ProcessPoolExecutor(workers) as pool:
-        jobs = [(p.id, p.url, p.html_path, p.truth) for p in pages]
+        jobs = [(p.id, p.url, p.html_path, p.truth, fast) for p in pages]
         rows = list(pool.map(featurize, jobs, chunksize=8))
     path.write_bytes(pickle.dumps(rows))
     return rows
@@ -128,6 +137,18 @@ def without_second(rows: list[dict]) -> list[dict]:
     end = -chooser.N_PAGE_SIGNALS
     cut = np.s_[end - N_SECOND : end]
     return [r if r["x"] is None else {**r, "x": np.delete(r["x"], cut, axis=1)} for r in rows]
+
+
+def with_output(rows: list[dict], outputs: list[dict]) -> list[dict]:
+    """The rows with `out`, the text that stands in for trafilatura's output run (the one a page handed to
+    trafilatura gets): the reference text of `outputs`, rows of the output run's mode (`--output`)."""
+    texts = {r["id"]: r["ref"] for r in outputs}
+    return [{**r, "out": texts[r["id"]]} for r in rows]
+
+
+def output_text(row: dict) -> str:
+    """trafilatura's text as a page handed to it gets it (its reference text unless `with_output`)."""
+    return row.get("out", row["ref"])
 
 
 def chars_of(row: dict) -> np.ndarray:
@@ -221,10 +242,10 @@ def chooser_rows(rows: list[dict], probs: dict, threshold: float, truths: dict[s
     for r in rows:
         x = chooser.page_features(r["texts"], probs[r["id"]], threshold, r["ref"], r.get("page_x", r["x"]))
         keep = probs[r["id"]] >= threshold
-        text = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
+        text = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or output_text(r)
         xs.append(x[0])
         f_cls.append(bow(truths[r["id"]], text)[2])
-        f_ref.append(bow(truths[r["id"]], r["ref"])[2])
+        f_ref.append(bow(truths[r["id"]], output_text(r))[2])
     return np.array(xs), np.array(f_cls), np.array(f_ref)
 
 
@@ -296,16 +317,16 @@ def trimmed(row: dict, prob: np.ndarray | None, cut: float) -> str:
     """trafilatura's text less the lines that are exactly blocks rated below `cut` (and no block kept):
     the text-level twin of `extract/trim.py`, on the cached reference text."""
     if prob is None or row["x"] is None:
-        return row["ref"]
+        return output_text(row)
     dropped = trim.rejected([normalize(t) for t in row["texts"]], prob, cut)
-    return "\n".join(line for line in row["ref"].splitlines() if normalize(line) not in dropped)
+    return "\n".join(line for line in output_text(row).splitlines() if normalize(line) not in dropped)
 
 
 def trim_sweep(label: str, pages: list, rows: list[dict], probs: dict, cuts: list[float]) -> None:
     """Declared articles of a set: trafilatura's text, untrimmed and trimmed at each cut."""
     ids = {r["id"] for r in rows}
     pages = [p for p in pages if p.id in ids]
-    report(f"{label}: untrimmed", pages, {r["id"]: r["ref"] for r in rows})
+    report(f"{label}: untrimmed", pages, {r["id"]: output_text(r) for r in rows})
     for cut in cuts:
         report(f"{label}: trim at {cut}", pages, {r["id"]: trimmed(r, probs.get(r["id"]), cut) for r in rows})
 
@@ -313,7 +334,7 @@ def trim_sweep(label: str, pages: list, rows: list[dict], probs: dict, cuts: lis
 def pipeline_estimate(pages: list, rows: list[dict], texts: dict[str, str], to: dict) -> dict:
     """The whole pipeline's figure from out-of-fold texts: trafilatura's text where the pipeline routes
     the page to trafilatura (its plain reference text stands in for the pipeline's rendering)."""
-    refs = {r["id"]: r["ref"] for r in rows}
+    refs = {r["id"]: output_text(r) for r in rows}
     mixed = {i: text if to.get(i) is None else refs[i] for i, text in texts.items()}
     print(f"  pages routed to trafilatura: {sum(k is not None for k in to.values())} of {len(pages)}")
     return report("  pipeline rule (estimate)", pages, mixed)
@@ -323,7 +344,7 @@ def texts_for(rows: list[dict], model, threshold: float, oracle: bool = False) -
     out = {}
     for r in rows:
         if r["x"] is None:
-            out[r["id"]] = r["ref"]
+            out[r["id"]] = output_text(r)
             continue
         keep = r["y"] if oracle else model.predict_proba(r["x"])[:, 1] >= threshold
         out[r["id"]] = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k)
@@ -334,7 +355,7 @@ def texts_at(rows: list[dict], probs: dict[str, np.ndarray], threshold: float) -
     out = {}
     for r in rows:
         keep = probs[r["id"]] >= threshold if r["id"] in probs else []
-        out[r["id"]] = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or r["ref"]
+        out[r["id"]] = "\n\n".join(t for t, k in zip(r["texts"], keep, strict=True) if k) or output_text(r)
     return out
 
 
@@ -425,6 +446,10 @@ def main() -> None:
     ap.add_argument("--second", action="store_true",
                     help="with resiliparse's columns (an experiment: the runtime has none)")  # fmt: skip
     ap.add_argument("--by", choices=("page", "domain"), default="page", help="folds by page or URL host")
+    ap.add_argument("--reference", choices=("full", "fast"), default=REFERENCE,
+                    help="trafilatura's reference run, without or with its fast mode")  # fmt: skip
+    ap.add_argument("--output", choices=("full", "fast"), default=OUTPUT,
+                    help="trafilatura's output run's mode (its text for pages handed to it)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
@@ -434,11 +459,18 @@ def main() -> None:
     if args.sample:
         pages = random.Random(0).sample(pages, args.sample)
     sets = {"multitype": pages, "articles": load_pages("articles")}
-    rows = dataset("multitype", pages, args.workers)
-    arows = dataset("articles", sets["articles"], args.workers)
+    fast = args.reference == "fast"
+    rows = dataset("multitype", pages, args.workers, fast)
+    arows = dataset("articles", sets["articles"], args.workers, fast)
+    if args.output != args.reference:
+        out_fast = args.output == "fast"
+        rows = with_output(rows, dataset("multitype", pages, args.workers, out_fast))
+        arows = with_output(arows, dataset("articles", sets["articles"], args.workers, out_fast))
     if not args.second:
         rows, arows = without_second(rows), without_second(arows)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
+    if args.output != args.reference:
+        report("trafilatura (output run)", pages, {r["id"]: output_text(r) for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
     fold_of = folds_of([r["id"] for r in (rows + arows if args.articles else rows)], args.folds)
     if args.by == "domain":
@@ -456,7 +488,7 @@ def main() -> None:
     params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
     tag = ("-second" if args.second else "") + ("-domain" if args.by == "domain" else "")
-    key = f"stage1-{len(train)}-{args.folds}-{features_hash()}-{params}{tag}"
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash(fast)}-{params}{tag}"
     plain = CACHE / f"{key}-0.pkl"
     known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
     oof, outside = cached(f"{key}-{int(pairs)}", lambda: stage_one(train, fold_of, args.folds, pairs, known))

@@ -34,3 +34,16 @@ def test_params_override_reads_ints_and_floats() -> None:
     params = train_blocks.parse_params("l2_regularization=1.0,min_samples_leaf=50,")
     assert params == {"l2_regularization": 1.0, "min_samples_leaf": 50}
     assert isinstance(params["min_samples_leaf"], int)
+
+
+def test_each_reference_mode_has_its_own_feature_cache() -> None:
+    assert train_blocks.features_hash(True) != train_blocks.features_hash(False)
+
+
+def test_output_text_stands_in_for_trafilaturas_output_run() -> None:
+    rows = [{"id": "a", "ref": "fast text", "texts": ["x"]}, {"id": "b", "ref": "b fast", "texts": []}]
+    outputs = [{"id": "a", "ref": "full text"}, {"id": "b", "ref": "b full"}]
+    mixed = train_blocks.with_output(rows, outputs)
+    assert [train_blocks.output_text(r) for r in mixed] == ["full text", "b full"]
+    assert [r["ref"] for r in mixed] == ["fast text", "b fast"]  # the features' reference is kept
+    assert train_blocks.output_text(rows[0]) == "fast text"

@@ -19,6 +19,10 @@ from webferret.extract import chooser, features
 from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
+# trafilatura's reference run in its fast mode: without the comparison with readability and justext nor
+# the justext rescue. Measured and off (README, eighth round): the models must be trained on features made
+# the same way (bench/train_blocks.py --reference, which defaults to this)
+FAST_REFERENCE = False
 
 
 @dataclass
@@ -30,11 +34,15 @@ class Analysis:
     reference_text: str
 
 
-def reference(source: str | lxml.html.HtmlElement, url: str | None) -> tuple[str, str]:
+def reference(
+    source: str | lxml.html.HtmlElement, url: str | None, fast: bool = FAST_REFERENCE
+) -> tuple[str, str]:
     """trafilatura's main text and comments text (empty strings when it finds nothing), from the HTML or
-    from the page already parsed (trafilatura works on its own copy of a tree)."""
+    from the page already parsed (trafilatura works on its own copy of a tree); `fast`: its fast mode."""
     try:
-        doc = trafilatura.bare_extraction(source, url=url, include_comments=True, with_metadata=False)
+        doc = trafilatura.bare_extraction(
+            source, url=url, fast=fast, include_comments=True, with_metadata=False
+        )
     except (ValueError, TypeError, AttributeError):
         return "", ""
     if doc is None or isinstance(doc, dict):
@@ -48,11 +56,12 @@ def analyse(
     tree: lxml.html.HtmlElement | None = None,
     known: tuple[str, str] | None = None,
     second: str | None = None,
+    fast: bool = FAST_REFERENCE,
 ) -> Analysis | None:
     """Blocks and features of a page; None when the HTML holds no document (arguments: `cut`). `second`:
     a second reference extractor's main text (an experiment's: bench/train_blocks.py gives resiliparse's),
     whose columns (`features.second_columns`) then join the features."""
-    page = cut(html, url, tree, known)
+    page = cut(html, url, tree, known, fast)
     if page is None:
         return None
     blocks, ref, main = page
@@ -67,18 +76,20 @@ def cut(
     url: str | None,
     tree: lxml.html.HtmlElement | None = None,
     known: tuple[str, str] | None = None,
+    fast: bool = FAST_REFERENCE,
 ) -> tuple[list[B.Block], features.Reference, str] | None:
     """The page's blocks, what trafilatura kept of it and its main text; None when the HTML holds no
     document.
 
     `tree`: the page as `htmlpage.parse_html` parsed it (left untouched: the blocks come from a copy), so
     the HTML is not parsed again, here or by trafilatura (the same trees, the same features).
-    `known`: trafilatura's main and comments text when the caller already has them (else it runs here).
+    `known`: trafilatura's main and comments text when the caller already has them (else it runs here,
+    in its fast mode with `fast`).
     """
     root = B.parse(html) if tree is None else copy.deepcopy(tree)
     if root is None:
         return None
-    main, comments = known if known is not None else reference(html if tree is None else tree, url)
+    main, comments = known if known is not None else reference(html if tree is None else tree, url, fast)
     B.clean(root)
     return B.segment(root), features.Reference.of(main, comments), main
 

@@ -21,6 +21,9 @@ BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "n
 _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
 _MIN_FALLBACK_CHARS = 200
 TINY_PAGE_CHARS = 1000
+# trafilatura's output run in its fast mode (no comparison with readability and justext): measured, off
+# (README, eighth round); read at each call, so bench/extraction.py --fast-output can switch it on
+FAST_OUTPUT = False
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 
@@ -155,6 +158,7 @@ def _trafilatura_document(tree: html.HtmlElement) -> Document | None:
         document = trafilatura.bare_extraction(
             tree,
             url=None,  # with a URL it resolves links against the site root; the renderer does it right
+            fast=FAST_OUTPUT,
             output_format="xml",
             include_formatting=True,
             include_links=True,
