@@ -57,3 +57,44 @@ def test_suspension_refuses_until_it_ends(tmp_path: Path) -> None:
     clock.now += 31
     assert pacer.suspension("ddg") is None
     assert pacer.reserve("ddg", 1.0) == 0
+
+
+def test_a_suspended_engine_leaves_no_transaction_open(tmp_path: Path) -> None:
+    """The refusal rolls its transaction back: the kept connection writes again at once."""
+    clock = Clock()
+    pacer = Pacer(tmp_path / "p.sqlite", clock=clock)
+    pacer.suspend("ddg", 30, "HTTP 429")
+    with pytest.raises(FerretError):
+        pacer.reserve("ddg", 1.0)
+    assert pacer.reserve("brave", 1.0) == 0
+    assert Pacer(tmp_path / "p.sqlite", clock=clock).reserve("wiki", 1.0) == 0  # no lock left behind
+
+
+async def test_one_pacer_a_file_keeps_its_connection_for_any_thread(tmp_path: Path) -> None:
+    import asyncio
+
+    from webferret.search.pacing import pacer_at
+
+    pacer = pacer_at(tmp_path / "p.sqlite")
+    assert pacer_at(tmp_path / "p.sqlite") is pacer
+    await asyncio.gather(*(pacer.wait_turn(f"engine{n}", 0.0) for n in range(4)))  # worker threads
+    first = pacer._conn
+    await asyncio.to_thread(pacer.reserve, "engine0", 0.0)
+    assert first is not None and pacer._conn is first
+
+
+def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
+    import os
+
+    pacer = Pacer(tmp_path / "p.sqlite")
+    pacer.reserve("ddg", 0.0)
+    parent_conn = pacer._conn
+    child = os.fork()
+    if child == 0:  # the child: a new connection, and the reservation is made
+        code = 0 if pacer.reserve("brave", 0.0) == 0 and pacer._conn is not parent_conn else 1
+        os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert pacer._conn is parent_conn
+    assert Pacer(tmp_path / "p.sqlite").suspension("brave") is None
+    assert pacer.reserve("brave", 60.0) > 0  # the child's reservation is in the file

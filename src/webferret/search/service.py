@@ -10,7 +10,7 @@ import httpx
 
 from webferret.net.transport import shared_tls
 from webferret.search.engines import registry
-from webferret.search.pacing import Pacer
+from webferret.search.pacing import pacer_at
 from webferret.search.router import Router
 from webferret.search.runner import EngineRunner
 from webferret.search.types import Engine, SearchOptions, SearchResult
@@ -83,7 +83,7 @@ async def run_search(
 ) -> SearchResult:
     """Search, fuse, and (when `options.verify`) verify; engine failures are reports, not exceptions."""
     settings = ferret.settings
-    pacer = Pacer(settings.home / PACING_FILE)
+    pacer = pacer_at(settings.home / PACING_FILE)
     headers = {"User-Agent": settings.user_agent}
     pages = spare_candidates(options.results)
     if options.verify:  # workers forked now import the extractor while the engines are asked
