@@ -39,6 +39,7 @@ class Ferret:
     def __init__(self, settings: Settings | None = None, **overrides: Any) -> None:
         self.settings = settings if settings is not None else load_settings(**overrides)
         self._fetcher: Any = None
+        self._engine_client: Any = None
         self._extractor: Any = None
         self._store: Any = None
         self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
@@ -57,6 +58,9 @@ class Ferret:
         if self._fetcher is not None:
             await self._fetcher.aclose()
             self._fetcher = None
+        if self._engine_client is not None:
+            await self._engine_client.aclose()
+            self._engine_client = None
         if self._extractor is not None:
             self._extractor.close()
             self._extractor = None
@@ -72,6 +76,21 @@ class Ferret:
 
             self._fetcher = Fetcher(self.settings)
         return self._fetcher
+
+    @property
+    def engine_client(self) -> Any:
+        """The HTTP client of the search engines' requests, kept for the session: a resident
+        session's next search reuses its connections (on the internet, TLS handshakes)."""
+        if self._engine_client is None:
+            import httpx
+
+            from webferret.net.transport import shared_tls
+
+            headers = {"User-Agent": self.settings.user_agent}
+            self._engine_client = httpx.AsyncClient(
+                headers=headers, follow_redirects=True, verify=shared_tls()
+            )
+        return self._engine_client
 
     @property
     def extractor(self) -> Any:

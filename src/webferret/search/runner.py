@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import httpx
 
@@ -45,10 +47,17 @@ def status_error(engine: str, response: EngineResponse) -> FerretError | None:
 class EngineRunner:
     """Runs one engine for one query; shares an HTTP client and a pacer between engines."""
 
-    def __init__(self, client: httpx.AsyncClient, pacer: Pacer | None, min_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        pacer: Pacer | None,
+        min_interval: float = 1.0,
+        trace: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None,
+    ) -> None:
         self.client = client
         self.pacer = pacer
         self.min_interval = min_interval
+        self.trace = trace  # httpcore's trace callback for each engine request (the `trace` extension)
 
     async def run(self, engine: Engine, query: EngineQuery, timeout: float) -> EngineAnswer:
         """Ask `engine`; raises `FerretError` for every failure (the router turns it into a report)."""
@@ -99,6 +108,7 @@ class EngineRunner:
                 data=dict(spec.data) if spec.data is not None else None,
                 headers=dict(spec.headers),
                 timeout=timeout,
+                extensions={"trace": self.trace} if self.trace is not None else None,
             )
         except httpx.TimeoutException:
             raise FerretError(

@@ -6,9 +6,6 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
-from webferret.net.transport import shared_tls
 from webferret.search.engines import registry
 from webferret.search.pacing import pacer_at
 from webferret.search.router import Router
@@ -39,9 +36,9 @@ def _import_fetch_layer() -> None:
     import webferret.store.pages  # noqa: F401
 
 
-def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[None]]:
-    """A request hook: once an engine request has left, the extractor and the verifying fetch's own
-    modules get ready while it is answered.
+def _warming(ferret: Ferret, pages: int) -> Callable[[str, dict[str, Any]], Awaitable[None]]:
+    """An engine request's trace callback: once the request has left, the extractor and the
+    verifying fetch's own modules get ready while it is answered.
 
     Not before it has left: importing holds the GIL, and a request whose sending waits for a
     thread's imports leaves tens of milliseconds later. So the work starts on the request's
@@ -57,10 +54,7 @@ def _warm(ferret: Ferret, pages: int) -> Callable[[httpx.Request], Awaitable[Non
         if event == "http11.send_request_body.complete":
             prepare()
 
-    async def hook(request: httpx.Request) -> None:
-        request.extensions["trace"] = trace
-
-    return hook
+    return trace
 
 
 def _listable(hits: list[Hit], refuse: Callable[[str], str | None] | None, warnings: list[str]) -> list[Hit]:
@@ -84,19 +78,13 @@ async def run_search(
     """Search, fuse, and (when `options.verify`) verify; engine failures are reports, not exceptions."""
     settings = ferret.settings
     pacer = pacer_at(settings.home / PACING_FILE)
-    headers = {"User-Agent": settings.user_agent}
     pages = spare_candidates(options.results)
     if options.verify:  # workers forked now import the extractor while the engines are asked
         ferret.extractor.warm(pages, threads=False, spare_core=False)
-    hooks = {"request": [_warm(ferret, pages)]} if options.verify else {}
-    async with httpx.AsyncClient(
-        headers=headers, follow_redirects=True, verify=shared_tls(), event_hooks=hooks
-    ) as client:
-        router = Router(
-            engines if engines is not None else registry(),
-            EngineRunner(client, pacer, options.engine_min_interval),
-        )
-        outcome = await router.search(query, options)
+    trace = _warming(ferret, pages) if options.verify else None
+    runner = EngineRunner(ferret.engine_client, pacer, options.engine_min_interval, trace)
+    router = Router(engines if engines is not None else registry(), runner)
+    outcome = await router.search(query, options)
     result = SearchResult(query=query, engines=outcome.reports, warnings=outcome.warnings)
     hits = _listable(outcome.hits, options.refuse, result.warnings)
     if not options.verify:
