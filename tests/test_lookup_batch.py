@@ -78,7 +78,7 @@ async def test_ferret_looks_up_a_batch_of_urls_in_one_store_call(tmp_path: Path)
 
     async with ferret:
         ferret.store.lookup_many = counted.__get__(ferret.store)  # type: ignore[method-assign]
-        found = await asyncio.gather(*(ferret._lookup(url) for url in urls))
+        found = await asyncio.gather(*(ferret._session.lookup(url) for url in urls))
     assert calls == [urls]
     assert [page is not None for page in found] == [False, True, False, False, False]
     assert found[1] is not None and found[1].page.handle == stored.handle

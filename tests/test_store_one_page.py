@@ -135,13 +135,13 @@ async def test_a_url_with_tracking_parameters_is_the_page_without_them(
 def test_a_session_remembers_a_bounded_number_of_page_handles(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import webferret.ferret as ferret_module
+    import webferret.store.session as session_module
 
-    monkeypatch.setattr(ferret_module, "DOCUMENTS_REMEMBERED", 3)
+    monkeypatch.setattr(session_module, "DOCUMENTS_REMEMBERED", 3)
     ferret = Ferret(home=tmp_path)
     for n in range(5):
-        assert ferret._remember(f"page{n}", f"handle{n}", replace=False) == f"handle{n}"
-    assert list(ferret._documents) == ["page2", "page3", "page4"]  # the oldest went first
-    assert ferret._remember("page4", "other", replace=False) == "handle4"  # known: kept
-    assert ferret._remember("page4", "other", replace=True) == "other"
-    assert len(ferret._documents) == 3
+        assert ferret._session.remember(f"page{n}", f"handle{n}", replace=False) == f"handle{n}"
+    assert list(ferret._session.documents) == ["page2", "page3", "page4"]  # the oldest went first
+    assert ferret._session.remember("page4", "other", replace=False) == "handle4"  # known: kept
+    assert ferret._session.remember("page4", "other", replace=True) == "other"
+    assert len(ferret._session.documents) == 3

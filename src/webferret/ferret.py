@@ -10,8 +10,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -24,13 +22,8 @@ from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
-from webferret.store.handles import handle_for, page_names, read_handle
+from webferret.store.session import SessionStore
 from webferret.store.types import OpenedPage, Passage, StoredPage
-from webferret.tokens import estimate_tokens
-
-DOCUMENTS_REMEMBERED = 4096
-"""Pages a session remembers the handle of (so the same page read again under another URL, a
-redirect's start and its end, is answered with one handle); forgotten, it is still stored once."""
 
 
 class Ferret:
@@ -42,10 +35,7 @@ class Ferret:
         self._engine_client: Any = None
         self._extractor: Any = None
         self._store: Any = None
-        self._writes: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
-        self._writing: dict[str, set[asyncio.Future[Any]]] = {}  # the store writes under way, by handle
-        self._lookups: Any = None  # the store look-ups of one loop turn, answered together
-        self._documents: dict[str, str] = {}  # the handle each page got here, by its final URL's handle
+        self._session = SessionStore(lambda: self.store)  # its writes and the reads that wait for them
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -257,105 +247,26 @@ class Ferret:
         return await self._page_from_raw(raw, extract or self.extract_options())
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
-        """The stored page for `url` if it can answer this call; a store that fails is a miss.
-
-        It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
-        the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
-        candidates are looked up while the pages of the search before it are written."""
-        handle = handle_for(url)
-        await self._pending({handle})
-        try:
-            stored = await self._lookup(url)
-            if stored is not None and await self._pending(page_names(stored.page, stored.handle) - {handle}):
-                stored = await self._lookup(url)  # the write it waited for
-            return usable(stored, xopts, opts)
-        except sqlite3.Error:
-            return None
-
-    async def _lookup(self, url: str) -> StoredPage | None:
-        """The store's `lookup`, gathered with the others asked in the same loop turn (`LookupBatch`)."""
-        if self._lookups is None:
-            from webferret.store.batching import LookupBatch
-
-            self._lookups = LookupBatch(lambda urls: self.store.lookup_many(urls))
-        found: StoredPage | None = await self._lookups.get(url)
-        return found
-
-    async def _pending(self, handles: set[str]) -> bool:
-        """Wait for the store writes under way under any of `handles`; answer whether there were."""
-        waited = False
-        while writes := {write for handle in handles for write in self._writing.get(handle, ())}:
-            waited = True
-            await asyncio.wait(writes)
-        return waited
+        """The stored page for `url` if it can answer this call (see `SessionStore.stored_copy`)."""
+        return usable(await self._session.stored_copy(url), xopts, opts)
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""
-        if not page.ok:
-            return page
-        try:
-            kept = await asyncio.to_thread(self.store.put, page, raw.headers, exempt=exempt_fetch(opts))
-            if kept.handle is not None:
-                self._remember(read_handle(kept), kept.handle, replace=True)
-            return kept
-        except sqlite3.Error as exc:
-            meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
-            return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})
+        return await self._session.keep(page, raw.headers, exempt_fetch(opts))
 
     def _keep_later(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
-        """`_keep` started, not awaited: the page is answered now with the handle and token count
-        the store write gives it (see `finish_page`); a write that fails is logged. A page this
-        session already gave a handle (the same page read under another URL: a redirect's start and
-        its end) is answered with that handle, and the store keeps it under it (or under the one it
-        already had: the other is its alias, so either opens it)."""
-        if not page.ok:
-            return page
-        handle = self._remember(read_handle(page), handle_for(page.url or ""), replace=False)
-        tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
-        page = page.model_copy(update={"handle": handle, "tokens": tokens})
-        write = asyncio.create_task(self._keep(page, raw, opts))
-        self._track(write, _write_done)
-        names = page_names(page, handle)
-        for name in names:
-            self._writing.setdefault(name, set()).add(write)
-        write.add_done_callback(lambda done: self._written_one(names, done))
-        return page
-
-    def _remember(self, name: str, handle: str, *, replace: bool) -> str:
-        """The handle of the page read at `name` in this session: `handle` if none (or `replace`).
-        At most `DOCUMENTS_REMEMBERED` are kept (a resident server's session is long), oldest out."""
-        known = self._documents.get(name)
-        if known is not None and not replace:
-            return known
-        if known is None and len(self._documents) >= DOCUMENTS_REMEMBERED:
-            del self._documents[next(iter(self._documents))]
-        self._documents[name] = handle
-        return handle
-
-    def _written_one(self, names: set[str], write: asyncio.Future[Any]) -> None:
-        for name in names:
-            writes = self._writing.get(name, set())
-            writes.discard(write)
-            if not writes:
-                self._writing.pop(name, None)
+        """`_keep` started, not awaited: the page is answered now (see `finish_page`)."""
+        return self._session.keep_later(page, raw.headers, exempt_fetch(opts))
 
     def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing
         their requests takes a few loop turns); they are awaited before the next store read and
         by `aclose`, so none is left behind."""
-        if any(not task.done() for task in tasks):
-            self._track(asyncio.gather(*tasks, return_exceptions=True))
-
-    def _track(self, work: asyncio.Future[Any], done: Callable[[Any], None] | None = None) -> None:
-        self._writes.add(work)
-        work.add_done_callback(self._writes.discard)
-        if done is not None:
-            work.add_done_callback(done)
+        self._session.finish_later(tasks)
 
     async def _written(self) -> None:
         """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
-        while self._writes:
-            await asyncio.wait(set(self._writes))
+        await self._session.written()
 
     # -- the store ----------------------------------------------------------------------------
     async def stored(self, handle: str) -> StoredPage | None:
@@ -425,19 +336,6 @@ class Ferret:
         from webferret.search.service import run_search
 
         return await run_search(self, query, options or self.search_options())
-
-
-def _write_done(write: asyncio.Task[Page]) -> None:
-    """A store write started by `_keep_later` is over: log it when it failed."""
-    failed: str | None
-    if write.cancelled():
-        failed = "a page's store write was cancelled"
-    elif write.exception() is not None:
-        failed = f"a page's store write failed: {write.exception()!r}"
-    else:
-        failed = write.result().meta.get("store_error")
-    if failed:
-        logging.getLogger("webferret").warning("%s", failed)
 
 
 def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:

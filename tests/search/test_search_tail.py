@@ -50,7 +50,7 @@ async def test_the_answer_does_not_wait_for_the_store_and_its_handles_open_at_on
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(*urls), wanted=3, timeout=30)
         assert [hit.url for hit in verified.kept] == urls
-        assert f._writes  # answered while every write is still held
+        assert f._session._work  # answered while every write is still held
         slow_writes.set()
         for hit in verified.kept:
             assert hit.handle is not None
@@ -58,7 +58,7 @@ async def test_the_answer_does_not_wait_for_the_store_and_its_handles_open_at_on
             stored = await f.stored(hit.handle)
             assert stored is not None and stored.page.tokens == hit.tokens
             assert hit.url.rsplit("/", 1)[-1] in opened.content
-        assert not f._writes
+        assert not f._session._work
 
 
 async def test_a_session_that_ends_right_after_the_answer_still_stores_its_pages(
@@ -103,7 +103,7 @@ async def test_a_search_of_other_pages_does_not_wait_for_earlier_writes(
     first, other = pages(simweb, "iota"), pages(simweb, "kappa", "lambda")
     async with ferret(tmp_path) as f:
         await verify_hits(f, hits(*first), wanted=1, timeout=30)
-        held = set(f._writes)
+        held = set(f._session._work)
         verified = await asyncio.wait_for(verify_hits(f, hits(*other), wanted=2, timeout=30), 5)
         assert [hit.url for hit in verified.kept] == other
         assert not all(write.done() for write in held)  # the first search's write is still held

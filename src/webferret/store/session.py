@@ -1,0 +1,150 @@
+"""One session's use of the page store: writes that run on after an answer, and reads that wait
+for exactly the writes they must see.
+
+A search answers its pages before they are written (`keep_later`); a later read of one of those
+pages in the same session (a fetch's look-up) waits for that write, not for the others, so the
+next search is not held back by the last one's writes. The look-ups asked in one loop turn go to
+the store together (`LookupBatch`). The same page read under two URLs (a redirect's start and its
+end) is answered with one handle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from webferret.models import Page
+from webferret.store.handles import handle_for, page_names, read_handle
+from webferret.store.types import StoredPage
+from webferret.tokens import estimate_tokens
+
+DOCUMENTS_REMEMBERED = 4096
+"""Pages a session remembers the handle of (so the same page read again under another URL, a
+redirect's start and its end, is answered with one handle); forgotten, it is still stored once."""
+
+
+class SessionStore:
+    """The store as one session uses it; `store()` gives the `PageStore` (opened on first use)."""
+
+    def __init__(self, store: Callable[[], Any]) -> None:
+        self._store = store
+        self._work: set[asyncio.Future[Any]] = set()  # store writes and other work still under way
+        self._writing: dict[str, set[asyncio.Future[Any]]] = {}  # the store writes under way, by handle
+        self._lookups: Any = None  # the store look-ups of one loop turn, answered together
+        self.documents: dict[str, str] = {}  # the handle each page got here, by its final URL's handle
+
+    async def stored_copy(self, url: str) -> StoredPage | None:
+        """The stored page for `url`; a store that fails is a miss.
+
+        It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
+        the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
+        candidates are looked up while the pages of the search before it are written."""
+        handle = handle_for(url)
+        await self._pending({handle})
+        try:
+            stored = await self.lookup(url)
+            if stored is not None and await self._pending(page_names(stored.page, stored.handle) - {handle}):
+                stored = await self.lookup(url)  # the write it waited for
+            return stored
+        except sqlite3.Error:
+            return None
+
+    async def lookup(self, url: str) -> StoredPage | None:
+        """The store's `lookup`, gathered with the others asked in the same loop turn (`LookupBatch`)."""
+        if self._lookups is None:
+            from webferret.store.batching import LookupBatch
+
+            self._lookups = LookupBatch(lambda urls: self._store().lookup_many(urls))
+        found: StoredPage | None = await self._lookups.get(url)
+        return found
+
+    async def _pending(self, handles: set[str]) -> bool:
+        """Wait for the store writes under way under any of `handles`; answer whether there were."""
+        waited = False
+        while writes := {write for handle in handles for write in self._writing.get(handle, ())}:
+            waited = True
+            await asyncio.wait(writes)
+        return waited
+
+    async def keep(self, page: Page, headers: Mapping[str, str], exempt: bool) -> Page:
+        """Put a fetched page in the store; it comes back with its handle and token count."""
+        if not page.ok:
+            return page
+        try:
+            kept: Page = await asyncio.to_thread(self._store().put, page, headers, exempt=exempt)
+        except sqlite3.Error as exc:
+            meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
+            return page.model_copy(update={"tokens": estimate_tokens(page.content), "meta": meta})
+        if kept.handle is not None:
+            self.remember(read_handle(kept), kept.handle, replace=True)
+        return kept
+
+    def keep_later(self, page: Page, headers: Mapping[str, str], exempt: bool) -> Page:
+        """`keep` started, not awaited: the page is answered now with the handle and token count
+        the store write gives it; a write that fails is logged. A page this session already gave a
+        handle (the same page read under another URL: a redirect's start and its end) is answered
+        with that handle, and the store keeps it under it (or under the one it already had: the
+        other is its alias, so either opens it)."""
+        if not page.ok:
+            return page
+        handle = self.remember(read_handle(page), handle_for(page.url or ""), replace=False)
+        tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+        page = page.model_copy(update={"handle": handle, "tokens": tokens})
+        write = asyncio.create_task(self.keep(page, headers, exempt))
+        self.track(write, _write_done)
+        names = page_names(page, handle)
+        for name in names:
+            self._writing.setdefault(name, set()).add(write)
+        write.add_done_callback(lambda done: self._written_one(names, done))
+        return page
+
+    def remember(self, name: str, handle: str, *, replace: bool) -> str:
+        """The handle of the page read at `name` in this session: `handle` if none (or `replace`).
+        At most `DOCUMENTS_REMEMBERED` are kept (a resident server's session is long), oldest out."""
+        known = self.documents.get(name)
+        if known is not None and not replace:
+            return known
+        if known is None and len(self.documents) >= DOCUMENTS_REMEMBERED:
+            del self.documents[next(iter(self.documents))]
+        self.documents[name] = handle
+        return handle
+
+    def _written_one(self, names: set[str], write: asyncio.Future[Any]) -> None:
+        for name in names:
+            writes = self._writing.get(name, set())
+            writes.discard(write)
+            if not writes:
+                self._writing.pop(name, None)
+
+    def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
+        """Let cancelled `tasks` wind down after the call that cancelled them has answered; they
+        are awaited by `written`, so none is left behind."""
+        if any(not task.done() for task in tasks):
+            self.track(asyncio.gather(*tasks, return_exceptions=True))
+
+    def track(self, work: asyncio.Future[Any], done: Callable[[Any], None] | None = None) -> None:
+        self._work.add(work)
+        work.add_done_callback(self._work.discard)
+        if done is not None:
+            work.add_done_callback(done)
+
+    async def written(self) -> None:
+        """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
+        while self._work:
+            await asyncio.wait(set(self._work))
+
+
+def _write_done(write: asyncio.Task[Page]) -> None:
+    """A store write started by `keep_later` is over: log it when it failed."""
+    failed: str | None
+    if write.cancelled():
+        failed = "a page's store write was cancelled"
+    elif write.exception() is not None:
+        failed = f"a page's store write failed: {write.exception()!r}"
+    else:
+        failed = write.result().meta.get("store_error")
+    if failed:
+        logging.getLogger("webferret").warning("%s", failed)
