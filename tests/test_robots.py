@@ -154,3 +154,13 @@ async def test_the_real_fetcher_getter_classifies_error_statuses(
     finally:
         await fetcher.aclose()
     assert rules.verdict == verdict and str(status) in rules.reason
+
+
+def test_the_robots_file_keeps_one_connection(tmp_path: Path) -> None:
+    cache = SqliteRobotsCache.in_home(tmp_path)
+    rules = RobotsRules("https://example.org", "rules", "", "User-agent: *\nDisallow: /private\n")
+    cache._put(rules)
+    first = cache._connection.conn
+    found = cache._get("https://example.org")
+    assert found is not None and found.text == rules.text
+    assert first is not None and cache._connection.conn is first

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 BUSY_TIMEOUT_S = 5.0
@@ -24,3 +28,26 @@ def connect(path: Path, schema: str, *, any_thread: bool = False) -> sqlite3.Con
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute(schema)
     return conn
+
+
+class KeptConnection:
+    """`with kept() as conn:` one connection to a side file, opened on first use and kept, for any
+    thread, one at a time (its lock); a forked child opens its own.
+
+    Opened and closed for each use, the last close of a WAL file checkpoints it and deletes its side
+    files: 3-12 ms each time (an engine request's pacing, a fetch's robots.txt look-up)."""
+
+    def __init__(self, path: Path, schema: str) -> None:
+        self.path = path
+        self.schema = schema
+        self.conn: sqlite3.Connection | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def __call__(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self.conn is None or self._pid != os.getpid():
+                self.conn = connect(self.path, self.schema, any_thread=True)
+                self._pid = os.getpid()
+            yield self.conn

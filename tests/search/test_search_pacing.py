@@ -78,9 +78,9 @@ async def test_one_pacer_a_file_keeps_its_connection_for_any_thread(tmp_path: Pa
     pacer = pacer_at(tmp_path / "p.sqlite")
     assert pacer_at(tmp_path / "p.sqlite") is pacer
     await asyncio.gather(*(pacer.wait_turn(f"engine{n}", 0.0) for n in range(4)))  # worker threads
-    first = pacer._conn
+    first = pacer._connection.conn
     await asyncio.to_thread(pacer.reserve, "engine0", 0.0)
-    assert first is not None and pacer._conn is first
+    assert first is not None and pacer._connection.conn is first
 
 
 def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
@@ -88,13 +88,13 @@ def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
 
     pacer = Pacer(tmp_path / "p.sqlite")
     pacer.reserve("ddg", 0.0)
-    parent_conn = pacer._conn
+    parent_conn = pacer._connection.conn
     child = os.fork()
     if child == 0:  # the child: a new connection, and the reservation is made
-        code = 0 if pacer.reserve("brave", 0.0) == 0 and pacer._conn is not parent_conn else 1
+        code = 0 if pacer.reserve("brave", 0.0) == 0 and pacer._connection.conn is not parent_conn else 1
         os._exit(code)
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
-    assert pacer._conn is parent_conn
+    assert pacer._connection.conn is parent_conn
     assert Pacer(tmp_path / "p.sqlite").suspension("brave") is None
     assert pacer.reserve("brave", 60.0) > 0  # the child's reservation is in the file

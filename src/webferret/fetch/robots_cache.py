@@ -7,9 +7,7 @@ per process. Reads and writes run in a worker thread, never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
-from contextlib import closing
 from pathlib import Path
 
 from webferret import sidecar
@@ -31,16 +29,14 @@ class SqliteRobotsCache:
     def __init__(self, path: Path, ttl: float = DEFAULT_TTL) -> None:
         self.path = path
         self.ttl = ttl
+        self._connection = sidecar.KeptConnection(path, _SCHEMA)
 
     @classmethod
     def in_home(cls, home: Path, ttl: float = DEFAULT_TTL) -> SqliteRobotsCache:
         return cls(Path(home) / ROBOTS_FILE, ttl)
 
-    def _connect(self) -> sqlite3.Connection:
-        return sidecar.connect(self.path, _SCHEMA)
-
     def _get(self, origin: str) -> RobotsRules | None:
-        with closing(self._connect()) as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 "SELECT verdict, reason, body, fetched_at FROM robots WHERE origin = ?", (origin,)
             ).fetchone()
@@ -49,7 +45,7 @@ class SqliteRobotsCache:
         return RobotsRules(origin, row[0], row[1], row[2])
 
     def _put(self, rules: RobotsRules) -> None:
-        with closing(self._connect()) as conn:
+        with self._connection() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO robots (origin, verdict, reason, body, fetched_at) "
                 "VALUES (?, ?, ?, ?, ?)",

@@ -8,12 +8,8 @@ a captcha rests (for its Retry-After when it gave one) before anyone asks it aga
 from __future__ import annotations
 
 import asyncio
-import os
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -52,26 +48,13 @@ class Suspension:
 
 
 class Pacer:
-    """Reserves request slots and records suspensions in a SQLite file shared by processes.
-
-    One connection, opened on first use and kept (for any thread, one at a time): opened and closed
-    per request, the last close of a WAL file checkpoints it and deletes its side files, 3-12 ms
-    before an engine's request could leave. A forked child opens its own."""
+    """Reserves request slots and records suspensions in a SQLite file shared by processes, over
+    one kept connection (`sidecar.KeptConnection`)."""
 
     def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self.clock = clock
-        self._conn: sqlite3.Connection | None = None
-        self._pid = 0
-        self._lock = threading.Lock()
-
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            if self._conn is None or self._pid != os.getpid():
-                self._conn = sidecar.connect(self.path, _SCHEMA, any_thread=True)
-                self._pid = os.getpid()
-            yield self._conn
+        self._connection = sidecar.KeptConnection(path, _SCHEMA)
 
     def reserve(self, engine: str, min_interval: float) -> float:
         """Take the engine's next slot; answer the seconds to wait for it.
