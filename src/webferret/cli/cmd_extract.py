@@ -94,11 +94,9 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
     headers = {"content-type": content_type} if content_type else {}
     base = page_url or ""  # no URL: relative links stay relative
     raw = RawResponse(url=base, final_url=base, status=0, headers=headers, body=body, fetched_via="file")
-    from webferret.tokens import estimate_tokens
-
     page = await ferret.page_from_raw(raw, xopts)
     meta = {key: value for key, value in page.meta.items() if key == "extract"}
-    tokens = estimate_tokens(page.content) if page.ok else None
+    tokens = page.tokens if page.ok else None  # counted where it was extracted
     update = {"status": None, "meta": meta, "tokens": tokens, "url": page_url}
     return page.model_copy(update=update | ({} if page_url else {"final_url": None}))
 
