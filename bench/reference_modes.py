@@ -22,8 +22,8 @@ from common import load_pages
 
 def compare(name: str) -> None:
     pages = load_pages(name)
-    full = {r["id"]: r for r in T.dataset(name, pages, 1, fast=False)}
-    fast = {r["id"]: r for r in T.dataset(name, pages, 1, fast=True)}
+    full = {r["id"]: r for r in T.dataset(name, pages, 1, "full")}
+    fast = {r["id"]: r for r in T.dataset(name, pages, 1, "fast")}
     ref = blocks = matrix = 0
     columns: Counter[int] = Counter()
     for pid, old in full.items():

@@ -19,11 +19,13 @@ page or by domain, are bench/lexical_cv.py's). --params KEY=VALUE,...: the tree 
 over PARAMS (its own cache key), e.g. `--params l2_regularization=1.0,min_samples_leaf=50 --no-export`.
 The cached features carry resiliparse's columns (`features.second_columns`, the seventh round), dropped
 unless --second (an experiment: the runtime's features have none). --by domain: folds by URL host.
---reference full|fast: trafilatura's reference run without or with its fast mode (the eighth round; each
-its own feature cache; default the runtime's, `main_content.FAST_REFERENCE`). A page handed to trafilatura
-gets its output run, whose text the reference text of the --output mode (default the runtime's) stands in
-for: when the two modes differ, the chooser's labels and the pipeline figures use that one, the features
-the reference's.
+--reference full|fast|output: where the features' reference text comes from (each its own feature cache;
+default the runtime's, `main_content.REFERENCE`): trafilatura's own plain-text run, without or with its
+fast mode (the eighth round), or its output run, the one run the runtime makes of a page (the ninth
+round). A page handed to trafilatura gets its output run, whose text the reference text of the --output
+mode stands in for (default "output": that run's own text, exact; "full" and "fast" the eighth round's
+stand-ins): when it differs from --reference, the chooser's labels and the pipeline figures use that
+text, the features the reference's.
 An experiment's --out elsewhere than the shipped path leaves train_blocks.last.json as it is.
 """
 
@@ -52,6 +54,8 @@ from resiliparse_ref import second_reference_text
 
 from webferret.extract import chooser, main_content, selector, trim
 from webferret.extract.features import N_SECOND, normalize
+from webferret.extract.htmlpage import parse_html
+from webferret.models import FerretError
 
 WORD = re.compile(r"\w+")
 CACHE = REPO / "bench" / ".cache"
@@ -63,8 +67,8 @@ PARAMS = {
     "min_samples_leaf": 20,
     "early_stopping": False,
 }
-REFERENCE = "fast" if main_content.FAST_REFERENCE else "full"  # the runtime's reference run
-OUTPUT = "fast" if selector.FAST_OUTPUT else "full"  # the runtime's output run (`selector`)
+REFERENCE = main_content.REFERENCE  # the runtime's reference text
+OUTPUT = "fast" if selector.FAST_OUTPUT else "output"  # the runtime's output run (`selector`)
 MAX_BLOCKS = 250  # per training page (a random subset on bigger pages, weights rescaled), to bound CPU
 
 
@@ -90,11 +94,19 @@ def labels(texts: list[str], truth: str) -> np.ndarray:
     return overlaps(texts, truth) >= 0.5
 
 
-def featurize(job: tuple[str, str, Path, str, bool]) -> dict:
-    page_id, url, html_path, truth, fast = job
+def featurize(job: tuple[str, str, Path, str, str]) -> dict:
+    page_id, url, html_path, truth, mode = job
     with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
         html = f.read()
-    analysis = main_content.analyse(html, url, second=second_reference_text(html), fast=fast)
+    second = second_reference_text(html)
+    if mode == "output":  # on the tree the runtime parses (`selector.learned_main`)
+        try:
+            tree = parse_html(html, url)
+        except FerretError:
+            tree = None
+        analysis = None if tree is None else main_content.analyse(html, url, tree, second=second)
+    else:
+        analysis = main_content.analyse(html, url, second=second, mode=mode)
     if analysis is None or not analysis.blocks:
         return {
             "id": page_id,
@@ -109,24 +121,24 @@ def featurize(job: tuple[str, str, Path, str, bool]) -> dict:
             "keys": stacking.group_keys(analysis.blocks)}  # fmt: skip
 
 
-def features_hash(fast: bool = main_content.FAST_REFERENCE) -> str:
+def features_hash(mode: str = REFERENCE) -> str:
     """A digest of the code that makes the features (cached features are reused while it is unchanged)
-    and of the reference run's mode."""
+    and of the reference text's mode (`--reference`)."""
     sources = (
         b"".join((REPO / "src/webferret/extract" / f).read_bytes() for f in ("blocks.py", "features.py"))
         + b"second"
-        + (b"fast" if fast else b"")
+        + (b"" if mode == "full" else mode.encode())
     )
     return hashlib.sha1(sources).hexdigest()[:8]
 
 
-def dataset(name: str, pages: list, workers: int, fast: bool = main_content.FAST_REFERENCE) -> list[dict]:
+def dataset(name: str, pages: list, workers: int, mode: str = REFERENCE) -> list[dict]:
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{name}-{len(pages)}-{features_hash(fast)}.pkl"
+    path = CACHE / f"{name}-{len(pages)}-{features_hash(mode)}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
     with ProcessPoolExecutor(workers) as pool:
-        jobs = [(p.id, p.url, p.html_path, p.truth, fast) for p in pages]
+        jobs = [(p.id, p.url, p.html_path, p.truth, mode) for p in pages]
         rows = list(pool.map(featurize, jobs, chunksize=8))
     path.write_bytes(pickle.dumps(rows))
     return rows
@@ -289,10 +301,8 @@ def texts_chosen(rows: list[dict], probs: dict, threshold: float, prefer: dict[s
 def route(job: tuple[str, Path]) -> tuple[str, str | None]:
     """Where the pipeline sends this page: "tiny" and "article" (a declared article) to trafilatura,
     None to the classifier."""
-    from webferret.extract.htmlpage import parse_html
     from webferret.extract.metadata import ARTICLE_TYPES, extract_metadata
     from webferret.extract.selector import _tiny
-    from webferret.models import FerretError
 
     page_id, html_path = job
     with gzip.open(html_path, "rt", encoding="utf8", errors="replace") as f:
@@ -446,9 +456,9 @@ def main() -> None:
     ap.add_argument("--second", action="store_true",
                     help="with resiliparse's columns (an experiment: the runtime has none)")  # fmt: skip
     ap.add_argument("--by", choices=("page", "domain"), default="page", help="folds by page or URL host")
-    ap.add_argument("--reference", choices=("full", "fast"), default=REFERENCE,
-                    help="trafilatura's reference run, without or with its fast mode")  # fmt: skip
-    ap.add_argument("--output", choices=("full", "fast"), default=OUTPUT,
+    ap.add_argument("--reference", choices=("full", "fast", "output"), default=REFERENCE,
+                    help="trafilatura's own run (fast or not), or its output run")  # fmt: skip
+    ap.add_argument("--output", choices=("full", "fast", "output"), default=OUTPUT,
                     help="trafilatura's output run's mode (its text for pages handed to it)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
     ap.add_argument("--no-export", action="store_true")
@@ -459,17 +469,17 @@ def main() -> None:
     if args.sample:
         pages = random.Random(0).sample(pages, args.sample)
     sets = {"multitype": pages, "articles": load_pages("articles")}
-    fast = args.reference == "fast"
-    rows = dataset("multitype", pages, args.workers, fast)
-    arows = dataset("articles", sets["articles"], args.workers, fast)
-    if args.output != args.reference:
-        out_fast = args.output == "fast"
-        rows = with_output(rows, dataset("multitype", pages, args.workers, out_fast))
-        arows = with_output(arows, dataset("articles", sets["articles"], args.workers, out_fast))
+    mode = args.reference
+    rows = dataset("multitype", pages, args.workers, mode)
+    arows = dataset("articles", sets["articles"], args.workers, mode)
+    separate_output = mode != "output" and args.output != mode
+    if separate_output:
+        rows = with_output(rows, dataset("multitype", pages, args.workers, args.output))
+        arows = with_output(arows, dataset("articles", sets["articles"], args.workers, args.output))
     if not args.second:
         rows, arows = without_second(rows), without_second(arows)
     report("trafilatura (reference)", pages, {r["id"]: r["ref"] for r in rows})
-    if args.output != args.reference:
+    if separate_output:
         report("trafilatura (output run)", pages, {r["id"]: output_text(r) for r in rows})
     report("oracle labels", pages, texts_for(rows, None, 0, oracle=True))
     fold_of = folds_of([r["id"] for r in (rows + arows if args.articles else rows)], args.folds)
@@ -488,7 +498,7 @@ def main() -> None:
     params = hashlib.sha1(repr(model_inputs).encode()).hexdigest()[:6]
     pairs = args.stage_two or args.pairs
     tag = ("-second" if args.second else "") + ("-domain" if args.by == "domain" else "")
-    key = f"stage1-{len(train)}-{args.folds}-{features_hash(fast)}-{params}{tag}"
+    key = f"stage1-{len(train)}-{args.folds}-{features_hash(mode)}-{params}{tag}"
     plain = CACHE / f"{key}-0.pkl"
     known = pickle.loads(plain.read_bytes())[0] if pairs and plain.exists() else None
     oof, outside = cached(f"{key}-{int(pairs)}", lambda: stage_one(train, fold_of, args.folds, pairs, known))

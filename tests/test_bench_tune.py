@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bench import train_blocks, tune_blocks
+from webferret.extract import main_content
 
 
 def test_overlap_is_the_share_of_trigrams_in_the_truth_and_labels_threshold_it() -> None:
@@ -37,7 +38,9 @@ def test_params_override_reads_ints_and_floats() -> None:
 
 
 def test_each_reference_mode_has_its_own_feature_cache() -> None:
-    assert train_blocks.features_hash(True) != train_blocks.features_hash(False)
+    modes = ("full", "fast", "output")
+    assert len({train_blocks.features_hash(mode) for mode in modes}) == len(modes)
+    assert train_blocks.features_hash() == train_blocks.features_hash(main_content.REFERENCE)
 
 
 def test_output_text_stands_in_for_trafilaturas_output_run() -> None:

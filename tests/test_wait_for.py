@@ -18,11 +18,12 @@ CHROMIUM = "/usr/bin/chromium"
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
 SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
 WORDS = "Ferrets sleep eighteen hours a day and hide socks under the sofa. " * 6
+LATE_WORDS = "Otters float on their backs and hold paws so the current does not part them. " * 6
 LATE = f"""<html><head><title>Late</title></head><body><article><h1>First part</h1><p>{WORDS}</p>
 <div id="root"></div></article>
 <script>setTimeout(function () {{
   document.getElementById('root').innerHTML =
-    '<section id="late"><h2>Arr' + 'ived</h2><p>{WORDS}</p></section>';
+    '<section id="late"><h2>Arr' + 'ived</h2><p>{LATE_WORDS}</p></section>';
 }}, 3000);</script></body></html>"""
 
 
@@ -70,7 +71,7 @@ def test_cli_wait_for_renders_in_the_browser(
         code = main(["fetch", "--json", "--allow-host", "127.0.0.1", "--wait-for", "#late", site.base + "/"])
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert code == 0 and page["fetched_via"] == "browser", page["error"]
-    assert "## Arrived" in page["content"] and "# First part" in page["content"]
+    assert LATE_WORDS.strip() in page["content"] and WORDS.strip() in page["content"]
 
 
 @needs_chromium
@@ -91,4 +92,4 @@ async def test_mcp_web_fetch_waits_for_the_element() -> None:
             answer = await tools.web_fetch(WebFetchArgs(urls=[site.base + "/"], wait_for="#late"))
     page = answer.data["pages"][0]
     assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "'a['" in raised.value.message
-    assert page["fetched_via"] == "browser" and "## Arrived" in page["content"]
+    assert page["fetched_via"] == "browser" and LATE_WORDS.strip() in page["content"]

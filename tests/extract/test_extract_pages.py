@@ -114,10 +114,10 @@ def test_learned_selector_hook_is_used_when_installed(pages_dir: Path) -> None:
 
     from webferret.extract.htmlpage import parse_html
     from webferret.extract.main_content import analyse, choice
-    from webferret.extract.selector import learned_main
+    from webferret.extract.selector import Run, learned_main
 
     source = (pages_dir / "readability/medium-1/source.html").read_text(encoding="utf-8")
-    chosen = learned_main(parse_html(source, None), source, "https://medium.com/x")
+    chosen = learned_main(Run(parse_html(source, None)), source, "https://medium.com/x")
     analysis = analyse(source, "https://medium.com/x")
     assert analysis is not None and analysis.blocks
     assert chosen is not None

@@ -1,14 +1,13 @@
-"""Speed-ups that must not change a result: the parser's element classes, the shared readability answer,
-block segmentation and the digit count of the block features."""
+"""Speed-ups that must not change a result: the parser's element classes, block segmentation and the digit
+count of the block features."""
 
 from __future__ import annotations
 
 import copy
 
-import trafilatura
 from lxml import html
 
-from webferret.extract import blocks, features, readability_memo, selector
+from webferret.extract import blocks, features
 from webferret.extract.htmlpage import parse_html
 
 PAGE = """<html lang="en"><head><title>Tides</title></head><body>
@@ -28,34 +27,6 @@ def test_parser_gives_every_element_lxml_html_s_class() -> None:
     theirs = html.document_fromstring(PAGE)
     assert [type(e) for e in ours.iter()] == [type(e) for e in theirs.iter()]
     assert {type(e).__name__ for e in ours.iter()} >= {"FormElement", "InputElement", "HtmlElement"}
-
-
-def _both_runs(tree: html.HtmlElement) -> tuple[object, object]:
-    """trafilatura's output run and its reference run (formatting and links, then plain text)."""
-    return selector._trafilatura_document(tree), trafilatura.bare_extraction(tree, include_comments=True)
-
-
-def test_readability_answer_is_shared_inside_and_equal_to_a_fresh_one() -> None:
-    calls: list[int] = []
-    summary = readability_memo._Readability.summary
-
-    def counted(self: object) -> str:
-        calls.append(1)
-        return summary(self)
-
-    readability_memo._Readability.summary = counted
-    try:
-        tree = parse_html(PAGE * 3, None)
-        alone = _both_runs(tree)
-        fresh = len(calls)
-        with readability_memo.shared():
-            shared = _both_runs(tree)
-    finally:
-        readability_memo._Readability.summary = summary
-    assert fresh >= 2 and len(calls) - fresh == fresh // 2  # the second run asked readability nothing new
-    for a, b in zip(alone, shared, strict=True):
-        assert a is not None and b is not None
-        assert html.tostring(a.body) == html.tostring(b.body)
 
 
 def test_segment_signature_keeps_the_parents_last_step() -> None:

@@ -13,16 +13,21 @@ from dataclasses import dataclass
 import lxml.html
 import numpy as np
 import trafilatura
+from lxml import etree
+from trafilatura.settings import Document
+from trafilatura.xml import xmltotxt
 
 from webferret.extract import blocks as B
 from webferret.extract import chooser, features
 from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
-# trafilatura's reference run in its fast mode: without the comparison with readability and justext nor
-# the justext rescue. Measured and off (README, eighth round): the models must be trained on features made
-# the same way (bench/train_blocks.py --reference, which defaults to this)
-FAST_REFERENCE = False
+# Where the features' reference text (what trafilatura kept) comes from: "output", the runtime's, is
+# trafilatura's output run (`selector.trafilatura_document`), the one run a page handed to trafilatura
+# gets (ninth round, README); "full" and "fast" are its own plain-text run without and with its fast mode
+# (the eighth round's experiments, bench/train_blocks.py --reference). The models are trained on features
+# made the same way as the runtime's.
+REFERENCE = "output"
 
 
 @dataclass
@@ -34,14 +39,17 @@ class Analysis:
     reference_text: str
 
 
-def reference(
-    source: str | lxml.html.HtmlElement, url: str | None, fast: bool = FAST_REFERENCE
-) -> tuple[str, str]:
+def reference(source: str | lxml.html.HtmlElement, url: str | None, mode: str = REFERENCE) -> tuple[str, str]:
     """trafilatura's main text and comments text (empty strings when it finds nothing), from the HTML or
-    from the page already parsed (trafilatura works on its own copy of a tree); `fast`: its fast mode."""
+    from the page already parsed (trafilatura works on its own copy of a tree), made as `mode` says."""
+    if mode == "output":
+        from webferret.extract.selector import trafilatura_document
+
+        tree = source if not isinstance(source, str) else B.parse(source)
+        return document_reference(None if tree is None else trafilatura_document(tree))
     try:
         doc = trafilatura.bare_extraction(
-            source, url=url, fast=fast, include_comments=True, with_metadata=False
+            source, url=url, fast=mode == "fast", include_comments=True, with_metadata=False
         )
     except (ValueError, TypeError, AttributeError):
         return "", ""
@@ -50,18 +58,35 @@ def reference(
     return doc.text or "", doc.comments or ""
 
 
+def document_reference(document: Document | None) -> tuple[str, str]:
+    """trafilatura's main and comments text of one of its runs (`document`; None when it found nothing),
+    as its plain-text output has them: the reference a page gets from the run it may be handed to."""
+    if document is None:
+        return "", ""
+    return _plain_text(document.body), _plain_text(getattr(document, "commentsbody", None))
+
+
+def _plain_text(body: etree._Element | None) -> str:
+    """trafilatura's plain text of its tree without link targets (as its own text output has it)."""
+    if body is None:
+        return ""
+    plain = copy.deepcopy(body)
+    etree.strip_tags(plain, "ref")
+    return xmltotxt(plain, False)
+
+
 def analyse(
     html: str,
     url: str | None,
     tree: lxml.html.HtmlElement | None = None,
     known: tuple[str, str] | None = None,
     second: str | None = None,
-    fast: bool = FAST_REFERENCE,
+    mode: str = REFERENCE,
 ) -> Analysis | None:
     """Blocks and features of a page; None when the HTML holds no document (arguments: `cut`). `second`:
     a second reference extractor's main text (an experiment's: bench/train_blocks.py gives resiliparse's),
     whose columns (`features.second_columns`) then join the features."""
-    page = cut(html, url, tree, known, fast)
+    page = cut(html, url, tree, known, mode)
     if page is None:
         return None
     blocks, ref, main = page
@@ -76,7 +101,7 @@ def cut(
     url: str | None,
     tree: lxml.html.HtmlElement | None = None,
     known: tuple[str, str] | None = None,
-    fast: bool = FAST_REFERENCE,
+    mode: str = REFERENCE,
 ) -> tuple[list[B.Block], features.Reference, str] | None:
     """The page's blocks, what trafilatura kept of it and its main text; None when the HTML holds no
     document.
@@ -84,12 +109,12 @@ def cut(
     `tree`: the page as `htmlpage.parse_html` parsed it (left untouched: the blocks come from a copy), so
     the HTML is not parsed again, here or by trafilatura (the same trees, the same features).
     `known`: trafilatura's main and comments text when the caller already has them (else it runs here,
-    in its fast mode with `fast`).
+    as `mode` says).
     """
     root = B.parse(html) if tree is None else copy.deepcopy(tree)
     if root is None:
         return None
-    main, comments = known if known is not None else reference(html if tree is None else tree, url, fast)
+    main, comments = known if known is not None else reference(html if tree is None else tree, url, mode)
     B.clean(root)
     return B.segment(root), features.Reference.of(main, comments), main
 
@@ -156,11 +181,15 @@ class Selection:
 
 
 def select(
-    html: str, url: str | None, defer: bool = True, tree: lxml.html.HtmlElement | None = None
+    html: str,
+    url: str | None,
+    defer: bool = True,
+    tree: lxml.html.HtmlElement | None = None,
+    known: tuple[str, str] | None = None,
 ) -> Selection | None:
     """The classifier's selection of the page's main content; None when the page has no blocks.
-    `tree`: the page already parsed (see `analyse`)."""
-    analysis = analyse(html, url, tree)
+    `tree`, `known`: the page already parsed, trafilatura's texts already made (see `cut`)."""
+    analysis = analyse(html, url, tree, known)
     if analysis is None or not analysis.blocks:
         return None
     prob, mask = _judge(analysis, defer)

@@ -15,8 +15,6 @@ import trafilatura
 from lxml import etree, html
 from trafilatura.settings import Document
 
-from webferret.extract import readability_memo
-
 BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template")
 _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
 _MIN_FALLBACK_CHARS = 200
@@ -46,19 +44,35 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     (multitype set, 5-fold CV: see the README), except a tiny page. On a tiny page whose text
     trafilatura can only give as one flat paragraph, or without a heading, the densest block keeps its
     headings and lists.
-    Either falls back to the other selectors, and last to the densest block of text.
+    Either falls back to the other selectors, and last to the densest block of text. trafilatura runs
+    at most once per page (`Run`): its text is also the classifier's reference.
     """
+    run = Run(tree)
     if article:
-        return trimmed_main(tree, url, text) or learned_main(tree, text, url) or densest_block(tree)
+        return trimmed_main(run, url, text) or learned_main(run, text, url) or densest_block(tree)
     if _tiny(tree):
-        main = trafilatura_main(tree)
+        main = trafilatura_main(run)
         if main is None:
-            return learned_main(tree, text, url) or densest_block(tree)
+            return learned_main(run, text, url) or densest_block(tree)
         dense = densest_block(tree)
         if dense is not None and (_flattened(main.element, tree) or _lost_heading(main, dense)):
             return dense
         return main
-    return learned_main(tree, text, url) or trafilatura_main(tree) or densest_block(tree)
+    return learned_main(run, text, url) or trafilatura_main(run) or densest_block(tree)
+
+
+class Run:
+    """trafilatura's output run on one page (`trafilatura_document`), made when first asked for."""
+
+    def __init__(self, tree: html.HtmlElement) -> None:
+        self.tree = tree
+        self._document: Document | None = None
+        self._done = False
+
+    def document(self) -> Document | None:
+        if not self._done:
+            self._document, self._done = trafilatura_document(self.tree), True
+        return self._document
 
 
 def _tiny(tree: html.HtmlElement) -> bool:
@@ -111,48 +125,48 @@ def _lost_heading(main: MainContent, dense: MainContent) -> bool:
     return any(_words(h) - kept for h in dense.element.iter(*HEADINGS))
 
 
-def learned_main(tree: html.HtmlElement, text: str, url: str | None) -> MainContent | None:
-    """The learned block classifier's choice (`extract.main_content.select`); when its chooser defers
-    to trafilatura, trafilatura's choice less the paragraphs the classifier is sure are not content."""
+def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
+    """The learned block classifier's choice (`extract.main_content.select`), with trafilatura's output
+    run as its reference; when its chooser defers to trafilatura, that run's choice less the paragraphs
+    the classifier is sure are not content."""
     from webferret.extract import trim
     from webferret.extract.features import normalize
-    from webferret.extract.main_content import select
+    from webferret.extract.main_content import document_reference, select
 
-    with readability_memo.shared():  # a deferred page's second trafilatura run reuses readability's answer
-        selection = select(text, url, tree=tree)
-        main = trafilatura_main(tree) if selection is not None and selection.deferred else None
+    document = run.document()
+    selection = select(text, url, tree=run.tree, known=document_reference(document))
     if selection is None:
         return None
     if selection.deferred:
-        if main is None:
+        if document is None:
             return None
         texts = [normalize(b.text) for b in selection.blocks]
         drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
-        return MainContent(element=trim.trim(main.element, drop), source="trafilatura")
+        return MainContent(element=trim.trim(document.body, drop), source="trafilatura")
     element = selection.element
     if element is None or not "".join(element.itertext()).strip():
         return None
     return MainContent(element=element, source="learned")
 
 
-def trimmed_main(tree: html.HtmlElement, url: str | None, text: str) -> MainContent | None:
+def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
     """trafilatura's choice less the paragraphs the block classifier rejects (`extract.trim`)."""
     from webferret.extract import trim
 
-    document = _trafilatura_document(tree)
+    document = run.document()
     if document is None:
         return None
-    drop = trim.article_drop(document, text, url, tree)
+    drop = trim.article_drop(document, text, url, run.tree)
     return MainContent(element=trim.trim(document.body, drop), source="trafilatura")
 
 
-def trafilatura_main(tree: html.HtmlElement) -> MainContent | None:
+def trafilatura_main(run: Run) -> MainContent | None:
     """trafilatura's main-content tree (its own XML: `head`, `list`/`item`, `hi`, `ref`, ...)."""
-    document = _trafilatura_document(tree)
+    document = run.document()
     return None if document is None else MainContent(element=document.body, source="trafilatura")
 
 
-def _trafilatura_document(tree: html.HtmlElement) -> Document | None:
+def trafilatura_document(tree: html.HtmlElement) -> Document | None:
     """trafilatura's result for the page (None when it finds no text)."""
     try:
         document = trafilatura.bare_extraction(

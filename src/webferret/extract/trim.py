@@ -18,7 +18,6 @@ from copy import deepcopy
 import numpy as np
 from lxml import etree, html
 from trafilatura.settings import Document
-from trafilatura.xml import xmltotxt
 
 from webferret.extract import features, main_content
 from webferret.extract.blocks import drop_keep_tail
@@ -37,8 +36,7 @@ def article_drop(document: Document, page: str, url: str | None, tree: html.Html
     rejects as blocks of the page and keeps nowhere else on it; `page` is the HTML text."""
     body = document.body
     paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)}
-    known = (_plain_text(body), _plain_text(getattr(document, "commentsbody", None)))
-    cut = main_content.cut(page, url, tree, known)
+    cut = main_content.cut(page, url, tree, main_content.document_reference(document))
     if cut is None or not cut[0]:
         return set()
     blocks, ref, main = cut
@@ -49,15 +47,6 @@ def article_drop(document: Document, page: str, url: str | None, tree: html.Html
     x = features.matrix(blocks, page, url, ref, rows)  # whole in those rows only
     prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in rows], x[rows], main))
     return rejected([texts[i] for i in rows], prob, ARTICLE_CUT)
-
-
-def _plain_text(body: etree._Element | None) -> str:
-    """trafilatura's plain text of its tree without link targets (as its own text output has it)."""
-    if body is None:
-        return ""
-    plain = deepcopy(body)
-    etree.strip_tags(plain, "ref")
-    return xmltotxt(plain, False)
 
 
 def rejected(texts: list[str], prob: np.ndarray, cut: float) -> set[str]:
