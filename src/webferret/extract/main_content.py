@@ -1,8 +1,9 @@
 """Main-content selection: cut the page into blocks, let the learned classifier keep or drop each one.
 
-trafilatura runs first as a reference extractor; what it kept is one of the classifier's features, and
-its text is the fallback when the page has no blocks at all. A page-level chooser (`chooser.py`) may
-judge trafilatura's selection the better one for the page; the caller then uses trafilatura's.
+trafilatura runs first as a reference extractor (the run the page gets if it is handed to trafilatura:
+see `REFERENCE`); what it kept is one of the classifier's features, and its text is the fallback when
+the page has no blocks at all. A page-level chooser (`chooser.py`) may judge trafilatura's selection the
+better one for the page; the caller then uses trafilatura's.
 """
 
 from __future__ import annotations
