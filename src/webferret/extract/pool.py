@@ -31,6 +31,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
+from webferret.extract.largest_first import LargestFirst
+
 if TYPE_CHECKING:  # imported where used: forking must not wait for pydantic (see `prefork`)
     from webferret.extract.types import Extracted, ExtractOptions
     from webferret.fetch.types import RawResponse
@@ -238,6 +240,7 @@ class Extractor:
         self._warmed: Future[None] | None = None
         self._extracting = 0
         self._used = False
+        self._turns = LargestFirst()
 
     def warm(self, pages: int = 1, threads: bool = True, spare_core: bool = True) -> None:
         """Get the extractor ready now (once), while the pages are still on the wire.
@@ -283,6 +286,15 @@ class Extractor:
 
         threading.Thread(target=start, name="webferret-pool-start", daemon=True).start()
 
+    def _capacity(self) -> int:
+        """How many extractions go to the executor of the moment at once: as many as it runs, and with a
+        single worker (a batch's, a core left to this process) one more, queued there, so the worker
+        has its next page at hand (handing it over from the event loop cost a batch 4% of its pages
+        a second); several workers take the waiting pages strictly largest first (a search's answer
+        waits for its slowest extraction: one query's overhead fell from 157 to 120 ms)."""
+        running = self._forked.count if self._forked is not None else self.workers
+        return running + 1 if running == 1 else running
+
     def _executor(self) -> Executor:
         """The forked workers; else processes once a big batch's pool is up; else threads."""
         if self._forked is not None:
@@ -303,10 +315,14 @@ class Extractor:
         self._extracting += 1
         self._used = True
         try:
-            extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
-            self._forked = None
-            extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
+            await self._turns.turn(len(raw.body), self._capacity())  # the largest waiting page first
+            try:
+                extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
+                self._forked = None
+                extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
+            finally:
+                self._turns.done(self._capacity())
         finally:
             self._extracting -= 1
         if error is not None:
