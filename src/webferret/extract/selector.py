@@ -10,6 +10,7 @@ import logging
 import re
 from copy import deepcopy
 from dataclasses import dataclass
+from functools import cached_property
 
 import trafilatura
 from lxml import etree, html
@@ -66,13 +67,10 @@ class Run:
 
     def __init__(self, tree: html.HtmlElement) -> None:
         self.tree = tree
-        self._document: Document | None = None
-        self._done = False
 
+    @cached_property
     def document(self) -> Document | None:
-        if not self._done:
-            self._document, self._done = trafilatura_document(self.tree), True
-        return self._document
+        return trafilatura_document(self.tree)
 
 
 def _tiny(tree: html.HtmlElement) -> bool:
@@ -133,7 +131,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
     from webferret.extract.features import normalize
     from webferret.extract.main_content import document_reference, select
 
-    document = run.document()
+    document = run.document
     selection = select(text, url, tree=run.tree, known=document_reference(document))
     if selection is None:
         return None
@@ -153,7 +151,7 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
     """trafilatura's choice less the paragraphs the block classifier rejects (`extract.trim`)."""
     from webferret.extract import trim
 
-    document = run.document()
+    document = run.document
     if document is None:
         return None
     drop = trim.article_drop(document, text, url, run.tree)
@@ -162,7 +160,7 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
 
 def trafilatura_main(run: Run) -> MainContent | None:
     """trafilatura's main-content tree (its own XML: `head`, `list`/`item`, `hi`, `ref`, ...)."""
-    document = run.document()
+    document = run.document
     return None if document is None else MainContent(element=document.body, source="trafilatura")
 
 
