@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 
 import pytest
@@ -142,9 +143,20 @@ def test_markdown_is_titled_by_its_heading(body: bytes, title: str) -> None:
 def test_binary_and_png_served_as_html_are_unsupported() -> None:
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
     error = error_of(png, "https://ex.org/page", "text/html")
-    assert error.code == ErrorCode.UNSUPPORTED_CONTENT and "text/html" in error.message
-    assert error_of(b"\x00\x01\x02" * 100, "https://ex.org/blob", "application/octet-stream").code == (
-        ErrorCode.UNSUPPORTED_CONTENT
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert error.message == "the body is binary data, though declared text/html at https://ex.org/page"
+    blob = error_of(b"\x00\x01\x02" * 100, "https://ex.org/blob", "application/octet-stream")
+    assert blob.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert blob.message == "cannot read content of type application/octet-stream at https://ex.org/blob"
+
+
+def test_a_gzip_file_served_as_html_is_named_as_such() -> None:
+    body = gzip.compress(b"<html><body><p>" + b"words " * 500 + b"</p></body></html>")
+    error = error_of(body, "https://ex.org/page.html", "text/html; charset=utf-8")
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert (
+        error.message
+        == "the body is gzip-compressed data, though declared text/html at https://ex.org/page.html"
     )
 
 

@@ -30,8 +30,7 @@ def extract_document(
 
         return extract_pdf(body, url, options)
     if kind == "binary":
-        named = f"of type {mime}" if mime else "of an unknown binary type"
-        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"cannot read content {named} at {url or 'input'}")
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
     text = decode_body(body, content_type)
     if kind == "html":
         from webferret.extract.htmlpage import extract_html
@@ -44,3 +43,15 @@ def extract_document(
     if kind == "xml":
         return textual.extract_xml(text, mime, url, options)
     return textual.extract_text(text, mime, url, options)
+
+
+def _binary_reason(body: bytes, mime: str | None) -> str:
+    """Why binary bytes cannot be read: named by their declared type, and by what they are when a
+    textual type was declared for them (a gzip file served as text/html, say)."""
+    if not mime:
+        return "cannot read content of an unknown binary type"
+    textual = mime.startswith("text/") or mime.endswith(("json", "xml"))
+    if not textual:
+        return f"cannot read content of type {mime}"
+    what = "gzip-compressed data" if body[:2] == b"\x1f\x8b" else "binary data"
+    return f"the body is {what}, though declared {mime}"
