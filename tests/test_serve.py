@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from simweb import SimWeb
+from simweb import SimWeb, article_html
 
 from webferret.cli.handoff import ping
 
@@ -283,3 +283,50 @@ def test_idle_timeout_ends_the_server() -> None:
     finally:
         served.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+TRACE_SERVER = (
+    "import os, sys\n"
+    "import webferret.cli.served as served\n"
+    "from webferret.cli import entry\n"
+    "run = served._run\n"
+    "def traced(argv):\n"
+    "    before = set(sys.modules)\n"
+    "    try:\n"
+    "        return run(argv)\n"
+    "    finally:\n"
+    "        with open({out!r}, 'a') as f:\n"
+    "            f.write(' '.join(sorted(set(sys.modules) - before)) + '\\n')\n"
+    "served._run = traced\n"
+    "entry()\n"
+)
+"""`webferret serve`, each call's child writing the modules it imported, one line a call."""
+
+
+def test_a_served_call_imports_nothing_the_warm_up_left_out(simweb: SimWeb, tmp_path: Path) -> None:
+    """Every module a fetch or a search needs is imported by `webferret serve` before it forks a call,
+    not in each call's child (a search's start was a few ms later for each one left out)."""
+    folder = Path(tempfile.mkdtemp(prefix="wf-trace-"))
+    out = tmp_path / "modules.txt"
+    served = Served(folder, code=TRACE_SERVER.format(out=str(out))).wait_ready()
+    html = {"Content-Type": "text/html"}
+    pages = [simweb.add(f"/warm/{n}", article_html(f"Burrow {n}", 3 + 2 * n), headers=html) for n in range(3)]
+    results = [
+        {"url": url, "title": f"Warm {n}", "content": "A ferret.", "engine": "x"}
+        for n, url in enumerate(pages)
+    ]
+    simweb.add("/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"})
+    engine = {"WEBFERRET_SEARXNG_URL": simweb.url("/"), "WEBFERRET_ENGINES": "searxng"}
+    try:
+        fetched = client(
+            ["fetch", pages[0], "--json", *ALLOW], served.path, WEBFERRET_HOME=str(tmp_path / "h")
+        )
+        found = client(
+            ["search", "ferret", "--json", *ALLOW], served.path, WEBFERRET_HOME=str(tmp_path / "h"), **engine
+        )
+    finally:
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    assert fetched.returncode == 0 and found.returncode == 0, found.stderr
+    assert len(json.loads(found.stdout)["data"]["results"]) == 3
+    assert out.read_text().splitlines() == ["", ""]

@@ -19,6 +19,8 @@ CALL_MODULES = (
     "anyio.streams.tls",
     "anyio.to_thread",
     "webferret.cli.common",
+    "webferret.cli.pages_out",
+    "webferret.cli.url_list",
     "webferret.config",
     "webferret.models",
     "webferret.ferret",
@@ -37,9 +39,15 @@ CALL_MODULES = (
     "webferret.mcp_tools",
     "webferret.store.pages",
     "webferret.store.passages",
+    "webferret.store.batching",
+    "webferret.net.hostspec",
+    "encodings.idna",  # a host name given to the resolver is encoded with it
+    "multiprocessing.popen_fork",  # the call forks its extraction workers
+    "multiprocessing.synchronize",
 )
 """The modules a search, fetch or open imports in the calling process (found by diffing `sys.modules`
-around calls), beyond the command modules; extraction has its own (`prepare_extractor`)."""
+around calls, in a `webferret serve` child: tests/test_serve.py checks a fetch and a search import
+nothing more), beyond the command modules; extraction has its own (`prepare_extractor`)."""
 
 
 def import_call_modules(extra: tuple[str, ...] = ()) -> None:
