@@ -9,7 +9,7 @@ import pytest
 from webferret.models import Page
 from webferret.present.disclosure import first_page, open_document
 from webferret.present.paging import paginate
-from webferret.tokens import estimate_tokens
+from webferret.tokens import content_tokens, estimate_tokens
 
 WORDS = ("the", "ferret", "runs", "under", "a", "fence", "and")
 WORDS += ("finds", "the", "burrow", "of", "an", "old", "rabbit")
@@ -101,3 +101,13 @@ def test_open_document_numbers_pages() -> None:
     last = open_document(page, 1, 500, 4000).pages
     tail = open_document(page, last, 500, 4000)
     assert tail.next is None and tail.page == tail.pages
+
+
+def test_a_pages_count_is_the_extractors_when_it_made_one() -> None:
+    """`content_tokens`: the count made where the page was extracted, else one made now (the store,
+    the search hits and the agent faces read a page's size through it; `first_page` counts the text
+    it is given, as above)."""
+    text = "A ferret runs under the fence and finds the burrow of an old rabbit. " * 40
+    assert content_tokens(Page(url="https://ex.org/a", content=text)) == estimate_tokens(text)
+    assert content_tokens(Page(url="https://ex.org/a", content=text, tokens=7)) == 7
+    assert content_tokens(Page(url="https://ex.org/a", content="")) == 0

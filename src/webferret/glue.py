@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from webferret.models import Hit, Page
-from webferret.tokens import estimate_tokens
+from webferret.tokens import content_tokens
 
 INLINE_TOKENS = 2000
 
@@ -88,7 +88,7 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     if not page.ok:
         return []
     source = page.final_url or page.url
-    tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+    tokens = content_tokens(page)
     metadata = _clean(
         {
             "kind": "page",

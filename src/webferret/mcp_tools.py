@@ -22,7 +22,7 @@ from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
 from webferret.present.pages import failure_text
-from webferret.tokens import estimate_tokens
+from webferret.tokens import content_tokens
 
 
 class WebSearchArgs(BaseModel):
@@ -113,7 +113,7 @@ async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str
     entry = page.model_dump(mode="json", exclude={"links"})
     if not page.ok:
         return entry
-    tokens = page.tokens if page.tokens is not None else estimate_tokens(page.content)
+    tokens = content_tokens(page)
     entry.update(tokens=tokens, page=1, pages=1)
     if tokens <= max_tokens:
         return entry

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate
+from typing import Protocol
 
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
 _KINDS = (_CJK, r"[^\W\d_]+", r"\d+", r"[^\w\s]")  # CJK character, letters, digits, punctuation
@@ -64,6 +65,21 @@ def estimate_tokens(text: str) -> int:
     The costs of the pieces in order, summed as `token_prefix` sums them (the same float)."""
     total = sum(map(_PIECE_COSTS.__getitem__, _PIECE_TEXTS.findall(text)))
     return max(1, round(total)) if total else 0
+
+
+class _Counted(Protocol):
+    """A page, or anything with its text and maybe a token count of it."""
+
+    @property
+    def content(self) -> str: ...
+
+    @property
+    def tokens(self) -> int | None: ...
+
+
+def content_tokens(page: _Counted) -> int:
+    """A page's estimated tokens: the count made where it was extracted, else counted now."""
+    return page.tokens if page.tokens is not None else estimate_tokens(page.content)
 
 
 def token_prefix(text: str) -> tuple[list[int], list[float]]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from webferret.models import ErrorCode, Hit, Page
 from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
-from webferret.tokens import estimate_tokens
+from webferret.tokens import content_tokens
 
 if TYPE_CHECKING:
     from webferret.extract.types import ExtractOptions
@@ -55,7 +55,7 @@ def apply_page(hit: Hit, page: Page) -> Hit:
     """The hit marked reachable or not, with the page's token count and store handle."""
     if is_dead(page):
         return hit.model_copy(update={"reachable": False})
-    tokens = page.tokens if page.tokens is not None else (estimate_tokens(page.content) if page.ok else None)
+    tokens = content_tokens(page) if page.ok or page.tokens is not None else None
     return hit.model_copy(update={"reachable": True, "tokens": tokens, "handle": page.handle})
 
 

@@ -21,7 +21,7 @@ from webferret.store.handles import content_hash, handle_for
 from webferret.store.passages import PassageIndex, chunks_for
 from webferret.store.schema import connect, fts5_available, retry_locked
 from webferret.store.types import Passage, StoredPage, StoreStats
-from webferret.tokens import estimate_tokens
+from webferret.tokens import content_tokens
 
 T = TypeVar("T")
 Row = tuple[Any, ...]
@@ -126,7 +126,7 @@ class PageStore:
         row = (
             page.url, page.final_url, page.canonical_url,
             content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
-            header(headers, "last-modified"), page.title, page.format, estimate_tokens(page.content),
+            header(headers, "last-modified"), page.title, page.format, content_tokens(page),
             page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt),
         )  # fmt: skip
         return row, chunks_for(page.content, self.page_tokens)

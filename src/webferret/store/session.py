@@ -19,7 +19,7 @@ from typing import Any
 from webferret.models import Page
 from webferret.store.handles import handle_for, page_names, read_handle
 from webferret.store.types import StoredPage
-from webferret.tokens import estimate_tokens
+from webferret.tokens import content_tokens
 
 DOCUMENTS_REMEMBERED = 4096
 """Pages a session remembers the handle of (so the same page read again under another URL, a
@@ -77,7 +77,7 @@ class SessionStore:
             kept: Page = await asyncio.to_thread(self._store().put, page, headers, exempt=exempt)
         except sqlite3.Error as exc:
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
-            return page.model_copy(update={"tokens": _tokens(page), "meta": meta})
+            return page.model_copy(update={"tokens": content_tokens(page), "meta": meta})
         if kept.handle is not None:
             self.remember(read_handle(kept), kept.handle, replace=True)
         return kept
@@ -91,7 +91,7 @@ class SessionStore:
         if not page.ok:
             return page
         handle = self.remember(read_handle(page), handle_for(page.url or ""), replace=False)
-        page = page.model_copy(update={"handle": handle, "tokens": _tokens(page)})
+        page = page.model_copy(update={"handle": handle, "tokens": content_tokens(page)})
         write = asyncio.create_task(self.keep(page, headers, exempt))
         self.track(write, _write_done)
         names = page_names(page, handle)
@@ -134,11 +134,6 @@ class SessionStore:
         """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
         while self._work:
             await asyncio.wait(set(self._work))
-
-
-def _tokens(page: Page) -> int:
-    """The page's token count: the extractor's when it made one, else counted here."""
-    return page.tokens if page.tokens is not None else estimate_tokens(page.content)
 
 
 def _write_done(write: asyncio.Task[Page]) -> None:
