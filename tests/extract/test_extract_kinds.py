@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
+from webferret.extract import document
 from webferret.extract.document import extract_document
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.models import ErrorCode, FerretError
@@ -150,14 +151,37 @@ def test_binary_and_png_served_as_html_are_unsupported() -> None:
     assert blob.message == "cannot read content of type application/octet-stream at https://ex.org/blob"
 
 
-def test_a_gzip_file_served_as_html_is_named_as_such() -> None:
-    body = gzip.compress(b"<html><body><p>" + b"words " * 500 + b"</p></body></html>")
-    error = error_of(body, "https://ex.org/page.html", "text/html; charset=utf-8")
+ARTICLE = (
+    "<html><head><title>Ferret notes</title></head><body><article><h1>Ferret notes</h1>"
+    + "<p>A ferret reads every page it is given, and keeps the words that matter.</p>" * 8
+    + "</article></body></html>"
+)
+
+
+def test_a_gzip_file_is_unpacked_once_and_read_as_what_is_inside() -> None:
+    page = run(gzip.compress(ARTICLE.encode()), "https://ex.org/page.html", "text/html; charset=utf-8")
+    assert page.title and "ferret" in page.content.lower()
+    data = gzip.compress(b'{"name": "webferret", "kinds": ["html", "pdf"]}')
+    assert '"webferret"' in run(data, "https://ex.org/data.json.gz", "application/gzip").content
+    twice = gzip.compress(gzip.compress(ARTICLE.encode()))
+    assert error_of(twice, "https://ex.org/x.gz", "application/gzip").message == (
+        "cannot read content of an unknown binary type at https://ex.org/x.gz"
+    )
+
+
+def test_a_corrupt_or_oversized_gzip_file_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    corrupt = gzip.compress(ARTICLE.encode())[:12] + b"\x00" * 64
+    error = error_of(corrupt, "https://ex.org/page.html", "text/html; charset=utf-8")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT
     assert (
         error.message
         == "the body is gzip-compressed data, though declared text/html at https://ex.org/page.html"
     )
+    monkeypatch.setattr(document, "GUNZIP_LIMIT", 1024 * 1024)
+    bomb = gzip.compress(b"a" * (2 * 1024 * 1024))
+    error = error_of(bomb, "https://ex.org/big.txt.gz", "application/gzip")
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert error.message == "the gzip file at https://ex.org/big.txt.gz unpacks to more than 1 MiB"
 
 
 def test_windows_1252_declared_in_meta_decodes_without_mojibake() -> None:

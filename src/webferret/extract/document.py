@@ -1,11 +1,13 @@
 """Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop.
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; binary is
-`unsupported_content`.
+`unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server compressed
+twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import replace
 
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
@@ -14,6 +16,10 @@ from webferret.fetch.charset import decode_body
 from webferret.fetch.sniff import mime_of, sniff_kind
 from webferret.models import ErrorCode, FerretError
 
+GUNZIP_LIMIT = 10 * 1024 * 1024
+"""The most bytes a gzip file inside a body is unpacked to (the default `max_bytes` of a body)."""
+GZIP_MAGIC = b"\x1f\x8b"
+
 
 def extract_document(
     body: bytes, *, url: str | None, content_type: str | None, options: ExtractOptions
@@ -21,6 +27,14 @@ def extract_document(
     """Extract the main content and metadata of one document; raises `FerretError` with a reason."""
     if url and is_thread_json_url(url):
         return thread_from_answer(200, content_type, body, options.max_comments)
+    inner = _gunzipped(body, url)
+    if inner is not None:  # "application/gzip" says nothing of what is inside; a textual type does
+        inside = content_type if _is_textual(mime_of(content_type)) else None
+        return _extract(inner, url, inside, options)
+    return _extract(body, url, content_type, options)
+
+
+def _extract(body: bytes, url: str | None, content_type: str | None, options: ExtractOptions) -> Extracted:
     kind = sniff_kind(body, content_type)
     mime = mime_of(content_type)
     if kind != "html" and options.format == "html":  # `--format html` is for HTML; others answer Markdown
@@ -50,8 +64,29 @@ def _binary_reason(body: bytes, mime: str | None) -> str:
     textual type was declared for them (a gzip file served as text/html, say)."""
     if not mime:
         return "cannot read content of an unknown binary type"
-    textual = mime.startswith("text/") or mime.endswith(("json", "xml"))
-    if not textual:
+    if not _is_textual(mime):
         return f"cannot read content of type {mime}"
-    what = "gzip-compressed data" if body[:2] == b"\x1f\x8b" else "binary data"
+    what = "gzip-compressed data" if body[:2] == GZIP_MAGIC else "binary data"
     return f"the body is {what}, though declared {mime}"
+
+
+def _is_textual(mime: str) -> bool:
+    return mime.startswith("text/") or mime.endswith(("json", "xml"))
+
+
+def _gunzipped(body: bytes, url: str | None) -> bytes | None:
+    """The file inside a gzip body (its first member), or None when the body is no gzip file or a
+    corrupt one; `FerretError` when it unpacks to more than `GUNZIP_LIMIT` bytes."""
+    if body[:2] != GZIP_MAGIC:
+        return None
+    unpacker = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        inner = unpacker.decompress(body, GUNZIP_LIMIT)
+    except zlib.error:
+        return None
+    if unpacker.unconsumed_tail:
+        limit = f"{GUNZIP_LIMIT // (1024 * 1024)} MiB"
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"the gzip file at {url or 'input'} unpacks to more than {limit}"
+        )
+    return inner
