@@ -13,7 +13,7 @@ from dataclasses import replace
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
-from webferret.fetch.sniff import mime_of, sniff_kind
+from webferret.fetch.sniff import declares_text, mime_of, sniff_kind
 from webferret.models import ErrorCode, FerretError
 
 GUNZIP_LIMIT = 10 * 1024 * 1024
@@ -29,7 +29,7 @@ def extract_document(
         return thread_from_answer(200, content_type, body, options.max_comments)
     inner = _gunzipped(body, url)
     if inner is not None:  # "application/gzip" says nothing of what is inside; a textual type does
-        inside = content_type if _is_textual(mime_of(content_type)) else None
+        inside = content_type if declares_text(mime_of(content_type)) else None
         return _extract(inner, url, inside, options)
     return _extract(body, url, content_type, options)
 
@@ -64,14 +64,10 @@ def _binary_reason(body: bytes, mime: str | None) -> str:
     textual type was declared for them (a gzip file served as text/html, say)."""
     if not mime:
         return "cannot read content of an unknown binary type"
-    if not _is_textual(mime):
+    if not declares_text(mime):
         return f"cannot read content of type {mime}"
     what = "gzip-compressed data" if body[:2] == GZIP_MAGIC else "binary data"
     return f"the body is {what}, though declared {mime}"
-
-
-def _is_textual(mime: str) -> bool:
-    return mime.startswith("text/") or mime.endswith(("json", "xml"))
 
 
 def _gunzipped(body: bytes, url: str | None) -> bytes | None:

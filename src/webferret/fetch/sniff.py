@@ -11,7 +11,7 @@ from typing import Literal
 
 Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
 
-__all__ = ["Kind", "sniff_kind"]
+__all__ = ["Kind", "declares_text", "sniff_kind"]
 
 _MAGIC: tuple[tuple[bytes, Kind], ...] = (
     (b"%PDF-", "pdf"),
@@ -61,6 +61,11 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     if declared is not None:
         return declared
     return _guess_text(body, head)
+
+
+def declares_text(mime: str) -> bool:
+    """Whether a bare media type (`mime_of`) declares text of some kind: HTML, JSON, XML or text."""
+    return _declared(mime) in ("html", "json", "xml", "text")
 
 
 def _magic(head: bytes) -> Kind | None:
