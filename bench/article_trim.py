@@ -87,7 +87,8 @@ def main() -> None:
     rows = tb.dataset("multitype", pages, 2)
     arows = [r for r in tb.dataset("articles", apages, 2) if r["x"] is not None]
     # the out-of-fold probabilities of train_blocks.py (its run with the shipped PARAMS; the features
-    # of the cache are the same whatever the code hash in the name, see the README's identity checks)
+    # of the cache are the same whatever the code hash in the name, see the identity checks in
+    # docs/extraction-rounds.md)
     oof_path = max(tb.CACHE.glob(f"stage1-{len(rows)}-{args.folds}-*-0.pkl"), key=lambda p: p.stat().st_mtime)
     oof = pickle.loads(oof_path.read_bytes())[0]
     to = tb.cached(f"routes-{len(pages)}", lambda: tb.routes(pages, 2))

@@ -1,7 +1,7 @@
 """A sparse linear score of what a block's words and markup say: one more input for the block classifier
 (an experiment of bench/train_blocks.py --lexical and bench/lexical_cv.py, not shipped: with folds grouped
-by domain it gained 0.0025 bow F1, by page with the shipped model's size nothing; see the README's
-"Extraction quality, measured").
+by domain it gained 0.0025 bow F1, by page with the shipped model's size nothing; see
+docs/extraction-rounds.md, the fourth round).
 
 Every block gives hashed tokens of three families: the words of its text (lower-cased, with the bigrams
 of its first words), the class and id tokens of its element and its ancestors (split on punctuation

@@ -25,9 +25,9 @@ from webferret.extract.classifier import load_default
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
 # Where the features' reference text (what trafilatura kept) comes from: "output", the runtime's, is
 # trafilatura's output run (`selector.trafilatura_document`), the one run a page handed to trafilatura
-# gets (ninth round, README); "full" and "fast" are its own plain-text run without and with its fast mode
-# (the eighth round's experiments, bench/train_blocks.py --reference). The models are trained on features
-# made the same way as the runtime's.
+# gets (ninth round, docs/extraction-rounds.md); "full" and "fast" are its own plain-text run without
+# and with its fast mode (the eighth round's experiments, bench/train_blocks.py --reference). The models
+# are trained on features made the same way as the runtime's.
 REFERENCE = "output"
 
 

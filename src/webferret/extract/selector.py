@@ -21,7 +21,8 @@ _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|
 _MIN_FALLBACK_CHARS = 200
 TINY_PAGE_CHARS = 1000
 # trafilatura's output run in its fast mode (no comparison with readability and justext): measured, off
-# (README, eighth round); read at each call, so bench/extraction.py --fast-output can switch it on
+# (docs/extraction-rounds.md, eighth round); read at each call, so bench/extraction.py --fast-output
+# can switch it on
 FAST_OUTPUT = False
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)

@@ -25,8 +25,8 @@ from webferret.extract.features import normalize
 
 # chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
 DEFERRED_CUT = 0.1
-# chosen by cross-validation on the multitype set's declared articles (0.2 to 0.5 tried: see the README);
-# the article set is only measured, never tuned on
+# chosen by cross-validation on the multitype set's declared articles (0.2 to 0.5 tried: see
+# docs/extraction-rounds.md); the article set is only measured, never tuned on
 ARTICLE_CUT = 0.3
 _PARAGRAPHS = ("p", "head", "item", "quote")
 
