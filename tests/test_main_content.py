@@ -55,6 +55,40 @@ def test_assemble_regroups_list_items_and_keeps_structure() -> None:
     assert "<div>Intro text  tail text</div>" in html
 
 
+STRUCTURED = """<html><body><article><h1>Quotes and lists</h1>
+<p>Before the quote.</p>
+<blockquote><p>First line of the quote.</p><p>Second line of the quote.</p></blockquote>
+<p>Between.</p>
+<blockquote><p>Another quote.</p></blockquote>
+<ul><li><p>A loose item.</p></li>
+<li><p>An item with a list:</p><ul><li>inner one</li><li>inner two</li></ul></li></ul>
+<ol><li>Step one.</li><li>Step two.</li></ol>
+</article></body></html>"""
+
+
+def _assembled(drop: tuple[str, ...] = ()) -> str:
+    from webferret.extract.markdown import to_markdown
+
+    kept = [b for b in blocks_of(STRUCTURED) if b.text and b.text not in drop]
+    return to_markdown(assemble(kept))
+
+
+def test_assemble_keeps_block_quotes_and_the_paragraphs_of_list_items() -> None:
+    markdown = _assembled()
+    quotes = "> First line of the quote.\n>\n> Second line of the quote.\n\nBetween.\n\n> Another quote."
+    assert quotes in markdown
+    assert "- A loose item.\n- An item with a list:\n  - inner one\n  - inner two" in markdown
+    assert "1. Step one.\n2. Step two." in markdown
+
+
+def test_assemble_never_reopens_a_container_after_other_content() -> None:
+    """Two quotes of the page stay two quotes, and a dropped block between two items of one list
+    leaves one list (nothing of another container was written in between)."""
+    markdown = _assembled(drop=("Between.", "A loose item."))
+    assert "> Second line of the quote.\n\n> Another quote." in markdown
+    assert "- An item with a list:\n  - inner one" in markdown
+
+
 def test_tree_ensemble_walks_each_tree(tmp_path: Path) -> None:
     tree = {"feature": [1, 0, 0], "threshold": [0.5, 0, 0], "left": [1, 0, 0], "right": [2, 0, 0],
             "leaf": [0, 1, 1], "value": [0, -2.0, 3.0]}  # fmt: skip

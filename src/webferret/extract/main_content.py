@@ -223,22 +223,62 @@ def extract_text(html: str, url: str | None) -> str:
 
 
 def assemble(kept: list[B.Block]) -> lxml.html.HtmlElement:
-    """Copy the kept blocks under one <div>, list items regrouped into their list."""
-    out = lxml.html.Element("div")
-    open_list: tuple[lxml.html.HtmlElement, lxml.html.HtmlElement] | None = None  # (source, copy)
-    for block in kept:
-        piece = _copy_block(block)
-        source_list = block.element.getparent() if block.element.tag == "li" else None
-        if source_list is None:
-            out.append(piece)
-            open_list = None
-            continue
-        if open_list is None or open_list[0] is not source_list:
-            tag = source_list.tag if source_list.tag in ("ol", "ul", "menu") else "ul"
-            open_list = (source_list, lxml.html.Element(tag))
-            out.append(open_list[1])
-        open_list[1].append(piece)
-    return out
+    """Copy the kept blocks under one <div>, in their structure: list items regrouped into their list (a
+    nested list into its item), the paragraphs of a list item into that item, and blocks that stand
+    inside a block quote into a quote."""
+    return _Assembly().of(kept)
+
+
+class _Assembly:
+    """The copy being built, and the copies of the source containers (lists, items, quotes) made so far:
+    a block goes into the copy of its container while that copy is still the last thing written."""
+
+    def __init__(self) -> None:
+        self.out = lxml.html.Element("div")
+        self.copies: dict[lxml.html.HtmlElement, lxml.html.HtmlElement] = {}
+
+    def of(self, kept: list[B.Block]) -> lxml.html.HtmlElement:
+        for block in kept:
+            el = block.element
+            quote = next(el.iterancestors("blockquote"), None)
+            target = self.out if quote is None else self._container(quote, "blockquote", self.out)
+            piece = _copy_block(block)
+            parent = el.getparent()
+            if el.tag == "li" and parent is not None:
+                target = self._list(parent, target)
+                self.copies[el] = piece
+            elif parent is not None and parent.tag == "li" and parent.getparent() is not None:
+                target = self._container(parent, "li", self._list(parent.getparent(), target))
+            target.append(piece)
+        return self.out
+
+    def _list(self, source: lxml.html.HtmlElement, target: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+        """The copy of list `source`: inside the copy of its own item when it is a nested list."""
+        item = source.getparent()
+        item_copy = self.copies.get(item) if item is not None and item.tag == "li" else None
+        if item_copy is not None and self._open(item_copy):
+            target = item_copy
+        tag = source.tag if source.tag in ("ol", "ul", "menu") else "ul"
+        return self._container(source, tag, target)
+
+    def _container(
+        self, source: lxml.html.HtmlElement, tag: str, parent: lxml.html.HtmlElement
+    ) -> lxml.html.HtmlElement:
+        made = self.copies.get(source)
+        if made is None or made.getparent() is not parent or not self._open(made):
+            made = lxml.html.Element(tag)
+            parent.append(made)
+            self.copies[source] = made
+        return made
+
+    def _open(self, node: lxml.html.HtmlElement) -> bool:
+        """Whether nothing was written after `node` (it is on the right edge of the copy)."""
+        while node is not self.out:
+            parent = node.getparent()
+            if parent is None or parent[-1] is not node:
+                return False
+            node = parent
+        return True
 
 
 def _copy_block(block: B.Block) -> lxml.html.HtmlElement:
