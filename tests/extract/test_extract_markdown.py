@@ -87,3 +87,28 @@ def test_word_count_ignores_markdown_marks() -> None:
 def test_blank_lines_inside_code_are_kept() -> None:
     out = render('<pre class="language-python">import os\n\n\ndef f():\n    pass</pre>')
     assert out == "```python\nimport os\n\n\ndef f():\n    pass\n```\n"
+
+
+def test_image_alt_text_with_brackets_keeps_the_image_whole() -> None:
+    out = render('<a href="/big.png"><img src="/small.png" alt="[QGIS main interface]"></a>')
+    assert out == "[![QGIS main interface](https://example.org/small.png)](https://example.org/big.png)\n"
+
+
+def test_a_plain_pre_in_trafilatura_s_choice_keeps_its_lines() -> None:
+    """trafilatura turns a <pre> that is not marked as code into a <quote>, whose whitespace the
+    renderer would collapse; the page's own block is rendered instead, fenced, its layout kept."""
+    from webferret.extract.document import extract_document
+    from webferret.extract.types import ExtractOptions
+
+    pre = "INTERNET DRAFT              M. de Jong\nExpires: 18 June 2015      15 December 2014\n\n   Abstract"
+    prose = "<p>" + "This draft describes a protocol for storing documents on a remote server. " * 8 + "</p>"
+    page = (
+        '<html><head><title>Draft</title><meta property="og:type" content="article"></head><body>'
+        f"<article><h1>Draft</h1>{prose}<pre>{pre}</pre>{prose}</article></body></html>"
+    )
+    body = page.encode()
+    out = extract_document(
+        body, url="https://example.org/d", content_type="text/html", options=ExtractOptions()
+    )
+    assert out.extra["selector"] == "trafilatura"
+    assert f"```\n{pre}\n```" in out.content

@@ -127,7 +127,7 @@ class Renderer:
         tag = tag_name(node)
         if not tag or tag in SKIP or _hidden(node):
             return []
-        if self.codes and tag in ("p", "pre", "code"):
+        if self.codes and tag in ("p", "pre", "code", "quote"):  # trafilatura makes a plain <pre> a quote
             known = self.codes.get(code_key(node))
             if known is not None:
                 return self._fenced(known.code, known.language)
@@ -302,7 +302,8 @@ class Renderer:
         src = self.url(node.get("src") or node.get("data-src") or node.get("data-lazy-src"))
         if src is None:
             return alt
-        return f"![{alt.replace(']', '')}]({src.replace(' ', '%20')})"
+        alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
+        return f"![{alt}]({src.replace(' ', '%20')})"
 
 
 def to_markdown(
