@@ -49,6 +49,8 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     Either falls back to the other selectors, and last to the densest block of text. trafilatura runs
     at most once per page (`Run`): its text is also the classifier's reference.
     """
+    from webferret.extract import flat
+
     run = Run(tree)
     if article:
         return trimmed_main(run, url, text) or learned_main(run, text, url) or densest_block(tree)
@@ -57,7 +59,7 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
         if main is None:
             return learned_main(run, text, url) or densest_block(tree)
         dense = densest_block(tree)
-        if dense is not None and (_flattened(main.element, tree) or _lost_heading(main, dense)):
+        if dense is not None and (flat.is_flat(main.element, tree) or _lost_heading(main, dense)):
             return dense
         return main
     return learned_main(run, text, url) or trafilatura_main(run) or densest_block(tree)
@@ -89,23 +91,6 @@ def _tiny(tree: html.HtmlElement) -> bool:
 
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-STRUCTURE = ("p", *HEADINGS, "li", "pre", "blockquote", "tr")
-
-
-def _flattened(main: etree._Element, tree: html.HtmlElement) -> bool:
-    """trafilatura's last resort on a short page: the whole text as one paragraph, although the page
-    has headings, paragraphs or list items of its own (the Markdown would lose all of them)."""
-    children = list(main)
-    if len(children) != 1 or children[0].tag != "p":
-        return False
-    body = tree.find("body")
-    blocks = 0
-    for node in body.iter(*STRUCTURE) if body is not None else ():
-        if "".join(node.itertext()).strip():
-            blocks += 1
-            if blocks > 1:
-                return True
-    return False
 
 
 _WORD = re.compile(r"\w+")
@@ -128,7 +113,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
     """The learned block classifier's choice (`extract.main_content.select`), with trafilatura's output
     run as its reference; when its chooser defers to trafilatura, that run's choice less the paragraphs
     the classifier is sure are not content."""
-    from webferret.extract import trim
+    from webferret.extract import flat, trim
     from webferret.extract.features import normalize
     from webferret.extract.main_content import document_reference, select
 
@@ -139,6 +124,10 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
     if selection.deferred:
         if document is None:
             return None
+        if flat.is_flat(document.body, run.tree):
+            whole = flat.rebuilt(selection.blocks, document.body)
+            if whole is not None:
+                return MainContent(element=whole, source="trafilatura")
         texts = [normalize(b.text) for b in selection.blocks]
         drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
         return MainContent(element=trim.trim(document.body, drop), source="trafilatura")
@@ -149,12 +138,16 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
 
 
 def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
-    """trafilatura's choice less the paragraphs the block classifier rejects (`extract.trim`)."""
-    from webferret.extract import trim
+    """trafilatura's choice less the paragraphs the block classifier rejects (`extract.trim`); when it is
+    one flat paragraph, that paragraph given the page's structure back (`extract.flat`)."""
+    from webferret.extract import flat, trim
 
     document = run.document
     if document is None:
         return None
+    if flat.is_flat(document.body, run.tree):  # nothing to trim: one paragraph, given its structure back
+        whole = flat.rebuilt(flat.cut_blocks(document, text, url, run.tree), document.body)
+        return MainContent(element=document.body if whole is None else whole, source="trafilatura")
     drop = trim.article_drop(document, text, url, run.tree)
     return MainContent(element=trim.trim(document.body, drop), source="trafilatura")
 
