@@ -112,3 +112,16 @@ def test_a_plain_pre_in_trafilatura_s_choice_keeps_its_lines() -> None:
     )
     assert out.extra["selector"] == "trafilatura"
     assert f"```\n{pre}\n```" in out.content
+
+
+def test_a_block_repeated_right_after_itself_is_said_once() -> None:
+    """A page's mobile and desktop copies of a heading or menu, one after the other, come out once."""
+    out = render(
+        "<h2>How it works</h2><h3>How it works</h3><p>Step one.</p>"
+        "<ul><li><a href='/m/a'>Plans</a></li></ul><ul><li><a href='/a'>Plans</a></li></ul>"
+        "<p>Step one.</p><hr><hr><p>Yes.</p><p>Step one.</p>"
+    )
+    assert out == (
+        "## How it works\n\nStep one.\n\n- [Plans](https://example.org/m/a)\n\nStep one.\n\n---\n\n---\n\n"
+        "Yes.\n\nStep one.\n"
+    )

@@ -8,7 +8,7 @@ absolute against the base URL; code blocks are fenced with their language when t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -33,6 +33,8 @@ _SPACE = re.compile(r"\s+")
 _BLANKS = re.compile(r"\n{3,}")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_WORDS = re.compile(r"\w+")
 
 
 def _hidden(node: etree._Element) -> bool:
@@ -95,7 +97,7 @@ class Renderer:
 
     # -- entry points --------------------------------------------------------------------------
     def render(self, root: etree._Element) -> str:
-        text = "\n\n".join(block for block in self.blocks(root) if block.strip())
+        text = "\n\n".join(_once(block for block in self.blocks(root) if block.strip()))
         return text.strip("\n") + "\n" if text.strip() else ""
 
     def url(self, href: str | None) -> str | None:
@@ -304,6 +306,18 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({src.replace(' ', '%20')})"
+
+
+def _once(blocks: Iterable[str]) -> Iterator[str]:
+    """The blocks, less one that says in the same words what the block before it said: a page's mobile
+    and desktop copies of a heading or a menu, rendered one after the other (link targets aside)."""
+    last: list[str] = []
+    for block in blocks:
+        words = _WORDS.findall(_LINK_TARGET.sub("]", block).lower())
+        if words and words == last:
+            continue
+        last = words
+        yield block
 
 
 def to_markdown(
