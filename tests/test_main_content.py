@@ -12,6 +12,7 @@ from page_blocks import blocks_of
 from webferret.extract import blocks as B
 from webferret.extract.classifier import TreeEnsemble, load
 from webferret.extract.main_content import assemble, select_main
+from webferret.extract.markdown import to_markdown
 
 PAGE = """<html><head><title>Tides</title></head><body>
 <nav><ul><li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul></nav>
@@ -67,8 +68,6 @@ STRUCTURED = """<html><body><article><h1>Quotes and lists</h1>
 
 
 def _assembled(drop: tuple[str, ...] = ()) -> str:
-    from webferret.extract.markdown import to_markdown
-
     kept = [b for b in blocks_of(STRUCTURED) if b.text and b.text not in drop]
     return to_markdown(assemble(kept))
 
@@ -87,6 +86,13 @@ def test_assemble_never_reopens_a_container_after_other_content() -> None:
     markdown = _assembled(drop=("Between.", "A loose item."))
     assert "> Second line of the quote.\n\n> Another quote." in markdown
     assert "- An item with a list:\n  - inner one" in markdown
+
+
+def test_a_blockquote_that_is_a_forum_post_s_body_is_no_quotation() -> None:
+    page = STRUCTURED.replace("<blockquote><p>Another", '<blockquote class="messageText ugc"><p>Another')
+    kept = [b for b in blocks_of(page) if b.text]
+    markdown = to_markdown(assemble(kept))
+    assert "\n\nAnother quote.\n" in markdown and "> First line of the quote." in markdown
 
 
 def test_tree_ensemble_walks_each_tree(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ better one for the page; the caller then uses trafilatura's.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 
 import lxml.html
@@ -240,7 +241,7 @@ class _Assembly:
     def of(self, kept: list[B.Block]) -> lxml.html.HtmlElement:
         for block in kept:
             el = block.element
-            quote = next(el.iterancestors("blockquote"), None)
+            quote = next((q for q in el.iterancestors("blockquote") if not _holds_a_post(q)), None)
             target = self.out if quote is None else self._container(quote, "blockquote", self.out)
             piece = _copy_block(block)
             parent = el.getparent()
@@ -279,6 +280,15 @@ class _Assembly:
                 return False
             node = parent
         return True
+
+
+_POST_BODY = re.compile(r"(?:message|post)[-_]?(?:text|content|body)", re.I)
+
+
+def _holds_a_post(quote: lxml.html.HtmlElement) -> bool:
+    """A `<blockquote>` that forum software uses as the body of a post (XenForo's `messageText`,
+    vBulletin's `postcontent`), not as a quotation."""
+    return _POST_BODY.search(quote.get("class") or "") is not None
 
 
 def _copy_block(block: B.Block) -> lxml.html.HtmlElement:
