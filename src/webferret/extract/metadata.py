@@ -10,8 +10,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from html import unescape
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
 
@@ -20,6 +21,9 @@ _SPACE = re.compile(r"\s+")
 _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
 # every element marked as the headline or an author: one scan of the tree for both questions
 _MARKED = etree.XPath('//*[@itemprop="headline" or @itemprop="author" or @rel="author"]')
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
+_BY = re.compile(r"^by:?\s+", re.I)
+_NOT_ALNUM = re.compile(r"[\W_]+")
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
 PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
@@ -227,12 +231,12 @@ def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
     for key in ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl"):
         value = clean(tags.get(key))
         if value and not value.startswith("http"):
-            return value.removeprefix("By ").removeprefix("by ")
+            return value
     for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')
         value = clean((named[0] if named else node).text_content())
         if value and len(value) < 80:
-            return value.removeprefix("By ").removeprefix("by ")
+            return value
     return None
 
 
@@ -245,7 +249,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
     meta.title = _title(tree, tags, marks) or meta.title
-    meta.byline = meta.byline or _byline(tags, marks)
+    meta.byline = _without_by(meta.byline or _byline(tags, marks))
     meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
@@ -257,8 +261,21 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     image = meta.image or clean(tags.get("og:image")) or clean(tags.get("twitter:image"))
     meta.image = urljoin(url or "", image) if image else None
     meta.canonical_url = _canonical(tree, tags, url)
-    meta.title = _strip_site(meta.title, meta.site_name)
+    for name in ("title", "byline", "site_name", "description"):
+        setattr(meta, name, _decoded(getattr(meta, name)))
+    meta.title = _strip_site(meta.title, meta.site_name, url)
     return meta
+
+
+def _decoded(text: str | None) -> str | None:
+    """Text with the HTML entities left in it decoded: CMS plugins write `&amp;` and `&#8217;` into
+    JSON-LD strings, and escape some attributes twice."""
+    return clean(unescape(text)) if text and _ENTITY.search(text) else text
+
+
+def _without_by(byline: str | None) -> str | None:
+    """ "By Jane Roe" -> "Jane Roe"."""
+    return (_BY.sub("", byline) or byline) if byline else byline
 
 
 def _language(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
@@ -277,16 +294,42 @@ def _canonical(tree: html.HtmlElement, tags: dict[str, str], url: str | None) ->
     return urljoin(url or "", value) if value else None
 
 
-def _strip_site(title: str | None, site: str | None) -> str | None:
-    """`Headline | Site` -> `Headline` when the site name is known."""
-    if not title or not site:
+def _strip_site(title: str | None, site: str | None, url: str | None = None) -> str | None:
+    """`Headline | Site` -> `Headline`: the site named by the page (letters and digits compared, so
+    `Al Bawaba` is `Al-Bawaba`; a name that begins the site's, so `Inexhibit` is `Inexhibit magazine`)
+    or by the URL's host (`Accruent` on www.accruent.com). `Site | Headline` -> `Headline` only for the
+    page's own site name, exactly (a home page's `Brand - tagline` keeps its brand)."""
+    if not title:
         return title
+    names = [name for name in (_squeezed(site), _host_label(url)) if name]
     for sep in _TITLE_SEPARATORS:
-        if title.endswith(sep + site):
-            return title[: -len(sep + site)].strip() or title
-        if title.startswith(site + sep):
-            return title[len(site + sep) :].strip() or title
+        head, found, tail = title.rpartition(sep)
+        if found and head.strip() and _names_site(tail, names):
+            return head.strip()
+        if site and title.startswith(site + sep) and title[len(site + sep) :].strip():
+            return title[len(site + sep) :].strip()
     return title
+
+
+def _names_site(part: str, names: list[str]) -> bool:
+    squeezed = _squeezed(part)
+    return len(squeezed) > 2 and any(name.startswith(squeezed) for name in names)
+
+
+def _squeezed(text: str | None) -> str:
+    return _NOT_ALNUM.sub("", text.lower()) if text else ""
+
+
+def _host_label(url: str | None) -> str:
+    """The host's main label: `accruent` for www.accruent.com (the label before the public suffix,
+    taken as the last one or two labels)."""
+    host = urlsplit(url).hostname if url else None
+    if not host:
+        return ""
+    labels = [label for label in host.split(".") if label not in ("www", "m")]
+    if len(labels) >= 3 and len(labels[-2]) <= 3:  # example.co.uk, example.com.br
+        return labels[-3]
+    return labels[-2] if len(labels) >= 2 else ""
 
 
 def base_url(tree: html.HtmlElement, url: str | None) -> str | None:

@@ -1,0 +1,53 @@
+"""Metadata text as a reader wants it: no site name after the title, no "By", no HTML entities."""
+
+from __future__ import annotations
+
+import json
+
+from webferret.extract.htmlpage import parse_html
+from webferret.extract.metadata import extract_metadata
+
+
+def _meta(head: str, url: str = "https://www.accruent.com/resources/plan", ld: object = None):
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>' if ld else ""
+    return extract_metadata(
+        parse_html(f"<html><head>{head}{script}</head><body><p>x</p></body></html>", url), url
+    )
+
+
+def test_the_site_s_name_leaves_the_title_by_name_or_by_host() -> None:
+    site = '<meta property="og:site_name" content="Al-Bawaba">'
+    assert _meta(f"<title>Sweden Drops Case | Al Bawaba</title>{site}").title == "Sweden Drops Case"
+    site = '<meta property="og:site_name" content="Inexhibit magazine">'
+    assert _meta(f"<title>Light Festival | Inexhibit</title>{site}").title == "Light Festival"
+    assert (
+        _meta("<title>7 Steps To Planning An Event | Accruent</title>").title
+        == "7 Steps To Planning An Event"
+    )
+
+
+def test_a_leading_brand_stays_unless_it_is_the_site_s_own_name() -> None:
+    """A home page's `Brand - tagline` keeps its brand; `Site | Headline` loses the exact site name."""
+    assert (
+        _meta("<title>Accruent - Software for Facilities</title>").title
+        == "Accruent - Software for Facilities"
+    )
+    site = '<meta property="og:site_name" content="Docs Hub">'
+    assert _meta(f"<title>Docs Hub | Installing</title>{site}").title == "Installing"
+    assert _meta("<title>Opinion | Is Football Violence a Crime?</title>").title == (
+        "Opinion | Is Football Violence a Crime?"
+    )
+
+
+def test_by_and_entities_are_taken_out() -> None:
+    ld = {
+        "@type": "NewsArticle",
+        "headline": "&#8216;The Medium&#8217; &amp; More",
+        "author": {"name": "By TOM KRISHER, AP Auto Writer"},
+        "publisher": {"name": "Camels &amp; Chocolate"},
+    }
+    meta = _meta("", ld=ld)
+    assert meta.title == "‘The Medium’ & More"
+    assert meta.byline == "TOM KRISHER, AP Auto Writer"
+    assert meta.site_name == "Camels & Chocolate"
+    assert _meta('<meta name="author" content="by: Jane Roe">').byline == "Jane Roe"
