@@ -51,3 +51,14 @@ def test_by_and_entities_are_taken_out() -> None:
     assert meta.byline == "TOM KRISHER, AP Auto Writer"
     assert meta.site_name == "Camels & Chocolate"
     assert _meta('<meta name="author" content="by: Jane Roe">').byline == "Jane Roe"
+
+
+def test_language_tags_come_in_their_usual_case() -> None:
+    for given, expected in (
+        ("en-us", "en-US"),
+        ("EN_gb", "en-GB"),
+        ("zh-hant-tw", "zh-Hant-TW"),
+        ("de", "de"),
+    ):
+        page = f'<html lang="{given}"><head><title>t</title></head><body><p>x</p></body></html>'
+        assert extract_metadata(parse_html(page, None), None).language == expected

@@ -283,7 +283,16 @@ def _language(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
     value = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     value = value or tags.get("content-language") or tags.get("og:locale") or tags.get("language")
     value = clean(value)
-    return value.replace("_", "-").split(",")[0] if value else None
+    return _language_tag(value.replace("_", "-").split(",")[0]) if value else None
+
+
+def _language_tag(tag: str) -> str:
+    """A language tag in its usual case: `en-US` for `en-us`, `zh-Hant-TW` for `ZH-hant-tw`."""
+    parts = tag.strip().split("-")
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        out.append(part.upper() if len(part) == 2 else part.title() if len(part) == 4 else part.lower())
+    return "-".join(out)
 
 
 def _canonical(tree: html.HtmlElement, tags: dict[str, str], url: str | None) -> str | None:
