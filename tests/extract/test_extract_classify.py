@@ -37,6 +37,22 @@ def test_page_type_from_og_type_and_url_shape() -> None:
     assert page(PROSE, url="https://ex.org/2024/05/ferrets-at-work").page_type == "article"
 
 
+def test_documentation_is_known_by_host_path_or_generator_before_og_type() -> None:
+    """Documentation sites often call every page an og:type article."""
+    article = '<meta property="og:type" content="article">'
+    assert (
+        page(PROSE, url="https://www.postgresql.org/docs/18/sql-select.html", head=article).page_type
+        == "docs"
+    )
+    assert page(PROSE, url="https://learn.example.com/en-us/azure/functions").page_type == "docs"
+    assert page(PROSE, url="https://requests.readthedocs.io/en/latest/user/advanced/").page_type == "docs"
+    sphinx = '<meta name="generator" content="Docutils 0.18.1: https://docutils.sourceforge.io/">'
+    assert (
+        page(PROSE, url="https://ex.org/playbook_guide/intro.html", head=sphinx + article).page_type == "docs"
+    )
+    assert page(PROSE, url="https://ex.org/playbook_guide/intro.html", head=article).page_type == "article"
+
+
 def test_repeated_link_cards_are_a_listing() -> None:
     cards = "".join(f'<li class="card"><a href="/item/{n}">Item {n}</a> short</li>' for n in range(30))
     assert page(f"<ul>{cards}</ul>", url="https://shop.ex.org/ferret-toys").page_type == "listing"

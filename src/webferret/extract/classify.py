@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from urllib.parse import urlsplit
 
-from lxml import html
+from lxml import etree, html
 
 from webferret.models import PageType
 
@@ -34,6 +34,14 @@ URL_SHAPES: tuple[tuple[re.Pattern[str], PageType], ...] = (
     (re.compile(r"/(docs?|documentation|reference|api|manual|guides?|tutorials?)(/|$)|readthedocs"), "docs"),
     (re.compile(r"/(19|20)\d\d/\d\d?/|/(blog|news|article|articles|posts?|story)/"), "article"),
 )  # fmt: skip
+DOCS_HOST = re.compile(r"^(docs?|developers?|devdocs|learn)\.|\.readthedocs\.io$|^docs\.rs$|\.gitbook\.io$")
+DOCS_PATH = re.compile(r"/(docs?|documentation|reference|manual|man-pages)(/|$)")
+DOCS_GENERATOR = re.compile(
+    r"sphinx|docutils|mkdocs|docusaurus|gitbook|rustdoc|bookdown|vuepress|docsy|starlight|nextra|mintlify"
+    r"|antora|doxygen|javadoc|jsdoc",
+    re.I,
+)
+_GENERATOR = etree.XPath('//meta[translate(@name, "GENRATO", "genrato")="generator"]/@content')
 SOFT_404 = re.compile(
     r"\b(404|page not found|not found|page (does not|doesn't) exist|no longer available)\b", re.I
 )
@@ -100,6 +108,8 @@ def page_type(signals: Signals) -> PageType:
     parts = urlsplit(signals.url or "")
     if parts.path in ("", "/") and not parts.query:
         return "homepage"
+    if _documentation(parts.hostname or "", parts.path.lower(), signals.tree):
+        return "docs"  # before og:type, which documentation sites often set to "article"
     if signals.og_type in OG_TYPES:
         return OG_TYPES[signals.og_type]
     target = f"{parts.path.lower()}?{parts.query.lower()}"
@@ -109,6 +119,14 @@ def page_type(signals: Signals) -> PageType:
     if signals.repetition >= 10 and signals.words < 40 * signals.repetition:
         return "listing"
     return "article" if signals.words >= 250 else "other"
+
+
+def _documentation(host: str, path: str, tree: html.HtmlElement | None) -> bool:
+    """A documentation host (docs., developer., learn., Read the Docs...) or path (/docs/, /reference/...),
+    or a page made by a documentation generator (Sphinx, MkDocs, Docusaurus, rustdoc...)."""
+    if DOCS_HOST.search(host.removeprefix("www.")) or DOCS_PATH.search(path):
+        return True
+    return tree is not None and any(DOCS_GENERATOR.search(str(value)) for value in _GENERATOR(tree))
 
 
 def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
