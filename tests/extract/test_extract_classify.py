@@ -53,6 +53,19 @@ def test_documentation_is_known_by_host_path_or_generator_before_og_type() -> No
     assert page(PROSE, url="https://ex.org/playbook_guide/intro.html", head=article).page_type == "article"
 
 
+def test_forums_are_known_by_host_address_or_software_before_og_type() -> None:
+    article = '<meta property="og:type" content="article">'
+    assert (
+        page(PROSE, url="https://www.spigotmc.org/threads/best-hosts.691400/", head=article).page_type
+        == "forum"
+    )
+    assert page(PROSE, url="https://forums.raspberrypi.com/viewtopic.php?t=361697").page_type == "forum"
+    assert page(PROSE, url="https://community.nodebb.org/topic/18427/rc1", head=article).page_type == "forum"
+    vbulletin = '<meta name="generator" content="vBulletin 3.8.11">'
+    assert page(PROSE, url="https://ex.org/page.php?id=186269", head=vbulletin).page_type == "forum"
+    assert page(PROSE, url="https://ex.org/page.php?id=186269", head=article).page_type == "article"
+
+
 def test_repeated_link_cards_are_a_listing() -> None:
     cards = "".join(f'<li class="card"><a href="/item/{n}">Item {n}</a> short</li>' for n in range(30))
     assert page(f"<ul>{cards}</ul>", url="https://shop.ex.org/ferret-toys").page_type == "listing"

@@ -41,6 +41,13 @@ DOCS_GENERATOR = re.compile(
     r"|antora|doxygen|javadoc|jsdoc",
     re.I,
 )
+FORUM_HOST = re.compile(r"^(forums?|community|bbs|discuss|discussions|boards?)\.")
+FORUM_ADDRESS = re.compile(
+    r"/(showthread|viewtopic|showtopic)\.php|[?&]topic=|/threads?/|/thread-\d|/t/[^/]+/\d+|/d/\d+-"
+)
+FORUM_GENERATOR = re.compile(
+    r"vbulletin|phpbb|discourse|xenforo|mybb|simple machines|nodebb|flarum|invision|vanilla|discuz", re.I
+)
 _GENERATOR = etree.XPath('//meta[translate(@name, "GENRATO", "genrato")="generator"]/@content')
 SOFT_404 = re.compile(
     r"\b(404|page not found|not found|page (does not|doesn't) exist|no longer available)\b", re.I
@@ -108,11 +115,14 @@ def page_type(signals: Signals) -> PageType:
     parts = urlsplit(signals.url or "")
     if parts.path in ("", "/") and not parts.query:
         return "homepage"
-    if _documentation(parts.hostname or "", parts.path.lower(), signals.tree):
+    host, target = parts.hostname or "", f"{parts.path.lower()}?{parts.query.lower()}"
+    generators = _generators(signals.tree)
+    if _documentation(host, parts.path.lower(), generators):
         return "docs"  # before og:type, which documentation sites often set to "article"
+    if _forum(host, target, generators):
+        return "forum"  # so do forums
     if signals.og_type in OG_TYPES:
         return OG_TYPES[signals.og_type]
-    target = f"{parts.path.lower()}?{parts.query.lower()}"
     for pattern, kind in URL_SHAPES:
         if pattern.search(target):
             return kind
@@ -121,12 +131,23 @@ def page_type(signals: Signals) -> PageType:
     return "article" if signals.words >= 250 else "other"
 
 
-def _documentation(host: str, path: str, tree: html.HtmlElement | None) -> bool:
+def _generators(tree: html.HtmlElement | None) -> str:
+    """What made the page, as its `<meta name="generator">` tags say."""
+    return " ".join(str(value) for value in _GENERATOR(tree)) if tree is not None else ""
+
+
+def _documentation(host: str, path: str, generators: str) -> bool:
     """A documentation host (docs., developer., learn., Read the Docs...) or path (/docs/, /reference/...),
     or a page made by a documentation generator (Sphinx, MkDocs, Docusaurus, rustdoc...)."""
-    if DOCS_HOST.search(host.removeprefix("www.")) or DOCS_PATH.search(path):
-        return True
-    return tree is not None and any(DOCS_GENERATOR.search(str(value)) for value in _GENERATOR(tree))
+    host = host.removeprefix("www.")
+    return bool(DOCS_HOST.search(host) or DOCS_PATH.search(path) or DOCS_GENERATOR.search(generators))
+
+
+def _forum(host: str, target: str, generators: str) -> bool:
+    """A forum host (forum., community., bbs....), a thread's address (showthread.php, viewtopic.php,
+    /threads/, a Discourse /t/slug/id...) or forum software (vBulletin, phpBB, Discourse, XenForo...)."""
+    host = host.removeprefix("www.")
+    return bool(FORUM_HOST.search(host) or FORUM_ADDRESS.search(target) or FORUM_GENERATOR.search(generators))
 
 
 def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
