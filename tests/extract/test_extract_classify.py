@@ -66,6 +66,13 @@ def test_forums_are_known_by_host_address_or_software_before_og_type() -> None:
     assert page(PROSE, url="https://ex.org/page.php?id=186269", head=article).page_type == "article"
 
 
+def test_a_shop_s_product_address_wins_over_an_seo_plugin_s_og_type() -> None:
+    article = '<meta property="og:type" content="article">'
+    url = "https://karminhairtools.com/product/karmin-g3-pro-hair-dryer"
+    assert page(PROSE, url=url, head=article).page_type == "product"
+    assert page(PROSE, url="https://ex.substack.com/p/on-ferrets", head=article).page_type == "article"
+
+
 def test_repeated_link_cards_are_a_listing() -> None:
     cards = "".join(f'<li class="card"><a href="/item/{n}">Item {n}</a> short</li>' for n in range(30))
     assert page(f"<ul>{cards}</ul>", url="https://shop.ex.org/ferret-toys").page_type == "listing"

@@ -41,6 +41,7 @@ DOCS_GENERATOR = re.compile(
     r"|antora|doxygen|javadoc|jsdoc",
     re.I,
 )
+PRODUCT_PATH = re.compile(r"/products?/[^/]+/?$")
 FORUM_HOST = re.compile(r"^(forums?|community|bbs|discuss|discussions|boards?)\.")
 FORUM_ADDRESS = re.compile(
     r"/(showthread|viewtopic|showtopic)\.php|[?&]topic=|/threads?/|/thread-\d|/t/[^/]+/\d+|/d/\d+-"
@@ -121,6 +122,8 @@ def page_type(signals: Signals) -> PageType:
         return "docs"  # before og:type, which documentation sites often set to "article"
     if _forum(host, target, generators):
         return "forum"  # so do forums
+    if PRODUCT_PATH.search(parts.path.lower()):
+        return "product"  # and shops that leave og:type to an SEO plugin
     if signals.og_type in OG_TYPES:
         return OG_TYPES[signals.og_type]
     for pattern, kind in URL_SHAPES:
