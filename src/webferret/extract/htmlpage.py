@@ -15,6 +15,7 @@ from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.unwrap import unwrap_holders
 from webferret.models import ErrorCode, FerretError
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
@@ -67,11 +68,13 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     try:
-        return html.document_fromstring(text, parser=_parser())
+        tree = html.document_fromstring(text, parser=_parser())
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
+    unwrap_holders(tree)
+    return tree
 
 
 def _main(

@@ -1,0 +1,41 @@
+"""Content that sits inside an element every reader drops: that element unwrapped, its content kept.
+
+Every reader of a page (trafilatura, the block cutter, the whole-page view) drops `<noscript>` and
+`<button>` with all they hold. Two kinds of page put their content there:
+- a page served for readers without JavaScript inside one `<noscript>` (a Discourse forum's posts, for
+  instance);
+- a `<button>` the markup never closed, so that the parser nests the rest of the page in it.
+Such an element, when it holds blocks (paragraphs, headings...) and most of the page's text, is replaced
+by its children, once, right after parsing, so all readers see the same tree. A button or noscript
+that holds a few blocks among others (an accordion's heading, a shop's option list) stays dropped.
+"""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+_HOLDERS = ("noscript", "button")
+_BLOCKS = ("p", "h1", "h2", "h3", "article", "main", "table")
+MOSTLY = 0.5
+"""Share of the body's text (characters) such an element must hold to be read as the page."""
+
+
+def unwrap_holders(tree: html.HtmlElement) -> None:
+    """Unwrap, in place, the outermost `<noscript>` or `<button>` that holds blocks and most of the
+    page's text."""
+    body = tree.find("body")
+    if body is None:
+        return
+    candidates = [node for node in body.iter(*_HOLDERS) if next(node.iter(*_BLOCKS), None) is not None]
+    if not candidates:
+        return
+    body_chars = _chars(body)
+    for node in candidates:
+        if any(a.tag in _HOLDERS for a in node.iterancestors()):
+            continue  # the outer one decides
+        if _chars(node) >= MOSTLY * body_chars:
+            node.drop_tag()
+
+
+def _chars(node: etree._Element) -> int:
+    return sum(len(text.strip()) for text in node.itertext())

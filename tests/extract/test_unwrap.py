@@ -1,0 +1,60 @@
+"""Content inside a <noscript> or <button> that holds the page is read; small ones stay dropped."""
+
+from __future__ import annotations
+
+from webferret.extract.document import extract_document
+from webferret.extract.htmlpage import parse_html
+from webferret.extract.main_content import cut
+from webferret.extract.types import ExtractOptions
+
+POSTS = "".join(
+    f'<div class="post"><span class="author">user{i}</span><p>Reply number {i}: the resolver reads '
+    f"the file in order, and the first nameserver that answers wins, so put the local one first.</p></div>"
+    for i in range(14)
+)
+
+
+def _block_texts(page: str) -> str:
+    """What the block classifier is given to read (the blocks of the parsed page)."""
+    found = cut(page, None, parse_html(page, None), known=("", ""))
+    assert found is not None
+    return " ".join(block.text for block in found[0])
+
+
+def _extract(page: str) -> str:
+    options = ExtractOptions(format="text")
+    return extract_document(
+        page.encode(), url="https://forum.example/t/1", content_type="text/html", options=options
+    ).content
+
+
+def test_a_page_served_inside_noscript_is_read() -> None:
+    page = (
+        "<html><head><title>Resolver order</title></head><body>"
+        '<div id="app">Loading</div>'
+        f"<noscript><h1>Resolver order</h1>{POSTS}</noscript></body></html>"
+    )
+    assert "Reply number 0" in _block_texts(page) and "Reply number 13" in _block_texts(page)
+    text = _extract(page)
+    assert "Reply number 0" in text and "Reply number 13" in text
+
+
+def test_a_button_the_markup_never_closed_gives_its_page_back() -> None:
+    page = (
+        "<html><head><title>Tides</title></head><body><header><button class=menu>Menu"
+        f"<main><h1>Tides</h1>{POSTS}</main></header></body></html>"
+    )
+    assert "Reply number 3" in _block_texts(page) and "Reply number 3" in _extract(page)
+
+
+def test_small_noscript_and_buttons_stay_dropped() -> None:
+    page = (
+        "<html><body><noscript><p>Please enable JavaScript to use this site.</p></noscript>"
+        "<button><h3>Shipping and returns</h3></button>"
+        f"<article>{POSTS}</article></body></html>"
+    )
+    tree = parse_html(page, None)
+    assert len(tree.findall(".//noscript")) == 1 and len(tree.findall(".//button")) == 1
+    text = _extract(page)
+    assert "enable JavaScript" not in text and "Shipping and returns" not in text
+    assert "Reply number 2" in text
