@@ -67,3 +67,33 @@ def test_article_drop_rates_only_trafilaturas_paragraphs(article_set_dir: Path) 
     paragraphs = {normalize("".join(el.itertext())) for el in body.iter("p", "head", "item", "quote")}
     assert drop and drop <= paragraphs
     assert normalize(POPULAR) in drop
+
+
+WIRED = "d48aeb9cf2"  # an article in several containers of one kind; trafilatura takes the first
+WIRED_URL = "https://www.wired.com/story/instagram-business-accounts-analytics/"
+
+
+def test_a_declared_article_split_in_containers_is_read_whole(article_set_dir: Path) -> None:
+    (path,) = article_set_dir.glob(f"{WIRED}*.html.gz")
+    with gzip.open(path, "rt", encoding="utf8", errors="replace") as f:
+        page = f.read()
+    alone = selector.trafilatura_main(selector.Run(parse_html(page, WIRED_URL)))
+    assert alone is not None and "Maybe Instagram likes it" not in "".join(alone.element.itertext())
+    out = extract_html(page, WIRED_URL, ExtractOptions(format="text"))
+    assert out.extra["selector"] == "trafilatura"
+    paragraphs = out.content.split("\n\n")
+    first = next(i for i, p in enumerate(paragraphs) if p.startswith("I changed my personal Instagram"))
+    assert paragraphs[first + 1].startswith("I learned that over a dozen people")  # in the page's order
+    assert paragraphs[-1].startswith("Maybe Instagram likes it that way")
+    assert "Louise Matsakis is a staff writer" not in out.content  # the author's bio stays out
+
+
+def test_extended_puts_blocks_after_their_place_in_order() -> None:
+    from page_blocks import blocks_of
+
+    added = list(blocks_of("<html><body><p>Second half one.</p><p>Second half two.</p></body></html>"))
+    edit = trim.ArticleEdit(add=added, after=[normalize("It falls twice a day too.")] * 2)
+    out = trim.extended(etree.fromstring(BODY), edit)
+    texts = ["".join(el.itertext()) for el in out]
+    assert texts[-3:] == ["It falls twice a day too.", "Second half one.", "Second half two."]
+    assert trim.extended(etree.fromstring(BODY), trim.ArticleEdit()).find("p") is not None

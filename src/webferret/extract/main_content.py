@@ -243,7 +243,7 @@ class _Assembly:
             el = block.element
             quote = next((q for q in el.iterancestors("blockquote") if not _holds_a_post(q)), None)
             target = self.out if quote is None else self._container(quote, "blockquote", self.out)
-            piece = _copy_block(block)
+            piece = copy_block(block)
             parent = el.getparent()
             if el.tag == "li" and parent is not None:
                 target = self._list(parent, target)
@@ -291,7 +291,7 @@ def _holds_a_post(quote: lxml.html.HtmlElement) -> bool:
     return _POST_BODY.search(quote.get("class") or "") is not None
 
 
-def _copy_block(block: B.Block) -> lxml.html.HtmlElement:
+def copy_block(block: B.Block) -> lxml.html.HtmlElement:
     el = block.element
     has_nested = not block.atomic and any(
         isinstance(child.tag, str) and child.tag in B.BLOCK_TAGS for child in el.iterdescendants()

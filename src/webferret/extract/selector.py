@@ -148,8 +148,8 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
     if flat.is_flat(document.body, run.tree):  # nothing to trim: one paragraph, given its structure back
         whole = flat.rebuilt(flat.cut_blocks(document, text, url, run.tree), document.body)
         return MainContent(element=document.body if whole is None else whole, source="trafilatura")
-    drop = trim.article_drop(document, text, url, run.tree)
-    return MainContent(element=trim.trim(document.body, drop), source="trafilatura")
+    edit = trim.article_edit(document, text, url, run.tree)
+    return MainContent(element=trim.extended(trim.trim(document.body, edit.drop), edit), source="trafilatura")
 
 
 def trafilatura_main(run: Run) -> MainContent | None:

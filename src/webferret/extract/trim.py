@@ -5,22 +5,25 @@ rates below a cut and of no block rated above it (newsletter lines, "related" li
 share chrome). Two places use it:
 - a page the page-level chooser hands to trafilatura: the classifier has already rated every block of
   the page, so this costs next to nothing (`DEFERRED_CUT`);
-- a page that declares itself an article (`article_drop`): trafilatura's choice is kept, and the page is
+- a page that declares itself an article (`article_edit`): trafilatura's choice is kept, and the page is
   cut into blocks and rated for it, with trafilatura's own text of that same run as the reference (no
   second trafilatura run), only the blocks that are trafilatura's paragraphs rated (`ARTICLE_CUT`).
+  There the choice is also extended: blocks trafilatura left out that sit where blocks it kept sit in
+  the page's template, and that the classifier rates high, are put in (`EXTEND_CUT`).
 bench/train_blocks.py estimates both the same way on trafilatura's text (--trim-sweep for articles).
 """
 
 from __future__ import annotations
 
 from copy import deepcopy
+from dataclasses import dataclass, field
 
 import numpy as np
 from lxml import etree, html
 from trafilatura.settings import Document
 
 from webferret.extract import features, main_content
-from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.blocks import Block, drop_keep_tail
 from webferret.extract.features import normalize
 
 # chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
@@ -28,25 +31,103 @@ DEFERRED_CUT = 0.1
 # chosen by cross-validation on the multitype set's declared articles (0.2 to 0.5 tried: see
 # docs/extraction-rounds.md); the article set is only measured, never tuned on
 ARTICLE_CUT = 0.3
+# chosen on the multitype set's declared articles, out of fold (0.3 to 0.9 tried, a plateau from 0.3 to
+# 0.6: bench/article_extend.py); the article set only measured
+EXTEND_CUT = 0.6
+EXTEND_WORDS = 8
+EXTEND_NEW = 0.5  # share of an added block's word trigrams that trafilatura's text does not hold
 _PARAGRAPHS = ("p", "head", "item", "quote")
+
+
+@dataclass
+class ArticleEdit:
+    """What the classifier changes in trafilatura's choice of a declared article: the paragraphs to drop
+    (normalized texts) and the page's blocks to add (`extended`), each after `after[i]` (the normalized
+    text of the block before it that trafilatura kept, "" when none)."""
+
+    drop: set[str] = field(default_factory=set)
+    add: list[Block] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
 
 
 def article_drop(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> set[str]:
     """Normalized texts of trafilatura's paragraphs (in `document`, its run on `tree`) that the classifier
     rejects as blocks of the page and keeps nowhere else on it; `page` is the HTML text."""
+    return article_edit(document, page, url, tree).drop
+
+
+def article_edit(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> ArticleEdit:
+    """The paragraphs to drop (`article_drop`) and the blocks to add: a block trafilatura left out, of
+    at least `EXTEND_WORDS` words most of which trafilatura's text does not hold (`EXTEND_NEW`), in the
+    same place of the page's template (the same tag and class path, `Block.signature`) as a block it
+    kept, that the classifier rates at least `EXTEND_CUT`. An article split into several containers of
+    one kind (between ads, say) is then read whole, where trafilatura took the first."""
     body = document.body
     paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)}
     cut = main_content.cut(page, url, tree, main_content.document_reference(document))
     if cut is None or not cut[0]:
-        return set()
+        return ArticleEdit()
     blocks, ref, main = cut
     texts = [normalize(b.text) for b in blocks]
     rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
-    if not rows:
-        return set()
-    x = features.matrix(blocks, page, url, ref, rows)  # whole in those rows only
-    prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in rows], x[rows], main))
-    return rejected([texts[i] for i in rows], prob, ARTICLE_CUT)
+    kept = [len(text) > 2 and ref.kept(text, text.count(" ") - 1) for text in texts]
+    signatures = {blocks[i].signature for i, inside in enumerate(kept) if inside}
+    extra = [
+        i
+        for i, block in enumerate(blocks)
+        if not kept[i] and block.signature in signatures and texts[i].count(" ") - 1 >= EXTEND_WORDS
+    ]
+    if extra:  # only what trafilatura's text does not already hold, in other words or cut otherwise
+        known = _trigrams(ref.main)
+        extra = [i for i in extra if _new_share(texts[i], known) >= EXTEND_NEW]
+    if not rows and not extra:
+        return ArticleEdit()
+    x = features.matrix(blocks, page, url, ref, rows + extra)  # whole in those rows only
+    scored = rows + extra
+    prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in scored], x[scored], main))
+    edit = ArticleEdit(drop=rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT))
+    last = ""
+    added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
+    for i, text in enumerate(texts):
+        if i in added:
+            edit.add.append(blocks[i])
+            edit.after.append(last)
+        elif kept[i] and text in paragraphs and text not in edit.drop:
+            last = text
+    return edit
+
+
+def _trigrams(text: str) -> frozenset[tuple[str, ...]]:
+    words = text.split()
+    return frozenset(zip(words, words[1:], words[2:], strict=False))
+
+
+def _new_share(text: str, known: frozenset[tuple[str, ...]]) -> float:
+    """The share of a normalized text's word trigrams that are not in `known`."""
+    words = text.split()
+    grams = list(zip(words, words[1:], words[2:], strict=False))
+    return sum(gram not in known for gram in grams) / max(len(grams), 1)
+
+
+def extended(body: etree._Element, edit: ArticleEdit) -> etree._Element:
+    """`body` with the blocks of `edit.add` put in, each after trafilatura's paragraph of the text the
+    block before it has (at the start when none); `body` itself when there are none."""
+    if not edit.add:
+        return body
+    out = deepcopy(body)
+    places = {normalize("".join(el.itertext())): el for el in out.iter(*_PARAGRAPHS)}
+    previous: dict[str, etree._Element] = {}
+    for block, after in zip(edit.add, edit.after, strict=True):
+        piece = main_content.copy_block(block)
+        anchor = previous.get(after)
+        anchor = places.get(after) if anchor is None else anchor
+        if anchor is None:
+            out.insert(0, piece)
+        else:
+            anchor.addnext(piece)
+            piece.tail, anchor.tail = anchor.tail, None
+        previous[after] = piece
+    return out
 
 
 def rejected(texts: list[str], prob: np.ndarray, cut: float) -> set[str]:
