@@ -17,6 +17,7 @@ import argparse
 import pickle
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import train_blocks as T
@@ -46,16 +47,11 @@ def main() -> None:
             prob = oof[row["id"]]
             ref = Reference.of(row["ref"], "")
             texts = [normalize(t) for t in row["texts"]]
-            kept = [len(t) > 2 and ref.kept(t, t.count(" ") - 1) for t in texts]
-            signatures = {row["keys"][i, 1] for i, inside in enumerate(kept) if inside}
-            known = trim._trigrams(ref.main)
+            rows_in = {i for i, t in enumerate(texts) if t in ref.main_lines}  # trafilatura's paragraphs
+            blocks = [SimpleNamespace(signature=s) for s in row["keys"][:, 1]]
             added = [
-                row["texts"][i]
-                for i, t in enumerate(texts)
-                if not kept[i] and row["keys"][i, 1] in signatures
-                and t.count(" ") - 1 >= trim.EXTEND_WORDS and prob[i] >= cut
-                and trim._new_share(t, known) >= trim.EXTEND_NEW
-            ]  # fmt: skip
+                row["texts"][i] for i in trim._extension_rows(blocks, texts, rows_in, ref) if prob[i] >= cut
+            ]
             if not added:
                 continue
             base = T.trimmed(row, prob, trim.ARTICLE_CUT)

@@ -70,16 +70,7 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     blocks, ref, main = cut
     texts = [normalize(b.text) for b in blocks]
     rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
-    kept = [len(text) > 2 and ref.kept(text, text.count(" ") - 1) for text in texts]
-    signatures = {blocks[i].signature for i, inside in enumerate(kept) if inside}
-    extra = [
-        i
-        for i, block in enumerate(blocks)
-        if not kept[i] and block.signature in signatures and texts[i].count(" ") - 1 >= EXTEND_WORDS
-    ]
-    if extra:  # only what trafilatura's text does not already hold, in other words or cut otherwise
-        known = _trigrams(ref.main)
-        extra = [i for i in extra if _new_share(texts[i], known) >= EXTEND_NEW]
+    extra = _extension_rows(blocks, texts, set(rows), ref)
     if not rows and not extra:
         return ArticleEdit()
     x = features.matrix(blocks, page, url, ref, rows + extra)  # whole in those rows only
@@ -92,9 +83,28 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
         if i in added:
             edit.add.append(blocks[i])
             edit.after.append(last)
-        elif kept[i] and text in paragraphs and text not in edit.drop:
+        elif text in paragraphs and text not in edit.drop:
             last = text
     return edit
+
+
+def _extension_rows(
+    blocks: list[Block], texts: list[str], rows: set[int], ref: features.Reference
+) -> list[int]:
+    """The blocks that may extend the choice (`article_edit`): in the place of a block that is one of
+    trafilatura's paragraphs (`rows`), long enough, and neither kept by trafilatura nor mostly in its
+    text. The cheap tests first: most pages have no such block."""
+    signatures = {blocks[i].signature for i in rows}
+    extra = [
+        i
+        for i, block in enumerate(blocks)
+        if block.signature in signatures and i not in rows and texts[i].count(" ") - 1 >= EXTEND_WORDS
+    ]
+    extra = [i for i in extra if not ref.kept(texts[i], texts[i].count(" ") - 1)]
+    if not extra:
+        return extra
+    known = _trigrams(ref.main)  # only what trafilatura's text does not hold, in other words or cut otherwise
+    return [i for i in extra if _new_share(texts[i], known) >= EXTEND_NEW]
 
 
 def _trigrams(text: str) -> frozenset[tuple[str, ...]]:
