@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from urllib.parse import urlsplit
 
-from lxml import etree, html
+from lxml import html
 
 from webferret.models import PageType
 
@@ -49,7 +49,6 @@ FORUM_ADDRESS = re.compile(
 FORUM_GENERATOR = re.compile(
     r"vbulletin|phpbb|discourse|xenforo|mybb|simple machines|nodebb|flarum|invision|vanilla|discuz", re.I
 )
-_GENERATOR = etree.XPath('//meta[translate(@name, "GENRATO", "genrato")="generator"]/@content')
 SOFT_404 = re.compile(
     r"\b(404|page not found|not found|page (does not|doesn't) exist|no longer available)\b", re.I
 )
@@ -116,12 +115,16 @@ def page_type(signals: Signals) -> PageType:
     parts = urlsplit(signals.url or "")
     if parts.path in ("", "/") and not parts.query:
         return "homepage"
-    host, target = parts.hostname or "", f"{parts.path.lower()}?{parts.query.lower()}"
-    generators = _generators(signals.tree)
-    if _documentation(host, parts.path.lower(), generators):
+    host, target = (parts.hostname or "").removeprefix("www."), f"{parts.path.lower()}?{parts.query.lower()}"
+    if DOCS_HOST.search(host) or DOCS_PATH.search(parts.path.lower()):
         return "docs"  # before og:type, which documentation sites often set to "article"
-    if _forum(host, target, generators):
+    if FORUM_HOST.search(host) or FORUM_ADDRESS.search(target):
         return "forum"  # so do forums
+    generators = _generators(signals.tree)
+    if DOCS_GENERATOR.search(generators):
+        return "docs"
+    if FORUM_GENERATOR.search(generators):
+        return "forum"
     if PRODUCT_PATH.search(parts.path.lower()):
         return "product"  # and shops that leave og:type to an SEO plugin
     if signals.og_type in OG_TYPES:
@@ -135,22 +138,16 @@ def page_type(signals: Signals) -> PageType:
 
 
 def _generators(tree: html.HtmlElement | None) -> str:
-    """What made the page, as its `<meta name="generator">` tags say."""
-    return " ".join(str(value) for value in _GENERATOR(tree)) if tree is not None else ""
-
-
-def _documentation(host: str, path: str, generators: str) -> bool:
-    """A documentation host (docs., developer., learn., Read the Docs...) or path (/docs/, /reference/...),
-    or a page made by a documentation generator (Sphinx, MkDocs, Docusaurus, rustdoc...)."""
-    host = host.removeprefix("www.")
-    return bool(DOCS_HOST.search(host) or DOCS_PATH.search(path) or DOCS_GENERATOR.search(generators))
-
-
-def _forum(host: str, target: str, generators: str) -> bool:
-    """A forum host (forum., community., bbs....), a thread's address (showthread.php, viewtopic.php,
-    /threads/, a Discourse /t/slug/id...) or forum software (vBulletin, phpBB, Discourse, XenForo...)."""
-    host = host.removeprefix("www.")
-    return bool(FORUM_HOST.search(host) or FORUM_ADDRESS.search(target) or FORUM_GENERATOR.search(generators))
+    """What made the page, as its `<meta name="generator">` tags say (documentation generators such as
+    Sphinx, MkDocs, rustdoc; forum software such as vBulletin, phpBB, Discourse)."""
+    head = tree.find("head") if tree is not None else None
+    if head is None:
+        return ""
+    return " ".join(
+        meta.get("content") or ""
+        for meta in head.iter("meta")
+        if (meta.get("name") or "").lower() == "generator"
+    )
 
 
 def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:

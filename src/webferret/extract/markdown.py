@@ -310,14 +310,30 @@ class Renderer:
 
 def _once(blocks: Iterable[str]) -> Iterator[str]:
     """The blocks, less one that says in the same words what the block before it said: a page's mobile
-    and desktop copies of a heading or a menu, rendered one after the other (link targets aside)."""
-    last: list[str] = []
+    and desktop copies of a heading or a menu, rendered one after the other (link targets aside). Two
+    blocks' whole words are compared only when their first words are the same."""
+    last, last_words = "", None
     for block in blocks:
-        words = _WORDS.findall(_LINK_TARGET.sub("]", block).lower())
-        if words and words == last:
-            continue
-        last = words
+        first, last_first = _first_word(block), _first_word(last)
+        if first and first == last_first:
+            words = _words(block)
+            if last_words is None:
+                last_words = _words(last)
+            if words == last_words:
+                continue
+            last, last_words = block, words
+        else:
+            last, last_words = block, None
         yield block
+
+
+def _first_word(block: str) -> str:
+    match = _WORDS.search(_LINK_TARGET.sub("]", block) if "](" in block else block)
+    return match.group().lower() if match else ""
+
+
+def _words(block: str) -> list[str]:
+    return _WORDS.findall(_LINK_TARGET.sub("]", block).lower())
 
 
 def to_markdown(
