@@ -312,9 +312,9 @@ def _once(blocks: Iterable[str]) -> Iterator[str]:
     """The blocks, less one that says in the same words what the block before it said: a page's mobile
     and desktop copies of a heading or a menu, rendered one after the other (link targets aside). Two
     blocks' whole words are compared only when their first words are the same."""
-    last, last_words = "", None
+    last, last_first, last_words = "", "", None
     for block in blocks:
-        first, last_first = _first_word(block), _first_word(last)
+        first = _first_word(block)
         if first and first == last_first:
             words = _words(block)
             if last_words is None:
@@ -324,6 +324,7 @@ def _once(blocks: Iterable[str]) -> Iterator[str]:
             last, last_words = block, words
         else:
             last, last_words = block, None
+        last_first = first
         yield block
 
 
