@@ -29,6 +29,39 @@ def test_table_without_th_uses_first_row_as_header() -> None:
     assert out.splitlines()[:2] == ["| 1 | 2 |", "|---|---|"]
 
 
+def test_layout_table_cells_become_the_blocks_they_hold() -> None:
+    page = (
+        "<table><tr><td><h1>Title</h1><p>First paragraph.</p><p>Second paragraph.</p></td>"
+        "<td><ul><li>side</li></ul></td></tr></table>"
+    )
+    assert render(page) == "# Title\n\nFirst paragraph.\n\nSecond paragraph.\n\n- side\n"
+    text = to_text(html.fragment_fromstring(page, create_parent="div"))
+    assert text.startswith("Title\n\nFirst paragraph.")
+    # one column, or one row holding a cell of prose, without a header row: no data to tabulate
+    assert render("<table><tr><td>alpha</td></tr><tr><td>beta</td></tr></table>") == "alpha\n\nbeta\n"
+    prose = "word " * 60
+    out = render(f"<table><tr><td><b>Note</b></td><td>{prose}</td></tr></table>")
+    assert out.startswith("**Note**\n\nword")
+
+
+def test_code_table_keeps_the_code_fenced_without_its_line_numbers() -> None:
+    out = render(
+        "<table><tr><td><pre>1\n2\n3</pre></td>"
+        '<td><pre><code class="language-python">a = 1\nb = 2\nprint(a + b)</code></pre></td></tr></table>'
+    )
+    assert out == "```python\na = 1\nb = 2\nprint(a + b)\n```\n"
+
+
+def test_data_tables_stay_tables() -> None:
+    # header cells styled as headings, a one-line code block in a cell, a one-row table of short data
+    out = render(
+        "<table><tr><th><h4>Name</h4></th><th><h4>Default</h4></th></tr>"
+        "<tr><td>level</td><td><pre>info</pre></td></tr></table>"
+    )
+    assert out.splitlines() == ["| **Name** | **Default** |", "|---|---|", "| level | `info` |"]
+    assert render("<table><tr><td>Price</td><td>$10</td></tr></table>").splitlines()[2] == "| Price | $10 |"
+
+
 def test_code_block_fenced_with_language_from_class_variants() -> None:
     for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
         out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')

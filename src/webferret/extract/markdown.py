@@ -35,6 +35,8 @@ _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORDS = re.compile(r"\w+")
+_LINE_NUMBERS = re.compile(r"[\d\s]+")
+LAYOUT_PROSE = 200  # characters: a cell this long in a one-row table is prose laid out, not a datum
 
 
 def _hidden(node: etree._Element) -> bool:
@@ -85,6 +87,7 @@ class Renderer:
         self.base_url = base_url or ""
         self.text = text
         self.codes = codes or {}
+        self._cells = 0  # depth of table cells being rendered as GFM cells
         self._blocks: dict[str, Callable[[etree._Element], list[str]]] = {
             "ul": self._list,
             "ol": self._list,
@@ -141,7 +144,9 @@ class Renderer:
             title = _PERMALINK.sub("", self._inline_children(node).strip())
             if not title:
                 return []
-            return [title] if self.text else [f"{'#' * level} {title}"]
+            if self.text:
+                return [title]
+            return [_wrap(title, "**")] if self._cells else [f"{'#' * level} {title}"]  # no heading in a cell
         if tag == "hr":
             return [] if self.text else ["---"]
         if tag == "code":
@@ -154,13 +159,51 @@ class Renderer:
             return True
         return tag == "code" and self._is_code_block(node)
 
-    @staticmethod
-    def _is_code_block(node: etree._Element) -> bool:
-        """trafilatura's `<code>` is a block when it stands alone or holds several lines."""
+    def _is_code_block(self, node: etree._Element) -> bool:
+        """trafilatura's `<code>` is a block when it stands alone, holds several lines, or is one of the
+        page's code blocks (`codes`: its text may sit in a `<code>` of its own, in a table cell, say)."""
         parent = node.getparent()
         if parent is None or tag_name(parent) in ("body", "doc", "main", "div", "section", "article"):
             return True
-        return "\n" in (node.text or "").strip()
+        return "\n" in (node.text or "").strip() or self._known_code(node)
+
+    def _known_code(self, node: etree._Element) -> bool:
+        return bool(self.codes) and code_key(node) in self.codes
+
+    def _holds_code(self, cell: etree._Element) -> bool:
+        """Whether a table cell holds a code block of several lines: a `<pre>`, or one of the page's
+        (`codes`). One line of code stays in its cell, as inline code."""
+        for n in cell.iter():
+            tag = tag_name(n)
+            if tag == "pre" and "\n" in code_text(n).strip():
+                return True
+            if tag in ("code", "p", "quote") and self.codes:
+                known = self.codes.get(code_key(n))
+                if known is not None and "\n" in known.code.strip():
+                    return True
+        return False
+
+    def _layout(self, grid: list[list[etree._Element]]) -> bool:
+        """Whether a table lays out blocks rather than holding data, so that a GFM table would mangle
+        it: a cell holds a table of its own, a code block, or a heading and more; or, without a header
+        row, the table is one column, or one row with a cell of prose (`LAYOUT_PROSE` characters or
+        several paragraphs)."""
+        for cell in (c for cells in grid for c in cells):
+            if self._holds_code(cell) or any(tag_name(n) == "table" for n in cell.iterdescendants()):
+                return True
+            if any(_heading(n) for n in cell.iterdescendants()) and not _heading_only(cell):
+                return True
+        if _has_header(grid[0]):
+            return False
+        if all(len(cells) == 1 for cells in grid):
+            return True
+        if len(grid) > 1:
+            return False
+        return any(
+            len(_collapse("".join(c.itertext())).strip()) >= LAYOUT_PROSE
+            or sum(tag_name(n) in ("p", "ul", "ol", "list") for n in c) > 1
+            for c in grid[0]
+        )
 
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
@@ -196,23 +239,26 @@ class Renderer:
         return ["\n".join(items)] if items else []
 
     def _table(self, node: etree._Element) -> list[str]:
+        grid = self._rows(node)
+        if not grid:
+            return []
+        if self._layout(grid):
+            return self._unwrapped(grid)
         rows: list[list[str]] = []
         header = False
-        for row in node.iter():
-            if tag_name(row) not in ("tr", "row") or self._owner_table(row) is not node:
-                continue
-            cells = [cell for cell in row if tag_name(cell) in ("td", "th", "cell")]
-            if not rows:
-                header = any(tag_name(c) == "th" or c.get("role") == "head" for c in cells) or (
-                    row.getparent() is not None and tag_name(row.getparent()) == "thead"
-                )
+        for cells in grid:
             values: list[str] = []
             for cell in cells:
-                text = " ".join(self.blocks(cell)).replace("\n", " ").strip()
+                self._cells += 1
+                try:
+                    text = " ".join(self.blocks(cell)).replace("\n", " ").strip()
+                finally:
+                    self._cells -= 1
                 text = text if self.text else text.replace("|", "\\|")
                 span = int(cell.get("colspan") or 1) if (cell.get("colspan") or "").isdigit() else 1
                 values.extend([text] + [""] * (min(span, 20) - 1))
             if any(values):
+                header = header or (not rows and _has_header(cells))
                 rows.append(values)
         if not rows:
             return []
@@ -224,6 +270,29 @@ class Renderer:
         lines = [f"| {' | '.join(head)} |", "|" + "|".join(["---"] * width) + "|"]
         lines.extend(f"| {' | '.join(row)} |" for row in body)
         return ["\n".join(lines)]
+
+    def _rows(self, node: etree._Element) -> list[list[etree._Element]]:
+        """The table's own rows (not a nested table's) as lists of their cells."""
+        grid: list[list[etree._Element]] = []
+        for row in node.iter():
+            if tag_name(row) not in ("tr", "row") or self._owner_table(row) is not node:
+                continue
+            cells = [cell for cell in row if tag_name(cell) in ("td", "th", "cell") and not _hidden(cell)]
+            if cells:
+                grid.append(cells)
+        return grid
+
+    def _unwrapped(self, grid: list[list[etree._Element]]) -> list[str]:
+        """A layout table's cells as the blocks they hold, row by row; a cell of line numbers beside a
+        code block (a highlighter's gutter) left out."""
+        out: list[str] = []
+        for cells in grid:
+            code = any(self._holds_code(cell) for cell in cells)
+            for cell in cells:
+                if code and _LINE_NUMBERS.fullmatch("".join(cell.itertext())):
+                    continue
+                out.extend(self.blocks(cell))
+        return out
 
     @staticmethod
     def _owner_table(row: etree._Element) -> etree._Element | None:
@@ -241,6 +310,8 @@ class Renderer:
     def _fenced(self, code: str, lang: str) -> list[str]:
         if self.text:
             return [code]
+        if self._cells and "\n" not in code.strip():  # a fence cannot stand in a table cell
+            return [_inline_code(code)]
         fence = _fence(code)
         return [f"{fence}{lang}\n{code}\n{fence}"]
 
@@ -306,6 +377,26 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({src.replace(' ', '%20')})"
+
+
+def _has_header(cells: list[etree._Element]) -> bool:
+    """Whether a table's first row is a header row (`<th>` cells, trafilatura's head role, `<thead>`)."""
+    if any(tag_name(c) == "th" or c.get("role") == "head" for c in cells):
+        return True
+    row = cells[0].getparent()
+    parent = None if row is None else row.getparent()
+    return parent is not None and tag_name(parent) == "thead"
+
+
+def _heading(node: etree._Element) -> bool:
+    tag = tag_name(node)
+    return tag in HEADINGS or tag == "head"
+
+
+def _heading_only(cell: etree._Element) -> bool:
+    """Whether a cell's words are all in its headings (a styled header cell, not a laid-out section)."""
+    inside = "".join("".join(n.itertext()) for n in cell.iterdescendants() if _heading(n))
+    return len(_collapse(inside).strip()) >= len(_collapse("".join(cell.itertext())).strip())
 
 
 def _once(blocks: Iterable[str]) -> Iterator[str]:
