@@ -62,6 +62,13 @@ def test_data_tables_stay_tables() -> None:
     assert render("<table><tr><td>Price</td><td>$10</td></tr></table>").splitlines()[2] == "| Price | $10 |"
 
 
+def test_emphasis_inside_the_same_emphasis_is_marked_once() -> None:
+    assert render("<p>a <strong>b <b>c</b> d</strong> <i><em>e</em></i></p>") == "a **b c d** *e*\n"
+    # two bold runs that touch are one: `**Game D****ay**` would not read as bold
+    assert render("<h2><b>Game D</b><b>ay</b></h2>") == "## **Game Day**\n"
+    assert render("<p><b>one</b> <b>two</b></p>") == "**one** **two**\n"
+
+
 def test_code_block_fenced_with_language_from_class_variants() -> None:
     for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
         out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')

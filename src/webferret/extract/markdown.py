@@ -88,6 +88,8 @@ class Renderer:
         self.text = text
         self.codes = codes or {}
         self._cells = 0  # depth of table cells being rendered as GFM cells
+        self._open: list[str] = []  # the emphasis marks of the elements being rendered, outermost first
+        self._mark = ""  # the mark the last `inline` call wrapped its text in ("" when none)
         self._blocks: dict[str, Callable[[etree._Element], list[str]]] = {
             "ul": self._list,
             "ol": self._list,
@@ -334,12 +336,21 @@ class Renderer:
 
     def _inline_children(self, node: etree._Element) -> str:
         parts = [self._text(node.text)]
+        joinable = ""  # the mark that closes parts[-1] when it is an emphasis that text does not follow
         for child in node:
-            parts.append(self.inline(child))
-            parts.append(self._text(child.tail))
+            piece = self.inline(child)
+            mark, tail = self._mark, self._text(child.tail)
+            if mark and mark == joinable and piece.startswith(mark):  # `**a****b**` is `**ab**`
+                parts[-1] = parts[-1][: -len(mark)]
+                piece = piece[len(mark) :]
+            parts.append(piece)
+            if tail:
+                parts.append(tail)
+            joinable = mark if mark and not tail and piece.endswith(mark) else ""
         return _collapse("".join(parts))
 
     def inline(self, node: etree._Element) -> str:
+        self._mark = ""
         tag = tag_name(node)
         if not tag or tag in SKIP or _hidden(node):
             return ""
@@ -350,14 +361,27 @@ class Renderer:
         if tag in INLINE_CODE or (tag == "pre"):
             code = "".join(node.itertext())
             return code if self.text else _inline_code(code)
-        inner = self._inline_children(node)
+        mark = (
+            ""
+            if self.text
+            else HI_MARKS.get(node.get("rend") or "", "")
+            if tag == "hi"
+            else EMPHASIS.get(tag, "")
+        )
+        if mark in self._open:  # bold inside bold: marked once
+            mark = ""
+        self._open.append(mark)
+        try:
+            inner = self._inline_children(node)
+        finally:
+            self._open.pop()
         if tag in ("a", "ref"):
-            return self._link(node, inner)
-        if self.text:
-            return inner
-        if tag == "hi":
-            return _wrap(inner, HI_MARKS.get(node.get("rend") or "", ""))
-        return _wrap(inner, EMPHASIS.get(tag, ""))
+            out = self._link(node, inner)
+            self._mark = ""
+            return out
+        out = _wrap(inner, mark)
+        self._mark = mark if out != inner else ""
+        return out
 
     def _link(self, node: etree._Element, inner: str) -> str:
         target = self.url(node.get("href") or node.get("target"))
