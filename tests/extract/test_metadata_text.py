@@ -53,6 +53,15 @@ def test_by_and_entities_are_taken_out() -> None:
     assert _meta('<meta name="author" content="by: Jane Roe">').byline == "Jane Roe"
 
 
+def test_an_author_that_is_a_number_or_a_url_is_no_byline() -> None:
+    assert _meta('<meta property="article:author" content="262588213843476">').byline is None
+    page = '<meta property="article:author" content="2625882"><meta name="dc.creator" content="Jane Roe">'
+    assert _meta(page).byline == "Jane Roe"
+    assert _meta('<meta property="article:author" content="https://facebook.com/x">').byline is None
+    ld = {"@type": "NewsArticle", "author": [{"name": "12345"}, {"name": "Ann Lee"}]}
+    assert _meta("", ld=ld).byline == "Ann Lee"
+
+
 def test_language_tags_come_in_their_usual_case() -> None:
     for given, expected in (
         ("en-us", "en-US"),

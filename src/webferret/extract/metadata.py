@@ -143,7 +143,13 @@ def _names(value: Any) -> list[str]:
     if isinstance(value, dict):
         return _names(value.get("name"))
     text = clean(value)
-    return [text] if text and not text.startswith("http") else []
+    return [text] if _a_name(text) else []
+
+
+def _a_name(text: str | None) -> bool:
+    """Whether an author value can be a name: not a profile URL, nor a number (a Facebook profile id in
+    `article:author`)."""
+    return bool(text) and not text.startswith("http") and any(ch.isalpha() for ch in text)
 
 
 def _image(value: Any) -> str | None:
@@ -230,7 +236,7 @@ def _time_date(tree: html.HtmlElement) -> str | None:
 def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
     for key in ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl"):
         value = clean(tags.get(key))
-        if value and not value.startswith("http"):
+        if _a_name(value):
             return value
     for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')
