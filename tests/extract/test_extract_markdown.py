@@ -69,6 +69,11 @@ def test_emphasis_inside_the_same_emphasis_is_marked_once() -> None:
     assert render("<p><b>one</b> <b>two</b></p>") == "**one** **two**\n"
 
 
+def test_loading_placeholders_are_left_out() -> None:
+    out = render("<ul><li><h3>Loading...</h3></li><li>Chair</li></ul><p>Loading…</p><p>Loading the van.</p>")
+    assert out == "- Chair\n\nLoading the van.\n"
+
+
 def test_code_block_fenced_with_language_from_class_variants() -> None:
     for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
         out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')

@@ -36,6 +36,8 @@ _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORDS = re.compile(r"\w+")
 _LINE_NUMBERS = re.compile(r"[\d\s]+")
+# what a script-filled element says until its script runs (the page was read without running it)
+_PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 LAYOUT_PROSE = 200  # characters: a cell this long in a one-row table is prose laid out, not a datum
 
 
@@ -144,7 +146,7 @@ class Renderer:
         level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
         if level:
             title = _PERMALINK.sub("", self._inline_children(node).strip())
-            if not title:
+            if not title or _PLACEHOLDER.fullmatch(title):
                 return []
             if self.text:
                 return [title]
@@ -210,7 +212,7 @@ class Renderer:
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
         text = "\n".join(" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
-        if text.strip():
+        if text.strip() and not _PLACEHOLDER.fullmatch(text.strip()):
             out.append(_BLANKS.sub("\n\n", text).strip())
         run.clear()
 
