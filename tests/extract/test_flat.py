@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from lxml import etree
 from page_blocks import blocks_of
 
@@ -57,3 +58,16 @@ def test_blocks_that_do_not_cover_the_flat_text_leave_it_flat() -> None:
         )
         is None
     )
+
+
+def test_blocks_the_classifier_rejects_are_left_out_of_the_rebuilt_text() -> None:
+    blocks = blocks_of(PAGE)
+    flat = "Home Tides " + FLAT + " Tides Inc."
+    chrome = ("Home Tides", "Home", "Tides", "Tides Inc.")
+    prob = np.array([0.02 if b.text in chrome else 0.9 for b in blocks])
+    element = rebuilt(blocks, _body(flat), prob, 0.1)
+    assert element is not None
+    out = to_markdown(element)
+    assert out.startswith("# How tides work\n") and out.endswith("quarters.\n") and "Tides Inc." not in out
+    everything = rebuilt(blocks, _body(flat), np.zeros(len(blocks)), 0.1)  # none would be left: all stay
+    assert everything is not None and "Tides Inc." in to_markdown(everything)

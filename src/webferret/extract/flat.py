@@ -4,13 +4,15 @@ When trafilatura finds no content tree it settles for the whole text as one `<p>
 The words are a fair choice, but the Markdown of one paragraph of 10,000 characters has no headings,
 lists, tables or code blocks left. The page's own blocks (`main_content.cut`) hold the same words with
 their structure: those found in the flat text, in order, are assembled instead, provided they cover
-nearly all of it (`COVERAGE`; else the flat paragraph stays, so hardly a word of the choice is lost).
+nearly all of it (`COVERAGE`; else the flat paragraph stays, so hardly a word of the choice is lost),
+less the blocks the block classifier rejects, as trafilatura's paragraphs are trimmed on other pages.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 from lxml import etree, html
 
 if TYPE_CHECKING:  # the rest imports the classifier's modules: only a flat page needs them
@@ -42,17 +44,28 @@ def is_flat(main: etree._Element, tree: html.HtmlElement) -> bool:
     return False
 
 
-def cut_blocks(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> list[Block]:
-    """The page's blocks, cut with trafilatura's text of `document` as the reference."""
-    from webferret.extract import main_content
+def rated_blocks(
+    document: Document, page: str, url: str | None, tree: html.HtmlElement
+) -> tuple[list[Block], np.ndarray]:
+    """The page's blocks, cut with trafilatura's text of `document` as the reference, and the block
+    classifier's probability that each is main content."""
+    from webferret.extract import features, main_content
 
     cut = main_content.cut(page, url, tree, main_content.document_reference(document))
-    return [] if cut is None else cut[0]
+    if cut is None or not cut[0]:
+        return [], np.zeros(0)
+    blocks, ref, main = cut
+    x = features.matrix(blocks, page, url, ref)
+    return blocks, main_content.probabilities(main_content.Analysis(blocks, x, main))
 
 
-def rebuilt(blocks: list[Block], body: etree._Element) -> etree._Element | None:
+def rebuilt(
+    blocks: list[Block], body: etree._Element, prob: np.ndarray | None = None, cut: float = 0.0
+) -> etree._Element | None:
     """The blocks that make up trafilatura's flat paragraph (`body`), assembled; None when they do not
-    cover it."""
+    cover it. With `prob` (each block's probability of being main content), those of them rated below
+    `cut` are left out, as `extract.trim` leaves out trafilatura's paragraphs (all kept when that
+    would leave none): the flat paragraph is the whole page's text, menus and footer included."""
     from webferret.extract import main_content
     from webferret.extract.features import normalize
 
@@ -61,6 +74,9 @@ def rebuilt(blocks: list[Block], body: etree._Element) -> etree._Element | None:
     found = sum(len(normalize(b.text)) - 1 for b in kept)
     if not kept or found < COVERAGE * (len(flat) - 1):
         return None
+    if prob is not None:
+        rated = {id(block): p for block, p in zip(blocks, prob, strict=True)}
+        kept = [b for b in kept if rated[id(b)] >= cut] or kept
     return main_content.assemble(kept)
 
 

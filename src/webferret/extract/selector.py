@@ -125,7 +125,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
         if document is None:
             return None
         if flat.is_flat(document.body, run.tree):
-            whole = flat.rebuilt(selection.blocks, document.body)
+            whole = flat.rebuilt(selection.blocks, document.body, selection.prob, trim.DEFERRED_CUT)
             if whole is not None:
                 return MainContent(element=whole, source="trafilatura")
         texts = [normalize(b.text) for b in selection.blocks]
@@ -145,8 +145,9 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
     document = run.document
     if document is None:
         return None
-    if flat.is_flat(document.body, run.tree):  # nothing to trim: one paragraph, given its structure back
-        whole = flat.rebuilt(flat.cut_blocks(document, text, url, run.tree), document.body)
+    if flat.is_flat(document.body, run.tree):  # one paragraph: given its structure back, then trimmed
+        blocks, prob = flat.rated_blocks(document, text, url, run.tree)
+        whole = flat.rebuilt(blocks, document.body, prob, trim.ARTICLE_CUT)
         return MainContent(element=document.body if whole is None else whole, source="trafilatura")
     edit = trim.article_edit(document, text, url, run.tree)
     return MainContent(element=trim.extended(trim.trim(document.body, edit.drop), edit), source="trafilatura")
