@@ -97,3 +97,24 @@ def test_extended_puts_blocks_after_their_place_in_order() -> None:
     texts = ["".join(el.itertext()) for el in out]
     assert texts[-3:] == ["It falls twice a day too.", "Second half one.", "Second half two."]
     assert trim.extended(etree.fromstring(BODY), trim.ArticleEdit()).find("p") is not None
+
+
+def test_tag_lines_are_told_from_sentences() -> None:
+    tags = ("Tags: tides, moon", "Filed under: Science |", "Tags tide tables 2018, spring tides, neap tides")
+    for line in tags:
+        assert trim._tag_line(line), line
+    for line in ("Tagged as a star, she rose fast", "Tags are useful, but only when they are kept short"):
+        assert not trim._tag_line(line), line
+
+
+def test_a_declared_article_loses_its_tag_line() -> None:
+    prose = " ".join(f"The tide rose over stone {n} of the harbour wall, as every spring." for n in range(12))
+    page = (
+        '<html><head><meta property="og:type" content="article"><title>Tides</title></head><body><article>'
+        f"<h1>Tides of the harbour</h1><p>{prose}</p><p>{prose.replace('rose', 'fell')}</p>"
+        "<p>Filed under: Harbours, Tides</p></article></body></html>"
+    )
+    untrimmed = selector.trafilatura_main(selector.Run(parse_html(page, None)))
+    assert untrimmed is not None and "Filed under" in "".join(untrimmed.element.itertext())
+    text = extract_html(page, "https://example.org/tides", ExtractOptions(format="text")).content
+    assert "over stone 11" in text and "Filed under" not in text
