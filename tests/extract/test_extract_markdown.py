@@ -74,6 +74,12 @@ def test_loading_placeholders_are_left_out() -> None:
     assert out == "- Chair\n\nLoading the van.\n"
 
 
+def test_no_break_spaces_in_code_are_spaces() -> None:
+    assert render("<pre>emerge --ask&nbsp;--oneshot portage\n&nbsp;&nbsp;done</pre>") == (
+        "```\nemerge --ask --oneshot portage\n  done\n```\n"
+    )
+
+
 def test_code_block_fenced_with_language_from_class_variants() -> None:
     for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
         out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')

@@ -35,7 +35,8 @@ class CodeBlock:
 
 
 def code_text(node: etree._Element) -> str:
-    """The text of a code element with its line breaks (`<br>`) and indentation kept."""
+    """The text of a code element with its line breaks (`<br>`) and indentation kept; a no-break space
+    (`&nbsp;`, how many pages indent code) is a space, so that the code runs when copied."""
     parts: list[str] = []
     for item in node.iter():
         tag = tag_name(item)
@@ -45,7 +46,7 @@ def code_text(node: etree._Element) -> str:
             parts.append(item.text)
         if item is not node and item.tail:
             parts.append(item.tail)
-    return "".join(parts)
+    return "".join(parts).replace("\u00a0", " ")
 
 
 def code_key(node: etree._Element) -> str:
