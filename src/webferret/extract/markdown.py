@@ -363,14 +363,8 @@ class Renderer:
         if tag in INLINE_CODE or (tag == "pre"):
             code = "".join(node.itertext())
             return code if self.text else _inline_code(code)
-        mark = (
-            ""
-            if self.text
-            else HI_MARKS.get(node.get("rend") or "", "")
-            if tag == "hi"
-            else EMPHASIS.get(tag, "")
-        )
-        if mark in self._open:  # bold inside bold: marked once
+        mark = HI_MARKS.get(node.get("rend") or "", "") if tag == "hi" else EMPHASIS.get(tag, "")
+        if self.text or mark in self._open:  # no marks in text; bold inside bold is marked once
             mark = ""
         self._open.append(mark)
         try:

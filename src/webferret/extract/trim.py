@@ -67,8 +67,8 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     blocks to add: a block trafilatura left out, of at least `EXTEND_WORDS` words most of which
     trafilatura's text does not hold (`EXTEND_NEW`), in the same place of the page's template (the same
     tag and class path, `Block.signature`) as a block it kept, that the classifier rates at least
-    `EXTEND_CUT`. An article split into several containers of
-    one kind (between ads, say) is then read whole, where trafilatura took the first."""
+    `EXTEND_CUT`. An article split into several containers of one kind (between ads, say) is then read
+    whole, where trafilatura took the first."""
     body = document.body
     raw = ["".join(el.itertext()) for el in body.iter(*_PARAGRAPHS)]
     paragraphs = {normalize(text) for text in raw}
