@@ -115,8 +115,9 @@ def page_type(signals: Signals) -> PageType:
     parts = urlsplit(signals.url or "")
     if parts.path in ("", "/") and not parts.query:
         return "homepage"
-    host, target = (parts.hostname or "").removeprefix("www."), f"{parts.path.lower()}?{parts.query.lower()}"
-    if DOCS_HOST.search(host) or DOCS_PATH.search(parts.path.lower()):
+    host, path = (parts.hostname or "").removeprefix("www."), parts.path.lower()
+    target = f"{path}?{parts.query.lower()}"
+    if DOCS_HOST.search(host) or DOCS_PATH.search(path):
         return "docs"  # before og:type, which documentation sites often set to "article"
     if FORUM_HOST.search(host) or FORUM_ADDRESS.search(target):
         return "forum"  # so do forums
@@ -125,7 +126,7 @@ def page_type(signals: Signals) -> PageType:
         return "docs"
     if FORUM_GENERATOR.search(generators):
         return "forum"
-    if PRODUCT_PATH.search(parts.path.lower()):
+    if PRODUCT_PATH.search(path):
         return "product"  # and shops that leave og:type to an SEO plugin
     if signals.og_type in OG_TYPES:
         return OG_TYPES[signals.og_type]

@@ -49,14 +49,12 @@ def rated_blocks(
 ) -> tuple[list[Block], np.ndarray]:
     """The page's blocks, cut with trafilatura's text of `document` as the reference, and the block
     classifier's probability that each is main content."""
-    from webferret.extract import features, main_content
+    from webferret.extract import main_content
 
-    cut = main_content.cut(page, url, tree, main_content.document_reference(document))
-    if cut is None or not cut[0]:
+    analysis = main_content.analyse(page, url, tree, main_content.document_reference(document))
+    if analysis is None or not analysis.blocks:
         return [], np.zeros(0)
-    blocks, ref, main = cut
-    x = features.matrix(blocks, page, url, ref)
-    return blocks, main_content.probabilities(main_content.Analysis(blocks, x, main))
+    return analysis.blocks, main_content.probabilities(analysis)
 
 
 def rebuilt(
