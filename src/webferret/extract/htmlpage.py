@@ -16,12 +16,10 @@ from webferret.extract.metadata import ARTICLE_TYPES, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.unwrap import unwrap_holders
+from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
-# a whitespace-separated token from its first letter or digit on: one match per token that has one
-_WORD_TOKEN = re.compile(r"[^\W_]\S*")
 _PARSERS = threading.local()
 
 
@@ -102,11 +100,6 @@ class Body:
     in_main: set[str]
     base: str | None
     markup: str = ""  # `--format html`: the main content as clean HTML (`extract.cleanhtml`)
-
-
-def count_words(text: str) -> int:
-    """Words of rendered text: tokens with a letter or digit (Markdown marks like `#`, `|`, `-` are not)."""
-    return len(_WORD_TOKEN.findall(_LINK_TARGET.sub("]", text)))
 
 
 def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions, article: bool) -> Body:

@@ -15,6 +15,7 @@ from lxml import etree
 
 from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
+from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
 
 SKIP = frozenset((
@@ -33,7 +34,6 @@ _SPACE = re.compile(r"\s+")
 _BLANKS = re.compile(r"\n{3,}")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORDS = re.compile(r"\w+")
 _LINE_NUMBERS = re.compile(r"[\d\s]+")
 # what a script-filled element says until its script runs (the page was read without running it)
@@ -440,12 +440,12 @@ def _once(blocks: Iterable[str]) -> Iterator[str]:
 
 
 def _first_word(block: str) -> str:
-    match = _WORDS.search(_LINK_TARGET.sub("]", block) if "](" in block else block)
+    match = _WORDS.search(LINK_TARGET.sub("]", block) if "](" in block else block)
     return match.group().lower() if match else ""
 
 
 def _words(block: str) -> list[str]:
-    return _WORDS.findall(_LINK_TARGET.sub("]", block).lower())
+    return _WORDS.findall(LINK_TARGET.sub("]", block).lower())
 
 
 def to_markdown(

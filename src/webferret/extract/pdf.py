@@ -17,6 +17,7 @@ from webferret.extract.metadata import iso_date
 from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -96,6 +97,6 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         format=options.format,
         content=plain if options.format == "text" else markdown,
         markdown=markdown,
-        word_count=len(plain.split()),
+        word_count=count_words(plain),
         extra={"pages": len(texts)},
     )

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from webferret.extract.types import Extracted
+from webferret.extract.words import count_words
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.tokens import estimate_tokens
@@ -125,7 +126,7 @@ def render_thread(json_body: bytes | str, max_comments: int = 10) -> Extracted:
         published=_date(post.get("created_utc")),
         canonical_url=f"https://www.reddit.com{permalink}" if permalink else None,
         page_type="forum",
-        word_count=len(markdown.split()),
+        word_count=count_words(markdown),
         content=markdown,
         markdown=markdown,
         extra={

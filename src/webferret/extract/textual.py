@@ -9,6 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 from webferret.extract.codelang import language_for
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
 
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
@@ -49,7 +50,7 @@ def _result(
         format=options.format,
         content=text if options.format == "text" else content,
         markdown=content,
-        word_count=len(text.split()),
+        word_count=count_words(text),
     )
 
 
