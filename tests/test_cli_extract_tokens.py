@@ -19,3 +19,17 @@ def test_extracted_pages_carry_their_token_count(tmp_path: Path, capsys: pytest.
     assert code == 1
     assert pages[0]["tokens"] == estimate_tokens(pages[0]["content"]) > 0
     assert pages[1]["ok"] is False and pages[1]["tokens"] is None
+
+
+def test_an_app_shell_is_no_readable_content_and_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shell = tmp_path / "app.html"
+    app = '<p>Shop our new range - Cart (0)</p><div id="app"></div><script src="/a.js"></script>'
+    shell.write_text(f"<html><body>{app}</body></html>")
+    code = main(["extract", str(shell), "--json"])
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert code == 1
+    assert page["error"]["code"] == "empty_content"
+    assert "JavaScript app shell" in page["error"]["message"]
+    assert "browser tier" in page["error"]["message"]

@@ -319,6 +319,12 @@ class Ferret:
         )
         if not page.content.strip():
             message = f"no readable content at {raw.final_url}"
+            if extracted.extra.get("quality_veto") == "empty_shell":
+                message += ": the page is an empty JavaScript app shell" + (
+                    ", also as the browser rendered it"
+                    if raw.fetched_via == "browser"
+                    else " whose content its scripts draw (the browser tier renders it)"
+                )
             return _failed_raw(raw, ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message))
         return page
 

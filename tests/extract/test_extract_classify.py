@@ -118,3 +118,22 @@ def test_github_raw_file_is_fenced_with_its_language() -> None:
         options=ExtractOptions(),
     )
     assert raw.content == "```html\n<html><body>hi</body></html>\n```\n"
+
+
+def test_an_app_shell_has_no_content_of_its_own() -> None:
+    # a script app's empty mount point and a few words around it: the page's text is what the app draws
+    shell = page('<header><p>Shop - Search - Cart (0)</p></header><div id="root"></div><p>Loading...</p>')
+    assert shell.extra.get("quality_veto") == "empty_shell"
+    assert shell.content == "" and shell.markdown == "" and shell.word_count == 0
+
+
+def test_a_short_scripted_page_without_a_mount_point_keeps_its_words() -> None:
+    scripts = "<script>var a = 1;</script>" * 3
+    short = page(f"<p>Back soon: the shop reopens on Monday at nine.</p>{scripts}")
+    assert short.extra.get("quality_veto") == "empty_shell"  # vetoed (quality near 0), not emptied
+    assert "reopens on Monday" in short.content
+
+
+def test_an_app_that_drew_a_short_page_keeps_it() -> None:
+    rendered = page('<div id="root"><h1>Opening hours</h1><p>Monday to Friday, nine to five.</p></div>')
+    assert "nine to five" in rendered.content

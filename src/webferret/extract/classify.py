@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from lxml import html
 
+from webferret.fetch.blocks import SPA_ROOTS
 from webferret.models import PageType
 
 LD_TYPES: dict[str, PageType] = {
@@ -62,7 +63,6 @@ COOKIE_WALL = re.compile(
     r"|consent to (the use of )?cookies)\b",
     re.I,
 )
-_SHELL_ROOTS = ("root", "app", "__next", "__nuxt", "svelte")
 
 
 @dataclass(frozen=True)
@@ -168,9 +168,19 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
 
 
 def _is_shell(tree: html.HtmlElement) -> bool:
-    scripts = sum(1 for _ in tree.iter("script"))
-    roots = any(tree.get_element_by_id(name, None) is not None for name in _SHELL_ROOTS)
-    return roots or scripts >= 3
+    return bool(_mounts(tree)) or sum(1 for _ in tree.iter("script")) >= 3
+
+
+def empty_app_mount(tree: html.HtmlElement) -> bool:
+    """Whether the page has a script framework's mount point (`<div id="root">`, `#app`, `#__next`...),
+    the element a client-side app draws the page into, with nothing drawn in it yet (a page the
+    browser rendered has its content there)."""
+    return any(not mount.text_content().strip() for mount in _mounts(tree))
+
+
+def _mounts(tree: html.HtmlElement) -> list[html.HtmlElement]:
+    found = (tree.get_element_by_id(name, None) for name in SPA_ROOTS)
+    return [mount for mount in found if mount is not None]
 
 
 def quality(signals: Signals, vetoed: str | None) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree, html
 
@@ -137,6 +137,10 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         tree=tree,
     )
     vetoed = classify.veto(tree, signals, body.plain or body.markdown)
+    if vetoed == "empty_shell" and classify.empty_app_mount(tree):
+        # a script app's empty mount point and a few words around it ("Loading...", a search box,
+        # "enable JavaScript"): the page's content is what the app draws, none of it is in this HTML
+        body = replace(body, markdown="", plain="", words=0, in_main=set(), markup="")
     extra: dict[str, object] = {"selector": body.selector}
     if options.scope() is not None:
         extra["scope"] = options.scope()
