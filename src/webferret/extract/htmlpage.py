@@ -10,6 +10,7 @@ from lxml import etree, html
 
 from webferret.extract import cfemail, classify, scope, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
+from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, base_url, extract_metadata
@@ -72,6 +73,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     unwrap_holders(tree)
+    if "<img" in text:
+        spell_icons(tree)
     if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there
         cfemail.reveal(tree)
     return tree
