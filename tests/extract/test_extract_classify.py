@@ -137,3 +137,10 @@ def test_a_short_scripted_page_without_a_mount_point_keeps_its_words() -> None:
 def test_an_app_that_drew_a_short_page_keeps_it() -> None:
     rendered = page('<div id="root"><h1>Opening hours</h1><p>Monday to Friday, nine to five.</p></div>')
     assert "nine to five" in rendered.content
+
+
+def test_a_sign_in_box_beside_content_is_no_login_wall() -> None:
+    box = '<form class="account"><input type="text" name="user"><input type="password" name="pw"></form>'
+    product = page(f"<header>{box}</header><main><h1>Rambler tumbler</h1>{PROSE[:400]}</p></main>")
+    assert "quality_veto" not in product.extra
+    assert product.quality is not None and product.quality > 0.3

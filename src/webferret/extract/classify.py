@@ -58,6 +58,9 @@ LOGIN_WALL = re.compile(
     r"|please (log|sign) in\b",
     re.I,
 )
+FORM_ONLY_WORDS = 50
+"""A password field is a login wall only on a page with fewer words than this: beside more content it
+is a sign-in box (a shop's account menu, a forum's header form), not a wall."""
 COOKIE_WALL = re.compile(
     r"\b(we use cookies|accept (all )?cookies|cookie (settings|consent|policy)"
     r"|consent to (the use of )?cookies)\b",
@@ -159,8 +162,9 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
     if SOFT_404.search(signals.title or "") or (signals.words < 150 and SOFT_404.search(head)):
         return "soft_404"
     if signals.words < 200:
-        has_password = tree.find(".//input[@type='password']") is not None
-        if has_password or LOGIN_WALL.search(text):
+        if LOGIN_WALL.search(text):
+            return "login_wall"
+        if signals.words < FORM_ONLY_WORDS and tree.find(".//input[@type='password']") is not None:
             return "login_wall"
         if COOKIE_WALL.search(text):
             return "cookie_wall"
