@@ -141,6 +141,22 @@ def test_javascript_shells(body: bytes) -> None:
     assert not classify(200, {}, body, "text/html").blocked
 
 
+CHROME = (
+    "<header><nav>" + "Shop women men kids sale gift cards help account orders. " * 10 + "</nav></header>"
+)
+
+
+def test_an_empty_app_root_amid_a_server_rendered_header_is_a_shell() -> None:
+    """Some hundred letters of menus around an empty mount point: the app's content is not there."""
+    page = f'<html><body>{CHROME}<div id="root"></div><script src="/app.js"></script></body></html>'
+    verdict = js_shell(page.encode(), "text/html")
+    assert verdict.js_shell and "#root" in verdict.reason
+    static = f'<html><body>{CHROME}<div id="root"></div></body></html>'  # no script: nothing will draw there
+    assert not js_shell(static.encode(), "text/html").js_shell
+    article = f'<html><body>{CHROME}<div id="root"></div><p>{"Ferrets nap. " * 300}</p><script></script>'
+    assert not js_shell(article.encode(), "text/html").js_shell
+
+
 def test_short_static_page_is_not_a_shell() -> None:
     body = b"<html><body><h1>Hello</h1><p>A short page, no scripts at all.</p></body></html>"
     assert not js_shell(body, "text/html").js_shell

@@ -26,6 +26,10 @@ SCAN_BYTES = 512 * 1024
 WALL_LETTERS_MAX = 1200
 # A JavaScript shell shows fewer visible letters than this.
 SHELL_LETTERS_MAX = 150
+# ...or, when a single-page app's root is still empty and the page has scripts, fewer than this: the
+# header, footer, search box and menus a server renders around the app's mount point (a shop's item
+# page: 829 letters around an empty `#root`; pages with content of their own show 10,000 and more).
+EMPTY_ROOT_LETTERS_MAX = 2000
 LETTERS_CHUNK = 4096
 TERMINAL_STATUSES = {
     401: "authentication required",
@@ -176,13 +180,16 @@ def js_shell(body: bytes, content_type: str | None = None, view: BodyView | None
     markup = view.markup if view.is_markup else None
     if markup is None:
         return CONTENT
-    if markup.more_letters(SHELL_LETTERS_MAX, noscript=False):
+    if markup.more_letters(EMPTY_ROOT_LETTERS_MAX, noscript=False):
+        return CONTENT
+    few_letters = not markup.more_letters(SHELL_LETTERS_MAX, noscript=False)
+    if (few_letters or markup.has_script) and markup.empty_root:
+        reason = f"the page is an empty single-page-app root (#{markup.empty_root})"
+        return Verdict(js_shell=True, reason=reason)
+    if not few_letters:
         return CONTENT
     if JS_NOTICE.search(markup.notice) or JS_NOTICE.search(markup.bare):
         return Verdict(js_shell=True, reason="the page asks for JavaScript and shows almost no text")
-    if markup.empty_root:
-        reason = f"the page is an empty single-page-app root (#{markup.empty_root})"
-        return Verdict(js_shell=True, reason=reason)
     if markup.has_script and not markup.bare:
         return Verdict(js_shell=True, reason="the page has scripts and no text")
     return CONTENT
