@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from lxml import etree
@@ -118,3 +119,14 @@ def test_a_declared_article_loses_its_tag_line() -> None:
     assert untrimmed is not None and "Filed under" in "".join(untrimmed.element.itertext())
     text = extract_html(page, "https://example.org/tides", ExtractOptions(format="text")).content
     assert "over stone 11" in text and "Filed under" not in text
+
+
+def test_a_choice_the_classifier_rejects_as_a_whole_is_given_up() -> None:
+    document = SimpleNamespace(body=etree.fromstring(BODY))
+    banner = {normalize("The tide"), normalize("The tide rises twice a day along this coast.")}
+    most = banner | {normalize("It falls twice a day too.")}
+    assert trim.rejects_choice(document, trim.ArticleEdit(drop=most))  # 8 of 25 words kept
+    assert not trim.rejects_choice(document, trim.ArticleEdit(drop=banner))  # 14 of 25 kept
+    assert not trim.rejects_choice(document, trim.ArticleEdit())
+    added = trim.ArticleEdit(drop=most, add=[SimpleNamespace()], after=[""])  # type: ignore[list-item]
+    assert not trim.rejects_choice(document, added)  # it extends the choice: trafilatura was on track

@@ -150,6 +150,8 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
         whole = flat.rebuilt(blocks, document.body, prob, trim.ARTICLE_CUT)
         return MainContent(element=document.body if whole is None else whole, source="trafilatura")
     edit = trim.article_edit(document, text, url, run.tree)
+    if trim.rejects_choice(document, edit):
+        return None  # read as any other page: the classifier's selection, or the chooser's pick
     return MainContent(element=trim.extended(trim.trim(document.body, edit.drop), edit), source="trafilatura")
 
 

@@ -38,6 +38,9 @@ EXTEND_CUT = 0.6
 EXTEND_WORDS = 8
 EXTEND_NEW = 0.5  # share of an added block's word trigrams that trafilatura's text does not hold
 _PARAGRAPHS = ("p", "head", "item", "quote")
+REJECTED_KEEP = 0.5
+"""A declared article whose trim keeps under this share of trafilatura's words is read as any other
+page (`rejects_choice`)."""
 # a paragraph that lists the article's tags or filing ("Tags: a, b", "Tags a, b", "Filed under: x"): the
 # site's index of the article, not its text; dropped from a declared article
 _TAG_LINE = re.compile(r"(?i)\s*(?:(?:tags|tagged(?: with)?|filed under)\s*:|tags\s)")
@@ -54,6 +57,21 @@ class ArticleEdit:
     drop: set[str] = field(default_factory=set)
     add: list[Block] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+
+
+def rejects_choice(document: Document, edit: ArticleEdit) -> bool:
+    """Whether the classifier rejects trafilatura's choice of a declared article as a whole: the edit
+    drops all but under `REJECTED_KEEP` of its words and adds no block (a documentation page whose
+    text trafilatura took from the site's banner, a recipe index marked as an article)."""
+    if edit.add or not edit.drop:
+        return False
+    words = dropped = 0
+    for element in document.body.iter(*_PARAGRAPHS):
+        text = "".join(element.itertext())
+        count = len(text.split())
+        words += count
+        dropped += count if normalize(text) in edit.drop else 0
+    return words > 0 and words - dropped < REJECTED_KEEP * words
 
 
 def article_drop(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> set[str]:
