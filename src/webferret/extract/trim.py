@@ -26,6 +26,7 @@ from trafilatura.settings import Document
 from webferret.extract import features, main_content
 from webferret.extract.blocks import Block, drop_keep_tail
 from webferret.extract.features import normalize
+from webferret.extract.words import count_words
 
 # chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
 DEFERRED_CUT = 0.1
@@ -68,7 +69,7 @@ def rejects_choice(document: Document, edit: ArticleEdit) -> bool:
     words = dropped = 0
     for element in document.body.iter(*_PARAGRAPHS):
         text = "".join(element.itertext())
-        count = len(text.split())
+        count = count_words(text)
         words += count
         dropped += count if normalize(text) in edit.drop else 0
     return words > 0 and words - dropped < REJECTED_KEEP * words
