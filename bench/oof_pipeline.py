@@ -21,6 +21,7 @@ Needs the caches of `bench/train_blocks.py --pairs` (its rows and stage one) for
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
 import importlib
 import pickle
@@ -34,10 +35,8 @@ from common import evaluator, load_pages
 
 from webferret.extract import main_content
 
-_SETTINGS: list[tuple[str, str, float]] = []
 
-
-def _setup(blocks: str, chooser_path: str, settings: list[tuple[str, str, float]]) -> None:
+def _setup(blocks: str, chooser_path: str, settings: list[tuple[str, str, object]]) -> None:
     """A worker's start: its fold's block model and chooser instead of the shipped ones, and the
     variant's settings."""
     from webferret.extract import chooser, classifier
@@ -113,10 +112,11 @@ def run(pages: list, fold_of: dict[str, int], models: dict[int, tuple[Path, Path
     return texts
 
 
-def parse_setting(text: str) -> tuple[str, str, float]:
+def parse_setting(text: str) -> tuple[str, str, object]:
+    """`module.attr=value`, the value a Python literal (`0.2`, `()`, `False`)."""
     target, _, value = text.partition("=")
     module, _, attr = target.rpartition(".")
-    return module, attr, float(value)
+    return module, attr, ast.literal_eval(value)
 
 
 def main() -> None:
