@@ -43,3 +43,9 @@ def test_a_photo_or_a_table_without_header_keeps_its_image_as_it_was() -> None:
     assert "Red running shoe" not in extract(with_header, "text")
     layout = f"<table><tr><td>Debian</td><td>{CHECK}</td></tr><tr><td>RHEL</td><td>{CHECK}</td></tr></table>"
     assert "yes" not in extract(layout, "text")
+
+
+def test_markup_in_capitals_is_read_the_same() -> None:
+    row = '<TR><TD>Debian</TD><TD><IMG SRC="/c.svg" ALT="yes"></TD></TR>'
+    table = f"<TABLE><TR><TH>Platform</TH><TH>arm64</TH></TR>{row}</TABLE>"
+    assert "| Debian | yes |" in extract(table)

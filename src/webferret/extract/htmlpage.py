@@ -73,7 +73,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     unwrap_holders(tree)
-    if "<img" in text:
+    if "<img" in text or "<IMG" in text:
         spell_icons(tree)
     if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there
         cfemail.reveal(tree)
