@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from lxml import html
 
-from webferret.fetch.blocks import SPA_ROOTS
+from webferret.fetch.blocks import SPA_ROOTS, empty_root
 from webferret.models import PageType
 
 LD_TYPES: dict[str, PageType] = {
@@ -179,7 +179,7 @@ def empty_app_mount(tree: html.HtmlElement) -> bool:
     """Whether the page has a script framework's mount point (`<div id="root">`, `#app`, `#__next`...),
     the element a client-side app draws the page into, with nothing drawn in it yet (a page the
     browser rendered has its content there)."""
-    return any(not mount.text_content().strip() for mount in _mounts(tree))
+    return empty_root(tree) is not None
 
 
 def _mounts(tree: html.HtmlElement) -> list[html.HtmlElement]:

@@ -259,7 +259,7 @@ class Markup:
     def empty_root(self) -> str | None:
         """The id of the first empty single-page-app root (in what a reader sees)."""
         _ = self.raw_bare  # the tree is stripped first
-        return next((name for name in SPA_ROOTS if _empty(self.tree.find(f".//*[@id='{name}']"))), None)
+        return empty_root(self.tree)
 
     def more_letters(self, limit: int, *, noscript: bool = True) -> bool:
         """`more_letters(visible or bare, limit)` (whitespace has no letters: no need to collapse it)."""
@@ -270,6 +270,11 @@ def read_markup(body: bytes) -> Markup | None:
     """Parse `body` once for `classify` and `js_shell`; None when it holds no HTML document."""
     tree = _parse(body)
     return Markup(tree) if tree is not None else None
+
+
+def empty_root(tree: lxml_html.HtmlElement) -> str | None:
+    """The id of the first single-page-app root (`SPA_ROOTS`) in `tree` that holds no text yet."""
+    return next((name for name in SPA_ROOTS if _empty(tree.find(f".//*[@id='{name}']"))), None)
 
 
 def _empty(element: lxml_html.HtmlElement | None) -> bool:
