@@ -275,3 +275,64 @@ async def test_the_trail_names_where_a_challenge_took_the_browser(ferret: Ferret
     assert "/verify?token=1" in page.error.message
     hops = [(hop["url"].removeprefix(site.base), hop["status"]) for hop in page.meta["trail"]]
     assert hops == [("/", 503), ("/verify?token=1", 501)]  # the loopback server answers POST with 501
+
+
+NAV = "".join(
+    f"<a href='/{name}'>{name.title()}</a> " for name in ("home", "shop", "stories", "contact", "about")
+)
+LOADING = (
+    f"<html><head><title>Ferret news</title></head><body><header>{NAV}<p>Free delivery on orders over "
+    "twenty pounds this week only</p></header><div id='__next'><div class='spinner'>Loading the app"
+    "</div></div><script src='/app.js'></script><script>window.a = 1</script><script>window.b = 2</script>"
+    "</body></html>"
+).encode()
+"""A page the fetch verdict passes (its app root is not empty, and it has 150+ letters of header)
+whose content only the app's script draws: extraction finds the shell (`empty_shell`)."""
+FACTS = (
+    "Ferrets sleep fourteen hours a day.",
+    "A group of ferrets is called a business, and each of them steals socks.",
+    "They were kept to hunt rabbits for more than two thousand years.",
+    "Young ferrets are called kits and open their eyes after five weeks.",
+    "Their bodies are long and thin, so they can follow prey into burrows.",
+)
+DRAWN = (
+    "document.getElementById('__next').innerHTML = " + repr("".join(f"<p>{fact}</p>" for fact in FACTS)) + ";"
+).encode()
+
+
+def test_the_fetch_verdict_passes_the_loading_page() -> None:
+    """The premise of the tests below: only extraction can tell this page is a shell."""
+    from webferret.fetch.blocks import js_shell
+
+    assert not js_shell(LOADING, "text/html").js_shell
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_auto_renders_a_shell_that_only_extraction_finds(ferret: Ferret) -> None:
+    with serve() as site:
+        site.page("/", LOADING)
+        site.page("/app.js", DRAWN, content_type="application/javascript")
+        page = await ferret.fetch(site.base + "/", fresh=True)
+        fixed = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="http"), fresh=True)
+    assert page.ok and page.fetched_via == "browser", page.error
+    assert "Ferrets sleep fourteen hours a day." in page.content and page.quality > 0.5
+    hops = [(hop["via"], hop["verdict"]) for hop in page.meta["trail"]]
+    assert hops == [("http", "js_shell"), ("browser", "ok")]
+    assert "extraction found a JavaScript app shell" in page.meta["trail"][0]["reason"]
+    # a fixed tier is that tier alone: the shell's few words, vetoed
+    assert fixed.fetched_via == "http" and fixed.meta["extract"]["quality_veto"] == "empty_shell"
+    assert [hit.path for hit in site.hits].count("/") == 3  # http, browser; then http alone
+
+
+async def test_without_a_browser_the_first_reading_is_kept(tmp_path: Path) -> None:
+    settings = Settings(chromium_path=str(tmp_path / "no-chromium"), allow_hosts=["127.0.0.1"], home=tmp_path)
+    with serve() as site:
+        site.page("/", LOADING)
+        site.page("/shell", SHELL.replace(b"<body>", b"<body><p>" + b"Shop menu link " * 20 + b"</p>"))
+        async with Ferret(settings) as session:
+            page = await session.fetch(site.base + "/", fresh=True)
+    assert page.ok and page.fetched_via == "http" and "Loading the app" in page.content
+    last = page.meta["trail"][-1]
+    assert last["via"] == "browser" and "error" in last
+    assert page.meta["trail"][0]["verdict"] == "js_shell"

@@ -238,6 +238,8 @@ class Ferret:
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
                 page = await self._page_from_raw(raw, xopts)
+                if late_shell(page, raw, opts):
+                    page, raw = await self._rendered(page, raw, opts, xopts, deadline)
                 return self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
         except Exception as exc:
             return _fetch_failed(raw.url, opts, exc)
@@ -245,6 +247,26 @@ class Ferret:
     async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
         """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
         return await self._page_from_raw(raw, extract or self.extract_options())
+
+    async def _rendered(
+        self, page: Page, raw: RawResponse, opts: FetchOptions, xopts: ExtractOptions, deadline: float
+    ) -> tuple[Page, RawResponse]:
+        """`page` read again through the browser (`late_shell`), by `deadline` less `RENDER_MARGIN`
+        (left for the extraction): the rendering's page when it has content; else the first reading,
+        its trail (or its error) saying what the browser gave."""
+        try:
+            async with asyncio.timeout(deadline - time.monotonic() - RENDER_MARGIN):
+                rendered = await self.fetcher.fetch(raw.url, opts.with_(tier="browser"))
+        except TimeoutError:
+            failure = FerretError(ErrorCode.TIMEOUT, "the call's time budget ran out before it rendered")
+            return with_browser_failure(page, raw, failure), raw
+        except FerretError as exc:
+            return with_browser_failure(page, raw, exc), raw
+        rendered.trail = shell_marked(raw.trail, page) + rendered.trail
+        again = await self._page_from_raw(rendered, xopts)
+        if not page.ok or (again.ok and (again.word_count or 0) >= (page.word_count or 0)):
+            return again, rendered
+        return page.model_copy(update={"meta": {**page.meta, "trail": rendered.trail}}), raw
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
         """The stored page for `url` if it can answer this call (see `SessionStore.stored_copy`)."""
@@ -325,7 +347,8 @@ class Ferret:
                     if raw.fetched_via == "browser"
                     else " whose content its scripts draw (the browser tier renders it)"
                 )
-            return _failed_raw(raw, ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message))
+            error = ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message)
+            return _failed_raw(raw, error, {"trail": raw.trail, "extract": extracted.extra})
         return page
 
     # -- searching ----------------------------------------------------------------------------
@@ -344,7 +367,7 @@ class Ferret:
         return await run_search(self, query, options or self.search_options())
 
 
-def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
+def _failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None = None) -> Page:
     return Page.failed(
         raw.url,
         error,
@@ -352,7 +375,45 @@ def _failed_raw(raw: RawResponse, error: ErrorInfo) -> Page:
         status=raw.status,
         content_type=raw.content_type,
         fetched_via=raw.fetched_via,
+        meta=meta or {},
     )
+
+
+RENDER_MARGIN = 1.0
+"""Seconds of a call's budget left for extracting a page read again through the browser."""
+
+
+def late_shell(page: Page, raw: RawResponse, opts: FetchOptions) -> bool:
+    """Whether the `auto` ladder let through a page that only extraction shows to be a JavaScript app's
+    shell (its `empty_shell` veto: under 30 words of content, and an app mount point or scripts): the
+    fetch verdict reads the whole page, and a few hundred words of menus or a cookie notice around an
+    app that draws its content in the browser passed as content. Such a page is read again by the
+    browser (`Ferret._rendered`)."""
+    if opts.tier != "auto" or raw.fetched_via == "browser" or not 200 <= raw.status < 300:
+        return False
+    return page.meta.get("extract", {}).get("quality_veto") == "empty_shell"
+
+
+def shell_marked(trail: list[dict[str, Any]], page: Page) -> list[dict[str, Any]]:
+    """The first reading's hops, the last one marked as the shell extraction found."""
+    hops = [dict(hop) for hop in trail]
+    if hops:
+        words = page.word_count or 0
+        reason = f"extraction found a JavaScript app shell ({words} words of content)"
+        hops[-1].update(verdict="js_shell", reason=reason)
+    return hops
+
+
+def with_browser_failure(page: Page, raw: RawResponse, exc: FerretError) -> Page:
+    """The first reading kept when the browser could not read the page again (`Ferret._rendered`):
+    an error says so in its message, a page in its trail."""
+    if page.error is not None:
+        error = page.error.model_copy(
+            update={"message": f"{page.error.message}; the browser tier failed: {exc.message}"}
+        )
+        return page.model_copy(update={"error": error})
+    hop = {"url": raw.final_url, "via": "browser", "error": exc.message}
+    return page.model_copy(update={"meta": {**page.meta, "trail": [*shell_marked(raw.trail, page), hop]}})
 
 
 def _fetch_failed(

@@ -4,7 +4,9 @@
 block or a JavaScript shell to `browser` (a shell skips `impersonate`, which runs no JavaScript).
 A terminal answer (404, 401, 451, a geo block, a rate limit) is never escalated. A fixed tier
 (`http`, `impersonate`, `browser`) is tried alone. Still blocked after the last tier: `blocked_by_site`
-naming the vendor; a JavaScript shell where the browser may not run: `needs_javascript`.
+naming the vendor; a JavaScript shell where the browser may not run: `needs_javascript`. A shell these
+verdicts pass that extraction then finds (a spinner under a long menu) is read again by the browser
+after extraction (`webferret.ferret.late_shell`).
 """
 
 from __future__ import annotations
