@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from webferret.config import Settings, checked_overrides, load_settings
-from webferret.extract.reddit import explain_refusal
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
@@ -425,6 +424,8 @@ def _fetch_failed(
     if isinstance(exc, TimeoutError):
         return _budget_spent(url, opts, struck_trail(progress or []))
     if isinstance(exc, FerretError):
+        from webferret.extract.reddit import explain_refusal  # not on a search's way to its engines
+
         exc = explain_refusal(url, exc)
         meta = {"trail": exc.trail} if exc.trail else {}
         return Page.failed(url, exc.info(), status=exc.status, meta=meta)

@@ -19,7 +19,6 @@ from typing import Any
 from webferret.models import Page
 from webferret.store.handles import handle_for, page_names, read_handle
 from webferret.store.types import StoredPage
-from webferret.tokens import content_tokens
 
 DOCUMENTS_REMEMBERED = 4096
 """Pages a session remembers the handle of (so the same page read again under another URL, a
@@ -76,6 +75,8 @@ class SessionStore:
         try:
             kept: Page = await asyncio.to_thread(self._store().put, page, headers, exempt=exempt)
         except sqlite3.Error as exc:
+            from webferret.tokens import content_tokens
+
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
             return page.model_copy(update={"tokens": content_tokens(page), "meta": meta})
         if kept.handle is not None:
@@ -90,6 +91,8 @@ class SessionStore:
         other is its alias, so either opens it)."""
         if not page.ok:
             return page
+        from webferret.tokens import content_tokens  # imported once pages arrive, not on a search's way out
+
         handle = self.remember(read_handle(page), handle_for(page.url or ""), replace=False)
         page = page.model_copy(update={"handle": handle, "tokens": content_tokens(page)})
         write = asyncio.create_task(self.keep(page, headers, exempt))
