@@ -156,6 +156,9 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
         empty = await session.call_tool("web_fetch", {"urls": []})
         many = await session.call_tool("web_fetch", {"urls": [f"{site}/{i}" for i in range(9)]})
         unknown = await session.call_tool("web_crawl", {})
+        untimed = await session.call_tool(
+            "web_search", {"query": "ferrets", "engines": ["wikipedia"], "time_range": "week"}
+        )
         alive = await session.list_tools()  # the server survived
     assert set(tools) == {"web_search", "web_fetch", "web_open"}
     fetch_schema = tools["web_fetch"].input_schema
@@ -166,10 +169,13 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
         "results",
         "engines",
         "site",
+        "time_range",
+        "region",
         "verify",
     }
     assert set(tools["web_open"].input_schema["properties"]) >= {"handle", "page", "search"}
-    for result in (empty, many, unknown):
+    assert "wikipedia cannot limit results to the past week" in _text(untimed)
+    for result in (empty, many, unknown, untimed):
         assert result.is_error
         assert result.structured_content["error"]["code"] == "invalid_argument"
         assert _text(result).startswith("ERROR invalid_argument:")

@@ -136,6 +136,10 @@ class Settings(BaseSettings):
         description="rank-fusion weight per engine, e.g. `wikipedia=2,reddit=0.5` (others count 1)",
     )
     results: int = Field(default=10, ge=1, le=100, description="search results listed")
+    region: str | None = Field(
+        default=None,
+        description="search region, country-language (us-en, de-de; wt-wt none): engines' own when unset",
+    )
     engine_timeout: float = Field(default=8.0, gt=0, description="per-engine timeout, seconds")
     verify: bool = Field(
         default=True, description="fetch every search candidate (drop dead links, count tokens)"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -36,6 +36,14 @@ class WebSearchArgs(BaseModel):
         default=None, description="engines to use, e.g. ['searxng'] (default auto)"
     )
     site: str | None = Field(default=None, description="only results from this host, e.g. docs.python.org")
+    time_range: Literal["day", "week", "month", "year"] | None = Field(
+        default=None, description="only results of the past day, week, month or year"
+    )
+    region: str | None = Field(
+        default=None,
+        max_length=5,
+        description="country-language, e.g. de-de or fr-fr (default: the engines')",
+    )
     verify: bool | None = Field(
         default=None, description="fetch every result to drop dead links (default on)"
     )
@@ -160,6 +168,8 @@ class AgentTools:
             results=args.results,
             engines=args.engines,
             site=args.site,
+            time_range=args.time_range,
+            region=args.region,
             verify=args.verify,
             refuse=self.domains.refusal if self.domains.active else None,
         )

@@ -175,6 +175,7 @@ engines:
     shortcut: fky
     base_url: "{upstream}"
     enable_http: true
+    time_range_support: true
     timeout: 3.0
   - name: fakebroken
     engine: json_engine

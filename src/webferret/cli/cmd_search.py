@@ -50,6 +50,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         + f"; {', '.join(DDGS_DISABLED)} only where the installed ddgs enables them",
     )
     parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
+    parser.add_argument(
+        "--time",
+        choices=("day", "week", "month", "year"),
+        help="only results of the past day, week, month or year (engines that cannot limit are left out)",
+    )
+    parser.add_argument(
+        "--region",
+        metavar="CC-LL",
+        help="country-language, e.g. de-de, fr-fr, us-en; wt-wt for none (env WEBFERRET_REGION)",
+    )
     parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
     parser.add_argument("--engine-timeout", type=seconds(), metavar="S", help="per-engine timeout (8)")
     parser.add_argument(
@@ -88,6 +98,8 @@ async def run(args: argparse.Namespace) -> int:
             engines=_engine_names(args.engines),
             results=args.results,
             site=args.site,
+            time_range=args.time,
+            region=args.region,
             engine_timeout=args.engine_timeout,
             verify=args.verify,
             verify_timeout=args.verify_timeout,

@@ -10,6 +10,7 @@ import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 from webferret.net.domains import DomainFilter, host_of
@@ -17,7 +18,7 @@ from webferret.remote_text import quoted
 from webferret.search.engines import BANGS, auto_chain
 from webferret.search.fusion import fuse
 from webferret.search.runner import EngineRunner
-from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineReport, SearchOptions
+from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineReport, SearchOptions, since
 
 
 def parse_bangs(query: str) -> tuple[str, str | None]:
@@ -42,6 +43,17 @@ def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
         return kept, []
     left = len(hits) - len(kept)
     return kept, [f"{left} result(s) not on {domain} left out (--site / bang)"]
+
+
+def within(hits: list[Hit], time_range: str, now: datetime) -> tuple[list[Hit], list[str]]:
+    """The hits not dated before `time_range` (an engine may list older ones: SearXNG's upstreams
+    filter by their own clocks, a page's date may be its first version's), and a warning when some
+    are left out. An undated hit stays: the engine that found it was asked for the period."""
+    first = since(time_range, now).isoformat()
+    kept = [hit for hit in hits if not hit.published or hit.published[:10] >= first]
+    if len(kept) == len(hits):
+        return kept, []
+    return kept, [f"{len(hits) - len(kept)} result(s) dated before {first} left out (--time {time_range})"]
 
 
 @dataclass
@@ -87,6 +99,27 @@ class Router:
                 f"engine_weights names unknown engine(s) {', '.join(unknown)}; known: {known}",
             )
 
+    def timed(self, slots: list[list[str]], time_range: str) -> tuple[list[list[str]], list[str]]:
+        """The slots less the engines that cannot limit their results to `time_range` (as SearXNG
+        leaves them out), with a warning for each engine named on its own; none left is an error."""
+        kept, left_out = [], []
+        for chain in slots:
+            able = [name for name in chain if self.engines[name].time_ranges]
+            if able:
+                kept.append(able)
+            elif len(chain) == 1:
+                left_out.append(chain[0])
+        if not kept:
+            names = ", ".join(sorted(name for name, engine in self.engines.items() if engine.time_ranges))
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"{', '.join(left_out)} cannot limit results to the past {time_range}; "
+                f"engines that can: {names}",
+            )
+        return kept, [
+            f"{name} left out: it cannot limit results to the past {time_range}" for name in left_out
+        ]
+
     async def search(self, query: str, options: SearchOptions) -> RouterOutcome:
         text, bang_site = parse_bangs(query)
         site = options.site or bang_site
@@ -94,8 +127,10 @@ class Router:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
         slots = self.plan(options.engines, site, bool(options.searxng_url))
         self.check_weights(options.weights)
-        done = await asyncio.gather(*(self._run_chain(chain, text, site, options) for chain in slots))
         outcome = RouterOutcome(text=text, site=site)
+        if options.time_range:
+            slots, outcome.warnings = self.timed(slots, options.time_range)
+        done = await asyncio.gather(*(self._run_chain(chain, text, site, options) for chain in slots))
         answers = []
         for results in done:
             for name, report, answer in results:
@@ -104,6 +139,9 @@ class Router:
                     outcome.warnings.extend(answer.warnings)
                     answers.append((name, self.engines[name].group, answer.hits))
         outcome.hits = fuse(answers, weights=options.weights)
+        if options.time_range:
+            outcome.hits, dated = within(outcome.hits, options.time_range, datetime.now(UTC))
+            outcome.warnings.extend(dated)
         return outcome
 
     def _query(self, engine: Engine, text: str, site: str | None, options: SearchOptions) -> EngineQuery:
@@ -113,6 +151,7 @@ class Router:
             site=None if owns_site else site,
             limit=max(options.results, 10),
             region=options.region,
+            time_range=options.time_range,
             base_url=options.searxng_url if engine.name == "searxng" else None,
             token=options.github_token if engine.name == "github" else None,
         )

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from webferret.models import ErrorInfo, Hit
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 
 if TYPE_CHECKING:
     from webferret.config import Settings
+
+
+TIME_RANGES = {"day": 1, "week": 7, "month": 31, "year": 366}
+"""`time_range` periods (`--time`), each as the days back a result's date may lie (a month and a year at
+their longest)."""
+REGION = re.compile(r"[a-z]{2}-[a-z]{2}")
+"""A `region`: country and language, as DuckDuckGo spells it (`us-en`, `de-de`; `wt-wt` is none)."""
+
+
+def since(time_range: str, now: datetime) -> date:
+    """The first day a result of `time_range` may be dated (one day earlier still, for time zones)."""
+    return (now - timedelta(days=TIME_RANGES[time_range] + 1)).date()
 
 
 @dataclass(frozen=True)
@@ -27,11 +41,27 @@ class SearchOptions:
     engine_min_interval: float = 1.0
     verify: bool = True
     verify_timeout: float = 10.0
-    region: str = "us-en"
+    region: str | None = None  # `REGION`; None: each engine's own default
+    time_range: str | None = None  # one of `TIME_RANGES`: only results of that recent period
     weights: Mapping[str, float] = field(default_factory=dict)  # rank-fusion weight per engine name
     # why a result may not be listed (the agent faces' domain lists), or None: refused results are
     # dropped before verification, so none of them is fetched and spares take their places
     refuse: Callable[[str], str | None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.time_range is not None and self.time_range not in TIME_RANGES:
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"time range {self.time_range!r}: one of {', '.join(TIME_RANGES)}",
+            )
+        if self.region is not None:
+            object.__setattr__(self, "region", self.region.strip().lower())  # `DE-de` is `de-de`
+        if self.region is not None and not REGION.fullmatch(self.region):
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"region {self.region!r}: a country and a language, such as us-en, de-de or fr-fr "
+                "(wt-wt: no region)",
+            )
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> SearchOptions:
@@ -44,6 +74,7 @@ class SearchOptions:
             engine_min_interval=settings.engine_min_interval,
             verify=settings.verify,
             verify_timeout=settings.verify_timeout,
+            region=settings.region,
             weights=dict(settings.engine_weights),
         )
         return base.with_(**overrides)
@@ -62,7 +93,8 @@ class EngineQuery:
     text: str
     site: str | None = None
     limit: int = 10
-    region: str = "us-en"
+    region: str | None = None  # `REGION`, or None for the engine's default
+    time_range: str | None = None  # one of `TIME_RANGES`, asked only of engines with `time_ranges`
     base_url: str | None = None
     token: str | None = None
 
@@ -111,6 +143,7 @@ class Engine:
     `group` is the upstream index the engine draws from (its correlation group in fusion).
     `send` replaces the runner's HTTP client for engines that bring their own (the ddgs ones).
     `check` inspects a response before parsing and raises `FerretError` for engine-specific refusals.
+    `time_ranges`: the engine can limit its results to a recent period (`EngineQuery.time_range`).
     """
 
     name: str
@@ -123,6 +156,7 @@ class Engine:
     send: Sender | None = None
     check: Callable[[EngineResponse], None] | None = None
     warnings: Callable[[str], list[str]] | None = None
+    time_ranges: bool = False
 
 
 class EngineReport(BaseModel):

@@ -26,6 +26,9 @@ BACKENDS = {
     "google": ("google", "google"),
     "yandex": ("yandex", "yandex"),
 }
+TIME_LIMITED = frozenset(("duckduckgo", "brave", "bing", "yahoo", "google"))
+"""The backends whose ddgs request limits results by time (`timelimit`); ddgs ignores it for the others
+(a test compares this with the installed ddgs)."""
 BLOCK_MARKS = (
     "anomaly-modal",
     "anomaly.js",
@@ -56,13 +59,17 @@ def backend_class(name: str) -> Any:
         ) from None
 
 
+DEFAULT_REGION = "us-en"  # ddgs's own default
+TIMELIMITS = {"day": "d", "week": "w", "month": "m", "year": "y"}  # `time_range` as ddgs spells it
+
+
 def _payload(instance: Any, query: EngineQuery) -> dict[str, Any]:
     return dict(
         instance.build_payload(
             query=query.with_site_operator(),
-            region=query.region,
+            region=query.region or DEFAULT_REGION,
             safesearch="moderate",
-            timelimit=None,
+            timelimit=TIMELIMITS.get(query.time_range or ""),
             page=1,
         )
     )
@@ -130,12 +137,22 @@ def make_engine(name: str) -> Engine:
 
     def build(query: EngineQuery) -> RequestSpec:
         spec = build_request(name, query)
-        context = {"text": query.text, "site": query.site or "", "region": query.region}
+        context = {
+            "text": query.text,
+            "site": query.site or "",
+            "region": query.region or "",
+            "time_range": query.time_range or "",
+        }
         return replace(spec, context=context)
 
     async def send(spec: RequestSpec, timeout: float) -> EngineResponse:
         ctx = spec.context
-        query = EngineQuery(text=ctx["text"], site=ctx["site"] or None, region=ctx["region"])
+        query = EngineQuery(
+            text=ctx["text"],
+            site=ctx["site"] or None,
+            region=ctx["region"] or None,
+            time_range=ctx["time_range"] or None,
+        )
         return await asyncio.to_thread(_send_sync, name, spec, query, timeout)
 
     return Engine(
@@ -146,4 +163,5 @@ def make_engine(name: str) -> Engine:
         categories=("general",),
         send=send,
         check=check,
+        time_ranges=name in TIME_LIMITED,
     )

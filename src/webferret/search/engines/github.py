@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.remote_text import quoted
 from webferret.search.engines._common import iso_date, load_json, make_hit
-from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
+from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec, since
 
 NAME = "github"
 API = "https://api.github.com/search/repositories"
@@ -17,7 +18,10 @@ def build_request(query: EngineQuery) -> RequestSpec:
     headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
     if query.token:
         headers["Authorization"] = f"Bearer {query.token}"
-    params = {"q": query.text, "per_page": str(min(max(query.limit, 1), 100))}
+    text = query.text
+    if query.time_range:  # repositories pushed to in that period
+        text += f" pushed:>={since(query.time_range, datetime.now(UTC)).isoformat()}"
+    params = {"q": text, "per_page": str(min(max(query.limit, 1), 100))}
     return RequestSpec(url=query.base_url or API, params=params, headers=headers)
 
 
@@ -69,4 +73,5 @@ ENGINE = Engine(
     categories=("code",),
     site="github.com",
     check=check,
+    time_ranges=True,
 )

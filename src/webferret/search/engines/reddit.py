@@ -17,7 +17,7 @@ _BLOCK_MARKS = ("whoa there, pardner", "you've been blocked by network security"
 
 
 def build_request(query: EngineQuery) -> RequestSpec:
-    params = {"q": query.text, "sort": "relevance", "t": "all", "type": "link"}
+    params = {"q": query.text, "sort": "relevance", "t": query.time_range or "all", "type": "link"}
     return RequestSpec(url=f"{(query.base_url or ORIGIN).rstrip('/')}/search", params=params)
 
 
@@ -89,4 +89,5 @@ ENGINE = Engine(
     categories=("social",),
     site="reddit.com",
     check=check,
+    time_ranges=True,
 )

@@ -43,7 +43,17 @@ def build_request(query: EngineQuery) -> RequestSpec:
         )
     base = query.base_url.rstrip("/")
     params = {"q": query.with_site_operator(), "format": "json", "pageno": "1"}
+    if query.time_range:
+        params["time_range"] = query.time_range  # the instance leaves out engines that cannot limit
+    if query.region:
+        params["language"] = language(query.region)
     return RequestSpec(url=f"{base}/search", params=params, headers={"Accept": "application/json"})
+
+
+def language(region: str) -> str:
+    """A region (`at-de`: country, language) as SearXNG's `language` (`de-AT`); `wt-wt` is `all`."""
+    country, lang = region.split("-")
+    return "all" if region == "wt-wt" else f"{lang}-{country.upper()}"
 
 
 def check(response: EngineResponse) -> None:
@@ -122,4 +132,5 @@ ENGINE = Engine(
     categories=("general",),
     check=check,
     warnings=warnings,
+    time_ranges=True,
 )

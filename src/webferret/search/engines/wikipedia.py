@@ -27,7 +27,7 @@ def strip_markup(text: str) -> str:
 def _origin(query: EngineQuery) -> str:
     if query.base_url:
         return query.base_url.rstrip("/")
-    lang = (query.region.split("-")[-1] or "en") if query.region else "en"
+    lang = query.region.split("-")[-1] if query.region and query.region != "wt-wt" else "en"
     return f"https://{lang}.wikipedia.org"
 
 

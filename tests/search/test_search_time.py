@@ -1,0 +1,141 @@
+"""`--time` and `--region`: what each engine is asked, which engines run, and the dates kept.
+
+End to end through a real searx on loopback: the instance asks only the upstream engines that can
+limit results by time, and webferret leaves out results dated before the period.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from search_harness import FakeWeb, SearxServer
+
+from webferret.cli import main
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines import ddgs_text, github, reddit, registry, searxng, wikipedia
+from webferret.search.router import Router, within
+from webferret.search.runner import EngineRunner
+from webferret.search.types import EngineQuery, SearchOptions, since
+
+NOW = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+
+
+def test_each_engine_is_asked_for_the_period_and_the_region() -> None:
+    query = EngineQuery(text="ferrets", time_range="week", region="at-de", base_url="http://127.0.0.1:8888")
+    params = searxng.build_request(query).params
+    assert params["time_range"] == "week" and params["language"] == "de-AT"
+    assert reddit.build_request(query).params["t"] == "week"
+    assert ddgs_text.build_request("duckduckgo", query).data == {
+        "q": "ferrets",
+        "b": "",
+        "l": "at-de",
+        "df": "w",
+    }
+    pushed = github.build_request(EngineQuery(text="ferrets", time_range="month")).params["q"]
+    assert pushed.startswith("ferrets pushed:>=20")
+    assert wikipedia.build_request(query).url.startswith("http://127.0.0.1:8888")  # a mirror as given
+    assert wikipedia.build_request(EngineQuery(text="x", region="at-de")).url.startswith("https://de.wiki")
+
+
+def test_without_a_period_or_region_the_requests_are_as_before() -> None:
+    query = EngineQuery(text="ferrets", base_url="http://127.0.0.1:8888")
+    assert "time_range" not in searxng.build_request(query).params
+    assert "language" not in searxng.build_request(query).params
+    assert reddit.build_request(query).params["t"] == "all"
+    assert ddgs_text.build_request("duckduckgo", query).data == {"q": "ferrets", "b": "", "l": "us-en"}
+    assert wikipedia.build_request(EngineQuery(text="x", region="wt-wt")).url.startswith("https://en.wiki")
+    assert searxng.language("wt-wt") == "all"
+
+
+def test_the_table_of_time_limited_ddgs_backends_matches_the_installed_ddgs() -> None:
+    for name in ddgs_text.BACKENDS:
+        try:
+            plain = ddgs_text.build_request(name, EngineQuery(text="ferrets"))
+        except FerretError:  # a backend the installed ddgs ships disabled
+            continue
+        timed = ddgs_text.build_request(name, EngineQuery(text="ferrets", time_range="day"))
+        assert (timed != plain) == (name in ddgs_text.TIME_LIMITED), name
+        assert registry()[name].time_ranges == (name in ddgs_text.TIME_LIMITED)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "named"),
+    [
+        ({"time_range": "fortnight"}, "time range 'fortnight': one of day, week"),
+        ({"region": "german"}, "region"),
+    ],
+)
+def test_a_bad_period_or_region_is_refused_by_name(overrides: dict[str, str], named: str) -> None:
+    with pytest.raises(FerretError) as caught:
+        SearchOptions(**overrides)
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and named in caught.value.message
+    assert SearchOptions(region="DE-de").region == "de-de"
+
+
+def router() -> Router:
+    return Router(registry(), EngineRunner(client=None, pacer=None))  # type: ignore[arg-type]  (none is sent)
+
+
+def test_engines_that_cannot_limit_by_time_are_left_out() -> None:
+    r = router()
+    chain = r.plan(["auto"], None, searxng=False)
+    assert chain == [["duckduckgo", "brave", "mojeek", "wikipedia"]]
+    assert r.timed(chain, "week") == ([["duckduckgo", "brave"]], [])
+    slots, warnings = r.timed(r.plan(["reddit", "wikipedia"], None, False), "day")
+    assert slots == [["reddit"]] and warnings == [
+        "wikipedia left out: it cannot limit results to the past day"
+    ]
+    with pytest.raises(FerretError) as caught:
+        r.timed(r.plan(["wikipedia", "mojeek"], None, False), "year")
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT
+    assert caught.value.message.startswith("wikipedia, mojeek cannot limit results to the past year")
+    assert "duckduckgo" in caught.value.message
+
+
+def test_results_dated_before_the_period_are_left_out() -> None:
+    def hit(name: str, published: str | None) -> Hit:
+        return Hit(url=f"https://example.org/{name}", published=published)
+
+    hits = [hit("new", "2026-11-28T10:00:00+00:00"), hit("old", "2026-10-01"), hit("undated", None)]
+    kept, warnings = within(hits, "week", NOW)
+    assert [h.url.rsplit("/", 1)[-1] for h in kept] == ["new", "undated"]
+    assert warnings == ["1 result(s) dated before 2026-11-23 left out (--time week)"]
+    assert since("day", NOW).isoformat() == "2026-11-29"
+
+
+def test_cli_time_year_through_a_real_searx(
+    tmp_path: Path, searx: SearxServer, fake_web: FakeWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """searx skips its upstreams that cannot limit by time (its JSON engine: not asked) and asks the
+    YaCy one (`time_range_support` in its settings); both of its results are from January 2024."""
+    asked = len(fake_web.server.queries)
+    argv = ["search", "ferret", "facts", "--engines", "searxng", "--searxng-url", searx.url, "--time", "year"]
+    code = main([*argv, "--no-verify", "--json", "--home", str(tmp_path)])
+    envelope = json.loads(capsys.readouterr().out)
+    assert code == 0 and envelope["ok"] is True
+    assert envelope["data"]["results"] == []
+    assert any("2 result(s) dated before" in w and "(--time year)" in w for w in envelope["data"]["warnings"])
+    assert len(fake_web.server.queries) == asked  # the upstream without time support was not asked
+
+
+async def test_without_a_period_the_same_search_keeps_them(tmp_path: Path, searx: SearxServer) -> None:
+    async with Ferret(home=tmp_path, searxng_url=searx.url, engine_min_interval=0) as ferret:
+        result = await ferret.search(
+            "ferret facts", ferret.search_options(engines=("searxng",), verify=False)
+        )
+    assert {"alpha", "gamma"} <= {hit.url.rsplit("/", 1)[-1] for hit in result.results}
+
+
+def test_cli_refuses_a_period_no_chosen_engine_can_keep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["search", "ferrets", "--engines", "wikipedia", "--time", "week", "--json", "--home", str(tmp_path)]
+    )
+    envelope = json.loads(capsys.readouterr().out)
+    assert code != 0 and envelope["error"]["code"] == "invalid_argument"
+    assert "wikipedia cannot limit results to the past week" in envelope["error"]["message"]
