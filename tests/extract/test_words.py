@@ -42,3 +42,24 @@ def test_a_plain_text_file_counts_its_words_the_same_way() -> None:
         JAPANESE.encode(), url="https://ex.jp/a.txt", content_type="text/plain", options=ExtractOptions()
     )
     assert page.word_count == count_words(JAPANESE)
+
+
+THAI = "ประเทศไทยมีประชากรประมาณหกสิบหกล้านคน กรุงเทพมหานครเป็นเมืองหลวงและเมืองที่ใหญ่ที่สุดของประเทศ"
+
+
+def test_thai_runs_count_a_word_per_four_characters() -> None:
+    runs = THAI.split()
+    assert count_words(THAI) == sum(-(-len(run) // 4) for run in runs)
+    assert count_words("iPhone ราคา 500 บาท") == 4  # "ราคา", "บาท": one each
+    assert count_words("ຂ້ອຍຮັກເຈົ້າ") == 3  # Lao the same way
+
+
+def test_a_thai_article_is_read_as_one() -> None:
+    body = "".join(f"<p>บทที่ {n} {THAI}</p>" for n in range(6))
+    scripts = "<script>var a = 1;</script>" * 3
+    document = f"<html><head><title>ข่าว</title></head><body><article>{body}</article>{scripts}</body></html>"
+    page = extract_document(
+        document.encode(), url="https://ex.th/news/1.html", content_type="text/html", options=ExtractOptions()
+    )
+    assert page.word_count > 150  # whitespace tokens were 24: an "empty shell" (read again in a browser)
+    assert "quality_veto" not in page.extra
