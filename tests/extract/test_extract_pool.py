@@ -116,6 +116,44 @@ def test_forked_workers_report_ready_and_run_niced(stagger: bool) -> None:
     assert set(eval(nice)) <= {min(int(base) + step, 19) for step in expected}  # our subprocess's list
 
 
+STOPLIST_WORKER = """
+import time
+from webferret.extract.pool import ForkedWorkers
+
+def built():
+    from trafilatura import external
+    return bool(getattr(external, "JT_STOPLIST", None))
+
+def extract_short():  # trafilatura finds little text on it: justext's rescue reads the stoplist
+    from webferret.extract.document import extract_document
+    from webferret.extract.types import ExtractOptions
+    html = b"<html><body><div><span>Ferrets sleep a lot and play hard.</span></div></body></html>"
+    page = extract_document(html, url="https://ex.org/", content_type="text/html", options=ExtractOptions())
+    return page.content.strip(), built()
+
+workers = ForkedWorkers(1, stoplists={stoplists})
+deadline = time.monotonic() + 60
+while workers.ready() < 1 and time.monotonic() < deadline:
+    time.sleep(0.05)
+before = workers.pool.submit(built).result()
+text, after = workers.pool.submit(extract_short).result()
+workers.shutdown(used=True)
+print(before, after, text)
+"""
+
+
+@pytest.mark.parametrize("stoplists", [True, False])
+def test_a_worker_builds_the_stoplist_at_start_or_when_a_page_needs_it(stoplists: bool) -> None:
+    """A search's workers build justext's stoplist while they wait; a fetch's leave it to the first
+    page whose rescue reads it, which extracts the same either way."""
+    code = STOPLIST_WORKER.replace("{stoplists}", str(stoplists))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    before, after, text = done.stdout.strip().split(" ", 2)
+    assert before == str(stoplists) and after == "True"
+    assert text == "Ferrets sleep a lot and play hard."
+
+
 async def test_warm_forks_workers_while_single_threaded_and_they_extract() -> None:
     extractor = Extractor(workers=2)
     try:

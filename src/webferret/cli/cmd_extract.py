@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _prefork(args: argparse.Namespace) -> None:
-    start_early(len(args.files), tls=False)
+    start_early(len(args.files), tls=False, stoplists=False)
 
 
 def _read(name: str, max_bytes: int) -> bytes:

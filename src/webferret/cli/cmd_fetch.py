@@ -68,7 +68,7 @@ def _prefork(args: argparse.Namespace) -> None:
     if args.datamark and not args.agent:  # it would change nothing: say so rather than ignore it
         args.parser.error("--datamark only applies to the agent view: add --agent")
     listed = reads_lists(args.urls, args.urls_from or ())
-    start_early(LISTED_PAGES if listed else len(args.urls))
+    start_early(LISTED_PAGES if listed else len(args.urls), stoplists=False)
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:

@@ -73,18 +73,23 @@ def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
 
 
 def start_early(
-    pages: int, tls: bool = True, engines: bool = False, spare_core: bool = True, stagger: bool = False
+    pages: int,
+    tls: bool = True,
+    engines: bool = False,
+    spare_core: bool = True,
+    stagger: bool = False,
+    stoplists: bool = True,
 ) -> None:
     """Before a command's heavy imports: fork the extraction workers for `pages` pages (none for 0;
-    see `webferret.extract.pool.prefork`), so their own imports overlap this process's start-up, then
-    (with `tls`) load the CA store(s) in a thread."""
+    see `webferret.extract.pool.prefork`, also for `stoplists`), so their own imports overlap this
+    process's start-up, then (with `tls`) load the CA store(s) in a thread."""
     if pages > 0:
         from webferret.extract.pool import prefork
 
         # a warm process (a `webferret serve` child) has the extractor imported: nothing to stagger
         stagger = stagger and "webferret.extract.document" not in sys.modules
 
-        prefork(pages, spare_core, stagger)
+        prefork(pages, spare_core, stagger, stoplists)
     if tls:
         start_tls_thread(engines)
 
