@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -190,6 +191,11 @@ class Settings(BaseSettings):
 
         return [allow_host_entry(host) for host in value]
 
+    @field_validator("region")
+    @classmethod
+    def _check_region(cls, value: str | None) -> str | None:
+        return None if value is None else region(value)
+
     @field_validator("searxng_url")
     @classmethod
     def _check_searxng_url(cls, value: str | None) -> str | None:
@@ -281,6 +287,18 @@ def env_names(name: str) -> list[str]:
         if names:
             return names
     return [f"WEBFERRET_{name.upper()}"]
+
+
+REGION = re.compile(r"[a-z]{2}-[a-z]{2}")
+"""A search region: country and language, as DuckDuckGo spells it (`us-en`, `de-de`; `wt-wt` is none)."""
+
+
+def region(value: str) -> str:
+    """`value` as a search region (lower-cased), or ValueError saying what one looks like."""
+    value = value.strip().lower()
+    if not REGION.fullmatch(value):
+        raise ValueError("a country and a language, such as us-en, de-de or fr-fr (wt-wt: no region)")
+    return value
 
 
 def checked_overrides(

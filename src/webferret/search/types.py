@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from webferret.config import region
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 
 if TYPE_CHECKING:
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 TIME_RANGES = {"day": 1, "week": 7, "month": 31, "year": 366}
 """`time_range` periods (`--time`), each as the days back a result's date may lie (a month and a year at
 their longest)."""
-REGION = re.compile(r"[a-z]{2}-[a-z]{2}")
-"""A `region`: country and language, as DuckDuckGo spells it (`us-en`, `de-de`; `wt-wt` is none)."""
 
 
 def since(time_range: str, now: datetime) -> date:
@@ -41,7 +39,7 @@ class SearchOptions:
     engine_min_interval: float = 1.0
     verify: bool = True
     verify_timeout: float = 10.0
-    region: str | None = None  # `REGION`; None: each engine's own default
+    region: str | None = None  # `config.REGION`; None: each engine's own default
     time_range: str | None = None  # one of `TIME_RANGES`: only results of that recent period
     weights: Mapping[str, float] = field(default_factory=dict)  # rank-fusion weight per engine name
     # why a result may not be listed (the agent faces' domain lists), or None: refused results are
@@ -55,13 +53,10 @@ class SearchOptions:
                 f"time range {self.time_range!r}: one of {', '.join(TIME_RANGES)}",
             )
         if self.region is not None:
-            object.__setattr__(self, "region", self.region.strip().lower())  # `DE-de` is `de-de`
-        if self.region is not None and not REGION.fullmatch(self.region):
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT,
-                f"region {self.region!r}: a country and a language, such as us-en, de-de or fr-fr "
-                "(wt-wt: no region)",
-            )
+            try:
+                object.__setattr__(self, "region", region(self.region))  # `DE-de` is `de-de`
+            except ValueError as exc:
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, f"region {self.region!r}: {exc}") from None
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> SearchOptions:
@@ -93,7 +88,7 @@ class EngineQuery:
     text: str
     site: str | None = None
     limit: int = 10
-    region: str | None = None  # `REGION`, or None for the engine's default
+    region: str | None = None  # `config.REGION`, or None for the engine's default
     time_range: str | None = None  # one of `TIME_RANGES`, asked only of engines with `time_ranges`
     base_url: str | None = None
     token: str | None = None
