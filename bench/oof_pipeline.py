@@ -43,7 +43,7 @@ def _setup(blocks: str, chooser_path: str, settings: list[tuple[str, str, object
 
     model, pick = classifier.load(Path(blocks)), classifier.load(Path(chooser_path))
     main_content.load_default = lambda: model  # type: ignore[assignment]
-    chooser._model = lambda: pick  # type: ignore[assignment]
+    chooser.model = lambda: pick  # type: ignore[assignment]
     for module, attr, value in settings:
         setattr(importlib.import_module(module), attr, value)
 

@@ -49,14 +49,15 @@ def page_features(texts: list[str], prob: np.ndarray, threshold: float, referenc
 
 
 @cache
-def _model() -> TreeEnsemble | None:
+def model() -> TreeEnsemble | None:
+    """The shipped chooser (read once per process), or None when the package has none."""
     return load(MODEL) if MODEL.is_file() else None
 
 
 def prefer_reference(texts: list[str], prob: np.ndarray, threshold: float, reference: str,
                      matrix: np.ndarray) -> bool:  # fmt: skip
     """Whether trafilatura's selection is the better bet for this page (never without its text)."""
-    model = _model()
-    if model is None or not reference.strip() or not texts:
+    chooser = model()
+    if chooser is None or not reference.strip() or not texts:
         return False
-    return bool(model.predict(page_features(texts, prob, threshold, reference, matrix))[0] < CUT)
+    return bool(chooser.predict(page_features(texts, prob, threshold, reference, matrix))[0] < CUT)

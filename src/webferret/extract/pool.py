@@ -75,11 +75,15 @@ def prepare_extractor(stoplists: Callable[[], bool] = lambda: True) -> None:
 
     The stoplists (only some pages need them) are built when `stoplists()` says so at that point."""
     import webferret.extract.document
-    import webferret.extract.htmlpage  # noqa: F401
+    import webferret.extract.flat
+    import webferret.extract.htmlpage
+    import webferret.extract.trim  # noqa: F401  (with the classifier's blocks, features and selection)
+    from webferret.extract import chooser
     from webferret.extract.classifier import load_default
     from webferret.extract.stoplists import memoize_stoplists, prepare_stoplists
 
     load_default()
+    chooser.model()
     memoize_stoplists()
     if stoplists():
         prepare_stoplists()
