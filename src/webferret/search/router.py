@@ -111,10 +111,10 @@ class Router:
                 left_out.append(chain[0])
         if not kept:
             names = ", ".join(sorted(name for name, engine in self.engines.items() if engine.time_ranges))
+            chosen = ", ".join(left_out) or "the chosen engines"
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
-                f"{', '.join(left_out)} cannot limit results to the past {time_range}; "
-                f"engines that can: {names}",
+                f"{chosen} cannot limit results to the past {time_range}; engines that can: {names}",
             )
         return kept, [
             f"{name} left out: it cannot limit results to the past {time_range}" for name in left_out
