@@ -24,6 +24,9 @@ from webferret.present.fence import Fence
 from webferret.present.pages import failure_text
 from webferret.tokens import content_tokens
 
+TimeRange = Literal["day", "week", "month", "year"]
+"""`webferret.search.types.TIME_RANGES` as a schema can name them (a test keeps the two equal)."""
+
 
 class WebSearchArgs(BaseModel):
     """Search the web: several engines at once, fused, each result checked by fetching it."""
@@ -36,7 +39,7 @@ class WebSearchArgs(BaseModel):
         default=None, description="engines to use, e.g. ['searxng'] (default auto)"
     )
     site: str | None = Field(default=None, description="only results from this host, e.g. docs.python.org")
-    time_range: Literal["day", "week", "month", "year"] | None = Field(
+    time_range: TimeRange | None = Field(
         default=None, description="only results of the past day, week, month or year"
     )
     region: str | None = Field(

@@ -139,3 +139,13 @@ def test_cli_refuses_a_period_no_chosen_engine_can_keep(
     envelope = json.loads(capsys.readouterr().out)
     assert code != 0 and envelope["error"]["code"] == "invalid_argument"
     assert "wikipedia cannot limit results to the past week" in envelope["error"]["message"]
+
+
+def test_the_cli_and_the_mcp_tool_offer_the_periods_the_search_knows() -> None:
+    from typing import get_args
+
+    from webferret.cli.cmd_search import TIME_RANGES as CLI_RANGES
+    from webferret.mcp_tools import TimeRange
+    from webferret.search.types import TIME_RANGES
+
+    assert CLI_RANGES == tuple(TIME_RANGES) == get_args(TimeRange)

@@ -30,6 +30,8 @@ ENGINE_NAMES = (
     "reddit",
 )
 """for --help only (kept equal to `webferret.search.engines.registry()` by a test)"""
+TIME_RANGES = ("day", "week", "month", "year")
+"""for --time (kept equal to `webferret.search.types.TIME_RANGES` by a test: importing it is too slow here)"""
 DDGS_DISABLED = ("bing", "google", "yandex")
 """ddgs backends the locked ddgs (9.16) ships disabled: --help says so (importing ddgs there is too slow)"""
 
@@ -52,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
     parser.add_argument(
         "--time",
-        choices=("day", "week", "month", "year"),
+        choices=TIME_RANGES,
         help="only results of the past day, week, month or year (engines that cannot limit are left out)",
     )
     parser.add_argument(
