@@ -8,7 +8,7 @@ Prints the cross-validated bow F1 (and per page type), the label oracle, and tra
 then the page-level chooser (classifier's selection or trafilatura's, `extract/chooser.py`), also
 cross-validated: with --pairs its training inputs of fold f come from block models that never saw fold f
 (10 more fits), without it from out-of-fold ones (a slight leak, said in the output); then an estimate of
-the whole pipeline's rule. Writes models/blocks.json and models/chooser.json (--no-export: figures only);
+the whole pipeline's rule. Writes models/blocks.npz and models/chooser.json (--no-export: figures only);
 the article set is scored with the final block model as a held-out check (it is never trained on, unless
 --articles, which reports CV on both sets). --trim-sweep CUT...: an experiment, the trim of
 `extract/trim.py` applied to declared articles at those cuts, cross-validated on the multitype set's
@@ -56,6 +56,7 @@ from common import REPO, evaluator, load_pages
 from resiliparse_ref import second_reference_text
 
 from webferret.extract import chooser, main_content, selector, trim
+from webferret.extract.classifier import TreeEnsemble
 from webferret.extract.features import N_SECOND, normalize
 from webferret.extract.htmlpage import parse_html
 from webferret.models import FerretError
@@ -401,7 +402,10 @@ def export(model: HistGradientBoostingClassifier, n_features: int, path: Path) -
     baseline = float(np.ravel(model._baseline_prediction)[0])
     spec = {"version": 1, "n_features": n_features, "baseline": baseline, "max_depth": depth, "trees": trees}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(spec, separators=(",", ":")), "utf-8")
+    if path.suffix == ".npz":  # the shipped model: packed, as the runtime reads it (`classifier.load`)
+        TreeEnsemble.from_spec(spec).save(path)
+    else:
+        path.write_text(json.dumps(spec, separators=(",", ":")), "utf-8")
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(trees)} trees, depth {depth})")
 
 
@@ -465,7 +469,7 @@ def main() -> None:
                     help="trafilatura's own run (fast or not), or its output run")  # fmt: skip
     ap.add_argument("--output", choices=("full", "fast", "output"), default=OUTPUT,
                     help="trafilatura's output run's mode (its text for pages handed to it)")  # fmt: skip
-    ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.json")
+    ap.add_argument("--out", type=Path, default=REPO / "src/webferret/extract/models/blocks.npz")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args()
     PARAMS.update(args.params)

@@ -106,6 +106,32 @@ def test_tree_ensemble_walks_each_tree(tmp_path: Path) -> None:
     assert raw.tolist() == [0.5 - 4.0, 0.5 + 6.0]
 
 
+def test_a_packed_model_reads_back_as_it_was_saved(tmp_path: Path) -> None:
+    """The shipped model's format (`.npz`): the arrays a JSON model packs into, loaded as they are."""
+    inner = {"feature": [1, 0, 0], "threshold": [0.5, 0, 0], "left": [1, 0, 0], "right": [2, 0, 0],
+             "leaf": [0, 1, 1], "value": [0, -2.0, 3.0]}  # fmt: skip
+    stump = {"feature": [0], "threshold": [0], "left": [0], "right": [0], "leaf": [1], "value": [0.25]}
+    spec = {"version": 1, "n_features": 2, "baseline": 0.5, "max_depth": 1, "trees": [inner, stump]}
+    source = tmp_path / "m.json"
+    source.write_text(json.dumps(spec))
+    packed = tmp_path / "m.npz"
+    load(source).save(packed)
+    model = load(packed)
+    x = np.array([[9.0, 0.0], [9.0, 1.0]])
+    assert model.raw(x).tolist() == load(source).raw(x).tolist() == [0.5 - 2.0 + 0.25, 0.5 + 3.0 + 0.25]
+
+
+def test_the_shipped_model_fits_the_features() -> None:
+    from webferret.extract.classifier import load_default
+    from webferret.extract.main_content import analyse
+
+    analysis = analyse(PAGE, "https://example.org/tides")
+    assert analysis is not None
+    probabilities = load_default().predict(analysis.matrix)
+    assert probabilities.shape == (len(analysis.blocks),)
+    assert ((probabilities > 0) & (probabilities < 1)).all()
+
+
 def test_select_main_keeps_the_article_and_drops_the_chrome() -> None:
     main = select_main(PAGE, "https://example.org/tides", defer=False)
     assert main is not None

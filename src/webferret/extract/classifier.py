@@ -1,8 +1,11 @@
-"""A gradient-boosted tree ensemble stored as JSON, evaluated with numpy (no ML library at run time).
+"""A gradient-boosted tree ensemble, evaluated with numpy (no ML library at run time).
 
-File format: {"version": 1, "n_features": int, "baseline": float, "max_depth": int,
-"trees": [{"feature": [...], "threshold": [...], "left": [...], "right": [...], "leaf": [...],
-"value": [...]}]} with node 0 the root; an input goes left when x[feature] <= threshold.
+Two file formats. JSON, as the training script writes a model: {"version": 1, "n_features": int,
+"baseline": float, "max_depth": int, "trees": [{"feature": [...], "threshold": [...], "left": [...],
+"right": [...], "leaf": [...], "value": [...]}]} with node 0 the root; an input goes left when
+x[feature] <= threshold. And `.npz`, the arrays `TreeEnsemble` evaluates, already laid out (`save`):
+the shipped block model, which loads in a few milliseconds where its JSON took about 40 ms of parsing
+and packing in every process that extracts.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-DEFAULT_MODEL = Path(__file__).parent / "models" / "blocks.json"
+DEFAULT_MODEL = Path(__file__).parent / "models" / "blocks.npz"
+PACKED_VERSION = 1
 
 
 class TreeEnsemble:
@@ -25,12 +29,29 @@ class TreeEnsemble:
     NaN (no comparison with NaN holds) and its `first` is itself minus one, so walking past it is harmless.
     """
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        arrays: dict[str, np.ndarray],
+        n_features: int,
+        baseline: float,
+        max_depth: int,
+    ) -> None:
+        """From the packed arrays (`roots`, `feature`, `threshold`, `first`, `value`)."""
+        self.roots = np.asarray(arrays["roots"], dtype=np.int32)
+        self.feature = np.asarray(arrays["feature"], dtype=np.int32)
+        self.threshold = np.asarray(arrays["threshold"], dtype=float)
+        self.first = np.asarray(arrays["first"], dtype=np.int32)
+        self.value = np.asarray(arrays["value"], dtype=float)
+        self.n_features, self.baseline, self.max_depth = int(n_features), float(baseline), int(max_depth)
+        nodes = len(self.feature)
+        if not (len(self.threshold) == len(self.first) == len(self.value) == nodes) or not nodes:
+            raise ValueError("the model's node arrays differ in length")
+
+    @classmethod
+    def from_spec(cls, spec: dict[str, Any]) -> TreeEnsemble:
+        """From the JSON format: the trees packed so that the two children of a split sit side by side."""
         trees = spec["trees"]
         offsets = np.cumsum([0] + [len(t["feature"]) for t in trees])
-        self.n_features = int(spec["n_features"])
-        self.baseline = float(spec["baseline"])
-        self.max_depth = int(spec["max_depth"])
         feature = np.concatenate([np.asarray(t["feature"], dtype=np.int64) for t in trees])
         threshold = np.concatenate([np.asarray(t["threshold"], dtype=float) for t in trees])
         value = np.concatenate([np.asarray(t["value"], dtype=float) for t in trees])
@@ -43,11 +64,28 @@ class TreeEnsemble:
         )
         old, new_of = _sibling_order(offsets[:-1].astype(np.int64), left, right, leaf)
         leaf = leaf[old]
-        self.roots = new_of[offsets[:-1]].astype(np.int32)
-        self.feature = np.where(leaf, 0, feature[old]).astype(np.int32)
-        self.threshold = np.where(leaf, np.nan, threshold[old])
-        self.first = np.where(leaf, np.arange(len(old)) - 1, new_of[left[old]]).astype(np.int32)
-        self.value = value[old]
+        arrays = {
+            "roots": new_of[offsets[:-1]],
+            "feature": np.where(leaf, 0, feature[old]),
+            "threshold": np.where(leaf, np.nan, threshold[old]),
+            "first": np.where(leaf, np.arange(len(old)) - 1, new_of[left[old]]),
+            "value": value[old],
+        }
+        return cls(arrays, spec["n_features"], spec["baseline"], spec["max_depth"])
+
+    def save(self, path: Path) -> None:
+        """Write the packed arrays (`.npz`), which `load` reads back as they are."""
+        np.savez_compressed(
+            path,
+            version=np.array(PACKED_VERSION),
+            shape=np.array([self.n_features, self.max_depth]),
+            baseline=np.array(self.baseline),
+            roots=self.roots,
+            feature=self.feature,
+            threshold=self.threshold,
+            first=self.first,
+            value=self.value,
+        )
 
     def raw(self, x: np.ndarray) -> np.ndarray:
         """Summed tree outputs (log-odds) per row."""
@@ -92,8 +130,16 @@ def _sibling_order(
 
 
 def load(path: Path) -> TreeEnsemble:
-    """Read a model file."""
-    return TreeEnsemble(json.loads(path.read_text("utf-8")))
+    """Read a model file: packed arrays (`.npz`) or the training script's JSON."""
+    if path.suffix != ".npz":
+        return TreeEnsemble.from_spec(json.loads(path.read_text("utf-8")))
+    with np.load(path, allow_pickle=False) as data:
+        version = int(data["version"])
+        if version != PACKED_VERSION:
+            raise ValueError(f"{path.name}: packed model version {version}, not {PACKED_VERSION}")
+        n_features, max_depth = (int(v) for v in data["shape"])
+        arrays = {name: data[name] for name in ("roots", "feature", "threshold", "first", "value")}
+        return TreeEnsemble(arrays, n_features, float(data["baseline"]), max_depth)
 
 
 @cache
