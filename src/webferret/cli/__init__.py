@@ -93,6 +93,9 @@ start of a call); at 0.5 ms the loop gets the GIL back within half a millisecond
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from webferret.blas import single_threaded
+
+    single_threaded()  # before anything imports numpy (see `webferret.blas`)
     sys.setswitchinterval(SWITCH_INTERVAL)
     collecting = gc.isenabled()
     gc.disable()  # until the command first waits (`common.run_command`): see `webferret.cli.warm`

@@ -31,6 +31,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
+from webferret.blas import single_threaded
 from webferret.extract.largest_first import LargestFirst
 
 if TYPE_CHECKING:  # imported where used: forking must not wait for pydantic (see `prefork`)
@@ -128,6 +129,7 @@ def _forked_worker_start(parent: int, first: int, ready: int, stoplists: bool) -
     writes one byte to the pipe `ready`."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
+    single_threaded()  # this process's own environment, before it imports numpy (`webferret.blas`)
     try:
         is_first = os.read(first, 1) == b"1"
     except OSError:  # empty: another worker took the byte
