@@ -170,3 +170,20 @@ def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, t
     with pytest.raises(ConfigError) as info:
         load_settings()
     assert f"setting 'budget' ({config})" in str(info.value)
+
+
+def test_a_check_s_own_words_reach_the_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting refused by one of webferret's own checks says what that check says, in the setting's
+    error and in a per-call option's, without pydantic's "Value error," in front."""
+    from webferret.config import checked_overrides
+    from webferret.models import FerretError
+
+    monkeypatch.setenv("WEBFERRET_REGION", "xx")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "setting 'region' (WEBFERRET_REGION): a country and a language" in str(info.value)
+    assert "Value error" not in str(info.value)
+    monkeypatch.delenv("WEBFERRET_REGION")
+    with pytest.raises(FerretError) as refused:
+        checked_overrides(load_settings(), {"region": "xx"}, "search_options")
+    assert refused.value.message.startswith("search_options: region='xx': a country and a language")

@@ -255,11 +255,14 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**clean)
     except ValidationError as exc:
+        from webferret.models import validation_problem
+
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
             where = _source_of(str(err["loc"][0]) if err["loc"] else name, clean)
-            problems.append(f"setting '{name}' ({where}): {err['msg']} (got {err.get('input')!r})")
+            problem, given = validation_problem(err), err.get("input")
+            problems.append(f"setting '{name}' ({where}): {problem} (got {given!r})")
         raise ConfigError("; ".join(problems)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None
@@ -308,7 +311,7 @@ def checked_overrides(
     checked and read as that setting is (`engines="a,b"` a list, `timeout="5"` a float); a bad one
     raises `FerretError(invalid_argument)` naming it. The others pass as they are, but with the
     `options` dataclass given, a name that is none of its fields (a typo) is refused too."""
-    from webferret.models import ErrorCode, FerretError
+    from webferret.models import ErrorCode, FerretError, validation_problem
 
     if options is not None:
         known = [field.name for field in dataclasses.fields(options)]
@@ -326,7 +329,7 @@ def checked_overrides(
         try:
             Settings.__pydantic_validator__.validate_assignment(copy, name, value)
         except ValidationError as exc:
-            problem = exc.errors()[0]["msg"]
+            problem = validation_problem(exc.errors()[0])
             raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {name}={value!r}: {problem}") from None
         checked[name] = getattr(copy, name)
     return checked

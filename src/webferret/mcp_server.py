@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from webferret import __version__
 from webferret.config import Settings
 from webferret.mcp_tools import TOOLS, AgentTools, Answer
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
 
 log = logging.getLogger("webferret.mcp")
@@ -76,7 +76,7 @@ def _invalid(name: str, exc: ValidationError) -> str:
     problems = []
     for err in exc.errors():
         where = ".".join(str(part) for part in err["loc"]) or "arguments"
-        problems.append(f"{where}: {err['msg']}")
+        problems.append(f"{where}: {validation_problem(err)}")
     return f"bad arguments for {name}: " + "; ".join(problems)
 
 

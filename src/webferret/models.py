@@ -84,6 +84,15 @@ class FerretError(Exception):
         )
 
 
+def validation_problem(error: Any) -> str:
+    """What one of a pydantic `ValidationError`'s `errors()` says: a validator's own ValueError in its
+    own words (without pydantic's "Value error, " in front), else pydantic's message."""
+    raised = (error.get("ctx") or {}).get("error")
+    if error.get("type") == "value_error" and raised is not None:
+        return str(raised)
+    return str(error["msg"])
+
+
 PageType = Literal["article", "forum", "product", "listing", "docs", "homepage", "search", "other"]
 FetchedVia = Literal["http", "impersonate", "browser", "store", "revalidated", "file"]
 OutputFormat = Literal["markdown", "text", "html"]
