@@ -246,6 +246,22 @@ def test_server_refuses_a_world_writable_folder(tmp_path: Path) -> None:
     assert "accessible to other users" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("where", ["missing/folder/s.sock", "x" * 120 + "/s.sock"])
+def test_a_socket_path_that_cannot_be_used_is_a_usage_error(tmp_path: Path, where: str) -> None:
+    """A folder that cannot be made there, or a path too long for a socket: named, exit 2."""
+    path = tmp_path / where
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", "serve", "--socket", str(path)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "invalid_argument" in done.stderr and str(path.parent) in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 STALE_SERVER = (
     "import sys\n"
     "import webferret.cli.handoff as handoff\n"

@@ -8,7 +8,9 @@ extraction workers: on two cores a `fetch` of one page used 0.92 s of CPU with o
 
 Set only where nothing has imported numpy yet, and never over a value the user chose: the command
 line program at its start (its workers inherit the setting), and a worker forked by the library
-(only that process's environment; the caller's own process is left as it is).
+(only that process's environment; the caller's own process is left as it is). `webferret serve`
+alone insists on one thread: it forks a child per call, which is safe only in a process that runs no
+other thread.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import os
 THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS",)
 
 
-def single_threaded() -> None:
-    """Ask for one BLAS thread unless the environment already says how many."""
+def single_threaded(force: bool = False) -> None:
+    """Ask for one BLAS thread unless the environment already says how many (with `force`, whatever
+    it says: `webferret serve` forks its calls and must start no thread)."""
     for name in THREAD_SETTINGS:
-        os.environ.setdefault(name, "1")
+        if force:
+            os.environ[name] = "1"
+        else:
+            os.environ.setdefault(name, "1")

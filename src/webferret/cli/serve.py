@@ -20,6 +20,7 @@ import sys
 import time
 from types import FrameType
 
+from webferret.blas import single_threaded
 from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_problem
 from webferret.cli.warm import freeze_heap, import_call_modules
 
@@ -32,8 +33,7 @@ def warm_up() -> None:
     """Import and load everything a call needs, starting no thread (children must fork safely;
     `Server` checks there is none, native ones included)."""
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # as `webferret.cli.main`
-    # numpy's OpenBLAS would start a thread pool at import; the extractor's small products need none
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    single_threaded(force=True)  # numpy's OpenBLAS would start a thread pool at import (`webferret.blas`)
     from webferret.cli import build_parser
 
     build_parser()  # every command module
@@ -52,8 +52,12 @@ def listen(path: str) -> socket.socket:
     """A listening socket at `path`, its folder made 0700 if missing and refused if others may enter
     it. A socket nobody answers on, or a stale server's (other files), is replaced; a live one is not."""
     folder = os.path.dirname(os.path.abspath(path))
-    with contextlib.suppress(FileExistsError):
+    try:
         os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:  # its own folder missing, or not ours to write in
+        raise ServeError(f"cannot make the socket folder {folder}: {exc.strerror}") from None
     problem = private_folder_problem(folder)
     if problem:
         raise ServeError(f"refusing socket folder: {problem}")
@@ -62,7 +66,11 @@ def listen(path: str) -> socket.socket:
             raise ServeError(f"a server already answers on {path}")
         os.unlink(path)  # nobody answers, or a server of another webferret: this one takes over
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
+    try:
+        listener.bind(path)
+    except OSError as exc:  # a path too long for a socket, say
+        listener.close()
+        raise ServeError(f"cannot listen on {path}: {exc.strerror or exc}") from None
     os.chmod(path, 0o600)
     listener.listen(64)
     return listener
