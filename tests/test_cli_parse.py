@@ -90,28 +90,3 @@ def test_the_collector_is_off_for_start_up_only() -> None:
         gc.enable()
     main([])
     assert gc.isenabled()
-
-
-PROGRAM_BLAS = """
-import os
-from webferret.cli import main
-main([])
-print(os.environ.get("OPENBLAS_NUM_THREADS"))
-"""
-
-
-@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
-def test_the_program_asks_numpy_for_one_blas_thread(given: str | None, expected: str) -> None:
-    """Set before anything imports numpy, so the program's workers inherit it; a user's own value
-    stands (`webferret.blas`)."""
-    import os
-    import subprocess
-
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    if given is not None:
-        env["OPENBLAS_NUM_THREADS"] = given
-    done = subprocess.run(
-        [sys.executable, "-c", PROGRAM_BLAS], capture_output=True, text=True, timeout=60, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == expected

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 
@@ -115,33 +114,6 @@ def test_forked_workers_report_ready_and_run_niced(stagger: bool) -> None:
     assert ready == "2"
     expected = {5, 19} if stagger else {5}  # above the program's own niceness, never past 19
     assert set(eval(nice)) <= {min(int(base) + step, 19) for step in expected}  # our subprocess's list
-
-
-BLAS_WORKER = """
-import os
-from webferret.extract.pool import ForkedWorkers
-
-def setting():
-    return os.environ.get("OPENBLAS_NUM_THREADS")
-
-workers = ForkedWorkers(1)
-seen = workers.pool.submit(setting).result()
-workers.shutdown(used=False)
-print(seen, os.environ.get("OPENBLAS_NUM_THREADS"))
-"""
-
-
-@pytest.mark.parametrize(("given", "expected"), [(None, "1 None"), ("3", "3 3")])
-def test_a_forked_worker_asks_numpy_for_one_blas_thread(given: str | None, expected: str) -> None:
-    """In its own environment only, and never over the user's own setting (`webferret.blas`)."""
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    if given is not None:
-        env["OPENBLAS_NUM_THREADS"] = given
-    done = subprocess.run(
-        [sys.executable, "-c", BLAS_WORKER], capture_output=True, text=True, timeout=120, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == expected
 
 
 STOPLIST_WORKER = """
