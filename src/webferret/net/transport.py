@@ -7,13 +7,17 @@ socket to that address. A host that was not pinned is refused. Everything above 
 untouched, so the Host header, TLS SNI and certificate verification all use the real host name.
 
 Proxies from the environment are ignored (a proxy would resolve names itself): the client that
-uses this transport must be made with `trust_env=False`.
+uses this transport must be made with `trust_env=False`. Connections are pooled per origin
+(`OriginPools`).
 """
 
 from __future__ import annotations
 
 import ssl
+import time
 import typing
+from collections import OrderedDict
+from collections.abc import Callable
 
 import httpcore
 import httpx
@@ -78,18 +82,90 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         # instead (calling it too would load the CA store twice).
         limits = limits or httpx.Limits(max_connections=100, max_keepalive_connections=20)
         self.backend = PinnedBackend()
-        self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=verify if isinstance(verify, ssl.SSLContext) else _ssl_context(verify),
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
-            http1=True,
-            http2=False,
-            network_backend=self.backend,
-        )
+        context = verify if isinstance(verify, ssl.SSLContext) else _ssl_context(verify)
+
+        def pool() -> httpcore.AsyncConnectionPool:
+            return httpcore.AsyncConnectionPool(
+                ssl_context=context,
+                max_connections=limits.max_connections,
+                max_keepalive_connections=limits.max_keepalive_connections,
+                keepalive_expiry=limits.keepalive_expiry,
+                http1=True,
+                http2=False,
+                network_backend=self.backend,
+            )
+
+        self._pool = OriginPools(pool, limits.keepalive_expiry)  # type: ignore[assignment]
 
     def pin(self, target: Target) -> None:
         self.backend.pin(target)
+
+
+Origin = tuple[bytes, bytes, int | None]
+
+
+class OriginPools:
+    """One httpcore connection pool per origin (scheme, host, port), behind a pool's interface.
+
+    httpcore's pool looks over every connection it holds, twice over, each time a request starts or
+    ends, and asks each idle socket whether it has become readable. A search reads fifteen hosts at
+    once, and the idle connections of the searches before it stay pooled: in one pool that took 0.5-0.9
+    ms of the event loop per request, so a search's last page requests left about 6 ms later than with
+    a pool of two idle connections. Per origin, a pool only looks over its own few connections, and a
+    batch of pages from one site still reuses its connections.
+
+    A pool that holds nothing but idle connections (or none) and has not been asked for `expiry`
+    seconds is closed when a request comes for another origin, as one pool closes a connection that
+    has expired; past `most` origins, the least recently asked such pool is closed too."""
+
+    def __init__(
+        self, make: Callable[[], httpcore.AsyncConnectionPool], expiry: float | None, most: int = 256
+    ) -> None:
+        self._make = make
+        self._expiry = expiry
+        self._most = most
+        self._pools: OrderedDict[Origin, tuple[httpcore.AsyncConnectionPool, float]] = OrderedDict()
+
+    async def handle_async_request(self, request: httpcore.Request) -> httpcore.Response:
+        url = request.url
+        key: Origin = (url.scheme, url.host, url.port)
+        now = time.monotonic()
+        entry = self._pools.pop(key, None)
+        pool = entry[0] if entry is not None else self._make()
+        self._pools[key] = (pool, now)  # the most recently asked last
+        for idle in self._idle_pools(now):
+            await idle.aclose()
+        return await pool.handle_async_request(request)
+
+    def _idle_pools(self, now: float) -> list[httpcore.AsyncConnectionPool]:
+        """Pools to close now, taken out: expired idle ones, then the oldest idle ones past `most`."""
+        idle: list[httpcore.AsyncConnectionPool] = []
+        excess = len(self._pools) - self._most
+        for key, (pool, asked) in list(self._pools.items())[:-1]:  # never the one just asked for
+            expired = self._expiry is not None and now - asked > self._expiry
+            if (expired or excess > 0) and all(c.is_idle() for c in pool.connections):
+                del self._pools[key]
+                idle.append(pool)
+                excess -= 1
+            elif not expired and excess <= 0:
+                break  # in order of asking: the rest were asked later still
+        return idle
+
+    @property
+    def connections(self) -> list[httpcore.AsyncConnectionInterface]:
+        return [c for pool, _ in self._pools.values() for c in pool.connections]
+
+    async def aclose(self) -> None:
+        pools = [pool for pool, _ in self._pools.values()]
+        self._pools.clear()
+        for pool in pools:
+            await pool.aclose()
+
+    async def __aenter__(self) -> OriginPools:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 def _ssl_context(verify: bool) -> ssl.SSLContext:
