@@ -11,6 +11,7 @@ import httpx
 import pytest
 from simweb import SimWeb
 
+from webferret.net import transport
 from webferret.net.policy import UrlPolicy
 from webferret.net.transport import PinnedTransport
 
@@ -18,9 +19,9 @@ POLICY = UrlPolicy(allow_private_hosts=True)
 
 
 async def _get(url: str, timeout: float = 5.0) -> httpx.Response:
-    transport = PinnedTransport()
-    async with httpx.AsyncClient(transport=transport, trust_env=False, timeout=timeout) as client:
-        transport.pin(await POLICY.vet(url))
+    pinned = PinnedTransport()
+    async with httpx.AsyncClient(transport=pinned, trust_env=False, timeout=timeout) as client:
+        pinned.pin(await POLICY.vet(url))
         return await client.get(url)
 
 
@@ -37,7 +38,12 @@ def stalled_connects(monkeypatch: pytest.MonkeyPatch) -> list[socket.socket]:
     return sockets
 
 
-async def test_a_page_is_read_over_a_connection_to_the_pinned_address(simweb: SimWeb) -> None:
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "through-anyio"])
+async def test_a_page_is_read_over_a_connection_to_the_pinned_address(
+    simweb: SimWeb, monkeypatch: pytest.MonkeyPatch, direct: bool
+) -> None:
+    assert transport.DIRECT  # the versions locked have what the direct connection needs
+    monkeypatch.setattr(transport, "DIRECT", direct)
     response = await _get(simweb.url("/article"))
     assert response.status_code == 200 and b"<html" in response.content.lower()
     assert len(simweb.requests) == 1

@@ -29,11 +29,14 @@ from httpcore import AnyIOBackend, AsyncNetworkBackend, AsyncNetworkStream
 
 try:  # httpcore's stream over an anyio socket stream (what its anyio backend returns); not exported
     from httpcore._backends.anyio import AnyIOStream
-except ImportError:  # pragma: no cover - a later httpcore: connect through its backend instead
+except ImportError:  # pragma: no cover - another httpcore: connect through its backend instead
     AnyIOStream = None
 
 from webferret.net.policy import Target
 from webferret.net.tls import env_context
+
+# connect directly (`_open_tcp`) when both pieces are there (anyio has `from_socket` since 4.7)
+DIRECT = AnyIOStream is not None and hasattr(anyio.abc.SocketStream, "from_socket")
 
 SocketOption = typing.Any
 
@@ -63,7 +66,7 @@ class PinnedBackend(AsyncNetworkBackend):
         address = self._pins.get((host.lower(), port))
         if address is None:
             raise UnpinnedHostError(f"no vetted address for {host}:{port}")
-        if AnyIOStream is None or local_address is not None or socket_options:
+        if not DIRECT or local_address is not None or socket_options:
             return await self._inner.connect_tcp(
                 address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
             )
