@@ -96,15 +96,13 @@ async def _open_tcp(address: str, port: int, timeout: float | None) -> anyio.abc
         async with asyncio.timeout(timeout):
             await asyncio.get_running_loop().sock_connect(sock, (address, port))
         return await anyio.abc.SocketStream.from_socket(sock)
-    except TimeoutError as exc:  # before OSError: TimeoutError is one
+    except BaseException as exc:  # closed on any failure or cancellation, then said in httpcore's terms
         sock.close()
-        raise httpcore.ConnectTimeout(f"no connection to {address}:{port} in {timeout} s") from exc
-    except OSError as exc:
-        sock.close()
-        reason = os.strerror(exc.errno) if exc.errno else str(exc) or type(exc).__name__
-        raise httpcore.ConnectError(reason) from exc
-    except BaseException:
-        sock.close()
+        if isinstance(exc, TimeoutError):  # before OSError: TimeoutError is one
+            raise httpcore.ConnectTimeout(f"no connection to {address}:{port} in {timeout} s") from exc
+        if isinstance(exc, OSError):
+            reason = os.strerror(exc.errno) if exc.errno else str(exc) or type(exc).__name__
+            raise httpcore.ConnectError(reason) from exc
         raise
 
 
