@@ -19,6 +19,8 @@ import numpy as np
 
 DEFAULT_MODEL = Path(__file__).parent / "models" / "blocks.npz"
 PACKED_VERSION = 1
+PACKED_ARRAYS = ("roots", "feature", "threshold", "first", "value")
+"""The node arrays of the `.npz` format, as `TreeEnsemble` holds them under the same names."""
 
 
 class TreeEnsemble:
@@ -80,11 +82,7 @@ class TreeEnsemble:
             version=np.array(PACKED_VERSION),
             shape=np.array([self.n_features, self.max_depth]),
             baseline=np.array(self.baseline),
-            roots=self.roots,
-            feature=self.feature,
-            threshold=self.threshold,
-            first=self.first,
-            value=self.value,
+            **{name: getattr(self, name) for name in PACKED_ARRAYS},
         )
 
     def raw(self, x: np.ndarray) -> np.ndarray:
@@ -138,7 +136,7 @@ def load(path: Path) -> TreeEnsemble:
         if version != PACKED_VERSION:
             raise ValueError(f"{path.name}: packed model version {version}, not {PACKED_VERSION}")
         n_features, max_depth = (int(v) for v in data["shape"])
-        arrays = {name: data[name] for name in ("roots", "feature", "threshold", "first", "value")}
+        arrays = {name: data[name] for name in PACKED_ARRAYS}
         return TreeEnsemble(arrays, n_features, float(data["baseline"]), max_depth)
 
 
