@@ -130,3 +130,18 @@ def test_a_choice_the_classifier_rejects_as_a_whole_is_given_up() -> None:
     assert not trim.rejects_choice(document, trim.ArticleEdit())
     added = trim.ArticleEdit(drop=most, add=[SimpleNamespace()], after=[""])  # type: ignore[list-item]
     assert not trim.rejects_choice(document, added)  # it extends the choice: trafilatura was on track
+
+
+def test_a_paragraph_inside_another_counts_its_words_once() -> None:
+    quoted = "The harbour master said the tide would turn before the boats came in."  # 13 words
+    kept = "She said it twice."  # 4 words
+    menu = "Home News Sport Weather Travel Culture Food Money Cars Jobs Homes Dating Puzzles Shop Deals"  # 15
+    body = etree.fromstring(f"<body><quote><p>{quoted}</p></quote><p>{kept}</p><p>{menu}</p></body>")
+    document = SimpleNamespace(body=body)
+    # 32 words: 13 of them kept is under half (the quote's words counted twice made it 26 of 45)
+    assert trim.rejects_choice(document, trim.ArticleEdit(drop={normalize(kept), normalize(menu)}))
+    # the quote dropped (its paragraph with it): 19 of 32 kept (counted twice, 19 of 45)
+    assert not trim.rejects_choice(document, trim.ArticleEdit(drop={normalize(quoted)}))
+    # a paragraph dropped inside a quote that stays: its words are gone all the same
+    body = etree.fromstring(f"<body><quote>He wrote: <p>{quoted}</p></quote><p>{kept}</p></body>")
+    assert trim._paragraph_words(body, {normalize(quoted)}) == (19, 13)

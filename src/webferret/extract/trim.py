@@ -66,13 +66,29 @@ def rejects_choice(document: Document, edit: ArticleEdit) -> bool:
     text trafilatura took from the site's banner, a recipe index marked as an article)."""
     if edit.add or not edit.drop:
         return False
+    words, dropped = _paragraph_words(document.body, edit.drop)
+    return words > 0 and words - dropped < REJECTED_KEEP * words
+
+
+def _paragraph_words(body: etree._Element, drop: set[str]) -> tuple[int, int]:
+    """The words of trafilatura's paragraphs, and of those the drop takes, each word counted once: a
+    paragraph inside another (a `p` in a `quote` or an `item`) is part of the outer one's words, and
+    is dropped with it or on its own."""
     words = dropped = 0
-    for element in document.body.iter(*_PARAGRAPHS):
+    gone: set[etree._Element] = set()  # the paragraphs dropped, and those inside them
+    for element in body.iter(*_PARAGRAPHS):
+        outer = next(element.iterancestors(*_PARAGRAPHS), None)
+        if outer is not None and outer in gone:
+            gone.add(element)
+            continue
         text = "".join(element.itertext())
         count = count_words(text)
-        words += count
-        dropped += count if normalize(text) in edit.drop else 0
-    return words > 0 and words - dropped < REJECTED_KEEP * words
+        if outer is None:
+            words += count
+        if normalize(text) in drop:
+            dropped += count
+            gone.add(element)
+    return words, dropped
 
 
 def article_drop(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> set[str]:
