@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from lxml import etree, html
 
-from webferret.extract import cfemail, classify, formulas, scope, wikipedia
+from webferret.extract import cfemail, classify, formulas, qapage, scope, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
@@ -20,6 +20,8 @@ from webferret.extract.unwrap import unwrap_holders
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
+_KNOWN_TYPES = {"wikipedia": "article", "qapage": "forum"}
+"""The page type a selector's choice tells (`MainContent.source`)."""
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _PARSERS = threading.local()
 
@@ -91,6 +93,8 @@ def _main(
         return MainContent(element=scope.whole_body(tree), source="whole_page")
     if wikipedia.is_mobile_html(tree):
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
+    if qapage.HINT in text and (thread := qapage.thread(tree)) is not None:
+        return MainContent(element=thread, source="qapage")
     return choose_main(tree, url, text, article)
 
 
@@ -163,7 +167,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         canonical_url=meta.canonical_url,
         image=meta.image,
         og_type=meta.og_type,
-        page_type="article" if body.selector == "wikipedia" else classify.page_type(signals),
+        page_type=_KNOWN_TYPES.get(body.selector or "") or classify.page_type(signals),
         quality=classify.quality(signals, vetoed),
         word_count=body.words,
         format=options.format,
