@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from lxml import etree, html
 
-from webferret.extract import cfemail, classify, formulas, qapage, scope, wikipedia
+from webferret.extract import cfemail, classify, formulas, mediawiki, qapage, scope, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
@@ -81,6 +81,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         cfemail.reveal(tree)
     if formulas.has_formulas(text):
         formulas.spell_formulas(tree)
+    if any(hint in text for hint in mediawiki.HINTS):
+        mediawiki.strip_chrome(tree)
     return tree
 
 

@@ -1,0 +1,33 @@
+"""MediaWiki's editing chrome removed (`extract.mediawiki`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from webferret.extract.htmlpage import extract_html
+from webferret.extract.types import ExtractOptions
+
+PROSE = " ".join(f"Pacman keeps the system up to date by syncing package lists, step {n}." for n in range(25))
+
+
+def test_a_saved_wikipedia_page_has_no_edit_links_nor_jump_links(pages_dir: Path) -> None:
+    page = (pages_dir / "trafilatura/en.wikipedia.org_t-SNE.html").read_text(encoding="utf-8")
+    content = extract_html(page, "https://en.wikipedia.org/wiki/T-SNE", ExtractOptions()).content
+    assert "action=edit&section" not in content and "Jump to" not in content  # (a red link is content)
+    assert "## Details\n" in content and "## Software\n" in content
+
+
+def test_a_wiki_heading_reads_without_its_edit_link() -> None:
+    page = (
+        '<html><head><title>pacman - ArchWiki</title></head><body><div id="content">'
+        '<a class="mw-jump-link" href="#mw-head">Jump to navigation</a>'
+        '<div id="mw-content-text"><h2><span class="mw-headline" id="Usage">Usage</span>'
+        '<span class="mw-editsection"><span class="mw-editsection-bracket">[</span>'
+        '<a href="/index.php?title=Pacman&amp;action=edit&amp;section=1">edit</a>'
+        '<span class="mw-editsection-bracket">]</span></span></h2>'
+        f"<p>{PROSE}</p></div></div></body></html>"
+    )
+    content = extract_html(page, "https://wiki.archlinux.org/title/Pacman", ExtractOptions()).content
+    assert re.search(r"^## Usage$", content, re.M)
+    assert "edit" not in content and "Jump to" not in content and "step 24" in content
