@@ -16,6 +16,7 @@ def test_a_saved_wikipedia_page_has_no_edit_links_nor_jump_links(pages_dir: Path
     content = extract_html(page, "https://en.wikipedia.org/wiki/T-SNE", ExtractOptions()).content
     assert "action=edit&section" not in content and "Jump to" not in content  # (a red link is content)
     assert "## Details\n" in content and "## Software\n" in content
+    assert "**^**" not in content and "#cite_ref" not in content  # the references' back links
 
 
 def test_a_wiki_heading_reads_without_its_edit_link() -> None:

@@ -1,8 +1,9 @@
 """MediaWiki's editing chrome, gone before anything reads the page.
 
 Every MediaWiki site's desktop pages (Wikipedia's, the Arch and Gentoo wikis, a project's own wiki)
-put an "[edit]" link after each section heading (`mw-editsection`) and "Jump to navigation", "Jump to
-search" links before the article (`mw-jump-link`). Neither is ever content, and the headings read
+put an "[edit]" link after each section heading (`mw-editsection`), "Jump to navigation", "Jump to
+search" links before the article (`mw-jump-link`), and before each reference the links back to where
+it is cited ("^ a b", `mw-cite-backlink`). None of it is ever content, and the headings read
 "## History[[edit](...)]" with them. (Wikipedia itself is fetched as its mobile-html, which
 `extract.wikipedia` reads: this is for its desktop pages saved to a file, and for the other wikis.)
 """
@@ -11,14 +12,14 @@ from __future__ import annotations
 
 from lxml import html
 
-HINTS = ("mw-editsection", "mw-jump-link")
+HINTS = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
 """One of these in a page's HTML: it may hold the chrome (`strip_chrome` is not run otherwise)."""
 
 _CHROME = " or ".join(f'contains(concat(" ", normalize-space(@class), " "), " {name} ")' for name in HINTS)
 
 
 def strip_chrome(tree: html.HtmlElement) -> None:
-    """The edit links and jump links of `tree` removed, in place (the text after each kept)."""
+    """The edit, jump and citation back links of `tree` removed, in place (the text after each kept)."""
     for node in tree.xpath(f"//*[{_CHROME}]"):
         if node.getparent() is not None:
             node.drop_tree()
