@@ -176,3 +176,40 @@ def test_a_block_repeated_right_after_itself_is_said_once() -> None:
         "## How it works\n\nStep one.\n\n- [Plans](https://example.org/m/a)\n\nStep one.\n\n---\n\n---\n\n"
         "Yes.\n\nStep one.\n"
     )
+
+
+def test_a_definition_list_keeps_each_term_with_its_definition() -> None:
+    snippet = (
+        "<dl><dt>API key:</dt><dd>The secret that identifies your account.</dd>"
+        "<dt><code>region</code></dt><dd>Where your data is stored.</dd><dd>Set once, at sign-up.</dd>"
+        "<dt>Timeout<a class='headerlink' href='#t'>¶</a></dt><dd>Seconds to wait.</dd></dl>"
+    )
+    assert render(snippet) == (
+        "- **API key**: The secret that identifies your account.\n"
+        "- **`region`**: Where your data is stored.; Set once, at sign-up.\n"
+        "- **Timeout**: Seconds to wait.\n"
+    )
+    text = to_text(html.fragment_fromstring(snippet, create_parent="div"))
+    assert text.split("\n\n")[:2] == ["API key:", "The secret that identifies your account."]  # as before
+
+
+def test_a_definition_list_of_blocks_renders_block_by_block() -> None:
+    snippet = (
+        "<dl><dt>Install</dt><dd><p>Run the installer.</p><pre><code>sh install.sh</code></pre></dd>"
+        "<dt>Options</dt><dd><ul><li>--quiet</li><li>--yes</li></ul></dd></dl>"
+    )
+    out = render(snippet)
+    assert "**Install**" not in out and "Install\n\nRun the installer." in out
+    assert "```\nsh install.sh\n```" in out and "- --quiet\n- --yes" in out
+
+
+def test_trafilaturas_definition_list_keeps_each_term_with_its_definition() -> None:
+    from lxml import etree
+
+    from webferret.extract.markdown import Renderer
+
+    node = etree.fromstring(
+        '<doc><list rend="dl"><item rend="dt-1">Region</item><item rend="dd-1">Where data lives.</item>'
+        "</list></doc>"
+    )
+    assert Renderer("https://example.org/").render(node) == "- **Region**: Where data lives.\n"

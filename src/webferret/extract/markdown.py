@@ -32,6 +32,8 @@ HI_MARKS = {"#b": "**", "#i": "*", "#u": "", "#t": "`", "#sub": "", "#sup": ""}
 INLINE_CODE = frozenset(("code", "kbd", "samp", "tt", "var"))
 _SPACE = re.compile(r"\s+")
 _BLANKS = re.compile(r"\n{3,}")
+_NOT_PROSE = re.compile(r"\s*(?:[-*+] |\d+[.)] |#|>|```|~~~|\|)")
+"""A rendered block that is not a paragraph: a list, a heading, a quote, a code block, a table."""
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _WORDS = re.compile(r"\w+")
@@ -96,6 +98,7 @@ class Renderer:
             "ul": self._list,
             "ol": self._list,
             "list": self._list,
+            "dl": self._definitions,
             "table": self._table,
             "pre": self._pre,
             "blockquote": self._quote,
@@ -221,7 +224,43 @@ class Renderer:
         rend = node.get("rend") or "h2"
         return int(rend[1]) if len(rend) == 2 and rend[0] == "h" and rend[1].isdigit() else 2
 
+    def _definitions(self, node: etree._Element) -> list[str]:
+        """A definition list (HTML's `dl`, trafilatura's `list rend="dl"`) whose every term and
+        definition is one line, as `- **term**: definition` (several definitions of a term joined
+        by "; "), so each term stays with what it means. Any other, and every one in plain text,
+        block by block (`dl`) or item by item (`list`)."""
+        plain = self.blocks if tag_name(node) == "dl" else self._items
+        if self.text:
+            return plain(node)
+        pairs: list[tuple[str, list[str]]] = []
+        for child in node:
+            if _hidden(child):
+                continue
+            part = _definition_part(child)
+            body = self.blocks(child) if part is not None else []
+            if part is None or len(body) > 1 or any("\n" in line or _NOT_PROSE.match(line) for line in body):
+                return plain(node)  # a definition of several blocks, a list, a code block...
+            text = body[0].strip() if body else ""
+            if part == "term":
+                pairs.append((_PERMALINK.sub("", text).rstrip().removesuffix(":").rstrip(), []))
+            elif text and pairs:
+                pairs[-1][1].append(text)
+            elif text:
+                pairs.append(("", [text]))
+        lines = []
+        for term, meanings in pairs:
+            if term and meanings:
+                lines.append(f"- {_wrap(term, '**')}: {'; '.join(meanings)}")
+            elif term or meanings:
+                lines.append(f"- {_wrap(term, '**') if term else '; '.join(meanings)}")
+        return ["\n".join(lines)] if lines else []
+
     def _list(self, node: etree._Element) -> list[str]:
+        if tag_name(node) == "list" and node.get("rend") == "dl":
+            return self._definitions(node)
+        return self._items(node)
+
+    def _items(self, node: etree._Element) -> list[str]:
         ordered = tag_name(node) == "ol" or (node.get("rend") or "").startswith("ol")
         start = int(node.get("start") or 1) if (node.get("start") or "").isdigit() else 1
         items: list[str] = []
@@ -397,6 +436,16 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({src.replace(' ', '%20')})"
+
+
+def _definition_part(node: etree._Element) -> str | None:
+    """ "term" for a definition list's term (`dt`, trafilatura's `item rend="dt-N"`), "definition" for
+    a definition (`dd`, `item rend="dd-N"`), None for anything else."""
+    tag = tag_name(node)
+    rend = (node.get("rend") or "") if tag == "item" else tag
+    if rend.startswith("dt"):
+        return "term"
+    return "definition" if rend.startswith("dd") else None
 
 
 def _has_header(cells: list[etree._Element]) -> bool:
