@@ -81,7 +81,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         cfemail.reveal(tree)
     if formulas.has_formulas(text):
         formulas.spell_formulas(tree)
-    if any(hint in text for hint in mediawiki.HINTS):
+    if mediawiki.has_chrome(text):
         mediawiki.strip_chrome(tree)
     return tree
 

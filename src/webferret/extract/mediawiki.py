@@ -18,6 +18,11 @@ HINTS = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
 _CHROME = " or ".join(f'contains(concat(" ", normalize-space(@class), " "), " {name} ")' for name in HINTS)
 
 
+def has_chrome(text: str) -> bool:
+    """Whether the HTML text `text` may hold the chrome (a cheap look before `strip_chrome`)."""
+    return any(hint in text for hint in HINTS)
+
+
 def strip_chrome(tree: html.HtmlElement) -> None:
     """The edit, jump and citation back links of `tree` removed, in place (the text after each kept)."""
     for node in tree.xpath(f"//*[{_CHROME}]"):
