@@ -213,3 +213,23 @@ def test_trafilaturas_definition_list_keeps_each_term_with_its_definition() -> N
         "</list></doc>"
     )
     assert Renderer("https://example.org/").render(node) == "- **Region**: Where data lives.\n"
+
+
+def test_a_cell_spanning_rows_keeps_the_columns_below_it_in_place() -> None:
+    snippet = (
+        "<table><tr><th>Version</th><th>Released</th><th>Python</th></tr>"
+        '<tr><td rowspan="2">2.x</td><td>2021-03-04</td><td rowspan="3">3.7</td></tr>'
+        "<tr><td>2021-09-01</td></tr><tr><td>3.0</td><td>2023-01-02</td></tr>"
+        '<tr><td>4.0</td><td colspan="2">not yet</td></tr><tr><td rowspan="0">5.0</td><td>x</td></tr></table>'
+    )
+    assert render(snippet).splitlines() == [
+        "| Version | Released | Python |",
+        "|---|---|---|",
+        "| 2.x | 2021-03-04 | 3.7 |",
+        "| 2.x | 2021-09-01 | 3.7 |",  # each row reads whole
+        "| 3.0 | 2023-01-02 | 3.7 |",
+        "| 4.0 | not yet |  |",
+        "| 5.0 | x |  |",  # rowspan 0: one row here
+    ]
+    text = to_text(html.fragment_fromstring(snippet, create_parent="div"))
+    assert "2.x | 2021-09-01" not in text and "\n2021-09-01\n" in text  # plain text says it once

@@ -289,17 +289,23 @@ class Renderer:
             return self._unwrapped(grid)
         rows: list[list[str]] = []
         header = False
+        spanned: dict[int, tuple[str, int]] = {}  # column -> a cell above reaching down: its text, rows left
         for cells in grid:
             values: list[str] = []
             for cell in cells:
+                self._carry(spanned, values)
                 self._cells += 1
                 try:
                     text = " ".join(self.blocks(cell)).replace("\n", " ").strip()
                 finally:
                     self._cells -= 1
                 text = text if self.text else text.replace("|", "\\|")
-                span = int(cell.get("colspan") or 1) if (cell.get("colspan") or "").isdigit() else 1
-                values.extend([text] + [""] * (min(span, 20) - 1))
+                down = min(_span(cell, "rowspan"), 500) - 1
+                for column in range(min(_span(cell, "colspan"), 20)):
+                    if down:
+                        spanned[len(values)] = ("" if column else text, down)
+                    values.append("" if column else text)
+            self._carry(spanned, values)
             if any(values):
                 header = header or (not rows and _has_header(cells))
                 rows.append(values)
@@ -313,6 +319,15 @@ class Renderer:
         lines = [f"| {' | '.join(head)} |", "|" + "|".join(["---"] * width) + "|"]
         lines.extend(f"| {' | '.join(row)} |" for row in body)
         return ["\n".join(lines)]
+
+    def _carry(self, spanned: dict[int, tuple[str, int]], values: list[str]) -> None:
+        """The columns a cell of a row above still covers, from the next one on: in Markdown its text
+        again (each row reads whole), in plain text nothing (the text reads once)."""
+        while len(values) in spanned:
+            text, left = spanned.pop(len(values))
+            if left > 1:
+                spanned[len(values)] = (text, left - 1)
+            values.append("" if self.text else text)
 
     def _rows(self, node: etree._Element) -> list[list[etree._Element]]:
         """The table's own rows (not a nested table's) as lists of their cells."""
@@ -436,6 +451,12 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({src.replace(' ', '%20')})"
+
+
+def _span(cell: etree._Element, name: str) -> int:
+    """A cell's `colspan` or `rowspan`: at least 1 (an absent, zero or malformed span is 1)."""
+    value = (cell.get(name) or "").strip()
+    return max(int(value), 1) if value.isdigit() else 1
 
 
 def _definition_part(node: etree._Element) -> str | None:
