@@ -1,9 +1,10 @@
-"""Content inside a <noscript> or <button> that holds the page is read; small ones stay dropped."""
+"""Content inside a <noscript> or <button> that holds the page is read; small ones stay dropped;
+code in a <figure> is read."""
 
 from __future__ import annotations
 
 from webferret.extract.document import extract_document
-from webferret.extract.htmlpage import parse_html
+from webferret.extract.htmlpage import extract_html, parse_html
 from webferret.extract.main_content import cut
 from webferret.extract.types import ExtractOptions
 
@@ -58,3 +59,24 @@ def test_small_noscript_and_buttons_stay_dropped() -> None:
     text = _extract(page)
     assert "enable JavaScript" not in text and "Shipping and returns" not in text
     assert "Reply number 2" in text
+
+
+STARLIGHT = (
+    '<div class="expressive-code"><figure class="frame not-content"><figcaption class="header">'
+    '<span class="title">src/main.rs</span></figcaption><pre data-language="rust"><code>'
+    '<div class="ec-line"><div class="code">fn main() {</div></div>'
+    '<div class="ec-line"><div class="code"><span class="indent">    </span>println!("hi");</div></div>'
+    '<div class="ec-line"><div class="code">}</div></div></code></pre></figure></div>'
+)
+
+
+def test_code_in_a_figure_is_kept_line_by_line_with_its_caption() -> None:
+    prose = " ".join(f"Create the project, then open its main file and read line {n}." for n in range(12))
+    page = (
+        '<html><head><title>Start</title><meta property="og:type" content="article"></head><body><article>'
+        f"<h1>Start a project</h1><p>{prose}</p>{STARLIGHT}<p>{prose.replace('Create', 'Build')}</p>"
+        "</article></body></html>"
+    )
+    content = extract_html(page, "https://docs.example/start", ExtractOptions()).content
+    assert '```rust\nfn main() {\n    println!("hi");\n}\n```' in content  # trafilatura drops figures
+    assert "src/main.rs" in content

@@ -35,16 +35,24 @@ class CodeBlock:
 
 
 def code_text(node: etree._Element) -> str:
-    """The text of a code element with its line breaks (`<br>`) and indentation kept; a no-break space
-    (`&nbsp;`, how many pages indent code) is a space, so that the code runs when copied."""
+    """The text of a code element with its line breaks and indentation kept: a `<br>`, and the end of
+    a `<div>` or `<p>` inside it (highlighters that give each line an element of its own, as
+    Expressive Code does) end a line. A no-break space (`&nbsp;`, how many pages indent code) is a
+    space, so that the code runs when copied."""
     parts: list[str] = []
-    for item in node.iter():
+    for event, item in etree.iterwalk(node, events=("start", "end")):
         tag = tag_name(item)
-        if tag in ("br", "lb"):
+        if event == "start":
+            if tag in ("br", "lb"):
+                parts.append("\n")
+            elif tag and tag not in ("script", "style") and item.text:
+                parts.append(item.text)
+            continue
+        if item is node:
+            break
+        if tag in ("div", "p") and parts and not parts[-1].endswith("\n"):
             parts.append("\n")
-        elif tag and tag not in ("script", "style") and item.text:
-            parts.append(item.text)
-        if item is not node and item.tail:
+        if item.tail:
             parts.append(item.tail)
     return "".join(parts).replace("\u00a0", " ")
 

@@ -16,7 +16,7 @@ from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.unwrap import unwrap_holders
+from webferret.extract.unwrap import code_figures, unwrap_holders
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
@@ -75,6 +75,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     unwrap_holders(tree)
+    if "<figure" in text and "<pre" in text:
+        code_figures(tree)
     if "<img" in text or "<IMG" in text:
         spell_icons(tree)
     if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there

@@ -8,6 +8,11 @@ Every reader of a page (trafilatura, the block cutter, the whole-page view) drop
 Such an element, when it holds blocks (paragraphs, headings...) and most of the page's text, is replaced
 by its children, once, right after parsing, so all readers see the same tree. A button or noscript
 that holds a few blocks among others (an accordion's heading, a shop's option list) stays dropped.
+
+Code in a `<figure>` is the other case (`code_figures`): trafilatura drops every figure when it leaves
+images out, and documentation generators frame their code blocks in one (Astro's Starlight and
+Expressive Code, mdBook's listings in the Rust book). Such a figure becomes a `div` and its caption
+(the file name, "Listing 4-1: ...") a paragraph.
 """
 
 from __future__ import annotations
@@ -39,3 +44,12 @@ def unwrap_holders(tree: html.HtmlElement) -> None:
 
 def _chars(node: etree._Element) -> int:
     return sum(len(text.strip()) for text in node.itertext())
+
+
+def code_figures(tree: html.HtmlElement) -> None:
+    """Every `<figure>` holding a code block (`<pre>`) made a `div`, its `<figcaption>` a `p`, in place."""
+    for figure in tree.iter("figure"):
+        if figure.find(".//pre") is not None:
+            figure.tag = "div"
+            for caption in figure.iter("figcaption"):
+                caption.tag = "p"
