@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from lxml import etree, html
 
-from webferret.extract import cfemail, classify, formulas, mediawiki, qapage, scope, wikipedia
+from webferret.extract import cfemail, classify, formulas, mediawiki, qapage, scope, tabs, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
@@ -77,6 +77,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     unwrap_holders(tree)
     if "<figure" in text and "<pre" in text:
         code_figures(tree)
+    if tabs.has_tabs(text):
+        tabs.label_code_tabs(tree)
     if "<img" in text or "<IMG" in text:
         spell_icons(tree)
     if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there

@@ -1,0 +1,102 @@
+"""The name of each tab put at the head of its panel, where the panel holds code.
+
+Documentation shows one command per platform or tool in tabs ("Bash", "PowerShell", "npm", "Yarn";
+"Windows", "macOS", "Linux"). A reader that draws no tabs keeps the panels, one code block after
+another, and drops the tab strip, so it cannot tell which command is for which shell. Each panel that
+holds a code block gets its tab's name as a first paragraph, in bold, when the page is parsed. A tab
+is paired with its panel by `aria-labelledby` or `aria-controls` (WAI-ARIA tabs: Starlight,
+Microsoft Learn...), else by order within one set of tabs (Docusaurus, Material for MkDocs).
+Panels without code (a shop's "Description" and "Reviews") are left as they are.
+"""
+
+from __future__ import annotations
+
+from lxml import html
+
+HINTS = ("tabpanel", "tabbed-set")
+"""One of these in a page's HTML: it may have tabs (`label_code_tabs` is not run otherwise)."""
+
+_LONGEST = 40
+"""A tab name longer than this is not a name (characters)."""
+
+
+def has_tabs(text: str) -> bool:
+    """Whether the HTML text `text` may have tabs (a cheap look before `label_code_tabs`)."""
+    return any(hint in text for hint in HINTS)
+
+
+def label_code_tabs(tree: html.HtmlElement) -> None:
+    """Every tab panel holding a `<pre>` given its tab's name as a first, bold paragraph, in place."""
+    named = _by_reference(tree)
+    for tablist in tree.xpath('//*[@role="tablist"]'):
+        _by_order(tablist, named)
+    for tabbed in tree.xpath('//*[contains(concat(" ", normalize-space(@class), " "), " tabbed-set ")]'):
+        labels = [label for label in tabbed.iter("label") if _set_of(label) is tabbed]
+        blocks = tabbed.xpath('.//*[contains(concat(" ", normalize-space(@class), " "), " tabbed-block ")]')
+        blocks = [block for block in blocks if _set_of(block) is tabbed]
+        if len(labels) == len(blocks):
+            for label, block in zip(labels, blocks, strict=True):
+                named.setdefault(block, _name(label))
+    for panel, name in named.items():
+        if name and len(name) <= _LONGEST and panel.find(".//pre") is not None:
+            paragraph = html.Element("p")
+            strong = html.Element("strong")
+            strong.text = name
+            paragraph.append(strong)
+            paragraph.tail = panel.text
+            panel.text = None
+            panel.insert(0, paragraph)
+
+
+def _by_reference(tree: html.HtmlElement) -> dict[html.HtmlElement, str]:
+    """Panels named by the ids that tie them to their tabs."""
+    tabs = {tab.get("id"): tab for tab in tree.xpath('//*[@role="tab"][@id]')}
+    named: dict[html.HtmlElement, str] = {}
+    for panel in tree.xpath('//*[@role="tabpanel"]'):
+        tab = tabs.get(panel.get("aria-labelledby") or "")
+        if tab is not None:
+            named[panel] = _name(tab)
+    for tab in tree.xpath('//*[@role="tab"][@aria-controls]'):
+        found = tree.xpath("//*[@id=$id]", id=tab.get("aria-controls"))
+        if found:
+            named.setdefault(found[0], _name(tab))
+    return named
+
+
+def _by_order(tablist: html.HtmlElement, named: dict[html.HtmlElement, str]) -> None:
+    """The panels of one set of tabs, named in order: those in the nearest ancestor of the tab strip
+    (at most three levels up) that holds as many panels as the strip has tabs."""
+    tabs = tablist.xpath('.//*[@role="tab"]')
+    container = tablist.getparent()
+    for _ in range(3):
+        if container is None:
+            return
+        panels = [p for p in container.xpath('.//*[@role="tabpanel"]') if not _inside_panel(p, container)]
+        if panels:
+            if len(panels) == len(tabs):
+                for tab, panel in zip(tabs, panels, strict=True):
+                    named.setdefault(panel, _name(tab))
+            return
+        container = container.getparent()
+
+
+def _inside_panel(panel: html.HtmlElement, container: html.HtmlElement) -> bool:
+    """Whether `panel` sits in another panel below `container` (a set of tabs within a tab)."""
+    for ancestor in panel.iterancestors():
+        if ancestor is container:
+            return False
+        if ancestor.get("role") == "tabpanel":
+            return True
+    return False
+
+
+def _set_of(node: html.HtmlElement) -> html.HtmlElement | None:
+    """The nearest `tabbed-set` around `node` (Material for MkDocs nests sets within sets)."""
+    for ancestor in node.iterancestors():
+        if "tabbed-set" in (ancestor.get("class") or "").split():
+            return ancestor
+    return None
+
+
+def _name(tab: html.HtmlElement) -> str:
+    return " ".join(tab.text_content().split())
