@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from lxml import html
 
-HINTS = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
-"""One of these in a page's HTML: it may hold the chrome (`strip_chrome` is not run otherwise)."""
-
-_CHROME = " or ".join(f'contains(concat(" ", normalize-space(@class), " "), " {name} ")' for name in HINTS)
+HINT = "mw-"
+"""In the HTML of every page with the chrome (`strip_chrome` is not run otherwise)."""
+_CLASSES = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
+_CHROME = " or ".join(f'contains(concat(" ", normalize-space(@class), " "), " {name} ")' for name in _CLASSES)
 
 
 def has_chrome(text: str) -> bool:
     """Whether the HTML text `text` may hold the chrome (a cheap look before `strip_chrome`)."""
-    return any(hint in text for hint in HINTS)
+    return HINT in text
 
 
 def strip_chrome(tree: html.HtmlElement) -> None:
