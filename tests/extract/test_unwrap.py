@@ -3,6 +3,10 @@ code in a <figure> is read."""
 
 from __future__ import annotations
 
+import pytest
+from lxml import html
+
+from webferret.extract.codeblocks import code_text
 from webferret.extract.document import extract_document
 from webferret.extract.htmlpage import extract_html, parse_html
 from webferret.extract.main_content import cut
@@ -80,3 +84,21 @@ def test_code_in_a_figure_is_kept_line_by_line_with_its_caption() -> None:
     content = extract_html(page, "https://docs.example/start", ExtractOptions()).content
     assert '```rust\nfn main() {\n    println!("hi");\n}\n```' in content  # trafilatura drops figures
     assert "src/main.rs" in content
+
+
+@pytest.mark.parametrize(
+    ("snippet", "code"),
+    [
+        ("<pre>x<br>y</pre>", "x\ny"),
+        ("<pre><div>a</div>\n<div>b</div>\n</pre>", "a\nb\n"),  # a line break of its own: not twice
+        ('<pre><div class="l"><div>a</div></div><div class="l"><div>  b</div></div></pre>', "a\n  b"),
+        ("<pre><div>a</div><div></div><div>b</div></pre>", "a\n\nb"),  # an empty line's element
+        (
+            '<pre><div class="l"><div>a</div></div><div class="l"><div></div></div><div>b</div></pre>',
+            "a\n\nb",
+        ),
+        ("<pre><div>a</div><div></div><div></div><div>b</div></pre>", "a\n\n\nb"),
+    ],
+)
+def test_code_lines_in_elements_of_their_own(snippet: str, code: str) -> None:
+    assert code_text(html.fragment_fromstring(snippet)) == code

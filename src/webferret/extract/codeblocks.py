@@ -35,25 +35,41 @@ class CodeBlock:
 
 
 def code_text(node: etree._Element) -> str:
-    """The text of a code element with its line breaks and indentation kept: a `<br>`, and the end of
-    a `<div>` or `<p>` inside it (highlighters that give each line an element of its own, as
-    Expressive Code does) end a line. A no-break space (`&nbsp;`, how many pages indent code) is a
-    space, so that the code runs when copied."""
+    """The text of a code element with its line breaks and indentation kept: a `<br>` ends a line,
+    and so does the end of a `<div>` or `<p>` inside it (highlighters that give each line an element
+    of its own, as Expressive Code does; an empty one is a blank line). A no-break space (`&nbsp;`,
+    how many pages indent code) is a space, so that the code runs when copied."""
     parts: list[str] = []
+    ended = False  # a line's element ended: a line break, unless the text after it starts with one
+    blank: etree._Element | None = None  # the last empty line's element
+
+    def add(text: str) -> None:
+        nonlocal ended
+        if ended and not text.startswith(("\n", "\r")):
+            parts.append("\n")
+        ended = False
+        parts.append(text)
+
     for event, item in etree.iterwalk(node, events=("start", "end")):
         tag = tag_name(item)
         if event == "start":
             if tag in ("br", "lb"):
-                parts.append("\n")
+                add("\n")
             elif tag and tag not in ("script", "style") and item.text:
-                parts.append(item.text)
+                add(item.text)
             continue
         if item is node:
             break
-        if tag in ("div", "p") and parts and not parts[-1].endswith("\n"):
-            parts.append("\n")
+        if tag in ("div", "p") and parts:
+            empty = not any(item.itertext())
+            if ended and empty and (blank is None or item not in blank.iterancestors()):
+                parts.append("\n")  # a blank line (once, not again for the elements around it)
+            if empty:
+                blank = item
+            elif not parts[-1].endswith("\n"):
+                ended = True
         if item.tail:
-            parts.append(item.tail)
+            add(item.tail)
     return "".join(parts).replace("\u00a0", " ")
 
 
