@@ -66,3 +66,13 @@ def test_panels_without_code_are_left_alone() -> None:
     )
     tree = parse_html(_page(tabs), None)
     assert not tree.xpath("//strong")
+
+
+def test_panels_named_by_the_tabs_that_control_them() -> None:
+    tabs = (
+        '<div role="tablist"><button role="tab" aria-controls="win">Windows</button>'
+        '<button role="tab" aria-controls="mac">macOS</button></div>'
+        '<section id="mac" role="tabpanel"><pre><code>brew install tool\ntool --help</code></pre></section>'
+        '<section id="win" role="tabpanel"><pre><code>winget install tool\ntool --help</code></pre></section>'
+    )
+    assert _labels(_page(tabs)) == ["macOS", "Windows"]  # by reference, not by order

@@ -56,10 +56,13 @@ def _by_reference(tree: html.HtmlElement) -> dict[html.HtmlElement, str]:
         tab = tabs.get(panel.get("aria-labelledby") or "")
         if tab is not None:
             named[panel] = _name(tab)
-    for tab in tree.xpath('//*[@role="tab"][@aria-controls]'):
-        found = tree.xpath("//*[@id=$id]", id=tab.get("aria-controls"))
-        if found:
-            named.setdefault(found[0], _name(tab))
+    controlling = tree.xpath('//*[@role="tab"][@aria-controls]')
+    if controlling:
+        by_id = {element.get("id"): element for element in tree.xpath("//*[@id]")}
+        for tab in controlling:
+            panel = by_id.get(tab.get("aria-controls"))
+            if panel is not None:
+                named.setdefault(panel, _name(tab))
     return named
 
 
