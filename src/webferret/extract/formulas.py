@@ -21,6 +21,8 @@ import re
 
 from lxml import etree, html
 
+from webferret.extract.classes import has_class
+
 HINT = "math"
 """In the HTML of every page with a formula this module can read: `<math>` (KaTeX and MathJax 3 write
 MathML beside what they draw), `math/tex`, `mwe-math`. One look for it costs a tenth of a millisecond
@@ -37,7 +39,6 @@ _SCRIPTS = {
     "mover": ("^",),
     "munderover": ("_", "^"),
 }
-_CLASS = 'contains(concat(" ", normalize-space(@class), " "), " {} ")'
 
 
 def has_formulas(text: str) -> bool:
@@ -47,11 +48,11 @@ def has_formulas(text: str) -> bool:
 
 def spell_formulas(tree: html.HtmlElement) -> None:
     """Every formula of `tree` replaced, in place, by its TeX between dollar signs (see the module)."""
-    for node in tree.xpath(f"//*[{_CLASS.format('mwe-math-element')}]"):
+    for node in tree.xpath(f"//*[{has_class('mwe-math-element')}]"):
         _wikipedia(node)
-    for node in tree.xpath(f"//*[{_CLASS.format('katex-display')}]"):
+    for node in tree.xpath(f"//*[{has_class('katex-display')}]"):
         _replace(node, _annotation(node), display=True)
-    for node in tree.xpath(f"//*[{_CLASS.format('katex')}]"):
+    for node in tree.xpath(f"//*[{has_class('katex')}]"):
         _replace(node, _annotation(node), display=False)
     for script in tree.xpath('//script[starts-with(@type, "math/tex")]'):
         _mathjax2(script)

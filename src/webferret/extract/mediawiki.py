@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract.classes import has_class
+
 HINT = "mw-"
 """In the HTML of every page with the chrome (`strip_chrome` is not run otherwise)."""
 _CLASSES = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
-_CHROME = " or ".join(f'contains(concat(" ", normalize-space(@class), " "), " {name} ")' for name in _CLASSES)
+_CHROME = " or ".join(has_class(name) for name in _CLASSES)
 
 
 def has_chrome(text: str) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract.classes import classes, has_class
+
 HINTS = ("tabpanel", "tabbed-set")
 """One of these in a page's HTML: it may have tabs (`label_code_tabs` is not run otherwise)."""
 
@@ -30,9 +32,9 @@ def label_code_tabs(tree: html.HtmlElement) -> None:
     named = _by_reference(tree)
     for tablist in tree.xpath('//*[@role="tablist"]'):
         _by_order(tablist, named)
-    for tabbed in tree.xpath('//*[contains(concat(" ", normalize-space(@class), " "), " tabbed-set ")]'):
+    for tabbed in tree.xpath(f"//*[{has_class('tabbed-set')}]"):
         labels = [label for label in tabbed.iter("label") if _set_of(label) is tabbed]
-        blocks = tabbed.xpath('.//*[contains(concat(" ", normalize-space(@class), " "), " tabbed-block ")]')
+        blocks = tabbed.xpath(f".//*[{has_class('tabbed-block')}]")
         blocks = [block for block in blocks if _set_of(block) is tabbed]
         if len(labels) == len(blocks):
             for label, block in zip(labels, blocks, strict=True):
@@ -96,7 +98,7 @@ def _inside_panel(panel: html.HtmlElement, container: html.HtmlElement) -> bool:
 def _set_of(node: html.HtmlElement) -> html.HtmlElement | None:
     """The nearest `tabbed-set` around `node` (Material for MkDocs nests sets within sets)."""
     for ancestor in node.iterancestors():
-        if "tabbed-set" in (ancestor.get("class") or "").split():
+        if "tabbed-set" in classes(ancestor):
             return ancestor
     return None
 

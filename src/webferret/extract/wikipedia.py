@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract.classes import classes
+
 _DROP = (
     "pcs-edit-section-link-container",
     "pcs-collapse-table-collapsed-container",
@@ -23,26 +25,22 @@ def is_mobile_html(tree: html.HtmlElement) -> bool:
     return has_meta and tree.get_element_by_id("pcs", None) is not None
 
 
-def _classes(node: html.HtmlElement) -> set[str]:
-    return set((node.get("class") or "").split())
-
-
 def prepare(tree: html.HtmlElement) -> html.HtmlElement:
     """The `#pcs` article, cleaned in place for rendering."""
     root = tree.get_element_by_id("pcs")
     for node in list(root.iter()):
         if not isinstance(node.tag, str):
             continue
-        classes = _classes(node)
-        if classes & set(_DROP) or node.tag in ("script", "style"):
+        names = classes(node)
+        if names & set(_DROP) or node.tag in ("script", "style"):
             node.drop_tree()
             continue
-        _unhide(node, classes)
-        if "pcs-lazy-load-placeholder" in classes:
+        _unhide(node, names)
+        if "pcs-lazy-load-placeholder" in names:
             _placeholder_to_image(node)
-        elif node.tag == "sup" and "mw-ref" in classes:
+        elif node.tag == "sup" and "mw-ref" in names:
             _compact_reference(node)
-        elif "pcs-ref-item" in classes:
+        elif "pcs-ref-item" in names:
             node.tag = "p"
     return root
 

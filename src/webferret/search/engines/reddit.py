@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from webferret.extract.classes import has_class
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.search.engines._common import clean_text, iso_date, make_hit
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 NAME = "reddit"
 ORIGIN = "https://old.reddit.com"
-_ROWS = "//div[contains(concat(' ', normalize-space(@class), ' '), ' search-result-link ')]"
+_ROWS = f"//div[{has_class('search-result-link')}]"
 _WALL_MARKS = ("<title>welcome to reddit", "pagetype=login", 'pagetype="login"')
 _BLOCK_MARKS = ("whoa there, pardner", "you've been blocked by network security", "too many requests")
 
