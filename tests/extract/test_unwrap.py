@@ -98,6 +98,32 @@ def test_code_in_a_figure_is_kept_line_by_line_with_its_caption() -> None:
             "a\n\nb",
         ),
         ("<pre><div>a</div><div></div><div></div><div>b</div></pre>", "a\n\n\nb"),
+        # Shiki's line spans, drawn as blocks by the page's CSS, with and without line breaks of their own
+        (
+            '<pre><code><span class="line"><span>a</span></span>'
+            '<span class="line"><span>b</span></span></code></pre>',
+            "a\nb",
+        ),
+        (
+            '<pre><code><span class="line">a</span>\n<span class="line"></span>\n'
+            '<span class="line">b</span></code></pre>',
+            "a\n\nb",
+        ),
+        (
+            '<pre><code><span class="line">a</span><span class="line"></span>'
+            '<span class="line">b</span></code></pre>',
+            "a\n\nb",
+        ),
+        (
+            '<pre><code><span class="line"><span class="cl">a\n</span></span>'
+            '<span class="line"><span class="cl">b\n</span></span></code></pre>',
+            "a\nb\n",
+        ),
+        (
+            '<pre><code><span data-line="">a</span><span data-line="">b</span></code></pre>',
+            "a\nb",
+        ),  # rehype-pretty-code
+        ('<pre><code><span class="lines">a</span><span>b</span></code></pre>', "ab"),  # not a line's class
     ],
 )
 def test_code_lines_in_elements_of_their_own(snippet: str, code: str) -> None:
