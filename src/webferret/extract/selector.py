@@ -130,7 +130,9 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
                 return MainContent(element=whole, source="trafilatura")
         texts = [normalize(b.text) for b in selection.blocks]
         drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
-        return MainContent(element=trim.trim(document.body, drop), source="trafilatura")
+        lost = trim.lost(selection.blocks, document.body, drop, run.tree)
+        body = trim.headed(trim.trim(document.body, drop), lost)
+        return MainContent(element=body, source="trafilatura")
     element = selection.element
     if element is None or not "".join(element.itertext()).strip():
         return None
@@ -152,7 +154,8 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
     edit = trim.article_edit(document, text, url, run.tree)
     if trim.rejects_choice(document, edit):
         return None  # read as any other page: the classifier's selection, or the chooser's pick
-    return MainContent(element=trim.extended(trim.trim(document.body, edit.drop), edit), source="trafilatura")
+    body = trim.headed(trim.extended(trim.trim(document.body, edit.drop), edit), edit.headings)
+    return MainContent(element=body, source="trafilatura")
 
 
 def trafilatura_main(run: Run) -> MainContent | None:

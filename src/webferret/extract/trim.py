@@ -10,6 +10,8 @@ share chrome). Two places use it:
   second trafilatura run), only the blocks that are trafilatura's paragraphs rated (`ARTICLE_CUT`).
   There the choice is also extended: blocks trafilatura left out that sit where blocks it kept sit in
   the page's template, and that the classifier rates high, are put in (`EXTEND_CUT`).
+Both put back the headings trafilatura left out over sections it kept (`extract.headings`; `lost`,
+`headed`).
 bench/train_blocks.py estimates both the same way on trafilatura's text (--trim-sweep for articles).
 """
 
@@ -25,7 +27,10 @@ from trafilatura.settings import Document
 
 from webferret.extract import features, main_content
 from webferret.extract.blocks import Block, drop_keep_tail
+from webferret.extract.codeblocks import tag_name
 from webferret.extract.features import normalize
+from webferret.extract.headings import TAGS as HEADING_TAGS
+from webferret.extract.headings import lost_headings, page_title
 from webferret.extract.words import count_words
 
 # chosen by cross-validation on the multitype pages the chooser hands to trafilatura (0.03 to 0.15 tried)
@@ -58,6 +63,9 @@ class ArticleEdit:
     drop: set[str] = field(default_factory=set)
     add: list[Block] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    headings: list[tuple[Block, str]] = field(default_factory=list)
+    """Headings trafilatura left out (`headings.lost_headings`), each with the normalized text of the
+    paragraph it goes before (`headed`)."""
 
 
 def rejects_choice(document: Document, edit: ArticleEdit) -> bool:
@@ -120,15 +128,20 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     x = features.matrix(blocks, page, url, ref, rows + extra)  # whole in those rows only
     scored = rows + extra
     prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in scored], x[scored], main))
-    edit = ArticleEdit(drop=rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT) | tags)
+    drop = rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT) | tags
+    edit = ArticleEdit(drop=drop)
     last = ""
     added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
+    kept = [False] * len(texts)
     for i, text in enumerate(texts):
         if i in added:
             edit.add.append(blocks[i])
             edit.after.append(last)
-        elif text in paragraphs and text not in edit.drop:
+            kept[i] = True
+        elif text in paragraphs and text not in drop:
             last = text
+            kept[i] = True
+    edit.headings = [(blocks[i], texts[i + 1]) for i in lost_headings(blocks, texts, kept, page_title(tree))]
     return edit
 
 
@@ -182,6 +195,47 @@ def extended(body: etree._Element, edit: ArticleEdit) -> etree._Element:
             piece.tail, anchor.tail = anchor.tail, None
         previous[after] = piece
     return out
+
+
+def lost(
+    blocks: list[Block], body: etree._Element, drop: set[str], tree: html.HtmlElement
+) -> list[tuple[Block, str]]:
+    """The headings among the page's `blocks` (of `tree`) that trafilatura's choice (`body`, less the
+    paragraphs of `drop`) leaves out while keeping the block after them (`headings.lost_headings`),
+    each with the normalized text of that block."""
+    if not any(block.element.tag in HEADING_TAGS for block in blocks):
+        return []
+    paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)} - drop
+    texts = [normalize(block.text) for block in blocks]
+    found = lost_headings(blocks, texts, [text in paragraphs for text in texts], page_title(tree))
+    return [(blocks[i], texts[i + 1]) for i in found]
+
+
+def headed(body: etree._Element, headings: list[tuple[Block, str]]) -> etree._Element:
+    """`body` with each heading of `headings` put in before the paragraph of its text; `body` itself
+    when there are none."""
+    if not headings:
+        return body
+    out = deepcopy(body)
+    places: dict[str, etree._Element] = {}
+    for element in out.iter(*_PARAGRAPHS):
+        places.setdefault(normalize("".join(element.itertext())), element)
+    for block, before in headings:
+        place = places.get(before)
+        anchor = None if place is None else _opening(place, out)
+        if anchor is not None:
+            anchor.addprevious(main_content.copy_block(block))
+    return out
+
+
+def _opening(element: etree._Element, body: etree._Element) -> etree._Element | None:
+    """Where a heading goes before `element`: before it, or before the list or quote it opens; None
+    when it is inside one but not its first part."""
+    while (parent := element.getparent()) is not None and parent is not body and tag_name(parent) != "div":
+        if element.getprevious() is not None or (parent.text or "").strip():
+            return None
+        element = parent
+    return element
 
 
 def _tag_line(text: str) -> bool:

@@ -1,0 +1,59 @@
+"""Section headings that a selection left out while keeping the section under them.
+
+trafilatura drops a heading that is mostly a link ("1. <a>Harvard Business School</a>"), and some that
+sit apart from their section in the page's layout (the numbered steps of a guide), while it keeps the
+paragraphs under them; a reader then meets sections without their titles. A heading is given back when
+the block right after it on the page is kept, is the page's only block of its text, and sits in the
+place of the page's template where other kept blocks sit (not a lone teaser under a "related" title).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from lxml import html
+
+from webferret.extract.blocks import Block
+from webferret.extract.features import normalize
+
+TAGS = ("h2", "h3", "h4", "h5", "h6")  # not h1: the page's title, which the page header gives
+WORDS = (2, 25)  # a heading of fewer words is a widget's label ("Share", "Trending")
+LINKED = 0.95  # a heading all of whose text is a link is a teaser's title
+SAME_PLACE = 2  # kept blocks in the place (`Block.signature`) of the block after the heading
+
+
+def lost_headings(
+    blocks: Sequence[Block], texts: Sequence[str], kept: Sequence[bool], title: str
+) -> list[int]:
+    """The indexes of the headings among `blocks` (a page's, in document order; `texts` their normalized
+    texts) to keep with the block after them, of those `kept` leaves out. Neither the page's title
+    (`title`, normalized: the page header gives it) nor a heading the page repeats (each post's "Re:
+    ..." in a forum) goes back."""
+    low, high = WORDS
+    wanted = [
+        i
+        for i, block in enumerate(blocks[:-1])
+        if not kept[i]
+        and kept[i + 1]
+        and block.element.tag in TAGS
+        and low <= len(block.text.split()) <= high
+        and block.link_chars < LINKED * max(len(block.text), 1)
+    ]
+    if not wanted:
+        return wanted
+    seen = Counter(texts)
+    places = Counter(block.signature for block, keep in zip(blocks, kept, strict=True) if keep)
+    return [
+        i
+        for i in wanted
+        if seen[texts[i + 1]] == 1
+        and seen[texts[i]] == 1
+        and texts[i] not in title
+        and places[blocks[i + 1].signature] >= SAME_PLACE
+    ]
+
+
+def page_title(tree: html.HtmlElement) -> str:
+    """The normalized text of the page's `<title>` ("" when it has none)."""
+    return normalize(tree.findtext(".//title") or "")

@@ -1,0 +1,107 @@
+"""Headings that trafilatura left out while keeping the sections under them are put back."""
+
+from __future__ import annotations
+
+import gzip
+
+from lxml import etree
+from simweb import shared_dir
+
+from webferret.extract import trim
+from webferret.extract.document import extract_document
+from webferret.extract.htmlpage import parse_html
+from webferret.extract.main_content import cut
+from webferret.extract.markdown import to_markdown
+from webferret.extract.types import ExtractOptions
+
+SCHOOLS = ["Harvard Business School", "Stanford Graduate School", "Wharton School"]
+
+
+def _paragraph(name: str) -> str:
+    return (
+        f"{name} is one of the schools this guide ranks, and this paragraph explains why applicants "
+        "weigh it each year when they plan their applications."
+    )
+
+
+def _page(heading: str = '{n}. <a href="/s/{n}">{name}</a>', aside: str = "") -> str:
+    sections = "".join(
+        f'<div class="item"><h2>{heading.format(n=n, name=name)}</h2><p>{_paragraph(name)}</p></div>'
+        for n, name in enumerate(SCHOOLS, 1)
+    )
+    return (
+        "<html><head><title>Top programs</title></head><body>"
+        f"<main><h1>Top programs</h1>{sections}</main>{aside}</body></html>"
+    )
+
+
+def _restored(page: str, kept: list[str]) -> str:
+    """The Markdown of a trafilatura-like choice of `kept` paragraphs once the lost headings are back."""
+    tree = parse_html(page, None)
+    found = cut(page, "https://guide.example/top", tree, known=("", ""))
+    assert found is not None
+    body = etree.Element("body")
+    for text in kept:
+        etree.SubElement(body, "p").text = text
+    return to_markdown(trim.headed(body, trim.lost(found[0], body, set(), tree)))
+
+
+def test_a_heading_that_is_mostly_a_link_goes_back_before_its_section() -> None:
+    markdown = _restored(_page(), [_paragraph(name) for name in SCHOOLS])
+    for n, name in enumerate(SCHOOLS, 1):
+        assert f"## {n}. [{name}](/s/{n})\n\n{_paragraph(name)}" in markdown
+
+
+def test_only_the_headings_of_kept_sections_go_back() -> None:
+    markdown = _restored(_page(), [_paragraph(name) for name in SCHOOLS[:2]])
+    assert "Stanford Graduate School](/s/2)" in markdown
+    assert "Wharton School](/s/3)" not in markdown
+
+
+def test_teasers_labels_the_title_repeated_headings_and_lone_blocks_stay_out() -> None:
+    teaser = "The teaser's own line, one sentence long, under a title that is all link."
+    share = "Send this guide to a friend who is applying this year, by mail or a message."
+    intro = "The schools below are ranked by what their graduates say about them ten years on."
+    reply = "A reply to the guide, which says that the ranking leaves out the schools of Europe."
+    sponsor = "A line from the sponsor of this guide, in a place of the page where nothing else is kept."
+    aside = (
+        f'<aside><h3><a href="/news/1">Another story that is not this one</a></h3><p>{teaser}</p>'
+        f"<h3>Share</h3><p>{share}</p>"
+        f"<h3>Re: The ranking</h3><p>{reply}</p><h3>Re: The ranking</h3><p>{reply} Again.</p></aside>"
+        f"<footer><h3>From our sponsor</h3><p>{sponsor}</p></footer>"
+    )
+    page = _page(heading="{name}", aside=aside).replace(
+        "<h1>Top programs</h1>", f'<div class="item"><h2>Top programs</h2><p>{intro}</p></div>'
+    )
+    kept = [intro, *(_paragraph(name) for name in SCHOOLS), teaser, share, reply, f"{reply} Again.", sponsor]
+    markdown = _restored(page, kept)
+    assert "## Harvard Business School" in markdown  # a heading without a link goes back as well
+    assert "Another story" not in markdown  # all link
+    assert "Share" not in markdown  # one word
+    assert "Top programs" not in markdown  # the page's title
+    assert "The ranking" not in markdown  # repeated
+    assert "sponsor" not in markdown.split(sponsor)[0]  # its block is the only one kept in its place
+
+
+def test_a_heading_trafilatura_kept_is_not_put_in_twice() -> None:
+    tree = parse_html(_page(), None)
+    found = cut(_page(), "https://guide.example/top", tree, known=("", ""))
+    assert found is not None
+    body = etree.Element("body")
+    for n, name in enumerate(SCHOOLS, 1):
+        etree.SubElement(body, "head", rend="h2").text = f"{n}. {name}"
+        etree.SubElement(body, "p").text = _paragraph(name)
+    assert trim.lost(found[0], body, set(), tree) == []
+
+
+def test_a_ranking_page_reads_with_the_titles_of_its_sections() -> None:
+    path = shared_dir() / "bench" / "multitype" / "dev" / "html" / "0022.html.gz"
+    raw = gzip.decompress(path.read_bytes())
+    url = "https://menlocoaching.com/top-mba-programs/"
+    page = extract_document(raw, url=url, content_type="text/html", options=ExtractOptions())
+    content = page.content
+    heading = content.index(
+        "## 1. [Harvard Business School](https://menlocoaching.com/top-mba-programs/harvard"
+    )
+    assert content.index("MBA rankings come and go", heading) > heading
+    assert "## 2. [Stanford GSB]" in content
