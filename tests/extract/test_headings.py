@@ -52,6 +52,13 @@ def test_a_heading_that_is_mostly_a_link_goes_back_before_its_section() -> None:
         assert f"## {n}. [{name}](/s/{n})\n\n{_paragraph(name)}" in markdown
 
 
+def test_a_heading_that_a_table_of_contents_repeats_goes_back() -> None:
+    toc = "".join(f'<li><a href="#s{n}">{name}</a></li>' for n, name in enumerate(SCHOOLS, 1))
+    page = _page(heading="{name}").replace("<main>", f"<nav><ul>{toc}</ul></nav><main>")
+    markdown = _restored(page, [_paragraph(name) for name in SCHOOLS])
+    assert all(f"## {name}\n\n{_paragraph(name)}" in markdown for name in SCHOOLS)
+
+
 def test_only_the_headings_of_kept_sections_go_back() -> None:
     markdown = _restored(_page(), [_paragraph(name) for name in SCHOOLS[:2]])
     assert "Stanford Graduate School](/s/2)" in markdown

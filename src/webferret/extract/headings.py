@@ -28,8 +28,8 @@ def lost_headings(
 ) -> list[int]:
     """The indexes of the headings among `blocks` (a page's, in document order; `texts` their normalized
     texts) to keep with the block after them, of those `kept` leaves out. Neither the page's title
-    (`title`, normalized: the page header gives it) nor a heading the page repeats (each post's "Re:
-    ..." in a forum) goes back."""
+    (`title`, normalized: the page header gives it) nor a heading the page repeats as a heading (each
+    post's "Re: ..." in a forum; a table of contents repeats them all as links) goes back."""
     low, high = WORDS
     wanted = [
         i
@@ -43,12 +43,13 @@ def lost_headings(
     if not wanted:
         return wanted
     seen = Counter(texts)
+    headings = Counter(text for block, text in zip(blocks, texts, strict=True) if block.element.tag in TAGS)
     places = Counter(block.signature for block, keep in zip(blocks, kept, strict=True) if keep)
     return [
         i
         for i in wanted
         if seen[texts[i + 1]] == 1
-        and seen[texts[i]] == 1
+        and headings[texts[i]] == 1
         and texts[i] not in title
         and places[blocks[i + 1].signature] >= SAME_PLACE
     ]
