@@ -233,3 +233,24 @@ def test_a_cell_spanning_rows_keeps_the_columns_below_it_in_place() -> None:
     ]
     text = to_text(html.fragment_fromstring(snippet, create_parent="div"))
     assert "2.x | 2021-09-01" not in text and "\n2021-09-01\n" in text  # plain text says it once
+
+
+def test_trafilaturas_loose_inline_code_stays_in_its_sentence() -> None:
+    from lxml import etree
+
+    from webferret.extract.markdown import Renderer
+
+    node = etree.fromstring(
+        "<body><p>The name must be a valid label.</p><code>port</code> to a <code>targetPort</code>. By"
+        " default the two are equal.<p>Install it:</p><code>pip install ferret</code>\n<p>Then run it.</p>"
+        "<code>ls\ncd</code> and more.</body>"
+    )
+    assert Renderer("https://example.org/").render(node).split("\n\n") == [
+        "The name must be a valid label.",
+        "`port` to a `targetPort`. By default the two are equal.",
+        "Install it:",
+        "```\npip install ferret\n```",
+        "Then run it.",
+        "```\nls\ncd\n```",
+        "and more.\n",
+    ]

@@ -170,9 +170,11 @@ class Renderer:
         """trafilatura's `<code>` is a block when it stands alone, holds several lines, or is one of the
         page's code blocks (`codes`: its text may sit in a `<code>` of its own, in a table cell, say)."""
         parent = node.getparent()
-        if parent is None or tag_name(parent) in ("body", "doc", "main", "div", "section", "article"):
+        if parent is None or "\n" in "".join(node.itertext()).strip() or self._known_code(node):
             return True
-        return "\n" in (node.text or "").strip() or self._known_code(node)
+        if tag_name(parent) in ("body", "doc", "main", "div", "section", "article"):
+            return not _in_running_text(node)  # trafilatura's code block, unless prose runs on beside it
+        return False
 
     def _known_code(self, node: etree._Element) -> bool:
         return bool(self.codes) and code_key(node) in self.codes
@@ -451,6 +453,17 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({src.replace(' ', '%20')})"
+
+
+def _in_running_text(node: etree._Element) -> bool:
+    """Whether an element has words of running text right before or after it (trafilatura leaves the
+    inline code of a paragraph it lost the start of among the blocks: "<code>port</code> to a ...")."""
+    if (node.tail or "").strip():
+        return True
+    previous = node.getprevious()
+    parent = node.getparent()
+    before = (previous.tail if previous is not None else parent.text if parent is not None else "") or ""
+    return bool(before.strip())
 
 
 def _span(cell: etree._Element, name: str) -> int:
