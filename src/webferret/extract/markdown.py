@@ -43,6 +43,9 @@ _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 LAYOUT_PROSE = 200  # characters: a cell this long in a one-row table is prose laid out, not a datum
 
 
+_CLOSED = (".", ";", ":", "!", "?", ",")  # an item that ends so needs no semicolon after it in a cell
+
+
 def _hidden(node: etree._Element) -> bool:
     if node.get("hidden") is not None or node.get("aria-hidden") == "true":
         return True
@@ -277,10 +280,15 @@ class Renderer:
             if not body:
                 continue
             marker = f"{start + len(items)}. " if ordered else "- "
+            if self._cells:  # a table cell holds one line: its items in a row, without bullets
+                items.append(f"{marker if ordered else ''}{' '.join(body.split())}")
+                continue
             pad = " " * len(marker)
             lines = body.split("\n")
             rest = [f"{pad}{line}" if line.strip() else "" for line in lines[1:]]
             items.append("\n".join([marker + lines[0], *rest]))
+        if self._cells:
+            return ["".join(f"{item}{'' if item.endswith(_CLOSED) else ';'} " for item in items).rstrip(" ;")]
         return ["\n".join(items)] if items else []
 
     def _table(self, node: etree._Element) -> list[str]:
