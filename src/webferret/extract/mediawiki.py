@@ -4,8 +4,12 @@ Every MediaWiki site's desktop pages (Wikipedia's, the Arch and Gentoo wikis, a 
 put an "[edit]" link after each section heading (`mw-editsection`), "Jump to navigation", "Jump to
 search" links before the article (`mw-jump-link`), and before each reference the links back to where
 it is cited ("^ a b", `mw-cite-backlink`). None of it is ever content, and the headings read
-"## History[[edit](...)]" with them. (Wikipedia itself is fetched as its mobile-html, which
-`extract.wikipedia` reads: this is for its desktop pages saved to a file, and for the other wikis.)
+"## History[[edit](...)]" with them. On a page that MediaWiki made (its `<body class="mediawiki">`
+or its generator tag) what its print view leaves out goes too: the navigation boxes and sidebars of
+a topic's other articles (`navbox`, `vertical-navbox`, `sidebar`), the table of contents (`toc`, whose
+"Contents" heading stood alone), and whatever the wiki marks `noprint`. (Wikipedia itself is
+fetched as its mobile-html, which `extract.wikipedia` reads: this is for its desktop pages saved to a
+file, and for the other wikis.)
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ HINT = "mw-"
 """In the HTML of every page with the chrome (`strip_chrome` is not run otherwise)."""
 _CLASSES = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
 _CHROME = " or ".join(has_class(name) for name in _CLASSES)
+_PRINTED = ("navbox", "vertical-navbox", "sidebar", "toc")
+_NOT_PRINTED = " or ".join(has_class(name) for name in _CLASSES + _PRINTED)
 
 
 def has_chrome(text: str) -> bool:
@@ -26,7 +32,18 @@ def has_chrome(text: str) -> bool:
 
 
 def strip_chrome(tree: html.HtmlElement) -> None:
-    """The edit, jump and citation back links of `tree` removed, in place (the text after each kept)."""
-    for node in tree.xpath(f"//*[{_CHROME}]"):
+    """The edit, jump and citation back links of `tree` removed, in place (the text after each kept),
+    and on a MediaWiki page what its print view leaves out."""
+    for node in tree.xpath(f"//*[{_NOT_PRINTED if _made_by_mediawiki(tree) else _CHROME}]"):
         if node.getparent() is not None:
             node.drop_tree()
+
+
+def _made_by_mediawiki(tree: html.HtmlElement) -> bool:
+    body = tree.find(".//body")
+    if body is not None and "mediawiki" in (body.get("class") or "").split():
+        return True
+    return any(
+        (meta.get("content") or "").startswith("MediaWiki")
+        for meta in tree.iterfind(".//meta[@name='generator']")
+    )
