@@ -108,6 +108,23 @@ class Link(BaseModel):
     in_main: bool = False
 
 
+class Product(BaseModel):
+    """What a product page declares about its product (schema.org `Product` in JSON-LD, else Open
+    Graph product tags): prices as the page writes them, without thousands separators."""
+
+    name: str | None = None
+    brand: str | None = None
+    sku: str | None = None
+    price: str | None = None
+    low_price: str | None = Field(default=None, description="the lowest of several offers' prices")
+    high_price: str | None = Field(default=None, description="the highest of several offers' prices")
+    currency: str | None = Field(default=None, description="ISO 4217 code, as declared")
+    availability: str | None = Field(default=None, description='schema.org availability as words: "in stock"')
+    rating: float | None = None
+    best_rating: float | None = None
+    reviews: int | None = Field(default=None, description="number of reviews (or ratings) behind `rating`")
+
+
 class Page(BaseModel):
     """One fetched (or extracted) document. A failed page carries `error` and `ok=false`."""
 
@@ -127,6 +144,7 @@ class Page(BaseModel):
     image: str | None = None
     page_type: PageType | None = None
     og_type: str | None = None
+    product: Product | None = Field(default=None, description="price, availability, rating of a product page")
     quality: float | None = Field(default=None, ge=0.0, le=1.0)
     word_count: int = 0
     tokens: int | None = Field(default=None, description="estimated tokens of `content`")

@@ -173,6 +173,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         canonical_url=meta.canonical_url,
         image=meta.image,
         og_type=meta.og_type,
+        product=meta.product,
         page_type=_KNOWN_TYPES.get(body.selector or "") or classify.page_type(signals),
         quality=classify.quality(signals, vetoed),
         word_count=body.words,

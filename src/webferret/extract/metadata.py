@@ -16,6 +16,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
 
+from webferret.models import Product
+
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
 _SPACE = re.compile(r"\s+")
 _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
@@ -64,6 +66,7 @@ class Metadata:
     og_type: str | None = None
     jsonld: list[Any] = field(default_factory=list)
     ld_types: list[str] = field(default_factory=list)
+    product: Product | None = None
 
 
 def clean(value: Any) -> str | None:
@@ -270,6 +273,9 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     for name in ("title", "byline", "site_name", "description"):
         setattr(meta, name, _decoded(getattr(meta, name)))
     meta.title = _strip_site(meta.title, meta.site_name, url)
+    from webferret.extract.product import product_facts  # it reads JSON-LD with this module's helpers
+
+    meta.product = product_facts(nodes, tags)
     return meta
 
 

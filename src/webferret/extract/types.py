@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from webferret.models import Link, OutputFormat, PageType
+from webferret.models import Link, OutputFormat, PageType, Product
 
 if TYPE_CHECKING:
     from webferret.config import Settings
@@ -65,6 +65,7 @@ class Extracted(BaseModel):
     image: str | None = None
     page_type: PageType | None = None
     og_type: str | None = None
+    product: Product | None = None
     quality: float | None = None
     word_count: int = 0
     format: OutputFormat = "markdown"

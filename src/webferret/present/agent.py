@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from webferret.models import Product
 from webferret.present.fence import Fence, neutralize
-from webferret.present.pages import failure_line
+from webferret.present.pages import failure_line, product_facts
 from webferret.remote_text import one_line
 
 JSON = Mapping[str, Any]
@@ -99,6 +100,8 @@ def _page_body(entry: JSON) -> str:
     if entry.get("final_url") and entry["final_url"] != entry.get("url"):  # the fence's `source:` is the url
         lines.append(str(entry["final_url"]))
     facts = [entry.get("site_name"), f"published {entry['published']}" if entry.get("published") else None]
+    if entry.get("product"):
+        facts.extend(product_facts(Product.model_validate(entry["product"])))
     if any(facts):
         lines.append(" · ".join(fact for fact in facts if fact))
     lines.extend(["", content])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from webferret.models import Page
+from webferret.models import Page, Product
 from webferret.present.paging import open_fence
 
 
@@ -17,10 +17,27 @@ def header_line(page: Page) -> str:
         parts.append(f"by {page.byline}")
     if page.published:
         parts.append(f"published {page.published}")
+    if page.product is not None:
+        parts.extend(product_facts(page.product))
     parts.append(f"{page.word_count} words")
     if page.meta.get("store_error"):  # read, but `open` and `find` will not know it
         parts.append(f"not stored ({page.meta['store_error']})")
     return " · ".join(parts)
+
+
+def product_facts(product: Product) -> list[str]:
+    """A product's price, availability and rating as header facts: `19.99-84.99 USD`, `in stock`,
+    `rated 4.1 of 5 (407 reviews)`."""
+    facts: list[str] = []
+    price = f"{product.low_price}-{product.high_price}" if product.low_price else product.price
+    if price:
+        facts.append(f"{price} {product.currency}" if product.currency else price)
+    if product.availability:
+        facts.append(product.availability)
+    if product.rating is not None:
+        rated = f"rated {product.rating:g} of {product.best_rating or 5:g}"
+        facts.append(f"{rated} ({product.reviews:,} reviews)" if product.reviews else rated)
+    return facts
 
 
 STDIN_LABEL = "stdin"
