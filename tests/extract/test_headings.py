@@ -9,6 +9,7 @@ from simweb import shared_dir
 
 from webferret.extract import trim
 from webferret.extract.document import extract_document
+from webferret.extract.features import normalize
 from webferret.extract.htmlpage import parse_html
 from webferret.extract.main_content import cut
 from webferret.extract.markdown import to_markdown
@@ -43,7 +44,9 @@ def _restored(page: str, kept: list[str]) -> str:
     body = etree.Element("body")
     for text in kept:
         etree.SubElement(body, "p").text = text
-    return to_markdown(trim.headed(body, trim.lost(found[0], body, set(), tree)))
+    return to_markdown(
+        trim.headed(body, trim.lost(found[0], [normalize(b.text) for b in found[0]], body, set(), tree))
+    )
 
 
 def test_a_heading_that_is_mostly_a_link_goes_back_before_its_section() -> None:
@@ -98,7 +101,7 @@ def test_a_heading_trafilatura_kept_is_not_put_in_twice() -> None:
     for n, name in enumerate(SCHOOLS, 1):
         etree.SubElement(body, "head", rend="h2").text = f"{n}. {name}"
         etree.SubElement(body, "p").text = _paragraph(name)
-    assert trim.lost(found[0], body, set(), tree) == []
+    assert trim.lost(found[0], [normalize(b.text) for b in found[0]], body, set(), tree) == []
 
 
 def test_a_ranking_page_reads_with_the_titles_of_its_sections() -> None:

@@ -130,7 +130,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
                 return MainContent(element=whole, source="trafilatura")
         texts = [normalize(b.text) for b in selection.blocks]
         drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
-        lost = trim.lost(selection.blocks, document.body, drop, run.tree)
+        lost = trim.lost(selection.blocks, texts, document.body, drop, run.tree)
         body = trim.headed(trim.trim(document.body, drop), lost)
         return MainContent(element=body, source="trafilatura")
     element = selection.element

@@ -198,15 +198,14 @@ def extended(body: etree._Element, edit: ArticleEdit) -> etree._Element:
 
 
 def lost(
-    blocks: list[Block], body: etree._Element, drop: set[str], tree: html.HtmlElement
+    blocks: list[Block], texts: list[str], body: etree._Element, drop: set[str], tree: html.HtmlElement
 ) -> list[tuple[Block, str]]:
-    """The headings among the page's `blocks` (of `tree`) that trafilatura's choice (`body`, less the
-    paragraphs of `drop`) leaves out while keeping the block after them (`headings.lost_headings`),
-    each with the normalized text of that block."""
+    """The headings among the page's `blocks` (of `tree`; `texts` their normalized texts) that
+    trafilatura's choice (`body`, less the paragraphs of `drop`) leaves out while keeping the block
+    after them (`headings.lost_headings`), each with the normalized text of that block."""
     if not any(block.element.tag in HEADING_TAGS for block in blocks):
         return []
     paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)} - drop
-    texts = [normalize(block.text) for block in blocks]
     found = lost_headings(blocks, texts, [text in paragraphs for text in texts], page_title(tree))
     return [(blocks[i], texts[i + 1]) for i in found]
 
