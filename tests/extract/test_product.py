@@ -105,8 +105,33 @@ def _shirt(**fields: Any) -> dict[str, Any]:
             {"og:price:amount": "22.00", "og:price:currency": "USD", "product:availability": "instock"},
             Product(price="22.00", currency="USD", availability="instock"),
         ),
+        (  # a ProductGroup: its variants' offers
+            {
+                "@type": "ProductGroup",
+                "name": "Loke Jacket",
+                "hasVariant": [
+                    {"@type": "Product", "offers": {"price": 130, "priceCurrency": "USD"}},
+                    {"@type": "Product", "offers": {"price": "150.00", "priceCurrency": "USD"}},
+                ],
+            },
+            {},
+            Product(name="Loke Jacket", low_price="130", high_price="150.00", currency="USD"),
+        ),
+        (  # currency marks and a decimal comma after a thousands point
+            _shirt(offers={"price": "1.299,00 €", "priceCurrency": "EUR"}),
+            {},
+            Product(name="Arrival T-Shirt", brand="Gymshark", price="1299.00", currency="EUR"),
+        ),
     ],
-    ids=["offer", "aggregate-offer", "offers", "price-specification", "open-graph"],
+    ids=[
+        "offer",
+        "aggregate-offer",
+        "offers",
+        "price-specification",
+        "open-graph",
+        "variants",
+        "currency-marks",
+    ],
 )
 def test_a_declared_product_reads_as_its_facts(
     node: dict[str, Any], tags: dict[str, str], expected: Product

@@ -2,9 +2,10 @@
 
 A shop's price and stock sit in its buy box, among the buttons and selectors that main-content
 extraction rightly leaves out; most shops also declare them for search engines, as a schema.org
-`Product` in JSON-LD (its `offers`, `aggregateRating`, `brand`, `sku`), or as Open Graph product
-tags (`product:price:amount`, `og:price:amount`). webferret reads them from there, so a reader of a
-product page learns what it costs without the shop's chrome. A page that declares several products
+`Product` in JSON-LD (its `offers`, or its variants' for a `ProductGroup`, `aggregateRating`,
+`brand`, `sku`), or as Open Graph product tags (`product:price:amount`, `og:price:amount`).
+webferret reads them from there, so a reader of a product page learns what it costs without the
+shop's chrome. A page that declares several products
 (a category page, a listing) has no one product and gets none.
 """
 
@@ -18,6 +19,11 @@ from webferret.models import Product
 
 PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel", "Vehicle", "Car"))
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_TAGS = (
+    ("product:price:amount", "product:price:currency"),
+    ("og:price:amount", "og:price:currency"),
+)
+_NOT_A_NUMBER = re.compile(r"[^\d.,]")
 
 
 def product_facts(nodes: list[dict[str, Any]], tags: dict[str, str]) -> Product | None:
@@ -33,13 +39,19 @@ def product_facts(nodes: list[dict[str, Any]], tags: dict[str, str]) -> Product 
         facts["name"] = clean(node.get("name"))
         facts["brand"] = _name(node.get("brand"))
         facts["sku"] = _text(node.get("sku")) or _text(node.get("mpn"))
-        facts |= _offer(node.get("offers"))
+        offers = node.get("offers")
+        variants = node.get("hasVariant")
+        if offers is None and isinstance(variants, list):  # a ProductGroup: its variants' offers
+            offers = [
+                v.get("offers") for v in variants if isinstance(v, dict) and isinstance(v.get("offers"), dict)
+            ]
+        facts |= _offer(offers)
         facts |= _rating(node.get("aggregateRating"))
     if not facts.get("price") and not facts.get("low_price"):
-        amount = tags.get("product:price:amount") or tags.get("og:price:amount")
-        if amount:
-            facts["price"] = _amount(amount)
-            facts["currency"] = tags.get("product:price:currency") or tags.get("og:price:currency")
+        for amount, currency in _TAGS:  # Open Graph's product tags
+            if _amount(tags.get(amount)):
+                facts["price"], facts["currency"] = _amount(tags.get(amount)), clean(tags.get(currency))
+                break
     if not facts.get("availability") and tags.get("product:availability"):
         facts["availability"] = _availability(tags["product:availability"])
     found = {key: value for key, value in facts.items() if value not in (None, "")}
@@ -114,9 +126,13 @@ def _amount(value: Any) -> str | None:
     is "1299.00"); None when it holds no digit."""
     if value is None or isinstance(value, bool):
         return None
-    text = str(value).strip().replace("\u00a0", "").replace(" ", "")
-    if "," in text and "." in text:
-        text = text.replace(",", "")
+    text = _NOT_A_NUMBER.sub("", str(value))  # "$168.00", "USD 1,299.00", "19,99 €"
+    if "," in text and "." in text:  # the last of the two marks the decimals: "1,299.00", "1.299,00"
+        text = (
+            text.replace(".", "").replace(",", ".")
+            if text.rfind(",") > text.rfind(".")
+            else text.replace(",", "")
+        )
     elif text.count(",") == 1 and len(text.rsplit(",", 1)[1]) != 3:  # a decimal comma: "19,99"
         text = text.replace(",", ".")
     else:
