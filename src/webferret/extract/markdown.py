@@ -287,9 +287,11 @@ class Renderer:
             lines = body.split("\n")
             rest = [f"{pad}{line}" if line.strip() else "" for line in lines[1:]]
             items.append("\n".join([marker + lines[0], *rest]))
+        if not items:
+            return []
         if self._cells:
             return ["".join(f"{item}{'' if item.endswith(_CLOSED) else ';'} " for item in items).rstrip(" ;")]
-        return ["\n".join(items)] if items else []
+        return ["\n".join(items)]
 
     def _table(self, node: etree._Element) -> list[str]:
         grid = self._rows(node)

@@ -6,10 +6,11 @@ search" links before the article (`mw-jump-link`), and before each reference the
 it is cited ("^ a b", `mw-cite-backlink`). None of it is ever content, and the headings read
 "## History[[edit](...)]" with them. On a page that MediaWiki made (its `<body class="mediawiki">`
 or its generator tag) what its print view leaves out goes too: the navigation boxes and sidebars of
-a topic's other articles (`navbox`, `vertical-navbox`, `sidebar`), the table of contents (`toc`, whose
-"Contents" heading stood alone), and whatever the wiki marks `noprint`. (Wikipedia itself is
-fetched as its mobile-html, which `extract.wikipedia` reads: this is for its desktop pages saved to a
-file, and for the other wikis.)
+a topic's other articles (`navbox`, `vertical-navbox`, `sidebar`) and the table of contents (`toc`,
+whose "Contents" heading stood alone). What the wiki marks `noprint` stays: the Arch wiki's notes
+that an article needs expanding are marked so. (Wikipedia itself is fetched as its mobile-html,
+which `extract.wikipedia` reads: this is for its desktop pages saved to a file, and for the other
+wikis.)
 """
 
 from __future__ import annotations
