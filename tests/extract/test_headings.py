@@ -1,4 +1,5 @@
-"""Headings that trafilatura left out while keeping the sections under them are put back."""
+"""What trafilatura left out of what it kept is put back: the headings of sections it kept, and the
+text around the inline elements of a `div` (`trim.headed`, `trim.whole_runs`)."""
 
 from __future__ import annotations
 
@@ -115,3 +116,47 @@ def test_a_ranking_page_reads_with_the_titles_of_its_sections() -> None:
     )
     assert content.index("MBA rankings come and go", heading) > heading
     assert "## 2. [Stanford GSB]" in content
+
+
+ALERT = (
+    '<div class="alert"><h4>Note:</h4>A Service can map <em>any</em> incoming <code>port</code> to a '
+    "<code>targetPort</code>. By default the two are the same.</div>"
+    '<div class="feature-state">FEATURE STATE: <code>Kubernetes v1.34 [alpha]</code>'
+    "(disabled by default)</div>"
+)
+
+
+def _loose(page: str, loose: str) -> str:
+    """The Markdown of a trafilatura-like choice that kept `_paragraph`s and the loose run `loose`
+    (its inline elements at the top level, the text of their `div` lost), once made whole."""
+    tree = parse_html(page, None)
+    found = cut(page, "https://docs.example/service", tree, known=("", ""))
+    assert found is not None
+    body = etree.fromstring(
+        f"<body><p>{_paragraph(SCHOOLS[0])}</p>{loose}<p>{_paragraph(SCHOOLS[1])}</p></body>"
+    )
+    return to_markdown(trim.whole_runs(body, found[0], [normalize(b.text) for b in found[0]]))
+
+
+def test_a_sentence_trafilatura_kept_only_the_code_of_is_read_whole() -> None:
+    page = _page(heading="{name}").replace("</main>", f"{ALERT}</main>")
+    loose = (
+        "<code>port</code> to a <code>targetPort</code>. By default the two are the same."
+        "<code>Kubernetes v1.34 [alpha]</code>(disabled by default)"
+    )
+    markdown = _loose(page, loose)
+    assert (
+        "A Service can map *any* incoming `port` to a `targetPort`. By default the two are the same.\n"
+        in markdown
+    )
+    assert "FEATURE STATE: `Kubernetes v1.34 [alpha]`(disabled by default)" in markdown
+    assert markdown.count("targetPort") == 1
+
+
+def test_a_loose_run_that_is_a_small_part_of_its_block_stays_as_it_is() -> None:
+    long = " ".join(["The guide goes on about ports and services for a long while."] * 12)
+    page = _page(heading="{name}").replace(
+        "</main>", f"<div>{long} Set <code>port</code> to a number.</div></main>"
+    )
+    markdown = _loose(page, "<code>port</code> to a number.")
+    assert "The guide goes on" not in markdown and "`port` to a number." in markdown

@@ -132,6 +132,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
         drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
         lost = trim.lost(selection.blocks, texts, document.body, drop, run.tree)
         body = trim.headed(trim.trim(document.body, drop), lost)
+        body = trim.whole_runs(body, selection.blocks, texts)
         return MainContent(element=body, source="trafilatura")
     element = selection.element
     if element is None or not "".join(element.itertext()).strip():
@@ -155,6 +156,7 @@ def trimmed_main(run: Run, url: str | None, text: str) -> MainContent | None:
     if trim.rejects_choice(document, edit):
         return None  # read as any other page: the classifier's selection, or the chooser's pick
     body = trim.headed(trim.extended(trim.trim(document.body, edit.drop), edit), edit.headings)
+    body = trim.whole_runs(body, edit.blocks, edit.texts)
     return MainContent(element=body, source="trafilatura")
 
 

@@ -66,6 +66,9 @@ class ArticleEdit:
     headings: list[tuple[Block, str]] = field(default_factory=list)
     """Headings trafilatura left out (`headings.lost_headings`), each with the normalized text of the
     paragraph it goes before (`headed`)."""
+    blocks: list[Block] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    """The page's blocks, when it was cut into them, and their normalized texts (`whole_runs`)."""
 
 
 def rejects_choice(document: Document, edit: ArticleEdit) -> bool:
@@ -124,12 +127,12 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
     extra = _extension_rows(blocks, texts, set(rows), ref)
     if not rows and not extra:
-        return ArticleEdit(drop=tags)
+        return ArticleEdit(drop=tags, blocks=blocks, texts=texts)
     x = features.matrix(blocks, page, url, ref, rows + extra)  # whole in those rows only
     scored = rows + extra
     prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in scored], x[scored], main))
     drop = rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT) | tags
-    edit = ArticleEdit(drop=drop)
+    edit = ArticleEdit(drop=drop, blocks=blocks, texts=texts)
     last = ""
     added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
     kept = [False] * len(texts)
@@ -225,6 +228,78 @@ def headed(body: etree._Element, headings: list[tuple[Block, str]]) -> etree._El
         if anchor is not None:
             anchor.addprevious(main_content.copy_block(block))
     return out
+
+
+_INLINE = frozenset(("code", "hi", "ref", "del", "sub", "sup"))
+RUN_SHARE = 0.25  # at least, of the block that holds it: a run is a sentence's part, not a word of a page
+
+
+def whole_runs(body: etree._Element, blocks: list[Block], texts: list[str]) -> etree._Element:
+    """`body` with each loose run of inline elements at its top level replaced by the whole block of
+    the page that holds it. trafilatura drops the text of a `div` that holds inline elements and
+    keeps the elements, loose among its paragraphs: "<code>port</code> to a <code>targetPort</code>.
+    By default..." without the sentence's start, "A Service can map any incoming". `texts`: the
+    blocks' normalized texts. `body` itself when it has no such run."""
+    if not blocks or not _loose_runs(body):
+        return body
+    out = deepcopy(body)
+    kept = {normalize("".join(el.itertext())) for el in out.iter(*_PARAGRAPHS)}
+    for run in _loose_runs(out):
+        for part, best in _held_parts(run, out, texts, kept):
+            if part[0] is run[0]:  # the text before the run is the first part's start
+                previous = part[0].getprevious()
+                if previous is not None:
+                    previous.tail = None
+                else:
+                    out.text = None
+            part[0].addprevious(main_content.copy_block(blocks[best]))
+            for element in part:
+                out.remove(element)
+            kept.add(texts[best])
+    return out
+
+
+def _held_parts(
+    run: list[etree._Element], body: etree._Element, texts: list[str], kept: set[str]
+) -> list[tuple[list[etree._Element], int]]:
+    """A run cut into parts each held whole by one block of the page (one trafilatura may have run
+    together from two), with the index of that block: the shortest that holds the part and is not
+    kept already, when the part is at least `RUN_SHARE` of it."""
+    previous = run[0].getprevious()
+    lead = (previous.tail if previous is not None else body.text) or ""
+    parts: list[tuple[list[etree._Element], int]] = []
+    part: list[etree._Element] = []
+    text, holders = lead, list(range(len(texts)))
+    for element in [*run, None]:
+        piece = "" if element is None else "".join(element.itertext()) + (element.tail or "")
+        joined = normalize(text + piece)
+        wider = [i for i in holders if joined in texts[i]] if element is not None else []
+        if part and not wider:  # the part ends here: the element does not fit the same block
+            candidates = [i for i in holders if texts[i] not in kept]
+            if candidates:
+                best = min(candidates, key=lambda i: len(texts[i]))
+                if len(normalize(text)) >= RUN_SHARE * len(texts[best]):
+                    parts.append((part, best))
+            part, text = [], ""
+            alone = normalize(piece)
+            wider = [i for i, held in enumerate(texts) if alone in held] if element is not None else []
+        if element is not None:
+            part.append(element)
+            text += piece
+            holders = wider
+    return parts
+
+
+def _loose_runs(body: etree._Element) -> list[list[etree._Element]]:
+    """The runs of inline elements at the top level of trafilatura's `body` that have running text
+    between or after them."""
+    runs: list[list[etree._Element]] = [[]]
+    for element in body:
+        if tag_name(element) in _INLINE:
+            runs[-1].append(element)
+        elif runs[-1]:
+            runs.append([])
+    return [run for run in runs if any((el.tail or "").strip() for el in run)]
 
 
 def _opening(element: etree._Element, body: etree._Element) -> etree._Element | None:
