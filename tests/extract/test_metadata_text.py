@@ -71,3 +71,34 @@ def test_language_tags_come_in_their_usual_case() -> None:
     ):
         page = f'<html lang="{given}"><head><title>t</title></head><body><p>x</p></body></html>'
         assert extract_metadata(parse_html(page, None), None).language == expected
+
+
+def _person(name: str) -> str:
+    return (
+        '<div itemprop="author" itemscope itemtype="http://schema.org/Person">'
+        f'<a href="/users/{name}">{name}</a><meta itemprop="name" content="{name}">'
+        "<span>1,234 reputation</span></div>"
+    )
+
+
+def _thread(body: str) -> str | None:
+    page = f"<html><head><title>A question</title></head><body>{body}</body></html>"
+    return extract_metadata(parse_html(page, None), None).byline
+
+
+def test_the_byline_of_a_thread_is_its_asker_not_who_answered_or_commented() -> None:
+    question = (
+        '<div itemscope itemtype="https://schema.org/Question"><p>Why?</p>'
+        f'<div itemscope itemtype="https://schema.org/Comment"><p>Is it?</p>{_person("Joe")}</div>'
+        f"{_person('Vader')}</div>"
+    )
+    answer = f'<div itemscope itemtype="https://schema.org/Answer"><p>Because.</p>{_person("Andrej")}</div>'
+    assert (
+        _thread(f'<main itemscope itemtype="https://schema.org/QAPage">{question}{answer}</main>') == "Vader"
+    )
+    assert _thread(answer) is None  # only replies are marked (Tom's Hardware): no byline, not a reply's
+    lena = _person("Lena")
+    comment = f'<article itemscope itemtype="https://schema.org/Comment"><p>First post.</p>{lena}</article>'
+    assert _thread(comment + answer) == "Lena"  # a comment on nothing is a forum's post (XenForo)
+    nested = f'<div itemscope itemtype="https://schema.org/DiscussionForumPosting">{comment}</div>'
+    assert _thread(nested) == "Lena"  # a comment's author when no other mark names one

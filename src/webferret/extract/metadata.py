@@ -202,12 +202,27 @@ class _Marked:
         firsts: list[html.HtmlElement] = []
         parents: set[html.HtmlElement | None] = set()
         for node in self._all():
-            if node.get("rel") == "author" or node.get("itemprop") == "author":
+            if (node.get("rel") == "author" or node.get("itemprop") == "author") and _reply(node) != "answer":
                 parent = node.getparent()
                 if parent not in parents:
                     parents.add(parent)
                     firsts.append(node)
         return firsts
+
+
+def _reply(node: html.HtmlElement) -> str | None:
+    """What kind of reply an author mark belongs to, if any: "answer" when its nearest microdata item
+    is an `Answer` (Stack Exchange's, a forum's replies marked so: never the page's author),
+    "comment" for a `Comment` made on another item (a comment under a question, an answer or a post:
+    the page's author only when no other mark names one). A `Comment` that stands alone is a forum's
+    post (XenForo marks every post so), whose first is the thread's own."""
+    scope = next((a for a in node.iterancestors() if a.get("itemscope") is not None), None)
+    kind = "" if scope is None else (scope.get("itemtype") or "").rstrip("/")
+    if kind.endswith("/Answer"):
+        return "answer"
+    if kind.endswith("/Comment") and any(a.get("itemscope") is not None for a in scope.iterancestors()):
+        return "comment"
+    return None
 
 
 def _title(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str | None:
@@ -241,9 +256,10 @@ def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
         value = clean(tags.get(key))
         if _a_name(value):
             return value
-    for node in marks.authors():
-        named = node.xpath('.//*[@itemprop="name"]')
-        value = clean((named[0] if named else node).text_content())
+    authors = marks.authors()
+    for node in sorted(authors, key=lambda node: _reply(node) == "comment"):  # a comment's author last
+        named = node.xpath('.//*[@itemprop="name"]')  # its text, or a `<meta itemprop="name" content>`
+        value = clean((named[0].get("content") or named[0].text_content()) if named else node.text_content())
         if value and len(value) < 80:
             return value
     return None
