@@ -59,14 +59,14 @@ def spell_formulas(tree: html.HtmlElement) -> None:
     for node in tree.xpath("//mjx-container"):
         found = node.find(".//math")
         display = node.get("display") == "true" or (found is not None and _displayed(found))
-        _replace(node, _math_tex(found) if found is not None else "", display)
+        _replace(node, _tex_of(found), display)
     for node in tree.xpath("//math"):
         _replace(node, _math_tex(node), _displayed(node))
 
 
 def _wikipedia(node: etree._Element) -> None:
     found = node.find(".//math")
-    tex = _math_tex(found) if found is not None else ""
+    tex = _tex_of(found)
     image = node.find(".//img")
     if not tex and image is not None:
         tex = image.get("alt") or ""
@@ -88,8 +88,12 @@ def _mathjax2(script: etree._Element) -> None:
 
 def _annotation(node: etree._Element) -> str:
     """The TeX annotation of the MathML inside `node` (KaTeX's), else that MathML read as TeX."""
-    found = node.find(".//math")
-    return _math_tex(found) if found is not None else ""
+    return _tex_of(node.find(".//math"))
+
+
+def _tex_of(math: etree._Element | None) -> str:
+    """The TeX of a MathML element found (`_math_tex`); "" when none was."""
+    return _math_tex(math) if math is not None else ""
 
 
 def _displayed(math: etree._Element) -> bool:

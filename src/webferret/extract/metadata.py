@@ -16,6 +16,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
 
+from webferret.extract.microdata import item_kind, item_of
 from webferret.models import Product
 
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
@@ -198,16 +199,20 @@ class _Marked:
         return [node for node in self._all() if node.get("itemprop") == "headline"]
 
     def authors(self) -> list[html.HtmlElement]:
-        """`//*[@rel="author" or @itemprop="author"][1]`: of each element's children, the first marked."""
+        """`//*[@rel="author" or @itemprop="author"][1]`: of each element's children, the first marked;
+        never the author of an answer, and the authors of comments on other items last (`_reply`)."""
         firsts: list[html.HtmlElement] = []
+        commenters: list[html.HtmlElement] = []
         parents: set[html.HtmlElement | None] = set()
         for node in self._all():
-            if (node.get("rel") == "author" or node.get("itemprop") == "author") and _reply(node) != "answer":
-                parent = node.getparent()
-                if parent not in parents:
-                    parents.add(parent)
-                    firsts.append(node)
-        return firsts
+            if node.get("rel") != "author" and node.get("itemprop") != "author":
+                continue
+            reply = _reply(node)
+            parent = node.getparent()
+            if reply != "answer" and parent not in parents:
+                parents.add(parent)
+                (commenters if reply == "comment" else firsts).append(node)
+        return firsts + commenters
 
 
 def _reply(node: html.HtmlElement) -> str | None:
@@ -216,11 +221,11 @@ def _reply(node: html.HtmlElement) -> str | None:
     "comment" for a `Comment` made on another item (a comment under a question, an answer or a post:
     the page's author only when no other mark names one). A `Comment` that stands alone is a forum's
     post (XenForo marks every post so), whose first is the thread's own."""
-    scope = next((a for a in node.iterancestors() if a.get("itemscope") is not None), None)
-    kind = "" if scope is None else (scope.get("itemtype") or "").rstrip("/")
-    if kind.endswith("/Answer"):
+    scope = item_of(node)
+    kind = "" if scope is None else item_kind(scope)
+    if kind == "Answer":
         return "answer"
-    if kind.endswith("/Comment") and any(a.get("itemscope") is not None for a in scope.iterancestors()):
+    if kind == "Comment" and item_of(scope) is not None:
         return "comment"
     return None
 
@@ -256,8 +261,7 @@ def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
         value = clean(tags.get(key))
         if _a_name(value):
             return value
-    authors = marks.authors()
-    for node in sorted(authors, key=lambda node: _reply(node) == "comment"):  # a comment's author last
+    for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')  # its text, or a `<meta itemprop="name" content>`
         value = clean((named[0].get("content") or named[0].text_content()) if named else node.text_content())
         if value and len(value) < 80:

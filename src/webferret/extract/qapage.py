@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract.microdata import item_kind, item_of
+
 HINT = "QAPage"
 """In a page's HTML when it may be a thread (`thread` is not run otherwise)."""
 
@@ -42,13 +44,13 @@ def thread(tree: html.HtmlElement) -> html.HtmlElement | None:
     """The thread as one element (the question's text, then each answer under its heading), or None
     when the page is not a QAPage whose question has a text of its own."""
     items = tree.xpath("//*[@itemscope][@itemtype]")
-    if not any(_kind(item) == "QAPage" for item in items):
+    if not any(item_kind(item) == "QAPage" for item in items):
         return None
     props = _props(tree)
-    question = next((_post(item, props) for item in items if _kind(item) == "Question"), None)
+    question = next((_post(item, props) for item in items if item_kind(item) == "Question"), None)
     if question is None:
         return None
-    answers = [post for item in items if _kind(item) == "Answer" and (post := _post(item, props))]
+    answers = [post for item in items if item_kind(item) == "Answer" and (post := _post(item, props))]
     answers.sort(key=lambda post: (not post.accepted, -_number(post.votes)))  # stable: page order kept
     root = html.Element("div")
     for name, post in [("Question", question), *((f"Answer {n}", a) for n, a in enumerate(answers, 1))]:
@@ -73,18 +75,12 @@ def _demoted(text: html.HtmlElement) -> html.HtmlElement:
     return text
 
 
-def _kind(item: html.HtmlElement) -> str:
-    """An item's schema.org type, e.g. `Answer` for `https://schema.org/Answer` (the first one given)."""
-    kinds = (item.get("itemtype") or "").split()
-    return kinds[0].rstrip("/").rpartition("/")[2] if kinds else ""
-
-
 def _props(tree: html.HtmlElement) -> Props:
     """Every item's properties: the elements naming each, by the item they belong to (the nearest
     ancestor that is an item; an element that is an item itself is a property of the one around it)."""
     props: Props = defaultdict(lambda: defaultdict(list))
     for element in tree.xpath("//*[@itemprop]"):
-        owner = next((a for a in element.iterancestors() if a.get("itemscope") is not None), None)
+        owner = item_of(element)
         if owner is not None:
             for name in (element.get("itemprop") or "").split():
                 props[owner][name].append(element)

@@ -185,7 +185,7 @@ def extended(body: etree._Element, edit: ArticleEdit) -> etree._Element:
     if not edit.add:
         return body
     out = deepcopy(body)
-    places = {normalize("".join(el.itertext())): el for el in out.iter(*_PARAGRAPHS)}
+    places = {_normalized(el): el for el in out.iter(*_PARAGRAPHS)}
     previous: dict[str, etree._Element] = {}
     for block, after in zip(edit.add, edit.after, strict=True):
         piece = main_content.copy_block(block)
@@ -208,7 +208,7 @@ def lost(
     after them (`headings.lost_headings`), each with the normalized text of that block."""
     if not any(block.element.tag in HEADING_TAGS for block in blocks):
         return []
-    paragraphs = {normalize("".join(el.itertext())) for el in body.iter(*_PARAGRAPHS)} - drop
+    paragraphs = {_normalized(el) for el in body.iter(*_PARAGRAPHS)} - drop
     found = lost_headings(blocks, texts, [text in paragraphs for text in texts], page_title(tree))
     return [(blocks[i], texts[i + 1]) for i in found]
 
@@ -221,7 +221,7 @@ def headed(body: etree._Element, headings: list[tuple[Block, str]]) -> etree._El
     out = deepcopy(body)
     places: dict[str, etree._Element] = {}
     for element in out.iter(*_PARAGRAPHS):
-        places.setdefault(normalize("".join(element.itertext())), element)
+        places.setdefault(_normalized(element), element)
     for block, before in headings:
         place = places.get(before)
         anchor = None if place is None else _opening(place, out)
@@ -243,7 +243,7 @@ def whole_runs(body: etree._Element, blocks: list[Block], texts: list[str]) -> e
     if not blocks or not _loose_runs(body):
         return body
     out = deepcopy(body)
-    kept = {normalize("".join(el.itertext())) for el in out.iter(*_PARAGRAPHS)}
+    kept = {_normalized(el) for el in out.iter(*_PARAGRAPHS)}
     for run in _loose_runs(out):
         for part, best in _held_parts(run, out, texts, kept):
             if part[0] is run[0]:  # the text before the run is the first part's start
@@ -312,6 +312,11 @@ def _opening(element: etree._Element, body: etree._Element) -> etree._Element | 
     return element
 
 
+def _normalized(element: etree._Element) -> str:
+    """The normalized text of one of trafilatura's paragraphs (as a block's, to compare them)."""
+    return normalize("".join(element.itertext()))
+
+
 def _tag_line(text: str) -> bool:
     """Whether a paragraph lists the article's tags (`_TAG_LINE`): "Tags: ..." or "Filed under: ...", or
     "Tags" then a list of short comma-separated items."""
@@ -342,7 +347,7 @@ def trim(body: etree._Element, drop: set[str]) -> etree._Element:
     removed = False
     for element in list(out.iter(*_PARAGRAPHS)):
         parent = element.getparent()
-        if parent is None or normalize("".join(element.itertext())) not in drop:
+        if parent is None or _normalized(element) not in drop:
             continue
         drop_keep_tail(element, parent)
         removed = True
