@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from lxml import etree, html
 
-from webferret.extract import cfemail, classify, formulas, mediawiki, qapage, scope, tabs, wikipedia
+from webferret.extract import cfemail, classify, formulas, mediawiki, popups, qapage, scope, tabs, wikipedia
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
@@ -87,6 +87,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         formulas.spell_formulas(tree)
     if mediawiki.has_chrome(text):
         mediawiki.strip_chrome(tree)
+    if popups.has_popups(text):
+        popups.drop_popups(tree)
     return tree
 
 
