@@ -25,7 +25,7 @@ import numpy as np
 from lxml import etree, html
 from trafilatura.settings import Document
 
-from webferret.extract import features, main_content
+from webferret.extract import embeds, features, main_content
 from webferret.extract.blocks import Block, drop_keep_tail
 from webferret.extract.codeblocks import tag_name
 from webferret.extract.features import normalize
@@ -136,7 +136,15 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     last = ""
     added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
     kept = [False] * len(texts)
+    posts = {}
+    if embeds.has_posts(page):
+        posts = embeds.quoted_posts(
+            blocks, [i in added or (t in paragraphs and t not in drop) for i, t in enumerate(texts)]
+        )
     for i, text in enumerate(texts):
+        if i in posts:
+            edit.add.append(posts[i])
+            edit.after.append(last)
         if i in added:
             edit.add.append(blocks[i])
             edit.after.append(last)
