@@ -67,6 +67,10 @@ def test_emphasis_inside_the_same_emphasis_is_marked_once() -> None:
     # two bold runs that touch are one: `**Game D****ay**` would not read as bold
     assert render("<h2><b>Game D</b><b>ay</b></h2>") == "## **Game Day**\n"
     assert render("<p><b>one</b> <b>two</b></p>") == "**one** **two**\n"
+    assert render("<p>See <i>Game D</i><i>ay</i></p>") == "See *Game Day*\n"  # in a paragraph's own run too
+    # a link without a target (an e-mail address) is its text: its emphasis touches the next one's
+    out = render('<p><i>Write to </i><a href="mailto:a@b.com"><i>a@b.com</i></a><i>. Follow her</i></p>')
+    assert out == "*Write to* *a@b.com. Follow her*\n"
 
 
 def test_loading_placeholders_are_left_out() -> None:

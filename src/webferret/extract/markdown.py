@@ -127,14 +127,15 @@ class Renderer:
         """The Markdown blocks of a container: inline runs become paragraphs."""
         out: list[str] = []
         run: list[str] = [self._text(node.text)]
+        joinable = ""  # as in `_add_inline`
         for child in node:
             if self._is_block(child):
                 self._flush(run, out)
                 out.extend(self.block(child))
                 run = [self._text(child.tail)]
+                joinable = ""
             else:
-                run.append(self.inline(child))
-                run.append(self._text(child.tail))
+                joinable = self._add_inline(run, child, joinable)
         self._flush(run, out)
         return out
 
@@ -404,18 +405,24 @@ class Renderer:
 
     def _inline_children(self, node: etree._Element) -> str:
         parts = [self._text(node.text)]
-        joinable = ""  # the mark that closes parts[-1] when it is an emphasis that text does not follow
+        joinable = ""
         for child in node:
-            piece = self.inline(child)
-            mark, tail = self._mark, self._text(child.tail)
-            if mark and mark == joinable and piece.startswith(mark):  # `**a****b**` is `**ab**`
-                parts[-1] = parts[-1][: -len(mark)]
-                piece = piece[len(mark) :]
-            parts.append(piece)
-            if tail:
-                parts.append(tail)
-            joinable = mark if mark and not tail and piece.endswith(mark) else ""
+            joinable = self._add_inline(parts, child, joinable)
         return _collapse("".join(parts))
+
+    def _add_inline(self, parts: list[str], child: etree._Element, joinable: str) -> str:
+        """`child`'s Markdown and its tail added to `parts`. `joinable` is the mark that closes `parts[-1]`
+        when it is an emphasis that no text follows; two such runs that touch are one (`**a****b**` is
+        `**ab**`). Returns the mark that now closes `parts[-1]` so ("" when none)."""
+        piece = self.inline(child)
+        mark, tail = self._mark, self._text(child.tail)
+        if mark and mark == joinable and piece.startswith(mark):
+            parts[-1] = parts[-1][: -len(mark)]
+            piece = piece[len(mark) :]
+        parts.append(piece)
+        if tail:
+            parts.append(tail)
+        return mark if mark and not tail and piece.endswith(mark) else ""
 
     def inline(self, node: etree._Element) -> str:
         self._mark = ""
@@ -438,8 +445,11 @@ class Renderer:
         finally:
             self._open.pop()
         if tag in ("a", "ref"):
+            # a link that is one emphasis run and renders as its text (no target: a `mailto:`) is that run
+            whole = not (node.text or "").strip() and len(node) == 1 and not (node[0].tail or "").strip()
+            inner_mark = self._mark if whole else ""
             out = self._link(node, inner)
-            self._mark = ""
+            self._mark = inner_mark if out == inner else ""
             return out
         out = _wrap(inner, mark)
         self._mark = mark if out != inner else ""
