@@ -9,7 +9,7 @@ from webferret.cli import main
 
 ALLOW = ["--allow-host", "127.0.0.1"]
 WORDS = "Ferrets dig long tunnels under the old barn and keep their food in a dry chamber there. "
-PAGE = f"""<html><head><title>Tunnels</title><style>p {{ color: red }}</style></head><body>
+PAGE = f"""<html><head><title>Ferret tunnels</title><style>p {{ color: red }}</style></head><body>
 <nav><a href="/">Home</a></nav>
 <article><h1>Tunnels</h1>
 <p onclick="steal()" style="color: blue" class="lead">{WORDS * 3}

@@ -16,8 +16,8 @@ def markdown(html: str) -> str:
 
 def test_heading_and_paragraphs_stay_apart() -> None:
     html = (
-        "<html><body><h1>Heading</h1><p>hello world paragraph here.</p>"
-        "<p>Second paragraph with more text.</p></body></html>"
+        "<html><head><title>A tiny page</title></head><body><h1>Heading</h1>"
+        "<p>hello world paragraph here.</p><p>Second paragraph with more text.</p></body></html>"
     )
     assert markdown(html) == "# Heading\n\nhello world paragraph here.\n\nSecond paragraph with more text."
 

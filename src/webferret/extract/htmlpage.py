@@ -8,7 +8,18 @@ from dataclasses import dataclass, replace
 
 from lxml import etree, html
 
-from webferret.extract import cfemail, classify, formulas, mediawiki, popups, qapage, scope, tabs, wikipedia
+from webferret.extract import (
+    cfemail,
+    classify,
+    formulas,
+    leadtitle,
+    mediawiki,
+    popups,
+    qapage,
+    scope,
+    tabs,
+    wikipedia,
+)
 from webferret.extract.codeblocks import collect_code_blocks
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
@@ -22,6 +33,8 @@ from webferret.models import ErrorCode, FerretError
 
 _KNOWN_TYPES = {"wikipedia": "article", "qapage": "forum"}
 """The page type a selector's choice tells (`MainContent.source`)."""
+_AS_ASKED = frozenset(("selector", "whole_page"))
+"""The sources of a main content the caller chose (`--selector`, `--whole-page`): read as it is."""
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _PARSERS = threading.local()
 
@@ -117,16 +130,26 @@ class Body:
     in_main: set[str]
     base: str | None
     markup: str = ""  # `--format html`: the main content as clean HTML (`extract.cleanhtml`)
+    untitled: bool = False  # the opening headline, a repeat of the title, left out (`extract.leadtitle`)
 
 
-def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOptions, article: bool) -> Body:
+def _body(
+    tree: html.HtmlElement,
+    url: str | None,
+    text: str,
+    options: ExtractOptions,
+    article: bool,
+    title: str | None,
+) -> Body:
     base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
+    head_title = tree.findtext(".//title")
     if scope.drop_excluded(tree, options.exclude):  # `--exclude`: gone before anything reads the body
         text = html.tostring(tree, encoding="unicode")  # the learned selector re-reads the HTML text
     codes = collect_code_blocks(tree)  # before the selector may flatten them
     main = _main(tree, url, text, article, options)
     if main is None:
         return Body("", "", None, 0, set(), base)
+    untitled = main.source not in _AS_ASKED and leadtitle.drop_title(main.element, title, head_title)
     markdown = to_markdown(main.element, base, codes=codes)
     plain = to_text(main.element, codes=codes) if options.format == "text" else ""
     words = count_words(plain or markdown)
@@ -135,7 +158,7 @@ def _body(tree: html.HtmlElement, url: str | None, text: str, options: ExtractOp
         from webferret.extract.cleanhtml import clean_html
 
         markup = clean_html(main, base)
-    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base, markup)
+    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base, markup, untitled)
 
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
@@ -143,7 +166,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
     article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
-    body = _body(tree, url, text, options, article)
+    body = _body(tree, url, text, options, article, meta.title)
     signals = classify.Signals(
         url=url,
         title=meta.title,
@@ -161,6 +184,8 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
     extra: dict[str, object] = {"selector": body.selector}
     if options.scope() is not None:
         extra["scope"] = options.scope()
+    if body.untitled:
+        extra["title_left_out"] = True
     if vetoed:
         extra["quality_veto"] = vetoed
     return Extracted(

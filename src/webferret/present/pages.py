@@ -84,7 +84,7 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
     if not page.ok:
         return error_line(page)
     if quiet:
-        return page.content
+        return _titled(page)
     lines = [f"# {page.title or page_name(page)}", page_name(page), header_line(page)]
     body = _without_title(page.content.rstrip(), page.title)
     if page.description and not _opens_with(body, page.description):
@@ -98,6 +98,21 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
 
 def _words(text: str) -> str:
     return " ".join(text.replace("#", " ").split()).casefold()
+
+
+def _titled(page: Page) -> str:
+    """The body as a document of its own, for pipes: with the opening headline that extraction left out
+    as a repeat of the title (`meta.extract.title_left_out`) put back. An HTML body is as it is."""
+    body = page.content
+    extract = page.meta.get("extract")
+    if (
+        not page.title
+        or page.format == "html"
+        or not (isinstance(extract, dict) and extract.get("title_left_out"))
+    ):
+        return body
+    head = f"# {page.title}" if page.format == "markdown" else page.title
+    return f"{head}\n\n{body}" if body.strip() else head
 
 
 def _without_title(body: str, title: str | None) -> str:
