@@ -15,6 +15,7 @@ from webferret.extract import (
     leadtitle,
     mediawiki,
     popups,
+    promos,
     qapage,
     scope,
     tabs,
@@ -150,6 +151,8 @@ def _body(
     if main is None:
         return Body("", "", None, 0, set(), base)
     untitled = main.source not in _AS_ASKED and leadtitle.drop_title(main.element, title, head_title)
+    if main.source not in _AS_ASKED:
+        promos.drop_promos(main.element, tree)
     markdown = to_markdown(main.element, base, codes=codes)
     plain = to_text(main.element, codes=codes) if options.format == "text" else ""
     words = count_words(plain or markdown)

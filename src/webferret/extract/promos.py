@@ -1,0 +1,47 @@
+"""A site's links to its other stories, set between an article's paragraphs, left out.
+
+News sites and blogs break an article's text with one-line pointers to their other pages: "READ MORE:
+China plague outbreak confirmed", "Related: The 15 Weirdest Galaxies in Our Universe", "Also on rt.com
+...". Each is a label and a link to another page, and reads as a stray sentence in the middle of the
+story. A paragraph goes when it opens with such a label (`_LABEL`) and what follows the label is the
+text of one of the page's links: a label alone ("See also:", over the list it names) and a sentence
+that only starts with "More" stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webferret.extract.blocks import drop_keep_tail
+
+_LABEL = re.compile(
+    r"\s*(?:read more|related(?: articles?| stories| posts?)?|see also|also read|read also|more|recommended"
+    r"|also on [\w.]+|more from [\w.' ]{1,30}|don't miss|watch|listen)\s*[:>|\-\u2013\u2014]\s*",
+    re.I,
+)
+_PARAGRAPHS = ("p",)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def drop_promos(element: etree._Element, page: etree._Element) -> None:
+    """`element` (the main content) less its paragraphs that point to the site's other pages, in place.
+    What follows a paragraph's label is a link when it is the text of a link of the `page` (the main
+    content may have lost the link itself: trafilatura drops a link that holds only formatting)."""
+    found = []
+    for paragraph in element.iter(*_PARAGRAPHS):
+        text = "".join(paragraph.itertext())
+        label = _LABEL.match(text)
+        if label is not None and text[label.end() :].strip():
+            found.append((paragraph, _words(text[label.end() :])))
+    if not found:
+        return
+    links = {_words("".join(link.itertext())) for link in page.iter("a")}
+    for paragraph, rest in found:
+        parent = paragraph.getparent()
+        if parent is not None and rest.rstrip(".").strip() in links:
+            drop_keep_tail(paragraph, parent)

@@ -1,0 +1,51 @@
+"""A site's pointers to its other stories, between an article's paragraphs, left out (`extract.promos`)."""
+
+from __future__ import annotations
+
+from lxml import html
+
+from webferret.extract.htmlpage import extract_html
+from webferret.extract.promos import drop_promos
+from webferret.extract.types import ExtractOptions
+
+STORY = "".join(
+    f"<p>The simulation follows twenty thousand galaxies from the Big Bang to the present, step {n}.</p>"
+    for n in range(10)
+)
+OTHER = '<a href="/galaxies">The 15 Weirdest Galaxies in Our Universe</a>'
+
+
+def _left(main: str, page: str = "") -> str:
+    element = html.fragment_fromstring(main)
+    drop_promos(element, html.document_fromstring(f"<html><body>{page or main}</body></html>"))
+    return element.text_content()
+
+
+def test_a_label_and_a_link_to_another_page_go() -> None:
+    assert _left(f"<div><p>Stars.</p><p><b>Related: </b>{OTHER}</p><p>Gas.</p></div>") == "Stars.Gas."
+    assert _left(f"<div><p>READ MORE - {OTHER}.</p><p>Gas.</p></div>") == "Gas."
+    assert _left(f"<div><p>More: {OTHER}</p><p>Gas.</p></div>") == "Gas."
+    # the main content lost the link (trafilatura drops one holding only formatting): the page has it
+    lost = "<div><p><b>Related: </b><b>The 15 Weirdest Galaxies in Our Universe</b></p><p>Gas.</p></div>"
+    assert _left(lost, page=f"<p>{OTHER}</p>") == "Gas."
+
+
+def test_labels_alone_sentences_and_text_that_is_no_link_stay() -> None:
+    kept = [
+        "<div><p>See also:</p><ul><li>one</li></ul></div>",  # a label over the list it names
+        "<div><p>More: the team will publish two more papers next year.</p></div>",  # not a link's text
+        f"<div><p>More than ever, astronomers agree: {OTHER}</p></div>",  # no label: "More" opens a sentence
+        f"<div><p>Related: {OTHER} and the words of a paragraph of its own</p></div>",  # more than a link
+    ]
+    for main in kept:
+        before = html.fragment_fromstring(main).text_content()
+        assert _left(main, page=f"{main}<p>{OTHER}</p>") == before, main
+
+
+def test_an_article_reads_without_the_pointer() -> None:
+    page = (
+        '<html><head><title>Universe in a box</title><meta property="og:type" content="article"></head><body>'
+        f"<article>{STORY[:400]}<p><strong>Related: </strong>{OTHER}</p>{STORY[400:]}</article></body></html>"
+    )
+    content = extract_html(page, "https://science.example/universe", ExtractOptions()).content
+    assert "Weirdest" not in content and "step 9" in content
