@@ -30,6 +30,17 @@ def test_a_label_and_a_link_to_another_page_go() -> None:
     assert _left(lost, page=f"<p>{OTHER}</p>") == "Gas."
 
 
+def test_another_story_s_headline_in_capitals_goes() -> None:
+    shouted = '<p><a href="/spicer"><strong>SEAN SPICER ELIMINATED FROM THE SHOW</strong></a></p>'
+    assert _left(f"<div><p>Stars.</p>{shouted}<p>Gas.</p></div>") == "Stars.Gas."
+    warning = "<div><p>DO NOT MIX THE TWO CHEMICALS AT HOME.</p><p>Gas.</p></div>"  # no link: it stays
+    assert _left(warning, page=f"{warning}<a>Home</a>") == "DO NOT MIX THE TWO CHEMICALS AT HOME.Gas."
+    short = '<div><p><a href="/app">GET THE APP</a></p><p>Gas.</p></div>'  # under four words
+    assert _left(short) == "GET THE APPGas."
+    quiet = '<div><p><a href="/results">Read the full swim results of the meet</a></p></div>'  # not shouted
+    assert _left(quiet) == "Read the full swim results of the meet"
+
+
 def test_labels_alone_sentences_and_text_that_is_no_link_stay() -> None:
     kept = [
         "<div><p>See also:</p><ul><li>one</li></ul></div>",  # a label over the list it names

@@ -5,7 +5,8 @@ China plague outbreak confirmed", "Related: The 15 Weirdest Galaxies in Our Univ
 ...". Each is a label and a link to another page, and reads as a stray sentence in the middle of the
 story. A paragraph goes when it opens with such a label (`_LABEL`) and what follows the label is the
 text of one of the page's links: a label alone ("See also:", over the list it names) and a sentence
-that only starts with "More" stay.
+that only starts with "More" stay. A paragraph that is a link and all capitals is another story's
+headline, shouted the way some news sites set them between paragraphs (`SHOUTED_WORDS`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ _LABEL = re.compile(
     re.I,
 )
 _PARAGRAPHS = ("p",)
+SHOUTED_WORDS = 4
+"""At least, in a paragraph in capitals that is a link ("SEAN SPICER ELIMINATED FROM 'DANCING WITH THE
+STARS'"): another story's headline."""
 
 
 def _words(text: str) -> str:
@@ -38,6 +42,8 @@ def drop_promos(element: etree._Element, page: etree._Element) -> None:
         label = _LABEL.match(text)
         if label is not None and text[label.end() :].strip():
             found.append((paragraph, _words(text[label.end() :])))
+        elif text.isupper() and len(text.split()) >= SHOUTED_WORDS:
+            found.append((paragraph, _words(text)))
     if not found:
         return
     links = {_words("".join(link.itertext())) for link in page.iter("a")}
