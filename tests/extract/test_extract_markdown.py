@@ -78,6 +78,16 @@ def test_loading_placeholders_are_left_out() -> None:
     assert out == "- Chair\n\nLoading the van.\n"
 
 
+def test_the_comment_section_s_prompts_are_left_out() -> None:
+    out = render(
+        "<p>The review ends here.</p><h3>Leave a Reply</h3><p>You must be logged in to post a comment.</p>"
+        "<p><b>Tell us what YOU think...</b></p><p>12 comments</p><h2>You may also like</h2>"
+    )
+    assert out == "The review ends here.\n"
+    kept = "<h3>Comments on the draft</h3><p>Comments are welcome until May.</p>"
+    assert render(kept) == "### Comments on the draft\n\nComments are welcome until May.\n"
+
+
 def test_no_break_spaces_in_code_are_spaces() -> None:
     assert render("<pre>emerge --ask&nbsp;--oneshot portage\n&nbsp;&nbsp;done</pre>") == (
         "```\nemerge --ask --oneshot portage\n  done\n```\n"

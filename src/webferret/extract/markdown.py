@@ -40,6 +40,13 @@ _WORDS = re.compile(r"\w+")
 _LINE_NUMBERS = re.compile(r"[\d\s]+")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
+# a line of the page's chrome around the content, alone in its block: the comment section's prompts
+# ("Leave a Reply", "12 comments") and the labels of the boxes after an article ("You may also like")
+_CHROME_LINE = re.compile(
+    r"(?i)(?:leave a (?:reply|comment)|(?:post|add) a comment|[\d,.]+k? comments?|comments?"
+    r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
+    r"|related (?:posts|articles|stories)|share this (?:article|story|post):?)"
+)
 LAYOUT_PROSE = 200  # characters: a cell this long in a one-row table is prose laid out, not a datum
 
 
@@ -59,6 +66,12 @@ def _collapse(text: str) -> str:
     if text.isprintable() and "  " not in text:
         return text
     return _SPACE.sub(" ", text)
+
+
+def _says_nothing(text: str) -> bool:
+    """Whether a block's whole text (its emphasis marks aside) is a placeholder or a line of chrome."""
+    bare = text.strip("*_ ")
+    return _PLACEHOLDER.fullmatch(bare) is not None or _CHROME_LINE.fullmatch(bare) is not None
 
 
 def _fence(code: str) -> str:
@@ -153,7 +166,7 @@ class Renderer:
         level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
         if level:
             title = _PERMALINK.sub("", self._inline_children(node).strip())
-            if not title or _PLACEHOLDER.fullmatch(title):
+            if not title or _says_nothing(title):
                 return []
             if self.text:
                 return [title]
@@ -221,7 +234,7 @@ class Renderer:
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
         text = "\n".join(" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
-        if text.strip() and not _PLACEHOLDER.fullmatch(text.strip()):
+        if text.strip() and not _says_nothing(text.strip()):
             out.append(_BLANKS.sub("\n\n", text).strip())
         run.clear()
 
