@@ -18,6 +18,7 @@ from webferret.extract import (
     promos,
     qapage,
     scope,
+    signup,
     tabs,
     wikipedia,
 )
@@ -153,6 +154,8 @@ def _body(
     untitled = main.source not in _AS_ASKED and leadtitle.drop_title(main.element, title, head_title)
     if main.source not in _AS_ASKED:
         promos.drop_promos(main.element, tree)
+        if signup.has_signup(text) and (lines := signup.box_lines(tree)):
+            signup.drop_lines(main.element, lines)
     markdown = to_markdown(main.element, base, codes=codes)
     plain = to_text(main.element, codes=codes) if options.format == "text" else ""
     words = count_words(plain or markdown)
