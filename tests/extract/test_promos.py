@@ -25,6 +25,9 @@ def test_a_label_and_a_link_to_another_page_go() -> None:
     assert _left(f"<div><p>Stars.</p><p><b>Related: </b>{OTHER}</p><p>Gas.</p></div>") == "Stars.Gas."
     assert _left(f"<div><p>READ MORE - {OTHER}.</p><p>Gas.</p></div>") == "Gas."
     assert _left(f"<div><p>More: {OTHER}</p><p>Gas.</p></div>") == "Gas."
+    # the label inside the link, and no mark after it: "Also on rt.com" over another story's title
+    card = '<p><a href="/news/1"><span>Also on rt.com</span> <span>Journalists face arrest</span></a></p>'
+    assert _left(f"<div>{card}<p>Gas.</p></div>") == "Gas."
     # the main content lost the link (trafilatura drops one holding only formatting): the page has it
     lost = "<div><p><b>Related: </b><b>The 15 Weirdest Galaxies in Our Universe</b></p><p>Gas.</p></div>"
     assert _left(lost, page=f"<p>{OTHER}</p>") == "Gas."
@@ -45,6 +48,7 @@ def test_labels_alone_sentences_and_text_that_is_no_link_stay() -> None:
     kept = [
         "<div><p>See also:</p><ul><li>one</li></ul></div>",  # a label over the list it names
         "<div><p>More: the team will publish two more papers next year.</p></div>",  # not a link's text
+        '<div><p>See also <a href="/faq">FAQ#Why one version</a>.</p></div>',  # a wiki's cross-reference
         f"<div><p>More than ever, astronomers agree: {OTHER}</p></div>",  # no label: "More" opens a sentence
         f"<div><p>Related: {OTHER} and the words of a paragraph of its own</p></div>",  # more than a link
     ]

@@ -19,7 +19,7 @@ from webferret.extract.blocks import drop_keep_tail
 
 _LABEL = re.compile(
     r"\s*(?:read more|related(?: articles?| stories| posts?)?|see also|also read|read also|more|recommended"
-    r"|also on [\w.]+|more from [\w.' ]{1,30}|don't miss|watch|listen)\s*[:>|\-\u2013\u2014]\s*",
+    r"|also on [\w.]+|more from [\w.' ]{1,30}|don't miss|watch|listen)\s*(?P<mark>[:>|\-\u2013\u2014]?)\s*",
     re.I,
 )
 _PARAGRAPHS = ("p",)
@@ -34,20 +34,23 @@ def _words(text: str) -> str:
 
 def drop_promos(element: etree._Element, page: etree._Element) -> None:
     """`element` (the main content) less its paragraphs that point to the site's other pages, in place.
-    What follows a paragraph's label is a link when it is the text of a link of the `page` (the main
-    content may have lost the link itself: trafilatura drops a link that holds only formatting)."""
-    found = []
+    What follows a paragraph's label is a link when it is the text of a link of the `page`, or the label
+    and it are (the main content may have lost the link itself: trafilatura drops a link that holds only
+    formatting)."""
+    found: list[tuple[etree._Element, tuple[str, ...]]] = []
     for paragraph in element.iter(*_PARAGRAPHS):
         text = "".join(paragraph.itertext())
         label = _LABEL.match(text)
         if label is not None and text[label.end() :].strip():
-            found.append((paragraph, _words(text[label.end() :])))
+            # the link after the mark ("Related: ..."), or label and all one link ("Also on rt.com ...")
+            rest = (_words(text[label.end() :]),) if label.group("mark") else ()
+            found.append((paragraph, (*rest, _words(text))))
         elif text.isupper() and len(text.split()) >= SHOUTED_WORDS:
-            found.append((paragraph, _words(text)))
+            found.append((paragraph, (_words(text),)))
     if not found:
         return
     links = {_words("".join(link.itertext())) for link in page.iter("a")}
-    for paragraph, rest in found:
+    for paragraph, texts in found:
         parent = paragraph.getparent()
-        if parent is not None and rest.rstrip(".").strip() in links:
+        if parent is not None and any(text.rstrip(".").strip() in links for text in texts):
             drop_keep_tail(paragraph, parent)
