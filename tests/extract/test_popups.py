@@ -52,8 +52,9 @@ def test_what_the_pointer_rests_on_stays() -> None:
 
 def test_the_cheap_look_before_the_walk() -> None:
     assert has_popups('<div class="Tooltip">') and has_popups('<div class="js-Popover">')
-    assert has_popups("<span class='rollover-block'>") and has_popups("popover")
+    assert has_popups("<span class='rollover-block'>") and has_popups('<b class="x tooltiptext">')
     assert not has_popups("<p>A page without any hover boxes at all.</p>")
+    assert not has_popups("<script>$('.x').tooltip()</script><style>.popover{}</style>")  # no class holds one
 
 
 def test_an_extracted_article_reads_without_the_card() -> None:

@@ -22,6 +22,8 @@ _INLINE = frozenset(("a", "span", "b", "strong", "i", "em", "hi", "ref", "font",
 """An opening text's element that is part of a larger block (the heading's link, its bold)."""
 PART_WORDS = 3
 """At least, in an opening that is only part of `<title>`."""
+TITLE_CHARS = 500
+"""At most, in an opening that may repeat a title (a longer one is not read whole)."""
 
 
 def _words(text: str) -> list[str]:
@@ -46,10 +48,21 @@ def _more_after(block: etree._Element, element: etree._Element) -> bool:
         if (node.tail or "").strip():
             return True
         for sibling in node.itersiblings():
-            if isinstance(sibling.tag, str) and "".join(sibling.itertext()).strip():
+            if isinstance(sibling.tag, str) and any(piece.strip() for piece in sibling.itertext()):
                 return True
         node = node.getparent()
     return False
+
+
+def _short_text(block: etree._Element) -> str | None:
+    """`block`'s text, or None when it is longer than `TITLE_CHARS`."""
+    pieces, size = [], 0
+    for piece in block.itertext():
+        size += len(piece)
+        if size > TITLE_CHARS:
+            return None
+        pieces.append(piece)
+    return "".join(pieces)
 
 
 def _repeats(words: list[str], title: str | None, whole_only: bool) -> bool:
@@ -67,9 +80,10 @@ def drop_title(element: etree._Element, title: str | None, head_title: str | Non
     """`element` (the main content) less an opening block that repeats the page's `title` (the
     metadata's) or its `head_title` (`<title>`'s text), in place; whether it had one."""
     block = _opening(element)
-    if block is None:
+    text = None if block is None else _short_text(block)
+    if block is None or text is None:
         return False
-    words = _words("".join(block.itertext()))
+    words = _words(text)
     if not (_repeats(words, title, True) or _repeats(words, head_title, False)):
         return False
     parent = block.getparent()

@@ -26,8 +26,10 @@ from webferret.extract.words import count_words
 
 _NAME = re.compile(r"tooltip|popover|rollover", re.I)
 _PARTS = ("ooltip", "opover", "ollover")
-"""What every class name `_NAME` matches holds, in either case of its first letter: one of these is in
-the HTML of every page with such a box (`drop_popups` is not run otherwise)."""
+"""What every class name `_NAME` matches holds, in either case of its first letter."""
+_HINT = re.compile(r"""class=["']?[^"'>]*(?:""" + "|".join(_PARTS) + ")")
+"""A class attribute that holds one: in the HTML of every page with such a box (`drop_popups` is not
+run otherwise; the words alone are in the scripts and styles of many pages without one)."""
 _FOUND = etree.XPath("//*[@class][" + " or ".join(f"contains(@class, '{part}')" for part in _PARTS) + "]")
 _RUNNING = frozenset(("p", "li", "td", "dd", "blockquote"))
 """Where a box hangs off a word: running text."""
@@ -37,7 +39,7 @@ WORDS = 4
 
 def has_popups(text: str) -> bool:
     """Whether the HTML text `text` may hold a hover box (a cheap look before `drop_popups`)."""
-    return any(part in text for part in _PARTS)
+    return _HINT.search(text) is not None
 
 
 def _is_box(node: html.HtmlElement) -> bool:

@@ -23,9 +23,24 @@ _LABEL = re.compile(
     re.I,
 )
 _PARAGRAPHS = ("p",)
+OPENING_CHARS = 48
+"""Enough of a paragraph's opening to hold any label with its mark."""
 SHOUTED_WORDS = 4
 """At least, in a paragraph in capitals that is a link ("SEAN SPICER ELIMINATED FROM 'DANCING WITH THE
 STARS'"): another story's headline."""
+
+
+def _may_point(paragraph: etree._Element) -> bool:
+    """Whether a paragraph's opening (`OPENING_CHARS`) may be a label's, or all capitals (a cheap look
+    before its whole text is read)."""
+    opening = paragraph.text or ""
+    if len(opening) < OPENING_CHARS:  # else the paragraph's own text holds it (most do)
+        opening = ""
+        for piece in paragraph.itertext():
+            opening += piece
+            if len(opening) >= OPENING_CHARS:
+                break
+    return _LABEL.match(opening) is not None or opening.isupper()
 
 
 def _words(text: str) -> str:
@@ -39,6 +54,8 @@ def drop_promos(element: etree._Element, page: etree._Element) -> None:
     formatting)."""
     found: list[tuple[etree._Element, tuple[str, ...]]] = []
     for paragraph in element.iter(*_PARAGRAPHS):
+        if not _may_point(paragraph):
+            continue
         text = "".join(paragraph.itertext())
         label = _LABEL.match(text)
         if label is not None and text[label.end() :].strip():

@@ -24,8 +24,8 @@ from webferret.extract.words import count_words
 
 _FIELDS = etree.XPath('//input[@type="email" or contains(translate(@name, "EMAIL", "email"), "email")]')
 _NAMES = re.compile(r"newsletter|subscri|signup|sign-up|opt-?in", re.I)
-_HINTS = ("newsletter", "Newsletter", "ubscri", "ignup", "ign-up")
-"""In the HTML of every page with a box whose name `_NAMES` matches, but an opt-in's."""
+_HINT = re.compile(r"""<input[^>]+(?:type=["']?email|name=["'][^"']*mail)""", re.I)
+"""The field `_FIELDS` finds, in the HTML text (`box_lines` is not run otherwise)."""
 LEVELS = 10
 """At most, from the e-mail field up to its box."""
 WORDS = 120
@@ -36,7 +36,7 @@ _LINES = ("p", "head", "h1", "h2", "h3", "h4", "h5", "h6", "li", "item")
 
 def has_signup(text: str) -> bool:
     """Whether the HTML text `text` may hold a sign-up box (a cheap look before `box_lines`)."""
-    return any(hint in text for hint in _HINTS) or "pt-in" in text or "ptin" in text
+    return _HINT.search(text) is not None
 
 
 def _box(field: etree._Element) -> etree._Element | None:
