@@ -25,6 +25,7 @@ def test_a_label_and_a_link_to_another_page_go() -> None:
     assert _left(f"<div><p>Stars.</p><p><b>Related: </b>{OTHER}</p><p>Gas.</p></div>") == "Stars.Gas."
     assert _left(f"<div><p>READ MORE - {OTHER}.</p><p>Gas.</p></div>") == "Gas."
     assert _left(f"<div><p>More: {OTHER}</p><p>Gas.</p></div>") == "Gas."
+    assert _left(f"<div><p>More from Space.com: {OTHER}</p><p>Gas.</p></div>") == "Gas."  # the longer label
     # the label inside the link, and no mark after it: "Also on rt.com" over another story's title
     card = '<p><a href="/news/1"><span>Also on rt.com</span> <span>Journalists face arrest</span></a></p>'
     assert _left(f"<div>{card}<p>Gas.</p></div>") == "Gas."
@@ -42,6 +43,14 @@ def test_another_story_s_headline_in_capitals_goes() -> None:
     assert _left(short) == "GET THE APPGas."
     quiet = '<div><p><a href="/results">Read the full swim results of the meet</a></p></div>'  # not shouted
     assert _left(quiet) == "Read the full swim results of the meet"
+
+
+def test_a_line_of_the_page_s_tags_goes_on_any_page() -> None:
+    links = ", ".join(f'<a href="/t/{n}">stock car {n}</a>' for n in range(12))  # 36 words, 11 commas
+    tags = f"<p><b>Tags<br>{links}</b></p>"
+    assert _left(f"<div><p>Stars.</p>{tags}</div>") == "Stars."
+    assert _left("<div><p>Filed under: Science</p><p>Gas.</p></div>") == "Gas."
+    assert _left("<div><p>Tags are useful, but only when they are kept short.</p></div>").startswith("Tags")
 
 
 def test_labels_alone_sentences_and_text_that_is_no_link_stay() -> None:

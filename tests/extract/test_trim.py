@@ -12,6 +12,7 @@ from lxml import etree
 from webferret.extract import selector, trim
 from webferret.extract.features import normalize
 from webferret.extract.htmlpage import extract_html, parse_html
+from webferret.extract.promos import tag_line
 from webferret.extract.types import ExtractOptions
 
 BODY = """<body><head>The tide</head><p>The tide rises twice a day along this coast.</p>
@@ -103,9 +104,9 @@ def test_extended_puts_blocks_after_their_place_in_order() -> None:
 def test_tag_lines_are_told_from_sentences() -> None:
     tags = ("Tags: tides, moon", "Filed under: Science |", "Tags tide tables 2018, spring tides, neap tides")
     for line in tags:
-        assert trim._tag_line(line), line
+        assert tag_line(line), line
     for line in ("Tagged as a star, she rose fast", "Tags are useful, but only when they are kept short"):
-        assert not trim._tag_line(line), line
+        assert not tag_line(line), line
 
 
 def test_a_declared_article_loses_its_tag_line() -> None:

@@ -151,8 +151,9 @@ def _body(
     main = _main(tree, url, text, article, options)
     if main is None:
         return Body("", "", None, 0, set(), base)
-    untitled = main.source not in _AS_ASKED and leadtitle.drop_title(main.element, title, head_title)
-    if main.source not in _AS_ASKED:
+    untitled = False
+    if main.source not in _AS_ASKED:  # what the page says around its article: the headline again, chrome
+        untitled = leadtitle.drop_title(main.element, title, head_title)
         promos.drop_promos(main.element, tree)
         if signup.has_signup(text) and (lines := signup.box_lines(tree)):
             signup.drop_lines(main.element, lines)

@@ -6,7 +6,9 @@ China plague outbreak confirmed", "Related: The 15 Weirdest Galaxies in Our Univ
 story. A paragraph goes when it opens with such a label (`_LABEL`) and what follows the label is the
 text of one of the page's links: a label alone ("See also:", over the list it names) and a sentence
 that only starts with "More" stay. A paragraph that is a link and all capitals is another story's
-headline, shouted the way some news sites set them between paragraphs (`SHOUTED_WORDS`).
+headline, shouted the way some news sites set them between paragraphs (`SHOUTED_WORDS`). A line of the
+page's tags or filing ("Tags: tides, moon", "Filed under: Science") is the site's index of the page,
+not its text (`tag_line`).
 """
 
 from __future__ import annotations
@@ -16,13 +18,22 @@ import re
 from lxml import etree
 
 from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.words import count_words
 
-_LABEL = re.compile(
-    r"\s*(?:read more|related(?: articles?| stories| posts?)?|see also|also read|read also|more|recommended"
-    r"|also on [\w.]+|more from [\w.' ]{1,30}|don't miss|watch|listen)\s*(?P<mark>[:>|\-\u2013\u2014]?)\s*",
-    re.I,
+_LABELS = (
+    r"read more|related(?: articles?| stories| posts?)?|see also|also read|read also|recommended"
+    r"|also on [\w.]+|more from [\w.' ]{1,30}|more|don't miss|watch|listen"
 )
+_LABEL = re.compile(rf"\s*(?:{_LABELS})\s*[:>|\-\u2013\u2014]\s*", re.I)
+"""A label and its mark ("Related: ", "READ MORE - ")."""
+_BARE_LABEL = re.compile(rf"\s*(?:{_LABELS})\b", re.I)
+"""A label with or without its mark ("Also on rt.com" over a title in one link)."""
 _PARAGRAPHS = ("p",)
+_TAG_LINE = re.compile(r"(?i)\s*(?:(?:tags|tagged(?: with)?|filed under)\s*:|tags\s)")
+TAG_WORDS = 40
+"""At most, in a line of tags."""
+TAG_ITEM_WORDS = 6
+"""At most, in each comma-separated item of a line of tags without a colon."""
 OPENING_CHARS = 48
 """Enough of a paragraph's opening to hold any label with its mark."""
 SHOUTED_WORDS = 4
@@ -37,10 +48,22 @@ def _may_point(paragraph: etree._Element) -> bool:
     if len(opening) < OPENING_CHARS:  # else the paragraph's own text holds it (most do)
         opening = ""
         for piece in paragraph.itertext():
-            opening += piece
+            opening += piece + " "  # "Tags<br>a, b": a line break is a space
             if len(opening) >= OPENING_CHARS:
                 break
-    return _LABEL.match(opening) is not None or opening.isupper()
+    return _BARE_LABEL.match(opening) is not None or opening.isupper() or _TAG_LINE.match(opening) is not None
+
+
+def tag_line(text: str) -> bool:
+    """Whether a paragraph lists the page's tags or filing (`_TAG_LINE`): "Tags: ..." or "Filed under:
+    ...", or "Tags" then a list of short comma-separated items."""
+    match = _TAG_LINE.match(text)
+    if match is None or count_words(text) > TAG_WORDS:
+        return False
+    if match.group().rstrip().endswith(":"):
+        return True
+    items = text.split(",")
+    return len(items) > 1 and all(len(item.split()) <= TAG_ITEM_WORDS for item in items)
 
 
 def _words(text: str) -> str:
@@ -53,21 +76,24 @@ def drop_promos(element: etree._Element, page: etree._Element) -> None:
     and it are (the main content may have lost the link itself: trafilatura drops a link that holds only
     formatting)."""
     found: list[tuple[etree._Element, tuple[str, ...]]] = []
+    tagged: list[etree._Element] = []
     for paragraph in element.iter(*_PARAGRAPHS):
         if not _may_point(paragraph):
             continue
+        if tag_line(" ".join(paragraph.itertext())):
+            tagged.append(paragraph)
+            continue
         text = "".join(paragraph.itertext())
         label = _LABEL.match(text)
-        if label is not None and text[label.end() :].strip():
-            # the link after the mark ("Related: ..."), or label and all one link ("Also on rt.com ...")
-            rest = (_words(text[label.end() :]),) if label.group("mark") else ()
-            found.append((paragraph, (*rest, _words(text))))
-        elif text.isupper() and len(text.split()) >= SHOUTED_WORDS:
-            found.append((paragraph, (_words(text),)))
-    if not found:
-        return
-    links = {_words("".join(link.itertext())) for link in page.iter("a")}
-    for paragraph, texts in found:
+        if label is not None and text[label.end() :].strip():  # the link after the mark, or all one link
+            found.append((paragraph, (_words(text[label.end() :]), _words(text))))
+        elif _BARE_LABEL.match(text) is not None or (text.isupper() and len(text.split()) >= SHOUTED_WORDS):
+            found.append((paragraph, (_words(text),)))  # all one link: "Also on rt.com ...", a shouted title
+    links = {_words("".join(link.itertext())) for link in page.iter("a")} if found else set()
+    gone = tagged + [
+        paragraph for paragraph, texts in found if any(t.rstrip(".").strip() in links for t in texts)
+    ]
+    for paragraph in gone:
         parent = paragraph.getparent()
-        if parent is not None and any(text.rstrip(".").strip() in links for text in texts):
+        if parent is not None:
             drop_keep_tail(paragraph, parent)

@@ -17,7 +17,6 @@ bench/train_blocks.py estimates both the same way on trafilatura's text (--trim-
 
 from __future__ import annotations
 
-import re
 from copy import deepcopy
 from dataclasses import dataclass, field
 
@@ -47,11 +46,6 @@ _PARAGRAPHS = ("p", "head", "item", "quote")
 REJECTED_KEEP = 0.5
 """A declared article whose trim keeps under this share of trafilatura's words is read as any other
 page (`rejects_choice`)."""
-# a paragraph that lists the article's tags or filing ("Tags: a, b", "Tags a, b", "Filed under: x"): the
-# site's index of the article, not its text; dropped from a declared article
-_TAG_LINE = re.compile(r"(?i)\s*(?:(?:tags|tagged(?: with)?|filed under)\s*:|tags\s)")
-TAG_WORDS = 40  # at most, in the line
-TAG_ITEM_WORDS = 6  # at most, in each comma-separated item of a list without a colon
 
 
 @dataclass
@@ -109,29 +103,27 @@ def article_drop(document: Document, page: str, url: str | None, tree: html.Html
 
 
 def article_edit(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> ArticleEdit:
-    """The paragraphs to drop (`article_drop`, and a line of the article's tags: `_tag_line`) and the
+    """The paragraphs to drop (`article_drop`) and the
     blocks to add: a block trafilatura left out, of at least `EXTEND_WORDS` words most of which
     trafilatura's text does not hold (`EXTEND_NEW`), in the same place of the page's template (the same
     tag and class path, `Block.signature`) as a block it kept, that the classifier rates at least
     `EXTEND_CUT`. An article split into several containers of one kind (between ads, say) is then read
     whole, where trafilatura took the first."""
     body = document.body
-    raw = ["".join(el.itertext()) for el in body.iter(*_PARAGRAPHS)]
-    paragraphs = {normalize(text) for text in raw}
-    tags = {normalize(text) for text in raw if _tag_line(text)}
+    paragraphs = {_normalized(el) for el in body.iter(*_PARAGRAPHS)}
     cut = main_content.cut(page, url, tree, main_content.document_reference(document))
     if cut is None or not cut[0]:
-        return ArticleEdit(drop=tags)
+        return ArticleEdit()
     blocks, ref, main = cut
     texts = [normalize(b.text) for b in blocks]
     rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
     extra = _extension_rows(blocks, texts, set(rows), ref)
     if not rows and not extra:
-        return ArticleEdit(drop=tags, blocks=blocks, texts=texts)
+        return ArticleEdit(blocks=blocks, texts=texts)
     x = features.matrix(blocks, page, url, ref, rows + extra)  # whole in those rows only
     scored = rows + extra
     prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in scored], x[scored], main))
-    drop = rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT) | tags
+    drop = rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT)
     edit = ArticleEdit(drop=drop, blocks=blocks, texts=texts)
     last = ""
     added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
@@ -323,18 +315,6 @@ def _opening(element: etree._Element, body: etree._Element) -> etree._Element | 
 def _normalized(element: etree._Element) -> str:
     """The normalized text of one of trafilatura's paragraphs (as a block's, to compare them)."""
     return normalize("".join(element.itertext()))
-
-
-def _tag_line(text: str) -> bool:
-    """Whether a paragraph lists the article's tags (`_TAG_LINE`): "Tags: ..." or "Filed under: ...", or
-    "Tags" then a list of short comma-separated items."""
-    match = _TAG_LINE.match(text)
-    if match is None or len(text.split()) > TAG_WORDS:
-        return False
-    if match.group().rstrip().endswith(":"):
-        return True
-    items = text.split(",")
-    return len(items) > 1 and all(len(item.split()) <= TAG_ITEM_WORDS for item in items)
 
 
 def rejected(texts: list[str], prob: np.ndarray, cut: float) -> set[str]:
