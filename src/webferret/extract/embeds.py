@@ -34,15 +34,15 @@ def quoted_posts(blocks: list[Block], kept: list[bool]) -> dict[int, Block]:
     """The embedded posts among `blocks` (`kept[i]`: whether block i is kept) to keep, each as one
     block of the whole post (copied whole: `Block.atomic`), by the index of its first block: posts of
     which no block is kept, with a kept block before them and another after them."""
-    posts = _FIND(blocks[0].element.getroottree()) if blocks else []
+    kept_at = [i for i, keep in enumerate(kept) if keep]
+    posts = _FIND(blocks[0].element.getroottree()) if kept_at else []
     if not posts:
         return {}
     at = {block.element: i for i, block in enumerate(blocks)}
-    kept_at = [i for i, keep in enumerate(kept) if keep]
     out = {}
     for post in posts:
         rows = sorted(at[node] for node in post.iter() if node in at)
-        if not rows or not kept_at:
+        if not rows:
             continue
         first, last = rows[0], rows[-1]
         if kept_at[0] < first and kept_at[-1] > last and not any(kept[i] for i in rows):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from lxml import etree
 
 from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.features import normalize
 
 _INLINE = frozenset(("a", "span", "b", "strong", "i", "em", "hi", "ref", "font", "u", "small", "mark"))
 """An opening text's element that is part of a larger block (the heading's link, its bold)."""
@@ -24,10 +25,6 @@ PART_WORDS = 3
 """At least, in an opening that is only part of `<title>`."""
 TITLE_CHARS = 500
 """At most, in an opening that may repeat a title (a longer one is not read whole)."""
-
-
-def _words(text: str) -> list[str]:
-    return "".join(ch if ch.isalnum() else " " for ch in text.casefold()).split()
 
 
 def _opening(element: etree._Element) -> etree._Element | None:
@@ -66,7 +63,7 @@ def _short_text(block: etree._Element) -> str | None:
 
 
 def _repeats(words: list[str], title: str | None, whole_only: bool) -> bool:
-    known = _words(title or "")
+    known = normalize(title or "").split()
     if not known or not words:
         return False
     if words == known:
@@ -83,7 +80,7 @@ def drop_title(element: etree._Element, title: str | None, head_title: str | Non
     text = None if block is None else _short_text(block)
     if block is None or text is None:
         return False
-    words = _words(text)
+    words = normalize(text).split()
     if not (_repeats(words, title, True) or _repeats(words, head_title, False)):
         return False
     parent = block.getparent()

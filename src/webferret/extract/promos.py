@@ -80,10 +80,11 @@ def drop_promos(element: etree._Element, page: etree._Element) -> None:
     for paragraph in element.iter(*_PARAGRAPHS):
         if not _may_point(paragraph):
             continue
-        if tag_line(" ".join(paragraph.itertext())):
+        pieces = list(paragraph.itertext())
+        if tag_line(" ".join(pieces)):  # "Tags<br>a, b": a line break is a space
             tagged.append(paragraph)
             continue
-        text = "".join(paragraph.itertext())
+        text = "".join(pieces)
         label = _LABEL.match(text)
         if label is not None and text[label.end() :].strip():  # the link after the mark, or all one link
             found.append((paragraph, (_words(text[label.end() :]), _words(text))))

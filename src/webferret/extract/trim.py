@@ -103,12 +103,12 @@ def article_drop(document: Document, page: str, url: str | None, tree: html.Html
 
 
 def article_edit(document: Document, page: str, url: str | None, tree: html.HtmlElement) -> ArticleEdit:
-    """The paragraphs to drop (`article_drop`) and the
-    blocks to add: a block trafilatura left out, of at least `EXTEND_WORDS` words most of which
-    trafilatura's text does not hold (`EXTEND_NEW`), in the same place of the page's template (the same
-    tag and class path, `Block.signature`) as a block it kept, that the classifier rates at least
-    `EXTEND_CUT`. An article split into several containers of one kind (between ads, say) is then read
-    whole, where trafilatura took the first."""
+    """The paragraphs to drop (`article_drop`) and the blocks to add: a post the article embeds
+    between kept paragraphs (`embeds.quoted_posts`), and a block trafilatura left out, of at least
+    `EXTEND_WORDS` words most of which trafilatura's text does not hold (`EXTEND_NEW`), in the same place
+    of the page's template (the same tag and class path, `Block.signature`) as a block it kept, that the
+    classifier rates at least `EXTEND_CUT`. An article split into several containers of one kind
+    (between ads, say) is then read whole, where trafilatura took the first."""
     body = document.body
     paragraphs = {_normalized(el) for el in body.iter(*_PARAGRAPHS)}
     cut = main_content.cut(page, url, tree, main_content.document_reference(document))
@@ -127,12 +127,8 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     edit = ArticleEdit(drop=drop, blocks=blocks, texts=texts)
     last = ""
     added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
-    kept = [False] * len(texts)
-    posts = {}
-    if embeds.has_posts(page):
-        posts = embeds.quoted_posts(
-            blocks, [i in added or (t in paragraphs and t not in drop) for i, t in enumerate(texts)]
-        )
+    kept = [i in added or (text in paragraphs and text not in drop) for i, text in enumerate(texts)]
+    posts = embeds.quoted_posts(blocks, kept) if embeds.has_posts(page) else {}
     for i, text in enumerate(texts):
         if i in posts:
             edit.add.append(posts[i])
@@ -140,10 +136,8 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
         if i in added:
             edit.add.append(blocks[i])
             edit.after.append(last)
-            kept[i] = True
-        elif text in paragraphs and text not in drop:
+        elif kept[i]:
             last = text
-            kept[i] = True
     edit.headings = [(blocks[i], texts[i + 1]) for i in lost_headings(blocks, texts, kept, page_title(tree))]
     return edit
 
