@@ -70,3 +70,23 @@ def test_segment_flags_attributes_and_skips_comments() -> None:
     assert by_text["x"].flags & blocks.F_HIDDEN
     assert by_text["plain link"].n_links == 1 and by_text["plain link"].link_chars == 4
     assert by_text["tail"].signature == "body./div."  # the comment gone, its tail is the div's text
+
+
+@pytest.mark.parametrize("text", [*TEXTS, "Ünïcode ÉTÉ and İstanbul", "__x__ a_b", "…dots… — dashes"])
+def test_a_blocks_normalized_text_is_normalize_of_its_text(text: str) -> None:
+    from webferret.extract.features import block_norm, block_words, normalize
+
+    block = blocks.Block(None, atomic=False, depth=1, flags=0, text=text)  # type: ignore[arg-type]
+    assert block_norm(block) == normalize(text)
+    assert block_words(block) == normalize(text).split()
+
+
+def test_page_signals_read_declared_types_in_any_case() -> None:
+    from webferret.extract.features import Reference, page_signals
+
+    ref = Reference.of("some kept text", "")
+    lower = '<meta property="og:type" content="article"><script>{"@type": "newsarticle"}</script>'
+    mixed = '<META PROPERTY="og:TYPE" CONTENT="Article"><script>{"@Type": "NewsArticle"}</script>'
+    none = "<p>no types here</p>"
+    signals = [page_signals(html, "https://example.org/a", 10, 2, ref) for html in (lower, mixed, none)]
+    assert signals[0] == signals[1] != signals[2]

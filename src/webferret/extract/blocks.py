@@ -66,6 +66,8 @@ class Block:
     n_links: int = 0
     signature: str = ""
     text: str = ""
+    words: list[str] | None = None  # its lower-case words, read once (`features.block_words`)
+    norm: str = ""  # its normalized text (`features.block_norm`), made once
 
 
 def parse(html: str) -> lxml.html.HtmlElement | None:

@@ -65,11 +65,11 @@ def rebuilt(
     `cut` are left out, as `extract.trim` leaves out trafilatura's paragraphs (all kept when that
     would leave none): the flat paragraph is the whole page's text, menus and footer included."""
     from webferret.extract import main_content
-    from webferret.extract.features import normalize
+    from webferret.extract.features import block_norm, normalize
 
     flat = normalize("".join(body.itertext()))
     kept = aligned(blocks, flat)
-    found = sum(len(normalize(b.text)) - 1 for b in kept)
+    found = sum(len(block_norm(b)) - 1 for b in kept)
     if not kept or found < COVERAGE * (len(flat) - 1):
         return None
     if prob is not None:
@@ -80,12 +80,12 @@ def rebuilt(
 
 def aligned(blocks: list[Block], flat: str) -> list[Block]:
     """The blocks whose text occurs in `flat` in document order, each after the one before."""
-    from webferret.extract.features import normalize
+    from webferret.extract.features import block_norm
 
     kept: list[Block] = []
     at = 0
     for block in blocks:
-        text = normalize(block.text)
+        text = block_norm(block)
         if len(text) <= 2:
             continue
         where = flat.find(text, at)

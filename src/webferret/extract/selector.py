@@ -114,7 +114,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
     run as its reference; when its chooser defers to trafilatura, that run's choice less the paragraphs
     the classifier is sure are not content."""
     from webferret.extract import flat, trim
-    from webferret.extract.features import normalize
+    from webferret.extract.features import block_norm
     from webferret.extract.main_content import document_reference, select
 
     document = run.document
@@ -128,7 +128,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
             whole = flat.rebuilt(selection.blocks, document.body, selection.prob, trim.DEFERRED_CUT)
             if whole is not None:
                 return MainContent(element=whole, source="trafilatura")
-        texts = [normalize(b.text) for b in selection.blocks]
+        texts = [block_norm(b) for b in selection.blocks]
         drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
         lost = trim.lost(selection.blocks, texts, document.body, drop, run.tree)
         body = trim.headed(trim.trim(document.body, drop), lost)

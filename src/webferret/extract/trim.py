@@ -27,7 +27,7 @@ from trafilatura.settings import Document
 from webferret.extract import embeds, features, main_content
 from webferret.extract.blocks import Block, drop_keep_tail
 from webferret.extract.codeblocks import tag_name
-from webferret.extract.features import normalize
+from webferret.extract.features import block_norm, normalize
 from webferret.extract.headings import TAGS as HEADING_TAGS
 from webferret.extract.headings import lost_headings, page_title
 from webferret.extract.words import count_words
@@ -115,7 +115,7 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     if cut is None or not cut[0]:
         return ArticleEdit()
     blocks, ref, main = cut
-    texts = [normalize(b.text) for b in blocks]
+    texts = [block_norm(b) for b in blocks]
     rows = [i for i, text in enumerate(texts) if text in paragraphs]  # only these can be dropped
     extra = _extension_rows(blocks, texts, set(rows), ref)
     if not rows and not extra:
