@@ -90,3 +90,20 @@ def test_page_signals_read_declared_types_in_any_case() -> None:
     none = "<p>no types here</p>"
     signals = [page_signals(html, "https://example.org/a", 10, 2, ref) for html in (lower, mixed, none)]
     assert signals[0] == signals[1] != signals[2]
+
+
+def test_segment_reads_leaves_and_blocks_inside_inline_elements() -> None:
+    tree = parse_html(
+        "<html><body><p>before <a href='/x'>link</a> after <span class='share'><b>bold</b></span> "
+        "<a href='/y' class='card'><div class='related'>block in link</div>tail in link</a> end</p>"
+        "</body></html>",
+        None,
+    )
+    found = {block.text: block for block in blocks.segment(tree)}
+    para = found["before link after bold tail in link end"]
+    assert (para.n_links, para.link_chars) == (2, len("link") + len("tail in link"))
+    assert para.signature == "body./p." and not para.flags & blocks.F_BOILER
+    inner = found["block in link"]
+    assert inner.link_chars == len("block in link") and inner.n_links == 0
+    assert inner.flags & blocks.F_LINK and inner.flags & blocks.F_BOILER
+    assert inner.signature == "a.card/div.related"

@@ -160,37 +160,49 @@ def segment(root: lxml.html.HtmlElement) -> list[Block]:
     # Python proxy lives until its "end" event, which then needs no new one)
     stack: list[tuple[Block, int, int, bool, str, lxml.html.HtmlElement]] = []
     body = root.find("body")
+    first = (None, 0, 0, False, "", root)  # what the walk's first element opens under
     # elements only: comments and processing instructions, and their tails, are passed over
     for event, el in etree.iterwalk(body if body is not None else root, ("start", "end"), tag=etree.Element):
         if event == "end":
             stack.pop()
-            if el.tail and stack:
-                _add(stack[-1][0], el.tail, stack[-1][3])
+            tail = el.tail
+            if tail and stack:  # the parent's text, inside a link when the parent is
+                _add(stack[-1][0], tail, stack[-1][3])
             continue
         tag = el.tag.lower()
-        parent_block, pdepth, pflags, plink, plast, _ = stack[-1] if stack else (None, 0, 0, False, "", el)
-        items = el.items()
-        if items:
-            attrib = dict(items)
-            cls = attrib.get("class", "")
-            flags = pflags | _own_flags(attrib, tag, cls)
-        else:  # no attributes: only the tag's own flags
-            cls = ""
-            flags = pflags | TAG_FLAGS.get(tag, 0)
-        step = f"{tag}.{cls.partition(' ')[0]}"
-        if parent_block is not None and (parent_block.atomic or tag not in BLOCK_TAGS):
+        parent = stack[-1] if stack else first
+        parent_block, depth, flags, link, last = parent[0], parent[1] + 1, parent[2], parent[3], parent[4]
+        inline = parent_block is not None and (parent_block.atomic or tag not in BLOCK_TAGS)
+        if tag == "a":
+            link = True
+        if inline and not len(el):
+            # a leaf in its parent's block: no block below it reads its flags or its signature
+            stack.append((parent_block, depth, flags, link, last, el))
             block = parent_block
         else:
-            block = Block(el, _is_atomic(el, tag), pdepth + 1, flags, signature=f"{plast}/{step}")
-            blocks.append(block)
-        last = step.rsplit("/", 1)[-1] if "/" in step else step  # what follows the signature's last "/"
-        stack.append((block, pdepth + 1, flags, plink or tag == "a", last, el))
+            items = el.items()
+            if items:
+                attrib = dict(items)
+                cls = attrib.get("class", "")
+                flags |= _own_flags(attrib, tag, cls)
+            else:  # no attributes: only the tag's own flags
+                cls = ""
+                flags |= TAG_FLAGS.get(tag, 0)
+            step = f"{tag}.{cls.partition(' ')[0]}"
+            if inline:
+                block = parent_block
+            else:
+                block = Block(el, _is_atomic(el, tag), depth, flags, signature=f"{last}/{step}")
+                blocks.append(block)
+            # what follows the signature's last "/" (a class name may hold one)
+            stack.append((block, depth, flags, link, step.rpartition("/")[2], el))
         if tag == "a":
             block.n_links += 1
         elif tag == "br":
             block.parts.append("\n")
-        if el.text:
-            _add(block, el.text, plink or tag == "a")
+        text = el.text
+        if text:
+            _add(block, text, link)
     for block in blocks:
         # whitespace runs collapsed: " ".join(split()) is re.sub(r"\s+", " ", ...).strip(), and faster
         block.text = " ".join("".join(block.parts).split()) if not block.atomic else _atomic_text(block)
