@@ -144,3 +144,15 @@ def test_a_sign_in_box_beside_content_is_no_login_wall() -> None:
     product = page(f"<header>{box}</header><main><h1>Rambler tumbler</h1>{PROSE[:400]}</p></main>")
     assert "quality_veto" not in product.extra
     assert product.quality is not None and product.quality > 0.3
+
+
+def test_a_hidden_sign_in_form_is_no_login_wall() -> None:
+    # Discourse's app shell, its scripts taken out: an empty main section and a sign-in form it hides
+    form = '<input type="text" name="username"><input type="password" name="password">'
+    hidden_form = f"<form id='hidden-login-form' style='display: none;'>{form}</form>"
+    shell = page(f"<section id='main'></section>{hidden_form}")
+    assert shell.extra.get("quality_veto") != "login_wall"
+    shown = page(f"<section id='main'></section><form><div>{form}</div></form>")
+    assert shown.extra.get("quality_veto") == "login_wall"
+    inside = page(f"<section id='main'></section><div hidden><form>{form}</form></div>")
+    assert inside.extra.get("quality_veto") != "login_wall"

@@ -110,6 +110,16 @@ def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
     parent.remove(node)
 
 
+def hidden(node: etree._Element) -> bool:
+    """Whether the page hides the element itself: a `hidden` attribute, `aria-hidden="true"`, or
+    `display: none` or `visibility: hidden` in its style (the walk's `F_HIDDEN` reads the same marks
+    from the attributes it already holds)."""
+    if node.get("hidden") is not None or node.get("aria-hidden") == "true":
+        return True
+    style = (node.get("style") or "").replace(" ", "").lower()
+    return "display:none" in style or "visibility:hidden" in style
+
+
 def _own_flags(attrib: dict[str, str], tag: str, cls: str) -> int:
     """The flags an element adds to its ancestors' (`attrib`: its attributes; `cls`: its class or "")."""
     flags = TAG_FLAGS.get(tag, 0)

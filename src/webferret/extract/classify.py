@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from lxml import html
 
+from webferret.extract.blocks import hidden
 from webferret.fetch.blocks import SPA_ROOTS, empty_root
 from webferret.models import PageType
 
@@ -164,11 +165,20 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
     if signals.words < 200:
         if LOGIN_WALL.search(text):
             return "login_wall"
-        if signals.words < FORM_ONLY_WORDS and tree.find(".//input[@type='password']") is not None:
+        if signals.words < FORM_ONLY_WORDS and _shown_password(tree):
             return "login_wall"
         if COOKIE_WALL.search(text):
             return "cookie_wall"
     return None
+
+
+def _shown_password(tree: html.HtmlElement) -> bool:
+    """Whether the page shows a password field: one inside an element it hides is no wall (Discourse's
+    app shell holds a sign-in form with `display: none` for its scripts, whatever the topic)."""
+    for entry in tree.iterfind(".//input[@type='password']"):
+        if not hidden(entry) and not any(hidden(node) for node in entry.iterancestors()):
+            return True
+    return False
 
 
 def _is_shell(tree: html.HtmlElement) -> bool:

@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from webferret.extract.blocks import hidden
 from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
 from webferret.extract.words import LINK_TARGET
@@ -51,13 +52,6 @@ LAYOUT_PROSE = 200  # characters: a cell this long in a one-row table is prose l
 
 
 _CLOSED = (".", ";", ":", "!", "?", ",")  # an item that ends so needs no semicolon after it in a cell
-
-
-def _hidden(node: etree._Element) -> bool:
-    if node.get("hidden") is not None or node.get("aria-hidden") == "true":
-        return True
-    style = (node.get("style") or "").replace(" ", "").lower()
-    return "display:none" in style or "visibility:hidden" in style
 
 
 def _collapse(text: str) -> str:
@@ -154,7 +148,7 @@ class Renderer:
 
     def block(self, node: etree._Element) -> list[str]:
         tag = tag_name(node)
-        if not tag or tag in SKIP or _hidden(node):
+        if not tag or tag in SKIP or hidden(node):
             return []
         if self.codes and tag in ("p", "pre", "code", "quote"):  # trafilatura makes a plain <pre> a quote
             known = self.codes.get(code_key(node))
@@ -253,7 +247,7 @@ class Renderer:
             return plain(node)
         pairs: list[tuple[str, list[str]]] = []
         for child in node:
-            if _hidden(child):
+            if hidden(child):
                 continue
             part = _definition_part(child)
             body = self.blocks(child) if part is not None else []
@@ -288,7 +282,7 @@ class Renderer:
             if tag in ("ul", "ol", "list"):
                 items.extend(self._list(child))
                 continue
-            if tag not in ("li", "item") or _hidden(child):
+            if tag not in ("li", "item") or hidden(child):
                 continue
             body = _TIGHT.sub(r"\n\1", "\n\n".join(self.blocks(child)).strip())
             if not body:
@@ -361,7 +355,7 @@ class Renderer:
         for row in node.iter():
             if tag_name(row) not in ("tr", "row") or self._owner_table(row) is not node:
                 continue
-            cells = [cell for cell in row if tag_name(cell) in ("td", "th", "cell") and not _hidden(cell)]
+            cells = [cell for cell in row if tag_name(cell) in ("td", "th", "cell") and not hidden(cell)]
             if cells:
                 grid.append(cells)
         return grid
@@ -440,7 +434,7 @@ class Renderer:
     def inline(self, node: etree._Element) -> str:
         self._mark = ""
         tag = tag_name(node)
-        if not tag or tag in SKIP or _hidden(node):
+        if not tag or tag in SKIP or hidden(node):
             return ""
         if tag in ("br", "lb"):
             return "\n"
