@@ -156,3 +156,11 @@ def test_a_hidden_sign_in_form_is_no_login_wall() -> None:
     assert shown.extra.get("quality_veto") == "login_wall"
     inside = page(f"<section id='main'></section><div hidden><form>{form}</form></div>")
     assert inside.extra.get("quality_veto") != "login_wall"
+
+
+def test_a_few_words_make_a_thin_page_whatever_their_title() -> None:
+    thin = page("<p>esk8 calc donate now</p>")  # titled "A page", no link: all of it "prose"
+    assert "quality_veto" not in thin.extra
+    assert thin.quality is not None and thin.quality < 0.1
+    fuller = page(f"<main>{PROSE[:700]}</p></main>")
+    assert fuller.quality is not None and fuller.quality > thin.quality + 0.3

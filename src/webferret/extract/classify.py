@@ -62,6 +62,8 @@ LOGIN_WALL = re.compile(
 FORM_ONLY_WORDS = 50
 """A password field is a login wall only on a page with fewer words than this: beside more content it
 is a sign-in box (a shop's account menu, a forum's header form), not a wall."""
+THIN_WORDS = 50
+"""Below this many words of content, a page's prose and title count for its quality in proportion."""
 COOKIE_WALL = re.compile(
     r"\b(we use cookies|accept (all )?cookies|cookie (settings|consent|policy)"
     r"|consent to (the use of )?cookies)\b",
@@ -204,6 +206,8 @@ def quality(signals: Signals, vetoed: str | None) -> float:
     if signals.words == 0:
         return 0.0
     amount = min(signals.words / 400, 1.0) * 0.6
-    prose = max(0.0, 1.0 - signals.links_in_main * 12 / max(signals.words, 1)) * 0.25
-    titled = 0.15 if signals.title else 0.0
+    # a few words say little of prose or title: "esk8.news esk8 calc donate now" is no page of 0.4
+    weight = min(signals.words / THIN_WORDS, 1.0)
+    prose = max(0.0, 1.0 - signals.links_in_main * 12 / max(signals.words, 1)) * 0.25 * weight
+    titled = 0.15 * weight if signals.title else 0.0
     return round(min(amount + prose + titled, 1.0), 3)
