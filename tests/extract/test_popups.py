@@ -55,6 +55,17 @@ def test_the_cheap_look_before_the_walk() -> None:
     assert has_popups("<span class='rollover-block'>") and has_popups('<b class="x tooltiptext">')
     assert not has_popups("<p>A page without any hover boxes at all.</p>")
     assert not has_popups("<script>$('.x').tooltip()</script><style>.popover{}</style>")  # no class holds one
+    assert has_popups("<div class=tooltip-box>") and has_popups('<p>x</p><i class=" a b  c popover">')
+    assert not has_popups('<div class="a" title="tooltip">')  # another attribute holds it
+    assert not has_popups("<div class='a'>tooltip</div>") and not has_popups("tooltip")
+    assert not has_popups('<div data-class="x"><i title="popover">')  # after a quote that opens no class
+
+
+def test_the_cheap_look_reads_escaped_markup_as_the_page_has_it() -> None:
+    # a script's JSON holding a thread's markup: `class=` thousands of times, and no quote nor `>` in it
+    escaped = "class=\\u0022post\\u0022 " * 5000
+    assert not has_popups(f'<script>var data = "{escaped}";</script><p>Hover for a tooltip.</p>')
+    assert has_popups(f'<script>var data = "{escaped}";</script><span class="rollover-block">')
 
 
 def test_an_extracted_article_reads_without_the_card() -> None:

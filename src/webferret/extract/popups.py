@@ -27,9 +27,8 @@ from webferret.extract.words import count_words
 _NAME = re.compile(r"tooltip|popover|rollover", re.I)
 _PARTS = ("ooltip", "opover", "ollover")
 """What every class name `_NAME` matches holds, in either case of its first letter."""
-_HINT = re.compile(r"""class=["']?[^"'>]*(?:""" + "|".join(_PARTS) + ")")
-"""A class attribute that holds one: in the HTML of every page with such a box (`drop_popups` is not
-run otherwise; the words alone are in the scripts and styles of many pages without one)."""
+_WINDOW = 2000
+"""Characters read back from such a word for the attribute it sits in (far more than a class value)."""
 _FOUND = etree.XPath("//*[@class][" + " or ".join(f"contains(@class, '{part}')" for part in _PARTS) + "]")
 _RUNNING = frozenset(("p", "li", "td", "dd", "blockquote"))
 """Where a box hangs off a word: running text."""
@@ -38,8 +37,28 @@ WORDS = 4
 
 
 def has_popups(text: str) -> bool:
-    """Whether the HTML text `text` may hold a hover box (a cheap look before `drop_popups`)."""
-    return _HINT.search(text) is not None
+    """Whether the HTML text `text` may hold a hover box (a cheap look before `drop_popups`): a class
+    attribute whose value holds one of `_PARTS` (in the HTML of every page with such a box; the words
+    alone are in the scripts and styles of many pages without one)."""
+    for part in _PARTS:
+        at = text.find(part)
+        while at >= 0:
+            if _in_class(text, at):
+                return True
+            at = text.find(part, at + 1)
+    return False
+
+
+def _in_class(text: str, at: int) -> bool:
+    """Whether position `at` of the HTML text is inside a class attribute's value: `class=`, a quote
+    or none, then no quote nor `>` up to it. Read back from the word, so a page's escaped markup (a
+    script's JSON holding `class=` a thousand times between two quotes) costs a few searches, where a
+    pattern run forward from each `class=` read to the end of that stretch every time."""
+    start = max(0, at - _WINDOW)
+    edge = max(text.rfind('"', start, at), text.rfind("'", start, at), text.rfind(">", start, at))
+    if edge >= 6 and text[edge] != ">" and text.startswith("class=", edge - 6):
+        return True  # class="...word
+    return text.find("class=", max(edge + 1, start), at) >= 0  # class=...word, unquoted
 
 
 def _is_box(node: html.HtmlElement) -> bool:
