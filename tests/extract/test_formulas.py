@@ -80,6 +80,16 @@ def test_mathml_without_tex_is_read_as_tex() -> None:
     assert _text(page) == expected
 
 
+def test_a_displayed_container_and_a_tag_in_capitals() -> None:
+    # MathJax 3 may mark the display on its container only; an HTML tag name is read in any case
+    page = (
+        '<div><mjx-container display="true"><mjx-assistive-mml><math><mi>z</mi></math></mjx-assistive-mml>'
+        "</mjx-container></div>"
+    )
+    assert _text(page) == "$$z$$"
+    assert _text("<p>In mathematics <MATH><MI>w</MI></MATH> holds.</p>") == "In mathematics $w$ holds."
+
+
 def test_bare_mathml_with_alttext_as_latexml_writes_it() -> None:
     page = (
         '<p>Hence <math alttext="\\alpha&gt;0" display="inline"><semantics><mi>α</mi></semantics></math>'

@@ -46,22 +46,35 @@ def has_formulas(text: str) -> bool:
     return HINT in text
 
 
-def spell_formulas(tree: html.HtmlElement) -> None:
-    """Every formula of `tree` replaced, in place, by its TeX between dollar signs (see the module)."""
-    for node in tree.xpath(f"//*[{has_class('mwe-math-element')}]"):
-        _wikipedia(node)
-    for node in tree.xpath(f"//*[{has_class('katex-display')}]"):
-        _replace(node, _annotation(node), display=True)
-    for node in tree.xpath(f"//*[{has_class('katex')}]"):
-        _replace(node, _annotation(node), display=False)
-    for script in tree.xpath('//script[starts-with(@type, "math/tex")]'):
-        _mathjax2(script)
-    for node in tree.xpath("//mjx-container"):
-        found = node.find(".//math")
-        display = node.get("display") == "true" or (found is not None and _displayed(found))
-        _replace(node, _tex_of(found), display)
-    for node in tree.xpath("//math"):
-        _replace(node, _math_tex(node), _displayed(node))
+def spell_formulas(tree: html.HtmlElement, text: str) -> None:
+    """Every formula of `tree` replaced, in place, by its TeX between dollar signs (see the module).
+    `text`: the page's HTML; each kind of formula is looked for in the tree only when its name is in
+    the HTML ("math" is in many pages without a formula, and a search of a large tree takes
+    milliseconds)."""
+    if "mwe-math-element" in text:
+        for node in tree.xpath(f"//*[{has_class('mwe-math-element')}]"):
+            _wikipedia(node)
+    if "katex" in text:
+        for node in tree.xpath(f"//*[{has_class('katex-display')}]"):
+            _replace(node, _annotation(node), display=True)
+        for node in tree.xpath(f"//*[{has_class('katex')}]"):
+            _replace(node, _annotation(node), display=False)
+    if "math/tex" in text:
+        for script in tree.xpath('//script[starts-with(@type, "math/tex")]'):
+            _mathjax2(script)
+    if _names_tag(text, "mjx-container"):
+        for node in tree.xpath("//mjx-container"):
+            found = node.find(".//math")
+            display = node.get("display") == "true" or (found is not None and _displayed(found))
+            _replace(node, _tex_of(found), display)
+    if _names_tag(text, "math"):
+        for node in tree.xpath("//math"):
+            _replace(node, _math_tex(node), _displayed(node))
+
+
+def _names_tag(text: str, tag: str) -> bool:
+    """Whether the HTML text opens an element `tag` (an HTML tag name is read in any case)."""
+    return re.search(f"<{tag}", text, re.IGNORECASE) is not None
 
 
 def _wikipedia(node: etree._Element) -> None:

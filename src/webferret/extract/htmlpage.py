@@ -93,13 +93,13 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if "<figure" in text and "<pre" in text:
         code_figures(tree)
     if tabs.has_tabs(text):
-        tabs.label_code_tabs(tree)
+        tabs.label_code_tabs(tree, text)
     if "<img" in text or "<IMG" in text:
         spell_icons(tree)
     if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there
         cfemail.reveal(tree)
     if formulas.has_formulas(text):
-        formulas.spell_formulas(tree)
+        formulas.spell_formulas(tree, text)
     if mediawiki.has_chrome(text):
         mediawiki.strip_chrome(tree)
     if popups.has_popups(text):

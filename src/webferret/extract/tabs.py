@@ -27,12 +27,14 @@ def has_tabs(text: str) -> bool:
     return any(hint in text for hint in HINTS)
 
 
-def label_code_tabs(tree: html.HtmlElement) -> None:
-    """Every tab panel holding a `<pre>` given its tab's name as a first, bold paragraph, in place."""
-    named = _by_reference(tree)
-    for tablist in tree.xpath('//*[@role="tablist"]'):
+def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
+    """Every tab panel holding a `<pre>` given its tab's name as a first, bold paragraph, in place
+    (`text`: the page's HTML, whose cheap looks spare the searches of the tree that find nothing)."""
+    roles = _Roles(tree) if "tabpanel" in text else _Roles(None)
+    named = _by_reference(tree, roles)
+    for tablist in roles.of("tablist"):
         _by_order(tablist, named)
-    for tabbed in tree.xpath(f"//*[{has_class('tabbed-set')}]"):
+    for tabbed in tree.xpath(f"//*[{has_class('tabbed-set')}]") if "tabbed-set" in text else ():
         labels = [label for label in tabbed.iter("label") if _set_of(label) is tabbed]
         blocks = tabbed.xpath(f".//*[{has_class('tabbed-block')}]")
         blocks = [block for block in blocks if _set_of(block) is tabbed]
@@ -50,15 +52,27 @@ def label_code_tabs(tree: html.HtmlElement) -> None:
             panel.insert(0, paragraph)
 
 
-def _by_reference(tree: html.HtmlElement) -> dict[html.HtmlElement, str]:
+class _Roles:
+    """The elements of a page that have a `role`, in document order, found in one search of the tree
+    (none without a tree: a page whose HTML holds no tab panel)."""
+
+    def __init__(self, tree: html.HtmlElement | None) -> None:
+        self.found = tree.xpath("//*[@role]") if tree is not None else []
+
+    def of(self, role: str) -> list[html.HtmlElement]:
+        return [element for element in self.found if element.get("role") == role]
+
+
+def _by_reference(tree: html.HtmlElement, roles: _Roles) -> dict[html.HtmlElement, str]:
     """Panels named by the ids that tie them to their tabs."""
-    tabs = {tab.get("id"): tab for tab in tree.xpath('//*[@role="tab"][@id]')}
+    tabs_of_page = roles.of("tab")
+    tabs = {tab.get("id"): tab for tab in tabs_of_page if tab.get("id") is not None}
     named: dict[html.HtmlElement, str] = {}
-    for panel in tree.xpath('//*[@role="tabpanel"]'):
+    for panel in roles.of("tabpanel"):
         tab = tabs.get(panel.get("aria-labelledby") or "")
         if tab is not None:
             named[panel] = _name(tab)
-    controlling = tree.xpath('//*[@role="tab"][@aria-controls]')
+    controlling = [tab for tab in tabs_of_page if tab.get("aria-controls") is not None]
     if controlling:
         by_id = {element.get("id"): element for element in tree.xpath("//*[@id]")}
         for tab in controlling:
