@@ -29,8 +29,8 @@ def has_tabs(text: str) -> bool:
 
 def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
     """Every tab panel holding a `<pre>` given its tab's name as a first, bold paragraph, in place
-    (`text`: the page's HTML, whose cheap looks spare the searches of the tree that find nothing)."""
-    roles = _Roles(tree) if "tabpanel" in text else _Roles(None)
+    (`text`: the page's HTML; Material for MkDocs' sets are searched for only when it names them)."""
+    roles = _Roles(tree)
     named = _by_reference(tree, roles)
     for tablist in roles.of("tablist"):
         _by_order(tablist, named)
@@ -54,10 +54,10 @@ def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
 
 class _Roles:
     """The elements of a page that have a `role`, in document order, found in one search of the tree
-    (none without a tree: a page whose HTML holds no tab panel)."""
+    (where each role was a search of its own)."""
 
-    def __init__(self, tree: html.HtmlElement | None) -> None:
-        self.found = tree.xpath("//*[@role]") if tree is not None else []
+    def __init__(self, tree: html.HtmlElement) -> None:
+        self.found = tree.xpath("//*[@role]")
 
     def of(self, role: str) -> list[html.HtmlElement]:
         return [element for element in self.found if element.get("role") == role]
