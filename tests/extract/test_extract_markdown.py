@@ -133,6 +133,26 @@ def test_scripts_hidden_and_comments_are_dropped() -> None:
     assert out == "keep\n"
 
 
+def test_a_class_that_means_display_none_hides_its_element() -> None:
+    # a shop's hidden field dump (BigCommerce's `productView-info hide`), Bootstrap's d-none
+    out = render(
+        "<p>keep</p><dl class='productView-info hide'><dt>cat_thumb:</dt><dd>x.jpg</dd></dl>"
+        "<p class='d-none'>no</p><p class='Is-Hidden'>no</p><p class='text-hidden'>shown</p>"
+    )
+    assert out == "keep\n\nshown\n"
+    root = html.fragment_fromstring("<p>keep</p><span class='hidden'>no</span>", create_parent="div")
+    assert to_text(root) == "keep\n"
+
+
+def test_a_class_hidden_only_at_some_widths_is_shown() -> None:
+    # Tailwind's and Bootstrap's responsive forms: hidden on a phone, shown on a desktop
+    out = render(
+        "<p class='hidden md:block'>desktop</p><p class='d-none d-lg-flex'>wide</p>"
+        "<p class='hidden group-hover:inline-flex'>menu</p>"
+    )
+    assert out == "desktop\n\nwide\n\nmenu\n"
+
+
 def test_text_format_has_no_link_targets_or_marks() -> None:
     root = html.fragment_fromstring(
         "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",

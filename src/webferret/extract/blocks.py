@@ -111,13 +111,35 @@ def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
 
 
 def hidden(node: etree._Element) -> bool:
-    """Whether the page hides the element itself: a `hidden` attribute, `aria-hidden="true"`, or
-    `display: none` or `visibility: hidden` in its style (the walk's `F_HIDDEN` reads the same marks
-    from the attributes it already holds)."""
+    """Whether the page hides the element itself: a `hidden` attribute, `aria-hidden="true"`,
+    `display: none` or `visibility: hidden` in its style, or a class that means `display: none`
+    (`hiding_class`). The walk's `F_HIDDEN` reads the attribute and style marks from the attributes
+    it already holds; the block model was trained on those, so it leaves the classes out."""
     if node.get("hidden") is not None or node.get("aria-hidden") == "true":
         return True
     style = (node.get("style") or "").replace(" ", "").lower()
-    return "display:none" in style or "visibility:hidden" in style
+    if "display:none" in style or "visibility:hidden" in style:
+        return True
+    names = node.get("class")
+    return names is not None and hiding_class(names)
+
+
+HIDING_CLASSES = frozenset(("hide", "hidden", "d-none", "is-hidden", "u-hidden"))
+"""Utility classes that CSS frameworks define as `display: none` (Bootstrap's `d-none`, `hidden`
+and `hide`, Tailwind's `hidden`, Bulma's `is-hidden`, ...)."""
+# a class that shows the element again at some screen width or state ("hidden md:block" in Tailwind,
+# "d-none d-lg-flex" in Bootstrap): a page's desktop layout, or what a hover opens, is not hidden
+_SHOWN_AGAIN = re.compile(
+    r"(?:^|\s)(?:[\w-]+:|d-[a-z]+-)(?:block|flex|grid|inline|table|contents|flow-root|list-item)"
+)
+
+
+@lru_cache(maxsize=1024)
+def hiding_class(names: str) -> bool:
+    """Whether a `class` attribute hides its element in every layout: one of `HIDING_CLASSES`, and
+    nothing that shows it again at some width or state."""
+    names = names.lower()
+    return not HIDING_CLASSES.isdisjoint(names.split()) and _SHOWN_AGAIN.search(names) is None
 
 
 def _own_flags(attrib: dict[str, str], tag: str, cls: str) -> int:
