@@ -153,6 +153,15 @@ def test_a_class_hidden_only_at_some_widths_is_shown() -> None:
     assert out == "desktop\n\nwide\n\nmenu\n"
 
 
+def test_a_paragraph_of_zero_width_characters_is_empty() -> None:
+    # Webflow writes an empty paragraph as a zero-width joiner; an emoji's joiners stay
+    out = render(
+        "<p>\u200d<em>We sat</em></p><p><em>\u200d</em>\u200d</p><p>\u200b</p>"
+        "<ul><li>\ufeff</li><li>a</li></ul><p>* * *</p><p>\U0001f468\u200d\U0001f467</p>"
+    )
+    assert out == "\u200d*We sat*\n\n- a\n\n* * *\n\n\U0001f468\u200d\U0001f467\n"
+
+
 def test_text_format_has_no_link_targets_or_marks() -> None:
     root = html.fragment_fromstring(
         "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",

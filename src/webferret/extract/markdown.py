@@ -68,6 +68,17 @@ def _says_nothing(text: str) -> bool:
     return _PLACEHOLDER.fullmatch(bare) is not None or _CHROME_LINE.fullmatch(bare) is not None
 
 
+# zero-width characters: Webflow's rich text, for one, writes an empty paragraph as `<p>&zwj;</p>`
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def _invisible(text: str) -> bool:
+    """Whether a block shows nothing: zero-width characters, with at most spaces and emphasis marks
+    around them (a line of marks alone, a story's "* * *", is left as it is)."""
+    shown = text.translate(_ZERO_WIDTH)
+    return len(shown) < len(text) and not shown.strip("*_ \n")
+
+
 def _fence(code: str) -> str:
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     return "`" * max(3, longest + 1)
@@ -228,7 +239,8 @@ class Renderer:
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
         text = "\n".join(" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
-        if text.strip() and not _says_nothing(text.strip()):
+        bare = text.strip()
+        if bare and not _says_nothing(bare) and not _invisible(bare):
             out.append(_BLANKS.sub("\n\n", text).strip())
         run.clear()
 
