@@ -162,6 +162,16 @@ def test_a_paragraph_of_zero_width_characters_is_empty() -> None:
     assert out == "\u200d*We sat*\n\n- a\n\n* * *\n\n\U0001f468\u200d\U0001f467\n"
 
 
+def test_a_heading_loses_its_permalink_mark_before_or_after_its_words() -> None:
+    # rustdoc puts its "§" link first; Docusaurus ends a heading with a zero-width space
+    out = render(
+        '<h5 id="e"><a class="doc-anchor" href="#e">§</a>Examples</h5><h2>Title<a href="#t">¶</a></h2>'
+        '<h2><a href="#w">#</a>What is it?</h2><h3>Ask\u200b</h3><h2><a href="#one">#1</a> Best</h2>'
+        "<h3>§ 823 BGB</h3>"
+    )
+    assert out == "##### Examples\n\n## Title\n\n## What is it?\n\n### Ask\n\n## #1 Best\n\n### § 823 BGB\n"
+
+
 def test_text_format_has_no_link_targets_or_marks() -> None:
     root = html.fragment_fromstring(
         "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",

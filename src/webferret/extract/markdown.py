@@ -69,7 +69,20 @@ def _says_nothing(text: str) -> bool:
 
 
 # zero-width characters: Webflow's rich text, for one, writes an empty paragraph as `<p>&zwj;</p>`
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+_ZERO_WIDTH_CHARS = "\u200b\u200c\u200d\u2060\ufeff"
+_ZERO_WIDTH = dict.fromkeys(map(ord, _ZERO_WIDTH_CHARS))
+_MARKS = frozenset("¶§🔗#")
+
+
+def _anchor_first(heading: etree._Element) -> bool:
+    """Whether a heading starts with a link to itself shown as a mark alone (`¶`, `§`, `#`), as
+    rustdoc writes `<h2><a class="doc-anchor" href="#examples">§</a>Examples</h2>`."""
+    if len(heading) == 0 or (heading.text or "").strip(" \t\n" + _ZERO_WIDTH_CHARS):
+        return False
+    first = heading[0]
+    target = first.get("href") or first.get("target") or ""
+    mark = "".join(first.itertext()).strip()
+    return tag_name(first) in ("a", "ref") and target.startswith("#") and bool(mark) and set(mark) <= _MARKS
 
 
 def _invisible(text: str) -> bool:
@@ -170,7 +183,8 @@ class Renderer:
             return handler(node)
         level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
         if level:
-            title = _PERMALINK.sub("", self._inline_children(node).strip())
+            start = 1 if _anchor_first(node) else 0  # rustdoc's "§" link before a heading's words
+            title = _PERMALINK.sub("", self._inline_children(node, start).strip()).strip(_ZERO_WIDTH_CHARS)
             if not title or _says_nothing(title):
                 return []
             if self.text:
@@ -422,10 +436,12 @@ class Renderer:
     def _text(text: str | None) -> str:
         return _collapse(text) if text else ""
 
-    def _inline_children(self, node: etree._Element) -> str:
-        parts = [self._text(node.text)]
+    def _inline_children(self, node: etree._Element, start: int = 0) -> str:
+        """The Markdown of `node`'s text and children, from its child `start` on (and that child's
+        predecessor's tail)."""
+        parts = [self._text(node.text if start == 0 else node[start - 1].tail)]
         joinable = ""
-        for child in node:
+        for child in node[start:]:
             joinable = self._add_inline(parts, child, joinable)
         return _collapse("".join(parts))
 
