@@ -172,6 +172,26 @@ def test_a_heading_loses_its_permalink_mark_before_or_after_its_words() -> None:
     assert out == "##### Examples\n\n## Title\n\n## What is it?\n\n### Ask\n\n## #1 Best\n\n### § 823 BGB\n"
 
 
+def test_a_list_of_contents_goes_with_its_title() -> None:
+    # every entry a link to a heading of the page (by fragment, or the page's own address with one)
+    out = render(
+        "<h2>Table of Contents</h2><ol><li><a href='#a'>Alpha</a></li><li><a href='#b'>Beta</a>"
+        "<ul><li><a href='https://example.org/docs/page#c'>Gamma</a></li></ul></li></ol>"
+        "<h2 id='a'>Alpha</h2><p>text</p>"
+    )
+    assert out == "## Alpha\n\ntext\n"
+
+
+def test_a_list_with_words_or_links_elsewhere_is_no_list_of_contents() -> None:
+    out = render(
+        "<ul><li><a href='#a'>Alpha</a> first</li><li><a href='#b'>Beta</a></li>"
+        "<li><a href='#c'>C</a></li></ul>"
+        "<ul><li><a href='#a'>Alpha</a></li><li><a href='/b'>Beta</a></li><li><a href='#c'>C</a></li></ul>"
+        "<ul><li><a href='#a'>Alpha</a></li><li><a href='#b'>Beta</a></li></ul>"
+    )
+    assert out.count("Alpha") == 3
+
+
 def test_text_format_has_no_link_targets_or_marks() -> None:
     root = html.fragment_fromstring(
         "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",

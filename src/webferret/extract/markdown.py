@@ -48,6 +48,12 @@ _CHROME_LINE = re.compile(
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?)"
 )
+# a list of contents: at least this many links to places on the page, and nothing else
+CONTENTS_MIN_LINKS = 3
+_CONTENTS_TITLE = re.compile(
+    r"(?i)(?:table of )?contents|on this page|in this (?:article|post|guide|page)|jump to(?: section)?"
+    r"|what'?s inside|sections"
+)
 LAYOUT_PROSE = 200  # characters: a cell this long in a one-row table is prose laid out, not a datum
 
 
@@ -162,7 +168,10 @@ class Renderer:
         for child in node:
             if self._is_block(child):
                 self._flush(run, out)
-                out.extend(self.block(child))
+                if self._cells or not self._contents(child):
+                    out.extend(self.block(child))
+                elif out and _CONTENTS_TITLE.fullmatch(out[-1].lstrip("#").strip(" *_:")):
+                    out.pop()  # its title goes with it
                 run = [self._text(child.tail)]
                 joinable = ""
             else:
@@ -195,6 +204,31 @@ class Renderer:
         if tag == "code":
             return self._pre(node)
         return self.blocks(node)
+
+    def _contents(self, node: etree._Element) -> bool:
+        """Whether `node` is a list of contents: `CONTENTS_MIN_LINKS` links or more, each to a place
+        on this page, and no words outside them. Its entries are the headings of the text it sits
+        above, which the reader has as they are."""
+        if tag_name(node) not in ("ul", "ol", "list") or node.get("rend") == "dl":
+            return False
+        links = [link for link in node.iter("a", "ref") if isinstance(link.tag, str)]
+        if len(links) < CONTENTS_MIN_LINKS or not all(self._in_page(link) for link in links):
+            return False
+        inside = sum(ch.isalpha() for link in links for ch in "".join(link.itertext()))
+        return inside == sum(ch.isalpha() for ch in "".join(node.itertext()))
+
+    def _in_page(self, link: etree._Element) -> bool:
+        """Whether a link leads to a place on this page (`#part`, or this page's address with one)."""
+        href = (link.get("href") or link.get("target") or "").strip()
+        if href.startswith("#"):
+            return len(href) > 1 and not href.startswith("#!")
+        if "#" not in href or not self.base_url:
+            return False
+        try:
+            where, _, part = urljoin(self.base_url, href).partition("#")
+        except ValueError:
+            return False
+        return bool(part) and where == self.base_url.partition("#")[0]
 
     def _is_block(self, node: etree._Element) -> bool:
         tag = tag_name(node)
