@@ -88,6 +88,15 @@ def test_the_comment_section_s_prompts_are_left_out() -> None:
     assert render(kept) == "### Comments on the draft\n\nComments are welcome until May.\n"
 
 
+def test_an_advertisement_s_label_is_left_out() -> None:
+    out = render(
+        "<p>First.</p><p>Advertisement</p><p><b>SKIP ADVERTISEMENT</b></p><h3>Advertisement</h3>"
+        "<p>Story continues below advertisement</p><p>Second.</p>"
+        "<ul><li>Branding</li><li>Advertising</li></ul>"
+    )
+    assert out == "First.\n\nSecond.\n\n- Branding\n- Advertising\n"
+
+
 def test_no_break_spaces_in_code_are_spaces() -> None:
     assert render("<pre>emerge --ask&nbsp;--oneshot portage\n&nbsp;&nbsp;done</pre>") == (
         "```\nemerge --ask --oneshot portage\n  done\n```\n"

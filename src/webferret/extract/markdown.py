@@ -42,11 +42,14 @@ _LINE_NUMBERS = re.compile(r"[\d\s]+")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
-# ("Leave a Reply", "12 comments") and the labels of the boxes after an article ("You may also like")
+# ("Leave a Reply", "12 comments"), the labels of the boxes after an article ("You may also like")
+# and an advertisement's slot ("Advertisement", "SKIP ADVERTISEMENT", "Story continues below
+# advertisement")
 _CHROME_LINE = re.compile(
     r"(?i)(?:leave a (?:reply|comment)|(?:post|add) a comment|[\d,.]+k? comments?|comments?"
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
-    r"|related (?:posts|articles|stories)|share this (?:article|story|post):?)"
+    r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
+    r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?)"
 )
 # a list of contents: at least this many links to places on the page, and nothing else
 CONTENTS_MIN_LINKS = 3
