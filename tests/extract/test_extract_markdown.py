@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lxml import html
+from lxml import etree, html
 
 from webferret.extract.markdown import to_markdown, to_text
 
@@ -199,6 +199,20 @@ def test_a_list_with_words_or_links_elsewhere_is_no_list_of_contents() -> None:
         "<ul><li><a href='#a'>Alpha</a></li><li><a href='#b'>Beta</a></li></ul>"
     )
     assert out.count("Alpha") == 3
+
+
+def test_a_sentence_that_trafilatura_cut_at_its_links_is_one_paragraph() -> None:
+    # trafilatura's XML for text between <br>s in a <div>: a <p> for each stretch between two links
+    body = etree.fromstring(
+        "<body><p>Apple will </p><ref target='https://x.org/a'>switch</ref><p>, in 2020.\n </p>"
+        "<p>Repairs are part of its </p><ref target='https://x.org/b'>program</ref><p>.</p>"
+        "<p>New paragraph.</p><p>Ends with a stop. </p><hi rend='#b'>Bold</hi><p>Next one.</p></body>"
+    )
+    assert to_markdown(body, "https://x.org/") == (
+        "Apple will [switch](https://x.org/a), in 2020.\n\n"
+        "Repairs are part of its [program](https://x.org/b).\n\n"
+        "New paragraph.\n\nEnds with a stop.\n\n**Bold**\n\nNext one.\n"
+    )
 
 
 def test_text_format_has_no_link_targets_or_marks() -> None:

@@ -101,6 +101,18 @@ def _invisible(text: str) -> bool:
     return len(shown) < len(text) and not shown.strip("*_ \n")
 
 
+def _closes_sentence(node: etree._Element) -> bool:
+    """Whether `node` is a paragraph that goes on with the sentence before it: it starts with a
+    space, a punctuation mark that continues a sentence, or a lower-case letter."""
+    text = node.text or ""
+    return (
+        tag_name(node) == "p"
+        and not node.attrib
+        and bool(text)
+        and (text[0].isspace() or text[0] in ",.;:)!?" or text[0].islower())
+    )
+
+
 def _fence(code: str) -> str:
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     return "`" * max(3, longest + 1)
@@ -168,7 +180,20 @@ class Renderer:
         out: list[str] = []
         run: list[str] = [self._text(node.text)]
         joinable = ""  # as in `_add_inline`
+        broken = False  # the run holds a paragraph that a link cut in two (`_opens_sentence`)
         for child in node:
+            closes = broken and _closes_sentence(child)
+            if closes or self._opens_sentence(child):
+                if not closes:  # a paragraph of its own begins
+                    self._flush(run, out)
+                    run, joinable = [], ""
+                broken = self._opens_sentence(child)
+                run.append(self._text(child.text))
+                for inner in child:
+                    joinable = self._add_inline(run, inner, joinable)
+                run.append(self._text(child.tail))
+                continue
+            broken = broken and not self._is_block(child)
             if self._is_block(child):
                 self._flush(run, out)
                 if self._cells or not self._contents(child):
@@ -232,6 +257,23 @@ class Renderer:
         except ValueError:
             return False
         return bool(part) and where == self.base_url.partition("#")[0]
+
+    def _opens_sentence(self, node: etree._Element) -> bool:
+        """Whether `node` is a paragraph whose sentence runs on into the link after it: trafilatura,
+        reading text that sits right in a `<div>` between `<br>`s, makes each stretch between two
+        links a `<p>` and leaves the links between them (`<p>part of its </p><ref>program</ref>
+        <p>.</p>`). Its last words end in a space, with no stop before it, and an inline element
+        follows."""
+        if tag_name(node) != "p" or node.attrib or any(self._is_block(inner) for inner in node):
+            return False
+        last = node[-1].tail if len(node) else node.text
+        after = node.getnext()
+        return (
+            bool(last and last[-1:].isspace() and last.rstrip()[-1:] not in ".!?:")
+            and after is not None
+            and isinstance(after.tag, str)
+            and not self._is_block(after)
+        )
 
     def _is_block(self, node: etree._Element) -> bool:
         tag = tag_name(node)
