@@ -215,6 +215,16 @@ def test_a_sentence_that_trafilatura_cut_at_its_links_is_one_paragraph() -> None
     )
 
 
+def test_a_link_back_to_the_top_alone_in_its_block_is_left_out() -> None:
+    # phpBB's "Top" after each post; a "top" link inside a sentence, or one to another page, stays
+    out = render(
+        "<p>Post.</p><div class='back2top'><a href='#wrap' class='top'>Top</a></div>"
+        "<p><a href='#top'>Back to top ↑</a></p><p>the <a href='#t'>top</a> row</p>"
+        "<p><a href='/top'>Top</a></p>"
+    )
+    assert out == "Post.\n\nthe top row\n\n[Top](https://example.org/top)\n"
+
+
 def test_text_format_has_no_link_targets_or_marks() -> None:
     root = html.fragment_fromstring(
         "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",

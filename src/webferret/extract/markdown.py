@@ -51,6 +51,7 @@ _CHROME_LINE = re.compile(
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
     r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?)"
 )
+_TO_TOP = re.compile(r"(?i)(?:(?:back|return|go|scroll|jump) )?(?:to )?(?:the )?top(?: of (?:the )?page)?")
 # a list of contents: at least this many links to places on the page, and nothing else
 CONTENTS_MIN_LINKS = 3
 _CONTENTS_TITLE = re.compile(
@@ -99,6 +100,12 @@ def _invisible(text: str) -> bool:
     around them (a line of marks alone, a story's "* * *", is left as it is)."""
     shown = text.translate(_ZERO_WIDTH)
     return len(shown) < len(text) and not shown.strip("*_ \n")
+
+
+def _alone(node: etree._Element) -> bool:
+    """Whether `node`'s text is all the text of its parent."""
+    parent = node.getparent()
+    return parent is None or "".join(parent.itertext()).strip() == "".join(node.itertext()).strip()
 
 
 def _closes_sentence(node: etree._Element) -> bool:
@@ -559,6 +566,8 @@ class Renderer:
         finally:
             self._open.pop()
         if tag in ("a", "ref"):
+            if _TO_TOP.fullmatch(inner.strip(" *_↑^")) and self._in_page(node) and _alone(node):
+                return ""  # a forum's "Top" after each post: a way back up the page, not its text
             # a link that is one emphasis run and renders as its text (no target: a `mailto:`) is that run
             whole = not (node.text or "").strip() and len(node) == 1 and not (node[0].tail or "").strip()
             inner_mark = self._mark if whole else ""
