@@ -62,6 +62,17 @@ def test_an_author_that_is_a_number_or_a_url_is_no_byline() -> None:
     assert _meta("", ld=ld).byline == "Ann Lee"
 
 
+def test_an_author_label_a_link_label_or_a_placeholder_is_no_name() -> None:
+    assert _meta('<meta name="author" content="Author: Ashley Roe">').byline == "Ashley Roe"
+    assert _meta('<meta name="author" content="Written by Ann Lee">').byline == "Ann Lee"
+    assert _meta('<meta name="author" content="page.head.extra.author">').byline is None
+    assert _meta('<meta name="author" content="{{ post.author }}">').byline is None
+    assert _meta('<meta name="author" content="sara.r.peter">').byline == "sara.r.peter"  # a user name
+    bio = '<div class="author-bio"><a rel="author" href="/author/d">View more posts</a></div>'
+    page = f"<html><body><p>x</p>{bio}<span itemprop='author'>Dee Walter</span></body></html>"
+    assert extract_metadata(parse_html(page, None), None).byline == "Dee Walter"
+
+
 def test_language_tags_come_in_their_usual_case() -> None:
     for given, expected in (
         ("en-us", "en-US"),

@@ -25,7 +25,11 @@ _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
 # every element marked as the headline or an author: one scan of the tree for both questions
 _MARKED = etree.XPath('//*[@itemprop="headline" or @itemprop="author" or @rel="author"]')
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
-_BY = re.compile(r"^by:?\s+", re.I)
+_BY = re.compile(r"^(?:(?:(?:written|posted|published) )?by|author):?\s+", re.I)
+# a template's placeholder left unfilled ("page.head.extra.author", "{{ author }}")
+_PLACEHOLDER = re.compile(
+    r"(?:[a-z_][a-z0-9_]*\.)+(?:author|name|creator|byline|writer)s?|.*(?:\{\{|\$\{|\{%).*", re.I
+)
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
 PUBLISHED_KEYS = (
@@ -152,8 +156,13 @@ def _names(value: Any) -> list[str]:
 
 def _a_name(text: str | None) -> bool:
     """Whether an author value can be a name: not a profile URL, nor a number (a Facebook profile id in
-    `article:author`)."""
-    return bool(text) and not text.startswith("http") and any(ch.isalpha() for ch in text)
+    `article:author`), nor a template's unfilled placeholder."""
+    return (
+        bool(text)
+        and not text.startswith("http")
+        and any(ch.isalpha() for ch in text)
+        and not _PLACEHOLDER.fullmatch(text)
+    )
 
 
 def _image(value: Any) -> str | None:
@@ -264,9 +273,16 @@ def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
     for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')  # its text, or a `<meta itemprop="name" content>`
         value = clean((named[0].get("content") or named[0].text_content()) if named else node.text_content())
-        if value and len(value) < 80:
+        if _a_name(value) and len(value) < 80 and not _LINK_LABEL.fullmatch(value):
             return value
     return None
+
+
+# the label of a link to an author's page, marked as the author ("View more posts", "All posts")
+_LINK_LABEL = re.compile(
+    r"(?i)(?:(?:view|see|read|browse) )?(?:(?:all|more) )*(?:posts|articles|stories|author profile)"
+    r"(?: by(?: this author)?)?\W*"
+)
 
 
 def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
