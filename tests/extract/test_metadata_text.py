@@ -73,6 +73,13 @@ def test_an_author_label_a_link_label_or_a_placeholder_is_no_name() -> None:
     assert extract_metadata(parse_html(page, None), None).byline == "Dee Walter"
 
 
+def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
+    page = "<html><head><title> | Nuts & Volts</title></head><body><h1>Gadgets</h1></body></html>"
+    assert extract_metadata(parse_html(page, None), None).title == "Gadgets"
+    assert _meta("<title>| Nuts & Volts</title>").title == "Nuts & Volts"
+    assert _meta("<title>-40 degrees in Winnipeg</title>").title == "-40 degrees in Winnipeg"
+
+
 def test_language_tags_come_in_their_usual_case() -> None:
     for given, expected in (
         ("en-us", "en-US"),

@@ -32,6 +32,7 @@ _PLACEHOLDER = re.compile(
 )
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
+_SEPARATOR_MARKS = "|-–—:·»"
 PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
     "publishdate", "pubdate", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.created",
@@ -249,6 +250,8 @@ def _title(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str 
     if marked and clean(marked[0].text_content()):
         return clean(marked[0].text_content())
     headings = [h for h in (clean(h.text_content()) for h in tree.iter("h1")) if h]
+    if raw and raw[0] in _SEPARATOR_MARKS and raw[1:2] == " ":  # " | Site": the page's own part left empty
+        return headings[0] if headings else clean(raw.lstrip(_SEPARATOR_MARKS + " "))
     if not raw:
         return headings[0] if headings else None
     inside = [h for h in headings if h in raw and len(h) * 3 > len(raw)]
