@@ -97,6 +97,15 @@ def test_an_advertisement_s_label_is_left_out() -> None:
     assert out == "First.\n\nSecond.\n\n- Branding\n- Advertising\n"
 
 
+def test_a_list_of_contents_title_alone_and_a_placeholder_alt_text_are_left_out() -> None:
+    # the list itself is drawn by a script the page was read without; Stack Exchange's default alt
+    out = render(
+        "<h2>Table of Contents</h2><p>Intro.</p><p><b>On this page</b></p>"
+        "<p><img src='/a.png' alt='enter image description here'></p><p>In this article, we test.</p>"
+    )
+    assert out == "Intro.\n\n![](https://example.org/a.png)\n\nIn this article, we test.\n"
+
+
 def test_no_break_spaces_in_code_are_spaces() -> None:
     assert render("<pre>emerge --ask&nbsp;--oneshot portage\n&nbsp;&nbsp;done</pre>") == (
         "```\nemerge --ask --oneshot portage\n  done\n```\n"

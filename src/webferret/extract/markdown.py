@@ -43,14 +43,17 @@ _LINE_NUMBERS = re.compile(r"[\d\s]+")
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
 # ("Leave a Reply", "12 comments"), the labels of the boxes after an article ("You may also like")
-# and an advertisement's slot ("Advertisement", "SKIP ADVERTISEMENT", "Story continues below
-# advertisement")
+# an advertisement's slot ("Advertisement", "SKIP ADVERTISEMENT", "Story continues below
+# advertisement") and the title of a list of contents its page draws with a script ("Table of contents")
 _CHROME_LINE = re.compile(
     r"(?i)(?:leave a (?:reply|comment)|(?:post|add) a comment|[\d,.]+k? comments?|comments?"
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
-    r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?)"
+    r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?"
+    r"|table of contents?|on this page|in this (?:article|post|guide)|jump to(?: section)?)"
 )
+# an image's alt text that an editor filled in for the writer (Stack Exchange's)
+_NO_ALT = frozenset(("enter image description here", "image description", "alt text"))
 _TO_TOP = re.compile(r"(?i)(?:(?:back|return|go|scroll|jump) )?(?:to )?(?:the )?top(?: of (?:the )?page)?")
 # a list of contents: at least this many links to places on the page, and nothing else
 CONTENTS_MIN_LINKS = 3
@@ -589,6 +592,8 @@ class Renderer:
 
     def _image(self, node: etree._Element) -> str:
         alt = _SPACE.sub(" ", node.get("alt") or node.get("title") or "").strip()
+        if alt.lower() in _NO_ALT:
+            alt = ""
         if self.text:
             return ""
         src = self.url(node.get("src") or node.get("data-src") or node.get("data-lazy-src"))
