@@ -116,7 +116,7 @@ def _closes_sentence(node: etree._Element) -> bool:
     space, a punctuation mark that continues a sentence, or a lower-case letter."""
     text = node.text or ""
     return (
-        tag_name(node) == "p"
+        node.tag == "p"
         and not node.attrib
         and bool(text)
         and (text[0].isspace() or text[0] in ",.;:)!?" or text[0].islower())
@@ -192,19 +192,21 @@ class Renderer:
         joinable = ""  # as in `_add_inline`
         broken = False  # the run holds a paragraph that a link cut in two (`_opens_sentence`)
         for child in node:
-            closes = broken and _closes_sentence(child)
-            if closes or self._opens_sentence(child):
+            block = self._is_block(child)
+            opens = block and self._opens_sentence(child)
+            closes = broken and block and _closes_sentence(child)
+            if opens or closes:
                 if not closes:  # a paragraph of its own begins
                     self._flush(run, out)
                     run, joinable = [], ""
-                broken = self._opens_sentence(child)
+                broken = opens
                 run.append(self._text(child.text))
                 for inner in child:
                     joinable = self._add_inline(run, inner, joinable)
                 run.append(self._text(child.tail))
                 continue
-            broken = broken and not self._is_block(child)
-            if self._is_block(child):
+            broken = broken and not block
+            if block:
                 self._flush(run, out)
                 if self._cells or not self._contents(child):
                     out.extend(self.block(child))
@@ -274,16 +276,15 @@ class Renderer:
         links a `<p>` and leaves the links between them (`<p>part of its </p><ref>program</ref>
         <p>.</p>`). Its last words end in a space, with no stop before it, and an inline element
         follows."""
-        if tag_name(node) != "p" or node.attrib or any(self._is_block(inner) for inner in node):
+        if node.tag != "p" or node.attrib:
             return False
         last = node[-1].tail if len(node) else node.text
+        if not last or not last[-1:].isspace() or last.rstrip()[-1:] in ".!?:":
+            return False
         after = node.getnext()
-        return (
-            bool(last and last[-1:].isspace() and last.rstrip()[-1:] not in ".!?:")
-            and after is not None
-            and isinstance(after.tag, str)
-            and not self._is_block(after)
-        )
+        if after is None or not isinstance(after.tag, str) or self._is_block(after):
+            return False
+        return not any(self._is_block(inner) for inner in node)
 
     def _is_block(self, node: etree._Element) -> bool:
         tag = tag_name(node)
