@@ -42,7 +42,7 @@ _LINE_NUMBERS = re.compile(r"[\d\s]+")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
-# ("Leave a Reply", "12 comments"), the labels of the boxes after an article ("You may also like")
+# ("Leave a Reply", "12 comments"), the labels of the boxes after an article ("You may also like"),
 # an advertisement's slot ("Advertisement", "SKIP ADVERTISEMENT", "Story continues below
 # advertisement") and the title of a list of contents its page draws with a script ("Table of contents")
 _CHROME_LINE = re.compile(

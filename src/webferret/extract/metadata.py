@@ -276,7 +276,7 @@ def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
     for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')  # its text, or a `<meta itemprop="name" content>`
         value = clean((named[0].get("content") or named[0].text_content()) if named else node.text_content())
-        if _a_name(value) and len(value) < 80 and not _LINK_LABEL.fullmatch(value):
+        if value and _a_name(value) and len(value) < 80 and not _LINK_LABEL.fullmatch(value):
             return value
     return None
 
