@@ -234,6 +234,30 @@ def test_a_link_back_to_the_top_alone_in_its_block_is_left_out() -> None:
     assert out == "Post.\n\nthe top row\n\n[Top](https://example.org/top)\n"
 
 
+def test_a_long_block_said_again_is_said_once_off_an_article() -> None:
+    said = "The first post of the thread, quoted in a reply below it. " * 2
+    quote = f"<blockquote><p>{said}</p></blockquote>"
+    code = "<pre>" + "print('the same line of code, twice over on the page')\n" * 2 + "</pre>"
+    page = f"<p>Short.</p>{quote}<p>Short.</p>{code}<p>Reply.</p>{quote}{code}"
+    root = html.fragment_fromstring(page, create_parent="div")
+    once = to_markdown(root, "https://example.org/", repeats=False)
+    assert once.count("The first post") == 2 and once.count("print(") == 4  # one quote, both code blocks
+    assert to_markdown(root, "https://example.org/").count("The first post") == 4  # an article's are kept
+    assert to_text(root, repeats=False).count("print(") == 4
+
+
+def test_only_a_declared_article_keeps_its_repeated_blocks() -> None:
+    from webferret.extract.htmlpage import extract_html
+    from webferret.extract.types import ExtractOptions
+
+    question = "What do you cook at home when nobody is watching, and why that dish? " * 2
+    answers = "".join(f"<p><b>{question}</b></p><p>{name} answers: soup and bread.</p>" for name in "ABC")
+    for declared, times in (("", 1), ('<meta property="og:type" content="article">', 3)):
+        page = f"<html><head>{declared}<title>T</title></head><body><main>{answers}</main></body></html>"
+        text = extract_html(page, "https://example.org/a", ExtractOptions()).content
+        assert text.count("What do you cook") == 2 * times
+
+
 def test_text_format_has_no_link_targets_or_marks() -> None:
     root = html.fragment_fromstring(
         "<h1>T</h1><p>a <a href='/x'>link</a> and <b>bold</b></p><img src='/i.png' alt='pic'>",

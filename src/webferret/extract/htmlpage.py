@@ -157,8 +157,10 @@ def _body(
         promos.drop_promos(main.element, tree)
         if signup.has_signup(text) and (lines := signup.box_lines(tree)):
             signup.drop_lines(main.element, lines)
-    markdown = to_markdown(main.element, base, codes=codes)
-    plain = to_text(main.element, codes=codes) if options.format == "text" else ""
+    # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
+    # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
+    markdown = to_markdown(main.element, base, codes=codes, repeats=article)
+    plain = to_text(main.element, codes=codes, repeats=article) if options.format == "text" else ""
     words = count_words(plain or markdown)
     markup = ""
     if options.format == "html":

@@ -151,11 +151,18 @@ class Renderer:
     """One rendering pass; `text=True` drops every Markdown mark and link target."""
 
     def __init__(
-        self, base_url: str | None = None, *, text: bool = False, codes: Mapping[str, CodeBlock] | None = None
+        self,
+        base_url: str | None = None,
+        *,
+        text: bool = False,
+        codes: Mapping[str, CodeBlock] | None = None,
+        repeats: bool = True,
     ) -> None:
         self.base_url = base_url or ""
         self.text = text
         self.codes = codes or {}
+        self.repeats = repeats  # False: a long block said again further down is said once
+        self._verbatim: set[str] = set()  # code and table blocks, said as often as the page says them
         self._cells = 0  # depth of table cells being rendered as GFM cells
         self._open: list[str] = []  # the emphasis marks of the elements being rendered, outermost first
         self._mark = ""  # the mark the last `inline` call wrapped its text in ("" when none)
@@ -172,7 +179,8 @@ class Renderer:
 
     # -- entry points --------------------------------------------------------------------------
     def render(self, root: etree._Element) -> str:
-        text = "\n\n".join(_once(block for block in self.blocks(root) if block.strip()))
+        blocks = _once(block for block in self.blocks(root) if block.strip())
+        text = "\n\n".join(blocks if self.repeats else _said_once(blocks, self._verbatim))
         return text.strip("\n") + "\n" if text.strip() else ""
 
     def url(self, href: str | None) -> str | None:
@@ -229,7 +237,10 @@ class Renderer:
                 return self._fenced(known.code, known.language)
         handler = self._blocks.get(tag)
         if handler is not None:
-            return handler(node)
+            made = handler(node)
+            if tag == "table":
+                self._verbatim.update(made)
+            return made
         level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
         if level:
             start = 1 if _anchor_first(node) else 0  # rustdoc's "§" link before a heading's words
@@ -503,11 +514,14 @@ class Renderer:
 
     def _fenced(self, code: str, lang: str) -> list[str]:
         if self.text:
+            self._verbatim.add(code)
             return [code]
         if self._cells and "\n" not in code.strip():  # a fence cannot stand in a table cell
             return [_inline_code(code)]
         fence = _fence(code)
-        return [f"{fence}{lang}\n{code}\n{fence}"]
+        block = f"{fence}{lang}\n{code}\n{fence}"
+        self._verbatim.add(block)
+        return [block]
 
     @staticmethod
     def _code_text(node: etree._Element) -> str:
@@ -651,6 +665,23 @@ def _heading_only(cell: etree._Element) -> bool:
     return len(_collapse(inside).strip()) >= len(_collapse("".join(cell.itertext())).strip())
 
 
+REPEAT_CHARS = 80
+"""A block this long, said again word for word further down a page that is no article, is said once."""
+
+
+def _said_once(blocks: Iterable[str], verbatim: set[str]) -> Iterator[str]:
+    """The blocks, less each long one (`REPEAT_CHARS`) said in the same words earlier on the page: a
+    reply's quotation of a post already read, a promotion or a card repeated down a page. Code and
+    tables (`verbatim`) are left as they are."""
+    seen: set[str] = set()
+    for block in blocks:
+        if len(block) >= REPEAT_CHARS and block not in verbatim:
+            if block in seen:
+                continue
+            seen.add(block)
+        yield block
+
+
 def _once(blocks: Iterable[str]) -> Iterator[str]:
     """The blocks, less one that says in the same words what the block before it said: a page's mobile
     and desktop copies of a heading or a menu, rendered one after the other (link targets aside). Two
@@ -681,12 +712,18 @@ def _words(block: str) -> list[str]:
 
 
 def to_markdown(
-    root: etree._Element, base_url: str | None = None, *, codes: Mapping[str, CodeBlock] | None = None
+    root: etree._Element,
+    base_url: str | None = None,
+    *,
+    codes: Mapping[str, CodeBlock] | None = None,
+    repeats: bool = True,
 ) -> str:
     """The Markdown of an element (see `Renderer`)."""
-    return Renderer(base_url, codes=codes).render(root)
+    return Renderer(base_url, codes=codes, repeats=repeats).render(root)
 
 
-def to_text(root: etree._Element, *, codes: Mapping[str, CodeBlock] | None = None) -> str:
+def to_text(
+    root: etree._Element, *, codes: Mapping[str, CodeBlock] | None = None, repeats: bool = True
+) -> str:
     """Plain text of an element: the same structure without marks or link targets."""
-    return Renderer(None, text=True, codes=codes).render(root)
+    return Renderer(None, text=True, codes=codes, repeats=repeats).render(root)
