@@ -1,8 +1,12 @@
-"""schema.org microdata: the item an element belongs to, and an item's type."""
+"""schema.org microdata: the item an element belongs to, an item's type, its properties and their values."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from lxml import etree
+
+Props = dict[etree._Element, dict[str, list[etree._Element]]]
 
 
 def item_of(element: etree._Element) -> etree._Element | None:
@@ -15,3 +19,27 @@ def item_kind(item: etree._Element) -> str:
     """An item's schema.org type, e.g. `Answer` for `https://schema.org/Answer` (the first one given)."""
     kinds = (item.get("itemtype") or "").split()
     return kinds[0].rstrip("/").rpartition("/")[2] if kinds else ""
+
+
+def item_props(tree: etree._Element) -> Props:
+    """Every item's properties: the elements naming each, by the item they belong to (`item_of`)."""
+    props: Props = defaultdict(lambda: defaultdict(list))
+    for element in tree.xpath("//*[@itemprop]"):
+        owner = item_of(element)
+        if owner is not None:
+            for name in (element.get("itemprop") or "").split():
+                props[owner][name].append(element)
+    return props
+
+
+def value(elements: list[etree._Element] | None) -> str | None:
+    """A property's value: the first of its elements' `content` or `data-value` attribute, else its
+    text (spaces collapsed); None when none has one."""
+    for element in elements or []:
+        for attribute in ("content", "data-value"):
+            if element.get(attribute):
+                return (element.get(attribute) or "").strip()
+        text = " ".join("".join(element.itertext()).split())
+        if text:
+            return text
+    return None

@@ -19,18 +19,15 @@ out (the page's byline and date are the question's). A page of frequently asked 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from copy import deepcopy
 from dataclasses import dataclass
 
 from lxml import html
 
-from webferret.extract.microdata import item_kind, item_of
+from webferret.extract.microdata import Props, item_kind, item_props, value
 
 HINT = "QAPage"
 """In a page's HTML when it may be a thread (`thread` is not run otherwise)."""
-
-Props = dict[html.HtmlElement, dict[str, list[html.HtmlElement]]]
 
 
 @dataclass
@@ -46,7 +43,7 @@ def thread(tree: html.HtmlElement) -> html.HtmlElement | None:
     items = tree.xpath("//*[@itemscope][@itemtype]")
     if not any(item_kind(item) == "QAPage" for item in items):
         return None
-    props = _props(tree)
+    props = item_props(tree)
     question = next((_post(item, props) for item in items if item_kind(item) == "Question"), None)
     if question is None:
         return None
@@ -75,18 +72,6 @@ def _demoted(text: html.HtmlElement) -> html.HtmlElement:
     return text
 
 
-def _props(tree: html.HtmlElement) -> Props:
-    """Every item's properties: the elements naming each, by the item they belong to (the nearest
-    ancestor that is an item; an element that is an item itself is a property of the one around it)."""
-    props: Props = defaultdict(lambda: defaultdict(list))
-    for element in tree.xpath("//*[@itemprop]"):
-        owner = item_of(element)
-        if owner is not None:
-            for name in (element.get("itemprop") or "").split():
-                props[owner][name].append(element)
-    return props
-
-
 def _post(item: html.HtmlElement, props: Props) -> _Post | None:
     """A question's or answer's text, votes and whether it was accepted; None when it has no text."""
     own = props.get(item, {})
@@ -94,20 +79,8 @@ def _post(item: html.HtmlElement, props: Props) -> _Post | None:
     if text is None:
         return None
     return _Post(
-        text, _value(own.get("upvoteCount")), "acceptedAnswer" in (item.get("itemprop") or "").split()
+        text, value(own.get("upvoteCount")), "acceptedAnswer" in (item.get("itemprop") or "").split()
     )
-
-
-def _value(elements: list[html.HtmlElement] | None) -> str | None:
-    """A property's value: its `content` or `data-value` attribute, else its text."""
-    for element in elements or []:
-        for attribute in ("content", "data-value"):
-            if element.get(attribute):
-                return element.get(attribute, "").strip()
-        text = " ".join("".join(element.itertext()).split())
-        if text:
-            return text
-    return None
 
 
 def _heading(name: str, post: _Post) -> str:
