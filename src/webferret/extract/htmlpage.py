@@ -12,6 +12,7 @@ from webferret.extract import (
     cfemail,
     classify,
     formulas,
+    forum,
     leadtitle,
     mediawiki,
     popups,
@@ -33,7 +34,7 @@ from webferret.extract.unwrap import code_figures, unwrap_holders
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
-_KNOWN_TYPES = {"wikipedia": "article", "qapage": "forum"}
+_KNOWN_TYPES = {"wikipedia": "article", "qapage": "forum", "forum": "forum"}
 """The page type a selector's choice tells (`MainContent.source`)."""
 _AS_ASKED = frozenset(("selector", "whole_page"))
 """The sources of a main content the caller chose (`--selector`, `--whole-page`): read as it is."""
@@ -118,6 +119,8 @@ def _main(
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
     if qapage.HINT in text and (thread := qapage.thread(tree)) is not None:
         return MainContent(element=thread, source="qapage")
+    if forum.HINT in text and (posts := forum.thread(tree)) is not None:
+        return MainContent(element=posts, source="forum")
     return choose_main(tree, url, text, article)
 
 
