@@ -50,7 +50,8 @@ _CHROME_LINE = re.compile(
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
     r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?"
-    r"|table of contents?|on this page|in this (?:article|post|guide)|jump to(?: section)?)"
+    r"|table of contents?|on this page|in this (?:article|post|guide)|jump to(?: section)?"
+    r"|click to (?:expand|shrink)(?:\.\.\.|…)?)"  # a forum quote's fold (XenForo)
 )
 # an image's alt text that an editor filled in for the writer (Stack Exchange's)
 _NO_ALT = frozenset(("enter image description here", "image description", "alt text"))
