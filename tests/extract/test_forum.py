@@ -33,27 +33,35 @@ def _reply(name: str, shown: str, text: str, stamp: str = "2024-05-03T11:39:57Z"
     )
 
 
-def _thread(opener_marked: bool = True, replies: str | None = None, description: str = OPENER) -> str:
-    opener = (
-        f'<div class="post">{_person("ann")}<time datetime="2024-05-03T08:45:44Z">May 3, 2024, 8:45am</time>'
-        f'<div itemprop="text"><p>{OPENER}</p></div></div>'
-        if opener_marked
-        else f'<div class="post"><b>ann</b><div class="body"><p>{OPENER}</p></div></div>'
-    )
+def _thread(opener: str = "marked", replies: str | None = None, description: str = OPENER) -> str:
+    """A thread page; its opening post `marked` as the posting's text, or unmarked in the `same place`
+    of the template as the replies' texts (XenForo), or `elsewhere`."""
+    shown = '<time datetime="2024-05-03T08:45:44Z">May 3, 2024, 8:45am</time>'
+    posts = {
+        "marked": f'<div class="post">{_person("ann")}{shown}<div itemprop="text"><p>{OPENER}</p></div>'
+        "</div>",
+        "same place": f'<div class="post"><b>ann</b>{shown}<div><p>{OPENER}</p></div></div>',
+        "elsewhere": f'<section class="lead"><b>ann</b><p>{OPENER}</p></section>',
+    }
     replies = (
         replies
         if replies is not None
         else _reply("bob", "May 3, 2024, 11:39am", REPLY_ONE)
         + _reply("cy", "May 4, 2024, 9:02am", REPLY_TWO, "2024-05-04T09:02:00Z")
     )
+    ld = (
+        '{"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Starter",'
+        ' "author": {"@type": "Person", "name": "ann"}, "datePublished": "2024-05-03T08:45:44+00:00"}'
+    )
     return (
         f"<html><head><title>Starter smells of varnish - Baking</title>"
-        f'<meta name="description" content="{description[:150]}&hellip;"></head><body>'
+        f'<meta name="description" content="{description[:150]}&hellip;">'
+        f'<script type="application/ld+json">{ld}</script></head><body>'
         "<header><a href='/'>Home</a> <a href='/latest'>Latest</a> <a href='/top'>Top</a></header>"
         f'<div itemscope itemtype="{SCHEMA}DiscussionForumPosting">'
         '<meta itemprop="headline" content="Starter smells of varnish">'
         '<meta itemprop="datePublished" content="2024-05-03T08:45:44Z">'
-        f"<h1>Starter smells of varnish</h1>{opener}{replies}</div>"
+        f"<h1>Starter smells of varnish</h1>{posts[opener]}{replies}</div>"
         "<footer>Powered by forum software. Terms of service. Privacy.</footer></body></html>"
     )
 
@@ -80,9 +88,20 @@ def test_plain_text_names_the_author_without_marks() -> None:
     assert _read(_thread(), "text").content.startswith(f"ann · 2024-05-03\n\n{OPENER}")
 
 
-def test_a_thread_whose_opening_post_is_not_marked_is_read_as_any_page() -> None:
-    # XenForo marks only the replies: read from the microdata, the thread would lose its question
-    extracted = _read(_thread(opener_marked=False))
+def test_an_unmarked_opening_post_in_the_replies_place_is_read_first_with_its_json_ld_author() -> None:
+    # XenForo marks only the replies; its opening post sits where they sit, its author in JSON-LD
+    extracted = _read(_thread(opener="same place"))
+    assert extracted.extra["selector"] == "forum"
+    assert extracted.content.strip().split("\n\n")[:3] == [
+        "**ann** · 2024-05-03",
+        OPENER,
+        "**bob** · May 3, 2024, 11:39am",
+    ]
+
+
+def test_a_thread_whose_opening_post_cannot_be_found_is_read_as_any_page() -> None:
+    # read from the microdata, the thread would lose its question
+    extracted = _read(_thread(opener="elsewhere"))
     assert extracted.extra["selector"] != "forum"
     assert OPENER in extracted.content and REPLY_ONE in extracted.content
 
@@ -93,13 +112,13 @@ def test_a_reply_quoting_the_opening_post_is_not_taken_for_it() -> None:
         f'<div itemprop="text"><blockquote><p>ann said:</p><p>{OPENER}</p></blockquote>'
         f"<p>{REPLY_ONE}</p></div></div>"
     )
-    assert _read(_thread(opener_marked=False, replies=quoting)).extra["selector"] != "forum"
-    assert _read(_thread(opener_marked=True, replies=quoting)).extra["selector"] == "forum"
+    assert _read(_thread(opener="elsewhere", replies=quoting)).extra["selector"] != "forum"
+    assert _read(_thread(opener="marked", replies=quoting)).extra["selector"] == "forum"
 
 
 def test_an_opening_post_declared_in_a_meta_must_be_the_first_post_read() -> None:
     # Nairaland gives the opener's text as the posting's `meta` and marks only the replies
-    page = _thread(opener_marked=False, description="").replace(
+    page = _thread(opener="elsewhere", description="").replace(
         '<meta itemprop="headline"', f'<meta itemprop="text" content="{OPENER}"><meta itemprop="headline"'
     )
     assert forum.thread(parse_html(page, None)) is None
@@ -112,7 +131,7 @@ def test_an_opening_post_declared_in_a_meta_must_be_the_first_post_read() -> Non
 def test_a_declared_text_too_short_to_be_a_post_is_not_the_opening_post() -> None:
     # NodeBB gives the thread's title as the posting's `text` and marks the opener as a comment
     replies = _reply("ann", "May 3, 2024", OPENER) + _reply("bob", "May 3, 2024", REPLY_ONE)
-    page = _thread(opener_marked=False, replies=replies, description="").replace(
+    page = _thread(opener="elsewhere", replies=replies, description="").replace(
         '<meta itemprop="headline"',
         '<meta itemprop="text" content="Help wanted please"><meta itemprop="headline"',
     )
@@ -120,7 +139,7 @@ def test_a_declared_text_too_short_to_be_a_post_is_not_the_opening_post() -> Non
 
 
 def test_a_page_that_declares_no_opening_words_is_taken_at_its_word() -> None:
-    assert forum.thread(parse_html(_thread(opener_marked=False, description=""), None)) is not None
+    assert forum.thread(parse_html(_thread(opener="elsewhere", description=""), None)) is not None
 
 
 def test_a_quoted_post_marked_as_an_item_stays_inside_the_post_quoting_it() -> None:
@@ -153,3 +172,45 @@ def test_a_page_without_a_marked_post_text_is_no_thread() -> None:
     page = _thread().replace('itemprop="text"', 'class="text"')
     assert forum.thread(parse_html(page, None)) is None
     assert _read(page).extra["selector"] != "forum"
+
+
+def test_a_quote_of_a_post_already_read_is_left_out_and_a_quote_of_an_older_one_kept() -> None:
+    quoting = (
+        f'<div itemscope itemtype="{SCHEMA}Comment">{_person("bob")}<div itemprop="text">'
+        f"<blockquote><div>ann said:</div><div><p>{OPENER}</p></div></blockquote>"
+        f"<p>{REPLY_ONE}</p></div></div>"
+        f'<div itemscope itemtype="{SCHEMA}Comment">{_person("cy")}<div itemprop="text">'
+        "<blockquote><div>dan said:</div><div><p>Rye wakes a starter faster than any white flour.</p></div>"
+        f'<div class="expandLink">Click to expand...</div></blockquote><p>{REPLY_TWO}</p></div></div>'
+    )
+    content = _read(_thread(replies=quoting)).content
+    assert content.count("nail varnish") == 1 and "ann said:" not in content  # said once, in the opener
+    assert "> dan said:" in content and "> Rye wakes a starter" in content  # not read in this thread
+    assert "Click to expand" not in content  # the quote's fold, not its words
+
+
+def test_a_thread_says_a_long_block_once_even_when_it_declares_itself_an_article() -> None:
+    # XenForo declares `og:type` article; a writer's repeats are kept in an article, not in a thread
+    notice = "Posted from the Bakers app: download it for free and never miss a reply to your threads again."
+    replies = _reply("bob", "May 3", f"{REPLY_ONE}</p><p>{notice}") + _reply(
+        "cy", "May 4", f"{REPLY_TWO}</p><p>{notice}"
+    )
+    page = _thread(replies=replies).replace("<head>", '<head><meta property="og:type" content="article">')
+    for fmt in ("markdown", "text"):
+        assert _read(page, fmt).content.count(notice) == 1
+
+
+def test_the_opening_post_found_on_the_page_is_never_a_box_holding_the_replies() -> None:
+    # classless boxes: the thread's own box begins with the opener's words too, but it holds the replies
+    reply = (
+        f'<div itemscope itemtype="{SCHEMA}Comment">{_person("bob")}'
+        f'<div><div itemprop="text"><p>{REPLY_ONE}</p></div></div></div>'
+    )
+    page = _thread(replies="").replace(
+        "<h1>Starter smells of varnish</h1>",
+        f"<h1>Starter smells of varnish</h1><div><div><div><p>{OPENER}</p></div>{reply}</div></div>",
+    )
+    page = page.replace(f'<div class="post">{_person("ann")}', '<div class="post">').replace(
+        f'<div itemprop="text"><p>{OPENER}</p></div>', ""
+    )
+    assert _read(page).content.strip().split("\n\n") == ["**ann** · 2024-05-03", OPENER, "**bob**", REPLY_ONE]

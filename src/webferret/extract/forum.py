@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract.metadata import jsonld_blocks, ld_nodes, ld_types, names
 from webferret.extract.microdata import Props, item_kind, item_props, value
 
 HINT = "DiscussionForumPosting"
@@ -34,6 +35,7 @@ TEXTS = ("text", "articleBody", "commentText")
 DATES = ("datePublished", "dateCreated", "commentTime")
 WORD = re.compile(r"\w+")
 MAX_NAME = 60
+QUOTED = 0.8
 
 
 @dataclass
@@ -53,23 +55,44 @@ def thread(tree: html.HtmlElement) -> html.HtmlElement | None:
     posts = [post for item in items if (post := _post(item, props))]
     texts = [post.text for post in posts]
     posts = [post for post in posts if not any(t is not post.text and _within(post.text, t) for t in texts)]
-    if not posts or not _opens(posts[0], items, props, tree):
+    if not posts:
         return None
+    said = _declared_opening(items, props, tree)
+    if not _opens(posts[0], said):
+        opener = _unmarked_opener(posts[0], said, texts, tree)
+        if opener is None:
+            return None
+        posts.insert(0, opener)
     root = html.Element("div")
+    read: set[tuple[str, ...]] = set()
     for post in posts:
         if post.author or post.date:
             root.append(_attribution(post))
-        root.append(deepcopy(post.text))
+        text = deepcopy(post.text)
+        for quote in text.xpath(".//blockquote"):
+            if _read_before(quote, read):
+                quote.drop_tree()
+        read |= _shingles(_words(" ".join(post.text.itertext())))
+        root.append(text)
     return root
 
 
-def _opens(post: _Post, items: list[html.HtmlElement], props: Props, tree: html.HtmlElement) -> bool:
-    """Whether the first marked post is the thread's opening post. Some forums mark only the replies
-    (XenForo declares its opening post in JSON-LD alone, Nairaland in a `meta`), and a thread read
-    without its question is worse than one read without its authors. The opening post's words as the
-    page declares them elsewhere (a posting's `text` given as a `meta`, else the page's description)
-    must be, for the most part (of the first 12), among the first 60 of the post's own words (its
-    quotes of other posts left out). A page that declares none is taken at its word."""
+def _read_before(quote: html.HtmlElement, read: set[tuple[str, ...]]) -> bool:
+    """Whether a quotation is of posts already read in this thread: most of its word 5-grams are theirs
+    (its own attribution line, "ann said:", is a few of them)."""
+    shingles = _shingles(_words(" ".join(quote.itertext())))
+    return bool(shingles) and len(shingles & read) >= QUOTED * len(shingles)
+
+
+def _shingles(words: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(words[i : i + 5]) for i in range(len(words) - 4)}
+
+
+def _declared_opening(
+    items: list[html.HtmlElement], props: Props, tree: html.HtmlElement
+) -> list[str] | None:
+    """The first 12 words of the opening post as the page declares it apart from its posts: a posting's
+    `text` given as a `meta` (Nairaland), else the page's description; None when it declares none."""
     declared = [
         element.get("content") or ""
         for item in items
@@ -80,14 +103,60 @@ def _opens(post: _Post, items: list[html.HtmlElement], props: Props, tree: html.
     declared += tree.xpath(
         "//meta[@name='description' or @property='og:description' or @name='twitter:description']/@content"
     )
-    said = next((words[:12] for text in declared if len(words := _words(text)) >= 8), None)
-    if said is None:
-        return True
-    own = deepcopy(post.text)
+    return next((words[:12] for text in declared if len(words := _words(text)) >= 8), None)
+
+
+def _opens(post: _Post, said: list[str] | None) -> bool:
+    """Whether the first marked post is the thread's opening post. Some forums mark only the replies
+    (XenForo declares its opening post in JSON-LD alone, Nairaland in a `meta`), and a thread read
+    without its question is worse than one read without its authors. The declared opening words must
+    be, for the most part, among the first 60 of the post's own words (its quotes of other posts left
+    out). A page that declares none is taken at its word."""
+    return said is None or _begins(post.text, said)
+
+
+def _begins(text: html.HtmlElement, said: list[str]) -> bool:
+    own = deepcopy(text)
     for quote in own.xpath(".//blockquote"):
         quote.drop_tree()
     opening = set(_words(" ".join(own.itertext()))[:60])
     return sum(word in opening for word in said) >= 0.6 * len(said)
+
+
+def _unmarked_opener(
+    first: _Post, said: list[str] | None, texts: list[html.HtmlElement], tree: html.HtmlElement
+) -> _Post | None:
+    """The opening post of a page that marks only its replies, found on the page: an element before
+    the first reply's text, in the same place of the template (its tag, in a parent of the same tag
+    and class), holding no marked post, that begins with the declared opening words. Its author and
+    date are the page's JSON-LD posting's, when it gives them."""
+    parent = first.text.getparent()
+    if said is None or parent is None:
+        return None
+    for element in tree.iter(first.text.tag):
+        if element is first.text:
+            return None
+        holder = element.getparent()
+        if (
+            holder is not None
+            and holder.tag == parent.tag
+            and holder.get("class") == parent.get("class")
+            and not any(text is element or _within(text, element) for text in texts)
+            and _begins(element, said)
+        ):
+            author, date = _declared_author(tree)
+            return _Post(element, author, date)
+    return None
+
+
+def _declared_author(tree: html.HtmlElement) -> tuple[str | None, str | None]:
+    """The author's name and the day of a JSON-LD `DiscussionForumPosting`."""
+    for node in ld_nodes(jsonld_blocks(tree)):
+        if HINT in ld_types(node):
+            found = names(node.get("author"))
+            stamp = node.get("datePublished") or node.get("dateCreated")
+            return (found[0] if found else None), (stamp[:10] if isinstance(stamp, str) else None)
+    return None, None
 
 
 def _words(text: str) -> list[str]:

@@ -162,8 +162,10 @@ def _body(
             signup.drop_lines(main.element, lines)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
-    markdown = to_markdown(main.element, base, codes=codes, repeats=article)
-    plain = to_text(main.element, codes=codes, repeats=article) if options.format == "text" else ""
+    # (a forum thread is no article, whatever its `og:type` says)
+    repeats = article and main.source != "forum"
+    markdown = to_markdown(main.element, base, codes=codes, repeats=repeats)
+    plain = to_text(main.element, codes=codes, repeats=repeats) if options.format == "text" else ""
     words = count_words(plain or markdown)
     markup = ""
     if options.format == "html":

@@ -125,7 +125,7 @@ def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
     return blocks
 
 
-def _ld_nodes(blocks: list[Any]) -> list[dict[str, Any]]:
+def ld_nodes(blocks: list[Any]) -> list[dict[str, Any]]:
     """Every JSON-LD object with an `@type`, flattening lists and `@graph`."""
     nodes: list[dict[str, Any]] = []
     stack = list(blocks)
@@ -146,11 +146,11 @@ def ld_types(node: dict[str, Any]) -> list[str]:
     return [str(k) for k in kind] if isinstance(kind, list) else [str(kind)]
 
 
-def _names(value: Any) -> list[str]:
+def names(value: Any) -> list[str]:
     if isinstance(value, list):
-        return [name for item in value for name in _names(item)]
+        return [name for item in value for name in names(item)]
     if isinstance(value, dict):
-        return _names(value.get("name"))
+        return names(value.get("name"))
     text = clean(value)
     return [text] if _a_name(text) else []
 
@@ -179,12 +179,12 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
     main = main or next((n for n in nodes if "datePublished" in n or "headline" in n), None)
     if main is not None:
         meta.title = clean(main.get("headline")) or clean(main.get("name"))
-        meta.byline = ", ".join(dict.fromkeys(_names(main.get("author")))) or None
+        meta.byline = ", ".join(dict.fromkeys(names(main.get("author")))) or None
         meta.published = iso_date(main.get("datePublished")) or iso_date(main.get("dateCreated"))
         meta.modified = iso_date(main.get("dateModified"))
         meta.description = clean(main.get("description"))
         meta.image = _image(main.get("image"))
-        publisher = _names(main.get("publisher"))
+        publisher = names(main.get("publisher"))
         meta.site_name = publisher[0] if publisher else None
     site = next((n for n in nodes if "WebSite" in ld_types(n)), None)
     if site is not None and not meta.site_name:
@@ -292,7 +292,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     """Everything the markup states about the page; JSON-LD first, then meta tags, then the DOM."""
     tags = meta_tags(tree)
     blocks = jsonld_blocks(tree)
-    nodes = _ld_nodes(blocks)
+    nodes = ld_nodes(blocks)
     meta = Metadata(jsonld=blocks, ld_types=[t for n in nodes for t in ld_types(n)])
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
