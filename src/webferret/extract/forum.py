@@ -10,10 +10,16 @@ post in page order under a line that names its author and date:
 
     **raoul** · May 3, 2024, 8:45am
 
-A post's text is its `text` (or `articleBody`, `commentText`) property as the page shows it, quotes
-of earlier posts included; signatures, vote buttons and the page's chrome are not in it. A post
-nested in another post's text (a quoted post marked as an item) is part of that text, not a post of
-its own.
+A post's text is its `text` (or `articleBody`, `commentText`) property as the page shows it;
+signatures, vote buttons and the page's chrome are not in it. A quotation of posts already read in
+the thread is left out of the reply quoting it (a quote of an older post stays). A post nested in
+another post's text (a quoted post marked as an item) is part of that text, not a post of its own.
+
+The first marked post must be the opening one, as the page declares its words elsewhere (its
+description, or the posting's `text` as a `meta`). Where the page marks only the replies (XenForo
+declares its opening post in JSON-LD alone), the opening post is looked for where the replies' texts
+sit in the template, with its author and date from the JSON-LD; where it cannot be found, the page is
+read as any page, so a thread never loses its question.
 """
 
 from __future__ import annotations
