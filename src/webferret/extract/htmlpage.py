@@ -11,6 +11,7 @@ from lxml import etree, html
 from webferret.extract import (
     cfemail,
     classify,
+    consent,
     formulas,
     forum,
     leadtitle,
@@ -105,6 +106,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         mediawiki.strip_chrome(tree)
     if popups.has_popups(text):
         popups.drop_popups(tree)
+    if consent.has_dialogs(text):
+        consent.drop_dialogs(tree)
     return tree
 
 
