@@ -411,3 +411,19 @@ def test_a_list_in_a_table_cell_reads_as_one_line_of_items() -> None:
         "- a",
         "- b",
     ]
+
+
+def test_headings_over_nothing_at_the_end_are_left_out() -> None:
+    # the title of a section the main content left out ("Related Posts:"), at most two of them
+    body = "<h2>Why coffee</h2><p>Tea was dumped into the harbor, and coffee took its place.</p>"
+    assert render(body + "<h3>Related Posts:</h3>") == render(body)
+    assert render(body + "<h3>Recommended for you</h3><h3>Recently viewed</h3>") == render(body)
+    items = "".join(f"<h3>Candle {n}</h3>" for n in range(3))  # a listing's items as headings: they stay
+    assert render(body + items).endswith("### Candle 2\n")
+    # a heading that links elsewhere is an item; a permalink is not a link elsewhere
+    linked = render(body + "<h3><a href='https://shop.example/c'>Candles</a></h3>")
+    assert linked.endswith("(https://shop.example/c)\n")
+    assert render(body + "<h3>Sources<a href='#sources'>#</a></h3>") == render(body)
+    assert render("<h2>Only</h2><h3>Headings</h3>") == "## Only\n\n### Headings\n"  # nothing else: kept
+    as_text = to_text(html.fragment_fromstring(body + "<h3>Related Posts:</h3>", create_parent="div"))
+    assert as_text == to_text(html.fragment_fromstring(body, create_parent="div"))

@@ -164,6 +164,8 @@ class Renderer:
         self.codes = codes or {}
         self.repeats = repeats  # False: a long block said again further down is said once
         self._verbatim: set[str] = set()  # code and table blocks, said as often as the page says them
+        self._headings: set[str] = set()  # every heading block
+        self._titles: set[str] = set()  # the headings that link nowhere else: none of them ends the text
         self._cells = 0  # depth of table cells being rendered as GFM cells
         self._open: list[str] = []  # the emphasis marks of the elements being rendered, outermost first
         self._mark = ""  # the mark the last `inline` call wrapped its text in ("" when none)
@@ -180,7 +182,13 @@ class Renderer:
 
     # -- entry points --------------------------------------------------------------------------
     def render(self, root: etree._Element) -> str:
-        blocks = _once(block for block in self.blocks(root) if block.strip())
+        blocks = list(_once(block for block in self.blocks(root) if block.strip()))
+        end = len(blocks)  # headings over nothing: the titles of sections the page left out ("Related Posts")
+        while end and blocks[end - 1] in self._titles:
+            end -= 1
+        said = any(block not in self._headings for block in blocks[:end])
+        if said and len(blocks) - end <= TRAILING_TITLES:
+            del blocks[end:]
         text = "\n\n".join(blocks if self.repeats else _said_once(blocks, self._verbatim))
         return text.strip("\n") + "\n" if text.strip() else ""
 
@@ -248,9 +256,13 @@ class Renderer:
             title = _PERMALINK.sub("", self._inline_children(node, start).strip()).strip(_ZERO_WIDTH_CHARS)
             if not title or _says_nothing(title):
                 return []
-            if self.text:
-                return [title]
-            return [_wrap(title, "**")] if self._cells else [f"{'#' * level} {title}"]  # no heading in a cell
+            if self._cells:
+                return [title if self.text else _wrap(title, "**")]  # no heading in a cell
+            block = title if self.text else f"{'#' * level} {title}"
+            self._headings.add(block)
+            if all(self._in_page(link) for link in node.iter("a", "ref")):
+                self._titles.add(block)
+            return [block]
         if tag == "hr":
             return [] if self.text else ["---"]
         if tag == "code":
@@ -667,6 +679,8 @@ def _heading_only(cell: etree._Element) -> bool:
 
 
 REPEAT_CHARS = 80
+TRAILING_TITLES = 2
+"""At most, of headings over nothing at the end of a text, left out (more are a listing's items)."""
 """A block this long, said again word for word further down a page that is no article, is said once."""
 
 
