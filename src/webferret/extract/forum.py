@@ -60,7 +60,8 @@ def thread(tree: html.HtmlElement) -> html.HtmlElement | None:
     props = item_props(tree)
     posts = [post for item in items if (post := _post(item, props))]
     texts = [post.text for post in posts]
-    posts = [post for post in posts if not any(t is not post.text and _within(post.text, t) for t in texts)]
+    marked = set(texts)
+    posts = [post for post in posts if not any(a in marked for a in post.text.iterancestors())]
     if not posts:
         return None
     said = _declared_opening(items, props, tree)
@@ -139,6 +140,7 @@ def _unmarked_opener(
     parent = first.text.getparent()
     if said is None or parent is None:
         return None
+    holding = {box for text in texts for box in (text, *text.iterancestors())}
     for element in tree.iter(first.text.tag):
         if element is first.text:
             return None
@@ -147,7 +149,7 @@ def _unmarked_opener(
             holder is not None
             and holder.tag == parent.tag
             and holder.get("class") == parent.get("class")
-            and not any(text is element or _within(text, element) for text in texts)
+            and element not in holding
             and _begins(element, said)
         ):
             author, date = _declared_author(tree)
@@ -179,10 +181,6 @@ def _post(item: html.HtmlElement, props: Props) -> _Post | None:
 
 def _said(element: html.HtmlElement) -> bool:
     return any(part.strip() for part in element.itertext())
-
-
-def _within(element: html.HtmlElement, other: html.HtmlElement) -> bool:
-    return any(ancestor is other for ancestor in element.iterancestors())
 
 
 def _author(elements: list[html.HtmlElement] | None, props: Props) -> str | None:
