@@ -11,7 +11,7 @@ from lxml import etree, html
 from webferret.extract import (
     cfemail,
     classify,
-    consent,
+    dialogs,
     formulas,
     forum,
     leadtitle,
@@ -106,8 +106,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         mediawiki.strip_chrome(tree)
     if popups.has_popups(text):
         popups.drop_popups(tree)
-    if consent.has_dialogs(text):
-        consent.drop_dialogs(tree)
+    dialogs.drop_dialogs(tree, text)
     return tree
 
 

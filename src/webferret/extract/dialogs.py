@@ -1,4 +1,10 @@
-"""Cookie-consent dialogs of the common consent platforms, gone before anything reads the page.
+"""Dialogs a page holds until it is asked for them, gone before anything reads the page.
+
+The HTML of a page carries boxes it only shows on demand: a `<dialog>` without `open`, an element
+with the `popover` attribute (browsers keep both out of sight until a script or a button opens them:
+a forum's "allow notifications" help in every browser's steps, a vendor's product menu), and the
+dialogs of consent platforms. None of them is what a reader came for, and a main-content choice
+sometimes kept them.
 
 A consent platform (OneTrust, Cookiebot, Usercentrics, Quantcast, Didomi, TrustArc, Complianz,
 CookieYes, Civic, Ensighten) writes its banner and its preference centre into the page itself, and
@@ -6,7 +12,7 @@ its scripts show them over the content. In the HTML they are hundreds of words a
 Necessary Cookies" and "Targeting Cookies", which a reader of the page never came for and which a
 main-content choice sometimes keeps (a forum's thread ended in OneTrust's "Privacy Preference
 Center"). Each platform names its dialog's root with an id of its own, so the root goes, with
-everything in it.
+everything in it (its banner is shown at once, so it holds neither `popover` nor a closed `<dialog>`).
 
 A page that is nothing but a consent wall (its content behind a redirect) has no such dialog in
 its content: it is told by its words (`classify.COOKIE_WALL`), not here.
@@ -38,18 +44,19 @@ _HINT = re.compile(r"""id=["']?(?:""" + "|".join(re.escape(root) for root in ROO
 """A root's id in the HTML text: a cheap look before the tree is searched (a pattern that starts with
 the literal `id=` is searched for that first, 0.2 ms on an article page's 170 KB, where a look for
 each root's name took 1 ms)."""
-_FOUND = etree.XPath("//*[" + " or ".join(f"@id='{root}'" for root in ROOTS) + "]")
+_CONSENT = etree.XPath("//*[" + " or ".join(f"@id='{root}'" for root in ROOTS) + "]")
+_CLOSED = etree.XPath("//*[@popover] | //dialog[not(@open)]")
 
 
-def has_dialogs(text: str) -> bool:
-    """Whether the HTML text `text` may hold a consent platform's dialog (`drop_dialogs` then looks)."""
-    return _HINT.search(text) is not None
-
-
-def drop_dialogs(tree: html.HtmlElement) -> int:
-    """The consent platforms' dialogs of `tree` removed, in place (the text after each kept); how many
-    (a root inside another goes with it)."""
-    roots = _FOUND(tree)
+def drop_dialogs(tree: html.HtmlElement, text: str) -> int:
+    """The dialogs of `tree` (parsed from the HTML text `text`) removed, in place, the text after each
+    kept; how many (one inside another goes with it). The tree is searched only for what the text
+    may hold."""
+    roots: list[html.HtmlElement] = []
+    if _HINT.search(text) is not None:
+        roots += _CONSENT(tree)
+    if "popover" in text or "<dialog" in text:
+        roots += _CLOSED(tree)
     found = set(roots)
     dropped = 0
     for node in roots:

@@ -1,11 +1,11 @@
-"""Cookie-consent dialogs of the consent platforms, gone before anything reads the page
-(`extract.consent`)."""
+"""Dialogs a page holds until it is asked for them (closed dialogs, popovers, consent platforms'
+dialogs), gone before anything reads the page (`extract.dialogs`)."""
 
 from __future__ import annotations
 
 from lxml import html
 
-from webferret.extract import consent
+from webferret.extract import dialogs
 from webferret.extract.htmlpage import extract_html
 from webferret.extract.types import ExtractOptions
 
@@ -41,16 +41,41 @@ def test_a_consent_platforms_banner_and_preference_centre_are_not_content() -> N
 
 
 def test_each_platforms_root_goes_with_everything_in_it_and_the_text_after_it_stays() -> None:
-    tree = html.fromstring(
+    page = (
         "<html><body><div><p>Kept.</p>"
         '<div id="CybotCookiebotDialog"><p>This website uses cookies.</p></div> and after it'
         "</div>" + CENTRE + "</body></html>"
     )
-    assert consent.drop_dialogs(tree) == 2  # OneTrust's banner and centre go with their root
+    tree = html.fromstring(page)
+    assert dialogs.drop_dialogs(tree, page) == 2  # OneTrust's banner and centre go with their root
     text = " ".join(tree.text_content().split())
     assert text == "Kept. and after it"
 
 
 def test_a_page_without_a_platforms_id_is_not_searched() -> None:
-    assert not consent.has_dialogs(_page("<div id='cookies'><p>We use cookies.</p></div>"))
-    assert all(consent.has_dialogs(f'<div id="{root}"></div>') for root in consent.ROOTS)
+    page = _page(CENTRE)
+    assert (
+        dialogs.drop_dialogs(html.fromstring(page), page.replace('id="', 'data-x="')) == 0
+    )  # the text: none
+    page = _page("<div id='cookies'><p>We use cookies.</p></div>")
+    assert dialogs.drop_dialogs(html.fromstring(page), page) == 0
+    for root in dialogs.ROOTS:
+        page = f'<html><body><p>Kept.</p><div id="{root}"><p>Cookies.</p></div></body></html>'
+        assert dialogs.drop_dialogs(html.fromstring(page), page) == 1
+
+
+def test_a_closed_dialog_and_a_popover_are_not_content_an_open_dialog_is() -> None:
+    help_steps = (
+        '<i-card id="pushPrompt" popover><ol><li>Tap the lock icon next to the address bar.</li>'
+        "<li>Tap Permissions, then Notifications.</li><li>Adjust your preference.</li></ol></i-card>"
+    )
+    closed = "<dialog><p>Sign in to follow this topic and get replies by e-mail.</p></dialog>"
+    shown = "<dialog open><p>The ports are for the case's lighting hub and its fan controller.</p></dialog>"
+    content = extract_html(_page(help_steps + closed), "https://forum.example/t/1", ExtractOptions()).content
+    assert POST in content and "lock icon" not in content and "Sign in to follow" not in content
+    page = _page(help_steps + closed + shown)
+    tree = html.fromstring(page)
+    assert dialogs.drop_dialogs(tree, page) == 2
+    assert "lighting hub" in tree.text_content() and "lock icon" not in tree.text_content()
+    page = _page(closed)
+    assert dialogs.drop_dialogs(html.fromstring(page), page.replace("<dialog", "<section")) == 0
