@@ -20,6 +20,7 @@ from webferret.extract import (
     promos,
     qapage,
     scope,
+    signatures,
     signup,
     tabs,
     wikipedia,
@@ -107,6 +108,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if popups.has_popups(text):
         popups.drop_popups(tree)
     dialogs.drop_dialogs(tree, text)
+    signatures.drop_signatures(tree, text)
     return tree
 
 

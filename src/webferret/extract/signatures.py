@@ -1,0 +1,44 @@
+"""Forum posts' signatures, gone before anything reads the page.
+
+A forum prints each member's signature under every post they write: a motto, a list of their gear,
+links to their shop, a "buy me a coffee". It is the same few lines after each of that member's posts,
+no part of what they said, and a thread read whole repeats it a dozen times. Every forum's markup
+names it: XenForo's `message-signature`, vBulletin's `signaturecontainer`, phpBB's `signature` and
+`postsignature`, Invision's `ipsEntry__signature`, Vanilla's `DiscussionBoard-signature`. So an
+element whose class holds "signature" goes, when it is no more than a signature's length
+(`MAX_WORDS`): over both benchmark sets, 316 such blocks of 30 characters or more in 38 pages, none
+of them in a ground truth.
+"""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.words import count_words
+
+MAX_WORDS = 150
+"""At most, in a signature (a box that holds more is a page's section that took the name)."""
+_FOUND = etree.XPath(
+    "//*[contains(translate(@class, 'SIGNATUR', 'signatur'), 'signature')][not(self::body or self::html)]"
+)
+
+
+def drop_signatures(tree: html.HtmlElement, text: str) -> int:
+    """The signatures of `tree` (parsed from the HTML text `text`) removed, in place, the text after each
+    kept; how many. The tree is searched only when the text holds the word."""
+    if "ignature" not in text:
+        return 0
+    found = _FOUND(tree)
+    inside = set(found)
+    dropped = 0
+    for node in found:
+        parent = node.getparent()
+        if (
+            parent is not None
+            and not any(ancestor in inside for ancestor in node.iterancestors())
+            and count_words(node.text_content()) <= MAX_WORDS
+        ):
+            drop_keep_tail(node, parent)
+            dropped += 1
+    return dropped
