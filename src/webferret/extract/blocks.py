@@ -7,6 +7,7 @@ elements are blocks of their own). Code blocks and data tables are atomic: all t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -108,6 +109,23 @@ def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
         else:
             parent.text = (parent.text or "") + node.tail
     parent.remove(node)
+
+
+def drop_outermost(nodes: list[etree._Element], keep: Callable[[etree._Element], bool] | None = None) -> int:
+    """Remove each of `nodes` that no other of them holds (one inside another goes with it), and that
+    `keep` does not keep, its tail text kept in place; how many went."""
+    found = set(nodes)
+    dropped = 0
+    for node in nodes:
+        parent = node.getparent()
+        if (
+            parent is not None
+            and not any(ancestor in found for ancestor in node.iterancestors())
+            and (keep is None or not keep(node))
+        ):
+            drop_keep_tail(node, parent)
+            dropped += 1
+    return dropped
 
 
 def hidden(node: etree._Element) -> bool:

@@ -24,7 +24,7 @@ import re
 
 from lxml import etree, html
 
-from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.blocks import drop_outermost
 
 ROOTS = (
     "onetrust-consent-sdk",  # OneTrust: banner and preference centre
@@ -57,11 +57,4 @@ def drop_dialogs(tree: html.HtmlElement, text: str) -> int:
         roots += _CONSENT(tree)
     if "popover" in text or "<dialog" in text:
         roots += _CLOSED(tree)
-    found = set(roots)
-    dropped = 0
-    for node in roots:
-        parent = node.getparent()
-        if parent is not None and not any(ancestor in found for ancestor in node.iterancestors()):
-            drop_keep_tail(node, parent)
-            dropped += 1
-    return dropped
+    return drop_outermost(roots)

@@ -679,9 +679,9 @@ def _heading_only(cell: etree._Element) -> bool:
 
 
 REPEAT_CHARS = 80
+"""A block this long, said again word for word further down a page that is no article, is said once."""
 TRAILING_TITLES = 2
 """At most, of headings over nothing at the end of a text, left out (more are a listing's items)."""
-"""A block this long, said again word for word further down a page that is no article, is said once."""
 
 
 def _said_once(blocks: Iterable[str], verbatim: set[str]) -> Iterator[str]:

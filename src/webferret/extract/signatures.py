@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from lxml import etree, html
 
-from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.blocks import drop_outermost
 from webferret.extract.words import count_words
 
 MAX_WORDS = 150
@@ -29,16 +29,4 @@ def drop_signatures(tree: html.HtmlElement, text: str) -> int:
     kept; how many. The tree is searched only when the text holds the word."""
     if "ignature" not in text:
         return 0
-    found = _FOUND(tree)
-    inside = set(found)
-    dropped = 0
-    for node in found:
-        parent = node.getparent()
-        if (
-            parent is not None
-            and not any(ancestor in inside for ancestor in node.iterancestors())
-            and count_words(node.text_content()) <= MAX_WORDS
-        ):
-            drop_keep_tail(node, parent)
-            dropped += 1
-    return dropped
+    return drop_outermost(_FOUND(tree), keep=lambda node: count_words(node.text_content()) > MAX_WORDS)
