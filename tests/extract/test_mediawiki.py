@@ -1,4 +1,4 @@
-"""MediaWiki's editing chrome removed (`extract.mediawiki`)."""
+"""MediaWiki pages: chrome removed, the article read from `#mw-content-text` (`extract.mediawiki`)."""
 
 from __future__ import annotations
 
@@ -65,3 +65,65 @@ def test_the_same_boxes_on_another_site_are_left_to_the_selection() -> None:
 
     tree = parse_html(_boxes(""), None)
     assert tree.xpath("//*[@id='toc']") and tree.xpath("//*[@class='navbox']")
+
+
+LANGUAGES = ("Babbage", "Ballerina", "Bash", "BASIC", "BCPL", "BeanShell", "BETA", "BLISS", "Blockly", "Boo")
+
+
+def _wiki(body_class: str = ' class="mediawiki"', article: str = "") -> str:
+    """A wiki's list page: a list of links (its content) inside `#mw-content-text`, the site's chrome
+    around it."""
+    items = "".join(f'<li><a href="/wiki/{name}">{name}</a></li>' for name in LANGUAGES)
+    portal = "".join(f'<li><a href="/wiki/Portal:{n}">Portal {n}</a></li>' for n in range(12))
+    article = article or (
+        f"<p>{PROSE}</p><h2>B</h2><div class='div-col'><ul>{items}</ul></div>"
+        "<h2>References</h2><ol class='references'><li><cite class='citation journal'>Hopper, G. (1952)."
+        ' "The education of a computer". <i>Proceedings of the ACM</i>.</cite></li></ol>'
+    )
+    return (
+        f"<html><head><title>List of languages - Wiki</title></head><body{body_class}>"
+        f"<div id='mw-navigation'><h2>Navigation menu</h2><ul>{portal}</ul></div>"
+        "<h1 id='firstHeading'>List of languages</h1>"
+        f"<div id='bodyContent'><div id='mw-content-text'><div class='mw-parser-output'>{article}</div></div>"
+        "<div id='catlinks'>Categories: Lists of computer languages | Programming languages</div></div>"
+        "<div id='footer'><ul><li>This page was last edited on 1 May 2025.</li><li>Privacy policy</li>"
+        "<li>About Wiki</li><li>Disclaimers</li></ul></div></body></html>"
+    )
+
+
+def test_a_mediawiki_page_is_read_from_its_content_element() -> None:
+    extracted = extract_html(_wiki(), "https://wiki.example.org/wiki/List_of_languages", ExtractOptions())
+    content = extracted.content
+    assert extracted.extra["selector"] == "mediawiki"
+    assert "step 24" in content
+    assert all(f"- [{name}](https://wiki.example.org/wiki/{name})" in content for name in LANGUAGES)
+    for chrome in ("Navigation menu", "Portal 3", "Categories:", "last edited", "Privacy policy"):
+        assert chrome not in content
+
+
+def test_a_citation_reads_as_text_with_the_works_title_in_italics() -> None:
+    url = "https://wiki.example.org/wiki/List_of_languages"
+    content = extract_html(_wiki(), url, ExtractOptions()).content
+    assert '1. Hopper, G. (1952). "The education of a computer". *Proceedings of the ACM*.' in content
+
+
+def test_a_page_not_made_by_mediawiki_or_with_nothing_in_its_content_element_is_read_as_any_page() -> None:
+    other = extract_html(_wiki(body_class=""), "https://example.org/languages", ExtractOptions())
+    assert other.extra["selector"] != "mediawiki" and "step 24" in other.content
+    empty = _wiki(article="<div> </div>").replace("<h1 id='firstHeading'>", f"<p>{PROSE}</p><h1>")
+    blank = extract_html(empty, "https://wiki.example.org/wiki/Blank", ExtractOptions())
+    assert blank.extra["selector"] != "mediawiki" and "step 24" in blank.content
+
+
+def test_a_citation_in_wikipedias_mobile_html_reads_the_same() -> None:
+    page = (
+        '<html><head><meta property="mw:htmlVersion" content="2.8.0"><title>Grace</title></head><body>'
+        f'<div id="pcs"><section><p>{PROSE}</p></section><section><h2>References</h2>'
+        '<ol class="mw-references"><li><cite class="citation journal cs1">Hopper, G. (1952). "The education'
+        ' of a computer". <i>Proceedings of the ACM</i>.</cite></li></ol></section></div></body></html>'
+    )
+    url = "https://en.wikipedia.org/api/rest_v1/page/mobile-html/Grace"
+    extracted = extract_html(page, url, ExtractOptions())
+    assert extracted.extra["selector"] == "wikipedia"
+    citation = '1. Hopper, G. (1952). "The education of a computer". *Proceedings of the ACM*.'
+    assert citation in extracted.content

@@ -121,6 +121,8 @@ def _main(
         return MainContent(element=scope.whole_body(tree), source="whole_page")
     if wikipedia.is_mobile_html(tree):
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
+    if mediawiki.has_chrome(text) and (article_text := mediawiki.content(tree)) is not None:
+        return MainContent(element=article_text, source="mediawiki")
     if qapage.HINT in text and (thread := qapage.thread(tree)) is not None:
         return MainContent(element=thread, source="qapage")
     if forum.HINT in text and (posts := forum.thread(tree)) is not None:

@@ -1,4 +1,5 @@
-"""MediaWiki's editing chrome, gone before anything reads the page.
+"""MediaWiki's pages: their editing chrome gone before anything reads them, their article read where
+MediaWiki puts it.
 
 Every MediaWiki site's desktop pages (Wikipedia's, the Arch and Gentoo wikis, a project's own wiki)
 put an "[edit]" link after each section heading (`mw-editsection`), "Jump to navigation", "Jump to
@@ -11,6 +12,13 @@ whose "Contents" heading stood alone). What the wiki marks `noprint` stays: the 
 that an article needs expanding are marked so. (Wikipedia itself is fetched as its mobile-html,
 which `extract.wikipedia` reads: this is for its desktop pages saved to a file, and for the other
 wikis.)
+
+Such a page says where its article is: MediaWiki renders every page's own text into
+`#mw-content-text` (a category's list of pages too), and puts the site's chrome, the title, the
+categories and the footer around it. `content` reads that element as the page's main content. A
+wiki's lists of links (a list of languages, "See also") are its content, where a main-content
+extractor takes a list of links for navigation. A reference's `<cite class="citation">` wraps the
+whole citation, not a title: it reads as plain text, the work's title in it still in italics.
 """
 
 from __future__ import annotations
@@ -38,6 +46,23 @@ def strip_chrome(tree: html.HtmlElement) -> None:
     for node in tree.xpath(f"//*[{_NOT_PRINTED if _made_by_mediawiki(tree) else _CHROME}]"):
         if node.getparent() is not None:
             node.drop_tree()
+
+
+def content(tree: html.HtmlElement) -> html.HtmlElement | None:
+    """The article of a page MediaWiki made (`#mw-content-text`); None on any other page, or when the
+    element holds no text."""
+    node = tree.get_element_by_id("mw-content-text", None)
+    if node is None or not _made_by_mediawiki(tree) or not any(part.strip() for part in node.itertext()):
+        return None
+    plain_citations(node)
+    return node
+
+
+def plain_citations(node: html.HtmlElement) -> None:
+    """Every `<cite class="citation">` under `node` made a plain span, in place: MediaWiki's citation
+    templates wrap a whole reference in it (authors, title, journal), not a work's title."""
+    for cite in node.xpath(f".//cite[{has_class('citation')}]"):
+        cite.tag = "span"
 
 
 def _made_by_mediawiki(tree: html.HtmlElement) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from lxml import html
 
 from webferret.extract.classes import classes
+from webferret.extract.mediawiki import plain_citations
 
 _DROP = (
     "pcs-edit-section-link-container",
@@ -42,6 +43,7 @@ def prepare(tree: html.HtmlElement) -> html.HtmlElement:
             _compact_reference(node)
         elif "pcs-ref-item" in names:
             node.tag = "p"
+    plain_citations(root)
     return root
 
 
