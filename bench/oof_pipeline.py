@@ -15,6 +15,9 @@ rule switched off or moved), so its effect is measured the same honest way, e.g.
 
     uv run python bench/oof_pipeline.py --variant no-rescue webferret.extract.trim.REJECTED_KEEP=0
 
+The texts are kept for a page-by-page look: the shipped code's as bench/.cache/oof-pipeline-texts.pkl,
+each variant's as oof-pipeline-texts-<NAME>.pkl (a dict of page id to text).
+
 Needs the caches of `bench/train_blocks.py --pairs` (its rows and stage one) for the feature hash.
 """
 
@@ -146,6 +149,7 @@ def main() -> None:
         print(
             f"  {len(changed)} pages change, {better} better, {worse} worse: {sum(deltas) / len(pages):+.4f}"
         )
+        (T.CACHE / f"oof-pipeline-texts-{name}.pkl").write_bytes(pickle.dumps(texts))
     out = T.CACHE / "oof-pipeline-texts.pkl"
     out.write_bytes(pickle.dumps(base))
 
