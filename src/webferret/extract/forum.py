@@ -45,7 +45,9 @@ QUOTED = 0.8
 
 
 @dataclass
-class _Post:
+class Post:
+    """One post of a thread: its text as the page shows it, who wrote it and when."""
+
     text: html.HtmlElement
     author: str | None
     date: str | None
@@ -70,6 +72,12 @@ def thread(tree: html.HtmlElement) -> html.HtmlElement | None:
         if opener is None:
             return None
         posts.insert(0, opener)
+    return assemble(posts)
+
+
+def assemble(posts: list[Post]) -> html.HtmlElement:
+    """The thread as one element: each post's attribution line, then its text, less its quotations of
+    posts already read."""
     root = html.Element("div")
     read: set[tuple[str, ...]] = set()
     for post in posts:
@@ -113,7 +121,7 @@ def _declared_opening(
     return next((words[:12] for text in declared if len(words := _words(text)) >= 8), None)
 
 
-def _opens(post: _Post, said: list[str] | None) -> bool:
+def _opens(post: Post, said: list[str] | None) -> bool:
     """Whether the first marked post is the thread's opening post. Some forums mark only the replies
     (XenForo declares its opening post in JSON-LD alone, Nairaland in a `meta`), and a thread read
     without its question is worse than one read without its authors. The declared opening words must
@@ -131,8 +139,8 @@ def _begins(text: html.HtmlElement, said: list[str]) -> bool:
 
 
 def _unmarked_opener(
-    first: _Post, said: list[str] | None, texts: list[html.HtmlElement], tree: html.HtmlElement
-) -> _Post | None:
+    first: Post, said: list[str] | None, texts: list[html.HtmlElement], tree: html.HtmlElement
+) -> Post | None:
     """The opening post of a page that marks only its replies, found on the page: an element before
     the first reply's text, in the same place of the template (its tag, in a parent of the same tag
     and class), holding no marked post, that begins with the declared opening words. Its author and
@@ -153,7 +161,7 @@ def _unmarked_opener(
             and _begins(element, said)
         ):
             author, date = _declared_author(tree)
-            return _Post(element, author, date)
+            return Post(element, author, date)
     return None
 
 
@@ -171,12 +179,12 @@ def _words(text: str) -> list[str]:
     return WORD.findall(text.lower())
 
 
-def _post(item: html.HtmlElement, props: Props) -> _Post | None:
+def _post(item: html.HtmlElement, props: Props) -> Post | None:
     own = props.get(item, {})
     text = next((t for name in TEXTS for t in own.get(name, []) if _said(t)), None)
     if text is None:
         return None
-    return _Post(text, _author(own.get("author") or own.get("creator"), props), _date(own))
+    return Post(text, _author(own.get("author") or own.get("creator"), props), _date(own))
 
 
 def _said(element: html.HtmlElement) -> bool:
@@ -207,7 +215,7 @@ def _date(own: dict[str, list[html.HtmlElement]]) -> str | None:
     return None
 
 
-def _attribution(post: _Post) -> html.HtmlElement:
+def _attribution(post: Post) -> html.HtmlElement:
     line = html.Element("p")
     if post.author:
         strong = html.Element("strong")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from lxml import etree, html
 
 from webferret.extract import (
+    boards,
     cfemail,
     classify,
     dialogs,
@@ -126,6 +127,8 @@ def _main(
     if qapage.HINT in text and (thread := qapage.thread(tree)) is not None:
         return MainContent(element=thread, source="qapage")
     if forum.HINT in text and (posts := forum.thread(tree)) is not None:
+        return MainContent(element=posts, source="forum")
+    if (posts := boards.thread(tree, text)) is not None:
         return MainContent(element=posts, source="forum")
     return choose_main(tree, url, text, article)
 

@@ -1,0 +1,121 @@
+"""Threads of forum software that marks no microdata, read from its template: each post under who
+wrote it and when (as `extract.forum` reads the threads that microdata marks).
+
+Read as any page, such a thread loses posts of a line or two and code boxes along with the profiles
+and buttons around them, and every post loses its author. Two programs say they made the page and
+keep one template in every style:
+- phpBB (`<body id="phpbb">`): a post is a `div.post` whose `div.postbody` holds a `p.author` line
+  ("by ann » Sun Dec 17, 2023 11:23 am", the name a `.username` link, the date a `<time>` in recent
+  versions) and a `div.content` with the post's text. The "Code: Select all" header over a code box is
+  chrome.
+- Invision Community: a post is an `<article>` holding its text as `[data-role="commentContent"]`,
+  the author's name in its author pane (`.cAuthorPane_author`, or `.ipsEntry__username` since
+  version 5) and its date as a `<time>`.
+A page of either without such posts (a board's index, a forum's list of topics) is read as any page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import html
+
+from webferret.extract.classes import has_class
+from webferret.extract.forum import MAX_NAME, Post, assemble
+
+
+@dataclass(frozen=True)
+class Template:
+    """Where one forum program puts a thread's posts (XPath expressions; the others relative to a post)."""
+
+    hint: str
+    """In the HTML of the program's pages (`thread` is not tried otherwise)."""
+    posts: str
+    text: str
+    names: tuple[str, ...]
+    """Where the author's name is, in order of trust (never the post's text: a quotation's author is
+    linked the same way)."""
+    line: str | None = None
+    """The author line, whose `<time>` or words give the date (and the name, "by NAME »", when it
+    links none); without it, the post's first `<time>`."""
+    chrome: str | None = None
+
+
+_USERNAME = f"*[{has_class('username')} or {has_class('username-coloured')}]"
+PHPBB = Template(
+    hint='id="phpbb"',
+    posts=f"//div[{has_class('post')}][.//div[{has_class('postbody')}]]",
+    text=f".//div[{has_class('postbody')}]//div[{has_class('content')}]",
+    names=(
+        f".//p[{has_class('author')}]//{_USERNAME}",
+        f".//dl[{has_class('postprofile')}]//{_USERNAME}",
+    ),
+    line=f".//p[{has_class('author')}]",
+    chrome=f".//div[{has_class('codebox')}]/p",
+)
+INVISION = Template(
+    hint='data-role="commentContent"',
+    posts="//article[.//*[@data-role='commentContent']]",
+    text=".//*[@data-role='commentContent']",
+    names=(f".//*[{has_class('cAuthorPane_author')}]", f".//*[{has_class('ipsEntry__username')}]"),
+)
+TEMPLATES = (PHPBB, INVISION)
+
+_BY = re.compile(r"\bby\s+(.+?)\s*»")
+_DATE_CHARS = 40
+
+
+def thread(tree: html.HtmlElement, text: str) -> html.HtmlElement | None:
+    """The thread as one element (`forum.assemble`) when the page (`text` its HTML) is of a program
+    in `TEMPLATES` and has a post with text; else None."""
+    for template in TEMPLATES:
+        if template.hint in text and (posts := _posts(tree, template)):
+            return assemble(posts)
+    return None
+
+
+def _posts(tree: html.HtmlElement, template: Template) -> list[Post]:
+    boxes = tree.xpath(template.posts)
+    holding = {outer for box in boxes for outer in box.iterancestors()}
+    posts = []
+    for box in boxes:
+        if box in holding:  # a box around the posts (a whole topic in one <article>), not a post
+            continue
+        text = next(iter(box.xpath(template.text)), None)
+        if text is None or not any(part.strip() for part in text.itertext()):
+            continue
+        if template.chrome:
+            for chrome in text.xpath(template.chrome):
+                chrome.drop_tree()
+        line = next(iter(box.xpath(template.line)), None) if template.line else None
+        posts.append(
+            Post(text, _author(box, template.names, line), _date(box if line is None else line, line))
+        )
+    return posts
+
+
+def _author(box: html.HtmlElement, places: tuple[str, ...], line: html.HtmlElement | None) -> str | None:
+    """The first name found in `places`, else the author line's "by NAME »"."""
+    for place in places:
+        for element in box.xpath(place):
+            name = " ".join(element.text_content().split())
+            if name and len(name) <= MAX_NAME:
+                return name
+    found = _BY.search(" ".join(line.text_content().split())) if line is not None else None
+    return found.group(1) if found and len(found.group(1)) <= MAX_NAME else None
+
+
+def _date(place: html.HtmlElement, line: html.HtmlElement | None) -> str | None:
+    """The post's date as the page shows it: the first `<time>` in `place`, else what the author line
+    says after "»", else the line itself when it is short (a style that shows only the date there)."""
+    for stamp in place.iter("time"):
+        shown = " ".join(stamp.text_content().split()) or (stamp.get("datetime") or "").strip()
+        if shown:
+            return shown
+    if line is None:
+        return None
+    shown = " ".join(line.text_content().split())
+    if "»" in shown:
+        shown = shown.rsplit("»", 1)[1].strip()
+    return shown if shown and len(shown) <= _DATE_CHARS and any(c.isdigit() for c in shown) else None
