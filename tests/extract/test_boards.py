@@ -152,3 +152,47 @@ def test_an_invision_thread_reads_each_post_under_its_author_and_date() -> None:
     assert places == sorted(places) and content.count("ColdJ") == 1  # the topic's box is not a post
     for chrome in ("Forum 3", "2.8k posts", "563 posts", "Like 2", "Powered by"):
         assert chrome not in content
+
+
+def test_a_flarum_thread_is_read_from_what_it_writes_for_readers_without_scripts() -> None:
+    posts = "<hr>".join(
+        f'<article><div class="PostUser"><h3 class="PostUser-name">{name}</h3></div>'
+        f'<div class="Post-body"><p>{text}</p></div></article>'
+        for name, text in (("antonjw", QUESTION), ("Toby", "Try the firmware update first."))
+    )
+    page = (
+        "<html><head><title>LEDs off - Flarum Community</title></head><body>"
+        '<div id="app" class="App"><div id="flarum-loading" style="display: none">Loading...</div>'
+        f'<noscript id="flarum-content"><div class="container"><h1>LEDs off</h1><div>{posts}</div>'
+        '<a href="/d/2068?page=2">Next Page &gt;</a></div></noscript></div>'
+        '<script src="/assets/forum.js"></script></body></html>'
+    )
+    extracted = extract_html(page, "https://discuss.example.org/d/2068-leds-off", ExtractOptions())
+    content = extracted.content
+    assert extracted.extra["selector"] == "forum"
+    lines = ["**antonjw**\n", QUESTION, "**Toby**\n", "Try the firmware update first."]
+    places = [content.index(line) for line in lines]
+    assert places == sorted(places) and "Next Page" not in content and "Loading" not in content
+
+
+def test_a_fluxbb_thread_reads_each_post_under_its_author_and_date() -> None:
+    posts = "".join(
+        f'<div id="p{n}" class="blockpost rowodd"><h2><span><span class="conr">#{n}</span> '
+        f'<a href="viewtopic.php?pid={n}#p{n}">2024-08-0{n} 10:59:47</a></span></h2><div class="box">'
+        f'<div class="postbody"><div class="postleft"><dl><dt><strong>{name}</strong></dt>'
+        '<dd class="usertitle"><strong>Member</strong></dd><dd><span>Posts: 98</span></dd></dl></div>'
+        f'<div class="postright"><h3>Re: LEDs off</h3><div class="postmsg"><p>{text}</p></div></div>'
+        '</div></div><div class="postfootright"><ul><li class="postquote">Quote</li></ul></div></div>'
+        for n, name, text in ((1, "archuser", QUESTION), (2, "seth", "Try the firmware update first."))
+    )
+    page = (
+        '<html><head><title>LEDs off / Forums</title></head><body><div id="punviewtopic" class="pun">'
+        '<div id="brdmenu"><ul><li>Index</li><li>Rules</li><li>Search</li></ul></div>'
+        f"{posts}</div></body></html>"
+    )
+    extracted = extract_html(page, "https://bbs.example.org/viewtopic.php?id=298271", ExtractOptions())
+    content = extracted.content
+    assert extracted.extra["selector"] == "forum"
+    lines = ["**archuser** · 2024-08-01 10:59:47", QUESTION, "**seth** · 2024-08-02 10:59:47"]
+    places = [content.index(line) for line in lines]
+    assert places == sorted(places) and "Posts: 98" not in content and "#2" not in content

@@ -2,7 +2,7 @@
 wrote it and when (as `extract.forum` reads the threads that microdata marks).
 
 Read as any page, such a thread loses posts of a line or two and code boxes along with the profiles
-and buttons around them, and every post loses its author. Two programs say they made the page and
+and buttons around them, and every post loses its author. Four programs say they made the page and
 keep one template in every style:
 - phpBB (`<body id="phpbb">`): a post is a `div.post` whose `div.postbody` holds a `p.author` line
   ("by ann » Sun Dec 17, 2023 11:23 am", the name a `.username` link, the date a `<time>` in recent
@@ -11,7 +11,14 @@ keep one template in every style:
 - Invision Community: a post is an `<article>` holding its text as `[data-role="commentContent"]`,
   the author's name in its author pane (`.cAuthorPane_author`, or `.ipsEntry__username` since
   version 5) and its date as a `<time>`.
-A page of either without such posts (a board's index, a forum's list of topics) is read as any page.
+- Flarum: the page is a script's app, and the thread it draws is also in the page for readers
+  without scripts, in `<noscript id="flarum-content">`: an `<article>` per post, its author's name
+  in `.PostUser-name` and its text in `.Post-body` (no date).
+- FluxBB and PunBB (a topic's `id="punviewtopic"`; the Arch Linux forums): a post is a
+  `div.blockpost`, its date the link in its heading, its author's name in the `dt` of its left
+  column and its text in `div.postmsg`.
+A page of these programs without such posts (a board's index, a forum's list of topics) is read as
+any page.
 """
 
 from __future__ import annotations
@@ -60,7 +67,20 @@ INVISION = Template(
     text=".//*[@data-role='commentContent']",
     names=(f".//*[{has_class('cAuthorPane_author')}]", f".//*[{has_class('ipsEntry__username')}]"),
 )
-TEMPLATES = (PHPBB, INVISION)
+FLARUM = Template(
+    hint='id="flarum-content"',
+    posts=f"//article[div[{has_class('Post-body')}]]",
+    text=f"./div[{has_class('Post-body')}]",
+    names=(f".//*[{has_class('PostUser-name')}]",),
+)
+FLUXBB = Template(
+    hint='id="punviewtopic"',
+    posts=f"//div[{has_class('blockpost')}]",
+    text=f".//div[{has_class('postmsg')}]",
+    names=(f".//div[{has_class('postleft')}]//dt",),
+    line="./h2//a",
+)
+TEMPLATES = (PHPBB, INVISION, FLARUM, FLUXBB)
 
 _BY = re.compile(r"\bby\s+(.+?)\s*»")
 _DATE_CHARS = 40
