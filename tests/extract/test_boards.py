@@ -196,3 +196,53 @@ def test_a_fluxbb_thread_reads_each_post_under_its_author_and_date() -> None:
     lines = ["**archuser** · 2024-08-01 10:59:47", QUESTION, "**seth** · 2024-08-02 10:59:47"]
     places = [content.index(line) for line in lines]
     assert places == sorted(places) and "Posts: 98" not in content and "#2" not in content
+
+
+def _vb3(n: int, name: str, shown: str, text: str) -> str:
+    """One post of vBulletin 3's template: a header row (date, post number), the profile, the text."""
+    return (
+        f'<div id="edit{n}"><table id="post{n}" class="tborder"><tr><td class="thead">{shown}</td>'
+        f'<td class="thead">#<a href="showpost.php?p={n}"><strong>{n}</strong></a></td></tr>'
+        f'<tr><td class="alt2"><div id="postmenu_{n}"><a class="bigusername" href="member.php?u={n}">{name}'
+        '</a></div><div class="smallfont">Registered User</div><div>Join Date: Mar 2016</div></td>'
+        f'<td class="alt1"><div class="smallfont"><strong>LEDs off</strong></div><div id="post_message_{n}">'
+        f"{text}</div></td></tr></table></div>"
+    )
+
+
+def test_a_vbulletin_thread_reads_each_post_under_its_author_and_date() -> None:
+    three = _vb3(1, "microfast", "30th March 2025, 16:26", QUESTION) + _vb3(
+        2, "GeoffreyA", "2nd April 2025, 13:59", "Try the firmware update first."
+    )
+    four = (
+        '<li class="postbit postcontainer" id="post_3"><div class="posthead"><span class="postdate">'
+        '<span class="date">11-29-2024, <span class="time">09:03 AM</span></span></span></div>'
+        '<div class="username_container"><a class="username" href="member.php?u=3"><strong>HOSTLAR</strong>'
+        '</a><span class="usertitle">Disabled</span></div><div class="postbody"><div class="content">'
+        '<div id="post_message_3"><blockquote class="postcontent">Black tape works too.</blockquote></div>'
+        "</div></div></li>"
+    )
+    menu = "".join(f'<li><a href="forumdisplay.php?f={n}">Forum {n}</a></li>' for n in range(10))
+    url = "https://forum.example.org/showthread.php?t=186269"
+    for posts, lines in (
+        (
+            three,
+            ["**microfast** · 30th March 2025, 16:26", QUESTION, "**GeoffreyA** · 2nd April 2025, 13:59"],
+        ),
+        (four, ["**HOSTLAR** · 11-29-2024, 09:03 AM", "Black tape works too."]),
+    ):
+        page = (
+            "<html><head><title>LEDs off - Example Forum</title></head><body>"
+            f'<ul class="menu">{menu}</ul><div id="posts">{posts}</div></body></html>'
+        )
+        extracted = extract_html(page, url, ExtractOptions())
+        content = extracted.content
+        assert extracted.extra["selector"] == "forum"
+        places = [content.index(line) for line in lines]
+        assert places == sorted(places)
+        assert "Join Date" not in content and "Forum 3" not in content and "Disabled" not in content
+
+
+def test_a_posts_number_after_its_date_is_left_out() -> None:
+    page = _page(_post(7, "Feb 14, 2026 | 9:05 pm #7", "Thanks, all off now.", profile=_name("kim")))
+    assert "**kim** · Feb 14, 2026 | 9:05 pm\n" in extract_html(page, URL, ExtractOptions()).content

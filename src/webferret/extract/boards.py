@@ -2,7 +2,7 @@
 wrote it and when (as `extract.forum` reads the threads that microdata marks).
 
 Read as any page, such a thread loses posts of a line or two and code boxes along with the profiles
-and buttons around them, and every post loses its author. Four programs say they made the page and
+and buttons around them, and every post loses its author. Five programs say they made the page and
 keep one template in every style:
 - phpBB (`<body id="phpbb">`): a post is a `div.post` whose `div.postbody` holds a `p.author` line
   ("by ann » Sun Dec 17, 2023 11:23 am", the name a `.username` link, the date a `<time>` in recent
@@ -17,6 +17,9 @@ keep one template in every style:
 - FluxBB and PunBB (a topic's `id="punviewtopic"`; the Arch Linux forums): a post is a
   `div.blockpost`, its date the link in its heading, its author's name in the `dt` of its left
   column and its text in `div.postmsg`.
+- vBulletin 3 and 4 (where no microdata marks the thread): a post's text is `#post_message_N` in a
+  box whose id is `postN` or `post_N`, its author's name `a.bigusername` (3) or `.username` (4), its
+  date the post's first header cell (3) or its `span.date` (4).
 A page of these programs without such posts (a board's index, a forum's list of topics) is read as
 any page.
 """
@@ -80,9 +83,17 @@ FLUXBB = Template(
     names=(f".//div[{has_class('postleft')}]//dt",),
     line="./h2//a",
 )
-TEMPLATES = (PHPBB, INVISION, FLARUM, FLUXBB)
+VBULLETIN = Template(
+    hint='id="post_message_',
+    posts="//*[starts-with(@id, 'post')][.//*[starts-with(@id, 'post_message_')]]",
+    text=".//*[starts-with(@id, 'post_message_')]",
+    names=(f".//a[{has_class('bigusername')}]", f".//*[{has_class('username')}]"),
+    line=f"(.//span[{has_class('date')}] | .//*[{has_class('thead')}])",
+)
+TEMPLATES = (PHPBB, INVISION, FLARUM, FLUXBB, VBULLETIN)
 
 _BY = re.compile(r"\bby\s+(.+?)\s*»")
+_NUMBER = re.compile(r"\s*#\d+$")  # a post's number after its date ("Feb 14, 2026 | 9:05 pm #1")
 _DATE_CHARS = 40
 
 
@@ -135,7 +146,7 @@ def _date(place: html.HtmlElement, line: html.HtmlElement | None) -> str | None:
             return shown
     if line is None:
         return None
-    shown = " ".join(line.text_content().split())
+    shown = _NUMBER.sub("", " ".join(line.text_content().split()))
     if "»" in shown:
         shown = shown.rsplit("»", 1)[1].strip()
     return shown if shown and len(shown) <= _DATE_CHARS and any(c.isdigit() for c in shown) else None
