@@ -50,6 +50,7 @@ class Template:
     """The author line, whose `<time>` or words give the date (and the name, "by NAME »", when it
     links none); without it, the post's first `<time>`."""
     chrome: str | None = None
+    """What the program writes into a post's text that is not the post (phpBB's code-box header)."""
 
 
 _USERNAME = f"*[{has_class('username')} or {has_class('username-coloured')}]"
