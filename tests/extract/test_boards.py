@@ -246,3 +246,54 @@ def test_a_vbulletin_thread_reads_each_post_under_its_author_and_date() -> None:
 def test_a_posts_number_after_its_date_is_left_out() -> None:
     page = _page(_post(7, "Feb 14, 2026 | 9:05 pm #7", "Thanks, all off now.", profile=_name("kim")))
     assert "**kim** · Feb 14, 2026 | 9:05 pm\n" in extract_html(page, URL, ExtractOptions()).content
+
+
+def test_smf_and_mybb_threads_read_each_post_under_its_author_and_date() -> None:
+    smf = "".join(
+        f'<div class="windowbg" id="msg{n}"><div class="post_wrapper"><div class="poster"><h4>'
+        f'<a href="index.php?action=profile;u={n}">{name}</a></h4><ul class="user_info">'
+        '<li class="postgroup">SMF Hero</li><li class="postcount">Posts: 3,760</li></ul></div>'
+        '<div class="postarea"><div class="keyinfo"><div class="postinfo">'
+        f'<a href="index.php?msg={n}" class="smalltext">{shown}</a></div></div>'
+        f'<div class="post"><div class="inner" id="msg_{n}">{text}</div></div></div></div></div>'
+        for n, name, shown, text in (
+            (1, "Biology Forums", "June 04, 2024, 11:23:55 AM", QUESTION),
+            (2, "Kindred", "June 05, 2024, 08:01:02 AM", "Try the firmware update first."),
+        )
+    )
+    mybb = "".join(
+        f'<div class="post classic" id="post_{n}"><div class="post_author"><div class="author_information">'
+        f'<strong><span class="largetext"><a href="user-{n}.html">{name}</a></span></strong><br>'
+        '<span class="smalltext">Junior Member</span></div><div class="author_statistics">Posts: 12'
+        f'</div></div><div class="post_content"><div class="post_head"><span class="post_date">{shown}</span>'
+        f'</div><div class="post_body scaleimages" id="pid_{n}">{text}</div></div></div>'
+        for n, name, shown, text in (
+            (
+                1,
+                "StarredSkies",
+                "2019-02-23, 09:14 PM <span class='post_edit'>(This post was last modified: 2024-01-05,"
+                " 03:27 AM by StarredSkies. Edited 1 time in total.)</span>",
+                QUESTION,
+            ),
+            (2, "Omar G.", "2019-02-24, 10:00 AM", "Try the firmware update first."),
+        )
+    )
+    url = "https://forum.example.org/index.php?topic=589"
+    for posts, lines in (
+        (
+            smf,
+            [
+                "**Biology Forums** · June 04, 2024, 11:23:55 AM",
+                QUESTION,
+                "**Kindred** · June 05, 2024, 08:01:02 AM",
+            ],
+        ),
+        (mybb, ["**StarredSkies**\n", QUESTION, "**Omar G.** · 2019-02-24, 10:00 AM"]),
+    ):
+        page = f"<html><head><title>LEDs off</title></head><body><div id='forum'>{posts}</div></body></html>"
+        extracted = extract_html(page, url, ExtractOptions())
+        content = extracted.content
+        assert extracted.extra["selector"] == "forum"
+        places = [content.index(line) for line in lines]
+        assert places == sorted(places) and "Try the firmware update first." in content
+        assert "Posts:" not in content and "Hero" not in content and "Junior" not in content

@@ -2,7 +2,7 @@
 wrote it and when (as `extract.forum` reads the threads that microdata marks).
 
 Read as any page, such a thread loses posts of a line or two and code boxes along with the profiles
-and buttons around them, and every post loses its author. Five programs say they made the page and
+and buttons around them, and every post loses its author. Seven programs say they made the page and
 keep one template in every style:
 - phpBB (`<body id="phpbb">`): a post is a `div.post` whose `div.postbody` holds a `p.author` line
   ("by ann » Sun Dec 17, 2023 11:23 am", the name a `.username` link, the date a `<time>` in recent
@@ -20,6 +20,11 @@ keep one template in every style:
 - vBulletin 3 and 4 (where no microdata marks the thread): a post's text is `#post_message_N` in a
   box whose id is `postN` or `post_N`, its author's name `a.bigusername` (3) or `.username` (4), its
   date the post's first header cell (3) or its `span.date` (4).
+- SMF (Simple Machines Forum): a post is a `div.post_wrapper`, its author's name the link in the
+  poster's `h4`, its date the link in its `div.postinfo`, its text the `div.inner` with id `msg_N`.
+- MyBB: a post is a `div.post` whose `div.post_body` (id `pid_N`) holds its text, its author's name
+  the `strong` of its author information and its date the `span.post_date` (none when the line also
+  says the post was edited: the line is then too long to be a date).
 A page of these programs without such posts (a board's index, a forum's list of topics) is read as
 any page.
 """
@@ -91,7 +96,21 @@ VBULLETIN = Template(
     names=(f".//a[{has_class('bigusername')}]", f".//*[{has_class('username')}]"),
     line=f"(.//span[{has_class('date')}] | .//*[{has_class('thead')}])",
 )
-TEMPLATES = (PHPBB, INVISION, FLARUM, FLUXBB, VBULLETIN)
+SMF = Template(
+    hint='class="post_wrapper"',
+    posts=f"//div[{has_class('post_wrapper')}]",
+    text=f".//div[{has_class('inner')}][starts-with(@id, 'msg_')]",
+    names=(f".//div[{has_class('poster')}]//h4//a",),
+    line=f".//div[{has_class('postinfo')}]/a[{has_class('smalltext')}]",
+)
+MYBB = Template(
+    hint='id="pid_',
+    posts=f"//div[{has_class('post')}][.//div[{has_class('post_body')}][starts-with(@id, 'pid_')]]",
+    text=f".//div[{has_class('post_body')}][starts-with(@id, 'pid_')]",
+    names=(f".//div[{has_class('author_information')}]//strong",),
+    line=f".//span[{has_class('post_date')}]",
+)
+TEMPLATES = (PHPBB, INVISION, FLARUM, FLUXBB, VBULLETIN, SMF, MYBB)
 
 _BY = re.compile(r"\bby\s+(.+?)\s*»")
 _NUMBER = re.compile(r"\s*#\d+$")  # a post's number after its date ("Feb 14, 2026 | 9:05 pm #1")
