@@ -111,6 +111,11 @@ def drop_keep_tail(node: etree._Element, parent: etree._Element) -> None:
     parent.remove(node)
 
 
+def holds_text(node: etree._Element) -> bool:
+    """Whether `node` holds any text other than whitespace."""
+    return any(part.strip() for part in node.itertext())
+
+
 def drop_outermost(nodes: list[etree._Element], keep: Callable[[etree._Element], bool] | None = None) -> int:
     """Remove each of `nodes` that no other of them holds (one inside another goes with it), and that
     `keep` does not keep, its tail text kept in place; how many went."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract.blocks import holds_text
 from webferret.extract.classes import has_class
 from webferret.extract.forum import MAX_NAME, Post, assemble
 
@@ -134,7 +135,7 @@ def _posts(tree: html.HtmlElement, template: Template) -> list[Post]:
         if box in holding:  # a box around the posts (a whole topic in one <article>), not a post
             continue
         text = next(iter(box.xpath(template.text)), None)
-        if text is None or not any(part.strip() for part in text.itertext()):
+        if text is None or not holds_text(text):
             continue
         if template.chrome:
             for chrome in text.xpath(template.chrome):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract.blocks import holds_text
 from webferret.extract.metadata import jsonld_blocks, ld_nodes, ld_types, names
 from webferret.extract.microdata import Props, item_kind, item_props, value
 
@@ -181,14 +182,10 @@ def _words(text: str) -> list[str]:
 
 def _post(item: html.HtmlElement, props: Props) -> Post | None:
     own = props.get(item, {})
-    text = next((t for name in TEXTS for t in own.get(name, []) if _said(t)), None)
+    text = next((t for name in TEXTS for t in own.get(name, []) if holds_text(t)), None)
     if text is None:
         return None
     return Post(text, _author(own.get("author") or own.get("creator"), props), _date(own))
-
-
-def _said(element: html.HtmlElement) -> bool:
-    return any(part.strip() for part in element.itertext())
 
 
 def _author(elements: list[html.HtmlElement] | None, props: Props) -> str | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from webferret.extract.blocks import drop_keep_tail
+from webferret.extract.blocks import drop_keep_tail, holds_text
 from webferret.extract.features import normalize
 
 _INLINE = frozenset(("a", "span", "b", "strong", "i", "em", "hi", "ref", "font", "u", "small", "mark"))
@@ -45,7 +45,7 @@ def _more_after(block: etree._Element, element: etree._Element) -> bool:
         if (node.tail or "").strip():
             return True
         for sibling in node.itersiblings():
-            if isinstance(sibling.tag, str) and any(piece.strip() for piece in sibling.itertext()):
+            if isinstance(sibling.tag, str) and holds_text(sibling):
                 return True
         node = node.getparent()
     return False

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract.blocks import holds_text
 from webferret.extract.classes import has_class
 
 HINT = "mw-"
@@ -52,7 +53,7 @@ def content(tree: html.HtmlElement) -> html.HtmlElement | None:
     """The article of a page MediaWiki made (`#mw-content-text`); None on any other page, or when the
     element holds no text."""
     node = tree.get_element_by_id("mw-content-text", None)
-    if node is None or not _made_by_mediawiki(tree) or not any(part.strip() for part in node.itertext()):
+    if node is None or not _made_by_mediawiki(tree) or not holds_text(node):
         return None
     plain_citations(node)
     return node
