@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from lxml import etree, html
 
 from webferret.extract import (
+    announced,
     boards,
     cfemail,
     classify,
@@ -41,6 +42,8 @@ _KNOWN_TYPES = {"wikipedia": "article", "qapage": "forum", "forum": "forum"}
 """The page type a selector's choice tells (`MainContent.source`)."""
 _AS_ASKED = frozenset(("selector", "whole_page"))
 """The sources of a main content the caller chose (`--selector`, `--whole-page`): read as it is."""
+_CHOSEN = frozenset(("trafilatura", "learned"))
+"""The sources of a main content chosen block by block, which may leave out a list its text announces."""
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _PARSERS = threading.local()
 
@@ -169,6 +172,8 @@ def _body(
         promos.drop_promos(main.element, tree)
         if signup.has_signup(text) and (lines := signup.box_lines(tree)):
             signup.drop_lines(main.element, lines)
+    if main.source in _CHOSEN:
+        announced.put_back_lists(main.element, tree)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
     # (a forum thread is no article, whatever its `og:type` says)

@@ -1,0 +1,87 @@
+"""A list that a kept paragraph announces, put back when the choice left it out.
+
+A writer often introduces a list with a sentence ending in a colon ("N8n can help you with any type of
+automations, for example:") and the list follows right after it. trafilatura sometimes keeps the
+sentence and drops the list: when no container of its rules holds the article, it recovers the page's
+paragraphs one by one and leaves lists and headings out; the block classifier may rate short items
+low. The reader is then told a list follows, and none does.
+
+A `<ul>` or `<ol>` is put back after the copy of the paragraph in the main content when, on the page:
+- it is the very next element after a `<p>` whose text ends with a colon (at least `MIN_WORDS` words);
+- it holds at least two items, none of them in the main content already;
+- at most `MAX_LINKS` of its text is link text (a list of links after "Related articles:" is the
+  page's navigation, not the article's).
+"""
+
+from __future__ import annotations
+
+import re
+from copy import deepcopy
+
+from lxml import etree, html
+
+MIN_WORDS = 3
+MAX_LINKS = 0.5
+ON = True
+_WORD = re.compile(r"\w+")
+_ANNOUNCERS = etree.XPath("//p[following-sibling::*[1][self::ul or self::ol]]")
+_PARAGRAPHS = ("p",)
+_ITEMS = ("li", "item")
+
+
+def _norm(node: etree._Element) -> str:
+    return " ".join(_WORD.findall("".join(node.itertext()).lower()))
+
+
+def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
+    """Put back, in place, after their paragraphs in `main` (the main content, HTML or trafilatura's
+    XML), the lists of `tree` (the page) that a kept paragraph announces (see the module); how many."""
+    if not ON:
+        return 0
+    wanted: dict[str, etree._Element] = {}
+    for paragraph in _ANNOUNCERS(tree):
+        text = "".join(paragraph.itertext()).strip()
+        if not text.endswith(":") or len(_WORD.findall(text)) < MIN_WORDS:
+            continue
+        listing = paragraph.getnext()
+        if listing is None or not _plain(listing):
+            continue
+        wanted.setdefault(_norm(paragraph), listing)
+    if not wanted:
+        return 0
+    places = {}
+    for element in main.iter(*_PARAGRAPHS):
+        key = _norm(element)
+        if key in wanted:
+            places.setdefault(key, element)
+    if not places:
+        return 0
+    items = {_norm(item) for item in main.iter(*_ITEMS)}
+    text = f" {' '.join(_norm(element) for element in main.iter(*_PARAGRAPHS))} "
+    added = 0
+    for key, place in places.items():
+        listing = wanted[key]
+        if any(_said(_norm(item), items, text) for item in listing.iter("li")):
+            continue
+        piece = deepcopy(listing)
+        piece.tail = place.tail
+        place.tail = None
+        place.addnext(piece)
+        added += 1
+    return added
+
+
+def _said(item: str, items: set[str], text: str) -> bool:
+    """Whether the main content has a list item already: as an item, or (three words or more) inside
+    a paragraph."""
+    return item in items or (item.count(" ") >= 2 and f" {item} " in text)
+
+
+def _plain(listing: etree._Element) -> bool:
+    """A list of at least two items with some text, not mostly links."""
+    items = [item for item in listing.iter("li") if "".join(item.itertext()).strip()]
+    if len(items) < 2:
+        return False
+    chars = len("".join(listing.itertext()).strip())
+    linked = sum(len("".join(a.itertext()).strip()) for a in listing.iter("a"))
+    return linked <= MAX_LINKS * chars
