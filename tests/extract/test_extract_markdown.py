@@ -65,7 +65,7 @@ def test_data_tables_stay_tables() -> None:
 def test_emphasis_inside_the_same_emphasis_is_marked_once() -> None:
     assert render("<p>a <strong>b <b>c</b> d</strong> <i><em>e</em></i></p>") == "a **b c d** *e*\n"
     # two bold runs that touch are one: `**Game D****ay**` would not read as bold
-    assert render("<h2><b>Game D</b><b>ay</b></h2>") == "## **Game Day**\n"
+    assert render("<h2><b>Game D</b><b>ay</b> is here</h2>") == "## **Game Day** is here\n"
     assert render("<p><b>one</b> <b>two</b></p>") == "**one** **two**\n"
     assert render("<p>See <i>Game D</i><i>ay</i></p>") == "See *Game Day*\n"  # in a paragraph's own run too
     # a link without a target (an e-mail address) is its text: its emphasis touches the next one's
@@ -188,6 +188,14 @@ def test_a_heading_loses_its_permalink_mark_before_or_after_its_words() -> None:
         "<h3>§ 823 BGB</h3>"
     )
     assert out == "##### Examples\n\n## Title\n\n## What is it?\n\n### Ask\n\n## #1 Best\n\n### § 823 BGB\n"
+
+
+def test_a_heading_all_in_bold_loses_the_marks() -> None:
+    out = render(
+        '<h2><a href="#w"><strong>What is it?</strong></a></h2><h3><b>Bold</b> and plain</h3>'
+        "<h3><b>One</b> and <b>two</b></h3><h4><strong>Only</strong></h4>"
+    )
+    assert out == "## What is it?\n\n### **Bold** and plain\n\n### **One** and **two**\n\n#### Only\n"
 
 
 def test_a_list_of_contents_goes_with_its_title() -> None:

@@ -254,6 +254,8 @@ class Renderer:
         if level:
             start = 1 if _anchor_first(node) else 0  # rustdoc's "§" link before a heading's words
             title = _PERMALINK.sub("", self._inline_children(node, start).strip()).strip(_ZERO_WIDTH_CHARS)
+            if title.startswith("**") and title.endswith("**") and "**" not in title[2:-2]:
+                title = title[2:-2].strip()  # a heading all in bold is a heading: the marks say nothing
             if not title or _says_nothing(title):
                 return []
             if self._cells:
