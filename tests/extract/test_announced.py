@@ -71,6 +71,10 @@ def test_a_paragraph_without_a_colon_announces_nothing() -> None:
 def test_a_list_not_right_after_the_paragraph_stays_out() -> None:
     added, _ = _put_back(_page(between="<p>An aside in between.</p>"), _main(INTRO, AFTER))
     assert added == 0
+    assert _put_back(_page(between="<!-- a template's note -->"), _main(INTRO, AFTER))[0] == 1
+    # only a paragraph announces: a heading or a box's label before a list is the list's title
+    boxed = _page().replace(f"<p>{INTRO}</p>", f"<h3>{INTRO}</h3>")
+    assert _put_back(boxed, _main(INTRO, AFTER))[0] == 0
 
 
 def test_a_list_the_choice_has_is_not_put_in_twice() -> None:

@@ -24,7 +24,6 @@ MIN_WORDS = 3
 MAX_LINKS = 0.5
 ON = True
 _WORD = re.compile(r"\w+")
-_ANNOUNCERS = etree.XPath("//p[following-sibling::*[1][self::ul or self::ol]]")
 _PARAGRAPHS = ("p",)
 _ITEMS = ("li", "item")
 
@@ -39,12 +38,14 @@ def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
     if not ON:
         return 0
     wanted: dict[str, etree._Element] = {}
-    for paragraph in _ANNOUNCERS(tree):
-        text = "".join(paragraph.itertext()).strip()
-        if not text.endswith(":") or len(_WORD.findall(text)) < MIN_WORDS:
+    for listing in tree.iter("ul", "ol"):  # a walk over the tree: 0.1 ms of an article page
+        paragraph = listing.getprevious()
+        while paragraph is not None and not isinstance(paragraph.tag, str):  # a comment between them
+            paragraph = paragraph.getprevious()
+        if paragraph is None or paragraph.tag != "p":
             continue
-        listing = paragraph.getnext()
-        if listing is None or not _plain(listing):
+        text = "".join(paragraph.itertext()).strip()
+        if not text.endswith(":") or len(_WORD.findall(text)) < MIN_WORDS or not _plain(listing):
             continue
         wanted.setdefault(_norm(paragraph), listing)
     if not wanted:
