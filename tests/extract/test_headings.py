@@ -56,6 +56,28 @@ def test_a_heading_that_is_mostly_a_link_goes_back_before_its_section() -> None:
         assert f"## {n}. [{name}](/s/{n})\n\n{_paragraph(name)}" in markdown
 
 
+def test_a_heading_that_links_to_its_own_place_goes_back() -> None:
+    """A section's permalink (`<h2 id="part"><a href="#part">Title</a></h2>`) is all the heading's text,
+    as a teaser's title is, but it links to the heading itself."""
+    kept = [_paragraph(name) for name in SCHOOLS]
+    markdown = _restored(_page(heading='<a id="s{n}" href="#s{n}">{name}</a>'), kept)
+    assert all(f"## {name}\n\n{_paragraph(name)}" in markdown for name in SCHOOLS)
+    section = _page(heading='<a href="#item{n}">{name}</a>')
+    for n in range(1, len(SCHOOLS) + 1):  # the link names the heading's section
+        section = section.replace('<div class="item">', f'<div class="item" id="item{n}">', 1)
+    assert f"## {SCHOOLS[1]}\n\n{_paragraph(SCHOOLS[1])}" in _restored(section, kept)
+    for elsewhere in (
+        '<a href="#comments">{name}</a>',
+        '<a id="s{n}" href="/s{n}">{name}</a>',  # another page's address, however it is spelled
+        '<a id="s{n}" href="#s{n}">{name}</a> <a href="/s/{n}">(site)</a>',
+    ):
+        # a link to another place of the page (a script's carousel), or one to another page as well
+        assert "## " not in _restored(_page(heading=elsewhere), kept)
+    # a teaser card's link around its heading
+    card = _page(heading="{name}").replace("<h2>", '<a href="/s/card"><h2>').replace("</h2>", "</h2></a>")
+    assert "## " not in _restored(card, kept)
+
+
 def test_a_heading_that_a_table_of_contents_repeats_goes_back() -> None:
     toc = "".join(f'<li><a href="#s{n}">{name}</a></li>' for n, name in enumerate(SCHOOLS, 1))
     page = _page(heading="{name}").replace("<main>", f"<nav><ul>{toc}</ul></nav><main>")

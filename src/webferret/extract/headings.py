@@ -38,7 +38,7 @@ def lost_headings(
         and kept[i + 1]
         and block.element.tag in TAGS
         and low <= len(block.text.split()) <= high
-        and block.link_chars < LINKED * max(len(block.text), 1)
+        and not _teaser(block)
     ]
     if not wanted:
         return wanted
@@ -53,6 +53,25 @@ def lost_headings(
         and texts[i] not in title
         and places[blocks[i + 1].signature] >= SAME_PLACE
     ]
+
+
+ANCHORS = True
+
+
+def _teaser(block: Block) -> bool:
+    """Whether a heading is a teaser's title: (nearly) all its text is a link, other than the heading's
+    own permalink (`<h2 id="part"><a href="#part">`: a link to the heading itself, or to its section)."""
+    if block.link_chars < LINKED * max(len(block.text), 1):
+        return False
+    if not ANCHORS:
+        return True
+    heading = block.element
+    parent = heading.getparent()
+    own = {node.get("id") for node in heading.iter()} | {None if parent is None else parent.get("id")}
+    own.discard(None)
+    targets = [(link.get("href") or "").strip() for link in heading.iter("a")]
+    # no link inside: the link is around the heading (a teaser card's)
+    return not targets or any(not t.startswith("#") or t[1:] not in own for t in targets)
 
 
 def page_title(tree: html.HtmlElement) -> str:
