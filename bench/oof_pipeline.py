@@ -1,6 +1,7 @@
 """The whole pipeline run end to end with out-of-fold models, on the multitype set (figures only).
 
-    uv run python bench/oof_pipeline.py [--features eef30f7e] [--variant NAME MODULE.ATTR=VALUE ...]
+    uv run python bench/oof_pipeline.py [--features eef30f7e] [--params KEY=VALUE,...]
+                                        [--variant NAME MODULE.ATTR=VALUE ...]
 
 For each of `train_blocks.py`'s 5 folds by page, a block model is fit on the other folds' pages (the
 shipped model's features and parameters), and a page-level chooser as `train_blocks.py --pairs` fits
@@ -18,6 +19,11 @@ rule switched off or moved), so its effect is measured the same honest way, e.g.
 The texts are kept for a page-by-page look: the shipped code's as bench/.cache/oof-pipeline-texts.pkl,
 each variant's as oof-pipeline-texts-<NAME>.pkl (a dict of page id to text).
 
+`--params` fits the fold block models with other tree parameters (`train_blocks.py`'s syntax; their
+own cache, oof-blocks-<hash>-p<params>-<fold>.json, and texts oof-pipeline-texts-p<params>.pkl) and
+keeps the folds' choosers as they are: a chooser that learned from the shipped parameters' block
+models, so a figure that says whether other trees would carry the pipeline, not a retrained one.
+
 Needs the caches of `bench/train_blocks.py --pairs` (its rows and stage one) for the feature hash.
 """
 
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import ast
 import gzip
+import hashlib
 import importlib
 import pickle
 import sys
@@ -71,10 +78,10 @@ def _extract(job: tuple[str, str, str]) -> tuple[str, str]:
     return page_id, page.content
 
 
-def fold_models(rows: list[dict], fold_of: dict[str, int], features: str) -> dict[int, Path]:
+def fold_models(rows: list[dict], fold_of: dict[str, int], features: str, tag: str = "") -> dict[int, Path]:
     paths = {}
     for fold in sorted(set(fold_of.values())):
-        path = T.CACHE / f"oof-blocks-{features}-{fold}.json"
+        path = T.CACHE / f"oof-blocks-{features}{tag}-{fold}.json"
         if not path.exists():
             train = [r for r in rows if fold_of[r["id"]] != fold]
             model = T.fit(train)
@@ -125,21 +132,27 @@ def parse_setting(text: str) -> tuple[str, str, object]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--features", default="eef30f7e", help="feature hash of the cached rows to fit on")
+    ap.add_argument("--params", type=T.parse_params, default={}, metavar="KEY=VALUE,...",
+                    help="the fold block models' tree parameters over train_blocks.PARAMS")  # fmt: skip
     ap.add_argument("--variant", nargs="+", action="append", default=[], metavar="NAME SETTING")
     args = ap.parse_args()
+    T.PARAMS.update(args.params)
+    tag = (
+        f"-p{hashlib.sha1(repr(sorted(args.params.items())).encode()).hexdigest()[:6]}" if args.params else ""
+    )
     pages = load_pages("multitype")
     rows = T.without_second(
         pickle.loads((T.CACHE / f"multitype-{len(pages)}-{args.features}.pkl").read_bytes())
     )
     fold_of = T.folds_of([r["id"] for r in rows], 5)
     blocks, choosers = (
-        fold_models(rows, fold_of, args.features),
+        fold_models(rows, fold_of, args.features, tag),
         fold_choosers(pages, rows, fold_of, args.features),
     )
     models = {fold: (blocks[fold], choosers[fold]) for fold in blocks}
     ev = evaluator()
     base = run(pages, fold_of, models, [])
-    T.report("shipped code, out-of-fold", pages, base)
+    T.report(f"shipped code{tag and ', block models ' + repr(args.params)}, out-of-fold", pages, base)
     for name, *settings in args.variant:
         texts = run(pages, fold_of, models, [parse_setting(s) for s in settings])
         T.report(f"{name}, out-of-fold", pages, texts)
@@ -150,7 +163,7 @@ def main() -> None:
             f"  {len(changed)} pages change, {better} better, {worse} worse: {sum(deltas) / len(pages):+.4f}"
         )
         (T.CACHE / f"oof-pipeline-texts-{name}.pkl").write_bytes(pickle.dumps(texts))
-    out = T.CACHE / "oof-pipeline-texts.pkl"
+    out = T.CACHE / f"oof-pipeline-texts{tag}.pkl"
     out.write_bytes(pickle.dumps(base))
 
 
