@@ -30,6 +30,9 @@ An experiment's --out elsewhere than the shipped path leaves train_blocks.last.j
 The shipped models were trained on the features as the code cut pages before `extract/unwrap.py` (feature
 hash eef30f7e): with it, 20 multitype pages are cut differently, and the models were kept (a retrain on
 today's features scored 0.8589 with the chooser against the kept models' 0.8618; bench/kept_models_cv.py).
+A retrain on the twenty-fourth round's features (hash 9aeacd2a) estimated better here (0.8621 with the
+chooser against 0.8605) but read 0.8663 against the kept models' 0.8685 through the whole pipeline out of
+fold (bench/oof_pipeline.py --features 9aeacd2a): kept again (docs/extraction-rounds.md).
 """
 
 from __future__ import annotations
