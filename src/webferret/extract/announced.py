@@ -23,6 +23,7 @@ from lxml import etree, html
 MIN_WORDS = 3
 MAX_LINKS = 0.5
 ON = True
+"""False: no list put back (bench/oof_pipeline.py measures the rule as a variant with it off)."""
 _WORD = re.compile(r"\w+")
 _PARAGRAPHS = ("p",)
 _ITEMS = ("li", "item")
@@ -50,7 +51,7 @@ def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
         wanted.setdefault(_norm(paragraph), listing)
     if not wanted:
         return 0
-    places = {}
+    places: dict[str, etree._Element] = {}
     for element in main.iter(*_PARAGRAPHS):
         key = _norm(element)
         if key in wanted:

@@ -5,6 +5,8 @@ sit apart from their section in the page's layout (the numbered steps of a guide
 paragraphs under them; a reader then meets sections without their titles. A heading is given back when
 the block right after it on the page is kept, is the page's only block of its text, and sits in the
 place of the page's template where other kept blocks sit (not a lone teaser under a "related" title).
+A heading that is all a link to itself (its permalink, `<h2 id="part"><a href="#part">`) is no teaser's
+title.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ TAGS = ("h2", "h3", "h4", "h5", "h6")  # not h1: the page's title, which the pag
 WORDS = (2, 25)  # a heading of fewer words is a widget's label ("Share", "Trending")
 LINKED = 0.95  # a heading all of whose text is a link is a teaser's title
 SAME_PLACE = 2  # kept blocks in the place (`Block.signature`) of the block after the heading
+ANCHORS = True
+"""False: a heading that is all its own permalink counts as a teaser's title too (the rule before the
+twenty-fourth round, which bench/oof_pipeline.py measures as a variant)."""
 
 
 def lost_headings(
@@ -53,9 +58,6 @@ def lost_headings(
         and texts[i] not in title
         and places[blocks[i + 1].signature] >= SAME_PLACE
     ]
-
-
-ANCHORS = True
 
 
 def _teaser(block: Block) -> bool:
