@@ -15,22 +15,18 @@ A `<ul>` or `<ol>` is put back after the copy of the paragraph in the main conte
 
 from __future__ import annotations
 
-import re
 from copy import deepcopy
 
 from lxml import etree, html
+
+from webferret.extract.features import normalize, normalized
 
 MIN_WORDS = 3
 MAX_LINKS = 0.5
 ON = True
 """False: no list put back (bench/oof_pipeline.py measures the rule as a variant with it off)."""
-_WORD = re.compile(r"\w+")
 _PARAGRAPHS = ("p",)
 _ITEMS = ("li", "item")
-
-
-def _norm(node: etree._Element) -> str:
-    return " ".join(_WORD.findall("".join(node.itertext()).lower()))
 
 
 def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
@@ -45,25 +41,27 @@ def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
             paragraph = paragraph.getprevious()
         if paragraph is None or paragraph.tag != "p":
             continue
-        text = "".join(paragraph.itertext()).strip()
-        if not text.endswith(":") or len(_WORD.findall(text)) < MIN_WORDS or not _plain(listing):
+        text = "".join(paragraph.itertext())
+        if not text.rstrip().endswith(":"):
             continue
-        wanted.setdefault(_norm(paragraph), listing)
+        key = normalize(text)
+        if len(key.split()) >= MIN_WORDS and _plain(listing):
+            wanted.setdefault(key, listing)
     if not wanted:
         return 0
     places: dict[str, etree._Element] = {}
     for element in main.iter(*_PARAGRAPHS):
-        key = _norm(element)
+        key = normalized(element)
         if key in wanted:
             places.setdefault(key, element)
     if not places:
         return 0
-    items = {_norm(item) for item in main.iter(*_ITEMS)}
-    text = f" {' '.join(_norm(element) for element in main.iter(*_PARAGRAPHS))} "
+    items = {normalized(item) for item in main.iter(*_ITEMS)}
+    text = f" {' '.join(normalized(element).strip() for element in main.iter(*_PARAGRAPHS))} "
     added = 0
     for key, place in places.items():
         listing = wanted[key]
-        if any(_said(_norm(item), items, text) for item in listing.iter("li")):
+        if any(_said(normalized(item), items, text) for item in listing.iter("li")):
             continue
         piece = deepcopy(listing)
         piece.tail = place.tail
@@ -74,9 +72,9 @@ def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
 
 
 def _said(item: str, items: set[str], text: str) -> bool:
-    """Whether the main content has a list item already: as an item, or (three words or more) inside
-    a paragraph."""
-    return item in items or (item.count(" ") >= 2 and f" {item} " in text)
+    """Whether the main content has a list item already (all three normalized and padded): as an item,
+    or (three words or more) inside a paragraph."""
+    return item in items or (len(item.split()) >= 3 and item in text)
 
 
 def _plain(listing: etree._Element) -> bool:

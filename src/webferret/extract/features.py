@@ -10,6 +10,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 import numpy as np
+from lxml import etree
 
 from webferret.extract import blocks as B
 
@@ -52,6 +53,11 @@ FLAG_VECTOR = np.array(FLAG_BITS, dtype=np.int64)
 def normalize(text: str) -> str:
     """Lower-case words separated by single spaces, padded so substring tests match whole words."""
     return f" {NORM_RE.sub(' ', text.lower()).strip()} "
+
+
+def normalized(element: etree._Element) -> str:
+    """`normalize` of an element's whole text (its descendants' too), as a block's text is compared."""
+    return normalize("".join(element.itertext()))
 
 
 @dataclass(frozen=True)

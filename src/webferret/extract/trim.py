@@ -27,7 +27,7 @@ from trafilatura.settings import Document
 from webferret.extract import embeds, features, main_content
 from webferret.extract.blocks import Block, drop_keep_tail
 from webferret.extract.codeblocks import tag_name
-from webferret.extract.features import block_norm, normalize
+from webferret.extract.features import block_norm, normalize, normalized
 from webferret.extract.headings import TAGS as HEADING_TAGS
 from webferret.extract.headings import lost_headings, page_title
 from webferret.extract.words import count_words
@@ -110,7 +110,7 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     classifier rates at least `EXTEND_CUT`. An article split into several containers of one kind
     (between ads, say) is then read whole, where trafilatura took the first."""
     body = document.body
-    paragraphs = {_normalized(el) for el in body.iter(*_PARAGRAPHS)}
+    paragraphs = {normalized(el) for el in body.iter(*_PARAGRAPHS)}
     cut = main_content.cut(page, url, tree, main_content.document_reference(document))
     if cut is None or not cut[0]:
         return ArticleEdit()
@@ -179,7 +179,7 @@ def extended(body: etree._Element, edit: ArticleEdit) -> etree._Element:
     if not edit.add:
         return body
     out = deepcopy(body)
-    places = {_normalized(el): el for el in out.iter(*_PARAGRAPHS)}
+    places = {normalized(el): el for el in out.iter(*_PARAGRAPHS)}
     previous: dict[str, etree._Element] = {}
     for block, after in zip(edit.add, edit.after, strict=True):
         piece = main_content.copy_block(block)
@@ -202,7 +202,7 @@ def lost(
     after them (`headings.lost_headings`), each with the normalized text of that block."""
     if not any(block.element.tag in HEADING_TAGS for block in blocks):
         return []
-    paragraphs = {_normalized(el) for el in body.iter(*_PARAGRAPHS)} - drop
+    paragraphs = {normalized(el) for el in body.iter(*_PARAGRAPHS)} - drop
     found = lost_headings(blocks, texts, [text in paragraphs for text in texts], page_title(tree))
     return [(blocks[i], texts[i + 1]) for i in found]
 
@@ -215,7 +215,7 @@ def headed(body: etree._Element, headings: list[tuple[Block, str]]) -> etree._El
     out = deepcopy(body)
     places: dict[str, etree._Element] = {}
     for element in out.iter(*_PARAGRAPHS):
-        places.setdefault(_normalized(element), element)
+        places.setdefault(normalized(element), element)
     for block, before in headings:
         place = places.get(before)
         anchor = None if place is None else _opening(place, out)
@@ -237,7 +237,7 @@ def whole_runs(body: etree._Element, blocks: list[Block], texts: list[str]) -> e
     if not blocks or not _loose_runs(body):
         return body
     out = deepcopy(body)
-    kept = {_normalized(el) for el in out.iter(*_PARAGRAPHS)}
+    kept = {normalized(el) for el in out.iter(*_PARAGRAPHS)}
     for run in _loose_runs(out):
         for part, best in _held_parts(run, out, texts, kept):
             if part[0] is run[0]:  # the text before the run is the first part's start
@@ -306,11 +306,6 @@ def _opening(element: etree._Element, body: etree._Element) -> etree._Element | 
     return element
 
 
-def _normalized(element: etree._Element) -> str:
-    """The normalized text of one of trafilatura's paragraphs (as a block's, to compare them)."""
-    return normalize("".join(element.itertext()))
-
-
 def rejected(texts: list[str], prob: np.ndarray, cut: float) -> set[str]:
     """Texts rated below `cut` that no text rated at or above it repeats."""
     kept: set[str] = set()
@@ -329,7 +324,7 @@ def trim(body: etree._Element, drop: set[str]) -> etree._Element:
     removed = False
     for element in list(out.iter(*_PARAGRAPHS)):
         parent = element.getparent()
-        if parent is None or _normalized(element) not in drop:
+        if parent is None or normalized(element) not in drop:
             continue
         drop_keep_tail(element, parent)
         removed = True
