@@ -14,6 +14,8 @@ from functools import lru_cache
 import lxml.html
 from lxml import etree
 
+from webferret.extract.endtags import read_on
+
 DROP_TAGS = (
     "script", "style", "noscript", "template", "svg", "iframe", "head", "select", "option",
     "textarea", "input", "button", "object", "embed", "canvas", "map", "link", "meta",
@@ -77,7 +79,7 @@ def parse(html: str) -> lxml.html.HtmlElement | None:
     if not html:
         return None
     try:
-        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_utf8_parser())
+        root = lxml.html.document_fromstring(read_on(html).encode("utf-8", "replace"), parser=_utf8_parser())
     except (etree.ParserError, ValueError):
         return None
     return root

@@ -28,6 +28,7 @@ from webferret.extract import (
     wikipedia,
 )
 from webferret.extract.codeblocks import collect_code_blocks
+from webferret.extract.endtags import read_on
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
@@ -91,7 +92,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     try:
-        tree = html.document_fromstring(text, parser=_parser())
+        tree = html.document_fromstring(read_on(text), parser=_parser())
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"

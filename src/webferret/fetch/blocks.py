@@ -305,8 +305,10 @@ def more_letters(text: str, limit: int) -> bool:
 def _parse(body: bytes) -> lxml_html.HtmlElement | None:
     from lxml import etree, html  # here, not at import: a fetch imports it only once a page is in
 
+    from webferret.extract.endtags import read_on
+
     try:
-        return html.document_fromstring(body)
+        return html.document_fromstring(read_on(body))
     except (ValueError, TypeError, etree.ParserError):
         return None
 

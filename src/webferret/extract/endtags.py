@@ -1,0 +1,29 @@
+"""Pages that close `<body>` or `<html>` before their content ends, read as a browser reads them.
+
+Some templates print `</body></html>` after the site's header and the article after it (a theme
+that closes the document in its header part, then renders the post). A browser's parser (the HTML
+standard's "after body" and "after after body" modes) notes the stray end tag and reads on, the
+rest going into `<body>`. libxml2 (2.14, under lxml) drops everything after `</html>` and puts what
+follows `</body>` beside the body instead of in it, so the page's text was lost or out of the body.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import AnyStr
+
+_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
+_END_BYTES = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
+# what may follow the first end tag without anything being lost: space, comments, more end tags
+_TRAILER = re.compile(r"(?:\s|<!--.*?-->|</(?:body|html)\s*>)*", re.IGNORECASE | re.DOTALL)
+_TRAILER_BYTES = re.compile(rb"(?:\s|<!--.*?-->|</(?:body|html)\s*>)*", re.IGNORECASE | re.DOTALL)
+
+
+def read_on(page: AnyStr) -> AnyStr:
+    """`page` (its text or bytes) without its `</body>` and `</html>` end tags when anything but
+    space, comments or more end tags follows the first of them; else `page` as it is."""
+    end, trailer = (_END, _TRAILER) if isinstance(page, str) else (_END_BYTES, _TRAILER_BYTES)
+    first = end.search(page)
+    if first is None or trailer.fullmatch(page, first.end()) is not None:
+        return page
+    return end.sub(page[:0], page)
