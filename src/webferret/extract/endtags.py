@@ -14,9 +14,11 @@ from typing import AnyStr
 
 _END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 _END_BYTES = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
-# what may follow the first end tag without anything being lost: space, comments, more end tags
-_TRAILER = re.compile(r"(?:\s|<!--.*?-->|</(?:body|html)\s*>)*", re.IGNORECASE | re.DOTALL)
-_TRAILER_BYTES = re.compile(rb"(?:\s|<!--.*?-->|</(?:body|html)\s*>)*", re.IGNORECASE | re.DOTALL)
+# what may follow the first end tag without anything being lost: space, comments, more end tags. A
+# comment stops at its first "-->" and the repeat never gives back (possessive), so a hostile tail of
+# comments is read once (a lazy `.*?` made it exponential: 20 comments and a letter took 0.16 s)
+_TRAILER = re.compile(r"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
+_TRAILER_BYTES = re.compile(rb"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
 
 
 def read_on(page: AnyStr) -> AnyStr:
