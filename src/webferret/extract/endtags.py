@@ -12,19 +12,25 @@ from __future__ import annotations
 import re
 from typing import AnyStr
 
-_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
-_END_BYTES = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
+
+def _for_both(pattern: str, flags: int = 0) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+    """One pattern compiled for text and for bytes, in that order (index it with whether the input is
+    bytes); the pattern is ASCII, so both match alike."""
+    return re.compile(pattern, flags), re.compile(pattern.encode("ascii"), flags)
+
+
+_END = _for_both(r"</(?:body|html)\s*>", re.IGNORECASE)
 # what may follow the first end tag without anything being lost: space, comments, more end tags. A
 # comment stops at its first "-->" and the repeat never gives back (possessive), so a hostile tail of
 # comments is read once (a lazy `.*?` made it exponential: 20 comments and a letter took 0.16 s)
-_TRAILER = re.compile(r"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
-_TRAILER_BYTES = re.compile(rb"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
+_TRAILER = _for_both(r"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
 
 
 def read_on(page: AnyStr) -> AnyStr:
     """`page` (its text or bytes) without its `</body>` and `</html>` end tags when anything but
     space, comments or more end tags follows the first of them; else `page` as it is."""
-    end, trailer = (_END, _TRAILER) if isinstance(page, str) else (_END_BYTES, _TRAILER_BYTES)
+    as_bytes = isinstance(page, bytes)
+    end, trailer = _END[as_bytes], _TRAILER[as_bytes]
     first = end.search(page)
     if first is None or trailer.fullmatch(page, first.end()) is not None:
         return page
