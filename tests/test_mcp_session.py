@@ -62,6 +62,14 @@ INJECTION = (
 )
 
 
+LINKED = (
+    '<!doctype html><html><head><title>Ferret links</title></head><body><nav><a href="/">Home</a></nav>'
+    f'<main><article><h1>Ferret links</h1><p>{PARAGRAPH} Read <a href="/ferrets/short">the facts</a>.</p>'
+    f'<p>{PARAGRAPH} Then <a href="/ferrets/long">everything</a>.</p></article></main>'
+    '<footer><a href="/about">About us</a></footer></body></html>'
+).encode()
+
+
 class _Site(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
@@ -72,6 +80,7 @@ class _Site(BaseHTTPRequestHandler):
             "/ferrets/short": (200, "text/html", _article("Ferret facts", f"<p>{PARAGRAPH * 2}</p>")),
             "/ferrets/inject": (200, "text/html", _article("Ferret care", INJECTION)),
             "/private/secret": (200, "text/html", _article("Secret", f"<p>{PARAGRAPH}</p>")),
+            "/ferrets/linked": (200, "text/html", LINKED),
         }
         if parts.path == "/search":
             body = json.dumps(_searx_answer(parse_qs(parts.query).get("q", [""])[0], base)).encode()
@@ -104,6 +113,8 @@ def _searx_answer(query: str, base: str) -> dict[str, Any]:
         for rank, (name, title) in enumerate([("long", "All about ferrets"), ("short", "Ferret facts")])
     ]
     results.append({"url": f"{base}/gone", "title": "Dead link", "content": "x", "engines": ["bing"]})
+    linked = {"url": f"{base}/ferrets/linked", "title": "Ferret links", "content": "y", "engines": ["bing"]}
+    results.append(linked)
     return {"query": query, "results": results, "unresponsive_engines": []}
 
 
@@ -271,6 +282,49 @@ async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     _assert_fenced(_text(result))
     assert over.is_error and over.structured_content["error"]["code"] == "quota_exceeded"
     assert refused.is_error and "blocked_domains" in refused.structured_content["error"]["message"]
+
+
+@needs_search
+async def test_an_agent_follows_the_links_of_a_search_result(site: str, tmp_path: Path) -> None:
+    """A search verifies (and stores) its results; `web_open(links=true)` lists a result's links, its
+    content's first and fenced, and `web_fetch(links=true)` answers them from the store."""
+    async with mcp_session(site, tmp_path) as session:
+        found = await session.call_tool("web_search", {"query": "ferret links", "results": 5})
+        hits = found.structured_content["results"]
+        hit = next(hit for hit in hits if hit["url"] == f"{site}/ferrets/linked")
+        asked = {"handle": hit["handle"], "links": True, "link_limit": 3}
+        opened = await session.call_tool("web_open", asked)
+        fetched = await session.call_tool(
+            "web_fetch", {"urls": [f"{site}/ferrets/linked"], "links": True, "link_limit": 2}
+        )
+        plain = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/linked"]})
+    links = opened.structured_content["links"]
+    assert [link["url"] for link in links] == [f"{site}/ferrets/short", f"{site}/ferrets/long", f"{site}/"]
+    assert [link["in_main"] for link in links] == [True, True, False]
+    text = _text(opened)
+    _assert_fenced(text)
+    end = text.rindex("<<<webferret-untrusted-end")
+    assert text.index("## Links in the content") < text.index("## Other links on the page") < end
+    assert f"- [the facts]({site}/ferrets/short)" in text and "About us" not in text  # the limit
+    page = fetched.structured_content["pages"][0]
+    assert page["fetched_via"] == "store"
+    assert [link["text"] for link in page["links"]] == ["the facts", "everything"]
+    assert "## Links in the content" in _text(fetched)
+    assert plain.structured_content["pages"][0]["links"] is None and "## Links" not in _text(plain)
+
+
+async def test_web_open_says_when_the_store_holds_no_links(site: str, tmp_path: Path) -> None:
+    from webferret.models import Page
+    from webferret.store.pages import PageStore
+
+    store = PageStore.in_home(tmp_path)  # as a webferret that kept no links stored it
+    handle = store.put(Page(url="https://doc.example/old", ok=True, title="Old", content="Stoats.")).handle
+    store.close()
+    async with mcp_session(site, tmp_path) as session:
+        opened = await session.call_tool("web_open", {"handle": handle, "links": True})
+    assert not opened.is_error and opened.structured_content["links"] is None
+    fetch = "web_fetch(urls=['https://doc.example/old'], links=true)"
+    assert _text(opened).endswith(f"No links are stored for this page; {fetch} reads them.")
 
 
 def _free_port() -> int:

@@ -195,3 +195,51 @@ async def test_a_url_a_stored_redirect_ended_at_is_answered_from_the_store(
     assert again.ok and again.fetched_via == "store" and len(simweb.requests) == requested
     assert again.handle == first.handle and again.url == simweb.url("/article")
     assert again.content == first.content
+
+
+LINKED = (
+    "<!doctype html><html><head><title>Burrows</title></head><body>"
+    '<nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/about">About</a></nav>'
+    "<article><h1>Burrows</h1>"
+    + "".join(
+        f'<p>Ferrets dig and explore burrows; part {i} of this guide says how, with a <a href="/guide/{i}">'
+        f"guide to part {i}</a> and enough words around it to be the article people came to read.</p>"
+        for i in range(1, 5)
+    )
+    + '</article><footer><a href="/privacy">Privacy</a></footer></body></html>'
+)
+
+
+async def test_every_page_keeps_its_links_main_content_first(web: Web, ferret: Ferret) -> None:
+    """Read without `links`, a page is stored with all of them: a later `links` call, `open` with
+    `links`, answer from the store, the main content's links first, in page order within each group."""
+    web.docs["/burrows"] = Doc(LINKED)
+    first = await ferret.fetch(web.url("/burrows"))
+    assert first.ok and first.links is None  # not asked: not in the answer
+    asked = await ferret.fetch(web.url("/burrows"), extract=ferret.extract_options(links=True, link_limit=5))
+    assert asked.fetched_via == "store" and web.hits("/burrows") == 1
+    assert asked.links is not None
+    assert [link.url.removeprefix(web.url("")) for link in asked.links] == [
+        "/guide/1", "/guide/2", "/guide/3", "/guide/4", "/",
+    ]  # fmt: skip
+    assert [link.in_main for link in asked.links] == [True] * 4 + [False]
+    assert asked.handle is not None
+    opened = await ferret.open(asked.handle, links=True)
+    assert opened.links is not None and len(opened.links) == 8  # all of them: 4 guides, 3 menu links, privacy
+    assert opened.links[-1].url == web.url("/privacy") and opened.links[-1].text == "Privacy"
+    assert (await ferret.open(asked.handle, links=True, link_limit=2)).links == asked.links[:2]
+    assert (await ferret.open(asked.handle)).links is None
+
+
+async def test_a_page_stored_without_links_is_read_again_for_them(web: Web, ferret: Ferret) -> None:
+    """A page an older webferret stored (no links kept) cannot answer `links` from the store."""
+    web.docs["/old"] = Doc(LINKED)
+    page = await ferret.fetch(web.url("/old"))
+    assert page.handle is not None
+    stored = ferret.store.named(page.handle)
+    assert stored is not None
+    ferret.store.put(stored.page.model_copy(update={"links": None}))  # as an older webferret kept it
+    opened = await ferret.open(page.handle, links=True)
+    assert opened.links is None
+    again = await ferret.fetch(web.url("/old"), extract=ferret.extract_options(links=True))
+    assert again.fetched_via == "http" and again.links and web.hits("/old") == 2

@@ -20,7 +20,7 @@ from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
-from webferret.store.freshness import exempt_fetch, is_fresh, served, usable, with_validators
+from webferret.store.freshness import as_asked, exempt_fetch, is_fresh, served, usable, with_validators
 from webferret.store.session import SessionStore
 from webferret.store.types import OpenedPage, Passage, StoredPage
 
@@ -239,13 +239,15 @@ class Ferret:
                 page = await self._page_from_raw(raw, xopts)
                 if late_shell(page, raw, opts):
                     page, raw = await self._rendered(page, raw, opts, xopts, deadline)
-                return self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
+                kept = self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
+                return as_asked(kept, xopts)
         except Exception as exc:
             return _fetch_failed(raw.url, opts, exc)
 
     async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
         """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
-        return await self._page_from_raw(raw, extract or self.extract_options())
+        xopts = extract or self.extract_options()
+        return as_asked(await self._page_from_raw(raw, xopts), xopts)
 
     async def _rendered(
         self, page: Page, raw: RawResponse, opts: FetchOptions, xopts: ExtractOptions, deadline: float
@@ -295,15 +297,28 @@ class Ferret:
         await self._written()
         return await asyncio.to_thread(self.store.named, handle)
 
-    async def open(self, handle: str, page: int = 1, page_tokens: int | None = None) -> OpenedPage:
-        """Page `page` of a stored document; an unknown handle or a page past the end is `not_found`."""
+    async def open(
+        self,
+        handle: str,
+        page: int = 1,
+        page_tokens: int | None = None,
+        *,
+        links: bool = False,
+        link_limit: int | None = None,
+    ) -> OpenedPage:
+        """Page `page` of a stored document; an unknown handle or a page past the end is `not_found`.
+        `links`: also the document's outgoing links, the first `link_limit` (by default the setting's)."""
         from webferret.present.disclosure import open_document
 
         stored = await self.stored(handle)
         if stored is None:
             raise not_stored(handle)
         size = page_tokens or self.settings.page_tokens
-        return open_document(stored.page, page, size, self.settings.page_tokens)
+        opened = open_document(stored.page, page, size, self.settings.page_tokens)
+        if not links or stored.page.links is None:
+            return opened
+        limit = self.settings.link_limit if link_limit is None else link_limit
+        return opened.model_copy(update={"links": stored.page.links[:limit]})
 
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
@@ -333,7 +348,7 @@ class Ferret:
             ok=True,
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
-            links=extracted.links[: xopts.link_limit] if xopts.links else None,
+            links=extracted.links[:STORED_LINKS],  # all kept in the store; answered as asked (`as_asked`)
             meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
             | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
             **fields,
@@ -380,6 +395,9 @@ def _failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None 
 
 RENDER_MARGIN = 1.0
 """Seconds of a call's budget left for extracting a page read again through the browser."""
+STORED_LINKS = 1000
+"""Most links of a page kept in the store (the main content's first), whether the call lists them or
+not: a later `--links` read, `open --links` or an agent's `web_open(links=true)` answers from there."""
 
 
 def late_shell(page: Page, raw: RawResponse, opts: FetchOptions) -> bool:

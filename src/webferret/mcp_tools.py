@@ -75,6 +75,10 @@ class WebFetchArgs(BaseModel):
         default=None, max_length=20, description="CSS selectors of elements to drop before extraction"
     )
     whole_page: bool | None = Field(default=None, description="the whole page, not only its main content")
+    links: bool | None = Field(
+        default=None, description="also list each page's outgoing links, its main content's first"
+    )
+    link_limit: int | None = Field(default=None, ge=1, le=1000, description="most links listed (default 20)")
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
     )
@@ -103,6 +107,10 @@ class WebOpenArgs(BaseModel):
     page: int | None = Field(default=None, ge=1, description="which page to read (default 1)")
     search: str | None = Field(default=None, max_length=500, description="answer passages matching this")
     max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page")
+    links: bool | None = Field(
+        default=None, description="also list the page's outgoing links (kept for every stored page) to follow"
+    )
+    link_limit: int | None = Field(default=None, ge=1, le=1000, description="most links listed (default 20)")
 
 
 TOOLS: dict[str, type[BaseModel]] = {
@@ -121,7 +129,7 @@ class Answer:
 async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str, Any]:
     """A page's JSON for agents; a page longer than `max_tokens` carries only its first page
     (`page`, `pages` and its `handle` say how to read on)."""
-    entry = page.model_dump(mode="json", exclude={"links"})
+    entry = page.model_dump(mode="json")  # `links` only when the call asked for them
     if not page.ok:
         return entry
     tokens = content_tokens(page)
@@ -216,6 +224,8 @@ class AgentTools:
             selector=args.selector,
             exclude=tuple(args.exclude or ()),
             whole_page=args.whole_page,
+            links=args.links,
+            link_limit=args.link_limit,
         )
         overrides = args.fetch_overrides()
         options = self.ferret.fetch_options(**overrides) if overrides else None
@@ -238,7 +248,10 @@ class AgentTools:
         if args.search:
             return await self._passages(args)
         page_tokens = args.max_tokens or self.settings.max_tokens
-        opened = await self.ferret.open(args.handle, args.page or 1, page_tokens=page_tokens)
+        links = bool(args.links)
+        opened = await self.ferret.open(
+            args.handle, args.page or 1, page_tokens=page_tokens, links=links, link_limit=args.link_limit
+        )
         reason = self.domains.refusal(opened.url) if opened.url else None
         if reason:  # stored before the lists said so, or by another face: still not the agent's to read
             raise FerretError(ErrorCode.INVALID_ARGUMENT, reason)
@@ -246,9 +259,12 @@ class AgentTools:
         hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
         stored = await self.ferret.stored(args.handle)  # the header counts the document, not this page
-        total = stored.page.tokens if stored is not None else None
-        entry = {**data, "ok": True, "final_url": data.get("url"), "tokens": total}
-        return Answer(views.render_pages([entry], self.fence(), args.max_tokens), data)
+        entry = views.opened_entry(data, stored.page.tokens if stored is not None else None)
+        text = views.render_pages([entry], self.fence(), args.max_tokens)
+        if links and opened.links is None:
+            fetch = f"web_fetch(urls=[{opened.url!r}], links=true)"
+            text += f"\nNo links are stored for this page; {fetch} reads them."
+        return Answer(text, data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         found = await self.ferret.find(args.search, [args.handle], 10)

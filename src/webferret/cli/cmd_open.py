@@ -8,6 +8,8 @@ import sys
 from webferret.cli.common import EXIT_OK, add_common, settings_from_args
 from webferret.cli.numbers import whole_number
 
+NOT_STORED = "(the store holds no links for this page: `webferret fetch URL --links` reads them)"
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("open", help="read a stored page by handle, page by page", description=__doc__)
@@ -19,15 +21,38 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="N",
         help="tokens per page (setting page_tokens)",
     )
+    parser.add_argument("--links", action="store_true", help="also list the document's outgoing links")
+    parser.add_argument("--link-limit", type=whole_number(), metavar="N", help="most links listed (20)")
+    parser.add_argument("--agent", action="store_true", help="agent view: the page fenced as untrusted data")
+    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
     add_common(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, parser=parser)
 
 
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
-    async with Ferret(settings_from_args(args)) as ferret:
-        opened = await ferret.open(args.handle, page=args.page, page_tokens=args.page_tokens)
+    if args.agent and args.json:  # one view per call, as `fetch` says
+        args.parser.error("--agent cannot be combined with --json")
+    if args.datamark and not args.agent:
+        args.parser.error("--datamark only applies to the agent view: add --agent")
+    settings = settings_from_args(args)
+    async with Ferret(settings) as ferret:
+        opened = await ferret.open(
+            args.handle, args.page, args.page_tokens, links=args.links, link_limit=args.link_limit
+        )
+        stored = await ferret.stored(args.handle) if args.agent else None
+    if args.agent:
+        from webferret.present.agent import opened_entry, render_pages
+        from webferret.present.fence import Fence
+
+        entry = opened_entry(opened.model_dump(mode="json"), stored.page.tokens if stored else None)
+        fence = Fence.new(datamark=args.datamark or settings.datamark)
+        text = render_pages([entry], fence, args.page_tokens, style="cli")
+        if args.links and opened.links is None:
+            text += f"\n{NOT_STORED}"
+        sys.stdout.write(text + "\n")
+        return EXIT_OK
     if args.json:
         from webferret.cli.common import envelope_json
 
@@ -42,5 +67,10 @@ async def run(args: argparse.Namespace) -> int:
     ]
     if opened.next:
         lines.extend(["", f"[continue with: {opened.next}]"])
+    if args.links:
+        from webferret.present.pages import link_lines
+
+        listed = link_lines(opened.links) if opened.links is not None else [f"## Links\n{NOT_STORED}"]
+        lines.extend(["", *listed])
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK

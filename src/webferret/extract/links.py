@@ -84,7 +84,9 @@ def main_targets(main: etree._Element | None, base: str | None) -> set[str]:
 
 
 def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> list[Link]:
-    """Every distinct outgoing link of the page, in document order."""
+    """Every distinct outgoing link of the page: those of the main content first, then the others,
+    each in document order (so a capped list keeps the links a reader of the content follows, not
+    the site's menus, which come first in most pages)."""
     links: list[Link] = []
     seen: set[str] = set()
     for node in tree.iter("a"):
@@ -94,4 +96,4 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> l
         seen.add(url)
         text = " ".join(node.text_content().split()) or (node.get("title") or "").strip()
         links.append(Link(url=url, text=text[:300], in_main=url in in_main))
-    return links
+    return sorted(links, key=lambda link: not link.in_main)  # stable: document order within each

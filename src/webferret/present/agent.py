@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from webferret.models import Product
+from webferret.models import Link, Product
 from webferret.present.fence import Fence, neutralize
-from webferret.present.pages import failure_line, product_facts
+from webferret.present.pages import failure_line, link_lines, product_facts
 from webferret.remote_text import one_line
 
 JSON = Mapping[str, Any]
@@ -105,6 +105,8 @@ def _page_body(entry: JSON) -> str:
     if any(facts):
         lines.append(" · ".join(fact for fact in facts if fact))
     lines.extend(["", content])
+    if entry.get("links") is not None:  # asked for: anchor texts are the page's words, so inside the fence
+        lines.extend(["", *link_lines([Link.model_validate(link) for link in entry["links"]])])
     return "\n".join(lines)
 
 
@@ -128,6 +130,12 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
     if hint:
         parts.append(hint)
     return "\n".join(parts)
+
+
+def opened_entry(opened: JSON, document_tokens: int | None) -> dict[str, Any]:
+    """A page of a stored document (`OpenedPage` as JSON) as an entry of `render_pages`: its header
+    counts the whole document's tokens (`document_tokens`), as a fetch answer's does."""
+    return {**opened, "ok": True, "final_url": opened.get("url"), "tokens": document_tokens}
 
 
 def render_pages(

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from webferret.models import Page, Product
+from webferret.models import Link, Page, Product
 from webferret.present.paging import open_fence
 
 
@@ -91,9 +92,28 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
         lines.append("")
         lines.extend(f"> {line}" if line else ">" for line in page.description.splitlines())
     lines.extend(["", body])
-    if page.links:
-        lines.extend(["", "## Links", *(f"- [{link.text or link.url}]({link.url})" for link in page.links)])
+    if page.links is not None:
+        lines.extend(["", *link_lines(page.links)])
     return "\n".join(lines)
+
+
+def link_lines(links: Sequence[Link]) -> list[str]:
+    """A page's links as Markdown sections: those in its main content, then the rest of the page
+    (the order `extract.links.page_links` gives them)."""
+    if not links:
+        return ["## Links", "(none)"]
+    inside = [link for link in links if link.in_main]
+    outside = [link for link in links if not link.in_main]
+    lines: list[str] = []
+    for heading, group in (("## Links in the content", inside), ("## Other links on the page", outside)):
+        if group:
+            lines.extend([*([""] if lines else []), heading, *(_link_item(link) for link in group)])
+    return lines
+
+
+def _link_item(link: Link) -> str:
+    text = (link.text or link.url).replace("[", "(").replace("]", ")")  # a bracket would end the text early
+    return f"- [{text}]({link.url})"
 
 
 def _words(text: str) -> str:

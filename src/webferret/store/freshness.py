@@ -78,8 +78,15 @@ def served(page: Page, xopts: ExtractOptions, via: FetchedVia, asked: str | None
     update: dict[str, object] = {"fetched_via": via}
     if asked is not None and asked != page.url:
         update["url"] = asked
+    return as_asked(page.model_copy(update=update), xopts)
+
+
+def as_asked(page: Page, xopts: ExtractOptions) -> Page:
+    """`page` with the links `xopts` asks for: none without `links`, else the first `link_limit`. A
+    page is read and stored with all its links (`ferret.STORED_LINKS` at most), so that a later call
+    can list them from the store."""
     if not xopts.links:
-        update["links"] = None
-    elif page.links is not None:
-        update["links"] = page.links[: xopts.link_limit]
-    return page.model_copy(update=update)
+        return page if page.links is None else page.model_copy(update={"links": None})
+    if page.links is None or len(page.links) <= xopts.link_limit:
+        return page
+    return page.model_copy(update={"links": page.links[: xopts.link_limit]})

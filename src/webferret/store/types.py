@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from webferret.models import Page
+from webferret.models import Link, Page
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,11 @@ class OpenedPage(BaseModel):
     url: str
     tokens: int = 0
     next: str | None = Field(default=None, description="the command that reads the next page")
+    links: list[Link] | None = Field(
+        default=None,
+        description="with `links`: the document's outgoing links, its main content's first (null when "
+        "the store holds none for it: a page stored before webferret kept every page's links)",
+    )
 
 
 class Passage(BaseModel):
