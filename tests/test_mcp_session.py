@@ -313,6 +313,28 @@ async def test_an_agent_follows_the_links_of_a_search_result(site: str, tmp_path
     assert plain.structured_content["pages"][0]["links"] is None and "## Links" not in _text(plain)
 
 
+@needs_store
+async def test_web_open_searches_every_stored_page_without_a_handle(site: str, tmp_path: Path) -> None:
+    async with mcp_session(site, tmp_path) as session:
+        await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/long", f"{site}/ferrets/inject"]})
+        across = await session.call_tool("web_open", {"search": "warm bed"})
+        nothing = await session.call_tool("web_open", {})
+        blank = await session.call_tool("web_open", {"search": "  "})
+    assert not across.is_error, _text(across)
+    passages = across.structured_content["passages"]
+    assert passages and passages[0]["url"] == f"{site}/ferrets/inject"
+    assert across.structured_content["handle"] is None
+    text = _text(across)
+    _assert_fenced(text)
+    handle = passages[0]["handle"]
+    assert 'passages of the stored pages matching "warm bed"' in text
+    assert f"## {handle} page 1" in text and f"Ferret care · {site}/ferrets/inject" in text
+    assert text.endswith(f'Read a whole page with web_open(handle="{handle}", page=1).')
+    for refused in (nothing, blank):
+        assert refused.is_error and refused.structured_content["error"]["code"] == "invalid_argument"
+    assert "give a handle to read, or a search to run across every stored page" in _text(nothing)
+
+
 async def test_web_open_says_when_the_store_holds_no_links(site: str, tmp_path: Path) -> None:
     from webferret.models import Page
     from webferret.store.pages import PageStore

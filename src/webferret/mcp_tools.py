@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy, fetcher_getter
@@ -99,11 +99,17 @@ class WebFetchArgs(BaseModel):
 
 
 class WebOpenArgs(BaseModel):
-    """Read a stored page by handle: page K of N, or the passages that match `search`."""
+    """Read a stored page by handle: page K of N, or the passages that match `search` (of every stored
+    page, search results included, when no handle is given)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    handle: str = Field(min_length=3, max_length=300, description="a handle `site~hash12` from a result")
+    handle: str | None = Field(
+        default=None,
+        min_length=3,
+        max_length=300,
+        description="a handle `site~hash12` from a result; omit it with `search` to search every stored page",
+    )
     page: int | None = Field(default=None, ge=1, description="which page to read (default 1)")
     search: str | None = Field(default=None, max_length=500, description="answer passages matching this")
     max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page")
@@ -111,6 +117,12 @@ class WebOpenArgs(BaseModel):
         default=None, description="also list the page's outgoing links (kept for every stored page) to follow"
     )
     link_limit: int | None = Field(default=None, ge=1, le=1000, description="most links listed (default 20)")
+
+    @model_validator(mode="after")
+    def _handle_or_search(self) -> WebOpenArgs:
+        if self.handle is None and not (self.search or "").strip():
+            raise ValueError("give a handle to read, or a search to run across every stored page")
+        return self
 
 
 TOOLS: dict[str, type[BaseModel]] = {
@@ -245,7 +257,7 @@ class AgentTools:
 
     # -- web_open ----------------------------------------------------------------------------
     async def web_open(self, args: WebOpenArgs) -> Answer:
-        if args.search:
+        if args.search or args.handle is None:  # no handle: a search (the arguments' check)
             return await self._passages(args)
         page_tokens = args.max_tokens or self.settings.max_tokens
         links = bool(args.links)
@@ -267,7 +279,7 @@ class AgentTools:
         return Answer(text, data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
-        found = await self.ferret.find(args.search, [args.handle], 10)
+        found = await self.ferret.find(args.search, [args.handle] if args.handle else None, 10)
         found = [p for p in found if not (p.url and self.domains.refusal(p.url))]
         data = {
             "handle": args.handle,

@@ -158,16 +158,24 @@ def render_pages(
 
 
 def render_passages(data: JSON, fence: Fence) -> str:
-    """Passages of a stored document that match a query (`web_open(handle, search=...)`)."""
+    """Passages that match a query: of one stored document (`web_open(handle, search=...)`), or of
+    every stored page (no handle), each then headed by its page's handle, title and URL."""
     passages: Sequence[JSON] = data.get("passages") or []
-    head = f'{len(passages)} passages of {data.get("handle")} matching "{data.get("search")}"'
+    one = data.get("handle")
+    where = one if one else "the stored pages"
+    head = f'{len(passages)} passages of {where} matching "{data.get("search")}"'
     body = []
     for passage in passages:
-        body.extend([f"## page {passage.get('page')} (score {float(passage.get('score') or 0):.3g})", ""])
+        score = f"(score {float(passage.get('score') or 0):.3g})"
+        if one:
+            body.extend([f"## page {passage.get('page')} {score}", ""])
+        else:
+            body.extend([f"## {passage.get('handle')} page {passage.get('page')} {score}", ""])
+            body.extend([f"{passage.get('title') or passage.get('url')} · {passage.get('url')}", ""])
         body.extend([str(passage.get("text") or "").strip(), ""])
     lines = [fence.directive(), "", head, fence.wrap("\n".join(body) or "(no passage matches)")]
     if passages:
-        lines.append(
-            f"Read a whole page with {open_call(str(data.get('handle')), int(passages[0].get('page') or 1))}."
-        )
+        first = passages[0]
+        call = open_call(str(one or first.get("handle")), int(first.get("page") or 1))
+        lines.append(f"Read a whole page with {call}.")
     return "\n".join(lines)
