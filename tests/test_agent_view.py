@@ -37,7 +37,7 @@ def test_search_view_fences_engine_text_and_keeps_our_words_outside() -> None:
     }
     text = render_search(data, fence)
     head, fenced = text.split(fence.open_marker)
-    assert 'Search "ferrets": 1 results (1 unreachable dropped) · engines: searxng ok' in head
+    assert 'Search "ferrets": 1 result (1 unreachable dropped) · engines: searxng ok' in head
     assert "warning: bing was slow" in head
     assert "1. A [fence marker removed]" in fenced and "one two" in fenced
     assert "handle a.example~0123456789ab" in fenced and "published 2024-05-01" in fenced
@@ -79,7 +79,7 @@ def test_passages_view() -> None:
         "passages": [{"page": 2, "score": 3.5, "text": "at dawn and dusk"}],
     }
     text = render_passages(data, fence)
-    assert '1 passages of h~1 matching "dawn"' in text
+    assert '1 passage of h~1 matching "dawn"' in text
     assert "atˆdawnˆandˆdusk" in text and 'web_open(handle="h~1", page=2)' in text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from fences import fenced
 from simweb import SimWeb
 
 from webferret.cli import main
@@ -50,13 +51,19 @@ def test_agent_view_shows_the_first_page_of_a_long_page(
     capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paragraphs = "".join(
-        f"<h2>Part {i}</h2><p>{'Ferrets play and sleep a lot. ' * 20}</p>" for i in range(30)
+        f"<h2>Part {i}</h2><p>In part {i}: {'Ferrets play and sleep a lot. ' * 20}</p>" for i in range(30)
     )
     html = f"<html><head><title>Long</title></head><body><article><h1>Long</h1>{paragraphs}</article></body>"
     monkeypatch.setenv("WEBFERRET_MAX_TOKENS", "200")
     out = _agent_view(capsys, simweb.add("/long", html, headers={"content-type": "text/html"}))
     assert "Part 0" in out and "Part 29" not in out
-    assert re.search(r"page 1 of \d+", out) or "[clipped: no store to continue from]" in out
+    hint = re.search(r"Continue with webferret (open \S+ --page 2 --page-tokens 200 --agent)\.", out)
+    assert re.search(r"page 1 of \d+", out) and hint, out[-300:]
+    assert main(hint.group(1).split()) == 0  # the rest, fenced as well
+    second = capsys.readouterr().out
+    assert second.startswith("SECURITY NOTE") and re.search(r"page 2 of \d+ · handle ", second)
+    begin, end = fenced(second)
+    assert "Ferrets play and sleep" in second[begin:end]
 
 
 def test_datamark_without_the_agent_view_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

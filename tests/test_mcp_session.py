@@ -327,7 +327,7 @@ async def test_web_open_searches_every_stored_page_without_a_handle(site: str, t
     text = _text(across)
     _assert_fenced(text)
     handle = passages[0]["handle"]
-    assert 'passages of the stored pages matching "warm bed"' in text
+    assert 'passage of the stored pages matching "warm bed"' in text
     assert f"## {handle} page 1" in text and f"Ferret care · {site}/ferrets/inject" in text
     assert text.endswith(f'Read a whole page with web_open(handle="{handle}", page=1).')
     for refused in (nothing, blank):

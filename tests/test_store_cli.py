@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fences import fenced
 from simweb import SimWeb
 
 from webferret.cli import main
@@ -93,13 +94,26 @@ def test_open_says_when_the_store_holds_no_links(home: Path, capsys: pytest.Capt
     assert capsys.readouterr().out.endswith(NOT_STORED + "\n")
 
 
+def test_find_agent_view_fences_passages(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    short = _handle(home, "https://doc.example/short")
+    assert main(["find", "ermine stoat", "--agent", "--home", str(home)]) == 0
+    out = capsys.readouterr().out
+    begin, end = fenced(out)
+    assert out.startswith("SECURITY NOTE") and 'of the stored pages matching "ermine stoat"' in out
+    assert f"## {short} page 1" in out[begin:end] and "Ermine is a stoat." in out[begin:end]
+    assert out.rstrip().endswith(f"Read a whole page with webferret open {short} --page 1 --agent.")
+    assert main(["find", "ermine", "--agent", "--handle", short, "--home", str(home)]) == 0
+    assert f'1 passage of {short} matching "ermine"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["open", "find"])
 @pytest.mark.parametrize("flags", [["--agent", "--json"], ["--datamark"]])
-def test_open_refuses_views_that_cannot_go_together(
-    home: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+def test_views_that_cannot_go_together(
+    home: Path, capsys: pytest.CaptureFixture[str], command: str, flags: list[str]
 ) -> None:
     handle = _handle(home, "https://doc.example/short")
     with pytest.raises(SystemExit) as raised:
-        main(["open", handle, *flags, "--home", str(home)])
+        main([command, handle, *flags, "--home", str(home)])
     assert raised.value.code == 2
     assert ("--agent cannot be combined with --json" if "--json" in flags else "add --agent") in (
         capsys.readouterr().err

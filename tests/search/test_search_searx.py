@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fences import fenced
 from search_harness import FakeWeb, SearxServer, free_port
 from simweb import SimWeb
 
@@ -55,6 +56,24 @@ async def test_site_filter_reaches_the_upstream_engines(
     async with ferret(tmp_path, searx) as f:
         await f.search("burrows", f.search_options(engines=("searxng",), site="example.org", verify=False))
     assert "burrows site:example.org" in fake_web.server.queries
+
+
+def test_cli_agent_view_fences_titles_and_snippets(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*searx_search(searx.url), "--no-verify", "-n", "3", "--home", str(tmp_path)]
+    assert main([*argv, "--agent"]) == 0
+    out = capsys.readouterr().out
+    begin, end = fenced(out)
+    assert out.startswith("SECURITY NOTE") and out.index('Search "ferret": 3 results') < begin
+    assert "gamma snippet" in out[begin:end] or "alpha" in out[begin:end]
+    assert out.rstrip().endswith(
+        "Read a result with `webferret open HANDLE --agent` when it has a handle, else "
+        "`webferret fetch URL --agent`."
+    )
+    with pytest.raises(SystemExit) as raised:
+        main([*argv, "--agent", "--json"])
+    assert raised.value.code == 2 and "--agent cannot be combined with --json" in capsys.readouterr().err
 
 
 def test_cli_json_contract(tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,9 +10,12 @@ from webferret.cli.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    add_agent_view,
     add_common,
     add_network,
     add_scope,
+    agent_fence,
+    check_agent_view,
     scope_options,
     settings_from_args,
     start_early,
@@ -48,8 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     add_network(parser)
     add_common(parser)
-    parser.add_argument("--agent", action="store_true", help="agent view: pages fenced as untrusted data")
-    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
+    add_agent_view(parser, "pages")
     parser.add_argument(
         "--jsonl", action="store_true", help="one JSON page a line, each as soon as it is finished"
     )
@@ -61,12 +63,10 @@ def _prefork(args: argparse.Namespace) -> None:
 
     if not args.urls and not args.urls_from:  # a usage error like any other missing argument
         args.parser.error("the following arguments are required: URL (or - or --urls-from FILE)")
-    for view, others in (("jsonl", ("json", "agent", "quiet")), ("agent", ("json", "quiet"))):
-        clash = [flag for flag in others if getattr(args, view) and getattr(args, flag)]
-        if clash:  # one view per call: say so rather than pick one silently
-            args.parser.error(f"--{view} cannot be combined with --{clash[0]}")
-    if args.datamark and not args.agent:  # it would change nothing: say so rather than ignore it
-        args.parser.error("--datamark only applies to the agent view: add --agent")
+    clash = [flag for flag in ("json", "agent", "quiet") if args.jsonl and getattr(args, flag)]
+    if clash:  # one view per call: say so rather than pick one silently
+        args.parser.error(f"--jsonl cannot be combined with --{clash[0]}")
+    check_agent_view(args, ("json", "quiet"))
     listed = reads_lists(args.urls, args.urls_from or ())
     start_early(LISTED_PAGES if listed else len(args.urls), stoplists=False)
 
@@ -197,10 +197,9 @@ async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace)
     from webferret.ferret import Ferret
     from webferret.mcp_tools import first_page_entry
     from webferret.present.agent import render_pages
-    from webferret.present.fence import Fence
 
     budget = getattr(args, "max_tokens", None) or settings.max_tokens
     async with Ferret(settings) as ferret:  # the store, for the first page of a long page
         entries = [await first_page_entry(ferret, page, budget) for page in pages]
-    fence = Fence.new(datamark=args.datamark or settings.datamark)
+    fence = agent_fence(args, settings)
     return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from webferret.cli.common import EXIT_OK, add_common, settings_from_args
+from webferret.cli.common import (
+    EXIT_OK,
+    add_agent_view,
+    add_common,
+    agent_fence,
+    check_agent_view,
+    settings_from_args,
+)
 from webferret.cli.numbers import whole_number
 
 
@@ -22,15 +29,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "-n", type=whole_number(1, 1000), default=5, metavar="N", help="most passages answered (5)"
     )
     add_common(parser)
+    add_agent_view(parser, "passages")
     parser.set_defaults(run=run)
 
 
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
+    check_agent_view(args)
     args.query = " ".join(args.query)
-    async with Ferret(settings_from_args(args)) as ferret:
+    settings = settings_from_args(args)
+    async with Ferret(settings) as ferret:
         passages = await ferret.find(args.query, handles=args.handle, n=args.n)
+    if args.agent:
+        from webferret.present.agent import render_passages
+
+        one = args.handle[0] if args.handle and len(args.handle) == 1 else None
+        found = [passage.model_dump(mode="json") for passage in passages]
+        data = {"handle": one, "search": args.query, "passages": found}
+        sys.stdout.write(render_passages(data, agent_fence(args, settings), style="cli") + "\n")
+        return EXIT_OK
     if args.json:
         from webferret.cli.common import envelope_json
 

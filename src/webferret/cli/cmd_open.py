@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from webferret.cli.common import EXIT_OK, add_common, settings_from_args
+from webferret.cli.common import (
+    EXIT_OK,
+    add_agent_view,
+    add_common,
+    agent_fence,
+    check_agent_view,
+    settings_from_args,
+)
 from webferret.cli.numbers import whole_number
 
 NOT_STORED = "(the store holds no links for this page: `webferret fetch URL --links` reads them)"
@@ -23,19 +30,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument("--links", action="store_true", help="also list the document's outgoing links")
     parser.add_argument("--link-limit", type=whole_number(), metavar="N", help="most links listed (20)")
-    parser.add_argument("--agent", action="store_true", help="agent view: the page fenced as untrusted data")
-    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
+    add_agent_view(parser, "the page")
     add_common(parser)
-    parser.set_defaults(run=run, parser=parser)
+    parser.set_defaults(run=run)
 
 
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
-    if args.agent and args.json:  # one view per call, as `fetch` says
-        args.parser.error("--agent cannot be combined with --json")
-    if args.datamark and not args.agent:
-        args.parser.error("--datamark only applies to the agent view: add --agent")
+    check_agent_view(args)
     settings = settings_from_args(args)
     async with Ferret(settings) as ferret:
         opened = await ferret.open(
@@ -44,11 +47,9 @@ async def run(args: argparse.Namespace) -> int:
         stored = await ferret.stored(args.handle) if args.agent else None
     if args.agent:
         from webferret.present.agent import opened_entry, render_pages
-        from webferret.present.fence import Fence
 
         entry = opened_entry(opened.model_dump(mode="json"), stored.page.tokens if stored else None)
-        fence = Fence.new(datamark=args.datamark or settings.datamark)
-        text = render_pages([entry], fence, args.page_tokens, style="cli")
+        text = render_pages([entry], agent_fence(args, settings), args.page_tokens, style="cli")
         if args.links and opened.links is None:
             text += f"\n{NOT_STORED}"
         sys.stdout.write(text + "\n")

@@ -9,8 +9,11 @@ from typing import Any
 from webferret.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
+    add_agent_view,
     add_common,
     add_network,
+    agent_fence,
+    check_agent_view,
     settings_from_args,
     start_early,
 )
@@ -70,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--verify-timeout", type=seconds(), metavar="S", help="per-page verify timeout (10)")
     add_network(parser)
     add_common(parser)
+    add_agent_view(parser, "titles and snippets")
     parser.set_defaults(run=run, early=_prefork)
 
 
@@ -88,6 +92,7 @@ def _engine_names(text: str | None) -> tuple[str, ...] | None:
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
+    check_agent_view(args)
     extra: dict[str, Any] = {}
     if args.allow_host:
         extra["allow_hosts"] = args.allow_host
@@ -113,6 +118,11 @@ async def run(args: argparse.Namespace) -> int:
 
         error = None if result.answered else search_error(result)
         envelope_json(result.answered, data=result_data(result), error=error, meta=_meta(result))
+    elif args.agent and result.answered:
+        from webferret.present.agent import render_search
+
+        data = result.model_dump(mode="json")
+        sys.stdout.write(render_search(data, agent_fence(args, settings), style="cli") + "\n")
     else:
         from webferret.search.present import render_result
 

@@ -46,6 +46,31 @@ def add_scope(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--whole-page", action="store_true", help="the whole body, not only the main content")
 
 
+def add_agent_view(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--agent` (what a page or an engine said, fenced as untrusted data) and `--datamark`; the
+    command's parser is kept for `check_agent_view`'s usage errors."""
+    parser.add_argument("--agent", action="store_true", help=f"agent view: {what} fenced as untrusted data")
+    parser.add_argument("--datamark", action="store_true", help="with --agent: datamark page text")
+    parser.set_defaults(parser=parser)
+
+
+def check_agent_view(args: argparse.Namespace, clashes: tuple[str, ...] = ("json",)) -> None:
+    """One view per call: `--agent` with another view (`clashes`), or `--datamark` without `--agent`
+    (it would change nothing), is a usage error that says so rather than a choice made silently."""
+    clash = [flag for flag in clashes if args.agent and getattr(args, flag)]
+    if clash:
+        args.parser.error(f"--agent cannot be combined with --{clash[0]}")
+    if args.datamark and not args.agent:
+        args.parser.error("--datamark only applies to the agent view: add --agent")
+
+
+def agent_fence(args: argparse.Namespace, settings: Any) -> Any:
+    """The fence of an `--agent` answer (`--datamark` or the setting `datamark`)."""
+    from webferret.present.fence import Fence
+
+    return Fence.new(datamark=args.datamark or settings.datamark)
+
+
 def scope_options(args: argparse.Namespace) -> dict[str, Any]:
     """The `ExtractOptions` fields of the scope flags (see `add_scope`)."""
     return {"selector": args.selector, "exclude": tuple(args.exclude or ()), "whole_page": args.whole_page}

@@ -22,10 +22,9 @@ Style = Literal["mcp", "cli"]
 
 def open_call(handle: str, page: int, max_tokens: int | None = None, style: Style = "mcp") -> str:
     """The tool call (or, for `cli`, the command) that reads page `page` of a stored document."""
-    if style == "cli":
-        return f"webferret open {handle} --page {page}" + (
-            f" --page-tokens {max_tokens}" if max_tokens else ""
-        )
+    if style == "cli":  # the agent view again, so the rest of the page stays fenced
+        tokens = f" --page-tokens {max_tokens}" if max_tokens else ""
+        return f"webferret open {handle} --page {page}{tokens} --agent"
     extra = f", max_tokens={max_tokens}" if max_tokens else ""
     return f'web_open(handle="{handle}", page={page}{extra})'
 
@@ -52,6 +51,11 @@ def error_text(code: str, message: str) -> str:
     return f"ERROR {code}: {safe_message(message, limit=MESSAGE_CHARS * 8)}"
 
 
+def counted(n: int, noun: str) -> str:
+    """`1 result`, `3 results`, `0 results`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _hit_lines(rank: int, hit: JSON) -> list[str]:
     title = hit.get("title") or hit.get("url")
     facts = [
@@ -67,7 +71,7 @@ def _hit_lines(rank: int, hit: JSON) -> list[str]:
     return lines
 
 
-def render_search(data: JSON, fence: Fence) -> str:
+def render_search(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     """A search answer: a header, the fenced result list, then how to read a result."""
     results: Sequence[JSON] = data.get("results") or []
     unreachable = len(data.get("unreachable") or [])
@@ -75,7 +79,7 @@ def render_search(data: JSON, fence: Fence) -> str:
         f"{report.get('name')} {'ok' if report.get('ok') else 'failed'}"
         for report in data.get("engines") or []
     )
-    head = f'Search "{data.get("query", "")}": {len(results)} results'
+    head = f'Search "{data.get("query", "")}": {counted(len(results), "result")}'
     head += f" ({unreachable} unreachable dropped)" if unreachable else ""
     head += f" · engines: {engines}" if engines else ""
     lines = [fence.directive(), "", head]
@@ -87,10 +91,15 @@ def render_search(data: JSON, fence: Fence) -> str:
         body.extend(_hit_lines(rank, hit))
     lines.extend(["", fence.wrap("\n".join(body) or "(no results)")])
     if results:
-        lines.extend(
-            ["", "Read a result with web_open(handle=...) when it has a handle, else web_fetch(urls=[...])."]
-        )
+        how = READ_A_RESULT[style]
+        lines.extend(["", f"Read a result with {how}."])
     return "\n".join(lines)
+
+
+READ_A_RESULT = {
+    "mcp": "web_open(handle=...) when it has a handle, else web_fetch(urls=[...])",
+    "cli": "`webferret open HANDLE --agent` when it has a handle, else `webferret fetch URL --agent`",
+}
 
 
 def _page_body(entry: JSON) -> str:
@@ -157,13 +166,13 @@ def render_pages(
     return fence.directive() + "\n\n" + "\n\n".join(blocks)
 
 
-def render_passages(data: JSON, fence: Fence) -> str:
+def render_passages(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     """Passages that match a query: of one stored document (`web_open(handle, search=...)`), or of
     every stored page (no handle), each then headed by its page's handle, title and URL."""
     passages: Sequence[JSON] = data.get("passages") or []
     one = data.get("handle")
     where = one if one else "the stored pages"
-    head = f'{len(passages)} passages of {where} matching "{data.get("search")}"'
+    head = f'{counted(len(passages), "passage")} of {where} matching "{data.get("search")}"'
     body = []
     for passage in passages:
         score = f"(score {float(passage.get('score') or 0):.3g})"
@@ -176,6 +185,6 @@ def render_passages(data: JSON, fence: Fence) -> str:
     lines = [fence.directive(), "", head, fence.wrap("\n".join(body) or "(no passage matches)")]
     if passages:
         first = passages[0]
-        call = open_call(str(one or first.get("handle")), int(first.get("page") or 1))
+        call = open_call(str(one or first.get("handle")), int(first.get("page") or 1), style=style)
         lines.append(f"Read a whole page with {call}.")
     return "\n".join(lines)
