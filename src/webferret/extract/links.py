@@ -94,6 +94,15 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> l
         if url is None or url in seen:
             continue
         seen.add(url)
-        text = " ".join(node.text_content().split()) or (node.get("title") or "").strip()
+        text = " ".join(node.text_content().split()) or (node.get("title") or "").strip() or _image_alt(node)
         links.append(Link(url=url, text=text[:300], in_main=url in in_main))
     return sorted(links, key=lambda link: not link.in_main)  # stable: document order within each
+
+
+def _image_alt(node: html.HtmlElement) -> str:
+    """The alt text of the first image of a link that has no words of its own (a logo, a figure)."""
+    for image in node.iter("img"):
+        alt = " ".join((image.get("alt") or "").split())
+        if alt:
+            return alt
+    return ""

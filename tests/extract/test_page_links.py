@@ -1,0 +1,29 @@
+"""A page's outgoing links: the main content's first, each group in page order, every link named."""
+
+from __future__ import annotations
+
+from lxml import html
+
+from webferret.extract.links import page_links
+
+PAGE = """<html><body>
+<nav><a href="/">Home</a> <a href="/shop"><img src="cart.png" alt=" Your  cart "></a>
+<a href="/x"><img src="x.png"></a></nav>
+<main><p>Read <a href="/guide">the guide</a>, then <a href="/" title="ignored: seen above">home</a>.</p>
+<a href="/faq" title="Questions">   </a></main>
+<footer><a href="mailto:a@b.c">mail</a> <a href="/privacy">Privacy</a></footer>
+</body></html>"""
+
+
+def test_main_content_links_first_then_the_rest_in_page_order() -> None:
+    base = "https://site.example/page"
+    main = {"https://site.example/guide", "https://site.example/faq"}
+    links = page_links(html.fromstring(PAGE), base, main)
+    assert [(link.url.removeprefix("https://site.example"), link.text, link.in_main) for link in links] == [
+        ("/guide", "the guide", True),
+        ("/faq", "Questions", True),  # no words of its own: its title
+        ("/", "Home", False),  # each URL once, where it first appears
+        ("/shop", "Your cart", False),  # an image link: the image's alt text
+        ("/x", "", False),  # nothing names it
+        ("/privacy", "Privacy", False),
+    ]
