@@ -120,7 +120,7 @@ class BrowserTier:
         device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
         device.pop("default_browser_type", None)
         context = await browser.new_context(service_workers="block", **device)
-        guard = _Guard(policy, opts, self._settings.impersonate)
+        guard = _Guard(policy, opts, self._settings.impersonate, url)
         try:
             await context.route("**/*", guard.handle)
             await context.route_web_socket("**/*", _refuse_socket)
@@ -187,9 +187,10 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> N
 class _Guard:
     """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
 
-    def __init__(self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str) -> None:
+    def __init__(self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str, page: str) -> None:
         self._policy = policy
         self._opts = opts
+        self._page = page  # the URL rendered: the caller's headers go to its origin only
         self._session = new_session(fingerprint)
         self.main_error: FerretError | None = None
         self.redirect_to: str | None = None
@@ -224,10 +225,12 @@ class _Guard:
         follow a redirect unseen by the route handler)."""
         url, method, data = request.url, request.method, request.post_data_buffer
         headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
+        document = request.is_navigation_request() and request.frame.parent_frame is None
         for _ in range(self._opts.max_redirects + 1):
             target = await self._policy.vet(url)
+            opts = self._opts.for_request(url, self._page, document=document)
             status, got, body = await request_once(
-                self._session, target, self._opts, self._policy, method=method, headers=headers, data=data
+                self._session, target, opts, self._policy, method=method, headers=headers, data=data
             )
             location = got.get("location")
             if not (follow and status in REDIRECTS and location):

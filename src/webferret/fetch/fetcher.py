@@ -122,7 +122,7 @@ class Fetcher:
             begun = {"url": target.url, "via": tier}
             if progress is not None:
                 progress.append(begun)
-            raw = await self._hop(target, opts, policy, tier)
+            raw = await self._hop(target, opts.for_request(target.url, url), policy, tier)
             begun["status"] = raw.status
             hops = raw.trail or [{"url": target.url, "status": raw.status}]  # a browser lists its own
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from webferret.config import Settings
@@ -58,6 +59,41 @@ class FetchOptions:
         if "allow_hosts" in clean:
             clean["allow_hosts"] = tuple(self.allow_hosts) + tuple(clean["allow_hosts"])
         return replace(self, **clean)
+
+    def for_request(self, url: str, asked: str, *, document: bool = True) -> FetchOptions:
+        """These options for one request (`url`) of a fetch of `asked`. The caller's `headers` (a
+        cookie, a token) go to `asked`'s origin only, as a browser's credentials do: never past a
+        redirect to another scheme, host or port, nor to another origin's scripts and styles. The
+        store's revalidation headers (`If-None-Match`, `If-Modified-Since`) go to each hop of the page
+        itself, not with what the page loads (`document` False)."""
+        if not self.headers:
+            return self
+        own = same_origin(url, asked)
+        kept = tuple(
+            (name, value)
+            for name, value in self.headers
+            if (document if name.lower() in REVALIDATION else own)
+        )
+        return self if kept == self.headers else replace(self, headers=kept)
+
+
+REVALIDATION = frozenset({"if-none-match", "if-modified-since"})
+"""Headers the store adds to revalidate a page (`store.freshness.with_validators`)."""
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether two URLs share scheme, host and port (a default port written or not)."""
+
+    def origin(text: str) -> tuple[str, str, int | None]:
+        try:
+            parts = urlsplit(text)
+            port = parts.port
+        except ValueError:
+            return ("", text, None)
+        scheme = parts.scheme.lower()
+        return scheme, (parts.hostname or "").rstrip("."), port or {"http": 80, "https": 443}.get(scheme)
+
+    return origin(url) == origin(other)
 
 
 def check_css(css: str, named: str) -> None:

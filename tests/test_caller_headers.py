@@ -1,0 +1,93 @@
+"""The caller's request headers (a cookie, a token) stay with the asked URL's origin, in every tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tiers_web import Site, serve
+
+from webferret.ferret import Ferret
+from webferret.fetch.types import FetchOptions, same_origin
+
+CHROMIUM = "/usr/bin/chromium"
+STYLE = '<link rel="stylesheet" href="/style.css">'
+SECRET = ("Authorization", "Bearer s3cret")
+ARTICLE = (
+    "<html><head><title>Burrows</title></head><body><article><h1>Burrows</h1>"
+    + "<p>Ferrets dig long burrows and explore every one of them with great care and patience.</p>" * 4
+    + "</article></body></html>"
+)
+
+
+def _ferret(home: Path) -> Ferret:
+    return Ferret(home=home, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True)
+
+
+def _got_secret(site: Site, path: str) -> list[bool]:
+    return [hit.headers.get("authorization") == SECRET[1] for hit in site.hits if hit.path == path]
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+async def test_headers_go_to_the_asked_origin_and_not_past_a_redirect_off_it(
+    tmp_path: Path, tier: str
+) -> None:
+    with serve() as home_site, serve() as other:
+        other.page("/article", ARTICLE)
+        home_site.page("/article", ARTICLE)
+        home_site.page("/away", "", status=302, location=other.base + "/article")
+        home_site.page("/stay", "", status=302, location="/article")
+        async with _ferret(tmp_path) as ferret:
+            opts = ferret.fetch_options(tier=tier, headers=(SECRET, ("X-Team", "ferrets")))
+            away = await ferret.fetch(home_site.base + "/away", options=opts, fresh=True)
+            stay = await ferret.fetch(home_site.base + "/stay", options=opts, fresh=True)
+    assert away.ok and stay.ok and away.final_url == other.base + "/article"
+    assert _got_secret(home_site, "/away") == [True] and _got_secret(home_site, "/stay") == [True]
+    assert _got_secret(home_site, "/article") == [True]  # the same origin, after a redirect
+    assert _got_secret(other, "/article") == [False]  # another port is another origin
+    assert all("x-team" not in hit.headers for hit in other.hits)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+async def test_the_browser_sends_them_with_the_page_and_its_own_files_only(tmp_path: Path) -> None:
+    with serve() as home_site, serve() as other:
+        other.page("/app.js", "document.body.insertAdjacentHTML('beforeend', '<p>from a script</p>');",
+                   content_type="text/javascript")  # fmt: skip
+        home_site.page("/style.css", "p { color: black; }", content_type="text/css")
+        home_site.page(
+            "/app",
+            ARTICLE.replace("</body>", f'{STYLE}<script src="{other.base}/app.js"></script></body>'),
+        )
+        async with _ferret(tmp_path) as ferret:
+            opts = ferret.fetch_options(tier="browser", headers=(SECRET, ("If-None-Match", '"v1"')))
+            page = await ferret.fetch(home_site.base + "/app", options=opts, fresh=True)
+    assert page.ok, page.error
+    assert _got_secret(home_site, "/app") == [True] and _got_secret(home_site, "/style.css") == [True]
+    assert _got_secret(other, "/app.js") == [False]
+    revalidated = {hit.path: "if-none-match" in hit.headers for hit in home_site.hits + other.hits}
+    assert revalidated == {"/app": True, "/style.css": False, "/app.js": False}  # the page's own only
+
+
+def test_revalidation_headers_go_with_the_page_only() -> None:
+    opts = FetchOptions(headers=(("If-None-Match", '"v1"'), SECRET))
+    page, elsewhere = "https://a.example/x", "https://b.example/y"
+    assert opts.for_request("https://a.example:443/z", page).headers == opts.headers
+    assert opts.for_request(elsewhere, page).headers == (("If-None-Match", '"v1"'),)  # a redirect's hop
+    assert opts.for_request("https://a.example/s.css", page, document=False).headers == (SECRET,)
+    assert opts.for_request(elsewhere, page, document=False).headers == ()
+    assert FetchOptions().for_request(elsewhere, page) == FetchOptions()
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("http://a.example/x", "http://A.EXAMPLE:80/y", True),
+        ("https://a.example/", "https://a.example:443/", True),
+        ("http://a.example/", "https://a.example/", False),
+        ("http://a.example/", "http://a.example:8080/", False),
+        ("http://a.example/", "http://b.a.example/", False),
+        ("http://a.example:99999/", "http://a.example/", False),
+    ],
+)
+def test_same_origin(one: str, other: str, same: bool) -> None:
+    assert same_origin(one, other) is same
