@@ -91,3 +91,61 @@ def test_revalidation_headers_go_with_the_page_only() -> None:
 )
 def test_same_origin(one: str, other: str, same: bool) -> None:
     assert same_origin(one, other) is same
+
+
+def test_cli_header_goes_out_and_a_stored_copy_does_not_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from webferret.cli import main
+
+    with serve() as site:
+        site.page("/members", ARTICLE)
+        argv = [
+            "fetch",
+            site.base + "/members",
+            "--allow-host",
+            "127.0.0.1",
+            "--home",
+            str(tmp_path),
+            "--json",
+        ]
+        assert main(argv) == 0  # stored, read without the cookie
+        assert main([*argv, "--header", "Cookie: session=abc", "--header", "X-Team:ferrets"]) == 0
+    capsys.readouterr()
+    first, second = site.hits
+    assert "cookie" not in first.headers
+    assert second.headers["cookie"] == "session=abc" and second.headers["x-team"] == "ferrets"
+
+
+@pytest.mark.parametrize(
+    ("header", "says"),
+    [
+        ("nocolon", "is no header: write it NAME: VALUE"),
+        ("Bad Name: x", "bad header name 'Bad Name'"),
+        ("Host: evil.example", "header 'Host' belongs to the connection"),
+    ],
+)
+def test_cli_refuses_a_bad_header(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], header: str, says: str
+) -> None:
+    from webferret.cli import main
+
+    with pytest.raises(SystemExit) as raised:
+        main(["fetch", "https://example.org/", "--header", header, "--home", str(tmp_path)])
+    assert raised.value.code == 2 and says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("header", "says"),
+    [
+        (("Bad Name", "x"), "bad header name"),
+        (("X-Ok", "two\r\nlines"), "one line, no NUL"),
+        (("Transfer-Encoding", "chunked"), "belongs to the connection"),
+    ],
+)
+def test_library_refuses_a_bad_header(tmp_path: Path, header: tuple[str, str], says: str) -> None:
+    from webferret.models import FerretError
+
+    with pytest.raises(FerretError) as raised:
+        Ferret(home=tmp_path).fetch_options(headers=(header,))
+    assert raised.value.code == "invalid_argument" and says in raised.value.message

@@ -197,8 +197,8 @@ class Ferret:
 
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
-        # a wait for an element or a screenshot asks for a new rendering
-        skip = fresh or opts.wait_for is not None or opts.screenshot is not None
+        # a wait for an element or a screenshot asks for a new rendering; a cookie, for another page
+        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or opts.credentials
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store", url)

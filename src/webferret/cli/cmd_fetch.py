@@ -16,6 +16,7 @@ from webferret.cli.common import (
     add_scope,
     agent_fence,
     check_agent_view,
+    request_header,
     scope_options,
     settings_from_args,
     start_early,
@@ -44,6 +45,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
     parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
     parser.add_argument("--wait-for", metavar="CSS", help="browser: wait until this CSS selector is present")
+    parser.add_argument(
+        "--header",
+        action="append",
+        type=request_header,
+        metavar="'NAME: VALUE'",
+        help="send this header to the asked URL's origin only, e.g. a cookie (repeatable; skips the store)",
+    )
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
     parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
     add_scope(parser)
@@ -109,6 +117,7 @@ async def run(args: argparse.Namespace) -> int:
                 screenshot=args.screenshot,
                 mobile=args.mobile,
                 wait_for=args.wait_for,
+                headers=tuple(args.header or ()) or None,
             )
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)

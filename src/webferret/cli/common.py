@@ -71,6 +71,21 @@ def agent_fence(args: argparse.Namespace, settings: Any) -> Any:
     return Fence.new(datamark=args.datamark or settings.datamark)
 
 
+def request_header(text: str) -> tuple[str, str]:
+    """`--header 'NAME: VALUE'` as a pair, checked as the library checks it (`fetch.types.check_header`)."""
+    from webferret.fetch.types import check_header
+    from webferret.models import FerretError
+
+    name, colon, value = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"{text!r} is no header: write it NAME: VALUE")
+    try:
+        check_header(name.strip(), value.strip())
+    except FerretError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+    return name.strip(), value.strip()
+
+
 def scope_options(args: argparse.Namespace) -> dict[str, Any]:
     """The `ExtractOptions` fields of the scope flags (see `add_scope`)."""
     return {"selector": args.selector, "exclude": tuple(args.exclude or ()), "whole_page": args.whole_page}

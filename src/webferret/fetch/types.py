@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -36,6 +37,14 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
+        for name, value in self.headers:
+            check_header(name, value)
+
+    @property
+    def credentials(self) -> bool:
+        """Whether the caller added headers of its own (a cookie, a token): such a call is not
+        answered from the store, where a page read without them (a login wall) may be."""
+        return any(name.lower() not in REVALIDATION for name, _ in self.headers)
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> FetchOptions:
@@ -79,6 +88,27 @@ class FetchOptions:
 
 REVALIDATION = frozenset({"if-none-match", "if-modified-since"})
 """Headers the store adds to revalidate a page (`store.freshness.with_validators`)."""
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+RESERVED = frozenset(
+    {"host", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade"}
+)
+"""Headers a caller may not set: the connection's own, which webferret writes for the vetted address."""
+
+
+def check_header(name: str, value: str) -> None:
+    """Raise `FerretError(invalid_argument)` naming what is wrong with a request header the caller
+    adds: a name that is not an HTTP token, one of `RESERVED`, or a value with a line break or NUL."""
+    from webferret.models import ErrorCode, FerretError
+
+    if not isinstance(name, str) or not _TOKEN.fullmatch(name):
+        problem = f"bad header name {name!r}: an HTTP token (letters, digits, -)"
+    elif name.lower() in RESERVED:
+        problem = f"header {name!r} belongs to the connection: webferret sets it"
+    elif not isinstance(value, str) or any(c in value for c in "\r\n\0"):
+        problem = f"bad value of header {name!r}: one line, no NUL"
+    else:
+        return
+    raise FerretError(ErrorCode.INVALID_ARGUMENT, problem)
 
 
 def same_origin(url: str, other: str) -> bool:
