@@ -136,16 +136,24 @@ def test_cli_refuses_a_bad_header(
 
 
 @pytest.mark.parametrize(
-    ("header", "says"),
+    ("headers", "says"),
     [
-        (("Bad Name", "x"), "bad header name"),
-        (("X-Ok", "two\r\nlines"), "one line, no NUL"),
-        (("Transfer-Encoding", "chunked"), "belongs to the connection"),
+        ((("Bad Name", "x"),), "bad header name"),
+        ((("X-Ok", "two\r\nlines"),), "text on one line, no NUL"),
+        ((("X-Ok", 7),), "text on one line, no NUL"),
+        ((("Transfer-Encoding", "chunked"),), "belongs to the connection"),
+        ("Cookie: a=b", "headers: (name, value) pairs or a mapping"),
+        ([("Cookie",)], "headers: (name, value) pairs or a mapping"),
     ],
 )
-def test_library_refuses_a_bad_header(tmp_path: Path, header: tuple[str, str], says: str) -> None:
+def test_library_refuses_bad_headers(tmp_path: Path, headers: object, says: str) -> None:
     from webferret.models import FerretError
 
     with pytest.raises(FerretError) as raised:
-        Ferret(home=tmp_path).fetch_options(headers=(header,))
+        Ferret(home=tmp_path).fetch_options(headers=headers)
     assert raised.value.code == "invalid_argument" and says in raised.value.message
+
+
+def test_library_takes_headers_as_a_mapping(tmp_path: Path) -> None:
+    opts = Ferret(home=tmp_path).fetch_options(headers={"Cookie": "a=b"})
+    assert opts.headers == (("Cookie", "a=b"),) and opts.credentials

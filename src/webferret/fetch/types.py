@@ -37,6 +37,7 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
+        object.__setattr__(self, "headers", header_pairs(self.headers))
         for name, value in self.headers:
             check_header(name, value)
 
@@ -95,6 +96,22 @@ RESERVED = frozenset(
 """Headers a caller may not set: the connection's own, which webferret writes for the vetted address."""
 
 
+def header_pairs(headers: Any) -> tuple[tuple[str, str], ...]:
+    """Headers as `(name, value)` pairs: from pairs or a mapping (`{"Cookie": "..."}`); anything
+    else is `FerretError(invalid_argument)` saying what is expected."""
+    from webferret.models import ErrorCode, FerretError
+
+    items = list(headers.items()) if isinstance(headers, Mapping) else headers
+    try:
+        pairs = tuple((name, value) for name, value in items)
+    except (TypeError, ValueError):
+        pairs = None
+    if pairs is None:  # a string too: its characters are no pairs
+        message = f"headers: (name, value) pairs or a mapping of names to values, not {headers!r:.60}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    return pairs
+
+
 def check_header(name: str, value: str) -> None:
     """Raise `FerretError(invalid_argument)` naming what is wrong with a request header the caller
     adds: a name that is not an HTTP token, one of `RESERVED`, or a value with a line break or NUL."""
@@ -105,7 +122,7 @@ def check_header(name: str, value: str) -> None:
     elif name.lower() in RESERVED:
         problem = f"header {name!r} belongs to the connection: webferret sets it"
     elif not isinstance(value, str) or any(c in value for c in "\r\n\0"):
-        problem = f"bad value of header {name!r}: one line, no NUL"
+        problem = f"bad value of header {name!r}: text on one line, no NUL"
     else:
         return
     raise FerretError(ErrorCode.INVALID_ARGUMENT, problem)
