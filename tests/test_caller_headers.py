@@ -117,6 +117,30 @@ def test_cli_header_goes_out_and_a_stored_copy_does_not_answer(
     assert second.headers["cookie"] == "session=abc" and second.headers["x-team"] == "ferrets"
 
 
+def test_cli_a_page_read_with_a_cookie_is_opened_but_answers_no_later_fetch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from webferret.cli import main
+
+    with serve() as site:
+        site.page("/account", ARTICLE)
+        home = ["--home", str(tmp_path)]
+        argv = ["fetch", site.base + "/account", "--allow-host", "127.0.0.1", *home, "--json"]
+        assert main([*argv, "--header", "Cookie: session=abc"]) == 0
+        handle = json.loads(capsys.readouterr().out)["data"]["pages"][0]["handle"]
+        assert main(argv) == 0  # without the cookie: to the network, not the copy the cookie read
+        again = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+        assert main(argv) == 0  # that reading was stored like any page, and answers
+        third = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert [("cookie" in hit.headers) for hit in site.hits] == [True, False]
+    assert again["fetched_via"] != "store" and third["fetched_via"] == "store"
+    assert again["handle"] == third["handle"] == handle
+    assert main(["open", handle, "--home", str(tmp_path)]) == 0  # the owner still opens what was read
+    assert "Ferrets dig long burrows" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("header", "says"),
     [

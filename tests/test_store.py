@@ -246,17 +246,37 @@ def test_exempt_pages_answer_only_calls_with_the_exemption(tmp_path: Path) -> No
     store.close()
 
 
+def test_a_page_read_with_the_callers_headers_answers_no_fetch(tmp_path: Path) -> None:
+    """What a cookie unlocked is not given to a later call from the store, with or without one."""
+    from webferret.fetch.types import FetchOptions
+    from webferret.store.freshness import permitted
+
+    store = PageStore.in_home(tmp_path)
+    store.put(_page("https://members.example/", "Your account."), private=True)
+    stored = store.lookup("https://members.example/")
+    assert stored is not None and stored.private
+    assert not permitted(stored, FetchOptions())
+    assert not permitted(stored, FetchOptions(allow_private_hosts=True))
+    store.put(_page("https://members.example/", "Please log in."))  # read again without the cookie
+    again = store.lookup("https://members.example/")
+    assert again is not None and not again.private and permitted(again, FetchOptions())
+    store.close()
+
+
 def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     PageStore.in_home(tmp_path).close()
     conn = sqlite3.connect(tmp_path / "store.sqlite3")
     conn.execute("DROP TABLE aliases")
     conn.execute("DROP INDEX pages_final_url")
     conn.execute("ALTER TABLE pages DROP COLUMN exempt")
+    conn.execute("ALTER TABLE pages DROP COLUMN private")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     store = PageStore.in_home(tmp_path)
-    assert store.put(_page("https://m.example/", "Migrated.")).handle
-    assert store.stats().schema_version == SCHEMA_VERSION == 4
+    assert store.put(_page("https://m.example/", "Migrated."), private=True).handle
+    stored = store.lookup("https://m.example/")
+    assert stored is not None and stored.private and not stored.exempt
+    assert store.stats().schema_version == SCHEMA_VERSION == 5
     store.close()
 
 
@@ -268,7 +288,8 @@ def test_a_read_does_not_wait_for_a_write_under_way(tmp_path: Path) -> None:
     inside, release = threading.Event(), threading.Event()
 
     def slow(conn: sqlite3.Connection) -> None:
-        store._write_row(conn, *store._prepare(_page("https://a.example/two", "second page"), {}, False))
+        second = _page("https://a.example/two", "second page")
+        store._write_row(conn, *store._prepare(second, {}, False, False))
         inside.set()
         release.wait(10)
 

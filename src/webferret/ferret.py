@@ -275,11 +275,11 @@ class Ferret:
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""
-        return await self._session.keep(page, raw.headers, exempt_fetch(opts))
+        return await self._session.keep(page, raw.headers, exempt_fetch(opts), opts.credentials)
 
     def _keep_later(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """`_keep` started, not awaited: the page is answered now (see `finish_page`)."""
-        return self._session.keep_later(page, raw.headers, exempt_fetch(opts))
+        return self._session.keep_later(page, raw.headers, exempt_fetch(opts), opts.credentials)
 
     def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing

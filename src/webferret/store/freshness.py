@@ -18,7 +18,10 @@ def exempt_fetch(options: FetchOptions) -> bool:
 
 def permitted(stored: StoredPage, options: FetchOptions) -> bool:
     """May a call with `options` be answered `stored`? A page fetched under an SSRF exemption only
-    when this call has the exemption too (all private hosts, or the page's host by name)."""
+    when this call has the exemption too (all private hosts, or the page's host by name); a page
+    read with a caller's own headers (a cookie, a token) never: it may hold what they unlocked."""
+    if stored.private:
+        return False
     if not stored.exempt or options.allow_private_hosts:
         return True
     allowed = {host.strip().lower().strip("[]") for host in options.allow_hosts}

@@ -29,7 +29,9 @@ STORE_FILE = "store.sqlite3"
 DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
-_COLUMNS = "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt"
+_COLUMNS = (
+    "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt, private"
+)
 
 
 def header(headers: Mapping[str, str], name: str) -> str | None:
@@ -92,20 +94,32 @@ class PageStore:
             return retry_locked(lambda: action(self._reader))
 
     # -- pages ----------------------------------------------------------------------------------
-    def put(self, page: Page, headers: Mapping[str, str] | None = None, *, exempt: bool = False) -> Page:
+    def put(
+        self,
+        page: Page,
+        headers: Mapping[str, str] | None = None,
+        *,
+        exempt: bool = False,
+        private: bool = False,
+    ) -> Page:
         """Store `page` (idempotent on canonical URL + content hash); answer it with handle and tokens.
 
-        `exempt`: the page was fetched under an SSRF exemption (see `freshness.usable`).
+        `exempt`: the page was fetched under an SSRF exemption; `private`: with a caller's own
+        headers (see `freshness.usable`).
         """
-        return self.put_many([(page, headers or {})], exempt=exempt)[0]
+        return self.put_many([(page, headers or {})], exempt=exempt, private=private)[0]
 
     def put_many(
-        self, items: Sequence[tuple[Page, Mapping[str, str]]], *, exempt: bool = False
+        self,
+        items: Sequence[tuple[Page, Mapping[str, str]]],
+        *,
+        exempt: bool = False,
+        private: bool = False,
     ) -> list[Page]:
         """Store several pages with their response headers in one transaction. A page another URL
         of it already stored (a redirect's start and its end) joins that document (see `documents`);
         a page that carries a handle (an answer named it before its write) keeps it if it is new."""
-        prepared = [self._prepare(page, headers, exempt) for page, headers in items]
+        prepared = [self._prepare(page, headers, exempt, private) for page, headers in items]
 
         def write(conn: sqlite3.Connection) -> list[str]:
             return [
@@ -120,14 +134,14 @@ class PageStore:
         ]
 
     def _prepare(
-        self, page: Page, headers: Mapping[str, str], exempt: bool
+        self, page: Page, headers: Mapping[str, str], exempt: bool, private: bool
     ) -> tuple[Row, list[tuple[int, str]]]:
         fetched = page.fetched_at or datetime.now(UTC)
         row = (
             page.url, page.final_url, page.canonical_url,
             content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
             header(headers, "last-modified"), page.title, page.format, content_tokens(page),
-            page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt),
+            page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt), int(private),
         )  # fmt: skip
         return row, chunks_for(page.content, self.page_tokens)
 
@@ -138,13 +152,14 @@ class PageStore:
         handle, key_url = document_of(conn, row[0], row[1], named)
         page_id = conn.execute(
             "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
-            "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt, "
+            "private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (key_url, content_hash) DO UPDATE SET handle = excluded.handle, url = excluded.url, "
             "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
             "fetched_at = excluded.fetched_at, etag = excluded.etag, "
             "last_modified = excluded.last_modified, title = excluded.title, "
-            "page_json = excluded.page_json, exempt = excluded.exempt RETURNING id",
+            "page_json = excluded.page_json, exempt = excluded.exempt, private = excluded.private "
+            "RETURNING id",
             (handle, key_url, *row),
         ).fetchone()[0]
         if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
@@ -279,7 +294,7 @@ def _iso(stamp: float | None) -> str | None:
 
 
 def _stored(row: Row) -> StoredPage:
-    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt = row
+    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt, private = row
     page = Page.model_validate_json(page_json).model_copy(
         update={
             "content": content,
@@ -288,4 +303,4 @@ def _stored(row: Row) -> StoredPage:
             "fetched_at": _when(fetched_at),
         }
     )
-    return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt))
+    return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt), bool(private))

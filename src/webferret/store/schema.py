@@ -65,6 +65,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE aliases (handle TEXT PRIMARY KEY, target TEXT NOT NULL);
     CREATE INDEX aliases_target ON aliases (target);
     """,
+    # 5: pages read with a caller's own headers (a cookie, a token) are marked, so the store answers
+    # them to no later fetch (a call without those headers would be given what they unlocked)
+    """
+    ALTER TABLE pages ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -68,12 +68,14 @@ class SessionStore:
             await asyncio.wait(writes)
         return waited
 
-    async def keep(self, page: Page, headers: Mapping[str, str], exempt: bool) -> Page:
-        """Put a fetched page in the store; it comes back with its handle and token count."""
+    async def keep(self, page: Page, headers: Mapping[str, str], exempt: bool, private: bool = False) -> Page:
+        """Put a fetched page in the store; it comes back with its handle and token count.
+        `exempt`, `private`: as `WebStore.put` has them."""
         if not page.ok:
             return page
         try:
-            kept: Page = await asyncio.to_thread(self._store().put, page, headers, exempt=exempt)
+            put = self._store().put
+            kept: Page = await asyncio.to_thread(put, page, headers, exempt=exempt, private=private)
         except sqlite3.Error as exc:
             from webferret.tokens import content_tokens
 
@@ -83,7 +85,7 @@ class SessionStore:
             self.remember(read_handle(kept), kept.handle, replace=True)
         return kept
 
-    def keep_later(self, page: Page, headers: Mapping[str, str], exempt: bool) -> Page:
+    def keep_later(self, page: Page, headers: Mapping[str, str], exempt: bool, private: bool = False) -> Page:
         """`keep` started, not awaited: the page is answered now with the handle and token count
         the store write gives it; a write that fails is logged. A page this session already gave a
         handle (the same page read under another URL: a redirect's start and its end) is answered
@@ -95,7 +97,7 @@ class SessionStore:
 
         handle = self.remember(read_handle(page), handle_for(page.url or ""), replace=False)
         page = page.model_copy(update={"handle": handle, "tokens": content_tokens(page)})
-        write = asyncio.create_task(self.keep(page, headers, exempt))
+        write = asyncio.create_task(self.keep(page, headers, exempt, private))
         self.track(write, _write_done)
         names = page_names(page, handle)
         for name in names:

@@ -21,6 +21,7 @@ class StoredPage:
     etag: str | None
     last_modified: str | None
     exempt: bool = False
+    private: bool = False  # read with a caller's own headers: it answers no fetch (`freshness.usable`)
 
 
 class OpenedPage(BaseModel):
