@@ -202,7 +202,17 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
         private = await session.call_tool("web_fetch", {"urls": ["http://169.254.169.254/latest/meta-data"]})
         robots = await session.call_tool("web_fetch", {"urls": [f"{site}/private/secret"]})
         injected = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/inject"]})
-        mixed = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/short", f"{site}/private/x"]})
+        mixed = await session.call_tool(
+            "web_fetch",
+            {
+                "urls": [
+                    f"{site}/ferrets/short",
+                    f"{site}/private/x",
+                    "http://[::1",
+                    "http://127.0.0.1:99999/x",
+                ]
+            },
+        )
     assert scheme.is_error and scheme.structured_content["error"]["code"] == "unsupported_scheme"
     assert private.is_error and private.structured_content["error"]["code"] == "blocked_address"
     assert robots.is_error and robots.structured_content["error"]["code"] == "robots_disallowed"
@@ -214,9 +224,12 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
     assert "ERROR unsupported_scheme: file:///etc/passwd: scheme 'file'" in scheme.content[0].text
     _check_injection_answer(injected)
     assert not mixed.is_error
-    first, second = mixed.structured_content["pages"]
+    first, second, unparsable, portless = mixed.structured_content["pages"]
     assert first["ok"] and "mustelid" in first["content"]
     assert not second["ok"] and second["error"]["code"] == "robots_disallowed"
+    # a URL that is none is said to be so (not looked up for robots.txt), and the batch keeps the rest
+    assert unparsable["error"]["code"] == portless["error"]["code"] == "invalid_url"
+    assert "port 99999" in portless["error"]["message"] and "robots" not in portless["error"]["message"]
 
 
 def _check_injection_answer(result: Any) -> None:
@@ -272,10 +285,12 @@ async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_pa
 async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     blocked = {"WEBFERRET_BLOCKED_DOMAINS": "127.0.0.2"}
     async with mcp_session(site, tmp_path, "--search-quota", "1", env_extra=blocked) as session:
+        wrong = await session.call_tool("web_search", {"query": "ferret care", "engines": ["nope"]})
         result = await session.call_tool("web_search", {"query": "ferret care", "results": 5})
         over = await session.call_tool("web_search", {"query": "again"})
         refused = await session.call_tool("web_fetch", {"urls": ["http://127.0.0.2:9/page"]})
-    assert not result.is_error, _text(result)
+    assert wrong.is_error and wrong.structured_content["error"]["code"] == "invalid_argument"
+    assert not result.is_error, _text(result)  # a call refused for its arguments spent no search
     urls = [hit["url"] for hit in result.structured_content["results"]]
     assert urls[:2] == [f"{site}/ferrets/long", f"{site}/ferrets/short"]
     assert f"{site}/gone" not in urls  # verification dropped the dead link

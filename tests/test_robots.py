@@ -104,7 +104,8 @@ async def test_unreachable_disallows() -> None:
     policy = RobotsPolicy(_get)
     with pytest.raises(FerretError) as refused:
         await policy.check(f"http://127.0.0.1:{port}/page")
-    assert "unreachable" in refused.value.message
+    assert "unreachable" in refused.value.message and "cannot connect" in refused.value.message
+    assert refused.value.code == ErrorCode.CONNECT_FAILED  # what happened, not a rule of the site's
 
 
 def test_rules_value_is_plain() -> None:

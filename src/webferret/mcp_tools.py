@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from webferret.config import Settings
-from webferret.fetch.robots import RobotsPolicy, fetcher_getter
+from webferret.fetch.robots import ROBOTS_TIMEOUT, RobotsPolicy, fetcher_getter
 from webferret.fetch.robots_cache import SqliteRobotsCache
 from webferret.fetch.types import Tier
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
@@ -185,7 +185,6 @@ class AgentTools:
     async def web_search(self, args: WebSearchArgs, session: str = "stdio") -> Answer:
         from webferret.search.types import SearchOptions
 
-        self._spend_search(session)
         options = SearchOptions.from_settings(
             self.settings,
             results=args.results,
@@ -196,7 +195,13 @@ class AgentTools:
             verify=args.verify,
             refuse=self.domains.refusal if self.domains.active else None,
         )
-        result = await self.ferret.search(args.query, options)
+        self._spend_search(session)
+        try:
+            result = await self.ferret.search(args.query, options)
+        except FerretError as exc:
+            if exc.code == ErrorCode.INVALID_ARGUMENT:  # a call refused for its arguments spends none
+                self._searches[session] -= 1
+            raise
         data = result.model_dump(mode="json")
         if not result.answered:
             reasons = "; ".join(
@@ -208,13 +213,20 @@ class AgentTools:
     # -- web_fetch ---------------------------------------------------------------------------
     def _robots_policy(self) -> RobotsPolicy:
         if self._robots is None:
-            options = self.ferret.fetch_options(tier="http")
+            timeout = min(self.settings.timeout, ROBOTS_TIMEOUT)
+            options = self.ferret.fetch_options(tier="http", timeout=timeout, budget=timeout)
             cache = SqliteRobotsCache.in_home(self.settings.home)
             self._robots = RobotsPolicy(fetcher_getter(self.ferret.fetcher, options), cache=cache)
         return self._robots
 
     async def _refusal(self, url: str) -> ErrorInfo | None:
-        """Why the agent may not fetch `url` (domain lists, robots.txt), or None."""
+        """Why the agent may not fetch `url` (not a URL, domain lists, robots.txt), or None."""
+        from webferret.net.policy import parse_url
+
+        try:
+            parse_url(url)  # a URL that is none is said to be so, not looked up for robots.txt
+        except FerretError as exc:
+            return exc.info()
         reason = self.domains.refusal(url)
         if reason:
             return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=reason)

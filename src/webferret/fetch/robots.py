@@ -26,6 +26,10 @@ from webferret.models import ErrorCode, FerretError
 PRODUCT_TOKEN = "webferret"
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309: parse at least 500 KiB
 DEFAULT_TTL = 24 * 3600.0
+ROBOTS_TIMEOUT = 10.0
+"""At most this many seconds for a robots.txt (less when the call's own timeout is shorter): a slow
+one holds every page of its site behind it."""
+IGNORE_HINT = "the user can turn robots.txt off: setting respect_robots, --ignore-robots"
 
 # refusals that say the URL itself may not be fetched: they pass through instead of "unreachable"
 POLICY_REFUSALS = frozenset({ErrorCode.BLOCKED_ADDRESS, ErrorCode.INVALID_URL, ErrorCode.UNSUPPORTED_SCHEME})
@@ -45,6 +49,7 @@ class RobotsRules:
     verdict: str  # "rules", "allow_all" (4xx) or "disallow_all" (5xx, unreachable)
     reason: str
     text: str = ""
+    unreachable: ErrorCode | None = None  # why robots.txt could not be read (connect_failed, timeout...)
 
     def allows(self, url: str, user_agent: str = PRODUCT_TOKEN) -> bool:
         if self.verdict != "rules":
@@ -94,7 +99,8 @@ async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
     except FerretError as exc:
         if exc.code in POLICY_REFUSALS:
             raise
-        return RobotsRules(origin, "disallow_all", f"{robots_url} is unreachable ({exc.code.value})")
+        reason = f"{robots_url} is unreachable ({exc.message})"
+        return RobotsRules(origin, "disallow_all", reason, unreachable=exc.code)
     if 200 <= status < 300:
         text = body[:MAX_ROBOTS_BYTES].decode("utf-8", errors="replace")
         return RobotsRules(origin, "rules", f"{robots_url} answered {status}", text)
@@ -127,15 +133,22 @@ class RobotsPolicy:
         return rules
 
     async def check(self, url: str) -> None:
-        """Raise `robots_disallowed` (naming the rule's source) when `url` may not be fetched."""
+        """Raise `robots_disallowed` (naming the rule's source) when `url` may not be fetched; when
+        robots.txt could not be read at all (the host is down, the connection or TLS failed, it
+        timed out), raise that error's code: the site is unreachable, and that is what it says."""
         rules = await self.rules_for(url)
-        if not rules.allows(url, self.user_agent):
-            detail = "its rules disallow this path" if rules.verdict == "rules" else "so all paths are off"
+        if rules.allows(url, self.user_agent):
+            return
+        if rules.unreachable is not None:
             raise FerretError(
-                ErrorCode.ROBOTS_DISALLOWED,
-                f"robots.txt refuses {url}: {rules.reason}, {detail} "
-                "(set respect_robots=false to ignore robots.txt)",
+                rules.unreachable,
+                f"{url} was not fetched: {rules.reason}; RFC 9309 reads an unreachable robots.txt "
+                f"as disallowing every path ({IGNORE_HINT})",
             )
+        detail = "its rules disallow this path" if rules.verdict == "rules" else "so all paths are off"
+        raise FerretError(
+            ErrorCode.ROBOTS_DISALLOWED, f"robots.txt refuses {url}: {rules.reason}, {detail} ({IGNORE_HINT})"
+        )
 
 
 def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
