@@ -10,9 +10,27 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 CONTRACT_VERSION = "1.0"
+MAX_CHARS = {"title": 300, "byline": 200, "site_name": 120, "description": 1000, "snippet": 1000, "text": 300}
+"""The most characters of a page's or a search result's one-line fields (a link's `text`): a page's
+180 KB `<title>` or an engine's 200 KB snippet would flood every answer that names it."""
+
+
+def clipped(text: str | None, limit: int) -> str | None:
+    """`text` cut to at most `limit` characters, at a space when one is near the end, marked `…`."""
+    if text is None or len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit * 0.8:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
+
+
+def _clip(value: str | None, info: ValidationInfo) -> str | None:
+    return clipped(value, MAX_CHARS[info.field_name or ""])
 
 
 class ErrorCode(StrEnum):
@@ -107,6 +125,8 @@ class Link(BaseModel):
     text: str = ""
     in_main: bool = False
 
+    _clipped = field_validator("text")(_clip)
+
 
 class Product(BaseModel):
     """What a product page declares about its product (schema.org `Product` in JSON-LD, else Open
@@ -158,6 +178,8 @@ class Page(BaseModel):
     error: ErrorInfo | None = None
     meta: dict[str, Any] = Field(default_factory=dict, description="tier trail, timings, clipping")
 
+    _clipped = field_validator("title", "byline", "site_name", "description")(_clip)
+
     @classmethod
     def failed(cls, url: str | None, error: ErrorInfo, **fields: Any) -> Page:
         return cls(url=url, ok=False, error=error, **fields)
@@ -185,6 +207,8 @@ class Hit(BaseModel):
     tokens: int | None = None
     handle: str | None = None
     extra: dict[str, Any] = Field(default_factory=dict, description="engine-specific fields")
+
+    _clipped = field_validator("title", "snippet")(_clip)
 
 
 class Envelope(BaseModel):

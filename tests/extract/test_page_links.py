@@ -27,3 +27,11 @@ def test_main_content_links_first_then_the_rest_in_page_order() -> None:
         ("/x", "", False),  # nothing names it
         ("/privacy", "Privacy", False),
     ]
+
+
+def test_a_long_name_is_clipped_and_a_url_of_kilobytes_is_not_listed() -> None:
+    blob = "https://t.example/?" + "q" * 3000
+    page = f'<html><body><a href="/a">{"word " * 400}</a><a href="{blob}">tracked</a></body></html>'
+    links = page_links(html.fromstring(page), "https://site.example/", set())
+    assert [link.url for link in links] == ["https://site.example/a"]
+    assert len(links[0].text) <= 300 and links[0].text.endswith("word…")

@@ -11,6 +11,9 @@ from lxml import etree, html
 from webferret.models import Link
 
 _SCHEMES = ("http://", "https://")
+MAX_LINK_URL = 2048
+"""A link whose URL is longer is not listed (a tracking blob no reader follows; forty of them would
+flood a links listing)."""
 # what urljoin and urldefrag would rewrite or check in an absolute URL: a query, fragment or parameters
 # (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated)
 _REWRITTEN = re.compile(r"[?#;\[\]\t\r\n]")
@@ -91,11 +94,11 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> l
     seen: set[str] = set()
     for node in tree.iter("a"):
         url = absolute(node.get("href"), base)
-        if url is None or url in seen:
+        if url is None or url in seen or len(url) > MAX_LINK_URL:
             continue
         seen.add(url)
         text = " ".join(node.text_content().split()) or (node.get("title") or "").strip() or _image_alt(node)
-        links.append(Link(url=url, text=text[:300], in_main=url in in_main))
+        links.append(Link(url=url, text=text, in_main=url in in_main))  # text clipped by `Link`
     return sorted(links, key=lambda link: not link.in_main)  # stable: document order within each
 
 
