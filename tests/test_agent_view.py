@@ -128,6 +128,12 @@ def test_a_failed_line_names_the_url_once(message: str, line: str) -> None:
     assert failed_line(entry, "timeout") == line
 
 
+def test_an_empty_url_is_shown_as_quotes_and_names_nothing() -> None:
+    assert failure_line("invalid_url", "", "empty URL") == 'ERROR invalid_url: "": empty URL'
+    shorter = failure_line("timeout", "x.example/a", "cannot read https://x.example/a now")
+    assert shorter.endswith("cannot read https://x.example/a now")  # a longer URL ending with it
+
+
 @pytest.mark.parametrize(
     ("code", "message"),
     [

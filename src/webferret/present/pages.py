@@ -68,16 +68,19 @@ def failure_text(code: str, url: str, message: str, *, show_code: bool = True) -
     leading `URL: ` or `code: ` of the message is dropped, a message that ends `at URL` or `from URL`
     loses that end, one that names the URL elsewhere says `it` there (`... ran out before it was
     read`), and the code is left out when `show_code` is false (the caller said it already)."""
-    message = message.removeprefix(f"{url}: ").removeprefix(f"{code}: ")
-    for tail in (f" at {url}", f" from {url}"):
-        message = message.removesuffix(tail)
-    message = _naming(url).sub("it", message, count=1)
+    if url.strip():
+        message = message.removeprefix(f"{url}: ").removeprefix(f"{code}: ")
+        for tail in (f" at {url}", f" from {url}"):
+            message = message.removesuffix(tail)
+        message = _naming(url).sub("it", message, count=1)
+    else:  # an empty URL: nothing to name, and "" matches everywhere
+        url, message = '""', message.removeprefix(f"{code}: ")
     return (f"{code}: " if show_code else "") + f"{url}: {message}"
 
 
 def _naming(url: str) -> re.Pattern[str]:
-    """The URL itself in a message (not a longer URL that starts with it)."""
-    return re.compile(re.escape(url) + r"(?=$|[\s'\"),;\]]|: )")
+    """The URL itself in a message (not a longer URL that starts or ends with it)."""
+    return re.compile(r"(?<![\w./:-])" + re.escape(url) + r"(?=$|[\s'\"),;\]]|: )")
 
 
 def render_page(page: Page, *, quiet: bool = False) -> str:
