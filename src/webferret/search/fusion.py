@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from webferret.models import Hit, Source
 from webferret.net.canonical import dedup_key
@@ -25,6 +26,15 @@ class _Merged:
     sources: list[Source] = field(default_factory=list)
     group_ranks: dict[str, int] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
+
+
+def is_web_url(url: str) -> bool:
+    """Is `url` an absolute http(s) URL with a host?"""
+    try:
+        parts = urlsplit(url.strip())
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # a bad IPv6 literal, a bad port
+        return False
 
 
 def hit_groups(hit: Hit, engine_group: str) -> list[str]:
@@ -68,11 +78,15 @@ def fuse(
     """Fuse per-engine answers `(engine name, engine group, hits in rank order)` into one ranking.
 
     Ties keep the order of first sighting (engine order, then rank), so the output is deterministic.
+    A hit whose URL is not a web address (`javascript:`, `ftp:`, a bare word) is left out: no engine
+    ranks such a result on purpose, and nothing can read it.
     """
     weights = weights or {}
     merged: dict[str, _Merged] = {}
     for engine, group, hits in answers:
         for rank, hit in enumerate(hits, start=1):
+            if not is_web_url(hit.url):
+                continue
             key = dedup_key(hit.url)
             entry = merged.get(key)
             if entry is None:
