@@ -179,3 +179,21 @@ def test_search_json_meta_counts_the_spares_not_needed(
     code = main([*argv, "--allow-host", "127.0.0.1", "--home", str(tmp_path)])
     meta = json.loads(capsys.readouterr().out)["meta"]
     assert code == 0 and (meta["candidates"], meta["not_needed"], meta["verified"]) == (3, 2, True)
+
+
+async def test_pages_queued_behind_their_host_get_their_own_timeout(tmp_path: Path, simweb: SimWeb) -> None:
+    """Six pages of one host (a `--site` search), two at a time, each 0.6 s: the last pair starts
+    after 1.2 s, past a 1 s timeout shared by all, yet each page took 0.6 s of its own."""
+    topics = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+    urls = serve(simweb, *topics, delay=0.6)
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], per_host_concurrency=2) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=6, timeout=1.0)
+    assert names(verified) == topics and verified.unreachable == []
+
+
+def test_host_waves_counts_the_busiest_host() -> None:
+    from webferret.search.verify import host_waves
+
+    urls = ["https://a.example/1", "https://a.example/2", "https://A.example./3", "https://b.example/"]
+    assert host_waves(urls, 2) == 2 and host_waves(urls, 3) == 1 and host_waves([], 2) == 1
+    assert host_waves(["http://[::1", "http://[::1/x"], 1) == 2  # unparsable: one host of their own

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from webferret.models import ErrorCode, Hit, Page
 from webferret.present.dedup import StreamCopies, prepare
@@ -148,10 +150,26 @@ class Attempt:
         return await self.ferret.finish_page(got, self.fetch, self.extract, deadline, keep_later=True)
 
 
+def host_waves(urls: Sequence[str], per_host: int) -> int:
+    """How many rounds of requests the busiest host takes at `per_host` at a time: the verification's
+    deadline is that many per-page timeouts, so a page queued behind others of its host (a `--site`
+    search) gets its own timeout rather than what the pages before it left."""
+    hosts = Counter(_host(url) for url in urls)
+    return max((-(-count // max(per_host, 1)) for count in hosts.values()), default=1)
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return ""
+
+
 async def verify_hits(ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float) -> Verification:
     """Verify `hits` (best first) until the first `wanted` listable ones are decided."""
     options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
-    attempt = Attempt(ferret, options, ferret.extract_options(), time.monotonic() + timeout)
+    waves = host_waves([hit.url for hit in hits], options.per_host_concurrency)
+    attempt = Attempt(ferret, options, ferret.extract_options(), time.monotonic() + timeout * waves)
     order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
     ferret.extractor.warm(min(len(hits), wanted))
     gates = [asyncio.Event() for _ in hits]
