@@ -43,6 +43,17 @@ def test_wait_for_refuses_a_tier_without_a_browser(capsys: pytest.CaptureFixture
     assert code == 2 and "--wait-for needs the browser, not --tier http" in err
 
 
+@pytest.mark.parametrize("asked", [{"wait_for": "#late"}, {"screenshot": "/tmp/page.png"}])
+def test_library_options_that_need_the_browser_pick_it_or_refuse_a_tier_without_one(
+    asked: dict[str, str],
+) -> None:
+    assert FetchOptions(**asked).tier == "browser"  # as the CLI and MCP pick it
+    with pytest.raises(FerretError) as raised:
+        FetchOptions(tier="impersonate", **asked)
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT
+    assert f"{next(iter(asked))} needs the browser, not tier impersonate" in raised.value.message
+
+
 @needs_chromium
 async def test_waits_for_the_element_and_times_out_naming_it() -> None:
     tier, policy = BrowserTier(SETTINGS), loopback_policy()

@@ -37,6 +37,13 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
+        needs = "wait_for" if self.wait_for is not None else "screenshot" if self.screenshot else None
+        if needs and self.tier in ("http", "impersonate"):
+            from webferret.models import ErrorCode, FerretError
+
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{needs} needs the browser, not tier {self.tier}")
+        if needs:  # only the browser waits for an element or takes a picture: it picks that tier
+            object.__setattr__(self, "tier", "browser")
         object.__setattr__(self, "headers", header_pairs(self.headers))
         for name, value in self.headers:
             check_header(name, value)
