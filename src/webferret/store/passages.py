@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from webferret.present.paging import paginate
-from webferret.store.schema import FTS_TABLE
+from webferret.store.schema import FTS_TABLE, FTS_TOKENIZER
 
 PASSAGE_TOKENS = 160
 MAX_TERMS = 32
@@ -51,16 +51,32 @@ def chunks_for(content: str, page_tokens: int) -> list[tuple[int, str]]:
     return out
 
 
-def fold(text: str) -> str:
-    """Lower case without diacritics, as the FTS5 tokenizer (unicode61, remove_diacritics 2) sees it."""
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return unicodedata.normalize("NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn"))
+def terms_of(text: str) -> list[str]:
+    """The words of `text` as the FTS5 tokenizer (`schema.FTS_TOKENIZER`) makes them: runs of letters,
+    numbers and marks, lower case, a Latin letter without its diacritics (a Thai vowel sign, a kana's
+    voicing mark, Arabic vowel marks and a Greek accent stay, as the tokenizer keeps them)."""
+    words, word = [], []
+    for char in unicodedata.normalize("NFD", text.lower()):
+        category = unicodedata.category(char)
+        if category == "Mn" and word and _is_latin(word[-1]):
+            continue  # a Latin letter's diacritic
+        if category[0] in "LNM" or category == "Co":
+            word.append(char)
+        elif word:
+            words.append(unicodedata.normalize("NFC", "".join(word)))
+            word = []
+    if word:
+        words.append(unicodedata.normalize("NFC", "".join(word)))
+    return words
+
+
+def _is_latin(char: str) -> bool:
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
 
 
 def query_terms(query: str) -> list[str]:
-    """The words of a user query, folded, deduplicated; FTS5 syntax in it is just text."""
-    terms = list(dict.fromkeys(_WORD.findall(fold(query))))
-    return terms[:MAX_TERMS]
+    """The words of a user query (`terms_of`), deduplicated; FTS5 syntax in it is just text."""
+    return list(dict.fromkeys(terms_of(query)))[:MAX_TERMS]
 
 
 def match_expression(terms: Sequence[str]) -> str:
@@ -83,6 +99,9 @@ class PassageIndex:
         if not self.use_fts:
             return
         existed = _has_fts_table(conn)
+        if existed and not _fts_current(conn):  # made by an older webferret: its words were cut at marks
+            conn.execute("DROP TABLE chunks_fts")
+            existed = False
         conn.execute(FTS_TABLE)
         stale = conn.execute("SELECT value FROM meta WHERE key = 'fts_stale'").fetchone()
         has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
@@ -92,7 +111,7 @@ class PassageIndex:
 
     def needs_setup(self, conn: sqlite3.Connection) -> bool:
         """Must `ensure` run (FTS table missing, or stale)? Read-only, so opening stays cheap."""
-        return self.use_fts and (not _has_fts_table(conn) or self.needs_rebuild(conn))
+        return self.use_fts and (not _fts_current(conn) or self.needs_rebuild(conn))
 
     def needs_rebuild(self, conn: sqlite3.Connection) -> bool:
         if not self.use_fts:
@@ -150,6 +169,12 @@ class PassageIndex:
 def _has_fts_table(conn: sqlite3.Connection) -> bool:
     row = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()
     return row is not None
+
+
+def _fts_current(conn: sqlite3.Connection) -> bool:
+    """Is there an FTS table, made with this webferret's tokenizer?"""
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()
+    return row is not None and FTS_TOKENIZER in row[0]
 
 
 def _handle_filter(handles: Sequence[str] | None) -> tuple[str, list[object]]:
@@ -222,7 +247,7 @@ def _scan_search(
         [*patterns, *params],
     ).fetchall()
     total, average = conn.execute("SELECT count(*), avg(words) FROM chunks").fetchone()
-    counted = [(row, Counter(_WORD.findall(fold(row[2])))) for row in rows]
+    counted = [(row, Counter(terms_of(row[2]))) for row in rows]
     frequency = {term: sum(1 for _, counts in counted if counts[term]) for term in terms}
     hits = []
     for row, counts in counted:

@@ -73,9 +73,12 @@ MIGRATIONS: tuple[str, ...] = (
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
-FTS_TABLE = """
+FTS_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+"""Letters, numbers and marks make words: a Thai, Devanagari or Arabic word is one term, not cut at
+its vowel signs (`categories` left out, marks separate words). Latin letters lose their diacritics."""
+FTS_TABLE = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-    text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+    text, content='chunks', content_rowid='id', tokenize="{FTS_TOKENIZER}"
 )
 """
 
