@@ -166,6 +166,19 @@ async def test_international_names_resolve_in_ascii_and_match_either_spelling() 
         await UrlPolicy(resolver=dns).vet("http://bücher.example/")
 
 
+@pytest.mark.parametrize("url", ["http://xn--bcher-kva.example/", "http://XN--BCHER-KVA.example/x"])
+async def test_a_name_written_in_its_idna_form_is_read(url: str) -> None:
+    """The `xn--` form, as engines and redirects give a name, is that name (it was `invalid_url`:
+    "ambiguous host", the parser decodes it to `bücher.example`)."""
+    dns = FakeDns({"xn--bcher-kva.example": ["10.0.0.7"]})
+    target = await UrlPolicy(allow_hosts=["bücher.example"], resolver=dns).vet(url)
+    assert (target.host_key, target.address) == ("xn--bcher-kva.example", "10.0.0.7")
+
+
+async def test_a_malformed_idna_label_is_an_invalid_url() -> None:
+    assert await vet_code("http://xn--/") == ErrorCode.INVALID_URL
+
+
 @pytest.mark.parametrize("url", ["http://ex ample.com/", "http://127.0.0.1\t/"])
 async def test_hosts_the_parsers_read_differently_are_refused(url: str) -> None:
     assert await vet_code(url) == ErrorCode.INVALID_URL

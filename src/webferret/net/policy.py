@@ -79,7 +79,8 @@ class UrlPolicy:
         host_key = parsed.raw_host.decode("ascii").lower()
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
         addresses = await self._addresses(url, _norm_host(host_key), port)
-        punycode_allowed = _try_ip(host) is None and _norm_host(host_key) in self.allow_hosts
+        spellings = {_norm_host(host_key), host}  # a name's IDNA (`xn--`) and Unicode spellings
+        punycode_allowed = _try_ip(host) is None and bool(spellings & self.allow_hosts)
         allowed = self.allow_private_hosts or self.host_allowed(written) or punycode_allowed
         for ip in addresses:
             why = classify_address(ip)
@@ -148,15 +149,16 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
         text = _with_host(parts, str(numeric))
     try:
         parsed = httpx.URL(text)
+        host = parsed.host  # decoded from IDNA here: a malformed `xn--` label raises
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
         raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
-    if not parsed.host:
+    if not host:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
     same = (
-        _try_ip(_norm_host(parsed.host)) == numeric
+        _try_ip(_norm_host(host)) == numeric
         if numeric is not None
-        else _norm_host(parsed.host) == _norm_host(written)
-    )
+        else _norm_host(written) in (_norm_host(host), _norm_host(parsed.raw_host.decode("ascii")))
+    )  # a name written as Unicode or as its IDNA form (`xn--...`, as engines and redirects give it)
     if not same:  # two URL parsers disagree: refuse, never guess
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has an ambiguous host ({written} or {parsed.host})")
     if parsed.port is not None and not 0 < parsed.port < 65536:
