@@ -222,3 +222,24 @@ async def test_auto_moves_on_when_an_engine_answers_only_off_site(client: httpx.
     outcome = await router(client, engines).search("tokio", options)
     assert [hit.url for hit in outcome.hits] == ["https://docs.rs/tokio"]
     assert any(w.startswith("duckduckgo: 1 result(s) not on docs.rs") for w in outcome.warnings)
+
+
+async def test_waiting_for_a_turn_is_not_the_engines_time(client: httpx.AsyncClient, tmp_path: Path) -> None:
+    """Four searches at once, 0.3 s apart by pacing, each engine answering at once: the last waits
+    0.9 s for its turn, past its 0.5 s engine_timeout, and still gets its answer."""
+    calls: list[EngineQuery] = []
+    engine = fake_engine("a", answer("https://a.org/"), calls)
+    paced = Router({"a": engine}, EngineRunner(client, Pacer(tmp_path / "pacing.sqlite"), min_interval=0.3))
+    options = SearchOptions(engines=("a",), engine_timeout=0.5)
+    outcomes = await asyncio.gather(*(paced.search(f"q{n}", options) for n in range(4)))
+    assert [[report.ok for report in outcome.reports] for outcome in outcomes] == [[True]] * 4
+
+
+async def test_a_home_that_cannot_hold_the_pacing_file_stops_the_search(client: httpx.AsyncClient) -> None:
+    calls: list[EngineQuery] = []
+    engine = fake_engine("a", answer("https://a.org/"), calls)
+    paced = Router({"a": engine}, EngineRunner(client, Pacer(Path("/proc/nothere/pacing.sqlite"))))
+    with pytest.raises(FerretError) as raised:
+        await paced.search("q", SearchOptions(engines=("a",)))
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "setting home" in raised.value.message
+    assert calls == []  # no engine was blamed, nor asked

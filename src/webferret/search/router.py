@@ -17,7 +17,7 @@ from webferret.net.domains import DomainFilter, host_of
 from webferret.remote_text import quoted
 from webferret.search.engines import BANGS, auto_chain
 from webferret.search.fusion import fuse
-from webferret.search.runner import EngineRunner
+from webferret.search.runner import EngineRunner, PacingUnavailable
 from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineReport, SearchOptions, since
 
 
@@ -178,8 +178,11 @@ class Router:
         error: ErrorInfo | None = None
         answer: EngineAnswer | None = None
         try:
+            await self.runner.turn(engine)  # waiting for its turn among calls is not the engine's time
             async with asyncio.timeout(options.engine_timeout):
                 answer = await self.runner.run(engine, query, options.engine_timeout)
+        except PacingUnavailable:
+            raise
         except TimeoutError:
             message = f"{engine.name} gave no answer within {options.engine_timeout:g} s (engine_timeout)"
             error = ErrorInfo(code=ErrorCode.TIMEOUT, message=message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -44,6 +45,11 @@ def status_error(engine: str, response: EngineResponse) -> FerretError | None:
     return None
 
 
+class PacingUnavailable(FerretError):
+    """The pacing file cannot be used (the home is not writable): the call's setting is wrong, not
+    any engine, so the search stops saying so."""
+
+
 class EngineRunner:
     """Runs one engine for one query; shares an HTTP client and a pacer between engines."""
 
@@ -59,10 +65,22 @@ class EngineRunner:
         self.min_interval = min_interval
         self.trace = trace  # httpcore's trace callback for each engine request (the `trace` extension)
 
-    async def run(self, engine: Engine, query: EngineQuery, timeout: float) -> EngineAnswer:
-        """Ask `engine`; raises `FerretError` for every failure (the router turns it into a report)."""
-        if self.pacer is not None:
+    async def turn(self, engine: Engine) -> None:
+        """Wait for `engine`'s turn: `min_interval` after its last request from any process, or
+        `rate_limited` while it rests. A pacing file the home cannot hold is `PacingUnavailable`."""
+        if self.pacer is None:
+            return
+        try:
             await self.pacer.wait_turn(engine.name, self.min_interval)
+        except (OSError, sqlite3.Error) as exc:
+            where = f"cannot use the search pacing file {self.pacer.path}"
+            raise PacingUnavailable(
+                ErrorCode.INVALID_ARGUMENT, f"{where} (setting home: --home or WEBFERRET_HOME): {exc}"
+            ) from None
+
+    async def run(self, engine: Engine, query: EngineQuery, timeout: float) -> EngineAnswer:
+        """Ask `engine` (after its `turn`); raises `FerretError` for every failure (the router turns
+        it into a report)."""
         spec = engine.build_request(query)
         response = await self._send_with_retry(engine, spec, timeout)
         try:
