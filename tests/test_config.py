@@ -187,3 +187,15 @@ def test_a_check_s_own_words_reach_the_user(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(FerretError) as refused:
         checked_overrides(load_settings(), {"region": "xx"}, "search_options")
     assert refused.value.message.startswith("search_options: region='xx': a country and a language")
+
+
+def test_overrides_apply_to_given_settings_and_are_checked(tmp_path: Path) -> None:
+    from webferret.config import ConfigError, Settings
+    from webferret.ferret import Ferret
+
+    base = Settings(home=tmp_path)
+    assert Ferret(base).settings is base
+    tuned = Ferret(base, timeout=5, max_urls=3).settings
+    assert (tuned.timeout, tuned.max_urls, tuned.home) == (5, 3, tmp_path)  # they were ignored
+    with pytest.raises(ConfigError, match="setting 'timeout'"):
+        Ferret(base, timeout=-1)

@@ -10,6 +10,7 @@ import dataclasses
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -252,8 +253,21 @@ class Settings(BaseSettings):
 def load_settings(**overrides: Any) -> Settings:
     """Build `Settings` from overrides, env and TOML; a bad value raises `ConfigError` naming it."""
     clean = {key: value for key, value in overrides.items() if value is not None}
+    return _built(lambda: Settings(**clean), clean)
+
+
+def settings_with(settings: Settings, **overrides: Any) -> Settings:
+    """`settings` with `overrides` applied and checked as `load_settings` checks them."""
+    clean = {key: value for key, value in overrides.items() if value is not None}
+    if not clean:
+        return settings
+    base = settings.model_dump()
+    return _built(lambda: type(settings)(**{**base, **clean}), clean)
+
+
+def _built(make: Callable[[], Settings], clean: dict[str, Any]) -> Settings:
     try:
-        return Settings(**clean)
+        return make()
     except ValidationError as exc:
         from webferret.models import validation_problem
 

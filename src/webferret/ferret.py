@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from webferret.config import Settings, checked_overrides, load_settings
+from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
@@ -29,7 +29,9 @@ class Ferret:
     """One session: owns the HTTP clients, the browser (if started), the extractor pool and the store."""
 
     def __init__(self, settings: Settings | None = None, **overrides: Any) -> None:
-        self.settings = settings if settings is not None else load_settings(**overrides)
+        # overrides apply to given settings too (`Ferret(settings, timeout=5)`), checked alike
+        given = settings is not None
+        self.settings = settings_with(settings, **overrides) if given else load_settings(**overrides)
         self._fetcher: Any = None
         self._engine_client: Any = None
         self._extractor: Any = None
