@@ -81,6 +81,7 @@ def test_whole_page_keeps_navigation_and_footer_but_no_scripts(
     [
         (["--selector", "div["], "'div['"),
         (["--exclude", "p", "--exclude", "::nope("], "'::nope('"),
+        (["--selector", "svg|a"], "'svg|a': Undefined namespace prefix"),  # it was `internal`
         (["--selector", "main", "--whole-page"], "--whole-page"),
     ],
 )

@@ -18,6 +18,9 @@ NEVER_TEXT = ("script", "style", "noscript", "template", "iframe", "object", "em
 SCOPE_SOURCES = ("selector", "whole_page")
 
 
+_PROBE = etree.fromstring("<html/>")
+
+
 @lru_cache(maxsize=64)
 def _xpath(css: str) -> etree.XPath:
     """The compiled XPath of a CSS selector; raises `FerretError(invalid_argument)` naming it."""
@@ -26,7 +29,9 @@ def _xpath(css: str) -> etree.XPath:
     if not css.strip():
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "an empty CSS selector was given")
     try:
-        return etree.XPath(HTMLTranslator().css_to_xpath(css))
+        compiled = etree.XPath(HTMLTranslator().css_to_xpath(css))
+        compiled(_PROBE)  # a namespace prefix (`svg|a`) compiles, and fails only when evaluated
+        return compiled
     except (SelectorError, etree.XPathError) as exc:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"bad CSS selector {css!r}: {exc}") from None
 
