@@ -9,6 +9,7 @@ better one for the page; the caller then uses trafilatura's.
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -24,6 +25,16 @@ from webferret.extract import chooser, features
 from webferret.extract.classifier import load_default
 
 THRESHOLD = 0.4  # chosen by cross-validation (bench/train_blocks.py --sweep)
+LIKE_SIBLINGS = 5
+"""A long read is read whole. When at least this many blocks of one parent and one signature are
+kept (0: never), of a run of at least `LIKE_RUN` such blocks that are at least `LIKE_SHARE` kept, the
+run's other blocks that trafilatura kept are kept too; so is a heading, table, list, quote or code
+block that trafilatura kept between two kept blocks of one parent (a chapter's heading). The
+classifier's probability falls with a block's place on long pages, as the benchmark it learned from
+ends the ground truth of a long page early, so a 200-paragraph article lost its second half."""
+LIKE_SHARE = 0.2
+LIKE_RUN = 30  # a shop's few paragraphs of selling text under its products are left to the classifier
+GAP_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol", "dl", "blockquote"})
 # Where the features' reference text (what trafilatura kept) comes from: "output", the runtime's, is
 # trafilatura's output run (`selector.trafilatura_document`), the one run a page handed to trafilatura
 # gets (ninth round, docs/extraction-rounds.md); "full" and "fast" are its own plain-text run without
@@ -126,9 +137,43 @@ def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
     if not analysis.blocks:
         return np.zeros(0, dtype=bool)
     keep = (probabilities(analysis) if prob is None else prob) >= THRESHOLD
+    in_main = analysis.matrix[:, features.IN_MAIN] > 0
     if not keep.any():  # the model found nothing: fall back to what trafilatura kept
-        keep = analysis.matrix[:, features.IN_MAIN] > 0
+        keep = in_main
+    keep = _with_like_siblings(analysis.blocks, keep, in_main)
     return _with_code_beside_content(analysis.blocks, keep)
+
+
+def spared(blocks: list[B.Block], prob: np.ndarray, cut: float) -> np.ndarray:
+    """`prob` with the blocks of long reads (`LIKE_SIBLINGS`) raised to 1, for a trim of trafilatura's
+    choice at `cut` (every block counts as one trafilatura kept: a trim only drops its paragraphs)."""
+    keep = prob >= cut
+    whole = _with_like_siblings(blocks, keep, np.ones(len(blocks), dtype=bool))
+    return np.where(whole & ~keep, 1.0, prob)
+
+
+def _with_like_siblings(blocks: list[B.Block], keep: np.ndarray, in_main: np.ndarray) -> np.ndarray:
+    """`keep` with the runs of like paragraphs read whole (see `LIKE_SIBLINGS`)."""
+    if LIKE_SIBLINGS <= 0:
+        return keep
+    keep = keep.copy()
+    parents = [b.element.getparent() for b in blocks]
+    groups: dict[tuple[int, str], list[int]] = {}
+    for i, block in enumerate(blocks):
+        groups.setdefault((id(parents[i]), block.signature), []).append(i)
+    for members in groups.values():
+        kept = int(keep[members].sum())
+        if len(members) < LIKE_RUN or kept < LIKE_SIBLINGS or kept < LIKE_SHARE * len(members):
+            continue
+        for i in members:
+            keep[i] = keep[i] or bool(in_main[i])
+    kept_at = np.flatnonzero(keep)
+    for before, after in itertools.pairwise(kept_at):
+        if after - before > 1 and parents[before] is parents[after]:
+            for i in range(before + 1, after):
+                framed = blocks[i].element.tag in GAP_TAGS
+                keep[i] = keep[i] or (framed and bool(in_main[i]) and parents[i] is parents[before])
+    return keep
 
 
 def probabilities(analysis: Analysis) -> np.ndarray:

@@ -115,7 +115,7 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
     the classifier is sure are not content."""
     from webferret.extract import flat, trim
     from webferret.extract.features import block_norm
-    from webferret.extract.main_content import document_reference, select
+    from webferret.extract.main_content import document_reference, select, spared
 
     document = run.document
     selection = select(text, url, tree=run.tree, known=document_reference(document))
@@ -129,7 +129,8 @@ def learned_main(run: Run, text: str, url: str | None) -> MainContent | None:
             if whole is not None:
                 return MainContent(element=whole, source="trafilatura")
         texts = [block_norm(b) for b in selection.blocks]
-        drop = trim.rejected(texts, selection.prob, trim.DEFERRED_CUT)
+        prob = spared(selection.blocks, selection.prob, trim.DEFERRED_CUT)
+        drop = trim.rejected(texts, prob, trim.DEFERRED_CUT)
         lost = trim.lost(selection.blocks, texts, document.body, drop, run.tree)
         body = trim.headed(trim.trim(document.body, drop), lost)
         body = trim.whole_runs(body, selection.blocks, texts)

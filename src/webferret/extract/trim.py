@@ -123,7 +123,8 @@ def article_edit(document: Document, page: str, url: str | None, tree: html.Html
     x = features.matrix(blocks, page, url, ref, rows + extra)  # whole in those rows only
     scored = rows + extra
     prob = main_content.probabilities(main_content.Analysis([blocks[i] for i in scored], x[scored], main))
-    drop = rejected([texts[i] for i in rows], prob[: len(rows)], ARTICLE_CUT)
+    row_prob = main_content.spared([blocks[i] for i in rows], prob[: len(rows)], ARTICLE_CUT)
+    drop = rejected([texts[i] for i in rows], row_prob, ARTICLE_CUT)
     edit = ArticleEdit(drop=drop, blocks=blocks, texts=texts)
     last = ""
     added = {i for i, p in zip(extra, prob[len(rows) :], strict=True) if p >= EXTEND_CUT}
