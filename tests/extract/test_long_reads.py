@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import numpy as np
 import pytest
 
 from webferret.extract import main_content
@@ -64,3 +65,16 @@ def test_without_the_rule_the_classifier_alone_loses_the_end(
     page = long_article(250)
     content = _read(page.replace("<head>", DECLARED) if declared else page)
     assert len(re.findall(r"Paragraph \d+:", content)) < 200
+
+
+def test_spared_raises_the_run_of_a_long_read_above_a_trims_cut() -> None:
+    """What both trims of trafilatura's choice are given: the blocks of a long run the classifier
+    rated under the cut come back at 1, the others as they were."""
+    analysis = main_content.analyse(long_article(120), "https://a.example/read")
+    assert analysis is not None
+    n = len(analysis.blocks)
+    prob = np.linspace(0.9, 0.01, n)  # the fall with the place on the page
+    raised = main_content.spared(analysis.blocks, prob, 0.3)
+    paragraphs = [i for i, b in enumerate(analysis.blocks) if b.element.tag == "p"]
+    assert all(raised[i] >= 0.3 for i in paragraphs)
+    assert all(raised[i] == prob[i] for i in range(n) if prob[i] >= 0.3)
