@@ -172,3 +172,24 @@ def test_a_url_asked_twice_is_shown_once() -> None:
     text = render_pages([entry, dict(entry)], fence)
     assert text.count(fence.open_marker) == 1 and text.count("Body") == 1
     assert text.endswith("https://a.example/x: the same page as above (handle a.example~1)")
+
+
+def test_another_spelling_of_a_url_and_a_near_copy_are_one_line_each() -> None:
+    fence = Fence.new()
+    page = {
+        "url": "https://a.example/x",
+        "ok": True,
+        "title": "T",
+        "content": "Body",
+        "handle": "a.example~1",
+    }
+    spelled = {**page, "url": "https://a.example/x?utm_source=feed"}  # one handle
+    mirror = {**page, "url": "https://b.example/x", "handle": "b.example~2", "duplicate_of": "a.example~1"}
+    failed = {"url": "https://c.example/", "ok": False, "error": {"code": "timeout", "message": "slow"}}
+    text = render_pages([page, spelled, mirror, failed], fence)
+    assert text.count(fence.open_marker) == 1 and text.count("Body") == 1
+    assert "https://a.example/x?utm_source=feed: the same page as above (handle a.example~1)" in text
+    assert (
+        "https://b.example/x: a near copy of the page a.example~1 in this answer (handle b.example~2)" in text
+    )
+    assert "ERROR timeout: https://c.example/: slow" in text

@@ -150,18 +150,22 @@ def opened_entry(opened: JSON, document_tokens: int | None) -> dict[str, Any]:
 def render_pages(
     entries: Sequence[JSON], fence: Fence, max_tokens: int | None = None, style: Style = "mcp"
 ) -> str:
-    """Each page's block; a URL asked again in the same call is one line pointing back (the model
-    has the page already: a second copy would only cost its tokens)."""
-    blocks, seen = [], set()
+    """Each page's block; a page already in the answer is one line pointing to it (the model has
+    it: a second copy would only cost its tokens): a URL asked again, another spelling of it (one
+    handle: `#top`, `?utm_source=...`), or a near copy of another page of the call (`duplicate_of`)."""
+    blocks: list[str] = []
+    seen: set[object] = set()
+    shown = {entry.get("handle") for entry in entries if entry.get("ok") and not entry.get("duplicate_of")}
     for entry in entries:
-        url = entry.get("url")
-        if url in seen and entry.get("ok"):
-            blocks.append(
-                f"{url}: the same page as above"
-                + (f" (handle {entry['handle']})" if entry.get("handle") else "")
-            )
+        url, handle, copy_of = entry.get("url"), entry.get("handle"), entry.get("duplicate_of")
+        named = f" (handle {handle})" if handle else ""
+        if entry.get("ok") and (url in seen or (handle and handle in seen)):
+            blocks.append(f"{url}: the same page as above{named}")
             continue
-        seen.add(url)
+        if entry.get("ok") and copy_of and copy_of in shown:
+            blocks.append(f"{url}: a near copy of the page {copy_of} in this answer{named}")
+            continue
+        seen.update({url, handle} - {None})
         blocks.append(render_page_entry(entry, fence, max_tokens, style))
     return fence.directive() + "\n\n" + "\n\n".join(blocks)
 
