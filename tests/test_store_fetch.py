@@ -40,6 +40,16 @@ async def test_fresh_page_comes_from_the_store_without_a_request(web: Web, ferre
     assert web.hits("/a") == 1
 
 
+async def test_a_fragment_is_not_the_pages_url(web: Web, ferret: Ferret) -> None:
+    """A fetch of `/f#section-2` keeps its asked URL, but the page's `final_url` has no fragment, so
+    the next reader of `/f` (served from the store) is not sent to another reader's place."""
+    web.docs["/f"] = Doc(article("Fragments", "A fragment names a place in a page."))
+    first = await ferret.fetch(web.url("/f") + "#section-2")
+    later = await ferret.fetch(web.url("/f"))
+    assert first.url == web.url("/f") + "#section-2" and first.final_url == web.url("/f")
+    assert later.fetched_via == "store" and later.final_url == web.url("/f")
+
+
 async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path) -> None:
     web.docs["/e"] = Doc(article("Etags", "Validators save bandwidth."), etag='"e1"')
     async with _ferret(tmp_path, fresh_seconds=0) as ferret:

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
@@ -140,6 +140,7 @@ class Fetcher:
             current = _redirect_target(target.url, location, trail)
             _check_redirect(url, current, seen, opts.max_redirects)
         raw.url, raw.trail = url, trail
+        raw.final_url = urldefrag(raw.final_url)[0]  # a fragment is the reader's place, not the page's
         return raw
 
     async def _hop(self, target: Target, opts: FetchOptions, policy: UrlPolicy, tier: str) -> RawResponse:
