@@ -356,7 +356,7 @@ class Ferret:
             **fields,
         )
         if not page.content.strip():
-            message = f"no readable content at {raw.final_url}"
+            message = "no readable content" + (f" at {raw.final_url}" if raw.final_url else "")
             if extracted.extra.get("quality_veto") == "empty_shell":
                 message += ": the page is an empty JavaScript app shell" + (
                     ", also as the browser rendered it"

@@ -108,6 +108,16 @@ def test_stdin_without_url_has_no_url(
     assert "\n-\n" not in out
 
 
+def test_empty_stdin_and_an_empty_url_are_named_as_what_they_are(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    code, out = run_cli(["extract", "-"], capsys)
+    assert code == 1 and out.strip() == "ERROR empty_content: stdin: no readable content"  # no "at "
+    code, out = run_cli(["fetch", "", "--home", str(tmp_path)], capsys)
+    assert code == 1 and out.strip() == 'ERROR invalid_url: "": empty URL'  # not "stdin"
+
+
 def test_stdin_too_large_names_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

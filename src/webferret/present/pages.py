@@ -47,12 +47,12 @@ STDIN_LABEL = "stdin"
 def page_name(page: Page) -> str:
     """Where a page came from, as shown: its final URL, else its URL, else `stdin` (a page read
     from standard input has no URL)."""
-    return page.final_url or page.url or STDIN_LABEL
+    return page.final_url or page.url or (STDIN_LABEL if page.url is None else '""')
 
 
 def error_line(page: Page) -> str:
     error = page.error
-    name = page.url or STDIN_LABEL
+    name = STDIN_LABEL if page.url is None else page.url  # an empty URL given is shown as ""
     if error is None:
         return failure_line("internal", name, "page failed without a reason")
     return failure_line(error.code.value, name, error.message)
