@@ -42,3 +42,45 @@ async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_o
                 make(**{typo: 1})
             assert info.value.code == ErrorCode.INVALID_ARGUMENT
             assert f"unknown option(s) '{typo}'" in info.value.message and real in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda f: f.fetch(None), "url: a string, not NoneType"),
+        (lambda f: f.fetch_many(5), "urls: a list of URLs, not int"),
+        (lambda f: f.search(None), "query: a string, not NoneType"),
+        (lambda f: f.open("a.example~0123456789ab", page_tokens=-5), "page_tokens: a whole number"),
+        (lambda f: f.open("a.example~0123456789ab", page_tokens=0), "page_tokens: a whole number"),
+        (lambda f: f.open("a.example~0123456789ab", link_limit=-1), "link_limit: a whole number"),
+        (lambda f: f.open("a.example~0123456789ab", page=0), "page: a whole number"),
+        (lambda f: f.find("ferrets", n=0), "n: a whole number"),
+        (lambda f: f.find("ferrets", handles="a.example~0123456789ab"), "handles: a list of handles"),
+    ],
+)
+async def test_a_bad_argument_is_invalid_argument_naming_it(
+    tmp_path: object, call: object, says: str
+) -> None:
+    """Not an AttributeError, a ValueError, nor a silent default (page_tokens=0 read as the setting)."""
+    async with Ferret(home=tmp_path) as ferret:
+        with pytest.raises(FerretError) as raised:
+            await call(ferret)  # type: ignore[operator]
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT and says in raised.value.message
+
+
+async def test_urls_may_be_any_iterable(tmp_path: object) -> None:
+    async with Ferret(home=tmp_path) as ferret:
+        pages = await ferret.fetch_many(url for url in ["file:///x", "ftp://y/"])
+    assert [page.error.code for page in pages if page.error] == ["unsupported_scheme"] * 2
+
+
+async def test_the_script_facade_inside_a_running_loop_says_what_to_call() -> None:
+    import warnings
+
+    import webferret
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "coroutine was never awaited" either
+        with pytest.raises(FerretError) as raised:
+            webferret.fetch("https://example.org/")
+    assert "await ferret.fetch(...)" in raised.value.message

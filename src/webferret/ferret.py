@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.extract.types import ExtractOptions
@@ -118,6 +118,7 @@ class Ferret:
         fresh: bool = False,
     ) -> Page:
         """Fetch one URL and extract it. Never raises for a page problem: the page carries `error`."""
+        _check_text("url", url)
         pages = await self.fetch_many([url], options=options, extract=extract, fresh=fresh)
         return pages[0]
 
@@ -139,7 +140,8 @@ class Ferret:
         call (`invalid_argument` beyond), so an agent's call cannot flood its context; `fetch_all`
         takes a list of any length.
         """
-        if len(urls) > self.settings.max_urls and not isinstance(urls, str):
+        urls = _url_list(urls)
+        if len(urls) > self.settings.max_urls:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
                 f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
@@ -157,10 +159,7 @@ class Ferret:
     ) -> list[Page]:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
-        if isinstance(urls, str):  # else each character would be read as a URL
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)"
-            )
+        urls = _url_list(urls)
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
@@ -312,6 +311,11 @@ class Ferret:
         `links`: also the document's outgoing links, the first `link_limit` (by default the setting's)."""
         from webferret.present.disclosure import open_document
 
+        _check_text("handle", handle)
+        _check_count("page", page)
+        for name, value in (("page_tokens", page_tokens), ("link_limit", link_limit)):
+            if value is not None:
+                _check_count(name, value)
         stored = await self.stored(handle)
         if stored is None:
             raise not_stored(handle)
@@ -326,6 +330,10 @@ class Ferret:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer); an
         empty or blank query is `invalid_argument`, as in `search`."""
+        _check_text("query", query)
+        _check_count("n", n)
+        if isinstance(handles, str):  # else each character would be read as a handle
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "handles: a list of handles, not one string")
         if not query.strip():
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
         await self._written()
@@ -380,7 +388,30 @@ class Ferret:
         """
         from webferret.search.service import run_search
 
+        _check_text("query", query)
         return await run_search(self, query, options or self.search_options())
+
+
+def _check_text(name: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
+
+
+def _check_count(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number of at least 1, not {value!r}")
+
+
+def _url_list(urls: object) -> list[str]:
+    """`urls` as a list (any iterable of strings: a list, a tuple, a generator)."""
+    if isinstance(urls, str):  # else each character would be read as a URL
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)")
+    try:
+        return list(urls)  # type: ignore[call-overload]
+    except TypeError:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT, f"urls: a list of URLs, not {type(urls).__name__}"
+        ) from None
 
 
 def _failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None = None) -> Page:
@@ -467,7 +498,7 @@ def fetch(url: str, **settings: Any) -> Page:
         async with Ferret(**settings) as ferret:
             return await ferret.fetch(url)
 
-    return asyncio.run(run())
+    return _run_sync("fetch", run)
 
 
 def fetch_many(urls: Sequence[str], **settings: Any) -> list[Page]:
@@ -477,7 +508,7 @@ def fetch_many(urls: Sequence[str], **settings: Any) -> list[Page]:
         async with Ferret(**settings) as ferret:
             return await ferret.fetch_many(urls)
 
-    return asyncio.run(run())
+    return _run_sync("fetch_many", run)
 
 
 def search(query: str, **settings: Any) -> Any:
@@ -487,7 +518,24 @@ def search(query: str, **settings: Any) -> Any:
         async with Ferret(**settings) as ferret:
             return await ferret.search(query)
 
-    return asyncio.run(run())
+    return _run_sync("search", run)
+
+
+T = TypeVar("T")
+
+
+def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """`run()` in an event loop of its own; inside a running loop (a notebook, an async app) an
+    error that says what to call instead (`asyncio.run` would refuse with a RuntimeError)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run())
+    raise FerretError(
+        ErrorCode.INVALID_ARGUMENT,
+        f"webferret.{name}() runs its own event loop and cannot be called inside a running one (a "
+        f"notebook, an async app): use `async with webferret.Ferret() as ferret: await ferret.{name}(...)`",
+    )
 
 
 def not_stored(handle: str) -> FerretError:
