@@ -27,7 +27,7 @@ from webferret.tokens import content_tokens
 INLINE_TOKENS = 2000
 
 Spool = Callable[[Page], str]
-"""Stores a page and answers its handle (e.g. the store's `put`)."""
+"""Stores a page and answers its handle, e.g. `lambda page: ferret.store.put(page).handle`."""
 
 
 class Record(BaseModel):
