@@ -416,3 +416,19 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
         await process.wait()
     assert {tool.name for tool in tools.tools} == {"web_search", "web_fetch", "web_open"}
     assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_argument"
+
+
+@needs_store
+async def test_a_passages_call_opens_the_page_that_holds_it(site: str, tmp_path: Path) -> None:
+    """Passages are numbered in the store's pages (`page_tokens`) and `web_open` cuts pages of
+    `max_tokens` by default: when the two differ, the hint names the size its page number counts in."""
+    sizes = {"WEBFERRET_MAX_TOKENS": "300", "WEBFERRET_PAGE_TOKENS": "600"}
+    async with mcp_session(site, tmp_path, env_extra=sizes) as session:
+        await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/long"]})
+        found = await session.call_tool("web_open", {"search": "part 11"})
+        hint = re.search(r'web_open\(handle="([^"]+)", page=(\d+)(?:, max_tokens=(\d+))?\)', _text(found))
+        assert hint is not None and hint.group(3) == "600"
+        arguments = {"handle": hint.group(1), "page": int(hint.group(2)), "max_tokens": int(hint.group(3))}
+        opened = await session.call_tool("web_open", arguments)
+    first = found.structured_content["passages"][0]["text"]
+    assert "In part 11" in first and first[:60] in opened.structured_content["content"]

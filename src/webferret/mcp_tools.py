@@ -298,7 +298,9 @@ class AgentTools:
             "search": args.search,
             "passages": [passage.model_dump(mode="json") for passage in found],
         }
-        return Answer(views.render_passages(data, self.fence()), data)
+        size = self.settings.page_tokens  # passages are numbered in the store's pages
+        counted_in = size if size != self.settings.max_tokens else None  # web_open's default is max_tokens
+        return Answer(views.render_passages(data, self.fence(), page_tokens=counted_in), data)
 
 
 def failed_line(entry: dict[str, Any], code: str) -> str:

@@ -170,9 +170,11 @@ def render_pages(
     return fence.directive() + "\n\n" + "\n\n".join(blocks)
 
 
-def render_passages(data: JSON, fence: Fence, style: Style = "mcp") -> str:
+def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens: int | None = None) -> str:
     """Passages that match a query: of one stored document (`web_open(handle, search=...)`), or of
-    every stored page (no handle), each then headed by its page's handle, title and URL."""
+    every stored page (no handle), each then headed by its page's handle, title and URL.
+    `page_tokens`: the page size the passages' page numbers count in, when the call that reads a
+    page cuts other pages by default (MCP's `web_open` pages by `max_tokens`)."""
     passages: Sequence[JSON] = data.get("passages") or []
     one = data.get("handle")
     where = one if one else "the stored pages"
@@ -189,6 +191,7 @@ def render_passages(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     lines = [fence.directive(), "", head, fence.wrap("\n".join(body) or "(no passage matches)")]
     if passages:
         first = passages[0]
-        call = open_call(str(one or first.get("handle")), int(first.get("page") or 1), style=style)
+        handle, page = str(one or first.get("handle")), int(first.get("page") or 1)
+        call = open_call(handle, page, page_tokens, style=style)
         lines.append(f"Read a whole page with {call}.")
     return "\n".join(lines)
