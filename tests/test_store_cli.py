@@ -55,6 +55,20 @@ def test_open_answers_page_k_of_n(home: Path, capsys: pytest.CaptureFixture[str]
     assert f"[continue with: webferret open {handle} --page 2]" in human
 
 
+def test_the_pages_joined_are_the_document(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each page is an exact slice (the blank line at a cut was stripped from both sides, so a
+    client that joined the pages got `...coats.## Part 4`)."""
+    handle = _handle(home, "https://doc.example/long")
+    code, first = _json(capsys, "open", handle, "--page-tokens", "300", "--home", str(home))
+    pages = [first["data"]["content"]]
+    for number in range(2, first["data"]["pages"] + 1):
+        _, out = _json(
+            capsys, "open", handle, "--page", str(number), "--page-tokens", "300", "--home", str(home)
+        )
+        pages.append(out["data"]["content"])
+    assert code == 0 and len(pages) > 2 and "".join(pages) == LONG
+
+
 END = "<<<webferret-untrusted-end 0000>"
 LINKS = [
     Link(url="https://doc.example/burrows", text="burrows", in_main=True),

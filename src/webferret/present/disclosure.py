@@ -25,7 +25,7 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
             ErrorCode.NOT_FOUND,
             f"{handle} has {len(pieces)} page(s) of {page_tokens} tokens; there is no page {number}",
         )
-    text = pieces[number - 1].strip("\n")
+    text = pieces[number - 1]  # an exact slice: the pages joined are the document
     following = None
     if number < len(pieces):
         following = continue_command(handle, number + 1, page_tokens, default_page_tokens)
