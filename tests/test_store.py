@@ -364,3 +364,15 @@ def test_an_index_made_by_an_older_webferret_is_made_again(tmp_path: Path) -> No
     again = PageStore.in_home(tmp_path, fts=True)
     assert [hit.url for hit in again.find("ครับ")] == ["https://th.example/"]
     again.close()
+
+
+def test_a_passage_of_a_long_code_block_is_a_passage_not_the_block(store: PageStore) -> None:
+    """Pages never cut a code block; passages cut one at its lines, so `find` answers the lines
+    that match rather than a 2,000-line listing (about 18,700 tokens in one passage)."""
+    from webferret.store.passages import PASSAGE_TOKENS
+
+    lines = "\n".join(f"x{i} = compute_line_number({i})" for i in range(2000))
+    store.put(_page("https://code.example/", f"Intro.\n\n```python\n{lines}\n```\n\nOutro."))
+    (hit,) = store.find("x1500", n=1)
+    assert "x1500 = compute_line_number(1500)" in hit.text
+    assert estimate_tokens(hit.text) <= 2 * PASSAGE_TOKENS

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from webferret.present.paging import paginate
 from webferret.store.schema import FTS_TABLE, FTS_TOKENIZER
+from webferret.tokens import estimate_tokens
 
 PASSAGE_TOKENS = 160
 MAX_TERMS = 32
@@ -46,9 +47,26 @@ def chunks_for(content: str, page_tokens: int) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for number, page in enumerate(paginate(content, page_tokens), start=1):
         for piece in paginate(page, PASSAGE_TOKENS):
-            if piece.strip():
-                out.append((number, piece.strip()))
+            out.extend((number, part) for part in _lines_of(piece.strip()) if part)
     return out
+
+
+def _lines_of(piece: str) -> list[str]:
+    """`piece`, or when it is far over a passage (a code block or a table, which pages never cut),
+    its lines in runs of about a passage each: one passage of a 2,000-line listing would be a whole
+    context's worth of a `find` answer."""
+    if estimate_tokens(piece) <= 2 * PASSAGE_TOKENS:
+        return [piece]
+    runs, run, size = [], [], 0
+    for line in piece.splitlines():
+        cost = estimate_tokens(line) + 1
+        if run and size + cost > PASSAGE_TOKENS:
+            runs.append("\n".join(run).strip())
+            run, size = [], 0
+        run.append(line)
+        size += cost
+    runs.append("\n".join(run).strip())
+    return runs
 
 
 def terms_of(text: str) -> list[str]:
