@@ -307,10 +307,10 @@ async def test_an_agent_follows_the_links_of_a_search_result(site: str, tmp_path
         found = await session.call_tool("web_search", {"query": "ferret links", "results": 5})
         hits = found.structured_content["results"]
         hit = next(hit for hit in hits if hit["url"] == f"{site}/ferrets/linked")
-        asked = {"handle": hit["handle"], "links": True, "link_limit": 3}
+        asked = {"handle": hit["handle"], "link_limit": 3}  # a limit implies links
         opened = await session.call_tool("web_open", asked)
         fetched = await session.call_tool(
-            "web_fetch", {"urls": [f"{site}/ferrets/linked"], "links": True, "link_limit": 2}
+            "web_fetch", {"urls": [f"{site}/ferrets/linked"], "link_limit": 2}
         )
         plain = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/linked"]})
     links = opened.structured_content["links"]

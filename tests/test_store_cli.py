@@ -84,6 +84,8 @@ def test_open_lists_the_stored_links(home: Path, capsys: pytest.CaptureFixture[s
     handle = _handle(home, "https://doc.example/linked")
     code, out = _json(capsys, "open", handle, "--links", "--link-limit", "2", "--home", str(home))
     assert code == 0 and [link["url"] for link in out["data"]["links"]] == [link.url for link in LINKS[:2]]
+    code, limited = _json(capsys, "open", handle, "--link-limit", "2", "--home", str(home))  # implies --links
+    assert code == 0 and limited["data"]["links"] == out["data"]["links"]
     assert main(["open", handle, "--links", "--home", str(home)]) == 0
     human = capsys.readouterr().out
     assert human.endswith(

@@ -78,7 +78,9 @@ class WebFetchArgs(BaseModel):
     links: bool | None = Field(
         default=None, description="also list each page's outgoing links, its main content's first"
     )
-    link_limit: int | None = Field(default=None, ge=1, le=1000, description="most links listed (default 20)")
+    link_limit: int | None = Field(
+        default=None, ge=1, le=1000, description="most links listed (default 20; implies links)"
+    )
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
     )
@@ -116,7 +118,9 @@ class WebOpenArgs(BaseModel):
     links: bool | None = Field(
         default=None, description="also list the page's outgoing links (kept for every stored page) to follow"
     )
-    link_limit: int | None = Field(default=None, ge=1, le=1000, description="most links listed (default 20)")
+    link_limit: int | None = Field(
+        default=None, ge=1, le=1000, description="most links listed (default 20; implies links)"
+    )
 
     @model_validator(mode="after")
     def _handle_or_search(self) -> WebOpenArgs:
@@ -248,7 +252,7 @@ class AgentTools:
             selector=args.selector,
             exclude=tuple(args.exclude or ()),
             whole_page=args.whole_page,
-            links=args.links,
+            links=args.links or args.link_limit is not None,
             link_limit=args.link_limit,
         )
         overrides = args.fetch_overrides()
@@ -272,7 +276,7 @@ class AgentTools:
         if args.search or args.handle is None:  # no handle: a search (the arguments' check)
             return await self._passages(args)
         page_tokens = args.max_tokens or self.settings.max_tokens
-        links = bool(args.links)
+        links = bool(args.links) or args.link_limit is not None
         opened = await self.ferret.open(
             args.handle, args.page or 1, page_tokens=page_tokens, links=links, link_limit=args.link_limit
         )

@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from webferret.cli.cmd_fetch import POSITIVE
-from webferret.cli.common import add_common, add_scope, scope_options, settings_from_args, start_early
+from webferret.cli.common import (
+    LinkLimit,
+    add_common,
+    add_scope,
+    scope_options,
+    settings_from_args,
+    start_early,
+)
 
 
 def _absolute_url(text: str) -> str:
@@ -37,7 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
+    parser.add_argument(
+        "--link-limit",
+        type=POSITIVE,
+        metavar="N",
+        action=LinkLimit,
+        help="most links listed (20; implies --links)",
+    )
     add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     add_common(parser)

@@ -10,6 +10,7 @@ from webferret.cli.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    LinkLimit,
     add_agent_view,
     add_common,
     add_network,
@@ -53,7 +54,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="send this header to the asked URL's origin only, e.g. a cookie (repeatable; skips the store)",
     )
     parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument("--link-limit", type=POSITIVE, metavar="N", help="most links listed (20)")
+    parser.add_argument(
+        "--link-limit",
+        type=POSITIVE,
+        metavar="N",
+        action=LinkLimit,
+        help="most links listed (20; implies --links)",
+    )
     add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")

@@ -7,6 +7,7 @@ import sys
 
 from webferret.cli.common import (
     EXIT_OK,
+    LinkLimit,
     add_agent_view,
     add_common,
     agent_fence,
@@ -29,7 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="tokens per page (setting page_tokens)",
     )
     parser.add_argument("--links", action="store_true", help="also list the document's outgoing links")
-    parser.add_argument("--link-limit", type=whole_number(), metavar="N", help="most links listed (20)")
+    parser.add_argument(
+        "--link-limit",
+        type=whole_number(),
+        metavar="N",
+        action=LinkLimit,
+        help="most links listed (20; implies --links)",
+    )
     add_agent_view(parser, "the page")
     add_common(parser)
     parser.set_defaults(run=run)

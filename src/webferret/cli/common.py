@@ -46,6 +46,14 @@ def add_scope(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--whole-page", action="store_true", help="the whole body, not only the main content")
 
 
+class LinkLimit(argparse.Action):
+    """`--link-limit N`: at most N links, and the links asked for (a limit alone was ignored)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        namespace.link_limit, namespace.links = values, True
+
+
 def add_agent_view(parser: argparse.ArgumentParser, what: str) -> None:
     """`--agent` (what a page or an engine said, fenced as untrusted data) and `--datamark`; the
     command's parser is kept for `check_agent_view`'s usage errors."""
