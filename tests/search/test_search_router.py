@@ -243,3 +243,10 @@ async def test_a_home_that_cannot_hold_the_pacing_file_stops_the_search(client: 
         await paced.search("q", SearchOptions(engines=("a",)))
     assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "setting home" in raised.value.message
     assert calls == []  # no engine was blamed, nor asked
+
+
+async def test_an_engine_named_twice_is_asked_once(client: httpx.AsyncClient) -> None:
+    calls: list[EngineQuery] = []
+    r = router(client, [fake_engine("a", answer("https://a.org/"), calls)])
+    outcome = await r.search("q", SearchOptions(engines=("a", "a"), engine_timeout=5))
+    assert len(calls) == 1 and [report.name for report in outcome.reports] == ["a"]

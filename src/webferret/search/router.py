@@ -42,7 +42,7 @@ def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
     if len(kept) == len(hits):
         return kept, []
     left = len(hits) - len(kept)
-    return kept, [f"{left} result(s) not on {domain} left out (--site / bang)"]
+    return kept, [f"{left} result(s) not on {domain} left out (the site filter: site or a bang)"]
 
 
 def within(hits: list[Hit], time_range: str, now: datetime) -> tuple[list[Hit], list[str]]:
@@ -86,8 +86,13 @@ class Router:
                 known = ", ".join(["auto", *sorted(self.engines)])
                 raise FerretError(ErrorCode.INVALID_ARGUMENT, f"unknown engine {name!r}; known: {known}")
         if not slots:
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, "no engine selected (--engines is empty)")
-        return slots
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "no engine selected (the engines list is empty)")
+        unique: list[list[str]] = []
+        for chain in slots:  # an engine named twice (`searxng,searxng`, `auto,searxng`) is asked once
+            chain = [name for name in chain if all(name not in other for other in unique)]
+            if chain:
+                unique.append(chain)
+        return unique
 
     def check_weights(self, weights: Mapping[str, float]) -> None:
         """Every weighted engine must exist (a typo would otherwise weigh nothing, silently)."""
