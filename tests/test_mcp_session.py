@@ -309,9 +309,7 @@ async def test_an_agent_follows_the_links_of_a_search_result(site: str, tmp_path
         hit = next(hit for hit in hits if hit["url"] == f"{site}/ferrets/linked")
         asked = {"handle": hit["handle"], "link_limit": 3}  # a limit implies links
         opened = await session.call_tool("web_open", asked)
-        fetched = await session.call_tool(
-            "web_fetch", {"urls": [f"{site}/ferrets/linked"], "link_limit": 2}
-        )
+        fetched = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/linked"], "link_limit": 2})
         plain = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/linked"]})
     links = opened.structured_content["links"]
     assert [link["url"] for link in links] == [f"{site}/ferrets/short", f"{site}/ferrets/long", f"{site}/"]
