@@ -9,8 +9,8 @@ from typing import Any
 
 from webferret.cli.cmd_fetch import POSITIVE
 from webferret.cli.common import (
-    LinkLimit,
     add_common,
+    add_links,
     add_scope,
     scope_options,
     settings_from_args,
@@ -43,14 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
     )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
-    parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument(
-        "--link-limit",
-        type=POSITIVE,
-        metavar="N",
-        action=LinkLimit,
-        help="most links listed (20; implies --links)",
-    )
+    add_links(parser)
     add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     add_common(parser)

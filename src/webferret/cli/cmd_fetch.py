@@ -10,9 +10,9 @@ from webferret.cli.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    LinkLimit,
     add_agent_view,
     add_common,
+    add_links,
     add_network,
     add_scope,
     agent_fence,
@@ -53,14 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="'NAME: VALUE'",
         help="send this header to the asked URL's origin only, e.g. a cookie (repeatable; skips the store)",
     )
-    parser.add_argument("--links", action="store_true", help="list the page's outgoing links")
-    parser.add_argument(
-        "--link-limit",
-        type=POSITIVE,
-        metavar="N",
-        action=LinkLimit,
-        help="most links listed (20; implies --links)",
-    )
+    add_links(parser)
     add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")

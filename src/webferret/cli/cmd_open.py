@@ -7,9 +7,9 @@ import sys
 
 from webferret.cli.common import (
     EXIT_OK,
-    LinkLimit,
     add_agent_view,
     add_common,
+    add_links,
     agent_fence,
     check_agent_view,
     settings_from_args,
@@ -29,14 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="N",
         help="tokens per page (setting page_tokens)",
     )
-    parser.add_argument("--links", action="store_true", help="also list the document's outgoing links")
-    parser.add_argument(
-        "--link-limit",
-        type=whole_number(),
-        metavar="N",
-        action=LinkLimit,
-        help="most links listed (20; implies --links)",
-    )
+    add_links(parser, "the document's")
     add_agent_view(parser, "the page")
     add_common(parser)
     parser.set_defaults(run=run)

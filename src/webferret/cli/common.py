@@ -54,6 +54,17 @@ class LinkLimit(argparse.Action):
         namespace.link_limit, namespace.links = values, True
 
 
+def add_links(parser: argparse.ArgumentParser, what: str = "the page's") -> None:
+    """`--links` (list `what` outgoing links) and `--link-limit N` (which implies it)."""
+    from webferret.cli.numbers import whole_number
+
+    parser.add_argument("--links", action="store_true", help=f"list {what} outgoing links")
+    parser.add_argument(
+        "--link-limit", type=whole_number(), metavar="N", action=LinkLimit,
+        help="most links listed (20; implies --links)",
+    )  # fmt: skip
+
+
 def add_agent_view(parser: argparse.ArgumentParser, what: str) -> None:
     """`--agent` (what a page or an engine said, fenced as untrusted data) and `--datamark`; the
     command's parser is kept for `check_agent_view`'s usage errors."""
