@@ -258,3 +258,11 @@ def test_store_clear_asks_on_a_terminal(
     assert f"Remove 2 stored pages in {home}? [y/N]" in capsys.readouterr().err
     assert main(["store", "stats", "--home", str(home)]) == 0
     assert f"pages: {left}" in capsys.readouterr().out
+
+
+def test_find_with_no_match_does_not_echo_a_long_query(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["find", "zzqx " * 6000, "--home", str(home)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no stored passage matches 'zzqx") and len(out) < 300

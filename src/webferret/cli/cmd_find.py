@@ -56,7 +56,9 @@ async def run(args: argparse.Namespace) -> int:
         envelope_json(True, data=data, meta={"count": len(passages)})
         return EXIT_OK
     if not passages:
-        sys.stdout.write(f"no stored passage matches {args.query!r}\n")
+        from webferret.models import clipped
+
+        sys.stdout.write(f"no stored passage matches {clipped(args.query, 200)!r}\n")  # not a 30 KB echo
         return EXIT_OK
     blocks = []
     for rank, p in enumerate(passages, start=1):

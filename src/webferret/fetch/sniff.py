@@ -58,9 +58,15 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     if not _looks_textual(head):
         return "binary"
     declared = _declared(mime_of(content_type))
+    if declared == "json" and _is_markup(head):  # JSON never opens with `<`: a server's wrong label
+        return "html"
     if declared is not None:
         return declared
     return _guess_text(body, head)
+
+
+def _is_markup(head: bytes) -> bool:
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") and _HTML.search(head) is not None
 
 
 def declares_text(mime: str) -> bool:
