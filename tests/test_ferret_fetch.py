@@ -130,3 +130,63 @@ async def test_fetch_all_reads_a_list_past_max_urls(simweb: SimWeb) -> None:
     async with Ferret(allow_hosts=["127.0.0.1"], max_urls=2, concurrency=2) as ferret:
         pages = await ferret.fetch_all(urls)
     assert [page.url for page in pages] == urls and all(page.ok for page in pages)
+
+
+def _refreshing(content: str, body: str = "<p>Redirecting...</p>", noscript: bool | str = False) -> str:
+    meta = f'<meta http-equiv="refresh" content="{content}">'
+    head = (
+        f"<!--[if lte IE 9]>{meta}<![endif]-->"
+        if noscript == "ie"
+        else f"<noscript>{meta}</noscript>"
+        if noscript
+        else meta
+    )
+    return f"<html><head>{head}<title>Moved</title></head><body>{body}</body></html>"
+
+
+async def test_a_meta_refresh_page_is_a_redirect_hop(simweb: SimWeb, tmp_path: object) -> None:
+    """A small page that sends a browser on (`0; url=...`) is followed as a browser follows it."""
+    moved = simweb.add("/moved", _refreshing("0; URL='/article'"), headers={"Content-Type": "text/html"})
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(moved)
+    assert page.ok and page.final_url == simweb.url("/article") and page.title == "The Ferret Field Guide"
+    assert page.meta["trail"][0] == {"url": moved, "via": "http", "status": 200, "meta_refresh": True}
+
+
+@pytest.mark.parametrize(
+    ("content", "noscript"),
+    [
+        ("0; url=/article", True),  # a script app's message to browsers without scripts
+        ("1; url=/article", "ie"),  # a message to old browsers, in a comment
+        ("300; url=/article", False),  # a page meant to be read first
+        ("0; url=/stay#top", False),  # itself again (a reload)
+        ("0", False),  # a reload, no target
+    ],
+)
+async def test_a_refresh_that_is_no_redirect_is_not_followed(
+    simweb: SimWeb, tmp_path: object, content: str, noscript: bool | str
+) -> None:
+    words = "<p>" + "Ferrets stay here and read this page all day long. " * 6 + "</p>"
+    stay = simweb.add("/stay", _refreshing(content, words, noscript), headers={"Content-Type": "text/html"})
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(stay)
+    assert page.ok and page.final_url == stay and "Ferrets stay here" in page.content
+
+
+async def test_meta_refreshes_count_as_redirects(simweb: SimWeb, tmp_path: object) -> None:
+    html = {"Content-Type": "text/html"}
+    simweb.add("/ping", _refreshing("0; url=/pong"), headers=html)
+    simweb.add("/pong", _refreshing("0; url=/ping"), headers=html)
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(simweb.url("/ping"))
+    assert page.error is not None and page.error.code == ErrorCode.TOO_MANY_REDIRECTS
+
+
+async def test_a_page_with_much_to_say_is_content_whatever_its_head_says(
+    simweb: SimWeb, tmp_path: object
+) -> None:
+    words = "<p>" + "Ferrets stay here and read this page all day long. " * 400 + "</p>"  # ~20 KB
+    big = simweb.add("/big", _refreshing("0; url=/article", words), headers={"Content-Type": "text/html"})
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(big)
+    assert page.ok and page.final_url == big

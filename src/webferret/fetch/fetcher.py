@@ -31,6 +31,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
+from webferret.fetch.refresh import refresh_target
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, FerretError
 from webferret.net.dns import CachingResolver, system_resolver
@@ -133,6 +134,9 @@ class Fetcher:
                     await asyncio.sleep(wait)
                     continue
             location = raw.headers.get("location") if is_redirect_status(raw.status) else None
+            if location is None and (moved := refresh_target(raw, target.url)) is not None:
+                trail[-1]["meta_refresh"] = True  # a "Redirecting..." page: a hop, as a browser takes it
+                location = moved
             if not location:
                 _check_no_location(raw.status, target.url, trail)
                 break

@@ -1,0 +1,47 @@
+"""A `<meta http-equiv="refresh">` redirect: the page a browser goes on to.
+
+Old sites, link shorteners and moved pages answer 200 with a small page whose head says
+`<meta http-equiv="refresh" content="0; url=/new">`; the page itself is "Redirecting..." and nothing
+else. The fetcher follows it as one more redirect hop (the SSRF guard and `max_redirects` apply).
+Only a small HTML page, a delay of a few seconds at most, and a target that is another page: a news
+page that reloads itself every five minutes is content, and so is a script app whose `<noscript>`
+sends browsers without scripts elsewhere, or an `<!--[if lte IE 9]>` comment for old browsers (both
+left out before the head is read).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urldefrag, urljoin
+
+from webferret.fetch.sniff import mime_of
+from webferret.fetch.types import RawResponse
+
+MAX_PAGE = 16 * 1024  # bytes: a page that says more than this is content, whatever its head says
+MAX_DELAY = 5.0  # seconds: a longer wait is a page meant to be read first
+_HEAD = 4096
+_UNREAD = re.compile(rb"<noscript\b.*?</noscript\s*>|<!--.*?-->", re.I | re.S)  # and IE's conditionals
+_META = re.compile(rb"<meta\b[^>]*>", re.I)
+_REFRESH = re.compile(rb"""http-equiv\s*=\s*["']?refresh\b""", re.I)
+_CONTENT = re.compile(rb"""content\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_TARGET = re.compile(r"""^\s*(\d+(?:\.\d*)?)\s*[;,]?\s*(?:url\s*=\s*)?['"]?([^'"]*)['"]?\s*$""", re.I)
+
+
+def refresh_target(raw: RawResponse, url: str) -> str | None:
+    """The absolute URL a small HTML page at `url` sends a reader on to, or None."""
+    if raw.status != 200 or len(raw.body) > MAX_PAGE:
+        return None
+    if mime_of(raw.content_type) not in ("text/html", "application/xhtml+xml", ""):
+        return None
+    head = _UNREAD.sub(b"", raw.body[: _HEAD * 4])[:_HEAD]
+    for tag in _META.findall(head):
+        if not _REFRESH.search(tag):
+            continue
+        content = _CONTENT.search(tag)
+        value = next((group for group in content.groups() if group), b"") if content else b""
+        found = _TARGET.match(value.decode("utf-8", "replace"))
+        if found is None or not found.group(2).strip() or float(found.group(1)) > MAX_DELAY:
+            return None
+        target = urljoin(url, found.group(2).strip())
+        return None if urldefrag(target)[0] == urldefrag(url)[0] else target
+    return None
