@@ -98,3 +98,22 @@ def test_an_html_page_is_paged_between_blocks(capsys: pytest.CaptureFixture[str]
         pieces.append(json.loads(capsys.readouterr().out)["data"]["content"])
     assert "\n".join(pieces).split() == page["content"].split()
     assert all(piece.strip().startswith("<") and piece.strip().endswith(">") for piece in pieces)
+
+
+def test_inline_code_stays_in_its_paragraph(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
+    """trafilatura's HTML makes every `code` a `pre`, which closed the paragraph around it: `<p>Use
+    the </p><pre>--fresh</pre>flag...`, the rest of the sentence outside any element."""
+    body = (
+        "<html><head><title>Flags</title></head><body><article><h1>Flags</h1>"
+        "<p>Use the <code>--fresh</code> flag to skip the store, and <code>--json</code> for machines. "
+        f"{WORDS}</p>"
+        f"<p>{WORDS * 3}</p><pre><code>webferret fetch URL --fresh</code></pre></article></body></html>"
+    )
+    url = simweb.add("/flags", body, headers={"Content-Type": "text/html; charset=utf-8"})
+    code, page = fetch_page(capsys, "--format", "html", url)
+    html = page["content"]
+    assert (
+        code == 0
+        and "<p>Use the <code>--fresh</code> flag to skip the store, and <code>--json</code>" in html
+    )
+    assert "<pre><code>webferret fetch URL --fresh</code></pre>" in html or "<pre>webferret fetch URL" in html

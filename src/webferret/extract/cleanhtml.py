@@ -51,7 +51,27 @@ def _as_html(main: MainContent) -> etree._Element:
         return element
     from trafilatura.htmlprocessing import convert_to_html
 
-    return convert_to_html(element)[0]  # `<html><body>...`: the body
+    inline = [code for code in element.iter("code") if _is_inline(code)]
+    for code in inline:  # trafilatura makes every `code` a `pre`, which closes the paragraph around it
+        code.tag = _INLINE_CODE
+    body = convert_to_html(element)[0]  # `<html><body>...`: the body
+    for code in body.iter(_INLINE_CODE):
+        code.tag = "code"
+    return body
+
+
+_INLINE_CODE = "webferret-inline-code"
+
+
+def _is_inline(code: etree._Element) -> bool:
+    """A `code` in trafilatura's tree that stands in running text (`Use the --fresh flag`), not a block."""
+    parent = code.getparent()
+    text = "".join(code.itertext())
+    return (
+        parent is not None
+        and parent.tag in ("p", "item", "cell", "head", "quote", "hi", "ref")
+        and "\n" not in text
+    )
 
 
 def _tidy(root: html.HtmlElement) -> None:
