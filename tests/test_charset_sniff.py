@@ -90,6 +90,8 @@ def test_undeclared_western_text_is_windows_1252_when_detection_ties() -> None:
         (b"console.log(1)", "application/javascript", "text"),
         (b"hello", "image/png", "binary"),
         (b"", "text/html", "html"),
+        (b"# A heading\n\nSome *markdown* text.\n\n- item one\n- item two\n", "text/html", "text"),
+        (b"\n\n  <!doctype html><p>hi</p>", "text/html; charset=utf-8", "html"),
         (codecs.BOM_UTF16_LE + "<p>hi</p>".encode("utf-16-le"), "text/html", "html"),
     ],
 )

@@ -205,3 +205,25 @@ def test_truncated_pdf_is_unsupported_and_names_the_file() -> None:
     error = error_of(body, "https://ex.org/broken.pdf", "application/pdf")
     assert error.code in (ErrorCode.UNSUPPORTED_CONTENT, ErrorCode.EMPTY_CONTENT)
     assert "broken.pdf" in error.message
+
+
+@pytest.mark.parametrize(
+    ("body", "title", "content"),
+    [
+        (
+            b"# A heading\n\nSome *markdown*.\n\n- one\n- two\n",
+            "A heading",
+            "# A heading\n\nSome *markdown*.\n\n- one\n- two\n",
+        ),
+        (b"Internal Server Error\nsomething broke\n", None, "Internal Server Error\nsomething broke\n"),
+    ],
+)
+def test_a_body_labelled_html_with_no_tag_keeps_its_lines(
+    body: bytes, title: str | None, content: str
+) -> None:
+    """Markdown or text served as `text/html` was read as HTML and ran onto one line; it is not
+    fenced as HTML source either."""
+    page = extract_document(
+        body, url="https://a.example/notes", content_type="text/html", options=ExtractOptions()
+    )
+    assert page.content == content and page.title == (title or page.title)

@@ -13,6 +13,7 @@ from webferret.extract.words import count_words
 
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
 
@@ -70,6 +71,8 @@ def extract_xml(text: str, mime: str, url: str | None, options: ExtractOptions) 
 def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
     """Plain text as is; Markdown as is; a source file (by URL extension or type) fenced with its language."""
     lang = language_for(url, mime)
+    if mime in HTML_TYPES or lang == "html":  # labelled HTML, yet no tag in it (`sniff_kind`): words
+        lang = "markdown" if markdown_title(text) else None
     if mime in MARKDOWN_TYPES or lang == "markdown":
         return _result(text.strip() + "\n", text, mime or "text/markdown", url, options, markdown_title(text))
     if lang:

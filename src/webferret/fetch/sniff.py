@@ -42,6 +42,7 @@ _HTML = re.compile(
 _TEXT_TYPES = ("javascript", "ecmascript", "x-sh", "x-python", "x-yaml", "yaml", "toml", "csv", "markdown")
 _BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
 SNIFF_BYTES = 1024
+_ANY_TAG = re.compile(rb"<[a-zA-Z!/?]")
 
 
 def mime_of(content_type: str | None) -> str:
@@ -60,6 +61,9 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     declared = _declared(mime_of(content_type))
     if declared == "json" and _is_markup(head):  # JSON never opens with `<`: a server's wrong label
         return "html"
+    wide = head.startswith((b"\xff\xfe", b"\xfe\xff"))  # UTF-16: its tags are not bytes like these
+    if declared == "html" and head.strip() and not wide and _ANY_TAG.search(head) is None:
+        return "text"  # no tag in its first KB: Markdown or text under a wrong label, its lines kept
     if declared is not None:
         return declared
     return _guess_text(body, head)
