@@ -71,7 +71,7 @@ def extract_xml(text: str, mime: str, url: str | None, options: ExtractOptions) 
 def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
     """Plain text as is; Markdown as is; a source file (by URL extension or type) fenced with its language."""
     lang = language_for(url, mime)
-    if mime in HTML_TYPES or lang == "html":  # labelled HTML, yet no tag in it (`sniff_kind`): words
+    if mime in HTML_TYPES:  # labelled HTML, yet no tag in it (`sniff_kind`): words, not HTML source
         lang = "markdown" if markdown_title(text) else None
     if mime in MARKDOWN_TYPES or lang == "markdown":
         return _result(text.strip() + "\n", text, mime or "text/markdown", url, options, markdown_title(text))
