@@ -10,10 +10,10 @@ from urllib.parse import unquote, urlsplit
 from webferret.extract.codelang import language_for
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
+from webferret.fetch.sniff import HTML_TYPES
 
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
-HTML_TYPES = ("text/html", "application/xhtml+xml")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
 

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin
 
 from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
@@ -35,6 +35,7 @@ from webferret.fetch.refresh import refresh_target
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, FerretError
 from webferret.net.dns import CachingResolver, system_resolver
+from webferret.net.domains import host_of
 from webferret.net.policy import Resolver, Target, UrlPolicy
 from webferret.net.rewrite import rewrite_url
 from webferret.remote_text import quoted, url_without_blanks
@@ -152,10 +153,7 @@ class Fetcher:
 
     def _host_slot(self, url: str, opts: FetchOptions) -> asyncio.Semaphore:
         """The per-host cap, keyed by the asked URL's host; waiting for it is not page time."""
-        try:
-            host = (urlsplit(url).hostname or "").rstrip(".")
-        except ValueError:
-            host = ""
+        host = host_of(url)
         limit = self._host_limits.get(host)
         if limit is None:
             limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urldefrag, urljoin
 
-from webferret.fetch.sniff import mime_of
+from webferret.fetch.sniff import HTML_TYPES, mime_of
 from webferret.fetch.types import RawResponse
 
 MAX_PAGE = 16 * 1024  # bytes: a page that says more than this is content, whatever its head says
@@ -31,7 +31,7 @@ def refresh_target(raw: RawResponse, url: str) -> str | None:
     """The absolute URL a small HTML page at `url` sends a reader on to, or None."""
     if raw.status != 200 or len(raw.body) > MAX_PAGE:
         return None
-    if mime_of(raw.content_type) not in ("text/html", "application/xhtml+xml", ""):
+    if mime_of(raw.content_type) not in (*HTML_TYPES, ""):
         return None
     head = _UNREAD.sub(b"", raw.body[: _HEAD * 4])[:_HEAD]
     for tag in _META.findall(head):

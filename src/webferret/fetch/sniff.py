@@ -42,6 +42,7 @@ _HTML = re.compile(
 _TEXT_TYPES = ("javascript", "ecmascript", "x-sh", "x-python", "x-yaml", "yaml", "toml", "csv", "markdown")
 _BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
 SNIFF_BYTES = 1024
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 _ANY_TAG = re.compile(rb"<[a-zA-Z!/?]")
 
 
@@ -101,7 +102,7 @@ def _looks_textual(head: bytes) -> bool:
 
 
 def _declared(mime: str) -> Kind | None:
-    if mime in ("text/html", "application/xhtml+xml"):
+    if mime in HTML_TYPES:
         return "html"
     if mime == "application/pdf":
         return "pdf"

@@ -42,17 +42,18 @@ def product_facts(product: Product) -> list[str]:
 
 
 STDIN_LABEL = "stdin"
+EMPTY_URL_LABEL = '""'  # an empty URL given (`fetch ""`): shown as such, not as stdin
 
 
 def page_name(page: Page) -> str:
     """Where a page came from, as shown: its final URL, else its URL, else `stdin` (a page read
     from standard input has no URL)."""
-    return page.final_url or page.url or (STDIN_LABEL if page.url is None else '""')
+    return page.final_url or page.url or (STDIN_LABEL if page.url is None else EMPTY_URL_LABEL)
 
 
 def error_line(page: Page) -> str:
     error = page.error
-    name = STDIN_LABEL if page.url is None else page.url  # an empty URL given is shown as ""
+    name = STDIN_LABEL if page.url is None else page.url  # an empty one: `failure_text` names it
     if error is None:
         return failure_line("internal", name, "page failed without a reason")
     return failure_line(error.code.value, name, error.message)
@@ -74,7 +75,7 @@ def failure_text(code: str, url: str, message: str, *, show_code: bool = True) -
             message = message.removesuffix(tail)
         message = _naming(url).sub("it", message, count=1)
     else:  # an empty URL: nothing to name, and "" matches everywhere
-        url, message = '""', message.removeprefix(f"{code}: ")
+        url, message = EMPTY_URL_LABEL, message.removeprefix(f"{code}: ")
     return (f"{code}: " if show_code else "") + f"{url}: {message}"
 
 

@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from webferret.models import ErrorCode, Hit, Page
+from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
 from webferret.tokens import content_tokens
@@ -154,15 +154,8 @@ def host_waves(urls: Sequence[str], per_host: int) -> int:
     """How many rounds of requests the busiest host takes at `per_host` at a time: the verification's
     deadline is that many per-page timeouts, so a page queued behind others of its host (a `--site`
     search) gets its own timeout rather than what the pages before it left."""
-    hosts = Counter(_host(url) for url in urls)
+    hosts = Counter(host_of(url) for url in urls)  # as the fetcher keys its per-host cap
     return max((-(-count // max(per_host, 1)) for count in hosts.values()), default=1)
-
-
-def _host(url: str) -> str:
-    try:
-        return (urlsplit(url).hostname or "").rstrip(".")
-    except ValueError:
-        return ""
 
 
 async def verify_hits(ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float) -> Verification:
