@@ -72,7 +72,8 @@ def test_html_and_markdown_reads_never_stand_in_for_each_other(
     _, again = fetch_page(capsys, "--format", "html", page_url)
     assert markdown["fetched_via"] == "http" and markdown["format"] == "markdown"
     assert markdown["content"].startswith("# Tunnels")
-    assert again["fetched_via"] == "http" and again["content"] == html["content"]
+    assert again["fetched_via"] == "store" and again["content"] == html["content"]  # kept beside it
+    assert again["handle"] == html["handle"] != markdown["handle"]
 
 
 def test_a_document_that_is_not_html_answers_markdown(

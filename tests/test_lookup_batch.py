@@ -69,16 +69,16 @@ async def test_ferret_looks_up_a_batch_of_urls_in_one_store_call(tmp_path: Path)
     urls = [f"https://example.org/p{i}" for i in range(5)]
     ferret = Ferret(home=tmp_path)
     stored = ferret.store.put(Page(url=urls[1], ok=True, content="Stored text of page one. " * 20))
-    calls: list[list[str]] = []
+    calls: list[list[tuple[str, str]]] = []
     lookup_many = PageStore.lookup_many
 
-    def counted(store: PageStore, asked: Sequence[str]) -> list[object]:
+    def counted(store: PageStore, asked: Sequence[tuple[str, str]]) -> list[object]:
         calls.append(list(asked))
         return lookup_many(store, asked)  # type: ignore[return-value]
 
     async with ferret:
         ferret.store.lookup_many = counted.__get__(ferret.store)  # type: ignore[method-assign]
         found = await asyncio.gather(*(ferret._session.lookup(url) for url in urls))
-    assert calls == [urls]
+    assert calls == [[(url, "") for url in urls]]
     assert [page is not None for page in found] == [False, True, False, False, False]
     assert found[1] is not None and found[1].page.handle == stored.handle

@@ -111,7 +111,8 @@ async def test_scoped_reads_and_the_default_read_never_stand_in_for_each_other(s
     assert default.fetched_via == "http" and scoped.fetched_via == "http"
     assert again.fetched_via == "store" and again.content == scoped.content
     assert other.fetched_via == "http" and other.content.strip() == "# Ferret harness"
-    assert back.fetched_via == "http" and back.content == default.content and "newsletter" in back.content
+    assert back.fetched_via == "store" and back.content == default.content and "newsletter" in back.content
+    assert len({default.handle, scoped.handle, other.handle}) == 3 and back.handle == default.handle
 
 
 def test_extract_command_takes_the_scope(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -270,13 +270,16 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     conn.execute("DROP INDEX pages_final_url")
     conn.execute("ALTER TABLE pages DROP COLUMN exempt")
     conn.execute("ALTER TABLE pages DROP COLUMN private")
+    conn.execute("DROP INDEX pages_document")
+    conn.execute("ALTER TABLE pages DROP COLUMN variant")
+    conn.execute("ALTER TABLE pages DROP COLUMN document")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     store = PageStore.in_home(tmp_path)
     assert store.put(_page("https://m.example/", "Migrated."), private=True).handle
     stored = store.lookup("https://m.example/")
     assert stored is not None and stored.private and not stored.exempt
-    assert store.stats().schema_version == SCHEMA_VERSION == 5
+    assert store.stats().schema_version == SCHEMA_VERSION == 6
     store.close()
 
 

@@ -20,7 +20,15 @@ from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.search.types import SearchOptions, SearchResult
-from webferret.store.freshness import as_asked, exempt_fetch, is_fresh, served, usable, with_validators
+from webferret.store.freshness import (
+    as_asked,
+    exempt_fetch,
+    is_fresh,
+    served,
+    usable,
+    variant_of,
+    with_validators,
+)
 from webferret.store.session import SessionStore
 from webferret.store.types import OpenedPage, Passage, StoredPage
 
@@ -272,7 +280,7 @@ class Ferret:
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
         """The stored page for `url` if it can answer this call (see `SessionStore.stored_copy`)."""
-        return usable(await self._session.stored_copy(url), xopts, opts)
+        return usable(await self._session.stored_copy(url, variant_of(xopts)), xopts, opts)
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""

@@ -9,25 +9,26 @@ Here the look-ups asked in one turn of the event loop are gathered and answered 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
+K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
 
-class LookupBatch(Generic[T]):
+class LookupBatch(Generic[K, T]):
     """`await batch.get(key)`: the answer of `many(keys)` for every key asked in the same loop turn.
 
     `many` runs in a worker thread and answers one value per key, in order. When it raises, every
     key of that call gets the exception. A waiter that is cancelled leaves the others their answer.
     """
 
-    def __init__(self, many: Callable[[Sequence[str]], Sequence[T]]) -> None:
+    def __init__(self, many: Callable[[Sequence[K]], Sequence[T]]) -> None:
         self._many = many
-        self._asked: dict[str, asyncio.Future[T]] = {}
+        self._asked: dict[K, asyncio.Future[T]] = {}
         self._running: set[asyncio.Task[None]] = set()
 
-    async def get(self, key: str) -> T:
+    async def get(self, key: K) -> T:
         answer = self._asked.get(key)
         if answer is None:
             loop = asyncio.get_running_loop()
@@ -43,7 +44,7 @@ class LookupBatch(Generic[T]):
         self._running.add(task)  # held until done (the loop keeps only weak references)
         task.add_done_callback(self._running.discard)
 
-    async def _answer(self, asked: dict[str, asyncio.Future[T]]) -> None:
+    async def _answer(self, asked: dict[K, asyncio.Future[T]]) -> None:
         try:
             values = await asyncio.to_thread(self._many, list(asked))
         except asyncio.CancelledError:  # the loop is closing: so are the waiters

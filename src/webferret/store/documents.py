@@ -26,9 +26,9 @@ def target(conn: sqlite3.Connection, handle: str) -> str | None:
 
 
 def ended_at(conn: sqlite3.Connection, url: str) -> str | None:
-    """The handle of the newest page a redirect ended at `url` (pages stored before aliases were)."""
+    """The document of the newest page a redirect ended at `url` (pages stored before aliases were)."""
     row = conn.execute(
-        "SELECT handle FROM pages WHERE final_url = ? ORDER BY fetched_at DESC, id DESC LIMIT 1", (url,)
+        "SELECT document FROM pages WHERE final_url = ? ORDER BY fetched_at DESC, id DESC LIMIT 1", (url,)
     ).fetchone()
     return str(row[0]) if row else None
 
@@ -50,10 +50,10 @@ def document_of(
         conn.execute("INSERT OR REPLACE INTO aliases (handle, target) VALUES (?, ?)", (asked, handle))
     row = conn.execute(
         "SELECT key_url FROM pages WHERE handle = ? ORDER BY fetched_at DESC, id DESC LIMIT 1", (handle,)
-    ).fetchone()
+    ).fetchone()  # a default read's (a variant's key URL is its document's plus its key)
     return handle, str(row[0]) if row else canonical_url(url)
 
 
 def forget_unstored(conn: sqlite3.Connection) -> None:
     """Drop the aliases of documents no longer stored (after a prune or a clear)."""
-    conn.execute("DELETE FROM aliases WHERE target NOT IN (SELECT handle FROM pages)")
+    conn.execute("DELETE FROM aliases WHERE target NOT IN (SELECT document FROM pages)")

@@ -9,6 +9,7 @@ from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions
 from webferret.models import FetchedVia, Page
 from webferret.store.types import StoredPage
+from webferret.store.variants import key_of, scope_of
 
 
 def exempt_fetch(options: FetchOptions) -> bool:
@@ -27,6 +28,11 @@ def permitted(stored: StoredPage, options: FetchOptions) -> bool:
     allowed = {host.strip().lower().strip("[]") for host in options.allow_hosts}
     hosts = {urlsplit(url).hostname for url in (stored.page.url, stored.page.final_url) if url}
     return bool(hosts) and hosts <= allowed
+
+
+def variant_of(xopts: ExtractOptions) -> str:
+    """The variant (`variants.key_of`) a read with `xopts` gives, and is answered from the store by."""
+    return key_of(xopts.format, xopts.scope())
 
 
 def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
@@ -48,12 +54,6 @@ def read_via(page: Page) -> str:
     trail = page.meta.get("trail")
     last = trail[-1] if isinstance(trail, list) and trail else None
     return str(last.get("via") or "") if isinstance(last, dict) else ""
-
-
-def scope_of(page: Page) -> object:
-    """The scope (`--selector`, `--exclude`, `--whole-page`) `page` was extracted with, or None."""
-    extract = page.meta.get("extract")
-    return extract.get("scope") if isinstance(extract, dict) else None
 
 
 def is_fresh(stored: StoredPage, fresh_seconds: float, now: float | None = None) -> bool:

@@ -21,6 +21,7 @@ from webferret.store.handles import content_hash, handle_for
 from webferret.store.passages import PassageIndex, chunks_for
 from webferret.store.schema import connect, fts5_available, retry_locked
 from webferret.store.types import Passage, StoredPage, StoreStats
+from webferret.store.variants import DOCUMENT, needs_split, page_key, split_old_variants, variant_handle
 from webferret.tokens import content_tokens
 
 T = TypeVar("T")
@@ -30,8 +31,11 @@ DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
 _COLUMNS = (
-    "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt, private"
+    "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt, private, "
+    "document"
 )
+_OPENED = "ORDER BY variant = '' DESC, fetched_at DESC, id DESC LIMIT 1"
+"""Of a document's rows, the one its handle opens: the newest default read, else the newest variant."""
 
 
 def header(headers: Mapping[str, str], name: str) -> str | None:
@@ -62,6 +66,8 @@ class PageStore:
         self._read_lock = threading.Lock()
         if self._read(self.index.needs_setup):
             self._write(self.index.ensure)
+        if self._read(needs_split):  # a store made before variants had handles of their own
+            self._write(lambda conn: split_old_variants(conn, self._index_document))
 
     @classmethod
     def in_home(cls, home: Path, *, page_tokens: int = 4000, fts: bool | None = None) -> PageStore:
@@ -142,45 +148,68 @@ class PageStore:
             content_hash(page.content), fetched.timestamp(), header(headers, "etag"),
             header(headers, "last-modified"), page.title, page.format, content_tokens(page),
             page.model_dump_json(exclude=_NOT_IN_JSON), page.content, int(exempt), int(private),
+            page_key(page),
         )  # fmt: skip
         return row, chunks_for(page.content, self.page_tokens)
 
     def _write_row(
         self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]], named: str | None = None
     ) -> str:
-        """Write one prepared page under the handle of the document it is; answer that handle."""
-        handle, key_url = document_of(conn, row[0], row[1], named)
+        """Write one prepared page under the handle of the document it is (a variant: under its own,
+        beside that document's, see `variants`); answer that handle."""
+        key = row[-1]
+        document, key_url = document_of(conn, row[0], row[1], None if key else named)
+        handle = (named or variant_handle(document, key)) if key else document
+        if key:
+            key_url = f"{key_url}\n{key}"  # a variant's text is a version of the variant only
         page_id = conn.execute(
-            "INSERT INTO pages (handle, key_url, url, final_url, canonical_url, content_hash, "
+            "INSERT INTO pages (handle, document, key_url, url, final_url, canonical_url, content_hash, "
             "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt, "
-            "private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (key_url, content_hash) DO UPDATE SET handle = excluded.handle, url = excluded.url, "
+            "private, variant) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key_url, content_hash) DO UPDATE SET handle = excluded.handle, "
+            "document = excluded.document, url = excluded.url, "
             "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
             "fetched_at = excluded.fetched_at, etag = excluded.etag, "
             "last_modified = excluded.last_modified, title = excluded.title, "
             "page_json = excluded.page_json, exempt = excluded.exempt, private = excluded.private "
             "RETURNING id",
-            (handle, key_url, *row),
+            (handle, document, key_url, *row),
         ).fetchone()[0]
-        if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
-            return handle
-        self.index.remove(conn, "handle = ? AND id != ?", (handle, page_id))
-        self.index.add(conn, page_id, chunks)
+        self._index_document(conn, document, (page_id, chunks))
         return handle
 
+    def _index_document(
+        self, conn: sqlite3.Connection, document: str, ready: tuple[int, list[tuple[int, str]]] | None = None
+    ) -> None:
+        """Give `document` the passages of the row its handle opens (`_OPENED`), and no other row
+        any; `ready`: a row's chunks already cut (a page being written)."""
+        opened = f"SELECT id, content FROM pages WHERE document = ? {_OPENED}"
+        row = conn.execute(opened, (document,)).fetchone()
+        if row is None:
+            return
+        page_id, content = row
+        self.index.remove(conn, "document = ? AND id != ?", (document, page_id))
+        if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
+            return
+        chunks = ready[1] if ready and ready[0] == page_id else chunks_for(content, self.page_tokens)
+        self.index.add(conn, page_id, chunks)
+
     def get(self, handle: str) -> StoredPage | None:
-        """The newest stored version of `handle`, or None."""
-        row = self._read(
-            lambda conn: conn.execute(
-                f"SELECT {_COLUMNS} FROM pages WHERE handle = ? ORDER BY fetched_at DESC, id DESC LIMIT 1",
-                (handle,),
-            ).fetchone()
-        )
+        """The newest stored version of `handle` (a document's: its newest default read, else its
+        newest variant), or None."""
+
+        def read(conn: sqlite3.Connection) -> Row | None:
+            exact = f"SELECT {_COLUMNS} FROM pages WHERE handle = ? ORDER BY fetched_at DESC, id DESC LIMIT 1"
+            opened = f"SELECT {_COLUMNS} FROM pages WHERE document = ? {_OPENED}"
+            row: Row | None = conn.execute(exact, (handle,)).fetchone()
+            return row or conn.execute(opened, (handle,)).fetchone()
+
+        row = self._read(read)
         return _stored(row) if row else None
 
     def holds(self, handle: str) -> bool:
         """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
-        query, key = "SELECT 1 FROM pages WHERE handle = ? LIMIT 1", self.resolve(handle)
+        query, key = "SELECT 1 FROM pages WHERE handle = ?1 OR document = ?1 LIMIT 1", self.resolve(handle)
         return self._read(lambda conn: conn.execute(query, (key,)).fetchone()) is not None
 
     def resolve(self, name: str) -> str:
@@ -199,14 +228,24 @@ class PageStore:
         """The newest stored version of the page a handle or URL names (see `resolve`)."""
         return self.get(self.resolve(name))
 
-    def lookup(self, url: str) -> StoredPage | None:
+    def lookup(self, url: str, variant: str = DOCUMENT) -> StoredPage | None:
         """The newest stored version of the page at `url` (any spelling of its canonical URL), else of
-        the page a redirect ended at `url` (one document, one handle: see `resolve`)."""
-        return self.get(self.resolve(url))
+        the page a redirect ended at `url` (one document, one handle: see `resolve`), read as
+        `variant` asks (`variants.key_of`; by default, the document itself)."""
+        document = self.resolve(url)
+        row = self._read(
+            lambda conn: conn.execute(
+                f"SELECT {_COLUMNS} FROM pages WHERE document = ? AND variant = ? "
+                "ORDER BY fetched_at DESC, id DESC LIMIT 1",
+                (document, variant),
+            ).fetchone()
+        )
+        return _stored(row) if row else None
 
-    def lookup_many(self, urls: Sequence[str]) -> list[StoredPage | None]:
-        """`lookup` for each of `urls`, in order (one thread's trip for a search's candidates)."""
-        return [self.lookup(url) for url in urls]
+    def lookup_many(self, asked: Sequence[tuple[str, str]]) -> list[StoredPage | None]:
+        """`lookup` for each (URL, variant) of `asked`, in order (one thread's trip for a search's
+        candidates)."""
+        return [self.lookup(url, variant) for url, variant in asked]
 
     def revalidated(self, stored: StoredPage, headers: Mapping[str, str] | None = None) -> Page:
         """Record that the server confirmed `stored` is current (a 304); answer its refreshed page."""
@@ -224,9 +263,10 @@ class PageStore:
 
     # -- passages -------------------------------------------------------------------------------
     def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
-        """The best passages for `query` across stored pages (or the given handles, or URLs)."""
+        """The best passages for `query` across stored pages (or the given handles, or URLs): of each
+        document, the text its handle opens (a variant's handle searches its document)."""
         if handles is not None:
-            handles = [self.resolve(h) for h in handles]
+            handles = [self._searched(h) for h in handles]
         if self._read(self.index.needs_rebuild):
             self._write(self.index.ensure)
         # a document stored under two URLs (a redirect's start and its end, say) has each passage
@@ -244,11 +284,17 @@ class PageStore:
                 )
         return found
 
+    def _searched(self, name: str) -> str:
+        """The handle whose passages stand for the document `name` names (see `_index_document`)."""
+        named = self.named(name)
+        opened = self.get(named.document) if named is not None and named.document else named
+        return opened.handle if opened is not None else self.resolve(name)
+
     # -- housekeeping ---------------------------------------------------------------------------
     def stats(self) -> StoreStats:
         def read(conn: sqlite3.Connection) -> StoreStats:
             handles, versions, oldest, newest = conn.execute(
-                "SELECT count(DISTINCT handle), count(*), min(fetched_at), max(fetched_at) FROM pages"
+                "SELECT count(DISTINCT document), count(*), min(fetched_at), max(fetched_at) FROM pages"
             ).fetchone()
             passages = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -266,8 +312,15 @@ class PageStore:
         cutoff = time.time() - older_than_s
 
         def write(conn: sqlite3.Connection) -> int:
+            indexed = conn.execute(  # a document whose searched text goes: its variant left is searched
+                "SELECT DISTINCT document FROM pages p WHERE fetched_at < ? "
+                "AND EXISTS (SELECT 1 FROM chunks c WHERE c.page_id = p.id)",
+                (cutoff,),
+            ).fetchall()
             self.index.remove(conn, "fetched_at < ?", (cutoff,))
             removed = conn.execute("DELETE FROM pages WHERE fetched_at < ?", (cutoff,)).rowcount
+            for (document,) in indexed:
+                self._index_document(conn, document)
             forget_unstored(conn)
             return removed
 
@@ -294,7 +347,9 @@ def _iso(stamp: float | None) -> str | None:
 
 
 def _stored(row: Row) -> StoredPage:
-    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt, private = row
+    page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt, private, doc = (
+        row
+    )
     page = Page.model_validate_json(page_json).model_copy(
         update={
             "content": content,
@@ -303,4 +358,6 @@ def _stored(row: Row) -> StoredPage:
             "fetched_at": _when(fetched_at),
         }
     )
-    return StoredPage(page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt), bool(private))
+    return StoredPage(
+        page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt), bool(private), doc
+    )

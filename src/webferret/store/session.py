@@ -19,6 +19,7 @@ from typing import Any
 from webferret.models import Page
 from webferret.store.handles import handle_for, page_names, read_handle
 from webferret.store.types import StoredPage
+from webferret.store.variants import DOCUMENT, page_key, variant_handle
 
 DOCUMENTS_REMEMBERED = 4096
 """Pages a session remembers the handle of (so the same page read again under another URL, a
@@ -35,8 +36,8 @@ class SessionStore:
         self._lookups: Any = None  # the store look-ups of one loop turn, answered together
         self.documents: dict[str, str] = {}  # the handle each page got here, by its final URL's handle
 
-    async def stored_copy(self, url: str) -> StoredPage | None:
-        """The stored page for `url`; a store that fails is a miss.
+    async def stored_copy(self, url: str, variant: str = DOCUMENT) -> StoredPage | None:
+        """The stored page for `url`, read as `variant` asks (`variants`); a store that fails is a miss.
 
         It waits for a write of the same page still under way (`keep_later`): one at `url`, or, when
         the stored page is a redirect's, one at the URL it ended at; not for the others: a search's
@@ -44,20 +45,20 @@ class SessionStore:
         handle = handle_for(url)
         await self._pending({handle})
         try:
-            stored = await self.lookup(url)
+            stored = await self.lookup(url, variant)
             if stored is not None and await self._pending(page_names(stored.page, stored.handle) - {handle}):
-                stored = await self.lookup(url)  # the write it waited for
+                stored = await self.lookup(url, variant)  # the write it waited for
             return stored
         except sqlite3.Error:
             return None
 
-    async def lookup(self, url: str) -> StoredPage | None:
+    async def lookup(self, url: str, variant: str = DOCUMENT) -> StoredPage | None:
         """The store's `lookup`, gathered with the others asked in the same loop turn (`LookupBatch`)."""
         if self._lookups is None:
             from webferret.store.batching import LookupBatch
 
-            self._lookups = LookupBatch(lambda urls: self._store().lookup_many(urls))
-        found: StoredPage | None = await self._lookups.get(url)
+            self._lookups = LookupBatch(lambda asked: self._store().lookup_many(asked))
+        found: StoredPage | None = await self._lookups.get((url, variant))
         return found
 
     async def _pending(self, handles: set[str]) -> bool:
@@ -81,7 +82,7 @@ class SessionStore:
 
             meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
             return page.model_copy(update={"tokens": content_tokens(page), "meta": meta})
-        if kept.handle is not None:
+        if kept.handle is not None and page_key(kept) == DOCUMENT:  # a variant's handle is not its page's
             self.remember(read_handle(kept), kept.handle, replace=True)
         return kept
 
@@ -96,6 +97,7 @@ class SessionStore:
         from webferret.tokens import content_tokens  # imported once pages arrive, not on a search's way out
 
         handle = self.remember(read_handle(page), handle_for(page.url or ""), replace=False)
+        handle = variant_handle(handle, page_key(page))  # a variant is stored beside its document
         page = page.model_copy(update={"handle": handle, "tokens": content_tokens(page)})
         write = asyncio.create_task(self.keep(page, headers, exempt, private))
         self.track(write, _write_done)

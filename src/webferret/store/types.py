@@ -22,6 +22,7 @@ class StoredPage:
     last_modified: str | None
     exempt: bool = False
     private: bool = False  # read with a caller's own headers: it answers no fetch (`freshness.usable`)
+    document: str | None = None  # the handle of the document it is (its own, unless it is a variant)
 
 
 class OpenedPage(BaseModel):
@@ -59,7 +60,7 @@ class StoreStats(BaseModel):
     path: str
     schema_version: int
     search: str = Field(description="fts5 or fallback")
-    pages: int = Field(description="distinct handles")
+    pages: int = Field(description="documents (a page read another way is a version of its document)")
     versions: int
     passages: int
     bytes: int
