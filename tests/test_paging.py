@@ -1,4 +1,4 @@
-"""Paging on block boundaries: never inside a code block or a table row; nothing lost."""
+"""Paging on block boundaries: never inside a code block that fits a page or a table row; nothing lost."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from webferret.models import Page
 from webferret.present.disclosure import first_page, open_document
-from webferret.present.paging import paginate
+from webferret.present.paging import open_fence, paginate
 from webferret.tokens import content_tokens, estimate_tokens
 
 WORDS = ("the", "ferret", "runs", "under", "a", "fence", "and")
@@ -51,12 +51,15 @@ def test_pages_hold_the_whole_document_and_respect_blocks(seed: int, budget: int
     assert "".join(pages) == text
     assert all(page for page in pages)
     for code in codes:
-        assert any(code in page for page in pages), "a code block was cut"
+        if estimate_tokens(code) <= budget:
+            assert any(code in page for page in pages), "a code block that fits a page was cut"
+    for number, page in enumerate(pages):
+        if open_fence("".join(pages[: number + 1])):  # it ends inside a code block
+            assert page.endswith("\n"), "a code block was cut inside a line"
     for row in rows:
         assert any(row in page.splitlines() for page in pages), "a table row was cut"
     for page in pages:
-        if estimate_tokens(page) > budget:
-            assert any(code in page for code in codes), "only a whole code block may overflow a page"
+        assert estimate_tokens(page) <= budget or any(row in page for row in rows), "a page overflows"
 
 
 def test_cuts_prefer_headings_and_paragraphs() -> None:
@@ -70,6 +73,43 @@ def test_long_paragraph_is_cut_after_a_sentence() -> None:
     pages = paginate(text, 100)
     assert len(pages) > 5 and "".join(pages) == text
     assert all(page.rstrip().endswith(".") for page in pages)
+
+
+def test_cjk_text_is_cut_after_a_sentence() -> None:
+    text = "这是一个很长的中文句子，用来测试分页。" * 2000
+    pages = paginate(text, 500)
+    assert len(pages) > 20 and "".join(pages) == text
+    assert all(page.endswith("。") and estimate_tokens(page) <= 500 for page in pages)
+
+
+def test_text_without_spaces_and_one_line_code_are_cut_anyway() -> None:
+    for text in ("x" * 250_000, "```js\n" + "a=1;" * 60_000 + "\n```\n"):
+        pages = paginate(text, 1000)
+        assert "".join(pages) == text and len(pages) > 50
+        assert max(estimate_tokens(page) for page in pages) <= 1000
+
+
+def test_a_code_block_larger_than_a_page_is_cut_between_lines() -> None:
+    code = "```json\n" + "".join(f'  {{"id": {i}, "v": "{"x" * 20}"}},\n' for i in range(5000)) + "```\n"
+    text = "Intro line.\n\n" + code + "\nAfter.\n"
+    pages = paginate(text, 2000)
+    assert "".join(pages) == text and len(pages) > 20 and pages[0] == "Intro line.\n\n"
+    assert all(page.endswith("\n") and estimate_tokens(page) <= 2000 for page in pages)
+
+
+def test_a_code_block_that_fits_moves_to_the_next_page_whole() -> None:
+    code = "```\n" + "".join(f"line {i} of code\n" for i in range(60)) + "```\n"
+    text = "Word " * 70 + "\n\n" + code + "\nEnd.\n"
+    pages = paginate(text, 400)
+    assert any(code in page for page in pages)
+
+
+def test_an_html_pre_is_a_code_block() -> None:
+    pre = "<pre><code>" + "".join(f"line {i} of code\n" for i in range(60)) + "</code></pre>\n"
+    text = "<p>" + "Word " * 70 + "</p>\n" + pre + "<p>End.</p>\n"
+    pages = paginate(text, 400)
+    assert any(pre in page for page in pages) and "".join(pages) == text
+    assert open_fence(text[: text.index("line 3")]) is None  # clipping closes Markdown fences only
 
 
 def test_short_and_empty_documents_are_one_page() -> None:

@@ -1,10 +1,12 @@
 """Token-budget pagination on block boundaries.
 
 A document is cut only where a reader would pause: before a heading, between paragraphs, between
-lines of a list or table, and (for a paragraph longer than a page) after a sentence or a word. It is
-never cut inside a fenced code block, inside a table row, nor inside a paragraph that fits a page;
-a code block larger than a page keeps its own, oversized page. Pages are exact slices of the text:
-joined, they are the whole document.
+lines of a list or table, and (for a paragraph longer than a page) after a sentence (a CJK one too)
+or a word. It is never cut inside a table row, nor inside a paragraph or a code block (fenced, or an
+HTML `<pre>`) that fits a page. A code block larger than a page is cut between its lines, and a line
+larger than a page with no sentence or word to end at (minified code, text without spaces) every
+`CHAR_STEP` characters: no page outgrows its budget but a table row. Pages are exact slices of the
+text: joined, they are the whole document.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from webferret.tokens import token_prefix
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
-_SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+")
+_SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+|[。！？][」』）”’\"')]*")
 _SPACE = re.compile(r"\s+")
+_PRE = "<pre"
+CHAR_STEP = 64
 
-# cut ranks, best first
-HEADING, PARAGRAPH, LINE, SENTENCE, WORD = range(5)
+# cut ranks, best first; CODE and CHAR only where nothing better lets a page fit its budget
+HEADING, PARAGRAPH, LINE, SENTENCE, WORD, CODE, CHAR = range(7)
 
 
 class _Tokens:
@@ -30,21 +34,30 @@ class _Tokens:
         self.ends, self.totals = token_prefix(text)
 
     def upto(self, offset: int) -> float:
-        return self.totals[bisect_right(self.ends, offset)]
+        index = bisect_right(self.ends, offset)
+        total = self.totals[index]
+        if index < len(self.ends):  # inside a piece: a share of a long one (a run of letters without end)
+            begin = self.ends[index - 1] if index else 0
+            if self.ends[index] - begin > CHAR_STEP:
+                total += (self.totals[index + 1] - total) * (offset - begin) / (self.ends[index] - begin)
+        return total
 
 
 def _size(tokens: _Tokens, offset: int, line: str) -> float:
     return tokens.upto(offset + len(line)) - tokens.upto(offset)
 
 
-def _inline_cuts(line: str, start: int, best: dict[int, int]) -> None:
+def _inline_cuts(line: str, start: int, best: dict[int, int], prose: bool = True) -> None:
     first = start + len(line) - len(line.lstrip())
     last = start + len(line.rstrip("\n"))
-    for rank, pattern in ((SENTENCE, _SENTENCE_END), (WORD, _SPACE)):
-        for match in pattern.finditer(line):
-            at = start + match.end()
-            if first < at < last and at not in best:
-                best[at] = rank
+    if prose:
+        for rank, pattern in ((SENTENCE, _SENTENCE_END), (WORD, _SPACE)):
+            for match in pattern.finditer(line):
+                at = start + match.end()
+                if first < at < last and at not in best:
+                    best[at] = rank
+    for at in range(first + CHAR_STEP, last, CHAR_STEP):
+        best.setdefault(at, CHAR)
 
 
 def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> dict[int, int]:
@@ -60,6 +73,9 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
     previous_blank = False
     for line in text.splitlines(keepends=True):
         if fence is not None:
+            best[offset] = CODE
+            if _size(tokens, offset, line) > inline_above:
+                _inline_cuts(line, offset, best, prose=False)
             fence = fence_after(fence, line)
             offset += len(line)
             previous_blank = False
@@ -75,20 +91,25 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
 
 
 def fence_after(fence: str | None, line: str) -> str | None:
-    """The code fence (its backticks or tildes) open after `line`, given the one open before it."""
+    """The code fence (its backticks or tildes, or `<pre` for an HTML one) open after `line`, given
+    the one open before it."""
+    if fence == _PRE:
+        return None if "</pre>" in line.lower() else fence
     opener = _FENCE.match(line)
     if fence is None:
+        if opener is None and line.lstrip()[:4].lower() == _PRE and "</pre>" not in line.lower():
+            return _PRE
         return opener.group(1) if opener else None
     closes = opener is not None and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
     return None if closes else fence
 
 
 def open_fence(text: str) -> str | None:
-    """The code fence left open at the end of `text` (a cut inside a code block), or None."""
+    """The Markdown code fence left open at the end of `text` (a cut inside a code block), or None."""
     fence = None
     for line in text.splitlines():
         fence = fence_after(fence, line)
-    return fence
+    return None if fence == _PRE else fence
 
 
 def paginate(text: str, page_tokens: int) -> list[str]:
@@ -121,6 +142,10 @@ def _next_cut(ranks: list[int], sums: list[float], start: int, budget: int) -> i
     floor = sums[start] + budget / 2
     window = range(bisect_left(sums, floor, start + 1, last + 1), last + 1) or range(last, last + 1)
     best_rank = min(ranks[k] for k in window)
+    if best_rank >= CODE:  # only inside a code block or a long line: end the page before it if it can
+        before = [k for k in range(start + 1, window.start) if ranks[k] < CODE]
+        if before:
+            return before[-1]
     return max(k for k in window if ranks[k] == best_rank)
 
 
