@@ -178,6 +178,13 @@ class Settings(BaseSettings):
         "off, or the socket's absolute path",
     )
 
+    @field_validator("home", mode="before")
+    @classmethod
+    def _check_home(cls, value: Any) -> Any:
+        if isinstance(value, str | Path) and not str(value).strip():  # an unset variable in a script
+            raise ValueError("empty: name a directory (an empty one would mean the current directory)")
+        return value
+
     @field_validator("allow_hosts", "engines", "allowed_domains", "blocked_domains", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:

@@ -124,7 +124,7 @@ def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
     from webferret.config import load_settings
 
     overrides: dict[str, Any] = dict(extra)
-    if getattr(args, "home", None):
+    if getattr(args, "home", None) is not None:  # `--home ""` is refused, not the default home
         overrides["home"] = args.home
     if getattr(args, "allow_private_hosts", None):
         overrides["allow_private_hosts"] = True
