@@ -3,6 +3,9 @@ an engine's 200 KB snippet cannot flood every answer that names it."""
 
 from __future__ import annotations
 
+import pytest
+from simweb import SimWeb
+
 from webferret.models import MAX_CHARS, Hit, Page, clipped
 
 
@@ -21,3 +24,28 @@ def test_page_and_hit_fields_are_clipped_where_they_are_made() -> None:
     assert Page(url="https://a.example/", title="Burrows").title == "Burrows"
     hit = Hit(url="https://a.example/", title="t" * 200_000, snippet="s " * 100_000)
     assert len(hit.title) == MAX_CHARS["title"] and len(hit.snippet) <= MAX_CHARS["snippet"]
+
+
+ESCAPES = (
+    "\x1b[31mred\x1b[0m \x1b]0;pwned\x07\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ "
+    "\x1bc\rhid\x00den\x9b"
+)
+
+
+def test_terminal_escapes_and_control_characters_never_reach_a_view() -> None:
+    page = Page(url="https://a.example/", title=f"T {ESCAPES}", content=f"Body\tone\r\n{ESCAPES}\n")
+    assert page.title == "T red link hidden" and page.content == "Body\tone\r\nred link hidden\n"
+    hit = Hit(url="https://a.example/", title=ESCAPES, snippet=ESCAPES)
+    assert hit.title == hit.snippet == "red link hidden"
+
+
+def test_a_hostile_page_cannot_drive_the_terminal(simweb: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    from webferret.cli import main
+
+    shown = ESCAPES.replace("\x00", "")  # a NUL byte makes the body binary (`sniff`)
+    body = f"<html><head><title>Burrows {shown}</title></head><body><article><h1>Burrows</h1>"
+    body += f"<p>{'Ferrets dig long tunnels under the barn. ' * 20}{shown}</p></article></body></html>"
+    url = simweb.add("/escapes", body, headers={"Content-Type": "text/html; charset=utf-8"})
+    assert main(["fetch", "--allow-host", "127.0.0.1", url]) == 0
+    out = capsys.readouterr().out
+    assert "# Burrows red link" in out and "hidden" in out and not any(c in out for c in "\x1b\x07\x00\x9b")

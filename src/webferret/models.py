@@ -6,6 +6,7 @@ These models are the public contract: the JSON Schemas in ``schemas/`` are gener
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -29,8 +30,22 @@ def clipped(text: str | None, limit: int) -> str | None:
     return cut.rstrip() + "…"
 
 
+_CONTROLS = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # a terminal control sequence (colours, cursor moves, clearing)
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # an operating-system command (a window title, a link)
+    r"|\x1b[ -~]?"  # any other escape
+    r"|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"  # a carriage return alone, other control characters
+)
+
+
+def printable(text: str | None) -> str | None:
+    """`text` without terminal escape sequences and control characters (tabs and line ends kept): a
+    page's text could otherwise retitle, recolour or clear the terminal that shows it."""
+    return _CONTROLS.sub("", text) if text else text
+
+
 def _clip(value: str | None, info: ValidationInfo) -> str | None:
-    return clipped(value, MAX_CHARS[info.field_name or ""])
+    return clipped(printable(value), MAX_CHARS[info.field_name or ""])
 
 
 class ErrorCode(StrEnum):
@@ -179,6 +194,7 @@ class Page(BaseModel):
     meta: dict[str, Any] = Field(default_factory=dict, description="tier trail, timings, clipping")
 
     _clipped = field_validator("title", "byline", "site_name", "description")(_clip)
+    _printable = field_validator("content")(printable)
 
     @classmethod
     def failed(cls, url: str | None, error: ErrorInfo, **fields: Any) -> Page:
