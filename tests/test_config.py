@@ -199,3 +199,17 @@ def test_overrides_apply_to_given_settings_and_are_checked(tmp_path: Path) -> No
     assert (tuned.timeout, tuned.max_urls, tuned.home) == (5, 3, tmp_path)  # they were ignored
     with pytest.raises(ConfigError, match="setting 'timeout'"):
         Ferret(base, timeout=-1)
+
+
+@pytest.mark.parametrize(
+    "args", [["store", "clear", "--yes", "--home", ""], ["store", "stats", "--home", " "]]
+)
+def test_an_empty_home_is_refused_not_the_default(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str]
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the default home, which must stay untouched
+    assert main(args) == 2
+    assert "setting 'home'" in capsys.readouterr().err and not list(tmp_path.iterdir())
+    monkeypatch.setenv("WEBFERRET_HOME", "")
+    with pytest.raises(ConfigError, match="WEBFERRET_HOME"):
+        load_settings()
