@@ -101,3 +101,13 @@ def test_sniff_kind(body: bytes, content_type: str | None, kind: str) -> None:
 
 def test_sniff_json_only_when_it_parses() -> None:
     assert sniff_kind(json.dumps({"k": "v" * 2000}).encode(), None) == "json"
+
+
+def test_a_stray_byte_in_a_utf8_page_is_one_replacement_not_mojibake() -> None:
+    good = "Grüße aus München, 日本語の本を読む。" * 40
+    body = good.encode() + b"\xff" + good.encode()
+    for content_type in ("text/html; charset=utf-8", "text/html", None):
+        text = decode_body(body, content_type)
+        assert text == good + "\ufffd" + good
+    french = ("Café au lait et crème brûlée, à la française. " * 20).encode("cp1252")
+    assert decode_body(french, None).startswith("Café au lait et crème brûlée")  # not UTF-8 at all

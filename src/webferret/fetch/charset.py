@@ -2,7 +2,9 @@
 `http-equiv` (or an XML declaration), then detection with charset-normalizer.
 
 A declared charset that cannot decode the bytes is treated as a lie and the next source is tried.
-Labels follow browsers: `iso-8859-1`, `latin1` and `us-ascii` mean windows-1252.
+Bytes that are UTF-8 but for a few broken sequences (one stray byte in a page of umlauts and kana)
+are read as UTF-8 with U+FFFD there, as a browser reads them, not as a single-byte charset (every
+character of the page wrong). Labels follow browsers: `iso-8859-1`, `latin1` and `us-ascii` mean windows-1252.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ def decode_body(body: bytes, content_type: str | None) -> str:
         if text is not None:
             return text
     text = _try(body, "utf-8")
+    if text is None:
+        text = mostly_utf8(body)
     if text is not None:
         return text
     guesses = list(from_bytes(body[:DETECT_BYTES]))
@@ -55,6 +59,20 @@ def decode_body(body: bytes, content_type: str | None) -> str:
     # a tie (cp1250, cp1252, cp1257 read French alike) goes to windows-1252, the web's default
     encoding = "cp1252" if not best or any(g.encoding == "cp1252" for g in tied) else best.encoding
     return body.decode(_normalize(encoding) or "cp1252", errors="replace")
+
+
+UTF8_SHARE = 4
+"""Broken sequences a body may have and still be read as UTF-8: one per this many characters that
+decode to more than ASCII (a single-byte page is almost never valid UTF-8 by chance)."""
+_WIDE = re.compile("[^\x00-\x7f\ufffd]")
+
+
+def mostly_utf8(body: bytes) -> str | None:
+    """`body` as UTF-8 with U+FFFD for its broken sequences, when they are few against the wide
+    characters that decode; else None."""
+    text = body.decode("utf-8", errors="replace")
+    broken = text.count("\ufffd") - body.count("\ufffd".encode())
+    return text if broken * UTF8_SHARE <= len(_WIDE.findall(text)) else None
 
 
 def declared_charset(content_type: str | None) -> str | None:
