@@ -124,6 +124,19 @@ def test_page_timeout(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> Non
     assert exit_code == 1 and out.startswith(f"ERROR timeout: {simweb.url('/drip')}: ")
 
 
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+def test_a_dripping_server_meets_the_page_timeout_in_every_tier(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, tier: str
+) -> None:
+    """A byte every 0.1 s passes a low-speed limit: the page timeout, not the call's budget, ends it."""
+    exit_code, out, _ = run(
+        capsys, *ALLOW, "--tier", tier, "--timeout", "0.5", "--budget", "20", simweb.url("/drip")
+    )
+    assert exit_code == 1 and out.startswith(
+        f"ERROR timeout: {simweb.url('/drip')}: not read in full within 0.5 s"
+    )
+
+
 def test_max_bytes_flag(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:
     exit_code, out, _ = run(capsys, *ALLOW, "--max-bytes", "1000", simweb.url("/article"))
     assert exit_code == 1 and out.startswith("ERROR too_large:") and "1000 bytes" in out

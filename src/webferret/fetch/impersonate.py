@@ -72,7 +72,13 @@ async def request_once(
     data: bytes | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
     """One request to the pinned address, no redirect followed; header names lower-cased."""
-    session.curl_options = {CurlOpt.RESOLVE: [curl_resolve(target)], CurlOpt.NOPROXY: "*"}
+    session.curl_options = {
+        CurlOpt.RESOLVE: [curl_resolve(target)],
+        CurlOpt.NOPROXY: "*",
+        # a streamed request has only a low-speed limit (a server dripping a byte a second passes it),
+        # and a cancelled read waits for the transfer's end: the whole request is bounded instead
+        CurlOpt.TIMEOUT_MS: max(1, int(opts.timeout * 1000)),
+    }
     sent = {**dict(opts.headers), **(headers or {})}
     try:
         response = await session.request(
