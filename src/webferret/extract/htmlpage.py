@@ -58,7 +58,7 @@ def _parser() -> html.HTMLParser:
     parser = getattr(_PARSERS, "parser", None)
     if parser is None:
         parser = html.HTMLParser(
-            remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False
+            remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False, huge_tree=True
         )
         parser.set_element_class_lookup(_class_lookup())
         _PARSERS.parser = parser
