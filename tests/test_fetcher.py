@@ -64,6 +64,18 @@ async def test_each_hop_is_vetted_again(fetcher: Fetcher, simweb: SimWeb) -> Non
     assert (await fetch_error(fetcher, simweb.url("/to-ftp"))).code == ErrorCode.UNSUPPORTED_SCHEME
 
 
+@pytest.mark.parametrize("location", ["data:text/html,<p>hi", "javascript:alert(1)", "view-source:http://x/"])
+async def test_a_redirect_to_another_scheme_is_refused_by_its_scheme(
+    fetcher: Fetcher, simweb: SimWeb, location: str
+) -> None:
+    """httpx cannot build such a Location into a request; the answer still reaches the Fetcher."""
+    url = simweb.add("/to-scheme", status=302, headers={"Location": location})
+    error = await fetch_error(fetcher, url)
+    assert error.code == ErrorCode.UNSUPPORTED_SCHEME and location.split(":")[0] in error.message
+    raw = await fetcher.fetch(simweb.add("/to-same", status=302, headers={"Location": "http:article"}), LOCAL)
+    assert raw.final_url == simweb.url("/article")  # a scheme-relative path, as browsers read it
+
+
 async def test_gzip_is_decoded(fetcher: Fetcher, simweb: SimWeb) -> None:
     raw = await fetcher.fetch(simweb.url("/gzip-article"), LOCAL)
     assert b"Gzipped" in raw.body

@@ -30,6 +30,7 @@ from webferret.net.transport import PinnedTransport, peer_address
 from webferret.remote_text import quoted
 
 REDIRECTS = (301, 302, 303, 307, 308)
+_KEPT_LOCATION = "x-webferret-location"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
@@ -40,7 +41,12 @@ class HttpTier:
 
     def __init__(self, verify: bool | ssl.SSLContext = True) -> None:
         self.transport = PinnedTransport(verify=verify)
-        self.client = httpx.AsyncClient(transport=self.transport, trust_env=False, follow_redirects=False)
+        self.client = httpx.AsyncClient(
+            transport=self.transport,
+            trust_env=False,
+            follow_redirects=False,
+            event_hooks={"response": [_set_aside_unusable_location]},
+        )
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -54,6 +60,8 @@ class HttpTier:
         started = time.monotonic()
         try:
             response = await self.client.send(request, stream=True)
+            if _KEPT_LOCATION in response.headers:  # the Fetcher judges it, as for every tier
+                response.headers["location"] = response.headers.pop(_KEPT_LOCATION)
             try:
                 peer = peer_address(response)
                 if peer is not None and peer != target.address:
@@ -95,6 +103,23 @@ def _headers(opts: FetchOptions) -> dict[str, str]:
     }
     headers.update(dict(opts.headers))
     return headers
+
+
+async def _set_aside_unusable_location(response: httpx.Response) -> None:
+    """A `Location` httpx cannot make a URL of (`data:`, `javascript:`, `http:ok`) is moved out of
+    its way: it raises `InvalidURL` building the next request even when redirects are not followed,
+    and the response with it. The Fetcher then refuses it by its scheme, as it does for other tiers."""
+    location = response.headers.get("location")
+    if location is None or not is_redirect(response):
+        return
+    try:
+        usable = response.request.url.join(location).scheme in ("http", "https") and bool(
+            httpx.URL(location).host or not httpx.URL(location).scheme
+        )
+    except httpx.InvalidURL:
+        usable = False
+    if not usable:
+        response.headers[_KEPT_LOCATION] = response.headers.pop("location")
 
 
 def network_error(exc: httpx.HTTPError, target: Target, status: int | None = None) -> FerretError:
