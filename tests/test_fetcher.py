@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import re
 import threading
 from collections.abc import AsyncIterator
 
@@ -132,6 +133,14 @@ async def test_429_long_retry_after_is_not_waited(fetcher: Fetcher, simweb: SimW
     error = await fetch_error(fetcher, simweb.url("/rate-limited-long"))
     assert (error.code, error.retry_after) == (ErrorCode.RATE_LIMITED, 3600.0)
     assert sum(path == "/rate-limited-long" for path, _ in simweb.requests) == 1
+
+
+async def test_a_retry_after_date_is_said_in_days(fetcher: Fetcher, simweb: SimWeb) -> None:
+    url = simweb.add(
+        "/later", b"slow down", status=429, headers={"Retry-After": "Wed, 21 Oct 2099 07:28:00 GMT"}
+    )
+    error = await fetch_error(fetcher, url)
+    assert re.search(r"; retry after \d{5} days$", error.message) and (error.retry_after or 0) > 1e9
 
 
 async def test_conditional_request_returns_304(fetcher: Fetcher, simweb: SimWeb) -> None:

@@ -198,7 +198,7 @@ def _check_status(raw: RawResponse) -> None:
     where = f" from {raw.final_url}" if raw.final_url != raw.url else ""
     if raw.status == 429:
         wait = retry_after(raw)
-        after = f"; retry after {wait:g} s" if wait is not None else ""
+        after = f"; retry after {_wait_text(wait)}" if wait is not None else ""
         raise FerretError(
             ErrorCode.RATE_LIMITED,
             f"HTTP 429 Too Many Requests{where}{after}",
@@ -208,6 +208,14 @@ def _check_status(raw: RawResponse) -> None:
     if raw.status >= 400:
         message = f"HTTP {raw.status}{_reason(raw.status)}{where}"
         raise FerretError(ErrorCode.HTTP_ERROR, message, status=raw.status)
+
+
+def _wait_text(seconds: float) -> str:
+    """A wait as a reader takes it in: `30 s`, `2 h`, `12 days` (a Retry-After date may be years away)."""
+    for unit, size in (("days", 86400.0), ("h", 3600.0), ("min", 60.0)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds:.0f} s" if seconds >= 10 else f"{round(seconds, 1):g} s"
 
 
 def _reason(status: int) -> str:
