@@ -121,4 +121,20 @@ def clean_html(main: MainContent, base: str | None) -> str:
     _one_block_a_line(cleaned)
     if base:
         cleaned.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
+    _web_links_only(cleaned)
     return html.tostring(cleaned, encoding="unicode").strip() + "\n"
+
+
+LINK_SCHEMES = frozenset(("http", "https", "mailto", "tel"))
+"""The schemes a link or image of clean HTML may have (or none: a fragment, or a page without a base)."""
+
+
+def _web_links_only(root: html.HtmlElement) -> None:
+    """A link or image to another scheme (`file:`, `data:`, `vbscript:`, `chrome:`) loses it: the
+    cleaner drops only `javascript:`, and a reader's browser would open a local file."""
+    for node in root.iter("a", "img"):
+        name = "href" if node.tag == "a" else "src"
+        target = (node.get(name) or "").strip()
+        scheme = target.split(":", 1)[0].lower() if ":" in target.split("/", 1)[0] else ""
+        if scheme and scheme not in LINK_SCHEMES:
+            node.attrib.pop(name)
