@@ -111,3 +111,19 @@ def test_a_stray_byte_in_a_utf8_page_is_one_replacement_not_mojibake() -> None:
         assert text == good + "\ufffd" + good
     french = ("Café au lait et crème brûlée, à la française. " * 20).encode("cp1252")
     assert decode_body(french, None).startswith("Café au lait et crème brûlée")  # not UTF-8 at all
+
+
+def test_utf16_declared_without_a_bom_is_text() -> None:
+    body = (
+        "<html><head><title>Wide</title></head><body><p>" + "Ferrets dig. " * 30 + "</p></body></html>"
+    ).encode("utf-16le")
+    assert sniff_kind(body, "text/html; charset=utf-16le") == "html"
+    assert decode_body(body, "text/html; charset=UTF-16LE").startswith("<html><head><title>Wide")
+    assert sniff_kind(body, "text/html") == "binary"  # undeclared, without a BOM: NUL bytes
+
+
+def test_a_few_stray_nul_bytes_in_a_page_labelled_html_are_not_binary() -> None:
+    body = ("<html><body><p>" + "Ferrets dig. " * 20 + "\x00" * 5 + "</p></body></html>").encode()
+    assert sniff_kind(body, "text/html") == "html"
+    assert sniff_kind(body, None) == "binary"  # unlabelled: any NUL byte says binary
+    assert sniff_kind(b"\x00\x01\x02\x03" * 200, "text/html") == "binary"

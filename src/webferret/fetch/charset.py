@@ -12,8 +12,6 @@ from __future__ import annotations
 import codecs
 import re
 
-from charset_normalizer import from_bytes
-
 __all__ = ["declared_charset", "decode_body", "meta_charset"]
 
 _BOMS = (
@@ -53,6 +51,8 @@ def decode_body(body: bytes, content_type: str | None) -> str:
         text = mostly_utf8(body)
     if text is not None:
         return text
+    from charset_normalizer import from_bytes  # 30 ms to import: only for a body no label decodes
+
     guesses = list(from_bytes(body[:DETECT_BYTES]))
     best = guesses[0] if guesses else None
     tied = [g for g in guesses if best and (g.chaos, g.coherence) == (best.chaos, best.coherence)]

@@ -9,6 +9,8 @@ import json
 import re
 from typing import Literal
 
+from webferret.fetch.charset import declared_charset
+
 Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
 
 __all__ = ["Kind", "declares_text", "sniff_kind"]
@@ -57,12 +59,12 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     magic = _magic(head)
     if magic is not None:
         return magic
-    if not _looks_textual(head):
-        return "binary"
     declared = _declared(mime_of(content_type))
+    wide = head.startswith((b"\xff\xfe", b"\xfe\xff")) or _declares_wide(content_type)  # UTF-16 or -32
+    if not wide and not _looks_textual(head, labelled=declared in ("html", "json", "xml", "text")):
+        return "binary"
     if declared == "json" and _is_markup(head):  # JSON never opens with `<`: a server's wrong label
         return "html"
-    wide = head.startswith((b"\xff\xfe", b"\xfe\xff"))  # UTF-16: its tags are not bytes like these
     if declared == "html" and head.strip() and not wide and _ANY_TAG.search(head) is None:
         return "text"  # no tag in its first KB: Markdown or text under a wrong label, its lines kept
     if declared is not None:
@@ -90,12 +92,20 @@ def _magic(head: bytes) -> Kind | None:
     return None
 
 
-def _looks_textual(head: bytes) -> bool:
+def _declares_wide(content_type: str | None) -> bool:
+    """Does the Content-Type name UTF-16 or UTF-32 (whose text is full of NUL bytes)?"""
+    charset = (declared_charset(content_type) or "").lower().replace("_", "-")
+    return charset.startswith(("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "unicode"))
+
+
+def _looks_textual(head: bytes, labelled: bool = False) -> bool:
+    """Text, not binary: no NUL byte (a few, in a body labelled as text: a server's stray ones) and
+    few control characters."""
     if not head:
         return True
     if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return True
-    if b"\x00" in head:
+    if head.count(b"\x00") > (max(8, len(head) // 100) if labelled else 0):
         return False
     controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
     return controls <= len(head) // 20
