@@ -52,6 +52,15 @@ def test_impersonate_tier_on_a_wall_is_blocked_by_site(capsys: pytest.CaptureFix
     assert "Chrome/" in site.hits[0].headers["user-agent"]
 
 
+@pytest.mark.parametrize("name", ["shot", "shot.gif", "."])
+def test_a_screenshot_path_no_picture_can_be_written_to_is_refused_first(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    code = main(["fetch", "--json", "--screenshot", str(tmp_path / name), "http://127.0.0.1:9/"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument" and "screenshot path" in error["message"]
+
+
 def test_screenshot_refuses_a_tier_without_a_browser(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -44,6 +44,8 @@ class FetchOptions:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{needs} needs the browser, not tier {self.tier}")
         if needs:  # only the browser waits for an element or takes a picture: it picks that tier
             object.__setattr__(self, "tier", "browser")
+        if self.screenshot:
+            check_screenshot(self.screenshot)
         object.__setattr__(self, "headers", header_pairs(self.headers))
         for name, value in self.headers:
             check_header(name, value)
@@ -148,6 +150,28 @@ def same_origin(url: str, other: str) -> bool:
         return scheme, (parts.hostname or "").rstrip("."), port or {"http": 80, "https": 443}.get(scheme)
 
     return origin(url) == origin(other)
+
+
+SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg")
+
+
+def check_screenshot(path: str) -> None:
+    """Raise `FerretError(invalid_argument)` before any fetch for a screenshot path no picture can
+    be written to: the browser takes its type from the name, and cannot write over a directory."""
+    from pathlib import Path
+
+    from webferret.models import ErrorCode, FerretError
+
+    target = Path(path)
+    if target.suffix.lower() not in SCREENSHOT_TYPES:
+        why = "must end in .png or .jpg (the picture's type comes from its name)"
+    elif target.is_dir():
+        why = "is a directory"
+    elif target.exists() and not target.is_file():
+        why = "is not a regular file"
+    else:
+        return
+    raise FerretError(ErrorCode.INVALID_ARGUMENT, f"screenshot path {path!r} {why}")
 
 
 def check_css(css: str, named: str) -> None:
