@@ -86,6 +86,18 @@ async def test_a_document_that_is_not_html_is_read_as_the_server_sent_it(
     assert raw.body == body.encode() and raw.content_type == kind
 
 
+async def test_a_pdf_is_read_as_the_server_sent_it(tier: BrowserTier) -> None:
+    """Chromium's PDF viewer takes the document over (its response body comes cut short): the page
+    is the bytes the guard answered the browser with."""
+    from tests.extract.test_extract_kinds import make_pdf
+
+    pdf = make_pdf(["Ferrets in the browser.", "Page two of the notes."])
+    with serve() as site:
+        site.page("/notes.pdf", pdf, content_type="application/pdf")
+        raw = await render(tier, site.base + "/notes.pdf", OPTS)
+    assert raw.body == pdf and raw.content_type == "application/pdf"
+
+
 async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier) -> None:
     port = free_port_on_both()
     with serve("127.0.0.1", port) as site, serve("127.0.0.2", port) as secret:

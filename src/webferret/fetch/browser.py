@@ -136,7 +136,7 @@ class BrowserTier:
             main = [r for r in last if r.frame == page.main_frame]
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}
-            body, headers = await _document(main[-1] if main else None, html, headers)
+            body, headers = await _document(main[-1] if main else None, html, headers, guard.main_body)
             final_url = page.url
         finally:
             await context.close()
@@ -148,11 +148,17 @@ class BrowserTier:
         return raw
 
 
-async def _document(response: Any, rendered: str, headers: dict[str, str]) -> tuple[bytes, dict[str, str]]:
+async def _document(
+    response: Any, rendered: str, headers: dict[str, str], sent: bytes | None = None
+) -> tuple[bytes, dict[str, str]]:
     """The body and headers a page is read from: the rendered DOM of an HTML document; the bytes the
-    server sent for any other kind (text, JSON, XML), which Chromium would show wrapped in a viewer."""
+    server sent for any other kind (text, JSON, XML, PDF), which Chromium would show wrapped in a
+    viewer: `sent`, as the guard answered the browser with them (a PDF viewer's response body is
+    cut short), else the response's."""
     kind = headers.get("content-type", "")
     if response is not None and kind and "html" not in kind.lower():
+        if sent is not None:
+            return sent, headers
         from playwright.async_api import Error
 
         with contextlib.suppress(Error):
@@ -194,6 +200,7 @@ class _Guard:
         self._session = new_session(fingerprint)
         self.main_error: FerretError | None = None
         self.redirect_to: str | None = None
+        self.main_body: bytes | None = None  # the bytes the page's own document was answered with
 
     async def handle(self, route: Route) -> None:
         request = route.request
@@ -218,6 +225,8 @@ class _Guard:
             await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
+        if navigation and request.frame.parent_frame is None:
+            self.main_body = body
         await route.fulfill(status=status, headers=kept, body=body)
 
     async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
