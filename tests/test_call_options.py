@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webferret import Ferret
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, Page
 
 
 async def test_a_bad_per_call_option_is_invalid_argument_naming_it() -> None:
@@ -56,6 +56,14 @@ async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_o
         (lambda f: f.open("a.example~0123456789ab", page=0), "page: a whole number"),
         (lambda f: f.find("ferrets", n=0), "n: a whole number"),
         (lambda f: f.find("ferrets", handles="a.example~0123456789ab"), "handles: a list of handles"),
+        (
+            lambda f: f.open("a.example~0123456789ab", page_tokens=5),
+            "page_tokens: a whole number of at least 100",
+        ),
+        (lambda f: f.find("ferrets", n=10**9), "n: a whole number from 1 to 1000"),
+        (lambda f: f.open("  "), "the handle is empty"),
+        (lambda f: f.find("ferrets", handles=[""]), "the handle is empty"),
+        (lambda f: f.find('* ( " :'), "has no words to look for"),
     ],
 )
 async def test_a_bad_argument_is_invalid_argument_naming_it(
@@ -66,6 +74,17 @@ async def test_a_bad_argument_is_invalid_argument_naming_it(
         with pytest.raises(FerretError) as raised:
             await call(ferret)  # type: ignore[operator]
     assert raised.value.code == ErrorCode.INVALID_ARGUMENT and says in raised.value.message
+
+
+async def test_a_handle_is_read_as_typed_and_an_unknown_long_one_is_named_short(tmp_path: object) -> None:
+    async with Ferret(home=tmp_path) as ferret:
+        page = ferret.store.put(Page(url="https://a.example/ferrets", ok=True, content="Ferrets sleep."))
+        handle = page.handle or ""
+        opened = await ferret.open(f"  {handle.upper()}\n")
+        assert opened.handle == handle and (await ferret.find("sleep", [f" {handle} "]))[0].handle == handle
+        with pytest.raises(FerretError) as raised:
+            await ferret.open("x" * 5000)
+    assert raised.value.code == ErrorCode.NOT_FOUND and len(raised.value.message) < 200
 
 
 async def test_urls_may_be_any_iterable(tmp_path: object) -> None:

@@ -23,6 +23,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from webferret.limits import MIN_PAGE_TOKENS
+
 MiB = 1024 * 1024
 
 
@@ -117,7 +119,9 @@ class Settings(BaseSettings):
         default="markdown", description="body format: markdown, text or html"
     )
     max_tokens: int = Field(default=4000, ge=100, description="budget of one answer on agent faces")
-    page_tokens: int = Field(default=4000, ge=100, description="tokens per page when paging a document")
+    page_tokens: int = Field(
+        default=4000, ge=MIN_PAGE_TOKENS, description="tokens per page when paging a document"
+    )
     link_limit: int = Field(default=20, ge=0, description="most links listed with --links")
     fresh_seconds: float = Field(
         default=600.0, ge=0, description="a stored page younger than this is served without network"

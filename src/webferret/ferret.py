@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
-from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
+from webferret.limits import MAX_PASSAGES, MIN_PAGE_TOKENS
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import (
     as_asked,
@@ -29,6 +30,7 @@ from webferret.store.freshness import (
     variant_of,
     with_validators,
 )
+from webferret.store.handles import looks_like_handle
 from webferret.store.session import SessionStore
 from webferret.store.types import OpenedPage, Passage, StoredPage
 
@@ -304,7 +306,7 @@ class Ferret:
     async def stored(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle` (or of a URL's page), or None."""
         await self._written()
-        return await asyncio.to_thread(self.store.named, handle)
+        return await asyncio.to_thread(self.store.named, _handle_text(handle))
 
     async def open(
         self,
@@ -319,11 +321,14 @@ class Ferret:
         `links`: also the document's outgoing links, the first `link_limit` (by default the setting's)."""
         from webferret.present.disclosure import open_document
 
-        _check_text("handle", handle)
+        handle = _handle_text(handle)
         _check_count("page", page)
-        for name, value in (("page_tokens", page_tokens), ("link_limit", link_limit)):
+        for name, value, least in (
+            ("page_tokens", page_tokens, MIN_PAGE_TOKENS),
+            ("link_limit", link_limit, 1),
+        ):
             if value is not None:
-                _check_count(name, value)
+                _check_count(name, value, least)
         stored = await self.stored(handle)
         if stored is None:
             raise not_stored(handle)
@@ -338,12 +343,18 @@ class Ferret:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer); an
         empty or blank query is `invalid_argument`, as in `search`."""
+        from webferret.store.passages import query_terms
+
         _check_text("query", query)
-        _check_count("n", n)
+        _check_count("n", n, most=MAX_PASSAGES)
         if isinstance(handles, str):  # else each character would be read as a handle
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "handles: a list of handles, not one string")
         if not query.strip():
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
+        if not query_terms(query):
+            message = f"the query {clipped(query, 60)!r} has no words to look for, only punctuation"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        handles = None if handles is None else [_handle_text(h) for h in handles]
         await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):
@@ -405,9 +416,22 @@ def _check_text(name: str, value: object) -> None:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
 
 
-def _check_count(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number of at least 1, not {value!r}")
+def _check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
+        span = f"from {least} to {most}" if most else f"of at least {least}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number {span}, not {value!r}")
+
+
+def _handle_text(handle: object) -> str:
+    """A handle (or URL) as a caller may type it: spaces around it gone, a handle's letters in lower
+    case (handles are lower case); an empty one is `invalid_argument`."""
+    _check_text("handle", handle)
+    text = str(handle).strip()
+    if not text:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT, "the handle is empty (handles come from fetch and search)"
+        )
+    return text.lower() if looks_like_handle(text.lower()) else text
 
 
 def _url_list(urls: object) -> list[str]:
@@ -549,6 +573,8 @@ def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]]) -> T:
 def not_stored(handle: str) -> FerretError:
     """`not_found` for a handle (or URL) the store does not hold, saying how a page gets there."""
     if "://" in handle:
-        return FerretError(ErrorCode.NOT_FOUND, f"no stored page for {handle}: fetch it first")
-    message = f"no stored page has the handle {handle!r} (handles come from fetch and search answers)"
+        return FerretError(ErrorCode.NOT_FOUND, f"no stored page for {clipped(handle, 300)}: fetch it first")
+    message = (
+        f"no stored page has the handle {clipped(handle, 80)!r} (handles come from fetch and search answers)"
+    )
     return FerretError(ErrorCode.NOT_FOUND, message)

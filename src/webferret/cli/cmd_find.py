@@ -14,6 +14,7 @@ from webferret.cli.common import (
     settings_from_args,
 )
 from webferret.cli.numbers import whole_number
+from webferret.limits import MAX_PASSAGES
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="search only this stored page: a handle or its URL (repeatable)",
     )
     parser.add_argument(
-        "-n", type=whole_number(1, 1000), default=5, metavar="N", help="most passages answered (5)"
+        "-n", type=whole_number(1, MAX_PASSAGES), default=5, metavar="N", help="most passages answered (5)"
     )
     add_common(parser)
     add_agent_view(parser, "passages")

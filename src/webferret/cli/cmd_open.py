@@ -15,6 +15,7 @@ from webferret.cli.common import (
     settings_from_args,
 )
 from webferret.cli.numbers import whole_number
+from webferret.limits import MIN_PAGE_TOKENS
 
 NOT_STORED = "(the store holds no links for this page: `webferret fetch URL --links` reads them)"
 
@@ -25,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--page", type=whole_number(), default=1, metavar="K", help="page number (1)")
     parser.add_argument(
         "--page-tokens",
-        type=whole_number(100, unit=" of tokens per page"),
+        type=whole_number(MIN_PAGE_TOKENS, unit=" of tokens per page"),
         metavar="N",
         help="tokens per page (setting page_tokens)",
     )

@@ -1,0 +1,7 @@
+"""Bounds shared by settings, the CLI's flags and the library's arguments (a light module: the CLI
+imports it before it parses)."""
+
+MIN_PAGE_TOKENS = 100
+"""The smallest page a document is cut into (a setting, a flag or a library argument)."""
+MAX_PASSAGES = 1000
+"""The most passages one `find` answers."""
