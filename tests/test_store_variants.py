@@ -137,7 +137,8 @@ async def test_paging_a_variant_stays_in_that_reading(simweb: SimWeb, tmp_path: 
         again = await ferret.fetch(url, extract=ferret.extract_options(format="html"))
         assert html.handle and default.handle and html.handle != default.handle
         second = await ferret.open(html.handle, 2, page_tokens=300)
-        assert "<p>" in second.content and second.handle == html.handle
+        assert "<p>" in second.content and second.handle == html.handle and second.format == "html"
+        assert second.fetched_at == html.fetched_at  # the version read, so a change under a reader shows
         assert (await ferret.open(default.handle, 2, page_tokens=300)).content.startswith("Chamber")
         assert again.fetched_via == "store" and again.handle == html.handle
         found = await ferret.find("chamber socks bell", n=3)

@@ -38,6 +38,8 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
         url=page.final_url or page.url,
         tokens=estimate_tokens(text),
         next=following,
+        format=page.format,
+        fetched_at=page.fetched_at,
     )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from webferret.models import Link, Page
+from webferret.models import Link, OutputFormat, Page
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,11 @@ class OpenedPage(BaseModel):
     url: str
     tokens: int = 0
     next: str | None = Field(default=None, description="the command that reads the next page")
+    format: OutputFormat = Field(default="markdown", description="the reading's format (a variant's own)")
+    fetched_at: datetime | None = Field(
+        default=None,
+        description="when the version read was fetched: a reader paging on sees the document change",
+    )
     links: list[Link] | None = Field(
         default=None,
         description="with `links`: the document's outgoing links, its main content's first (null when "
