@@ -273,6 +273,7 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     conn.execute("DROP INDEX pages_document")
     conn.execute("ALTER TABLE pages DROP COLUMN variant")
     conn.execute("ALTER TABLE pages DROP COLUMN document")
+    conn.execute("ALTER TABLE pages DROP COLUMN paged_at")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     store = PageStore.in_home(tmp_path)

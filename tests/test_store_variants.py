@@ -14,6 +14,7 @@ from simweb import SimWeb
 from webferret.config import load_settings
 from webferret.ferret import Ferret
 from webferret.models import Page
+from webferret.present.paging import paginate
 from webferret.store.pages import PageStore
 from webferret.store.variants import key_of, variant_handle
 
@@ -98,6 +99,7 @@ def test_a_store_from_before_variants_is_split_once(tmp_path: Path) -> None:
     conn.execute("DROP INDEX pages_document")
     conn.execute("ALTER TABLE pages DROP COLUMN variant")
     conn.execute("ALTER TABLE pages DROP COLUMN document")
+    conn.execute("ALTER TABLE pages DROP COLUMN paged_at")
     conn.execute("DELETE FROM meta WHERE key = 'variants_split'")
     conn.execute(
         "INSERT INTO pages (handle, key_url, url, content_hash, fetched_at, format, tokens, page_json, "
@@ -157,3 +159,21 @@ async def test_a_session_answers_a_variant_and_the_document_each_its_own_handle(
         assert kept.handle == later.handle == variant_handle(document.handle or "", key_of("html", None))
         assert document.handle == (await ferret.stored(URL)).handle  # type: ignore[union-attr]
         assert (await ferret.stored(later.handle or "")).page.content == HTML.replace("socks", "boots")  # type: ignore[union-attr]
+
+
+def test_a_passage_names_the_page_open_shows_at_the_readers_page_size(tmp_path: Path) -> None:
+    """Passages are numbered when written, at the writer's `page_tokens`; a reader with another
+    setting is told the page its own `open` shows the passage on."""
+    text = "\n\n".join(
+        f"Section {n}. " + "Ferrets dig long tunnels under the barn. " * 12 for n in range(120)
+    )
+    text += "\n\nThe last section hides an ermine."
+    writer = PageStore.in_home(tmp_path, page_tokens=4000)
+    writer.put(Page(url=URL, ok=True, title="Long", content=text))
+    writer.close()
+    for size in (500, 4000):
+        reader = PageStore.in_home(tmp_path, page_tokens=size)
+        (found,) = reader.find("ermine", n=1)
+        pages = paginate(text, size)
+        assert "ermine" in pages[found.page - 1] and found.page == len(pages)
+        reader.close()

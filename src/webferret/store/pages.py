@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from webferret.models import Page
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.handles import content_hash, handle_for
-from webferret.store.passages import PassageIndex, chunks_for
+from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
 from webferret.store.schema import connect, fts5_available, retry_locked
 from webferret.store.types import Passage, StoredPage, StoreStats
 from webferret.store.variants import DOCUMENT, needs_split, page_key, split_old_variants, variant_handle
@@ -193,6 +193,7 @@ class PageStore:
             return
         chunks = ready[1] if ready and ready[0] == page_id else chunks_for(content, self.page_tokens)
         self.index.add(conn, page_id, chunks)
+        conn.execute("UPDATE pages SET paged_at = ? WHERE id = ?", (self.page_tokens, page_id))
 
     def get(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle` (a document's: its newest default read, else its
@@ -273,16 +274,41 @@ class PageStore:
         # twice: the best-ranked copy of a text is answered once, from a few more hits than `n`
         hits = self._read(lambda conn: self.index.search(conn, query, handles, n * DUPLICATE_ROOM))
         seen: set[str] = set()
-        found: list[Passage] = []
+        kept: list[Hit] = []
         for h in hits:
-            if h.text not in seen and len(found) < n:
+            if h.text not in seen and len(kept) < n:
                 seen.add(h.text)
-                found.append(
-                    Passage(
-                        handle=h.handle, url=h.url, title=h.title, page=h.page_no, text=h.text, score=h.score
-                    )
-                )
-        return found
+                kept.append(h)
+        pages = self._read(lambda conn: self._pages_at(conn, kept))
+        return [
+            Passage(handle=h.handle, url=h.url, title=h.title, page=page, text=h.text, score=h.score)
+            for h, page in zip(kept, pages, strict=True)
+        ]
+
+    def _pages_at(self, conn: sqlite3.Connection, hits: Sequence[Hit]) -> list[int]:
+        """The page of each hit at this store's `page_tokens`, what `open` shows: a passage's page was
+        counted at the `page_tokens` of the process that wrote it (`paged_at`), maybe another."""
+        ends: dict[int, tuple[str, list[int]]] = {}
+        numbers = []
+        for h in hits:
+            row = conn.execute(
+                "SELECT p.id, p.tokens, p.paged_at FROM chunks c JOIN pages p ON p.id = c.page_id "
+                "WHERE c.id = ?",
+                (h.chunk_id,),
+            ).fetchone()
+            if row is None or row[2] == self.page_tokens:
+                numbers.append(h.page_no)
+                continue
+            page_id, tokens, _ = row
+            if tokens <= self.page_tokens:
+                numbers.append(1)
+                continue
+            if page_id not in ends:
+                content = conn.execute("SELECT content FROM pages WHERE id = ?", (page_id,)).fetchone()[0]
+                ends[page_id] = (content, page_ends(content, self.page_tokens))
+            content, page_offsets = ends[page_id]
+            numbers.append(page_of(content, h.text, page_offsets) or h.page_no)
+        return numbers
 
     def _searched(self, name: str) -> str:
         """The handle whose passages stand for the document `name` names (see `_index_document`)."""

@@ -12,9 +12,11 @@ import math
 import re
 import sqlite3
 import unicodedata
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from webferret.present.paging import paginate
 from webferret.store.schema import FTS_TABLE, FTS_TOKENIZER
@@ -49,6 +51,18 @@ def chunks_for(content: str, page_tokens: int) -> list[tuple[int, str]]:
         for piece in paginate(page, PASSAGE_TOKENS):
             out.extend((number, part) for part in _lines_of(piece.strip()) if part)
     return out
+
+
+def page_ends(content: str, page_tokens: int) -> list[int]:
+    """Where each page of `content` (at `page_tokens`) ends, as an offset."""
+    return list(accumulate(len(page) for page in paginate(content, page_tokens)))
+
+
+def page_of(content: str, text: str, ends: Sequence[int]) -> int | None:
+    """The page (of `page_ends`) on which passage `text` of `content` starts, or None if it is not
+    found there as it is."""
+    at = content.find(text)
+    return None if at < 0 else bisect_right(ends, at) + 1
 
 
 def _lines_of(piece: str) -> list[str]:

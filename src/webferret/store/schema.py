@@ -71,10 +71,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE pages ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
     """,
     # 6: a page read another way (a format, a scope) is a variant under a handle of its own, beside
-    # its document (`variants`); the variants older stores kept as versions are split off once
+    # its document (`variants`); the variants older stores kept as versions are split off once. And
+    # the `page_tokens` a page's passages were numbered at (`paged_at`), for a reader with another
     """
     ALTER TABLE pages ADD COLUMN variant TEXT NOT NULL DEFAULT '';
     ALTER TABLE pages ADD COLUMN document TEXT;
+    ALTER TABLE pages ADD COLUMN paged_at INTEGER;
     UPDATE pages SET document = handle;
     CREATE INDEX pages_document ON pages (document, fetched_at);
     INSERT OR REPLACE INTO meta (key, value) VALUES ('variants_split', '0');
