@@ -95,3 +95,40 @@ def test_a_page_with_numbered_code_reads_without_the_numbers() -> None:
         content = extract_html(page, "https://docs.example/start", ExtractOptions(format=fmt)).content
         assert fenced in content
         assert "1import" not in content
+
+
+FILL = "Ferrets dig long tunnels under the old barn and keep their food in a dry chamber there. " * 4
+
+
+@pytest.mark.parametrize("link", [True, False])
+def test_a_hugo_table_of_linked_line_numbers_keeps_its_code(link: bool) -> None:
+    """Hugo's `lntable`: a row of two cells, the numbers (each a link to its line) and the code. As a
+    table of links it was left out of an article whole."""
+    numbers = "".join(
+        f'<span class="lnt" id="hl-0-{n}">'
+        + (f'<a class="lnlinks" href="#hl-0-{n}">{n}</a>' if link else str(n))
+        + "\n</span>"
+        for n in (1, 2, 3)
+    )
+    code = "".join(f'<span class="line"><span class="cl">{line}\n</span></span>' for line in CODE.split("\n"))
+    page = (
+        '<html><head><meta property="og:type" content="article"><title>Post</title></head><body>'
+        f"<article><h1>Post</h1><p>{FILL}</p><p>Read the folder like so:</p>"
+        '<div class="highlight"><div class="chroma"><table class="lntable"><tr>'
+        f'<td class="lntd"><pre class="chroma"><code>{numbers}</code></pre></td>'
+        f'<td class="lntd"><pre class="chroma"><code class="language-python">{code}</code></pre></td>'
+        f"</tr></table></div></div><p>{FILL}</p></article></body></html>"
+    )
+    markdown = extract_html(page, "https://blog.example/post", ExtractOptions()).markdown
+    assert f"Read the folder like so:\n\n```python\n{CODE}\n```\n\n" in markdown
+
+
+def test_a_table_of_a_label_beside_code_keeps_the_label() -> None:
+    page = (
+        '<html><head><meta property="og:type" content="article"><title>Post</title></head><body>'
+        f"<article><h1>Post</h1><p>{FILL}</p><table><tr><td>Shell session 42</td>"
+        "<td><pre>ls -la\ncd burrow\n</pre></td></tr></table>"
+        f"<p>{FILL}</p></article></body></html>"
+    )
+    markdown = extract_html(page, "https://blog.example/post", ExtractOptions()).markdown
+    assert "Shell session 42" in markdown and "cd burrow" in markdown

@@ -176,3 +176,33 @@ def collect_code_blocks(tree: etree._Element) -> dict[str, CodeBlock]:
         if code.strip() and (len(code) > 40 or "\n" in code):
             found.setdefault(code_key(node), CodeBlock(code, code_language(node) or ""))
     return found
+
+
+_NUMBERS_ONLY = re.compile(r"[\d\s]+")
+
+
+def unwrap_gutter_tables(tree: etree._Element) -> bool:
+    """Replace each highlighter's table of one row, a cell of line numbers beside a cell holding the
+    code (Hugo's `lntable`, Pygments' `highlighttable`), by the code cell's content; answer whether
+    any was. As a table of links (Hugo makes each number one), trafilatura and the block classifier
+    left the whole code block out."""
+    changed = False
+    for table in list(tree.iter("table")):
+        rows = [row for row in table.iter("tr") if next(row.iterancestors("table"), None) is table]
+        cells = [cell for cell in rows[0] if tag_name(cell) in ("td", "th")] if len(rows) == 1 else []
+        if len(cells) != 2 or not any(True for _ in cells[1].iter("pre")):
+            continue
+        gutter = "".join(cells[0].itertext())
+        if not gutter.strip() or not _NUMBERS_ONLY.fullmatch(gutter):
+            continue
+        parent = table.getparent()
+        if parent is None:
+            continue
+        code = cells[1]
+        holder = etree.Element("div")
+        holder.text = code.text
+        holder.extend(list(code))
+        holder.tail = table.tail
+        parent.replace(table, holder)
+        changed = True
+    return changed

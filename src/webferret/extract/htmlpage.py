@@ -27,7 +27,7 @@ from webferret.extract import (
     tabs,
     wikipedia,
 )
-from webferret.extract.codeblocks import collect_code_blocks
+from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
 from webferret.extract.endtags import read_on
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
@@ -163,6 +163,8 @@ def _body(
     head_title = tree.findtext(".//title")
     if scope.drop_excluded(tree, options.exclude):  # `--exclude`: gone before anything reads the body
         text = html.tostring(tree, encoding="unicode")  # the learned selector re-reads the HTML text
+    if unwrap_gutter_tables(tree):  # a highlighter's table of line numbers and code: the code alone
+        text = html.tostring(tree, encoding="unicode")
     codes = collect_code_blocks(tree)  # before the selector may flatten them
     main = _main(tree, url, text, article, options)
     if main is None:
