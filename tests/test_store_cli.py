@@ -266,3 +266,21 @@ def test_find_with_no_match_does_not_echo_a_long_query(
     assert main(["find", "zzqx " * 6000, "--home", str(home)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("no stored passage matches 'zzqx") and len(out) < 300
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["store", "stats"],
+        ["store", "prune", "--older-than", "1d"],
+        ["open", "a.example~0123456789ab"],
+        ["find", "ferret"],
+    ],
+)
+def test_a_reading_command_on_a_home_without_a_store_says_so_and_makes_none(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]
+) -> None:
+    home = tmp_path / "typo" / "home"
+    code, out = _json(capsys, *args, "--home", str(home))
+    assert code == 1 and out["error"]["code"] == "not_found"
+    assert f"no page store at {home}" in out["error"]["message"] and not home.parent.exists()

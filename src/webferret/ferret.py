@@ -110,6 +110,17 @@ class Ferret:
             self._store = PageStore.in_home(self.settings.home, page_tokens=self.settings.page_tokens)
         return self._store
 
+    def check_store(self, named: str | None = None) -> None:
+        """Raise `not_found` when no page store exists in `settings.home` (a reading call does not
+        make one: a mistyped home would look like an empty store); `named`: the handle asked for."""
+        from webferret.store.pages import STORE_FILE
+
+        path = self.settings.home / STORE_FILE
+        if self._store is None and not path.exists():
+            asked = f"{clipped(named, 80)!r} is not stored: " if named else ""
+            message = f"{asked}no page store at {path}; nothing was fetched with this home (setting home)"
+            raise FerretError(ErrorCode.NOT_FOUND, message)
+
     def fetch_options(self, **overrides: Any) -> FetchOptions:
         checked = checked_overrides(self.settings, overrides, "fetch_options", FetchOptions)
         return FetchOptions.from_settings(self.settings, **checked)
@@ -329,6 +340,7 @@ class Ferret:
         ):
             if value is not None:
                 _check_count(name, value, least)
+        self.check_store(handle)
         stored = await self.stored(handle)
         if stored is None:
             raise not_stored(handle)
@@ -355,6 +367,7 @@ class Ferret:
             message = f"the query {clipped(query, 60)!r} has no words to look for, only punctuation"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         handles = None if handles is None else [_handle_text(h) for h in handles]
+        self.check_store()
         await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):

@@ -39,6 +39,7 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
     async with Ferret(settings_from_args(args)) as ferret:
+        ferret.check_store()  # a mistyped --home is said, not made into an empty store
         store = ferret.store
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
