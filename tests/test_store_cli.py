@@ -212,7 +212,7 @@ def test_a_damaged_store_file_is_named_not_a_traceback(
 ) -> None:
     (tmp_path / "store.sqlite3").write_bytes(b"this is not an SQLite database, it is a ferret's diary" * 100)
     code, out = _json(capsys, "store", "stats", "--home", str(tmp_path))
-    assert code == 1 and out["error"]["code"] == "internal"
+    assert code == 1 and out["error"]["code"] == "invalid_argument"
     message = out["error"]["message"]
     assert str(tmp_path / "store.sqlite3") in message and "another --home" in message
 
@@ -284,3 +284,17 @@ def test_a_reading_command_on_a_home_without_a_store_says_so_and_makes_none(
     code, out = _json(capsys, *args, "--home", str(home))
     assert code == 1 and out["error"]["code"] == "not_found"
     assert f"no page store at {home}" in out["error"]["message"] and not home.parent.exists()
+
+
+def test_prune_and_clear_give_the_space_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = PageStore.in_home(tmp_path)
+    for n in range(40):
+        store.put(
+            Page(url=f"https://big.example/{n}", ok=True, content=f"Page {n}. " + "Ferrets dig. " * 3000)
+        )
+    store.close()
+    _, before = _json(capsys, "store", "stats", "--home", str(tmp_path))
+    code, pruned = _json(capsys, "store", "prune", "--older-than", "0s", "--home", str(tmp_path))
+    _, after = _json(capsys, "store", "stats", "--home", str(tmp_path))
+    assert code == 0 and pruned["data"]["removed"] == 40 and after["data"]["pages"] == 0
+    assert after["data"]["bytes"] < before["data"]["bytes"] / 5

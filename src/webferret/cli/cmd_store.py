@@ -45,11 +45,14 @@ async def run(args: argparse.Namespace) -> int:
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
             data = {"removed": store.prune(args.older_than), "older_than_seconds": args.older_than}
+            if data["removed"]:
+                store.compact()
         else:
             refused = _confirm_clear(args, store.stats().pages, str(ferret.settings.home))
             if refused is not None:
                 return refused
             data = {"removed": store.clear()}
+            store.compact()
     if args.json:
         from webferret.cli.common import envelope_json
 

@@ -217,6 +217,10 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
+        from webferret.store.schema import UnusableStore
+
+        if isinstance(exc, UnusableStore):  # a damaged or foreign store file: the home's, not a bug
+            return fail(args, ErrorCode.INVALID_ARGUMENT, str(exc), EXIT_FAILED)
         if getattr(args, "debug", False):
             import traceback
 

@@ -352,6 +352,17 @@ class PageStore:
 
         return self._write(write)
 
+    def compact(self) -> None:
+        """Give the space of removed pages back to the file system (VACUUM, then the WAL emptied):
+        SQLite otherwise keeps a file's free pages for its own reuse."""
+
+        def vacuum() -> None:
+            self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        with self._lock:
+            retry_locked(vacuum)
+
     def clear(self) -> int:
         """Remove every page; answer how many versions were removed."""
 

@@ -94,6 +94,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 """
 
 
+class UnusableStore(sqlite3.OperationalError):
+    """The store file cannot be used (damaged, foreign, or still locked): still an `sqlite3.Error`, so
+    a fetch goes on without the store; a store command reports it as the home's problem."""
+
+
 def is_locked(exc: sqlite3.OperationalError) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
@@ -140,7 +145,7 @@ def connect(path: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:  # not a database (a damaged or foreign file), or still locked
         conn.close()  # still an sqlite3 error: a fetch goes on without the store, a store command stops
         message = f"cannot use the page store at {path}: {exc} (move the file away, or use another --home)"
-        raise type(exc)(message) from None
+        raise UnusableStore(message) from None
     return conn
 
 
