@@ -1,5 +1,7 @@
 """The library face: `Ferret.fetch` / `fetch_many` and the sync facade on the simulated web."""
 
+from pathlib import Path
+
 import pytest
 from simweb import SimWeb
 
@@ -102,6 +104,19 @@ def test_sync_facade(simweb: SimWeb) -> None:
     assert page.ok and "Plain text about ferrets." in page.content
     refused = webferret.fetch(simweb.url("/text"))
     assert refused.error is not None and refused.error.code == ErrorCode.BLOCKED_ADDRESS
+
+
+def test_sync_facade_reads_the_store_too(simweb: SimWeb, tmp_path: Path) -> None:
+    settings = {"allow_hosts": ["127.0.0.1"], "home": tmp_path}
+    page = webferret.fetch(simweb.url("/article"), **settings)
+    again = webferret.fetch(simweb.url("/article"), fresh=True, **settings)
+    assert page.handle and again.fetched_via == "http"
+    opened = webferret.open(page.handle, 1, home=tmp_path)
+    assert opened.handle == page.handle and opened.content.startswith(page.content[:40])
+    (passage, *_) = webferret.find("burrow", home=tmp_path)
+    assert passage.handle == page.handle
+    pages = webferret.fetch_many([simweb.url("/article")], fresh=True, **settings)
+    assert pages[0].fetched_via == "http"
 
 
 async def test_a_url_given_twice_is_read_once_and_is_no_duplicate_of_itself(simweb: SimWeb) -> None:

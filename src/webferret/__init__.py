@@ -19,11 +19,13 @@ __all__ = [
     "fetch",
     "fetch_many",
     "search",
-]
+]  # `find` and `open` too, as attributes (`webferret.open`): a star import must not hide the built-in open
 
 if TYPE_CHECKING:
     from webferret.config import ConfigError, Settings
     from webferret.ferret import Ferret, fetch, fetch_many, search
+    from webferret.ferret import find as find
+    from webferret.ferret import open as open
     from webferret.models import Envelope, ErrorCode, ErrorInfo, Hit, Page
 
 _LAZY = {
@@ -32,6 +34,8 @@ _LAZY = {
     "Ferret": "webferret.ferret",
     "fetch": "webferret.ferret",
     "fetch_many": "webferret.ferret",
+    "find": "webferret.ferret",
+    "open": "webferret.ferret",
     "search": "webferret.ferret",
     "Envelope": "webferret.models",
     "ErrorCode": "webferret.models",

@@ -536,24 +536,45 @@ def _budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | No
 
 
 # -- sync facades --------------------------------------------------------------------------------
-def fetch(url: str, **settings: Any) -> Page:
-    """Fetch one URL from a script: `webferret.fetch("https://example.org/")`."""
+def fetch(url: str, *, fresh: bool = False, **settings: Any) -> Page:
+    """Fetch one URL from a script: `webferret.fetch("https://example.org/")` (`fresh=True`: skip the
+    store; any other keyword is a setting, as `Ferret(**settings)` takes it)."""
 
     async def run() -> Page:
         async with Ferret(**settings) as ferret:
-            return await ferret.fetch(url)
+            return await ferret.fetch(url, fresh=fresh)
 
     return _run_sync("fetch", run)
 
 
-def fetch_many(urls: Sequence[str], **settings: Any) -> list[Page]:
+def fetch_many(urls: Sequence[str], *, fresh: bool = False, **settings: Any) -> list[Page]:
     """Fetch several URLs from a script, concurrently; order is kept."""
 
     async def run() -> list[Page]:
         async with Ferret(**settings) as ferret:
-            return await ferret.fetch_many(urls)
+            return await ferret.fetch_many(urls, fresh=fresh)
 
     return _run_sync("fetch_many", run)
+
+
+def open(handle: str, page: int = 1, page_tokens: int | None = None, **settings: Any) -> OpenedPage:
+    """Page `page` of a stored document from a script: `webferret.open(handle, 2)` (`Ferret.open`)."""
+
+    async def run() -> OpenedPage:
+        async with Ferret(**settings) as ferret:
+            return await ferret.open(handle, page, page_tokens)
+
+    return _run_sync("open", run)
+
+
+def find(query: str, handles: Sequence[str] | None = None, n: int = 5, **settings: Any) -> list[Passage]:
+    """The best stored passages for `query` from a script: `webferret.find("ownership")` (`Ferret.find`)."""
+
+    async def run() -> list[Passage]:
+        async with Ferret(**settings) as ferret:
+            return await ferret.find(query, handles, n)
+
+    return _run_sync("find", run)
 
 
 def search(query: str, **settings: Any) -> Any:
