@@ -83,11 +83,24 @@ def test_a_list_the_choice_has_is_not_put_in_twice() -> None:
     assert _put_back(_page(), _main(INTRO, f"We {ITEMS[0].lower()} every day.", AFTER))[0] == 0
 
 
-def test_a_list_of_links_one_item_or_a_short_label_stays_out() -> None:
+def test_a_list_of_links_to_other_reading_one_item_or_a_short_label_stays_out() -> None:
     links = [f'<a href="/post/{n}">{item}</a>' for n, item in enumerate(ITEMS)]
-    assert _put_back(_page(items=links), _main(INTRO, AFTER))[0] == 0
+    for intro in (
+        "Related articles from our blog:",
+        "You might also like these guides:",
+        "More posts by Ada:",
+    ):
+        assert _put_back(_page(intro=intro, items=links), _main(intro, AFTER))[0] == 0
     assert _put_back(_page(items=ITEMS[:1]), _main(INTRO, AFTER))[0] == 0
     assert _put_back(_page(intro="Related:"), _main("Related:", AFTER))[0] == 0
+
+
+def test_a_list_of_links_the_article_announces_goes_back() -> None:
+    """ "For more information, see:" or "the projects I liked most:" announce the article's own links."""
+    links = [f'<a href="/docs/{n}">{item}</a>' for n, item in enumerate(ITEMS)]
+    for intro in (INTRO, "For more information on workflows, see:"):
+        added, markdown = _put_back(_page(intro=intro, items=links), _main(intro, AFTER))
+        assert added == 1 and "- [Automate repetitive tasks](/docs/0)" in markdown
 
 
 def test_a_paragraph_the_choice_left_out_brings_nothing() -> None:

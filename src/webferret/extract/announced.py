@@ -9,12 +9,15 @@ low. The reader is then told a list follows, and none does.
 A `<ul>` or `<ol>` is put back after the copy of the paragraph in the main content when, on the page:
 - it is the very next element after a `<p>` whose text ends with a colon (at least `MIN_WORDS` words);
 - it holds at least two items, none of them in the main content already;
-- at most `MAX_LINKS` of its text is link text (a list of links after "Related articles:" is the
-  page's navigation, not the article's).
+- when most of its text is link text (more than `MAX_LINKS`), the paragraph does not announce other
+  reading (`ELSEWHERE`: "Related articles:", "More helpful articles by ...", "You might also like:"
+  lead to the page's navigation; "For more information, see:" and "the projects I liked most:" lead
+  to the article's own list of links).
 """
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 
 from lxml import etree, html
@@ -23,6 +26,12 @@ from webferret.extract.features import normalize, normalized
 
 MIN_WORDS = 3
 MAX_LINKS = 0.5
+LINK_LISTS = True
+"""False: no list that is mostly links put back (bench/oof_pipeline.py measures it as a variant)."""
+ELSEWHERE = re.compile(
+    r"(?i)\b(?:related|recommended|popular|trending|latest|read (?:next|more)|also (?:like|enjoy|read)"
+    r"|more (?:helpful |useful |great )?(?:articles|posts|stories|guides|from|by|on|like)|further reading)\b"
+)
 ON = True
 """False: no list put back (bench/oof_pipeline.py measures the rule as a variant with it off)."""
 _PARAGRAPHS = ("p",)
@@ -45,7 +54,7 @@ def put_back_lists(main: etree._Element, tree: html.HtmlElement) -> int:
         if not text.rstrip().endswith(":"):
             continue
         key = normalize(text)
-        if len(key.split()) >= MIN_WORDS and _plain(listing):
+        if len(key.split()) >= MIN_WORDS and _plain(listing, text):
             wanted.setdefault(key, listing)
     if not wanted:
         return 0
@@ -77,11 +86,12 @@ def _said(item: str, items: set[str], text: str) -> bool:
     return item in items or (len(item.split()) >= 3 and item in text)
 
 
-def _plain(listing: etree._Element) -> bool:
-    """A list of at least two items with some text, not mostly links."""
+def _plain(listing: etree._Element, intro: str) -> bool:
+    """A list of at least two items with some text; mostly links only when `intro` does not point
+    to other reading."""
     items = [item for item in listing.iter("li") if "".join(item.itertext()).strip()]
     if len(items) < 2:
         return False
     chars = len("".join(listing.itertext()).strip())
     linked = sum(len("".join(a.itertext()).strip()) for a in listing.iter("a"))
-    return linked <= MAX_LINKS * chars
+    return linked <= MAX_LINKS * chars or (LINK_LISTS and ELSEWHERE.search(intro) is None)
