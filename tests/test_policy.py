@@ -123,6 +123,14 @@ async def test_a_local_path_is_pointed_to_extract(path: str) -> None:
     )
 
 
+@pytest.mark.parametrize("text", ["localhost:8765/ok", "example.org:8080/x", "intranet:80"])
+async def test_a_host_and_port_without_a_scheme_is_told_to_add_one(text: str) -> None:
+    with pytest.raises(FerretError) as info:
+        await UrlPolicy(resolver=FakeDns(DNS)).vet(text)
+    assert info.value.code == ErrorCode.INVALID_URL
+    assert info.value.message == f"{text} is not an absolute URL (did you mean https://{text}?)"
+
+
 async def test_invalid_tld_is_never_looked_up() -> None:
     dns = FakeDns(DNS)
     with pytest.raises(FerretError):

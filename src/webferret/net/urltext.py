@@ -30,7 +30,7 @@ def absolute_url(url: object, schemes: Collection[str] | None, local: str = LOCA
         raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
     scheme = parts.scheme.lower()
     known = schemes is None or scheme in schemes
-    if not scheme or (not parts.netloc and not known and "." in scheme):  # `example.org:8080/x`
+    if not scheme or (not parts.netloc and not known and _host_port(text)):  # `example.org:8080/x`
         raise FerretError(ErrorCode.INVALID_URL, f"{text} is not an absolute URL{_hint(text, local)}")
     if not known:
         only = " and ".join(schemes or ())
@@ -42,9 +42,15 @@ def absolute_url(url: object, schemes: Collection[str] | None, local: str = LOCA
     return parts
 
 
+def _host_port(text: str) -> bool:
+    """Does `text` start with a host and a port, not a scheme (`example.org:8080/x`, `localhost:8765`)?"""
+    head, _, rest = text.partition(":")
+    return "." in head or rest.split("/", 1)[0].isdigit()
+
+
 def _hint(text: str, local: str) -> str:
     if text.startswith(("/", "./", "../", "~")):
         return local
-    if "." in text.split("/")[0]:
+    if "." in text.split("/")[0] or _host_port(text):
         return f" (did you mean https://{text}?)"
     return f" (such as {EXAMPLE})"
