@@ -141,6 +141,33 @@ def test_cli_a_page_read_with_a_cookie_is_opened_but_answers_no_later_fetch(
     assert "Ferrets dig long burrows" in capsys.readouterr().out
 
 
+def test_cli_a_password_in_the_url_is_sent_never_shown_nor_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import sqlite3
+
+    from webferret.cli import main
+
+    with serve() as site:
+        site.page("/account", ARTICLE)
+        secret = site.base.replace("://", "://ada:s3cret@") + "/account"
+        argv = ["fetch", secret, "--allow-host", "127.0.0.1", "--home", str(tmp_path), "--json"]
+        assert main(argv) == 0
+        first = capsys.readouterr().out
+        assert main(argv) == 0  # read with credentials: never answered from the store
+        again = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert [hit.headers.get("authorization") for hit in site.hits] == ["Basic YWRhOnMzY3JldA=="] * 2
+    page = json.loads(first)["data"]["pages"][0]
+    assert page["url"] == site.base.replace("://", "://ada@") + "/account" and "s3cret" not in first
+    assert again["fetched_via"] == "http" and again["handle"] == page["handle"]
+    rows = sqlite3.connect(tmp_path / "store.sqlite3").execute("SELECT url, page_json, private FROM pages")
+    assert all("s3cret" not in url + data and private for url, data, private in rows)
+    closed = "http://ada:s3cret@127.0.0.1:9/x"
+    assert main(["fetch", closed, "--allow-host", "127.0.0.1", "--home", str(tmp_path)]) == 1
+    assert "s3cret" not in "".join(capsys.readouterr())
+
+
 @pytest.mark.parametrize(
     ("header", "says"),
     [
@@ -181,3 +208,13 @@ def test_library_refuses_bad_headers(tmp_path: Path, headers: object, says: str)
 def test_library_takes_headers_as_a_mapping(tmp_path: Path) -> None:
     opts = Ferret(home=tmp_path).fetch_options(headers={"Cookie": "a=b"})
     assert opts.headers == (("Cookie", "a=b"),) and opts.credentials
+
+
+def test_an_error_message_names_a_url_without_its_password() -> None:
+    from webferret.models import ErrorCode, ErrorInfo, without_password
+
+    info = ErrorInfo(
+        code=ErrorCode.TIMEOUT, message="the budget ran out before http://ada:pa@ss@h.example/x was read"
+    )
+    assert info.message == "the budget ran out before http://ada@h.example/x was read"
+    assert without_password("https://h.example/?q=a:b@c") == "https://h.example/?q=a:b@c"

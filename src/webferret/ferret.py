@@ -19,7 +19,7 @@ from webferret.config import Settings, checked_overrides, load_settings, setting
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.limits import MAX_PASSAGES, MIN_PAGE_TOKENS
-from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password, without_password
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import (
     as_asked,
@@ -220,7 +220,7 @@ class Ferret:
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
         # a wait for an element or a screenshot asks for a new rendering; a cookie, for another page
-        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or opts.credentials
+        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or _private(url, opts)
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store", url)
@@ -297,11 +297,11 @@ class Ferret:
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""
-        return await self._session.keep(page, raw.headers, exempt_fetch(opts), opts.credentials)
+        return await self._session.keep(page, raw.headers, exempt_fetch(opts), _private(raw.url, opts))
 
     def _keep_later(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """`_keep` started, not awaited: the page is answered now (see `finish_page`)."""
-        return self._session.keep_later(page, raw.headers, exempt_fetch(opts), opts.credentials)
+        return self._session.keep_later(page, raw.headers, exempt_fetch(opts), _private(raw.url, opts))
 
     def finish_later(self, tasks: Sequence[asyncio.Task[Any]]) -> None:
         """Let cancelled `tasks` wind down after the call that cancelled them has answered (closing
@@ -424,6 +424,12 @@ class Ferret:
         return await run_search(self, query, options or self.search_options())
 
 
+def _private(url: str, opts: FetchOptions) -> bool:
+    """Was (or is) the page at `url` read with the caller's own credentials: headers of its own, or a
+    password in the URL? Such a page answers no later fetch (`freshness.permitted`)."""
+    return opts.credentials or has_password(url)
+
+
 def _check_text(name: str, value: object) -> None:
     if not isinstance(value, str):
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
@@ -507,7 +513,7 @@ def with_browser_failure(page: Page, raw: RawResponse, exc: FerretError) -> Page
             update={"message": f"{page.error.message}; the browser tier failed: {exc.message}"}
         )
         return page.model_copy(update={"error": error})
-    hop = {"url": raw.final_url, "via": "browser", "error": exc.message}
+    hop = {"url": without_password(raw.final_url), "via": "browser", "error": exc.message}
     return page.model_copy(update={"meta": {**page.meta, "trail": [*shell_marked(raw.trail, page), hop]}})
 
 

@@ -38,6 +38,20 @@ _CONTROLS = re.compile(
 )
 
 
+_PASSWORD = re.compile(r"(?<=://)([^/?#@\s:]*):[^/?#\s]*@")
+
+
+def without_password(text: str | None) -> str | None:
+    """`text` with the password of every URL in it left out (`https://ada@host/`): a URL's
+    `user:password@` is sent (as Basic auth), never shown, stored or said in an error."""
+    return _PASSWORD.sub(r"\1@", text) if text and "@" in text else text
+
+
+def has_password(url: str) -> bool:
+    """Whether `url` carries a password (`https://user:password@host/`)."""
+    return without_password(url) != url
+
+
 def printable(text: str | None) -> str | None:
     """`text` without terminal escape sequences and control characters (tabs and line ends kept): a
     page's text could otherwise retitle, recolour or clear the terminal that shows it."""
@@ -85,6 +99,8 @@ class ErrorInfo(BaseModel):
     status: int | None = Field(default=None, description="HTTP status, for http_error and rate_limited")
     retry_after: float | None = Field(default=None, description="seconds, when the server said")
     vendor: str | None = Field(default=None, description="anti-bot vendor, for blocked_by_site")
+
+    _no_password = field_validator("message")(without_password)
 
 
 class FerretError(Exception):
@@ -195,6 +211,7 @@ class Page(BaseModel):
 
     _clipped = field_validator("title", "byline", "site_name", "description")(_clip)
     _printable = field_validator("content")(printable)
+    _no_password = field_validator("url", "final_url", "canonical_url")(without_password)
 
     @classmethod
     def failed(cls, url: str | None, error: ErrorInfo, **fields: Any) -> Page:

@@ -20,7 +20,7 @@ from urllib.parse import urljoin, urlsplit
 from webferret.fetch.blocks import body_verdict, visible_text
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import Target, UrlPolicy
 from webferret.remote_text import quoted, url_without_blanks
 
@@ -144,7 +144,7 @@ class BrowserTier:
         elapsed = (time.monotonic() - started) * 1000
         raw = RawResponse(url, final_url, status, headers, body, "browser", elapsed)
         raw.screenshot = opts.screenshot
-        raw.trail = [{"url": response.url, "status": response.status} for response in main]
+        raw.trail = [{"url": without_password(response.url), "status": response.status} for response in main]
         return raw
 
 

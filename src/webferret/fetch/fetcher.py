@@ -33,7 +33,7 @@ from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
 from webferret.fetch.refresh import refresh_target
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.dns import CachingResolver, system_resolver
 from webferret.net.domains import host_of
 from webferret.net.policy import Resolver, Target, UrlPolicy
@@ -121,12 +121,13 @@ class Fetcher:
         current, seen, trail, retried = rewrite_url(url), [], [], False
         while True:
             target = await policy.vet(current)
-            begun = {"url": target.url, "via": tier}
+            begun = {"url": without_password(target.url), "via": tier}
             if progress is not None:
                 progress.append(begun)
             raw = await self._hop(target, opts.for_request(target.url, url), policy, tier)
             begun["status"] = raw.status
-            hops = raw.trail or [{"url": target.url, "status": raw.status}]  # a browser lists its own
+            shown = without_password(target.url)
+            hops = raw.trail or [{"url": shown, "status": raw.status}]  # a browser lists its own
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
             if raw.status == 429 and not retried:
                 wait = retry_after(raw)

@@ -16,7 +16,7 @@ from typing import Any
 
 from webferret.fetch.blocks import CONTENT, BodyView, Verdict, classify, js_shell
 from webferret.fetch.types import RawResponse, Tier
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, without_password
 
 AUTO = ("http", "impersonate", "browser")
 Attempt = Callable[[str], Awaitable[RawResponse]]
@@ -91,7 +91,9 @@ def final_error(
 
 def _marked(raw: RawResponse, tier: str, verdict: Verdict) -> list[dict[str, Any]]:
     """The hops of one attempt, the last one marked with the verdict."""
-    hops = [dict(hop) for hop in raw.trail] or [{"url": raw.final_url, "status": raw.status}]
+    hops = [dict(hop) for hop in raw.trail] or [
+        {"url": without_password(raw.final_url), "status": raw.status}
+    ]
     for hop in hops:
         hop.setdefault("via", tier)
     last = hops[-1]

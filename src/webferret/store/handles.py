@@ -38,11 +38,8 @@ def _canonical(url: str) -> str:
     except ValueError:
         port = None
     netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    if parts.username or parts.password:
-        userinfo = parts.username or ""
-        if parts.password:
-            userinfo += f":{parts.password}"
-        netloc = f"{userinfo}@{netloc}"
+    if parts.username:  # the password is never kept (`models.without_password`): nor does it name a page
+        netloc = f"{parts.username}@{netloc}"
     return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
 
 
