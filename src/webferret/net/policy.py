@@ -154,6 +154,8 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
         raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
     if not host:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+    if numeric is None and (why := _bad_name(parsed.raw_host.decode("ascii"))):
+        raise FerretError(ErrorCode.INVALID_URL, f"{text} has a host no DNS name can be: {why}")
     same = (
         _try_ip(_norm_host(host)) == numeric
         if numeric is not None
@@ -164,6 +166,22 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise FerretError(ErrorCode.INVALID_URL, f"{text} has port {parsed.port}, outside 1-65535")
     return parsed, written
+
+
+def _bad_name(host: str) -> str | None:
+    """Why `host` (ASCII, IDNA-encoded) cannot be a DNS name, or None: an empty label (`a..b`), a label
+    over 63 characters, or over 253 in all."""
+    name = host.strip("[]").removesuffix(".")
+    if ":" in name:  # an IPv6 literal
+        return None
+    if len(name) > 253:
+        return f"{len(name)} characters, over 253"
+    for label in name.split("."):
+        if not label:
+            return "an empty label"
+        if len(label) > 63:
+            return f"a label of {len(label)} characters, over 63"
+    return None
 
 
 def _with_host(parts: SplitResult, host: str) -> str:
