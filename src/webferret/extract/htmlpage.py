@@ -24,6 +24,7 @@ from webferret.extract import (
     scope,
     signatures,
     signup,
+    states,
     tabs,
     wikipedia,
 )
@@ -113,6 +114,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if popups.has_popups(text):
         popups.drop_popups(tree)
     dialogs.drop_dialogs(tree, text)
+    states.settle(tree, text)
     signatures.drop_signatures(tree, text)
     return tree
 
