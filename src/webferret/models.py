@@ -52,10 +52,13 @@ def has_password(url: str) -> bool:
     return without_password(url) != url
 
 
+_ANY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # one scan finds none in almost every text
+
+
 def printable(text: str | None) -> str | None:
     """`text` without terminal escape sequences and control characters (tabs and line ends kept): a
     page's text could otherwise retitle, recolour or clear the terminal that shows it."""
-    return _CONTROLS.sub("", text) if text else text
+    return _CONTROLS.sub("", text) if text and _ANY_CONTROL.search(text) else text
 
 
 def _clip(value: str | None, info: ValidationInfo) -> str | None:
