@@ -286,15 +286,28 @@ def test_a_reading_command_on_a_home_without_a_store_says_so_and_makes_none(
     assert f"no page store at {home}" in out["error"]["message"] and not home.parent.exists()
 
 
-def test_prune_and_clear_give_the_space_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    store = PageStore.in_home(tmp_path)
+def _fill_big(home: Path) -> None:
+    """40 pages of about 9,000 tokens each."""
+    store = PageStore.in_home(home)
     for n in range(40):
         store.put(
             Page(url=f"https://big.example/{n}", ok=True, content=f"Page {n}. " + "Ferrets dig. " * 3000)
         )
     store.close()
+
+
+def test_prune_and_clear_give_the_space_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _fill_big(tmp_path)
     _, before = _json(capsys, "store", "stats", "--home", str(tmp_path))
     code, pruned = _json(capsys, "store", "prune", "--older-than", "0s", "--home", str(tmp_path))
     _, after = _json(capsys, "store", "stats", "--home", str(tmp_path))
     assert code == 0 and pruned["data"]["removed"] == 40 and after["data"]["pages"] == 0
     assert after["data"]["bytes"] < before["data"]["bytes"] / 5
+    _fill_big(tmp_path)
+    code, cleared = _json(capsys, "store", "clear", "--yes", "--home", str(tmp_path))
+    _, empty = _json(capsys, "store", "stats", "--home", str(tmp_path))
+    assert (
+        code == 0
+        and cleared["data"]["removed"] == 40
+        and empty["data"]["bytes"] < before["data"]["bytes"] / 5
+    )
