@@ -9,7 +9,7 @@ from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions
 from webferret.models import FetchedVia, Page
 from webferret.store.types import StoredPage
-from webferret.store.variants import key_of, scope_of
+from webferret.store.variants import key_of
 
 
 def exempt_fetch(options: FetchOptions) -> bool:
@@ -36,13 +36,12 @@ def variant_of(xopts: ExtractOptions) -> str:
 
 
 def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
-    """`stored` if it was extracted the way `xopts` asks (format, links, scope) and `options` permit it
-    (a tier asked for by name, not `auto`, is answered only by a page that tier read)."""
-    if stored is None or stored.page.format != xopts.format or not permitted(stored, options):
+    """`stored`, the copy of the reading `xopts` asks for (looked up by its `variant_of`: the same
+    format and scope), if it has the links `xopts` asks for and `options` permit it (a tier asked for
+    by name, not `auto`, is answered only by a page that tier read)."""
+    if stored is None or not permitted(stored, options):
         return None
     if xopts.links and stored.page.links is None:
-        return None
-    if scope_of(stored.page) != xopts.scope():  # a scoped read never stands in for another read
         return None
     if options.tier != "auto" and read_via(stored.page) != options.tier:
         return None  # `--tier http` after a browser read asks for a plain reading, and the reverse
