@@ -178,7 +178,8 @@ def collect_code_blocks(tree: etree._Element) -> dict[str, CodeBlock]:
     return found
 
 
-_NUMBERS_ONLY = re.compile(r"[\d\s]+")
+LINE_NUMBERS = re.compile(r"[\d\s]+")
+"""The whole text of a highlighter's gutter cell beside a code block."""
 
 
 def unwrap_gutter_tables(tree: etree._Element) -> bool:
@@ -193,7 +194,7 @@ def unwrap_gutter_tables(tree: etree._Element) -> bool:
         if len(cells) != 2 or not any(True for _ in cells[1].iter("pre")):
             continue
         gutter = "".join(cells[0].itertext())
-        if not gutter.strip() or not _NUMBERS_ONLY.fullmatch(gutter):
+        if not gutter.strip() or not LINE_NUMBERS.fullmatch(gutter):
             continue
         parent = table.getparent()
         if parent is None:

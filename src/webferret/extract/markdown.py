@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from webferret.extract.blocks import hidden
-from webferret.extract.codeblocks import CodeBlock, code_key, code_text, tag_name
+from webferret.extract.codeblocks import LINE_NUMBERS, CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
@@ -38,7 +38,6 @@ _NOT_PROSE = re.compile(r"\s*(?:[-*+] |\d+[.)] |#|>|```|~~~|\|)")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _WORDS = re.compile(r"\w+")
-_LINE_NUMBERS = re.compile(r"[\d\s]+")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
@@ -509,7 +508,7 @@ class Renderer:
         for cells in grid:
             code = any(self._holds_code(cell) for cell in cells)
             for cell in cells:
-                if code and _LINE_NUMBERS.fullmatch("".join(cell.itertext())):
+                if code and LINE_NUMBERS.fullmatch("".join(cell.itertext())):
                     continue
                 out.extend(self.blocks(cell))
         return out

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from lxml import html
 
-from webferret.extract.blocks import drop_outermost
+from webferret.extract.blocks import HEADINGS, drop_outermost
 
 HEADED_BUTTONS = True
 HIDDEN_STATES = True
 """False: the rule is off (bench/oof_pipeline.py measures each as a variant)."""
 STATE_CLASSES = ("w-form-done", "w-form-fail", "w-condition-invisible")
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _OPENS = ("aria-expanded", "aria-controls", "data-target", "data-bs-target")
 _STATES = " or ".join(
     f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')" for name in STATE_CLASSES
@@ -31,7 +30,7 @@ def settle(tree: html.HtmlElement, text: str) -> None:
     if HEADED_BUTTONS and ("<button" in text or "<BUTTON" in text):
         for button in list(tree.iter("button")):
             if any(button.get(name) is not None for name in _OPENS) and any(
-                True for _ in button.iter(*_HEADINGS)
+                True for _ in button.iter(*HEADINGS)
             ):
                 button.tag = "div"
     if HIDDEN_STATES and ("w-form-" in text or "w-condition-invisible" in text):
