@@ -113,8 +113,9 @@ async def _set_aside_unusable_location(response: httpx.Response) -> None:
     if location is None or not is_redirect(response):
         return
     try:
-        usable = response.request.url.join(location).scheme in ("http", "https") and bool(
-            httpx.URL(location).host or not httpx.URL(location).scheme
+        written = httpx.URL(location)
+        usable = response.request.url.join(written).scheme in ("http", "https") and bool(
+            written.host or not written.scheme
         )
     except httpx.InvalidURL:
         usable = False
