@@ -24,6 +24,7 @@ from webferret.extract import (
     scope,
     signatures,
     signup,
+    spacing,
     states,
     tabs,
     wikipedia,
@@ -116,6 +117,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     dialogs.drop_dialogs(tree, text)
     states.settle(tree, text)
     signatures.drop_signatures(tree, text)
+    spacing.space_touching(tree)
     return tree
 
 

@@ -1,0 +1,90 @@
+"""Words that only the page's style keeps apart.
+
+A shop writes `<span>YETI</span><span>Rambler Bottle</span>` and its stylesheet shows the two spans
+as blocks or with a margin; read as text they are one word, "YETIRambler". `space_touching` puts a
+space between two inline siblings that touch when the first ends a word and the second opens one with
+a capital or a figure: a boundary no word has inside it, except a drop cap ("<b>T</b><span>He</span>"
+is rare; "<b>T</b>he" is text, not two elements, and stays as it is).
+"""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+TOUCHING = True  # bench switch: off reads touching spans as one word, as before
+
+# inline elements a stylesheet sets apart (not `sup`/`sub`, which touch their word on purpose, nor
+# code, whose spans are a highlighter's)
+_INLINE = frozenset(
+    (
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "cite",
+        "data",
+        "em",
+        "font",
+        "i",
+        "label",
+        "mark",
+        "q",
+        "small",
+        "span",
+        "strong",
+        "time",
+        "u",
+    )
+)
+_SKIP = frozenset(("script", "style", "template", "noscript", "svg", "math"))
+_ENDS = frozenset(".!?:;)]%")
+
+
+def space_touching(tree: html.HtmlElement) -> None:
+    """Give a space to each inline element of `tree` that touches the next one across a word boundary."""
+    if not TOUCHING:
+        return
+    for node in tree.iter(*_INLINE):
+        if node.tail or (after := _next_element(node)) is None or after.tag not in _INLINE:
+            continue
+        first = _first_char(after)
+        if not first or not (first.isupper() or first.isdigit()):
+            continue
+        last = _last_char(node)
+        if last and (last.isalnum() or last in _ENDS):
+            node.tail = " "
+
+
+def _next_element(node: etree._Element) -> etree._Element | None:
+    """The sibling after `node`, past comments that nothing separates from it; None when text comes
+    between them."""
+    after = node.getnext()
+    while after is not None and not isinstance(after.tag, str):  # a comment (Vue's `<!--[-->`)
+        if after.tail:
+            return None
+        after = after.getnext()
+    return after
+
+
+def _first_char(node: etree._Element) -> str:
+    """The first character of `node`'s text, "" when it has none (a script's is none)."""
+    if not isinstance(node.tag, str) or node.tag in _SKIP:
+        return ""
+    if node.text:
+        return node.text[0]
+    for child in node:
+        if isinstance(child.tag, str) and (found := _first_char(child)):
+            return found
+        if child.tail:
+            return child.tail[0]
+    return ""
+
+
+def _last_char(node: etree._Element) -> str:
+    """The last character of `node`'s text, "" when it has none."""
+    for child in reversed(node):
+        if child.tail:
+            return child.tail[-1]
+        if isinstance(child.tag, str) and child.tag not in _SKIP and (found := _last_char(child)):
+            return found
+    return node.text[-1] if node.text else ""
