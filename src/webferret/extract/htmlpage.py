@@ -11,6 +11,7 @@ from lxml import etree, html
 from webferret.extract import (
     announced,
     boards,
+    cells,
     cfemail,
     classify,
     dialogs,
@@ -181,6 +182,7 @@ def _body(
             signup.drop_lines(main.element, lines)
     if main.source in _CHOSEN:
         announced.put_back_lists(main.element, tree)
+    cells.regroup(main.element, tree)  # a table trafilatura left as bare cells (inside a list item)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
     # (a forum thread is no article, whatever its `og:type` says)
