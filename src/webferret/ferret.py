@@ -89,7 +89,9 @@ class Ferret:
 
             headers = {"User-Agent": self.settings.user_agent}
             self._engine_client = httpx.AsyncClient(
-                headers=headers, follow_redirects=True, verify=shared_tls()
+                headers=headers,
+                follow_redirects=False,
+                verify=shared_tls(),  # `search.runner` follows
             )
         return self._engine_client
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from webferret.models import ErrorCode, FerretError
+from webferret.net.policy import UrlPolicy
 from webferret.search.engines import github, searxng
 from webferret.search.pacing import Pacer
-from webferret.search.runner import EngineRunner, retry_after_seconds
+from webferret.search.runner import MAX_ANSWER_BYTES, MAX_REDIRECTS, EngineRunner, retry_after_seconds
 from webferret.search.types import EngineQuery
 
 SEARX = EngineQuery(text="q", base_url="http://searx.invalid")
@@ -146,3 +148,97 @@ def test_a_backend_the_installed_ddgs_lacks_says_so_and_names_the_working_ones(
     message = caught.value.message
     assert "the installed ddgs (" in message and "'nosuch'" in message
     assert "duckduckgo" in message.split("work here: ")[1] and "nosuch" not in message.split("work here: ")[1]
+
+
+def _guarded(handler: object, addresses: dict[str, str]) -> EngineRunner:
+    """A runner whose redirects off the engine's host pass a guard that resolves names by `addresses`."""
+
+    async def resolve(host: str, port: int) -> list[str]:
+        return [addresses[host]]
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))  # type: ignore[arg-type]
+    return EngineRunner(client, None, min_interval=0, policy=UrlPolicy(resolver=resolve))
+
+
+def _hops(routes: dict[str, str]) -> tuple[object, list[str]]:
+    """A server that redirects each URL of `routes` to its value and answers anything else with no results."""
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        url = str(request.url.copy_with(query=None))
+        seen.append(url)
+        if url in routes:
+            return httpx.Response(302, headers={"Location": routes[url]})
+        return httpx.Response(200, json={"results": [{"url": "https://ferret.example/", "title": "Ferrets"}]})
+
+    return handler, seen
+
+
+async def test_a_redirect_on_the_engines_host_is_followed() -> None:
+    handler, seen = _hops({"http://searx.invalid/search": "/other/search"})
+    answer = await _guarded(handler, {}).run(searxng.ENGINE, SEARX, 5)
+    assert [hit.url for hit in answer.hits] == ["https://ferret.example/"]
+    assert seen == ["http://searx.invalid/search", "http://searx.invalid/other/search"]
+
+
+async def test_a_redirect_to_a_public_host_passes_the_guard() -> None:
+    handler, seen = _hops({"http://searx.invalid/search": "https://mirror.example/search"})
+    answer = await _guarded(handler, {"mirror.example": "93.184.216.34"}).run(searxng.ENGINE, SEARX, 5)
+    assert len(answer.hits) == 1 and seen[-1] == "https://mirror.example/search"
+
+
+@pytest.mark.parametrize(
+    "location",
+    ["http://admin.example/panel", "http://169.254.169.254/latest/meta-data/", "http://[::1]:8080/"],
+)
+async def test_a_redirect_to_a_private_address_is_refused_before_it_is_asked(location: str) -> None:
+    handler, seen = _hops({"http://searx.invalid/search": location})
+    with pytest.raises(FerretError) as caught:
+        await _guarded(handler, {"admin.example": "10.0.0.7"}).run(searxng.ENGINE, SEARX, 5)
+    assert caught.value.code == ErrorCode.BLOCKED_ADDRESS
+    assert caught.value.message.startswith("searxng redirected to http")
+    assert seen == ["http://searx.invalid/search"]  # the private address was never asked
+
+
+async def test_without_a_guard_no_redirect_leaves_the_engines_host() -> None:
+    handler, seen = _hops({"http://searx.invalid/search": "https://u:pw@mirror.example/search"})
+    with pytest.raises(FerretError) as caught:
+        await runner(handler).run(searxng.ENGINE, SEARX, 5)
+    assert caught.value.code == ErrorCode.BLOCKED_ADDRESS and "pw" not in caught.value.message
+    assert seen == ["http://searx.invalid/search"]
+
+
+async def test_a_redirect_loop_is_too_many_redirects() -> None:
+    handler, seen = _hops({"http://searx.invalid/search": "/search"})
+    with pytest.raises(FerretError) as caught:
+        await _guarded(handler, {}).run(searxng.ENGINE, SEARX, 5)
+    assert caught.value.code == ErrorCode.TOO_MANY_REDIRECTS
+    assert len(seen) == MAX_REDIRECTS + 1
+
+
+async def test_an_answer_over_the_cap_is_too_large_and_not_read_on() -> None:
+    sent: list[int] = []
+
+    async def body() -> AsyncIterator[bytes]:
+        for _ in range(MAX_ANSWER_BYTES // 65536 + 50):
+            sent.append(1)
+            yield b"x" * 65536
+
+    handler = lambda request: httpx.Response(200, content=body())  # noqa: E731
+    with pytest.raises(FerretError) as caught:
+        await runner(handler).run(searxng.ENGINE, SEARX, 5)
+    assert caught.value.code == ErrorCode.TOO_LARGE and "5 MB" in caught.value.message
+    assert len(sent) <= MAX_ANSWER_BYTES // 65536 + 2
+
+
+async def test_an_answer_in_another_charset_is_decoded() -> None:
+    body = '{"results": [{"url": "https://ferret.example/", "title": "Frettchen für Anfänger"}]}'
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, content=body.encode("latin-1"), headers={"Content-Type": "application/json; charset=latin-1"}
+    )
+    answer = await runner(handler).run(searxng.ENGINE, SEARX, 5)
+    assert answer.hits[0].title == "Frettchen für Anfänger"
+    unknown = lambda request: httpx.Response(  # noqa: E731
+        200, content=body.encode(), headers={"Content-Type": "application/json; charset=x-nosuch"}
+    )
+    assert (await runner(unknown).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Frettchen für Anfänger"

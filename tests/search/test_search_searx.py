@@ -183,3 +183,15 @@ def test_a_verified_search_left_with_nothing_does_not_say_not_verified(
     assert out[0].startswith('0 results of 0 candidates for "ferret"'), out[0]
     assert main([*argv, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["meta"]["verified"] is True
+
+
+def test_a_searxng_redirect_to_a_private_address_is_refused(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The instance itself may be on loopback (the user's setting); where it redirects is not."""
+    simweb.add("/s/search", status=302, headers={"Location": f"http://127.0.0.2:{simweb.port}/admin"})
+    argv = searx_search(simweb.url("/s"), "--no-verify")
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
+    message = json.loads(capsys.readouterr().out)["error"]["message"]
+    assert "searxng: blocked_address: searxng redirected to http://127.0.0.2:" in message
+    assert [path for path, _ in simweb.requests] == ["/s/search?q=ferret&format=json&pageno=1"]

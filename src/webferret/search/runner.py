@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, without_password
+from webferret.net.policy import UrlPolicy
 from webferret.remote_text import quoted
 from webferret.search.engines._common import unreachable
 from webferret.search.pacing import Pacer
@@ -17,6 +18,8 @@ from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResp
 
 RETRY_STATUSES = (500, 502, 503, 504)
 RETRY_DELAY = 0.5
+MAX_ANSWER_BYTES = 5 * 1024 * 1024  # a results page is tens of KB; more is a broken or hostile engine
+MAX_REDIRECTS = 5
 
 
 def retry_after_seconds(value: str | None) -> float | None:
@@ -59,11 +62,15 @@ class EngineRunner:
         pacer: Pacer | None,
         min_interval: float = 1.0,
         trace: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None,
+        policy: UrlPolicy | None = None,
     ) -> None:
         self.client = client
         self.pacer = pacer
         self.min_interval = min_interval
         self.trace = trace  # httpcore's trace callback for each engine request (the `trace` extension)
+        # the SSRF guard of a redirect to another host (the engine's own host is the user's setting,
+        # often a SearXNG on loopback); None follows no redirect off the engine's host
+        self.policy = policy
 
     async def turn(self, engine: Engine) -> None:
         """Wait for `engine`'s turn: `min_interval` after its last request from any process, or
@@ -118,21 +125,62 @@ class EngineRunner:
     async def _send(self, engine: Engine, spec: RequestSpec, timeout: float) -> EngineResponse:
         if engine.send is not None:
             return await engine.send(spec, timeout)
+        request = self.client.build_request(
+            spec.method,
+            spec.url,
+            params=dict(spec.params) or None,
+            data=dict(spec.data) if spec.data is not None else None,
+            headers=dict(spec.headers),
+            timeout=timeout,
+            extensions={"trace": self.trace} if self.trace is not None else None,
+        )
         try:
-            response = await self.client.request(
-                spec.method,
-                spec.url,
-                params=dict(spec.params) or None,
-                data=dict(spec.data) if spec.data is not None else None,
-                headers=dict(spec.headers),
-                timeout=timeout,
-                extensions={"trace": self.trace} if self.trace is not None else None,
-            )
+            for _ in range(MAX_REDIRECTS + 1):
+                response = await self.client.send(request, stream=True, follow_redirects=False)
+                try:
+                    if response.next_request is None:
+                        return await _answer(engine.name, response)
+                finally:
+                    await response.aclose()
+                request = await self._redirect(engine.name, request, response.next_request)
         except httpx.TimeoutException:
             raise FerretError(
                 ErrorCode.TIMEOUT, f"{engine.name}: no answer from {spec.url} in {timeout:g} s"
             ) from None
         except httpx.HTTPError as exc:
             raise unreachable(engine.name, spec.url, exc) from None
-        headers = {key.lower(): value for key, value in response.headers.items()}
-        return EngineResponse(status=response.status_code, headers=headers, text=response.text)
+        raise FerretError(
+            ErrorCode.TOO_MANY_REDIRECTS,
+            f"{engine.name}: more than {MAX_REDIRECTS} redirects from {spec.url}",
+        )
+
+    async def _redirect(self, engine: str, request: httpx.Request, after: httpx.Request) -> httpx.Request:
+        """The redirect `after` of `request`, when it may be followed: to the same host, or past the
+        SSRF guard (an engine's redirect is no licence to reach a private address)."""
+        if after.url.host == request.url.host:
+            return after
+        target = without_password(str(after.url))
+        if self.policy is None:
+            raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{engine} redirected off its host, to {target}")
+        try:
+            await self.policy.vet(str(after.url))
+        except FerretError as exc:
+            raise FerretError(exc.code, f"{engine} redirected to {target}: {exc.message}") from None
+        return after
+
+
+async def _answer(engine: str, response: httpx.Response) -> EngineResponse:
+    """`response` read whole, up to `MAX_ANSWER_BYTES`."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            limit = MAX_ANSWER_BYTES // (1024 * 1024)
+            raise FerretError(
+                ErrorCode.TOO_LARGE, f"{engine} answered more than {limit} MB (a results page is far less)"
+            )
+        chunks.append(chunk)
+    headers = {key.lower(): value for key, value in response.headers.items()}
+    text = b"".join(chunks).decode(response.encoding or "utf-8", errors="replace")  # httpx knows it
+    return EngineResponse(status=response.status_code, headers=headers, text=text)

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from webferret.net.policy import UrlPolicy
 from webferret.search.engines import registry
 from webferret.search.pacing import pacer_at
 from webferret.search.router import Router
@@ -82,7 +83,8 @@ async def run_search(
     if options.verify:  # workers forked now import the extractor while the engines are asked
         ferret.extractor.warm(pages, threads=False, spare_core=False)
     trace = _warming(ferret, pages) if options.verify else None
-    runner = EngineRunner(ferret.engine_client, pacer, options.engine_min_interval, trace)
+    policy = UrlPolicy(settings.allow_private_hosts, settings.allow_hosts)  # an engine's redirects
+    runner = EngineRunner(ferret.engine_client, pacer, options.engine_min_interval, trace, policy)
     router = Router(engines if engines is not None else registry(), runner)
     outcome = await router.search(query, options)
     result = SearchResult(query=query, engines=outcome.reports, warnings=outcome.warnings)
