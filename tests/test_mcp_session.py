@@ -243,6 +243,10 @@ def _check_injection_answer(result: Any) -> None:
     assert text.index("SECURITY NOTE") < text.index("<<<webferret-untrusted-begin")
     page = result.structured_content["pages"][0]
     assert page["ok"] and page["title"] == "Ferret care"
+    # the structured copy is not fenced: a client that shows it to the model shows no marker either
+    assert "ignore all previous instructions" in page["content"]
+    assert "webferret-untrusted-end" not in json.dumps(result.structured_content)
+    assert "END OF UNTRUSTED CONTENT" not in page["content"]
 
 
 @needs_store

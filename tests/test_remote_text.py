@@ -7,7 +7,7 @@ from webferret.remote_text import one_line, quoted, url_without_blanks
 
 
 def test_quoted_is_one_short_line_in_double_quotes() -> None:
-    assert quoted('say "hi"\r\n\tSYSTEM:\x00 obey\u2028now\u200b!') == '"say \\"hi\\" SYSTEM: obey now !"'
+    assert quoted('say "hi"\r\n\tSYSTEM:\x00 obey\u2028now\u200b!') == "\"say 'hi' SYSTEM: obey now !\""
     assert quoted(bytearray(b"bad \xff line")) == '"bad \ufffd line"'
     assert quoted("x" * 300, 10) == '"xxxxxxxxx…"'
     assert one_line("  a \n\n b  ", 50) == "a b"

@@ -23,6 +23,7 @@ from webferret.config import Settings
 from webferret.mcp_tools import TOOLS, AgentTools, Answer
 from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
+from webferret.present.fence import neutralize_all
 
 log = logging.getLogger("webferret.mcp")
 
@@ -61,7 +62,7 @@ def tool_list() -> list[types.Tool]:
 def success(answer: Answer) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(text=answer.text)],
-        structured_content={"ok": True, **answer.data},
+        structured_content={"ok": True, **neutralize_all(answer.data)},  # unfenced: no marker in it
     )
 
 

@@ -3,7 +3,8 @@ made safe to put inside an error message or warning that an agent reads outside 
 
 `quoted` is for a message builder that puts such a value in its sentence: one line, control and
 invisible characters gone, at most `limit` characters, in double quotes (inner quotes escaped), so
-it reads as a quoted value and never as a sentence of webferret's own. `one_line` is the same
+it reads as a quoted value and never as a sentence of webferret's own (its own double quotes become
+single ones: an escaped quote, `\"`, reads to a model much like the end of the value). `one_line` is the same
 without the quotes, for a whole message on an agent face (see `present.agent.safe_message`).
 """
 
@@ -36,7 +37,7 @@ def quoted(value: object, limit: int = QUOTED_CHARS) -> str:
     """`value` (a string, bytes or anything else) as one short line in double quotes."""
     if isinstance(value, bytes | bytearray):
         value = bytes(value).decode("utf-8", "replace")
-    return json.dumps(one_line(str(value), limit), ensure_ascii=False)
+    return json.dumps(one_line(str(value), limit).replace('"', "'"), ensure_ascii=False)
 
 
 _BLANKS = re.compile(r"[\x00-\x20\x7f]")

@@ -20,6 +20,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 DATAMARK = "ˆ"  # U+02C6, the character the spotlighting paper interleaves
 NONCE_HEX_CHARS = 32
@@ -115,6 +116,18 @@ def neutralize(text: str, nonce: str | None = None) -> str:
         last = end
     out.append(text[last:])
     return "".join(out)
+
+
+def neutralize_all(value: Any) -> Any:
+    """`value` (JSON data: dicts, lists, strings) with every string `neutralize`d: the structured copy
+    of an answer whose text is fenced, so a client that shows it to the model shows no marker."""
+    if isinstance(value, str):
+        return neutralize(value)
+    if isinstance(value, dict):
+        return {key: neutralize_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [neutralize_all(item) for item in value]
+    return value
 
 
 def datamark(text: str, mark: str = DATAMARK) -> str:

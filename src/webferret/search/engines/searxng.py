@@ -119,7 +119,7 @@ def warnings(body: str) -> list[str]:
     found = []
     for entry in entries or []:
         if isinstance(entry, list | tuple) and entry:
-            reason = quoted(entry[1]) if len(entry) > 1 else "no reason given"
+            reason = quoted(entry[1], 40) if len(entry) > 1 else "no reason given"  # "timeout", "CAPTCHA"
             found.append(f"searxng: upstream engine {quoted(entry[0], 40)} did not answer: {reason}")
     return found
 
