@@ -139,9 +139,10 @@ async def test_too_few_candidates_are_all_decided(tmp_path: Path, simweb: SimWeb
     urls = [*serve(simweb, "alpha"), dead, simweb.url("/empty")]
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(*urls), wanted=5, timeout=30)
-    assert names(verified) == ["alpha", "empty"]  # an empty page exists: listed, without tokens
-    assert verified.kept[1].tokens is None and verified.not_needed == 0
-    assert [item.url for item in verified.unreachable] == [dead]
+    assert names(verified) == ["alpha"] and verified.not_needed == 0
+    # an empty page exists, but nothing of it can be read: not listed, with its error
+    unlisted = {item.url: item.error.code for item in verified.unreachable if item.error}
+    assert unlisted == {dead: "connect_failed", simweb.url("/empty"): "empty_content"}
 
 
 def test_spares_become_needed_only_as_better_ones_drop_out() -> None:
@@ -197,3 +198,32 @@ def test_host_waves_counts_the_busiest_host() -> None:
     urls = ["https://a.example/1", "https://a.example/2", "https://A.example./3", "https://b.example/"]
     assert host_waves(urls, 2) == 2 and host_waves(urls, 3) == 1 and host_waves([], 2) == 1
     assert host_waves(["http://[::1", "http://[::1/x"], 1) == 2  # unparsable: one host of their own
+
+
+async def test_when_the_first_candidates_fall_short_the_next_ones_are_asked(
+    tmp_path: Path, simweb: SimWeb, closed_port: int
+) -> None:
+    dead = [f"http://127.0.0.1:{closed_port}/gone{n}" for n in range(4)]
+    good = serve(simweb, "alpha", "beta", "gamma", "delta", "omega")
+    urls = [good[0], *dead, good[1], good[2], good[3], good[4]]  # 5 asked at first: one good
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=3, timeout=30, first=5)
+    assert names(verified) == ["alpha", "beta", "gamma"]
+    assert len(verified.unreachable) == 4 and verified.asked == 9  # needed 7, and 2 spares again
+
+
+async def test_no_more_are_asked_when_the_first_suffice(tmp_path: Path, simweb: SimWeb) -> None:
+    urls = serve(simweb, "alpha", "beta", "gamma", "delta")
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=2, timeout=30, first=3)
+    assert names(verified) == ["alpha", "beta"] and verified.asked == 3
+    assert "/delta" not in [path for path, _ in simweb.requests]
+
+
+async def test_asking_on_stops_when_the_time_is_spent(tmp_path: Path, simweb: SimWeb) -> None:
+    """Every candidate too slow: more are asked while the verification has time, not all 20."""
+    slow = serve(simweb, *(f"slow{n}" for n in range(20)), delay=2.0)
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*slow), wanted=2, timeout=0.4, first=3)
+    assert verified.kept == [] and 3 < verified.asked < 20
+    assert {item.error.code for item in verified.unreachable if item.error} == {"timeout"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webferret.models import ErrorCode, ErrorInfo, Hit, Page, Source
 from webferret.search.present import render_result, result_data
 from webferret.search.types import EngineReport, SearchOptions, SearchResult, Unreachable
-from webferret.search.verify import apply_page, is_dead
+from webferret.search.verify import apply_page, unreadable
 from webferret.tokens import estimate_tokens
 
 
@@ -13,10 +13,11 @@ def failed(code: ErrorCode) -> Page:
     return Page.failed("https://x.org/", ErrorInfo(code=code, message="m"))
 
 
-def test_dead_and_alive_pages() -> None:
-    assert is_dead(failed(ErrorCode.DNS_FAILURE)) and is_dead(failed(ErrorCode.HTTP_ERROR))
-    assert not is_dead(failed(ErrorCode.NEEDS_JAVASCRIPT))  # it exists, we just cannot read it
-    assert not is_dead(Page(url="https://x.org/", ok=True, content="hello"))
+def test_dead_and_unreadable_pages_are_not_listed() -> None:
+    assert unreadable(failed(ErrorCode.DNS_FAILURE)) and unreadable(failed(ErrorCode.HTTP_ERROR))
+    for code in (ErrorCode.NEEDS_JAVASCRIPT, ErrorCode.TOO_LARGE, ErrorCode.EMPTY_CONTENT):
+        assert unreadable(failed(code))  # it exists, but an agent could not read it: a spare instead
+    assert not unreadable(Page(url="https://x.org/", ok=True, content="hello"))
 
 
 def test_apply_page_counts_tokens_and_keeps_the_handle() -> None:

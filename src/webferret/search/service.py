@@ -93,18 +93,21 @@ async def run_search(
         result.results = hits[: options.results]
         result.candidates = len(hits)
         return result
-    candidates = hits[: spare_candidates(options.results)]
+    candidates = hits[: spare_candidates(options.results)]  # asked at once; more if these fall short
     result.candidates = len(candidates)
     result.verified = True  # also with no candidate: nothing listed was left unverified
     if candidates:
         try:
-            verified = await verify_hits(ferret, candidates, options.results, options.verify_timeout)
+            verified = await verify_hits(
+                ferret, hits, options.results, options.verify_timeout, first=len(candidates)
+            )
         except ModuleNotFoundError as exc:  # a build without the fetch layer
             result.warnings.append(f"results not verified: the fetcher is unavailable ({exc})")
             result.results = candidates[: options.results]
             result.verified = False
             return result
         result.results = verified.kept
+        result.candidates = verified.asked
         result.unreachable = verified.unreachable
         result.dropped_duplicates = verified.dropped
         result.not_needed = verified.not_needed

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from webferret.models import ErrorCode, Hit, Page
+from webferret.models import Hit, Page
 from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
@@ -30,32 +30,17 @@ if TYPE_CHECKING:
     from webferret.ferret import Ferret
     from webferret.fetch.types import FetchOptions
 
-DEAD_CODES = frozenset(
-    {
-        ErrorCode.INVALID_URL,
-        ErrorCode.UNSUPPORTED_SCHEME,
-        ErrorCode.BLOCKED_ADDRESS,
-        ErrorCode.DNS_FAILURE,
-        ErrorCode.CONNECT_FAILED,
-        ErrorCode.TIMEOUT,
-        ErrorCode.TOO_MANY_REDIRECTS,
-        ErrorCode.HTTP_ERROR,
-        ErrorCode.NOT_FOUND,
-        ErrorCode.BLOCKED_BY_SITE,
-        ErrorCode.ROBOTS_DISALLOWED,
-        ErrorCode.RATE_LIMITED,
-    }
-)
-"""A page failing with one of these is dead or refused; other failures (empty, JS-only) still exist."""
 
-
-def is_dead(page: Page) -> bool:
-    return not page.ok and (page.error is None or page.error.code in DEAD_CODES)
+def unreadable(page: Page) -> bool:
+    """A candidate that cannot be listed: dead, refused, or not readable (empty, too large, not a
+    document, JavaScript only). Every listed result can be opened; the others are `unreachable[]`,
+    each with its error, and a spare takes their place."""
+    return not page.ok
 
 
 def apply_page(hit: Hit, page: Page) -> Hit:
     """The hit marked reachable or not, with the page's token count and store handle."""
-    if is_dead(page):
+    if unreadable(page):
         return hit.model_copy(update={"reachable": False})
     tokens = content_tokens(page) if page.ok or page.tokens is not None else None
     return hit.model_copy(update={"reachable": True, "tokens": tokens, "handle": page.handle})
@@ -70,6 +55,7 @@ class Verification:
     unreachable: list[Unreachable] = field(default_factory=list)
     dropped: list[DroppedDuplicate] = field(default_factory=list)
     not_needed: int = 0
+    asked: int = 0  # the candidates requested
 
 
 class RankOrder:
@@ -78,6 +64,7 @@ class RankOrder:
     def __init__(self, hits: Sequence[Hit], wanted: int, threshold: float) -> None:
         self.hits = list(hits)
         self.wanted = wanted
+        self.asked = len(self.hits)  # the candidates requested (`verify_hits` requests them as needed)
         self.pages: list[Page | None] = [None] * len(self.hits)
         self.cursor = 0  # every candidate before it is decided
         self.outcome = Verification()
@@ -103,14 +90,14 @@ class RankOrder:
     def arrived(self, index: int, page: Page) -> None:
         """Candidate `index`'s page is in: decide every candidate now decidable in rank order."""
         self.pages[index] = page
-        if is_dead(page):
+        if unreadable(page):
             self._out.add(index)
         prepare(page, len(self.hits))  # shingled now, while later pages are still on their way
         while not self.settled and self.pages[self.cursor] is not None:
             self._decide(self.cursor)
             self.cursor += 1
         if self.settled:
-            self.outcome.not_needed = len(self.hits) - self.cursor
+            self.outcome.not_needed = self.asked - self.cursor
 
     def _decide(self, index: int) -> None:
         page = self.pages[index]
@@ -158,20 +145,53 @@ def host_waves(urls: Sequence[str], per_host: int) -> int:
     return max((-(-count // max(per_host, 1)) for count in hosts.values()), default=1)
 
 
-async def verify_hits(ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float) -> Verification:
-    """Verify `hits` (best first) until the first `wanted` listable ones are decided."""
+MAX_WAVES = 3
+"""A verification takes at most this many `verify_timeout`s, whatever the queues of its hosts."""
+
+
+async def verify_hits(
+    ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float, first: int | None = None
+) -> Verification:
+    """Verify `hits` (best first) until the first `wanted` listable ones are decided. The first
+    `first` (all when None) are requested at once; when too many of them turn out unlistable, the
+    next ones are requested as the rank order needs them, while the time allows."""
+    started = time.monotonic()
     options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
-    waves = host_waves([hit.url for hit in hits], options.per_host_concurrency)
-    attempt = Attempt(ferret, options, ferret.extract_options(), time.monotonic() + timeout * waves)
+    end = started + timeout * MAX_WAVES
     order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
     ferret.extractor.warm(min(len(hits), wanted))
-    gates = [asyncio.Event() for _ in hits]
-    tasks = {asyncio.create_task(attempt.page(hit.url, gates[i])): i for i, hit in enumerate(hits)}
+    extract = ferret.extract_options()
+    gates: list[asyncio.Event] = []
+    tasks: dict[asyncio.Task[Page], int] = {}
+
+    def request(upto: int) -> None:
+        """Request candidates up to `upto` (those not yet asked), with a deadline of their own."""
+        batch = hits[len(gates) : upto]
+        if not batch:
+            return
+        waves = host_waves([hit.url for hit in batch], options.per_host_concurrency)
+        now = time.monotonic()
+        attempt = Attempt(ferret, options, extract, min(now + timeout * waves, end))
+        order.asked = upto = min(upto, len(hits))
+        order.outcome.asked = upto
+        for hit in batch:
+            gates.append(asyncio.Event())
+            tasks[asyncio.create_task(attempt.page(hit.url, gates[-1]))] = len(gates) - 1
+
+    request(len(hits) if first is None else first)
     try:
         pending = set(tasks)
-        while pending and not order.settled:
-            for index in order.needed():
-                gates[index].set()
+        while not order.settled:
+            needed = order.needed()
+            if needed[-1] >= len(gates) and end - time.monotonic() > timeout / 2:
+                before = set(tasks)
+                request(needed[-1] + 1 + max(2, wanted // 2))  # as many spares again as at first
+                pending |= set(tasks) - before
+            if not pending:
+                break
+            for index in needed:
+                if index < len(gates):
+                    gates[index].set()
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 order.arrived(tasks[task], task.result())
