@@ -40,3 +40,57 @@ def test_different_pages_keep_distinct_keys() -> None:
     assert dedup_key("https://example.com/a?id=1") != dedup_key("https://example.com/a?id=2")
     assert dedup_key("https://example.com/a") != dedup_key("https://example.com/b")
     assert dedup_key("https://docs.example.com/") != dedup_key("https://example.com/")
+
+
+@pytest.mark.parametrize(
+    "spellings",
+    [
+        ["https://en.wikipedia.org/wiki/Ferret", "https://en.m.wikipedia.org/wiki/Ferret"],
+        [
+            "https://example.org/article",
+            "https://m.example.org/article",
+            "https://mobile.example.org/article/",
+        ],
+        [
+            "https://example.org/news/ferrets",
+            "https://amp.example.org/news/ferrets",
+            "https://example.org/news/ferrets/amp",
+            "https://example.org/news/ferrets?amp=1",
+            "https://example-org.cdn.ampproject.org/c/s/example.org/news/ferrets",
+        ],
+        ["https://example.org/a/b", "https://example.org/a/./b", "https://example.org/a/c/../b"],
+        [
+            "https://www.reddit.com/r/ferrets/comments/abc/hi/",
+            "https://old.reddit.com/r/ferrets/comments/abc/hi",
+        ],
+        [
+            "https://youtu.be/dQw4w9WgXcQ?si=share",
+            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&feature=share",
+            "https://m.youtube.com/watch?v=dQw4w9WgXcQ",
+        ],
+    ],
+)
+def test_editions_of_one_page_share_a_key(spellings: list[str]) -> None:
+    assert len({dedup_key(url) for url in spellings}) == 1, [dedup_key(url) for url in spellings]
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("https://m.co/a", "https://co/a"),  # `m` is the site's own name here
+        ("https://example.org/amp", "https://example.org/"),  # a page named amp
+        ("https://youtu.be/a", "https://youtu.be/b"),
+        ("https://youtu.be/a/b", "https://www.youtube.com/watch?v=a/b"),  # no short link
+        ("https://www.youtube.com/watch?v=a", "https://www.youtube.com/watch?v=b"),
+        ("https://example.org/a/b", "https://example.org/b"),
+        ("https://old.example.org/x", "https://example.org/x"),  # only Reddit's old and new are one site
+    ],
+)
+def test_other_pages_keep_their_keys(one: str, other: str) -> None:
+    assert dedup_key(one) != dedup_key(other)
+
+
+def test_the_canonical_url_resolves_dot_segments_and_keeps_the_edition() -> None:
+    assert canonical_url("https://example.org/a/./b/../c/") == "https://example.org/a/c"
+    assert canonical_url("https://en.m.wikipedia.org/wiki/Ferret") == "https://en.m.wikipedia.org/wiki/Ferret"
+    assert dedup_key("not a url") == "not a url" and dedup_key("https://[::1]:8080/x") == "[::1]:8080/x"

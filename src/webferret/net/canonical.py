@@ -2,11 +2,15 @@
 
 `canonical_url` keeps a URL usable (scheme kept); `dedup_key` is the merge key (scheme-free).
 Both drop what never changes the page: fragments, default ports, tracking parameters,
-a trailing slash, the host's case and its `www.` prefix.
+a trailing slash, dot segments, the host's case and its `www.` prefix. The merge key also reads
+another edition of the same page as that page: a mobile host (`en.m.wikipedia.org`, `m.site.com`),
+an AMP copy (`amp.` host, a final `/amp`, `?amp=1`, Google's AMP cache), old and new Reddit, and
+YouTube's short links.
 """
 
 from __future__ import annotations
 
+import posixpath
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "__hs", "_hs")
@@ -63,6 +67,8 @@ def _host(hostname: str) -> str:
 
 def _path(path: str) -> str:
     path = quote(unquote(path), safe="/:@!$&'()*+,;=-._~%")
+    if "/." in path:  # `/a/./b`, `/a/../b` (RFC 3986's dot segments; the trailing slash kept for now)
+        path = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
     if len(path) > 1 and path.endswith("/"):
         path = path.rstrip("/") or "/"
     return path or "/"
@@ -95,8 +101,52 @@ def canonical_url(url: str) -> str:
     return urlunsplit((scheme, netloc, _path(parts.path), _query(parts.query), ""))
 
 
+_EDITION_LABELS = frozenset(("m", "mobile", "amp"))  # a host label that names an edition, not a site
+_REDDIT_HOSTS = frozenset(("old.reddit.com", "new.reddit.com", "np.reddit.com"))
+_YOUTUBE_SHARE = frozenset(("feature", "si"))
+
+
 def dedup_key(url: str) -> str:
-    """The merge key of a URL: its canonical form without the scheme (http and https merge)."""
-    canonical = canonical_url(url)
-    _, sep, rest = canonical.partition("://")
-    return rest if sep else canonical
+    """The merge key of a URL: its canonical form without the scheme (http and https merge), read
+    as the page it is an edition of (see the module's note)."""
+    canonical = canonical_url(_from_amp_cache(url.strip()))
+    try:
+        parts = urlsplit(canonical)
+    except ValueError:
+        return canonical
+    if not parts.hostname or not parts.scheme:
+        return canonical
+    host, path, query = _edition_host(parts.netloc), parts.path, parts.query
+    if host in _REDDIT_HOSTS:
+        host = "reddit.com"
+    elif host == "youtu.be" and path.count("/") == 1 and len(path) > 1:
+        host, path, query = "youtube.com", "/watch", _query(f"v={path[1:]}&{query}")
+    if host == "youtube.com":
+        query = urlencode([(k, v) for k, v in parse_qsl(query, True) if k not in _YOUTUBE_SHARE])
+    if path.endswith("/amp") and len(path) > 4:
+        path = path[:-4] or "/"
+    query = urlencode([(k, v) for k, v in parse_qsl(query, True) if k != "amp"])
+    return f"{host}{path}" + (f"?{query}" if query else "")
+
+
+def _edition_host(netloc: str) -> str:
+    """`netloc` without a label naming a mobile or AMP edition (`en.m.wikipedia.org`: `en.wikipedia.org`)."""
+    labels = netloc.split(".")
+    kept = [label for i, label in enumerate(labels) if not (label in _EDITION_LABELS and len(labels) - i > 2)]
+    return ".".join(kept)
+
+
+def _from_amp_cache(url: str) -> str:
+    """The page a Google AMP cache URL (`https://site-com.cdn.ampproject.org/c/s/site.com/a`) serves."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if not (parts.hostname or "").endswith(".cdn.ampproject.org"):
+        return url
+    kind, _, rest = parts.path.lstrip("/").partition("/")  # `c` (page), `v` (viewer); then `s` for https
+    if kind not in ("c", "v") or not rest:
+        return url
+    scheme = "https" if rest.startswith("s/") else "http"
+    rest = rest[2:] if rest.startswith("s/") else rest
+    return f"{scheme}://{rest}" + (f"?{parts.query}" if parts.query else "")
