@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from webferret.models import ErrorCode, FerretError
-from webferret.search.pacing import DEFAULT_SUSPENSION, MAX_SUSPENSION, Pacer, next_slot, suspension_seconds
+from webferret.search.pacing import (
+    DEFAULT_SUSPENSION,
+    MAX_SUSPENSION,
+    MIN_SUSPENSION,
+    Pacer,
+    next_slot,
+    suspension_seconds,
+)
 
 
 class Clock:
@@ -27,6 +34,7 @@ def test_suspension_seconds() -> None:
     assert suspension_seconds(None) == DEFAULT_SUSPENSION
     assert suspension_seconds(30) == 30
     assert suspension_seconds(10**9) == MAX_SUSPENSION
+    assert suspension_seconds(0) == MIN_SUSPENSION  # "retry now": a few seconds, not minutes
 
 
 def test_reserve_spaces_calls(tmp_path: Path) -> None:

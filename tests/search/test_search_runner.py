@@ -52,8 +52,14 @@ async def test_429_suspends_the_engine_for_its_retry_after(tmp_path: Path) -> No
     with pytest.raises(FerretError) as caught:
         await r.run(searxng.ENGINE, SEARX, timeout=5)
     assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 90
-    suspension = pacer.suspension("searxng")
+    suspension = pacer.suspension("searxng at http://searx.invalid")
     assert suspension is not None and "429" in suspension.reason
+    other = EngineQuery(text="q", base_url="http://other-searx.invalid/")
+    await r.turn(searxng.ENGINE, other)  # another instance does not rest with it
+    with pytest.raises(FerretError) as resting:
+        await r.turn(searxng.ENGINE, SEARX)
+    assert resting.value.code == ErrorCode.RATE_LIMITED
+    assert resting.value.message.startswith("searxng at http://searx.invalid is resting for 90 s more")
 
 
 async def test_github_spent_quota_is_a_rate_limit_and_token_is_sent() -> None:

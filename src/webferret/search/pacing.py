@@ -19,6 +19,7 @@ from webferret.models import ErrorCode, FerretError
 
 DEFAULT_SUSPENSION = 300.0
 MAX_SUSPENSION = 3600.0
+MIN_SUSPENSION = 5.0  # `Retry-After: 0` says "now": a few seconds, not the default's minutes
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS engine_pacing (
     engine TEXT PRIMARY KEY,
@@ -35,10 +36,11 @@ def next_slot(last_request: float, now: float, min_interval: float) -> float:
 
 
 def suspension_seconds(retry_after: float | None) -> float:
-    """How long to rest after a rate limit: the server's Retry-After (capped), else a default."""
-    if retry_after is None or retry_after <= 0:
+    """How long to rest after a rate limit: the server's Retry-After (at least `MIN_SUSPENSION`, at
+    most `MAX_SUSPENSION`), else a default."""
+    if retry_after is None:
         return DEFAULT_SUSPENSION
-    return min(retry_after, MAX_SUSPENSION)
+    return min(max(retry_after, MIN_SUSPENSION), MAX_SUSPENSION)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,14 @@ def status_error(engine: str, response: EngineResponse) -> FerretError | None:
     return None
 
 
+def pace_key(engine: Engine, query: EngineQuery) -> str:
+    """What is paced and rested: the engine, or for an instance the user names (SearXNG) that
+    instance, so one instance's rate limit does not rest another."""
+    if not query.base_url:
+        return engine.name
+    return f"{engine.name} at {without_password(query.base_url.rstrip('/'))}"
+
+
 class PacingUnavailable(FerretError):
     """The pacing file cannot be used (the home is not writable): the call's setting is wrong, not
     any engine, so the search stops saying so."""
@@ -72,13 +80,13 @@ class EngineRunner:
         # often a SearXNG on loopback); None follows no redirect off the engine's host
         self.policy = policy
 
-    async def turn(self, engine: Engine) -> None:
+    async def turn(self, engine: Engine, query: EngineQuery) -> None:
         """Wait for `engine`'s turn: `min_interval` after its last request from any process, or
         `rate_limited` while it rests. A pacing file the home cannot hold is `PacingUnavailable`."""
         if self.pacer is None:
             return
         try:
-            await self.pacer.wait_turn(engine.name, self.min_interval)
+            await self.pacer.wait_turn(pace_key(engine, query), self.min_interval)
         except (OSError, sqlite3.Error) as exc:
             where = f"cannot use the search pacing file {self.pacer.path}"
             raise PacingUnavailable(
@@ -98,7 +106,8 @@ class EngineRunner:
                 raise error
         except FerretError as exc:
             if exc.code == ErrorCode.RATE_LIMITED and self.pacer is not None:
-                await asyncio.to_thread(self.pacer.suspend, engine.name, exc.retry_after, exc.message)
+                key = pace_key(engine, query)
+                await asyncio.to_thread(self.pacer.suspend, key, exc.retry_after, exc.message)
             raise
         return self._parse(engine, response, query)
 
