@@ -7,6 +7,7 @@ with a `ConfigError` that names the setting, never a silent fallback.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -213,6 +214,8 @@ class Settings(BaseSettings):
     def _check_searxng_url(cls, value: str | None) -> str | None:
         if value is not None and not value.strip().lower().startswith(("http://", "https://")):
             raise ValueError("expected the instance's http(s) base URL, e.g. http://127.0.0.1:8888")
+        if value is not None and ("?" in value or "#" in value):
+            raise ValueError("expected the instance's base URL, with no query or fragment (/search is added)")
         return value.strip() if value else value
 
     @field_validator("serve")
@@ -241,8 +244,10 @@ class Settings(BaseSettings):
     @classmethod
     def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
         for name, weight in value.items():
-            if not name or not weight >= 0:  # `not >=` also refuses NaN
-                raise ValueError(f"each entry must be ENGINE=WEIGHT with a weight >= 0 (bad entry: {name!r})")
+            if not name or not 0 <= weight < math.inf:  # `not <=` also refuses NaN
+                raise ValueError(
+                    f"each entry must be ENGINE=WEIGHT with a finite weight >= 0 (bad entry: {name!r})"
+                )
         return value
 
     @classmethod

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
-from webferret.limits import MAX_PASSAGES, MIN_PAGE_TOKENS
+from webferret.limits import MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password, without_password
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.store.freshness import (
@@ -423,6 +423,11 @@ class Ferret:
         from webferret.search.service import run_search
 
         _check_text("query", query)
+        if len(query) > MAX_QUERY_CHARS:
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"the query is {len(query):,} characters long; at most {MAX_QUERY_CHARS}",
+            )
         return await run_search(self, query, options or self.search_options())
 
 

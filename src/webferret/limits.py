@@ -5,3 +5,5 @@ MIN_PAGE_TOKENS = 100
 """The smallest page a document is cut into (a setting, a flag or a library argument)."""
 MAX_PASSAGES = 1000
 """The most passages one `find` answers."""
+MAX_QUERY_CHARS = 500
+"""The longest search query (an engine's URL has room for it; a longer one is no search)."""

@@ -17,6 +17,7 @@ from webferret.config import Settings
 from webferret.fetch.robots import ROBOTS_TIMEOUT, RobotsPolicy, fetcher_getter
 from webferret.fetch.robots_cache import SqliteRobotsCache
 from webferret.fetch.types import Tier
+from webferret.limits import MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -33,7 +34,9 @@ class WebSearchArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=500, description="what to search for; bangs !gh !w !r work")
+    query: str = Field(
+        min_length=1, max_length=MAX_QUERY_CHARS, description="what to search for; bangs !gh !w !r work"
+    )
     results: int | None = Field(default=None, ge=1, le=50, description="how many results (default 10)")
     engines: list[str] | None = Field(
         default=None, description="engines to use, e.g. ['searxng'] (default auto)"

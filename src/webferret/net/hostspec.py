@@ -1,4 +1,5 @@
-"""What an `allow_hosts` entry may be: a host name or IP address as URLs write it, nothing more.
+"""What an `allow_hosts` entry may be: a host name or IP address as URLs write it, nothing more;
+and what a `--site` filter is: the host of whatever the user wrote.
 
 An entry is matched against the host of a URL exactly as written (see `webferret.net.policy`), so
 `127.0.0.1:8800`, `http://127.0.0.1/` or `example.org/docs` would never match anything: they are
@@ -6,6 +7,8 @@ refused at start with what to write instead, rather than exempting nothing silen
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 
 def allow_host_entry(text: str) -> str:
@@ -23,3 +26,23 @@ def allow_host_entry(text: str) -> str:
             f"expected a host without a port: it is allowed on every port (got {text!r}; write {bare!r})"
         )
     return text
+
+
+_NOT_IN_HOSTS = frozenset("\"'<>\\^`{|}@?#%,;=*!()[]")
+
+
+def site_host(text: str) -> str:
+    """The host a `--site` filter keeps: `example.org` as written (lower case), or the host of
+    `https://example.org/docs` or `example.org:8080`; `ValueError` for anything else."""
+    written = text.strip()
+    target = written if "://" in written else f"http://{written}"
+    try:
+        host = urlsplit(target).hostname or ""
+    except ValueError:
+        host = ""
+    host = host.rstrip(".")
+    if "@" in written or any(char.isspace() for char in written):  # a user name, a second word
+        host = ""
+    if not host or any(char in _NOT_IN_HOSTS for char in host):
+        raise ValueError(f"expected a host name such as example.org (got {text!r})")
+    return host

@@ -80,6 +80,11 @@ class Router:
         for name in names:
             if name == "auto":
                 slots.append(auto_chain(searxng, site, dict(self.engines)))
+            elif name == "searxng" and "searxng" in self.engines and not searxng:
+                raise FerretError(
+                    ErrorCode.INVALID_ARGUMENT,
+                    "the searxng engine needs an instance: set WEBFERRET_SEARXNG_URL or pass --searxng-url",
+                )
             elif name in self.engines:
                 slots.append([name])
             else:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from webferret.config import region
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
+from webferret.net.hostspec import site_host
 
 if TYPE_CHECKING:
     from webferret.config import Settings
@@ -57,6 +58,11 @@ class SearchOptions:
                 object.__setattr__(self, "region", region(self.region))  # `DE-de` is `de-de`
             except ValueError as exc:
                 raise FerretError(ErrorCode.INVALID_ARGUMENT, f"region {self.region!r}: {exc}") from None
+        if self.site is not None:
+            try:
+                object.__setattr__(self, "site", site_host(self.site))  # `https://x.org/a` is `x.org`
+            except ValueError as exc:
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, f"site: {exc}") from None
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> SearchOptions:
