@@ -49,3 +49,12 @@ def test_a_hostile_page_cannot_drive_the_terminal(simweb: SimWeb, capsys: pytest
     assert main(["fetch", "--allow-host", "127.0.0.1", url]) == 0
     out = capsys.readouterr().out
     assert "# Burrows red link" in out and "hidden" in out and not any(c in out for c in "\x1b\x07\x00\x9b")
+
+
+def test_direction_overrides_never_reverse_a_title_or_snippet() -> None:
+    spoofed = "invoice\u202egpj.exe\u202c and \u2067isolated\u2069"
+    hit = Hit(url="https://a.example/", title=spoofed, snippet=spoofed)
+    assert hit.title == hit.snippet == "invoicegpj.exe and isolated"
+    page = Page(url="https://a.example/", title="עברית\u200f (Hebrew)", content=f"body {spoofed}")
+    assert page.title == "עברית\u200f (Hebrew)"  # a direction mark is text of its own: kept
+    assert "\u202e" in page.content  # the page's text is as it was: only one-line fields are shown bare

@@ -61,7 +61,14 @@ def printable(text: str | None) -> str | None:
     return _CONTROLS.sub("", text) if text and _ANY_CONTROL.search(text) else text
 
 
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")  # embeddings, overrides, isolates
+
+
 def _clip(value: str | None, info: ValidationInfo) -> str | None:
+    """A one-line field as shown: printable, without the direction controls that could show a title
+    or snippet reversed ("Trojan Source"; the marks U+200E/U+200F stay), clipped."""
+    if value and not value.isascii():
+        value = _BIDI_CONTROLS.sub("", value)
     return clipped(printable(value), MAX_CHARS[info.field_name or ""])
 
 
