@@ -7,15 +7,18 @@ error (`isError`, with `{"ok": false, "error": {"code", "message"}}`), never a c
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from webferret import __version__
@@ -24,8 +27,10 @@ from webferret.mcp_tools import TOOLS, AgentTools, Answer
 from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
 from webferret.present.fence import neutralize_all
+from webferret.remote_text import one_line
 
 log = logging.getLogger("webferret.mcp")
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC's codes
 
 INSTRUCTIONS = (
     "webferret searches and reads the web. web_search finds pages (each result has a handle once "
@@ -159,7 +164,43 @@ async def serve_stdio(settings: Settings) -> None:
     import_call_modules()  # a resident server loads at start what its first call would
     freeze_heap()
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def relay() -> None:
+            """Messages on to the server; a line it cannot read answered (the SDK drops it silently,
+            and the client would wait for its answer until its own timeout)."""
+            async with relay_writer:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        await write_stream.send(SessionMessage(unreadable_line(item)))
+                    else:
+                        await relay_writer.send(item)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(relay)
+            await server.run(relay_reader, write_stream, server.create_initialization_options())
+
+
+def unreadable_line(exc: Exception) -> types.JSONRPCError:
+    """The JSON-RPC error for a line of stdin that is no message: a parse error (-32700), or an
+    invalid request (-32600) when it is JSON; with the line's id when it can be read."""
+    problems = exc.errors() if isinstance(exc, ValidationError) else []
+    raw = problems[0].get("input") if problems else None
+    why = problems[0].get("msg", "") if problems else str(exc)
+    where = [str(part) for part in problems[0].get("loc", ())[1:]] if problems else []  # past the type
+    why = f"{'.'.join(where)}: {why}" if where else why
+    data: Any = None
+    if isinstance(raw, str):
+        try:
+            data = json.loads(raw)  # Python reads what the SDK refused, a lone surrogate say
+        except ValueError:
+            data = None
+    ident = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        ident = None
+    code = PARSE_ERROR if why.startswith("Invalid JSON") else INVALID_REQUEST
+    message = f"{'Parse error' if code == PARSE_ERROR else 'Invalid request'}: {one_line(why, 200)}"
+    return types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=code, message=message))
 
 
 def serve_http(settings: Settings, host: str, port: int) -> None:

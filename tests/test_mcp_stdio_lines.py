@@ -1,0 +1,63 @@
+"""`webferret mcp` over stdio answers a line it cannot read, with the line's id when it can be read:
+a client never waits for an answer that is not coming."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+SURROGATE = (  # JSON that Python reads, but not the SDK (a lone surrogate)
+    '{"jsonrpc":"2.0","id":7,"method":"tools/call",'
+    '"params":{"name":"web_open","arguments":{"handle":"a\\ud800b"}}}'
+)
+
+
+def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: Path) -> None:
+    lines = [
+        json.dumps(INIT),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        SURROGATE,
+        "garbage{",
+        '{"jsonrpc":"2.0","id":9,"method":5}',
+        '{"jsonrpc":"2.0","id":8,"method":"tools/list"}',
+    ]
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webferret", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write("\n".join(lines) + "\n")
+        process.stdin.flush()
+        answers = []
+        for _ in range(5):  # a line left unanswered fails the test, not hangs it
+            assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
+            answers.append(json.loads(process.stdout.readline()))
+    finally:
+        process.kill()
+        process.wait()
+    by_id = {answer.get("id"): answer for answer in answers if answer.get("id") is not None}
+    assert by_id[7]["error"]["code"] == -32700 and "Invalid JSON" in by_id[7]["error"]["message"]
+    assert "tools" in by_id[8]["result"] and "capabilities" in by_id[1]["result"]
+    unnamed = [answer["error"] for answer in answers if answer.get("id") is None]
+    assert sorted(error["code"] for error in unnamed) == [-32700, -32600]
+    assert any(error["message"].startswith("Invalid request: method:") for error in unnamed)
