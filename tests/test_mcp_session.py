@@ -213,6 +213,9 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
                 ]
             },
         )
+        all_failed = await session.call_tool(
+            "web_fetch", {"urls": ["file:///etc/passwd", f"{site}/private/x", "http://[::1"]}
+        )
     assert scheme.is_error and scheme.structured_content["error"]["code"] == "unsupported_scheme"
     assert private.is_error and private.structured_content["error"]["code"] == "blocked_address"
     assert robots.is_error and robots.structured_content["error"]["code"] == "robots_disallowed"
@@ -230,6 +233,14 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
     # a URL that is none is said to be so (not looked up for robots.txt), and the batch keeps the rest
     assert unparsable["error"]["code"] == portless["error"]["code"] == "invalid_url"
     assert "port 99999" in portless["error"]["message"] and "robots" not in portless["error"]["message"]
+    # a batch where every URL failed is a tool error that still says each URL's own code
+    assert all_failed.is_error and all_failed.structured_content["error"]["code"] == "unsupported_scheme"
+    codes = [(p["url"], p["error"]["code"]) for p in all_failed.structured_content["pages"]]
+    assert codes == [
+        ("file:///etc/passwd", "unsupported_scheme"),
+        (f"{site}/private/x", "robots_disallowed"),
+        ("http://[::1", "invalid_url"),
+    ]
 
 
 def _check_injection_answer(result: Any) -> None:

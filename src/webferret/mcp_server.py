@@ -71,13 +71,19 @@ def success(answer: Answer) -> types.CallToolResult:
     )
 
 
-def failure(code: ErrorCode | str, message: str) -> types.CallToolResult:
-    """A tool error; its message in the safe form of the agent faces (it may name remote text)."""
+def failure(
+    code: ErrorCode | str, message: str, pages: list[dict[str, Any]] | None = None
+) -> types.CallToolResult:
+    """A tool error; its message in the safe form of the agent faces (it may name remote text).
+    `pages`: each URL's own error, when a whole batch failed (the code is the first URL's)."""
     code = ErrorCode(code)
     message = safe_message(message, limit=MESSAGE_CHARS * 8)
+    structured: dict[str, Any] = {"ok": False, "error": {"code": code.value, "message": message}}
+    if pages:
+        structured["pages"] = neutralize_all(pages)
     return types.CallToolResult(
         content=[types.TextContent(text=error_text(code.value, message))],
-        structured_content={"ok": False, "error": {"code": code.value, "message": message}},
+        structured_content=structured,
         is_error=True,
     )
 
@@ -117,7 +123,7 @@ async def call_tool(
             return success(await tools.web_fetch(args))  # type: ignore[arg-type]
         return success(await tools.web_open(args))  # type: ignore[arg-type]
     except FerretError as exc:
-        return failure(exc.code, exc.message)
+        return failure(exc.code, exc.message, getattr(exc, "pages", None))
     except Exception as exc:
         log.exception("tool %s failed", name)
         return failure(ErrorCode.INTERNAL, f"{name} failed inside webferret: {type(exc).__name__}: {exc}")

@@ -270,7 +270,9 @@ class AgentTools:
             entries.append(await first_page_entry(self.ferret, page, max_tokens))
         if not any(entry["ok"] for entry in entries):
             code = entries[0]["error"]["code"]
-            raise FerretError(ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries))
+            failed = FerretError(ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries))
+            failed.pages = [{"url": entry["url"], "error": entry["error"]} for entry in entries]
+            raise failed
         data = {"pages": entries, "max_tokens": max_tokens}
         return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
 
