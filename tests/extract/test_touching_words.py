@@ -30,6 +30,9 @@ def _text(fragment: str) -> str:
         ("<span>Price</span><span>25 dollars</span>", "Price 25 dollars"),
         ("<b>In stock</b><!-- x --><i><span></span>Ships today</i>", "In stock Ships today"),
         ("<span>Ferret<script>x</script></span><span><style>y</style>Care</span>", "Ferretx yCare"),
+        ("Enterprise workflows<strong>Cons:</strong> cost", "Enterprise workflows Cons: cost"),
+        ("<b>Pros</b> fast<!-- c --><em>Cons</em>", "Pros fast Cons"),
+        ("<i>x</i>more options<span>KALLAX</span>", "xmore options KALLAX"),
     ],
 )
 def test_touching_elements_across_a_word_boundary_get_a_space(fragment: str, expected: str) -> None:
@@ -53,6 +56,10 @@ def test_touching_elements_across_a_word_boundary_get_a_space(fragment: str, exp
         "<span>(</span><span>Care</span>",
         "<span><b>Ferret</b>-</span><span>Care</span>",
         "<span>Ferret,<script>x</script></span><span>Care</span>",
+        "<code>let new<span>Todo</span></code>",  # a highlighter's camelCase
+        "<pre><code>item<span><b>Count</b></span></code></pre>",
+        "the i<span>Phone</span> and e<b>Bay</b>",  # one lower-case letter: a name's start
+        "Price 12<span>Care</span>",  # a figure is no word's end here
     ],
 )
 def test_a_word_split_on_purpose_or_already_spaced_is_left_alone(fragment: str) -> None:

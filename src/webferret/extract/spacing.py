@@ -12,6 +12,7 @@ from __future__ import annotations
 from lxml import etree, html
 
 TOUCHING = True  # bench switch: off reads touching spans as one word, as before
+LEADING = True  # bench switch: off lets a word run into the next element's capital, as before
 
 # inline elements a stylesheet sets apart (not `sup`/`sub`, which touch their word on purpose, nor
 # code, whose spans are a highlighter's)
@@ -53,6 +54,32 @@ def space_touching(tree: html.HtmlElement) -> None:
         last = _last_char(node)
         if last and (last.isalnum() or last in _ENDS):
             node.tail = " "
+    if LEADING:
+        _space_leading(tree)
+
+
+_CODE = frozenset(("code", "pre", "kbd", "samp", "tt", "var"))
+
+
+def _space_leading(tree: html.HtmlElement) -> None:
+    """A space between text ending in a lower-case letter and an inline element opening with a
+    capital (`workflows<strong>Cons:</strong>`), outside code."""
+    for node in tree.iter(*_INLINE):
+        parent = node.getparent()
+        if parent is None:
+            continue
+        before = node.getprevious()
+        while before is not None and not isinstance(before.tag, str) and not before.tail:
+            before = before.getprevious()  # a comment with nothing after it
+        text = parent.text if before is None else before.tail
+        if not text or not text[-1].islower() or not text[-2:-1].isalpha():
+            continue  # `i<span>Phone</span>`, `e<b>Bay</b>`: one letter is a name's start
+        first = _first_char(node)
+        if first and first.isupper() and not any(a.tag in _CODE for a in node.iterancestors()):
+            if before is None:
+                parent.text = text + " "
+            else:
+                before.tail = text + " "
 
 
 def _next_element(node: etree._Element) -> etree._Element | None:
