@@ -262,6 +262,29 @@ def test_a_socket_path_that_cannot_be_used_is_a_usage_error(tmp_path: Path, wher
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("kind", ["file", "folder", "link"])
+def test_a_path_that_is_no_socket_is_never_replaced(tmp_path: Path, kind: str) -> None:
+    folder = tmp_path / "priv"
+    folder.mkdir(mode=0o700)
+    path, notes = folder / "notes.txt", folder / "kept.txt"
+    notes.write_text("precious")
+    if kind == "file":
+        path = notes
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(notes)
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", "serve", "--socket", str(path), "--idle-timeout", "1"],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "is not a socket: refusing to replace it" in done.stderr
+    assert os.path.lexists(path) and notes.read_text() == "precious"
+
+
 STALE_SERVER = (
     "import sys\n"
     "import webferret.cli.handoff as handoff\n"

@@ -16,6 +16,7 @@ import os
 import select
 import signal
 import socket
+import stat
 import sys
 import time
 from types import FrameType
@@ -50,7 +51,8 @@ def warm_up() -> None:
 
 def listen(path: str) -> socket.socket:
     """A listening socket at `path`, its folder made 0700 if missing and refused if others may enter
-    it. A socket nobody answers on, or a stale server's (other files), is replaced; a live one is not."""
+    it. A socket nobody answers on, or a stale server's, is replaced; a live one is not, nor anything
+    that is not a socket."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         os.mkdir(folder, 0o700)
@@ -62,6 +64,8 @@ def listen(path: str) -> socket.socket:
     if problem:
         raise ServeError(f"refusing socket folder: {problem}")
     if os.path.lexists(path):
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):  # a file of the user's: never removed
+            raise ServeError(f"{path} exists and is not a socket: refusing to replace it")
         if ping(path):
             raise ServeError(f"a server already answers on {path}")
         os.unlink(path)  # nobody answers, or a server of another webferret: this one takes over
