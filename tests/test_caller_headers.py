@@ -149,10 +149,11 @@ def test_cli_a_password_in_the_url_is_sent_never_shown_nor_stored(
 
     from webferret.cli import main
 
+    linked = ARTICLE.replace("</p>", ' See <a href="/account/next">the next burrow</a>.</p>', 1)
     with serve() as site:
-        site.page("/account", ARTICLE)
+        site.page("/account", linked)
         secret = site.base.replace("://", "://ada:s3cret@") + "/account"
-        argv = ["fetch", secret, "--allow-host", "127.0.0.1", "--home", str(tmp_path), "--json"]
+        argv = ["fetch", secret, "--allow-host", "127.0.0.1", "--home", str(tmp_path), "--json", "--links"]
         assert main(argv) == 0
         first = capsys.readouterr().out
         assert main(argv) == 0  # read with credentials: never answered from the store
@@ -163,6 +164,10 @@ def test_cli_a_password_in_the_url_is_sent_never_shown_nor_stored(
     assert again["fetched_via"] == "http" and again["handle"] == page["handle"]
     rows = sqlite3.connect(tmp_path / "store.sqlite3").execute("SELECT url, page_json, private FROM pages")
     assert all("s3cret" not in url + data and private for url, data, private in rows)
+    # the page's own links are its URLs: made absolute without the caller's user or password
+    assert f"[the next burrow]({site.base}/account/next)" in page["content"]
+    assert [link["url"] for link in page["links"]] == [f"{site.base}/account/next"]
+    assert not any(b"s3cret" in path.read_bytes() for path in tmp_path.glob("store.sqlite3*"))
     closed = "http://ada:s3cret@127.0.0.1:9/x"
     assert main(["fetch", closed, "--allow-host", "127.0.0.1", "--home", str(tmp_path)]) == 1
     assert "s3cret" not in "".join(capsys.readouterr())

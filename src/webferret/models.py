@@ -47,6 +47,15 @@ def without_password(text: str | None) -> str | None:
     return _PASSWORD.sub(r"\1@", text) if text and "@" in text else text
 
 
+_USERINFO = re.compile(r"(?<=://)[^/?#@\s]*@")
+
+
+def without_userinfo(text: str | None) -> str | None:
+    """`text` with no `user:password@` at all: the base a page's own links are made absolute
+    against (they are the page's URLs, not the caller's credentials)."""
+    return _USERINFO.sub("", text, count=1) if text and "@" in text else text
+
+
 def has_password(url: str) -> bool:
     """Whether `url` carries a password (`https://user:password@host/`)."""
     return without_password(url) != url

@@ -79,6 +79,18 @@ def test_stdin_text_format_and_links(
     assert {"url": "https://ferrets.example/", "text": "Home", "in_main": False} in page["links"]
 
 
+def test_a_password_in_the_url_is_in_no_field_nor_link(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.encode())))
+    args = ["extract", "-", "--url", "https://jo:s3cret@ferrets.example/a", "--links", "--json"]
+    code, out = run_cli(args, capsys)
+    page = json.loads(out)["data"]["pages"][0]
+    assert code == 0 and "s3cret" not in out
+    assert page["url"] == page["final_url"] == "https://jo@ferrets.example/a"
+    assert "[every link](https://ferrets.example/links/one)" in page["content"]
+
+
 def test_pdf_file_page_count_in_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from test_extract_kinds import make_pdf
 

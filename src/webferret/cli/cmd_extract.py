@@ -90,9 +90,10 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
     import asyncio
 
     from webferret.fetch.types import RawResponse
-    from webferret.models import FerretError, Page
+    from webferret.models import FerretError, Page, without_password
 
     page_url, content_type = _source(name, url)
+    page_url = without_password(page_url)  # the page's links are made absolute against it too
     try:
         body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
     except FerretError as exc:

@@ -14,7 +14,7 @@ from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
 from webferret.fetch.sniff import declares_text, mime_of, sniff_kind
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, without_userinfo
 
 GUNZIP_LIMIT = 10 * 1024 * 1024
 """The most bytes a gzip file inside a body is unpacked to (the default `max_bytes` of a body)."""
@@ -24,7 +24,9 @@ GZIP_MAGIC = b"\x1f\x8b"
 def extract_document(
     body: bytes, *, url: str | None, content_type: str | None, options: ExtractOptions
 ) -> Extracted:
-    """Extract the main content and metadata of one document; raises `FerretError` with a reason."""
+    """Extract the main content and metadata of one document; raises `FerretError` with a reason.
+    The user and password in `url` are left out: links made absolute against it would carry them."""
+    url = without_userinfo(url)
     if url and is_thread_json_url(url):
         return thread_from_answer(200, content_type, body, options.max_comments)
     inner = _gunzipped(body, url)
