@@ -141,7 +141,7 @@ class Ferret:
         fresh: bool = False,
     ) -> Page:
         """Fetch one URL and extract it. Never raises for a page problem: the page carries `error`."""
-        _check_text("url", url)
+        _check_text("url", url, text=False)  # a URL that is no text is a failed page: `invalid_url`
         pages = await self.fetch_many([url], options=options, extract=extract, fresh=fresh)
         return pages[0]
 
@@ -183,6 +183,8 @@ class Ferret:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
         urls = _url_list(urls)
+        _check_type("options", options, FetchOptions, "fetch_options(...)")
+        _check_type("extract", extract, ExtractOptions, "extract_options(...)")
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
@@ -221,6 +223,14 @@ class Ferret:
 
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
+        if not _is_text(url):  # a lone surrogate (`json.loads('"\\ud800"')`, an undecodable argv byte)
+            shown = url.encode("utf-8", "backslashreplace").decode() if isinstance(url, str) else repr(url)
+            return Page.failed(
+                shown,
+                ErrorInfo(
+                    code=ErrorCode.INVALID_URL, message=f"{shown}: not a URL (a character that is no text)"
+                ),
+            )
         # a wait for an element or a screenshot asks for a new rendering; a cookie, for another page
         skip = fresh or opts.wait_for is not None or opts.screenshot is not None or _private(url, opts)
         stored = None if skip else await self._stored_copy(url, xopts, opts)
@@ -437,15 +447,34 @@ def _private(url: str, opts: FetchOptions) -> bool:
     return opts.credentials or has_password(url)
 
 
-def _check_text(name: str, value: object) -> None:
+def _check_text(name: str, value: object, text: bool = True) -> None:
     if not isinstance(value, str):
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
+    if text and not _is_text(value):  # a lone surrogate, from JSON (`"\ud800"`) or an undecodable argv byte
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: it has a character that is no text")
 
 
 def _check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
         span = f"from {least} to {most}" if most else f"of at least {least}"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number {span}, not {value!r}")
+
+
+def _is_text(value: object) -> bool:
+    """Whether `value` is a string that UTF-8 can write (no lone surrogate)."""
+    try:
+        str.encode(value)  # type: ignore[arg-type]
+    except (UnicodeEncodeError, TypeError):
+        return False
+    return True
+
+
+def _check_type(name: str, value: object, kind: type, made_by: str) -> None:
+    if value is not None and not isinstance(value, kind):
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"{name}: a {kind.__name__} from {made_by}, not {type(value).__name__}",
+        )
 
 
 def _handle_text(handle: object) -> str:

@@ -1,0 +1,52 @@
+"""Strings no URL or query can be (a lone surrogate, as `json.loads('"\\ud800"')` gives and an
+undecodable command-line byte becomes) and options of the wrong type: a clear error each, and a batch
+keeps the pages that worked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb, article_html
+
+from webferret.cli import main
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError
+
+
+async def test_a_url_that_is_no_text_fails_alone_in_its_batch(tmp_path: Path, simweb: SimWeb) -> None:
+    good = simweb.add("/ferrets", article_html())
+    bad = json.loads(f'"{good}\\ud800"')
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as f:
+        first, second = await f.fetch_many([good, bad])
+        again = await f.fetch(bad)  # the store is looked in first: that path too
+    assert first.ok and not second.ok and second.error is not None
+    assert second.error.code == ErrorCode.INVALID_URL and "no text" in second.error.message
+    assert second.url == good + "\\ud800" and not again.ok
+
+
+@pytest.mark.parametrize("call", ["open", "find", "search"])
+async def test_a_handle_or_query_that_is_no_text_is_invalid(tmp_path: Path, call: str) -> None:
+    text = json.loads('"ferret\\ud800"')
+    async with Ferret(home=tmp_path) as f:
+        with pytest.raises(FerretError) as caught:
+            await getattr(f, call)(text)
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "no text" in caught.value.message
+
+
+@pytest.mark.parametrize(("name", "value"), [("options", {"timeout": 5}), ("extract", "markdown")])
+async def test_options_of_the_wrong_type_are_invalid(tmp_path: Path, name: str, value: object) -> None:
+    async with Ferret(home=tmp_path) as f:
+        with pytest.raises(FerretError) as caught:
+            await f.fetch("https://ferret.example/", **{name: value})
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and caught.value.message.startswith(f"{name}: a ")
+
+
+def test_an_undecodable_byte_on_the_command_line_is_an_invalid_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = b"http://127.0.0.1:9/\xff".decode("utf-8", "surrogateescape")  # as Python reads argv
+    assert main(["fetch", url, "--home", str(tmp_path), "--json"]) == 1
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["error"]["code"] == "invalid_url" and "Traceback" not in page["error"]["message"]
