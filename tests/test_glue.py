@@ -105,3 +105,27 @@ def test_llamaindex_documents() -> None:
     pytest.importorskip("llama_index.core", reason="the llamaindex extra is not installed")
     (doc,) = glue.to_llamaindex(glue.from_page(_page()))
     assert doc.text == "Short body." and doc.metadata["source"] == "https://docs.example/a/"
+
+
+def test_adapter_metadata_is_flat_for_vector_stores() -> None:
+    hit = Hit(url="https://a.example/x", title="T", snippet="s", sources=[Source(engine="bing", rank=1)])
+    hit = hit.model_copy(update={"sources": [*hit.sources, Source(engine="google", rank=2)]})
+    (record,) = glue.from_hits([hit])
+    flat = glue._flat_metadata(record)
+    assert flat["engines"] == "bing, google"
+    assert all(value is None or isinstance(value, str | int | float) for value in flat.values())
+    assert record.metadata["engines"] == ["bing", "google"]  # the record itself keeps the list
+
+
+def test_a_page_with_no_url_is_a_record_from_stdin_kept_inline() -> None:
+    page = Page(url=None, ok=True, content=LONG, fetched_via="file")
+    spooled: list[Page] = []
+    (record,) = glue.from_page(page, inline_tokens=10, spool=lambda p: spooled.append(p) or "x~y")
+    assert record.source == "stdin" and record.inline and record.text == LONG and spooled == []
+
+
+def test_a_blank_snippet_gives_the_title_as_its_text() -> None:
+    (block,) = glue.to_search_results(
+        glue.from_hits([Hit(url="https://a.example/", title="A", snippet="  ")])
+    )
+    assert block["content"] == [{"type": "text", "text": "A"}]

@@ -44,6 +44,9 @@ class Record(BaseModel):
     inline: bool = True
 
 
+NO_URL = "stdin"  # the source of a page read with no URL (`webferret extract -`)
+
+
 def record_id(kind: str, source: str, extra: str = "") -> str:
     digest = hashlib.sha256(f"{kind}\0{source}\0{extra}".encode()).hexdigest()[:16]
     return f"{kind}:{digest}"
@@ -83,11 +86,12 @@ def from_hits(hits: Iterable[Hit | Mapping[str, Any]]) -> list[Record]:
 def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | None = None) -> list[Record]:
     """A page as one record: inline when short, else by handle (spooled first when it has none).
 
-    A failed page gives no record. A long page without a handle and without `spool` stays inline.
+    A failed page gives no record. A long page without a handle and without `spool` stays inline, as
+    does a page with no URL (`extract -`), whose source is `stdin`.
     """
     if not page.ok:
         return []
-    source = page.final_url or page.url
+    source = page.final_url or page.url or NO_URL
     tokens = content_tokens(page)
     metadata = _clean(
         {
@@ -106,7 +110,8 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     base = {"id": record_id("page", source), "source": source, "score": page.quality}
     if tokens <= inline_tokens:
         return [Record(text=page.content, metadata=metadata, **base)]
-    handle = page.handle or (spool(page) if spool is not None else None)
+    spooled = spool is not None and source != NO_URL  # the store keeps pages by their URL
+    handle = page.handle or (spool(page) if spooled else None)
     if handle is None:
         return [Record(text=page.content, metadata=metadata, **base)]
     metadata["handle"] = handle
@@ -155,8 +160,13 @@ def to_llamaindex(records: Iterable[Record]) -> list[Any]:
 
 
 def _flat_metadata(record: Record) -> dict[str, Any]:
+    """Metadata of scalars only, as vector stores take it (a hit's engines joined: `bing, google`)."""
     extra = _clean({"score": record.score, "handle": record.handle})
-    return {**record.metadata, **extra, "source": record.source, "inline": record.inline}
+    flat = {
+        key: ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
+        for key, value in record.metadata.items()
+    }
+    return {**flat, **extra, "source": record.source, "inline": record.inline}
 
 
 def to_search_results(records: Iterable[Record], *, citations: bool = True) -> list[dict[str, Any]]:
@@ -169,7 +179,7 @@ def to_search_results(records: Iterable[Record], *, citations: bool = True) -> l
                 "type": "search_result",
                 "source": record.source,
                 "title": title,
-                "content": [{"type": "text", "text": _body(record) or title}],
+                "content": [{"type": "text", "text": _body(record).strip() or title}],
                 "citations": {"enabled": citations},
             }
         )
