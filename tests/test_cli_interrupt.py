@@ -96,3 +96,16 @@ def test_the_human_view_shows_each_page_once_the_pages_before_it_are_done(simweb
     out, err = proc.stdout.read(), proc.stderr.read() if proc.stderr else ""  # past the lines read
     assert "late" not in out
     assert err == "webferret: interrupted: 1 of 3 pages not finished\n"
+
+
+def test_a_closed_stdout_is_no_traceback(tmp_path: Path) -> None:
+    """`webferret fetch URL >&-`: the answer goes nowhere, the exit code still says how it went."""
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", "fetch", "http://127.0.0.1:9/x", "--home", str(tmp_path)],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        env={**os.environ, "WEBFERRET_SERVE": "off"},
+        preexec_fn=lambda: os.close(1),  # the program starts with no stdout
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "internal" not in done.stderr

@@ -148,6 +148,7 @@ def entry() -> None:
     """
     from webferret.cli.handoff import handoff
 
+    _closed_streams_to_devnull()
     code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
     if code is not None:
         os._exit(code)
@@ -156,6 +157,22 @@ def entry() -> None:
         with contextlib.suppress(BrokenPipeError, ValueError):  # a reader that left; a closed stream
             stream.flush()
     os._exit(code)
+
+
+def _closed_streams_to_devnull() -> None:
+    """A standard stream the caller closed (`webferret fetch URL >&-`) reads and writes nothing, as
+    /dev/null: Python leaves it `None`, and a write to it would end in a traceback."""
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        with contextlib.suppress(OSError):
+            os.fstat(fd)
+            continue  # open after all (Python saw it closed at start)
+        opened = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
+        setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115
 
 
 if __name__ == "__main__":  # pragma: no cover
