@@ -50,3 +50,31 @@ def test_an_undecodable_byte_on_the_command_line_is_an_invalid_url(
     assert main(["fetch", url, "--home", str(tmp_path), "--json"]) == 1
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["error"]["code"] == "invalid_url" and "Traceback" not in page["error"]["message"]
+
+
+async def test_a_closed_ferret_answers_no_more_calls(tmp_path: Path, simweb: SimWeb) -> None:
+    url = simweb.add("/ferrets", article_html())
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as f:
+        assert (await f.fetch(url)).ok
+    await f.aclose()  # a second close does nothing
+    for call in (lambda: f.fetch(url), lambda: f.search("ferret"), lambda: f.find("ferret")):
+        with pytest.raises(FerretError) as caught:
+            await call()
+        assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "closed" in caught.value.message
+
+
+def test_a_ferret_is_used_in_the_event_loop_it_began_in(tmp_path: Path, simweb: SimWeb) -> None:
+    import asyncio
+
+    url = simweb.add("/ferrets", article_html())
+    f = Ferret(home=tmp_path, allow_hosts=["127.0.0.1"])
+    assert asyncio.run(f.fetch(url)).ok
+    for call in (lambda: f.fetch(url), lambda: f.open(url)):
+        with pytest.raises(FerretError) as caught:
+            asyncio.run(call())
+        assert (
+            caught.value.code == ErrorCode.INVALID_ARGUMENT and "another event loop" in caught.value.message
+        )
+    asyncio.run(f.aclose())  # closing still works from another loop
+    with pytest.raises(FerretError, match="closed"):
+        asyncio.run(f.fetch(url))

@@ -47,6 +47,8 @@ class Ferret:
         self._extractor: Any = None
         self._store: Any = None
         self._session = SessionStore(lambda: self.store)  # its writes and the reads that wait for them
+        self._loop: asyncio.AbstractEventLoop | None = None  # the event loop its connections belong to
+        self._closed = False
 
     async def __aenter__(self) -> Ferret:
         return self
@@ -55,12 +57,21 @@ class Ferret:
         await self.aclose()
 
     async def aclose(self) -> None:
-        await self._written()  # a page an answer named is in the store before the session ends
+        """End the session: the store writes finished, every connection, worker and file closed. A
+        closed Ferret answers no more calls (`invalid_argument`); a second `aclose` does nothing."""
+        if self._closed:
+            return
+        same_loop = self._loop in (None, asyncio.get_running_loop())
+        if same_loop:  # another loop's connections and writes ended with it: nothing to wait for
+            await self._written()  # a page an answer named is in the store before the session ends
+        self._closed = True
         if self._fetcher is not None:
-            await self._fetcher.aclose()
+            if same_loop:
+                await self._fetcher.aclose()
             self._fetcher = None
         if self._engine_client is not None:
-            await self._engine_client.aclose()
+            if same_loop:
+                await self._engine_client.aclose()
             self._engine_client = None
         if self._extractor is not None:
             self._extractor.close()
@@ -182,6 +193,7 @@ class Ferret:
     ) -> list[Page]:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
+        self._usable()
         urls = _url_list(urls)
         _check_type("options", options, FetchOptions, "fetch_options(...)")
         _check_type("extract", extract, ExtractOptions, "extract_options(...)")
@@ -323,7 +335,23 @@ class Ferret:
 
     async def _written(self) -> None:
         """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
+        self._usable()
         await self._session.written()
+
+    def _usable(self) -> None:
+        """Refuse a call on a closed Ferret, or from an event loop other than the one it began in
+        (its connections and pending writes belong to that loop: each `asyncio.run` makes a new one)."""
+        if self._closed:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "this Ferret is closed (aclose): make a new one")
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        elif loop is not self._loop:
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT,
+                "this Ferret began in another event loop (each asyncio.run makes a new one): use it in "
+                "one loop, or make a Ferret per loop",
+            )
 
     # -- the store ----------------------------------------------------------------------------
     async def stored(self, handle: str) -> StoredPage | None:
@@ -432,6 +460,7 @@ class Ferret:
         """
         from webferret.search.service import run_search
 
+        self._usable()
         _check_text("query", query)
         if len(query) > MAX_QUERY_CHARS:
             raise FerretError(
