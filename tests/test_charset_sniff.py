@@ -127,3 +127,14 @@ def test_a_few_stray_nul_bytes_in_a_page_labelled_html_are_not_binary() -> None:
     assert sniff_kind(body, "text/html") == "html"
     assert sniff_kind(body, None) == "binary"  # unlabelled: any NUL byte says binary
     assert sniff_kind(b"\x00\x01\x02\x03" * 200, "text/html") == "binary"
+
+
+def test_a_page_that_says_utf8_and_is_windows_1252_reads_as_1252() -> None:
+    from webferret.fetch.charset import decode_body
+
+    french = "Voilà un texte en français: été, ère, à la forêt, ça, côté, sûr, être."
+    body = f"<html><head><meta charset='utf-8'></head><body><p>{french}</p></body></html>".encode("cp1252")
+    assert french in decode_body(body, "text/html")  # cp1250 read it "Voilŕ … foręt" with less chaos
+    polish = "Zażółć gęślą jaźń. Pchnąć w tę łódź jeża lub ośm skrzyń fig, a potem wrócić do domu."
+    body = f"<html><head><meta charset='utf-8'></head><body><p>{polish}</p></body></html>".encode("cp1250")
+    assert polish in decode_body(body, "text/html")  # a page of another code page keeps its own

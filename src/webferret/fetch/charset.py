@@ -55,11 +55,15 @@ def decode_body(body: bytes, content_type: str | None) -> str:
 
     guesses = list(from_bytes(body[:DETECT_BYTES]))
     best = guesses[0] if guesses else None
-    tied = [g for g in guesses if best and (g.chaos, g.coherence) == (best.chaos, best.coherence)]
-    # a tie (cp1250, cp1252, cp1257 read French alike) goes to windows-1252, the web's default
-    encoding = "cp1252" if not best or any(g.encoding == "cp1252" for g in tied) else best.encoding
+    # windows-1252 is the web's default, and a page that says UTF-8 and is not is mostly one: it wins
+    # a near tie (on a short French page cp1250 reads "Voilŕ" with a little less chaos than "Voilà")
+    near = [g for g in guesses if best and g.chaos <= best.chaos + CP1252_SLACK]
+    encoding = "cp1252" if not best or any(g.encoding == "cp1252" for g in near) else best.encoding
     return body.decode(_normalize(encoding) or "cp1252", errors="replace")
 
+
+CP1252_SLACK = 0.025
+"""How much more chaos (charset_normalizer's measure) windows-1252 may show and still be chosen."""
 
 UTF8_SHARE = 4
 """Broken sequences a body may have and still be read as UTF-8: one per this many characters that
