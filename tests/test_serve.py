@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -319,6 +320,23 @@ def test_idle_timeout_ends_the_server() -> None:
     try:
         assert served.proc.wait(timeout=60) == 0
         assert not os.path.exists(served.path), "the socket is removed"
+    finally:
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_server_whose_socket_was_taken_over_ends() -> None:
+    """Its socket replaced by a newer server's (or removed), no client can reach it: it ends, even
+    with no idle timeout, rather than live on unseen."""
+    folder = Path(tempfile.mkdtemp(prefix="wf-orphan-"))
+    served = Served(folder, idle=0).wait_ready()
+    try:
+        time.sleep(1)  # the server back waiting, with nothing to wake it but its own check
+        os.unlink(served.path)
+        with socket.socket(socket.AF_UNIX) as other:
+            other.bind(served.path)  # another socket at its path
+            assert served.proc.wait(timeout=30) == 0
+        assert os.path.exists(served.path), "the other socket is left alone"
     finally:
         served.stop()
         shutil.rmtree(folder, ignore_errors=True)

@@ -25,6 +25,8 @@ from webferret.blas import single_threaded
 from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_problem
 from webferret.cli.warm import freeze_heap, import_call_modules
 
+CHECK_SECONDS = 5.0  # how often an idle server looks whether its socket path is still its own
+
 
 class ServeError(Exception):
     """The server cannot start: the message names the socket or folder and what is wrong."""
@@ -100,11 +102,12 @@ class Server:
         self.callers: dict[int, int] = {}  # connection fd -> pid, while the client is connected
         self.poller = select.poll()
         self.last_call = time.monotonic()
+        self.inode = 0  # its socket's, once it listens
 
     def run(self) -> None:
         """Listen (refusing a bad folder before the slow part), warm up, then serve until stopped."""
         listener = listen(self.path)
-        inode = os.stat(self.path).st_ino
+        self.inode = inode = os.stat(self.path).st_ino
         wake_r, wake_w = os.pipe()
         try:
             warm_up()
@@ -156,8 +159,16 @@ class Server:
                 elif fd in self.callers:
                     self._caller_left(fd)
             self._reap()
-            if self._idle_over():
+            if self._idle_over() or (self._replaced() and not self.children):
                 return
+
+    def _replaced(self) -> bool:
+        """Whether the socket path no longer names this server's socket (a newer server took it, or it
+        was removed): no client can reach this one, so it ends once its calls have."""
+        try:
+            return os.stat(self.path).st_ino != self.inode
+        except OSError:
+            return True
 
     def _caller_left(self, fd: int) -> None:
         """A client closed its end (it ended, even by SIGKILL): its call's child ends too."""
@@ -167,9 +178,11 @@ class Server:
             os.kill(pid, signal.SIGTERM)
 
     def _wait(self) -> float | None:
+        """Seconds to wait for an event: until the idle timeout, and at most `CHECK_SECONDS` (to see
+        whether the socket was taken over)."""
         if self.children or not self.idle_timeout:
-            return None
-        return max(0.0, self.last_call + self.idle_timeout - time.monotonic())
+            return CHECK_SECONDS
+        return max(0.0, min(self.last_call + self.idle_timeout - time.monotonic(), CHECK_SECONDS))
 
     def _idle_over(self) -> bool:
         if not self.idle_timeout or self.children:
