@@ -12,8 +12,12 @@ __all__ = [
     "ErrorCode",
     "ErrorInfo",
     "Ferret",
+    "FerretError",
     "Hit",
+    "OpenedPage",
     "Page",
+    "Passage",
+    "SearchResult",
     "Settings",
     "__version__",
     "fetch",
@@ -26,7 +30,9 @@ if TYPE_CHECKING:
     from webferret.ferret import Ferret, fetch, fetch_many, search
     from webferret.ferret import find as find
     from webferret.ferret import open as open
-    from webferret.models import Envelope, ErrorCode, ErrorInfo, Hit, Page
+    from webferret.models import Envelope, ErrorCode, ErrorInfo, FerretError, Hit, Page
+    from webferret.search.types import SearchResult
+    from webferret.store.types import OpenedPage, Passage
 
 _LAZY = {
     "ConfigError": "webferret.config",
@@ -40,8 +46,12 @@ _LAZY = {
     "Envelope": "webferret.models",
     "ErrorCode": "webferret.models",
     "ErrorInfo": "webferret.models",
+    "FerretError": "webferret.models",
     "Hit": "webferret.models",
     "Page": "webferret.models",
+    "SearchResult": "webferret.search.types",
+    "OpenedPage": "webferret.store.types",
+    "Passage": "webferret.store.types",
 }
 
 
