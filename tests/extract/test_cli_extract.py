@@ -149,3 +149,12 @@ def test_stdin_too_large_names_stdin(
         "retry_after": None,
         "vendor": None,
     }
+
+
+def test_standard_input_named_twice_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.encode())))
+    code, out = run_cli(["extract", "-", "-", "--json"], capsys)
+    error = json.loads(out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument" and "read once" in error["message"]

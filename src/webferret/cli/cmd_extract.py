@@ -113,8 +113,11 @@ async def run(args: argparse.Namespace) -> int:
 
     from webferret.cli.pages_out import write_pages
     from webferret.ferret import Ferret
+    from webferret.models import ErrorCode, FerretError
     from webferret.present.pages import clip_page
 
+    if args.files.count("-") > 1:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "- (standard input) given twice: it can be read once")
     async with Ferret(settings_from_args(args)) as ferret:
         xopts = ferret.extract_options(
             format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
