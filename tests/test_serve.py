@@ -206,7 +206,15 @@ def test_a_child_killed_by_a_signal_is_reported(server: Served, simweb: SimWeb) 
     os.kill(int(children[0]), signal.SIGKILL)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 128 + signal.SIGKILL
-    assert err.decode().strip() == "webferret: error: internal: the call was ended by SIGKILL"
+    assert err.decode().strip() == "webferret: error: internal: the call's process was ended by SIGKILL"
+
+
+def test_sigterm_on_the_client_ends_it_as_without_a_server(server: Served, simweb: SimWeb) -> None:
+    proc = _slow_call(server, simweb)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == -signal.SIGTERM, err  # ended by the signal, as its own process would be
+    assert b"internal" not in err and b"Traceback" not in err
 
 
 def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb) -> None:

@@ -191,7 +191,10 @@ def _request(argv: list[str]) -> dict[str, Any]:
 def _relay(reader: Any, pid: int) -> int:
     """Forward Ctrl-C/SIGTERM/SIGHUP to the child until its exit code arrives."""
 
+    forwarded: set[int] = set()
+
     def forward(signum: int, _frame: object) -> None:
+        forwarded.add(signum)
         with contextlib.suppress(OSError):
             os.kill(pid, signum)
 
@@ -207,9 +210,13 @@ def _relay(reader: Any, pid: int) -> int:
             sys.stderr.write("webferret: error: internal: the webferret serve process ended the call\n")
             return 1
         if "exit" in message:
-            if message.get("signal"):
-                name = _signal_name(message["signal"])
-                sys.stderr.write(f"webferret: error: internal: the call was ended by {name}\n")
+            ended_by = message.get("signal")
+            if ended_by and ended_by in forwarded:  # the signal this process got: it ends by it too,
+                signal.signal(ended_by, signal.SIG_DFL)  # as the same call without a server would
+                os.kill(os.getpid(), ended_by)
+            if ended_by:
+                name = _signal_name(ended_by)
+                sys.stderr.write(f"webferret: error: internal: the call's process was ended by {name}\n")
             return int(message["exit"])
 
 
