@@ -78,3 +78,53 @@ def test_a_ferret_is_used_in_the_event_loop_it_began_in(tmp_path: Path, simweb: 
     asyncio.run(f.aclose())  # closing still works from another loop
     with pytest.raises(FerretError, match="closed"):
         asyncio.run(f.fetch(url))
+
+
+def test_a_page_given_up_on_does_not_hold_the_command(tmp_path: Path, simweb: SimWeb) -> None:
+    """A page whose extraction outlasts the budget is answered `timeout` at the budget, and the
+    worker process still on it is ended, not waited for (its extraction alone takes ten seconds)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    links = "".join(f'<li><a href="/p/{i}">link number {i} with words</a></li>' for i in range(40_000))
+    url = simweb.add("/big", f"<html><body><main><h1>Big</h1><ul>{links}</ul></main></body></html>")
+    argv = ["fetch", url, "--budget", "1", "--allow-host", "127.0.0.1", "--home", str(tmp_path), "--json"]
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "WEBFERRET_SERVE": "off"},
+    )
+    took = time.monotonic() - started
+    assert done.returncode == 1 and json.loads(done.stdout)["data"]["pages"][0]["error"]["code"] == "timeout"
+    assert took < 6, f"the command took {took:.1f} s"
+    time.sleep(0.5)
+    left = [p for p in Path("/proc").glob("[0-9]*") if _cmdline(p).count(str(tmp_path))]
+    assert not left, "a worker process lives on"
+
+
+def _cmdline(proc: Path) -> str:
+    try:
+        return (proc / "cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_end_now_ends_a_busy_worker() -> None:
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from webferret.extract.pool import end_now
+
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    pool.submit(time.sleep, 60)
+    time.sleep(0.5)
+    (worker,) = list(pool._processes.values())  # type: ignore[attr-defined]
+    end_now(pool)
+    worker.join(10)
+    assert not worker.is_alive()

@@ -150,6 +150,15 @@ def _renice(niceness: int) -> None:
         os.setpriority(os.PRIO_PROCESS, 0, min(niceness, 19))
 
 
+def end_now(pool: ProcessPoolExecutor) -> None:
+    """End `pool` without waiting for the page a worker is on: its workers are terminated."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # the executor's own table
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.terminate()
+
+
 class ForkedWorkers:
     """`count` extraction workers forked now (make one only when `can_fork_now()`), as `pool`;
     `stagger` as in the module docstring, `stoplists` as in `prefork`."""
@@ -182,10 +191,14 @@ class ForkedWorkers:
                 self._ready_count += len(os.read(self._ready, self.count))
         return self._ready_count
 
-    def shutdown(self, used: bool) -> None:
+    def shutdown(self, used: bool, abandoned: bool = False) -> None:
         """End the workers. Once they extracted (`used`) and all are ready, they are idle and end at
         once: wait, so they are reaped (and counted in this process's resource use). A worker
-        still importing is not waited for (it ends on its own, with this process at the latest)."""
+        still importing is not waited for (it ends on its own, with this process at the latest), and
+        one still on a page nobody waits for (`abandoned`) is ended."""
+        if abandoned:
+            end_now(self.pool)
+            return
         wait = used and self.ready() >= self.count
         self.pool.shutdown(wait=wait, cancel_futures=True)
         if self._ready >= 0:
@@ -251,6 +264,7 @@ class Extractor:
         self._warmed: Future[None] | None = None
         self._extracting = 0
         self._used = False
+        self._abandoned = False  # a page was given up on (its time ran out) while a worker was on it
         self._turns = LargestFirst()
 
     def warm(self, pages: int = 1, threads: bool = True, spare_core: bool = True) -> None:
@@ -332,6 +346,9 @@ class Extractor:
             except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
                 self._forked = None
                 extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
+            except asyncio.CancelledError:
+                self._abandoned = True
+                raise
             finally:
                 self._turns.done(self._capacity())
         finally:
@@ -342,10 +359,15 @@ class Extractor:
         return extracted
 
     def close(self) -> None:
+        """End the pools: a worker process still on a page nobody waits for any more is ended, not
+        waited for (a page over the budget can take seconds more; its answer was given)."""
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._forked is not None:
-            self._forked.shutdown(self._used)
+            self._forked.shutdown(self._used, self._abandoned)
             self._forked = None
         if self._processes is not None:
-            self._processes.shutdown(wait=True, cancel_futures=True)
+            if self._abandoned:
+                end_now(self._processes)
+            else:
+                self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None
