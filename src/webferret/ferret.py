@@ -99,10 +99,9 @@ class Ferret:
             from webferret.net.transport import shared_tls
 
             headers = {"User-Agent": self.settings.user_agent}
+            # redirects are `search.runner`'s to follow, each hop off an engine's host past the guard
             self._engine_client = httpx.AsyncClient(
-                headers=headers,
-                follow_redirects=False,
-                verify=shared_tls(),  # `search.runner` follows
+                headers=headers, follow_redirects=False, verify=shared_tls()
             )
         return self._engine_client
 

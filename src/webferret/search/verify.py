@@ -42,8 +42,7 @@ def apply_page(hit: Hit, page: Page) -> Hit:
     """The hit marked reachable or not, with the page's token count and store handle."""
     if unreadable(page):
         return hit.model_copy(update={"reachable": False})
-    tokens = content_tokens(page) if page.ok or page.tokens is not None else None
-    return hit.model_copy(update={"reachable": True, "tokens": tokens, "handle": page.handle})
+    return hit.model_copy(update={"reachable": True, "tokens": content_tokens(page), "handle": page.handle})
 
 
 @dataclass
