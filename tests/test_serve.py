@@ -395,3 +395,13 @@ def test_a_served_call_imports_nothing_the_warm_up_left_out(simweb: SimWeb, tmp_
     assert fetched.returncode == 0 and found.returncode == 0, found.stderr
     assert len(json.loads(found.stdout)["data"]["results"]) == 3
     assert out.read_text().splitlines() == ["", ""]
+
+
+def test_the_clients_io_encoding_is_the_calls(server: Served, tmp_path: Path) -> None:
+    page = "<html><body><article><h1>Frettchen</h1><p>" + "Ein Frettchen spielt gern, schläft viel. " * 8
+    page += "</p></article></body></html>"
+    answered, served_out = probe(
+        ["extract", "-", "-q"], server.path, tmp_path, stdin=page.encode(), PYTHONIOENCODING="latin-1"
+    )
+    alone = client(["extract", "-", "-q"], "off", stdin=page.encode(), PYTHONIOENCODING="latin-1")
+    assert answered == "0" and b"schl\xe4ft" in served_out and served_out == alone.stdout

@@ -7,6 +7,7 @@ own; then it runs the command line's `main` and sends the exit code back.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -101,15 +102,30 @@ def _become_client(request: dict[str, Any], fds: list[int]) -> None:
 
 
 def _fresh_stdio() -> None:
-    """Text streams on the new fds 0-2, buffered as a new process would buffer them."""
+    """Text streams on the new fds 0-2, buffered as a new process would buffer them, in the client's
+    `PYTHONIOENCODING` (`encoding[:errors]`) when it sets one."""
+    asked, _, asked_errors = os.environ.get("PYTHONIOENCODING", "").partition(":")
     for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
         old: Any = getattr(sys, name)
         buffering = 1 if fd == 2 or os.isatty(fd) else -1  # 1: line-buffered
+        encoding, errors = old.encoding, old.errors
+        if asked and _known(asked):
+            encoding = asked
+        if asked_errors and fd != 2:  # stderr keeps backslashreplace, as Python's own does
+            errors = asked_errors
         stream = open(  # noqa: SIM115  # lives as long as this process
-            fd, mode, buffering, encoding=old.encoding, errors=old.errors, closefd=False
+            fd, mode, buffering, encoding=encoding, errors=errors, closefd=False
         )
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
+
+
+def _known(encoding: str) -> bool:
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return False
+    return True
 
 
 def _run(argv: list[str]) -> int:
