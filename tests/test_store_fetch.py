@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from simweb import SimWeb
+from simweb import SimWeb, article_html
 from storeweb import Doc, Web, article, serve
 
 from webferret.ferret import Ferret
@@ -253,3 +253,22 @@ async def test_a_page_stored_without_links_is_read_again_for_them(web: Web, ferr
     assert opened.links is None
     again = await ferret.fetch(web.url("/old"), extract=ferret.extract_options(links=True))
     assert again.fetched_via == "http" and again.links and web.hits("/old") == 2
+
+
+async def test_a_page_read_in_time_is_answered_when_the_store_is_busy(tmp_path: Path, simweb: SimWeb) -> None:
+    """Another process holds the store: the page read within the budget is answered, saying it may
+    not be kept, not `timeout` as though the site were slow."""
+    import sqlite3
+
+    url = simweb.add("/locked", article_html("Locked out"))
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as f:
+        await f.fetch(simweb.add("/first", article_html("First")))  # the store exists
+        other = sqlite3.connect(tmp_path / "store.sqlite3", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            page = await f.fetch(url, options=f.fetch_options(budget=2), fresh=True)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+    assert page.ok and page.error is None and "Ferrets are curious" in page.content
+    assert "store was still busy" in page.meta["store_error"] and page.tokens

@@ -279,13 +279,19 @@ class Ferret:
         as it is extracted, while its store write runs on; every later read of the store in this
         session (a fetch's look-up of that page), and `aclose`, waits for the write first (a
         search's answer leaves without it)."""
+        read: Page | None = None  # the page, once it is read and only its store write is left
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
                 page = await self._page_from_raw(raw, xopts)
                 if late_shell(page, raw, opts):
                     page, raw = await self._rendered(page, raw, opts, xopts, deadline)
+                read = page
                 kept = self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
                 return as_asked(kept, xopts)
+        except TimeoutError as exc:
+            if read is None or not read.ok:  # the budget ran out before the page was read
+                return _fetch_failed(raw.url, opts, exc)
+            return as_asked(_not_kept(read), xopts)  # read in time; the store was busy (another process)
         except Exception as exc:
             return _fetch_failed(raw.url, opts, exc)
 
@@ -597,6 +603,15 @@ def _fetch_failed(
         return Page.failed(url, exc.info(), status=exc.status, meta=meta)
     message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
     return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
+
+
+def _not_kept(page: Page) -> Page:
+    """`page`, read in time, whose store write was still waiting when the call's budget ran out."""
+    from webferret.tokens import content_tokens
+
+    why = "the page store was still busy (another process holds it) when the call's budget ran out"
+    meta = {**page.meta, "store_error": f"{why}: this page may not be kept"}
+    return page.model_copy(update={"tokens": content_tokens(page), "meta": meta})
 
 
 def _budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | None = None) -> Page:
