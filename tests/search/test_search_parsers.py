@@ -106,9 +106,18 @@ def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:
     assert hit.extra["category"] == "general"
 
 
-def test_ddg_js_shell_parses_to_nothing(engine_fixtures: Path) -> None:
+def test_ddg_js_shell_is_an_engine_error_not_an_empty_answer(engine_fixtures: Path) -> None:
     body = (engine_fixtures / "duckduckgo/js_serp_shell_bad-user-agent_2020-06.html").read_text()
     assert ddgs_text.parse_response("duckduckgo", body) == []
+    with pytest.raises(FerretError) as caught:
+        ddgs_text.check(EngineResponse(status=200, headers={}, text=body))
+    assert caught.value.code == ErrorCode.ENGINE_ERROR and "JavaScript results page" in caught.value.message
+    for results in (
+        "html_rust-programming_2026-04-14.html",
+        "html_exit-nvim_site-stackoverflow_2020-06.html",
+    ):
+        page = (engine_fixtures / "duckduckgo" / results).read_text()
+        ddgs_text.check(EngineResponse(status=200, headers={}, text=page))  # a results page passes
 
 
 @pytest.mark.parametrize(

@@ -107,8 +107,19 @@ def parse_response(name: str, body: str) -> list[Hit]:
     return hits
 
 
+JS_SHELL = "nrj("
+"""DuckDuckGo's results page for browsers, whose results a script loads (`nrj('/d.js?...')`): what it
+serves the HTML endpoint when it does not take the request's User-Agent. It has no result markup."""
+
+
 def check(response: EngineResponse) -> None:
     head = response.text[:200_000]
+    if JS_SHELL in head:
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR,
+            "the engine answered its JavaScript results page, which only a browser reads, instead of "
+            "results (it did not take the request's User-Agent)",
+        )
     mark = next((mark for mark in BLOCK_MARKS if mark in head), None)
     if response.status in RATE_LIMIT_STATUSES or mark:
         why = f"a captcha page ({mark})" if mark else f"HTTP {response.status}"
