@@ -33,6 +33,8 @@ def _text(fragment: str) -> str:
         ("Enterprise workflows<strong>Cons:</strong> cost", "Enterprise workflows Cons: cost"),
         ("<b>Pros</b> fast<!-- c --><em>Cons</em>", "Pros fast Cons"),
         ("<i>x</i>more options<span>KALLAX</span>", "xmore options KALLAX"),
+        ("<b>Customer Support</b>As a client, you", "Customer Support As a client, you"),
+        ("<a>albiflora</a>Low light", "albiflora Low light"),
     ],
 )
 def test_touching_elements_across_a_word_boundary_get_a_space(fragment: str, expected: str) -> None:
@@ -60,6 +62,10 @@ def test_touching_elements_across_a_word_boundary_get_a_space(fragment: str, exp
         "<pre><code>item<span><b>Count</b></span></code></pre>",
         "the i<span>Phone</span> and e<b>Bay</b>",  # one lower-case letter: a name's start
         "Price 12<span>Care</span>",  # a figure is no word's end here
+        "<span class='dropcap'>T</span>He ferret",  # one letter: a drop cap
+        "<b>Sale</b>NOW on",  # a word in capitals: no capitalized word opens there
+        "<code><span>get</span>Value</code>",
+        "<b>Note</b>s",
     ],
 )
 def test_a_word_split_on_purpose_or_already_spaced_is_left_alone(fragment: str) -> None:

@@ -13,6 +13,7 @@ from lxml import etree, html
 
 TOUCHING = True  # bench switch: off reads touching spans as one word, as before
 LEADING = True  # bench switch: off lets a word run into the next element's capital, as before
+TRAILING = True  # bench switch: off lets an element's word run into a capitalized word after it
 
 # inline elements a stylesheet sets apart (not `sup`/`sub`, which touch their word on purpose, nor
 # code, whose spans are a highlighter's)
@@ -56,6 +57,20 @@ def space_touching(tree: html.HtmlElement) -> None:
             node.tail = " "
     if LEADING:
         _space_leading(tree)
+    if TRAILING:
+        _space_trailing(tree)
+
+
+def _space_trailing(tree: html.HtmlElement) -> None:
+    """A space between an inline element ending in a word (two letters or more) and text after it
+    opening with a capitalized word (`<b>Note</b>This`), outside code."""
+    for node in tree.iter(*_INLINE):
+        tail = node.tail
+        if not tail or len(tail) < 2 or not (tail[0].isupper() and tail[1].islower()):
+            continue
+        text = "".join(node.itertext())
+        if text[-2:].isalpha() and len(text) >= 2 and not any(a.tag in _CODE for a in node.iterancestors()):
+            node.tail = " " + tail
 
 
 _CODE = frozenset(("code", "pre", "kbd", "samp", "tt", "var"))
