@@ -31,7 +31,7 @@ from webferret.store.freshness import (
     with_validators,
 )
 from webferret.store.handles import looks_like_handle
-from webferret.store.session import SessionStore
+from webferret.store.session import SessionStore, not_kept
 from webferret.store.types import OpenedPage, Passage, StoredPage
 
 
@@ -291,7 +291,8 @@ class Ferret:
         except TimeoutError as exc:
             if read is None or not read.ok:  # the budget ran out before the page was read
                 return _fetch_failed(raw.url, opts, exc)
-            return as_asked(_not_kept(read), xopts)  # read in time; the store was busy (another process)
+            why = "the page store was still busy (another process holds it) when the call's budget ran out"
+            return as_asked(not_kept(read, f"{why}: this page may not be kept"), xopts)
         except Exception as exc:
             return _fetch_failed(raw.url, opts, exc)
 
@@ -603,15 +604,6 @@ def _fetch_failed(
         return Page.failed(url, exc.info(), status=exc.status, meta=meta)
     message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
     return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
-
-
-def _not_kept(page: Page) -> Page:
-    """`page`, read in time, whose store write was still waiting when the call's budget ran out."""
-    from webferret.tokens import content_tokens
-
-    why = "the page store was still busy (another process holds it) when the call's budget ran out"
-    meta = {**page.meta, "store_error": f"{why}: this page may not be kept"}
-    return page.model_copy(update={"tokens": content_tokens(page), "meta": meta})
 
 
 def _budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | None = None) -> Page:

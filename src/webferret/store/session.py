@@ -78,10 +78,7 @@ class SessionStore:
             put = self._store().put
             kept: Page = await asyncio.to_thread(put, page, headers, exempt=exempt, private=private)
         except sqlite3.Error as exc:
-            from webferret.tokens import content_tokens
-
-            meta = {**page.meta, "store_error": f"the page store did not keep this page: {exc}"}
-            return page.model_copy(update={"tokens": content_tokens(page), "meta": meta})
+            return not_kept(page, f"the page store did not keep this page: {exc}")
         if kept.handle is not None and page_key(kept) == DOCUMENT:  # a variant's handle is not its page's
             self.remember(read_handle(kept), kept.handle, replace=True)
         return kept
@@ -154,3 +151,10 @@ def _write_done(write: asyncio.Task[Page]) -> None:
         failed = write.result().meta.get("store_error")
     if failed:
         logging.getLogger("webferret").warning("%s", failed)
+
+
+def not_kept(page: Page, why: str) -> Page:
+    """`page` answered without the store: `meta.store_error` says `why`, its tokens counted here."""
+    from webferret.tokens import content_tokens
+
+    return page.model_copy(update={"tokens": content_tokens(page), "meta": {**page.meta, "store_error": why}})
