@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from webferret import __version__
 from webferret.config import Settings
-from webferret.mcp_tools import TOOLS, AgentTools, Answer
+from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
 from webferret.present.fence import neutralize_all
@@ -123,7 +123,7 @@ async def call_tool(
             return success(await tools.web_fetch(args))  # type: ignore[arg-type]
         return success(await tools.web_open(args))  # type: ignore[arg-type]
     except FerretError as exc:
-        return failure(exc.code, exc.message, getattr(exc, "pages", None))
+        return failure(exc.code, exc.message, exc.pages if isinstance(exc, BatchFailed) else None)
     except Exception as exc:
         log.exception("tool %s failed", name)
         return failure(ErrorCode.INTERNAL, f"{name} failed inside webferret: {type(exc).__name__}: {exc}")

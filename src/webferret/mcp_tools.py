@@ -139,6 +139,14 @@ TOOLS: dict[str, type[BaseModel]] = {
 }
 
 
+class BatchFailed(FerretError):
+    """A `web_fetch` batch where every URL failed: the first URL's code, and each URL's own error."""
+
+    def __init__(self, code: ErrorCode, message: str, pages: list[dict[str, Any]]) -> None:
+        super().__init__(code, message)
+        self.pages = pages
+
+
 @dataclass(frozen=True)
 class Answer:
     text: str
@@ -270,9 +278,10 @@ class AgentTools:
             entries.append(await first_page_entry(self.ferret, page, max_tokens))
         if not any(entry["ok"] for entry in entries):
             code = entries[0]["error"]["code"]
-            failed = FerretError(ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries))
-            failed.pages = [{"url": entry["url"], "error": entry["error"]} for entry in entries]
-            raise failed
+            pages = [{"url": entry["url"], "error": entry["error"]} for entry in entries]
+            raise BatchFailed(
+                ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries), pages
+            )
         data = {"pages": entries, "max_tokens": max_tokens}
         return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
 
