@@ -54,7 +54,7 @@ class Verification:
     unreachable: list[Unreachable] = field(default_factory=list)
     dropped: list[DroppedDuplicate] = field(default_factory=list)
     not_needed: int = 0
-    asked: int = 0  # the candidates requested
+    asked: int = 0  # the candidates requested (`verify_hits` requests them as the order needs them)
 
 
 class RankOrder:
@@ -63,10 +63,9 @@ class RankOrder:
     def __init__(self, hits: Sequence[Hit], wanted: int, threshold: float) -> None:
         self.hits = list(hits)
         self.wanted = wanted
-        self.asked = len(self.hits)  # the candidates requested (`verify_hits` requests them as needed)
         self.pages: list[Page | None] = [None] * len(self.hits)
         self.cursor = 0  # every candidate before it is decided
-        self.outcome = Verification()
+        self.outcome = Verification(asked=len(self.hits))
         self._copies = StreamCopies(threshold)  # the listed pages, for near-duplicates
         self._out: set[int] = set()  # candidates that cannot be listed: dead, or decided duplicates
 
@@ -96,7 +95,7 @@ class RankOrder:
             self._decide(self.cursor)
             self.cursor += 1
         if self.settled:
-            self.outcome.not_needed = self.asked - self.cursor
+            self.outcome.not_needed = self.outcome.asked - self.cursor
 
     def _decide(self, index: int) -> None:
         page = self.pages[index]
@@ -163,29 +162,29 @@ async def verify_hits(
     gates: list[asyncio.Event] = []
     tasks: dict[asyncio.Task[Page], int] = {}
 
-    def request(upto: int) -> None:
-        """Request candidates up to `upto` (those not yet asked), with a deadline of their own."""
+    def request(upto: int) -> list[asyncio.Task[Page]]:
+        """Request the candidates before `upto` not asked yet, with a deadline of their own; answer
+        their tasks."""
         batch = hits[len(gates) : upto]
         if not batch:
-            return
+            return []
         waves = host_waves([hit.url for hit in batch], options.per_host_concurrency)
-        now = time.monotonic()
-        attempt = Attempt(ferret, options, extract, min(now + timeout * waves, end))
-        order.asked = upto = min(upto, len(hits))
-        order.outcome.asked = upto
+        attempt = Attempt(ferret, options, extract, min(time.monotonic() + timeout * waves, end))
+        asked = []
         for hit in batch:
             gates.append(asyncio.Event())
-            tasks[asyncio.create_task(attempt.page(hit.url, gates[-1]))] = len(gates) - 1
+            task = asyncio.create_task(attempt.page(hit.url, gates[-1]))
+            tasks[task] = len(gates) - 1
+            asked.append(task)
+        order.outcome.asked = len(gates)
+        return asked
 
-    request(len(hits) if first is None else first)
+    pending = set(request(len(hits) if first is None else first))
     try:
-        pending = set(tasks)
         while not order.settled:
             needed = order.needed()
             if needed[-1] >= len(gates) and end - time.monotonic() > timeout / 2:
-                before = set(tasks)
-                request(needed[-1] + 1 + max(2, wanted // 2))  # as many spares again as at first
-                pending |= set(tasks) - before
+                pending.update(request(needed[-1] + 1 + max(2, wanted // 2)))  # as many spares as at first
             if not pending:
                 break
             for index in needed:
