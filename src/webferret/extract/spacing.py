@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from lxml import etree, html
 
+from webferret.extract.markdown import INLINE_CODE
+
 TOUCHING = True  # bench switch: off reads touching spans as one word, as before
 LEADING = True  # bench switch: off lets a word run into the next element's capital, as before
 TRAILING = True  # bench switch: off lets an element's word run into a capitalized word after it
@@ -43,58 +45,67 @@ _ENDS = frozenset(".!?:;)]%")
 
 
 def space_touching(tree: html.HtmlElement) -> None:
-    """Give a space to each inline element of `tree` that touches the next one across a word boundary."""
-    if not TOUCHING:
+    """Give a space wherever an inline element of `tree` touches a word across a word boundary: the
+    next element (`TOUCHING`), the text before it (`LEADING`), the text after it (`TRAILING`)."""
+    for node in tree.iter(*_INLINE):
+        if TOUCHING:
+            _space_after(node)
+        if LEADING:
+            _space_before(node)
+        if TRAILING:
+            _space_tail(node)
+
+
+def _space_after(node: etree._Element) -> None:
+    """A space between `node` and the inline element touching it when `node` ends a word and the
+    other opens one with a capital or a figure (`<span>YETI</span><span>Rambler</span>`)."""
+    if node.tail or (after := _next_element(node)) is None or after.tag not in _INLINE:
         return
-    for node in tree.iter(*_INLINE):
-        if node.tail or (after := _next_element(node)) is None or after.tag not in _INLINE:
-            continue
-        first = _first_char(after)
-        if not first or not (first.isupper() or first.isdigit()):
-            continue
-        last = _last_char(node)
-        if last and (last.isalnum() or last in _ENDS):
-            node.tail = " "
-    if LEADING:
-        _space_leading(tree)
-    if TRAILING:
-        _space_trailing(tree)
+    first = _first_char(after)
+    if not first or not (first.isupper() or first.isdigit()):
+        return
+    last = _last_char(node)
+    if last and (last.isalnum() or last in _ENDS):
+        node.tail = " "
 
 
-def _space_trailing(tree: html.HtmlElement) -> None:
-    """A space between an inline element ending in a word (two letters or more) and text after it
-    opening with a capitalized word (`<b>Note</b>This`), outside code."""
-    for node in tree.iter(*_INLINE):
-        tail = node.tail
-        if not tail or len(tail) < 2 or not (tail[0].isupper() and tail[1].islower()):
-            continue
-        text = "".join(node.itertext())
-        if text[-2:].isalpha() and len(text) >= 2 and not any(a.tag in _CODE for a in node.iterancestors()):
-            node.tail = " " + tail
+def _space_before(node: etree._Element) -> None:
+    """A space between text ending in a lower-case letter and `node` opening with a capital
+    (`workflows<strong>Cons:</strong>`), outside code."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    before = node.getprevious()
+    while before is not None and not isinstance(before.tag, str) and not before.tail:
+        before = before.getprevious()  # a comment with nothing after it
+    text = parent.text if before is None else before.tail
+    if not text or not text[-1].islower() or not text[-2:-1].isalpha():
+        return  # `i<span>Phone</span>`, `e<b>Bay</b>`: one letter is a name's start
+    first = _first_char(node)
+    if first and first.isupper() and not _in_code(node):
+        if before is None:
+            parent.text = text + " "
+        else:
+            before.tail = text + " "
 
 
-_CODE = frozenset(("code", "pre", "kbd", "samp", "tt", "var"))
+def _space_tail(node: etree._Element) -> None:
+    """A space between `node` ending in a word (two letters or more) and text after it opening with a
+    capitalized word (`<b>Note</b>This`), outside code."""
+    tail = node.tail
+    if not tail or len(tail) < 2 or not (tail[0].isupper() and tail[1].islower()):
+        return
+    text = "".join(node.itertext())
+    if len(text) >= 2 and text[-2:].isalpha() and not _in_code(node):
+        node.tail = " " + tail
 
 
-def _space_leading(tree: html.HtmlElement) -> None:
-    """A space between text ending in a lower-case letter and an inline element opening with a
-    capital (`workflows<strong>Cons:</strong>`), outside code."""
-    for node in tree.iter(*_INLINE):
-        parent = node.getparent()
-        if parent is None:
-            continue
-        before = node.getprevious()
-        while before is not None and not isinstance(before.tag, str) and not before.tail:
-            before = before.getprevious()  # a comment with nothing after it
-        text = parent.text if before is None else before.tail
-        if not text or not text[-1].islower() or not text[-2:-1].isalpha():
-            continue  # `i<span>Phone</span>`, `e<b>Bay</b>`: one letter is a name's start
-        first = _first_char(node)
-        if first and first.isupper() and not any(a.tag in _CODE for a in node.iterancestors()):
-            if before is None:
-                parent.text = text + " "
-            else:
-                before.tail = text + " "
+_CODE = INLINE_CODE | {"pre"}
+
+
+def _in_code(node: etree._Element) -> bool:
+    """Is `node` inside code (where `foo<span>Bar</span>` is a highlighter's camelCase)?"""
+    return any(ancestor.tag in _CODE for ancestor in node.iterancestors())
 
 
 def _next_element(node: etree._Element) -> etree._Element | None:
