@@ -121,11 +121,10 @@ def dedup_key(url: str) -> str:
         host = "reddit.com"
     elif host == "youtu.be" and path.count("/") == 1 and len(path) > 1:
         host, path, query = "youtube.com", "/watch", _query(f"v={path[1:]}&{query}")
-    if host == "youtube.com":
-        query = urlencode([(k, v) for k, v in parse_qsl(query, True) if k not in _YOUTUBE_SHARE])
     if path.endswith("/amp") and len(path) > 4:
         path = path[:-4] or "/"
-    query = urlencode([(k, v) for k, v in parse_qsl(query, True) if k != "amp"])
+    dropped = _YOUTUBE_SHARE | {"amp"} if host == "youtube.com" else {"amp"}
+    query = urlencode([(k, v) for k, v in parse_qsl(query, True) if k not in dropped])
     return f"{host}{path}" + (f"?{query}" if query else "")
 
 
