@@ -121,12 +121,12 @@ class Fetcher:
         current, seen, trail, retried = rewrite_url(url), [], [], False
         while True:
             target = await policy.vet(current)
-            begun = {"url": without_password(target.url), "via": tier}
+            shown = without_password(target.url)
+            begun = {"url": shown, "via": tier}
             if progress is not None:
                 progress.append(begun)
             raw = await self._hop(target, opts.for_request(target.url, url), policy, tier)
             begun["status"] = raw.status
-            shown = without_password(target.url)
             hops = raw.trail or [{"url": shown, "status": raw.status}]  # a browser lists its own
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
             if raw.status == 429 and not retried:
