@@ -107,7 +107,7 @@ class Server:
     def run(self) -> None:
         """Listen (refusing a bad folder before the slow part), warm up, then serve until stopped."""
         listener = listen(self.path)
-        self.inode = inode = os.stat(self.path).st_ino
+        self.inode = os.stat(self.path).st_ino
         wake_r, wake_w = os.pipe()
         try:
             warm_up()
@@ -122,7 +122,7 @@ class Server:
             os.close(wake_r)
             os.close(wake_w)
             with contextlib.suppress(OSError):
-                if os.stat(self.path).st_ino == inode:  # still ours, not a later server's
+                if not self._replaced():  # still ours, not a later server's
                     os.unlink(self.path)
             for conn in self.children.values():
                 conn.close()
