@@ -2,9 +2,9 @@
 made safe to put inside an error message or warning that an agent reads outside the fence.
 
 `quoted` is for a message builder that puts such a value in its sentence: one line, control and
-invisible characters gone, at most `limit` characters, in double quotes (inner quotes escaped), so
-it reads as a quoted value and never as a sentence of webferret's own (its own double quotes become
-single ones: an escaped quote, `\"`, reads to a model much like the end of the value). `one_line` is the same
+invisible characters gone, at most `limit` characters, in double quotes, so it reads as a quoted
+value and never as a sentence of webferret's own (its own double quotes become single ones: an
+escaped quote, `\"`, reads to a model much like the end of the value). `one_line` is the same
 without the quotes, for a whole message on an agent face (see `present.agent.safe_message`).
 """
 
