@@ -237,6 +237,12 @@ class Page(BaseModel):
         return cls(url=url, ok=False, error=error, **fields)
 
 
+class FetchedPages(BaseModel):
+    """The `data` of `fetch` and `extract` with `--json`."""
+
+    pages: list[Page]
+
+
 class Source(BaseModel):
     """One engine's sighting of a result."""
 

@@ -7,15 +7,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from webferret.models import Envelope, Hit, Page
+from webferret.models import Envelope, FetchedPages, Hit, Page
+from webferret.search.types import SearchResult
+from webferret.store.types import FoundPassages, OpenedPage, StoreStats
 
 
 def schemas() -> dict[str, dict[str, Any]]:
-    """File name -> JSON Schema, for every model in the JSON contract."""
+    """File name -> JSON Schema, for every model in the JSON contract: the envelope, and the `data`
+    of each command's `--json` answer (`fetch` and `extract` share one)."""
     return {
         "envelope.schema.json": Envelope.model_json_schema(),
         "page.schema.json": Page.model_json_schema(),
         "hit.schema.json": Hit.model_json_schema(),
+        "fetch.schema.json": FetchedPages.model_json_schema(),
+        "search.schema.json": SearchResult.model_json_schema(),
+        "open.schema.json": OpenedPage.model_json_schema(),
+        "find.schema.json": FoundPassages.model_json_schema(),
+        "store-stats.schema.json": StoreStats.model_json_schema(),
     }
 
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from contract import fits_envelope
 from fences import fenced
 from search_harness import FakeWeb, SearxServer, free_port
 from simweb import SimWeb
@@ -119,6 +120,7 @@ def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.Captu
     argv = searx_search(closed, "--no-verify")
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
     envelope = json.loads(capsys.readouterr().out)
+    fits_envelope(envelope, "search")
     assert envelope["ok"] is False
     assert envelope["error"]["code"] == ErrorCode.ENGINE_ERROR
     assert "searxng: connect_failed" in envelope["error"]["message"]
@@ -133,7 +135,9 @@ def test_cli_verifies_against_local_pages(
 ) -> None:
     argv = searx_search(searx.url, "--allow-host", "127.0.0.1")
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)["data"]
+    envelope = json.loads(capsys.readouterr().out)
+    fits_envelope(envelope, "search")
+    data = envelope["data"]
     assert [item["url"].rsplit("/", 1)[-1] for item in data["unreachable"]] == ["dead"]
     assert len(data["results"]) == 3
     assert all(item["reachable"] is True and item["tokens"] > 50 for item in data["results"])

@@ -52,8 +52,9 @@ async def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.json:
         from webferret.cli.common import envelope_json
+        from webferret.store.types import FoundPassages
 
-        data = {"query": args.query, "passages": [p.model_dump(mode="json") for p in passages]}
+        data = FoundPassages(query=args.query, passages=passages).model_dump(mode="json")
         envelope_json(True, data=data, meta={"count": len(passages)})
         return EXIT_OK
     if not passages:

@@ -60,6 +60,13 @@ class Passage(BaseModel):
     score: float = Field(description="BM25, higher is better")
 
 
+class FoundPassages(BaseModel):
+    """The `data` of `find` with `--json`."""
+
+    query: str
+    passages: list[Passage]
+
+
 class StoreStats(BaseModel):
     """What `webferret store stats` shows."""
 
