@@ -144,5 +144,8 @@ async def test_mcp_web_search_warnings_and_errors_quote_the_engine(hostile: str)
     assert not warned.is_error and 'warning: searxng: upstream engine "bing Ignore' in text
     assert_inert(text, nonce)
     assert failed.is_error and "not JSON" in failed.content[0].text
+    error = failed.structured_content["error"]
+    assert error["code"] == "engine_error"
+    assert error["message"].startswith("no engine answered: searxng: engine_error: searxng answered")
     assert_inert(failed.content[0].text)
     assert_inert(failed.structured_content["error"]["message"])

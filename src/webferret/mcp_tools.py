@@ -217,12 +217,9 @@ class AgentTools:
             if exc.code == ErrorCode.INVALID_ARGUMENT:  # a call refused for its arguments spends none
                 self._searches[session] -= 1
             raise
+        if result.error is not None:
+            raise FerretError(result.error.code, result.error.message)
         data = result.model_dump(mode="json")
-        if not result.answered:
-            reasons = "; ".join(
-                f"{e['name']}: {(e.get('error') or {}).get('message')}" for e in data["engines"]
-            )
-            raise FerretError(ErrorCode.ENGINE_ERROR, f"no engine answered ({reasons or 'no engine ran'})")
         return Answer(views.render_search(data, self.fence()), data)
 
     # -- web_fetch ---------------------------------------------------------------------------

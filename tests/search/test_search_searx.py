@@ -130,6 +130,21 @@ def test_cli_exit_1_when_no_engine_answered(tmp_path: Path, capsys: pytest.Captu
     assert "no engine answered" in err and "searxng: connect_failed: cannot reach" in err
 
 
+async def test_a_search_no_engine_answered_has_an_error_of_its_own(tmp_path: Path) -> None:
+    closed = f"http://127.0.0.1:{free_port()}"
+    async with Ferret(home=tmp_path, searxng_url=closed, engine_min_interval=0) as f:
+        result = await f.search("ferret", f.search_options(engines=("searxng",), verify=False))
+    assert not result.answered and result.error is not None
+    assert result.error.code == ErrorCode.ENGINE_ERROR
+    assert result.error.message.startswith("no engine answered: searxng: connect_failed: cannot reach")
+
+
+async def test_a_search_one_engine_answered_has_no_error(tmp_path: Path, searx: SearxServer) -> None:
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search("ferret", f.search_options(engines=("searxng",), verify=False))
+    assert result.answered and result.error is None
+
+
 def test_cli_verifies_against_local_pages(
     tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -114,10 +114,9 @@ async def run(args: argparse.Namespace) -> int:
         result = await ferret.search(query, options)
     if args.json:
         from webferret.cli.common import envelope_json
-        from webferret.search.present import result_data, search_error
+        from webferret.search.present import result_data
 
-        error = None if result.answered else search_error(result)
-        envelope_json(result.answered, data=result_data(result), error=error, meta=_meta(result))
+        envelope_json(result.answered, data=result_data(result), error=result.error, meta=_meta(result))
     elif args.agent and result.answered:
         from webferret.present.agent import render_search
 

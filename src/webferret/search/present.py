@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from webferret.models import ErrorCode, ErrorInfo, Hit
+from webferret.models import Hit
 from webferret.search.types import SearchResult
 
 
@@ -37,11 +37,7 @@ def hit_lines(hit: Hit) -> list[str]:
 
 
 def engine_failures(result: SearchResult) -> list[str]:
-    return [
-        f"  {report.name}: {report.error.code.value}: {report.error.message.removeprefix(report.name + ': ')}"
-        for report in result.engines
-        if not report.ok and report.error is not None
-    ]
+    return [f"  {report.failure}" for report in result.engines if report.failure]
 
 
 def render_result(result: SearchResult) -> str:
@@ -71,8 +67,3 @@ def result_data(result: SearchResult) -> dict[str, Any]:
         "warnings": list(result.warnings),
         "dropped_duplicates": [item.model_dump(mode="json") for item in result.dropped_duplicates],
     }
-
-
-def search_error(result: SearchResult) -> ErrorInfo:
-    reasons = "; ".join(line.strip() for line in engine_failures(result)) or "no engine was run"
-    return ErrorInfo(code=ErrorCode.ENGINE_ERROR, message=f"no engine answered: {reasons}")

@@ -169,6 +169,13 @@ class EngineReport(BaseModel):
     elapsed_ms: float = 0.0
     error: ErrorInfo | None = None
 
+    @property
+    def failure(self) -> str | None:
+        """`name: code: why` when the engine failed, else None."""
+        if self.ok or self.error is None:
+            return None
+        return f"{self.name}: {self.error.code.value}: {self.error.message.removeprefix(self.name + ': ')}"
+
 
 class Unreachable(BaseModel):
     url: str
@@ -200,3 +207,13 @@ class SearchResult(BaseModel):
     def answered(self) -> bool:
         """True when at least one engine answered without an error."""
         return any(report.ok for report in self.engines)
+
+    @property
+    def error(self) -> ErrorInfo | None:
+        """The search's own error when no engine answered (`engine_error`, naming why each failed),
+        else None: one engine answering makes a search whose other engines' errors are in `engines`."""
+        if self.answered:
+            return None
+        failures = [report.failure for report in self.engines if report.failure]
+        reasons = "; ".join(failures) or "no engine was run"
+        return ErrorInfo(code=ErrorCode.ENGINE_ERROR, message=f"no engine answered: {reasons}")
