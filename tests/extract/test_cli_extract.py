@@ -104,6 +104,35 @@ def test_pdf_file_page_count_in_meta(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "<!-- page 3 -->\n\nGamma page" in page["content"]
 
 
+def test_a_scope_on_a_pdf_is_said_to_be_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--selector` cannot choose inside a PDF: its whole text is answered, and the page says so."""
+    from test_extract_kinds import make_pdf
+
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(make_pdf(["Alpha page", "Beta page"]))
+    code, out = run_cli(["extract", str(pdf), "--selector", "main", "--json"], capsys)
+    page = json.loads(out)["data"]["pages"][0]
+    assert code == 0 and "Beta page" in page["content"]
+    assert (
+        page["meta"]["extract"]["scope_ignored"] == "a pdf document has no HTML elements to select or exclude"
+    )
+    code, out = run_cli(["extract", str(pdf), "--exclude", "nav"], capsys)
+    assert code == 0 and "scope ignored: a pdf document has no HTML elements" in out
+    _, out = run_cli(["extract", str(pdf), "--json"], capsys)
+    assert "scope_ignored" not in json.loads(out)["data"]["pages"][0]["meta"]["extract"]
+
+
+def test_url_with_several_files_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("a.html", "b.html"):
+        (tmp_path / name).write_text("<p>One page.</p>", encoding="utf-8")
+    files = [str(tmp_path / "a.html"), str(tmp_path / "b.html")]
+    code, out = run_cli(["extract", *files, "--url", "https://example.org/", "--json"], capsys)
+    assert code == 2 and json.loads(out)["error"]["code"] == "invalid_argument"
+    assert "--url is the address of one page, and 2 files were given" in json.loads(out)["error"]["message"]
+    code, _ = run_cli(["extract", files[0], "--url", "https://example.org/", "--json"], capsys)
+    assert code == 0
+
+
 def test_stdin_without_url_has_no_url(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

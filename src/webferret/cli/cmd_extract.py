@@ -118,6 +118,10 @@ async def run(args: argparse.Namespace) -> int:
 
     if args.files.count("-") > 1:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "- (standard input) given twice: it can be read once")
+    if args.url and len(args.files) > 1:  # one address for several pages would give them one handle
+        given = f"{len(args.files)} files were given"
+        message = f"--url is the address of one page, and {given}: extract them one by one"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     async with Ferret(settings_from_args(args)) as ferret:
         xopts = ferret.extract_options(
             format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)

@@ -38,6 +38,15 @@ def extract_document(
 
 def _extract(body: bytes, url: str | None, content_type: str | None, options: ExtractOptions) -> Extracted:
     kind = sniff_kind(body, content_type)
+    extracted = _extract_kind(kind, body, url, content_type, options)
+    if kind != "html" and options.scope() is not None:  # a PDF, JSON or text has no elements to choose
+        extracted.extra["scope_ignored"] = f"a {kind} document has no HTML elements to select or exclude"
+    return extracted
+
+
+def _extract_kind(
+    kind: str, body: bytes, url: str | None, content_type: str | None, options: ExtractOptions
+) -> Extracted:
     mime = mime_of(content_type)
     if kind != "html" and options.format == "html":  # `--format html` is for HTML; others answer Markdown
         options = replace(options, format="markdown")

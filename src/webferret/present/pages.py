@@ -23,6 +23,9 @@ def header_line(page: Page) -> str:
     parts.append(f"{page.word_count} words")
     if page.meta.get("store_error"):  # read, but `open` and `find` will not know it
         parts.append(f"not stored ({page.meta['store_error']})")
+    ignored = (page.meta.get("extract") or {}).get("scope_ignored")
+    if ignored:  # the scope asked for was not applied: say so, or the whole text reads as the selection
+        parts.append(f"scope ignored: {ignored}")
     return " · ".join(parts)
 
 
