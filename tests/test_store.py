@@ -380,3 +380,35 @@ def test_a_passage_of_a_long_code_block_is_a_passage_not_the_block(store: PageSt
     (hit,) = store.find("x1500", n=1)
     assert "x1500 = compute_line_number(1500)" in hit.text
     assert estimate_tokens(hit.text) <= 2 * PASSAGE_TOKENS
+
+
+def test_writes_behind_one_that_waited_out_a_lock_do_not_each_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the store: the first write waits the busy timeout and gives up; the
+    writes queued right behind it try once, briefly, instead of each waiting it out (a batch's close
+    waited for every page). Once the lock is gone, writes wait again as they should."""
+    from webferret.store import schema
+
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.4)
+    store = PageStore(tmp_path / "store.sqlite3")
+    store.put(Page(url="https://a.example/0", ok=True, content="Before the lock."))
+    other = sqlite3.connect(tmp_path / "store.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    errors = []
+    for n in range(1, 4):
+        with pytest.raises(sqlite3.OperationalError) as raised:
+            store.put(Page(url=f"https://a.example/{n}", ok=True, content=f"Page {n}."))
+        errors.append(str(raised.value))
+    other.execute("ROLLBACK")
+    assert errors[0] == "database is locked"
+    assert all("a write waited 0.4 s for it just before" in error for error in errors[1:])
+    assert store.put(Page(url="https://a.example/4", ok=True, content="After.")).handle
+    other.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        store.put(Page(url="https://a.example/5", ok=True, content="Locked again."))
+    other.execute("ROLLBACK")
+    other.close()
+    assert str(raised.value) == "database is locked"  # a new lock is waited for in full
+    assert store.put(Page(url="https://a.example/6", ok=True, content="Free.")).handle
+    store.close()

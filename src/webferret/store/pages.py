@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from webferret.models import Page
+from webferret.store import schema
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.handles import content_hash, handle_for
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
-from webferret.store.schema import connect, fts5_available, retry_locked
+from webferret.store.schema import connect, fts5_available, is_locked, retry_locked
 from webferret.store.types import Passage, StoredPage, StoreStats
 from webferret.store.variants import DOCUMENT, needs_split, page_key, split_old_variants, variant_handle
 from webferret.tokens import content_tokens
@@ -27,6 +28,8 @@ from webferret.tokens import content_tokens
 T = TypeVar("T")
 Row = tuple[Any, ...]
 STORE_FILE = "store.sqlite3"
+HURRIED_BUSY_MS = 100
+"""How long a write waits for another process's lock just after a write gave up on it (`_write`)."""
 DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
@@ -64,6 +67,7 @@ class PageStore:
             self._conn.close()
             raise
         self._read_lock = threading.Lock()
+        self._gave_up: float | None = None  # when a write last gave up waiting for another process's lock
         if self._read(self.index.needs_setup):
             self._write(self.index.ensure)
         if self._read(needs_split):  # a store made before variants had handles of their own
@@ -93,7 +97,36 @@ class PageStore:
                 raise
 
         with self._lock:
-            return retry_locked(attempt)
+            if self._gave_up is None or time.monotonic() - self._gave_up > schema.BUSY_TIMEOUT_S:
+                return self._waited(retry_locked, attempt)
+            # a write just waited out the busy timeout: the writes queued behind it try once, briefly,
+            # so N pages are not N busy timeouts (a call's close waited for each)
+            return self._waited(self._hurried, attempt)
+
+    def _waited(self, run: Callable[[Callable[[], T]], T], attempt: Callable[[], T]) -> T:
+        """`run(attempt)`, remembering when it gave up on another process's lock."""
+        try:
+            result = run(attempt)
+        except sqlite3.OperationalError as exc:
+            if is_locked(exc):
+                self._gave_up = time.monotonic()
+            raise
+        self._gave_up = None
+        return result
+
+    def _hurried(self, attempt: Callable[[], T]) -> T:
+        self._conn.execute(f"PRAGMA busy_timeout = {HURRIED_BUSY_MS}")
+        try:
+            return attempt()
+        except sqlite3.OperationalError as exc:
+            if not is_locked(exc):
+                raise
+            raise sqlite3.OperationalError(
+                f"database is locked: another process holds the page store (a write waited "
+                f"{schema.BUSY_TIMEOUT_S:g} s for it just before)"
+            ) from None
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(schema.BUSY_TIMEOUT_S * 1000)}")
 
     def _read(self, action: Callable[[sqlite3.Connection], T]) -> T:
         with self._read_lock:

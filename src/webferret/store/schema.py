@@ -104,9 +104,10 @@ def is_locked(exc: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
-def retry_locked(action: Callable[[], T], deadline_s: float = BUSY_TIMEOUT_S) -> T:
-    """Run `action`, retrying while SQLite says the database is busy (beyond its own busy handler)."""
-    stop = time.monotonic() + deadline_s
+def retry_locked(action: Callable[[], T], deadline_s: float | None = None) -> T:
+    """Run `action`, retrying while SQLite says the database is busy (beyond its own busy handler),
+    for `deadline_s` (default `BUSY_TIMEOUT_S`)."""
+    stop = time.monotonic() + (BUSY_TIMEOUT_S if deadline_s is None else deadline_s)
     delay = 0.005
     while True:
         try:
