@@ -115,6 +115,10 @@ def _searx_answer(query: str, base: str) -> dict[str, Any]:
     results.append({"url": f"{base}/gone", "title": "Dead link", "content": "x", "engines": ["bing"]})
     linked = {"url": f"{base}/ferrets/linked", "title": "Ferret links", "content": "y", "engines": ["bing"]}
     results.append(linked)
+    if "robots" in query:  # a page robots.txt forbids, ranked first
+        results.insert(
+            0, {"url": f"{base}/private/secret", "title": "Secret", "content": "z", "engines": ["bing"]}
+        )
     return {"query": query, "results": results, "unresponsive_engines": []}
 
 
@@ -312,6 +316,22 @@ async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     _assert_fenced(_text(result))
     assert over.is_error and over.structured_content["error"]["code"] == "quota_exceeded"
     assert refused.is_error and "blocked_domains" in refused.structured_content["error"]["message"]
+
+
+@needs_search
+async def test_search_verification_honours_robots_txt(site: str, tmp_path: Path) -> None:
+    """A result robots.txt forbids is not fetched to verify it (nor kept in the store for `web_open`):
+    it is unreachable as `robots_disallowed`, and a spare takes its place; `--ignore-robots` reads it."""
+    async with mcp_session(site, tmp_path) as session:
+        result = await session.call_tool("web_search", {"query": "robots ferret", "results": 2})
+    assert not result.is_error, _text(result)
+    data = result.structured_content
+    assert [hit["url"] for hit in data["results"]] == [f"{site}/ferrets/long", f"{site}/ferrets/short"]
+    assert data["unreachable"][0]["url"] == f"{site}/private/secret"
+    assert data["unreachable"][0]["error"]["code"] == "robots_disallowed"
+    async with mcp_session(site, tmp_path / "free", "--ignore-robots") as session:
+        free = await session.call_tool("web_search", {"query": "robots ferret", "results": 2})
+    assert free.structured_content["results"][0]["url"] == f"{site}/private/secret"
 
 
 @needs_search

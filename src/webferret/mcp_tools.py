@@ -209,6 +209,7 @@ class AgentTools:
             region=args.region,
             verify=args.verify,
             refuse=self.domains.refusal if self.domains.active else None,
+            admit=self._robots_refusal if self.settings.respect_robots else None,
         )
         self._spend_search(session)
         try:
@@ -242,7 +243,14 @@ class AgentTools:
         reason = self.domains.refusal(url)
         if reason:
             return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=reason)
-        if not self.settings.respect_robots or not url.lower().startswith(("http://", "https://")):
+        if not self.settings.respect_robots:
+            return None
+        return await self._robots_refusal(url)
+
+    async def _robots_refusal(self, url: str) -> ErrorInfo | None:
+        """Why robots.txt forbids the agent to fetch `url` (or why it could not be read), or None:
+        for `web_fetch`, and for each page `web_search` fetches to verify it."""
+        if not url.lower().startswith(("http://", "https://")):
             return None
         try:
             await self._robots_policy().check(url)

@@ -99,7 +99,12 @@ async def run_search(
     if candidates:
         try:
             verified = await verify_hits(
-                ferret, hits, options.results, options.verify_timeout, first=len(candidates)
+                ferret,
+                hits,
+                options.results,
+                options.verify_timeout,
+                first=len(candidates),
+                admit=options.admit,
             )
         except ModuleNotFoundError as exc:  # a build without the fetch layer
             result.warnings.append(f"results not verified: the fetcher is unavailable ({exc})")

@@ -46,6 +46,9 @@ class SearchOptions:
     # why a result may not be listed (the agent faces' domain lists), or None: refused results are
     # dropped before verification, so none of them is fetched and spares take their places
     refuse: Callable[[str], str | None] | None = None
+    # why a candidate may not be fetched to verify it (the agent faces' robots.txt), or None: asked
+    # just before its fetch; a refused candidate is unreachable with that error, and a spare takes over
+    admit: Callable[[str], Awaitable[ErrorInfo | None]] | None = None
 
     def __post_init__(self) -> None:
         if self.time_range is not None and self.time_range not in TIME_RANGES:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from webferret.models import Hit, Page
+from webferret.models import ErrorInfo, Hit, Page
 from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from webferret.extract.types import ExtractOptions
     from webferret.ferret import Ferret
     from webferret.fetch.types import FetchOptions
+
+Admit = Callable[[str], Awaitable[ErrorInfo | None]]
 
 
 def unreadable(page: Page) -> bool:
@@ -120,11 +122,15 @@ class Attempt:
     fetch: FetchOptions
     extract: ExtractOptions
     deadline: float  # time.monotonic()
+    admit: Admit | None = None
 
     async def page(self, url: str, gate: asyncio.Event) -> Page:
         """The network step, then (once `gate` is set) extraction; the store write goes on after
         the page is answered (`keep_later`). A response that waited at the gate gets the per-page
-        timeout again: the wait was not its own."""
+        timeout again: the wait was not its own. A candidate `admit` refuses is not fetched."""
+        refusal = await self.admit(url) if self.admit is not None else None
+        if refusal is not None:
+            return Page.failed(url, refusal)
         got = await self.ferret.fetch_response(url, self.fetch, self.extract, self.deadline)
         if isinstance(got, Page):
             return got
@@ -148,11 +154,17 @@ MAX_WAVES = 3
 
 
 async def verify_hits(
-    ferret: Ferret, hits: Sequence[Hit], wanted: int, timeout: float, first: int | None = None
+    ferret: Ferret,
+    hits: Sequence[Hit],
+    wanted: int,
+    timeout: float,
+    first: int | None = None,
+    admit: Admit | None = None,
 ) -> Verification:
     """Verify `hits` (best first) until the first `wanted` listable ones are decided. The first
     `first` (all when None) are requested at once; when too many of them turn out unlistable, the
-    next ones are requested as the rank order needs them, while the time allows."""
+    next ones are requested as the rank order needs them, while the time allows. `admit` says why a
+    candidate may not be fetched (`SearchOptions.admit`)."""
     started = time.monotonic()
     options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
     end = started + timeout * MAX_WAVES
@@ -169,7 +181,7 @@ async def verify_hits(
         if not batch:
             return []
         waves = host_waves([hit.url for hit in batch], options.per_host_concurrency)
-        attempt = Attempt(ferret, options, extract, min(time.monotonic() + timeout * waves, end))
+        attempt = Attempt(ferret, options, extract, min(time.monotonic() + timeout * waves, end), admit)
         asked = []
         for hit in batch:
             gates.append(asyncio.Event())
