@@ -184,11 +184,13 @@ def test_store_stats_prune_clear(home: Path, capsys: pytest.CaptureFixture[str])
     assert "pages: 0" in capsys.readouterr().out
 
 
-def test_prune_needs_a_duration(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("given", ["soon", "-1d"])
+def test_prune_needs_a_duration(home: Path, capsys: pytest.CaptureFixture[str], given: str) -> None:
+    """A negative duration reaches the duration's own check (argparse took `-1d` for an option)."""
     with pytest.raises(SystemExit) as usage:
-        main(["store", "prune", "--older-than", "soon", "--home", str(home)])
+        main(["store", "prune", "--older-than", given, "--home", str(home)])
     assert usage.value.code == 2
-    assert "expected a duration like 7d" in capsys.readouterr().err
+    assert f"expected a duration like 7d, 12h, 30m, got '{given}'" in capsys.readouterr().err
 
 
 def test_fetch_uses_the_store_and_fresh_skips_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,9 +11,10 @@ import contextlib
 import gc
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 COMMANDS = ("search", "fetch", "open", "find", "extract", "store", "mcp", "serve")
 
@@ -37,6 +38,12 @@ class _Parser(argparse.ArgumentParser):
 
     json_errors = False
     one_line = False  # `--jsonl`: the envelope on one line
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # a word that starts with a minus and a digit is a value, as `-5` is: `--older-than -1d` reaches
+        # the option's own check ("expected a duration"), not argparse's "expected one argument"
+        self._negative_number_matcher = re.compile(r"^-\d")
 
     def error(self, message: str) -> NoReturn:
         if _Parser.json_errors:
