@@ -121,6 +121,35 @@ def test_incapsula_iframe_page_on_200_is_blocked() -> None:
     assert verdict.blocked and verdict.vendor == "imperva"
 
 
+HELP = "<p>Open the portal, choose your provider, and the g-recaptcha box may ask you to pick buses.</p>"
+
+
+@pytest.mark.parametrize(
+    ("title", "form", "vendor"),
+    [
+        ("How to sign in with single sign-on (SSO)", "", None),
+        ("What is a CAPTCHA and how does it work?", "", None),
+        (
+            "Sign in to your account",
+            '<form><input name="u"><input type="password" name="p"></form>',
+            "login wall",
+        ),
+        ("Log in", "<form><input type=password></form>", "login wall"),
+        ("Captcha", '<form action="/verify"><img src="/c.png"><input name="c"></form>', "captcha"),
+        ("Checking", '<div class="g-recaptcha" data-sitekey="6Lc"></div>', "captcha"),
+        ("Checking", '<div class="cf-turnstile"></div>', "captcha"),
+    ],
+)
+def test_a_short_page_is_a_wall_by_its_form_not_by_its_title(
+    title: str, form: str, vendor: str | None
+) -> None:
+    """A help page about signing in or captchas is short and names them in its title: content. A
+    wall has the form or widget of one."""
+    body = f"<html><head><title>{title}</title></head><body><h1>{title}</h1>{HELP}{form}</body></html>"
+    verdict = classify(200, {}, body.encode(), "text/html")
+    assert verdict.vendor == vendor and verdict.blocked == (vendor is not None)
+
+
 def test_long_article_about_challenges_is_content() -> None:
     prose = "<p>" + "Cloudflare serves window._cf_chl_opt and g-recaptcha to bots, we explain why. " * 60
     body = f"<html><head><title>Just a moment...</title></head><body>{prose}</p></body></html>".encode()

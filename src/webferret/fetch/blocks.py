@@ -94,9 +94,20 @@ BODY_MARKERS: tuple[Marker, ...] = (
     _m("google", "Google 'enable JavaScript' wall", r"/httpservice/retry/enablejs|/sorry/index\?", True),
     _m("baidu", "Baidu security verification", r"<title>\s*百度安全验证\s*</title>"),
     _m("perimeterx", "PerimeterX denial page", r"<title>\s*Access to this page has been denied"),
-    _m("captcha", "captcha wall", r"<title>[^<]{0,40}captcha|g-recaptcha|h-captcha|altcha|cf-turnstile"),
+    # a title that says captcha or sign in is a wall only with the form or widget of one: a short help
+    # page "How to sign in with SSO" or "What is a CAPTCHA?" is content
+    _m("captcha", "captcha wall", r"<title>[^<]{0,40}captcha[\s\S]*?(?:<form|altcha|data-sitekey)"),
+    _m(
+        "captcha",
+        "captcha wall",
+        r"""class=["'][^"']*\b(?:g-recaptcha|h-captcha|cf-turnstile)|data-sitekey=|<altcha-widget""",
+    ),
     _m("captcha", "bot check", r"are you a robot|verify you are (a )?human|unusual traffic from your"),
-    _m("login wall", "login wall", r"pageType=login|<title>[^<]{0,40}\b(log ?in|sign ?in)\b"),
+    _m(
+        "login wall",
+        "login wall",
+        r"""pageType=login|<title>[^<]{0,40}\b(log ?in|sign ?in)\b[\s\S]*?type=["']?password""",
+    ),
 )
 
 GEO_BLOCK = re.compile(
