@@ -103,6 +103,44 @@ def test_cookie_wall_is_vetoed() -> None:
     assert wall.extra.get("quality_veto") == "cookie_wall"
 
 
+def test_a_consent_screen_is_a_cookie_wall() -> None:
+    wall = page(
+        "<h1>Before you continue</h1><p>We value your privacy. We and our 842 partners use cookies and "
+        'similar technologies to store and access information on your device. By clicking "Accept all" '
+        "you consent.</p><button>Accept all</button><button>Reject all</button>"
+    )
+    assert wall.extra.get("quality_veto") == "cookie_wall"
+
+
+def test_a_page_about_404s_walls_or_cookies_is_not_vetoed() -> None:
+    """The words of a veto in a page's topic are not the page being one."""
+    step = "Click Rotate next to the key you want to replace; the old key keeps working for a day. " * 4
+    text = "Brown the butter until it smells of toasted nuts, then rest the dough overnight. " * 4
+    essay = "The server answers 404 when no route matches the path the client asked for. " * 30
+    fix = "Nginx answers 404 for a file that exists when root and alias are mixed up in one location. " * 3
+    vetoes = [
+        page(
+            f"<article><h1>Rotating your API key</h1><p>Please log in to the dashboard. {step}</p></article>"
+        ),
+        page(
+            f"<article><h1>Chewy cookies</h1><p>We use cookies sheets lined with paper. {text}</p></article>"
+        ),
+        titled("Understanding the HTTP 404 status code", f"<p>{essay}</p>"),
+        titled(
+            "How to fix a 404 Not Found error in Nginx", f"<article><p>{fix}</p></article>", ld("BlogPosting")
+        ),
+    ]
+    assert [extracted.extra.get("quality_veto") for extracted in vetoes] == [None] * 4
+    assert titled("404 Not Found", f"<article><p>{fix}</p></article>").extra["quality_veto"] == "soft_404"
+
+
+def titled(title: str, body: str, head: str = "") -> Extracted:
+    document = f"<html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+    return extract_document(
+        document.encode(), url="https://ex.org/a", content_type="text/html", options=ExtractOptions()
+    )
+
+
 def test_empty_javascript_shell_is_vetoed() -> None:
     shell = page('<div id="root"></div><script src="/a.js"></script><noscript>Enable JavaScript</noscript>')
     assert shell.extra.get("quality_veto") == "empty_shell"

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from lxml import html
 
 from webferret.extract.blocks import hidden
+from webferret.extract.metadata import ARTICLE_TYPES
 from webferret.fetch.blocks import SPA_ROOTS, empty_root
 from webferret.models import PageType
 
@@ -55,18 +56,23 @@ SOFT_404 = re.compile(
     r"\b(404|page not found|not found|page (does not|doesn't) exist|no longer available)\b", re.I
 )
 LOGIN_WALL = re.compile(
-    r"\b(sign in|log in|login) (to|or create an account to) (continue|view|read|see|access)\b"
-    r"|please (log|sign) in\b",
-    re.I,
+    r"\b(sign in|log in|login) (to|or create an account to) (continue|view|read|see|access)\b", re.I
 )
+ASKED_TO_LOG_IN = re.compile(r"\bplease (log|sign) in\b", re.I)
+"""A wall on a page of fewer than `FORM_ONLY_WORDS` words; on a longer one a how-to's step ("Please log in
+to the dashboard and open Settings")."""
+SOFT_404_WORDS = 300
+"""A title that says 404 or "not found" makes a soft 404 only of a page with fewer words than this:
+"Understanding the HTTP 404 status code" is an article about it."""
 FORM_ONLY_WORDS = 50
 """A password field is a login wall only on a page with fewer words than this: beside more content it
 is a sign-in box (a shop's account menu, a forum's header form), not a wall."""
 THIN_WORDS = 50
 """Below this many words of content, a page's prose and title count for its quality in proportion."""
 COOKIE_WALL = re.compile(
-    r"\b(we use cookies|accept (all )?cookies|cookie (settings|consent|policy)"
-    r"|consent to (the use of )?cookies)\b",
+    r"\b(we use cookies (and|to|for|on|so)|(this|our) (web)?site uses cookies|accept (all )?cookies"
+    r"|cookie (settings|consent|policy)|consent to (the use of )?cookies|our \d* ?partners (use|store)"
+    r"|accept all\b[\s\S]{0,300}\breject all|before you continue)\b",
     re.I,
 )
 
@@ -161,13 +167,18 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
     """Why the page is not worth reading (soft-404, walls, empty shell), or None."""
     if signals.words < 30 and _is_shell(tree):
         return "empty_shell"
-    head = f"{signals.title or ''} {text[:300]}"
-    if SOFT_404.search(signals.title or "") or (signals.words < 150 and SOFT_404.search(head)):
-        return "soft_404"
+    # a declared article's words name its topic ("How to fix a 404 Not Found error"): a page that
+    # was not found declares none
+    if not any(kind in ARTICLE_TYPES for kind in signals.ld_types):
+        title = signals.title or ""
+        if signals.words < SOFT_404_WORDS and SOFT_404.search(title):
+            return "soft_404"
+        if signals.words < 150 and SOFT_404.search(f"{title} {text[:300]}"):
+            return "soft_404"
     if signals.words < 200:
         if LOGIN_WALL.search(text):
             return "login_wall"
-        if signals.words < FORM_ONLY_WORDS and _shown_password(tree):
+        if signals.words < FORM_ONLY_WORDS and (ASKED_TO_LOG_IN.search(text) or _shown_password(tree)):
             return "login_wall"
         if COOKIE_WALL.search(text):
             return "cookie_wall"
