@@ -156,7 +156,7 @@ class Answer:
 async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str, Any]:
     """A page's JSON for agents; a page longer than `max_tokens` carries only its first page
     (`page`, `pages` and its `handle` say how to read on)."""
-    entry = page.model_dump(mode="json")  # `links` only when the call asked for them
+    entry = page.model_dump(mode="json", exclude={"jsonld"})  # `links` only when the call asked for them
     if not page.ok:
         return entry
     tokens = content_tokens(page)

@@ -215,6 +215,10 @@ class Page(BaseModel):
     page_type: PageType | None = None
     og_type: str | None = None
     product: Product | None = Field(default=None, description="price, availability, rating of a product page")
+    jsonld: list[Any] = Field(
+        default_factory=list,
+        description="the page's JSON-LD blocks as it wrote them, parsed (HTML; at most 100,000 characters)",
+    )
     quality: float | None = Field(default=None, ge=0.0, le=1.0)
     word_count: int = 0
     tokens: int | None = Field(default=None, description="estimated tokens of `content`")

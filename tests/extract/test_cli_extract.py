@@ -187,3 +187,25 @@ def test_standard_input_named_twice_is_a_usage_error(
     code, out = run_cli(["extract", "-", "-", "--json"], capsys)
     error = json.loads(out)["error"]
     assert code == 2 and error["code"] == "invalid_argument" and "read once" in error["message"]
+
+
+def test_a_page_carries_its_json_ld_blocks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The raw JSON-LD blocks are part of what a page carries: whole blocks up to 100,000 characters,
+    text that cannot be written (an escaped lone surrogate) replaced, NaN (no JSON) left out."""
+    article = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Stoats \ud800"}
+    big = {"@type": "ItemList", "itemListElement": ["x" * 60_000, "y" * 60_000]}
+    scripts = "".join(
+        f'<script type="application/ld+json">{text}</script>'
+        for text in (json.dumps(article), '{"@type": "Thing", "size": NaN}', json.dumps(big))
+    )
+    page = tmp_path / "p.html"
+    page.write_text(
+        f"<html><head><title>Stoats</title>{scripts}</head><body><article><p>"
+        + "Stoats turn white in winter. " * 20
+        + "</p></article></body></html>",
+        encoding="utf-8",
+    )
+    code, out = run_cli(["extract", str(page), "--json"], capsys)
+    assert code == 0
+    blocks = json.loads(out)["data"]["pages"][0]["jsonld"]
+    assert blocks == [article | {"headline": "Stoats \ufffd"}]  # the big one is over the limit

@@ -35,7 +35,7 @@ from webferret.extract.endtags import read_on
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
-from webferret.extract.metadata import ARTICLE_TYPES, base_url, extract_metadata
+from webferret.extract.metadata import ARTICLE_TYPES, answered_jsonld, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.unwrap import code_figures, unwrap_holders
@@ -245,6 +245,6 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         content={"text": body.plain, "html": body.markup}.get(options.format, body.markdown),
         markdown=body.markdown,
         links=page_links(tree, body.base, body.in_main),
-        jsonld=meta.jsonld,
+        jsonld=answered_jsonld(meta.jsonld),
         extra=extra,
     )

@@ -119,10 +119,37 @@ def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
             continue
         text = _JSON_WRAPPERS.sub("", script.text).strip().rstrip(";")
         try:
-            blocks.append(json.loads(text))
+            block = json.loads(text)
         except ValueError:
             continue
+        if "\\ud" in text.lower():  # an escaped surrogate; a lone one is no text: nothing could write it
+            block = json.loads(_SURROGATE.sub("\ufffd", json.dumps(block, ensure_ascii=False)))
+        blocks.append(block)
     return blocks
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+JSONLD_CHARS = 100_000
+"""At most this many characters of a page's JSON-LD blocks are answered (whole blocks, in page order):
+a shop's page can carry megabytes of it."""
+
+
+def answered_jsonld(blocks: list[Any]) -> list[Any]:
+    """The JSON-LD blocks a page is answered with: whole blocks, in page order, up to `JSONLD_CHARS`."""
+    kept: list[Any] = []
+    total = 0
+    for block in blocks:
+        try:
+            text = json.dumps(block, ensure_ascii=False, allow_nan=False)
+        except ValueError:  # NaN or Infinity: no JSON
+            continue
+        total += len(text)
+        if total > JSONLD_CHARS:
+            break
+        kept.append(json.loads(text))
+    return kept
 
 
 def ld_nodes(blocks: list[Any]) -> list[dict[str, Any]]:
