@@ -41,6 +41,33 @@ def test_bom_beats_meta() -> None:
     assert decode_body(utf16, None) == f"<p>{CAFE}</p>"
 
 
+def test_bom_beats_the_header() -> None:
+    """As in browsers: a UTF-8 BOM says more than a header's charset (`CafÃ© crÃ¨me` before)."""
+    body = codecs.BOM_UTF8 + f"<p>{CAFE}</p>".encode()
+    assert decode_body(body, "text/html; charset=iso-8859-1") == f"<p>{CAFE}</p>"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "meta"),
+    [
+        ("text/html; charset=iso-8859-1", ""),
+        ("text/html", "<meta charset='iso-8859-1'>"),
+        ("text/html; charset=koi8-r", ""),
+    ],
+)
+def test_a_single_byte_label_on_utf8_reads_as_utf8(content_type: str, meta: str) -> None:
+    body = f"<html>{meta}<p>{CAFE}, à la carte</p></html>".encode()
+    assert f"<p>{CAFE}, à la carte</p>" in decode_body(body, content_type)
+
+
+def test_a_single_byte_page_that_is_no_utf8_keeps_its_label() -> None:
+    body = f"<p>{CAFE}</p>".encode("cp1252")
+    assert decode_body(body, "text/html; charset=iso-8859-1") == f"<p>{CAFE}</p>"
+    russian = "<p>Привет, как дела?</p>"
+    assert decode_body(russian.encode("koi8-r"), "text/html; charset=koi8-r") == russian
+    assert decode_body(b"<p>plain</p>", "text/html; charset=iso-8859-1") == "<p>plain</p>"
+
+
 def test_http_equiv_and_xml_declaration() -> None:
     html = b'<meta http-equiv="content-type" content="text/html; charset=koi8-r">'
     assert meta_charset(html) == "koi8-r"

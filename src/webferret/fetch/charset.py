@@ -1,5 +1,7 @@
-"""Decode a body to text: the HTTP header's charset, then a BOM, then `<meta charset>` /
-`http-equiv` (or an XML declaration), then detection with charset-normalizer.
+"""Decode a body to text: a BOM (it wins over any label, as in browsers), then the HTTP header's
+charset, then `<meta charset>` / `http-equiv` (or an XML declaration), then detection with
+charset-normalizer. A single-byte label (windows-1252, ISO 8859-x) on a body that is valid UTF-8 with
+wide characters is a wrong label: the body is read as UTF-8.
 
 A declared charset that cannot decode the bytes is treated as a lie and the next source is tried.
 Bytes that are UTF-8 but for a few broken sequences (one stray byte in a page of umlauts and kana)
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from functools import cache
 
 __all__ = ["declared_charset", "decode_body", "meta_charset"]
 
@@ -42,7 +45,11 @@ DETECT_BYTES = 64 * 1024
 
 def decode_body(body: bytes, content_type: str | None) -> str:
     """The text of `body`, decoded by the first charset source that works (see module docstring)."""
-    for encoding in (declared_charset(content_type), _bom_charset(body), meta_charset(body)):
+    for encoding in (_bom_charset(body), declared_charset(content_type), meta_charset(body)):
+        if encoding and _single_byte(encoding) and not body.isascii():
+            text = _try(body, "utf-8")  # valid UTF-8 with wide characters: the label is wrong
+            if text is not None:
+                return text
         text = _try(body, encoding)
         if text is not None:
             return text
@@ -101,6 +108,21 @@ def meta_charset(body: bytes) -> str | None:
             return _normalize(match.group(1).decode("ascii"))
     match = _XML_DECL.search(head)
     return _normalize(match.group(1).decode("ascii")) if match else None
+
+
+@cache
+def _single_byte(encoding: str) -> bool:
+    """Whether `encoding` writes every character it has in one byte (windows-1252, the ISO 8859
+    family, KOI8-R...). Bytes that decode as UTF-8 and hold a character of more than one byte are
+    almost never such a charset's text by chance: a page labelled one of them that is UTF-8 is read as
+    UTF-8 (`Café`, not `CafÃ©`)."""
+    for probe in "é", "ж", "α", "ש", "あ":
+        try:
+            if len(probe.encode(encoding)) > 1:
+                return False
+        except (UnicodeEncodeError, LookupError):
+            continue
+    return True
 
 
 def _bom_charset(body: bytes) -> str | None:
