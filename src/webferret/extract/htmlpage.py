@@ -17,6 +17,7 @@ from webferret.extract import (
     dialogs,
     formulas,
     forum,
+    grids,
     leadtitle,
     mediawiki,
     popups,
@@ -163,6 +164,7 @@ def _body(
     options: ExtractOptions,
     article: bool,
     title: str | None,
+    shop: bool,
 ) -> Body:
     base = base_url(tree, url)  # `<base href>` must be read before the tree is cleaned
     head_title = tree.findtext(".//title")
@@ -182,6 +184,8 @@ def _body(
             signup.drop_lines(main.element, lines)
     if main.source in _CHOSEN:
         announced.put_back_lists(main.element, tree)
+        if shop:  # a category page's products, left out as navigation
+            grids.put_back_grid(main.element, tree, text)
     cells.regroup(main.element, tree)  # a table trafilatura left as bare cells (inside a list item)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
@@ -203,7 +207,8 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
     article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
-    body = _body(tree, url, text, options, article, meta.title)
+    shop = not grids.other_goods(meta.ld_types, meta.og_type)
+    body = _body(tree, url, text, options, article, meta.title, shop)
     signals = classify.Signals(
         url=url,
         title=meta.title,
