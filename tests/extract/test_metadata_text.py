@@ -120,3 +120,19 @@ def test_the_byline_of_a_thread_is_its_asker_not_who_answered_or_commented() -> 
     assert _thread(comment + answer) == "Lena"  # a comment on nothing is a forum's post (XenForo)
     nested = f'<div itemscope itemtype="https://schema.org/DiscussionForumPosting">{comment}</div>'
     assert _thread(nested) == "Lena"  # a comment's author when no other mark names one
+
+
+def test_dates_from_microdata_and_dublin_core_properties() -> None:
+    """`<span itemprop="datePublished" content=...>` (WordPress themes, forums) and `dc:modified` as a
+    property (Wikipedia's mobile-html) state dates too; a copyright line states none."""
+
+    def dated(head: str, body: str) -> tuple[str | None, str | None]:
+        tree = parse_html(f"<html><head>{head}</head><body>{body}</body></html>", "https://ex.org/a")
+        meta = extract_metadata(tree, "https://ex.org/a")
+        return meta.published, meta.modified
+
+    marked = '<p>By Ana, <span itemprop="datePublished" content="2019-09-09">9 Sept</span>.</p>'
+    assert dated("", marked) == ("2019-09-09", None)
+    modified = '<meta property="dc:modified" content="2025-11-18T18:29:29.000Z">'
+    assert dated(modified, "<p>Text.</p>") == (None, "2025-11-18")
+    assert dated("", "<p>© 2021 Stoat Press. All rights reserved.</p>") == (None, None)

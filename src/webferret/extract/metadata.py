@@ -37,11 +37,12 @@ PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
     "publishdate", "pubdate", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.created",
     "citation_publication_date", "citation_date", "parsely-pub-date", "sailthru.date", "article.published",
-    "og:article:published_time", "date.published",
+    "og:article:published_time", "date.published", "datecreated", "dc:date", "dc:created", "dcterms:created",
+    "dc:issued", "dcterms:issued",
 )  # fmt: skip
 MODIFIED_KEYS = (
     "article:modified_time", "og:updated_time", "datemodified", "last-modified", "dcterms.modified",
-    "dc.date.modified", "article.updated", "og:article:modified_time",
+    "dc.date.modified", "article.updated", "og:article:modified_time", "dc:modified", "dcterms:modified",
 )  # fmt: skip
 ARTICLE_TYPES = (
     "Article",
@@ -109,7 +110,18 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
             key = (meta.get(attr) or "").strip().lower()
             if key and key not in found and content.strip():
                 found[key] = content.strip()
+    for node in _MICRODATA_DATES(tree):  # `<span itemprop="datePublished" content="2019-09-09">`
+        key = node.get("itemprop", "").strip().lower()
+        value = (node.get("content") or node.get("datetime") or "").strip()
+        if key not in found and value:
+            found[key] = value
     return found
+
+
+_MICRODATA_DATES = etree.XPath(
+    "//*[not(self::meta)][@itemprop='datePublished' or @itemprop='dateModified' or @itemprop='dateCreated']"
+    "[@content or @datetime]"
+)
 
 
 def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
