@@ -116,6 +116,9 @@ def test_undeclared_western_text_is_windows_1252_when_detection_ties() -> None:
         (b"def f():\n    return 1\n", "text/x-python", "text"),
         (b"console.log(1)", "application/javascript", "text"),
         (b"hello", "image/png", "binary"),
+        (b'{"note": "caf\\u00e9 <b>x</b>"}', "text/html", "json"),  # an API's answer under a wrong label
+        (b' [{"a": 1}, {"b": "<p>"}]', "text/html; charset=utf-8", "json"),
+        (b"{not json} <p>a page that opens oddly</p>", "text/html", "html"),
         (b"", "text/html", "html"),
         (b"# A heading\n\nSome *markdown* text.\n\n- item one\n- item two\n", "text/html", "text"),
         (b"\n\n  <!doctype html><p>hi</p>", "text/html; charset=utf-8", "html"),

@@ -65,6 +65,8 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
         return "binary"
     if declared == "json" and _is_markup(head):  # JSON never opens with `<`: a server's wrong label
         return "html"
+    if declared == "html" and not wide and _is_json(body, head):
+        return "json"  # an API's answer under a wrong label: no page opens with `{` or `[`
     if declared == "html" and head.strip() and not wide and _ANY_TAG.search(head) is None:
         return "text"  # no tag in its first KB: Markdown or text under a wrong label, its lines kept
     if declared is not None:
@@ -133,10 +135,15 @@ def _guess_text(body: bytes, head: bytes) -> Kind:
         return "html" if _HTML.search(head) and b"<html" in head.lower() else "xml"
     if _HTML.search(head):
         return "html"
-    if start[:1] in (b"{", b"["):
-        try:
-            json.loads(body)
-        except ValueError:
-            return "text"
-        return "json"
-    return "text"
+    return "json" if _is_json(body, head) else "text"
+
+
+def _is_json(body: bytes, head: bytes) -> bool:
+    """Whether `body` opens with `{` or `[` and is JSON, whole."""
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"["):
+        return False
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
