@@ -78,6 +78,15 @@ def test_repeated_link_cards_are_a_listing() -> None:
     assert page(f"<ul>{cards}</ul>", url="https://shop.ex.org/ferret-toys").page_type == "listing"
 
 
+def test_a_blog_s_index_is_a_listing_and_its_posts_articles() -> None:
+    posts = "".join(
+        f'<li class="post"><a href="/blog/walk-{n}">Walk {n}</a> by the river</li>' for n in range(12)
+    )
+    assert page(f"<ul>{posts}</ul>", url="https://rivernotes.example/blog/").page_type == "listing"
+    assert page(f"<ul>{posts}</ul>", url="https://rivernotes.example/blog/page/2").page_type == "listing"
+    assert page(PROSE, url="https://rivernotes.example/blog/walk-3").page_type == "article"
+
+
 def test_a_good_article_scores_high() -> None:
     paragraphs = "".join(
         f"<p>Part {n}: " + "ferrets read pages with care and patience. " * 15 + "</p>" for n in range(4)

@@ -35,7 +35,8 @@ URL_SHAPES: tuple[tuple[re.Pattern[str], PageType], ...] = (
     (re.compile(r"/(product|products|dp|item|p)/|/shop/.+"), "product"),
     (re.compile(r"/(category|categories|tag|tags|collections?|c|archive|browse)(/|$)"), "listing"),
     (re.compile(r"/(docs?|documentation|reference|api|manual|guides?|tutorials?)(/|$)|readthedocs"), "docs"),
-    (re.compile(r"/(19|20)\d\d/\d\d?/|/(blog|news|article|articles|posts?|story)/"), "article"),
+    # a post under /blog/, not /blog/ itself (the index of posts: a listing, by its cards)
+    (re.compile(r"/(19|20)\d\d/\d\d?/|/(blog|news|articles?|posts?|story)/(?!page/)[^/?#]+"), "article"),
 )  # fmt: skip
 DOCS_HOST = re.compile(r"^(docs?|developers?|devdocs|learn)\.|\.readthedocs\.io$|^docs\.rs$|\.gitbook\.io$")
 DOCS_PATH = re.compile(r"/(docs?|documentation|reference|manual|man-pages)(/|$)")
