@@ -34,6 +34,7 @@ from webferret.extract import (
 from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
 from webferret.extract.endtags import read_on
 from webferret.extract.iconcells import spell_icons
+from webferret.extract.imagelinks import name_image_links
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, answered_jsonld, base_url, extract_metadata
@@ -108,6 +109,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         tabs.label_code_tabs(tree, text)
     if "<img" in text or "<IMG" in text:
         spell_icons(tree)
+    name_image_links(tree)
     if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there
         cfemail.reveal(tree)
     if formulas.has_formulas(text):
