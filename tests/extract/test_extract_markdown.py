@@ -382,6 +382,58 @@ def test_a_cell_spanning_rows_keeps_the_columns_below_it_in_place() -> None:
     assert "2.x | 2021-09-01" not in text and "\n2021-09-01\n" in text  # plain text says it once
 
 
+def test_rows_of_headings_read_as_one_header_row() -> None:
+    snippet = (
+        '<table><thead><tr><th rowspan="2">River</th><th colspan="2">Season</th></tr>'
+        "<tr><th>Opens</th><th>Closes</th></tr></thead>"
+        "<tbody><tr><td>Tay</td><td>15 Jan</td><td>15 Oct</td></tr></tbody></table>"
+    )
+    assert render(snippet).splitlines() == [
+        "| River | Season Opens | Season Closes |",
+        "|---|---|---|",
+        "| Tay | 15 Jan | 15 Oct |",
+    ]
+
+
+PROSE = "<p>" + "The board publishes the fishing seasons of every river for anglers to read. " * 4 + "</p>"
+
+
+def trafilaturas(block: str) -> str:
+    """The Markdown of an article holding `block` between paragraphs (trafilatura chooses it)."""
+    from webferret.extract.document import extract_document
+    from webferret.extract.types import ExtractOptions
+
+    page = f"<html><head><title>Seasons</title></head><body><article><h1>Seasons</h1>{PROSE}{block}{PROSE}"
+    extracted = extract_document(
+        (page + "</article></body></html>").encode(),
+        url="https://example.org/seasons",
+        content_type="text/html",
+        options=ExtractOptions(),
+    )
+    assert extracted.extra["selector"] == "trafilatura"
+    return extracted.content
+
+
+def test_a_table_trafilatura_padded_is_read_with_its_spans() -> None:
+    """trafilatura gives a spanning cell once and pads the rows below with empty cells: the page's
+    own table, holding the same texts, is read instead (`restored.restore_spans`)."""
+    table = (
+        "<table><tr><th>River</th><th>Species</th><th>Opens</th></tr>"
+        '<tr><td rowspan="2">Tay</td><td>Salmon</td><td>15 Jan</td></tr>'
+        "<tr><td>Sea trout</td><td>1 Feb</td></tr></table>"
+    )
+    assert "| Tay | Sea trout | 1 Feb |" in trafilaturas(table)
+
+
+def test_an_ordered_list_keeps_its_start_and_a_one_line_pre_its_spaces() -> None:
+    text = trafilaturas(
+        '<p>The steps go on:</p><ol start="5"><li>Open the valve.</li><li>Close the valve.</li></ol>'
+        "<pre>col_a    col_b    col_c</pre>"
+    )
+    assert "5. Open the valve.\n6. Close the valve." in text
+    assert "```\ncol_a    col_b    col_c\n```" in text
+
+
 def test_trafilaturas_loose_inline_code_stays_in_its_sentence() -> None:
     from lxml import etree
 

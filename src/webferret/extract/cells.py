@@ -39,9 +39,9 @@ def regroup(root: etree._Element, page: etree._Element) -> None:
     ]
     if not runs:
         return
-    tables = [(_texts(table.iter("td", "th")), table) for table in page.iter("table")]
+    tables = [(cell_texts(table.iter("td", "th")), table) for table in page.iter("table")]
     for run in runs:
-        if (table := _source(_texts(run), tables)) is not None:
+        if (table := _source(cell_texts(run), tables)) is not None:
             _replace(run, deepcopy(table))
         else:
             _wrap(run)
@@ -60,8 +60,8 @@ def _source(
     return None
 
 
-def _texts(cells: Iterable[etree._Element]) -> tuple[str, ...]:
-    """The text of each cell that has any, spaces made one."""
+def cell_texts(cells: Iterable[etree._Element]) -> tuple[str, ...]:
+    """The text of each cell (or list item) that has any, spaces made one."""
     return tuple(text for cell in cells if (text := " ".join("".join(cell.itertext()).split())))
 
 

@@ -168,12 +168,13 @@ def code_key(node: etree._Element) -> str:
 
 
 def collect_code_blocks(tree: etree._Element) -> dict[str, CodeBlock]:
-    """Every multi-line `<pre>` of the original page by `code_key`, so a selector's flattened copy
-    can be rendered from the original (indentation and language kept)."""
+    """Every `<pre>` of the original page by `code_key`, so a selector's flattened copy can be
+    rendered from the original (indentation and language kept; a one-line `<pre>` too, whose spaces
+    align columns: trafilatura makes it a quotation)."""
     found: dict[str, CodeBlock] = {}
     for node in tree.iter("pre"):
         code = code_text(node).strip("\n")
-        if code.strip() and (len(code) > 40 or "\n" in code):
+        if code.strip():
             found.setdefault(code_key(node), CodeBlock(code, code_language(node) or ""))
     return found
 

@@ -23,6 +23,7 @@ from webferret.extract import (
     popups,
     promos,
     qapage,
+    restored,
     scope,
     signatures,
     signup,
@@ -189,6 +190,9 @@ def _body(
         if shop:  # a category page's products, left out as navigation
             grids.put_back_grid(main.element, tree, text)
     cells.regroup(main.element, tree)  # a table trafilatura left as bare cells (inside a list item)
+    if main.source in _CHOSEN:  # what trafilatura's copy lost: spanning cells, a list's start
+        restored.restore_spans(main.element, tree)
+        restored.restore_starts(main.element, tree)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
     # (a forum thread is no article, whatever its `og:type` says)

@@ -450,9 +450,12 @@ class Renderer:
             return self._unwrapped(grid)
         rows: list[list[str]] = []
         header = False
+        heads = 0  # the rows of headings the table opens with
         spanned: dict[int, tuple[str, int]] = {}  # column -> a cell above reaching down: its text, rows left
         for cells in grid:
             values: list[str] = []
+            # a heading names each column it spans (plain text says it once)
+            heading = len(rows) == heads and _all_headings(cells) and not self.text
             for cell in cells:
                 self._carry(spanned, values)
                 self._cells += 1
@@ -463,15 +466,19 @@ class Renderer:
                 text = text if self.text else text.replace("|", "\\|")
                 down = min(_span(cell, "rowspan"), 500) - 1
                 for column in range(min(_span(cell, "colspan"), 20)):
+                    shown = text if heading or not column else ""
                     if down:
-                        spanned[len(values)] = ("" if column else text, down)
-                    values.append("" if column else text)
+                        spanned[len(values)] = (shown, down)
+                    values.append(shown)
             self._carry(spanned, values)
             if any(values):
                 header = header or (not rows and _has_header(cells))
+                heads += heading
                 rows.append(values)
         if not rows:
             return []
+        if heads > 1:  # rows of headings, `Season` over `Opens | Closes`: one row
+            rows = [_merged_headings(rows[:heads]), *rows[heads:]]
         if self.text:
             return ["\n".join(" | ".join(v for v in row if v) for row in rows)]
         width = max(len(row) for row in rows)
@@ -657,6 +664,30 @@ def _definition_part(node: etree._Element) -> str | None:
     if rend.startswith("dt"):
         return "term"
     return "definition" if rend.startswith("dd") else None
+
+
+def _all_headings(cells: list[etree._Element]) -> bool:
+    """Whether a row is headings only: `<th>` cells (or trafilatura's head role), or a row of `<thead>`."""
+    if all(tag_name(c) == "th" or c.get("role") == "head" for c in cells):
+        return True
+    row = cells[0].getparent()
+    parent = None if row is None else row.getparent()
+    return parent is not None and tag_name(parent) == "thead"
+
+
+def _merged_headings(rows: list[list[str]]) -> list[str]:
+    """Rows of headings as one: each column's headings from the top, a heading repeated down (a cell
+    spanning the rows) said once: `River`, `Season Opens`, `Season Closes`."""
+    width = max(len(row) for row in rows)
+    merged = []
+    for column in range(width):
+        names: list[str] = []
+        for row in rows:
+            name = row[column] if column < len(row) else ""
+            if name and (not names or names[-1] != name):
+                names.append(name)
+        merged.append(" ".join(names))
+    return merged
 
 
 def _has_header(cells: list[etree._Element]) -> bool:
