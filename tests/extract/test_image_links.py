@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from webferret.extract.document import extract_document
 from webferret.extract.types import ExtractOptions
 
@@ -43,3 +45,14 @@ def test_a_link_with_text_or_alone_in_its_line_is_left_as_it_is() -> None:
     )
     assert "See [the map](https://ex.example/map) now." in text
     assert "The weir at dawn" not in text
+
+
+def test_permalinks_card_pictures_and_pictures_named_as_their_words_are_left_as_they_are() -> None:
+    text = markdown(
+        '<h2><a href="#walks" aria-label="permalink"><svg></svg></a>Walks by the river</h2>'
+        '<p><a href="/game/ada"><img src="/a.jpg" alt="Ada cover"></a>Ada and the weir, a game.</p>'
+        '<p>Our pick: <a href="/game/tay"><img src="/t.jpg" alt="Tay Trail"></a>Tay Trail, for two.</p>'
+    )
+    assert "permalink" not in text and "## Walks by the river" in text
+    named = re.compile(r"(?<!!)\[(Ada cover|Tay Trail)")  # its picture may show: `[![Ada cover](...)](...)`
+    assert named.search(text) is None
