@@ -132,6 +132,48 @@ async def test_a_script_navigating_to_a_refused_address_is_that_error_not_chromi
     assert info.value.code == ErrorCode.BLOCKED_ADDRESS and "127.0.0.2" in info.value.message
 
 
+@pytest.mark.parametrize("target", ["file://{secret}", "FILE://{secret}", "view-source:file://{secret}"])
+async def test_a_redirect_to_a_local_file_is_refused(tier: BrowserTier, tmp_path: Path, target: str) -> None:
+    """A server's redirect is loaded as a new navigation, vetted as the first was: a page could
+    otherwise send the browser to a local file and have it read (the other tiers refuse the scheme)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET local file", encoding="utf-8")
+    with serve() as site:
+        site.page("/", "", status=302, location=target.format(secret=secret))
+        with pytest.raises(FerretError) as info:
+            await render(tier, site.base + "/", OPTS)
+    assert info.value.code == ErrorCode.UNSUPPORTED_SCHEME
+    assert "TOPSECRET" not in info.value.message
+
+
+async def test_a_pop_up_is_refused_quietly_and_the_page_read(
+    tier: BrowserTier, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """`window.open` makes a navigation with no frame yet: refused, with no traceback on stderr."""
+    with serve() as site:
+        site.page("/other", "<html><body><p>other</p></body></html>")
+        site.page("/", "<html><body><p>the article</p><script>window.open('/other')</script></body></html>")
+        raw = await render(tier, site.base + "/", OPTS)
+        await asyncio.sleep(0.3)
+    assert b"the article" in raw.body
+    assert "/other" not in [hit.path for hit in site.hits]
+    said = capfd.readouterr().err + caplog.text  # Playwright reports a listener's error one way or other
+    assert "Traceback" not in said and "Error occurred in event listener" not in said
+
+
+async def test_the_browser_says_chrome_and_offers_pages_no_webrtc(tier: BrowserTier) -> None:
+    """Not `HeadlessChrome` (what walls look for first); no RTCPeerConnection, whose STUN packets go
+    to any address a page names, past the guard."""
+    page = "<html><body><p id='rtc'>?</p><script>document.getElementById('rtc').textContent = "
+    page += "typeof RTCPeerConnection + ' ' + typeof webkitRTCPeerConnection</script></body></html>"
+    with serve() as site:
+        site.page("/", page)
+        raw = await render(tier, site.base + "/", OPTS)
+    agent = site.hits[0].headers.get("user-agent", "")
+    assert "HeadlessChrome" not in agent and "Chrome/" in agent
+    assert b"undefined undefined" in raw.body
+
+
 async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: BrowserTier) -> None:
     with serve() as site:
         site.page("/old", "", status=301, location="/new")
@@ -221,6 +263,7 @@ async def test_launch_flags() -> None:
     assert "--js-flags=--max-old-space-size=256" in args
     assert {"--disable-background-networking", "--disable-quic", "--no-first-run"} <= set(args)
     assert "--proxy-bypass-list=<-loopback>" in args and "--host-resolver-rules=MAP * ~NOTFOUND" in args
+    assert "--force-webrtc-ip-handling-policy=disable_non_proxied_udp" in args
     assert "--no-sandbox" not in args  # Playwright adds it only through chromium_sandbox=False
     assert free_port_on_both() > 0
 

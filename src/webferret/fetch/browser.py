@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
@@ -47,8 +48,23 @@ FENCE_FLAGS = (
     "--proxy-server=http://127.0.0.1:9",
     "--proxy-bypass-list=<-loopback>",
     "--host-resolver-rules=MAP * ~NOTFOUND",
+    # WebRTC sends UDP (STUN) to any address a page names, past the proxy and the route handler
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
+NO_WEBRTC = """for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"]) {
+  try { Object.defineProperty(window, name, {value: undefined, configurable: false}); } catch (e) {}
+}"""
+"""Run before a page's scripts in every frame: pages are read, not talked to, and a browser reached
+over CDP (`browser_ws`) has no launch flags of ours."""
+DESKTOP_AGENT = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/{major}.0.0.0 Safari/537.36"
+)
+"""The browser's User-Agent: Chrome of its own major version, not `HeadlessChrome` (the first thing a
+wall looks for)."""
 HEAVY = {"image", "font", "media"}
+IN_MEMORY = {"data", "blob", "about"}  # schemes a page may load: nothing leaves the browser for them
 REDIRECTS = {301, 302, 303, 307, 308}
 # Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
@@ -117,9 +133,13 @@ class BrowserTier:
 
     async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
         pw, browser = await self._ensure()
+        major = browser.version.split(".")[0]
         device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
         device.pop("default_browser_type", None)
+        agent = device.get("user_agent") or DESKTOP_AGENT.format(major=major)
+        device["user_agent"] = re.sub(r"(?:Headless)?Chrome/[\d.]+", f"Chrome/{major}.0.0.0", agent)
         context = await browser.new_context(service_workers="block", **device)
+        await context.add_init_script(NO_WEBRTC)
         guard = _Guard(policy, opts, self._settings.impersonate, url)
         try:
             await context.route("**/*", guard.handle)
@@ -128,6 +148,11 @@ class BrowserTier:
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
             await _navigate(page, url, opts, guard)
+            if urlsplit(page.url).scheme.lower() not in ("http", "https"):  # never a local file
+                raise FerretError(
+                    ErrorCode.UNSUPPORTED_SCHEME,
+                    f"the browser ended on {quoted(page.url, 100)}, not a web page",
+                )
             if opts.wait_for:
                 await _wait_for(page, opts.wait_for, started + opts.timeout)
             html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
@@ -172,7 +197,9 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> N
     handler: the guard stops it and the next hop is loaded here, as a new, vetted navigation."""
     from playwright.async_api import Error
 
-    for _ in range(opts.max_redirects + 1):
+    for hop in range(opts.max_redirects + 1):
+        if hop:  # the first URL was vetted by the caller; each next one is vetted here, whatever its
+            await guard.vet(url)  # scheme: a server's redirect to `file:` would open a local file
         guard.redirect_to = None
         try:
             await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
@@ -202,15 +229,34 @@ class _Guard:
         self.redirect_to: str | None = None
         self.main_body: bytes | None = None  # the bytes the page's own document was answered with
 
+    async def vet(self, url: str) -> None:
+        """Raise the guard's `FerretError` for a main-frame hop it refuses (and remember it)."""
+        try:
+            await self._policy.vet(url)
+        except FerretError as exc:
+            self.main_error = self.main_error or exc
+            raise
+
     async def handle(self, route: Route) -> None:
+        from playwright.async_api import Error
+
         request = route.request
         if request.resource_type in HEAVY:
             await route.abort("blockedbyclient")
             return
-        if urlsplit(request.url).scheme not in ("http", "https"):
+        scheme = urlsplit(request.url).scheme.lower()
+        if scheme in IN_MEMORY:
             await route.continue_()
             return
+        if scheme not in ("http", "https"):  # file:, chrome:, ftp:...: nothing a page may reach
+            await route.abort("blockedbyclient")
+            return
         navigation = request.is_navigation_request()
+        try:
+            request.frame  # noqa: B018  a pop-up's navigation has no frame yet (`window.open`)
+        except Error:
+            await route.abort("blockedbyclient")  # pages are read one at a time: no pop-ups
+            return
         try:
             status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
