@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -172,6 +173,38 @@ async def test_the_browser_says_chrome_and_offers_pages_no_webrtc(tier: BrowserT
     agent = site.hits[0].headers.get("user-agent", "")
     assert "HeadlessChrome" not in agent and "Chrome/" in agent
     assert b"undefined undefined" in raw.body
+
+
+async def test_a_script_that_never_answers_does_not_cost_the_page(tier: BrowserTier) -> None:
+    """A `<script src>` whose server never answers holds the document's parsing: what is parsed by
+    then is read, within the page's timeout, not lost to it (nor is `--wait-for` left unasked)."""
+    release = threading.Event()
+
+    def hang(hit: Hit) -> Reply:
+        release.wait(30)
+        return 200, {"content-type": "text/javascript"}, b""
+
+    article = "<h1>Seasons</h1>" + "<p>The board publishes the seasons of every river.</p>" * 5
+    with serve() as site:
+        site.routes["/hang.js"] = hang
+        site.page("/", f"<html><body>{article}<script src='/hang.js'></script><p>after</p></body></html>")
+        opts = FetchOptions(timeout=6, max_bytes=1_000_000, wait_for="h1")
+        try:
+            raw = await render(tier, site.base + "/", opts)
+        finally:
+            release.set()
+    assert b"The board publishes the seasons" in raw.body
+
+
+async def test_a_page_its_script_makes_larger_than_max_bytes_is_too_large(tier: BrowserTier) -> None:
+    build = "<script>document.body.innerHTML = '<p>' + 'stoat '.repeat(400000) + '</p>'</script>"
+    with serve() as site:
+        site.page("/", f"<html><body>{build}</body></html>")
+        with pytest.raises(FerretError) as info:
+            await render(tier, site.base + "/", FetchOptions(timeout=20, max_bytes=1_000_000))
+        raw = await render(tier, site.base + "/", FetchOptions(timeout=20, max_bytes=5_000_000))
+    assert info.value.code == ErrorCode.TOO_LARGE and "setting max_bytes" in info.value.message
+    assert len(raw.body) > 2_000_000
 
 
 async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: BrowserTier) -> None:

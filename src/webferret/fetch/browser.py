@@ -71,6 +71,8 @@ HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "conne
 MOBILE_DEVICE = "Pixel 7"
 SETTLE_MAX = 10.0
 CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
+LOADING_SHARE = 0.6  # of the time left, what the document's parsing may take, then what settling may
+READING_MARGIN = 0.5  # seconds kept from the page timeout to read the page as it stands
 
 
 class BrowserTier:
@@ -123,6 +125,7 @@ class BrowserTier:
     async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
         """Render `target` (vetted by the caller); redirects are followed inside, each hop vetted."""
         url = target.url
+        await self._ensure()  # a cold start of chromium is the session's, not this page's time
         started = time.monotonic()
         try:
             async with asyncio.timeout(opts.timeout):
@@ -147,7 +150,7 @@ class BrowserTier:
             page = await context.new_page()
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
-            await _navigate(page, url, opts, guard)
+            await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN)
             if urlsplit(page.url).scheme.lower() not in ("http", "https"):  # never a local file
                 raise FerretError(
                     ErrorCode.UNSUPPORTED_SCHEME,
@@ -156,6 +159,9 @@ class BrowserTier:
             if opts.wait_for:
                 await _wait_for(page, opts.wait_for, started + opts.timeout)
             html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
+            if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
+                message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
+                raise FerretError(ErrorCode.TOO_LARGE, message)
             if opts.screenshot:
                 await page.screenshot(path=opts.screenshot, full_page=True)
             main = [r for r in last if r.frame == page.main_frame]
@@ -191,10 +197,12 @@ async def _document(
     return rendered.encode("utf-8"), {**headers, "content-type": "text/html; charset=utf-8"}
 
 
-async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> None:
-    """Load `url` and let it settle. A main-frame redirect (from the server or after a script's
-    navigation) is not left to the browser, which would not show its next hop to the route
-    handler: the guard stops it and the next hop is loaded here, as a new, vetted navigation."""
+async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, deadline: float) -> None:
+    """Load `url` and let it settle, by `deadline` (`time.monotonic()`). A main-frame redirect (from
+    the server or after a script's navigation) is not left to the browser, which would not show its
+    next hop to the route handler: the guard stops it and the next hop is loaded here, as a new,
+    vetted navigation. A document whose parsing a script holds up (a `<script src>` that never
+    answers) is read as it stands once its share of the time is up, not lost to the timeout."""
     from playwright.async_api import Error
 
     for hop in range(opts.max_redirects + 1):
@@ -202,12 +210,16 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard) -> N
             await guard.vet(url)  # scheme: a server's redirect to `file:` would open a local file
         guard.redirect_to = None
         try:
-            await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout * 1000)
+            await page.goto(url, wait_until="commit", timeout=_left(deadline) * 1000)
         except Error as exc:
             if guard.redirect_to is None:
                 raise guard.error_for(exc) from None
         if guard.redirect_to is None:
-            await _settle(page, min(SETTLE_MAX, opts.timeout / 2))
+            with contextlib.suppress(Error):
+                await page.wait_for_load_state(
+                    "domcontentloaded", timeout=_left(deadline) * LOADING_SHARE * 1000
+                )
+            await _settle(page, min(SETTLE_MAX, opts.timeout / 2, _left(deadline) * LOADING_SHARE))
         if guard.main_error is not None:  # a script took the page where the guard refused to go
             raise guard.main_error
         if guard.redirect_to is None:
@@ -314,6 +326,11 @@ class _Guard:
 async def _refuse_socket(ws: WebSocketRoute) -> None:
     """Pages are read, not talked to: WebSockets never leave the browser."""
     await ws.close(code=1008, reason="webferret does not open WebSockets")
+
+
+def _left(deadline: float) -> float:
+    """Seconds until `deadline`, at least a tenth (a wait of 0 means no limit to Playwright)."""
+    return max(0.1, deadline - time.monotonic())
 
 
 async def _settle(page: Any, seconds: float) -> None:
