@@ -52,13 +52,26 @@ def test_impersonate_tier_on_a_wall_is_blocked_by_site(capsys: pytest.CaptureFix
     assert "Chrome/" in site.hits[0].headers["user-agent"]
 
 
-@pytest.mark.parametrize("name", ["shot", "shot.gif", "."])
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("shot", "must end in .png"),
+        ("shot.gif", "must end in .png"),
+        (".", "is a directory"),
+        ("dir.png", "is a directory"),
+        ("file.txt/x.png", "'file.txt' is a file, not a folder"),
+        ("file.txt/deeper/x.png", "'file.txt' is a file, not a folder"),
+    ],
+)
 def test_a_screenshot_path_no_picture_can_be_written_to_is_refused_first(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, why: str
 ) -> None:
+    (tmp_path / "dir.png").mkdir()
+    (tmp_path / "file.txt").write_text("a file", encoding="utf-8")
     code = main(["fetch", "--json", "--screenshot", str(tmp_path / name), "http://127.0.0.1:9/"])
     error = json.loads(capsys.readouterr().out)["error"]
     assert code == 2 and error["code"] == "invalid_argument" and "screenshot path" in error["message"]
+    assert why.replace("'file.txt'", repr(str(tmp_path / "file.txt"))) in error["message"]
 
 
 def test_screenshot_refuses_a_tier_without_a_browser(

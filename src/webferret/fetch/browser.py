@@ -163,7 +163,11 @@ class BrowserTier:
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, message)
             if opts.screenshot:
-                await page.screenshot(path=opts.screenshot, full_page=True)
+                try:
+                    await page.screenshot(path=opts.screenshot, full_page=True)
+                except OSError as exc:  # checked before the fetch (`check_screenshot`); still, say it
+                    why = f"cannot write the screenshot to {opts.screenshot!r}: {exc.strerror or exc}"
+                    raise FerretError(ErrorCode.INVALID_ARGUMENT, why) from None
             main = [r for r in last if r.frame == page.main_frame]
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}

@@ -158,17 +158,23 @@ SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg")
 def check_screenshot(path: str) -> None:
     """Raise `FerretError(invalid_argument)` before any fetch for a screenshot path no picture can
     be written to: the browser takes its type from the name, and cannot write over a directory."""
+    import os
     from pathlib import Path
 
     from webferret.models import ErrorCode, FerretError
 
     target = Path(path)
-    if target.suffix.lower() not in SCREENSHOT_TYPES:
-        why = "must end in .png or .jpg (the picture's type comes from its name)"
-    elif target.is_dir():
+    folder = next((parent for parent in target.parents if parent.exists()), None)  # made if missing
+    if target.is_dir():
         why = "is a directory"
+    elif target.suffix.lower() not in SCREENSHOT_TYPES:
+        why = "must end in .png or .jpg (the picture's type comes from its name)"
     elif target.exists() and not target.is_file():
         why = "is not a regular file"
+    elif folder is not None and not folder.is_dir():
+        why = f"cannot be written: {str(folder)!r} is a file, not a folder"
+    elif folder is not None and not os.access(folder, os.W_OK | os.X_OK):
+        why = f"cannot be written: no permission to write in {str(folder)!r}"
     else:
         return
     raise FerretError(ErrorCode.INVALID_ARGUMENT, f"screenshot path {path!r} {why}")
