@@ -56,3 +56,10 @@ def test_permalinks_card_pictures_and_pictures_named_as_their_words_are_left_as_
     assert "permalink" not in text and "## Walks by the river" in text
     named = re.compile(r"(?<!!)\[(Ada cover|Tay Trail)")  # its picture may show: `[![Ada cover](...)](...)`
     assert named.search(text) is None
+
+
+def test_a_link_of_a_space_leaves_the_space() -> None:
+    text = markdown(
+        '<p>The base is <a href="/a">strategically located</a><a href="/b"> </a>near the border.</p>'
+    )
+    assert "strategically located](https://ex.example/a) near the border." in text

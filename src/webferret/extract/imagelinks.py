@@ -39,6 +39,8 @@ def name_image_links(tree: html.HtmlElement) -> None:
         if name:
             link.text = name
         elif link.getparent() is not None:
+            if "".join(link.itertext()) and not link.tail[:1].isspace():  # `a<a> </a>b` stays `a b`
+                link.tail = " " + link.tail
             link.drop_tree()  # its tail stays where it was
 
 
