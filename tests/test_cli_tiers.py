@@ -74,6 +74,18 @@ def test_a_screenshot_path_no_picture_can_be_written_to_is_refused_first(
     assert why.replace("'file.txt'", repr(str(tmp_path / "file.txt"))) in error["message"]
 
 
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+def test_mobile_needs_the_browser(capsys: pytest.CaptureFixture[str], tier: str) -> None:
+    """`--mobile` renders as a phone, which only the browser does: it picks it (as `--wait-for` does),
+    and with a tier without one it is a usage error, not ignored."""
+    code = main(["fetch", "--json", "--mobile", "--tier", tier, "http://127.0.0.1:9/"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["message"].endswith(f"--mobile needs the browser, not --tier {tier}")
+    from webferret.fetch.types import FetchOptions
+
+    assert FetchOptions(mobile=True).tier == "browser"
+
+
 def test_screenshot_refuses_a_tier_without_a_browser(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

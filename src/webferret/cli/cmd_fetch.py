@@ -44,7 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--max-bytes", type=POSITIVE, metavar="N", help="cap on decompressed bytes")
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
-    parser.add_argument("--mobile", action="store_true", default=None, help="render as a phone (browser)")
+    parser.add_argument(
+        "--mobile", action="store_true", default=None, help="render as a phone (picks the browser tier)"
+    )
     parser.add_argument("--wait-for", metavar="CSS", help="browser: wait until this CSS selector is present")
     parser.add_argument(
         "--header",
@@ -80,8 +82,17 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:
-    """`--screenshot` and `--wait-for` need the browser: they pick it, and refuse a tier without one."""
-    flag = "--screenshot" if args.screenshot else "--wait-for" if args.wait_for else None
+    """`--screenshot`, `--wait-for` and `--mobile` need the browser: they pick it, and refuse a tier
+    without one."""
+    flag = (
+        "--screenshot"
+        if args.screenshot
+        else "--wait-for"
+        if args.wait_for
+        else "--mobile"
+        if args.mobile
+        else None
+    )
     if flag is None:
         return args.tier
     from webferret.models import ErrorCode, FerretError

@@ -37,12 +37,20 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
-        needs = "wait_for" if self.wait_for is not None else "screenshot" if self.screenshot else None
+        needs = (
+            "wait_for"
+            if self.wait_for is not None
+            else "screenshot"
+            if self.screenshot
+            else "mobile"
+            if self.mobile
+            else None
+        )
         if needs and self.tier in ("http", "impersonate"):
             from webferret.models import ErrorCode, FerretError
 
             raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{needs} needs the browser, not tier {self.tier}")
-        if needs:  # only the browser waits for an element or takes a picture: it picks that tier
+        if needs:  # only the browser waits for an element, takes a picture or renders as a phone
             object.__setattr__(self, "tier", "browser")
         if self.screenshot:
             check_screenshot(self.screenshot)
