@@ -109,6 +109,26 @@ async def test_a_failing_upper_tier_reports_the_block_it_met() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [(403, WALL, "is walled (cloudflare)"), (200, SHELL, "only renders with JavaScript")],
+)
+async def test_a_page_that_needs_a_browser_that_cannot_start_says_so(
+    status: int, body: bytes, said: str
+) -> None:
+    """Not `blocked_by_site` or `needs_javascript`: a client tells "install chromium" from "refused"."""
+
+    async def attempt(tier: str) -> RawResponse:
+        if tier != "browser":
+            return await answers({"http": (status, body), "impersonate": (status, body)})(tier)
+        raise FerretError(ErrorCode.BROWSER_UNAVAILABLE, "cannot start chromium at /nowhere")
+
+    with pytest.raises(FerretError) as caught:
+        await climb("auto", attempt)
+    assert caught.value.code == ErrorCode.BROWSER_UNAVAILABLE
+    assert said in caught.value.message and caught.value.message.endswith("cannot start chromium at /nowhere")
+
+
 # -- end to end: Ferret -> Fetcher -> tiers -> real loopback servers --------------------------------
 
 

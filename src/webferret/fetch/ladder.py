@@ -73,10 +73,22 @@ async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
 def final_error(
     verdict: Verdict, trail: list[dict[str, Any]], failed: tuple[str, FerretError] | None = None
 ) -> FerretError:
-    """`blocked_by_site` (vendor named) or `needs_javascript` once no tier is left to try."""
+    """`blocked_by_site` (vendor named) or `needs_javascript` once no tier is left to try;
+    `browser_unavailable` when the browser the page needs could not be started (so a client knows to
+    install or fix chromium, not that the site refused)."""
     tried = ", ".join(dict.fromkeys(hop["via"] for hop in trail))
     note = f"; the {failed[0]} tier then failed: {failed[1].message}" if failed else ""
     status = trail[-1]["status"] if trail else None
+    if failed is not None and failed[1].code == ErrorCode.BROWSER_UNAVAILABLE:  # the page needs it
+        why = (
+            "only renders with JavaScript"
+            if verdict.js_shell
+            else f"is walled ({verdict.vendor or 'unknown'})"
+        )
+        message = f"the page {why}: {verdict.reason}; tried {tried}; the browser tier it needs failed: "
+        error = FerretError(ErrorCode.BROWSER_UNAVAILABLE, message + failed[1].message, status=status)
+        error.trail = trail
+        return error
     if verdict.js_shell:
         hint = note or ". Use --tier browser or auto (WEBFERRET_TIER)"
         message = f"the page only renders with JavaScript ({verdict.reason}); tried {tried}{hint}"
