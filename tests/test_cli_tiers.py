@@ -118,8 +118,8 @@ def test_a_browser_that_cannot_start_is_browser_unavailable(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Not `internal` (a bug): the page needs a browser this machine cannot start; the message says
-    which path was tried and which setting changes it. On the auto ladder the page's own problem
-    (a JavaScript shell) stays the code, and the message adds why the browser could not help."""
+    which path was tried and which setting changes it. On the auto ladder too: the message says what
+    the page needed the browser for (a JavaScript shell), the code what to fix."""
     missing = str(tmp_path / "no-chromium")
     monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", missing)
     with serve() as site:
@@ -130,4 +130,4 @@ def test_a_browser_that_cannot_start_is_browser_unavailable(
             error = envelope["data"]["pages"][0]["error"]
             assert code == 1 and missing in error["message"] and "WEBFERRET_CHROMIUM_PATH" in error["message"]
             codes.append(error["code"])
-    assert codes == ["browser_unavailable", "needs_javascript"]
+    assert codes == ["browser_unavailable", "browser_unavailable"]
