@@ -24,7 +24,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from copy import deepcopy
-from itertools import islice
 
 from lxml import etree, html
 
@@ -35,15 +34,7 @@ ON = True
 MIN_CARDS = 6
 CARD_SHARE = 0.6
 COVERED = 0.5
-PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|£|\$|kr|zł|usd|eur|gbp|aud|cad)\b", re.I)
-_CURRENCY = r"(?:[$€£¥₹]|&#36;|&#x24;|&dollar;|&euro;|&#8364;|&pound;|&#163;|&yen;)"
-MARKED_PRICE = re.compile(
-    rf"{_CURRENCY}(?:\s*<[^<>]{{0,300}}>)*\s*\d"
-    r"|\d(?:\s*<[^<>]{0,300}>)*\s*(?:€|£|&euro;|&#8364;|kr|zł|usd|eur|gbp|aud|cad)\b",
-    re.I,
-)
-"""`PRICE` in a page's HTML, where tags may stand between a currency and its amount, and the currency
-may be a character reference (`<span class="currency">&#36;</span>29.95`)."""
+PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:[€£$]|(?:kr|zł|usd|eur|gbp|aud|cad)\b)", re.I)
 ELSEWHERE = re.compile(
     r"recommend|related|similar|also|recent|upsell|cross-?sell|carousel|slider|swiper|slick|marquee"
     r"|announcement|filter",
@@ -63,11 +54,10 @@ def other_goods(ld_types: Sequence[str], og_type: str | None) -> bool:
     return (product and not declared & LIST_TYPES) or not declared.isdisjoint(ARTICLE_TYPES)
 
 
-def put_back_grid(main: etree._Element, tree: html.HtmlElement, text: str) -> bool:
+def put_back_grid(main: etree._Element, tree: html.HtmlElement) -> bool:
     """Append to `main` (the main content) the cards of `tree`'s (the page's) grid of products that
-    the choice left out (see the module); `text` is the page's HTML, for a quick way out. Whether
-    a grid was put back."""
-    if not ON or len(list(islice(MARKED_PRICE.finditer(text), MIN_CARDS))) < MIN_CARDS:  # most pages
+    the choice left out (see the module); whether a grid was put back."""
+    if not ON:
         return False
     grids = [found for found in _grids(tree) if _shown(found[0])]
     if not grids:
@@ -92,25 +82,31 @@ Cards = list[tuple[html.HtmlElement, str]]
 
 def _grids(tree: html.HtmlElement) -> list[tuple[html.HtmlElement, Cards]]:
     """Each run of like siblings holding priced links: their parent, and the cards with their text."""
+    linked: dict[tuple[html.HtmlElement, str, str], list[html.HtmlElement]] = defaultdict(list)
+    for card in _LINKED_CHILDREN(tree):  # the children holding a link, of elements of many children
+        parent = card.getparent()
+        if isinstance(card.tag, str) and parent is not None and parent.tag not in _SKIPPED:
+            linked[parent, card.tag, _first_class(card)].append(card)
     found = []
-    for parent in tree.iter():
-        if not isinstance(parent.tag, str) or parent.tag in _SKIPPED or len(parent) < MIN_CARDS:
+    for (parent, tag, first), members in linked.items():
+        if len(members) < MIN_CARDS:
             continue
-        groups: dict[tuple[str, str], list[html.HtmlElement]] = defaultdict(list)
-        for child in parent:
-            if isinstance(child.tag, str):
-                groups[child.tag, (child.get("class") or "").partition(" ")[0]].append(child)
-        for members in groups.values():
-            if len(members) < MIN_CARDS:
-                continue
-            cards = [(card, said) for card in members if _linked(card) and PRICE.search(said := _text(card))]
-            if len(cards) >= MIN_CARDS and len(cards) >= CARD_SHARE * len(members):
-                found.append((parent, cards))
+        # a cheap look first (its text with any script's), then the card's shown text
+        priced = [card for card in members if PRICE.search(card.text_content())]
+        siblings = sum(1 for child in parent if child.tag == tag and _first_class(child) == first)
+        if len(priced) < MIN_CARDS or len(priced) < CARD_SHARE * siblings:
+            continue
+        cards = [(card, said) for card in priced if PRICE.search(said := _text(card))]
+        if len(cards) >= MIN_CARDS and len(cards) >= CARD_SHARE * siblings:
+            found.append((parent, cards))
     return found
 
 
-def _linked(card: html.HtmlElement) -> bool:
-    return (card.tag == "a" and card.get("href") is not None) or card.find(".//a[@href]") is not None
+_LINKED_CHILDREN = etree.XPath(f"//*[count(*) >= {MIN_CARDS}]/*[descendant-or-self::a[@href]]")
+
+
+def _first_class(element: html.HtmlElement) -> str:
+    return (element.get("class") or "").partition(" ")[0]
 
 
 def _text(card: html.HtmlElement) -> str:

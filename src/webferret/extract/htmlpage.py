@@ -188,7 +188,7 @@ def _body(
     if main.source in _CHOSEN:
         announced.put_back_lists(main.element, tree)
         if shop:  # a category page's products, left out as navigation
-            grids.put_back_grid(main.element, tree, text)
+            grids.put_back_grid(main.element, tree)
     cells.regroup(main.element, tree)  # a table trafilatura left as bare cells (inside a list item)
     if main.source in _CHOSEN:  # what trafilatura's copy lost: spanning cells, a list's start
         restored.restore_spans(main.element, tree)
