@@ -345,6 +345,18 @@ async def test_auto_renders_a_shell_that_only_extraction_finds(ferret: Ferret) -
     assert [hit.path for hit in site.hits].count("/") == 3  # http, browser; then http alone
 
 
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_shell_the_browser_left_empty_points_to_wait_for(ferret: Ferret) -> None:
+    """A page whose app draws nothing by the time it is read: the error says how to wait for it."""
+    with serve() as site:
+        site.page("/", SHELL)
+        site.page("/app.js", b"setTimeout(function () {}, 60000);", content_type="application/javascript")
+        page = await ferret.fetch(site.base + "/", fresh=True)
+    assert not page.ok and page.error is not None and page.error.code == ErrorCode.EMPTY_CONTENT
+    assert "also as the browser rendered it" in page.error.message and "--wait-for CSS" in page.error.message
+
+
 async def test_without_a_browser_the_first_reading_is_kept(tmp_path: Path) -> None:
     settings = Settings(chromium_path=str(tmp_path / "no-chromium"), allow_hosts=["127.0.0.1"], home=tmp_path)
     with serve() as site:

@@ -445,7 +445,8 @@ class Ferret:
             message = "no readable content" + (f" at {raw.final_url}" if raw.final_url else "")
             if extracted.extra.get("quality_veto") == "empty_shell":
                 message += ": the page is an empty JavaScript app shell" + (
-                    ", also as the browser rendered it"
+                    ", also as the browser rendered it (a page that draws its content later is read "
+                    "with --wait-for CSS, MCP wait_for, waiting for an element of it)"
                     if raw.fetched_via == "browser"
                     else " whose content its scripts draw (the browser tier renders it)"
                 )
