@@ -666,15 +666,6 @@ def _definition_part(node: etree._Element) -> str | None:
     return "definition" if rend.startswith("dd") else None
 
 
-def _all_headings(cells: list[etree._Element]) -> bool:
-    """Whether a row is headings only: `<th>` cells (or trafilatura's head role), or a row of `<thead>`."""
-    if all(tag_name(c) == "th" or c.get("role") == "head" for c in cells):
-        return True
-    row = cells[0].getparent()
-    parent = None if row is None else row.getparent()
-    return parent is not None and tag_name(parent) == "thead"
-
-
 def _merged_headings(rows: list[list[str]]) -> list[str]:
     """Rows of headings as one: each column's headings from the top, a heading repeated down (a cell
     spanning the rows) said once: `River`, `Season Opens`, `Season Closes`."""
@@ -692,8 +683,19 @@ def _merged_headings(rows: list[list[str]]) -> list[str]:
 
 def _has_header(cells: list[etree._Element]) -> bool:
     """Whether a table's first row is a header row (`<th>` cells, trafilatura's head role, `<thead>`)."""
-    if any(tag_name(c) == "th" or c.get("role") == "head" for c in cells):
-        return True
+    return any(_heading_cell(c) for c in cells) or _in_thead(cells)
+
+
+def _all_headings(cells: list[etree._Element]) -> bool:
+    """Whether a row is headings only: `<th>` cells (or trafilatura's head role), or a row of `<thead>`."""
+    return all(_heading_cell(c) for c in cells) or _in_thead(cells)
+
+
+def _heading_cell(cell: etree._Element) -> bool:
+    return tag_name(cell) == "th" or cell.get("role") == "head"
+
+
+def _in_thead(cells: list[etree._Element]) -> bool:
     row = cells[0].getparent()
     parent = None if row is None else row.getparent()
     return parent is not None and tag_name(parent) == "thead"
