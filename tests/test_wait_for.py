@@ -69,6 +69,7 @@ async def test_waits_for_the_element_and_times_out_naming_it() -> None:
     assert b"Arrived" in raw.body and raw.fetched_via == "browser"
     assert raised.value.code == ErrorCode.TIMEOUT and "'.never'" in raised.value.message
     assert "the wait-for selector '.never'" in raised.value.message  # no CLI flag in an MCP answer
+    assert "within the page's timeout of 3 s" in raised.value.message
 
 
 @needs_chromium

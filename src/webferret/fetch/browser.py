@@ -157,7 +157,7 @@ class BrowserTier:
                     f"the browser ended on {quoted(page.url, 100)}, not a web page",
                 )
             if opts.wait_for:
-                await _wait_for(page, opts.wait_for, started + opts.timeout)
+                await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
             html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
@@ -345,8 +345,9 @@ async def _settle(page: Any, seconds: float) -> None:
         await page.wait_for_load_state("networkidle", timeout=seconds * 1000)
 
 
-async def _wait_for(page: Any, css: str, deadline: float) -> None:
-    """Wait until an element matching `css` is in the page (`--wait-for`), until `deadline` at most."""
+async def _wait_for(page: Any, css: str, deadline: float, timeout: float) -> None:
+    """Wait until an element matching `css` is in the page (`--wait-for`), until `deadline` at most
+    (the page's `timeout` is the one a message names: the page's loading took the rest)."""
     from playwright.async_api import Error
 
     seconds = max(0.1, deadline - time.monotonic() - 0.25)  # before the tier's own timeout fires
@@ -355,8 +356,8 @@ async def _wait_for(page: Any, css: str, deadline: float) -> None:
     except Error as exc:
         if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower():
             message = (  # said alike to the CLI (--wait-for), the library and MCP (wait_for)
-                f"no element matching the wait-for selector {css!r} appeared "
-                f"within {seconds:.1f} s at {page.url}"
+                f"no element matching the wait-for selector {css!r} appeared within the page's "
+                f"timeout of {timeout:g} s ({seconds:.1f} s of it after the page loaded) at {page.url}"
             )
             raise FerretError(ErrorCode.TIMEOUT, message) from None
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
