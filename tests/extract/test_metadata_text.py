@@ -136,3 +136,11 @@ def test_dates_from_microdata_and_dublin_core_properties() -> None:
     modified = '<meta property="dc:modified" content="2025-11-18T18:29:29.000Z">'
     assert dated(modified, "<p>Text.</p>") == (None, "2025-11-18")
     assert dated("", "<p>© 2021 Stoat Press. All rights reserved.</p>") == (None, None)
+
+
+def test_a_home_page_keeps_its_whole_title() -> None:
+    """On a home page the site is what the page is about: its name stays in the title."""
+    site = '<meta property="og:site_name" content="Acme Widgets">'
+    head = f"<title>Acme Widgets — quality widgets since 1950</title>{site}"
+    assert _meta(head, url="https://acme.example/").title == "Acme Widgets — quality widgets since 1950"
+    assert _meta(head, url="https://acme.example/about").title == "quality widgets since 1950"

@@ -395,8 +395,9 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
     """`Headline | Site` -> `Headline`: the site named by the page (letters and digits compared, so
     `Al Bawaba` is `Al-Bawaba`; a name that begins the site's, so `Inexhibit` is `Inexhibit magazine`)
     or by the URL's host (`Accruent` on www.accruent.com). `Site | Headline` -> `Headline` only for the
-    page's own site name, exactly (a home page's `Brand - tagline` keeps its brand)."""
-    if not title:
+    page's own site name, exactly (a home page's `Brand - tagline` keeps its brand). A home page's
+    title is left whole: there the site is what the page is about (`Acme Widgets — since 1950`)."""
+    if not title or _home_page(url):
         return title
     names = [name for name in (_squeezed(site), _host_label(url)) if name]
     for sep in _TITLE_SEPARATORS:
@@ -406,6 +407,11 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
         if site and title.startswith(site + sep) and title[len(site + sep) :].strip():
             return title[len(site + sep) :].strip()
     return title
+
+
+def _home_page(url: str | None) -> bool:
+    parts = urlsplit(url) if url else None
+    return parts is not None and bool(parts.hostname) and parts.path in ("", "/") and not parts.query
 
 
 def _names_site(part: str, names: list[str]) -> bool:
