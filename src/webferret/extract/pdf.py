@@ -9,11 +9,13 @@ from __future__ import annotations
 import io
 import logging
 import re
+from functools import partial
 
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.metadata import iso_date
+from webferret.extract.pdflayout import page_markdown
 from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -45,17 +47,44 @@ def _open(body: bytes, where: str) -> PdfReader:
     return reader
 
 
-def _page_texts(reader: PdfReader, where: str) -> list[str]:
+def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str]]:
+    """Each page's text as pypdf reads it (its lines as drawn), and as Markdown (`pdflayout`)."""
     texts: list[str] = []
+    markdowns: list[str] = []
     for number, page in enumerate(reader.pages, start=1):
+        runs: list[tuple[float, float, str]] = []
+
         try:
-            text = page.extract_text() or ""
+            text = page.extract_text(visitor_text=partial(_keep_run, runs)) or ""
         except (PyPdfError, ValueError, KeyError, TypeError) as exc:
             raise FerretError(
                 ErrorCode.UNSUPPORTED_CONTENT, f"page {number} of the PDF at {where} cannot be read: {exc}"
             ) from None
-        texts.append(_HYPHEN_BREAK.sub(r"\1\2", text).strip())
-    return texts
+        plain = _HYPHEN_BREAK.sub(r"\1\2", text).strip()
+        texts.append(plain)
+        markdowns.append(page_markdown(runs, plain) if plain else "")
+    return texts, markdowns
+
+
+def _keep_run(
+    runs: list[tuple[float, float, str]],
+    text: str,
+    cm: list[float],
+    tm: list[float],
+    font: object,
+    size: float,
+) -> None:
+    """pypdf's `visitor_text`: a run of text with its height on the page and its font size as drawn."""
+    if text.strip():
+        runs.append((tm[5] * cm[3] + cm[5], abs(size * tm[3] * cm[3]) or size, text))
+
+
+def _unmarked(markdown: str) -> str:
+    """A page's Markdown as plain text: its headings without their marks."""
+    return _HEADING_MARK.sub("", markdown)
+
+
+_HEADING_MARK = re.compile(r"^#{1,6} ", re.M)
 
 
 def _info(reader: PdfReader) -> dict[str, str | None]:
@@ -77,15 +106,15 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     """The whole PDF as Markdown with `<!-- page N -->` markers (plain text: without them)."""
     where = url or "input"
     reader = _open(body, where)
-    texts = _page_texts(reader, where)
+    texts, markdowns = _page_texts(reader, where)
     if not any(texts):
         raise FerretError(
             ErrorCode.EMPTY_CONTENT,
             f"the PDF at {where} has no text layer ({len(texts)} pages of images, e.g. a scan); "
             "it needs OCR, which webferret does not do",
         )
-    markdown = "\n\n".join(f"<!-- page {n} -->\n\n{text}" for n, text in enumerate(texts, 1)) + "\n"
-    plain = "\n\n".join(text for text in texts if text) + "\n"
+    markdown = "\n\n".join(f"<!-- page {n} -->\n\n{text}" for n, text in enumerate(markdowns, 1)) + "\n"
+    plain = "\n\n".join(_unmarked(text) for text in markdowns if text) + "\n"
     info = _info(reader)
     return Extracted(
         content_type="application/pdf",

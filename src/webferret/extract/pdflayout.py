@@ -1,0 +1,115 @@
+"""A PDF page's text as Markdown from where and how large its text is drawn: headings and paragraphs.
+
+pypdf's text of a page is its lines as drawn: a heading is a line like any other, and a paragraph is
+broken wherever its line ended on paper. From the runs of text pypdf reports while it reads a page
+(each with its height on the page and its font size) the lines are rebuilt; a short line set larger
+than the page's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines
+of a paragraph are joined, and a paragraph ends where the gap to the next line is wider than the
+page's usual line spacing, at a heading, after a sentence that ends well short of the page's usual
+line, or before a line that opens with a list mark (`•`, `1.`, `a)`). A page whose runs do not hold
+its text (a layout pypdf reads otherwise) is left as its lines.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from itertools import pairwise
+
+HEADING_SIZE = 1.15
+"""A line set at least this many times the body text's size is a heading (if short)."""
+HEADING_WORDS = 20
+PARAGRAPH_GAP = 1.2
+"""A gap to the next line wider than this many times the usual line spacing ends a paragraph."""
+KEPT_SHARE = 0.95
+"""The runs must hold at least this share of the page's text (letters), else its lines are kept."""
+SHORT_LINE = 0.6
+"""A line shorter than this share of the page's usual line, ending a sentence, ends its paragraph."""
+_HYPHEN_END = re.compile(r"(\w)-$")
+_LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
+_ENDS = re.compile(r"[.!?:;)\"”]$")
+_LETTER = re.compile(r"\w")
+
+
+@dataclass
+class Line:
+    y: float
+    size: float
+    text: str
+
+
+def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
+    """The lines of a page from its runs of text `(y, font size, text)` in drawing order: runs at one
+    height (within half a font size) are one line."""
+    lines: list[Line] = []
+    for y, size, text in runs:
+        text = " ".join(text.split())
+        if not text:
+            continue
+        if lines and abs(lines[-1].y - y) < max(size, 1.0) / 2:
+            lines[-1].text += " " + text
+            lines[-1].size = max(lines[-1].size, size)
+        else:
+            lines.append(Line(y, size, text))
+    return lines
+
+
+def page_markdown(runs: list[tuple[float, float, str]], plain: str) -> str:
+    """A page as Markdown (see the module); `plain` (pypdf's text of the page) when the runs do not
+    hold its text."""
+    lines = collect(runs)
+    letters = len(_LETTER.findall(plain))
+    if not lines or sum(len(_LETTER.findall(line.text)) for line in lines) < KEPT_SHARE * letters:
+        return plain
+    weights: Counter[float] = Counter()
+    for line in lines:
+        weights[line.size] += len(line.text)
+    body = weights.most_common(1)[0][0]
+    heading_sizes = sorted({line.size for line in lines if _heading(line, body)}, reverse=True)
+    levels = {size: "#" * min(2 + rank, 4) for rank, size in enumerate(heading_sizes)}
+    gaps = [a.y - b.y for a, b in pairwise(lines) if a.y > b.y and a.size == b.size == body]
+    spacing = statistics.median(gaps) if gaps else body * 1.2
+    widths = [len(line.text) for line in lines if line.size == body]
+    full = statistics.median(widths) if widths else 0
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    previous: Line | None = None
+    for line in lines:
+        apart = previous is None or _new_paragraph(previous, line, spacing, full)
+        if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):
+            if paragraph:
+                blocks.append(_joined(paragraph))
+            paragraph = []
+        if _heading(line, body):
+            blocks.append(f"{levels[line.size]} {line.text}")
+        else:
+            paragraph.append(line.text)
+        previous = line
+    if paragraph:
+        blocks.append(_joined(paragraph))
+    return "\n\n".join(blocks)
+
+
+def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> bool:
+    """Whether `line` opens a paragraph after `previous`: a wider gap than the usual `spacing`, a list
+    item, or a sentence before it that ended well short of the usual line (`full` characters)."""
+    if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP or _LIST_MARK.match(line.text):
+        return True
+    return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
+
+
+def _heading(line: Line, body: float) -> bool:
+    return line.size >= body * HEADING_SIZE and len(line.text.split()) <= HEADING_WORDS
+
+
+def _joined(lines: list[str]) -> str:
+    """A paragraph's lines as one: a word broken at a line's end by a hyphen made whole."""
+    text = lines[0]
+    for line in lines[1:]:
+        if _HYPHEN_END.search(text) and line[:1].islower():
+            text = text[:-1] + line
+        else:
+            text += " " + line
+    return text

@@ -1,0 +1,85 @@
+"""A PDF page's headings and paragraphs from where and how large its text is drawn (`extract.pdflayout`)."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+from webferret.extract.document import extract_document
+from webferret.extract.pdflayout import Line, collect, page_markdown
+from webferret.extract.types import ExtractOptions
+
+
+def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
+    """A one-page PDF drawing each `(y, font size, text)` at the left margin."""
+    writer = PdfWriter()
+    page = writer.add_blank_page(width=612, height=792)
+    font = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Font"),
+            NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject("/Helvetica"),
+        }
+    )
+    page[NameObject("/Resources")] = DictionaryObject(
+        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}
+    )
+    stream = DecodedStreamObject()
+    stream.set_data(
+        " ".join(f"BT /F1 {size:g} Tf 72 {y:g} Td ({text}) Tj ET" for y, size, text in lines).encode(
+            "latin-1"
+        )
+    )
+    page[NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+BODY = "The district board counted salmon at four weirs during the season, every"
+
+
+def test_headings_by_size_and_paragraphs_by_gaps() -> None:
+    lines = [
+        (740, 18, "Annual River Report"),
+        (712, 14, "Key results"),
+        (690, 10, BODY),
+        (678, 10, "day from March to Octo-"),
+        (666, 10, "ber, and the counts rose."),
+        (640, 10, BODY),
+        (628, 10, "week of the year."),
+        (610, 10, "1. Calibrate the counters each month against the video."),
+        (598, 10, "2. Send the counts to the board."),
+    ]
+    text = extract_document(pdf_of(lines), url=None, content_type="application/pdf", options=ExtractOptions())
+    assert text.content.split("\n\n")[1:] == [
+        "## Annual River Report",
+        "### Key results",
+        f"{BODY} day from March to October, and the counts rose.",
+        f"{BODY} week of the year.",
+        "1. Calibrate the counters each month against the video.",
+        "2. Send the counts to the board.\n",
+    ]
+    plain = extract_document(
+        pdf_of(lines), url=None, content_type="application/pdf", options=ExtractOptions(format="text")
+    )
+    assert plain.content.startswith("Annual River Report\n\nKey results\n\nThe district board")
+
+
+def test_a_short_line_ending_a_sentence_ends_its_paragraph() -> None:
+    runs = [(700.0, 10.0, BODY), (688.0, 10.0, "and ends here."), (676.0, 10.0, BODY), (664.0, 10.0, BODY)]
+    assert page_markdown(runs, " ".join(text for _, _, text in runs)).split("\n\n") == [
+        f"{BODY} and ends here.",
+        f"{BODY} {BODY}",
+    ]
+
+
+def test_runs_at_one_height_are_one_line_and_runs_that_miss_text_keep_the_lines() -> None:
+    assert collect([(600.0, 10.0, "Weir"), (600.2, 10.0, "Count"), (582.0, 10.0, "Stanley")]) == [
+        Line(600.0, 10.0, "Weir Count"),
+        Line(582.0, 10.0, "Stanley"),
+    ]
+    plain = "Weir Count\nStanley 1200\nPitlochry 5400"
+    assert page_markdown([(600.0, 10.0, "Weir Count")], plain) == plain
