@@ -36,11 +36,13 @@ def _wait_stored(home: Path, url: str, proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
-def _interrupt(webferret_home: Path, simweb: SimWeb, *args: str) -> tuple[str, str, int]:
+def _interrupt(
+    webferret_home: Path, simweb: SimWeb, *args: str, by: signal.Signals = signal.SIGINT
+) -> tuple[str, str, int]:
     hanging = simweb.add("/hanging", "<html><body><p>late</p></body></html>", delay=15.0)
     proc = _fetch(*args, hanging, simweb.url("/article"))
     _wait_stored(webferret_home, simweb.url("/article"), proc)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(by)
     out, err = proc.communicate(timeout=20)
     return out, err, proc.returncode
 
@@ -58,6 +60,16 @@ def test_ctrl_c_with_json_answers_the_finished_pages(webferret_home: Path, simwe
     assert code == 130 and "Traceback" not in err
     assert envelope["ok"] is False
     assert envelope["meta"] == {"count": 1, "failed": 0, "interrupted": True, "unfinished": 1}
+    assert [page["url"] for page in envelope["data"]["pages"]] == [simweb.url("/article")]
+
+
+def test_sigterm_with_json_answers_the_finished_pages(webferret_home: Path, simweb: SimWeb) -> None:
+    """A timeout wrapper or an agent's harness sends SIGTERM: the call ends as after Ctrl-C, what it
+    finished answered, and its status is SIGTERM's (143)."""
+    out, err, code = _interrupt(webferret_home, simweb, "--json", by=signal.SIGTERM)
+    envelope = json.loads(out)
+    assert code == 143 and "Traceback" not in err
+    assert envelope["meta"]["interrupted"] is True and envelope["meta"]["unfinished"] == 1
     assert [page["url"] for page in envelope["data"]["pages"]] == [simweb.url("/article")]
 
 

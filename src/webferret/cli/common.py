@@ -10,6 +10,8 @@ from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_TERMINATED = 143  # SIGTERM (128 + 15): ended as Ctrl-C ends a call, what is finished answered
+_terminated: list[bool] = []  # set by the SIGTERM handler of `_collecting_once_waiting`
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -203,17 +205,17 @@ def run_command(args: argparse.Namespace) -> int:
         result = args.run(args)
         if asyncio.iscoroutine(result):
             result = asyncio.run(_collecting_once_waiting(result))
-        return int(result or 0)
+        return EXIT_TERMINATED if _terminated else int(result or 0)
     except ConfigError as exc:
         return fail(args, ErrorCode.INVALID_ARGUMENT, str(exc), EXIT_USAGE)
     except FerretError as exc:
         usage = exc.code == ErrorCode.INVALID_ARGUMENT
         return fail(args, exc.code, exc.message, EXIT_USAGE if usage else EXIT_FAILED)
-    except KeyboardInterrupt:  # a command that keeps what it finished (fetch) answers it itself
-        if getattr(args, "json", False):  # a JSON reader still gets its one envelope
-            envelope_json(False, meta={"interrupted": True})
+    except (KeyboardInterrupt, asyncio.CancelledError):  # a command that keeps what it finished
+        if getattr(args, "json", False):  # (fetch) answers it itself; a JSON reader still gets its
+            envelope_json(False, meta={"interrupted": True})  # one envelope
         sys.stderr.write("webferret: interrupted\n")
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if _terminated else EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
@@ -232,11 +234,24 @@ async def _collecting_once_waiting(command: Awaitable[Any]) -> Any:
     """Run `command`; once it first waits (its start-up imports done), freeze what start-up built and
     turn the garbage collector back on (`webferret.cli.warm.freeze_heap`, without its collection)."""
     import asyncio
+    import contextlib
+    import signal
 
     from webferret.cli.warm import settle_heap
 
-    asyncio.get_running_loop().call_soon(settle_heap)  # runs when the command's first step yields
+    loop = asyncio.get_running_loop()
+    loop.call_soon(settle_heap)  # runs when the command's first step yields
+    task = asyncio.current_task()
+    if task is not None:  # SIGTERM (a timeout wrapper, an agent's harness) ends the call as Ctrl-C does
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # no signals here
+            loop.add_signal_handler(signal.SIGTERM, _terminate, task)
     return await command
+
+
+def _terminate(task: Any) -> None:
+    """SIGTERM: the call ends as after Ctrl-C (the task cancelled), its exit status 143."""
+    _terminated.append(True)
+    task.cancel()
 
 
 Runner = Callable[[argparse.Namespace], Awaitable[int] | int]
