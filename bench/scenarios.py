@@ -116,8 +116,9 @@ def _add(bench: Bench, series: Series, wall: float, since: float, until: float) 
 def critical_path(entries: list[dict[str, Any]], chains: bool = True) -> float:
     """The search request's time plus the longest chain of page requests, each as the server saw it.
 
-    A chain is a request and the redirects that led to it: a redirect's next hop cannot leave before
-    its answer is in, so its time is network wait as much as the slowest single request's. (The gap
+    A chain is a request and the redirects that led to it (or its host's robots.txt, asked first by a
+    client that honours it): a redirect's next hop cannot leave before its answer is in, so its time is
+    network wait as much as the slowest single request's. (The gap
     between two hops, the client's own work, is not counted.) A request the client hung up on (a spare
     it no longer needed) was not waited on: it does not count. `chains=False`: the slowest single
     page request instead (this bench's measure before 2026-12-01)."""
@@ -141,9 +142,15 @@ LOG_SLACK = 0.005
 
 def _leads_to(hop: dict[str, Any], entry: dict[str, Any], hosts: set[str]) -> bool:
     """Whether `hop` is a redirect answered before `entry` left, pointing at `entry`'s URL (a
-    Location naming no host of the log, such as 127.0.0.1:port outside the namespace, is hop's own)."""
+    Location naming no host of the log, such as 127.0.0.1:port outside the namespace, is hop's own),
+    or its host's robots.txt, answered before `entry` left: a client that honours robots.txt (an agent's
+    fetch, `webferret mcp`) cannot ask for a page before that answer is in."""
+    if hop["t1"] > entry["t0"] + LOG_SLACK:
+        return False
+    if hop.get("path") == "/robots.txt":
+        return hop["host"] == entry["host"] and entry.get("path") != "/robots.txt"
     location = hop.get("location")
-    if not location or hop["t1"] > entry["t0"] + LOG_SLACK:
+    if not location:
         return False
     parts = urlsplit(location)
     host = parts.hostname if parts.hostname in hosts else hop["host"]

@@ -100,6 +100,13 @@ def test_a_redirect_and_the_request_it_leads_to_are_one_chain_of_the_critical_pa
     assert scenarios.critical_path(fake) == pytest.approx(0.3 + 0.5)
     early = {**fake[2], "t0": 0.45}  # left before the redirect's answer was in: not led to by it
     assert scenarios.critical_path([fake[0], fake[1], early]) == pytest.approx(0.3 + 0.4)
+    robots = [
+        {"host": "searx.x", "t0": 0, "t1": 0.3},
+        {"host": "a", "path": "/robots.txt", "t0": 0.3, "t1": 0.6},
+        {"host": "a", "path": "/a/1", "t0": 0.61, "t1": 0.9},  # asked once robots.txt allowed it
+        {"host": "b", "path": "/a/2", "t0": 0.3, "t1": 0.5},  # no robots.txt asked first: alone
+    ]
+    assert scenarios.critical_path(robots) == pytest.approx(0.3 + 0.3 + 0.29)
 
 
 async def test_a_request_the_client_hung_up_on_is_not_on_the_critical_path() -> None:
