@@ -7,7 +7,8 @@ selling text above it, so the reader learns what the shop says about the categor
 sells. Here the page's largest grid is put back at the end of the main content when:
 - at least `MIN_CARDS` like siblings (same tag and first class) each hold a link and a price, and
   they are at least `CARD_SHARE` of those siblings;
-- it is shown (not `hidden`, `aria-hidden` or `display: none`), and neither it nor a container of it
+- it is shown (`blocks.hidden`: not `hidden`, `aria-hidden`, `display: none`, `visibility: hidden`
+  or a class that hides it), and neither it nor a container of it
   is named as something other than the page's own list (`ELSEWHERE`: related or recommended items,
   carousels, sliders, filters, an announcement bar);
 - fewer than `COVERED` of its cards are in the main content already (half of the words that tell a
@@ -27,6 +28,7 @@ from copy import deepcopy
 
 from lxml import etree, html
 
+from webferret.extract.blocks import hidden
 from webferret.extract.metadata import ARTICLE_TYPES
 
 ON = True
@@ -133,15 +135,8 @@ def _said(words: list[str], kept_words: set[str]) -> bool:
 
 
 def _shown(grid: html.HtmlElement) -> bool:
-    """Neither hidden nor named as another list, itself or a container of it."""
+    """Neither hidden (`blocks.hidden`) nor named as another list, itself or a container of it."""
     for element in (grid, *grid.iterancestors()):
-        style = (element.get("style") or "").replace(" ", "").lower()
-        if (
-            element.get("hidden") is not None
-            or element.get("aria-hidden") == "true"
-            or "display:none" in style
-        ):
-            return False
-        if ELSEWHERE.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
+        if hidden(element) or ELSEWHERE.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
             return False
     return True
