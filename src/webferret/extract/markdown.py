@@ -464,8 +464,8 @@ class Renderer:
                 finally:
                     self._cells -= 1
                 text = text if self.text else text.replace("|", "\\|")
-                down = min(_span(cell, "rowspan"), 500) - 1
-                for column in range(min(_span(cell, "colspan"), 20)):
+                down = min(cell_span(cell, "rowspan"), 500) - 1
+                for column in range(min(cell_span(cell, "colspan"), 20)):
                     shown = text if heading or not column else ""
                     if down:
                         spanned[len(values)] = (shown, down)
@@ -650,7 +650,7 @@ def _in_running_text(node: etree._Element) -> bool:
     return bool(before.strip())
 
 
-def _span(cell: etree._Element, name: str) -> int:
+def cell_span(cell: etree._Element, name: str) -> int:
     """A cell's `colspan` or `rowspan`: at least 1 (an absent, zero or malformed span is 1)."""
     value = (cell.get(name) or "").strip()
     return max(int(value), 1) if value.isdigit() else 1

@@ -15,6 +15,7 @@ from copy import deepcopy
 from lxml import etree
 
 from webferret.extract.cells import cell_texts
+from webferret.extract.markdown import cell_span
 
 SPANS = True  # bench switch: off leaves trafilatura's tables as it gives them, their spans lost
 STARTS = True  # bench switch: off numbers trafilatura's ordered lists from 1
@@ -65,4 +66,5 @@ def restore_starts(root: etree._Element, page: etree._Element) -> None:
 
 
 def _spans(cell: etree._Element) -> bool:
-    return any((cell.get(name) or "1").strip() not in ("", "1", "0") for name in ("rowspan", "colspan"))
+    """Whether a cell spans rows or columns, as the renderer reads its spans (`cell_span`)."""
+    return cell_span(cell, "rowspan") > 1 or cell_span(cell, "colspan") > 1
