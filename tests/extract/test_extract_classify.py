@@ -37,6 +37,16 @@ def test_page_type_from_og_type_and_url_shape() -> None:
     assert page(PROSE, url="https://ex.org/2024/05/ferrets-at-work").page_type == "article"
 
 
+def test_a_page_with_no_url_is_no_home_page() -> None:
+    """A page read from standard input has no address: it is typed by its content, as the same page at
+    an address with a path is, not called a home page for an empty path."""
+    body = f"<article>{PROSE}</article>"
+    document = f"<html><head><title>A page</title></head><body>{body}</body></html>".encode()
+    untyped = extract_document(document, url=None, content_type="text/html", options=ExtractOptions())
+    assert untyped.page_type == page(body).page_type == "other"
+    assert page(body, url="https://ex.org/").page_type == "homepage"
+
+
 def test_documentation_is_known_by_host_path_or_generator_before_og_type() -> None:
     """Documentation sites often call every page an og:type article."""
     article = '<meta property="og:type" content="article">'

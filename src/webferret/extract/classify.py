@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from lxml import html
 
 from webferret.extract.blocks import hidden
-from webferret.extract.metadata import ARTICLE_TYPES
+from webferret.extract.metadata import ARTICLE_TYPES, home_page
 from webferret.fetch.blocks import SPA_ROOTS, empty_root
 from webferret.models import PageType
 
@@ -125,9 +125,9 @@ def page_type(signals: Signals) -> PageType:
     for kind in signals.ld_types:
         if kind in LD_TYPES:
             return LD_TYPES[kind]
-    parts = urlsplit(signals.url or "")
-    if parts.path in ("", "/") and not parts.query:
+    if home_page(signals.url):
         return "homepage"
+    parts = urlsplit(signals.url or "")
     host, path = (parts.hostname or "").removeprefix("www."), parts.path.lower()
     target = f"{path}?{parts.query.lower()}"
     if DOCS_HOST.search(host) or DOCS_PATH.search(path):

@@ -397,7 +397,7 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
     or by the URL's host (`Accruent` on www.accruent.com). `Site | Headline` -> `Headline` only for the
     page's own site name, exactly (a home page's `Brand - tagline` keeps its brand). A home page's
     title is left whole: there the site is what the page is about (`Acme Widgets — since 1950`)."""
-    if not title or _home_page(url):
+    if not title or home_page(url):
         return title
     names = [name for name in (_squeezed(site), _host_label(url)) if name]
     for sep in _TITLE_SEPARATORS:
@@ -409,7 +409,9 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
     return title
 
 
-def _home_page(url: str | None) -> bool:
+def home_page(url: str | None) -> bool:
+    """Whether `url` is a site's home page: a host, and no path or query (a page read from standard
+    input, with no URL, is none)."""
     parts = urlsplit(url) if url else None
     return parts is not None and bool(parts.hostname) and parts.path in ("", "/") and not parts.query
 
