@@ -28,8 +28,8 @@ from webferret.tokens import content_tokens
 T = TypeVar("T")
 Row = tuple[Any, ...]
 STORE_FILE = "store.sqlite3"
-HURRIED_BUSY_MS = 100
-"""How long a write waits for another process's lock just after a write gave up on it (`_write`)."""
+HURRIED_BUSY_S = 0.1
+"""How long (seconds) a write waits for another process's lock just after a write gave up on it (`_write`)."""
 DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
@@ -115,7 +115,7 @@ class PageStore:
         return result
 
     def _hurried(self, attempt: Callable[[], T]) -> T:
-        self._conn.execute(f"PRAGMA busy_timeout = {HURRIED_BUSY_MS}")
+        schema.wait_for_locks(self._conn, HURRIED_BUSY_S)
         try:
             return attempt()
         except sqlite3.OperationalError as exc:
@@ -126,7 +126,7 @@ class PageStore:
                 f"{schema.BUSY_TIMEOUT_S:g} s for it just before)"
             ) from None
         finally:
-            self._conn.execute(f"PRAGMA busy_timeout = {int(schema.BUSY_TIMEOUT_S * 1000)}")
+            schema.wait_for_locks(self._conn)
 
     def _read(self, action: Callable[[sqlite3.Connection], T]) -> T:
         with self._read_lock:

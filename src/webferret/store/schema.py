@@ -129,6 +129,12 @@ def fts5_available() -> bool:
         return False
 
 
+def wait_for_locks(conn: sqlite3.Connection, seconds: float | None = None) -> None:
+    """How long `conn` waits for another process's lock before "database is locked" (SQLite's busy
+    handler): `seconds`, by default `BUSY_TIMEOUT_S`."""
+    conn.execute(f"PRAGMA busy_timeout = {int((BUSY_TIMEOUT_S if seconds is None else seconds) * 1000)}")
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the store at `path`, in WAL mode, migrated to `SCHEMA_VERSION`."""
     try:
@@ -138,7 +144,7 @@ def connect(path: Path) -> sqlite3.Connection:
         where = f"cannot open the page store at {path} (setting home: --home or WEBFERRET_HOME)"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {exc}") from None
     try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        wait_for_locks(conn)
         retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
