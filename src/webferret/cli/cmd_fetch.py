@@ -84,15 +84,8 @@ def _prefork(args: argparse.Namespace) -> None:
 def _browser_tier(args: argparse.Namespace) -> str | None:
     """`--screenshot`, `--wait-for` and `--mobile` need the browser: they pick it, and refuse a tier
     without one."""
-    flag = (
-        "--screenshot"
-        if args.screenshot
-        else "--wait-for"
-        if args.wait_for
-        else "--mobile"
-        if args.mobile
-        else None
-    )
+    asked = {"--screenshot": args.screenshot, "--wait-for": args.wait_for, "--mobile": args.mobile}
+    flag = next((name for name, value in asked.items() if value), None)
     if flag is None:
         return args.tier
     from webferret.models import ErrorCode, FerretError

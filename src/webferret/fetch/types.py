@@ -37,15 +37,12 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
-        needs = (
-            "wait_for"
-            if self.wait_for is not None
-            else "screenshot"
-            if self.screenshot
-            else "mobile"
-            if self.mobile
-            else None
-        )
+        asked = {
+            "wait_for": self.wait_for is not None,
+            "screenshot": bool(self.screenshot),
+            "mobile": self.mobile,
+        }
+        needs = next((name for name, on in asked.items() if on), None)
         if needs and self.tier in ("http", "impersonate"):
             from webferret.models import ErrorCode, FerretError
 
