@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract import hints
 from webferret.extract.blocks import holds_text
 from webferret.extract.classes import has_class
 from webferret.extract.forum import MAX_NAME, Post, assemble
@@ -57,6 +58,9 @@ class Template:
     links none); without it, the post's first `<time>`."""
     chrome: str | None = None
     """What the program writes into a post's text that is not the post (phpBB's code-box header)."""
+
+    def __post_init__(self) -> None:
+        hints.word(self.hint)
 
 
 _USERNAME = f"*[{has_class('username')} or {has_class('username-coloured')}]"
@@ -122,7 +126,7 @@ def thread(tree: html.HtmlElement, text: str) -> html.HtmlElement | None:
     """The thread as one element (`forum.assemble`) when the page (`text` its HTML) is of a program
     in `TEMPLATES` and has a post with text; else None."""
     for template in TEMPLATES:
-        if template.hint in text and (posts := _posts(tree, template)):
+        if hints.holds(text, template.hint) and (posts := _posts(tree, template)):
             return assemble(posts)
     return None
 

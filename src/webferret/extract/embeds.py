@@ -17,17 +17,18 @@ from __future__ import annotations
 
 from lxml import etree
 
+from webferret.extract import hints
 from webferret.extract.blocks import Block
 from webferret.extract.classes import has_class
 
-_POSTS = ("twitter-tweet", "bluesky-embed", "mastodon-embed")
+_POSTS = (hints.word("twitter-tweet"), hints.word("bluesky-embed"), hints.word("mastodon-embed"))
 """The class of a `<blockquote>` that is an embedded post with its text."""
 _FIND = etree.XPath("//blockquote[" + " or ".join(has_class(name) for name in _POSTS) + "]")
 
 
 def has_posts(text: str) -> bool:
     """Whether the HTML text `text` may embed a post (a cheap look before `quoted_posts`)."""
-    return any(name in text for name in _POSTS)
+    return hints.holds_any(text, _POSTS)
 
 
 def quoted_posts(blocks: list[Block], kept: list[bool]) -> dict[int, Block]:

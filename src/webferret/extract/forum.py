@@ -30,11 +30,12 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract import hints
 from webferret.extract.blocks import holds_text
 from webferret.extract.metadata import jsonld_blocks, ld_nodes, ld_types, names
 from webferret.extract.microdata import Props, item_kind, item_props, value
 
-HINT = "DiscussionForumPosting"
+HINT = hints.word("DiscussionForumPosting")
 """In a page's HTML (its microdata or JSON-LD) when it may be a thread (`thread` is not run otherwise)."""
 
 POSTS = frozenset(("DiscussionForumPosting", "Comment", "UserComments"))

@@ -18,6 +18,7 @@ from webferret.extract import (
     formulas,
     forum,
     grids,
+    hints,
     leadtitle,
     mediawiki,
     popups,
@@ -53,6 +54,10 @@ _CHOSEN = frozenset(("trafilatura", "learned"))
 """The sources of a main content chosen block by block, which may leave out a list its text announces."""
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _PARSERS = threading.local()
+# what the page's HTML must hold for the edits of `parse_html` that look for it (`hints`)
+_FIGURE, _PRE = hints.word("<figure"), hints.word("<pre")
+_IMAGES = (hints.word("<img"), hints.word("<IMG"))
+_CFEMAIL = (hints.word("email-protection"), hints.word("data-cfemail"))
 
 
 def _parser() -> html.HTMLParser:
@@ -104,14 +109,14 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     unwrap_holders(tree)
-    if "<figure" in text and "<pre" in text:
+    if hints.holds(text, _FIGURE) and hints.holds(text, _PRE):
         code_figures(tree)
     if tabs.has_tabs(text):
         tabs.label_code_tabs(tree, text)
-    if "<img" in text or "<IMG" in text:
+    if hints.holds_any(text, _IMAGES):
         spell_icons(tree)
     name_image_links(tree)
-    if "email-protection" in text or "data-cfemail" in text:  # rare: the search only when it is there
+    if hints.holds_any(text, _CFEMAIL):  # rare: the search only when it is there
         cfemail.reveal(tree)
     if formulas.has_formulas(text):
         formulas.spell_formulas(tree, text)
@@ -137,9 +142,9 @@ def _main(
         return MainContent(element=wikipedia.prepare(tree), source="wikipedia")
     if mediawiki.has_chrome(text) and (article_text := mediawiki.content(tree)) is not None:
         return MainContent(element=article_text, source="mediawiki")
-    if qapage.HINT in text and (thread := qapage.thread(tree)) is not None:
+    if hints.holds(text, qapage.HINT) and (thread := qapage.thread(tree)) is not None:
         return MainContent(element=thread, source="qapage")
-    if forum.HINT in text and (posts := forum.thread(tree)) is not None:
+    if hints.holds(text, forum.HINT) and (posts := forum.thread(tree)) is not None:
         return MainContent(element=posts, source="forum")
     if (posts := boards.thread(tree, text)) is not None:
         return MainContent(element=posts, source="forum")

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract import hints
 from webferret.extract.blocks import holds_text
 from webferret.extract.classes import has_class
 
-HINT = "mw-"
+HINT = hints.word("mw-")
 """In the HTML of every page with the chrome (`strip_chrome` is not run otherwise)."""
 _CLASSES = ("mw-editsection", "mw-jump-link", "mw-cite-backlink")
 _CHROME = " or ".join(has_class(name) for name in _CLASSES)
@@ -38,7 +39,7 @@ _NOT_PRINTED = " or ".join(has_class(name) for name in _CLASSES + _PRINTED)
 
 def has_chrome(text: str) -> bool:
     """Whether the HTML text `text` may hold the chrome (a cheap look before `strip_chrome`)."""
-    return HINT in text
+    return hints.holds(text, HINT)
 
 
 def strip_chrome(tree: html.HtmlElement) -> None:

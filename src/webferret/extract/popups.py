@@ -21,11 +21,12 @@ import re
 
 from lxml import etree, html
 
+from webferret.extract import hints
 from webferret.extract.blocks import drop_keep_tail
 from webferret.extract.words import count_words
 
 _NAME = re.compile(r"tooltip|popover|rollover", re.I)
-_PARTS = ("ooltip", "opover", "ollover")
+_PARTS = (hints.word("ooltip"), hints.word("opover"), hints.word("ollover"))
 """What every class name `_NAME` matches holds, in either case of its first letter."""
 _WINDOW = 2000
 """Characters read back from such a word for the attribute it sits in (far more than a class value)."""
@@ -40,6 +41,8 @@ def has_popups(text: str) -> bool:
     """Whether the HTML text `text` may hold a hover box (a cheap look before `drop_popups`): a class
     attribute whose value holds one of `_PARTS` (in the HTML of every page with such a box; the words
     alone are in the scripts and styles of many pages without one)."""
+    if not hints.holds_any(text, _PARTS):
+        return False
     for part in _PARTS:
         at = text.find(part)
         while at >= 0:

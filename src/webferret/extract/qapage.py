@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 from lxml import html
 
+from webferret.extract import hints
 from webferret.extract.microdata import Props, item_kind, item_props, value
 
-HINT = "QAPage"
+HINT = hints.word("QAPage")
 """In a page's HTML when it may be a thread (`thread` is not run otherwise)."""
 
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from lxml import etree, html
 
+from webferret.extract import hints
 from webferret.extract.blocks import drop_outermost
 from webferret.extract.words import count_words
 
+_HINT = hints.word("ignature")
+"""In the HTML of every page with a signature, in either case of its first letter."""
 MAX_WORDS = 150
 """At most, in a signature (a box that holds more is a page's section that took the name)."""
 _FOUND = etree.XPath(
@@ -27,6 +30,6 @@ _FOUND = etree.XPath(
 def drop_signatures(tree: html.HtmlElement, text: str) -> int:
     """The signatures of `tree` (parsed from the HTML text `text`) removed, in place, the text after each
     kept; how many. The tree is searched only when the text holds the word."""
-    if "ignature" not in text:
+    if not hints.holds(text, _HINT):
         return 0
     return drop_outermost(_FOUND(tree), keep=lambda node: count_words(node.text_content()) > MAX_WORDS)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract import hints
 from webferret.extract.blocks import HEADINGS, drop_outermost
 
 HEADED_BUTTONS = True
@@ -20,6 +21,9 @@ HIDDEN_STATES = True
 """False: the rule is off (bench/oof_pipeline.py measures each as a variant)."""
 STATE_CLASSES = ("w-form-done", "w-form-fail", "w-condition-invisible")
 _OPENS = ("aria-expanded", "aria-controls", "data-target", "data-bs-target")
+_BUTTONS = (hints.word("<button"), hints.word("<BUTTON"))
+_STATE_HINTS = (hints.word("w-form-"), hints.word("w-condition-invisible"))
+"""In the HTML of every page with such a button or state (the tree is not searched otherwise)."""
 _STATES = " or ".join(
     f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')" for name in STATE_CLASSES
 )
@@ -27,11 +31,11 @@ _STATES = " or ".join(
 
 def settle(tree: html.HtmlElement, text: str) -> None:
     """Open the headed buttons and drop the hidden states of `tree` (the page, `text` its HTML)."""
-    if HEADED_BUTTONS and ("<button" in text or "<BUTTON" in text):
+    if HEADED_BUTTONS and hints.holds_any(text, _BUTTONS):
         for button in list(tree.iter("button")):
             if any(button.get(name) is not None for name in _OPENS) and any(
                 True for _ in button.iter(*HEADINGS)
             ):
                 button.tag = "div"
-    if HIDDEN_STATES and ("w-form-" in text or "w-condition-invisible" in text):
+    if HIDDEN_STATES and hints.holds_any(text, _STATE_HINTS):
         drop_outermost(tree.xpath(f"//*[{_STATES}]"))

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from lxml import html
 
+from webferret.extract import hints
 from webferret.extract.classes import classes, has_class
 
-HINTS = ("tabpanel", "tabbed-set")
+HINTS = (hints.word("tabpanel"), hints.word("tabbed-set"))
 """One of these in a page's HTML: it may have tabs (`label_code_tabs` is not run otherwise)."""
 
 _LONGEST = 40
@@ -24,7 +25,7 @@ _LONGEST = 40
 
 def has_tabs(text: str) -> bool:
     """Whether the HTML text `text` may have tabs (a cheap look before `label_code_tabs`)."""
-    return any(hint in text for hint in HINTS)
+    return hints.holds_any(text, HINTS)
 
 
 def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
