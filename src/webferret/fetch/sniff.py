@@ -46,6 +46,8 @@ _BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
 SNIFF_BYTES = 1024
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _ANY_TAG = re.compile(rb"<[a-zA-Z!/?]")
+_CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+"""The control bytes that text holds few of (tab, line breaks, form feed and escape are text's own)."""
 
 
 def mime_of(content_type: str | None) -> str:
@@ -109,7 +111,7 @@ def _looks_textual(head: bytes, labelled: bool = False) -> bool:
         return True
     if head.count(b"\x00") > (max(8, len(head) // 100) if labelled else 0):
         return False
-    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
+    controls = len(head) - len(head.translate(None, _CONTROLS))  # the bytes `_CONTROLS` deletes
     return controls <= len(head) // 20
 
 
