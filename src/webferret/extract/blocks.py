@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import ahocorasick_rs
 import lxml.html
 from lxml import etree
 
@@ -40,19 +41,44 @@ TAG_FLAGS = {
     "main": F_MAIN, "article": F_ARTICLE, "li": F_LI, "table": F_TABLE, "a": F_LINK,
     "menu": F_NAV, "h1": F_HEADING, "h2": F_HEADING, "h3": F_HEADING, "h4": F_HEADING,
 }  # fmt: skip
-BOILER_RE = re.compile(
-    r"nav|menu|foot|header|sidebar|side-bar|breadcrumb|share|social|related|recommend|promo|banner|"
-    r"cookie|consent|newsletter|subscribe|signup|login|widget|\bads?\b|advert|sponsor|popup|modal|"
-    r"toolbar|pagination|pager|skip|masthead|copyright|legal|tags?\b|author-?bio|byline|caption|credit"
-)
-CONTENT_RE = re.compile(
-    r"content|article|main|post|entry|body|text|story|prose|markdown|description|detail|thread|"
-    r"message|answer|question|product|listing|results|items|docs?\b|documentation"
-)
-COMMENT_RE = re.compile(r"comment|reply|replies|discussion|disqus|respond")
-SHOP_RE = re.compile(r"price|cart|basket|checkout|shipping|delivery|stock|rating|review|wishlist|sku")
-# any of the names above: one search tells the many names that have none (most ids) from the rest
-ANY_NAME_RE = re.compile("|".join(f"(?:{r.pattern})" for r in (BOILER_RE, CONTENT_RE, COMMENT_RE, SHOP_RE)))
+# the class, id and role names that flag an element (as substrings of its lower-cased names); a name of
+# `WHOLE_WORDS` flags it only where its pattern matches (`ad` in "top ad" or "ads-slot", not in "header")
+BOILER_NAMES = (
+    "nav", "menu", "foot", "header", "sidebar", "side-bar", "breadcrumb", "share", "social", "related",
+    "recommend", "promo", "banner", "cookie", "consent", "newsletter", "subscribe", "signup", "login",
+    "widget", "advert", "sponsor", "popup", "modal", "toolbar", "pagination", "pager", "skip", "masthead",
+    "copyright", "legal", "authorbio", "author-bio", "byline", "caption", "credit",
+)  # fmt: skip
+CONTENT_NAMES = (
+    "content", "article", "main", "post", "entry", "body", "text", "story", "prose", "markdown",
+    "description", "detail", "thread", "message", "answer", "question", "product", "listing", "results",
+    "items", "documentation",
+)  # fmt: skip
+COMMENT_NAMES = ("comment", "reply", "replies", "discussion", "disqus", "respond")
+SHOP_NAMES = (
+    "price", "cart", "basket", "checkout", "shipping", "delivery", "stock", "rating", "review", "wishlist",
+    "sku",
+)  # fmt: skip
+NAV_NAMES = ("navigation", "banner", "contentinfo")  # ARIA's landmark roles among them
+WHOLE_WORDS = {
+    "ad": (F_BOILER, re.compile(r"\bads?\b")),
+    "tag": (F_BOILER, re.compile(r"tags?\b")),
+    "doc": (F_CONTENT, re.compile(r"docs?\b")),
+}
+"""Names flagged only as words, each under the substring it needs: the flag, and the word's pattern."""
+_NAMES = [
+    (name, flag)
+    for flag, names in (
+        (F_BOILER, BOILER_NAMES),
+        (F_CONTENT, CONTENT_NAMES),
+        (F_COMMENT, COMMENT_NAMES),
+        (F_SHOP, SHOP_NAMES),
+        (F_NAV, NAV_NAMES),
+    )
+    for name in names
+] + [(name, 0) for name in WHOLE_WORDS]
+_NAME_FLAGS = [flag for _, flag in _NAMES]
+_FIND_NAMES = ahocorasick_rs.AhoCorasick([name for name, _ in _NAMES])
 HIDDEN_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden")
 
 
@@ -183,21 +209,22 @@ def _own_flags(attrib: dict[str, str], tag: str, cls: str) -> int:
 
 @lru_cache(maxsize=4096)
 def _attribute_flags(attrs: str) -> int:
-    """The flags that class, id and role names give (pages repeat them, hence the cache)."""
+    """The flags that class, id and role names give (pages repeat them, hence the cache). One pass of an
+    Aho-Corasick automaton finds every name (a tenth of the time of a regular expression a flag: an
+    article page looks up about 130 new strings of names)."""
     attrs = attrs.lower()
     flags = 0
-    if ANY_NAME_RE.search(attrs) is None:  # then no name below is in it either ("navigation" has "nav")
-        return flags
-    if BOILER_RE.search(attrs):
-        flags |= F_BOILER
-    if CONTENT_RE.search(attrs):
-        flags |= F_CONTENT
-    if COMMENT_RE.search(attrs):
-        flags |= F_COMMENT
-    if SHOP_RE.search(attrs):
-        flags |= F_SHOP
-    if "navigation" in attrs or "banner" in attrs or "contentinfo" in attrs:
-        flags |= F_NAV
+    words: list[str] = []
+    for index, _, _ in _FIND_NAMES.find_matches_as_indexes(attrs, overlapping=True):
+        flag = _NAME_FLAGS[index]
+        if flag:
+            flags |= flag
+        else:
+            words.append(_NAMES[index][0])
+    for word in words:  # a whole word's flag, when no plain name gave it
+        flag, pattern = WHOLE_WORDS[word]
+        if not flags & flag and pattern.search(attrs):
+            flags |= flag
     return flags
 
 
