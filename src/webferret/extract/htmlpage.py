@@ -41,6 +41,7 @@ from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, answered_jsonld, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
+from webferret.extract.stoplists import memoize_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.unwrap import code_figures, unwrap_holders
 from webferret.extract.words import count_words
@@ -215,6 +216,7 @@ def _body(
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
     """Extract one HTML page (pure; tens of milliseconds on a large page)."""
+    memoize_stoplists()  # justext's stoplist (trafilatura's rescue) built fast, out of the collector's way
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
     article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)

@@ -50,11 +50,9 @@ def run_extraction(
 ) -> Outcome:
     """Extract in whichever worker; errors come back as values (they cross process boundaries)."""
     from webferret.extract.document import extract_document
-    from webferret.extract.stoplists import memoize_stoplists
     from webferret.models import ErrorCode, ErrorInfo, FerretError
     from webferret.tokens import estimate_tokens
 
-    memoize_stoplists()
     try:
         extracted = extract_document(body, url=url, content_type=content_type, options=options)
     except FerretError as exc:

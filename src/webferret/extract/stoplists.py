@@ -6,19 +6,24 @@ lower-casing each word in Python (~0.2 s), then `justext.core.define_stoplist` l
 set once more (~0.1 s, cached after). Here the same set is built from whole files at once (~0.05 s,
 identical content, checked by a test) and handed to justext for that very tuple; any other
 argument goes to justext's own function as before.
+
+justext only asks whether a word is in the set, so it gets the words as the keys of a dict of None:
+Python's cycle collector passes over a dict of strings, where it reads every member of a set on each
+full collection (150,000 of the process's 460,000 references: 17 ms a collection, a third of it
+this set).
 """
 
 from __future__ import annotations
 
 import pkgutil
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 ODD_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 """Line breaks where `str.splitlines` and justext's `bytes.splitlines` would split differently."""
 
-_memo: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+_memo: dict[int, tuple[tuple[str, ...], Container[str]]] = {}
 _stock_init: list[Callable[[], tuple[str, ...]]] = []
 
 
@@ -50,7 +55,7 @@ def memoize_stoplists() -> None:
     if getattr(original, "memoized", False):
         return
 
-    def define_stoplist(stoplist: Any) -> frozenset[str]:
+    def define_stoplist(stoplist: Any) -> Container[str]:
         if type(stoplist) is not tuple:
             return original(stoplist)
         hit = _memo.get(id(stoplist))
@@ -73,7 +78,7 @@ def build_stoplist() -> tuple[str, ...]:
     if words is None:  # an unusual stoplist file: trafilatura builds it its own way
         return _stock_init[0]() if _stock_init else ()
     stoplist = tuple(words)
-    _memo[id(stoplist)] = (stoplist, words)
+    _memo[id(stoplist)] = (stoplist, dict.fromkeys(words))  # untracked by the collector: see the module
     external.JT_STOPLIST = stoplist
     return stoplist
 
