@@ -30,6 +30,7 @@ MathML beside what they draw), `math/tex`, `mwe-math`. One look for it costs a t
 on a page of 170,000 characters, where looking for each of those names cost a few times that."""
 
 _TEX = "application/x-tex"
+_WIKIPEDIA, _KATEX, _MATHJAX2 = hints.word("mwe-math-element"), hints.word("katex"), hints.word("math/tex")
 _WRAPPER = re.compile(r"\{\\(?:displaystyle|textstyle)\s*(.*)\}", re.S)
 _MATHJAX2_RENDERING = re.compile(r"\bMathJax|\bMJX")
 _SCRIPTS = {
@@ -52,15 +53,15 @@ def spell_formulas(tree: html.HtmlElement, text: str) -> None:
     `text`: the page's HTML; each kind of formula is looked for in the tree only when its name is in
     the HTML ("math" is in many pages without a formula, and a search of a large tree takes
     milliseconds)."""
-    if hints.holds(text, "mwe-math-element"):
+    if hints.holds(text, _WIKIPEDIA):
         for node in tree.xpath(f"//*[{has_class('mwe-math-element')}]"):
             _wikipedia(node)
-    if hints.holds(text, "katex"):
+    if hints.holds(text, _KATEX):
         for node in tree.xpath(f"//*[{has_class('katex-display')}]"):
             _replace(node, _annotation(node), display=True)
         for node in tree.xpath(f"//*[{has_class('katex')}]"):
             _replace(node, _annotation(node), display=False)
-    if hints.holds(text, "math/tex"):
+    if hints.holds(text, _MATHJAX2):
         for script in tree.xpath('//script[starts-with(@type, "math/tex")]'):
             _mathjax2(script)
     if _names_tag(text, "mjx-container"):
