@@ -17,6 +17,7 @@ from copy import deepcopy
 from lxml import etree
 
 from webferret.extract.codeblocks import tag_name
+from webferret.extract.markdown import heading_cell
 
 REGROUP = True  # bench switch: off renders stray cells inline, as before
 
@@ -82,19 +83,15 @@ def _runs(parent: etree._Element) -> list[list[etree._Element]]:
     return [run for run in runs if run]
 
 
-def _heading(cell: etree._Element) -> bool:
-    return tag_name(cell) == "th" or cell.get("role") == "head"
-
-
 def _rows(run: list[etree._Element]) -> list[list[etree._Element]]:
     """`run` cut into rows: as wide as an opening row of headings, else at each heading after a data
     cell."""
-    width = next((i for i, cell in enumerate(run) if not _heading(cell)), len(run))
+    width = next((i for i, cell in enumerate(run) if not heading_cell(cell)), len(run))
     if 1 < width < len(run):
         return [run[i : i + width] for i in range(0, len(run), width)]
     rows: list[list[etree._Element]] = [[]]
     for cell in run:
-        if _heading(cell) and rows[-1] and not _heading(rows[-1][-1]):
+        if heading_cell(cell) and rows[-1] and not heading_cell(rows[-1][-1]):
             rows.append([])
         rows[-1].append(cell)
     return rows

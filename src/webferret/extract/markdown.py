@@ -683,15 +683,16 @@ def _merged_headings(rows: list[list[str]]) -> list[str]:
 
 def _has_header(cells: list[etree._Element]) -> bool:
     """Whether a table's first row is a header row (`<th>` cells, trafilatura's head role, `<thead>`)."""
-    return any(_heading_cell(c) for c in cells) or _in_thead(cells)
+    return any(heading_cell(c) for c in cells) or _in_thead(cells)
 
 
 def _all_headings(cells: list[etree._Element]) -> bool:
     """Whether a row is headings only: `<th>` cells (or trafilatura's head role), or a row of `<thead>`."""
-    return all(_heading_cell(c) for c in cells) or _in_thead(cells)
+    return all(heading_cell(c) for c in cells) or _in_thead(cells)
 
 
-def _heading_cell(cell: etree._Element) -> bool:
+def heading_cell(cell: etree._Element) -> bool:
+    """A heading cell: `<th>`, or trafilatura's head role."""
     return tag_name(cell) == "th" or cell.get("role") == "head"
 
 
