@@ -350,7 +350,7 @@ async def _wait_for(page: Any, css: str, deadline: float, timeout: float) -> Non
     (the page's `timeout` is the one a message names: the page's loading took the rest)."""
     from playwright.async_api import Error
 
-    seconds = max(0.1, deadline - time.monotonic() - 0.25)  # before the tier's own timeout fires
+    seconds = _left(deadline - 0.25)  # before the tier's own timeout fires
     try:
         await page.wait_for_selector(f"css={css}", state="attached", timeout=seconds * 1000)
     except Error as exc:
