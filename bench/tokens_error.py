@@ -49,8 +49,8 @@ def documents() -> list[tuple[str, str]]:
         except Exception as exc:  # a page the extractor refuses is reported, not counted
             print(f"skip {path.relative_to(PAGES)}: {exc}")
             continue
-        if extracted.markdown.strip():
-            out.append((str(path.relative_to(PAGES)), extracted.markdown))
+        if extracted.content.strip():
+            out.append((str(path.relative_to(PAGES)), extracted.content))
     return out
 
 

@@ -428,7 +428,7 @@ class Ferret:
         except Exception as exc:  # an extractor bug must not fail the other pages of a batch
             message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
             return _failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
-        fields = extracted.model_dump(exclude={"markdown", "extra", "links"})
+        fields = extracted.model_dump(exclude={"extra", "links"})
         page = Page(
             url=raw.url,
             final_url=raw.final_url,

@@ -15,7 +15,7 @@ WORDS = "Ferrets sleep fourteen hours a day and play hard for the rest of it, in
 def _markdown(body: str, article: bool) -> str:
     kind = '<meta property="og:type" content="article">' if article else ""
     page = f"<html><head>{kind}<title>Ferret care</title></head><body><main>{body}</main></body></html>"
-    return extract_html(page, "https://care.example/ferrets", ExtractOptions()).markdown
+    return extract_html(page, "https://care.example/ferrets", ExtractOptions()).content
 
 
 @pytest.mark.parametrize("article", [True, False])

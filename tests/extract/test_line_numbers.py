@@ -119,7 +119,7 @@ def test_a_hugo_table_of_linked_line_numbers_keeps_its_code(link: bool) -> None:
         f'<td class="lntd"><pre class="chroma"><code class="language-python">{code}</code></pre></td>'
         f"</tr></table></div></div><p>{FILL}</p></article></body></html>"
     )
-    markdown = extract_html(page, "https://blog.example/post", ExtractOptions()).markdown
+    markdown = extract_html(page, "https://blog.example/post", ExtractOptions()).content
     assert f"Read the folder like so:\n\n```python\n{CODE}\n```\n\n" in markdown
 
 
@@ -130,5 +130,5 @@ def test_a_table_of_a_label_beside_code_keeps_the_label() -> None:
         "<td><pre>ls -la\ncd burrow\n</pre></td></tr></table>"
         f"<p>{FILL}</p></article></body></html>"
     )
-    markdown = extract_html(page, "https://blog.example/post", ExtractOptions()).markdown
+    markdown = extract_html(page, "https://blog.example/post", ExtractOptions()).content
     assert "Shell session 42" in markdown and "cd burrow" in markdown

@@ -82,8 +82,8 @@ def test_a_spec_sheet_in_a_list_item_reads_as_a_table() -> None:
         "</article></body></html>"
     )
     result = extract_html(page, "https://review.example/cameras", ExtractOptions())
-    assert "| Field of View | 164 degrees |" in result.markdown
-    assert "Up to 2KField" not in result.markdown
+    assert "| Field of View | 164 degrees |" in result.content
+    assert "Up to 2KField" not in result.content
     text = extract_html(page, "https://review.example/cameras", ExtractOptions(format="text")).content
     assert "Field of View | 152 degrees" in text
 

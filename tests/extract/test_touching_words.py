@@ -83,5 +83,5 @@ def test_a_product_grids_brand_and_name_are_two_words_in_the_markdown() -> None:
         "<html><head><title>Bottles</title></head><body><main><h1>Water bottles</h1>"
         f"<p>{WORDS * 3}</p>{cards}</main></body></html>"
     )
-    markdown = extract_html(page, "https://shop.example/bottles", ExtractOptions()).markdown
+    markdown = extract_html(page, "https://shop.example/bottles", ExtractOptions()).content
     assert "YETI Rambler Bottle 26 oz." in markdown and "YETIRambler" not in markdown

@@ -156,7 +156,7 @@ def _main(
 class Body:
     """The main content rendered, and who chose it."""
 
-    markdown: str
+    markdown: str  # "" when the text format is asked for (only what is asked for is rendered)
     plain: str
     selector: str | None
     words: int
@@ -203,8 +203,11 @@ def _body(
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
     # (a forum thread is no article, whatever its `og:type` says)
     repeats = article and main.source != "forum"
-    markdown = to_markdown(main.element, base, codes=codes, repeats=repeats)
-    plain = to_text(main.element, codes=codes, repeats=repeats) if options.format == "text" else ""
+    # one rendering, the one asked for (`--format html` counts the words of the Markdown's)
+    if options.format == "text":
+        markdown, plain = "", to_text(main.element, codes=codes, repeats=repeats)
+    else:
+        markdown, plain = to_markdown(main.element, base, codes=codes, repeats=repeats), ""
     words = count_words(plain or markdown)
     markup = ""
     if options.format == "html":
@@ -261,7 +264,6 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
         word_count=body.words,
         format=options.format,
         content={"text": body.plain, "html": body.markup}.get(options.format, body.markdown),
-        markdown=body.markdown,
         links=page_links(tree, body.base, body.in_main),
         jsonld=answered_jsonld(meta.jsonld),
         extra=extra,

@@ -125,7 +125,6 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         page_type="other",
         format=options.format,
         content=plain if options.format == "text" else markdown,
-        markdown=markdown,
         word_count=count_words(plain),
         extra={"pages": len(texts)},
     )

@@ -128,7 +128,6 @@ def render_thread(json_body: bytes | str, max_comments: int = 10) -> Extracted:
         page_type="forum",
         word_count=count_words(markdown),
         content=markdown,
-        markdown=markdown,
         extra={
             "subreddit": _text(post.get("subreddit")),
             "score": post.get("score"),

@@ -50,7 +50,6 @@ def _result(
         title=title or file_name(url),
         format=options.format,
         content=text if options.format == "text" else content,
-        markdown=content,
         word_count=count_words(text),
     )
 

@@ -71,7 +71,6 @@ class Extracted(BaseModel):
     format: OutputFormat = "markdown"
     content: str = ""
     tokens: int | None = Field(default=None, description="estimated tokens of `content`")
-    markdown: str = Field(default="", description="always the Markdown, whatever `format` is")
     links: list[Link] = Field(default_factory=list)
     jsonld: list[Any] = Field(default_factory=list)
     extra: dict[str, Any] = Field(default_factory=dict)
