@@ -7,6 +7,7 @@ from pathlib import Path
 
 import lxml.html
 import numpy as np
+import pytest
 from page_blocks import blocks_of
 
 from webferret.extract import blocks as B
@@ -104,6 +105,27 @@ def test_tree_ensemble_walks_each_tree(tmp_path: Path) -> None:
     model: TreeEnsemble = load(path)
     raw = model.raw(np.array([[9.0, 0.0], [9.0, 1.0]]))
     assert raw.tolist() == [0.5 - 4.0, 0.5 + 6.0]
+
+
+def test_a_missing_value_goes_right_and_deep_trees_stop_at_their_leaves(tmp_path: Path) -> None:
+    # depth 2 on the left, a leaf at once on the right: a row that ends early stays on its leaf
+    tree = {"feature": [0, 1, 0, 0, 0], "threshold": [0.5, 0.5, 0, 0, 0], "left": [1, 3, 0, 0, 0],
+            "right": [2, 4, 0, 0, 0], "leaf": [0, 0, 1, 1, 1], "value": [0, 0, 7.0, 1.0, 2.0]}  # fmt: skip
+    spec = {"version": 1, "n_features": 2, "baseline": 0.0, "max_depth": 2, "trees": [tree]}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(spec))
+    x = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [np.nan, 0.0], [0.0, np.nan]])
+    assert load(path).raw(x).tolist() == [1.0, 2.0, 7.0, 7.0, 2.0]
+
+
+def test_a_model_whose_nodes_point_outside_it_is_refused() -> None:
+    arrays = {"roots": [0], "feature": [0, 0, 0], "threshold": [0.5, np.nan, np.nan], "first": [1, 0, 1],
+              "value": [0.0, 1.0, 2.0]}  # fmt: skip
+    TreeEnsemble({k: np.array(v) for k, v in arrays.items()}, n_features=1, baseline=0.0, max_depth=1)
+    for name, bad in (("first", [2, 0, 1]), ("feature", [1, 0, 0]), ("roots", [3])):
+        broken = {k: np.array(bad if k == name else v) for k, v in arrays.items()}
+        with pytest.raises(ValueError, match="point outside"):
+            TreeEnsemble(broken, n_features=1, baseline=0.0, max_depth=1)
 
 
 def test_a_packed_model_reads_back_as_it_was_saved(tmp_path: Path) -> None:

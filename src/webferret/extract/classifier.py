@@ -48,6 +48,18 @@ class TreeEnsemble:
         nodes = len(self.feature)
         if not (len(self.threshold) == len(self.first) == len(self.value) == nodes) or not nodes:
             raise ValueError("the model's node arrays differ in length")
+        # `raw` takes without bounds checks: every index it can make must be in range. A step from any
+        # node reaches first[node] or the node after it; a leaf's (first[node] + 1) is itself
+        if not (
+            self.roots.size
+            and self.roots.min() >= 0
+            and self.roots.max() < nodes
+            and self.feature.min() >= 0
+            and self.feature.max() < self.n_features
+            and self.first.min() >= -1
+            and self.first.max() + 1 < nodes
+        ):
+            raise ValueError("the model's node arrays point outside the model")
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> TreeEnsemble:
@@ -93,10 +105,20 @@ class TreeEnsemble:
         flat = np.ascontiguousarray(x, dtype=float).ravel()
         start = (np.arange(rows, dtype=np.int32) * columns)[:, None]
         node = np.broadcast_to(self.roots, (rows, len(self.roots))).copy()
+        # one buffer per intermediate, written in place at every level: a page's 300 blocks by 250 trees
+        # made eight new arrays a level, and allocating them cost as much as the work. The indexes are
+        # valid by construction (checked at load), so no take needs its bounds check ("clip")
+        at, value, threshold = np.empty_like(node), np.empty(node.shape), np.empty(node.shape)
+        left = np.empty(node.shape, dtype=bool)
         for _ in range(self.max_depth):
-            go_left = flat.take(start + self.feature.take(node)) <= self.threshold.take(node)
-            node = self.first.take(node)
-            node += ~go_left
+            self.feature.take(node, out=at, mode="clip")
+            at += start
+            flat.take(at, out=value, mode="clip")
+            self.threshold.take(node, out=threshold, mode="clip")
+            np.less_equal(value, threshold, out=left)
+            self.first.take(node, out=node, mode="clip")  # each place reads only its own index
+            node += 1
+            node -= left
         return self.baseline + self.value.take(node).sum(axis=1)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
