@@ -88,6 +88,14 @@ def test_the_comment_section_s_prompts_are_left_out() -> None:
     assert render(kept) == "### Comments on the draft\n\nComments are welcome until May.\n"
 
 
+def test_the_buttons_of_a_product_card_are_left_out() -> None:
+    card = (
+        "<ul><li><p>Quick view</p><h3>Rambler Bottle</h3><p>$35.00</p><p>Add to Wishlist</p>"
+        "<p><b>Compare</b></p></li></ul><p>Close</p><p>Read more</p><p>Compare the two bottles.</p>"
+    )
+    assert render(card) == "- ### Rambler Bottle\n\n  $35.00\n\nCompare the two bottles.\n"
+
+
 def test_an_advertisement_s_label_is_left_out() -> None:
     out = render(
         "<p>First.</p><p>Advertisement</p><p><b>SKIP ADVERTISEMENT</b></p><h3>Advertisement</h3>"

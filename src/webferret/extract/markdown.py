@@ -43,9 +43,13 @@ _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
 # ("Leave a Reply", "12 comments"), the labels of the boxes after an article ("You may also like"),
 # an advertisement's slot ("Advertisement", "SKIP ADVERTISEMENT", "Story continues below
-# advertisement") and the title of a list of contents its page draws with a script ("Table of contents")
+# advertisement"), the title of a list of contents its page draws with a script ("Table of contents"),
+# and the buttons of a shop's product card or a dialog, which read as text ("Quick view", "Add to
+# wishlist", "Compare", "Close")
 _CHROME_LINE = re.compile(
     r"(?i)(?:leave a (?:reply|comment)|(?:post|add) a comment|[\d,.]+k? comments?|comments?"
+    r"|quick (?:view|shop|add|look)|(?:add to )?(?:wish ?list|favou?rites)|compare|view details"
+    r"|see all reviews|close|read more"
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
     r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?"
