@@ -81,6 +81,19 @@ def test_a_blocks_normalized_text_is_normalize_of_its_text(text: str) -> None:
     assert block_words(block) == normalize(text).split()
 
 
+@pytest.mark.parametrize(
+    "main",
+    [*TEXTS, "", "\n\nTwo\n\n", "ΑΣ\nΒ and İstanbul\r\nΣΑΣ", "a_b\u2028c\x0bd\x1ce", "One.\n  \nTwo!"],
+)
+def test_a_reference_is_normalize_of_its_text_and_lines(main: str) -> None:
+    from webferret.extract.features import WORD_RE, Reference, normalize
+
+    ref = Reference.of(main, "Some comments")
+    assert ref.main == normalize(main) and ref.comments == normalize("Some comments")
+    assert ref.main_words == frozenset(WORD_RE.findall(main.lower()))
+    assert ref.main_lines == frozenset(normalize(line) for line in main.splitlines())
+
+
 def test_page_signals_read_declared_types_in_any_case() -> None:
     from webferret.extract.features import Reference, page_signals
 

@@ -71,8 +71,12 @@ class Reference:
 
     @classmethod
     def of(cls, main: str, comments: str) -> Reference:
-        lines = frozenset(normalize(line) for line in main.splitlines())
-        return cls(normalize(main), normalize(comments), frozenset(WORD_RE.findall(main.lower())), lines)
+        # one pass over the text: every line break is a non-word character, so the whole text normalized
+        # is its lines' normalized words joined, and its words are those (half the time of three passes)
+        lines = [NORM_RE.sub(" ", line).strip() for line in main.lower().splitlines()]
+        words = " ".join(filter(None, lines))
+        lines_set = frozenset(f" {line} " for line in lines)
+        return cls(f" {words} ", normalize(comments), frozenset(words.split()), lines_set)
 
     def kept(self, norm: str, n_words: int) -> bool:
         """Whether trafilatura kept this text: a whole line when short, else anywhere in its text."""
