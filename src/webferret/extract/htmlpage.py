@@ -24,6 +24,7 @@ from webferret.extract import (
     popups,
     promos,
     qapage,
+    recommended,
     restored,
     scope,
     signatures,
@@ -189,6 +190,7 @@ def _body(
     if main.source not in _AS_ASKED:  # what the page says around its article: the headline again, chrome
         untitled = leadtitle.drop_title(main.element, title, head_title)
         promos.drop_promos(main.element, tree)
+        recommended.drop_recommended(main.element)
         if signup.has_signup(text) and (lines := signup.box_lines(tree)):
             signup.drop_lines(main.element, lines)
     if main.source in _CHOSEN:

@@ -1,0 +1,75 @@
+"""A shop's recommendations of other goods, under a heading of their own, left out.
+
+Product pages sell one thing and then show a rail of others: "Similar items", "Customers who viewed
+this item also viewed", "Frequently bought together", "You may also like". Each is a heading over a
+list (or a grid) of product cards, and an extractor that keeps the page's lists keeps them too, often
+longer than the product itself (a card repeats its price, its delivery and an ad disclosure). A
+section goes when its heading is one of those phrases (`_HEADING`, the whole heading) and a list
+follows it before any other heading: the heading, what stands between it and the list (a rail's
+controls), and the list. A heading of that kind over prose is left, as is a list under any other
+heading ("Related products" is not among them: on a manufacturer's page it is content).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webferret.extract.blocks import HEADINGS
+
+_PHRASES = (
+    r"similar (?:items|products)",
+    r"(?:people|customers|shoppers)(?: who (?:viewed|bought) this(?: item| product)?)? also"
+    r" (?:viewed|bought|liked)(?: or read)?(?: these)?(?: items| products)?",
+    r"frequently bought together",
+    r"you (?:may|might) also like",
+    r"recommended for you",
+    r"explore related items",
+    r"sponsored (?:items|products)(?: related to this item)?",
+)
+_HEADING = re.compile(rf"(?:{'|'.join(_PHRASES)})\s*:?", re.I)
+_HEADS = (*sorted(HEADINGS), "head")  # trafilatura's XML calls a heading `head`
+_LISTS = frozenset(("ul", "ol", "dl", "table", "list"))  # `list`: trafilatura's
+_LIST_INSIDE = ("ul", "ol", "dl", "table", "list")
+
+
+def drop_recommended(element: etree._Element) -> int:
+    """`element` (the main content) less its sections of recommended goods, in place; how many went."""
+    heads = [
+        head
+        for head in element.iter(*_HEADS)
+        if head is not element and _HEADING.fullmatch(" ".join("".join(head.itertext()).split()))
+    ]
+    dropped = 0
+    for head in heads:
+        section = _section(head, element)
+        if section:
+            for node in section:
+                parent = node.getparent()
+                if parent is not None:
+                    parent.remove(node)  # a node's tail is the section's text too
+            dropped += 1
+    return dropped
+
+
+def _section(head: etree._Element, root: etree._Element) -> list[etree._Element]:
+    """The heading's section to drop: from the heading (or the wrapper it opens) up to and with the first
+    following sibling that is or holds a list; empty when another heading comes first, or nothing does."""
+    start = head
+    parent = start.getparent()
+    # `<div><h2>Similar items</h2></div><ul>...`: the heading alone in a wrapper opens the wrapper's section
+    while parent is not None and parent is not root and len(parent) == 1 and not (parent.text or "").strip():
+        start, parent = parent, parent.getparent()
+    if parent is None:
+        return []
+    run = [start]
+    for sibling in start.itersiblings():
+        if not isinstance(sibling.tag, str):
+            continue
+        if sibling.tag in _HEADS or any(True for _ in sibling.iter(*_HEADS)):
+            return []
+        run.append(sibling)
+        if sibling.tag in _LISTS or any(True for _ in sibling.iter(*_LIST_INSIDE)):
+            return run
+    return []
