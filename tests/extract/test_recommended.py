@@ -34,6 +34,26 @@ def test_a_rail_of_other_goods_under_its_heading_goes() -> None:
         assert _left(main) == "A brass desk lamp with a linen shade. Details Brass."
 
 
+def test_cards_titled_by_headings_of_a_lower_rank_go_with_their_rail() -> None:
+    titled = "".join(f"<li><h3>Lamp {n}</h3><p>$20</p></li>" for n in range(4))
+    assert (
+        _left(f"<div>{ITEM}<h2>Similar items</h2><ul>{titled}</ul></div>")
+        == "A brass desk lamp with a linen shade."
+    )
+    grid = f"<div class='grid'><h4>Lamps</h4><ul>{CARDS}</ul></div>"  # a wrapper: its title ranks lower
+    assert _left(f"<div>{ITEM}<h2>Recommended for you</h2>{grid}<p>Sold by Jo</p></div>") == (
+        "A brass desk lamp with a linen shade. Sold by Jo"
+    )
+    # trafilatura's XML: a card's title and an ad's label inside the items, as `head` of any rank
+    xml = etree.fromstring(
+        "<body><head rend='h2'>Similar items</head><list><item><head rend='h2'>Why this ad</head>Lamp</item>"
+        "</list><head rend='h2'>Item description</head><p>Brass.</p></body>"
+    )
+    assert " ".join(" ".join(xml.itertext()).split()) != "Item description Brass."
+    drop_recommended(xml)
+    assert " ".join(" ".join(xml.itertext()).split()) == "Item description Brass."
+
+
 def test_a_heading_in_a_wrapper_and_trafilatura_s_xml() -> None:
     wrapped = f"<div>{ITEM}<div><h3>Similar items</h3></div><div class='rail'><ul>{CARDS}</ul></div></div>"
     assert _left(wrapped) == "A brass desk lamp with a linen shade."
@@ -48,7 +68,7 @@ def test_what_is_no_rail_stays() -> None:
     kept = [
         f"<div>{ITEM}<h2>Related products</h2><ul>{CARDS}</ul></div>",  # a manufacturer's own: content
         f"<div>{ITEM}<h2>You may also like</h2><p>Our lamps are made in Leeds by hand.</p></div>",  # prose
-        f"<div>{ITEM}<h2>Similar items</h2><h3>Lamps</h3><ul>{CARDS}</ul></div>",  # another heading first
+        f"<div>{ITEM}<h2>Similar items</h2><h2>Lamps</h2><ul>{CARDS}</ul></div>",  # its rank, first
         f"<div>{ITEM}<p>Similar items</p><ul>{CARDS}</ul></div>",  # not a heading
         f"<div>{ITEM}<h2>Similar items to the one in the photograph</h2><ul>{CARDS}</ul></div>",  # not whole
     ]

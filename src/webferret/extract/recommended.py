@@ -5,9 +5,10 @@ this item also viewed", "Frequently bought together", "You may also like". Each 
 list (or a grid) of product cards, and an extractor that keeps the page's lists keeps them too, often
 longer than the product itself (a card repeats its price, its delivery and an ad disclosure). A
 section goes when its heading is one of those phrases (`_HEADING`, the whole heading) and a list
-follows it before any other heading: the heading, what stands between it and the list (a rail's
-controls), and the list. A heading of that kind over prose is left, as is a list under any other
-heading ("Related products" is not among them: on a manufacturer's page it is content).
+follows it before a heading of the same or a higher rank: the heading, what stands between it and
+the list (a rail's controls), and the list with its cards (their titles may be headings of a lower
+rank). A heading of that kind over prose is left, as is a list under any other heading ("Related
+products" is not among them: on a manufacturer's page it is content).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ _PHRASES = (
 )
 _HEADING = re.compile(rf"(?:{'|'.join(_PHRASES)})\s*:?", re.I)
 _HEADS = (*sorted(HEADINGS), "head")  # trafilatura's XML calls a heading `head`
-_LISTS = frozenset(("ul", "ol", "dl", "table", "list"))  # `list`: trafilatura's
-_LIST_INSIDE = ("ul", "ol", "dl", "table", "list")
+_LIST_TAGS = ("ul", "ol", "dl", "table", "list")  # `list`: trafilatura's
+_LISTS = frozenset(_LIST_TAGS)
 
 
 def drop_recommended(element: etree._Element) -> int:
@@ -55,7 +56,10 @@ def drop_recommended(element: etree._Element) -> int:
 
 def _section(head: etree._Element, root: etree._Element) -> list[etree._Element]:
     """The heading's section to drop: from the heading (or the wrapper it opens) up to and with the first
-    following sibling that is or holds a list; empty when another heading comes first, or nothing does."""
+    following sibling that is or holds a list; empty when a heading of the same or a higher rank comes
+    first (a card's title inside the list, or inside a wrapper with the list, is of a lower rank), or
+    nothing does."""
+    rank = _rank(head)
     start = head
     parent = start.getparent()
     # `<div><h2>Similar items</h2></div><ul>...`: the heading alone in a wrapper opens the wrapper's section
@@ -67,9 +71,18 @@ def _section(head: etree._Element, root: etree._Element) -> list[etree._Element]
     for sibling in start.itersiblings():
         if not isinstance(sibling.tag, str):
             continue
-        if sibling.tag in _HEADS or any(True for _ in sibling.iter(*_HEADS)):
-            return []
         run.append(sibling)
-        if sibling.tag in _LISTS or any(True for _ in sibling.iter(*_LIST_INSIDE)):
+        if sibling.tag in _LISTS:
+            return run
+        if any(_rank(inner) <= rank for inner in sibling.iter(*_HEADS)):
+            return []
+        if any(True for _ in sibling.iter(*_LIST_TAGS)):
             return run
     return []
+
+
+def _rank(head: etree._Element) -> int:
+    """A heading's rank, 1 the highest: its tag's (`h2`), or for trafilatura's `head` the one it was
+    (`rend="h2"`; 2 when it does not say)."""
+    tag = head.tag if head.tag != "head" else head.get("rend") or "h2"
+    return int(tag[1]) if len(tag) == 2 and tag[0] == "h" and tag[1].isdigit() else 2
