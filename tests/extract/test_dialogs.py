@@ -79,3 +79,35 @@ def test_a_closed_dialog_and_a_popover_are_not_content_an_open_dialog_is() -> No
     assert "lighting hub" in tree.text_content() and "lock icon" not in tree.text_content()
     page = _page(closed)
     assert dialogs.drop_dialogs(html.fromstring(page), page.replace("<dialog", "<section")) == 0
+
+
+def test_a_closed_modal_s_lines_are_left_out_of_the_main_content() -> None:
+    notice = "Oops! Looks like we are having trouble connecting to our server."
+    guide = "Our fitted sheets fit mattresses up to sixteen inches deep."
+    modals = (
+        f'<div role="dialog" aria-modal="true" hidden><h2>{notice}</h2><p>Refresh to try again.</p></div>'
+        f"<aside class='modal' aria-modal=true aria-hidden=true><h3>Size guide</h3><p>{guide}</p></aside>"
+    )
+    page = (
+        "<html><head><title>Two ports on the new case</title></head><body><main>"
+        f"<h1>Two ports on the new case</h1><p>{POST}</p>{modals}<p>Thanks in advance for any help.</p>"
+        "</main></body></html>"
+    )
+    tree = html.document_fromstring(page)
+    assert dialogs.modal_lines(tree, page) == {notice, "Refresh to try again.", "Size guide", guide}
+    content = extract_html(page, "https://forum.example/t/1", ExtractOptions()).content
+    assert POST in content and "Thanks in advance" in content
+    assert "Oops" not in content and "Refresh" not in content and "fitted sheets" not in content
+
+
+def test_a_modal_that_is_open_or_repeats_the_page_keeps_its_lines() -> None:
+    shown = f'<div role="dialog" aria-modal="true"><p>{POST}</p></div>'  # open: no hidden mark
+    assert dialogs.modal_lines(html.document_fromstring(_page(shown)), _page(shown)) == set()
+    # a quick view repeats the product's own words: shown on the page too, so they stay
+    quick = f'<div role="dialog" hidden><h2>Quick view</h2><p>{POST}</p></div>'
+    assert dialogs.modal_lines(html.document_fromstring(_page(quick)), _page(quick)) == {"Quick view"}
+    content = extract_html(_page(quick), "https://forum.example/t/1", ExtractOptions()).content
+    assert POST in content
+    # no mark of a modal in the text: the tree is not searched
+    bare = _page(quick).replace('role="dialog"', 'data-x="y"')
+    assert dialogs.modal_lines(html.document_fromstring(bare), bare) == set()

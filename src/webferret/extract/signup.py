@@ -63,7 +63,8 @@ def box_lines(tree: html.HtmlElement) -> set[str]:
 
 def drop_lines(element: etree._Element, lines: set[str]) -> None:
     """`element` (the main content) less its paragraphs, headings and items whose whole text is one of
-    the `lines` of a sign-up box, in place."""
+    the `lines` of a box the page keeps out of sight (a sign-up box's, or a closed modal's:
+    `dialogs.modal_lines`), in place."""
     for node in list(element.iter(*_LINES)):
         parent = node.getparent()
         if parent is not None and " ".join("".join(node.itertext()).split()) in lines:
