@@ -64,6 +64,11 @@ def test_a_heading_in_a_wrapper_and_trafilatura_s_xml() -> None:
     assert " ".join(xml.itertext()) == "A brass desk lamp with a linen shade. By Jo"
 
 
+def test_the_text_after_the_rail_s_list_stays() -> None:
+    main = f"<div>{ITEM}<h2>Similar items</h2>Six lamps<ul>{CARDS}</ul>Sold by Jo</div>"
+    assert _left(main) == "A brass desk lamp with a linen shade. Sold by Jo"
+
+
 def test_what_is_no_rail_stays() -> None:
     kept = [
         f"<div>{ITEM}<h2>Related products</h2><ul>{CARDS}</ul></div>",  # a manufacturer's own: content

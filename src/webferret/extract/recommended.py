@@ -17,7 +17,7 @@ import re
 
 from lxml import etree
 
-from webferret.extract.blocks import HEADINGS
+from webferret.extract.blocks import HEADINGS, drop_keep_tail
 
 _PHRASES = (
     r"similar (?:items|products)",
@@ -46,10 +46,14 @@ def drop_recommended(element: etree._Element) -> int:
     for head in heads:
         section = _section(head, element)
         if section:
-            for node in section:
+            *inside, last = section
+            for node in inside:
                 parent = node.getparent()
                 if parent is not None:
-                    parent.remove(node)  # a node's tail is the section's text too
+                    parent.remove(node)  # its tail goes too: text between the heading and the list
+            parent = last.getparent()
+            if parent is not None:
+                drop_keep_tail(last, parent)  # what follows the list is no longer the rail's
             dropped += 1
     return dropped
 
