@@ -111,3 +111,15 @@ def test_a_modal_that_is_open_or_repeats_the_page_keeps_its_lines() -> None:
     # no mark of a modal in the text: the tree is not searched
     bare = _page(quick).replace('role="dialog"', 'data-x="y"')
     assert dialogs.modal_lines(html.document_fromstring(bare), bare) == set()
+
+
+def test_a_page_that_shows_its_content_in_a_closed_modal_keeps_it() -> None:
+    # an overlay reader: the whole post inside a modal the page's script opens
+    reader = f'<div role="dialog" aria-modal="true" aria-hidden="true"><main><p>{POST}</p></main></div>'
+    page = f"<html><head><title>Two ports</title></head><body>{reader}</body></html>"
+    assert POST in dialogs.modal_lines(html.document_fromstring(page), page)
+    content = extract_html(page, "https://forum.example/t/1", ExtractOptions()).content
+    assert POST in content
+    element = html.fragment_fromstring(f"<div><p>{POST}</p><p>Size guide</p></div>")
+    assert dialogs.drop_modal_lines(element, html.document_fromstring(page), page) == 0
+    assert " ".join(element.itertext()) == f"{POST} Size guide"

@@ -23,7 +23,8 @@ picker, its quick view, a widget's "Oops! Looks like we're having trouble connec
 stay in the page while the main content is chosen (the block model learned the pages with them, and
 taking them out first moves its choices on pages they do not touch: out of fold, 45 pages changed,
 23 for the worse), and the main content's lines that are a closed modal's text, and nowhere else on
-the page, go after (`modal_lines`, with `signup.drop_lines`).
+the page, go after (`drop_modal_lines`). A main content that would lose more than `MODAL_SHARE` of
+its words that way is a page that shows its content in a modal (an overlay reader), and stays whole.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from collections import Counter
 
 from lxml import etree, html
 
-from webferret.extract import hints
+from webferret.extract import hints, signup
 from webferret.extract.blocks import drop_outermost
+from webferret.extract.words import count_words
 
 ROOTS = (
     "onetrust-consent-sdk",  # OneTrust: banner and preference centre
@@ -76,6 +78,8 @@ def drop_dialogs(tree: html.HtmlElement, text: str) -> int:
 _MODALS = etree.XPath(
     "//*[(@role='dialog' or @role='alertdialog' or @aria-modal='true') and (@hidden or @aria-hidden='true')]"
 )
+MODAL_SHARE = 0.5
+"""At most, of the main content's words that a closed modal's lines may take (see the module)."""
 _MODAL_MARKS = ("role=dialog", 'role="dialog"', "role='dialog'", "alertdialog", "aria-modal")
 _MODAL_HINTS = tuple(hints.word(mark) for mark in _MODAL_MARKS)
 
@@ -96,3 +100,19 @@ def modal_lines(tree: html.HtmlElement, text: str) -> set[str]:
     inside.pop("", None)
     everywhere = Counter(line for piece in tree.itertext() if (line := " ".join(piece.split())) in inside)
     return {line for line, count in inside.items() if everywhere[line] <= count}
+
+
+def drop_modal_lines(element: etree._Element, tree: html.HtmlElement, text: str) -> int:
+    """`element` (the main content) less its lines that are a closed modal's (`modal_lines` of the page
+    `tree`, its HTML `text`), in place, unless they are most of it; how many went."""
+    lines = modal_lines(tree, text)
+    nodes = signup.line_nodes(element, lines) if lines else []
+    if not nodes:
+        return 0
+    inside = set(nodes)
+    outermost = [node for node in nodes if inside.isdisjoint(node.iterancestors())]
+    gone = sum(count_words(" ".join(node.itertext())) for node in outermost)
+    if gone > MODAL_SHARE * count_words(" ".join(element.itertext())):
+        return 0
+    signup.drop_lines(element, lines)
+    return len(outermost)

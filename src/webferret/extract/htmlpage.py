@@ -193,8 +193,7 @@ def _body(
         recommended.drop_recommended(main.element)
         if signup.has_signup(text) and (lines := signup.box_lines(tree)):
             signup.drop_lines(main.element, lines)
-        if lines := dialogs.modal_lines(tree, text):
-            signup.drop_lines(main.element, lines)
+        dialogs.drop_modal_lines(main.element, tree, text)
     if main.source in _CHOSEN:
         announced.put_back_lists(main.element, tree)
         if shop:  # a category page's products, left out as navigation

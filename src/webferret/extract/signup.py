@@ -61,11 +61,17 @@ def box_lines(tree: html.HtmlElement) -> set[str]:
     return lines
 
 
+def line_nodes(element: etree._Element, lines: set[str]) -> list[etree._Element]:
+    """The paragraphs, headings and items of `element` (the main content) whose whole text is one of
+    `lines`, outermost first in document order (one inside another is listed too)."""
+    return [node for node in element.iter(*_LINES) if " ".join("".join(node.itertext()).split()) in lines]
+
+
 def drop_lines(element: etree._Element, lines: set[str]) -> None:
     """`element` (the main content) less its paragraphs, headings and items whose whole text is one of
     the `lines` of a box the page keeps out of sight (a sign-up box's, or a closed modal's:
-    `dialogs.modal_lines`), in place."""
-    for node in list(element.iter(*_LINES)):
+    `dialogs.drop_modal_lines`), in place."""
+    for node in line_nodes(element, lines):
         parent = node.getparent()
-        if parent is not None and " ".join("".join(node.itertext()).split()) in lines:
+        if parent is not None:
             drop_keep_tail(node, parent)
