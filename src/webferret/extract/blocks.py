@@ -144,18 +144,19 @@ def holds_text(node: etree._Element) -> bool:
     return any(part.strip() for part in node.itertext())
 
 
+def outermost(nodes: list[etree._Element]) -> list[etree._Element]:
+    """`nodes` without those inside another of them, in their order."""
+    found = set(nodes)
+    return [node for node in nodes if found.isdisjoint(node.iterancestors())]
+
+
 def drop_outermost(nodes: list[etree._Element], keep: Callable[[etree._Element], bool] | None = None) -> int:
     """Remove each of `nodes` that no other of them holds (one inside another goes with it), and that
     `keep` does not keep, its tail text kept in place; how many went."""
-    found = set(nodes)
     dropped = 0
-    for node in nodes:
+    for node in outermost(nodes):
         parent = node.getparent()
-        if (
-            parent is not None
-            and not any(ancestor in found for ancestor in node.iterancestors())
-            and (keep is None or not keep(node))
-        ):
+        if parent is not None and (keep is None or not keep(node)):
             drop_keep_tail(node, parent)
             dropped += 1
     return dropped

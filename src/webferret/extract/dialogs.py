@@ -35,7 +35,7 @@ from collections import Counter
 from lxml import etree, html
 
 from webferret.extract import hints, signup
-from webferret.extract.blocks import drop_outermost
+from webferret.extract.blocks import drop_outermost, outermost
 from webferret.extract.words import count_words
 
 ROOTS = (
@@ -92,10 +92,8 @@ def modal_lines(tree: html.HtmlElement, text: str) -> set[str]:
     found = _MODALS(tree)
     if not found:
         return set()
-    marked = set(found)
-    modals = [node for node in found if marked.isdisjoint(node.iterancestors())]  # the outermost
     inside: Counter[str] = Counter()
-    for modal in modals:
+    for modal in outermost(found):
         inside.update(" ".join(piece.split()) for piece in modal.itertext())
     inside.pop("", None)
     everywhere = Counter(line for piece in tree.itertext() if (line := " ".join(piece.split())) in inside)
@@ -109,10 +107,7 @@ def drop_modal_lines(element: etree._Element, tree: html.HtmlElement, text: str)
     nodes = signup.line_nodes(element, lines) if lines else []
     if not nodes:
         return 0
-    inside = set(nodes)
-    outermost = [node for node in nodes if inside.isdisjoint(node.iterancestors())]
-    gone = sum(count_words(" ".join(node.itertext())) for node in outermost)
+    gone = sum(count_words(" ".join(node.itertext())) for node in outermost(nodes))
     if gone > MODAL_SHARE * count_words(" ".join(element.itertext())):
         return 0
-    signup.drop_lines(element, lines)
-    return len(outermost)
+    return drop_outermost(nodes)

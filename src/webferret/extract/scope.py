@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from lxml import etree, html
 
+from webferret.extract.blocks import outermost
 from webferret.models import ErrorCode, FerretError
 
 NEVER_TEXT = ("script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas")
@@ -61,16 +62,6 @@ def drop_excluded(tree: html.HtmlElement, exclude: Sequence[str]) -> int:
     return dropped
 
 
-def _outermost(nodes: list[etree._Element]) -> list[etree._Element]:
-    """`nodes` without those inside another of them (they would be read twice), in document order."""
-    chosen = set(nodes)
-    kept = []
-    for node in nodes:
-        if not any(parent in chosen for parent in node.iterancestors()):
-            kept.append(node)
-    return kept
-
-
 def _strip_never_text(root: etree._Element) -> None:
     for node in list(root.iter(*NEVER_TEXT)):
         if node is not root and node.getparent() is not None:
@@ -84,7 +75,7 @@ def selected(tree: html.HtmlElement, css: str, url: str | None) -> etree._Elemen
     """
     from copy import deepcopy
 
-    nodes = _outermost(_matches(tree, css))
+    nodes = outermost(_matches(tree, css))  # one inside another would be read twice
     if not nodes:
         message = f"the CSS selector {css!r} matched no element at {url or 'input'}"
         raise FerretError(ErrorCode.EMPTY_CONTENT, message)
