@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
@@ -46,6 +47,7 @@ class Ferret:
         self._engine_client: Any = None
         self._extractor: Any = None
         self._store: Any = None
+        self._store_lock = threading.Lock()  # the store may be opened in a thread (`open_store_soon`)
         self._session = SessionStore(lambda: self.store)  # its writes and the reads that wait for them
         self._loop: asyncio.AbstractEventLoop | None = None  # the event loop its connections belong to
         self._closed = False
@@ -76,9 +78,10 @@ class Ferret:
         if self._extractor is not None:
             self._extractor.close()
             self._extractor = None
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        with self._store_lock:
+            store, self._store = self._store, None
+        if store is not None:
+            store.close()
 
     # -- parts, made on first use -------------------------------------------------------------
     @property
@@ -116,11 +119,33 @@ class Ferret:
     @property
     def store(self) -> Any:
         """The page store in `settings.home`, opened on first use."""
-        if self._store is None:
-            from webferret.store.pages import PageStore
+        with self._store_lock:
+            if self._store is None:
+                self._store = self._open_store()
+            return self._store
 
-            self._store = PageStore.in_home(self.settings.home, page_tokens=self.settings.page_tokens)
-        return self._store
+    def _open_store(self) -> Any:
+        from webferret.store.pages import PageStore
+
+        return PageStore.in_home(self.settings.home, page_tokens=self.settings.page_tokens)
+
+    def open_store_soon(self) -> None:
+        """Open the page store in a thread, so the pages a call is waiting for find it open (a
+        search opens it while its engines are asked: 1-5 ms, more for a new home, off the time from
+        their answer to the page requests). A store that cannot be opened is left to the call, which
+        reports it where it first needs the store."""
+        if self._store is not None or self._closed:
+            return
+
+        def open_now() -> None:
+            with self._store_lock:
+                if self._store is None and not self._closed:
+                    try:
+                        self._store = self._open_store()
+                    except Exception:  # the call's own first use reports it
+                        return
+
+        threading.Thread(target=open_now, name="webferret-store-open", daemon=True).start()
 
     def check_store(self, named: str | None = None) -> None:
         """Raise `not_found` when no page store exists in `settings.home` (a reading call does not

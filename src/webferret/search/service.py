@@ -50,6 +50,7 @@ def _warming(ferret: Ferret, pages: int) -> Callable[[str, dict[str, Any]], Awai
         if not _prepared:
             _prepared.append(threading.Thread(target=_import_fetch_layer, daemon=True))
             _prepared[0].start()
+        ferret.open_store_soon()  # the candidates' look-ups find it open
 
     async def trace(event: str, info: dict[str, Any]) -> None:
         if event == "http11.send_request_body.complete":
