@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from bench.figures import Bench, Series
 from bench.measure import Resident, Sample
 from bench.tools import Tool
-from webferret.cli.handoff import ping
+from webferret.handoff import ping
 
 QUERIES = ("rust ownership", "hiking with kids", "sqlite write ahead log", "climate data", "python asyncio")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from simweb import SimWeb, article_html
 
-from webferret.cli.handoff import ping
+from webferret.handoff import ping
 
 ALLOW = ["--allow-host", "127.0.0.1"]
 PAGE = (
@@ -27,7 +27,7 @@ PAGE = (
 )
 PROBE = (
     "import os, sys\n"
-    "from webferret.cli.handoff import handoff\n"
+    "from webferret.handoff import handoff\n"
     "code = handoff(sys.argv[1:])\n"
     "sys.stdout.flush()\n"
     "open(os.environ['PROBE_OUT'], 'w').write(repr(code))\n"
@@ -296,7 +296,7 @@ def test_a_path_that_is_no_socket_is_never_replaced(tmp_path: Path, kind: str) -
 
 STALE_SERVER = (
     "import sys\n"
-    "import webferret.cli.handoff as handoff\n"
+    "import webferret.handoff as handoff\n"
     "handoff.fingerprint = lambda: 'webferret 0.0.0 from elsewhere'\n"
     "from webferret.cli import main\n"
     "sys.exit(main(sys.argv[1:]))\n"
@@ -353,7 +353,7 @@ def test_a_server_whose_socket_was_taken_over_ends() -> None:
 TRACE_SERVER = (
     "import os, sys\n"
     "import webferret.cli.served as served\n"
-    "from webferret.cli import entry\n"
+    "from webferret.launch import entry\n"
     "run = served._run\n"
     "def traced(argv):\n"
     "    before = set(sys.modules)\n"

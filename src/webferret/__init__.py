@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # as `typing.TYPE_CHECKING`: `typing` is not imported by the program's start
 
 __version__ = "0.1.0"
 
@@ -26,6 +26,8 @@ __all__ = [
 ]  # `find` and `open` too, as attributes (`webferret.open`): a star import must not hide the built-in open
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from webferret.config import ConfigError, Settings
     from webferret.ferret import Ferret, fetch, fetch_many, search
     from webferret.ferret import find as find

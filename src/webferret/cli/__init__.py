@@ -7,10 +7,8 @@ and `webferret --help` imports nothing heavy (no httpx, trafilatura or chromium 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import importlib
-import os
 import re
 import sys
 from collections.abc import Sequence
@@ -143,44 +141,7 @@ def _run(args: argparse.Namespace) -> int:
     return run_command(args)
 
 
-def entry() -> None:
-    """The `webferret` program: `main()`, then the output flushed and the process ended at once.
-
-    A running `webferret serve` (see `webferret.cli.handoff`) runs fetch/search/open/find/extract
-    calls in a warm child instead.
-
-    Everything worth keeping is already closed when `main` returns (the store committed and closed,
-    clients and worker pools shut down), so the interpreter's own teardown (collecting every module,
-    joining an idle warm-up thread) would only add tens of milliseconds to every command.
-    """
-    from webferret.cli.handoff import handoff
-
-    _closed_streams_to_devnull()
-    code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
-    if code is not None:
-        os._exit(code)
-    code = main()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(BrokenPipeError, ValueError):  # a reader that left; a closed stream
-            stream.flush()
-    os._exit(code)
-
-
-def _closed_streams_to_devnull() -> None:
-    """A standard stream the caller closed (`webferret fetch URL >&-`) reads and writes nothing, as
-    /dev/null: Python leaves it `None`, and a write to it would end in a traceback."""
-    for fd, name in enumerate(("stdin", "stdout", "stderr")):
-        if getattr(sys, name) is not None:
-            continue
-        with contextlib.suppress(OSError):
-            os.fstat(fd)
-            continue  # open after all (Python saw it closed at start)
-        opened = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
-        if opened != fd:
-            os.dup2(opened, fd)
-            os.close(opened)
-        setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115
-
-
 if __name__ == "__main__":  # pragma: no cover
+    from webferret.launch import entry
+
     entry()

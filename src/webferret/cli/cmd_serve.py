@@ -40,8 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from webferret.cli.handoff import configured_socket, default_socket
     from webferret.cli.serve import serve
+    from webferret.handoff import configured_socket, default_socket
 
     path = args.socket or configured_socket(os.environ) or default_socket()
     return serve(os.path.abspath(path), args.idle_timeout)

@@ -22,8 +22,8 @@ import time
 from types import FrameType
 
 from webferret.blas import single_threaded
-from webferret.cli.handoff import fingerprint, peer_uid, ping, private_folder_problem
 from webferret.cli.warm import freeze_heap, import_call_modules
+from webferret.handoff import fingerprint, peer_uid, ping, private_folder_problem
 
 CHECK_SECONDS = 5.0  # how often an idle server looks whether its socket path is still its own
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 from typing import Any, NoReturn
 
-from webferret.cli.handoff import send_line
+from webferret.handoff import send_line
 
 MAX_REQUEST = 4 * 1024 * 1024
 """Largest request (argv + environment) a child reads, bytes."""

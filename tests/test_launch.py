@@ -1,0 +1,26 @@
+"""The `webferret` program's client side stays light: a served call's client is on its clock."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import webferret
+from webferret.handoff import fingerprint
+
+HEAVY = ("typing", "argparse", "webferret.cli", "pydantic", "httpx")
+
+
+def test_the_launcher_and_the_hand_off_import_nothing_of_the_command_line() -> None:
+    script = (
+        "import sys, webferret.launch, webferret.handoff\n"
+        f"print(','.join(name for name in {HEAVY!r} if name in sys.modules))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == ""
+
+
+def test_the_fingerprint_names_the_whole_package() -> None:
+    package = os.path.dirname(os.path.abspath(webferret.__file__))
+    assert f":{package}:" in fingerprint()
