@@ -333,6 +333,35 @@ def test_idle_timeout_ends_the_server() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+STOPPED_IN_A_FORK = (
+    "import os, signal, sys\n"
+    "server = os.getpid()\n"
+    "def stop():\n"
+    "    if os.getpid() == server:\n"
+    "        os.kill(server, signal.SIGTERM)\n"
+    "os.register_at_fork(before=stop)\n"
+    "from webferret.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+"""A server that gets SIGTERM as it forks: its handler then runs inside an at-fork hook, where an
+exception raised to stop the loop was printed and dropped, and the server served on."""
+
+
+def test_a_stop_that_comes_during_a_fork_is_not_lost() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wf-forkstop-"))
+    served = Served(folder, idle=0, code=STOPPED_IN_A_FORK)
+    try:
+        deadline = time.monotonic() + 30
+        while served.proc.poll() is None and not ping(served.path):  # a call: the server forks
+            assert time.monotonic() < deadline, "it never answered"
+            time.sleep(0.05)
+        assert served.proc.wait(timeout=30) == 0  # stopped as it forked
+        assert not os.path.exists(served.path)
+    finally:
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_a_server_whose_socket_was_taken_over_ends() -> None:
     """Its socket replaced by a newer server's (or removed), no client can reach it: it ends, even
     with no idle timeout, rather than live on unseen."""

@@ -82,14 +82,6 @@ def listen(path: str) -> socket.socket:
     return listener
 
 
-class _Stop(Exception):
-    pass
-
-
-def _stop(signum: int, _frame: FrameType | None) -> None:
-    raise _Stop
-
-
 class Server:
     """The accept loop: one forked child per connection, reaped as they end, ended (SIGTERM) when
     its client goes away without waiting for it."""
@@ -103,6 +95,7 @@ class Server:
         self.poller = select.poll()
         self.last_call = time.monotonic()
         self.inode = 0  # its socket's, once it listens
+        self.stopping = False  # SIGINT or SIGTERM came
 
     def run(self) -> None:
         """Listen (refusing a bad folder before the slow part), warm up, then serve until stopped."""
@@ -115,7 +108,7 @@ class Server:
             if threads != 1:
                 raise ServeError(f"warming up started {threads - 1} thread(s); forking would not be safe")
             self._serve(listener, wake_r, wake_w)
-        except (_Stop, KeyboardInterrupt):
+        except KeyboardInterrupt:  # Ctrl-C while it warms up
             pass
         finally:
             listener.close()
@@ -132,8 +125,8 @@ class Server:
             os.set_blocking(fd, False)
         signal.set_wakeup_fd(wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)  # wakes `select` through the wakeup fd
-        signal.signal(signal.SIGTERM, _stop)
-        signal.signal(signal.SIGINT, _stop)
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
         idle = f"idle timeout {self.idle_timeout:g} s" if self.idle_timeout else "no idle timeout"
         sys.stderr.write(f"webferret serve: listening on {self.path} ({idle})\n")
         sys.stderr.flush()
@@ -144,15 +137,23 @@ class Server:
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
 
+    def _stop(self, _signum: int, _frame: FrameType | None) -> None:
+        """SIGINT/SIGTERM: the loop ends at its next turn (the wakeup fd wakes its `poll`). A flag, not
+        an exception: a handler runs wherever the signal finds the process, such as in a fork's
+        at-fork hooks, where an exception is printed and dropped (the stop would be lost)."""
+        self.stopping = True
+
     def _loop(self, listener: socket.socket, wake_r: int, inherited: list[int]) -> None:
         self.poller.register(listener, select.POLLIN)
         self.poller.register(wake_r, select.POLLIN)
-        while True:
+        while not self.stopping:
             wait = self._wait()
             events = self.poller.poll(None if wait is None else wait * 1000)
             with contextlib.suppress(BlockingIOError):
                 while os.read(wake_r, 512):
                     pass
+            if self.stopping:
+                return
             for fd, _ in events:
                 if fd == listener.fileno():
                     self._accept(listener, inherited)
