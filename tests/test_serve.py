@@ -220,11 +220,12 @@ def test_sigterm_on_the_client_ends_it_as_without_a_server(server: Served, simwe
 def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb) -> None:
     proc = _slow_call(server, simweb, subprocess.DEVNULL)  # no pipe the call's child would hold open
     children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
-    assert len(children.read_text().split()) == 1
+    calls = children.read_text().split()
+    assert len(calls) == 1  # the call's child (no spare is forked while a call runs)
     proc.kill()  # SIGKILL: nothing is forwarded
     proc.wait(timeout=20)
     deadline = time.monotonic() + 2.5  # well before the page's 3 s would have ended the call
-    while children.read_text().split():
+    while calls[0] in children.read_text().split():
         assert time.monotonic() < deadline, "the call's child outlived its client"
         time.sleep(0.02)
 
@@ -434,3 +435,62 @@ def test_the_clients_io_encoding_is_the_calls(server: Served, tmp_path: Path) ->
     )
     alone = client(["extract", "-", "-q"], "off", stdin=page.encode(), PYTHONIOENCODING="latin-1")
     assert answered == "0" and b"schl\xe4ft" in served_out and served_out == alone.stdout
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:  # it ended
+        return []
+
+
+def _spare(server: int) -> tuple[str, list[str]]:
+    """The server's spare child, once it is the only one and its workers are forked (a ping, such
+    as the fixture's, is a call: it takes the spare there was)."""
+    cores = os.cpu_count() or 1
+    deadline = time.monotonic() + 20
+    seen: tuple[str, list[str]] | None = None
+    while True:
+        children = _children(server)
+        found = None
+        if len(children) == 1 and len(workers := _children(int(children[0]))) == cores:
+            found = (children[0], workers)
+            if found == seen:  # the same a moment later: not a taken one on its way out
+                return found
+        seen = found
+        assert time.monotonic() < deadline, f"no spare with {cores} workers: {children}"
+        time.sleep(0.25)
+
+
+def test_the_next_call_runs_in_a_child_forked_ahead(server: Served, simweb: SimWeb) -> None:
+    spare, workers = _spare(server.proc.pid)  # no call runs: the spare waits, its workers forked too
+    proc = _slow_call(server, simweb, subprocess.DEVNULL)
+    assert _children(server.proc.pid) == [spare]  # the call runs there; no other child meanwhile
+    assert _children(int(spare)) == workers  # with the workers forked ahead
+    proc.wait(timeout=30)
+    after, _ = _spare(server.proc.pid)
+    assert after != spare
+
+
+def test_a_spare_that_died_is_replaced(server: Served, tmp_path: Path) -> None:
+    spare, _ = _spare(server.proc.pid)
+    os.kill(int(spare), signal.SIGKILL)
+    answered, out = probe(["extract", "-", "-q"], server.path, tmp_path, stdin=PAGE.encode())
+    assert answered == "0" and b"burrow" in out  # handed to a child forked then, or to the next spare
+    after, _ = _spare(server.proc.pid)
+    assert after != spare
+
+
+def test_a_stopped_server_leaves_no_spare_behind() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wf-spare-"))
+    served = Served(folder).wait_ready()
+    try:
+        spare, workers = _spare(served.proc.pid)
+        served.stop()
+        deadline = time.monotonic() + 10
+        while any(os.path.exists(f"/proc/{pid}") for pid in (spare, *workers)):
+            assert time.monotonic() < deadline, "the spare or its workers outlived the server"
+            time.sleep(0.02)
+    finally:
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -3,6 +3,13 @@
 The child takes the client's stdin/stdout/stderr (received over the socket), environment, cwd and
 umask, so the settings the call computes come from the client's environment, as in a process of its
 own; then it runs the command line's `main` and sends the exit code back.
+
+A spare child (`run_spare`) is forked before its call: its extraction workers are forked then, from
+the server's state, so they hold the server's stdio, not the client's (a reader of the call's output
+sees its end when the call ends, not when they do), and the call adopts them
+(`webferret.extract.pool.prefork`). One per core, whatever the call: a call that needs fewer leaves
+the others idle. They keep the server's environment and working directory, which extraction never
+reads (each page comes with its options).
 """
 
 from __future__ import annotations
@@ -40,6 +47,23 @@ def run_child(conn: socket.socket, inherited: list[int], expected: str) -> NoRet
                 )
     finally:
         os._exit(code)
+
+
+def run_spare(sock: socket.socket, inherited: list[int], expected: str) -> NoReturn:
+    """A child forked ahead of its call: forks its extraction workers, then waits for the server to
+    send it a client's connection and runs that call (`run_child`). Always ends with `os._exit`."""
+    try:
+        _leave_parent(inherited)
+        from webferret.extract.pool import prefork
+
+        prefork(os.cpu_count() or 1, spare_core=False)
+        _, fds, _, _ = socket.recv_fds(sock, 16, 1)
+        sock.close()
+    except BaseException:
+        os._exit(1)
+    if not fds:  # the server ended
+        os._exit(0)
+    run_child(socket.socket(fileno=fds[0]), [], expected)
 
 
 def _leave_parent(inherited: list[int]) -> None:
