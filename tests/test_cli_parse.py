@@ -90,3 +90,14 @@ def test_the_collector_is_off_for_start_up_only() -> None:
         gc.enable()
     main([])
     assert gc.isenabled()
+
+
+def test_a_parser_built_ahead_serves_the_next_call(capsys: pytest.CaptureFixture[str]) -> None:
+    """A `webferret serve` spare builds the parser before its call comes; the call uses that one."""
+    import webferret.cli as cli
+
+    cli.build_parser_ahead()
+    ahead = cli._built_ahead[0]
+    assert cli.main([]) == cli.EXIT_USAGE  # no command: the help, from the parser built ahead
+    assert cli._built_ahead == [] and ahead.format_help() in capsys.readouterr().out
+    assert cli.main([]) == cli.EXIT_USAGE  # the next call builds its own

@@ -53,6 +53,15 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+_built_ahead: list[argparse.ArgumentParser] = []
+
+
+def build_parser_ahead() -> None:
+    """Build the parser the next `main` call uses, before the call comes (a `webferret serve` spare
+    child: 2-4 ms of a served call's start)."""
+    _built_ahead.append(build_parser())
+
+
 def build_parser() -> argparse.ArgumentParser:
     from webferret import __version__
 
@@ -115,7 +124,7 @@ def _main(argv: Sequence[str] | None) -> int:
     # httpx imports its own command line (click, pygments, rich: tens of milliseconds) whenever those
     # happen to be installed; this program never runs it, so it is skipped (httpx then defines a stub)
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-    parser = build_parser()
+    parser = _built_ahead.pop() if _built_ahead else build_parser()
     given = sys.argv[1:] if argv is None else list(argv)
     _Parser.one_line = "--jsonl" in given
     _Parser.json_errors = "--json" in given or _Parser.one_line

@@ -53,6 +53,10 @@ def warm_up() -> None:
     prepare_extractor()
     prepare_tls(engines=True)
     registry()
+    from webferret.config import load_settings
+
+    with contextlib.suppress(Exception):  # the server's own settings are not used; a call checks its own
+        load_settings()  # pydantic-settings builds its per-class state on first use (1 ms of each call)
     freeze_heap()  # a child's collections skip what is here: its pages stay shared, not copied
 
 
