@@ -470,6 +470,10 @@ def test_the_next_call_runs_in_a_child_forked_ahead(server: Served, simweb: SimW
     proc.wait(timeout=30)
     after, _ = _spare(server.proc.pid)
     assert after != spare
+    deadline = time.monotonic() + 10  # not waited for by the call: they end with its process
+    while any(os.path.exists(f"/proc/{pid}") for pid in workers):
+        assert time.monotonic() < deadline, "the call's workers outlived it"
+        time.sleep(0.02)
 
 
 def test_a_spare_that_died_is_replaced(server: Served, tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ def run_spare(sock: socket.socket, inherited: list[int], expected: str) -> NoRet
         _leave_parent(inherited)
         from webferret.extract.pool import prefork
 
-        prefork(os.cpu_count() or 1, spare_core=False)
+        prefork(os.cpu_count() or 1, spare_core=False, reaped=False)
         from webferret.cli import build_parser_ahead
 
         build_parser_ahead()
@@ -109,7 +109,24 @@ def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expect
     _started = True
     code = _run(request["argv"])
     send_line(conn, {"exit": code})
+    _reap_children()
     return code
+
+
+REAP_SECONDS = 5.0
+"""How long a call's child waits, after its answer, for its own children to end."""
+
+
+def _reap_children() -> None:
+    """Wait for this process's children (the extraction workers a spare forked, which the call did
+    not wait for: see `webferret.extract.pool.prefork`), once the client has its exit code: off the
+    call's clock, and none is left for init to reap. One that has not ended in `REAP_SECONDS` is left
+    to end with this process."""
+    deadline = time.monotonic() + REAP_SECONDS
+    with contextlib.suppress(ChildProcessError):  # none left
+        while time.monotonic() < deadline:
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                time.sleep(0.002)
 
 
 def _become_client(request: dict[str, Any], fds: list[int]) -> None:
