@@ -3,8 +3,8 @@ in this process.
 
 A served call's client is this module and `webferret.handoff`: the standard library's `os`, `sys`,
 `socket` and `json`, and nothing of the command line itself (argparse, `typing`, the command
-modules), which the warm server has loaded already. It starts in about 18 ms where the whole
-command-line package took 27 (a process that only imports it, median of 21).
+modules), which the warm server has loaded already: a process that only imports the client takes
+23.5 ms where one that imported the command-line package with it took 29.8 (medians of 31).
 """
 
 from __future__ import annotations

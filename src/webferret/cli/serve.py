@@ -92,8 +92,8 @@ def listen(path: str) -> socket.socket:
 
 
 class Server:
-    """The accept loop: one forked child per connection, reaped as they end, ended (SIGTERM) when
-    its client goes away without waiting for it."""
+    """The accept loop: one child per connection (the spare forked ahead, else one forked then),
+    reaped as they end, ended (SIGTERM) when its client goes away without waiting for it."""
 
     def __init__(self, path: str, idle_timeout: float) -> None:
         self.path = path
