@@ -159,11 +159,13 @@ def end_now(pool: ProcessPoolExecutor) -> None:
 
 class ForkedWorkers:
     """`count` extraction workers forked now (make one only when `can_fork_now()`), as `pool`;
-    `stagger` as in the module docstring, `stoplists` as in `prefork`."""
+    `stagger` as in the module docstring, `stoplists` and `reaped` as in `prefork`."""
 
-    def __init__(self, count: int, stagger: bool = False, stoplists: bool = True) -> None:
+    def __init__(
+        self, count: int, stagger: bool = False, stoplists: bool = True, reaped: bool = True
+    ) -> None:
         self.count = count
-        self.reaped = True  # `shutdown` waits for idle workers to end (see there)
+        self.reaped = reaped  # `shutdown` waits for idle workers to end
         first, first_w = os.pipe()
         os.write(first_w, b"1" * (1 if stagger else count))
         os.close(first_w)
@@ -227,9 +229,7 @@ def prefork(
         import webferret.extract.types  # noqa: F401
 
         count = worker_count(os.cpu_count() or 1, pages, spare_core)
-        workers = ForkedWorkers(count, stagger, stoplists)
-        workers.reaped = reaped
-        _preforked.append(workers)
+        _preforked.append(ForkedWorkers(count, stagger, stoplists, reaped))
 
 
 def release_preforked() -> None:
