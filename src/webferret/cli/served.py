@@ -33,10 +33,18 @@ _started = False  # the client was told the call runs here
 
 
 def run_child(conn: socket.socket, inherited: list[int], expected: str) -> NoReturn:
-    """The whole life of a call's child; always ends with `os._exit`."""
-    code = 1
+    """The whole life of a child forked for a call; always ends with `os._exit`."""
     try:
         _leave_parent(inherited)
+    except BaseException:  # a child must never return into the server's loop
+        os._exit(1)
+    _run_call(conn, expected)
+
+
+def _run_call(conn: socket.socket, expected: str) -> NoReturn:
+    """Read the call on `conn`, run it and answer; always ends with `os._exit`."""
+    code = 1
+    try:
         request, fds = _read_request(conn)
         code = _answer(conn, request, fds, expected)
     except BaseException as exc:  # a child must never return into the server's loop
@@ -51,7 +59,7 @@ def run_child(conn: socket.socket, inherited: list[int], expected: str) -> NoRet
 
 def run_spare(sock: socket.socket, inherited: list[int], expected: str) -> NoReturn:
     """A child forked ahead of its call: forks its extraction workers, then waits for the server to
-    send it a client's connection and runs that call (`run_child`). Always ends with `os._exit`."""
+    send it a client's connection and runs that call. Always ends with `os._exit`."""
     try:
         _leave_parent(inherited)
         from webferret.extract.pool import prefork
@@ -66,7 +74,7 @@ def run_spare(sock: socket.socket, inherited: list[int], expected: str) -> NoRet
         os._exit(1)
     if not fds:  # the server ended
         os._exit(0)
-    run_child(socket.socket(fileno=fds[0]), [], expected)
+    _run_call(socket.socket(fileno=fds[0]), expected)  # it left the server's state already
 
 
 def _leave_parent(inherited: list[int]) -> None:
