@@ -121,3 +121,14 @@ async def test_an_unusable_store_is_reported_where_the_call_needs_it(tmp_path: P
     with pytest.raises(UnusableStore, match="cannot use the page store"):
         _ = ferret.store
     await ferret.aclose()
+
+
+async def test_one_thread_opens_it_however_often_it_is_asked(tmp_path: Path) -> None:
+    ferret = Ferret(home=tmp_path)
+    with ferret._store_lock:  # the first opener waits here, still opening
+        for _ in range(3):  # a search asks once per engine request
+            ferret.open_store_soon()
+        openers = [thread for thread in threading.enumerate() if thread.name == "webferret-store-open"]
+        assert len(openers) == 1
+    assert _opened(ferret) is not None
+    await ferret.aclose()

@@ -48,6 +48,7 @@ class Ferret:
         self._extractor: Any = None
         self._store: Any = None
         self._store_lock = threading.Lock()  # the store may be opened in a thread (`open_store_soon`)
+        self._store_opener: threading.Thread | None = None
         self._session = SessionStore(lambda: self.store)  # its writes and the reads that wait for them
         self._loop: asyncio.AbstractEventLoop | None = None  # the event loop its connections belong to
         self._closed = False
@@ -133,8 +134,9 @@ class Ferret:
         """Open the page store in a thread, so the pages a call is waiting for find it open (a
         search opens it while its engines are asked: 1-5 ms, more for a new home, off the time from
         their answer to the page requests). A store that cannot be opened is left to the call, which
-        reports it where it first needs the store."""
-        if self._store is not None or self._closed:
+        reports it where it first needs the store. One thread a session: each engine request of a
+        search calls this as it leaves."""
+        if self._store is not None or self._closed or self._store_opener is not None:
             return
 
         def open_now() -> None:
@@ -145,7 +147,8 @@ class Ferret:
                     except Exception:  # the call's own first use reports it
                         return
 
-        threading.Thread(target=open_now, name="webferret-store-open", daemon=True).start()
+        self._store_opener = threading.Thread(target=open_now, name="webferret-store-open", daemon=True)
+        self._store_opener.start()
 
     def check_store(self, named: str | None = None) -> None:
         """Raise `not_found` when no page store exists in `settings.home` (a reading call does not
