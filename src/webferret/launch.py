@@ -27,7 +27,7 @@ def entry() -> None:
     """
     from webferret.handoff import handoff
 
-    closed_streams_to_devnull()
+    _closed_streams_to_devnull()
     code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
     if code is not None:
         os._exit(code)
@@ -40,7 +40,7 @@ def entry() -> None:
     os._exit(code)
 
 
-def closed_streams_to_devnull() -> None:
+def _closed_streams_to_devnull() -> None:
     """A standard stream the caller closed (`webferret fetch URL >&-`) reads and writes nothing, as
     /dev/null: Python leaves it `None`, and a write to it would end in a traceback."""
     for fd, name in enumerate(("stdin", "stdout", "stderr")):
