@@ -10,6 +10,7 @@ import webferret
 from webferret.handoff import fingerprint
 
 HEAVY = ("typing", "argparse", "webferret.cli", "pydantic", "httpx")
+STDLIB_PYTHON_HALVES = ("json", "socket", "signal", "re", "enum", "selectors", "contextlib", "struct")
 
 
 def test_the_launcher_and_the_hand_off_import_nothing_of_the_command_line() -> None:
@@ -24,3 +25,12 @@ def test_the_launcher_and_the_hand_off_import_nothing_of_the_command_line() -> N
 def test_the_fingerprint_names_the_whole_package() -> None:
     package = os.path.dirname(os.path.abspath(webferret.__file__))
     assert f":{package}:" in fingerprint()
+
+
+def test_the_client_uses_the_c_halves_of_socket_json_and_signal() -> None:
+    script = (
+        "import sys, webferret.launch, webferret.handoff\n"
+        f"print(','.join(name for name in {STDLIB_PYTHON_HALVES!r} if name in sys.modules))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == ""
