@@ -498,3 +498,46 @@ def test_a_stopped_server_leaves_no_spare_behind() -> None:
     finally:
         served.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+HELD_CLOSE = (
+    "import os, sys, time\n"
+    "from webferret.store.pages import PageStore\n"
+    "close = PageStore.close\n"
+    "def gated(self):\n"
+    "    deadline = time.monotonic() + 30\n"
+    "    while not os.path.exists(os.environ['GATE']) and time.monotonic() < deadline:\n"
+    "        time.sleep(0.01)\n"
+    "    close(self)\n"
+    "    open(os.environ['CLOSED'], 'w').close()\n"
+    "PageStore.close = gated\n"
+    "from webferret.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+"""A server whose calls close the page store only once the file GATE exists (the client's
+environment names it), then write the file CLOSED."""
+
+
+def test_a_call_answers_before_its_store_closes(simweb: SimWeb, tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wf-held-"))
+    served = Served(folder, code=HELD_CLOSE).wait_ready()
+    gate, closed = tmp_path / "gate", tmp_path / "closed"
+    try:
+        done = client(  # its output pipes reach their end while the store is still open
+            ["fetch", simweb.url("/article"), "-q", *ALLOW],
+            served.path,
+            WEBFERRET_HOME=str(tmp_path / "home"),
+            GATE=str(gate),
+            CLOSED=str(closed),
+        )
+        assert done.returncode == 0 and b"Ferret Field Guide" in done.stdout
+        assert not closed.exists()
+        gate.touch()
+        deadline = time.monotonic() + 30
+        while not closed.exists():  # and it is closed once the client has its answer
+            assert time.monotonic() < deadline, "the store was never closed"
+            time.sleep(0.02)
+    finally:
+        gate.touch()
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)

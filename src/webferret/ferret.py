@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from webferret.after_answer import later
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
@@ -81,8 +82,8 @@ class Ferret:
             self._extractor = None
         with self._store_lock:
             store, self._store = self._store, None
-        if store is not None:
-            store.close()
+        if store is not None:  # its writes are committed: a served call closes it after its answer
+            later(store.close)
 
     # -- parts, made on first use -------------------------------------------------------------
     @property

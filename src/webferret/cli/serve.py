@@ -158,7 +158,7 @@ class Server:
         self.poller.register(listener, select.POLLIN)
         self.poller.register(wake_r, select.POLLIN)
         while not self.stopping:
-            if self.spare is None and not self.children:
+            if self.spare is None and not self.callers:  # a child whose client left only tidies up
                 self._fork_spare(inherited)
             wait = self._wait()
             events = self.poller.poll(None if wait is None else wait * 1000)

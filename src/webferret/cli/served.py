@@ -25,6 +25,7 @@ import tempfile
 import time
 from typing import Any, NoReturn
 
+from webferret.after_answer import hold, run_held
 from webferret.handoff import send_line
 
 MAX_REQUEST = 4 * 1024 * 1024
@@ -115,10 +116,30 @@ def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expect
     send_line(conn, {"pid": os.getpid()})  # fails (so nothing runs) if the client gave up waiting
     global _started
     _started = True
+    hold()  # the store's close waits until the client has its answer
     code = _run(request["argv"])
+    # the server stops a call whose client left, and this one's leaves on its answer: what is left
+    # here (the held work, the workers' reaping) is not cut short
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     send_line(conn, {"exit": code})
+    _started = False  # nothing more is said to the client
+    _release_client_stdio()
+    run_held()
+    from webferret.extract.pool import release_preforked
+
+    release_preforked()  # the spare's workers a call never adopted (`open`, a usage error) end now
     _reap_children()
     return code
+
+
+def _release_client_stdio() -> None:
+    """Point fds 0-2 at /dev/null: a reader of the call's output (`webferret search X | jq`) sees
+    its end when the call answers, not when this process has also done its held work and reaped its
+    workers."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
 
 
 REAP_SECONDS = 5.0
