@@ -393,14 +393,23 @@ TRACE_SERVER = (
     "        with open({out!r}, 'a') as f:\n"
     "            f.write(' '.join(sorted(set(sys.modules) - before)) + '\\n')\n"
     "served._run = traced\n"
+    "import webferret.cli as cli\n"
+    "build = cli.build_parser\n"
+    "def counted():\n"
+    "    with open({out!r} + '.parsers', 'a') as f:\n"
+    "        f.write(str(os.getpid()) + '\\n')\n"
+    "    return build()\n"
+    "cli.build_parser = counted\n"
     "entry()\n"
 )
-"""`webferret serve`, each call's child writing the modules it imported, one line a call."""
+"""`webferret serve`, each call's child writing the modules it imported, one line a call, and every
+process that builds the command-line parser its pid."""
 
 
 def test_a_served_call_imports_nothing_the_warm_up_left_out(simweb: SimWeb, tmp_path: Path) -> None:
     """Every module a fetch or a search needs is imported by `webferret serve` before it forks a call,
-    not in each call's child (a search's start was a few ms later for each one left out)."""
+    not in each call's child (a search's start was a few ms later for each one left out); and the
+    parser is built there, once."""
     folder = Path(tempfile.mkdtemp(prefix="wf-trace-"))
     out = tmp_path / "modules.txt"
     served = Served(folder, code=TRACE_SERVER.format(out=str(out))).wait_ready()
@@ -425,6 +434,7 @@ def test_a_served_call_imports_nothing_the_warm_up_left_out(simweb: SimWeb, tmp_
     assert fetched.returncode == 0 and found.returncode == 0, found.stderr
     assert len(json.loads(found.stdout)["data"]["results"]) == 3
     assert out.read_text().splitlines() == ["", ""]
+    assert set(Path(f"{out}.parsers").read_text().split()) == {str(served.proc.pid)}  # no child builds one
 
 
 def test_the_clients_io_encoding_is_the_calls(server: Served, tmp_path: Path) -> None:

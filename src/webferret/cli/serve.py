@@ -42,9 +42,9 @@ def warm_up() -> None:
     `Server` checks there is none, native ones included)."""
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # as `webferret.cli.main`
     single_threaded(force=True)  # numpy's OpenBLAS would start a thread pool at import (`webferret.blas`)
-    from webferret.cli import build_parser
+    from webferret.cli import build_parser_ahead
 
-    build_parser()  # every command module
+    build_parser_ahead()  # every command module imported; each child forked later pops its own copy
     import_call_modules(("numpy.ma", "webferret.extract.main_content"))  # a child extracts in-process
     from webferret.extract.pool import prepare_extractor
     from webferret.net.tls import prepare_tls

@@ -66,9 +66,6 @@ def run_spare(sock: socket.socket, inherited: list[int], expected: str) -> NoRet
         from webferret.extract.pool import prefork
 
         prefork(os.cpu_count() or 1, spare_core=False, reaped=False)
-        from webferret.cli import build_parser_ahead
-
-        build_parser_ahead()
         _, fds, _, _ = socket.recv_fds(sock, 16, 1)
         sock.close()
     except BaseException:
