@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
+from collections.abc import Callable
 
 import pytest
 
+from webferret.net import dns
 from webferret.net.dns import CachingResolver, system_resolver
 
 
@@ -81,3 +84,31 @@ async def test_the_system_resolver_runs_on_threads_of_its_own(monkeypatch: pytes
     monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
     assert await system_resolver("a.example", 443) == ["93.184.216.34"]
     assert seen and seen[0].startswith("webferret-dns")
+
+
+def _resolver_threads() -> int:
+    return sum(thread.name.startswith("webferret-dns_") for thread in threading.enumerate())
+
+
+def _until(check: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not check():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+def test_the_resolver_threads_are_started_ahead_and_topped_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _resolver_threads()  # an earlier test's pool
+    monkeypatch.setattr(dns, "_POOL", None)  # a process of its own: no thread yet
+    monkeypatch.setattr(dns, "_warmed", 0)
+    dns.warm_soon(5)
+    _until(lambda: _resolver_threads() == before + 5)
+    dns.warm_soon(3)  # as many as that run already: none more
+    dns.warm_soon(8)  # three more
+    _until(lambda: _resolver_threads() == before + 8)
+    dns.warm_soon(dns.DNS_THREADS + 10)
+    _until(lambda: _resolver_threads() == before + dns.DNS_THREADS)  # never more than the pool's cap
+    pool = dns._pool()
+    assert pool.submit(lambda: threading.current_thread().name).result(timeout=5).startswith("webferret-dns_")
+    pool.shutdown(wait=True)
+    assert _resolver_threads() == before

@@ -1,6 +1,7 @@
 """A search opens the page store while its engines are asked, so the candidates' look-ups find it
-open (`Ferret.open_store_soon`); one session never opens it twice, and a store that cannot be used is
-reported where the call first needs it."""
+open (`Ferret.open_store_soon`), and starts the resolver's threads then too (`dns.warm_soon`); one
+session never opens the store twice, and a store that cannot be used is reported where the call
+first needs it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from webferret.ferret import Ferret
+from webferret.net import dns
+from webferret.search.service import spare_candidates
 from webferret.store.pages import STORE_FILE
 from webferret.store.schema import UnusableStore
 
@@ -32,6 +35,7 @@ class _Web(BaseHTTPRequestHandler):
         if self.path.startswith("/search"):
             time.sleep(ANSWER_AFTER)
             self.server.store_there.append((self.server.home / STORE_FILE).exists())
+            self.server.resolver_threads.append(_resolver_threads())
             base = f"http://127.0.0.1:{self.server.server_address[1]}"
             results = [
                 {"url": f"{base}/page/{n}", "title": f"Page {n}", "engines": ["bing"]} for n in range(2)
@@ -57,6 +61,7 @@ class _WebServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Web)
         self.home = home
         self.store_there: list[bool] = []
+        self.resolver_threads: list[int] = []
 
 
 @pytest.fixture
@@ -69,13 +74,23 @@ def web(tmp_path: Path) -> Iterator[_WebServer]:
     server.server_close()
 
 
-async def test_a_verified_search_opens_the_store_while_the_engines_answer(web: _WebServer) -> None:
+def _resolver_threads() -> int:
+    return sum(thread.name.startswith("webferret-dns_") for thread in threading.enumerate())
+
+
+async def test_a_verified_search_opens_the_store_while_the_engines_answer(
+    web: _WebServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _resolver_threads()  # an earlier test's pool
+    monkeypatch.setattr(dns, "_POOL", None)  # as in a process of its own
+    monkeypatch.setattr(dns, "_warmed", 0)
     base = f"http://127.0.0.1:{web.server_address[1]}"
     async with Ferret(
         home=web.home, searxng_url=base, engines=["searxng"], engine_min_interval=0, allow_private_hosts=True
     ) as ferret:
         result = await ferret.search("ferrets", ferret.search_options(results=2))
     assert web.store_there == [True]  # made before the engine's answer came
+    assert web.resolver_threads == [before + spare_candidates(2)]  # started then too
     assert len(result.results) == 2 and all(hit.handle for hit in result.results)
 
 

@@ -15,7 +15,9 @@ resolves differently later (DNS rebinding) changes nothing for a request already
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +35,37 @@ def _pool() -> ThreadPoolExecutor:
     if _POOL is None:
         _POOL = ThreadPoolExecutor(DNS_THREADS, thread_name_prefix="webferret-dns")
     return _POOL
+
+
+_warmed = 0  # resolver threads asked for by `warm_soon` so far
+
+
+def warm_soon(threads: int) -> None:
+    """Have `threads` of the resolver's threads (at most `DNS_THREADS`) running soon, started from a
+    thread of its own: a search calls this once its engine request has left, so its candidates'
+    look-ups find them. A thread the pool starts on a look-up holds the event loop until it runs
+    (`Thread.start` waits for it): about 0.4 ms each, fifteen at once for a search's candidates."""
+    global _warmed
+    wanted = min(threads, DNS_THREADS)
+    if wanted <= _warmed:
+        return
+    _warmed = wanted
+    starter = threading.Thread(target=_start_threads, args=(_pool(), wanted), name="webferret-dns-warm")
+    starter.daemon = True
+    starter.start()
+
+
+def _start_threads(pool: ThreadPoolExecutor, count: int) -> None:
+    """Give `pool` `count` tasks that wait for each other: it runs them at once, on `count` threads
+    (those it has, and new ones), which then wait for work."""
+    together = threading.Barrier(count)
+
+    def meet() -> None:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            together.wait(timeout=1.0)  # never longer: a pool that cannot start them all goes on
+
+    for _ in range(count):
+        pool.submit(meet)
 
 
 async def system_resolver(host: str, port: int) -> list[str]:

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from webferret.net.dns import warm_soon
 from webferret.net.policy import UrlPolicy
 from webferret.search.engines import registry
 from webferret.search.pacing import pacer_at
@@ -51,6 +52,7 @@ def _warming(ferret: Ferret, pages: int) -> Callable[[str, dict[str, Any]], Awai
             _prepared.append(threading.Thread(target=_import_fetch_layer, daemon=True))
             _prepared[0].start()
         ferret.open_store_soon()  # the candidates' look-ups find it open
+        warm_soon(pages)  # and the resolver's threads running
 
     async def trace(event: str, info: dict[str, Any]) -> None:
         if event == "http11.send_request_body.complete":
