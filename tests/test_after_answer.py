@@ -1,8 +1,11 @@
 """Work a served call's child keeps until its client has the answer (`webferret.after_answer`): the
-page store's close, with its WAL checkpoint. Everywhere else it runs at once."""
+page store's close, with its WAL checkpoint, and the end of the command's event loop. Everywhere
+else it runs at once."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +13,7 @@ import pytest
 
 from webferret import after_answer
 from webferret.after_answer import hold, later, run_held
+from webferret.cli.common import run_command
 from webferret.ferret import Ferret
 from webferret.models import Page
 from webferret.store.pages import STORE_FILE
@@ -56,3 +60,20 @@ async def test_a_held_session_closes_its_store_after_the_answer(tmp_path: Path) 
 async def test_an_unheld_session_closes_its_store_with_the_session(tmp_path: Path) -> None:
     wal = await _kept_page(tmp_path)
     assert not wal.exists()
+
+
+def test_a_held_command_ends_its_event_loop_after_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    async def command(_args: argparse.Namespace) -> int:
+        loops.append(asyncio.get_running_loop())
+        asyncio.get_running_loop().create_task(asyncio.sleep(60))  # a task left running
+        return 3
+
+    hold()
+    assert run_command(argparse.Namespace(run=command)) == 3
+    assert not loops[0].is_closed()
+    assert run_held() == []
+    assert loops[0].is_closed()  # its task cancelled, its threads joined
+    assert run_command(argparse.Namespace(run=command)) == 3
+    assert loops[1].is_closed()  # unheld: at once, as asyncio.run

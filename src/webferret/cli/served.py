@@ -116,8 +116,9 @@ def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expect
     hold()  # the store's close waits until the client has its answer
     code = _run(request["argv"])
     # the server stops a call whose client left, and this one's leaves on its answer: what is left
-    # here (the held work, the workers' reaping) is not cut short
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # here (the held work, the workers' reaping) is not cut short. Blocked, not ignored: the held
+    # end of the event loop puts back the handler its SIGTERM handling replaced
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     send_line(conn, {"exit": code})
     _started = False  # nothing more is said to the client
     _release_client_stdio()
