@@ -10,6 +10,12 @@ sees its end when the call ends, not when they do), and the call adopts them
 (`webferret.extract.pool.prefork`). One per core, whatever the call: a call that needs fewer leaves
 the others idle. They keep the server's environment and working directory, which extraction never
 reads (each page comes with its options).
+
+The exit code goes to the client as soon as the call's output is written. Then the child lets go
+of the client's stdio (a pipe reading the output ends with the answer), runs the work held for after
+the answer (`webferret.after_answer`: the store's close, the event loop's end), ends the workers no
+call adopted and reaps its children, with SIGTERM blocked: the server sends it when a client leaves,
+to stop the work of one killed mid-call, and a client leaves on its answer.
 """
 
 from __future__ import annotations
@@ -113,7 +119,7 @@ def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expect
     send_line(conn, {"pid": os.getpid()})  # fails (so nothing runs) if the client gave up waiting
     global _started
     _started = True
-    hold()  # the store's close waits until the client has its answer
+    hold()  # the store's close and the event loop's end wait until the client has its answer
     code = _run(request["argv"])
     # the server stops a call whose client left, and this one's leaves on its answer: what is left
     # here (the held work, the workers' reaping) is not cut short. Blocked, not ignored: the held
