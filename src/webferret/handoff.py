@@ -109,10 +109,17 @@ def private_folder_problem(folder: str) -> str | None:
     return None
 
 
-def peer_uid(sock: _socket.socket) -> int:
-    """The uid of the process at the other end of a Unix socket (SO_PEERCRED: pid, uid, gid)."""
+def peer_creds(sock: _socket.socket) -> tuple[int, int, int]:
+    """The pid, uid and gid of the process at the other end of a Unix socket (SO_PEERCRED): for a
+    client, the process that listens (a server's forked children answer on its connections)."""
     creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
-    return int.from_bytes(creds[4:8], sys.byteorder, signed=True)
+    pid, uid, gid = (int.from_bytes(creds[n : n + 4], sys.byteorder, signed=True) for n in (0, 4, 8))
+    return pid, uid, gid
+
+
+def peer_uid(sock: _socket.socket) -> int:
+    """The uid of the process at the other end of a Unix socket."""
+    return peer_creds(sock)[1]
 
 
 def _json_codec() -> tuple[Callable[[Any], str], Callable[[str], Any]]:

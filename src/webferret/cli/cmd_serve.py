@@ -34,14 +34,36 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="socket to listen on (default: the setting `serve` when it is a path, else "
         "$XDG_RUNTIME_DIR/webferret/serve.sock, else /tmp/webferret-UID/serve.sock)",
     )
+    control = parser.add_mutually_exclusive_group()
+    control.add_argument(
+        "--detach",
+        action="store_true",
+        help="start the server in the background (its stderr in serve.log beside the socket) and "
+        "return once it answers; one already running is left as it is",
+    )
+    control.add_argument(
+        "--status", action="store_true", help="say whether a server answers on the socket (exit 1 if none)"
+    )
+    control.add_argument(
+        "--stop", action="store_true", help="stop the server on the socket (calls in flight finish)"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from webferret.cli.serve import serve
     from webferret.handoff import configured_socket, default_socket
 
-    path = args.socket or configured_socket(os.environ) or default_socket()
-    return serve(os.path.abspath(path), args.idle_timeout)
+    path = os.path.abspath(args.socket or configured_socket(os.environ) or default_socket())
+    if args.detach or args.status or args.stop:
+        from webferret.cli import serve_control
+
+        if args.status:
+            return serve_control.status(path)
+        if args.stop:
+            return serve_control.stop(path)
+        return serve_control.detach(path, args.idle_timeout)
+    from webferret.cli.serve import serve
+
+    return serve(path, args.idle_timeout)

@@ -1,0 +1,163 @@
+"""`webferret serve --status | --stop | --detach`: look at, stop or start in the background the
+server on a socket, for scripts and agent harnesses that keep one running.
+
+A server is found by asking it on its socket, as a client would (the folder private, the server of
+this user): the kernel names the listening process (`SO_PEERCRED`), and the ping's answer says
+whether it runs the same webferret files as this process (a server of other files, say from before
+an upgrade, serves no call of this one's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+from webferret.handoff import LineReader, connect, fingerprint, peer_creds, private_folder_problem, send_line
+
+STOP_SECONDS = 10.0
+"""How long `--stop` waits for the server to end after SIGTERM (calls in flight run on in their own
+processes; the server itself ends at its next wake-up)."""
+START_SECONDS = 60.0
+"""How long `--detach` waits for the new server to answer (its warm-up imports and loads the extractor)."""
+LOG_NAME = "serve.log"
+"""The detached server's stderr, beside its socket."""
+
+
+@dataclass(frozen=True)
+class Answering:
+    pid: int  # the listening process
+    same: bool  # it runs this process's webferret files
+
+
+def answering(path: str) -> Answering | None:
+    """The server of this user that answers on `path`, or None."""
+    sock = connect(path)
+    if sock is None:
+        return None
+    try:
+        pid = peer_creds(sock)[0]
+        mine = fingerprint()
+        send_line(sock, {"fingerprint": mine, "ping": True})
+        answer = LineReader(sock).message() or {}
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
+    if "pong" not in answer and "refused" not in answer:
+        return None
+    return Answering(pid, answer.get("pong") == mine)
+
+
+def status(path: str) -> int:
+    found = answering(path)
+    if found is None:
+        print(f"webferret serve: no server answers on {path}")
+        return 1
+    if not found.same:
+        print(
+            f"webferret serve: a server of other webferret files answers on {path} (pid {found.pid}); "
+            "calls run in their own process (`webferret serve --detach` replaces it)"
+        )
+        return 1
+    print(f"webferret serve: running on {path} (pid {found.pid})")
+    return 0
+
+
+def stop(path: str) -> int:
+    found = answering(path)
+    if found is None:
+        print(f"webferret serve: no server answers on {path}: nothing to stop")
+        return 0
+    with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+        os.kill(found.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    while _alive(found.pid):
+        if time.monotonic() > deadline:
+            sys.stderr.write(
+                f"webferret: error: internal: the server on {path} (pid {found.pid}) did not end "
+                f"within {STOP_SECONDS:g} s of SIGTERM\n"
+            )
+            return 1
+        time.sleep(0.02)
+    print(f"webferret serve: stopped the server on {path} (pid {found.pid})")
+    return 0
+
+
+def detach(path: str, idle_timeout: float) -> int:
+    """Start `webferret serve` on `path` in the background (its own session, stdin and stdout on
+    /dev/null, stderr to `serve.log` beside the socket) and return once it answers."""
+    found = answering(path)
+    if found is not None and found.same:
+        print(f"webferret serve: already running on {path} (pid {found.pid})")
+        return 0
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        return _usage(f"cannot make the socket folder {folder}: {exc.strerror}")
+    problem = private_folder_problem(folder)
+    if problem:
+        return _usage(f"refusing socket folder: {problem}")
+    log = os.path.join(folder, LOG_NAME)
+    argv = [sys.executable, "-m", "webferret", "serve", "--socket", path]
+    argv += ["--idle-timeout", f"{idle_timeout:g}"]
+    with open(log, "ab") as err:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True
+        )
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        found = answering(path)
+        if found is not None and found.same and found.pid == proc.pid:
+            print(f"webferret serve: running on {path} (pid {proc.pid}; its log: {log})")
+            return 0
+        code = proc.poll()
+        if code is not None:
+            kind = "invalid_argument" if code == 2 else "internal"  # 2: the socket or its folder
+            ended = f"the server ended as it started (exit {code}): {_tail(log)}"
+            sys.stderr.write(f"webferret: error: {kind}: {ended}\n")
+            return code or 1
+        if time.monotonic() > deadline:
+            proc.terminate()
+            waited = f"the server did not answer within {START_SECONDS:g} s (its log: {log})"
+            sys.stderr.write(f"webferret: error: timeout: {waited}\n")
+            return 1
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` still runs: a server another process started stays a zombie until that
+    process reaps it, which is ended all the same."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    except (OSError, IndexError):  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # another user's process has that pid now
+            return False
+        return True
+    return state != b"Z"
+
+
+def _tail(log: str) -> str:
+    try:
+        with open(log, "rb") as handle:
+            lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return lines[-1] if lines else "(nothing in its log)"
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"webferret: error: invalid_argument: {message}\n")
+    return 2
