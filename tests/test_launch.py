@@ -13,24 +13,24 @@ HEAVY = ("typing", "argparse", "webferret.cli", "pydantic", "httpx")
 STDLIB_PYTHON_HALVES = ("json", "socket", "signal", "re", "enum", "selectors", "contextlib", "struct")
 
 
-def test_the_launcher_and_the_hand_off_import_nothing_of_the_command_line() -> None:
+def _imported_by_the_client(names: tuple[str, ...]) -> list[str]:
+    """Which of `names` a process that imports the launcher and the hand-off has imported."""
     script = (
         "import sys, webferret.launch, webferret.handoff\n"
-        f"print(','.join(name for name in {HEAVY!r} if name in sys.modules))\n"
+        f"print(','.join(name for name in {names!r} if name in sys.modules))\n"
     )
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert found.stdout.strip() == ""
+    return [name for name in found.stdout.strip().split(",") if name]
+
+
+def test_the_launcher_and_the_hand_off_import_nothing_of_the_command_line() -> None:
+    assert _imported_by_the_client(HEAVY) == []
+
+
+def test_the_client_uses_the_c_halves_of_socket_json_and_signal() -> None:
+    assert _imported_by_the_client(STDLIB_PYTHON_HALVES) == []
 
 
 def test_the_fingerprint_names_the_whole_package() -> None:
     package = os.path.dirname(os.path.abspath(webferret.__file__))
     assert f":{package}:" in fingerprint()
-
-
-def test_the_client_uses_the_c_halves_of_socket_json_and_signal() -> None:
-    script = (
-        "import sys, webferret.launch, webferret.handoff\n"
-        f"print(','.join(name for name in {STDLIB_PYTHON_HALVES!r} if name in sys.modules))\n"
-    )
-    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert found.stdout.strip() == ""

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serve_programs import STALE_SERVER
 from simweb import SimWeb, article_html
 
 from webferret.handoff import ping
@@ -293,15 +294,6 @@ def test_a_path_that_is_no_socket_is_never_replaced(tmp_path: Path, kind: str) -
     )
     assert done.returncode == 2 and "is not a socket: refusing to replace it" in done.stderr
     assert os.path.lexists(path) and notes.read_text() == "precious"
-
-
-STALE_SERVER = (
-    "import sys\n"
-    "import webferret.handoff as handoff\n"
-    "handoff.fingerprint = lambda: 'webferret 0.0.0 from elsewhere'\n"
-    "from webferret.cli import main\n"
-    "sys.exit(main(sys.argv[1:]))\n"
-)
 
 
 def test_a_stale_server_is_not_used(tmp_path: Path) -> None:

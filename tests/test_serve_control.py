@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serve_programs import STALE_SERVER
 
 from webferret.handoff import ping
 
@@ -70,15 +71,6 @@ def test_detach_status_and_stop(socket_path: Path) -> None:
     assert _gone(pid) and not ping(str(socket_path))
     nothing = serve("--stop", socket=socket_path)
     assert nothing.returncode == 0 and "nothing to stop" in nothing.stdout
-
-
-STALE_SERVER = (
-    "import sys\n"
-    "import webferret.handoff as handoff\n"
-    "handoff.fingerprint = lambda: 'webferret 0.0.0 from elsewhere'\n"
-    "from webferret.cli import main\n"
-    "sys.exit(main(sys.argv[1:]))\n"
-)
 
 
 def test_a_server_of_other_files_is_named_and_replaced(socket_path: Path) -> None:

@@ -209,18 +209,26 @@ def connect(path: str) -> _socket.socket | None:
 
 def ping(path: str) -> bool:
     """A server of this user answers on `path` and runs the same installed webferret as this process."""
+    mine = fingerprint()
+    found = server_answer(path, mine)
+    return found is not None and found[1].get("pong") == mine
+
+
+def server_answer(path: str, mine: str) -> tuple[int, dict[str, Any]] | None:
+    """The pid of the server of this user listening on `path` and what it answers a ping from a
+    client of fingerprint `mine` (`pong`, or `refused` by a server of other files); None when none
+    answers."""
     sock = connect(path)
     if sock is None:
-        return False
-    mine = fingerprint()
+        return None
     try:
+        pid = peer_creds(sock)[0]
         send_line(sock, {"fingerprint": mine, "ping": True})
-        answer = LineReader(sock).message() or {}
+        return pid, LineReader(sock).message() or {}
     except (OSError, ValueError):
-        return False
+        return None
     finally:
         sock.close()
-    return answer.get("pong") == mine
 
 
 def handoff(argv: list[str]) -> int | None:

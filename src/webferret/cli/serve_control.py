@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from webferret.handoff import LineReader, connect, fingerprint, peer_creds, private_folder_problem, send_line
+from webferret.handoff import fingerprint, private_folder_problem, server_answer
 
 STOP_SECONDS = 10.0
 """How long `--stop` waits for the server to end after SIGTERM (calls in flight run on in their own
@@ -36,21 +36,11 @@ class Answering:
 
 def answering(path: str) -> Answering | None:
     """The server of this user that answers on `path`, or None."""
-    sock = connect(path)
-    if sock is None:
+    mine = fingerprint()
+    found = server_answer(path, mine)
+    if found is None or not {"pong", "refused"} & found[1].keys():
         return None
-    try:
-        pid = peer_creds(sock)[0]
-        mine = fingerprint()
-        send_line(sock, {"fingerprint": mine, "ping": True})
-        answer = LineReader(sock).message() or {}
-    except (OSError, ValueError):
-        return None
-    finally:
-        sock.close()
-    if "pong" not in answer and "refused" not in answer:
-        return None
-    return Answering(pid, answer.get("pong") == mine)
+    return Answering(found[0], found[1].get("pong") == mine)
 
 
 def status(path: str) -> int:
