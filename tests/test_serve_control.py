@@ -121,3 +121,63 @@ def test_detach_says_why_the_server_could_not_start() -> None:
     assert done.returncode == 2, done.stderr
     assert "invalid_argument: the server ended as it started (exit 2)" in done.stderr
     assert "cannot listen on" in done.stderr and "Traceback" not in done.stderr
+
+
+PAGE = (
+    "<html><head><title>Warm</title></head><body><article><h1>Warm</h1>"
+    + "<p>A ferret keeps warm in its burrow, and reads pages quickly.</p>" * 6
+    + "</article></body></html>"
+)
+HANDED = (
+    "import os, sys\n"
+    "from webferret.handoff import handoff\n"
+    "code = handoff(sys.argv[1:])\n"
+    "sys.stdout.flush()\n"
+    "os._exit(100 if code is None else code)\n"
+)
+"""A client that only hands off: exit 100 when the call was not handed to a server."""
+
+
+def _handed(runtime: Path) -> int:
+    env = {**_env(), "XDG_RUNTIME_DIR": str(runtime), "WEBFERRET_SERVE": "start"}
+    argv = [sys.executable, "-c", HANDED, "extract", "-", "-q"]
+    done = subprocess.run(argv, env=env, input=PAGE.encode(), capture_output=True, timeout=60)
+    assert done.returncode == 100 or b"burrow" in done.stdout
+    return done.returncode
+
+
+def test_the_setting_start_starts_a_server_for_the_calls_after() -> None:
+    runtime = Path(tempfile.mkdtemp(prefix="wf-rt-"))
+    path = runtime / "webferret" / "serve.sock"
+    env = {**_env(), "XDG_RUNTIME_DIR": str(runtime), "WEBFERRET_SERVE": "start"}
+    try:
+        first = subprocess.run(
+            [sys.executable, "-m", "webferret", "extract", "-", "-q"],
+            env=env,
+            input=PAGE.encode(),
+            capture_output=True,
+            timeout=60,
+        )
+        assert first.returncode == 0 and b"burrow" in first.stdout  # in its own process, as always
+        deadline = time.monotonic() + 60
+        while not ping(str(path)):  # and a server is warming up for the next ones
+            assert time.monotonic() < deadline, "no server was started"
+            time.sleep(0.1)
+        assert _handed(runtime) == 0
+        assert (path.parent / "serve.log").exists()
+    finally:
+        serve("--stop", socket=path)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def test_the_setting_start_starts_none_in_a_folder_others_may_enter() -> None:
+    runtime = Path(tempfile.mkdtemp(prefix="wf-rt-open-"))
+    (runtime / "webferret").mkdir(mode=0o777)
+    os.chmod(runtime / "webferret", 0o777)
+    try:
+        assert _handed(runtime) == 100
+        # the client makes both before it starts a server
+        assert not (runtime / "webferret" / "serve.starting").exists()
+        assert not (runtime / "webferret" / "serve.log").exists()
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)

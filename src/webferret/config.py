@@ -180,7 +180,8 @@ class Settings(BaseSettings):
     serve: str = Field(
         default="auto",
         description="hand CLI calls to a running `webferret serve`: auto (its default socket), "
-        "off, or the socket's absolute path",
+        "start (the same, and start one in the background when none answers), off, or the "
+        "socket's absolute path",
     )
 
     @field_validator("home", mode="before")
@@ -222,8 +223,8 @@ class Settings(BaseSettings):
     @classmethod
     def _check_serve(cls, value: str) -> str:
         value = value.strip()
-        if value not in ("auto", "off") and not value.startswith("/"):
-            raise ValueError("expected auto, off or an absolute socket path")
+        if value not in ("auto", "start", "off") and not value.startswith("/"):
+            raise ValueError("expected auto, start, off or an absolute socket path")
         return value
 
     @field_validator("engine_weights", mode="before")

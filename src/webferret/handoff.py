@@ -7,7 +7,9 @@ folder belongs to this user and no one else may enter it, the server runs as thi
 the same installed webferret (`fingerprint()`). Then the server's forked child gets this process's
 argv, environment, cwd, umask and its stdin/stdout/stderr, runs the call, and reports the exit code;
 this process forwards Ctrl-C and SIGTERM to that child meanwhile. Anything else returns None before
-the call started, and the caller runs it in-process as if no server existed.
+the call started, and the caller runs it in-process as if no server existed. With `serve = start`,
+a call that finds no server also starts one in the background (`spawn_server`, as `webferret serve
+--detach` does) for the calls after it.
 
 Wire format: one JSON line each way per message; the request carries fds 0-2 (SCM_RIGHTS). Server
 answers: `{"pid": N}` (the call runs), then `{"exit": CODE}` (optionally with `"signal": N` when the
@@ -27,6 +29,7 @@ import _socket
 import os
 import stat
 import sys
+import time
 
 TYPE_CHECKING = False  # as `typing.TYPE_CHECKING`, without importing `typing` (about 7 ms)
 if TYPE_CHECKING:
@@ -88,10 +91,70 @@ def serve_setting(env: Mapping[str, str]) -> str:
 
 def configured_socket(env: Mapping[str, str]) -> str | None:
     """The socket a call is handed to: None for `off` (or a value in-process settings refuse)."""
-    value = serve_setting(env)
-    if value == "auto":
+    return _socket_for(serve_setting(env))
+
+
+def _socket_for(value: str) -> str | None:
+    if value in ("auto", "start"):
         return default_socket()
     return value if os.path.isabs(value) else None
+
+
+def socket_folder_problem(folder: str) -> str | None:
+    """Make the socket's folder (mode 0700; not its parents) if it is missing; why it cannot hold
+    the socket, or None."""
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:  # its own folder missing, or not ours to write in
+        return f"cannot make the socket folder {folder}: {exc.strerror}"
+    problem = private_folder_problem(folder)
+    return f"refusing socket folder: {problem}" if problem else None
+
+
+LOG_NAME = "serve.log"
+"""A server started in the background writes its stderr here, beside its socket."""
+
+
+def spawn_server(path: str, idle_timeout: float | None = None) -> Any:
+    """Start `webferret serve` on `path` in the background (its own session, stdin and stdout on
+    /dev/null, stderr appended to `LOG_NAME` beside the socket), its folder checked first
+    (`socket_folder_problem`); the `subprocess.Popen`."""
+    import subprocess
+
+    argv = [sys.executable, "-m", "webferret", "serve", "--socket", path]
+    if idle_timeout is not None:
+        argv += ["--idle-timeout", f"{idle_timeout:g}"]
+    with open(os.path.join(os.path.dirname(path), LOG_NAME), "ab") as log:
+        return subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
+        )
+
+
+START_GRACE = 30.0
+"""Seconds after a call started a server (setting `serve = start`) in which no other call starts one:
+it may still be warming up (a call that connects meanwhile waits for it)."""
+
+
+def _start_server(path: str) -> None:
+    """`serve = start` and no server answers on `path`: start one for the calls after this one,
+    unless its folder is not private or another call started one moments ago."""
+    folder = os.path.dirname(path)
+    if socket_folder_problem(folder):
+        return  # `webferret serve --detach` says why
+    marker = os.path.join(folder, "serve.starting")
+    try:
+        if time.time() - os.stat(marker).st_mtime < START_GRACE:
+            return
+    except OSError:
+        pass
+    try:
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.utime(marker)
+        spawn_server(path)
+    except OSError:
+        pass  # this call runs in-process all the same
 
 
 def private_folder_problem(folder: str) -> str | None:
@@ -235,11 +298,14 @@ def handoff(argv: list[str]) -> int | None:
     """Run `webferret ARGV` in a server's warm child: its exit code, or None (run it in-process)."""
     if not argv or argv[0] not in HANDOFF_COMMANDS or "-h" in argv or "--help" in argv:
         return None
-    path = configured_socket(os.environ)
+    setting = serve_setting(os.environ)
+    path = _socket_for(setting)
     if path is None or not _stdio_open():
         return None
     sock = connect(path)
     if sock is None:
+        if setting == "start":
+            _start_server(path)
         return None
     try:
         reader = LineReader(sock)

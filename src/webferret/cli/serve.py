@@ -28,7 +28,7 @@ from types import FrameType
 
 from webferret.blas import single_threaded
 from webferret.cli.warm import freeze_heap, import_call_modules
-from webferret.handoff import fingerprint, peer_uid, ping, private_folder_problem
+from webferret.handoff import fingerprint, peer_uid, ping, socket_folder_problem
 
 CHECK_SECONDS = 5.0  # how often an idle server looks whether its socket path is still its own
 
@@ -61,19 +61,14 @@ def warm_up() -> None:
 
 
 def listen(path: str) -> socket.socket:
-    """A listening socket at `path`, its folder made 0700 if missing and refused if others may enter
+    """A socket bound at `path`, its folder made 0700 if missing and refused if others may enter
     it. A socket nobody answers on, or a stale server's, is replaced; a live one is not, nor anything
-    that is not a socket."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    except OSError as exc:  # its own folder missing, or not ours to write in
-        raise ServeError(f"cannot make the socket folder {folder}: {exc.strerror}") from None
-    problem = private_folder_problem(folder)
+    that is not a socket. It listens once the server has warmed up (`Server.run`): until then a
+    client's connection is refused at once and the client runs its call in its own process, rather
+    than wait for the warm-up."""
+    problem = socket_folder_problem(os.path.dirname(os.path.abspath(path)))
     if problem:
-        raise ServeError(f"refusing socket folder: {problem}")
+        raise ServeError(problem)
     if os.path.lexists(path):
         if not stat.S_ISSOCK(os.lstat(path).st_mode):  # a file of the user's: never removed
             raise ServeError(f"{path} exists and is not a socket: refusing to replace it")
@@ -87,7 +82,6 @@ def listen(path: str) -> socket.socket:
         listener.close()
         raise ServeError(f"cannot listen on {path}: {exc.strerror or exc}") from None
     os.chmod(path, 0o600)
-    listener.listen(64)
     return listener
 
 
@@ -117,6 +111,7 @@ class Server:
             threads = len(os.listdir("/proc/self/task"))
             if threads != 1:
                 raise ServeError(f"warming up started {threads - 1} thread(s); forking would not be safe")
+            listener.listen(64)
             self._serve(listener, wake_r, wake_w)
         except KeyboardInterrupt:  # Ctrl-C while it warms up
             pass

@@ -12,20 +12,17 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 
-from webferret.handoff import fingerprint, private_folder_problem, server_answer
+from webferret.handoff import LOG_NAME, fingerprint, server_answer, socket_folder_problem, spawn_server
 
 STOP_SECONDS = 10.0
 """How long `--stop` waits for the server to end after SIGTERM (calls in flight run on in their own
 processes; the server itself ends at its next wake-up)."""
 START_SECONDS = 60.0
 """How long `--detach` waits for the new server to answer (its warm-up imports and loads the extractor)."""
-LOG_NAME = "serve.log"
-"""The detached server's stderr, beside its socket."""
 
 
 @dataclass(frozen=True)
@@ -85,21 +82,11 @@ def detach(path: str, idle_timeout: float) -> int:
     if found is not None and found.same:
         print(f"webferret serve: already running on {path} (pid {found.pid})")
         return 0
-    folder = os.path.dirname(path)
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError as exc:
-        return _usage(f"cannot make the socket folder {folder}: {exc.strerror}")
-    problem = private_folder_problem(folder)
+    problem = socket_folder_problem(os.path.dirname(path))
     if problem:
-        return _usage(f"refusing socket folder: {problem}")
-    log = os.path.join(folder, LOG_NAME)
-    argv = [sys.executable, "-m", "webferret", "serve", "--socket", path]
-    argv += ["--idle-timeout", f"{idle_timeout:g}"]
-    with open(log, "ab") as err:
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True
-        )
+        return _usage(problem)
+    proc = spawn_server(path, idle_timeout)
+    log = os.path.join(os.path.dirname(path), LOG_NAME)
     deadline = time.monotonic() + START_SECONDS
     while True:
         found = answering(path)
