@@ -119,8 +119,8 @@ LOG_NAME = "serve.log"
 
 def spawn_server(path: str, idle_timeout: float | None = None) -> Any:
     """Start `webferret serve` on `path` in the background (its own session, stdin and stdout on
-    /dev/null, stderr appended to `LOG_NAME` beside the socket), its folder checked first
-    (`socket_folder_problem`); the `subprocess.Popen`."""
+    /dev/null, stderr appended to `LOG_NAME` beside the socket); the `subprocess.Popen`. The caller
+    has made and checked the folder (`socket_folder_problem`)."""
     import subprocess
 
     argv = [sys.executable, "-m", "webferret", "serve", "--socket", path]
@@ -134,7 +134,7 @@ def spawn_server(path: str, idle_timeout: float | None = None) -> Any:
 
 START_GRACE = 30.0
 """Seconds after a call started a server (setting `serve = start`) in which no other call starts one:
-it may still be warming up (a call that connects meanwhile waits for it)."""
+it may still be warming up (it listens once warm, so a call made meanwhile runs in its own process)."""
 
 
 def _start_server(path: str) -> None:
