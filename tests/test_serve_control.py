@@ -181,3 +181,33 @@ def test_the_setting_start_starts_none_in_a_folder_others_may_enter() -> None:
         assert not (runtime / "webferret" / "serve.log").exists()
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _servers_on(socket_path: Path) -> set[int]:
+    """The `webferret serve` processes started for `socket_path` (their children, the spare and its
+    workers, are forks with the same command line: only those whose parent is not one count)."""
+    found: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            parent = int((entry / "stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if b"serve" in argv and str(socket_path).encode() in argv and not _gone(int(entry.name)):
+            found[int(entry.name)] = parent
+    return {pid for pid, parent in found.items() if parent not in found}
+
+
+def test_two_detaches_at_once_leave_one_server(socket_path: Path) -> None:
+    argv = [sys.executable, "-m", "webferret", "serve", "--socket", str(socket_path), "--detach"]
+    both = [subprocess.Popen(argv, env=_env(), stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [proc.communicate(timeout=120)[0] for proc in both]
+    assert [proc.returncode for proc in both] == [0, 0], outs
+    answering = int(serve("--status", socket=socket_path).stdout.split("(pid ")[1].split(")")[0])
+    assert all(f"(pid {answering};" in out or f"(pid {answering})" in out for out in outs), outs
+    deadline = time.monotonic() + 30  # one whose socket the other took over ends by itself
+    while _servers_on(socket_path) != {answering}:
+        assert time.monotonic() < deadline, f"servers left: {_servers_on(socket_path)}"
+        time.sleep(0.1)

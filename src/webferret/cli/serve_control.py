@@ -85,16 +85,19 @@ def detach(path: str, idle_timeout: float) -> int:
     problem = socket_folder_problem(os.path.dirname(path))
     if problem:
         return _usage(problem)
+    before = _inode(path)
     proc = spawn_server(path, idle_timeout)
     log = os.path.join(os.path.dirname(path), LOG_NAME)
     deadline = time.monotonic() + START_SECONDS
     while True:
         found = answering(path)
-        if found is not None and found.same and found.pid == proc.pid:
-            print(f"webferret serve: running on {path} (pid {proc.pid}; its log: {log})")
+        if found is not None and found.same:  # this one, or one another `--detach` started meanwhile
+            print(f"webferret serve: running on {path} (pid {found.pid}; its log: {log})")
             return 0
         code = proc.poll()
-        if code is not None:
+        # it ended, and no other server took the socket meanwhile (another `--detach` at once: that
+        # one is waited for; it listens once warm)
+        if code is not None and _inode(path) in (None, before):
             kind = "invalid_argument" if code == 2 else "internal"  # 2: the socket or its folder
             ended = f"the server ended as it started (exit {code}): {_tail(log)}"
             sys.stderr.write(f"webferret: error: {kind}: {ended}\n")
@@ -105,6 +108,13 @@ def detach(path: str, idle_timeout: float) -> int:
             sys.stderr.write(f"webferret: error: timeout: {waited}\n")
             return 1
         time.sleep(0.05)
+
+
+def _inode(path: str) -> int | None:
+    try:
+        return os.stat(path).st_ino
+    except OSError:
+        return None
 
 
 def _alive(pid: int) -> bool:
