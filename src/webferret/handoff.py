@@ -33,6 +33,7 @@ import time
 
 TYPE_CHECKING = False  # as `typing.TYPE_CHECKING`, without importing `typing` (about 7 ms)
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Callable, Mapping
     from typing import Any
 
@@ -113,20 +114,21 @@ def socket_folder_problem(folder: str) -> str | None:
     return f"refusing socket folder: {problem}" if problem else None
 
 
-LOG_NAME = "serve.log"
-"""A server started in the background writes its stderr here, beside its socket."""
+def server_log(path: str) -> str:
+    """Where a server started in the background on socket `path` writes its stderr: beside it."""
+    return os.path.join(os.path.dirname(path), "serve.log")
 
 
-def spawn_server(path: str, idle_timeout: float | None = None) -> Any:
+def spawn_server(path: str, idle_timeout: float | None = None) -> subprocess.Popen[bytes]:
     """Start `webferret serve` on `path` in the background (its own session, stdin and stdout on
-    /dev/null, stderr appended to `LOG_NAME` beside the socket); the `subprocess.Popen`. The caller
+    /dev/null, stderr appended to `server_log(path)`); the `subprocess.Popen`. The caller
     has made and checked the folder (`socket_folder_problem`)."""
     import subprocess
 
     argv = [sys.executable, "-m", "webferret", "serve", "--socket", path]
     if idle_timeout is not None:
         argv += ["--idle-timeout", f"{idle_timeout:g}"]
-    with open(os.path.join(os.path.dirname(path), LOG_NAME), "ab") as log:
+    with open(server_log(path), "ab") as log:
         return subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
         )

@@ -16,7 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from webferret.handoff import LOG_NAME, fingerprint, server_answer, socket_folder_problem, spawn_server
+from webferret.handoff import fingerprint, server_answer, server_log, socket_folder_problem, spawn_server
 
 STOP_SECONDS = 10.0
 """How long `--stop` waits for the server to end after SIGTERM (calls in flight run on in their own
@@ -87,7 +87,7 @@ def detach(path: str, idle_timeout: float) -> int:
         return _usage(problem)
     before = _inode(path)
     proc = spawn_server(path, idle_timeout)
-    log = os.path.join(os.path.dirname(path), LOG_NAME)
+    log = server_log(path)
     deadline = time.monotonic() + START_SECONDS
     while True:
         found = answering(path)
