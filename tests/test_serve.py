@@ -355,6 +355,33 @@ def test_a_stop_that_comes_during_a_fork_is_not_lost() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+ENDED_AS_IT_FORKS = (
+    "import os, signal, time\n"
+    "from webferret.cli import served\n"
+    "signal.signal(signal.SIGTERM, lambda *_: None)  # the server's own handler: it only sets a flag\n"
+    "pid = served.fork_child()\n"
+    "if pid == 0:\n"
+    "    time.sleep(0.5)  # a child not yet past its first steps\n"
+    "    served._leave_parent([])\n"
+    "    time.sleep(10)\n"
+    "    os._exit(0)\n"
+    "os.kill(pid, signal.SIGTERM)  # its client left: the server ends the call\n"
+    "_, status = os.waitpid(pid, 0)\n"
+    "held = signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, [])\n"
+    "print(os.WTERMSIG(status) if os.WIFSIGNALED(status) else 'exit', 'held' if held else 'free')\n"
+)
+
+
+def test_a_call_ended_as_its_child_is_forked_ends() -> None:
+    """A SIGTERM sent to a call's child before it has put its own handlers in place waits for them
+    (it used to reach the server's handler, copied into the child, and the call ran on); the server
+    itself takes signals again at once."""
+    done = subprocess.run(
+        [sys.executable, "-c", ENDED_AS_IT_FORKS], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == [str(int(signal.SIGTERM)), "free"]
+
+
 def test_a_server_whose_socket_was_taken_over_ends() -> None:
     """Its socket replaced by a newer server's (or removed), no client can reach it: it ends, even
     with no idle timeout, rather than live on unseen."""

@@ -27,6 +27,7 @@ import time
 from types import FrameType
 
 from webferret.blas import single_threaded
+from webferret.cli.served import fork_child
 from webferret.cli.warm import freeze_heap, import_call_modules
 from webferret.handoff import fingerprint, peer_uid, ping, socket_folder_problem
 
@@ -207,7 +208,7 @@ class Server:
             if peer_uid(conn) != os.getuid():
                 conn.close()
                 return
-            pid = self._hand_to_spare(conn) or os.fork()
+            pid = self._hand_to_spare(conn) or fork_child()
         except OSError:  # no fork now (out of processes or memory): the client runs in-process
             conn.close()
             return
@@ -225,7 +226,7 @@ class Server:
         and waits for a connection (`webferret.cli.served.run_spare`)."""
         mine, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            pid = os.fork()
+            pid = fork_child()
         except OSError:
             mine.close()
             its.close()

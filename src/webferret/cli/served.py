@@ -39,6 +39,27 @@ MAX_REQUEST = 4 * 1024 * 1024
 _started = False  # the client was told the call runs here
 
 
+HELD_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+def fork_child() -> int:
+    """`os.fork()` for a call's child, with `HELD_SIGNALS` blocked across it: the parent unblocks them
+    at once, a child once its own handlers are in place (`_leave_parent`). Sent in between (the server
+    ends a call whose client left, right as it forks its child), a SIGTERM waits for the child's
+    handler instead of reaching the server's, which would only set the server's flag in the child's
+    copy: the call would run on for a client that is gone. A signal sent to the server meanwhile
+    reaches the server just after (a child starts with none pending)."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        raise
+    if pid:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    return pid
+
+
 def run_child(conn: socket.socket, inherited: list[int], expected: str) -> NoReturn:
     """The whole life of a child forked for a call; always ends with `os._exit`."""
     try:
@@ -82,8 +103,8 @@ def run_spare(sock: socket.socket, inherited: list[int], expected: str) -> NoRet
 
 
 def _leave_parent(inherited: list[int]) -> None:
-    """Drop the server's listening socket, wakeup pipe and signal handlers; a session of its own
-    (stopping the server does not stop calls in flight)."""
+    """Drop the server's listening socket, wakeup pipe and signal handlers, and take the signals
+    held since the fork; a session of its own (stopping the server does not stop calls in flight)."""
     signal.set_wakeup_fd(-1)
     for fd in inherited:
         with contextlib.suppress(OSError):
@@ -91,6 +112,7 @@ def _leave_parent(inherited: list[int]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)  # held since `fork_child`
     with contextlib.suppress(OSError):
         os.setsid()
 
