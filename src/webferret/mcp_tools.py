@@ -94,13 +94,10 @@ class WebFetchArgs(BaseModel):
     )
 
     def fetch_overrides(self) -> dict[str, Any]:
-        """The fetch options these arguments ask for: `wait_for` picks the browser and refuses a
-        tier without one."""
-        if self.wait_for is None:
-            return {"tier": self.tier} if self.tier else {}
-        if self.tier in ("http", "impersonate"):
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"wait_for needs the browser, not tier {self.tier}")
-        return {"tier": "browser", "wait_for": self.wait_for}
+        """The fetch options these arguments ask for (`FetchOptions` has `wait_for` pick the browser,
+        and refuses it a tier without one)."""
+        asked = {"tier": self.tier, "wait_for": self.wait_for}
+        return {name: value for name, value in asked.items() if value is not None}
 
 
 class WebOpenArgs(BaseModel):

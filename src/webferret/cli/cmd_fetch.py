@@ -84,12 +84,14 @@ def _prefork(args: argparse.Namespace) -> None:
 def _browser_tier(args: argparse.Namespace) -> str | None:
     """`--screenshot`, `--wait-for` and `--mobile` need the browser: they pick it, and refuse a tier
     without one."""
-    asked = {"--screenshot": args.screenshot, "--wait-for": args.wait_for, "--mobile": args.mobile}
-    flag = next((name for name, value in asked.items() if value), None)
-    if flag is None:
+    from webferret.fetch.types import browser_only_asked
+
+    needs = browser_only_asked(vars(args))
+    if needs is None:
         return args.tier
     from webferret.models import ErrorCode, FerretError
 
+    flag = "--" + needs.replace("_", "-")
     if args.screenshot and len(args.urls) > 1:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "--screenshot takes one URL (one PNG per call)")
     if args.tier in ("http", "impersonate"):

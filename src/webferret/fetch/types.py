@@ -13,6 +13,15 @@ if TYPE_CHECKING:
 
 Tier = Literal["auto", "http", "impersonate", "browser"]
 
+BROWSER_ONLY = ("screenshot", "wait_for", "mobile")
+"""Options only the browser tier carries out: one asked for picks that tier, and a tier without a
+browser (http, impersonate) refuses it. The CLI's flags are their names with dashes."""
+
+
+def browser_only_asked(values: Mapping[str, Any]) -> str | None:
+    """The first option of `BROWSER_ONLY` that `values` (names to values) asks for, or None."""
+    return next((name for name in BROWSER_ONLY if values.get(name) not in (None, False, "")), None)
+
 
 @dataclass(frozen=True)
 class FetchOptions:
@@ -37,12 +46,7 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
-        asked = {
-            "wait_for": self.wait_for is not None,
-            "screenshot": bool(self.screenshot),
-            "mobile": self.mobile,
-        }
-        needs = next((name for name, on in asked.items() if on), None)
+        needs = browser_only_asked({name: getattr(self, name) for name in BROWSER_ONLY})
         if needs and self.tier in ("http", "impersonate"):
             from webferret.models import ErrorCode, FerretError
 
