@@ -8,6 +8,8 @@ import threading
 import pytest
 
 from webferret.extract import hints
+from webferret.extract.document import extract_document
+from webferret.extract.types import ExtractOptions
 
 WORDS = ("mw-", "QAPage", "<dialog", "ignature", "café", "日本", "a")
 
@@ -62,6 +64,20 @@ def test_threads_each_keep_their_own_page() -> None:
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_an_extraction_keeps_no_page_text_after_it() -> None:
+    """A long-lived thread (a resident server's) holds no page between extractions."""
+    html = (
+        b"<html><body><article><h1>Salmon</h1><p>"
+        + b"The weirs counted salmon. " * 40
+        + b"</p></article></body></html>"
+    )
+    page = extract_document(
+        html, url="https://example.org/salmon", content_type="text/html", options=ExtractOptions()
+    )
+    assert "weirs counted salmon" in page.content
+    assert getattr(hints._LOCAL, "last", None) is None
 
 
 def test_an_empty_word_is_refused() -> None:

@@ -6,7 +6,8 @@ than the search. But a look for a word that is not there reads the whole text: 0
 page of 170 KB, and a page had more than thirty of them, 2.7 ms of the 29 ms of its extraction.
 `holds(page, word)` answers each look from one pass over the page: an Aho-Corasick automaton
 (ahocorasick-rs) of every word asked for so far, run once over the page's UTF-8 bytes (0.3 ms on such
-a page), its answer kept for that page (the last page each thread asked about).
+a page), its answer kept for that page (the last page each thread asked about, until `forget`: an
+extraction forgets it at its end, so a long-lived thread holds no page's text between pages).
 
 `holds(page, word)` is `word in page`, exactly: UTF-8 is self-synchronizing, so a word's bytes are in the
 page's bytes where, and only where, the word is in the page. A module names its words once with `word`,
@@ -51,6 +52,11 @@ def holds(page: str, text: str) -> bool:
 def holds_any(page: str, texts: tuple[str, ...]) -> bool:
     """Whether `page` holds any of `texts`."""
     return any(holds(page, text) for text in texts)
+
+
+def forget() -> None:
+    """Drop this thread's kept answer, and with it the text of the page it was for."""
+    _LOCAL.last = None
 
 
 def _found(page: str) -> frozenset[int]:

@@ -222,6 +222,13 @@ def _body(
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
     """Extract one HTML page (pure; tens of milliseconds on a large page)."""
+    try:
+        return _extracted(text, url, options)
+    finally:
+        hints.forget()  # the page's text is not kept past its extraction
+
+
+def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted:
     memoize_stoplists()  # justext's stoplist (trafilatura's rescue) built fast, out of the collector's way
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
