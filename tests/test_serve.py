@@ -19,6 +19,7 @@ from serve_programs import STALE_SERVER
 from simweb import SimWeb, article_html
 
 from webferret.handoff import ping
+from webferret.search.unreachable import UNREACHABLE_FILE, UnreachableMemory
 
 ALLOW = ["--allow-host", "127.0.0.1"]
 PAGE = (
@@ -570,3 +571,33 @@ def test_a_call_answers_before_its_store_closes(simweb: SimWeb, tmp_path: Path) 
         gate.touch()
         served.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_served_search_remembers_what_it_could_not_read(
+    server: Served, simweb: SimWeb, tmp_path: Path
+) -> None:
+    """The failures a served search saw are written after its answer, for the searches after it."""
+    alive = simweb.add("/remember/alive", PAGE, headers={"Content-Type": "text/html"})
+    results = [
+        {"url": url, "title": "Warm", "content": "A ferret.", "engine": "x"}
+        for url in (alive, simweb.url("/status/404"))
+    ]
+    simweb.add("/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"})
+    home = tmp_path / "home"
+    env = {"WEBFERRET_HOME": str(home), "WEBFERRET_SEARXNG_URL": simweb.url("/")}
+    env["WEBFERRET_ENGINES"] = "searxng"
+
+    def unreachable() -> list[dict]:
+        done = client(["search", "ferret", "--json", *ALLOW], server.path, **env)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["data"]["unreachable"]
+
+    first = unreachable()
+    memory = UnreachableMemory(home / UNREACHABLE_FILE, 600)
+    deadline = time.monotonic() + 30
+    while not memory.recall([simweb.url("/status/404")], 10, exempt=True):  # written after the answer
+        assert time.monotonic() < deadline, "the failure was never written"
+        time.sleep(0.02)
+    second = unreachable()
+    assert [item["remembered_at"] is not None for item in (*first, *second)] == [False, True]
+    assert sum(1 for path, _ in simweb.requests if path == "/status/404") == 1

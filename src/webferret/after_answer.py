@@ -22,6 +22,11 @@ def hold() -> None:
     _held = []
 
 
+def holding() -> bool:
+    """Does this process hold `later` actions until after its answer (a served call's child)?"""
+    return _held is not None
+
+
 def later(action: Callable[[], object]) -> None:
     """Run `action` now, or after the answer when this process holds (`hold`)."""
     if _held is None:

@@ -152,6 +152,12 @@ class Settings(BaseSettings):
         default=True, description="fetch every search candidate (drop dead links, count tokens)"
     )
     verify_timeout: float = Field(default=10.0, gt=0, description="per-page timeout of verification, seconds")
+    unreachable_seconds: float = Field(
+        default=600.0,
+        ge=0,
+        description="a search candidate that could not be read is listed unreachable without asking "
+        "again for this long (0: always ask)",
+    )
     max_comments: int = Field(default=10, ge=0, description="top comments shown of a Reddit thread")
     engine_min_interval: float = Field(
         default=1.0, ge=0, description="seconds between two calls of one engine"

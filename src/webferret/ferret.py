@@ -256,10 +256,18 @@ class Ferret:
         return await self.finish_page(got, opts, xopts, deadline)
 
     async def fetch_response(
-        self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
+        self,
+        url: str,
+        opts: FetchOptions,
+        xopts: ExtractOptions,
+        deadline: float,
+        fresh: bool = False,
+        known_failure: Callable[[str], Page] | None = None,
     ) -> Page | RawResponse:
         """The network step of fetching `url` by `deadline` (`time.monotonic()`): a finished `Page`
         (from the store, revalidated, or failed), or the response still to extract (`finish_page`).
+        `known_failure`: a failure remembered at `url`, answered instead of the network when the
+        store holds no fresh reading (a search's `unreachable` memory).
 
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
@@ -276,6 +284,8 @@ class Ferret:
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store", url)
+        if known_failure is not None:
+            return known_failure(url)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return _budget_spent(url, opts)

@@ -58,6 +58,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
+        self.server.paths.append(parts.path)
         if parts.path in self.server.canned:
             status, body, content_type = self.server.canned[parts.path]
             self._send(status, body, content_type)
@@ -116,6 +117,7 @@ class FakeWebServer(ThreadingHTTPServer):
         self.base = f"http://127.0.0.1:{self.server_address[1]}"
         self.queries: list[str] = []
         self.posts: list[str] = []
+        self.paths: list[str] = []  # every GET's path, in order
         self.canned: dict[str, tuple[int, str, str]] = {}
         """path -> (status, body, content type), answered to GET and POST (tests fill it)"""
 

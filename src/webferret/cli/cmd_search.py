@@ -71,6 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--no-verify", dest="verify", action="store_false", default=None, help="skip fetching"
     )
     parser.add_argument("--verify-timeout", type=seconds(), metavar="S", help="per-page verify timeout (10)")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="verify every candidate over the network: no stored page, no failure remembered from "
+        "an earlier search",
+    )
     add_network(parser)
     add_common(parser)
     add_agent_view(parser, "titles and snippets")
@@ -110,6 +116,7 @@ async def run(args: argparse.Namespace) -> int:
             engine_timeout=args.engine_timeout,
             verify=args.verify,
             verify_timeout=args.verify_timeout,
+            fresh=args.fresh,
         )
         result = await ferret.search(query, options)
     if args.json:

@@ -36,6 +36,7 @@ CALL_MODULES = (
     "webferret.search.service",
     "webferret.search.runner",
     "webferret.search.verify",
+    "webferret.search.unreachable",
     "webferret.mcp_tools",
     "webferret.store.pages",
     "webferret.store.passages",

@@ -12,7 +12,9 @@ def header(result: SearchResult) -> str:
     """`N results of M candidates (K unreachable, J not needed) for "query" · engines: a 10, b failed`."""
     shown = len(result.results)
     if result.verified:
-        fates = [(len(result.unreachable), "unreachable"), (len(result.dropped_duplicates), "duplicates")]
+        remembered = sum(item.remembered_at is not None for item in result.unreachable)
+        dead = "unreachable" + (f" ({remembered} remembered, not asked again)" if remembered else "")
+        fates = [(len(result.unreachable), dead), (len(result.dropped_duplicates), "duplicates")]
         fates.append((result.not_needed, "not needed"))
         said = ", ".join(f"{n} {fate}" for n, fate in fates if n)
         count = f"{shown} results of {result.candidates} candidates" + (f" ({said})" if said else "")

@@ -35,6 +35,7 @@ def _import_fetch_layer() -> None:
 
     import webferret.fetch.fetcher
     import webferret.present.dedup
+    import webferret.search.unreachable
     import webferret.store.pages  # noqa: F401
 
 
@@ -108,6 +109,8 @@ async def run_search(
                 options.verify_timeout,
                 first=len(candidates),
                 admit=options.admit,
+                fresh=options.fresh,
+                remember=options.unreachable_seconds,
             )
         except ModuleNotFoundError as exc:  # a build without the fetch layer
             result.warnings.append(f"results not verified: the fetcher is unavailable ({exc})")

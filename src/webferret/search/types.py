@@ -40,6 +40,8 @@ class SearchOptions:
     engine_min_interval: float = 1.0
     verify: bool = True
     verify_timeout: float = 10.0
+    fresh: bool = False  # verify every candidate over the network: no stored page, no remembered failure
+    unreachable_seconds: float = 600.0  # how long a candidate's failure is remembered (0: not at all)
     region: str | None = None  # `config.REGION`; None: each engine's own default
     time_range: str | None = None  # one of `TIME_RANGES`: only results of that recent period
     weights: Mapping[str, float] = field(default_factory=dict)  # rank-fusion weight per engine name
@@ -78,6 +80,7 @@ class SearchOptions:
             engine_min_interval=settings.engine_min_interval,
             verify=settings.verify,
             verify_timeout=settings.verify_timeout,
+            unreachable_seconds=settings.unreachable_seconds,
             region=settings.region,
             weights=dict(settings.engine_weights),
         )
@@ -183,6 +186,10 @@ class EngineReport(BaseModel):
 class Unreachable(BaseModel):
     url: str
     error: ErrorInfo | None = None
+    remembered_at: datetime | None = Field(
+        default=None,
+        description="when an earlier search saw this error: it was not asked again (`unreachable_seconds`)",
+    )
 
 
 class DroppedDuplicate(BaseModel):

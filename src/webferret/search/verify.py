@@ -13,12 +13,14 @@ and counted as not needed.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from webferret.after_answer import holding, later
 from webferret.models import ErrorInfo, Hit, Page
 from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from webferret.extract.types import ExtractOptions
     from webferret.ferret import Ferret
     from webferret.fetch.types import FetchOptions
+    from webferret.search.unreachable import Recalled, UnreachableMemory
 
 Admit = Callable[[str], Awaitable[ErrorInfo | None]]
 
@@ -104,7 +107,10 @@ class RankOrder:
         assert page is not None
         hit = apply_page(self.hits[index], page)
         if not hit.reachable:
-            self.outcome.unreachable.append(Unreachable(url=hit.url, error=page.error))
+            from webferret.search.unreachable import remembered
+
+            when = page.fetched_at if remembered(page) else None
+            self.outcome.unreachable.append(Unreachable(url=hit.url, error=page.error, remembered_at=when))
             return
         original = self._copies.first_copy(page.content, hit.url)  # else it is remembered as listed
         if original is not None:
@@ -123,15 +129,21 @@ class Attempt:
     extract: ExtractOptions
     deadline: float  # time.monotonic()
     admit: Admit | None = None
+    fresh: bool = False  # no stored page answers
+    recalled: asyncio.Task[dict[str, Recalled]] | None = None  # failures remembered, by URL
 
     async def page(self, url: str, gate: asyncio.Event) -> Page:
         """The network step, then (once `gate` is set) extraction; the store write goes on after
         the page is answered (`keep_later`). A response that waited at the gate gets the per-page
-        timeout again: the wait was not its own. A candidate `admit` refuses is not fetched."""
-        refusal = await self.admit(url) if self.admit is not None else None
+        timeout again: the wait was not its own. A candidate `admit` refuses is not fetched, nor
+        one whose failure is remembered (unless the store holds a fresh reading of it)."""
+        known = (await self.recalled).get(url) if self.recalled is not None else None
+        refusal = await self.admit(url) if self.admit is not None and known is None else None
         if refusal is not None:
             return Page.failed(url, refusal)
-        got = await self.ferret.fetch_response(url, self.fetch, self.extract, self.deadline)
+        got = await self.ferret.fetch_response(
+            url, self.fetch, self.extract, self.deadline, self.fresh, None if known is None else known.page
+        )
         if isinstance(got, Page):
             return got
         deadline = self.deadline
@@ -160,15 +172,22 @@ async def verify_hits(
     timeout: float,
     first: int | None = None,
     admit: Admit | None = None,
+    fresh: bool = False,
+    remember: float | None = None,
 ) -> Verification:
     """Verify `hits` (best first) until the first `wanted` listable ones are decided. The first
     `first` (all when None) are requested at once; when too many of them turn out unlistable, the
     next ones are requested as the rank order needs them, while the time allows. `admit` says why a
-    candidate may not be fetched (`SearchOptions.admit`)."""
+    candidate may not be fetched (`SearchOptions.admit`). `fresh`: every candidate is asked over
+    the network; else a failure seen within `remember` seconds (the `unreachable_seconds` setting
+    when None) answers for its candidate (`unreachable`)."""
     started = time.monotonic()
     options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
     end = started + timeout * MAX_WAVES
     order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
+    exempt = bool(options.allow_private_hosts or options.allow_hosts)  # `freshness.exempt_fetch`
+    memory = None if fresh or options.credentials else _memory(ferret, remember)
+    recalled = _recall(memory, hits, timeout, exempt)
     ferret.extractor.warm(min(len(hits), wanted))
     extract = ferret.extract_options()
     gates: list[asyncio.Event] = []
@@ -181,7 +200,8 @@ async def verify_hits(
         if not batch:
             return []
         waves = host_waves([hit.url for hit in batch], options.per_host_concurrency)
-        attempt = Attempt(ferret, options, extract, min(time.monotonic() + timeout * waves, end), admit)
+        deadline = min(time.monotonic() + timeout * waves, end)
+        attempt = Attempt(ferret, options, extract, deadline, admit, fresh, recalled)
         asked = []
         for hit in batch:
             gates.append(asyncio.Event())
@@ -209,4 +229,52 @@ async def verify_hits(
         for task in tasks:
             task.cancel()
         ferret.finish_later(list(tasks))  # the answer does not wait for them to wind down
+        if memory is not None:
+            _note(ferret, memory, order, timeout, exempt)
     return order.outcome
+
+
+def _memory(ferret: Ferret, remember: float | None) -> UnreachableMemory | None:
+    """The home's memory of failures, kept at most as long as a page read since stays fresh (so a
+    reading made after a failure answers from the store while the failure is remembered)."""
+    from webferret.search.unreachable import memory_at
+
+    settings = ferret.settings
+    seconds = min(settings.unreachable_seconds if remember is None else remember, settings.fresh_seconds)
+    return memory_at(settings.home, seconds) if seconds > 0 else None
+
+
+def _recall(
+    memory: UnreachableMemory | None, hits: Sequence[Hit], waits: float, exempt: bool
+) -> asyncio.Task[dict[str, Recalled]] | None:
+    """The failures remembered of `hits`, asked once in a worker thread (none when no file holds any)."""
+    if memory is None or not memory.holds():
+        return None
+    urls = [hit.url for hit in hits]
+
+    def recall() -> dict[str, Recalled]:
+        try:
+            return memory.recall(urls, waits, exempt)
+        except (sqlite3.Error, OSError, ValueError):  # a damaged file: every candidate is asked
+            return {}
+
+    return asyncio.create_task(asyncio.to_thread(recall))
+
+
+def _note(ferret: Ferret, memory: UnreachableMemory, order: RankOrder, waited: float, exempt: bool) -> None:
+    """Keep the failures this verification saw and forget the candidates it read, after the answer:
+    in a worker thread the session's close waits for, or, in a served call's child, once its client
+    has the answer (making the file in a new home took a served search 3-6 ms; a note not written
+    yet only means its candidates are asked again)."""
+    from webferret.search.unreachable import Failure, lasting_error
+
+    arrived = [(hit.url, page) for hit, page in zip(order.hits, order.pages, strict=True) if page is not None]
+    failed = [Failure(url, error, waited, exempt) for url, page in arrived if (error := lasting_error(page))]
+    read = [url for url, page in arrived if page.ok and page.fetched_via != "store"]
+    if not failed and not read:
+        return
+    job = memory.note_later(failed, read)
+    if holding():
+        later(job)
+    else:
+        ferret.finish_later([asyncio.create_task(asyncio.to_thread(job))])
