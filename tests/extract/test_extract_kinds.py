@@ -110,6 +110,38 @@ def test_image_only_pdf_is_empty_content() -> None:
     assert "no text layer" in error.message
 
 
+def damaged(body: bytes, *numbers: int) -> bytes:
+    """`body` with pages `numbers` (from 1) drawing an inline image cut short, which pypdf cannot read."""
+    writer = PdfWriter(clone_from=io.BytesIO(body))
+    for number in numbers:
+        stream = DecodedStreamObject()
+        stream.set_data(b"BT /F1 12 Tf 72 720 Td (Lost words) Tj ET BI /W 1 /H 1 ID \x00\x01")
+        writer.pages[number - 1][NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_damaged_pdf_page_is_marked_and_the_others_are_read() -> None:
+    body = damaged(make_pdf(["First page words", "Second page words", "Third page words"]), 2)
+    page = run(body, "https://ex.org/notes.pdf", "application/pdf")
+    assert page.content.startswith("<!-- page 1 -->\n\nFirst page words\n\n<!-- page 2: cannot be read (")
+    assert page.content.endswith("-->\n\n<!-- page 3 -->\n\nThird page words\n")
+    assert page.extra["pages"] == 3 and [item["page"] for item in page.extra["unreadable_pages"]] == [2]
+    assert page.extra["unreadable_pages"][0]["error"].startswith("PdfReadError: ")
+    text = run(body, "https://ex.org/notes.pdf", None, ExtractOptions(format="text"))
+    assert text.content == "First page words\n\nThird page words\n" and text.word_count == 6
+
+
+def test_a_pdf_whose_every_page_is_damaged_says_so() -> None:
+    error = error_of(damaged(make_pdf(["One", "Two"]), 1, 2), "https://ex.org/broken.pdf", "application/pdf")
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert (
+        "broken.pdf cannot be read: no page gave text, and pages 1, 2 of 2 are damaged (page 1: "
+        in error.message
+    )
+
+
 def test_json_is_pretty_printed_and_fenced() -> None:
     page = run(b'{"b":[1,2],"a":"\xc3\xa9"}', "https://api.ex.org/v1/x", "application/json; charset=utf-8")
     assert page.content == '```json\n{\n  "b": [\n    1,\n    2\n  ],\n  "a": "é"\n}\n```\n'

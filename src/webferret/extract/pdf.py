@@ -47,23 +47,37 @@ def _open(body: bytes, where: str) -> PdfReader:
     return reader
 
 
-def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str]]:
-    """Each page's text as pypdf reads it (its lines as drawn), and as Markdown (`pdflayout`)."""
+def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], dict[int, str]]:
+    """Each page's text as pypdf reads it (its lines as drawn), and as Markdown (`pdflayout`); and
+    the pages that cannot be read, by number, each with why (their text is empty: the others are
+    read, as a reader's viewer shows the pages it can)."""
     texts: list[str] = []
     markdowns: list[str] = []
-    for number, page in enumerate(reader.pages, start=1):
+    unreadable: dict[int, str] = {}
+    try:
+        pages = list(reader.pages)
+    except Exception as exc:  # a damaged page tree: whatever pypdf raises for it
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT,
+            f"the PDF at {where} cannot be read: its list of pages is damaged ({_said(exc)})",
+        ) from None
+    for number, page in enumerate(pages, start=1):
         runs: list[tuple[float, float, str]] = []
-
         try:
             text = page.extract_text(visitor_text=partial(_keep_run, runs)) or ""
-        except (PyPdfError, ValueError, KeyError, TypeError) as exc:
-            raise FerretError(
-                ErrorCode.UNSUPPORTED_CONTENT, f"page {number} of the PDF at {where} cannot be read: {exc}"
-            ) from None
+        except Exception as exc:  # a damaged page: pypdf raises many kinds
+            unreadable[number] = _said(exc)
+            text, runs = "", []
         plain = _HYPHEN_BREAK.sub(r"\1\2", text).strip()
         texts.append(plain)
         markdowns.append(page_markdown(runs, plain) if plain else "")
-    return texts, markdowns
+    return texts, markdowns, unreadable
+
+
+def _said(exc: Exception) -> str:
+    """What went wrong, in one short line."""
+    said = " ".join(str(exc).split())[:200]
+    return f"{type(exc).__name__}: {said}" if said else type(exc).__name__
 
 
 def _keep_run(
@@ -106,16 +120,27 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     """The whole PDF as Markdown with `<!-- page N -->` markers (plain text: without them)."""
     where = url or "input"
     reader = _open(body, where)
-    texts, markdowns = _page_texts(reader, where)
+    texts, markdowns, unreadable = _page_texts(reader, where)
     if not any(texts):
+        if unreadable:
+            numbers = ", ".join(map(str, unreadable))
+            first = next(iter(unreadable.values()))
+            raise FerretError(
+                ErrorCode.UNSUPPORTED_CONTENT,
+                f"the PDF at {where} cannot be read: no page gave text, and pages {numbers} of "
+                f"{len(texts)} are damaged (page {next(iter(unreadable))}: {first})",
+            )
         raise FerretError(
             ErrorCode.EMPTY_CONTENT,
             f"the PDF at {where} has no text layer ({len(texts)} pages of images, e.g. a scan); "
             "it needs OCR, which webferret does not do",
         )
-    markdown = "\n\n".join(f"<!-- page {n} -->\n\n{text}" for n, text in enumerate(markdowns, 1)) + "\n"
+    markdown = "\n\n".join(_marked(n, text, unreadable.get(n)) for n, text in enumerate(markdowns, 1)) + "\n"
     plain = "\n\n".join(_unmarked(text) for text in markdowns if text) + "\n"
     info = _info(reader)
+    extra: dict[str, object] = {"pages": len(texts)}
+    if unreadable:
+        extra["unreadable_pages"] = [{"page": n, "error": why} for n, why in unreadable.items()]
     return Extracted(
         content_type="application/pdf",
         title=info["title"] or first_line_title(texts) or file_name(url),
@@ -126,5 +151,12 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         format=options.format,
         content=plain if options.format == "text" else markdown,
         word_count=count_words(plain),
-        extra={"pages": len(texts)},
+        extra=extra,
     )
+
+
+def _marked(number: int, markdown: str, damaged: str | None) -> str:
+    """A page's Markdown under its marker; a page that cannot be read says so in its marker."""
+    if damaged is not None:
+        return f"<!-- page {number}: cannot be read ({damaged.replace('--', '- -')}) -->"
+    return f"<!-- page {number} -->\n\n{markdown}"
