@@ -156,7 +156,7 @@ class Settings(BaseSettings):
         default=600.0,
         ge=0,
         description="a search candidate that could not be read is listed unreachable without asking "
-        "again for this long (0: always ask)",
+        "again for this long, at most fresh_seconds (0: always ask)",
     )
     max_comments: int = Field(default=10, ge=0, description="top comments shown of a Reddit thread")
     engine_min_interval: float = Field(
