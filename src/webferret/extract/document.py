@@ -56,6 +56,13 @@ def _extract_kind(
         return extract_pdf(body, url, options)
     if kind == "binary":
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
+    if kind in ("xml", "html", "text"):
+        from webferret.extract.feed import extract_feed, is_feed
+
+        if is_feed(body):
+            feed = extract_feed(body, url, content_type, options)
+            if feed is not None:
+                return feed
     text = decode_body(body, content_type)
     if kind == "html":
         from webferret.extract.htmlpage import extract_html

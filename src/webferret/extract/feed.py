@@ -1,0 +1,132 @@
+"""RSS and Atom feeds as a listing: the feed's title and description, then each entry as a heading
+that links to it, with its date and author and its summary as text.
+
+A feed is told by its root element (`rss`, Atom's `feed`, RSS 1.0's `rdf:RDF`), whatever type it was
+served as (feeds come as text/xml, application/rss+xml, text/html, text/plain). feedparser reads it,
+the broken ones included; it is given the bytes (never a URL or a path, which it would open itself).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from typing import Any
+
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import Link
+
+_ROOT = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*<(?:rss|feed|rdf:RDF)[\s>/]",
+    re.DOTALL | re.IGNORECASE,
+)
+_SNIFFED = 4096
+_SPACE = re.compile(r"\s+")
+_BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote|/pre)\b[^>]*>", re.IGNORECASE)
+
+
+def is_feed(body: bytes) -> bool:
+    """Does `body` start (past an XML declaration, stylesheet, comments, doctype) with a feed's root?"""
+    return _ROOT.match(body[:_SNIFFED]) is not None
+
+
+def extract_feed(
+    body: bytes, url: str | None, content_type: str | None, options: ExtractOptions
+) -> Extracted | None:
+    """The feed in `body` as a listing, or None when feedparser finds neither a title nor an entry."""
+    import feedparser
+
+    headers = {"content-type": content_type or "application/xml"}
+    if url:
+        headers["content-location"] = url  # relative links are made absolute against it
+    parsed = feedparser.parse(io.BytesIO(body), response_headers=headers, sanitize_html=False)
+    feed, entries = parsed.feed, list(parsed.entries)
+    title = _text(feed.get("title"))
+    if not title and not entries:
+        return None
+    about = _text(feed.get("subtitle"))
+    markdown: list[str] = [about] if about else []  # the title is the page's (left out, as an HTML page's)
+    plain, links = list(markdown), []
+    for entry in entries:
+        heading, line, summary, link = _entry(entry)
+        target = link.replace(" ", "%20").replace(")", "%29") if link else None  # as `markdown` writes links
+        markdown.append(f"## [{_bracketed(heading)}]({target})" if target else f"## {heading}")
+        plain.append(heading)
+        if link:
+            links.append(Link(url=link, text=heading, in_main=True))
+        for part in (line, summary):
+            if part:
+                markdown.append(part)
+                plain.append(part)
+    extra: dict[str, object] = {"feed": parsed.get("version") or "unknown", "entries": len(entries)}
+    if title:
+        extra["title_left_out"] = True  # the views put it back (`--quiet`) or show it above the body
+    text = "\n\n".join(plain) + "\n" if plain else ""
+    return Extracted(
+        content_type=_declared(content_type, str(parsed.get("version") or "")),
+        title=title or None,
+        site_name=title or None,
+        description=about or None,
+        language=_text(feed.get("language")) or None,
+        modified=_day(feed.get("updated_parsed")),
+        canonical_url=feed.get("link") or None,
+        image=(feed.get("image") or {}).get("href") or None,
+        page_type="listing",
+        format="text" if options.format == "text" else "markdown",  # `--format html` is for HTML pages
+        content=text if options.format == "text" or not markdown else "\n\n".join(markdown) + "\n",
+        word_count=count_words(text),
+        links=links,
+        extra=extra,
+    )
+
+
+def _entry(entry: Any) -> tuple[str, str, str, str | None]:
+    """An entry's heading, its date and author line, its summary as text, and its link."""
+    summary = _text(entry.get("summary"))
+    if not summary and entry.get("content"):
+        summary = _text(entry["content"][0].get("value"))
+    heading = _text(entry.get("title")) or _first_words(summary) or "(untitled)"
+    day = _day(entry.get("published_parsed") or entry.get("updated_parsed"))
+    author = _text(entry.get("author"))
+    line = " · ".join(part for part in (day, f"by {author}" if author else None) if part)
+    link = entry.get("link") or ""
+    return heading, line, summary, link if link.lower().startswith(("http://", "https://")) else None
+
+
+def _text(value: object) -> str:
+    """A feed field as one line of text: markup and entities read, whitespace collapsed."""
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    if "<" in value or "&" in value:
+        import lxml.html
+
+        try:
+            spaced = _BLOCK_END.sub(r"\g<0> ", value)  # paragraphs' words do not run together
+            value = lxml.html.fragment_fromstring(spaced, create_parent="div").text_content()
+        except Exception:  # not markup after all (a "<" in a title): keep the text as it came
+            pass
+    return _SPACE.sub(" ", value).strip()
+
+
+def _first_words(text: str, most: int = 12) -> str:
+    words = text.split()
+    return " ".join(words[:most]) + (" ..." if len(words) > most else "")
+
+
+def _bracketed(text: str) -> str:
+    """`text` safe inside a Markdown link's brackets."""
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _declared(content_type: str | None, version: str) -> str:
+    """The type the feed was served as when it says XML, else the one its kind has."""
+    mime = (content_type or "").split(";")[0].strip().lower()
+    if "xml" in mime:
+        return mime
+    return "application/atom+xml" if version.startswith("atom") else "application/rss+xml"
+
+
+def _day(parsed: time.struct_time | None) -> str | None:
+    """feedparser's parsed date (UTC) as YYYY-MM-DD."""
+    return time.strftime("%Y-%m-%d", parsed) if parsed else None

@@ -1,0 +1,143 @@
+"""RSS and Atom feeds read as a listing of their entries (`extract.feed`), whatever they are served as."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.extract.document import extract_document
+from webferret.extract.feed import is_feed
+from webferret.extract.types import Extracted, ExtractOptions
+
+RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<?xml-stylesheet type="text/xsl" href="/feed.xsl"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+<title>Burrow News</title><link>https://burrow.example/</link>
+<description>News of ferrets &amp; their tunnels</description><language>en-gb</language>
+<item><title>Ferrets find the lost key</title><link>https://burrow.example/key</link>
+<pubDate>Mon, 01 Dec 2025 10:00:00 GMT</pubDate><dc:creator>Ada Burrow</dc:creator>
+<description>&lt;p&gt;A ferret found the key under the &lt;b&gt;shed&lt;/b&gt;.&lt;/p&gt;
+&lt;p&gt;Nobody knew.&lt;/p&gt;</description></item>
+<item><title>Tunnels [long] and short</title><link>https://burrow.example/tunnels</link>
+<pubDate>Tue, 02 Dec 2025 10:00:00 GMT</pubDate>
+<description>Long tunnels and short tunnels.</description></item>
+</channel></rss>"""
+
+ATOM = """<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Field Notes</title><subtitle>Notes from the field</subtitle>
+<link href="https://notes.example/"/><updated>2025-11-30T08:00:00Z</updated>
+<entry><title>Salmon at the weir</title><link rel="alternate" href="/2025/salmon"/>
+<published>2025-11-29T09:30:00Z</published><author><name>Bea Weir</name></author>
+<content type="html">&lt;p&gt;Counted &lt;em&gt;four hundred&lt;/em&gt; fish.&lt;/p&gt;</content></entry>
+</feed>"""
+
+RDF = """<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+<channel rdf:about="https://old.example/"><title>Old Style</title><link>https://old.example/</link>
+<description>RSS one</description></channel>
+<item rdf:about="https://old.example/one"><title>First item</title><link>https://old.example/one</link>
+<description>The first.</description></item>
+</rdf:RDF>"""
+
+
+def read(
+    body: str, content_type: str | None, url: str = "https://burrow.example/feed", **options: object
+) -> Extracted:
+    return extract_document(
+        body.encode("utf-8"), url=url, content_type=content_type, options=ExtractOptions(**options)
+    )
+
+
+def test_an_rss_feed_is_a_listing_of_its_entries() -> None:
+    page = read(RSS, "application/rss+xml")
+    assert page.content == (
+        "News of ferrets & their tunnels\n\n"
+        "## [Ferrets find the lost key](https://burrow.example/key)\n\n2025-12-01 · by Ada Burrow\n\n"
+        "A ferret found the key under the shed. Nobody knew.\n\n"
+        "## [Tunnels \\[long\\] and short](https://burrow.example/tunnels)\n\n2025-12-02\n\n"
+        "Long tunnels and short tunnels.\n"
+    )
+    assert (page.title, page.site_name, page.description) == (
+        "Burrow News",
+        "Burrow News",
+        "News of ferrets & their tunnels",
+    )
+    assert (page.page_type, page.language, page.content_type) == ("listing", "en-gb", "application/rss+xml")
+    assert page.canonical_url == "https://burrow.example/"
+    assert [(link.url, link.in_main) for link in page.links] == [
+        ("https://burrow.example/key", True),
+        ("https://burrow.example/tunnels", True),
+    ]
+    assert page.extra == {"feed": "rss20", "entries": 2, "title_left_out": True}
+    text = read(RSS, "application/rss+xml", format="text").content
+    assert "](" not in text and text.startswith(
+        "News of ferrets & their tunnels\n\nFerrets find the lost key\n\n2025-12-01"
+    )
+
+
+def test_an_atom_feed_with_relative_links_and_html_content() -> None:
+    page = read(ATOM, "application/atom+xml", url="https://notes.example/feed.atom")
+    assert page.content == (
+        "Notes from the field\n\n## [Salmon at the weir](https://notes.example/2025/salmon)\n\n"
+        "2025-11-29 · by Bea Weir\n\nCounted four hundred fish.\n"
+    )
+    assert page.modified == "2025-11-30" and page.extra["feed"] == "atom10"
+
+
+def test_an_rss_one_feed_is_read_too() -> None:
+    page = read(RDF, "application/rdf+xml")
+    assert "## [First item](https://old.example/one)" in page.content and page.title == "Old Style"
+
+
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", "text/plain", "text/xml", None])
+def test_a_feed_is_read_as_one_whatever_it_was_served_as(content_type: str | None) -> None:
+    page = read(RSS, content_type)
+    assert page.page_type == "listing" and page.content.startswith("News of ferrets & their tunnels\n")
+
+
+def test_a_feed_served_as_html_asked_as_html_answers_markdown() -> None:
+    page = read(RSS, "text/html", format="html")
+    assert page.format == "markdown"
+    assert "## [Ferrets find the lost key](https://burrow.example/key)" in page.content
+
+
+def test_a_broken_feed_still_gives_its_entries() -> None:
+    broken = RSS.replace("News of ferrets &amp; their", "News of ferrets & their").replace("</channel>", "")
+    page = read(broken, "application/rss+xml")
+    assert "## [Ferrets find the lost key](https://burrow.example/key)" in page.content
+
+
+def test_an_external_entity_is_not_read() -> None:
+    hostile = RSS.replace(
+        "<rss ", '<!DOCTYPE rss [<!ENTITY secret SYSTEM "file:///etc/hostname">]>\n<rss '
+    ).replace("<title>Burrow News</title>", "<title>Burrow &secret;</title>")
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
+    page = read(hostile, "application/rss+xml")
+    assert hostname not in page.content and "Ferrets find the lost key" in page.content
+
+
+def test_other_xml_is_still_shown_as_it_came() -> None:
+    sitemap = '<?xml version="1.0"?><urlset><url><loc>https://x.example/a</loc></url></urlset>'
+    assert not is_feed(sitemap.encode())
+    assert read(sitemap, "application/xml").content.startswith("```xml\n<?xml")
+    assert is_feed(b"\xef\xbb\xbf  <!-- a feed --><feed xmlns='http://www.w3.org/2005/Atom'>")
+    assert not is_feed(b"<html><body><feed>not one</feed></body></html>")
+
+
+def test_fetch_reads_a_feed_and_lists_its_links(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = simweb.add("/feed.rss", RSS, headers={"Content-Type": "application/rss+xml; charset=utf-8"})
+    argv = ["fetch", url, "--json", "--links", "--home", str(tmp_path), "--allow-host", "127.0.0.1"]
+    assert main(argv) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and page["page_type"] == "listing" and page["title"] == "Burrow News"
+    assert "## [Tunnels \\[long\\] and short](https://burrow.example/tunnels)" in page["content"]
+    assert [link["url"] for link in page["links"]] == [
+        "https://burrow.example/key",
+        "https://burrow.example/tunnels",
+    ]
