@@ -1,8 +1,9 @@
 """Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop.
 
-Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; binary is
-`unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server compressed
-twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
+Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
+feed among them (`feed`) and a Word document among binary files (`wordfile`) by what they hold; other
+binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
+compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def _extract_kind(
 
         return extract_pdf(body, url, options)
     if kind == "binary":
+        from webferret.extract.wordfile import extract_docx, is_docx
+
+        if is_docx(body):
+            return extract_docx(body, url, options)
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
     if kind in ("xml", "html", "text"):
         from webferret.extract.feed import extract_feed, is_feed

@@ -1,0 +1,130 @@
+"""Word documents (.docx) as Markdown: mammoth turns the document into plain semantic HTML (headings
+from its styles, lists, tables, links, emphasis), rendered by the same Markdown writer as a page;
+title, author and dates from its properties (`docProps/core.xml`).
+
+The whole document is its content (no main-content choice). Images are left as their alt text (mammoth
+would inline them as data URIs), nothing outside the file is opened (mammoth's external file access
+stays off), and a file whose parts unpack to more than `UNPACKED_LIMIT` is refused before it is read.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from lxml import etree, html
+
+from webferret.extract.links import main_targets, page_links
+from webferret.extract.markdown import to_markdown, to_text
+from webferret.extract.metadata import iso_date
+from webferret.extract.textual import file_name
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import ErrorCode, FerretError
+
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+UNPACKED_LIMIT = 64 * 1024 * 1024
+"""The most bytes a Word file's parts may unpack to (a zip bomb is refused before it is read)."""
+_ZIP_MAGIC = b"PK\x03\x04"
+_CORE = {
+    "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "dcterms": "http://purl.org/dc/terms/",
+}
+_SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+
+
+def is_docx(body: bytes) -> bool:
+    """Is `body` a zip file holding a Word document's main part?"""
+    if not body.startswith(_ZIP_MAGIC):
+        return False
+    try:
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            return "word/document.xml" in archive.namelist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return False
+
+
+def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """The Word document in `body` as Markdown (or text) with its properties; `FerretError` says why not."""
+    where = url or "input"
+    archive = _opened(body, where)
+    core = _core(archive)
+    import mammoth
+
+    try:
+        converted = mammoth.convert_to_html(
+            io.BytesIO(body), convert_image=mammoth.images.img_element(_no_src)
+        )
+    except Exception as exc:  # a damaged part: mammoth raises many kinds
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"the Word document at {where} cannot be read: {exc}"
+        ) from None
+    root = html.fragment_fromstring(converted.value or "", create_parent="div")
+    content = to_text(root) if options.format == "text" else to_markdown(root, url)
+    words = count_words(content)
+    if not words:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"the Word document at {where} has no text")
+    first_heading = root.findtext(".//h1")
+    return Extracted(
+        content_type=DOCX_TYPE,
+        title=core.get("title") or (first_heading or "").strip() or file_name(url),
+        byline=core.get("creator"),
+        published=iso_date((core.get("created") or "")[:10]),
+        modified=iso_date((core.get("modified") or "")[:10]),
+        description=core.get("description"),
+        language=core.get("language"),
+        page_type="other",
+        format="text" if options.format == "text" else "markdown",
+        content=content.strip() + "\n",
+        word_count=words,
+        links=page_links(root, url, main_targets(root, url)),
+        extra={"document": "docx"},
+    )
+
+
+def _opened(body: bytes, where: str) -> zipfile.ZipFile:
+    """The file's zip archive, checked to unpack to at most `UNPACKED_LIMIT`."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(body))
+        unpacked = sum(item.file_size for item in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"the Word document at {where} cannot be read: {exc}"
+        ) from None
+    if unpacked > UNPACKED_LIMIT:
+        limit = f"{UNPACKED_LIMIT // (1024 * 1024)} MiB"
+        raise FerretError(ErrorCode.TOO_LARGE, f"the Word document at {where} unpacks to more than {limit}")
+    return archive
+
+
+def _core(archive: zipfile.ZipFile) -> dict[str, str]:
+    """The document's core properties (title, creator, created, modified, ...), those it has."""
+    try:
+        data = archive.read("docProps/core.xml")
+        root = etree.fromstring(data, _SAFE_XML)
+    except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, ValueError, OSError):
+        return {}
+    found: dict[str, str] = {}
+    for name, path in (
+        ("title", "dc:title"),
+        ("creator", "dc:creator"),
+        ("description", "dc:description"),
+        ("language", "dc:language"),
+        ("created", "dcterms:created"),
+        ("modified", "dcterms:modified"),
+    ):
+        text = " ".join((root.findtext(path, namespaces=_CORE) or "").split())
+        if text:
+            found[name] = text
+    return found
+
+
+def _unreadable(where: str, exc: Exception) -> FerretError:
+    said = " ".join(str(exc).split())[:200] or type(exc).__name__
+    return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"the Word document at {where} cannot be read: {said}")
+
+
+def _no_src(image: object) -> dict[str, str]:
+    """An image as its alt text alone (mammoth would inline its bytes as a data URI)."""
+    return {}
