@@ -12,6 +12,7 @@ from webferret.cli import main
 from webferret.extract.document import extract_document
 from webferret.extract.feed import is_feed
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.fetch.sniff import xml_root
 
 RSS = """<?xml version="1.0" encoding="UTF-8"?>
 <?xml-stylesheet type="text/xsl" href="/feed.xsl"?>
@@ -122,10 +123,10 @@ def test_an_external_entity_is_not_read() -> None:
 
 def test_other_xml_is_still_shown_as_it_came() -> None:
     sitemap = '<?xml version="1.0"?><urlset><url><loc>https://x.example/a</loc></url></urlset>'
-    assert not is_feed(sitemap.encode())
-    assert read(sitemap, "application/xml").content.startswith("```xml\n<?xml")
-    assert is_feed(b"\xef\xbb\xbf  <!-- a feed --><feed xmlns='http://www.w3.org/2005/Atom'>")
-    assert not is_feed(b"<html><body><feed>not one</feed></body></html>")
+    assert not is_feed(xml_root(sitemap.encode()))
+    assert read(sitemap.replace("urlset", "catalog"), "application/xml").content.startswith("```xml\n<?xml")
+    assert is_feed(xml_root(b"\xef\xbb\xbf  <!-- a feed --><feed xmlns='http://www.w3.org/2005/Atom'>"))
+    assert not is_feed(xml_root(b"<html><body><feed>not one</feed></body></html>"))
 
 
 def test_fetch_reads_a_feed_and_lists_its_links(

@@ -1,9 +1,10 @@
 """Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop.
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
-feed among them (`feed`) and a Word document among binary files (`wordfile`) by what they hold; other
-binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
-compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
+feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document among binary files (`wordfile`),
+by what they hold; other binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz`
+download, or a page its server compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its
+content read as any other.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import replace
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
-from webferret.fetch.sniff import declares_text, mime_of, sniff_kind
+from webferret.fetch.sniff import declares_text, mime_of, sniff_kind, xml_root
 from webferret.models import ErrorCode, FerretError, without_userinfo
 
 GUNZIP_LIMIT = 10 * 1024 * 1024
@@ -61,13 +62,8 @@ def _extract_kind(
         if is_docx(body):
             return extract_docx(body, url, options)
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
-    if kind in ("xml", "html", "text"):
-        from webferret.extract.feed import extract_feed, is_feed
-
-        if is_feed(body):
-            feed = extract_feed(body, url, content_type, options)
-            if feed is not None:
-                return feed
+    if kind in ("xml", "html", "text") and (listing := _listing(body, url, content_type, options)):
+        return listing
     text = decode_body(body, content_type)
     if kind == "html":
         from webferret.extract.htmlpage import extract_html
@@ -80,6 +76,22 @@ def _extract_kind(
     if kind == "xml":
         return textual.extract_xml(text, mime, url, options)
     return textual.extract_text(text, mime, url, options)
+
+
+def _listing(
+    body: bytes, url: str | None, content_type: str | None, options: ExtractOptions
+) -> Extracted | None:
+    """An RSS or Atom feed, or a sitemap, as the list it is (whatever type it was served as), else None."""
+    root = xml_root(body)
+    if root is None:
+        return None
+    from webferret.extract import feed, sitemap
+
+    if feed.is_feed(root):
+        return feed.extract_feed(body, url, content_type, options)
+    if sitemap.is_sitemap(root):
+        return sitemap.extract_sitemap(body, url, options)
+    return None
 
 
 def _binary_reason(body: bytes, mime: str | None) -> str:

@@ -17,18 +17,14 @@ from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import Link
 
-_ROOT = re.compile(
-    rb"\A(?:\xef\xbb\xbf)?(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*<(?:rss|feed|rdf:RDF)[\s>/]",
-    re.DOTALL | re.IGNORECASE,
-)
-_SNIFFED = 4096
+ROOTS = frozenset(("rss", "feed", "rdf:rdf"))
 _SPACE = re.compile(r"\s+")
 _BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote|/pre)\b[^>]*>", re.IGNORECASE)
 
 
-def is_feed(body: bytes) -> bool:
-    """Does `body` start (past an XML declaration, stylesheet, comments, doctype) with a feed's root?"""
-    return _ROOT.match(body[:_SNIFFED]) is not None
+def is_feed(root: str | None) -> bool:
+    """Is a document whose root element is `root` (`sniff.xml_root`) a feed?"""
+    return root in ROOTS
 
 
 def extract_feed(

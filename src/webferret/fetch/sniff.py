@@ -13,7 +13,7 @@ from webferret.fetch.charset import declared_charset
 
 Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
 
-__all__ = ["Kind", "declares_text", "sniff_kind"]
+__all__ = ["Kind", "declares_text", "sniff_kind", "xml_root"]
 
 _MAGIC: tuple[tuple[bytes, Kind], ...] = (
     (b"%PDF-", "pdf"),
@@ -48,6 +48,21 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 _ANY_TAG = re.compile(rb"<[a-zA-Z!/?]")
 _CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 """The control bytes that text holds few of (tab, line breaks, form feed and escape are text's own)."""
+
+
+_ROOT = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*<([A-Za-z_][\w.:-]*)[\s>/]",
+    re.DOTALL | re.IGNORECASE,
+)
+ROOT_BYTES = 4096
+
+
+def xml_root(body: bytes) -> str | None:
+    """The name of the element a markup document starts with (past an XML declaration, stylesheets,
+    comments and a doctype), lower-cased with its prefix: "rss", "feed", "rdf:rdf", "urlset", "html";
+    None when the body starts with no element."""
+    found = _ROOT.match(body[:ROOT_BYTES])
+    return found.group(1).decode("ascii").lower() if found else None
 
 
 def mime_of(content_type: str | None) -> str:

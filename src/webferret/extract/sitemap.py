@@ -1,0 +1,73 @@
+"""XML sitemaps (sitemaps.org) as a list of the pages they name: a line per URL with its date of
+change, and every URL in `links`, so an agent can pick what to read without wading through XML.
+
+A `urlset` lists pages; a `sitemapindex` lists further sitemaps (each line says so). Told by the root
+element (`sniff.xml_root`), whatever type the file is served as; read with lxml, no entity or network
+access; a sitemap that does not parse is left to the XML view.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from webferret.extract.metadata import iso_date
+from webferret.extract.textual import file_name
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import Link
+
+ROOTS = frozenset(("urlset", "sitemapindex"))
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=True)
+
+
+def is_sitemap(root: str | None) -> bool:
+    """Is a document whose root element is `root` (`sniff.xml_root`) a sitemap?"""
+    return root in ROOTS
+
+
+def extract_sitemap(body: bytes, url: str | None, options: ExtractOptions) -> Extracted | None:
+    """The sitemap in `body` as a list, or None when it holds no URL to list."""
+    try:
+        root = etree.fromstring(body, _PARSER)
+    except (etree.XMLSyntaxError, ValueError):
+        return None
+    if root is None:
+        return None
+    index = etree.QName(root).localname == "sitemapindex"
+    entries = [_entry(node) for node in root if _local(node) in ("url", "sitemap")]
+    entries = [(loc, day) for loc, day in entries if loc.lower().startswith(("http://", "https://"))]
+    if not entries:
+        return None
+    what = "sitemaps" if index else "pages"
+    lines = [f"{len(entries)} {what}" + (" (each a sitemap of its own)" if index else "") + ":", ""]
+    lines += [f"- {loc}" + (f" · {day}" if day else "") for loc, day in entries]
+    text = "\n".join(lines) + "\n"
+    if options.format == "text":
+        text = text.replace("\n- ", "\n")
+    kind = "sitemapindex" if index else "urlset"
+    return Extracted(
+        content_type="application/xml",
+        title=file_name(url) or "sitemap.xml",
+        page_type="listing",
+        format="text" if options.format == "text" else "markdown",
+        content=text,
+        word_count=count_words(text),
+        links=[Link(url=loc, text="", in_main=True) for loc, _ in entries],
+        extra={"sitemap": kind, "entries": len(entries)},
+    )
+
+
+def _local(node: etree._Element) -> str:
+    return etree.QName(node).localname if isinstance(node.tag, str) else ""
+
+
+def _entry(node: etree._Element) -> tuple[str, str | None]:
+    """A `url` or `sitemap` element's location and its date of change (YYYY-MM-DD)."""
+    loc, day = "", None
+    for child in node:
+        name = _local(child)
+        if name == "loc":
+            loc = " ".join((child.text or "").split())
+        elif name == "lastmod":
+            day = iso_date((child.text or "").strip()[:10])
+    return loc, day

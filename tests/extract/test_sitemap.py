@@ -1,0 +1,99 @@
+"""XML sitemaps read as the list of pages (or sitemaps) they name (`extract.sitemap`)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.extract.document import extract_document
+from webferret.extract.types import Extracted, ExtractOptions
+
+URLSET = """<?xml version="1.0" encoding="UTF-8"?>
+<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://docs.example/guide/</loc><lastmod>2025-11-02T10:00:00+00:00</lastmod></url>
+  <url><loc> https://docs.example/api/ </loc><changefreq>weekly</changefreq></url>
+  <url><loc>javascript:alert(1)</loc></url>
+</urlset>"""
+
+INDEX = """<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://docs.example/sitemap-posts.xml</loc><lastmod>2025-10-01</lastmod></sitemap>
+  <sitemap><loc>https://docs.example/sitemap-pages.xml</loc></sitemap>
+</sitemapindex>"""
+
+
+def read(body: str | bytes, content_type: str | None = "application/xml", **options: object) -> Extracted:
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    return extract_document(
+        data,
+        url="https://docs.example/sitemap.xml",
+        content_type=content_type,
+        options=ExtractOptions(**options),
+    )
+
+
+def test_a_sitemap_lists_its_pages_and_their_dates() -> None:
+    page = read(URLSET)
+    assert (
+        page.content
+        == "2 pages:\n\n- https://docs.example/guide/ · 2025-11-02\n- https://docs.example/api/\n"
+    )
+    assert (page.title, page.page_type, page.extra) == (
+        "sitemap.xml",
+        "listing",
+        {"sitemap": "urlset", "entries": 2},
+    )
+    assert [(link.url, link.in_main) for link in page.links] == [
+        ("https://docs.example/guide/", True),
+        ("https://docs.example/api/", True),
+    ]
+    assert read(URLSET, format="text").content == (
+        "2 pages:\n\nhttps://docs.example/guide/ · 2025-11-02\nhttps://docs.example/api/\n"
+    )
+
+
+def test_a_sitemap_index_lists_its_sitemaps() -> None:
+    page = read(INDEX, "text/xml")
+    assert page.content.startswith("2 sitemaps (each a sitemap of its own):\n\n")
+    assert "- https://docs.example/sitemap-posts.xml · 2025-10-01\n" in page.content
+    assert page.extra == {"sitemap": "sitemapindex", "entries": 2}
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "text/plain", None])
+def test_a_sitemap_is_read_as_one_whatever_it_was_served_as(content_type: str | None) -> None:
+    assert read(URLSET, content_type).extra["sitemap"] == "urlset"
+
+
+def test_a_gzipped_sitemap_is_read_too() -> None:
+    assert read(gzip.compress(URLSET.encode()), "application/gzip").extra["entries"] == 2
+
+
+def test_a_sitemap_with_nothing_to_list_is_shown_as_xml() -> None:
+    empty = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+    assert read(empty).content.startswith("```xml\n")
+
+
+def test_an_external_entity_is_not_read() -> None:
+    hostile = URLSET.replace(
+        "<urlset ", '<!DOCTYPE urlset [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<urlset '
+    ).replace("https://docs.example/api/", "https://docs.example/&secret;")
+    assert "root:" not in read(hostile).content
+
+
+def test_fetch_reads_a_sitemap(simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = simweb.add("/sitemap.xml", URLSET, headers={"Content-Type": "application/xml"})
+    assert (
+        main(["fetch", url, "--json", "--links", "--home", str(tmp_path), "--allow-host", "127.0.0.1"]) == 0
+    )
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and page["content"].startswith("2 pages:\n\n- https://docs.example/guide/")
+    assert [link["url"] for link in page["links"]] == [
+        "https://docs.example/guide/",
+        "https://docs.example/api/",
+    ]
