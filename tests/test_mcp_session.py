@@ -465,3 +465,25 @@ async def test_a_passages_call_opens_the_page_that_holds_it(site: str, tmp_path:
         opened = await session.call_tool("web_open", arguments)
     first = found.structured_content["passages"][0]["text"]
     assert "In part 11" in first and first[:60] in opened.structured_content["content"]
+
+
+@needs_search
+async def test_a_dead_result_is_remembered_and_fresh_asks_again(site: str, tmp_path: Path) -> None:
+    """The next search of a session lists a dead result it saw without asking it again; `fresh` asks
+    every result anew, and `web_fetch(fresh=true)` reads a page the store would have answered."""
+    async with mcp_session(site, tmp_path) as session:
+        calls = [
+            await session.call_tool("web_search", {"query": "ferret care", **extra})
+            for extra in ({}, {}, {"fresh": True})
+        ]
+        stored = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/short"]})
+        anew = await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/short"], "fresh": True})
+    assert not any(call.is_error for call in calls), _text(calls[0])
+    gone = [
+        [item for item in call.structured_content["unreachable"] if item["url"] == f"{site}/gone"]
+        for call in calls
+    ]
+    assert [item[0]["remembered_at"] is not None for item in gone] == [False, True, False]
+    assert "(remembered: seen " in gone[1][0]["error"]["message"]
+    vias = [call.structured_content["pages"][0]["fetched_via"] for call in (stored, anew)]
+    assert vias == ["store", "http"]  # the search had stored it; `fresh` read it over the network

@@ -53,6 +53,11 @@ class WebSearchArgs(BaseModel):
     verify: bool | None = Field(
         default=None, description="fetch every result to drop dead links (default on)"
     )
+    fresh: bool | None = Field(
+        default=None,
+        description="verify every result over the network: no stored copy, no dead link remembered "
+        "from a recent search",
+    )
 
     @field_validator("engines", mode="before")
     @classmethod
@@ -91,6 +96,10 @@ class WebFetchArgs(BaseModel):
         default=None,
         description="read with this tier: auto (default), http, impersonate or browser; a stored copy "
         "answers only if that tier read it",
+    )
+    fresh: bool | None = Field(
+        default=None,
+        description="read anew: a page read in the last minutes is otherwise answered from the store",
     )
 
     def fetch_overrides(self) -> dict[str, Any]:
@@ -205,6 +214,7 @@ class AgentTools:
             time_range=args.time_range,
             region=args.region,
             verify=args.verify,
+            fresh=args.fresh,
             refuse=self.domains.refusal if self.domains.active else None,
             admit=self._robots_refusal if self.settings.respect_robots else None,
         )
@@ -271,7 +281,9 @@ class AgentTools:
         overrides = args.fetch_overrides()
         options = self.ferret.fetch_options(**overrides) if overrides else None
         fetched = iter(
-            await self.ferret.fetch_many(allowed, options=options, extract=xopts) if allowed else []
+            await self.ferret.fetch_many(allowed, options=options, extract=xopts, fresh=bool(args.fresh))
+            if allowed
+            else []
         )
         entries = []
         for url in args.urls:
