@@ -11,7 +11,7 @@ import pytest
 from simweb import SimWeb
 
 from webferret.cli import main
-from webferret.extract import wordfile
+from webferret.extract import zipped
 from webferret.extract.document import extract_document
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.wordfile import DOCX_TYPE, is_docx
@@ -160,7 +160,7 @@ def test_a_word_document_without_text_is_empty_content() -> None:
 
 
 def test_a_word_document_that_unpacks_too_far_is_refused_unread(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wordfile, "UNPACKED_LIMIT", 1000)
+    monkeypatch.setattr(zipped, "UNPACKED_LIMIT", 1000)
     with pytest.raises(FerretError) as caught:
         read(docx(**{"word__media__padding.bin": b"\0" * 5000}))
     assert caught.value.code == ErrorCode.TOO_LARGE and "unpacks to more than" in caught.value.message
@@ -175,3 +175,18 @@ def test_fetch_reads_a_word_document(
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["ok"] and page["title"] == "The Ferret Field Guide" and page["byline"] == "Ada Burrow"
     assert page["content"].startswith("# Burrows\n\nFerrets are **curious** animals")
+
+
+def test_an_external_entity_in_a_word_document_is_not_read() -> None:
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
+    source = zipfile.ZipFile(io.BytesIO(docx(body=run(f"Host: &secret; end {'padding ' * 3}"))))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "word/document.xml":
+                entity = b'<!DOCTYPE w:document [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'
+                data = data.replace(b"?>", b"?>" + entity, 1)
+            archive.writestr(item, data)
+    page = read(out.getvalue())
+    assert page.content.startswith("Host: end") and f"Host: {hostname}" not in page.content

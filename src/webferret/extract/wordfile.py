@@ -4,7 +4,7 @@ title, author and dates from its properties (`docProps/core.xml`).
 
 The whole document is its content (no main-content choice). Images are left as their alt text (mammoth
 would inline them as data URIs), nothing outside the file is opened (mammoth's external file access
-stays off), and a file whose parts unpack to more than `UNPACKED_LIMIT` is refused before it is read.
+stays off), and a file whose parts unpack too far is refused before it is read (`zipped`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import zipfile
 
 from lxml import etree, html
 
+from webferret.extract import zipped
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import iso_date
@@ -23,9 +24,6 @@ from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-UNPACKED_LIMIT = 64 * 1024 * 1024
-"""The most bytes a Word file's parts may unpack to (a zip bomb is refused before it is read)."""
-_ZIP_MAGIC = b"PK\x03\x04"
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
     "dc": "http://purl.org/dc/elements/1.1/",
@@ -36,35 +34,25 @@ _SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=F
 
 def is_docx(body: bytes) -> bool:
     """Is `body` a zip file holding a Word document's main part?"""
-    if not body.startswith(_ZIP_MAGIC):
-        return False
-    try:
-        with zipfile.ZipFile(io.BytesIO(body)) as archive:
-            return "word/document.xml" in archive.namelist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        return False
+    return zipped.holds(body, "word/document.xml")
 
 
 def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """The Word document in `body` as Markdown (or text) with its properties; `FerretError` says why not."""
-    where = url or "input"
-    archive = _opened(body, where)
-    core = _core(archive)
+    what = f"the Word document at {url or 'input'}"
+    core = _core(zipped.checked(body, what))
     import mammoth
 
+    images = mammoth.images.img_element(_no_src)
     try:
-        converted = mammoth.convert_to_html(
-            io.BytesIO(body), convert_image=mammoth.images.img_element(_no_src)
-        )
+        converted = mammoth.convert_to_html(io.BytesIO(body), convert_image=images)
     except Exception as exc:  # a damaged part: mammoth raises many kinds
-        raise FerretError(
-            ErrorCode.UNSUPPORTED_CONTENT, f"the Word document at {where} cannot be read: {exc}"
-        ) from None
+        raise zipped.unreadable(what, exc) from None
     root = html.fragment_fromstring(converted.value or "", create_parent="div")
     content = to_text(root) if options.format == "text" else to_markdown(root, url)
     words = count_words(content)
     if not words:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"the Word document at {where} has no text")
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
     first_heading = root.findtext(".//h1")
     return Extracted(
         content_type=DOCX_TYPE,
@@ -81,21 +69,6 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         links=page_links(root, url, main_targets(root, url)),
         extra={"document": "docx"},
     )
-
-
-def _opened(body: bytes, where: str) -> zipfile.ZipFile:
-    """The file's zip archive, checked to unpack to at most `UNPACKED_LIMIT`."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(body))
-        unpacked = sum(item.file_size for item in archive.infolist())
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
-        raise FerretError(
-            ErrorCode.UNSUPPORTED_CONTENT, f"the Word document at {where} cannot be read: {exc}"
-        ) from None
-    if unpacked > UNPACKED_LIMIT:
-        limit = f"{UNPACKED_LIMIT // (1024 * 1024)} MiB"
-        raise FerretError(ErrorCode.TOO_LARGE, f"the Word document at {where} unpacks to more than {limit}")
-    return archive
 
 
 def _core(archive: zipfile.ZipFile) -> dict[str, str]:
@@ -118,11 +91,6 @@ def _core(archive: zipfile.ZipFile) -> dict[str, str]:
         if text:
             found[name] = text
     return found
-
-
-def _unreadable(where: str, exc: Exception) -> FerretError:
-    said = " ".join(str(exc).split())[:200] or type(exc).__name__
-    return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"the Word document at {where} cannot be read: {said}")
 
 
 def _no_src(image: object) -> dict[str, str]:

@@ -1,0 +1,125 @@
+"""Spreadsheets (.xlsx) as Markdown: a section per sheet under its name, its cells as a table whose
+header is its first row, each cell as the sheet last showed it (the value its formula computed, a date
+as a date), with title, author and dates from the workbook's properties.
+
+Read with openpyxl in read-only mode, every sheet's own size read from its rows (a sheet that claims the
+whole grid is not padded to it); empty rows and columns are left out. openpyxl parses through
+defusedxml (a doctype or entity is refused), and a file whose parts unpack too far is refused before
+it is read (`zipped`).
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from collections.abc import Iterable
+from datetime import date, datetime, time
+from typing import Any
+
+from webferret.extract import zipped
+from webferret.extract.textual import file_name
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import ErrorCode, FerretError
+
+warnings.filterwarnings("ignore", module="openpyxl")  # a style it does not know, a data validation: not ours
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+Rows = list[list[str]]
+
+
+def is_xlsx(body: bytes) -> bool:
+    """Is `body` a zip file holding a workbook (an .xlsx, not a macro or binary workbook)?"""
+    return zipped.holds(body, "xl/workbook.xml")
+
+
+def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """Every sheet of the workbook in `body` with its cells; `FerretError` says why not."""
+    what = f"the spreadsheet at {url or 'input'}"
+    zipped.checked(body, what)
+    import openpyxl
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(body), read_only=True, data_only=True)
+    except Exception as exc:  # a damaged part: openpyxl raises many kinds
+        raise zipped.unreadable(what, exc) from None
+    try:
+        sheets = [(sheet.title, _cells(sheet)) for sheet in book.worksheets]
+        properties = book.properties
+    except Exception as exc:
+        raise zipped.unreadable(what, exc) from None
+    finally:
+        book.close()
+    filled = [(name, rows) for name, rows in sheets if rows]
+    if not filled:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no filled cell")
+    text = options.format == "text"
+    content = "\n\n".join(
+        _sheet_text(name, rows) if text else _sheet_markdown(name, rows) for name, rows in filled
+    )
+    return Extracted(
+        content_type=XLSX_TYPE,
+        title=_clean(properties.title) or file_name(url),
+        byline=_clean(properties.creator),
+        published=_day(properties.created),
+        modified=_day(properties.modified),
+        description=_clean(properties.description),
+        language=_clean(properties.language),
+        page_type="other",
+        format="text" if text else "markdown",
+        content=content + "\n",
+        word_count=count_words(content),
+        extra={
+            "document": "xlsx",
+            "sheets": [{"name": name, "rows": len(rows), "columns": len(rows[0])} for name, rows in filled],
+        },
+    )
+
+
+def _cells(sheet: Any) -> Rows:
+    """A sheet's filled rows as text, every row as wide as the widest, empty columns left out."""
+    sheet.reset_dimensions()  # its claimed size may be the whole grid: read the rows it has
+    rows = [[_shown(value) for value in row] for row in sheet.iter_rows(values_only=True)]
+    rows = [row for row in rows if any(row)]
+    width = max((len(row) for row in rows), default=0)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    used = [column for column in range(width) if any(row[column] for row in rows)]
+    return [[row[column] for column in used] for row in rows]
+
+
+def _shown(value: object) -> str:
+    """A cell's value as the sheet shows it, on one line."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime):
+        return value.date().isoformat() if value.time() == time() else value.isoformat(sep=" ")
+    if isinstance(value, date | time):
+        return value.isoformat()
+    if isinstance(value, float):
+        return f"{value:.15g}"
+    return " ".join(str(value).split())
+
+
+def _sheet_markdown(name: str, rows: Rows) -> str:
+    head, *body = rows
+    lines = [f"## {name}", "", _row(head), "|" + "---|" * len(head), *(_row(row) for row in body)]
+    return "\n".join(lines)
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cell.replace("\\", "\\\\").replace("|", "\\|") for cell in cells) + " |"
+
+
+def _sheet_text(name: str, rows: Rows) -> str:
+    return "\n".join([name, "", *("\t".join(row) for row in rows)])
+
+
+def _clean(value: object) -> str | None:
+    text = " ".join(str(value).split()) if value is not None else ""
+    return text or None
+
+
+def _day(value: object) -> str | None:
+    return value.date().isoformat() if isinstance(value, datetime) else None

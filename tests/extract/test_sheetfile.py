@@ -1,0 +1,133 @@
+"""Spreadsheets (.xlsx) read as a table per sheet (`extract.sheetfile`)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from datetime import date, datetime
+from pathlib import Path
+
+import openpyxl
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.extract.document import extract_document
+from webferret.extract.sheetfile import XLSX_TYPE, is_xlsx
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.models import ErrorCode, FerretError
+
+
+def workbook(*, empty: bool = False) -> bytes:
+    """A real .xlsx as openpyxl writes it: two sheets with cells, one without."""
+    book = openpyxl.Workbook()
+    rivers = book.active
+    rivers.title = "Rivers"
+    if not empty:
+        rivers.append(["River", None, "Opens", "Fish", "Open?"])
+        rivers.append(["Tay", None, date(2025, 5, 1), 412, True])
+        rivers.append([])
+        rivers.append(["Dee | North", None, datetime(2025, 6, 1, 9, 30), 3.5, False])
+        notes = book.create_sheet("Notes")
+        notes["B2"] = "Counted at dawn"
+    book.create_sheet("Blank")
+    book.properties.title = "Salmon counts"
+    book.properties.creator = "Ada Burrow"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def read(body: bytes, content_type: str | None = XLSX_TYPE, **options: object) -> Extracted:
+    return extract_document(
+        body,
+        url="https://burrow.example/counts.xlsx",
+        content_type=content_type,
+        options=ExtractOptions(**options),
+    )
+
+
+def test_every_sheet_is_a_table_under_its_name() -> None:
+    page = read(workbook())
+    assert page.content == (
+        "## Rivers\n\n| River | Opens | Fish | Open? |\n|---|---|---|---|\n"
+        "| Tay | 2025-05-01 | 412 | TRUE |\n"
+        "| Dee \\| North | 2025-06-01 09:30:00 | 3.5 | FALSE |\n\n## Notes\n\n| Counted at dawn |\n|---|\n"
+    )
+    assert (page.title, page.byline, page.content_type, page.page_type) == (
+        "Salmon counts",
+        "Ada Burrow",
+        XLSX_TYPE,
+        "other",
+    )
+    assert page.extra["sheets"] == [
+        {"name": "Rivers", "rows": 3, "columns": 4},
+        {"name": "Notes", "rows": 1, "columns": 1},
+    ]
+    text = read(workbook(), format="text").content
+    assert text.startswith("Rivers\n\nRiver\tOpens\tFish\tOpen?\nTay\t2025-05-01\t412\tTRUE\n")
+
+
+def test_a_sheet_that_claims_the_whole_grid_is_read_to_its_cells() -> None:
+    source = zipfile.ZipFile(io.BytesIO(workbook()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b'<dimension ref="A1:E4"/>', b'<dimension ref="A1:XFD1048576"/>')
+                assert b"XFD1048576" in data
+            archive.writestr(item, data)
+    assert read(out.getvalue()).extra["sheets"][0] == {"name": "Rivers", "rows": 3, "columns": 4}
+
+
+def rewritten(part: str, change: bytes) -> bytes:
+    """The workbook with `part`'s XML declaration followed by `change` (a doctype, say)."""
+    source = zipfile.ZipFile(io.BytesIO(workbook()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == part:
+                head, _, rest = data.partition(b"?>")
+                data = head + b"?>" + change + rest
+            archive.writestr(item, data)
+    return out.getvalue()
+
+
+def test_entities_in_a_sheet_are_refused_not_expanded() -> None:
+    laughs = b'<!DOCTYPE x [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+    with pytest.raises(FerretError) as caught:
+        read(rewritten("xl/worksheets/sheet1.xml", laughs))
+    assert (
+        caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
+        and "counts.xlsx cannot be read" in caught.value.message
+    )
+
+
+@pytest.mark.parametrize("content_type", ["application/octet-stream", "application/zip", None])
+def test_a_spreadsheet_is_told_by_its_parts_whatever_its_type(content_type: str | None) -> None:
+    assert is_xlsx(workbook()) and read(workbook(), content_type).title == "Salmon counts"
+
+
+def test_a_workbook_without_a_filled_cell_is_empty_content() -> None:
+    with pytest.raises(FerretError) as caught:
+        read(workbook(empty=True))
+    assert (
+        caught.value.code == ErrorCode.EMPTY_CONTENT
+        and "counts.xlsx has no filled cell" in caught.value.message
+    )
+
+
+def test_fetch_reads_a_spreadsheet(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = simweb.add("/counts.xlsx", workbook(), headers={"Content-Type": XLSX_TYPE})
+    assert main(["fetch", url, "--json", "--home", str(tmp_path), "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert (
+        page["ok"]
+        and page["title"] == "Salmon counts"
+        and page["content"].startswith("## Rivers\n\n| River |")
+    )
