@@ -10,9 +10,8 @@ from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.extract.document import extract_document
-from webferret.extract.feed import is_feed
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.fetch.sniff import xml_root
+from webferret.fetch.sniff import FEED_ROOTS, xml_root
 
 RSS = """<?xml version="1.0" encoding="UTF-8"?>
 <?xml-stylesheet type="text/xsl" href="/feed.xsl"?>
@@ -123,10 +122,10 @@ def test_an_external_entity_is_not_read() -> None:
 
 def test_other_xml_is_still_shown_as_it_came() -> None:
     sitemap = '<?xml version="1.0"?><urlset><url><loc>https://x.example/a</loc></url></urlset>'
-    assert not is_feed(xml_root(sitemap.encode()))
+    assert xml_root(sitemap.encode()) not in FEED_ROOTS
     assert read(sitemap.replace("urlset", "catalog"), "application/xml").content.startswith("```xml\n<?xml")
-    assert is_feed(xml_root(b"\xef\xbb\xbf  <!-- a feed --><feed xmlns='http://www.w3.org/2005/Atom'>"))
-    assert not is_feed(xml_root(b"<html><body><feed>not one</feed></body></html>"))
+    assert xml_root(b"\xef\xbb\xbf  <!-- a feed --><feed xmlns='http://www.w3.org/2005/Atom'>") == "feed"
+    assert xml_root(b"<html><body><feed>not one</feed></body></html>") == "html"
 
 
 def test_fetch_reads_a_feed_and_lists_its_links(

@@ -15,7 +15,7 @@ from dataclasses import replace
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
-from webferret.fetch.sniff import declares_text, mime_of, sniff_kind, xml_root
+from webferret.fetch.sniff import FEED_ROOTS, SITEMAP_ROOTS, declares_text, mime_of, sniff_kind, xml_root
 from webferret.models import ErrorCode, FerretError, without_userinfo
 
 GUNZIP_LIMIT = 10 * 1024 * 1024
@@ -85,15 +85,15 @@ def _listing(
 ) -> Extracted | None:
     """An RSS or Atom feed, or a sitemap, as the list it is (whatever type it was served as), else None."""
     root = xml_root(body)
-    if root is None:
-        return None
-    from webferret.extract import feed, sitemap
+    if root in FEED_ROOTS:
+        from webferret.extract.feed import extract_feed
 
-    if feed.is_feed(root):
-        return feed.extract_feed(body, url, content_type, options)
-    if sitemap.is_sitemap(root):
-        return sitemap.extract_sitemap(body, url, options)
-    return None
+        return extract_feed(body, url, content_type, options)
+    if root in SITEMAP_ROOTS:
+        from webferret.extract.sitemap import extract_sitemap
+
+        return extract_sitemap(body, url, options)
+    return None  # an HTML page (or other XML): nothing imported for it
 
 
 def _binary_reason(body: bytes, mime: str | None) -> str:

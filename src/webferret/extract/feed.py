@@ -17,14 +17,8 @@ from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import Link
 
-ROOTS = frozenset(("rss", "feed", "rdf:rdf"))
 _SPACE = re.compile(r"\s+")
 _BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote|/pre)\b[^>]*>", re.IGNORECASE)
-
-
-def is_feed(root: str | None) -> bool:
-    """Is a document whose root element is `root` (`sniff.xml_root`) a feed?"""
-    return root in ROOTS
 
 
 def extract_feed(

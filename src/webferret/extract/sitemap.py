@@ -16,13 +16,7 @@ from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import Link
 
-ROOTS = frozenset(("urlset", "sitemapindex"))
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=True)
-
-
-def is_sitemap(root: str | None) -> bool:
-    """Is a document whose root element is `root` (`sniff.xml_root`) a sitemap?"""
-    return root in ROOTS
 
 
 def extract_sitemap(body: bytes, url: str | None, options: ExtractOptions) -> Extracted | None:

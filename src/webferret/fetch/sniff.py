@@ -13,7 +13,7 @@ from webferret.fetch.charset import declared_charset
 
 Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
 
-__all__ = ["Kind", "declares_text", "sniff_kind", "xml_root"]
+__all__ = ["FEED_ROOTS", "SITEMAP_ROOTS", "Kind", "declares_text", "sniff_kind", "xml_root"]
 
 _MAGIC: tuple[tuple[bytes, Kind], ...] = (
     (b"%PDF-", "pdf"),
@@ -55,6 +55,10 @@ _ROOT = re.compile(
     re.DOTALL | re.IGNORECASE,
 )
 ROOT_BYTES = 4096
+FEED_ROOTS = frozenset(("rss", "feed", "rdf:rdf"))
+"""The root elements of RSS 2.0, Atom and RSS 1.0 feeds (`extract.feed`)."""
+SITEMAP_ROOTS = frozenset(("urlset", "sitemapindex"))
+"""The root elements of sitemaps and sitemap indexes (`extract.sitemap`)."""
 
 
 def xml_root(body: bytes) -> str | None:
