@@ -12,7 +12,8 @@ from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.cli.cmd_open import NOT_STORED
-from webferret.models import Link, Page
+from webferret.models import ErrorCode, ErrorInfo, Link, Page
+from webferret.search.unreachable import UNREACHABLE_FILE, Failure, UnreachableMemory
 from webferret.store.pages import PageStore
 
 LONG = "\n\n".join(f"## Part {i}\n\n" + f"Stoats in part {i} change their coats. " * 40 for i in range(20))
@@ -178,8 +179,12 @@ def test_store_stats_prune_clear(home: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0 and out["data"]["removed"] == 0
     code, out = _json(capsys, "store", "clear", "--home", str(home))  # stdin is no terminal: no --yes, no
     assert code == 2 and out["error"]["code"] == "invalid_argument" and "--yes" in out["error"]["message"]
+    memory = UnreachableMemory(home / UNREACHABLE_FILE, 600)  # a dead link a search saw
+    gone = ErrorInfo(code=ErrorCode.NOT_FOUND, message="404")
+    memory.note([Failure("https://gone.example/", gone, 10, False)], [])
     code, out = _json(capsys, "store", "clear", "--yes", "--home", str(home))
-    assert code == 0 and out["data"]["removed"] == 2
+    assert code == 0 and out["data"] == {"removed": 2, "unreachable_forgotten": 1}
+    assert memory.recall(["https://gone.example/"], 10, False) == {}  # the next search asks it again
     assert main(["store", "stats", "--home", str(home)]) == 0
     assert "pages: 0" in capsys.readouterr().out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from pathlib import Path
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_common, fail, settings_from_args
 
@@ -20,7 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     prune.add_argument(
         "--older-than", type=duration, required=True, metavar="AGE", help="e.g. 30m, 12h, 7d, 2w"
     )
-    clear = actions.add_parser("clear", help="remove every stored page (asks first, or --yes)")
+    clear = actions.add_parser(
+        "clear", help="remove every stored page and the dead links searches remember (asks first, or --yes)"
+    )
     clear.add_argument("--yes", "-y", action="store_true", help="do not ask: remove them all")
     for action in (stats, prune, clear):
         add_common(action)
@@ -51,7 +54,10 @@ async def run(args: argparse.Namespace) -> int:
             refused = _confirm_clear(args, store.stats().pages, str(ferret.settings.home))
             if refused is not None:
                 return refused
-            data = {"removed": store.clear()}
+            data = {
+                "removed": store.clear(),
+                "unreachable_forgotten": _forget_unreachable(ferret.settings.home),
+            }
             store.compact()
     if args.json:
         from webferret.cli.common import envelope_json
@@ -60,6 +66,19 @@ async def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("".join(f"{key}: {value}\n" for key, value in data.items()))
     return EXIT_OK
+
+
+def _forget_unreachable(home: Path) -> int:
+    """Forget the dead links searches remember (`search.unreachable`): a cleared store starts afresh."""
+    import sqlite3
+
+    from webferret.search.unreachable import UNREACHABLE_FILE, UnreachableMemory
+
+    try:
+        return UnreachableMemory(home / UNREACHABLE_FILE, 1).clear()
+    except sqlite3.Error:  # a damaged file: deleting it forgets as much
+        (home / UNREACHABLE_FILE).unlink(missing_ok=True)
+        return 0
 
 
 def _confirm_clear(args: argparse.Namespace, pages: int, home: str) -> int | None:

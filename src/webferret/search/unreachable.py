@@ -146,6 +146,13 @@ class UnreachableMemory:
             found[keys[key]] = Recalled(info, failed_at)
         return found
 
+    def clear(self) -> int:
+        """Forget every failure kept (`store clear`); answer how many were."""
+        if not self.path.exists():
+            return 0
+        with self._connection() as conn:
+            return conn.execute("DELETE FROM unreachable").rowcount
+
     def note_later(self, failed: Sequence[Failure], read: Sequence[str]) -> Callable[[], None]:
         """`note`, promised now and written by the job answered (for a worker thread): a recall
         waits for it. A note that cannot be written is lost (its candidates are asked again)."""
