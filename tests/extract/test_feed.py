@@ -12,6 +12,7 @@ from webferret.cli import main
 from webferret.extract.document import extract_document
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.sniff import FEED_ROOTS, xml_root
+from webferret.models import ErrorCode, FerretError
 
 RSS = """<?xml version="1.0" encoding="UTF-8"?>
 <?xml-stylesheet type="text/xsl" href="/feed.xsl"?>
@@ -103,6 +104,14 @@ def test_a_feed_served_as_html_asked_as_html_answers_markdown() -> None:
     page = read(RSS, "text/html", format="html")
     assert page.format == "markdown"
     assert "## [Ferrets find the lost key](https://burrow.example/key)" in page.content
+
+
+def test_a_feed_without_entries_says_so_and_a_feed_in_name_only_is_xml() -> None:
+    with pytest.raises(FerretError) as caught:
+        read("<rss version='2.0'><channel><title>Quiet</title></channel></rss>", "application/rss+xml")
+    assert caught.value.code == ErrorCode.EMPTY_CONTENT and "(Quiet) has no entries" in caught.value.message
+    custom = "<?xml version='1.0'?><feed><item>1</item></feed>"  # no Atom: an application's own XML
+    assert read(custom, "application/xml").content.startswith("```xml\n")
 
 
 def test_a_broken_feed_still_gives_its_entries() -> None:

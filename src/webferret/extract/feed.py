@@ -15,7 +15,7 @@ from typing import Any
 
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
-from webferret.models import Link
+from webferret.models import ErrorCode, FerretError, Link
 
 _SPACE = re.compile(r"\s+")
 _BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote|/pre)\b[^>]*>", re.IGNORECASE)
@@ -24,17 +24,24 @@ _BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote|
 def extract_feed(
     body: bytes, url: str | None, content_type: str | None, options: ExtractOptions
 ) -> Extracted | None:
-    """The feed in `body` as a listing, or None when feedparser finds neither a title nor an entry."""
+    """The feed in `body` as a listing, or None when feedparser finds neither a title nor an entry;
+    `FerretError` (`empty_content`) for a feed without entries."""
     import feedparser
 
     headers = {"content-type": content_type or "application/xml"}
     if url:
         headers["content-location"] = url  # relative links are made absolute against it
     parsed = feedparser.parse(io.BytesIO(body), response_headers=headers, sanitize_html=False)
-    feed, entries = parsed.feed, list(parsed.entries)
+    feed = parsed.feed
+    entries = [
+        entry for entry in parsed.entries if any(entry.get(key) for key in ("title", "link", "summary"))
+    ]
     title = _text(feed.get("title"))
     if not title and not entries:
-        return None
+        return None  # not a feed after all (an XML document whose root is called `feed`): shown as XML
+    if not entries:
+        where = url or "input"
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"the feed at {where} ({title}) has no entries")
     about = _text(feed.get("subtitle"))
     markdown: list[str] = [about] if about else []  # the title is the page's (left out, as an HTML page's)
     plain, links = list(markdown), []
