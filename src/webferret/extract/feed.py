@@ -33,9 +33,8 @@ def extract_feed(
         headers["content-location"] = url  # relative links are made absolute against it
     parsed = feedparser.parse(io.BytesIO(body), response_headers=headers, sanitize_html=False)
     feed = parsed.feed
-    entries = [
-        entry for entry in parsed.entries if any(entry.get(key) for key in ("title", "link", "summary"))
-    ]
+    shown = ("title", "link", "summary", "content")  # an entry with none of them has nothing to list
+    entries = [entry for entry in parsed.entries if any(entry.get(key) for key in shown)]
     title = _text(feed.get("title"))
     if not title and not entries:
         return None  # not a feed after all (an XML document whose root is called `feed`): shown as XML
