@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from datetime import date, datetime
 from pathlib import Path
 
 import openpyxl
 import pytest
+from rezip import after_declaration, rezipped
 from simweb import SimWeb
 
 from webferret.cli import main
@@ -70,36 +70,18 @@ def test_every_sheet_is_a_table_under_its_name() -> None:
 
 
 def test_a_sheet_that_claims_the_whole_grid_is_read_to_its_cells() -> None:
-    source = zipfile.ZipFile(io.BytesIO(workbook()))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for item in source.infolist():
-            data = source.read(item)
-            if item.filename == "xl/worksheets/sheet1.xml":
-                data = data.replace(b'<dimension ref="A1:E4"/>', b'<dimension ref="A1:XFD1048576"/>')
-                assert b"XFD1048576" in data
-            archive.writestr(item, data)
-    assert read(out.getvalue()).extra["sheets"][0] == {"name": "Rivers", "rows": 3, "columns": 4}
+    def whole_grid(data: bytes) -> bytes:
+        assert b'<dimension ref="A1:E4"/>' in data
+        return data.replace(b'<dimension ref="A1:E4"/>', b'<dimension ref="A1:XFD1048576"/>')
 
-
-def rewritten(part: str, change: bytes) -> bytes:
-    """The workbook with `part`'s XML declaration followed by `change` (a doctype, say)."""
-    source = zipfile.ZipFile(io.BytesIO(workbook()))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for item in source.infolist():
-            data = source.read(item)
-            if item.filename == part:
-                head, _, rest = data.partition(b"?>")
-                data = head + b"?>" + change + rest
-            archive.writestr(item, data)
-    return out.getvalue()
+    grid = rezipped(workbook(), "xl/worksheets/sheet1.xml", whole_grid)
+    assert read(grid).extra["sheets"][0] == {"name": "Rivers", "rows": 3, "columns": 4}
 
 
 def test_entities_in_a_sheet_are_refused_not_expanded() -> None:
     laughs = b'<!DOCTYPE x [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
     with pytest.raises(FerretError) as caught:
-        read(rewritten("xl/worksheets/sheet1.xml", laughs))
+        read(rezipped(workbook(), "xl/worksheets/sheet1.xml", after_declaration(laughs)))
     assert (
         caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
         and "counts.xlsx cannot be read" in caught.value.message

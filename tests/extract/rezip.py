@@ -1,0 +1,30 @@
+"""An office file (a zip archive) with one of its parts changed, for the tests of hostile files."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable
+
+
+def rezipped(body: bytes, part: str, change: Callable[[bytes], bytes]) -> bytes:
+    """`body`'s archive with `part` replaced by `change(part's bytes)`, the others as they were."""
+    source = zipfile.ZipFile(io.BytesIO(body))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for item in source.infolist():
+            data = source.read(item)
+            archive.writestr(item, change(data) if item.filename == part else data)
+    return out.getvalue()
+
+
+def after_declaration(extra: bytes) -> Callable[[bytes], bytes]:
+    """A change that puts `extra` (a doctype, say) right after a part's XML declaration, or first in
+    a part that has none."""
+
+    def change(data: bytes) -> bytes:
+        if data.startswith(b"<?xml"):
+            return data.replace(b"?>", b"?>" + extra, 1)
+        return extra + data
+
+    return change
