@@ -123,10 +123,21 @@ def test_a_broken_feed_still_gives_its_entries() -> None:
 def test_an_external_entity_is_not_read() -> None:
     hostile = RSS.replace(
         "<rss ", '<!DOCTYPE rss [<!ENTITY secret SYSTEM "file:///etc/hostname">]>\n<rss '
-    ).replace("<title>Burrow News</title>", "<title>Burrow &secret;</title>")
+    ).replace("<description>Long tunnels", "<description>Long &secret; tunnels")
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
     page = read(hostile, "application/rss+xml")
-    assert hostname not in page.content and "Ferrets find the lost key" in page.content
+    assert "Ferrets find the lost key" in page.content
+    assert "and short tunnels." in page.content and f"Long {hostname} tunnels" not in page.content
+
+
+def test_a_feed_with_a_doctype_is_still_a_feed() -> None:
+    netscape = (
+        '<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://x.example/rss.dtd">'
+    )
+    subset = '<!DOCTYPE rss [<!ENTITY mdash "&#8212;">]>'
+    for doctype in (netscape, subset):
+        page = read(RSS.replace("<rss ", f"{doctype}\n<rss "), "application/rss+xml")
+        assert page.extra["feed"].startswith("rss") and "## [Ferrets find the lost key]" in page.content
 
 
 def test_other_xml_is_still_shown_as_it_came() -> None:

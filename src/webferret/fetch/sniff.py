@@ -51,7 +51,7 @@ _CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 
 
 _ROOT = re.compile(
-    rb"\A(?:\xef\xbb\xbf)?(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*<([A-Za-z_][\w.:-]*)[\s>/]",
+    rb"\A(?:\xef\xbb\xbf)?(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)*<([A-Za-z_][\w.:-]*)[\s>/]",
     re.DOTALL | re.IGNORECASE,
 )
 ROOT_BYTES = 4096
@@ -63,8 +63,8 @@ SITEMAP_ROOTS = frozenset(("urlset", "sitemapindex"))
 
 def xml_root(body: bytes) -> str | None:
     """The name of the element a markup document starts with (past an XML declaration, stylesheets,
-    comments and a doctype), lower-cased with its prefix: "rss", "feed", "rdf:rdf", "urlset", "html";
-    None when the body starts with no element."""
+    comments and a doctype, its internal subset included), lower-cased with its prefix: "rss",
+    "feed", "rdf:rdf", "urlset", "html"; None when the body starts with no element."""
     found = _ROOT.match(body[:ROOT_BYTES])
     return found.group(1).decode("ascii").lower() if found else None
 
