@@ -44,6 +44,19 @@ def test_search_view_fences_engine_text_and_keeps_our_words_outside() -> None:
     assert text.count(fence.nonce) == 2
 
 
+@pytest.mark.parametrize(("style", "again"), [("mcp", "fresh=true"), ("cli", "--fresh")])
+def test_search_view_says_which_dead_links_were_remembered(style: str, again: str) -> None:
+    dead = [
+        {"url": "https://dead.example/", "remembered_at": "2026-12-04T06:00:00Z"},
+        {"url": "https://gone.example/", "remembered_at": None},
+    ]
+    text = render_search({"query": "q", "results": [], "unreachable": dead}, Fence.new(), style)  # type: ignore[arg-type]
+    assert 'Search "q": 0 results (2 unreachable dropped, 1 of them remembered from a recent search)' in text
+    assert text.endswith(f"Search again with {again} to ask the remembered ones again.")
+    fresh = render_search({"query": "q", "results": [], "unreachable": dead[1:]}, Fence.new(), style)  # type: ignore[arg-type]
+    assert "(1 unreachable dropped)" in fresh and "Search again" not in fresh
+
+
 def test_page_view_error_and_continuation() -> None:
     fence = Fence.new()
     entry = {

@@ -74,13 +74,17 @@ def _hit_lines(rank: int, hit: JSON) -> list[str]:
 def render_search(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     """A search answer: a header, the fenced result list, then how to read a result."""
     results: Sequence[JSON] = data.get("results") or []
-    unreachable = len(data.get("unreachable") or [])
+    dropped = data.get("unreachable") or []
+    unreachable = len(dropped)
+    remembered = sum(1 for item in dropped if isinstance(item, dict) and item.get("remembered_at"))
     engines = ", ".join(
         f"{report.get('name')} {'ok' if report.get('ok') else 'failed'}"
         for report in data.get("engines") or []
     )
     head = f'Search "{data.get("query", "")}": {counted(len(results), "result")}'
-    head += f" ({unreachable} unreachable dropped)" if unreachable else ""
+    if unreachable:
+        seen = f", {remembered} of them remembered from a recent search" if remembered else ""
+        head += f" ({unreachable} unreachable dropped{seen})"
     head += f" · engines: {engines}" if engines else ""
     lines = [fence.directive(), "", head]
     lines.extend(
@@ -93,9 +97,13 @@ def render_search(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     if results:
         how = READ_A_RESULT[style]
         lines.extend(["", f"Read a result with {how}."])
+    if remembered:
+        lines.extend(["", f"Search again with {SEARCH_FRESH[style]} to ask the remembered ones again."])
     return "\n".join(lines)
 
 
+SEARCH_FRESH = {"mcp": "fresh=true", "cli": "--fresh"}
+"""How each face asks every candidate anew (a dead link a recent search found is otherwise not asked)."""
 READ_A_RESULT = {
     "mcp": "web_open(handle=...) when it has a handle, else web_fetch(urls=[...])",
     "cli": "`webferret open HANDLE --agent` when it has a handle, else `webferret fetch URL --agent`",
