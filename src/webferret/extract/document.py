@@ -1,10 +1,10 @@
 """Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop.
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
-feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document (`wordfile`) or a spreadsheet
-(`sheetfile`) among binary files, by what they hold; other binary is `unsupported_content`. A gzip
-file (a `.json.gz` or `.xml.gz` download, or a page its server compressed twice) is unpacked once, up
-to `GUNZIP_LIMIT`, and its content read as any other.
+feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document (`wordfile`), a spreadsheet
+(`sheetfile`) or a presentation (`slidefile`) among binary files, by what they hold; other binary is
+`unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
+compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
 
 from __future__ import annotations
@@ -57,12 +57,14 @@ def _extract_kind(
 
         return extract_pdf(body, url, options)
     if kind == "binary":
-        from webferret.extract import sheetfile, wordfile
+        from webferret.extract import sheetfile, slidefile, wordfile
 
         if wordfile.is_docx(body):
             return wordfile.extract_docx(body, url, options)
         if sheetfile.is_xlsx(body):
             return sheetfile.extract_xlsx(body, url, options)
+        if slidefile.is_pptx(body):
+            return slidefile.extract_pptx(body, url, options)
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
     if kind in ("xml", "html", "text") and (listing := _listing(body, url, content_type, options)):
         return listing

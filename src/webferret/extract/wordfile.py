@@ -1,6 +1,6 @@
 """Word documents (.docx) as Markdown: mammoth turns the document into plain semantic HTML (headings
 from its styles, lists, tables, links, emphasis), rendered by the same Markdown writer as a page;
-title, author and dates from its properties (`docProps/core.xml`).
+title, author and dates from its properties (`zipped.core_properties`).
 
 The whole document is its content (no main-content choice). Images are left as their alt text (mammoth
 would inline them as data URIs), nothing outside the file is opened (mammoth's external file access
@@ -10,9 +10,8 @@ stays off), and a file whose parts unpack too far is refused before it is read (
 from __future__ import annotations
 
 import io
-import zipfile
 
-from lxml import etree, html
+from lxml import html
 
 from webferret.extract import zipped
 from webferret.extract.links import main_targets, page_links
@@ -24,12 +23,6 @@ from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-_CORE = {
-    "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
-    "dc": "http://purl.org/dc/elements/1.1/",
-    "dcterms": "http://purl.org/dc/terms/",
-}
-_SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
 def is_docx(body: bytes) -> bool:
@@ -40,7 +33,7 @@ def is_docx(body: bytes) -> bool:
 def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """The Word document in `body` as Markdown (or text) with its properties; `FerretError` says why not."""
     what = f"the Word document at {url or 'input'}"
-    core = _core(zipped.checked(body, what))
+    core = zipped.core_properties(zipped.checked(body, what))
     import mammoth
 
     images = mammoth.images.img_element(_no_src)
@@ -69,28 +62,6 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         links=page_links(root, url, main_targets(root, url)),
         extra={"document": "docx"},
     )
-
-
-def _core(archive: zipfile.ZipFile) -> dict[str, str]:
-    """The document's core properties (title, creator, created, modified, ...), those it has."""
-    try:
-        data = archive.read("docProps/core.xml")
-        root = etree.fromstring(data, _SAFE_XML)
-    except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, ValueError, OSError):
-        return {}
-    found: dict[str, str] = {}
-    for name, path in (
-        ("title", "dc:title"),
-        ("creator", "dc:creator"),
-        ("description", "dc:description"),
-        ("language", "dc:language"),
-        ("created", "dcterms:created"),
-        ("modified", "dcterms:modified"),
-    ):
-        text = " ".join((root.findtext(path, namespaces=_CORE) or "").split())
-        if text:
-            found[name] = text
-    return found
 
 
 def _no_src(image: object) -> dict[str, str]:

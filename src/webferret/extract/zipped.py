@@ -5,11 +5,20 @@ from __future__ import annotations
 import io
 import zipfile
 
+from lxml import etree
+
 from webferret.models import ErrorCode, FerretError
 
 UNPACKED_LIMIT = 64 * 1024 * 1024
 """The most bytes an office file's parts may unpack to (a zip bomb is refused before it is read)."""
 ZIP_MAGIC = b"PK\x03\x04"
+SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+"""How a part is parsed: no entity is expanded, nothing is fetched, no tree past libxml2's limits."""
+_CORE = {
+    "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "dcterms": "http://purl.org/dc/terms/",
+}
 
 
 def holds(body: bytes, part: str) -> bool:
@@ -41,3 +50,32 @@ def unreadable(what: str, exc: Exception) -> FerretError:
     """`unsupported_content` saying why `what` cannot be read, in one short line."""
     said = " ".join(str(exc).split())[:200] or type(exc).__name__
     return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: {said}")
+
+
+def part(archive: zipfile.ZipFile, name: str) -> etree._Element | None:
+    """The part `name` of `archive` parsed (`SAFE_XML`), or None when it is missing or no XML."""
+    try:
+        return etree.fromstring(archive.read(name), SAFE_XML)
+    except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, ValueError, OSError):
+        return None
+
+
+def core_properties(archive: zipfile.ZipFile) -> dict[str, str]:
+    """An office file's core properties (`docProps/core.xml`: title, creator, description, language,
+    created, modified), those it has."""
+    root = part(archive, "docProps/core.xml")
+    if root is None:
+        return {}
+    found: dict[str, str] = {}
+    for name, path in (
+        ("title", "dc:title"),
+        ("creator", "dc:creator"),
+        ("description", "dc:description"),
+        ("language", "dc:language"),
+        ("created", "dcterms:created"),
+        ("modified", "dcterms:modified"),
+    ):
+        text = " ".join((root.findtext(path, namespaces=_CORE) or "").split())
+        if text:
+            found[name] = text
+    return found

@@ -1,0 +1,220 @@
+"""Presentations (.pptx) as Markdown: a section per slide in the deck's order, headed by its title, its
+text boxes' paragraphs (a bulleted or indented paragraph as a list item at its level), its tables, and
+its speaker notes; title, author and dates from the deck's properties.
+
+The slides are read from their XML with lxml (`zipped.SAFE_XML`: no entities, no network), in the
+order `ppt/presentation.xml` lists them. Pictures, charts and layouts carry no text of their own here.
+A file whose parts unpack too far is refused before it is read (`zipped`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import zipfile
+from collections.abc import Iterator
+
+from lxml import etree
+
+from webferret.extract import zipped
+from webferret.extract.metadata import iso_date
+from webferret.extract.textual import file_name
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import ErrorCode, FerretError
+
+PPTX_TYPE = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+_NS = {
+    "p": "http://schemas.openxmlformats.org/presentationml/2006/main",
+    "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+    "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "rel": "http://schemas.openxmlformats.org/package/2006/relationships",
+}
+_R_ID = f"{{{_NS['r']}}}id"
+_TITLES = ("title", "ctrTitle")
+_NOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide"
+
+
+def is_pptx(body: bytes) -> bool:
+    """Is `body` a zip file holding a presentation?"""
+    return zipped.holds(body, "ppt/presentation.xml")
+
+
+def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """Every slide of the deck in `body` with its text; `FerretError` says why not."""
+    what = f"the presentation at {url or 'input'}"
+    archive = zipped.checked(body, what)
+    text = options.format == "text"
+    sections: list[str] = []
+    first_title = ""
+    for number, path in enumerate(_slide_paths(archive, what), start=1):
+        slide = zipped.part(archive, path)
+        if slide is None:
+            continue
+        title, lines = _slide(slide, text)
+        notes = _notes(archive, path)
+        if not (title or lines or notes):
+            continue
+        first_title = first_title or title
+        head = f"Slide {number}" + (f": {title}" if title else "")
+        block = [head if text else f"## {head}", *lines]
+        if notes:
+            block.append(f"Notes: {notes}" if text else f"> Notes: {notes}")
+        sections.append("\n\n".join(block))
+    if not sections:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
+    content = "\n\n".join(sections) + "\n"
+    core = zipped.core_properties(archive)
+    return Extracted(
+        content_type=PPTX_TYPE,
+        title=core.get("title") or first_title or file_name(url),
+        byline=core.get("creator"),
+        published=iso_date((core.get("created") or "")[:10]),
+        modified=iso_date((core.get("modified") or "")[:10]),
+        description=core.get("description"),
+        language=core.get("language"),
+        page_type="other",
+        format="text" if text else "markdown",
+        content=content,
+        word_count=count_words(content),
+        extra={"document": "pptx", "slides": len(sections)},
+    )
+
+
+def _slide_paths(archive: zipfile.ZipFile, what: str) -> list[str]:
+    """The slides' part names in the deck's order."""
+    deck = zipped.part(archive, "ppt/presentation.xml")
+    if deck is None:
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: its ppt/presentation.xml is no XML"
+        )
+    targets = _relations(archive, "ppt/presentation.xml")
+    ids = [node.get(_R_ID) for node in deck.iterfind("p:sldIdLst/p:sldId", _NS)]
+    return [targets[rid] for rid in ids if rid in targets]
+
+
+def _relations(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
+    """A part's relationships: id to the target's part name (resolved against the part's folder)."""
+    folder, base = posixpath.split(name)
+    rels = zipped.part(archive, f"{folder}/_rels/{base}.rels")
+    if rels is None:
+        return {}
+    found = {}
+    for node in rels.iterfind("rel:Relationship", _NS):
+        target, rid = node.get("Target") or "", node.get("Id") or ""
+        if node.get("TargetMode") == "External" or not target:
+            continue
+        path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"{folder}/{target}")
+        found[rid] = path
+    return found
+
+
+def _notes(archive: zipfile.ZipFile, slide_path: str) -> str:
+    """The speaker notes of a slide, as one line."""
+    folder, base = posixpath.split(slide_path)
+    rels = zipped.part(archive, f"{folder}/_rels/{base}.rels")
+    if rels is None:
+        return ""
+    for node in rels.iterfind("rel:Relationship", _NS):
+        if node.get("Type") == _NOTES:
+            target = posixpath.normpath(f"{folder}/{node.get('Target') or ''}")
+            notes = zipped.part(archive, target)
+            if notes is None:
+                return ""
+            said = [
+                _paragraph_text(paragraph)
+                for shape in notes.iter(f"{{{_NS['p']}}}sp")
+                if _placeholder(shape) == "body"
+                for paragraph in shape.iterfind(".//a:p", _NS)
+            ]
+            return " ".join(line for line in said if line)
+    return ""
+
+
+def _slide(slide: etree._Element, text: bool) -> tuple[str, list[str]]:
+    """A slide's title and its other text, as Markdown blocks (or plain lines)."""
+    title = ""
+    blocks: list[str] = []
+    for shape in _shapes(slide):
+        if shape.tag == f"{{{_NS['p']}}}graphicFrame":
+            table = _table(shape, text)
+            if table:
+                blocks.append(table)
+            continue
+        paragraphs = shape.findall(".//a:p", _NS)
+        if _placeholder(shape) in _TITLES and not title:
+            title = " ".join(part for part in (_paragraph_text(p) for p in paragraphs) if part)
+            continue
+        listed = _placeholder(shape) in ("body", "obj")  # a body placeholder's paragraphs are its bullets
+        lines = [_paragraph_line(paragraph, text, listed) for paragraph in paragraphs]
+        block = "\n".join(line for line in lines if line)
+        if block:
+            blocks.append(block)
+    return title, blocks
+
+
+def _shapes(slide: etree._Element) -> Iterator[etree._Element]:
+    """The slide's shapes with text and its tables, in drawing order (groups opened)."""
+    tree = slide.find("p:cSld/p:spTree", _NS)
+    if tree is None:
+        return
+    stack = list(reversed(tree))
+    while stack:
+        node = stack.pop()
+        local = etree.QName(node).localname if isinstance(node.tag, str) else ""
+        if local == "grpSp":
+            stack.extend(reversed(node))
+        elif local == "sp" or (local == "graphicFrame" and node.find(".//a:tbl", _NS) is not None):
+            yield node
+
+
+def _placeholder(shape: etree._Element) -> str | None:
+    """The placeholder type of a shape ("title", "body", ...), "body" for an untyped placeholder."""
+    found = shape.find("p:nvSpPr/p:nvPr/p:ph", _NS)
+    return None if found is None else found.get("type", "body")
+
+
+def _paragraph_text(paragraph: etree._Element) -> str:
+    pieces = []
+    for node in paragraph.iter(f"{{{_NS['a']}}}t", f"{{{_NS['a']}}}br"):
+        pieces.append("\n" if etree.QName(node).localname == "br" else node.text or "")
+    return " ".join("".join(pieces).split())
+
+
+def _paragraph_line(paragraph: etree._Element, text: bool, listed: bool) -> str:
+    """A paragraph as a line: a bulleted one as a list item at its level. `listed`: the shape's
+    paragraphs are bullets unless they say otherwise (a body placeholder's, whose bullets the
+    slide's layout draws); elsewhere only a paragraph that sets its own bullet is one."""
+    said = _paragraph_text(paragraph)
+    if not said or text:
+        return said
+    props = paragraph.find("a:pPr", _NS)
+    level_text = props.get("lvl", "0") if props is not None else "0"
+    level = int(level_text) if level_text.isdigit() else 0
+    own = props is not None and any(
+        props.find(f"a:{tag}", _NS) is not None for tag in ("buChar", "buAutoNum")
+    )
+    plain = props is not None and props.find("a:buNone", _NS) is not None
+    return f"{'  ' * level}- {said}" if (own or listed) and not plain else said
+
+
+def _cell_text(cell: etree._Element) -> str:
+    return " ".join(part for part in (_paragraph_text(p) for p in cell.iterfind(".//a:p", _NS)) if part)
+
+
+def _table(frame: etree._Element, text: bool) -> str:
+    rows = [
+        [_cell_text(cell) for cell in row.iterfind("a:tc", _NS)]
+        for row in frame.iterfind(".//a:tbl/a:tr", _NS)
+    ]
+    rows = [row for row in rows if any(row)]
+    if not rows:
+        return ""
+    if text:
+        return "\n".join("\t".join(row) for row in rows)
+    width = max(len(row) for row in rows)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    return "\n".join([line(rows[0]), "|" + "---|" * width, *(line(row) for row in rows[1:])])

@@ -1,0 +1,169 @@
+"""Presentations (.pptx) read as a section per slide (`extract.slidefile`)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from rezip import after_declaration, rezipped
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.extract.document import extract_document
+from webferret.extract.slidefile import PPTX_TYPE, is_pptx
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.models import ErrorCode, FerretError
+
+P = "http://schemas.openxmlformats.org/presentationml/2006/main"
+A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+CORE = """<?xml version="1.0" encoding="UTF-8"?>
+<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"
+ xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/">
+<dc:title>Salmon Season</dc:title><dc:creator>Bea Weir</dc:creator>
+<dcterms:created>2025-03-05T12:00:00Z</dcterms:created></cp:coreProperties>"""
+
+
+def para(text: str, props: str = "") -> str:
+    return f"<a:p>{props}<a:r><a:t>{text}</a:t></a:r></a:p>"
+
+
+def shape(placeholder: str | None, *paragraphs: str) -> str:
+    ph = f'<p:nvPr><p:ph type="{placeholder}"/></p:nvPr>' if placeholder else "<p:nvPr/>"
+    return f"<p:sp><p:nvSpPr>{ph}</p:nvSpPr><p:txBody>{''.join(paragraphs)}</p:txBody></p:sp>"
+
+
+def table(*rows: tuple[str, ...]) -> str:
+    cells = "".join(
+        "<a:tr>" + "".join(f"<a:tc><a:txBody>{para(cell)}</a:txBody></a:tc>" for cell in row) + "</a:tr>"
+        for row in rows
+    )
+    frame = f"<a:graphic><a:graphicData><a:tbl>{cells}</a:tbl></a:graphicData></a:graphic>"
+    return f"<p:graphicFrame>{frame}</p:graphicFrame>"
+
+
+def slide(*shapes: str) -> str:
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><p:sld xmlns:p="{P}" xmlns:a="{A}" xmlns:r="{R}">'
+        f"<p:cSld><p:spTree>{''.join(shapes)}</p:spTree></p:cSld></p:sld>"
+    )
+
+
+BULLET = '<a:pPr><a:buChar char="*"/></a:pPr>'
+NO_BULLET = "<a:pPr><a:buNone/></a:pPr>"
+SLIDES = [
+    slide(shape("ctrTitle", para("Salmon Season")), shape("subTitle", para("Counts from four weirs"))),
+    slide(
+        shape("title", para("Where we counted")),
+        shape(None, para("Every weir was counted at dawn.")),
+        shape("body", para("Tay"), para("North bank", '<a:pPr lvl="1"/>'), para("Dee", NO_BULLET)),
+        "<p:grpSp>" + shape(None, para("Grouped note", BULLET)) + "</p:grpSp>",
+    ),
+    slide(shape("title", para("Totals")), table(("River", "Fish"), ("Tay", "412"))),
+]
+
+
+def deck(
+    slides: list[str] = SLIDES, order: list[int] | None = None, notes: str | None = "Thank the wardens."
+) -> bytes:
+    """A .pptx with the parts a reader needs: the deck listing its slides (in `order`), the slides,
+    the second slide's speaker notes, and the properties."""
+    order = order or list(range(1, len(slides) + 1))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        ids = "".join(f'<p:sldId id="{255 + n}" r:id="rId{n}"/>' for n in order)
+        archive.writestr(
+            "ppt/presentation.xml",
+            f'<?xml version="1.0"?><p:presentation xmlns:p="{P}" xmlns:r="{R}">'
+            f"<p:sldIdLst>{ids}</p:sldIdLst></p:presentation>",
+        )
+        rels = "".join(
+            f'<Relationship Id="rId{n}" Type="{R}/slide" Target="slides/slide{n}.xml"/>'
+            for n in range(1, len(slides) + 1)
+        )
+        archive.writestr(
+            "ppt/_rels/presentation.xml.rels", f'<Relationships xmlns="{PKG}">{rels}</Relationships>'
+        )
+        for n, xml in enumerate(slides, start=1):
+            archive.writestr(f"ppt/slides/slide{n}.xml", xml)
+        if notes is not None:
+            archive.writestr(
+                "ppt/slides/_rels/slide2.xml.rels",
+                f'<Relationships xmlns="{PKG}"><Relationship Id="rId9" Type="{R}/notesSlide" '
+                'Target="../notesSlides/notesSlide1.xml"/></Relationships>',
+            )
+            archive.writestr(
+                "ppt/notesSlides/notesSlide1.xml",
+                f'<p:notes xmlns:p="{P}" xmlns:a="{A}"><p:cSld><p:spTree>{shape("sldImg")}'
+                f"{shape('body', para(notes))}</p:spTree></p:cSld></p:notes>",
+            )
+        archive.writestr("docProps/core.xml", CORE)
+    return out.getvalue()
+
+
+def read(body: bytes, content_type: str | None = PPTX_TYPE, **options: object) -> Extracted:
+    return extract_document(
+        body,
+        url="https://weirs.example/talks/season.pptx",
+        content_type=content_type,
+        options=ExtractOptions(**options),
+    )
+
+
+def test_every_slide_is_a_section_with_its_title_bullets_table_and_notes() -> None:
+    page = read(deck())
+    assert page.content == (
+        "## Slide 1: Salmon Season\n\nCounts from four weirs\n\n"
+        "## Slide 2: Where we counted\n\nEvery weir was counted at dawn.\n\n- Tay\n  - North bank\nDee\n\n"
+        "- Grouped note\n\n> Notes: Thank the wardens.\n\n"
+        "## Slide 3: Totals\n\n| River | Fish |\n|---|---|\n| Tay | 412 |\n"
+    )
+    assert (page.title, page.byline, page.published, page.content_type) == (
+        "Salmon Season",
+        "Bea Weir",
+        "2025-03-05",
+        PPTX_TYPE,
+    )
+    assert page.extra == {"document": "pptx", "slides": 3}
+    text = read(deck(), format="text").content
+    assert text.startswith("Slide 1: Salmon Season\n\nCounts from four weirs\n\nSlide 2: Where we counted")
+    assert "- " not in text and "Notes: Thank the wardens." in text and "River\tFish" in text
+
+
+def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
+    content = read(deck(order=[3, 1, 2])).content
+    assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")
+    assert content.startswith("## Slide 1: Totals")
+
+
+@pytest.mark.parametrize("content_type", ["application/octet-stream", "application/zip", None])
+def test_a_presentation_is_told_by_its_parts_whatever_its_type(content_type: str | None) -> None:
+    assert is_pptx(deck()) and read(deck(), content_type).title == "Salmon Season"
+
+
+def test_a_deck_without_text_is_empty_content() -> None:
+    with pytest.raises(FerretError) as caught:
+        read(deck(slides=[slide(shape("title"))], notes=None))
+    assert caught.value.code == ErrorCode.EMPTY_CONTENT and "season.pptx has no text" in caught.value.message
+
+
+def test_an_external_entity_in_a_slide_is_not_read() -> None:
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
+    entity = b'<!DOCTYPE p:sld [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'
+    hostile = [SLIDES[0].replace("Counts from four weirs", "Counts from &secret; weirs"), *SLIDES[1:]]
+    content = read(rezipped(deck(hostile), "ppt/slides/slide1.xml", after_declaration(entity))).content
+    assert f"from {hostname} weirs" not in content and "Where we counted" in content
+
+
+def test_fetch_reads_a_presentation(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = simweb.add("/season.pptx", deck(), headers={"Content-Type": PPTX_TYPE})
+    assert main(["fetch", url, "--json", "--home", str(tmp_path), "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and page["title"] == "Salmon Season" and "## Slide 3: Totals" in page["content"]
