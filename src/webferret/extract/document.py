@@ -15,7 +15,15 @@ from dataclasses import replace
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.charset import decode_body
-from webferret.fetch.sniff import FEED_ROOTS, SITEMAP_ROOTS, declares_text, mime_of, sniff_kind, xml_root
+from webferret.fetch.sniff import (
+    FEED_ROOTS,
+    SITEMAP_ROOTS,
+    ZIP_MAGIC,
+    declares_text,
+    mime_of,
+    sniff_kind,
+    xml_root,
+)
 from webferret.models import ErrorCode, FerretError, without_userinfo
 
 GUNZIP_LIMIT = 10 * 1024 * 1024
@@ -57,14 +65,8 @@ def _extract_kind(
 
         return extract_pdf(body, url, options)
     if kind == "binary":
-        from webferret.extract import sheetfile, slidefile, wordfile
-
-        if wordfile.is_docx(body):
-            return wordfile.extract_docx(body, url, options)
-        if sheetfile.is_xlsx(body):
-            return sheetfile.extract_xlsx(body, url, options)
-        if slidefile.is_pptx(body):
-            return slidefile.extract_pptx(body, url, options)
+        if (office := _office(body, url, options)) is not None:
+            return office
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
     if kind in ("xml", "html", "text") and (listing := _listing(body, url, content_type, options)):
         return listing
@@ -80,6 +82,21 @@ def _extract_kind(
     if kind == "xml":
         return textual.extract_xml(text, mime, url, options)
     return textual.extract_text(text, mime, url, options)
+
+
+def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted | None:
+    """A Word document, a spreadsheet or a presentation (a zip archive holding one), else None."""
+    if not body.startswith(ZIP_MAGIC):  # an image, an archive of another kind: nothing imported for it
+        return None
+    from webferret.extract import sheetfile, slidefile, wordfile
+
+    if wordfile.is_docx(body):
+        return wordfile.extract_docx(body, url, options)
+    if sheetfile.is_xlsx(body):
+        return sheetfile.extract_xlsx(body, url, options)
+    if slidefile.is_pptx(body):
+        return slidefile.extract_pptx(body, url, options)
+    return None
 
 
 def _listing(

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from lxml import etree
 
 from webferret.extract import zipped
-from webferret.extract.metadata import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -63,15 +62,9 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     if not sections:
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
     content = "\n\n".join(sections) + "\n"
-    core = zipped.core_properties(archive)
     return Extracted(
         content_type=PPTX_TYPE,
-        title=core.get("title") or first_title or file_name(url),
-        byline=core.get("creator"),
-        published=iso_date((core.get("created") or "")[:10]),
-        modified=iso_date((core.get("modified") or "")[:10]),
-        description=core.get("description"),
-        language=core.get("language"),
+        **zipped.described(archive, first_title or file_name(url)),
         page_type="other",
         format="text" if text else "markdown",
         content=content,

@@ -16,7 +16,6 @@ from lxml import html
 from webferret.extract import zipped
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
-from webferret.extract.metadata import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -33,7 +32,7 @@ def is_docx(body: bytes) -> bool:
 def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """The Word document in `body` as Markdown (or text) with its properties; `FerretError` says why not."""
     what = f"the Word document at {url or 'input'}"
-    core = zipped.core_properties(zipped.checked(body, what))
+    archive = zipped.checked(body, what)
     import mammoth
 
     images = mammoth.images.img_element(_no_src)
@@ -49,12 +48,7 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     first_heading = root.findtext(".//h1")
     return Extracted(
         content_type=DOCX_TYPE,
-        title=core.get("title") or (first_heading or "").strip() or file_name(url),
-        byline=core.get("creator"),
-        published=iso_date((core.get("created") or "")[:10]),
-        modified=iso_date((core.get("modified") or "")[:10]),
-        description=core.get("description"),
-        language=core.get("language"),
+        **zipped.described(archive, (first_heading or "").strip() or file_name(url)),
         page_type="other",
         format="text" if options.format == "text" else "markdown",
         content=content.strip() + "\n",

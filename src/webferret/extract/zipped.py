@@ -7,11 +7,12 @@ import zipfile
 
 from lxml import etree
 
+from webferret.extract.metadata import iso_date
+from webferret.fetch.sniff import ZIP_MAGIC
 from webferret.models import ErrorCode, FerretError
 
 UNPACKED_LIMIT = 64 * 1024 * 1024
 """The most bytes an office file's parts may unpack to (a zip bomb is refused before it is read)."""
-ZIP_MAGIC = b"PK\x03\x04"
 SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 """How a part is parsed: no entity is expanded, nothing is fetched, no tree past libxml2's limits."""
 _CORE = {
@@ -79,3 +80,17 @@ def core_properties(archive: zipfile.ZipFile) -> dict[str, str]:
         if text:
             found[name] = text
     return found
+
+
+def described(archive: zipfile.ZipFile, title: str | None) -> dict[str, str | None]:
+    """The page fields an office file's core properties give (`Extracted`'s title, byline, dates,
+    description and language); `title` is the title when its properties name none."""
+    core = core_properties(archive)
+    return {
+        "title": core.get("title") or title,
+        "byline": core.get("creator"),
+        "published": iso_date((core.get("created") or "")[:10]),
+        "modified": iso_date((core.get("modified") or "")[:10]),
+        "description": core.get("description"),
+        "language": core.get("language"),
+    }

@@ -13,15 +13,17 @@ from webferret.fetch.charset import declared_charset
 
 Kind = Literal["html", "pdf", "json", "xml", "text", "binary"]
 
-__all__ = ["FEED_ROOTS", "SITEMAP_ROOTS", "Kind", "declares_text", "sniff_kind", "xml_root"]
+__all__ = ["FEED_ROOTS", "SITEMAP_ROOTS", "ZIP_MAGIC", "Kind", "declares_text", "sniff_kind", "xml_root"]
 
+ZIP_MAGIC = b"PK\x03\x04"
+"""A zip archive's first bytes: an office file's too (`extract.zipped`)."""
 _MAGIC: tuple[tuple[bytes, Kind], ...] = (
     (b"%PDF-", "pdf"),
     (b"\x89PNG\r\n\x1a\n", "binary"),
     (b"\xff\xd8\xff", "binary"),  # JPEG
     (b"GIF87a", "binary"),
     (b"GIF89a", "binary"),
-    (b"PK\x03\x04", "binary"),  # zip, docx, epub, jar
+    (ZIP_MAGIC, "binary"),  # zip, docx, xlsx, pptx, epub, jar
     (b"\x1f\x8b", "binary"),  # gzip
     (b"BZh", "binary"),
     (b"7z\xbc\xaf\x27\x1c", "binary"),
