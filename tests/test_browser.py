@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import subprocess
 import threading
 from collections.abc import AsyncIterator
@@ -289,6 +291,30 @@ async def test_no_processes_left_after_close() -> None:
     after = [p for p in descendants(os.getpid()) if p[0] not in before]
     assert len(during) >= 2  # the driver and chromium
     assert after == []
+
+
+async def test_a_browser_that_died_is_started_again() -> None:
+    """Chromium killed between two pages (a crash, the OOM killer): the next page starts a new one,
+    where the session used to answer every later page with "browser has been closed"."""
+    before = {pid for pid, _ in descendants(os.getpid())}
+    own = BrowserTier(SETTINGS)
+    try:
+        with serve() as site:
+            site.page("/", "<html><body><p>hello again</p></body></html>")
+            await render(own, site.base + "/", OPTS)
+            chromium = [
+                pid
+                for pid, _ in descendants(os.getpid())
+                if pid not in before and "chrom" in Path(f"/proc/{pid}/comm").read_text()
+            ]
+            assert chromium
+            for pid in chromium:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            raw = await render(own, site.base + "/", OPTS)
+        assert b"hello again" in raw.body
+    finally:
+        await own.aclose()
 
 
 async def test_launch_flags() -> None:

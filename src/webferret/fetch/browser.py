@@ -92,6 +92,8 @@ class BrowserTier:
 
     async def _ensure(self) -> tuple[Playwright, Browser]:
         async with self._lock:
+            if self._browser is not None and not self._browser.is_connected():
+                await self._gone()  # it crashed or was killed: a resident session starts another
             if self._pw is None or self._browser is None:
                 from playwright.async_api import Error, async_playwright
 
@@ -114,6 +116,14 @@ class BrowserTier:
             chromium_sandbox=not self._settings.browser_no_sandbox,
         )
 
+    async def _gone(self) -> None:
+        """Let go of a browser that is no longer there (and of its driver, which may have gone too)."""
+        from playwright.async_api import Error
+
+        with contextlib.suppress(Error, OSError):
+            await self.aclose()
+        self._browser = self._pw = None
+
     async def aclose(self) -> None:
         browser, pw = self._browser, self._pw
         self._browser = self._pw = None
@@ -129,7 +139,14 @@ class BrowserTier:
         started = time.monotonic()
         try:
             async with asyncio.timeout(opts.timeout):
-                return await self._render(url, opts, policy, started)
+                try:
+                    return await self._render(url, opts, policy, started)
+                except Exception as exc:
+                    if not _lost(exc):
+                        raise
+                    # Chromium, or the page's renderer, went away under the page (a crash, a kill):
+                    # once more, in a new browser when the old one is gone, within the same timeout
+                    return await self._render(url, opts, policy, started)
         except TimeoutError:
             msg = f"not rendered within {opts.timeout:g} s (per-page timeout, browser tier)"
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
@@ -323,6 +340,14 @@ class _Guard:
         message = f"the browser could not load the page: {quoted(first, 200)}"  # its text may quote the page
         return FerretError(ErrorCode.CONNECT_FAILED, message)
 
+    async def _gone(self) -> None:
+        """Let go of a browser that is no longer there (and of its driver, which may have gone too)."""
+        from playwright.async_api import Error
+
+        with contextlib.suppress(Error, OSError):
+            await self.aclose()
+        self._browser = self._pw = None
+
     async def aclose(self) -> None:
         await self._session.close()
 
@@ -379,6 +404,12 @@ async def _past_challenge(page: Any, deadline: float) -> str:
             return html or await page.content()
         await asyncio.sleep(0.25)
         await _settle(page, max(0.1, min(2.0, deadline - time.monotonic())))
+
+
+def _lost(exc: BaseException) -> bool:
+    """Did the browser, its context or the page close under a render (Playwright's TargetClosedError,
+    which its public API does not export by name)?"""
+    return type(exc).__name__ == "TargetClosedError"
 
 
 def _launch_message(settings: Settings, exc: Exception) -> str:
