@@ -120,9 +120,8 @@ class BrowserTier:
         """Let go of a browser that is no longer there (and of its driver, which may have gone too)."""
         from playwright.async_api import Error
 
-        with contextlib.suppress(Error, OSError):
+        with contextlib.suppress(Error, OSError):  # `aclose` lets go of both before it closes them
             await self.aclose()
-        self._browser = self._pw = None
 
     async def aclose(self) -> None:
         browser, pw = self._browser, self._pw
@@ -339,14 +338,6 @@ class _Guard:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         message = f"the browser could not load the page: {quoted(first, 200)}"  # its text may quote the page
         return FerretError(ErrorCode.CONNECT_FAILED, message)
-
-    async def _gone(self) -> None:
-        """Let go of a browser that is no longer there (and of its driver, which may have gone too)."""
-        from playwright.async_api import Error
-
-        with contextlib.suppress(Error, OSError):
-            await self.aclose()
-        self._browser = self._pw = None
 
     async def aclose(self) -> None:
         await self._session.close()
