@@ -21,6 +21,7 @@ from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
+from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
@@ -75,8 +76,8 @@ def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], di
 
 
 def _said(exc: Exception) -> str:
-    """What went wrong, in one short line."""
-    said = " ".join(str(exc).split())[:200]
+    """What went wrong, in one short line (the file's own bytes may be in pypdf's words)."""
+    said = one_line(str(exc), 200)
     return f"{type(exc).__name__}: {said}" if said else type(exc).__name__
 
 

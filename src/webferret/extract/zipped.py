@@ -10,6 +10,7 @@ from lxml import etree
 from webferret.extract.metadata import iso_date
 from webferret.fetch.sniff import ZIP_MAGIC
 from webferret.models import ErrorCode, FerretError
+from webferret.remote_text import one_line
 
 UNPACKED_LIMIT = 64 * 1024 * 1024
 """The most bytes an office file's parts may unpack to (a zip bomb is refused before it is read)."""
@@ -48,8 +49,9 @@ def checked(body: bytes, what: str) -> zipfile.ZipFile:
 
 
 def unreadable(what: str, exc: Exception) -> FerretError:
-    """`unsupported_content` saying why `what` cannot be read, in one short line."""
-    said = " ".join(str(exc).split())[:200] or type(exc).__name__
+    """`unsupported_content` saying why `what` cannot be read, in one short line (a part's name or
+    text from the file may be in the library's words)."""
+    said = one_line(str(exc), 200) or type(exc).__name__
     return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: {said}")
 
 
