@@ -185,7 +185,9 @@ async def verify_hits(
     options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
     end = started + timeout * MAX_WAVES
     order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
-    exempt = bool(options.allow_private_hosts or options.allow_hosts)  # `freshness.exempt_fetch`
+    from webferret.store.freshness import exempt_fetch  # loaded with the fetch layer by now
+
+    exempt = exempt_fetch(options)
     memory = None if fresh or options.credentials else _memory(ferret, remember)
     recalled = _recall(memory, hits, timeout, exempt)
     ferret.extractor.warm(min(len(hits), wanted))
