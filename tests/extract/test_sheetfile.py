@@ -14,8 +14,9 @@ from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.extract.document import extract_document
-from webferret.extract.sheetfile import XLSX_TYPE, is_xlsx
+from webferret.extract.sheetfile import XLSX_TYPE
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.zipped import office_kind
 from webferret.models import ErrorCode, FerretError
 
 
@@ -90,7 +91,7 @@ def test_entities_in_a_sheet_are_refused_not_expanded() -> None:
 
 @pytest.mark.parametrize("content_type", ["application/octet-stream", "application/zip", None])
 def test_a_spreadsheet_is_told_by_its_parts_whatever_its_type(content_type: str | None) -> None:
-    assert is_xlsx(workbook()) and read(workbook(), content_type).title == "Salmon counts"
+    assert office_kind(workbook()) == "xlsx" and read(workbook(), content_type).title == "Salmon counts"
 
 
 def test_a_workbook_without_a_filled_cell_is_empty_content() -> None:

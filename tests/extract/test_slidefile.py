@@ -13,8 +13,9 @@ from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.extract.document import extract_document
-from webferret.extract.slidefile import PPTX_TYPE, is_pptx
+from webferret.extract.slidefile import PPTX_TYPE
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.zipped import office_kind
 from webferret.models import ErrorCode, FerretError
 
 P = "http://schemas.openxmlformats.org/presentationml/2006/main"
@@ -143,7 +144,7 @@ def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
 
 @pytest.mark.parametrize("content_type", ["application/octet-stream", "application/zip", None])
 def test_a_presentation_is_told_by_its_parts_whatever_its_type(content_type: str | None) -> None:
-    assert is_pptx(deck()) and read(deck(), content_type).title == "Salmon Season"
+    assert office_kind(deck()) == "pptx" and read(deck(), content_type).title == "Salmon Season"
 
 
 def test_a_deck_without_text_is_empty_content() -> None:

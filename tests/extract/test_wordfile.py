@@ -15,7 +15,8 @@ from webferret.cli import main
 from webferret.extract import zipped
 from webferret.extract.document import extract_document
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.wordfile import DOCX_TYPE, is_docx
+from webferret.extract.wordfile import DOCX_TYPE
+from webferret.extract.zipped import office_kind
 from webferret.models import ErrorCode, FerretError
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -148,7 +149,7 @@ def test_other_zip_files_and_broken_ones_are_not_word_documents() -> None:
     plain = io.BytesIO()
     with zipfile.ZipFile(plain, "w") as archive:
         archive.writestr("notes.txt", "hello")
-    assert not is_docx(plain.getvalue()) and not is_docx(b"PK\x03\x04 not a zip at all")
+    assert office_kind(plain.getvalue()) is None and office_kind(b"PK\x03\x04 not a zip at all") is None
     with pytest.raises(FerretError) as caught:
         read(plain.getvalue(), "application/zip")
     assert caught.value.code == ErrorCode.UNSUPPORTED_CONTENT

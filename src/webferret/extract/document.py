@@ -88,14 +88,21 @@ def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted 
     """A Word document, a spreadsheet or a presentation (a zip archive holding one), else None."""
     if not body.startswith(ZIP_MAGIC):  # an image, an archive of another kind: nothing imported for it
         return None
-    from webferret.extract import sheetfile, slidefile, wordfile
+    from webferret.extract import zipped
 
-    if wordfile.is_docx(body):
-        return wordfile.extract_docx(body, url, options)
-    if sheetfile.is_xlsx(body):
-        return sheetfile.extract_xlsx(body, url, options)
-    if slidefile.is_pptx(body):
-        return slidefile.extract_pptx(body, url, options)
+    kind = zipped.office_kind(body)  # the archive's names read once
+    if kind == "docx":
+        from webferret.extract.wordfile import extract_docx
+
+        return extract_docx(body, url, options)
+    if kind == "xlsx":
+        from webferret.extract.sheetfile import extract_xlsx
+
+        return extract_xlsx(body, url, options)
+    if kind == "pptx":
+        from webferret.extract.slidefile import extract_pptx
+
+        return extract_pptx(body, url, options)
     return None
 
 

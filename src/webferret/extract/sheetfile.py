@@ -28,11 +28,6 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 Rows = list[list[str]]
 
 
-def is_xlsx(body: bytes) -> bool:
-    """Is `body` a zip file holding a workbook (an .xlsx, not a macro or binary workbook)?"""
-    return zipped.holds(body, "xl/workbook.xml")
-
-
 def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """Every sheet of the workbook in `body` with its cells; `FerretError` says why not."""
     what = f"the spreadsheet at {url or 'input'}"

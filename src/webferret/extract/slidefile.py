@@ -33,11 +33,6 @@ _TITLES = ("title", "ctrTitle")
 _NOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide"
 
 
-def is_pptx(body: bytes) -> bool:
-    """Is `body` a zip file holding a presentation?"""
-    return zipped.holds(body, "ppt/presentation.xml")
-
-
 def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """Every slide of the deck in `body` with its text; `FerretError` says why not."""
     what = f"the presentation at {url or 'input'}"

@@ -24,11 +24,6 @@ from webferret.models import ErrorCode, FerretError
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
-def is_docx(body: bytes) -> bool:
-    """Is `body` a zip file holding a Word document's main part?"""
-    return zipped.holds(body, "word/document.xml")
-
-
 def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """The Word document in `body` as Markdown (or text) with its properties; `FerretError` says why not."""
     what = f"the Word document at {url or 'input'}"

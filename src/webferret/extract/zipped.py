@@ -1,4 +1,4 @@
-"""Office files are zip archives: which one a body is, and an archive checked before it is unpacked."""
+"""Office files are zip archives: which kind a body is, and an archive checked before it is unpacked."""
 
 from __future__ import annotations
 
@@ -23,15 +23,21 @@ _CORE = {
 }
 
 
-def holds(body: bytes, part: str) -> bool:
-    """Is `body` a zip archive holding `part` (a Word document's `word/document.xml`, say)?"""
+OFFICE_PARTS = {"word/document.xml": "docx", "xl/workbook.xml": "xlsx", "ppt/presentation.xml": "pptx"}
+"""The main part of each kind of office file this package reads, and the kind's name."""
+
+
+def office_kind(body: bytes) -> str | None:
+    """ "docx", "xlsx" or "pptx" for a zip archive holding that kind's main part (`OFFICE_PARTS`); None
+    for anything else (another archive, a damaged one, no zip at all)."""
     if not body.startswith(ZIP_MAGIC):
-        return False
+        return None
     try:
         with zipfile.ZipFile(io.BytesIO(body)) as archive:
-            return part in archive.namelist()
+            names = set(archive.namelist())
     except (zipfile.BadZipFile, ValueError, OSError):
-        return False
+        return None
+    return next((kind for part, kind in OFFICE_PARTS.items() if part in names), None)
 
 
 def checked(body: bytes, what: str) -> zipfile.ZipFile:
