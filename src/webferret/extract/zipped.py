@@ -28,8 +28,8 @@ OFFICE_PARTS = {"word/document.xml": "docx", "xl/workbook.xml": "xlsx", "ppt/pre
 
 
 def office_kind(body: bytes) -> str | None:
-    """ "docx", "xlsx" or "pptx" for a zip archive holding that kind's main part (`OFFICE_PARTS`); None
-    for anything else (another archive, a damaged one, no zip at all)."""
+    """The kind of office file `body` is (`OFFICE_PARTS`: "docx", "xlsx" or "pptx", by the main part
+    its archive holds), or None for anything else (another archive, a damaged one, no zip at all)."""
     if not body.startswith(ZIP_MAGIC):
         return None
     try:
