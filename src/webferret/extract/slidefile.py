@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
@@ -77,11 +77,12 @@ def _slide_paths(archive: zipfile.ZipFile, what: str) -> list[str]:
         )
     targets = _relations(archive, "ppt/presentation.xml")
     ids = [node.get(_R_ID) for node in deck.iterfind("p:sldIdLst/p:sldId", _NS)]
-    return [targets[rid] for rid in ids if rid in targets]
+    return [targets[rid][1] for rid in ids if rid in targets]
 
 
-def _relations(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
-    """A part's relationships: id to the target's part name (resolved against the part's folder)."""
+def _relations(archive: zipfile.ZipFile, name: str) -> dict[str, tuple[str, str]]:
+    """A part's relationships within the file: id to its type and the target's part name (resolved
+    against the part's folder)."""
     folder, base = posixpath.split(name)
     rels = zipped.part(archive, f"{folder}/_rels/{base}.rels")
     if rels is None:
@@ -92,30 +93,18 @@ def _relations(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
         if node.get("TargetMode") == "External" or not target:
             continue
         path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"{folder}/{target}")
-        found[rid] = path
+        found[rid] = (node.get("Type") or "", path)
     return found
 
 
 def _notes(archive: zipfile.ZipFile, slide_path: str) -> str:
     """The speaker notes of a slide, as one line."""
-    folder, base = posixpath.split(slide_path)
-    rels = zipped.part(archive, f"{folder}/_rels/{base}.rels")
-    if rels is None:
+    paths = [path for kind, path in _relations(archive, slide_path).values() if kind == _NOTES]
+    notes = zipped.part(archive, paths[0]) if paths else None
+    if notes is None:
         return ""
-    for node in rels.iterfind("rel:Relationship", _NS):
-        if node.get("Type") == _NOTES:
-            target = posixpath.normpath(f"{folder}/{node.get('Target') or ''}")
-            notes = zipped.part(archive, target)
-            if notes is None:
-                return ""
-            said = [
-                _paragraph_text(paragraph)
-                for shape in notes.iter(f"{{{_NS['p']}}}sp")
-                if _placeholder(shape) == "body"
-                for paragraph in shape.iterfind(".//a:p", _NS)
-            ]
-            return " ".join(line for line in said if line)
-    return ""
+    bodies = [shape for shape in notes.iter(f"{{{_NS['p']}}}sp") if _placeholder(shape) == "body"]
+    return _joined(paragraph for shape in bodies for paragraph in shape.iterfind(".//a:p", _NS))
 
 
 def _slide(slide: etree._Element, text: bool) -> tuple[str, list[str]]:
@@ -129,10 +118,11 @@ def _slide(slide: etree._Element, text: bool) -> tuple[str, list[str]]:
                 blocks.append(table)
             continue
         paragraphs = shape.findall(".//a:p", _NS)
-        if _placeholder(shape) in _TITLES and not title:
-            title = " ".join(part for part in (_paragraph_text(p) for p in paragraphs) if part)
+        placeholder = _placeholder(shape)
+        if placeholder in _TITLES and not title:
+            title = _joined(paragraphs)
             continue
-        listed = _placeholder(shape) in ("body", "obj")  # a body placeholder's paragraphs are its bullets
+        listed = placeholder in ("body", "obj")  # a body placeholder's paragraphs are its bullets
         lines = [_paragraph_line(paragraph, text, listed) for paragraph in paragraphs]
         block = "\n".join(line for line in lines if line)
         if block:
@@ -185,13 +175,14 @@ def _paragraph_line(paragraph: etree._Element, text: bool, listed: bool) -> str:
     return f"{'  ' * level}- {said}" if (own or listed) and not plain else said
 
 
-def _cell_text(cell: etree._Element) -> str:
-    return " ".join(part for part in (_paragraph_text(p) for p in cell.iterfind(".//a:p", _NS)) if part)
+def _joined(paragraphs: Iterable[etree._Element]) -> str:
+    """Paragraphs' text on one line (a title, a table cell, a slide's notes)."""
+    return " ".join(said for said in map(_paragraph_text, paragraphs) if said)
 
 
 def _table(frame: etree._Element, text: bool) -> str:
     rows = [
-        [_cell_text(cell) for cell in row.iterfind("a:tc", _NS)]
+        [_joined(cell.iterfind(".//a:p", _NS)) for cell in row.iterfind("a:tc", _NS)]
         for row in frame.iterfind(".//a:tbl/a:tr", _NS)
     ]
     rows = [row for row in rows if any(row)]
