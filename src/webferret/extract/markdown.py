@@ -8,7 +8,7 @@ absolute against the base URL; code blocks are fenced with their language when t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -488,9 +488,7 @@ class Renderer:
         width = max(len(row) for row in rows)
         rows = [row + [""] * (width - len(row)) for row in rows]
         head, body = (rows[0], rows[1:]) if header or len(rows) > 1 else ([""] * width, rows)
-        lines = [f"| {' | '.join(head)} |", "|" + "|".join(["---"] * width) + "|"]
-        lines.extend(f"| {' | '.join(row)} |" for row in body)
-        return ["\n".join(lines)]
+        return [gfm_table(head, body)]
 
     def _carry(self, spanned: dict[int, tuple[str, int]], values: list[str]) -> None:
         """The columns a cell of a row above still covers, from the next one on: in Markdown its text
@@ -774,6 +772,14 @@ def to_markdown(
 ) -> str:
     """The Markdown of an element (see `Renderer`)."""
     return Renderer(base_url, codes=codes, repeats=repeats).render(root)
+
+
+def gfm_table(head: Sequence[str], body: Iterable[Sequence[str]]) -> str:
+    """A GitHub-flavoured Markdown table: the header row, its rule, the body's rows; the cells are
+    given escaped (a `|` in a cell as `\\|`) and each row as wide as the header."""
+    lines = [f"| {' | '.join(head)} |", "|" + "|".join(["---"] * len(head)) + "|"]
+    lines.extend(f"| {' | '.join(row)} |" for row in body)
+    return "\n".join(lines)
 
 
 def to_text(

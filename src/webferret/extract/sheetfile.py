@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Iterable
 from datetime import date, datetime, time
 from typing import Any
 
 from webferret.extract import zipped
+from webferret.extract.markdown import gfm_table
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -98,13 +98,8 @@ def _shown(value: object) -> str:
 
 
 def _sheet_markdown(name: str, rows: Rows) -> str:
-    head, *body = rows
-    lines = [f"## {name}", "", _row(head), "|" + "---|" * len(head), *(_row(row) for row in body)]
-    return "\n".join(lines)
-
-
-def _row(cells: Iterable[str]) -> str:
-    return "| " + " | ".join(cell.replace("\\", "\\\\").replace("|", "\\|") for cell in cells) + " |"
+    head, *body = [[cell.replace("\\", "\\\\").replace("|", "\\|") for cell in row] for row in rows]
+    return f"## {name}\n\n{gfm_table(head, body)}"
 
 
 def _sheet_text(name: str, rows: Rows) -> str:

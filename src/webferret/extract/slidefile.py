@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from lxml import etree
 
 from webferret.extract import zipped
+from webferret.extract.markdown import gfm_table
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -191,9 +192,5 @@ def _table(frame: etree._Element, text: bool) -> str:
     if text:
         return "\n".join("\t".join(row) for row in rows)
     width = max(len(row) for row in rows)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-    return "\n".join([line(rows[0]), "|" + "---|" * width, *(line(row) for row in rows[1:])])
+    head, *body = [[cell.replace("|", "\\|") for cell in row] + [""] * (width - len(row)) for row in rows]
+    return gfm_table(head, body)
