@@ -13,6 +13,7 @@ import re
 import time
 from typing import Any
 
+from webferret.extract.markdown import link_target
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError, Link
@@ -46,8 +47,7 @@ def extract_feed(
     plain, links = list(markdown), []
     for entry in entries:
         heading, line, summary, link = _entry(entry)
-        target = link.replace(" ", "%20").replace(")", "%29") if link else None  # as `markdown` writes links
-        markdown.append(f"## [{_bracketed(heading)}]({target})" if target else f"## {heading}")
+        markdown.append(f"## [{_bracketed(heading)}]({link_target(link)})" if link else f"## {heading}")
         plain.append(heading)
         if link:
             links.append(Link(url=link, text=heading, in_main=True))

@@ -626,7 +626,7 @@ class Renderer:
             return inner
         lead = " " if inner[:1].isspace() else ""
         trail = " " if inner[-1:].isspace() else ""
-        return f"{lead}[{label}]({target.replace(' ', '%20').replace(')', '%29')}){trail}"
+        return f"{lead}[{label}]({link_target(target)}){trail}"
 
     def _image(self, node: etree._Element) -> str:
         alt = _SPACE.sub(" ", node.get("alt") or node.get("title") or "").strip()
@@ -772,6 +772,11 @@ def to_markdown(
 ) -> str:
     """The Markdown of an element (see `Renderer`)."""
     return Renderer(base_url, codes=codes, repeats=repeats).render(root)
+
+
+def link_target(url: str) -> str:
+    """`url` as a Markdown link's target: a space or a `)` would end it early."""
+    return url.replace(" ", "%20").replace(")", "%29")
 
 
 def gfm_table(head: Sequence[str], body: Iterable[Sequence[str]]) -> str:
