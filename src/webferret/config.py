@@ -102,6 +102,14 @@ class Settings(BaseSettings):
     allow_private_hosts: bool = Field(
         default=False, description="lift the private-address guard (deliberate internal fetches)"
     )
+    proxy: str | None = Field(
+        default=None,
+        description="forward proxy for everything sent out: http://[user:pass@]host:port or socks5://...",
+    )
+    no_proxy: CommaList = Field(
+        default_factory=lambda: ["localhost", "127.0.0.0/8", "::1"],
+        description="hosts, domains, addresses or networks reached without the proxy (* for all)",
+    )
     tier: Literal["auto", "http", "impersonate", "browser"] = Field(
         default="auto", description="fetch tier: auto escalates http -> impersonate -> browser"
     )
@@ -197,7 +205,18 @@ class Settings(BaseSettings):
             raise ValueError("empty: name a directory (an empty one would mean the current directory)")
         return value
 
-    @field_validator("allow_hosts", "engines", "allowed_domains", "blocked_domains", mode="before")
+    @field_validator("proxy")
+    @classmethod
+    def _check_proxy(cls, value: str | None) -> str | None:
+        from webferret.net.proxy import parse_proxy
+
+        if value is None or not value.strip():
+            return None  # an empty variable turns the proxy off
+        return parse_proxy(value).url
+
+    @field_validator(
+        "allow_hosts", "no_proxy", "engines", "allowed_domains", "blocked_domains", mode="before"
+    )
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
@@ -292,14 +311,14 @@ def _built(make: Callable[[], Settings], clean: dict[str, Any]) -> Settings:
     try:
         return make()
     except ValidationError as exc:
-        from webferret.models import validation_problem
+        from webferret.models import validation_problem, without_password
 
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
             where = _source_of(str(err["loc"][0]) if err["loc"] else name, clean)
             problem, given = validation_problem(err), err.get("input")
-            problems.append(f"setting '{name}' ({where}): {problem} (got {given!r})")
+            problems.append(f"setting '{name}' ({where}): {problem} (got {without_password(repr(given))})")
         raise ConfigError("; ".join(problems)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None

@@ -101,12 +101,20 @@ class Ferret:
         if self._engine_client is None:
             import httpx
 
+            from webferret.net.proxy import ProxyRoute, RoutedTransport
             from webferret.net.transport import shared_tls
 
             headers = {"User-Agent": self.settings.user_agent}
-            # redirects are `search.runner`'s to follow, each hop off an engine's host past the guard
+            route = ProxyRoute.configured(self.settings.proxy, self.settings.no_proxy)
+            tls = shared_tls()
+            # redirects are `search.runner`'s to follow, each hop off an engine's host past the guard;
+            # the setting `proxy` is the one way out through a proxy (not the environment's variables)
             self._engine_client = httpx.AsyncClient(
-                headers=headers, follow_redirects=False, verify=shared_tls()
+                headers=headers,
+                follow_redirects=False,
+                verify=tls,
+                trust_env=False,
+                transport=RoutedTransport(route, tls) if route.proxy is not None else None,
             )
         return self._engine_client
 

@@ -104,6 +104,7 @@ class ErrorCode(StrEnum):
     ROBOTS_DISALLOWED = "robots_disallowed"
     QUOTA_EXCEEDED = "quota_exceeded"
     ENGINE_ERROR = "engine_error"
+    PROXY_ERROR = "proxy_error"
     NO_RESULTS = "no_results"
     INTERNAL = "internal"
 

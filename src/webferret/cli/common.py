@@ -39,6 +39,13 @@ def add_network(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="lift the private-address guard entirely (deliberate internal fetches)",
     )
+    parser.add_argument(
+        "--proxy",
+        type=_proxy_url,
+        metavar="URL",
+        help="send everything through this proxy: http://[user:pass@]host:port or socks5://... "
+        "(env WEBFERRET_PROXY; WEBFERRET_NO_PROXY lists hosts reached directly)",
+    )
 
 
 def add_scope(parser: argparse.ArgumentParser) -> None:
@@ -123,6 +130,15 @@ def _host_entry(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _proxy_url(text: str) -> str:
+    from webferret.net.proxy import parse_proxy
+
+    try:
+        return parse_proxy(text).url
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
     """`Settings` from env/TOML with the command line's values on top."""
     from webferret.config import load_settings
@@ -132,6 +148,8 @@ def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
         overrides["home"] = args.home
     if getattr(args, "allow_private_hosts", None):
         overrides["allow_private_hosts"] = True
+    if getattr(args, "proxy", None):
+        overrides["proxy"] = args.proxy
     return load_settings(**overrides)
 
 

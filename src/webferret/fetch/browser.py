@@ -23,6 +23,7 @@ from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import Target, UrlPolicy
+from webferret.net.proxy import ProxyRoute
 from webferret.remote_text import quoted, url_without_blanks
 
 if TYPE_CHECKING:
@@ -80,8 +81,9 @@ class BrowserTier:
 
     name = "browser"
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, route: ProxyRoute | None = None) -> None:
         self._settings = settings
+        self._route = route if route is not None else ProxyRoute.configured(settings.proxy, settings.no_proxy)
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()
@@ -159,7 +161,7 @@ class BrowserTier:
         device["user_agent"] = re.sub(r"(?:Headless)?Chrome/[\d.]+", f"Chrome/{major}.0.0.0", agent)
         context = await browser.new_context(service_workers="block", **device)
         await context.add_init_script(NO_WEBRTC)
-        guard = _Guard(policy, opts, self._settings.impersonate, url)
+        guard = _Guard(policy, opts, self._settings.impersonate, url, self._route)
         try:
             await context.route("**/*", guard.handle)
             await context.route_web_socket("**/*", _refuse_socket)
@@ -252,8 +254,11 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, dead
 class _Guard:
     """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
 
-    def __init__(self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str, page: str) -> None:
+    def __init__(
+        self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str, page: str, route: ProxyRoute
+    ) -> None:
         self._policy = policy
+        self._route = route  # the page's requests leave through the proxy as the other tiers' do
         self._opts = opts
         self._page = page  # the URL rendered: the caller's headers go to its origin only
         self._session = new_session(fingerprint)
@@ -317,7 +322,14 @@ class _Guard:
             target = await self._policy.vet(url)
             opts = self._opts.for_request(url, self._page, document=document)
             status, got, body = await request_once(
-                self._session, target, opts, self._policy, method=method, headers=headers, data=data
+                self._session,
+                target,
+                opts,
+                self._policy,
+                method=method,
+                headers=headers,
+                data=data,
+                route=self._route,
             )
             location = got.get("location")
             if not (follow and status in REDIRECTS and location):

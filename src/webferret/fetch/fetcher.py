@@ -37,6 +37,7 @@ from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.dns import CachingResolver, system_resolver
 from webferret.net.domains import host_of
 from webferret.net.policy import Resolver, Target, UrlPolicy
+from webferret.net.proxy import ProxyRoute
 from webferret.net.rewrite import rewrite_url
 from webferret.remote_text import quoted, url_without_blanks
 
@@ -53,9 +54,12 @@ class Fetcher:
         """`resolver` replaces the system resolver and `verify` the CA store (both for tests and
         special networks); neither is needed in normal use."""
         self.settings = settings
-        ttl = (settings or load_settings()).dns_cache_seconds
-        self._resolver = resolver if resolver is not None else CachingResolver(system_resolver, ttl)
-        self.http = HttpTier(verify=verify)
+        chosen = settings or load_settings()
+        self._resolver = (
+            resolver if resolver is not None else CachingResolver(system_resolver, chosen.dns_cache_seconds)
+        )
+        self.route = ProxyRoute.configured(chosen.proxy, chosen.no_proxy)
+        self.http = HttpTier(verify=verify, route=self.route)
         self._host_limits: dict[str, asyncio.Semaphore] = {}
         self._tiers: dict[str, Any] = {"http": self.http}
 
@@ -74,11 +78,11 @@ class Fetcher:
             if name == "impersonate":
                 from webferret.fetch.impersonate import ImpersonateTier
 
-                self._tiers[name] = ImpersonateTier(settings.impersonate)
+                self._tiers[name] = ImpersonateTier(settings.impersonate, self.route)
             else:
                 from webferret.fetch.browser import BrowserTier
 
-                self._tiers[name] = BrowserTier(settings)
+                self._tiers[name] = BrowserTier(settings, self.route)
         return self._tiers[name]
 
     async def fetch(

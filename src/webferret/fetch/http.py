@@ -26,6 +26,7 @@ from webferret.fetch.body import ACCEPT_ENCODING, read_capped
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
+from webferret.net.proxy import DIRECT, ProxyRoute
 from webferret.net.transport import PinnedTransport, peer_address
 from webferret.remote_text import quoted
 
@@ -39,8 +40,8 @@ class HttpTier:
 
     name = "http"
 
-    def __init__(self, verify: bool | ssl.SSLContext = True) -> None:
-        self.transport = PinnedTransport(verify=verify)
+    def __init__(self, verify: bool | ssl.SSLContext = True, route: ProxyRoute = DIRECT) -> None:
+        self.transport = PinnedTransport(verify=verify, route=route)
         self.client = httpx.AsyncClient(
             transport=self.transport,
             trust_env=False,
@@ -64,8 +65,8 @@ class HttpTier:
                 response.headers["location"] = response.headers.pop(_KEPT_LOCATION)
             try:
                 peer = peer_address(response)
-                if peer is not None and peer != target.address:
-                    policy.check_peer(target.host, peer)
+                if peer is not None and peer != target.address and not self.transport.via_proxy(target):
+                    policy.check_peer(target.host, peer)  # through a proxy, the peer is the proxy
                 body = b""
                 if not is_redirect(response):
                     body = await read_capped(response, opts.max_bytes, target.url)
@@ -128,6 +129,8 @@ def network_error(exc: httpx.HTTPError, target: Target, status: int | None = Non
     when the failure came after the response head, e.g. a body shorter than its Content-Length)."""
     where = f"{target.host}:{target.port} ({target.address})"
     detail = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.ProxyError):  # the proxy's own failure, not the page's
+        return FerretError(ErrorCode.PROXY_ERROR, f"{target.url}: {detail}")
     if isinstance(exc, httpx.TimeoutException):
         return FerretError(ErrorCode.TIMEOUT, f"{target.url}: no answer from {where} in time ({detail})")
     if isinstance(exc, httpx.ConnectError):

@@ -8,16 +8,18 @@ the request has the page's timeout. Failures are `FerretError`s with tier 0's co
 
 from __future__ import annotations
 
+import re
 import time
 from ipaddress import ip_address
 
-from curl_cffi import CurlECode, CurlOpt
+from curl_cffi import CurlECode, CurlOpt, ffi, lib
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
 
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
+from webferret.net.proxy import DIRECT, Proxy, ProxyRoute, bracketed, connect_refused, socks_refused
 
 CURL_ERRORS: dict[int, tuple[ErrorCode, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (ErrorCode.DNS_FAILURE, "could not resolve the host"),
@@ -36,8 +38,9 @@ class ImpersonateTier:
 
     name = "impersonate"
 
-    def __init__(self, fingerprint: str = "chrome") -> None:
+    def __init__(self, fingerprint: str = "chrome", route: ProxyRoute = DIRECT) -> None:
         self.fingerprint = fingerprint
+        self.route = route
 
     async def aclose(self) -> None:
         """Nothing to close: every call has its own curl session (no cookies shared between pages)."""
@@ -45,7 +48,7 @@ class ImpersonateTier:
     async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
         started = time.monotonic()
         async with new_session(self.fingerprint) as session:
-            status, headers, body = await request_once(session, target, opts, policy)
+            status, headers, body = await request_once(session, target, opts, policy, route=self.route)
         elapsed = (time.monotonic() - started) * 1000
         return RawResponse(target.url, target.url, status, headers, body, self.name, elapsed)
 
@@ -70,8 +73,11 @@ async def request_once(
     method: str = "GET",
     headers: dict[str, str] | None = None,
     data: bytes | None = None,
+    route: ProxyRoute = DIRECT,
 ) -> tuple[int, dict[str, str], bytes]:
-    """One request to the pinned address, no redirect followed; header names lower-cased."""
+    """One request to the pinned address (through `route`'s proxy, when it has one for the host),
+    no redirect followed; header names lower-cased."""
+    proxy = route.proxy_for(target.host, target.address)
     session.curl_options = {
         CurlOpt.RESOLVE: [curl_resolve(target)],
         CurlOpt.NOPROXY: "*",
@@ -79,6 +85,7 @@ async def request_once(
         # and a cancelled read waits for the transfer's end: the whole request is bounded instead
         CurlOpt.TIMEOUT_MS: max(1, int(opts.timeout * 1000)),
     }
+    tunnel_to = _through(session, proxy, target) if proxy is not None else None  # alive until the end
     sent = {**dict(opts.headers), **(headers or {})}
     try:
         response = await session.request(
@@ -92,14 +99,33 @@ async def request_once(
         )
         try:
             peer = getattr(response, "primary_ip", "") or ""
-            if peer and peer != target.address:
+            if peer and peer != target.address and proxy is None:  # through a proxy, it is the proxy
                 policy.check_peer(target.host, peer)
             body = await _read_capped(response, opts.max_bytes)
         finally:
             await response.aclose()
     except RequestException as exc:
-        raise _ferret_error(exc, target) from None
+        raise _ferret_error(exc, target, proxy) from None
+    del tunnel_to  # curl no longer needs the list
     return response.status_code, _merged_headers(response), body
+
+
+def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:
+    """Send the request through `proxy`, tunnelled to the vetted address as the http tier's are:
+    curl's CONNECT_TO list names the address for an HTTP proxy's CONNECT (a SOCKS5 proxy is given
+    the address RESOLVE pins). Returns the list, which must outlive the request."""
+    host, address = bracketed(target.host_key.strip("[]")), bracketed(target.address)
+    entry = f"{host}:{target.port}:{address}:{target.port}"
+    connect_to = ffi.gc(lib.curl_slist_append(ffi.NULL, entry.encode()), lib.curl_slist_free_all)
+    session.curl_options.update(
+        {
+            CurlOpt.PROXY: proxy.url,
+            CurlOpt.NOPROXY: "",
+            CurlOpt.HTTPPROXYTUNNEL: 1,  # plain http is tunnelled too
+            CurlOpt.CONNECT_TO: connect_to,
+        }
+    )
+    return connect_to
 
 
 def _merged_headers(response: Response) -> dict[str, str]:
@@ -125,7 +151,32 @@ async def _read_capped(response: Response, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
-def _ferret_error(exc: RequestException, target: Target) -> FerretError:
+def _ferret_error(exc: RequestException, target: Target, proxy: Proxy | None = None) -> FerretError:
+    if proxy is not None and (said := _proxy_failure(exc, target, proxy)) is not None:
+        return FerretError(*said)
     code, what = CURL_ERRORS.get(int(exc.code or 0), (ErrorCode.CONNECT_FAILED, "the request failed"))
     where = f"{target.host}:{target.port} ({target.address})"
     return FerretError(code, f"{what} at {where} (curl: {exc})")
+
+
+def _proxy_failure(exc: RequestException, target: Target, proxy: Proxy) -> tuple[ErrorCode, str] | None:
+    """What a curl failure through `proxy` means, said as the http tier says it (None: the page's own
+    failure, such as a timeout, said as without a proxy)."""
+    where = f"{bracketed(target.address)}:{target.port}"
+    text = str(exc)
+    code = int(exc.code or 0)
+    if tunnel := re.search(r"CONNECT tunnel failed, response (\d+)", text):
+        status = int(tunnel[1])
+        return connect_refused(proxy, where, status, f"it answered {status}")
+    if code == CurlECode.PROXY and (reply := re.search(r"\((\d)\)\.?(?: See|$)", text)):
+        return socks_refused(proxy, where, int(reply[1]))
+    if code == CurlECode.PROXY and "rejected" in text:  # its user and password (RFC 1929)
+        return (
+            ErrorCode.PROXY_ERROR,
+            f"the SOCKS5 proxy {proxy.shown} refused the user and password in the proxy URL",
+        )
+    if code in (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY):
+        return ErrorCode.PROXY_ERROR, f"cannot reach the proxy {proxy.shown} (curl: {text})"
+    if code == CurlECode.PROXY:
+        return ErrorCode.PROXY_ERROR, f"the proxy {proxy.shown} failed (curl: {text})"
+    return None

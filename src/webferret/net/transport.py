@@ -7,8 +7,9 @@ socket to that address. A host that was not pinned is refused. Everything above 
 untouched, so the Host header, TLS SNI and certificate verification all use the real host name.
 
 Proxies from the environment are ignored (a proxy would resolve names itself): the client that
-uses this transport must be made with `trust_env=False`. Connections are pooled per origin
-(`OriginPools`).
+uses this transport must be made with `trust_env=False`. The setting `proxy` is honoured below the
+pool instead: the socket `connect_tcp` returns is a tunnel through the proxy to the vetted address
+(`webferret.net.proxy`). Connections are pooled per origin (`OriginPools`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ except ImportError:  # pragma: no cover - another httpcore: connect through its 
     AnyIOStream = None
 
 from webferret.net.policy import Target
+from webferret.net.proxy import DIRECT as NO_PROXY
+from webferret.net.proxy import Proxy, ProxyRoute, tunnel
 from webferret.net.tls import env_context
 
 # connect directly (`_open_tcp`) when both pieces are there (anyio has `from_socket` since 4.7)
@@ -48,12 +51,17 @@ class UnpinnedHostError(httpcore.ConnectError):
 class PinnedBackend(AsyncNetworkBackend):
     """Opens TCP connections to pinned addresses only; never looks a name up."""
 
-    def __init__(self) -> None:
+    def __init__(self, route: ProxyRoute = NO_PROXY) -> None:
         self._inner = AnyIOBackend()
         self._pins: dict[tuple[str, int], str] = {}
+        self.route = route
 
     def pin(self, target: Target) -> None:
         self._pins[(target.host_key, target.port)] = target.address
+
+    def via_proxy(self, target: Target) -> bool:
+        """Whether connections to `target` go through the proxy (its peer is then the proxy)."""
+        return self.route.proxy_for(target.host, target.address) is not None
 
     async def connect_tcp(
         self,
@@ -66,11 +74,32 @@ class PinnedBackend(AsyncNetworkBackend):
         address = self._pins.get((host.lower(), port))
         if address is None:
             raise UnpinnedHostError(f"no vetted address for {host}:{port}")
+        proxy = self.route.proxy_for(host, address)
+        if proxy is not None:
+            return await self._through_proxy(proxy, address, port, timeout)
         if not DIRECT or local_address is not None or socket_options:
             return await self._inner.connect_tcp(
                 address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
             )
         return AnyIOStream(await _open_tcp(address, port, timeout))
+
+    async def _through_proxy(
+        self, proxy: Proxy, address: str, port: int, timeout: float | None
+    ) -> AsyncNetworkStream:
+        """A tunnel through `proxy` to `address`:`port`; the proxy's name is resolved as any
+        client's would be (it is the user's own, and may be private)."""
+        try:
+            stream = await self._inner.connect_tcp(proxy.host, proxy.port, timeout=timeout)
+        except (httpcore.ConnectError, httpcore.ConnectTimeout, OSError) as exc:
+            raise httpcore.ProxyError(
+                f"cannot reach the proxy {proxy.shown}: {exc or type(exc).__name__}"
+            ) from exc
+        try:
+            await tunnel(stream, proxy, address, port, timeout)
+        except BaseException:
+            await stream.aclose()
+            raise
+        return stream
 
     async def connect_unix_socket(
         self,
@@ -113,11 +142,16 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
     `ssl.SSLContext` of your own (a test CA). False turns certificate checks off; webferret never does.
     """
 
-    def __init__(self, limits: httpx.Limits | None = None, verify: bool | ssl.SSLContext = True) -> None:
+    def __init__(
+        self,
+        limits: httpx.Limits | None = None,
+        verify: bool | ssl.SSLContext = True,
+        route: ProxyRoute = NO_PROXY,
+    ) -> None:
         # AsyncHTTPTransport.__init__ only builds `self._pool`; this builds it over the pinned backend
         # instead (calling it too would load the CA store twice).
         limits = limits or httpx.Limits(max_connections=100, max_keepalive_connections=20)
-        self.backend = PinnedBackend()
+        self.backend = PinnedBackend(route)
         context = verify if isinstance(verify, ssl.SSLContext) else _ssl_context(verify)
 
         def pool() -> httpcore.AsyncConnectionPool:
@@ -135,6 +169,9 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
 
     def pin(self, target: Target) -> None:
         self.backend.pin(target)
+
+    def via_proxy(self, target: Target) -> bool:
+        return self.backend.via_proxy(target)
 
 
 Origin = tuple[bytes, bytes, int | None]
