@@ -64,6 +64,27 @@ async def test_renders_a_javascript_only_page(tier: BrowserTier) -> None:
     assert b"made by script." in raw.body and raw.fetched_via == "browser" and raw.status == 200
 
 
+LATE = (
+    "<html><head><title>Late</title></head><body><div id=app></div><script>"
+    "setTimeout(function () { document.getElementById('app').innerHTML = "
+    "'<p>' + 'Ferrets dig ' + 'tunnels. '.repeat(40) + '</p>'; }, 1500);</script></body></html>"
+)
+"""A page whose script draws its content on a timer, well after the network went quiet."""
+
+
+async def test_a_page_drawn_after_the_network_went_quiet_is_waited_for(tier: BrowserTier) -> None:
+    with serve() as site:
+        site.page("/late", LATE)
+        site.page(
+            "/text",
+            LATE.replace("<div id=app></div>", "<div id=app><p>" + "A page of its own. " * 20 + "</p></div>"),
+        )
+        late = await render(tier, site.base + "/late", OPTS)
+        drawn = await render(tier, site.base + "/text", OPTS)
+    assert b"Ferrets dig tunnels." in late.body
+    assert b"A page of its own." in drawn.body and b"Ferrets dig tunnels." not in drawn.body  # not a shell
+
+
 async def test_gets_through_a_cookie_and_reload_interstitial(tier: BrowserTier) -> None:
     with serve() as site:
         site.routes["/"] = gate

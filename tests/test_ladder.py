@@ -347,6 +347,20 @@ async def test_auto_renders_a_shell_that_only_extraction_finds(ferret: Ferret) -
 
 @needs_chromium
 @pytest.mark.asyncio(loop_scope="module")
+async def test_auto_waits_for_a_shell_whose_app_draws_late(ferret: Ferret) -> None:
+    """The app draws on a timer, after the network went quiet: the browser waits for the page to show
+    more than the shell the server sent, as extraction found it."""
+    with serve() as site:
+        site.page("/", LOADING)
+        late = b"setTimeout(function () {" + DRAWN + b"}, 1500);"
+        site.page("/app.js", late, content_type="application/javascript")
+        page = await ferret.fetch(site.base + "/", fresh=True)
+    assert page.ok and page.fetched_via == "browser", page.error
+    assert "Ferrets sleep fourteen hours a day." in page.content
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_shell_the_browser_left_empty_points_to_wait_for(ferret: Ferret) -> None:
     """A page whose app draws nothing by the time it is read: the error says how to wait for it."""
     with serve() as site:

@@ -356,7 +356,7 @@ class Ferret:
         its trail (or its error) saying what the browser gave."""
         try:
             async with asyncio.timeout(deadline - time.monotonic() - RENDER_MARGIN):
-                rendered = await self.fetcher.fetch(raw.url, opts.with_(tier="browser"))
+                rendered = await self.fetcher.fetch(raw.url, opts.with_(tier="browser", draws_later=True))
         except TimeoutError:
             failure = FerretError(ErrorCode.TIMEOUT, "the call's time budget ran out before it rendered")
             return with_browser_failure(page, raw, failure), raw

@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from webferret.fetch.blocks import body_verdict, visible_text
+from webferret.fetch.blocks import BodyView, body_verdict, js_shell, letters, visible_text
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError, without_password
@@ -74,6 +74,10 @@ SETTLE_MAX = 10.0
 CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
 LOADING_SHARE = 0.6  # of the time left, what the document's parsing may take, then what settling may
 READING_MARGIN = 0.5  # seconds kept from the page timeout to read the page as it stands
+DRAW_WAIT = 5.0
+"""Most seconds a page the server sent as a JavaScript app's shell is given, once loaded, to draw its
+content: on a timer, or from a data request begun after the network went quiet."""
+DRAW_POLL = 0.25
 
 
 class BrowserTier:
@@ -176,7 +180,11 @@ class BrowserTier:
                 )
             if opts.wait_for:
                 await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
-            html = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
+            html, walled = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
+            if not opts.wait_for and not walled:  # with it, the caller said what the page is waited for
+                baseline = _shell_letters(guard.main_body, opts.draws_later)
+                until = min(started + opts.timeout - READING_MARGIN, time.monotonic() + DRAW_WAIT)
+                html = await _drawn(page, html, until, baseline)
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, message)
@@ -392,9 +400,9 @@ async def _wait_for(page: Any, css: str, deadline: float, timeout: float) -> Non
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"bad wait-for selector {css!r}: {first}") from None
 
 
-async def _past_challenge(page: Any, deadline: float) -> str:
+async def _past_challenge(page: Any, deadline: float) -> tuple[str, bool]:
     """The page's HTML once an interstitial that solves itself (a script, a cookie, a reload) is past,
-    or as it stands at `deadline`: the ladder then judges what is left."""
+    or as it stands at `deadline`, and whether it is still walled then: the ladder judges what is left."""
     from playwright.async_api import Error
 
     while True:
@@ -404,9 +412,54 @@ async def _past_challenge(page: Any, deadline: float) -> str:
             html = ""
         blocked = not html or body_verdict(200, html, visible_text(html.encode("utf-8"))).blocked
         if not blocked or time.monotonic() >= deadline:
-            return html or await page.content()
+            return (html or await page.content()), blocked
         await asyncio.sleep(0.25)
         await _settle(page, max(0.1, min(2.0, deadline - time.monotonic())))
+
+
+async def _drawn(page: Any, html: str, deadline: float, baseline: int | None) -> str:
+    """`html`, or the page's HTML once its scripts have drawn it. A shell not yet drawn once loaded
+    (`_shown`) is read again every `DRAW_POLL` seconds, its network let settle in between, until it
+    is drawn and its text has stopped growing, or until `deadline`: a page that never draws is then
+    judged as it stands. A drawn page, or one the server did not send as a shell, is not waited for."""
+    from playwright.async_api import Error
+
+    if baseline is None or _shown(html, baseline) is not None:
+        return html
+    seen: int | None = None
+    while time.monotonic() < deadline:
+        await asyncio.sleep(DRAW_POLL)
+        await _settle(page, max(0.1, min(1.0, deadline - time.monotonic())))
+        try:
+            html = await page.content()
+        except Error:  # navigating: read it on the next round
+            continue
+        shown = _shown(html, baseline)
+        if shown is not None and shown == seen:
+            return html
+        seen = shown
+    return html
+
+
+def _shown(html: str, baseline: int) -> int | None:
+    """The letters a page the server sent as a JavaScript app's shell of `baseline` letters shows once
+    its app has drawn; None while it shows no more than the shell, or its app's root is still empty
+    (`blocks.js_shell`)."""
+    view = BodyView(html.encode("utf-8"), "text/html")  # parsed once for both questions
+    if not view.more_letters(baseline) or js_shell(view.body, view=view).js_shell:
+        return None
+    return letters(view.visible)
+
+
+def _shell_letters(sent: bytes | None, shell: bool) -> int | None:
+    """How many letters the document the server sent shows, when it is a JavaScript app's shell (by
+    the fetch verdict, or `shell`: as extraction found it); else None."""
+    if sent is None:
+        return None
+    view = BodyView(sent, "text/html")
+    if not shell and not js_shell(sent, view=view).js_shell:
+        return None
+    return letters(view.visible)
 
 
 def _lost(exc: BaseException) -> bool:

@@ -42,6 +42,9 @@ class FetchOptions:
     screenshot: str | None = None
     mobile: bool = False
     wait_for: str | None = None  # browser tier: wait until this CSS selector is in the page
+    # browser tier: the page was read as a JavaScript app's shell (extraction found it): the browser
+    # waits, `DRAW_WAIT` at most, until the page shows more than the server sent
+    draws_later: bool = False
 
     def __post_init__(self) -> None:
         if self.wait_for is not None:
