@@ -2,7 +2,8 @@
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
 feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document (`wordfile`), a spreadsheet
-(`sheetfile`) or a presentation (`slidefile`) among binary files, by what they hold; other binary is
+(`sheetfile`), a presentation (`slidefile`) or an EPUB book (`ebook`) among binary files, by what they
+hold; other binary is
 `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
 compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
@@ -85,7 +86,7 @@ def _extract_kind(
 
 
 def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted | None:
-    """A Word document, a spreadsheet or a presentation (a zip archive holding one), else None."""
+    """A Word document, a spreadsheet, a presentation or an EPUB book (a zip archive of one), or None."""
     if not body.startswith(ZIP_MAGIC):  # an image, an archive of another kind: nothing imported for it
         return None
     from webferret.extract import zipped
@@ -103,6 +104,10 @@ def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted 
         from webferret.extract.slidefile import extract_pptx
 
         return extract_pptx(body, url, options)
+    if kind == "epub":
+        from webferret.extract.ebook import extract_epub
+
+        return extract_epub(body, url, options)
     return None
 
 

@@ -1,4 +1,5 @@
-"""Office files are zip archives: which kind a body is, and an archive checked before it is unpacked."""
+"""Office files and EPUB books are zip archives: which kind a body is, and an archive checked before it
+is unpacked."""
 
 from __future__ import annotations
 
@@ -23,13 +24,18 @@ _CORE = {
 }
 
 
-OFFICE_PARTS = {"word/document.xml": "docx", "xl/workbook.xml": "xlsx", "ppt/presentation.xml": "pptx"}
-"""The main part of each kind of office file this package reads, and the kind's name."""
+OFFICE_PARTS = {
+    "word/document.xml": "docx",
+    "xl/workbook.xml": "xlsx",
+    "ppt/presentation.xml": "pptx",
+    "META-INF/container.xml": "epub",
+}
+"""The main part of each kind of zipped document this package reads, and the kind's name."""
 
 
 def office_kind(body: bytes) -> str | None:
-    """The kind of office file `body` is (`OFFICE_PARTS`: "docx", "xlsx" or "pptx", by the main part
-    its archive holds), or None for anything else (another archive, a damaged one, no zip at all)."""
+    """The kind of zipped document `body` is (`OFFICE_PARTS`: "docx", "xlsx", "pptx" or "epub", by the
+    main part its archive holds), or None for anything else (another archive, a damaged one, no zip)."""
     if not body.startswith(ZIP_MAGIC):
         return None
     try:
