@@ -779,6 +779,11 @@ def link_target(url: str) -> str:
     return url.replace(" ", "%20").replace(")", "%29")
 
 
+def gfm_cell(text: str) -> str:
+    """`text` as a table cell's content: a `|` would end the cell, so it is escaped (and `\\` with it)."""
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
 def gfm_table(head: Sequence[str], body: Iterable[Sequence[str]]) -> str:
     """A GitHub-flavoured Markdown table: the header row, its rule, the body's rows; the cells are
     given escaped (a `|` in a cell as `\\|`) and each row as wide as the header."""

@@ -16,7 +16,7 @@ from datetime import date, datetime, time
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.markdown import gfm_table
+from webferret.extract.markdown import gfm_cell, gfm_table
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -98,7 +98,7 @@ def _shown(value: object) -> str:
 
 
 def _sheet_markdown(name: str, rows: Rows) -> str:
-    head, *body = [[cell.replace("\\", "\\\\").replace("|", "\\|") for cell in row] for row in rows]
+    head, *body = [[gfm_cell(cell) for cell in row] for row in rows]
     return f"## {name}\n\n{gfm_table(head, body)}"
 
 

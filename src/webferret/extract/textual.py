@@ -68,7 +68,13 @@ def extract_xml(text: str, mime: str, url: str | None, options: ExtractOptions) 
 
 
 def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
-    """Plain text as is; Markdown as is; a source file (by URL extension or type) fenced with its language."""
+    """Plain text as is; Markdown as is; a CSV or TSV file as a table (`delimited`); a source file (by
+    URL extension or type) fenced with its language."""
+    from webferret.extract.delimited import extract_delimited, separator_for
+
+    separator = separator_for(url, mime)
+    if separator is not None and (table := extract_delimited(text, separator, mime, url, options)):
+        return table
     lang = language_for(url, mime)
     if mime in HTML_TYPES:  # labelled HTML, yet no tag in it (`sniff_kind`): words, not HTML source
         lang = "markdown" if markdown_title(text) else None

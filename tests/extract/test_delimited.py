@@ -1,0 +1,61 @@
+"""CSV and TSV files read as tables (`extract.delimited`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.extract.document import extract_document
+from webferret.extract.types import Extracted, ExtractOptions
+
+RIVERS = 'river,opens,,note\nTay,May,,"Perth, WA"\nSpey,"June\nlate",,a|b\n\nDee,April\n'
+
+
+def read(
+    body: str, content_type: str | None, url: str = "https://burrow.example/data/rivers", **options: object
+) -> Extracted:
+    return extract_document(
+        body.encode(), url=url, content_type=content_type, options=ExtractOptions(**options)
+    )
+
+
+def test_a_csv_file_is_a_table() -> None:
+    page = read(RIVERS, "text/csv; charset=utf-8")
+    assert page.content == (
+        "| river | opens | note |\n|---|---|---|\n| Tay | May | Perth, WA |\n"
+        "| Spey | June late | a\\|b |\n| Dee | April |  |\n"
+    )  # a quoted comma and line break kept in their cell, an empty column and row left out
+    assert (page.title, page.page_type, page.extra["rows"], page.extra["columns"]) == (
+        "rivers",
+        "other",
+        4,
+        3,
+    )
+    assert read(RIVERS, "text/csv", format="text").content.splitlines()[1] == "Tay\tMay\tPerth, WA"
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "url"),
+    [
+        ("river;opens\nTay;May\nSpey;June\n", "text/csv", "https://x.example/r"),  # a European export
+        ("river\topens\nTay\tMay\nSpey\tJune\n", "text/plain", "https://x.example/r.tsv"),  # by its name
+        ("river\topens\nTay\tMay\nSpey\tJune\n", "text/tab-separated-values", "https://x.example/r"),
+    ],
+)
+def test_the_separator_is_the_one_the_file_uses(body: str, content_type: str, url: str) -> None:
+    assert read(body, content_type, url).content.startswith("| river | opens |\n|---|---|\n| Tay | May |")
+
+
+def test_a_file_that_is_no_table_stays_text() -> None:
+    assert read("just one column\nof words\n", "text/csv").content == "just one column\nof words\n"
+    assert read("a,b\n1,2\n", "text/plain").content == "a,b\n1,2\n"  # neither its type nor its name says CSV
+
+
+def test_fetch_reads_a_csv_file(simweb: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    url = simweb.add("/rivers.csv", RIVERS, headers={"Content-Type": "text/csv"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and page["content"].startswith("| river | opens | note |")
