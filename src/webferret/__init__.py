@@ -8,6 +8,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigError",
+    "CrawlOptions",
+    "CrawlResult",
     "Envelope",
     "ErrorCode",
     "ErrorInfo",
@@ -20,6 +22,7 @@ __all__ = [
     "SearchResult",
     "Settings",
     "__version__",
+    "crawl",
     "fetch",
     "fetch_many",
     "search",
@@ -29,7 +32,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from webferret.config import ConfigError, Settings
-    from webferret.ferret import Ferret, fetch, fetch_many, search
+    from webferret.crawler import CrawlOptions, CrawlResult
+    from webferret.ferret import Ferret, crawl, fetch, fetch_many, search
     from webferret.ferret import find as find
     from webferret.ferret import open as open
     from webferret.models import Envelope, ErrorCode, ErrorInfo, FerretError, Hit, Page
@@ -40,6 +44,9 @@ _LAZY = {
     "ConfigError": "webferret.config",
     "Settings": "webferret.config",
     "Ferret": "webferret.ferret",
+    "CrawlOptions": "webferret.crawler",
+    "CrawlResult": "webferret.crawler",
+    "crawl": "webferret.ferret",
     "fetch": "webferret.ferret",
     "fetch_many": "webferret.ferret",
     "find": "webferret.ferret",

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from webferret.after_answer import later
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
+from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.limits import MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
@@ -262,6 +263,25 @@ class Ferret:
         if isinstance(got, Page):
             return got
         return await self.finish_page(got, opts, xopts, deadline)
+
+    async def crawl(
+        self,
+        start: str,
+        options: CrawlOptions | None = None,
+        *,
+        fetch: FetchOptions | None = None,
+        fresh: bool = False,
+        on_page: Callable[[CrawledPage], None] | None = None,
+    ) -> CrawlResult:
+        """Read `start` and the pages its links lead to, within a scope, level by level, each kept in
+        the store (`webferret.crawler`): the answer lists them with their handles, not their text."""
+        from webferret.crawler import crawl
+
+        self._usable()
+        _check_type("options", options, CrawlOptions, "CrawlOptions(...)")
+        _check_text("url", start, text=False)
+        _check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page)
 
     async def fetch_response(
         self,
@@ -700,6 +720,17 @@ def find(query: str, handles: Sequence[str] | None = None, n: int = 5, **setting
             return await ferret.find(query, handles, n)
 
     return _run_sync("find", run)
+
+
+def crawl(url: str, *, depth: int = 2, limit: int = 20, fresh: bool = False, **settings: Any) -> CrawlResult:
+    """Crawl from a script: `webferret.crawl("https://docs.example/guide/", depth=1)` (`Ferret.crawl`;
+    other keywords are settings)."""
+
+    async def run() -> CrawlResult:
+        async with Ferret(**settings) as ferret:
+            return await ferret.crawl(url, CrawlOptions(depth=depth, limit=limit), fresh=fresh)
+
+    return _run_sync("crawl", run)
 
 
 def search(query: str, **settings: Any) -> Any:

@@ -7,3 +7,7 @@ MAX_PASSAGES = 1000
 """The most passages one `find` answers."""
 MAX_QUERY_CHARS = 500
 """The longest search query (an engine's URL has room for it; a longer one is no search)."""
+MAX_CRAWL_PAGES = 1000
+"""The most pages one crawl reads."""
+MAX_CRAWL_DEPTH = 10
+"""The most link hops a crawl follows from its start."""

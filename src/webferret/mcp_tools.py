@@ -14,8 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from webferret.config import Settings
-from webferret.fetch.robots import ROBOTS_TIMEOUT, RobotsPolicy, fetcher_getter
-from webferret.fetch.robots_cache import SqliteRobotsCache
+from webferret.fetch.robots import RobotsPolicy
+from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
 from webferret.limits import MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
@@ -233,10 +233,7 @@ class AgentTools:
     # -- web_fetch ---------------------------------------------------------------------------
     def _robots_policy(self) -> RobotsPolicy:
         if self._robots is None:
-            timeout = min(self.settings.timeout, ROBOTS_TIMEOUT)
-            options = self.ferret.fetch_options(tier="http", timeout=timeout, budget=timeout)
-            cache = SqliteRobotsCache.in_home(self.settings.home)
-            self._robots = RobotsPolicy(fetcher_getter(self.ferret.fetcher, options), cache=cache)
+            self._robots = home_robots(self.ferret)
         return self._robots
 
     async def _refusal(self, url: str) -> ErrorInfo | None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from webferret.crawler import CrawlResult
 from webferret.models import Envelope, FetchedPages, Hit, Page
 from webferret.search.types import SearchResult
 from webferret.store.types import FoundPassages, OpenedPage, StoreStats
@@ -24,6 +25,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "open.schema.json": OpenedPage.model_json_schema(),
         "find.schema.json": FoundPassages.model_json_schema(),
         "store-stats.schema.json": StoreStats.model_json_schema(),
+        "crawl.schema.json": CrawlResult.model_json_schema(),
     }
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 from webferret import sidecar
-from webferret.fetch.robots import DEFAULT_TTL, RobotsRules
+from webferret.fetch.robots import DEFAULT_TTL, ROBOTS_TIMEOUT, RobotsPolicy, RobotsRules, fetcher_getter
 
 ROBOTS_FILE = "robots.sqlite"
 _SCHEMA = """
@@ -57,3 +58,14 @@ class SqliteRobotsCache:
 
     async def put(self, rules: RobotsRules) -> None:
         await asyncio.to_thread(self._put, rules)
+
+
+def home_robots(ferret: Any, fetch: Any = None) -> RobotsPolicy:
+    """The robots.txt policy of fetches a session starts on its own (an agent's, a crawl's): read
+    through the session's fetcher with the pages' `fetch` options (their allowed hosts), in plain
+    HTTP, within `ROBOTS_TIMEOUT` seconds; its answers shared with every process of the home."""
+    base = fetch or ferret.fetch_options()
+    timeout = min(base.timeout, ROBOTS_TIMEOUT)
+    options = base.with_(tier="http", timeout=timeout, budget=timeout)
+    cache = SqliteRobotsCache.in_home(ferret.settings.home)
+    return RobotsPolicy(fetcher_getter(ferret.fetcher, options), cache=cache)

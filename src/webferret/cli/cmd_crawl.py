@@ -1,0 +1,128 @@
+"""`webferret crawl URL`: read a site by following its links from URL, each page kept in the store.
+
+Lists every page read with its handle and size in tokens (`webferret open HANDLE` reads one, `webferret
+find QUERY` searches them all), never their text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+from webferret.cli.numbers import seconds, whole_number
+from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
+
+REASONS = {
+    "out_of_scope": "out of scope",
+    "excluded": "excluded by --include/--exclude",
+    "not_a_page": "not documents (images, media, archives)",
+    "robots": "disallowed by robots.txt",
+    "past_depth": "past --depth",
+    "past_limit": "past --limit",
+    "budget": "left when --budget ran out",
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "crawl", help="read a site by following its links (pages kept in the store)", description=__doc__
+    )
+    parser.add_argument("url", metavar="URL", help="the page to start from")
+    parser.add_argument(
+        "--depth",
+        type=whole_number(0, MAX_CRAWL_DEPTH),
+        default=2,
+        metavar="N",
+        help="link hops from URL (2; 0: URL alone)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=whole_number(1, MAX_CRAWL_PAGES),
+        default=20,
+        metavar="N",
+        help=f"most pages read (20, at most {MAX_CRAWL_PAGES})",
+    )
+    parser.add_argument(
+        "--scope", metavar="URL", help="follow only links under this URL prefix (default: URL's folder)"
+    )
+    parser.add_argument(
+        "--include",
+        action="append",
+        metavar="GLOB",
+        help="follow only paths matching GLOB, e.g. '/docs/*' (repeatable)",
+    )
+    parser.add_argument(
+        "--exclude", action="append", metavar="GLOB", help="never follow paths matching GLOB (repeatable)"
+    )
+    parser.add_argument("--ignore-robots", action="store_true", help="follow links robots.txt disallows")
+    parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
+    parser.add_argument("--timeout", type=seconds(), metavar="S", help="per-page timeout in seconds")
+    parser.add_argument(
+        "--budget", type=seconds(), metavar="S", help="the whole crawl's time budget (setting budget)"
+    )
+    parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+    add_network(parser)
+    add_common(parser)
+    parser.set_defaults(run=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    from webferret.crawler import CrawlOptions, crawl
+    from webferret.ferret import Ferret
+
+    settings = settings_from_args(args)
+    options = CrawlOptions(
+        depth=args.depth,
+        limit=args.limit,
+        scope=args.scope,
+        include=tuple(args.include or ()),
+        exclude=tuple(args.exclude or ()),
+        robots=not args.ignore_robots and settings.respect_robots,
+    )
+    async with Ferret(settings) as ferret:
+        fetch = ferret.fetch_options(
+            timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
+        )
+        on_page = None if args.json else _write_page
+        result = await crawl(ferret, args.url, options, fetch=fetch, fresh=args.fresh, on_page=on_page)
+    read = sum(page.ok for page in result.pages)
+    if args.json:
+        from webferret.cli.common import envelope_json
+
+        meta = {"count": len(result.pages), "failed": len(result.pages) - read}
+        envelope_json(read > 0, data=result.model_dump(mode="json"), meta=meta)
+    else:
+        _write_summary(result, read)
+    return EXIT_OK if read else EXIT_FAILED
+
+
+def _write_page(page: Any) -> None:
+    from webferret.remote_text import one_line
+
+    if page.ok:
+        tokens = f"{page.tokens:,} tokens" if page.tokens is not None else "? tokens"
+        head = f"{page.handle or '-'}  {tokens}  {one_line(page.title or '', 100)}"
+    else:
+        head = f"ERROR {page.error.code}: {one_line(page.error.message, 160)}" if page.error else "ERROR"
+    sys.stdout.write(f"{page.depth}  {head}\n   {page.final_url or page.url}\n")
+    sys.stdout.flush()
+
+
+def _write_summary(result: Any, read: int) -> None:
+    failed = len(result.pages) - read
+    seconds_taken = result.elapsed_ms / 1000
+    lines = [
+        "",
+        f"{read} page{'s' * (read != 1)} read"
+        + (f", {failed} failed" if failed else "")
+        + f" in {seconds_taken:.1f} s (scope {result.scope}, depth {result.depth}, limit {result.limit})",
+    ]
+    skipped = [f"{count} {REASONS.get(why, why)}" for why, count in result.not_followed.items() if count]
+    if skipped:
+        lines.append("links not followed: " + ", ".join(skipped))
+    first = next((page.handle for page in result.pages if page.ok and page.handle), None)
+    if first:
+        lines.append(f"read one: webferret open {first}    search them: webferret find QUERY")
+    sys.stdout.write("\n".join(lines) + "\n")

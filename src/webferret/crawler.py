@@ -1,0 +1,273 @@
+"""Crawling: read a site's pages by following its links from one page, within a scope, level by level.
+
+`crawl(ferret, start, options)` reads the start page, then the pages its links lead to, then theirs,
+up to `depth` link hops and `limit` pages, each kept in the page store: the answer lists every page
+read with its handle and size in tokens (`open` pages through one), never the pages' text, so a
+crawl of a documentation site does not flood a context.
+
+Links are followed from the whole page (a documentation site's menu is how its pages are reached),
+in the page's order, and only:
+- within `scope`, a URL prefix: by default the start page's folder on its host
+  (`https://docs.x.org/guide/intro` gives `https://docs.x.org/guide/`); http and https alike;
+- past the `include` globs (any of them, when given) and none of the `exclude` globs, both matched
+  against the URL's path (`/guide/*`, `*.html`, `*/changelog/*`);
+- to documents a reader can use: not images, media, fonts, styles, scripts or archives;
+- once per URL, however it is written (`canonical_url`), and not to a page a redirect reached before;
+- where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
+  is off.
+The call's `budget` is the whole crawl's: a level begun when it runs out ends with the pages read
+by then, and the rest are counted as not followed (`budget`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BaseModel, Field
+
+from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
+from webferret.net.canonical import canonical_url
+
+if TYPE_CHECKING:
+    from webferret.ferret import Ferret
+
+NOT_PAGES = frozenset(
+    (
+        *(".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".ico", ".bmp", ".tif", ".tiff"),
+        *(".mp3", ".mp4", ".m4a", ".webm", ".ogg", ".wav", ".mov", ".avi"),
+        *(".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map"),
+        *(".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".jar", ".whl"),
+        *(".dmg", ".exe", ".msi", ".deb", ".rpm", ".apk", ".iso"),
+    )
+)
+"""File name endings of links a crawl does not follow: nothing in them reads as text."""
+FOLLOWED_LINKS = 1000
+"""Most links of one page looked at (the store keeps as many)."""
+
+
+@dataclass(frozen=True)
+class CrawlOptions:
+    """What a crawl follows; see the module docstring."""
+
+    depth: int = 2
+    limit: int = 20
+    scope: str | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    robots: bool = True
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.depth <= MAX_CRAWL_DEPTH:
+            message = f"depth {self.depth}: expected 0 to {MAX_CRAWL_DEPTH} link hops"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        if not 1 <= self.limit <= MAX_CRAWL_PAGES:
+            message = f"limit {self.limit}: expected 1 to {MAX_CRAWL_PAGES} pages"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        if self.scope is not None and urlsplit(self.scope).scheme.lower() not in ("http", "https"):
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, f"scope {self.scope!r}: expected an http(s) URL prefix"
+            )
+
+
+class CrawledPage(BaseModel):
+    """One page a crawl read (or tried to)."""
+
+    url: str
+    final_url: str | None = None
+    depth: int = Field(description="link hops from the start page")
+    found_on: str | None = Field(default=None, description="the page whose link led here")
+    ok: bool
+    title: str | None = None
+    handle: str | None = Field(default=None, description="store handle: `webferret open HANDLE`")
+    tokens: int | None = None
+    word_count: int | None = None
+    new_links: int = Field(default=0, description="links of this page the crawl queued to follow")
+    error: ErrorInfo | None = None
+
+
+class CrawlResult(BaseModel):
+    """The `data` of `crawl` with `--json`."""
+
+    start: str
+    scope: str
+    depth: int
+    limit: int
+    pages: list[CrawledPage]
+    not_followed: dict[str, int] = Field(
+        description="links not followed, by why: out_of_scope, excluded, not_a_page, robots, past_depth, "
+        "past_limit, budget"
+    )
+    elapsed_ms: float
+
+
+async def crawl(
+    ferret: Ferret,
+    start: str,
+    options: CrawlOptions | None = None,
+    *,
+    fetch: Any = None,
+    fresh: bool = False,
+    on_page: Any = None,
+) -> CrawlResult:
+    """Read `start` and the pages its links lead to (see the module docstring); `fetch` is the
+    `FetchOptions` of every page, `on_page(CrawledPage)` is called as each page is finished."""
+    options = options or CrawlOptions()
+    started = time.monotonic()
+    opts = fetch or ferret.fetch_options()
+    deadline = started + opts.budget
+    xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
+    scope = options.scope or default_scope(start)  # a start that is no URL fails as its page says
+    follow = _Follow(scope, options)
+    robots = _robots(ferret, opts) if options.robots else None
+    seen = {canonical_url(start)}
+    level: list[tuple[str, str | None]] = [(start, None)]
+    pages: list[CrawledPage] = []
+    skipped: Counter[str] = Counter()
+    for depth in range(options.depth + 1):
+        room = options.limit - len(pages)
+        level, over = level[:room], level[room:]
+        skipped["past_limit"] += len(over)
+        left = deadline - time.monotonic()
+        if not level or left <= 0:
+            skipped["budget"] += len(level)
+            break
+        admitted = await _admitted(level, robots, skipped) if depth else level  # the start is the caller's
+        found_on = dict(admitted)
+        read = await ferret.fetch_all(
+            [url for url, _ in admitted], options=opts.with_(budget=left), extract=xopts, fresh=fresh
+        )
+        following: list[tuple[str, str | None]] = []
+        for (url, _), page in zip(admitted, read, strict=True):
+            queued = []
+            if page.final_url:
+                seen.add(canonical_url(page.final_url))
+            for link in page.links or []:
+                why = follow.refusal(link.url, seen)
+                if why != "seen":
+                    seen.add(canonical_url(link.url))  # judged once, however many pages link to it
+                if why is None:
+                    queued.append((link.url, page.final_url or url))
+                elif why != "seen":
+                    skipped[why] += 1
+            if depth == options.depth:
+                skipped["past_depth"] += len(queued)
+                queued = []
+            following.extend(queued)
+            entry = _entry(url, page, depth, found_on[url], len(queued))
+            pages.append(entry)
+            if on_page is not None:
+                on_page(entry)
+        level = following
+    return CrawlResult(
+        start=start,
+        scope=scope,
+        depth=options.depth,
+        limit=options.limit,
+        pages=pages,
+        not_followed={why: count for why, count in skipped.items() if count},
+        elapsed_ms=round((time.monotonic() - started) * 1000, 1),
+    )
+
+
+def default_scope(start: str) -> str:
+    """The start page's folder on its host: `https://docs.x.org/guide/intro` -> `.../guide/` (a start
+    that is no URL is its own scope: its page says why it cannot be read)."""
+    try:
+        parts = urlsplit(start.strip())
+    except ValueError:
+        return start
+    folder = parts.path if parts.path.endswith("/") else parts.path.rsplit("/", 1)[0] + "/"
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), folder or "/", "", ""))
+
+
+class _Follow:
+    """Whether a link is followed: in scope, past the globs, a document, not seen."""
+
+    def __init__(self, scope: str, options: CrawlOptions) -> None:
+        parts = urlsplit(scope)
+        self._host = (parts.hostname or "").lower()
+        self._port = _port(parts)
+        self._prefix = parts.path or "/"
+        self._include = options.include
+        self._exclude = options.exclude
+
+    def refusal(self, url: str, seen: set[str]) -> str | None:
+        """Why `url` is not followed (`seen`, `out_of_scope`, `not_a_page`, `excluded`), or None."""
+        try:
+            parts = urlsplit(url)
+            port = _port(parts)
+        except ValueError:
+            return "out_of_scope"
+        if canonical_url(url) in seen:
+            return "seen"
+        if parts.scheme.lower() not in ("http", "https"):
+            return "out_of_scope"
+        if (parts.hostname or "").lower() != self._host or port != self._port:
+            return "out_of_scope"
+        if not (parts.path or "/").startswith(self._prefix):
+            return "out_of_scope"
+        path = parts.path or "/"
+        if PurePosixPath(path).suffix.lower() in NOT_PAGES:
+            return "not_a_page"
+        if self._include and not any(fnmatch.fnmatchcase(path, pattern) for pattern in self._include):
+            return "excluded"
+        if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
+            return "excluded"
+        return None
+
+
+def _port(parts: Any) -> int | None:
+    """The port, with http's and https's defaults the same (a site's links mix the two schemes)."""
+    port = parts.port
+    return None if port in (80, 443) else port
+
+
+async def _admitted(
+    level: list[tuple[str, str | None]], robots: Any, skipped: Counter[str]
+) -> list[tuple[str, str | None]]:
+    """The links robots.txt allows (all of them when it is not honoured); the others are counted."""
+    if robots is None:
+        return level
+    import asyncio
+
+    from webferret.fetch.robots import POLICY_REFUSALS
+
+    async def allowed(url: str) -> bool:
+        try:
+            await robots.check(url)
+        except FerretError as exc:  # a URL the guard refuses is read, to say so; an unreachable
+            return exc.code in POLICY_REFUSALS  # robots.txt disallows every path (RFC 9309)
+        return True
+
+    verdicts = await asyncio.gather(*(allowed(url) for url, _ in level))
+    skipped["robots"] += verdicts.count(False)
+    return [item for item, ok in zip(level, verdicts, strict=True) if ok]
+
+
+def _robots(ferret: Ferret, fetch: Any) -> Any:
+    from webferret.fetch.robots_cache import home_robots
+
+    return home_robots(ferret, fetch)
+
+
+def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: int) -> CrawledPage:
+    return CrawledPage(
+        url=url,
+        final_url=page.final_url,
+        depth=depth,
+        found_on=found_on,
+        ok=page.ok,
+        title=page.title,
+        handle=page.handle,
+        tokens=page.tokens,
+        word_count=page.word_count,
+        new_links=new_links,
+        error=page.error,
+    )

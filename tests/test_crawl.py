@@ -1,0 +1,141 @@
+"""`webferret crawl`: a site read by following its links on the simulated web, within a scope."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from contract import fits
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.crawler import CrawlOptions, crawl, default_scope
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError
+
+HTML = {"Content-Type": "text/html"}
+ALLOW = ["--allow-host", "127.0.0.1"]
+
+
+def page(title: str, *links: str, words: int = 60) -> str:
+    menu = "".join(f"<li><a href='{href}'>{href}</a></li>" for href in links)
+    text = f"{title} tells how ferrets {title.lower()} in the burrows. " * (words // 8)
+    head = f"<html><head><title>{title}</title></head><body><nav><ul>{menu}</ul></nav>"
+    return f"{head}<article><h1>{title}</h1><p>{text}</p></article></body></html>"
+
+
+@pytest.fixture
+def site(simweb: SimWeb) -> SimWeb:
+    """A small documentation site under /guide/, with links out of it and a robots.txt."""
+    simweb.add(
+        "/guide/intro",
+        page(
+            "Intro",
+            "/guide/dig",
+            "/guide/swim#top",
+            "/guide/dig?utm_source=menu",  # the same page, written another way
+            "/blog/news",  # out of the scope
+            "https://elsewhere.example/guide/x",
+            "/guide/map.png",
+            "/guide/private/notes",  # robots.txt disallows it
+            "/guide/gone",
+        ),
+        headers=HTML,
+    )
+    simweb.add("/guide/dig", page("Dig", "/guide/intro", "/guide/deep", "/blog/news"), headers=HTML)
+    simweb.add("/guide/swim", page("Swim", "/guide/dig"), headers=HTML)
+    simweb.add("/guide/deep", page("Deep", "/guide/deeper"), headers=HTML)
+    simweb.add("/guide/deeper", page("Deeper"), headers=HTML)
+    simweb.add("/guide/private/notes", page("Notes"), headers=HTML)
+    simweb.add("/guide/gone", "gone", status=404)
+    simweb.add("/blog/news", page("News"), headers=HTML)
+    simweb.add(
+        "/robots.txt", "User-agent: *\nDisallow: /guide/private/\n", headers={"Content-Type": "text/plain"}
+    )
+    return simweb
+
+
+def test_default_scope_is_the_start_pages_folder() -> None:
+    assert default_scope("https://Docs.X.org/guide/intro?x=1") == "https://docs.x.org/guide/"
+    assert default_scope("https://docs.x.org/guide/") == "https://docs.x.org/guide/"
+    assert default_scope("https://docs.x.org") == "https://docs.x.org/"
+
+
+async def test_a_crawl_follows_links_within_its_scope_level_by_level(site: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=2, limit=20))
+        opened = await ferret.open(result.pages[1].handle or "")
+    read = [(p.depth, p.url.removeprefix(site.base), p.ok) for p in result.pages]
+    assert read == [
+        (0, "/guide/intro", True),
+        (1, "/guide/dig", True),
+        (1, "/guide/swim", True),  # a link's fragment is no other page
+        (1, "/guide/gone", False),
+        (2, "/guide/deep", True),
+    ]  # page order; each page once; /guide/deeper is a third hop
+    assert result.pages[3].error is not None and result.pages[3].error.code == ErrorCode.HTTP_ERROR
+    assert result.pages[4].found_on == site.url("/guide/dig")
+    assert all(p.handle and p.tokens for p in result.pages if p.ok)
+    assert opened.title == "Dig"  # every page read is in the store
+    assert result.not_followed == {
+        "out_of_scope": 2,  # each link judged once, however many pages have it
+        "not_a_page": 1,
+        "robots": 1,
+        "past_depth": 1,
+    }
+    assert "/guide/private/notes" not in [path for path, _ in site.requests]  # robots.txt was asked first
+
+
+async def test_limits_globs_and_robots_can_be_set(site: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        limited = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=3, limit=2))
+        only = CrawlOptions(
+            depth=1, include=("/guide/d*", "/guide/private/*"), exclude=("*/dig",), robots=False
+        )
+        globbed = await crawl(ferret, site.url("/guide/intro"), only)
+    assert [p.url.removeprefix(site.base) for p in limited.pages] == ["/guide/intro", "/guide/dig"]
+    assert limited.not_followed["past_limit"] == 4  # swim, private, gone; then deep
+    assert [p.url.removeprefix(site.base) for p in globbed.pages] == ["/guide/intro", "/guide/private/notes"]
+    assert globbed.not_followed["excluded"] == 3  # dig (excluded), swim and gone (not included)
+    with pytest.raises(FerretError, match="depth 11"):
+        CrawlOptions(depth=11)
+    with pytest.raises(FerretError, match="scope"):
+        CrawlOptions(scope="ftp://x/")
+
+
+def test_the_cli_lists_pages_with_handles(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["crawl", site.url("/guide/intro"), "--depth", "1", *ALLOW])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("0  127.0.0.1~") and "  Intro\n   " + site.url("/guide/intro") in out
+    assert "1  ERROR http_error" in out
+    assert "3 pages read, 1 failed" in out and "2 out of scope" in out and "1 past --depth" in out
+    assert "read one: webferret open 127.0.0.1~" in out
+
+
+def test_the_cli_json_answer_fits_its_schema(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["crawl", site.url("/guide/intro"), "--depth", "1", "--json", "--scope", site.url("/"), *ALLOW]
+    )
+    envelope = json.loads(capsys.readouterr().out)
+    assert code == 0 and envelope["ok"] and envelope["meta"] == {"count": 5, "failed": 1}
+    fits(envelope["data"], "crawl")
+    assert envelope["data"]["scope"] == site.url("/")
+    assert site.url("/blog/news") in [p["url"] for p in envelope["data"]["pages"]]  # in the wider scope
+
+
+def test_a_start_page_that_fails_fails_the_crawl(simweb: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    simweb.add("/nothing", "gone", status=404)
+    assert main(["crawl", simweb.url("/nothing"), *ALLOW]) == 1
+    assert "ERROR http_error" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["crawl", simweb.url("/nothing"), "--limit", "0"])
+
+
+def test_the_library_facade_crawls(site: SimWeb) -> None:
+    import webferret
+
+    result = webferret.crawl(site.url("/guide/intro"), depth=0, allow_hosts=["127.0.0.1"])
+    assert [p.title for p in result.pages] == ["Intro"]
+    assert result.not_followed == {"out_of_scope": 2, "not_a_page": 1, "past_depth": 4}
+    assert isinstance(result, webferret.CrawlResult)
