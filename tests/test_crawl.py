@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from contract import fits
@@ -139,3 +140,18 @@ def test_the_library_facade_crawls(site: SimWeb) -> None:
     assert [p.title for p in result.pages] == ["Intro"]
     assert result.not_followed == {"out_of_scope": 2, "not_a_page": 1, "past_depth": 4}
     assert isinstance(result, webferret.CrawlResult)
+
+
+def test_the_cli_agent_view_fences_the_titles(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--agent", *ALLOW]) == 0
+    out = capsys.readouterr().out
+    begin = re.search(r"<<<webferret-untrusted-begin [0-9a-f]{32}>>>", out)
+    end = re.search(r"<<<webferret-untrusted-end [0-9a-f]{32}>>>", out)
+    assert begin and end and begin.end() < out.index("1. [depth 0] Intro") < end.start()
+    assert (
+        "Links not followed: 2 out of scope, 1 not documents, 1 disallowed by robots.txt, 1 past the depth."
+        in out
+    )
+    assert "`webferret open HANDLE --agent`" in out
+    with pytest.raises(SystemExit):
+        main(["crawl", site.url("/guide/intro"), "--agent", "--json"])

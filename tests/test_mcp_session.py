@@ -171,12 +171,13 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         empty = await session.call_tool("web_fetch", {"urls": []})
         many = await session.call_tool("web_fetch", {"urls": [f"{site}/{i}" for i in range(9)]})
-        unknown = await session.call_tool("web_crawl", {})
+        unknown = await session.call_tool("web_teleport", {})
+        no_start = await session.call_tool("web_crawl", {"depth": 9})
         untimed = await session.call_tool(
             "web_search", {"query": "ferrets", "engines": ["wikipedia"], "time_range": "week"}
         )
         alive = await session.list_tools()  # the server survived
-    assert set(tools) == {"web_search", "web_fetch", "web_open"}
+    assert set(tools) == {"web_search", "web_fetch", "web_open", "web_crawl"}
     fetch_schema = tools["web_fetch"].input_schema
     assert fetch_schema["required"] == ["urls"]
     assert fetch_schema["properties"]["urls"]["maxItems"] == 8
@@ -191,12 +192,15 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
     }
     assert set(tools["web_open"].input_schema["properties"]) >= {"handle", "page", "search"}
     assert "wikipedia cannot limit results to the past week" in _text(untimed)
-    for result in (empty, many, unknown, untimed):
+    assert set(tools["web_crawl"].input_schema["properties"]) >= {"url", "depth", "limit", "scope", "include"}
+    for result in (empty, many, unknown, untimed, no_start):
         assert result.is_error
         assert result.structured_content["error"]["code"] == "invalid_argument"
         assert _text(result).startswith("ERROR invalid_argument:")
     assert "urls" in empty.structured_content["error"]["message"]
-    assert len(alive.tools) == 3
+    assert "url" in no_start.structured_content["error"]["message"]
+    assert "depth" in no_start.structured_content["error"]["message"]
+    assert len(alive.tools) == 4
 
 
 @needs_fetcher
@@ -285,6 +289,33 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
     assert missing.is_error and missing.structured_content["error"]["code"] == "not_found"
     assert missing_search.is_error and missing_search.structured_content["error"]["code"] == "not_found"
     assert second.structured_content["next"] == f'web_open(handle="{handle}", page=3, max_tokens=300)'
+
+
+async def test_crawl_lists_the_pages_it_read_fenced_and_honours_robots(site: str, tmp_path: Path) -> None:
+    async with mcp_session(site, tmp_path) as session:
+        crawled = await session.call_tool("web_crawl", {"url": f"{site}/ferrets/linked"})
+        refused = await session.call_tool("web_crawl", {"url": f"{site}/private/secret"})
+        elsewhere = await session.call_tool(
+            "web_crawl", {"url": f"{site}/ferrets/linked", "scope": "http://127.0.0.2/"}
+        )
+        opened = await session.call_tool(
+            "web_open", {"handle": crawled.structured_content["pages"][1]["handle"]}
+        )
+    assert not crawled.is_error, _text(crawled)
+    text = _text(crawled)
+    _assert_fenced(text)
+    data = crawled.structured_content
+    assert [page["url"].removeprefix(site) for page in data["pages"]] == [
+        "/ferrets/linked",
+        "/ferrets/short",
+        "/ferrets/long",
+    ]  # the start's folder: the nav's home and the footer's about page are out of it
+    assert data["not_followed"] == {"out_of_scope": 2}
+    assert text.index("Ferret facts") > text.index("<<<webferret-untrusted-begin")  # titles are page text
+    assert "web_open(handle=...)" in text and "Links not followed: 2 out of scope." in text
+    assert not opened.is_error and "Ferret facts" in _text(opened)
+    assert refused.is_error and refused.structured_content["error"]["code"] == "robots_disallowed"
+    assert elsewhere.is_error and "not on the host" in elsewhere.structured_content["error"]["message"]
 
 
 async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_path: Path) -> None:
@@ -447,7 +478,7 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
     finally:
         process.terminate()
         await process.wait()
-    assert {tool.name for tool in tools.tools} == {"web_search", "web_fetch", "web_open"}
+    assert {tool.name for tool in tools.tools} == {"web_search", "web_fetch", "web_open", "web_crawl"}
     assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_argument"
 
 

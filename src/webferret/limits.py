@@ -11,3 +11,5 @@ MAX_CRAWL_PAGES = 1000
 """The most pages one crawl reads."""
 MAX_CRAWL_DEPTH = 10
 """The most link hops a crawl follows from its start."""
+MCP_CRAWL_PAGES = 50
+"""The most pages one MCP `web_crawl` reads (its answer lists each; `open` reads them)."""

@@ -1,4 +1,4 @@
-"""The three agent tools (`web_search`, `web_fetch`, `web_open`): arguments, policy, core calls.
+"""The agent tools (`web_search`, `web_fetch`, `web_open`, `web_crawl`): arguments, policy, core calls.
 
 Transport-free: each tool takes its validated arguments and answers an `Answer` (fenced Markdown
 for the model plus the same data as JSON) or raises `FerretError` (a structured tool error).
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -17,7 +18,7 @@ from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy
 from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
-from webferret.limits import MAX_QUERY_CHARS
+from webferret.limits import MAX_QUERY_CHARS, MCP_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -138,10 +139,37 @@ class WebOpenArgs(BaseModel):
         return self
 
 
+class WebCrawlArgs(BaseModel):
+    """Read a site by following its links from one page, within a scope; every page into the store."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(min_length=1, max_length=2000, description="the http(s) page to start from")
+    depth: int | None = Field(default=None, ge=0, le=3, description="link hops from url (default 1)")
+    limit: int | None = Field(
+        default=None, ge=1, le=MCP_CRAWL_PAGES, description="most pages read (default 10)"
+    )
+    scope: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="follow only links under this URL prefix on url's host (default: url's folder)",
+    )
+    include: list[str] | None = Field(
+        default=None,
+        max_length=20,
+        description="follow only URL paths matching one of these globs, e.g. '/docs/*'",
+    )
+    exclude: list[str] | None = Field(
+        default=None, max_length=20, description="never follow paths matching these globs"
+    )
+    fresh: bool | None = Field(default=None, description="read every page anew, not from the store")
+
+
 TOOLS: dict[str, type[BaseModel]] = {
     "web_search": WebSearchArgs,
     "web_fetch": WebFetchArgs,
     "web_open": WebOpenArgs,
+    "web_crawl": WebCrawlArgs,
 }
 
 
@@ -296,6 +324,33 @@ class AgentTools:
         data = {"pages": entries, "max_tokens": max_tokens}
         return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
 
+    # -- web_crawl ---------------------------------------------------------------------------
+    async def web_crawl(self, args: WebCrawlArgs) -> Answer:
+        from webferret.crawler import CrawlOptions, default_scope
+
+        scope = args.scope or default_scope(args.url)
+        refused = await self._refusal(args.url)  # not a URL, the domain lists, robots.txt
+        if refused is not None:
+            raise FerretError(refused.code, refused.message)
+        outside = self.domains.refusal(scope)  # the links followed are on the scope's host alone
+        if outside:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
+        if _host(scope) != _host(args.url):
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, f"scope {scope!r} is not on the host of {args.url!r}"
+            )
+        options = CrawlOptions(
+            depth=1 if args.depth is None else args.depth,
+            limit=args.limit or 10,
+            scope=scope,
+            include=tuple(args.include or ()),
+            exclude=tuple(args.exclude or ()),
+            robots=self.settings.respect_robots,
+        )
+        result = await self.ferret.crawl(args.url, options, fresh=bool(args.fresh))
+        data = result.model_dump(mode="json")
+        return Answer(views.render_crawl(data, self.fence()), data)
+
     # -- web_open ----------------------------------------------------------------------------
     async def web_open(self, args: WebOpenArgs) -> Answer:
         if args.search or args.handle is None:  # no handle: a search (the arguments' check)
@@ -330,6 +385,13 @@ class AgentTools:
         size = self.settings.page_tokens  # passages are numbered in the store's pages
         counted_in = size if size != self.settings.max_tokens else None  # web_open's default is max_tokens
         return Answer(views.render_passages(data, self.fence(), page_tokens=counted_in), data)
+
+
+def _host(url: str) -> str | None:
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def failed_line(entry: dict[str, Any], code: str) -> str:

@@ -10,19 +10,27 @@ import argparse
 import sys
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, add_common, add_network, settings_from_args
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_agent_view,
+    add_common,
+    add_network,
+    agent_fence,
+    check_agent_view,
+    settings_from_args,
+)
 from webferret.cli.numbers import seconds, whole_number
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 
 REASONS = {
-    "out_of_scope": "out of scope",
     "excluded": "excluded by --include/--exclude",
     "not_a_page": "not documents (images, media, archives)",
-    "robots": "disallowed by robots.txt",
     "past_depth": "past --depth",
     "past_limit": "past --limit",
     "budget": "left when --budget ran out",
 }
+"""How the human view names why links were not followed, where it differs from the agent view's."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -65,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
     add_network(parser)
     add_common(parser)
+    add_agent_view(parser, "page titles")
     parser.set_defaults(run=run)
 
 
@@ -72,6 +81,7 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.crawler import CrawlOptions, crawl
     from webferret.ferret import Ferret
 
+    check_agent_view(args)
     settings = settings_from_args(args)
     options = CrawlOptions(
         depth=args.depth,
@@ -85,10 +95,15 @@ async def run(args: argparse.Namespace) -> int:
         fetch = ferret.fetch_options(
             timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
         )
-        on_page = None if args.json else _write_page
+        on_page = None if args.json or args.agent else _write_page
         result = await crawl(ferret, args.url, options, fetch=fetch, fresh=args.fresh, on_page=on_page)
     read = sum(page.ok for page in result.pages)
-    if args.json:
+    if args.agent:
+        from webferret.present.agent import render_crawl
+
+        data = result.model_dump(mode="json")
+        sys.stdout.write(render_crawl(data, agent_fence(args, settings), style="cli") + "\n")
+    elif args.json:
         from webferret.cli.common import envelope_json
 
         meta = {"count": len(result.pages), "failed": len(result.pages) - read}
@@ -119,9 +134,11 @@ def _write_summary(result: Any, read: int) -> None:
         + (f", {failed} failed" if failed else "")
         + f" in {seconds_taken:.1f} s (scope {result.scope}, depth {result.depth}, limit {result.limit})",
     ]
-    skipped = [f"{count} {REASONS.get(why, why)}" for why, count in result.not_followed.items() if count]
+    from webferret.present.agent import CRAWL_REASONS, not_followed_text
+
+    skipped = not_followed_text(result.not_followed, CRAWL_REASONS | REASONS)
     if skipped:
-        lines.append("links not followed: " + ", ".join(skipped))
+        lines.append("links not followed: " + skipped)
     first = next((page.handle for page in result.pages if page.ok and page.handle), None)
     if first:
         lines.append(f"read one: webferret open {first}    search them: webferret find QUERY")

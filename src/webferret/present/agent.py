@@ -203,3 +203,60 @@ def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens:
         call = open_call(handle, page, page_tokens, style=style)
         lines.append(f"Read a whole page with {call}.")
     return "\n".join(lines)
+
+
+CRAWL_REASONS = {
+    "out_of_scope": "out of scope",
+    "excluded": "excluded by include/exclude",
+    "not_a_page": "not documents",
+    "robots": "disallowed by robots.txt",
+    "past_depth": "past the depth",
+    "past_limit": "past the limit",
+    "budget": "left when the time budget ran out",
+}
+
+
+def not_followed_text(counts: JSON, reasons: Mapping[str, str] = CRAWL_REASONS) -> str:
+    """`12 out of scope, 3 past the depth`: a crawl's links not followed, by why."""
+    return ", ".join(f"{count} {reasons.get(why, why)}" for why, count in counts.items() if count)
+
+
+def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
+    """A crawl's answer: a header, the fenced list of pages read (titles are the pages' words), what
+    was not followed, and how to read a page or search them all."""
+    pages: Sequence[JSON] = data.get("pages") or []
+    read = sum(1 for page in pages if page.get("ok"))
+    failed = len(pages) - read
+    head = f"Crawl of {safe_message(str(data.get('start')), fence.nonce)}: {counted(read, 'page')} read"
+    head += f", {failed} failed" if failed else ""
+    head += f" · scope {safe_message(str(data.get('scope')), fence.nonce)} · depth {data.get('depth')}"
+    body: list[str] = []
+    for number, page in enumerate(pages, start=1):
+        url = page.get("final_url") or page.get("url")
+        if page.get("ok"):
+            facts = [f"{page['tokens']} tokens"] if page.get("tokens") else []
+            facts += [f"handle {page['handle']}"] if page.get("handle") else []
+            body.append(f"{number}. [depth {page.get('depth')}] {page.get('title') or url}")
+            body.append(f"   {url}" + (f" ({' · '.join(facts)})" if facts else ""))
+        else:
+            error = page.get("error") or {"code": "internal", "message": "failed without a reason"}
+            body.extend(
+                [
+                    f"{number}. [depth {page.get('depth')}] {url}",
+                    f"   ERROR {error['code']}: {one_line(str(error['message']), 300)}",
+                ]
+            )
+    lines = [fence.directive(), "", head, "", fence.wrap("\n".join(body) or "(no page read)")]
+    skipped = not_followed_text(data.get("not_followed") or {})
+    if skipped:
+        lines.extend(["", f"Links not followed: {skipped}."])
+    if read:
+        how = CRAWL_READ[style]
+        lines.extend(["", f"Read a page with {how}."])
+    return "\n".join(lines)
+
+
+CRAWL_READ = {
+    "mcp": "web_open(handle=...); search them all with web_open(search=...)",
+    "cli": "`webferret open HANDLE --agent`; search them all with `webferret find QUERY`",
+}
