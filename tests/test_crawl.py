@@ -155,3 +155,13 @@ def test_the_cli_agent_view_fences_the_titles(site: SimWeb, capsys: pytest.Captu
     assert "`webferret open HANDLE --agent`" in out
     with pytest.raises(SystemExit):
         main(["crawl", site.url("/guide/intro"), "--agent", "--json"])
+
+
+async def test_the_default_scope_is_where_the_start_was_redirected(site: SimWeb) -> None:
+    site.add("/old/guide", status=301, headers={"Location": "/guide/intro"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/old/guide"), CrawlOptions(depth=1))
+        named = await crawl(ferret, site.url("/old/guide"), CrawlOptions(depth=1, scope=site.url("/old/")))
+    assert result.scope == site.url("/guide/") and len(result.pages) == 4  # intro, dig, swim, gone
+    assert result.pages[0].final_url == site.url("/guide/intro")
+    assert [p.url for p in named.pages] == [site.url("/old/guide")]  # a scope given stays

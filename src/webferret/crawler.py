@@ -7,8 +7,8 @@ crawl of a documentation site does not flood a context.
 
 Links are followed from the whole page (a documentation site's menu is how its pages are reached),
 in the page's order, and only:
-- within `scope`, a URL prefix: by default the start page's folder on its host
-  (`https://docs.x.org/guide/intro` gives `https://docs.x.org/guide/`); http and https alike;
+- within `scope`, a URL prefix: by default the start page's folder on its host, where its redirects
+  took it (`https://docs.x.org/guide/intro` gives `https://docs.x.org/guide/`); http and https alike;
 - past the `include` globs (any of them, when given) and none of the `exclude` globs, both matched
   against the URL's path (`/guide/*`, `*.html`, `*/changelog/*`);
 - to documents a reader can use: not images, media, fonts, styles, scripts or archives;
@@ -143,23 +143,16 @@ async def crawl(
         read = await ferret.fetch_all(
             [url for url, _ in admitted], options=opts.with_(budget=left), extract=xopts, fresh=fresh
         )
+        if depth == 0 and options.scope is None and read[0].final_url:
+            scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
+            follow = _Follow(scope, options)
         following: list[tuple[str, str | None]] = []
         for (url, _), page in zip(admitted, read, strict=True):
-            queued = []
-            if page.final_url:
-                seen.add(canonical_url(page.final_url))
-            for link in page.links or []:
-                why = follow.refusal(link.url, seen)
-                if why != "seen":
-                    seen.add(canonical_url(link.url))  # judged once, however many pages link to it
-                if why is None:
-                    queued.append((link.url, page.final_url or url))
-                elif why != "seen":
-                    skipped[why] += 1
+            queued = follow.links(page, seen, skipped)
             if depth == options.depth:
                 skipped["past_depth"] += len(queued)
                 queued = []
-            following.extend(queued)
+            following.extend((link, page.final_url or url) for link in queued)
             entry = _entry(url, page, depth, found_on[url], len(queued))
             pages.append(entry)
             if on_page is not None:
@@ -197,6 +190,23 @@ class _Follow:
         self._prefix = parts.path or "/"
         self._include = options.include
         self._exclude = options.exclude
+
+    def links(self, page: Page, seen: set[str], skipped: Counter[str]) -> list[str]:
+        """The links of `page` to follow, in its order; each link is judged once (added to `seen`),
+        and those not followed are counted in `skipped` by why."""
+        if page.final_url:
+            seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
+        followed: list[str] = []
+        for link in page.links or []:
+            why = self.refusal(link.url, seen)
+            if why == "seen":
+                continue
+            seen.add(canonical_url(link.url))
+            if why is None:
+                followed.append(link.url)
+            else:
+                skipped[why] += 1
+        return followed
 
     def refusal(self, url: str, seen: set[str]) -> str | None:
         """Why `url` is not followed (`seen`, `out_of_scope`, `not_a_page`, `excluded`), or None."""

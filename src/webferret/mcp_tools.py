@@ -332,7 +332,7 @@ class AgentTools:
         refused = await self._refusal(args.url)  # not a URL, the domain lists, robots.txt
         if refused is not None:
             raise FerretError(refused.code, refused.message)
-        outside = self.domains.refusal(scope)  # the links followed are on the scope's host alone
+        outside = self.domains.refusal(scope)  # the links followed are on this host alone
         if outside:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
         if _host(scope) != _host(args.url):
@@ -342,7 +342,7 @@ class AgentTools:
         options = CrawlOptions(
             depth=1 if args.depth is None else args.depth,
             limit=args.limit or 10,
-            scope=scope,
+            scope=scope,  # named, so a redirect of the start to another host does not move it
             include=tuple(args.include or ()),
             exclude=tuple(args.exclude or ()),
             robots=self.settings.respect_robots,
