@@ -165,3 +165,34 @@ async def test_the_default_scope_is_where_the_start_was_redirected(site: SimWeb)
     assert result.scope == site.url("/guide/") and len(result.pages) == 4  # intro, dig, swim, gone
     assert result.pages[0].final_url == site.url("/guide/intro")
     assert [p.url for p in named.pages] == [site.url("/old/guide")]  # a scope given stays
+
+
+def test_sitemaps_add_the_pages_they_list(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    xml = {"Content-Type": "application/xml"}
+    site.add(
+        "/robots.txt", f"User-agent: *\nDisallow: /guide/private/\nSitemap: {site.url('/maps/index.xml')}\n"
+    )
+    site.add(
+        "/maps/index.xml",
+        '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{site.url('/maps/guide.xml')}</loc></sitemap></sitemapindex>",
+        headers=xml,
+    )
+    listed = "".join(
+        f"<url><loc>{site.url(path)}</loc></url>" for path in ("/guide/hidden", "/guide/dig", "/blog/x")
+    )
+    site.add(
+        "/maps/guide.xml",
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{listed}</urlset>',
+        headers=xml,
+    )
+    site.add("/guide/hidden", page("Hidden"), headers=HTML)
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--sitemap", "--json", *ALLOW]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    fits(data, "crawl")
+    found = {p["url"].removeprefix(site.base): p["found_on"] for p in data["pages"]}
+    assert found[("/guide/hidden")] == site.url("/maps/guide.xml")  # no page links to it
+    assert list(found)[-1] == "/guide/hidden"  # after the start page's own links
+    assert (
+        data["sitemap_urls"] == 3 and data["not_followed"]["out_of_scope"] == 3
+    )  # blog/news, elsewhere, blog/x

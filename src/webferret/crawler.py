@@ -15,6 +15,8 @@ in the page's order, and only:
 - once per URL, however it is written (`canonical_url`), and not to a page a redirect reached before;
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off.
+With `sitemap`, the pages the site's sitemaps list (those robots.txt names, else `/sitemap.xml`; an
+index's sitemaps too) are followed as if the start page linked to them, after its own links.
 The call's `budget` is the whole crawl's: a level begun when it runs out ends with the pages read
 by then, and the rest are counted as not followed (`budget`).
 """
@@ -62,6 +64,7 @@ class CrawlOptions:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     robots: bool = True
+    sitemap: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.depth <= MAX_CRAWL_DEPTH:
@@ -104,6 +107,9 @@ class CrawlResult(BaseModel):
         description="links not followed, by why: out_of_scope, excluded, not_a_page, robots, past_depth, "
         "past_limit, budget"
     )
+    sitemap_urls: int | None = Field(
+        default=None, description="URLs the site's sitemaps listed (with `sitemap`; None without)"
+    )
     elapsed_ms: float
 
 
@@ -130,6 +136,7 @@ async def crawl(
     level: list[tuple[str, str | None]] = [(start, None)]
     pages: list[CrawledPage] = []
     skipped: Counter[str] = Counter()
+    sitemap_urls: int | None = None
     for depth in range(options.depth + 1):
         room = options.limit - len(pages)
         level, over = level[:room], level[room:]
@@ -157,6 +164,13 @@ async def crawl(
             pages.append(entry)
             if on_page is not None:
                 on_page(entry)
+        if depth == 0 and options.sitemap and options.depth:
+            listed = await _sitemap_urls(ferret, read[0].final_url or start, robots, opts, deadline)
+            sitemap_urls = len(listed)
+            lists: dict[str, str] = {}
+            for url, sitemap in listed:
+                lists.setdefault(url, sitemap)  # the first sitemap that lists a page found it
+            following.extend((url, lists[url]) for url in follow.judged(list(lists), seen, skipped))
         level = following
     return CrawlResult(
         start=start,
@@ -165,8 +179,40 @@ async def crawl(
         limit=options.limit,
         pages=pages,
         not_followed={why: count for why, count in skipped.items() if count},
+        sitemap_urls=sitemap_urls,
         elapsed_ms=round((time.monotonic() - started) * 1000, 1),
     )
+
+
+SITEMAPS_READ = 20
+"""The most sitemap files one crawl reads (an index's sitemaps included)."""
+
+
+async def _sitemap_urls(
+    ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float
+) -> list[tuple[str, str]]:
+    """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
+    robots.txt names (`Sitemap:`), else `/sitemap.xml`; a sitemap index's sitemaps are read too, up
+    to `SITEMAPS_READ` files. A sitemap that cannot be read lists nothing."""
+    from webferret.fetch.robots import origin_of
+
+    named = (await robots.rules_for(start)).sitemaps if robots is not None else []
+    queue = list(dict.fromkeys(named)) or [origin_of(start) + "/sitemap.xml"]
+    xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
+    found: list[tuple[str, str]] = []
+    read = 0
+    while queue and read < SITEMAPS_READ and deadline > time.monotonic():
+        batch, queue = queue[: SITEMAPS_READ - read], queue[SITEMAPS_READ - read :]
+        read += len(batch)
+        left = opts.with_(budget=deadline - time.monotonic())
+        for url, page in zip(batch, await ferret.fetch_all(batch, options=left, extract=xopts), strict=True):
+            kind = page.meta.get("extract", {}).get("sitemap") if page.ok else None
+            listed = [link.url for link in page.links or []]
+            if kind == "sitemapindex":
+                queue.extend(listed)
+            elif kind == "urlset":
+                found.extend((entry, url) for entry in listed)
+    return found
 
 
 def default_scope(start: str) -> str:
@@ -192,18 +238,22 @@ class _Follow:
         self._exclude = options.exclude
 
     def links(self, page: Page, seen: set[str], skipped: Counter[str]) -> list[str]:
-        """The links of `page` to follow, in its order; each link is judged once (added to `seen`),
-        and those not followed are counted in `skipped` by why."""
+        """The links of `page` to follow, in its order (see `judged`)."""
         if page.final_url:
             seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
+        return self.judged([link.url for link in page.links or []], seen, skipped)
+
+    def judged(self, urls: list[str], seen: set[str], skipped: Counter[str]) -> list[str]:
+        """The `urls` to follow, in their order; each is judged once (added to `seen`), and those not
+        followed are counted in `skipped` by why."""
         followed: list[str] = []
-        for link in page.links or []:
-            why = self.refusal(link.url, seen)
+        for url in urls:
+            why = self.refusal(url, seen)
             if why == "seen":
                 continue
-            seen.add(canonical_url(link.url))
+            seen.add(canonical_url(url))
             if why is None:
-                followed.append(link.url)
+                followed.append(url)
             else:
                 skipped[why] += 1
         return followed

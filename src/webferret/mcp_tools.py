@@ -162,6 +162,9 @@ class WebCrawlArgs(BaseModel):
     exclude: list[str] | None = Field(
         default=None, max_length=20, description="never follow paths matching these globs"
     )
+    sitemap: bool | None = Field(
+        default=None, description="also read the pages the site's sitemaps list (in scope, to the limit)"
+    )
     fresh: bool | None = Field(default=None, description="read every page anew, not from the store")
 
 
@@ -346,6 +349,7 @@ class AgentTools:
             include=tuple(args.include or ()),
             exclude=tuple(args.exclude or ()),
             robots=self.settings.respect_robots,
+            sitemap=bool(args.sitemap),
         )
         result = await self.ferret.crawl(args.url, options, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")

@@ -64,6 +64,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--exclude", action="append", metavar="GLOB", help="never follow paths matching GLOB (repeatable)"
     )
+    parser.add_argument(
+        "--sitemap",
+        action="store_true",
+        help="also read the pages the site's sitemaps list (robots.txt's Sitemap lines, else /sitemap.xml)",
+    )
     parser.add_argument("--ignore-robots", action="store_true", help="follow links robots.txt disallows")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
     parser.add_argument("--timeout", type=seconds(), metavar="S", help="per-page timeout in seconds")
@@ -90,6 +95,7 @@ async def run(args: argparse.Namespace) -> int:
         include=tuple(args.include or ()),
         exclude=tuple(args.exclude or ()),
         robots=not args.ignore_robots and settings.respect_robots,
+        sitemap=args.sitemap,
     )
     async with Ferret(settings) as ferret:
         fetch = ferret.fetch_options(
@@ -136,6 +142,8 @@ def _write_summary(result: Any, read: int) -> None:
     ]
     from webferret.present.agent import CRAWL_REASONS, not_followed_text
 
+    if result.sitemap_urls is not None:
+        lines.append(f"the site's sitemaps listed {result.sitemap_urls} URLs")
     skipped = not_followed_text(result.not_followed, CRAWL_REASONS | REASONS)
     if skipped:
         lines.append("links not followed: " + skipped)

@@ -56,6 +56,11 @@ class RobotsRules:
             return self.verdict == "allow_all"
         return bool(self._parser.can_fetch(url, user_agent))
 
+    @property
+    def sitemaps(self) -> list[str]:
+        """The sitemaps robots.txt names (its `Sitemap:` lines), in its order."""
+        return list(self._parser.sitemaps) if self.verdict == "rules" else []
+
     @cached_property
     def _parser(self) -> Any:
         return Protego.parse(self.text)

@@ -247,6 +247,8 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
                 ]
             )
     lines = [fence.directive(), "", head, "", fence.wrap("\n".join(body) or "(no page read)")]
+    if data.get("sitemap_urls") is not None:
+        lines.extend(["", f"The site's sitemaps listed {data['sitemap_urls']} URLs."])
     skipped = not_followed_text(data.get("not_followed") or {})
     if skipped:
         lines.extend(["", f"Links not followed: {skipped}."])
