@@ -2,8 +2,8 @@
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
 feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document (`wordfile`), a spreadsheet
-(`sheetfile`), a presentation (`slidefile`) or an EPUB book (`ebook`) among binary files, by what they
-hold; other binary is
+(`sheetfile`), a presentation (`slidefile`), an EPUB book (`ebook`) or an OpenDocument text
+(`opendoc`) among binary files, by what they hold; other binary is
 `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
 compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
@@ -86,7 +86,7 @@ def _extract_kind(
 
 
 def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted | None:
-    """A Word document, a spreadsheet, a presentation or an EPUB book (a zip archive of one), or None."""
+    """A Word, OpenDocument or EPUB text, a spreadsheet or a presentation (a zip archive of one), or None."""
     if not body.startswith(ZIP_MAGIC):  # an image, an archive of another kind: nothing imported for it
         return None
     from webferret.extract import zipped
@@ -108,6 +108,10 @@ def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted 
         from webferret.extract.ebook import extract_epub
 
         return extract_epub(body, url, options)
+    if kind == "odt":
+        from webferret.extract.opendoc import extract_odt
+
+        return extract_odt(body, url, options)
     return None
 
 

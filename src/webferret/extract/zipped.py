@@ -31,16 +31,22 @@ OFFICE_PARTS = {
     "META-INF/container.xml": "epub",
 }
 """The main part of each kind of zipped document this package reads, and the kind's name."""
+OPENDOCUMENT_KINDS = {"application/vnd.oasis.opendocument.text": "odt"}
+"""OpenDocument files share their main part (`content.xml`): their `mimetype` member tells them apart."""
 
 
 def office_kind(body: bytes) -> str | None:
     """The kind of zipped document `body` is (`OFFICE_PARTS`: "docx", "xlsx", "pptx" or "epub", by the
-    main part its archive holds), or None for anything else (another archive, a damaged one, no zip)."""
+    main part its archive holds; "odt" by its `mimetype`), or None for anything else (another archive,
+    a damaged one, no zip, an OpenDocument spreadsheet or presentation)."""
     if not body.startswith(ZIP_MAGIC):
         return None
     try:
         with zipfile.ZipFile(io.BytesIO(body)) as archive:
             names = set(archive.namelist())
+            if "content.xml" in names and "mimetype" in names:
+                declared = archive.read("mimetype")[:100].decode("ascii", "replace").strip()
+                return OPENDOCUMENT_KINDS.get(declared)
     except (zipfile.BadZipFile, ValueError, OSError):
         return None
     return next((kind for part, kind in OFFICE_PARTS.items() if part in names), None)

@@ -1,0 +1,224 @@
+"""OpenDocument text (.odt) as Markdown: the document's body turned into plain semantic HTML (headings
+by outline level, paragraphs, bold and italic from their styles, lists, tables, links), rendered by
+the same Markdown writer as a page; title, author, dates, description and language from `meta.xml`.
+
+The whole document is its content. Images and drawings are left out (a text box's paragraphs are
+read); footnotes and tracked deletions too. `content.xml` is parsed with lxml (`zipped.SAFE_XML`: no
+entities, no network), and a file whose parts unpack too far is refused before it is read (`zipped`).
+A repeated table cell is written out at most `REPEATS_MAX` times (a sheet's empty tail claims
+thousands).
+"""
+
+from __future__ import annotations
+
+import zipfile
+
+from lxml import etree, html
+
+from webferret.extract import zipped
+from webferret.extract.links import main_targets, page_links
+from webferret.extract.markdown import to_markdown, to_text
+from webferret.extract.metadata import iso_date
+from webferret.extract.textual import file_name
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import ErrorCode, FerretError
+
+ODT_TYPE = "application/vnd.oasis.opendocument.text"
+REPEATS_MAX = 50
+_NS = {
+    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
+    "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
+    "draw": "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0",
+    "xlink": "http://www.w3.org/1999/xlink",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "meta": "urn:oasis:names:tc:opendocument:xmlns:meta:1.0",
+}
+_SKIPPED = frozenset(
+    f"{{{_NS[prefix]}}}{name}"
+    for prefix, name in (
+        ("text", "note"),
+        ("text", "tracked-changes"),
+        ("text", "table-of-content"),
+        ("text", "sequence-decls"),
+        ("office", "forms"),
+        ("table", "table-header-columns"),
+    )
+)
+
+
+def _q(prefix: str, name: str) -> str:
+    return f"{{{_NS[prefix]}}}{name}"
+
+
+def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """The OpenDocument text in `body` as Markdown (or text) with its metadata; `FerretError` says why not."""
+    what = f"the OpenDocument text at {url or 'input'}"
+    archive = zipped.checked(body, what)
+    content = zipped.part(archive, "content.xml")
+    text_body = content.find("office:body/office:text", _NS) if content is not None else None
+    if text_body is None:
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no text body")
+    styles = _styles(content)  # type: ignore[arg-type]
+    root = html.Element("div")
+    _Writer(styles).children(text_body, root)
+    rendered = to_text(root) if options.format == "text" else to_markdown(root, url)
+    words = count_words(rendered)
+    if not words:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
+    meta = _metadata(archive)
+    first_heading = next((" ".join(h.text_content().split()) for h in root.iter("h1", "h2")), "")
+    return Extracted(
+        content_type=ODT_TYPE,
+        title=meta.get("title") or first_heading or file_name(url),
+        byline=meta.get("creator"),
+        published=iso_date((meta.get("created") or "")[:10]),
+        modified=iso_date((meta.get("modified") or "")[:10]),
+        description=meta.get("description"),
+        language=meta.get("language"),
+        page_type="other",
+        format="text" if options.format == "text" else "markdown",
+        content=rendered.strip() + "\n",
+        word_count=words,
+        links=page_links(root, url, main_targets(root, url)),
+        extra={"document": "odt"},
+    )
+
+
+class _Styles:
+    """What the document's automatic styles say: which text styles are bold or italic, and which list
+    styles number their items."""
+
+    def __init__(self) -> None:
+        self.bold: set[str] = set()
+        self.italic: set[str] = set()
+        self.numbered: set[str] = set()
+
+
+def _styles(content: etree._Element) -> _Styles:
+    found = _Styles()
+    for style in content.iterfind("office:automatic-styles/style:style", _NS):
+        name = style.get(_q("style", "name")) or ""
+        props = style.find("style:text-properties", _NS)
+        if props is None:
+            continue
+        if (props.get(_q("fo", "font-weight")) or "") in ("bold", "600", "700", "800", "900"):
+            found.bold.add(name)
+        if props.get(_q("fo", "font-style")) == "italic":
+            found.italic.add(name)
+    for style in content.iterfind("office:automatic-styles/text:list-style", _NS):
+        first = style.find("*", _NS)
+        if first is not None and first.tag == _q("text", "list-level-style-number"):
+            found.numbered.add(style.get(_q("style", "name")) or "")
+    return found
+
+
+class _Writer:
+    """ODF body elements to the HTML the Markdown writer reads."""
+
+    def __init__(self, styles: _Styles) -> None:
+        self.styles = styles
+
+    def children(self, source: etree._Element, target: html.HtmlElement) -> None:
+        if source.text and source.tag not in _BLOCK_HOLDERS:
+            _append_text(target, source.text)
+        for child in source:
+            if child.tag not in _SKIPPED and isinstance(child.tag, str):
+                self.element(child, target)
+            if child.tail and source.tag not in _BLOCK_HOLDERS:
+                _append_text(target, child.tail)
+
+    def element(self, node: etree._Element, target: html.HtmlElement) -> None:
+        tag = node.tag
+        if tag == _q("text", "h"):
+            level = min(max(int(node.get(_q("text", "outline-level")) or 1), 1), 6)
+            self.children(node, etree.SubElement(target, f"h{level}"))
+        elif tag == _q("text", "p"):
+            self.children(node, etree.SubElement(target, "p"))
+        elif tag == _q("text", "list"):
+            numbered = (node.get(_q("text", "style-name")) or "") in self.styles.numbered
+            listed = etree.SubElement(target, "ol" if numbered else "ul")
+            for item in node.iterfind("text:list-item", _NS):
+                self.children(item, etree.SubElement(listed, "li"))
+        elif tag == _q("table", "table"):
+            self.table(node, etree.SubElement(target, "table"))
+        elif tag == _q("text", "span"):
+            style = node.get(_q("text", "style-name")) or ""
+            holder = target
+            if style in self.styles.bold:
+                holder = etree.SubElement(holder, "strong")
+            if style in self.styles.italic:
+                holder = etree.SubElement(holder, "em")
+            self.children(node, holder)
+        elif tag == _q("text", "a"):
+            link = etree.SubElement(target, "a", href=node.get(_q("xlink", "href")) or "")
+            self.children(node, link)
+        elif tag == _q("text", "s"):
+            _append_text(target, " " * min(int(node.get(_q("text", "c")) or 1), 20))
+        elif tag == _q("text", "tab"):
+            _append_text(target, "\t")
+        elif tag == _q("text", "line-break"):
+            etree.SubElement(target, "br")
+        elif tag == _q("draw", "frame"):
+            for box in node.iterfind("draw:text-box", _NS):  # a text box's paragraphs; a picture has none
+                self.children(box, target)
+        else:  # a section, a bookmark, a field: its text where it stands
+            self.children(node, target)
+
+    def table(self, node: etree._Element, target: html.HtmlElement) -> None:
+        rows = [
+            row
+            for part in (node.find("table:table-header-rows", _NS), node)
+            if part is not None
+            for row in part.iterfind("table:table-row", _NS)
+        ]
+        for row in rows:  # a row's repeats are not written out: they are a layout's empty rows
+            line = etree.SubElement(target, "tr")
+            for cell in row.iterfind("table:table-cell", _NS):
+                repeats = min(int(cell.get(_q("table", "number-columns-repeated")) or 1), REPEATS_MAX)
+                for _ in range(repeats):
+                    self.children(cell, etree.SubElement(line, "td"))
+
+
+_BLOCK_HOLDERS = frozenset(
+    (
+        _q("office", "text"),
+        _q("text", "list"),
+        _q("text", "list-item"),
+        _q("table", "table"),
+        _q("table", "table-cell"),
+    )
+)
+"""Elements that hold blocks, not text: white space between their children is the file's layout."""
+
+
+def _append_text(target: html.HtmlElement, text: str) -> None:
+    if len(target):
+        target[-1].tail = (target[-1].tail or "") + text
+    else:
+        target.text = (target.text or "") + text
+
+
+def _metadata(archive: zipfile.ZipFile) -> dict[str, str]:
+    """`meta.xml`'s title, author (who made it, else the last to edit it), dates, description, language."""
+    meta = zipped.part(archive, "meta.xml")
+    node = meta.find("office:meta", _NS) if meta is not None else None
+    if node is None:
+        return {}
+    found: dict[str, str] = {}
+    for name, path in (
+        ("title", "dc:title"),
+        ("creator", "meta:initial-creator"),
+        ("creator", "dc:creator"),
+        ("description", "dc:description"),
+        ("language", "dc:language"),
+        ("created", "meta:creation-date"),
+        ("modified", "dc:date"),
+    ):
+        value = " ".join((node.findtext(path, namespaces=_NS) or "").split())
+        if value and name not in found:
+            found[name] = value
+    return found

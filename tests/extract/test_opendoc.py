@@ -1,0 +1,147 @@
+"""OpenDocument texts (.odt) read as Markdown with their metadata (`extract.opendoc`)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from rezip import after_declaration, rezipped
+from simweb import SimWeb
+
+from webferret.cli import main
+from webferret.extract.document import extract_document
+from webferret.extract.opendoc import ODT_TYPE
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.zipped import office_kind
+from webferret.models import ErrorCode, FerretError
+
+NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" '
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink" '
+    'xmlns:dc="http://purl.org/dc/elements/1.1/" '
+    'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"'
+)
+STYLES = (
+    "<office:automatic-styles>"
+    '<style:style style:name="T1" style:family="text">'
+    '<style:text-properties fo:font-weight="bold"/></style:style>'
+    '<style:style style:name="T2" style:family="text">'
+    '<style:text-properties fo:font-style="italic"/></style:style>'
+    '<text:list-style style:name="L2"><text:list-level-style-number text:level="1"/></text:list-style>'
+    "</office:automatic-styles>"
+)
+BODY = (
+    '<text:h text:outline-level="1">Burrows</text:h>'
+    '<text:p>Ferrets are <text:span text:style-name="T1">curious</text:span>;<text:s text:c="2"/>read '
+    '<text:a xlink:href="https://burrow.example/guide">the guide</text:a>'
+    "<text:note><text:note-citation>1</text:note-citation>"
+    "<text:note-body><text:p>a note</text:p></text:note-body>"
+    '</text:note> and <text:span text:style-name="T2">rest</text:span>.</text:p>'
+    "<text:list><text:list-item><text:p>Tay</text:p></text:list-item>"
+    "<text:list-item><text:p>Spey</text:p></text:list-item></text:list>"
+    '<text:list text:style-name="L2"><text:list-item><text:p>Dig</text:p></text:list-item>'
+    "<text:list-item><text:p>Sleep</text:p></text:list-item></text:list>"
+    '<text:h text:outline-level="2">Rivers</text:h>'
+    "<table:table><table:table-header-rows><table:table-row>"
+    "<table:table-cell><text:p>River</text:p></table:table-cell><table:table-cell><text:p>Opens</text:p></table:table-cell>"
+    "</table:table-row></table:table-header-rows><table:table-row>"
+    "<table:table-cell><text:p>Tay</text:p></table:table-cell><table:table-cell><text:p>May</text:p></table:table-cell>"
+    "</table:table-row></table:table>"
+    '<text:p><draw:frame><draw:image xlink:href="Pictures/map.png"/></draw:frame></text:p>'
+)
+META = (
+    f'<?xml version="1.0" encoding="UTF-8"?><office:document-meta {NS}><office:meta>'
+    "<dc:title>The Ferret Field Guide</dc:title><meta:initial-creator>Ada Burrow</meta:initial-creator>"
+    "<dc:creator>Tom Sett</dc:creator><meta:creation-date>2024-03-05T12:00:00</meta:creation-date>"
+    "<dc:date>2024-04-01T08:00:00</dc:date><dc:language>en-GB</dc:language>"
+    "</office:meta></office:document-meta>"
+)
+
+
+def odt(body: str = BODY, meta: str | None = META, kind: str = ODT_TYPE) -> bytes:
+    """A real .odt: `mimetype` first and stored, then the content and the metadata."""
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NS}>{STYLES}'
+        f"<office:body><office:text>{body}</office:text></office:body></office:document-content>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("mimetype"), kind)
+        archive.writestr("content.xml", content)
+        if meta is not None:
+            archive.writestr("meta.xml", meta)
+        archive.writestr("Pictures/map.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 32)
+    return out.getvalue()
+
+
+def read(body: bytes, content_type: str | None = ODT_TYPE, **options: object) -> Extracted:
+    return extract_document(
+        body,
+        url="https://burrow.example/docs/guide.odt",
+        content_type=content_type,
+        options=ExtractOptions(**options),
+    )
+
+
+def test_an_opendocument_text_is_markdown_with_its_metadata() -> None:
+    page = read(odt())
+    assert page.content == (
+        "# Burrows\n\nFerrets are **curious**; read [the guide](https://burrow.example/guide) and *rest*.\n\n"
+        "- Tay\n- Spey\n\n1. Dig\n2. Sleep\n\n## Rivers\n\n| River | Opens |\n|---|---|\n| Tay | May |\n"
+    )  # the footnote and the picture left out
+    assert (page.title, page.byline, page.published, page.modified, page.language) == (
+        "The Ferret Field Guide",
+        "Ada Burrow",
+        "2024-03-05",
+        "2024-04-01",
+        "en-GB",
+    )
+    assert [link.url for link in page.links] == ["https://burrow.example/guide"]
+    text = read(odt(), format="text").content
+    assert text.startswith("Burrows\n\nFerrets are curious; read the guide and rest.") and "](" not in text
+
+
+@pytest.mark.parametrize("content_type", ["application/octet-stream", "application/zip", None])
+def test_it_is_told_by_its_mimetype_whatever_its_type(content_type: str | None) -> None:
+    assert office_kind(odt()) == "odt"
+    assert read(odt(), content_type).title == "The Ferret Field Guide"
+    assert office_kind(odt(kind="application/vnd.oasis.opendocument.spreadsheet")) is None
+
+
+def test_without_metadata_the_first_heading_is_the_title_and_no_text_is_empty() -> None:
+    assert read(odt(meta=None)).title == "Burrows"
+    with pytest.raises(FerretError) as caught:
+        read(odt(body="<text:p/>"))
+    assert caught.value.code == ErrorCode.EMPTY_CONTENT
+
+
+def test_a_repeated_cell_is_written_out_a_bounded_number_of_times() -> None:
+    tail = '<table:table-cell table:number-columns-repeated="16384"/>'
+    cells = f"<table:table-cell><text:p>x</text:p></table:table-cell>{tail}"
+    table = f"<table:table><table:table-row>{cells}</table:table-row></table:table>"
+    page = read(odt(body=f"<text:p>Before the table.</text:p>{table}"))
+    assert len(page.content) < 2000
+
+
+def test_an_external_entity_in_an_opendocument_is_not_read() -> None:
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
+    entity = b'<!DOCTYPE office:document-content [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'
+    body = odt(body="<text:p>Host: &secret; end of the line here.</text:p>")
+    page = read(rezipped(body, "content.xml", after_declaration(entity)))
+    assert page.content.startswith("Host:") and hostname not in page.content
+
+
+def test_fetch_reads_an_opendocument_text(simweb: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    url = simweb.add("/guide.odt", odt(), headers={"Content-Type": ODT_TYPE})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and page["title"] == "The Ferret Field Guide"
+    assert page["content"].startswith("# Burrows\n\nFerrets are **curious**")
