@@ -196,3 +196,15 @@ def test_sitemaps_add_the_pages_they_list(site: SimWeb, capsys: pytest.CaptureFi
     assert (
         data["sitemap_urls"] == 3 and data["not_followed"]["out_of_scope"] == 3
     )  # blog/news, elsewhere, blog/x
+
+
+async def test_a_crawl_delay_reads_pages_one_at_a_time_apart(site: SimWeb) -> None:
+    site.add("/robots.txt", "User-agent: *\nCrawl-delay: 0.3\nDisallow: /guide/private/\n")
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
+        short = await crawl(
+            ferret, site.url("/guide/intro"), CrawlOptions(depth=1), fetch=ferret.fetch_options(budget=0.25)
+        )
+    assert result.crawl_delay == 0.3 and len(result.pages) == 4
+    assert result.elapsed_ms >= 3 * 300  # three pages after the start, each 0.3 s after the one before
+    assert len(short.pages) == 1 and short.not_followed["budget"] == 3  # no time left for a pause

@@ -14,7 +14,8 @@ in the page's order, and only:
 - to documents a reader can use: not images, media, fonts, styles, scripts or archives;
 - once per URL, however it is written (`canonical_url`), and not to a page a redirect reached before;
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
-  is off.
+  is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
+  pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds).
 With `sitemap`, the pages the site's sitemaps list (those robots.txt names, else `/sitemap.xml`; an
 index's sitemaps too) are followed as if the start page linked to them, after its own links.
 The call's `budget` is the whole crawl's: a level begun when it runs out ends with the pages read
@@ -50,6 +51,9 @@ NOT_PAGES = frozenset(
     )
 )
 """File name endings of links a crawl does not follow: nothing in them reads as text."""
+CRAWL_DELAY_MAX = 30.0
+"""The longest pause between requests a robots.txt `Crawl-delay` is honoured with (a longer one is
+taken as this: the call's budget then ends the crawl, and says so)."""
 FOLLOWED_LINKS = 1000
 """Most links of one page looked at (the store keeps as many)."""
 
@@ -110,6 +114,9 @@ class CrawlResult(BaseModel):
     sitemap_urls: int | None = Field(
         default=None, description="URLs the site's sitemaps listed (with `sitemap`; None without)"
     )
+    crawl_delay: float | None = Field(
+        default=None, description="seconds between requests robots.txt asked for: pages read one at a time"
+    )
     elapsed_ms: float
 
 
@@ -137,6 +144,7 @@ async def crawl(
     pages: list[CrawledPage] = []
     skipped: Counter[str] = Counter()
     sitemap_urls: int | None = None
+    delay: float | None = None  # what robots.txt asks between requests, once the start is read
     for depth in range(options.depth + 1):
         room = options.limit - len(pages)
         level, over = level[:room], level[room:]
@@ -147,9 +155,11 @@ async def crawl(
             break
         admitted = await _admitted(level, robots, skipped) if depth else level  # the start is the caller's
         found_on = dict(admitted)
-        read = await ferret.fetch_all(
-            [url for url, _ in admitted], options=opts.with_(budget=left), extract=xopts, fresh=fresh
-        )
+        read = await _read([url for url, _ in admitted], ferret, opts, xopts, fresh, deadline, delay)
+        skipped["budget"] += len(admitted) - len(read)
+        admitted = admitted[: len(read)]
+        if depth == 0 and robots is not None:
+            delay = _delay(await robots.rules_for(read[0].final_url or start))
         if depth == 0 and options.scope is None and read[0].final_url:
             scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
             follow = _Follow(scope, options)
@@ -180,8 +190,35 @@ async def crawl(
         pages=pages,
         not_followed={why: count for why, count in skipped.items() if count},
         sitemap_urls=sitemap_urls,
+        crawl_delay=delay,
         elapsed_ms=round((time.monotonic() - started) * 1000, 1),
     )
+
+
+async def _read(
+    urls: list[str], ferret: Ferret, opts: Any, xopts: Any, fresh: bool, deadline: float, delay: float | None
+) -> list[Page]:
+    """The pages at `urls`, all at once (within the fetch's concurrency limits), or with `delay`, one
+    at a time, each `delay` seconds after the request before it (the last level's, for the first);
+    with a delay, the pages the deadline leaves no time for are not read (the answer is shorter)."""
+    import asyncio
+
+    if not delay:
+        budget = opts.with_(budget=deadline - time.monotonic())
+        return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh)
+    pages: list[Page] = []
+    for url in urls:
+        if time.monotonic() + delay >= deadline:
+            break
+        await asyncio.sleep(delay)
+        budget = opts.with_(budget=deadline - time.monotonic())
+        pages.extend(await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh))
+    return pages
+
+
+def _delay(rules: Any) -> float | None:
+    asked = rules.delay()
+    return min(asked, CRAWL_DELAY_MAX) if asked else None
 
 
 SITEMAPS_READ = 20

@@ -142,6 +142,10 @@ def _write_summary(result: Any, read: int) -> None:
     ]
     from webferret.present.agent import CRAWL_REASONS, not_followed_text
 
+    if result.crawl_delay:
+        lines.append(
+            f"robots.txt asks {result.crawl_delay:g} s between requests: pages were read one at a time"
+        )
     if result.sitemap_urls is not None:
         lines.append(f"the site's sitemaps listed {result.sitemap_urls} URLs")
     skipped = not_followed_text(result.not_followed, CRAWL_REASONS | REASONS)

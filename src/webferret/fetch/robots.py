@@ -56,6 +56,18 @@ class RobotsRules:
             return self.verdict == "allow_all"
         return bool(self._parser.can_fetch(url, user_agent))
 
+    def delay(self, user_agent: str = PRODUCT_TOKEN) -> float | None:
+        """The seconds robots.txt asks between requests (`Crawl-delay`, or `Request-rate` as a
+        delay), the longer of the two; None when it asks none."""
+        if self.verdict != "rules":
+            return None
+        asked = [self._parser.crawl_delay(user_agent)]
+        rate = self._parser.request_rate(user_agent)
+        if rate is not None and rate.requests:
+            asked.append(rate.seconds / rate.requests)
+        found = [float(value) for value in asked if value]
+        return max(found) if found else None
+
     @property
     def sitemaps(self) -> list[str]:
         """The sitemaps robots.txt names (its `Sitemap:` lines), in its order."""

@@ -247,6 +247,13 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
                 ]
             )
     lines = [fence.directive(), "", head, "", fence.wrap("\n".join(body) or "(no page read)")]
+    if data.get("crawl_delay"):
+        lines.extend(
+            [
+                "",
+                f"robots.txt asks {data['crawl_delay']:g} s between requests: pages were read one at a time.",
+            ]
+        )
     if data.get("sitemap_urls") is not None:
         lines.extend(["", f"The site's sitemaps listed {data['sitemap_urls']} URLs."])
     skipped = not_followed_text(data.get("not_followed") or {})
