@@ -21,12 +21,10 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree, html
 
 from webferret.extract import zipped
-from webferret.extract.links import main_targets, page_links
-from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.words import count_words
+from webferret.extract.whole import first_heading, whole_document
 from webferret.models import ErrorCode, FerretError
 
 EPUB_TYPE = "application/epub+zip"
@@ -59,26 +57,16 @@ def extract_epub(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         if chapter is not None:
             root.append(chapter)
             read += 1
-    content = to_text(root) if options.format == "text" else to_markdown(root, url)
-    words = count_words(content)
-    if not words:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
     meta = _metadata(package)
-    first_heading = next((" ".join(h.text_content().split()) for h in root.iter("h1", "h2")), "")
-    return Extracted(
-        content_type=EPUB_TYPE,
-        title=meta.get("title") or first_heading or file_name(url),
-        byline=meta.get("creator"),
-        published=iso_date((meta.get("date") or "")[:10]),
-        description=meta.get("description"),
-        language=meta.get("language"),
-        page_type="other",
-        format="text" if options.format == "text" else "markdown",
-        content=content.strip() + "\n",
-        word_count=words,
-        links=page_links(root, url, main_targets(root, url)),
-        extra={"document": "epub", "chapters": read},
-    )
+    fields = {
+        "title": meta.get("title") or first_heading(root) or file_name(url),
+        "byline": meta.get("creator"),
+        "published": iso_date((meta.get("date") or "")[:10]),
+        "description": meta.get("description"),
+        "language": meta.get("language"),
+    }
+    extra = {"document": "epub", "chapters": read}
+    return whole_document(root, url, options, what=what, content_type=EPUB_TYPE, fields=fields, extra=extra)
 
 
 def _package_path(archive: zipfile.ZipFile, what: str) -> str:

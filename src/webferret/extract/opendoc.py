@@ -16,12 +16,10 @@ import zipfile
 from lxml import etree, html
 
 from webferret.extract import zipped
-from webferret.extract.links import main_targets, page_links
-from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.words import count_words
+from webferret.extract.whole import first_heading, whole_document
 from webferret.models import ErrorCode, FerretError
 
 ODT_TYPE = "application/vnd.oasis.opendocument.text"
@@ -65,27 +63,17 @@ def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     styles = _styles(content)  # type: ignore[arg-type]
     root = html.Element("div")
     _Writer(styles).children(text_body, root)
-    rendered = to_text(root) if options.format == "text" else to_markdown(root, url)
-    words = count_words(rendered)
-    if not words:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
     meta = _metadata(archive)
-    first_heading = next((" ".join(h.text_content().split()) for h in root.iter("h1", "h2")), "")
-    return Extracted(
-        content_type=ODT_TYPE,
-        title=meta.get("title") or first_heading or file_name(url),
-        byline=meta.get("creator"),
-        published=iso_date((meta.get("created") or "")[:10]),
-        modified=iso_date((meta.get("modified") or "")[:10]),
-        description=meta.get("description"),
-        language=meta.get("language"),
-        page_type="other",
-        format="text" if options.format == "text" else "markdown",
-        content=rendered.strip() + "\n",
-        word_count=words,
-        links=page_links(root, url, main_targets(root, url)),
-        extra={"document": "odt"},
-    )
+    fields = {
+        "title": meta.get("title") or first_heading(root) or file_name(url),
+        "byline": meta.get("creator"),
+        "published": iso_date((meta.get("created") or "")[:10]),
+        "modified": iso_date((meta.get("modified") or "")[:10]),
+        "description": meta.get("description"),
+        "language": meta.get("language"),
+    }
+    extra = {"document": "odt"}
+    return whole_document(root, url, options, what=what, content_type=ODT_TYPE, fields=fields, extra=extra)
 
 
 class _Styles:

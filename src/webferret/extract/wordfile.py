@@ -14,12 +14,9 @@ import io
 from lxml import html
 
 from webferret.extract import zipped
-from webferret.extract.links import main_targets, page_links
-from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.words import count_words
-from webferret.models import ErrorCode, FerretError
+from webferret.extract.whole import first_heading, whole_document
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -36,21 +33,10 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     except Exception as exc:  # a damaged part: mammoth raises many kinds
         raise zipped.unreadable(what, exc) from None
     root = html.fragment_fromstring(converted.value or "", create_parent="div")
-    content = to_text(root) if options.format == "text" else to_markdown(root, url)
-    words = count_words(content)
-    if not words:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
-    first_heading = root.findtext(".//h1")
-    return Extracted(
-        content_type=DOCX_TYPE,
-        **zipped.described(archive, (first_heading or "").strip() or file_name(url)),
-        page_type="other",
-        format="text" if options.format == "text" else "markdown",
-        content=content.strip() + "\n",
-        word_count=words,
-        links=page_links(root, url, main_targets(root, url)),
-        extra={"document": "docx"},
-    )
+    title = first_heading(root) or file_name(url)
+    fields = zipped.described(archive, title)
+    extra = {"document": "docx"}
+    return whole_document(root, url, options, what=what, content_type=DOCX_TYPE, fields=fields, extra=extra)
 
 
 def _no_src(image: object) -> dict[str, str]:
