@@ -131,6 +131,15 @@ def test_handed_off_fetch_matches_in_process(server: Served, simweb: SimWeb, tmp
     assert served_text.stdout == alone_text.stdout and b"Ferret Field Guide" in served_text.stdout
 
 
+def test_a_crawl_is_served(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    start = simweb.add("/served/guide/", "<html><body><p>Start.</p><a href='/article'>out</a></body></html>")
+    answered, out = probe(["crawl", start, "--json", *ALLOW], server.path, tmp_path)
+    envelope = json.loads(out)
+    assert answered == "0" and envelope["ok"]
+    assert [page["url"] for page in envelope["data"]["pages"]] == [start]
+    assert envelope["data"]["not_followed"] == {"out_of_scope": 1}
+
+
 def test_exit_codes_are_relayed(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
     answered, _ = probe(["fetch", simweb.url("/status/404"), *ALLOW], server.path, tmp_path)
     assert answered == "1"
