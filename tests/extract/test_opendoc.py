@@ -13,7 +13,7 @@ from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.extract.document import extract_document
-from webferret.extract.opendoc import ODT_TYPE
+from webferret.extract.opendoc import ODS_TYPE, ODT_TYPE
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.zipped import office_kind
 from webferret.models import ErrorCode, FerretError
@@ -66,11 +66,12 @@ META = (
 )
 
 
-def odt(body: str = BODY, meta: str | None = META, kind: str = ODT_TYPE) -> bytes:
-    """A real .odt: `mimetype` first and stored, then the content and the metadata."""
+def odt(body: str = BODY, meta: str | None = META, kind: str = ODT_TYPE, holder: str = "text") -> bytes:
+    """A real .odt (or, with `holder` "spreadsheet", .ods): `mimetype` first and stored, then the
+    content and the metadata."""
     content = (
         f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NS}>{STYLES}'
-        f"<office:body><office:text>{body}</office:text></office:body></office:document-content>"
+        f"<office:body><office:{holder}>{body}</office:{holder}></office:body></office:document-content>"
     )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -113,7 +114,7 @@ def test_an_opendocument_text_is_markdown_with_its_metadata() -> None:
 def test_it_is_told_by_its_mimetype_whatever_its_type(content_type: str | None) -> None:
     assert office_kind(odt()) == "odt"
     assert read(odt(), content_type).title == "The Ferret Field Guide"
-    assert office_kind(odt(kind="application/vnd.oasis.opendocument.spreadsheet")) is None
+    assert office_kind(odt(kind="application/vnd.oasis.opendocument.presentation")) is None
 
 
 def test_without_metadata_the_first_heading_is_the_title_and_no_text_is_empty() -> None:
@@ -145,3 +146,53 @@ def test_fetch_reads_an_opendocument_text(simweb: SimWeb, capsys: pytest.Capture
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["ok"] and page["title"] == "The Ferret Field Guide"
     assert page["content"].startswith("# Burrows\n\nFerrets are **curious**")
+
+
+def cell(text: str = "", **attributes: str) -> str:
+    shown = f"<text:p>{text}</text:p>" if text else ""
+    extra = "".join(f' table:{name.replace("_", "-")}="{value}"' for name, value in attributes.items())
+    return f"<table:table-cell{extra}>{shown}</table:table-cell>"
+
+
+def row(*cells: str, **attributes: str) -> str:
+    extra = "".join(f' table:{name.replace("_", "-")}="{value}"' for name, value in attributes.items())
+    return f"<table:table-row{extra}>{''.join(cells)}</table:table-row>"
+
+
+SHEETS = (
+    '<table:table table:name="Rivers">'
+    + row(cell("River"), cell(number_columns_repeated="2"), cell("Opens"))
+    + row(cell("Tay"), cell(number_columns_repeated="2"), cell("May"))
+    + row(cell(number_columns_repeated="1024"), number_rows_repeated="1048570")  # the grid's empty tail
+    + row(
+        cell("Spey"),
+        cell(number_columns_repeated="2"),
+        cell("June"),
+        cell("x", number_columns_repeated="9999"),
+    )
+    + "</table:table>"
+    + '<table:table table:name="Empty">'
+    + row(cell(number_columns_repeated="5"))
+    + "</table:table>"
+)
+
+
+def test_an_opendocument_spreadsheet_is_a_table_per_sheet() -> None:
+    page = read(odt(SHEETS, kind=ODS_TYPE, holder="spreadsheet"), ODS_TYPE)
+    lines = page.content.splitlines()
+    assert lines[:2] == ["## Rivers", ""]  # the columns the empty cells took are left out
+    assert lines[2].startswith("| River | Opens |  |") and lines[4].startswith("| Tay | May |  |")
+    assert lines[5].startswith("| Spey | June | x | x |")  # a filled cell repeated, but not 9,999 times
+    assert len(page.content) < 2000 and "Empty" not in page.content
+    assert page.extra["sheets"] == [{"name": "Rivers", "rows": 3, "columns": 52}]
+    assert (page.title, page.byline) == ("The Ferret Field Guide", "Ada Burrow")
+    assert office_kind(odt(SHEETS, kind=ODS_TYPE, holder="spreadsheet")) == "ods"
+    text = read(odt(SHEETS, kind=ODS_TYPE, holder="spreadsheet"), format="text").content
+    assert text.startswith("Rivers\n\nRiver\tOpens")
+
+
+def test_a_spreadsheet_without_a_filled_cell_is_empty() -> None:
+    empty = '<table:table table:name="A">' + row(cell(number_columns_repeated="9")) + "</table:table>"
+    with pytest.raises(FerretError) as caught:
+        read(odt(empty, kind=ODS_TYPE, holder="spreadsheet"))
+    assert caught.value.code == ErrorCode.EMPTY_CONTENT and "no filled cell" in caught.value.message

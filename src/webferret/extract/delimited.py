@@ -15,7 +15,7 @@ import io
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from webferret.extract.markdown import gfm_cell, gfm_table
+from webferret.extract.sheets import Rows, filled, table
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -29,8 +29,6 @@ SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
 SEPARATORS = ",;\t|"
 SNIFFED = 64 * 1024
 """How much of the file's start shows its separator."""
-
-Rows = list[list[str]]
 
 
 def separator_for(url: str | None, mime: str) -> str | None:
@@ -47,11 +45,7 @@ def extract_delimited(
     rows = _rows(text, _sniffed(text, separator))
     if rows is None or len(rows[0]) < 2:
         return None
-    if options.format == "text":
-        content = "\n".join("\t".join(row) for row in rows)
-    else:
-        head, *body = [[gfm_cell(cell) for cell in row] for row in rows]
-        content = gfm_table(head, body)
+    content = table(rows, options.format == "text")
     return Extracted(
         content_type=mime or ("text/tab-separated-values" if separator == "\t" else "text/csv"),
         title=file_name(url),
@@ -74,7 +68,7 @@ def _sniffed(text: str, implied: str) -> str:
 
 
 def _rows(text: str, separator: str) -> Rows | None:
-    """The filled rows, each cell on one line, as wide as the widest, empty columns left out."""
+    """The filled rows, each cell on one line (`sheets.filled`)."""
     try:
         parsed = [
             [" ".join(cell.split()) for cell in row]
@@ -82,10 +76,4 @@ def _rows(text: str, separator: str) -> Rows | None:
         ]
     except csv.Error:  # a field past the csv module's limit, a NUL: not a table to show
         return None
-    rows = [row for row in parsed if any(row)]
-    if not rows:
-        return None
-    width = max(len(row) for row in rows)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-    used = [column for column in range(width) if any(row[column] for row in rows)]
-    return [[row[column] for column in used] for row in rows]
+    return filled(parsed) or None

@@ -1,6 +1,9 @@
 """OpenDocument text (.odt) as Markdown: the document's body turned into plain semantic HTML (headings
 by outline level, paragraphs, bold and italic from their styles, lists, tables, links), rendered by
 the same Markdown writer as a page; title, author, dates, description and language from `meta.xml`.
+An OpenDocument spreadsheet (.ods) is a table per sheet, as a .xlsx is (`sheets`): each cell as the
+sheet shows it, empty rows and columns left out, a repeated row or filled cell written out at most
+`REPEATS_MAX` times (a sheet's empty tail claims a million rows, and is never written out).
 
 The whole document is its content. Images and drawings are left out (a text box's paragraphs are
 read); footnotes and tracked deletions too. `content.xml` is parsed with lxml (`zipped.SAFE_XML`: no
@@ -12,17 +15,23 @@ thousands).
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterator
 
 from lxml import etree, html
 
 from webferret.extract import zipped
 from webferret.extract.metadata import iso_date
+from webferret.extract.sheets import filled, sheet
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
+from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
 ODT_TYPE = "application/vnd.oasis.opendocument.text"
+ODS_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
+COLUMNS_MAX = 16384
+"""The most columns of a sheet read (LibreOffice's own limit)."""
 REPEATS_MAX = 50
 _NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -74,6 +83,76 @@ def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     }
     extra = {"document": "odt"}
     return whole_document(root, url, options, what=what, content_type=ODT_TYPE, fields=fields, extra=extra)
+
+
+def extract_ods(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """Every sheet of the OpenDocument spreadsheet in `body` with its cells; `FerretError` says why not."""
+    what = f"the OpenDocument spreadsheet at {url or 'input'}"
+    archive = zipped.checked(body, what)
+    content = zipped.part(archive, "content.xml")
+    book = content.find("office:body/office:spreadsheet", _NS) if content is not None else None
+    if book is None:
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no spreadsheet body")
+    sheets = [
+        (node.get(_q("table", "name")) or f"Sheet {number}", filled(_sheet_rows(node)))
+        for number, node in enumerate(book.iterfind("table:table", _NS), start=1)
+    ]
+    kept = [(name, rows) for name, rows in sheets if rows]
+    if not kept:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no filled cell")
+    text = options.format == "text"
+    rendered = "\n\n".join(sheet(name, rows, text) for name, rows in kept)
+    meta = _metadata(archive)
+    return Extracted(
+        content_type=ODS_TYPE,
+        title=meta.get("title") or file_name(url),
+        byline=meta.get("creator"),
+        published=iso_date((meta.get("created") or "")[:10]),
+        modified=iso_date((meta.get("modified") or "")[:10]),
+        description=meta.get("description"),
+        language=meta.get("language"),
+        page_type="other",
+        format="text" if text else "markdown",
+        content=rendered + "\n",
+        word_count=count_words(rendered),
+        extra={
+            "document": "ods",
+            "sheets": [{"name": name, "rows": len(rows), "columns": len(rows[0])} for name, rows in kept],
+        },
+    )
+
+
+def _sheet_rows(node: etree._Element) -> Iterator[list[str]]:
+    """A sheet's rows as the text of their cells; a repeated filled row or cell at most `REPEATS_MAX`
+    times, empty cells only before a filled one (an empty tail is the grid, not the sheet)."""
+    for row in node.iter(_q("table", "table-row")):
+        cells: list[str] = []
+        empty = 0
+        for cell in row:
+            if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
+                continue
+            repeats = int(cell.get(_q("table", "number-columns-repeated")) or 1)
+            value = _cell_text(cell)
+            if not value:
+                empty += repeats
+                continue
+            cells.extend([""] * min(empty, COLUMNS_MAX - len(cells)))
+            cells.extend([value] * min(repeats, REPEATS_MAX, max(COLUMNS_MAX - len(cells), 0)))
+            empty = 0
+        if any(cells):
+            yield from [cells] * min(int(row.get(_q("table", "number-rows-repeated")) or 1), REPEATS_MAX)
+
+
+def _cell_text(cell: etree._Element) -> str:
+    """What a cell shows: its paragraphs on one line, else its typed value."""
+    shown = " ".join(" ".join("".join(p.itertext()).split()) for p in cell.iterfind("text:p", _NS)).strip()
+    if shown:
+        return shown
+    for kind in ("value", "date-value", "time-value", "boolean-value", "string-value"):
+        value = cell.get(_q("office", kind))
+        if value:
+            return value
+    return ""
 
 
 class _Styles:

@@ -16,7 +16,7 @@ from datetime import date, datetime, time
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.markdown import gfm_cell, gfm_table
+from webferret.extract.sheets import Rows, filled, sheet
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -24,8 +24,6 @@ from webferret.models import ErrorCode, FerretError
 
 warnings.filterwarnings("ignore", module="openpyxl")  # a style it does not know, a data validation: not ours
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-Rows = list[list[str]]
 
 
 def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
@@ -49,9 +47,7 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     if not filled:
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no filled cell")
     text = options.format == "text"
-    content = "\n\n".join(
-        _sheet_text(name, rows) if text else _sheet_markdown(name, rows) for name, rows in filled
-    )
+    content = "\n\n".join(sheet(name, rows, text) for name, rows in filled)
     return Extracted(
         content_type=XLSX_TYPE,
         title=_clean(properties.title) or file_name(url),
@@ -72,14 +68,9 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 
 
 def _cells(sheet: Any) -> Rows:
-    """A sheet's filled rows as text, every row as wide as the widest, empty columns left out."""
+    """A sheet's filled rows as text (`sheets.filled`)."""
     sheet.reset_dimensions()  # its claimed size may be the whole grid: read the rows it has
-    rows = [[_shown(value) for value in row] for row in sheet.iter_rows(values_only=True)]
-    rows = [row for row in rows if any(row)]
-    width = max((len(row) for row in rows), default=0)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-    used = [column for column in range(width) if any(row[column] for row in rows)]
-    return [[row[column] for column in used] for row in rows]
+    return filled([_shown(value) for value in row] for row in sheet.iter_rows(values_only=True))
 
 
 def _shown(value: object) -> str:
@@ -95,15 +86,6 @@ def _shown(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.15g}"
     return " ".join(str(value).split())
-
-
-def _sheet_markdown(name: str, rows: Rows) -> str:
-    head, *body = [[gfm_cell(cell) for cell in row] for row in rows]
-    return f"## {name}\n\n{gfm_table(head, body)}"
-
-
-def _sheet_text(name: str, rows: Rows) -> str:
-    return "\n".join([name, "", *("\t".join(row) for row in rows)])
 
 
 def _clean(value: object) -> str | None:

@@ -31,14 +31,17 @@ OFFICE_PARTS = {
     "META-INF/container.xml": "epub",
 }
 """The main part of each kind of zipped document this package reads, and the kind's name."""
-OPENDOCUMENT_KINDS = {"application/vnd.oasis.opendocument.text": "odt"}
+OPENDOCUMENT_KINDS = {
+    "application/vnd.oasis.opendocument.text": "odt",
+    "application/vnd.oasis.opendocument.spreadsheet": "ods",
+}
 """OpenDocument files share their main part (`content.xml`): their `mimetype` member tells them apart."""
 
 
 def office_kind(body: bytes) -> str | None:
     """The kind of zipped document `body` is (`OFFICE_PARTS`: "docx", "xlsx", "pptx" or "epub", by the
-    main part its archive holds; "odt" by its `mimetype`), or None for anything else (another archive,
-    a damaged one, no zip, an OpenDocument spreadsheet or presentation)."""
+    main part its archive holds; "odt" or "ods" by its `mimetype`), or None for anything else (another
+    archive, a damaged one, no zip, an OpenDocument presentation)."""
     if not body.startswith(ZIP_MAGIC):
         return None
     try:

@@ -1,0 +1,32 @@
+"""Tables read from data files (spreadsheets, CSV and TSV): their filled cells, written as a Markdown
+table whose header is the first row, or as tab-separated rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from webferret.extract.markdown import gfm_cell, gfm_table
+
+Rows = list[list[str]]
+
+
+def filled(rows: Iterable[Sequence[str]]) -> Rows:
+    """The rows with a filled cell, each as wide as the widest, the columns with no filled cell left out."""
+    kept = [list(row) for row in rows if any(row)]
+    width = max((len(row) for row in kept), default=0)
+    kept = [row + [""] * (width - len(row)) for row in kept]
+    used = [column for column in range(width) if any(row[column] for row in kept)]
+    return [[row[column] for column in used] for row in kept]
+
+
+def table(rows: Rows, text: bool = False) -> str:
+    """`rows` as a GFM table (its first row the header), or with `text` as tab-separated lines."""
+    if text:
+        return "\n".join("\t".join(row) for row in rows)
+    head, *body = [[gfm_cell(cell) for cell in row] for row in rows]
+    return gfm_table(head, body)
+
+
+def sheet(name: str, rows: Rows, text: bool = False) -> str:
+    """One sheet of a workbook: its name as a heading (a line of its own in text), then its table."""
+    return f"{name}\n\n{table(rows, True)}" if text else f"## {name}\n\n{table(rows)}"
