@@ -7,8 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from proxyweb import proxy_server
 from simweb import SimWeb
 
+from webferret.config import Settings
 from webferret.fetch.fetcher import Fetcher
 from webferret.fetch.types import FetchOptions
 from webferret.models import ErrorCode, FerretError
@@ -55,8 +57,10 @@ async def fetch(certs: Path, url: str, allow: str) -> int:
     return await fetch_status(url, allow, ssl.create_default_context(cafile=str(certs / "ca.pem")))
 
 
-async def fetch_status(url: str, allow: str, verify: bool | ssl.SSLContext) -> int:
-    fetcher = Fetcher(resolver=resolve_to_loopback, verify=verify)
+async def fetch_status(
+    url: str, allow: str, verify: bool | ssl.SSLContext, settings: Settings | None = None
+) -> int:
+    fetcher = Fetcher(settings, resolver=resolve_to_loopback, verify=verify)
     try:
         raw = await fetcher.fetch(url, FetchOptions(allow_hosts=(allow,), timeout=5))
     finally:
@@ -77,6 +81,24 @@ async def test_a_certificate_for_another_name_is_refused(certs: Path, tls_web: t
         await fetch(certs, f"https://other.test:{web.port}/article", "other.test")
     assert info.value.code == ErrorCode.CONNECT_FAILED and "certificate" in info.value.message.lower()
     assert names == ["other.test"] and web.requests == []
+
+
+@pytest.mark.parametrize("kind", ["http", "socks5"])
+async def test_through_a_proxy_sni_and_the_certificate_check_stay_end_to_end(
+    certs: Path, tls_web: tuple[SimWeb, list], kind: str
+) -> None:
+    web, names = tls_web
+    verify = ssl.create_default_context(cafile=str(certs / "ca.pem"))
+    with proxy_server(kind) as proxy:  # type: ignore[arg-type]
+        settings = Settings(proxy=proxy.url, no_proxy=[])
+        assert (
+            await fetch_status(f"https://localhost:{web.port}/article", "localhost", verify, settings) == 200
+        )
+        with pytest.raises(FerretError) as info:
+            await fetch_status(f"https://other.test:{web.port}/article", "other.test", verify, settings)
+    assert proxy.asked == [f"127.0.0.1:{web.port}"] * 2  # the vetted address, never the name
+    assert names == ["localhost", "other.test"] and len(web.requests) == 1
+    assert info.value.code == ErrorCode.CONNECT_FAILED and "certificate" in info.value.message.lower()
 
 
 async def test_the_fetcher_trusts_the_cas_ssl_cert_file_names(
