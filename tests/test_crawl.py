@@ -208,3 +208,10 @@ async def test_a_crawl_delay_reads_pages_one_at_a_time_apart(site: SimWeb) -> No
     assert result.crawl_delay == 0.3 and len(result.pages) == 4
     assert result.elapsed_ms >= 3 * 300  # three pages after the start, each 0.3 s after the one before
     assert len(short.pages) == 1 and short.not_followed["budget"] == 3  # no time left for a pause
+
+
+@pytest.mark.parametrize("start", ["not a url", "http://127.0.0.2:9/private", "ftp://x.example/"])
+async def test_a_start_that_cannot_be_read_is_a_failed_page_not_a_crash(start: str) -> None:
+    async with Ferret() as ferret:
+        result = await crawl(ferret, start, CrawlOptions(sitemap=True))
+    assert [page.ok for page in result.pages] == [False] and result.pages[0].error is not None

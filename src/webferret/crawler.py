@@ -158,7 +158,7 @@ async def crawl(
         read = await _read([url for url, _ in admitted], ferret, opts, xopts, fresh, deadline, delay)
         skipped["budget"] += len(admitted) - len(read)
         admitted = admitted[: len(read)]
-        if depth == 0 and robots is not None:
+        if depth == 0 and robots is not None and read[0].ok:
             delay = _delay(await robots.rules_for(read[0].final_url or start))
         if depth == 0 and options.scope is None and read[0].final_url:
             scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
@@ -174,7 +174,7 @@ async def crawl(
             pages.append(entry)
             if on_page is not None:
                 on_page(entry)
-        if depth == 0 and options.sitemap and options.depth:
+        if depth == 0 and options.sitemap and options.depth and read[0].ok:
             listed = await _sitemap_urls(ferret, read[0].final_url or start, robots, opts, deadline)
             sitemap_urls = len(listed)
             lists: dict[str, str] = {}

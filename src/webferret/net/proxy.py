@@ -31,6 +31,7 @@ import httpcore
 import httpx
 
 from webferret.models import ErrorCode
+from webferret.remote_text import one_line
 
 SCHEMES = ("http", "socks5")
 HEAD_LIMIT = 16 * 1024
@@ -188,7 +189,7 @@ async def _connect(
     fields = status_line.split(" ", 2)
     status = int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
     if not 200 <= status < 300:
-        _raise(*connect_refused(proxy, where, status, status_line[:120]))
+        _raise(*connect_refused(proxy, where, status, one_line(status_line, 120)))  # the proxy's words
 
 
 async def _socks5(
