@@ -196,3 +196,15 @@ def test_a_spreadsheet_without_a_filled_cell_is_empty() -> None:
     with pytest.raises(FerretError) as caught:
         read(odt(empty, kind=ODS_TYPE, holder="spreadsheet"))
     assert caught.value.code == ErrorCode.EMPTY_CONTENT and "no filled cell" in caught.value.message
+
+
+def test_counts_that_are_no_numbers_count_once() -> None:
+    body = (
+        '<text:h text:outline-level="x">Burrows</text:h>'
+        '<text:p>A<text:s text:c="-3"/>b and more words.</text:p>'
+        '<table:table><table:table-row><table:table-cell table:number-columns-repeated="many">'
+        "<text:p>cell</text:p></table:table-cell></table:table-row></table:table>"
+    )
+    assert (
+        read(odt(body=body)).content == "# Burrows\n\nA b and more words.\n\ncell\n"
+    )  # a one-cell table reads as text

@@ -61,6 +61,12 @@ def _q(prefix: str, name: str) -> str:
     return f"{{{_NS[prefix]}}}{name}"
 
 
+def _count(node: etree._Element, prefix: str, name: str) -> int:
+    """A count attribute (a repeat, a level), 1 when it is missing or no whole number above 0."""
+    value = (node.get(_q(prefix, name)) or "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else 1
+
+
 def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """The OpenDocument text in `body` as Markdown (or text) with its metadata; `FerretError` says why not."""
     what = f"the OpenDocument text at {url or 'input'}"
@@ -131,7 +137,7 @@ def _sheet_rows(node: etree._Element) -> Iterator[list[str]]:
         for cell in row:
             if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
                 continue
-            repeats = int(cell.get(_q("table", "number-columns-repeated")) or 1)
+            repeats = _count(cell, "table", "number-columns-repeated")
             value = _cell_text(cell)
             if not value:
                 empty += repeats
@@ -140,7 +146,7 @@ def _sheet_rows(node: etree._Element) -> Iterator[list[str]]:
             cells.extend([value] * min(repeats, REPEATS_MAX, max(COLUMNS_MAX - len(cells), 0)))
             empty = 0
         if any(cells):
-            yield from [cells] * min(int(row.get(_q("table", "number-rows-repeated")) or 1), REPEATS_MAX)
+            yield from [cells] * min(_count(row, "table", "number-rows-repeated"), REPEATS_MAX)
 
 
 def _cell_text(cell: etree._Element) -> str:
@@ -201,7 +207,7 @@ class _Writer:
     def element(self, node: etree._Element, target: html.HtmlElement) -> None:
         tag = node.tag
         if tag == _q("text", "h"):
-            level = min(max(int(node.get(_q("text", "outline-level")) or 1), 1), 6)
+            level = min(_count(node, "text", "outline-level"), 6)
             self.children(node, etree.SubElement(target, f"h{level}"))
         elif tag == _q("text", "p"):
             self.children(node, etree.SubElement(target, "p"))
@@ -224,7 +230,7 @@ class _Writer:
             link = etree.SubElement(target, "a", href=node.get(_q("xlink", "href")) or "")
             self.children(node, link)
         elif tag == _q("text", "s"):
-            _append_text(target, " " * min(int(node.get(_q("text", "c")) or 1), 20))
+            _append_text(target, " " * min(_count(node, "text", "c"), 20))
         elif tag == _q("text", "tab"):
             _append_text(target, "\t")
         elif tag == _q("text", "line-break"):
@@ -245,7 +251,7 @@ class _Writer:
         for row in rows:  # a row's repeats are not written out: they are a layout's empty rows
             line = etree.SubElement(target, "tr")
             for cell in row.iterfind("table:table-cell", _NS):
-                repeats = min(int(cell.get(_q("table", "number-columns-repeated")) or 1), REPEATS_MAX)
+                repeats = min(_count(cell, "table", "number-columns-repeated"), REPEATS_MAX)
                 for _ in range(repeats):
                     self.children(cell, etree.SubElement(line, "td"))
 
