@@ -215,3 +215,20 @@ async def test_a_start_that_cannot_be_read_is_a_failed_page_not_a_crash(start: s
     async with Ferret() as ferret:
         result = await crawl(ferret, start, CrawlOptions(sitemap=True))
     assert [page.ok for page in result.pages] == [False] and result.pages[0].error is not None
+
+
+def test_jsonl_streams_each_page_with_its_content(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--jsonl", *ALLOW]) == 0
+    out, err = capsys.readouterr()
+    pages = [json.loads(line) for line in out.splitlines()]
+    assert [page["url"].removeprefix(site.base) for page in pages] == [
+        "/guide/intro",
+        "/guide/dig",
+        "/guide/swim",
+        "/guide/gone",
+    ]
+    assert "Dig tells how ferrets dig" in pages[1]["content"] and pages[1]["links"] is None
+    assert pages[1]["meta"]["crawl"] == {"depth": 1, "found_on": site.url("/guide/intro")}
+    assert not pages[3]["ok"] and "3 pages read, 1 failed" in err
+    with pytest.raises(SystemExit):
+        main(["crawl", site.url("/guide/intro"), "--jsonl", "--json"])

@@ -128,9 +128,12 @@ async def crawl(
     fetch: Any = None,
     fresh: bool = False,
     on_page: Any = None,
+    on_read: Any = None,
 ) -> CrawlResult:
     """Read `start` and the pages its links lead to (see the module docstring); `fetch` is the
-    `FetchOptions` of every page, `on_page(CrawledPage)` is called as each page is finished."""
+    `FetchOptions` of every page. As each page is finished, `on_page(CrawledPage)` is called with its
+    entry and `on_read(Page)` with the page itself (its content; no links; `meta.crawl` says its
+    `depth` and where it was `found_on`)."""
     options = options or CrawlOptions()
     started = time.monotonic()
     opts = fetch or ferret.fetch_options()
@@ -174,6 +177,9 @@ async def crawl(
             pages.append(entry)
             if on_page is not None:
                 on_page(entry)
+            if on_read is not None:
+                where = {"depth": depth, "found_on": found_on[url]}
+                on_read(page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}))
         if depth == 0 and options.sitemap and options.depth and read[0].ok:
             listed = await _sitemap_urls(ferret, read[0].final_url or start, robots, opts, deadline)
             sitemap_urls = len(listed)

@@ -272,16 +272,18 @@ class Ferret:
         fetch: FetchOptions | None = None,
         fresh: bool = False,
         on_page: Callable[[CrawledPage], None] | None = None,
+        on_read: Callable[[Page], None] | None = None,
     ) -> CrawlResult:
         """Read `start` and the pages its links lead to, within a scope, level by level, each kept in
-        the store (`webferret.crawler`): the answer lists them with their handles, not their text."""
+        the store (`webferret.crawler`): the answer lists them with their handles, not their text;
+        `on_read(page)` is given each page itself as it is finished (for a pipeline's own use)."""
         from webferret.crawler import crawl
 
         self._usable()
         _check_type("options", options, CrawlOptions, "CrawlOptions(...)")
         _check_text("url", start, text=False)
         _check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
-        return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page)
+        return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page, on_read=on_read)
 
     async def fetch_response(
         self,

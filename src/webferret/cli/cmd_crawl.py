@@ -79,13 +79,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_network(parser)
     add_common(parser)
     add_agent_view(parser, "page titles")
-    parser.set_defaults(run=run)
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="each page read as one JSON line with its content, as it is finished (the summary on stderr)",
+    )
+    parser.add_argument(
+        "--max-chars", type=whole_number(), metavar="N", help="with --jsonl: clip each body at N characters"
+    )
+    parser.set_defaults(run=run, parser=parser)
 
 
 async def run(args: argparse.Namespace) -> int:
-    from webferret.crawler import CrawlOptions, crawl
+    from webferret.cli.pages_out import page_lines
+    from webferret.crawler import CrawlOptions
     from webferret.ferret import Ferret
 
+    clash = [flag for flag in ("json", "agent") if args.jsonl and getattr(args, flag)]
+    if clash:
+        args.parser.error(f"--jsonl cannot be combined with --{clash[0]}")
     check_agent_view(args)
     settings = settings_from_args(args)
     options = CrawlOptions(
@@ -101,8 +113,12 @@ async def run(args: argparse.Namespace) -> int:
         fetch = ferret.fetch_options(
             timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
         )
-        on_page = None if args.json or args.agent else _write_page
-        result = await crawl(ferret, args.url, options, fetch=fetch, fresh=args.fresh, on_page=on_page)
+        lines = page_lines(args, settings) if args.jsonl else None
+        on_page = None if args.json or args.agent or lines else _write_page
+        on_read = lines.write_page if lines else None
+        result = await ferret.crawl(
+            args.url, options, fetch=fetch, fresh=args.fresh, on_page=on_page, on_read=on_read
+        )
     read = sum(page.ok for page in result.pages)
     if args.agent:
         from webferret.present.agent import render_crawl
@@ -115,7 +131,7 @@ async def run(args: argparse.Namespace) -> int:
         meta = {"count": len(result.pages), "failed": len(result.pages) - read}
         envelope_json(read > 0, data=result.model_dump(mode="json"), meta=meta)
     else:
-        _write_summary(result, read)
+        _write_summary(result, read, sys.stderr if lines else sys.stdout)
     return EXIT_OK if read else EXIT_FAILED
 
 
@@ -131,7 +147,7 @@ def _write_page(page: Any) -> None:
     sys.stdout.flush()
 
 
-def _write_summary(result: Any, read: int) -> None:
+def _write_summary(result: Any, read: int, out: Any) -> None:
     failed = len(result.pages) - read
     seconds_taken = result.elapsed_ms / 1000
     lines = [
@@ -154,4 +170,4 @@ def _write_summary(result: Any, read: int) -> None:
     first = next((page.handle for page in result.pages if page.ok and page.handle), None)
     if first:
         lines.append(f"read one: webferret open {first}    search them: webferret find QUERY")
-    sys.stdout.write("\n".join(lines) + "\n")
+    out.write("\n".join(lines) + "\n")

@@ -154,15 +154,12 @@ def _clipped(add: Any, args: argparse.Namespace) -> Any:
 
 
 def _lines(args: argparse.Namespace, settings: Any) -> Any:
-    """The `--jsonl` writer, or None; a closed stdout cancels this call (see `PageLines`)."""
+    """The `--jsonl` writer, or None."""
     if not args.jsonl:
         return None
-    import asyncio
+    from webferret.cli.pages_out import page_lines
 
-    from webferret.cli.pages_out import PageLines
-
-    task = asyncio.current_task()
-    return PageLines(args, settings.dedup_threshold, on_gone=task.cancel if task else lambda: None)
+    return page_lines(args, settings)
 
 
 def _lines_stopped(args: argparse.Namespace, lines: Any) -> int:

@@ -29,6 +29,14 @@ def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, 
     return EXIT_OK if all_ok else EXIT_FAILED
 
 
+def page_lines(args: argparse.Namespace, settings: Any) -> PageLines:
+    """The `--jsonl` writer of this call; a closed stdout cancels the call (see `PageLines`)."""
+    import asyncio
+
+    task = asyncio.current_task()
+    return PageLines(args, settings.dedup_threshold, on_gone=task.cancel if task else lambda: None)
+
+
 class PageLines:
     """`--jsonl`: each page as one JSON line the moment it is finished, so a long URL list shows its
     progress and a reader can start at once. Lines come in finishing order (each names its `url`);
@@ -43,6 +51,9 @@ class PageLines:
         self.on_gone = on_gone  # called once when stdout is closed by its reader
         self.written = self.failed = 0
         self.gone = False
+
+    def write_page(self, page: Any) -> None:
+        self.write(page.url or "", page)
 
     def write(self, url: str, page: Any) -> None:
         from webferret.present.pages import clip_page
