@@ -95,7 +95,8 @@ async def test_limits_globs_and_robots_can_be_set(site: SimWeb) -> None:
         )
         globbed = await crawl(ferret, site.url("/guide/intro"), only)
     assert [p.url.removeprefix(site.base) for p in limited.pages] == ["/guide/intro", "/guide/dig"]
-    assert limited.not_followed["past_limit"] == 4  # swim, private, gone; then deep
+    assert limited.not_followed["past_limit"] == 3  # swim and gone, then deep
+    assert limited.not_followed["robots"] == 1  # judged first: a link robots.txt forbids takes no room
     assert [p.url.removeprefix(site.base) for p in globbed.pages] == ["/guide/intro", "/guide/private/notes"]
     assert globbed.not_followed["excluded"] == 3  # dig (excluded), swim and gone (not included)
     with pytest.raises(FerretError, match="depth 11"):

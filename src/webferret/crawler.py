@@ -149,14 +149,14 @@ async def crawl(
     sitemap_urls: int | None = None
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
     for depth in range(options.depth + 1):
+        if depth:  # the start is the caller's own ask; a link robots.txt forbids takes no room
+            level = await _admitted(level, robots, skipped)
         room = options.limit - len(pages)
-        level, over = level[:room], level[room:]
+        admitted, over = level[:room], level[room:]
         skipped["past_limit"] += len(over)
-        left = deadline - time.monotonic()
-        if not level or left <= 0:
-            skipped["budget"] += len(level)
+        if not admitted or deadline - time.monotonic() <= 0:
+            skipped["budget"] += len(admitted)
             break
-        admitted = await _admitted(level, robots, skipped) if depth else level  # the start is the caller's
         found_on = dict(admitted)
         read = await _read([url for url, _ in admitted], ferret, opts, xopts, fresh, deadline, delay)
         skipped["budget"] += len(admitted) - len(read)
