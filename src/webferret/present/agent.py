@@ -236,7 +236,9 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         if page.get("ok"):
             facts = [f"{page['tokens']} tokens"] if page.get("tokens") else []
             facts += [f"handle {page['handle']}"] if page.get("handle") else []
-            body.append(f"{number}. [depth {page.get('depth')}] {page.get('title') or url}")
+            body.append(
+                f"{number}. [depth {page.get('depth')}] {one_line(str(page.get('title') or url), 200)}"
+            )
             body.append(f"   {url}" + (f" ({' · '.join(facts)})" if facts else ""))
         else:
             error = page.get("error") or {"code": "internal", "message": "failed without a reason"}
