@@ -46,10 +46,15 @@ def local_web(
         "PAGE_TOKENS": "300",
     }.items():
         monkeypatch.setenv(f"WEBFERRET_{name}", value)
+    simweb.add("/readme/guide/one", article_html("Ownership guide, part one", 4))
+    guide = simweb.add(
+        "/readme/guide/", "<html><body><p>The guide.</p><a href='one'>Part one</a></body></html>"
+    )
     return {
         "https://example.org/": pages["x"],
         "https://a.example/": pages["a"],
         "https://b.example/": pages["b"],
+        "https://docs.example/guide/": guide,
     }
 
 
@@ -66,6 +71,7 @@ def test_library_example_runs(local_web: dict[str, str], capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert "Ownership x" in out and "127.0.0.1~" in out  # title and handle of the fetched page
     assert "['searxng']" in out  # a verified search hit with its engine
+    assert "Ownership guide, part one" in out  # a page the crawl reached by a link
 
 
 def test_retrieval_glue_example_runs(local_web: dict[str, str]) -> None:
