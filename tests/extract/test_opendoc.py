@@ -13,7 +13,7 @@ from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.extract.document import extract_document
-from webferret.extract.opendoc import ODS_TYPE, ODT_TYPE
+from webferret.extract.opendoc import ODP_TYPE, ODS_TYPE, ODT_TYPE
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.zipped import office_kind
 from webferret.models import ErrorCode, FerretError
@@ -27,7 +27,8 @@ NS = (
     'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
     'xmlns:xlink="http://www.w3.org/1999/xlink" '
     'xmlns:dc="http://purl.org/dc/elements/1.1/" '
-    'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"'
+    'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
+    'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"'
 )
 STYLES = (
     "<office:automatic-styles>"
@@ -114,7 +115,7 @@ def test_an_opendocument_text_is_markdown_with_its_metadata() -> None:
 def test_it_is_told_by_its_mimetype_whatever_its_type(content_type: str | None) -> None:
     assert office_kind(odt()) == "odt"
     assert read(odt(), content_type).title == "The Ferret Field Guide"
-    assert office_kind(odt(kind="application/vnd.oasis.opendocument.presentation")) is None
+    assert office_kind(odt(kind="application/vnd.oasis.opendocument.graphics")) is None
 
 
 def test_without_metadata_the_first_heading_is_the_title_and_no_text_is_empty() -> None:
@@ -208,3 +209,43 @@ def test_counts_that_are_no_numbers_count_once() -> None:
     assert (
         read(odt(body=body)).content == "# Burrows\n\nA b and more words.\n\ncell\n"
     )  # a one-cell table reads as text
+
+
+def frame(kind: str, inner: str) -> str:
+    return f'<draw:frame presentation:class="{kind}"><draw:text-box>{inner}</draw:text-box></draw:frame>'
+
+
+DECK = (
+    '<draw:page draw:name="page1">'
+    + frame("title", "<text:p>Where we counted</text:p>")
+    + frame(
+        "outline",
+        "<text:p>Tay</text:p><text:list><text:list-item><text:p>Spey</text:p></text:list-item></text:list>",
+    )
+    + frame("text", '<text:p>Counted by <text:span text:style-name="T1">Ada</text:span>.</text:p>')
+    + "<presentation:notes>"
+    + frame("notes", "<text:p>Say the numbers slowly.</text:p>")
+    + "</presentation:notes></draw:page>"
+    + '<draw:page draw:name="page2"><draw:frame><draw:image xlink:href="Pictures/map.png"/>'
+    + "</draw:frame></draw:page>"
+    + '<draw:page draw:name="page3">'
+    + frame("title", "<text:p>Rivers</text:p>")
+    + "<draw:frame><table:table>"
+    + row(cell("River"), cell("Opens"))
+    + row(cell("Tay"), cell("May"))
+    + "</table:table></draw:frame></draw:page>"
+)
+
+
+def test_an_opendocument_presentation_is_a_section_per_slide() -> None:
+    deck = odt(DECK, meta=None, kind=ODP_TYPE, holder="presentation")
+    page = read(deck, ODP_TYPE)
+    assert page.content == (
+        "## Slide 1: Where we counted\n\n- Tay\n- Spey\n\nCounted by **Ada**.\n\n"
+        "> Notes: Say the numbers slowly.\n\n"
+        "## Slide 3: Rivers\n\n| River | Opens |\n|---|---|\n| Tay | May |\n"
+    )  # the picture-only slide 2 has no text
+    assert (page.title, page.extra["slides"], office_kind(deck)) == ("Where we counted", 2, "odp")
+    assert read(deck, format="text").content.startswith(
+        "Slide 1: Where we counted\n\n- Tay\n- Spey\n\nCounted by Ada."
+    )

@@ -2,8 +2,8 @@
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
 feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document (`wordfile`), a spreadsheet
-(`sheetfile`), a presentation (`slidefile`), an EPUB book (`ebook`) or an OpenDocument text or
-spreadsheet (`opendoc`) among binary files, by what they hold; other binary is
+(`sheetfile`), a presentation (`slidefile`), an EPUB book (`ebook`) or an OpenDocument text,
+spreadsheet or presentation (`opendoc`) among binary files, by what they hold; other binary is
 `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
 compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
@@ -116,6 +116,10 @@ def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted 
         from webferret.extract.opendoc import extract_ods
 
         return extract_ods(body, url, options)
+    if kind == "odp":
+        from webferret.extract.opendoc import extract_odp
+
+        return extract_odp(body, url, options)
     return None
 
 

@@ -1,6 +1,8 @@
 """OpenDocument text (.odt) as Markdown: the document's body turned into plain semantic HTML (headings
 by outline level, paragraphs, bold and italic from their styles, lists, tables, links), rendered by
 the same Markdown writer as a page; title, author, dates, description and language from `meta.xml`.
+An OpenDocument presentation (.odp) is a section per slide, headed by its title, with its text boxes
+(an outline's items as a list), its tables and its speaker notes, as a .pptx is.
 An OpenDocument spreadsheet (.ods) is a table per sheet, as a .xlsx is (`sheets`): each cell as the
 sheet shows it, empty rows and columns left out, a repeated row or filled cell written out at most
 `REPEATS_MAX` times (a sheet's empty tail claims a million rows, and is never written out).
@@ -30,6 +32,7 @@ from webferret.models import ErrorCode, FerretError
 
 ODT_TYPE = "application/vnd.oasis.opendocument.text"
 ODS_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
+ODP_TYPE = "application/vnd.oasis.opendocument.presentation"
 COLUMNS_MAX = 16384
 """The most columns of a sheet read (LibreOffice's own limit)."""
 REPEATS_MAX = 50
@@ -43,6 +46,7 @@ _NS = {
     "xlink": "http://www.w3.org/1999/xlink",
     "dc": "http://purl.org/dc/elements/1.1/",
     "meta": "urn:oasis:names:tc:opendocument:xmlns:meta:1.0",
+    "presentation": "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0",
 }
 _SKIPPED = frozenset(
     f"{{{_NS[prefix]}}}{name}"
@@ -89,6 +93,71 @@ def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     }
     extra = {"document": "odt"}
     return whole_document(root, url, options, what=what, content_type=ODT_TYPE, fields=fields, extra=extra)
+
+
+def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """Every slide of the OpenDocument presentation in `body` with its text; `FerretError` says why not."""
+    what = f"the OpenDocument presentation at {url or 'input'}"
+    archive = zipped.checked(body, what)
+    content = zipped.part(archive, "content.xml")
+    deck = content.find("office:body/office:presentation", _NS) if content is not None else None
+    if deck is None:
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no presentation body"
+        )
+    writer = _Writer(_styles(content))  # type: ignore[arg-type]
+    root = html.Element("div")
+    titles: list[str] = []
+    for number, slide in enumerate(deck.iterfind("draw:page", _NS), start=1):
+        section = _slide(writer, slide, number)
+        if section is not None:
+            root.append(section)
+            titles.append(" ".join(section[0].text_content().split()))
+    meta = _metadata(archive)
+    first = titles[0].partition(": ")[2] if titles and ": " in titles[0] else ""
+    fields = {
+        "title": meta.get("title") or first or file_name(url),
+        "byline": meta.get("creator"),
+        "published": iso_date((meta.get("created") or "")[:10]),
+        "modified": iso_date((meta.get("modified") or "")[:10]),
+        "description": meta.get("description"),
+        "language": meta.get("language"),
+    }
+    extra = {"document": "odp", "slides": len(titles)}
+    return whole_document(root, url, options, what=what, content_type=ODP_TYPE, fields=fields, extra=extra)
+
+
+def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElement | None:
+    """One slide as a section headed `Slide N: title`, or None when it has no text."""
+    section = html.Element("section")
+    heading = etree.SubElement(section, "h2")
+    title = ""
+    for frame in slide.iterfind("draw:frame", _NS):
+        kind = frame.get(_q("presentation", "class")) or ""
+        if kind == "title" and not title:
+            title = " ".join("".join(frame.itertext()).split())
+            continue
+        for box in frame.iterfind("draw:text-box", _NS):
+            holder = etree.SubElement(section, "ul") if kind == "outline" else section
+            for block in box:
+                if kind == "outline" and block.tag == _q("text", "p"):
+                    writer.children(block, etree.SubElement(holder, "li"))
+                elif kind == "outline" and block.tag == _q("text", "list"):
+                    for item in block.iterfind("text:list-item", _NS):
+                        writer.children(item, etree.SubElement(holder, "li"))
+                else:
+                    writer.element(block, holder)
+        for table in frame.iterfind("table:table", _NS):
+            writer.table(table, etree.SubElement(section, "table"))
+    notes = " ".join("".join(node.itertext()) for node in slide.iterfind("presentation:notes//text:p", _NS))
+    if " ".join(notes.split()):
+        etree.SubElement(etree.SubElement(section, "blockquote"), "p").text = "Notes: " + " ".join(
+            notes.split()
+        )
+    if len(section) == 1 and not title:
+        return None
+    heading.text = f"Slide {number}" + (f": {title}" if title else "")
+    return section
 
 
 def extract_ods(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:

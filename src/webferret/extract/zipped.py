@@ -34,14 +34,15 @@ OFFICE_PARTS = {
 OPENDOCUMENT_KINDS = {
     "application/vnd.oasis.opendocument.text": "odt",
     "application/vnd.oasis.opendocument.spreadsheet": "ods",
+    "application/vnd.oasis.opendocument.presentation": "odp",
 }
 """OpenDocument files share their main part (`content.xml`): their `mimetype` member tells them apart."""
 
 
 def office_kind(body: bytes) -> str | None:
     """The kind of zipped document `body` is (`OFFICE_PARTS`: "docx", "xlsx", "pptx" or "epub", by the
-    main part its archive holds; "odt" or "ods" by its `mimetype`), or None for anything else (another
-    archive, a damaged one, no zip, an OpenDocument presentation)."""
+    main part its archive holds; "odt", "ods" or "odp" by its `mimetype`), or None for anything else
+    (another archive, a damaged one, no zip)."""
     if not body.startswith(ZIP_MAGIC):
         return None
     try:
