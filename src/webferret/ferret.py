@@ -246,7 +246,14 @@ class Ferret:
 
         async def one(url: str) -> Page:
             async with limit:
-                page = await self._fetch_one(url, opts, xopts, deadline, fresh)
+                try:
+                    page = await self._fetch_one(url, opts, xopts, deadline, fresh)
+                except asyncio.CancelledError as stop:  # Ctrl-C: a page stored as it came is finished
+                    kept = getattr(stop, "kept", None)
+                    if kept is not None and on_page is not None:
+                        prepare(kept, len(distinct))
+                        on_page(url, kept)
+                    raise
             prepare(page, len(distinct))
             if on_page is not None:
                 on_page(url, page)
@@ -355,7 +362,14 @@ class Ferret:
                 if late_shell(page, raw, opts):
                     page, raw = await self._rendered(page, raw, opts, xopts, deadline)
                 read = page
-                kept = self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
+                try:
+                    kept = (
+                        self._keep_later(page, raw, opts) if keep_later else await self._keep(page, raw, opts)
+                    )
+                except asyncio.CancelledError as stop:
+                    if getattr(stop, "kept", None) is not None:  # stored as it was cancelled: still answered
+                        stop.kept = as_asked(stop.kept, xopts)  # type: ignore[attr-defined]
+                    raise
                 return as_asked(kept, xopts)
         except TimeoutError as exc:
             if read is None or not read.ok:  # the budget ran out before the page was read

@@ -76,7 +76,14 @@ class SessionStore:
             return page
         try:
             put = self._store().put
-            kept: Page = await asyncio.to_thread(put, page, headers, exempt=exempt, private=private)
+            write = asyncio.ensure_future(
+                asyncio.to_thread(put, page, headers, exempt=exempt, private=private)
+            )
+            try:
+                kept: Page = await asyncio.shield(write)
+            except asyncio.CancelledError as stop:
+                await _kept_anyway(write, stop)
+                raise
         except sqlite3.Error as exc:
             return not_kept(page, f"the page store did not keep this page: {exc}")
         if kept.handle is not None and page_key(kept) == DOCUMENT:  # a variant's handle is not its page's
@@ -151,6 +158,20 @@ def _write_done(write: asyncio.Task[Page]) -> None:
         failed = write.result().meta.get("store_error")
     if failed:
         logging.getLogger("webferret").warning("%s", failed)
+
+
+KEPT_WAIT = 0.5
+"""How long a cancelled call waits for a store write already in its thread (it takes milliseconds)."""
+
+
+async def _kept_anyway(write: asyncio.Future[Page], stop: asyncio.CancelledError) -> None:
+    """A call was cancelled (Ctrl-C) while its page was being written: the write goes on in its
+    thread, so the page is stored. Wait for it (`KEPT_WAIT` at most) and hang the stored page on the
+    cancellation (`stop.kept`), so the caller can still count the page as finished and show it."""
+    try:
+        stop.kept = await asyncio.wait_for(asyncio.shield(write), KEPT_WAIT)  # type: ignore[attr-defined]
+    except (Exception, asyncio.CancelledError):  # not written in time, or cancelled again: not said
+        return
 
 
 def not_kept(page: Page, why: str) -> Page:
