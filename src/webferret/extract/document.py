@@ -10,6 +10,7 @@ compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read a
 
 from __future__ import annotations
 
+import importlib
 import zlib
 from dataclasses import replace
 
@@ -92,35 +93,23 @@ def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted 
     from webferret.extract import zipped
 
     kind = zipped.office_kind(body)  # the archive's names read once
-    if kind == "docx":
-        from webferret.extract.wordfile import extract_docx
+    if kind is None:
+        return None
+    module, name = ZIPPED_READERS[kind]  # only the matching reader is imported
+    reader = getattr(importlib.import_module(f"webferret.extract.{module}"), name)
+    return reader(body, url, options)  # type: ignore[no-any-return]
 
-        return extract_docx(body, url, options)
-    if kind == "xlsx":
-        from webferret.extract.sheetfile import extract_xlsx
 
-        return extract_xlsx(body, url, options)
-    if kind == "pptx":
-        from webferret.extract.slidefile import extract_pptx
-
-        return extract_pptx(body, url, options)
-    if kind == "epub":
-        from webferret.extract.ebook import extract_epub
-
-        return extract_epub(body, url, options)
-    if kind == "odt":
-        from webferret.extract.opendoc import extract_odt
-
-        return extract_odt(body, url, options)
-    if kind == "ods":
-        from webferret.extract.opendoc import extract_ods
-
-        return extract_ods(body, url, options)
-    if kind == "odp":
-        from webferret.extract.opendoc import extract_odp
-
-        return extract_odp(body, url, options)
-    return None
+ZIPPED_READERS = {
+    "docx": ("wordfile", "extract_docx"),
+    "xlsx": ("sheetfile", "extract_xlsx"),
+    "pptx": ("slidefile", "extract_pptx"),
+    "epub": ("ebook", "extract_epub"),
+    "odt": ("opendoc", "extract_odt"),
+    "ods": ("opendoc", "extract_ods"),
+    "odp": ("opendoc", "extract_odp"),
+}
+"""The reader of each kind `zipped.office_kind` tells: its module in this package and its function."""
 
 
 def _listing(

@@ -23,11 +23,10 @@ from lxml import etree, html
 
 from webferret.extract import zipped
 from webferret.extract.metadata import iso_date
-from webferret.extract.sheets import filled, sheet
+from webferret.extract.sheets import filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
-from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
 ODT_TYPE = "application/vnd.oasis.opendocument.text"
@@ -71,26 +70,37 @@ def _count(node: etree._Element, prefix: str, name: str) -> int:
     return int(value) if value.isdigit() and int(value) > 0 else 1
 
 
-def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
-    """The OpenDocument text in `body` as Markdown (or text) with its metadata; `FerretError` says why not."""
-    what = f"the OpenDocument text at {url or 'input'}"
+def _opened(body: bytes, what: str, holder: str) -> tuple[zipfile.ZipFile, etree._Element, etree._Element]:
+    """The archive, its parsed `content.xml` and the body element `office:<holder>` in it
+    (`unsupported_content` naming `what` when there is none)."""
     archive = zipped.checked(body, what)
     content = zipped.part(archive, "content.xml")
-    text_body = content.find("office:body/office:text", _NS) if content is not None else None
-    if text_body is None:
-        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no text body")
-    styles = _styles(content)  # type: ignore[arg-type]
-    root = html.Element("div")
-    _Writer(styles).children(text_body, root)
+    node = content.find(f"office:body/office:{holder}", _NS) if content is not None else None
+    if content is None or node is None:
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no {holder} body")
+    return archive, content, node
+
+
+def _fields(archive: zipfile.ZipFile, title: str | None) -> dict[str, str | None]:
+    """The page fields `meta.xml` gives; `title` when it names none."""
     meta = _metadata(archive)
-    fields = {
-        "title": meta.get("title") or first_heading(root) or file_name(url),
+    return {
+        "title": meta.get("title") or title,
         "byline": meta.get("creator"),
         "published": iso_date((meta.get("created") or "")[:10]),
         "modified": iso_date((meta.get("modified") or "")[:10]),
         "description": meta.get("description"),
         "language": meta.get("language"),
     }
+
+
+def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
+    """The OpenDocument text in `body` as Markdown (or text) with its metadata; `FerretError` says why not."""
+    what = f"the OpenDocument text at {url or 'input'}"
+    archive, content, text_body = _opened(body, what, "text")
+    root = html.Element("div")
+    _Writer(_styles(content)).children(text_body, root)
+    fields = _fields(archive, first_heading(root) or file_name(url))
     extra = {"document": "odt"}
     return whole_document(root, url, options, what=what, content_type=ODT_TYPE, fields=fields, extra=extra)
 
@@ -113,16 +123,8 @@ def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         if section is not None:
             root.append(section)
             titles.append(" ".join(section[0].text_content().split()))
-    meta = _metadata(archive)
     first = titles[0].partition(": ")[2] if titles and ": " in titles[0] else ""
-    fields = {
-        "title": meta.get("title") or first or file_name(url),
-        "byline": meta.get("creator"),
-        "published": iso_date((meta.get("created") or "")[:10]),
-        "modified": iso_date((meta.get("modified") or "")[:10]),
-        "description": meta.get("description"),
-        "language": meta.get("language"),
-    }
+    fields = _fields(archive, first or file_name(url))
     extra = {"document": "odp", "slides": len(titles)}
     return whole_document(root, url, options, what=what, content_type=ODP_TYPE, fields=fields, extra=extra)
 
@@ -163,38 +165,13 @@ def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElem
 def extract_ods(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """Every sheet of the OpenDocument spreadsheet in `body` with its cells; `FerretError` says why not."""
     what = f"the OpenDocument spreadsheet at {url or 'input'}"
-    archive = zipped.checked(body, what)
-    content = zipped.part(archive, "content.xml")
-    book = content.find("office:body/office:spreadsheet", _NS) if content is not None else None
-    if book is None:
-        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no spreadsheet body")
+    archive, _, book = _opened(body, what, "spreadsheet")
     sheets = [
         (node.get(_q("table", "name")) or f"Sheet {number}", filled(_sheet_rows(node)))
         for number, node in enumerate(book.iterfind("table:table", _NS), start=1)
     ]
-    kept = [(name, rows) for name, rows in sheets if rows]
-    if not kept:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no filled cell")
-    text = options.format == "text"
-    rendered = "\n\n".join(sheet(name, rows, text) for name, rows in kept)
-    meta = _metadata(archive)
-    return Extracted(
-        content_type=ODS_TYPE,
-        title=meta.get("title") or file_name(url),
-        byline=meta.get("creator"),
-        published=iso_date((meta.get("created") or "")[:10]),
-        modified=iso_date((meta.get("modified") or "")[:10]),
-        description=meta.get("description"),
-        language=meta.get("language"),
-        page_type="other",
-        format="text" if text else "markdown",
-        content=rendered + "\n",
-        word_count=count_words(rendered),
-        extra={
-            "document": "ods",
-            "sheets": [{"name": name, "rows": len(rows), "columns": len(rows[0])} for name, rows in kept],
-        },
-    )
+    fields = _fields(archive, file_name(url))
+    return workbook(sheets, options, what=what, content_type=ODS_TYPE, fields=fields, document="ods")
 
 
 def _sheet_rows(node: etree._Element) -> Iterator[list[str]]:

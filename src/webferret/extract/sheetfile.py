@@ -16,11 +16,9 @@ from datetime import date, datetime, time
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.sheets import Rows, filled, sheet
+from webferret.extract.sheets import Rows, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.words import count_words
-from webferret.models import ErrorCode, FerretError
 
 warnings.filterwarnings("ignore", module="openpyxl")  # a style it does not know, a data validation: not ours
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -43,28 +41,15 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         raise zipped.unreadable(what, exc) from None
     finally:
         book.close()
-    filled = [(name, rows) for name, rows in sheets if rows]
-    if not filled:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no filled cell")
-    text = options.format == "text"
-    content = "\n\n".join(sheet(name, rows, text) for name, rows in filled)
-    return Extracted(
-        content_type=XLSX_TYPE,
-        title=_clean(properties.title) or file_name(url),
-        byline=_clean(properties.creator),
-        published=_day(properties.created),
-        modified=_day(properties.modified),
-        description=_clean(properties.description),
-        language=_clean(properties.language),
-        page_type="other",
-        format="text" if text else "markdown",
-        content=content + "\n",
-        word_count=count_words(content),
-        extra={
-            "document": "xlsx",
-            "sheets": [{"name": name, "rows": len(rows), "columns": len(rows[0])} for name, rows in filled],
-        },
-    )
+    fields = {
+        "title": _clean(properties.title) or file_name(url),
+        "byline": _clean(properties.creator),
+        "published": _day(properties.created),
+        "modified": _day(properties.modified),
+        "description": _clean(properties.description),
+        "language": _clean(properties.language),
+    }
+    return workbook(sheets, options, what=what, content_type=XLSX_TYPE, fields=fields, document="xlsx")
 
 
 def _cells(sheet: Any) -> Rows:

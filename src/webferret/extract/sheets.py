@@ -4,8 +4,12 @@ table whose header is the first row, or as tab-separated rows."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from webferret.extract.markdown import gfm_cell, gfm_table
+from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.words import count_words
+from webferret.models import ErrorCode, FerretError
 
 Rows = list[list[str]]
 
@@ -30,3 +34,34 @@ def table(rows: Rows, text: bool = False) -> str:
 def sheet(name: str, rows: Rows, text: bool = False) -> str:
     """One sheet of a workbook: its name as a heading (a line of its own in text), then its table."""
     return f"{name}\n\n{table(rows, True)}" if text else f"## {name}\n\n{table(rows)}"
+
+
+def workbook(
+    sheets: Sequence[tuple[str, Rows]],
+    options: ExtractOptions,
+    *,
+    what: str,
+    content_type: str,
+    fields: dict[str, Any],
+    document: str,
+) -> Extracted:
+    """A workbook's sheets with a filled cell, each under its name (`sheet`), with `fields` (title,
+    byline, dates...); `meta.extract.sheets` names each with its rows and columns. `empty_content`
+    naming `what` when no sheet has a filled cell."""
+    kept = [(name, rows) for name, rows in sheets if rows]
+    if not kept:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no filled cell")
+    text = options.format == "text"
+    content = "\n\n".join(sheet(name, rows, text) for name, rows in kept)
+    return Extracted(
+        content_type=content_type,
+        **fields,
+        page_type="other",
+        format="text" if text else "markdown",
+        content=content + "\n",
+        word_count=count_words(content),
+        extra={
+            "document": document,
+            "sheets": [{"name": name, "rows": len(rows), "columns": len(rows[0])} for name, rows in kept],
+        },
+    )
