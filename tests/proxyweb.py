@@ -8,13 +8,14 @@ import ipaddress
 import select
 import socket
 import struct
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from socketserver import BaseRequestHandler, ThreadingTCPServer
 from typing import Literal
 from urllib.parse import quote, urlsplit
+
+from tiers_web import running
 
 
 @dataclass
@@ -175,11 +176,5 @@ def proxy_server(
     server = ThreadingTCPServer((host, 0), _handler(proxy))
     server.daemon_threads = True
     proxy.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with running(server):
         yield proxy
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import socketserver
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -95,11 +96,19 @@ def serve(host: str = "127.0.0.1", port: int = 0) -> Iterator[Site]:
     server = ThreadingHTTPServer((host, port), _handler(site))
     server.daemon_threads = True
     site.port = server.server_address[1]
+    with running(server):
+        yield site
+
+
+@contextmanager
+def running(server: socketserver.BaseServer) -> Iterator[None]:
+    """`server` answering on a thread of its own until the block ends."""
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield site
+        yield
     finally:
         server.shutdown()
         server.server_close()
+        thread.join(5)
         thread.join(5)
