@@ -291,32 +291,31 @@ class _Follow:
         followed are counted in `skipped` by why."""
         followed: list[str] = []
         for url in urls:
-            why = self.refusal(url, seen)
-            if why == "seen":
+            key = canonical_url(url)
+            if key in seen:
                 continue
-            seen.add(canonical_url(url))
+            seen.add(key)
+            why = self.refusal(url)
             if why is None:
                 followed.append(url)
             else:
                 skipped[why] += 1
         return followed
 
-    def refusal(self, url: str, seen: set[str]) -> str | None:
-        """Why `url` is not followed (`seen`, `out_of_scope`, `not_a_page`, `excluded`), or None."""
+    def refusal(self, url: str) -> str | None:
+        """Why `url` is not followed (`out_of_scope`, `not_a_page`, `excluded`), or None."""
         try:
             parts = urlsplit(url)
             port = _port(parts)
         except ValueError:
             return "out_of_scope"
-        if canonical_url(url) in seen:
-            return "seen"
+        path = parts.path or "/"
         if parts.scheme.lower() not in ("http", "https"):
             return "out_of_scope"
         if (parts.hostname or "").lower() != self._host or port != self._port:
             return "out_of_scope"
-        if not (parts.path or "/").startswith(self._prefix):
+        if not path.startswith(self._prefix):
             return "out_of_scope"
-        path = parts.path or "/"
         if PurePosixPath(path).suffix.lower() in NOT_PAGES:
             return "not_a_page"
         if self._include and not any(fnmatch.fnmatchcase(path, pattern) for pattern in self._include):
