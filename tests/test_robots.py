@@ -165,3 +165,16 @@ def test_the_robots_file_keeps_one_connection(tmp_path: Path) -> None:
     found = cache._get("https://example.org")
     assert found is not None and found.text == rules.text
     assert first is not None and cache._connection.conn is first
+
+
+async def test_callers_of_one_origin_at_once_share_one_read(robots_server: int) -> None:
+    """A 5xx robots.txt is not cached: without the shared read, each of twenty links of one site
+    checked at once would ask the site again."""
+    import asyncio
+
+    policy = RobotsPolicy(_get)
+    urls = [f"http://localhost:{robots_server}/page/{n}" for n in range(20)]
+    verdicts = await asyncio.gather(*(policy.rules_for(url) for url in urls))
+    assert {rules.verdict for rules in verdicts} == {"disallow_all"} and _Robots.hits == ["localhost"]
+    await policy.rules_for(urls[0])  # a later caller asks again: a 5xx is not remembered
+    assert _Robots.hits == ["localhost", "localhost"]

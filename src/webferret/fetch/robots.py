@@ -12,9 +12,10 @@ the getter is a port, so the live path goes through the normal fetcher and its S
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -126,6 +127,15 @@ async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
     return RobotsRules(origin, "disallow_all", f"{robots_url} answered {status}")
 
 
+@dataclass
+class _Read:
+    """The reads of one origin's robots.txt in a session: one at a time, the last answer kept."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    count: int = 0
+    last: RobotsRules | None = None
+
+
 class RobotsPolicy:
     """Checks URLs against their site's robots.txt; one instance per session."""
 
@@ -139,14 +149,26 @@ class RobotsPolicy:
         self._get = get
         self._cache: RobotsCache = cache if cache is not None else MemoryRobotsCache()
         self.user_agent = user_agent
+        self._reads: dict[str, _Read] = {}
 
     async def rules_for(self, url: str) -> RobotsRules:
+        """The rules of `url`'s origin: from the cache, else read. Callers that ask for one origin at
+        once (a crawl's links, a batch of pages of one site) share one read of its robots.txt: a
+        caller that waited while another read it takes that answer, a 5xx or an outage included
+        (those are not cached, so each of them would otherwise be asked of the site again)."""
         origin = origin_of(url)
         rules = await self._cache.get(origin)
-        if rules is None:
+        if rules is not None:
+            return rules
+        read = self._reads.setdefault(origin, _Read())
+        seen = read.count
+        async with read.lock:
+            if read.count > seen and read.last is not None:  # read while this caller waited
+                return read.last
             rules = await load_rules(origin, self._get)
             if rules.verdict != "disallow_all":  # a 5xx or an outage is not remembered for a day
                 await self._cache.put(rules)
+            read.count, read.last = read.count + 1, rules
         return rules
 
     async def check(self, url: str) -> None:
