@@ -101,8 +101,9 @@ async def test_limits_globs_and_robots_can_be_set(site: SimWeb) -> None:
     assert globbed.not_followed["excluded"] == 3  # dig (excluded), swim and gone (not included)
     with pytest.raises(FerretError, match="depth 11"):
         CrawlOptions(depth=11)
-    with pytest.raises(FerretError, match="scope"):
-        CrawlOptions(scope="ftp://x/")
+    for scope in ("ftp://x/", "http://[bad/", "http://x:99999/", "https:///guide/"):
+        with pytest.raises(FerretError, match="scope"):
+            CrawlOptions(scope=scope)
 
 
 def test_the_cli_lists_pages_with_handles(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:

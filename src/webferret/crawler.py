@@ -77,10 +77,16 @@ class CrawlOptions:
         if not 1 <= self.limit <= MAX_CRAWL_PAGES:
             message = f"limit {self.limit}: expected 1 to {MAX_CRAWL_PAGES} pages"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        if self.scope is not None and urlsplit(self.scope).scheme.lower() not in ("http", "https"):
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT, f"scope {self.scope!r}: expected an http(s) URL prefix"
-            )
+        if self.scope is not None:
+            try:
+                parts = urlsplit(self.scope)
+                parts.port  # noqa: B018 - a port past 65535 raises here, not in the middle of a crawl
+                usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+            except ValueError:
+                usable = False
+            if not usable:
+                message = f"scope {self.scope!r}: expected an http(s) URL prefix"
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 
 class CrawledPage(BaseModel):
