@@ -71,7 +71,10 @@ def test_page_view_error_and_continuation() -> None:
     }
     text = render_page_entry(entry, fence, max_tokens=3000)
     assert text.startswith("page 1 of 3 · handle a.example~1 · 9000 tokens in all\n" + fence.open_marker)
-    assert text.endswith('Continue with web_open(handle="a.example~1", page=2, max_tokens=3000).')
+    assert text.endswith(
+        'Continue with web_open(handle="a.example~1", page=2, max_tokens=3000), or jump to a section: '
+        'web_open(handle="a.example~1", outline=true, max_tokens=3000) lists the headings\' pages.'
+    )
     failed = {"url": "https://b.example/", "ok": False, "error": {"code": "timeout", "message": "too slow"}}
     assert render_page_entry(failed, fence) == "ERROR timeout: https://b.example/: too slow"
     assert continue_hint("h", 3, 3) == "" and continue_hint(None, 1, 2) == ""

@@ -57,11 +57,18 @@ def test_agent_view_shows_the_first_page_of_a_long_page(
     monkeypatch.setenv("WEBFERRET_MAX_TOKENS", "200")
     out = _agent_view(capsys, simweb.add("/long", html, headers={"content-type": "text/html"}))
     assert "Part 0" in out and "Part 29" not in out
-    hint = re.search(r"Continue with webferret (open \S+ --page 2 --page-tokens 200 --agent)\.", out)
+    hint = re.search(
+        r"Continue with webferret (open \S+ --page 2 --page-tokens 200 --agent), or jump to a section: "
+        r"webferret (open \S+ --outline --page-tokens 200 --agent) lists the headings' pages\.",
+        out,
+    )
     assert re.search(r"page 1 of \d+", out) and hint, out[-300:]
     assert main(hint.group(1).split()) == 0  # the rest, fenced as well
     second = capsys.readouterr().out
     assert second.startswith("SECURITY NOTE") and re.search(r"page 2 of \d+ · handle ", second)
+    assert main(hint.group(2).split()) == 0  # the headings, each with the page of the same size it is on
+    outline = capsys.readouterr().out
+    assert re.search(r"^ +\d+ +\d+ +Part 29$", outline, re.MULTILINE) and "of 200 tokens" in outline
     begin, end = fenced(second)
     assert "Ferrets play and sleep" in second[begin:end]
 

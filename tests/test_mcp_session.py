@@ -275,6 +275,7 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
         page = first.structured_content["pages"][0]
         handle = page["handle"]
         second = await session.call_tool("web_open", {"handle": handle, "page": 2, "max_tokens": 300})
+        outline = await session.call_tool("web_open", {"handle": handle, "outline": True, "max_tokens": 300})
         passages = await session.call_tool("web_open", {"handle": handle, "search": "dawn dusk"})
         missing = await session.call_tool("web_open", {"handle": "nowhere.example~000000000000"})
         missing_search = await session.call_tool(
@@ -289,6 +290,11 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
     assert missing.is_error and missing.structured_content["error"]["code"] == "not_found"
     assert missing_search.is_error and missing_search.structured_content["error"]["code"] == "not_found"
     assert second.structured_content["next"] == f'web_open(handle="{handle}", page=3, max_tokens=300)'
+    assert f'web_open(handle="{handle}", outline=true, max_tokens=300)' in _text(first)
+    headings = outline.structured_content["headings"]
+    assert not outline.is_error and [h["title"] for h in headings][-2:] == ["Part 11", "Part 12"]
+    assert outline.structured_content["pages"] == page["pages"] and headings[-1]["page"] == page["pages"]
+    _assert_fenced(_text(outline))
 
 
 async def test_crawl_lists_the_pages_it_read_fenced_and_honours_robots(site: str, tmp_path: Path) -> None:
@@ -327,7 +333,9 @@ async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_pa
     async with mcp_session(site, tmp_path, env_extra=blocked) as session:
         opened = await session.call_tool("web_open", {"handle": handle})
         searched = await session.call_tool("web_open", {"handle": handle, "search": "dawn dusk"})
+        outline = await session.call_tool("web_open", {"handle": handle, "outline": True})
     assert opened.is_error and "blocked_domains" in opened.structured_content["error"]["message"]
+    assert outline.is_error and "blocked_domains" in outline.structured_content["error"]["message"]
     assert not searched.is_error and searched.structured_content["passages"] == []
 
 

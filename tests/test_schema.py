@@ -64,6 +64,10 @@ def test_open_find_and_store_answers_fit_their_schemas(
     opened = answer(capsys, "open", found["passages"][0]["handle"], "--links", "--home", str(home))["data"]
     fits(opened, "open")
     assert opened["content"] == "A stoat turns white."
+    fits(
+        answer(capsys, "open", found["passages"][0]["handle"], "--outline", "--home", str(home))["data"],
+        "outline",
+    )
     fits(answer(capsys, "store", "stats", "--home", str(home))["data"], "store-stats")
 
 

@@ -10,6 +10,7 @@ __all__ = [
     "ConfigError",
     "CrawlOptions",
     "CrawlResult",
+    "DocumentOutline",
     "Envelope",
     "ErrorCode",
     "ErrorInfo",
@@ -25,6 +26,7 @@ __all__ = [
     "crawl",
     "fetch",
     "fetch_many",
+    "outline",
     "search",
 ]  # `find` and `open` too, as attributes (`webferret.open`): a star import must not hide the built-in open
 
@@ -33,12 +35,12 @@ if TYPE_CHECKING:
 
     from webferret.config import ConfigError, Settings
     from webferret.crawler import CrawlOptions, CrawlResult
-    from webferret.ferret import Ferret, crawl, fetch, fetch_many, search
+    from webferret.ferret import Ferret, crawl, fetch, fetch_many, outline, search
     from webferret.ferret import find as find
     from webferret.ferret import open as open
     from webferret.models import Envelope, ErrorCode, ErrorInfo, FerretError, Hit, Page
     from webferret.search.types import SearchResult
-    from webferret.store.types import OpenedPage, Passage
+    from webferret.store.types import DocumentOutline, OpenedPage, Passage
 
 _LAZY = {
     "ConfigError": "webferret.config",
@@ -51,6 +53,7 @@ _LAZY = {
     "fetch_many": "webferret.ferret",
     "find": "webferret.ferret",
     "open": "webferret.ferret",
+    "outline": "webferret.ferret",
     "search": "webferret.ferret",
     "Envelope": "webferret.models",
     "ErrorCode": "webferret.models",
@@ -60,6 +63,7 @@ _LAZY = {
     "Page": "webferret.models",
     "SearchResult": "webferret.search.types",
     "OpenedPage": "webferret.store.types",
+    "DocumentOutline": "webferret.store.types",
     "Passage": "webferret.store.types",
 }
 

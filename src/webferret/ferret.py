@@ -35,7 +35,7 @@ from webferret.store.freshness import (
 )
 from webferret.store.handles import looks_like_handle
 from webferret.store.session import SessionStore, not_kept
-from webferret.store.types import OpenedPage, Passage, StoredPage
+from webferret.store.types import DocumentOutline, OpenedPage, Passage, StoredPage
 
 
 class Ferret:
@@ -480,6 +480,21 @@ class Ferret:
         limit = self.settings.link_limit if link_limit is None else link_limit
         return opened.model_copy(update={"links": stored.page.links[:limit]})
 
+    async def outline(self, handle: str, page_tokens: int | None = None) -> DocumentOutline:
+        """The headings of a stored document, each with the page `open` shows it on at `page_tokens`
+        (by default the setting's) and its section's tokens; an unknown handle is `not_found`."""
+        from webferret.present.outline import outline_of
+
+        handle = _handle_text(handle)
+        if page_tokens is not None:
+            _check_count("page_tokens", page_tokens, MIN_PAGE_TOKENS)
+        self.check_store(handle)
+        stored = await self.stored(handle)
+        if stored is None:
+            raise not_stored(handle)
+        size = page_tokens or self.settings.page_tokens
+        return await asyncio.to_thread(outline_of, stored.page, size)
+
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer); an
@@ -726,6 +741,17 @@ def open(handle: str, page: int = 1, page_tokens: int | None = None, **settings:
             return await ferret.open(handle, page, page_tokens)
 
     return _run_sync("open", run)
+
+
+def outline(handle: str, page_tokens: int | None = None, **settings: Any) -> DocumentOutline:
+    """A stored document's headings and their pages from a script: `webferret.outline(handle)`
+    (`Ferret.outline`)."""
+
+    async def run() -> DocumentOutline:
+        async with Ferret(**settings) as ferret:
+            return await ferret.outline(handle, page_tokens)
+
+    return _run_sync("outline", run)
 
 
 def find(query: str, handles: Sequence[str] | None = None, n: int = 5, **settings: Any) -> list[Passage]:

@@ -131,11 +131,23 @@ class WebOpenArgs(BaseModel):
     link_limit: int | None = Field(
         default=None, ge=1, le=1000, description="most links listed (default 20; implies links)"
     )
+    outline: bool | None = Field(
+        default=None,
+        description="list the document's headings with the page each is on and its size, to read "
+        "only the pages needed (pages counted at max_tokens)",
+    )
 
     @model_validator(mode="after")
     def _handle_or_search(self) -> WebOpenArgs:
         if self.handle is None and not (self.search or "").strip():
             raise ValueError("give a handle to read, or a search to run across every stored page")
+        if self.outline:
+            clash = [name for name in ("search", "page", "links", "link_limit") if getattr(self, name)]
+            if self.handle is None or clash:
+                given = clash[0] if clash else "no handle"
+                raise ValueError(
+                    f"outline lists one stored document's headings: it takes a handle and not {given}"
+                )
         return self
 
 
@@ -360,13 +372,13 @@ class AgentTools:
         if args.search or args.handle is None:  # no handle: a search (the arguments' check)
             return await self._passages(args)
         page_tokens = args.max_tokens or self.settings.max_tokens
+        if args.outline:
+            return await self._outline(args.handle, page_tokens, args.max_tokens)
         links = bool(args.links) or args.link_limit is not None
         opened = await self.ferret.open(
             args.handle, args.page or 1, page_tokens=page_tokens, links=links, link_limit=args.link_limit
         )
-        reason = self.domains.refusal(opened.url) if opened.url else None
-        if reason:  # stored before the lists said so, or by another face: still not the agent's to read
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, reason)
+        self._refuse_listed(opened.url)
         data = opened.model_dump(mode="json")
         hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
@@ -377,6 +389,19 @@ class AgentTools:
             fetch = f"web_fetch(urls=[{opened.url!r}], links=true)"
             text += f"\nNo links are stored for this page; {fetch} reads them."
         return Answer(text, data)
+
+    def _refuse_listed(self, url: str) -> None:
+        """A stored page whose URL the domain lists refuse (stored before the lists said so, or by
+        another face) is still not the agent's to read."""
+        reason = self.domains.refusal(url) if url else None
+        if reason:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, reason)
+
+    async def _outline(self, handle: str, page_tokens: int, asked_tokens: int | None) -> Answer:
+        outline = await self.ferret.outline(handle, page_tokens)
+        self._refuse_listed(outline.url)
+        data = outline.model_dump(mode="json")
+        return Answer(views.render_outline(data, self.fence(), asked_tokens), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         found = await self.ferret.find(args.search, [args.handle] if args.handle else None, 10)

@@ -10,7 +10,7 @@ from typing import Any
 from webferret.crawler import CrawlResult
 from webferret.models import Envelope, FetchedPages, Hit, Page
 from webferret.search.types import SearchResult
-from webferret.store.types import FoundPassages, OpenedPage, StoreStats
+from webferret.store.types import DocumentOutline, FoundPassages, OpenedPage, StoreStats
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -24,6 +24,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "search.schema.json": SearchResult.model_json_schema(),
         "open.schema.json": OpenedPage.model_json_schema(),
         "find.schema.json": FoundPassages.model_json_schema(),
+        "outline.schema.json": DocumentOutline.model_json_schema(),
         "store-stats.schema.json": StoreStats.model_json_schema(),
         "crawl.schema.json": CrawlResult.model_json_schema(),
     }

@@ -1,9 +1,11 @@
-"""`webferret open HANDLE --page K`: read page K of a stored document by its handle."""
+"""`webferret open HANDLE --page K`: read page K of a stored document by its handle (`--outline`:
+its headings, each with its page)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from webferret.cli.common import (
     EXIT_OK,
@@ -23,12 +25,17 @@ NOT_STORED = "(the store holds no links for this page: `webferret fetch URL --li
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("open", help="read a stored page by handle, page by page", description=__doc__)
     parser.add_argument("handle", metavar="HANDLE", help="a handle `site~hash12` (or the page's URL)")
-    parser.add_argument("--page", type=whole_number(), default=1, metavar="K", help="page number (1)")
+    parser.add_argument("--page", type=whole_number(), metavar="K", help="page number (1)")
     parser.add_argument(
         "--page-tokens",
         type=whole_number(MIN_PAGE_TOKENS, unit=" of tokens per page"),
         metavar="N",
         help="tokens per page (setting page_tokens)",
+    )
+    parser.add_argument(
+        "--outline",
+        action="store_true",
+        help="list the document's headings, each with its page and size, instead of a page",
     )
     add_links(parser, "the document's")
     add_agent_view(parser, "the page")
@@ -41,9 +48,11 @@ async def run(args: argparse.Namespace) -> int:
 
     check_agent_view(args)
     settings = settings_from_args(args)
+    if args.outline:
+        return await _outline(args, settings)
     async with Ferret(settings) as ferret:
         opened = await ferret.open(
-            args.handle, args.page, args.page_tokens, links=args.links, link_limit=args.link_limit
+            args.handle, args.page or 1, args.page_tokens, links=args.links, link_limit=args.link_limit
         )
         stored = await ferret.stored(args.handle) if args.agent else None
     if args.agent:
@@ -75,4 +84,30 @@ async def run(args: argparse.Namespace) -> int:
         listed = link_lines(opened.links) if opened.links is not None else [f"## Links\n{NOT_STORED}"]
         lines.extend(["", *listed])
     sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+async def _outline(args: argparse.Namespace, settings: Any) -> int:
+    from webferret.ferret import Ferret
+
+    if args.links or args.page is not None:
+        given = "--links" if args.links else "--page"
+        args.parser.error(f"--outline lists every heading with its page: it takes no {given}")
+    async with Ferret(settings) as ferret:
+        outline = await ferret.outline(args.handle, args.page_tokens)
+    data = outline.model_dump(mode="json")
+    if args.agent:
+        from webferret.present.agent import render_outline
+
+        sys.stdout.write(
+            render_outline(data, agent_fence(args, settings), args.page_tokens, style="cli") + "\n"
+        )
+    elif args.json:
+        from webferret.cli.common import envelope_json
+
+        envelope_json(True, data=data)
+    else:
+        from webferret.present.pages import outline_lines
+
+        sys.stdout.write("\n".join(outline_lines(data)) + "\n")
     return EXIT_OK

@@ -32,6 +32,7 @@ CALL_MODULES = (
     "webferret.present.dedup",
     "webferret.present.fence",
     "webferret.present.paging",
+    "webferret.present.outline",
     "webferret.search.present",
     "webferret.search.service",
     "webferret.search.runner",

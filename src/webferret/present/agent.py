@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from webferret.models import Link, Product
+from webferret.present.disclosure import OUTLINE_FROM_PAGES
 from webferret.present.fence import Fence, neutralize
 from webferret.present.pages import failure_line, link_lines, product_facts
 from webferret.remote_text import one_line
@@ -29,12 +30,24 @@ def open_call(handle: str, page: int, max_tokens: int | None = None, style: Styl
     return f'web_open(handle="{handle}", page={page}{extra})'
 
 
+def outline_call(handle: str, max_tokens: int | None = None, style: Style = "mcp") -> str:
+    """The tool call (or command) that lists a stored document's headings with their pages."""
+    if style == "cli":
+        tokens = f" --page-tokens {max_tokens}" if max_tokens else ""
+        return f"webferret open {handle} --outline{tokens} --agent"
+    extra = f", max_tokens={max_tokens}" if max_tokens else ""
+    return f'web_open(handle="{handle}", outline=true{extra})'
+
+
 def continue_hint(
     handle: str | None, page: int, pages: int, max_tokens: int | None = None, style: Style = "mcp"
 ) -> str:
     if not handle or page >= pages:
         return ""
-    return f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens, style)}."
+    hint = f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens, style)}"
+    if page == 1 and pages >= OUTLINE_FROM_PAGES:
+        hint += f", or jump to a section: {outline_call(handle, max_tokens, style)} lists the headings' pages"
+    return hint + "."
 
 
 MESSAGE_CHARS = 600  # one error or warning line; the values in it are capped where they are quoted
@@ -176,6 +189,31 @@ def render_pages(
         seen.update({url, handle} - {None})
         blocks.append(render_page_entry(entry, fence, max_tokens, style))
     return fence.directive() + "\n\n" + "\n\n".join(blocks)
+
+
+OUTLINE_HEADINGS = 200  # an agent's outline: a long reference's every heading would be a page itself
+
+
+def render_outline(data: JSON, fence: Fence, max_tokens: int | None = None, style: Style = "mcp") -> str:
+    """A stored document's outline (`DocumentOutline` as JSON): the facts, the fenced headings (the
+    page's words) with their pages, and how to read one (`max_tokens`: the page size asked for)."""
+    from webferret.present.outline import outline_table
+
+    headings: Sequence[JSON] = data.get("headings") or []
+    handle = str(data.get("handle"))
+    head = (
+        f"Outline of {handle}: {counted(int(data['pages']), 'page')} of {data['page_tokens']} tokens, "
+        f"{data['tokens']} tokens in all, {counted(len(headings), 'heading')}"
+    )
+    title = one_line(str(data.get("title") or data.get("url")), 200)
+    body = "\n".join([f"# {title}", "", *outline_table(headings, OUTLINE_HEADINGS)])
+    lines = [fence.directive(), "", head, fence.wrap(body, source=str(data.get("url")))]
+    if not headings and data.get("format") == "text":
+        lines.append("A plain-text reading has no headings; the Markdown reading's outline has them.")
+    later = next((int(heading["page"]) for heading in headings if int(heading["page"]) > 1), 1)
+    example = open_call(handle, later, max_tokens, style)
+    lines.append(f"Read the page a heading is on with its number, e.g. {example}.")
+    return "\n".join(lines)
 
 
 def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens: int | None = None) -> str:

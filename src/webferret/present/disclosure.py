@@ -7,10 +7,20 @@ from webferret.present.paging import paginate
 from webferret.store.types import OpenedPage
 from webferret.tokens import estimate_tokens
 
+OUTLINE_FROM_PAGES = 3  # a document this long is worth its outline: its first page says how to get it
+
 
 def continue_command(handle: str, page: int, page_tokens: int, default_page_tokens: int) -> str:
     """The CLI command that reads page `page` of `handle` with the same page size."""
     command = f"webferret open {handle} --page {page}"
+    if page_tokens != default_page_tokens:
+        command += f" --page-tokens {page_tokens}"
+    return command
+
+
+def outline_command(handle: str, page_tokens: int, default_page_tokens: int) -> str:
+    """The CLI command that lists `handle`'s headings with their pages at the same page size."""
+    command = f"webferret open {handle} --outline"
     if page_tokens != default_page_tokens:
         command += f" --page-tokens {page_tokens}"
     return command
@@ -51,9 +61,14 @@ def first_page(page: Page, max_tokens: int, default_page_tokens: int) -> Page:
     if not page.ok or not page.handle or estimate_tokens(page.content) <= max_tokens:
         return page
     opened = open_document(page, 1, max_tokens, default_page_tokens)
+    outline = ""
+    if opened.pages >= OUTLINE_FROM_PAGES:
+        outline = (
+            f"; headings and their pages: {outline_command(page.handle, max_tokens, default_page_tokens)}"
+        )
     note = (
         f"[page 1 of {opened.pages} of {page.handle} ({page.tokens or estimate_tokens(page.content)} "
-        f"tokens in all); continue with: {opened.next}]"
+        f"tokens in all); continue with: {opened.next}{outline}]"
     )
     paging = {"handle": page.handle, "page": 1, "pages": opened.pages, "next": opened.next}
     return page.model_copy(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from webferret.models import Link, Page, Product
 from webferret.present.paging import open_fence
+from webferret.remote_text import one_line
 
 
 def header_line(page: Page) -> str:
@@ -175,3 +177,26 @@ def clip_page(page: Page, max_chars: int | None) -> Page:
     body += (f"\n{fence}" if fence else "") + f"\n\n[clipped at {cut} of {total} characters]"
     meta = {**page.meta, "clipped": {"at": cut, "of": total}}
     return page.model_copy(update={"content": body, "meta": meta})
+
+
+def outline_lines(outline: Mapping[str, Any]) -> list[str]:
+    """`webferret open HANDLE --outline` for a person: the document's facts, then its headings."""
+    from webferret.present.outline import outline_table
+
+    headings = outline.get("headings") or []
+    facts = [
+        f"{outline['pages']} page{'' if outline['pages'] == 1 else 's'} of {outline['page_tokens']} tokens",
+        str(outline["handle"]),
+        f"{outline['tokens']} tokens",
+        f"{len(headings)} heading{'' if len(headings) == 1 else 's'}",
+    ]
+    lines = [
+        f"# {one_line(str(outline.get('title') or outline['url']), 200)}",
+        str(outline["url"]),
+        " · ".join(facts),
+        "",
+    ]
+    lines.extend(outline_table(headings))
+    if not headings and outline.get("format") == "text":
+        lines.append("(a plain-text reading has no headings: the Markdown reading's outline has them)")
+    return lines

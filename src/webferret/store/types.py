@@ -49,6 +49,31 @@ class OpenedPage(BaseModel):
     )
 
 
+class Heading(BaseModel):
+    """One heading of a stored document's outline."""
+
+    level: int = Field(ge=1, le=6)
+    title: str
+    page: int = Field(ge=1, description="the page `open` shows it on, at the outline's page_tokens")
+    tokens: int = Field(ge=0, description="the section's size: the heading to the next of its level or above")
+
+
+class DocumentOutline(BaseModel):
+    """A stored document's headings with their pages (`webferret open HANDLE --outline`)."""
+
+    handle: str
+    url: str
+    title: str | None = None
+    pages: int = Field(ge=1)
+    page_tokens: int = Field(ge=1, description="the page size the page numbers are counted in")
+    tokens: int = Field(ge=0, description="the whole document's")
+    format: OutputFormat = "markdown"
+    fetched_at: datetime | None = None
+    headings: list[Heading] = Field(
+        description="in document order; none for a plain-text reading or a page without headings"
+    )
+
+
 class Passage(BaseModel):
     """A passage of a stored page that matches a query (`webferret find`)."""
 

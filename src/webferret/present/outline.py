@@ -1,0 +1,115 @@
+"""A stored document's outline: its headings, each with the page `open` shows it on.
+
+An agent paging through a long document reads the outline first (a few hundred tokens) and then
+only the pages of the sections it needs. Headings are the Markdown reading's ATX headings outside
+code blocks, or an HTML reading's `<h1>`..`<h6>`; a plain-text reading has none. Page numbers are
+those of `paginate` at the same page size, so `open --page K` shows the heading named on page K.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from itertools import accumulate
+from typing import Any
+
+from webferret.models import Page
+from webferret.present.paging import fence_after, paginate
+from webferret.store.types import DocumentOutline, Heading
+from webferret.tokens import estimate_tokens
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MARKS = re.compile(r"\*\*|~~|`")
+_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=\S)(.+?)(?<=[^\s\\])\*(?![\w*])")
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+_SPACE = re.compile(r"\s+")
+TITLE_CHARS = 200
+
+
+def headings_of(content: str, fmt: str = "markdown") -> list[tuple[int, int, str]]:
+    """(offset, level, title) of each heading of `content`, in document order."""
+    if fmt == "text":
+        return []
+    if fmt == "html":
+        found = [
+            (m.start(), int(m.group(1)), html.unescape(_TAG.sub(" ", m.group(2))))
+            for m in _HTML_HEADING.finditer(content)
+        ]
+        return [(at, level, _clean(title)) for at, level, title in found if _clean(title)]
+    found: list[tuple[int, int, str]] = []
+    fence: str | None = None
+    offset = 0
+    for line in content.splitlines(keepends=True):
+        inside = fence is not None
+        fence = fence_after(fence, line)
+        match = None if inside or fence is not None else _ATX.match(line.rstrip("\r\n"))
+        if match and _clean(match.group(2) or ""):
+            found.append((offset, len(match.group(1)), _clean(match.group(2))))
+        offset += len(line)
+    return found
+
+
+def _clean(title: str) -> str:
+    """A heading's words: links as their text, no emphasis marks or escapes, one line."""
+    title = _ESCAPED.sub(r"\1", _EMPHASIS.sub(r"\1", _MARKS.sub("", _LINK.sub(r"\1", title))))
+    title = _SPACE.sub(" ", title).strip()
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+def outline_of(page: Page, page_tokens: int) -> DocumentOutline:
+    """The headings of a stored page's content with their pages at `page_tokens` tokens a page, and
+    each section's size (its subsections included) in tokens."""
+    content = page.content
+    pieces = paginate(content, page_tokens)
+    starts = list(accumulate((len(piece) for piece in pieces[:-1]), initial=0))
+    found = headings_of(content, page.format)
+    headings: list[Heading] = []
+    for index, (offset, level, title) in enumerate(found):
+        end = next((at for at, deeper, _ in found[index + 1 :] if deeper <= level), len(content))
+        headings.append(
+            Heading(
+                level=level,
+                title=title,
+                page=bisect_right(starts, offset),
+                tokens=estimate_tokens(content[offset:end]),
+            )
+        )
+    return DocumentOutline(
+        handle=page.handle or "",
+        url=page.final_url or page.url,
+        title=page.title,
+        pages=len(pieces),
+        page_tokens=page_tokens,
+        tokens=estimate_tokens(content),
+        format=page.format,
+        fetched_at=page.fetched_at,
+        headings=headings,
+    )
+
+
+def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None) -> list[str]:
+    """The headings (`Heading` as JSON) as aligned lines: page, tokens, the title indented by its
+    level. With `most`, the deepest levels are left out first until the rest fit, then the tail;
+    a last line says how many headings are not shown."""
+    shown = list(headings)
+    if most is not None:
+        levels = sorted({int(heading["level"]) for heading in shown})
+        while len(shown) > most and len(levels) > 1:
+            levels.pop()
+            shown = [heading for heading in shown if int(heading["level"]) in levels]
+        shown = shown[:most]
+    if not shown:
+        return ["(no headings)"]
+    top = min(int(heading["level"]) for heading in shown)
+    lines = ["page  tokens  heading"]
+    for heading in shown:
+        indent = "  " * (int(heading["level"]) - top)
+        lines.append(f"{heading['page']:>4}  {heading['tokens']:>6}  {indent}{heading['title']}")
+    if len(shown) < len(headings):
+        lines.append(f"({len(headings) - len(shown)} more headings not shown: the deepest levels first)")
+    return lines
