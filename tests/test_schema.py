@@ -69,6 +69,7 @@ def test_open_find_and_store_answers_fit_their_schemas(
         "outline",
     )
     fits(answer(capsys, "store", "stats", "--home", str(home))["data"], "store-stats")
+    fits(answer(capsys, "store", "list", "--home", str(home))["data"], "store-list")
 
 
 def test_a_drifted_answer_does_not_fit() -> None:

@@ -318,3 +318,33 @@ def test_prune_and_clear_give_the_space_back(tmp_path: Path, capsys: pytest.Capt
         and cleared["data"]["removed"] == 40
         and empty["data"]["bytes"] < before["data"]["bytes"] / 5
     )
+
+
+def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = PageStore.in_home(tmp_path)
+    urls = [
+        "https://doc.example/a",
+        "https://www.doc.example/b",
+        "https://notdoc.example/c",
+        "https://a_b.example/d",
+        "https://axb.example/e",
+    ]
+    for number, url in enumerate(urls):
+        store.put(Page(url=url, ok=True, title=f"Page {number}", content=f"Stoat number {number}."))
+    store.put(
+        Page(url=urls[0], ok=True, title="Page 0 again", content="Stoats changed.")
+    )  # a version, newest
+    store.close()
+    code, out = _json(capsys, "store", "list", "--home", str(tmp_path))
+    listed = out["data"]
+    assert code == 0 and listed["total"] == 5 and listed["site"] is None
+    assert [page["url"] for page in listed["pages"]] == [urls[0], *reversed(urls[1:])]
+    assert listed["pages"][0]["title"] == "Page 0 again" and listed["pages"][0]["versions"] == 2
+    _, out = _json(capsys, "store", "list", "--site", "https://DOC.example/x", "--home", str(tmp_path))
+    assert [page["url"] for page in out["data"]["pages"]] == urls[:2]  # a subdomain, not notdoc.example
+    _, out = _json(capsys, "store", "list", "--site", "a_b.example", "--home", str(tmp_path))
+    assert [page["url"] for page in out["data"]["pages"]] == [urls[3]]  # `_` is no wildcard
+    assert main(["store", "list", "-n", "2", "--home", str(tmp_path)]) == 0
+    human = capsys.readouterr().out.splitlines()
+    assert human[0] == "5 pages stored (the 2 fetched last shown)" and len(human) == 5
+    assert "Page 0 again" in human[1] and "2 versions" in human[1] and human[2].strip() == urls[0]

@@ -35,7 +35,7 @@ from webferret.store.freshness import (
 )
 from webferret.store.handles import looks_like_handle
 from webferret.store.session import SessionStore, not_kept
-from webferret.store.types import DocumentOutline, OpenedPage, Passage, StoredPage
+from webferret.store.types import DocumentOutline, OpenedPage, Passage, StoredPage, StoredPages
 
 
 class Ferret:
@@ -494,6 +494,15 @@ class Ferret:
             raise not_stored(handle)
         size = page_tokens or self.settings.page_tokens
         return await asyncio.to_thread(outline_of, stored.page, size)
+
+    async def list_stored(self, site: str | None = None, n: int = 20) -> StoredPages:
+        """The `n` stored documents fetched last (of `site`, a host with its subdomains), newest first."""
+        _check_count("n", n)
+        if site is not None:
+            _check_text("site", site)
+        self.check_store()
+        await self._written()
+        return await asyncio.to_thread(self.store.listed, site.strip().lower() if site else None, n)
 
     async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.

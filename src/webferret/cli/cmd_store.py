@@ -1,4 +1,4 @@
-"""`webferret store stats | prune --older-than 7d | clear [--yes]`: look after the page store."""
+"""`webferret store list | stats | prune --older-than 7d | clear [--yes]`: look after the page store."""
 
 from __future__ import annotations
 
@@ -6,8 +6,13 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_common, fail, settings_from_args
+from webferret.cli.numbers import whole_number
+
+if TYPE_CHECKING:
+    from webferret.store.types import StoredPages
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
@@ -16,6 +21,11 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("store", help="page store statistics and housekeeping", description=__doc__)
     actions = parser.add_subparsers(dest="store_action", metavar="ACTION", required=True)
+    listed = actions.add_parser("list", help="the pages fetched last, newest first, with their handles")
+    listed.add_argument(
+        "--site", type=site_host, metavar="HOST", help="only this host's pages (its subdomains too)"
+    )
+    listed.add_argument("-n", type=whole_number(), default=20, metavar="N", help="most pages listed (20)")
     stats = actions.add_parser("stats", help="how many pages, passages and bytes are stored")
     prune = actions.add_parser("prune", help="remove pages fetched longer ago than a duration")
     prune.add_argument(
@@ -25,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "clear", help="remove every stored page and the dead links searches remember (asks first, or --yes)"
     )
     clear.add_argument("--yes", "-y", action="store_true", help="do not ask: remove them all")
-    for action in (stats, prune, clear):
+    for action in (listed, stats, prune, clear):
         add_common(action)
         action.set_defaults(run=run)
 
@@ -44,6 +54,8 @@ async def run(args: argparse.Namespace) -> int:
     async with Ferret(settings_from_args(args)) as ferret:
         ferret.check_store()  # a mistyped --home is said, not made into an empty store
         store = ferret.store
+        if args.store_action == "list":
+            return _list(args, await ferret.list_stored(args.site, args.n))
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
@@ -65,6 +77,41 @@ async def run(args: argparse.Namespace) -> int:
         envelope_json(True, data=data)
     else:
         sys.stdout.write("".join(f"{key}: {value}\n" for key, value in data.items()))
+    return EXIT_OK
+
+
+def site_host(text: str) -> str:
+    """The host `--site` names: a host such as docs.python.org, or a URL's."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(text.strip() if "://" in text else f"//{text.strip()}").hostname
+    except ValueError:
+        host = None
+    if not host:
+        raise argparse.ArgumentTypeError(f"expected a host such as docs.python.org, got {text!r}")
+    return host
+
+
+def _list(args: argparse.Namespace, listed: StoredPages) -> int:
+    from webferret.remote_text import one_line
+
+    if args.json:
+        from webferret.cli.common import envelope_json
+
+        envelope_json(True, data=listed.model_dump(mode="json"))
+        return EXIT_OK
+    of = f" of {listed.site}" if listed.site else ""
+    shown = f" (the {len(listed.pages)} fetched last shown)" if len(listed.pages) < listed.total else ""
+    lines = [f"{listed.total} page{'' if listed.total == 1 else 's'}{of} stored{shown}"]
+    for page in listed.pages:
+        when = page.fetched_at.strftime("%Y-%m-%d %H:%M")
+        versions = f" · {page.versions} versions" if page.versions > 1 else ""
+        lines.append(
+            f"{when}  {page.handle}  {page.tokens} tokens{versions}  {one_line(page.title or '', 120)}"
+        )
+        lines.append(f"{'':18}{page.url}")
+    sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
 

@@ -21,7 +21,7 @@ from webferret.store.documents import document_of, ended_at, forget_unstored, ta
 from webferret.store.handles import content_hash, handle_for
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
 from webferret.store.schema import connect, fts5_available, is_locked, retry_locked
-from webferret.store.types import Passage, StoredPage, StoreStats
+from webferret.store.types import ListedPage, Passage, StoredPage, StoredPages, StoreStats
 from webferret.store.variants import DOCUMENT, needs_split, page_key, split_old_variants, variant_handle
 from webferret.tokens import content_tokens
 
@@ -363,6 +363,45 @@ class PageStore:
                 pages=handles, versions=versions, passages=passages, bytes=size,
                 oldest=_iso(oldest), newest=_iso(newest),
             )  # fmt: skip
+
+        return self._read(read)
+
+    def listed(self, site: str | None = None, n: int = 20) -> StoredPages:
+        """The `n` documents fetched last (of `site`, a host with its subdomains), newest first."""
+        where, args = "", ()
+        if site:
+            host = site.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where, args = (
+                "WHERE document LIKE ? ESCAPE '\\' OR document LIKE ? ESCAPE '\\'",
+                (f"{host}~%", f"%.{host}~%"),
+            )
+
+        def read(conn: sqlite3.Connection) -> StoredPages:
+            total = conn.execute(f"SELECT count(DISTINCT document) FROM pages {where}", args).fetchone()[0]
+            newest = conn.execute(
+                f"SELECT document, count(*) FROM pages {where} GROUP BY document "
+                "ORDER BY max(fetched_at) DESC, max(id) DESC LIMIT ?",
+                (*args, n),
+            ).fetchall()
+            pages = []
+            for document, versions in newest:
+                handle, url, final_url, title, tokens, fmt, fetched_at = conn.execute(
+                    "SELECT handle, url, final_url, title, tokens, format, fetched_at FROM pages "
+                    f"WHERE document = ? {_OPENED}",
+                    (document,),
+                ).fetchone()
+                pages.append(
+                    ListedPage(
+                        handle=handle,
+                        url=final_url or url,
+                        title=title,
+                        tokens=tokens,
+                        format=fmt,
+                        fetched_at=_when(fetched_at),
+                        versions=versions,
+                    )
+                )
+            return StoredPages(site=site, total=total, pages=pages)
 
         return self._read(read)
 

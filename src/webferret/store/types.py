@@ -104,3 +104,23 @@ class StoreStats(BaseModel):
     bytes: int
     oldest: str | None = None
     newest: str | None = None
+
+
+class ListedPage(BaseModel):
+    """One stored document as `webferret store list` shows it: the reading its handle opens."""
+
+    handle: str
+    url: str
+    title: str | None = None
+    tokens: int = 0
+    format: OutputFormat = "markdown"
+    fetched_at: datetime
+    versions: int = Field(ge=1, description="its stored readings: versions of its text and variants")
+
+
+class StoredPages(BaseModel):
+    """The `data` of `store list` with `--json`: the newest documents first."""
+
+    site: str | None = Field(default=None, description="the host asked for (its subdomains included)")
+    total: int = Field(ge=0, description="documents stored (of that site)")
+    pages: list[ListedPage]
