@@ -147,6 +147,6 @@ def test_the_cli_refuses_outline_with_a_page_and_an_unknown_handle(
 ) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["open", URL, "--outline", "--page", "2", "--home", str(home)])
-    assert exited.value.code == 2 and "takes no --page" in capsys.readouterr().err
+    assert exited.value.code == 2 and "--outline cannot be combined with --page" in capsys.readouterr().err
     assert main(["open", "nowhere.example~000000000000", "--outline", "--home", str(home), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "not_found"

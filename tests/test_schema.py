@@ -70,6 +70,9 @@ def test_open_find_and_store_answers_fit_their_schemas(
     )
     fits(answer(capsys, "store", "stats", "--home", str(home))["data"], "store-stats")
     fits(answer(capsys, "store", "list", "--home", str(home))["data"], "store-list")
+    fits(
+        answer(capsys, "open", found["passages"][0]["handle"], "--diff", "--home", str(home))["data"], "diff"
+    )
 
 
 def test_a_drifted_answer_does_not_fit() -> None:

@@ -35,7 +35,7 @@ from webferret.store.freshness import (
 )
 from webferret.store.handles import looks_like_handle
 from webferret.store.session import SessionStore, not_kept
-from webferret.store.types import DocumentOutline, OpenedPage, Passage, StoredPage, StoredPages
+from webferret.store.types import DocumentOutline, OpenedPage, PageDiff, Passage, StoredPage, StoredPages
 
 
 class Ferret:
@@ -494,6 +494,32 @@ class Ferret:
             raise not_stored(handle)
         size = page_tokens or self.settings.page_tokens
         return await asyncio.to_thread(outline_of, stored.page, size)
+
+    async def diff(self, handle: str) -> PageDiff:
+        """What changed between a stored document's newest reading and the one before it; an
+        unknown handle is `not_found`."""
+        from webferret.store.changes import changed_lines
+
+        handle = _handle_text(handle)
+        self.check_store(handle)
+        stored = await self.stored(handle)
+        if stored is None:
+            raise not_stored(handle)
+        before = await asyncio.to_thread(self.store.previous, stored)
+        page = stored.page
+        facts = {"handle": stored.handle, "url": page.final_url or page.url, "title": page.title}
+        if before is None:
+            return PageDiff(**facts, status="new", fetched_at=page.fetched_at)
+        diff, added, removed = await asyncio.to_thread(changed_lines, before.page.content, page.content)
+        return PageDiff(
+            **facts,
+            status="changed",
+            fetched_at=page.fetched_at,
+            previous_fetched_at=before.page.fetched_at,
+            added=added,
+            removed=removed,
+            diff=diff,
+        )
 
     async def list_stored(self, site: str | None = None, n: int = 20) -> StoredPages:
         """The `n` stored documents fetched last (of `site`, a host with its subdomains), newest first."""

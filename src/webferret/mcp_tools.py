@@ -110,6 +110,12 @@ class WebFetchArgs(BaseModel):
         return {name: value for name, value in asked.items() if value is not None}
 
 
+_VIEWS = {  # web_open's answers that are not a page: each takes a handle and nothing that reads a page
+    "outline": "lists one stored document's headings",
+    "diff": "compares one stored document's readings",
+}
+
+
 class WebOpenArgs(BaseModel):
     """Read a stored page by handle: page K of N, or the passages that match `search` (of every stored
     page, search results included, when no handle is given)."""
@@ -136,18 +142,23 @@ class WebOpenArgs(BaseModel):
         description="list the document's headings with the page each is on and its size, to read "
         "only the pages needed (pages counted at max_tokens)",
     )
+    diff: bool | None = Field(
+        default=None,
+        description="show what changed between the page's newest reading and the one before it "
+        "(a fetch says `changed since ...` when it found the page changed)",
+    )
 
     @model_validator(mode="after")
     def _handle_or_search(self) -> WebOpenArgs:
         if self.handle is None and not (self.search or "").strip():
             raise ValueError("give a handle to read, or a search to run across every stored page")
-        if self.outline:
-            clash = [name for name in ("search", "page", "links", "link_limit") if getattr(self, name)]
-            if self.handle is None or clash:
-                given = clash[0] if clash else "no handle"
-                raise ValueError(
-                    f"outline lists one stored document's headings: it takes a handle and not {given}"
-                )
+        for view, does in _VIEWS.items():
+            if getattr(self, view):
+                others = ("search", "page", "links", "link_limit", *(name for name in _VIEWS if name != view))
+                clash = [name for name in others if getattr(self, name)]
+                if self.handle is None or clash:
+                    given = clash[0] if clash else "no handle"
+                    raise ValueError(f"{view} {does}: it takes a handle and not {given}")
         return self
 
 
@@ -374,6 +385,11 @@ class AgentTools:
         page_tokens = args.max_tokens or self.settings.max_tokens
         if args.outline:
             return await self._outline(args.handle, page_tokens, args.max_tokens)
+        if args.diff:
+            diff = await self.ferret.diff(args.handle)
+            self._refuse_listed(diff.url)
+            data = diff.model_dump(mode="json")
+            return Answer(views.render_diff(data, self.fence(), page_tokens), data)
         links = bool(args.links) or args.link_limit is not None
         opened = await self.ferret.open(
             args.handle, args.page or 1, page_tokens=page_tokens, links=links, link_limit=args.link_limit

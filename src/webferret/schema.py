@@ -10,7 +10,14 @@ from typing import Any
 from webferret.crawler import CrawlResult
 from webferret.models import Envelope, FetchedPages, Hit, Page
 from webferret.search.types import SearchResult
-from webferret.store.types import DocumentOutline, FoundPassages, OpenedPage, StoredPages, StoreStats
+from webferret.store.types import (
+    DocumentOutline,
+    FoundPassages,
+    OpenedPage,
+    PageDiff,
+    StoredPages,
+    StoreStats,
+)
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -25,6 +32,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "open.schema.json": OpenedPage.model_json_schema(),
         "find.schema.json": FoundPassages.model_json_schema(),
         "outline.schema.json": DocumentOutline.model_json_schema(),
+        "diff.schema.json": PageDiff.model_json_schema(),
         "store-stats.schema.json": StoreStats.model_json_schema(),
         "store-list.schema.json": StoredPages.model_json_schema(),
         "crawl.schema.json": CrawlResult.model_json_schema(),

@@ -1,5 +1,5 @@
 """`webferret open HANDLE --page K`: read page K of a stored document by its handle (`--outline`:
-its headings, each with its page)."""
+its headings, each with its page; `--diff`: what changed since its reading before)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         action="store_true",
         help="list the document's headings, each with its page and size, instead of a page",
     )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="show what changed between the document's newest reading and the one before it",
+    )
     add_links(parser, "the document's")
     add_agent_view(parser, "the page")
     add_common(parser)
@@ -47,9 +52,10 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
     check_agent_view(args)
+    _check_one_view(args)
     settings = settings_from_args(args)
-    if args.outline:
-        return await _outline(args, settings)
+    if args.outline or args.diff:
+        return await _about(args, settings)
     async with Ferret(settings) as ferret:
         opened = await ferret.open(
             args.handle, args.page or 1, args.page_tokens, links=args.links, link_limit=args.link_limit
@@ -87,27 +93,46 @@ async def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _outline(args: argparse.Namespace, settings: Any) -> int:
-    from webferret.ferret import Ferret
-
-    if args.links or args.page is not None:
-        given = "--links" if args.links else "--page"
-        args.parser.error(f"--outline lists every heading with its page: it takes no {given}")
-    async with Ferret(settings) as ferret:
-        outline = await ferret.outline(args.handle, args.page_tokens)
-    data = outline.model_dump(mode="json")
-    if args.agent:
-        from webferret.present.agent import render_outline
-
-        sys.stdout.write(
-            render_outline(data, agent_fence(args, settings), args.page_tokens, style="cli") + "\n"
+def _check_one_view(args: argparse.Namespace) -> None:
+    """`--outline` and `--diff` each answer something else than a page: neither takes another view's
+    flag (`--diff` counts no pages, so no `--page-tokens` either)."""
+    given = [
+        flag
+        for flag, on in (
+            ("--outline", args.outline),
+            ("--diff", args.diff),
+            ("--page", args.page is not None),
+            ("--links", args.links),
+            ("--page-tokens", args.diff and args.page_tokens is not None),
         )
+        if on
+    ]
+    if (args.outline or args.diff) and len(given) > 1:
+        args.parser.error(f"{given[0]} cannot be combined with {given[1]}")
+
+
+async def _about(args: argparse.Namespace, settings: Any) -> int:
+    """`--outline` or `--diff`: the document's headings, or what changed in it."""
+    from webferret.ferret import Ferret
+    from webferret.present import agent, pages
+
+    async with Ferret(settings) as ferret:
+        answer = await (
+            ferret.outline(args.handle, args.page_tokens) if args.outline else ferret.diff(args.handle)
+        )
+    data = answer.model_dump(mode="json")
+    if args.agent:
+        fence = agent_fence(args, settings)
+        if args.outline:
+            text = agent.render_outline(data, fence, args.page_tokens, style="cli")
+        else:
+            text = agent.render_diff(data, fence)
+        sys.stdout.write(text + "\n")
     elif args.json:
         from webferret.cli.common import envelope_json
 
         envelope_json(True, data=data)
     else:
-        from webferret.present.pages import outline_lines
-
-        sys.stdout.write("\n".join(outline_lines(data)) + "\n")
+        lines = pages.outline_lines(data) if args.outline else pages.diff_lines(data)
+        sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from webferret.models import Link, Product
 from webferret.present.disclosure import OUTLINE_FROM_PAGES
 from webferret.present.fence import Fence, neutralize
-from webferret.present.pages import failure_line, link_lines, product_facts
+from webferret.present.pages import change_fact, failure_line, link_lines, product_facts
 from webferret.remote_text import one_line
 
 JSON = Mapping[str, Any]
@@ -37,6 +37,13 @@ def outline_call(handle: str, max_tokens: int | None = None, style: Style = "mcp
         return f"webferret open {handle} --outline{tokens} --agent"
     extra = f", max_tokens={max_tokens}" if max_tokens else ""
     return f'web_open(handle="{handle}", outline=true{extra})'
+
+
+def diff_call(handle: str, style: Style = "mcp") -> str:
+    """The tool call (or command) that shows what changed in a stored document since its reading before."""
+    if style == "cli":
+        return f"webferret open {handle} --diff --agent"
+    return f'web_open(handle="{handle}", diff=true)'
 
 
 def continue_hint(
@@ -155,6 +162,10 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
         facts.append(f"{entry['tokens']} tokens in all")
     if entry.get("duplicate_of"):
         facts.append(f"duplicate of {entry['duplicate_of']}")
+    change = change_fact(entry.get("meta") or {})
+    if change:
+        changed = change.startswith("changed") and entry.get("handle")
+        facts.append(f"{change} ({diff_call(entry['handle'], style)} shows what)" if changed else change)
     parts = [" · ".join(facts), fence.wrap(_page_body(entry), source=str(entry.get("url")))]
     hint = continue_hint(entry.get("handle"), page, pages, max_tokens, style)
     if hint:
@@ -213,6 +224,31 @@ def render_outline(data: JSON, fence: Fence, max_tokens: int | None = None, styl
     later = next((int(heading["page"]) for heading in headings if int(heading["page"]) > 1), 1)
     example = open_call(handle, later, max_tokens, style)
     lines.append(f"Read the page a heading is on with its number, e.g. {example}.")
+    return "\n".join(lines)
+
+
+def render_diff(data: JSON, fence: Fence, max_tokens: int | None = None) -> str:
+    """What changed in a stored document (`PageDiff` as JSON): the facts, then the fenced diff (the
+    page's words), cut after `max_tokens` tokens at a line's end."""
+    from webferret.present.pages import diff_facts
+    from webferret.tokens import estimate_tokens
+
+    title = one_line(str(data.get("title") or data.get("url")), 200)
+    lines = [fence.directive(), "", f"{data['handle']} · {diff_facts(data)}"]
+    if data.get("diff"):
+        shown, spent = [], 0
+        every = str(data["diff"]).split("\n")
+        for line in every:
+            spent += estimate_tokens(line) + 1
+            if max_tokens is not None and spent > max_tokens and shown:
+                break
+            shown.append(line)
+        lines.append(fence.wrap("\n".join([f"# {title}", "", *shown]), source=str(data.get("url"))))
+        if len(shown) < len(every):
+            more = len(every) - len(shown)
+            lines.append(
+                f"The diff is cut after {max_tokens} tokens: {more} more lines (more max_tokens shows them)."
+            )
     return "\n".join(lines)
 
 

@@ -23,6 +23,9 @@ def header_line(page: Page) -> str:
     if page.product is not None:
         parts.extend(product_facts(page.product))
     parts.append(f"{page.word_count} words")
+    change = change_fact(page.meta)
+    if change:
+        parts.append(change)
     if page.meta.get("store_error"):  # read, but `open` and `find` will not know it
         parts.append(f"not stored ({page.meta['store_error']})")
     ignored = (page.meta.get("extract") or {}).get("scope_ignored")
@@ -104,6 +107,17 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
     if page.links is not None:
         lines.extend(["", *link_lines(page.links)])
     return "\n".join(lines)
+
+
+def change_fact(meta: Mapping[str, Any]) -> str | None:
+    """`changed since 2026-12-01 10:00 UTC` (or `unchanged since ...`): how a page fetched anew
+    compares with its reading stored before (`meta.change`); None for a first or a stored reading."""
+    change = meta.get("change") or {}
+    since = change.get("previous_fetched_at")
+    if change.get("status") not in ("same", "changed") or not since:
+        return None
+    when = str(since).replace("T", " ")[:16] + " UTC"
+    return f"changed since {when}" if change["status"] == "changed" else f"unchanged since {when}"
 
 
 def link_lines(links: Sequence[Link]) -> list[str]:
@@ -199,4 +213,30 @@ def outline_lines(outline: Mapping[str, Any]) -> list[str]:
     lines.extend(outline_table(headings))
     if not headings and outline.get("format") == "text":
         lines.append("(a plain-text reading has no headings: the Markdown reading's outline has them)")
+    return lines
+
+
+def _utc(stamp: object) -> str:
+    return str(stamp).replace("T", " ")[:16] + " UTC"
+
+
+def diff_facts(diff: Mapping[str, Any]) -> str:
+    """What `open --diff` compared, on one line: the two readings' times and the lines changed."""
+    if diff["status"] != "changed":
+        return (
+            f"only one reading is stored (fetched {_utc(diff['fetched_at'])}): nothing to compare yet; "
+            "a later fetch that finds the page changed keeps both"
+        )
+    return (
+        f"changed between {_utc(diff['previous_fetched_at'])} and {_utc(diff['fetched_at'])}: "
+        f"{diff['added']} line{'' if diff['added'] == 1 else 's'} added, {diff['removed']} removed"
+    )
+
+
+def diff_lines(diff: Mapping[str, Any]) -> list[str]:
+    """`webferret open HANDLE --diff` for a person: the facts, then the unified diff."""
+    lines = [f"# {one_line(str(diff.get('title') or diff['url']), 200)}", str(diff["url"])]
+    lines.extend([f"{diff['handle']} · {diff_facts(diff)}", ""])
+    if diff.get("diff"):
+        lines.append(str(diff["diff"]))
     return lines

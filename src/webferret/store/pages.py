@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from webferret.models import Page
 from webferret.store import schema
+from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.handles import content_hash, handle_for
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
@@ -160,16 +161,23 @@ class PageStore:
         a page that carries a handle (an answer named it before its write) keeps it if it is new."""
         prepared = [self._prepare(page, headers, exempt, private) for page, headers in items]
 
-        def write(conn: sqlite3.Connection) -> list[str]:
+        def write(conn: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
             return [
                 self._write_row(conn, row, chunks, page.handle)
                 for (page, _), (row, chunks) in zip(items, prepared, strict=True)
             ]
 
-        handles = self._write(write)
+        written = self._write(write)
         return [
-            page.model_copy(update={"handle": handle, "tokens": row[9], "fetched_at": _when(row[4])})
-            for (page, _), (row, _), handle in zip(items, prepared, handles, strict=True)
+            page.model_copy(
+                update={
+                    "handle": handle,
+                    "tokens": row[9],
+                    "fetched_at": _when(row[4]),
+                    "meta": {**page.meta, "change": change},
+                }
+            )
+            for (page, _), (row, _), (handle, change) in zip(items, prepared, written, strict=True)
         ]
 
     def _prepare(
@@ -187,14 +195,16 @@ class PageStore:
 
     def _write_row(
         self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]], named: str | None = None
-    ) -> str:
+    ) -> tuple[str, dict[str, Any]]:
         """Write one prepared page under the handle of the document it is (a variant: under its own,
-        beside that document's, see `variants`); answer that handle."""
+        beside that document's, see `variants`); answer that handle and how the page compares with
+        the reading stored before it (`change_since`)."""
         key = row[-1]
         document, key_url = document_of(conn, row[0], row[1], None if key else named)
         handle = (named or variant_handle(document, key)) if key else document
         if key:
             key_url = f"{key_url}\n{key}"  # a variant's text is a version of the variant only
+        change = change_since(conn, key_url, row[3])
         page_id = conn.execute(
             "INSERT INTO pages (handle, document, key_url, url, final_url, canonical_url, content_hash, "
             "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt, "
@@ -209,7 +219,7 @@ class PageStore:
             (handle, document, key_url, *row),
         ).fetchone()[0]
         self._index_document(conn, document, (page_id, chunks))
-        return handle
+        return handle, change
 
     def _index_document(
         self, conn: sqlite3.Connection, document: str, ready: tuple[int, list[tuple[int, str]]] | None = None
@@ -276,6 +286,17 @@ class PageStore:
         )
         return _stored(row) if row else None
 
+    def previous(self, stored: StoredPage) -> StoredPage | None:
+        """The reading of `stored`'s URL (and way of reading it) stored before it, or None."""
+        row = self._read(
+            lambda conn: conn.execute(
+                f"SELECT {_COLUMNS} FROM pages WHERE key_url = (SELECT key_url FROM pages WHERE id = ?1) "
+                "AND id != ?1 AND fetched_at <= ?2 ORDER BY fetched_at DESC, id DESC LIMIT 1",
+                (stored.id, stored.fetched_at),
+            ).fetchone()
+        )
+        return _stored(row) if row else None
+
     def lookup_many(self, asked: Sequence[tuple[str, str]]) -> list[StoredPage | None]:
         """`lookup` for each (URL, variant) of `asked`, in order (one thread's trip for a search's
         candidates)."""
@@ -293,7 +314,10 @@ class PageStore:
                 (now, etag, modified, stored.id),
             )
         )
-        return stored.page.model_copy(update={"fetched_at": _when(now)})
+        change = {"status": "same", "previous_fetched_at": iso(stored.fetched_at)}  # the server said so
+        return stored.page.model_copy(
+            update={"fetched_at": _when(now), "meta": {**stored.page.meta, "change": change}}
+        )
 
     # -- passages -------------------------------------------------------------------------------
     def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
@@ -361,7 +385,7 @@ class PageStore:
             return StoreStats(
                 path=str(self.path), schema_version=version, search=self.index.mode,
                 pages=handles, versions=versions, passages=passages, bytes=size,
-                oldest=_iso(oldest), newest=_iso(newest),
+                oldest=iso(oldest), newest=iso(newest),
             )  # fmt: skip
 
         return self._read(read)
@@ -449,10 +473,6 @@ class PageStore:
 
 def _when(stamp: float) -> datetime:
     return datetime.fromtimestamp(stamp, UTC)
-
-
-def _iso(stamp: float | None) -> str | None:
-    return None if stamp is None else datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")
 
 
 def _stored(row: Row) -> StoredPage:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -124,3 +125,22 @@ class StoredPages(BaseModel):
     site: str | None = Field(default=None, description="the host asked for (its subdomains included)")
     total: int = Field(ge=0, description="documents stored (of that site)")
     pages: list[ListedPage]
+
+
+class PageDiff(BaseModel):
+    """What changed between a stored document's newest reading and the one before it
+    (`webferret open HANDLE --diff`)."""
+
+    handle: str
+    url: str
+    title: str | None = None
+    status: Literal["changed", "new"] = Field(
+        description="`new`: only one reading is stored (a reading fetched again unchanged is the same one)"
+    )
+    fetched_at: datetime = Field(description="when the newest reading was fetched")
+    previous_fetched_at: datetime | None = Field(default=None, description="when the one before it was")
+    added: int = Field(default=0, ge=0, description="lines added")
+    removed: int = Field(default=0, ge=0, description="lines removed")
+    diff: str = Field(
+        default="", description="a unified diff of the two texts by lines, without file headers"
+    )
