@@ -198,6 +198,10 @@ def test_sitemaps_add_the_pages_they_list(site: SimWeb, capsys: pytest.CaptureFi
     assert (
         data["sitemap_urls"] == 3 and data["not_followed"]["out_of_scope"] == 3
     )  # blog/news, elsewhere, blog/x
+    ignoring = ["crawl", site.url("/guide/intro"), "--depth", "1", "--sitemap", "--ignore-robots", "--json"]
+    assert main([*ignoring, "--fresh", *ALLOW]) == 0  # robots.txt still says where the sitemaps are
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert data["sitemap_urls"] == 3 and site.url("/guide/hidden") in {p["url"] for p in data["pages"]}
 
 
 async def test_a_crawl_delay_reads_pages_one_at_a_time_apart(site: SimWeb) -> None:

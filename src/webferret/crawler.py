@@ -16,8 +16,9 @@ in the page's order, and only:
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
   pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds).
-With `sitemap`, the pages the site's sitemaps list (those robots.txt names, else `/sitemap.xml`; an
-index's sitemaps too) are followed as if the start page linked to them, after its own links.
+With `sitemap`, the pages the site's sitemaps list (those robots.txt names, whether or not its rules
+are honoured, else `/sitemap.xml`; an index's sitemaps too) are followed as if the start page linked
+to them, after its own links.
 The call's `budget` is the whole crawl's: a level begun when it runs out ends with the pages read
 by then, and the rest are counted as not followed (`budget`).
 """
@@ -241,11 +242,12 @@ async def _sitemap_urls(
     ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float
 ) -> list[tuple[str, str]]:
     """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
-    robots.txt names (`Sitemap:`), else `/sitemap.xml`; a sitemap index's sitemaps are read too, up
-    to `SITEMAPS_READ` files. A sitemap that cannot be read lists nothing."""
+    robots.txt names (`Sitemap:`; read for them when its rules are not honoured too), else
+    `/sitemap.xml`; a sitemap index's sitemaps are read too, up to `SITEMAPS_READ` files. A sitemap
+    that cannot be read lists nothing."""
     from webferret.fetch.robots import origin_of
 
-    named = (await robots.rules_for(start)).sitemaps if robots is not None else []
+    named = (await (robots or _robots(ferret, opts)).rules_for(start)).sitemaps
     queue = list(dict.fromkeys(named)) or [origin_of(start) + "/sitemap.xml"]
     xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
     found: list[tuple[str, str]] = []
