@@ -405,8 +405,10 @@ async def test_web_open_searches_every_stored_page_without_a_handle(site: str, t
     async with mcp_session(site, tmp_path) as session:
         await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/long", f"{site}/ferrets/inject"]})
         across = await session.call_tool("web_open", {"search": "warm bed"})
-        nothing = await session.call_tool("web_open", {})
+        listed = await session.call_tool("web_open", {})
+        elsewhere = await session.call_tool("web_open", {"site": "elsewhere.example"})
         blank = await session.call_tool("web_open", {"search": "  "})
+        paged = await session.call_tool("web_open", {"page": 2})
     assert not across.is_error, _text(across)
     passages = across.structured_content["passages"]
     assert passages and passages[0]["url"] == f"{site}/ferrets/inject"
@@ -417,9 +419,25 @@ async def test_web_open_searches_every_stored_page_without_a_handle(site: str, t
     assert 'passage of the stored pages matching "warm bed"' in text
     assert f"## {handle} page 1" in text and f"Ferret care · {site}/ferrets/inject" in text
     assert text.endswith(f'Read a whole page with web_open(handle="{handle}", page=1).')
-    for refused in (nothing, blank):
+    for refused in (blank, paged):
         assert refused.is_error and refused.structured_content["error"]["code"] == "invalid_argument"
-    assert "give a handle to read, or a search to run across every stored page" in _text(nothing)
+    assert "the search is blank" in _text(blank) and "page reads one stored page: give its handle" in _text(
+        paged
+    )
+    assert not listed.is_error and listed.structured_content["total"] == 2
+    assert {page["url"] for page in listed.structured_content["pages"]} == {
+        f"{site}/ferrets/long",
+        f"{site}/ferrets/inject",
+    }
+    text = _text(listed)
+    _assert_fenced(text)
+    assert (
+        text.index("IMPORTANT") > text.index("<<<webferret-untrusted-begin") if "IMPORTANT" in text else True
+    )
+    assert "2 pages stored, newest first:" in text and "Read one with web_open(handle=" in text
+    assert elsewhere.structured_content["total"] == 0 and "0 pages of elsewhere.example stored" in _text(
+        elsewhere
+    )
 
 
 async def test_web_open_says_when_the_store_holds_no_links(site: str, tmp_path: Path) -> None:

@@ -35,7 +35,8 @@ PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC's codes
 INSTRUCTIONS = (
     "webferret searches and reads the web. web_search finds pages (each result has a handle once "
     "verified); web_fetch reads URLs as Markdown; web_open reads a stored page by handle, page by "
-    "page, or answers its passages matching `search` (without a handle: across every stored page), "
+    "page, or answers its passages matching `search` (without a handle: across every stored page; "
+    "with neither, it lists the pages stored last), "
     "or lists its links to follow (links=true), or its headings with their pages (outline=true), or "
     "what changed since its reading before (diff=true); "
     "web_crawl reads a site by following its links from one page and lists the pages with their "
@@ -50,7 +51,8 @@ DESCRIPTIONS = {
     "its first page plus a handle; continue with web_open(handle, page=2). links=true lists each "
     "page's outgoing links, its main content's first.",
     "web_open": "Read a stored page by handle: page K of N (page=K), the passages matching `search` "
-    "(omit the handle to search every stored page, search results included), with links=true "
+    "(omit the handle to search every stored page, search results included; omit both to list the "
+    "pages stored last, site= for one host's), with links=true "
     "the page's outgoing links to follow, with outline=true its headings, each with its page and "
     "size, to read only the pages a long document's answer is on, or with diff=true what changed "
     "between its newest reading and the one before.",

@@ -110,6 +110,8 @@ class WebFetchArgs(BaseModel):
         return {name: value for name, value in asked.items() if value is not None}
 
 
+LISTED_PAGES = 30  # web_open without a handle or search: the pages stored last
+
 _VIEWS = {  # web_open's answers that are not a page: each takes a handle and nothing that reads a page
     "outline": "lists one stored document's headings",
     "diff": "compares one stored document's readings",
@@ -118,7 +120,8 @@ _VIEWS = {  # web_open's answers that are not a page: each takes a handle and no
 
 class WebOpenArgs(BaseModel):
     """Read a stored page by handle: page K of N, or the passages that match `search` (of every stored
-    page, search results included, when no handle is given)."""
+    page, search results included, when no handle is given); with neither, list the pages stored
+    last."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -126,7 +129,8 @@ class WebOpenArgs(BaseModel):
         default=None,
         min_length=3,
         max_length=300,
-        description="a handle `site~hash12` from a result; omit it with `search` to search every stored page",
+        description="a handle `site~hash12` from a result; omit it with `search` to search every stored "
+        "page, or omit both to list the pages stored last",
     )
     page: int | None = Field(default=None, ge=1, description="which page to read (default 1)")
     search: str | None = Field(default=None, max_length=500, description="answer passages matching this")
@@ -147,11 +151,23 @@ class WebOpenArgs(BaseModel):
         description="show what changed between the page's newest reading and the one before it "
         "(a fetch says `changed since ...` when it found the page changed)",
     )
+    site: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=253,
+        description="without a handle or search: list only this host's stored pages (its subdomains too)",
+    )
 
     @model_validator(mode="after")
     def _handle_or_search(self) -> WebOpenArgs:
-        if self.handle is None and not (self.search or "").strip():
-            raise ValueError("give a handle to read, or a search to run across every stored page")
+        if self.search is not None and not self.search.strip():
+            raise ValueError("the search is blank: give words to look for across the stored pages")
+        if self.site is not None and (self.handle is not None or self.search is not None):
+            raise ValueError("site narrows the list of stored pages: it takes no handle and no search")
+        if self.handle is None and self.search is None:
+            given = [name for name in ("page", "links", "link_limit") if getattr(self, name)]
+            if given:
+                raise ValueError(f"{given[0]} reads one stored page: give its handle")
         for view, does in _VIEWS.items():
             if getattr(self, view):
                 others = ("search", "page", "links", "link_limit", *(name for name in _VIEWS if name != view))
@@ -380,8 +396,10 @@ class AgentTools:
 
     # -- web_open ----------------------------------------------------------------------------
     async def web_open(self, args: WebOpenArgs) -> Answer:
-        if args.search or args.handle is None:  # no handle: a search (the arguments' check)
+        if args.search:
             return await self._passages(args)
+        if args.handle is None:
+            return await self._listed(args.site)
         page_tokens = args.max_tokens or self.settings.max_tokens
         if args.outline:
             return await self._outline(args.handle, page_tokens, args.max_tokens)
@@ -418,6 +436,12 @@ class AgentTools:
         self._refuse_listed(outline.url)
         data = outline.model_dump(mode="json")
         return Answer(views.render_outline(data, self.fence(), asked_tokens), data)
+
+    async def _listed(self, site: str | None) -> Answer:
+        listed = await self.ferret.list_stored(site, LISTED_PAGES)
+        shown = [page for page in listed.pages if not self.domains.refusal(page.url)]
+        data = listed.model_copy(update={"pages": shown}).model_dump(mode="json")
+        return Answer(views.render_listed(data, self.fence()), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         found = await self.ferret.find(args.search, [args.handle] if args.handle else None, 10)

@@ -252,6 +252,30 @@ def render_diff(data: JSON, fence: Fence, max_tokens: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_listed(data: JSON, fence: Fence) -> str:
+    """The pages stored last (`StoredPages` as JSON): a line each with its handle, size and when it
+    was fetched, its title (the page's words) fenced, and how to read one."""
+    pages: Sequence[JSON] = data.get("pages") or []
+    site = f" of {safe_message(str(data['site']), fence.nonce)}" if data.get("site") else ""
+    head = f"{counted(int(data.get('total') or 0), 'page')}{site} stored"
+    if not pages:
+        return f"{head}: web_fetch, web_search and web_crawl keep every page they read."
+    head += (
+        f"; the {len(pages)} fetched last, newest first:"
+        if len(pages) < int(data["total"])
+        else ", newest first:"
+    )
+    body: list[str] = []
+    for number, page in enumerate(pages, start=1):
+        when = str(page.get("fetched_at") or "").replace("T", " ")[:16]
+        body.append(f"{number}. {one_line(str(page.get('title') or page.get('url')), 200)}")
+        body.append(f"   {page['url']} ({page['handle']} · {page['tokens']} tokens · fetched {when} UTC)")
+    first = pages[0]["handle"]
+    lines = [fence.directive(), "", head, fence.wrap("\n".join(body)), ""]
+    lines.append(f'Read one with web_open(handle="{first}"), or search them all with web_open(search=...).')
+    return "\n".join(lines)
+
+
 def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens: int | None = None) -> str:
     """Passages that match a query: of one stored document (`web_open(handle, search=...)`), or of
     every stored page (no handle), each then headed by its page's handle, title and URL.
