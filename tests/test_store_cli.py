@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -348,3 +349,47 @@ def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.
     human = capsys.readouterr().out.splitlines()
     assert human[0] == "5 pages stored (the 2 fetched last shown)" and len(human) == 5
     assert "Page 0 again" in human[1] and "2 versions" in human[1] and human[2].strip() == urls[0]
+
+
+def test_store_export_writes_each_document_as_a_json_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url="https://doc.example/a", ok=True, title="A", content="Stoats first."))
+    store.put(
+        Page(url="https://doc.example/a", ok=True, title="A", content="Stoats again, changed.", links=LINKS)
+    )
+    store.put(Page(url="https://other.example/b", ok=True, title="B", content="Ermine " * 50))
+    old = datetime(2020, 1, 1, tzinfo=UTC)
+    store.put(Page(url="https://old.example/", ok=True, title="Old", content="Long ago.", fetched_at=old))
+    store.close()
+    assert main(["store", "export", "--since", "1h", "--home", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    pages = [Page.model_validate_json(line) for line in out.splitlines()]
+    assert [page.title for page in pages] == ["B", "A"] and err == "exported 2 pages\n"
+    assert pages[1].content == "Stoats again, changed." and pages[1].handle and pages[1].fetched_at
+    assert all(page.links is None for page in pages)  # the links only when asked
+    assert main(["store", "export", "--site", "doc.example", "--links", "--home", str(tmp_path)]) == 0
+    (only,) = [Page.model_validate_json(line) for line in capsys.readouterr().out.splitlines()]
+    assert only.url == "https://doc.example/a" and only.links is not None
+    assert main(["store", "export", "--max-chars", "20", "--home", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and Page.model_validate_json(lines[-1]).title == "Old"  # no --since: every page
+    clipped = Page.model_validate_json(lines[0])
+    assert clipped.meta["clipped"]["of"] == len("Ermine " * 50) and len(clipped.content) < 80
+
+
+def test_store_export_stops_quietly_when_its_reader_does(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    store = PageStore.in_home(tmp_path)
+    store.put_many(
+        [(Page(url=f"https://doc.example/{i}", ok=True, content="x " * 4000), {}) for i in range(300)]
+    )
+    store.close()
+    command = f"{sys.executable} -m webferret store export --home {tmp_path} | head -n 1"
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.count("\n") == 1 and "Error" not in done.stderr, done.stderr

@@ -1,4 +1,5 @@
-"""`webferret store list | stats | prune --older-than 7d | clear [--yes]`: look after the page store."""
+"""`webferret store list | export | stats | prune --older-than 7d | clear [--yes]`: look after the page
+store."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from webferret.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_common, fail, settings_from_args
 from webferret.cli.numbers import whole_number
@@ -26,6 +27,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--site", type=site_host, metavar="HOST", help="only this host's pages (its subdomains too)"
     )
     listed.add_argument("-n", type=whole_number(), default=20, metavar="N", help="most pages listed (20)")
+    export = actions.add_parser(
+        "export", help="write every stored page as a JSON line (content and metadata), newest first"
+    )
+    export.add_argument(
+        "--site", type=site_host, metavar="HOST", help="only this host's pages (its subdomains too)"
+    )
+    export.add_argument(
+        "--since", type=duration, metavar="AGE", help="only pages read in the last AGE (7d, 12h)"
+    )
+    export.add_argument("--links", action="store_true", help="keep each page's outgoing links")
+    export.add_argument(
+        "--max-chars", type=whole_number(), metavar="N", help="clip each body at N characters"
+    )
+    export.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
+    export.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    export.set_defaults(run=run, json=False)
     stats = actions.add_parser("stats", help="how many pages, passages and bytes are stored")
     prune = actions.add_parser("prune", help="remove pages fetched longer ago than a duration")
     prune.add_argument(
@@ -56,6 +73,8 @@ async def run(args: argparse.Namespace) -> int:
         store = ferret.store
         if args.store_action == "list":
             return _list(args, await ferret.list_stored(args.site, args.n))
+        if args.store_action == "export":
+            return _export(args, store)
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
@@ -112,6 +131,27 @@ def _list(args: argparse.Namespace, listed: StoredPages) -> int:
         )
         lines.append(f"{'':18}{page.url}")
     sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace, store: Any) -> int:
+    """Each stored document's reading (the one `open` opens) as a JSON line on stdout; the count on
+    stderr. A reader that closes the pipe (`| head`) ends it quietly."""
+    from webferret.present.pages import clip_page
+
+    written = 0
+    for stored in store.readings(args.site, args.since):
+        page = stored.page if args.links else stored.page.model_copy(update={"links": None})
+        try:
+            sys.stdout.write(clip_page(page, args.max_chars).model_dump_json() + "\n")
+        except BrokenPipeError:
+            from webferret.cli.pages_out import stdout_gone
+
+            stdout_gone()
+            return EXIT_OK
+        written += 1
+    sys.stdout.flush()
+    sys.stderr.write(f"exported {written} page{'' if written == 1 else 's'}\n")
     return EXIT_OK
 
 

@@ -37,6 +37,16 @@ def page_lines(args: argparse.Namespace, settings: Any) -> PageLines:
     return PageLines(args, settings.dedup_threshold, on_gone=task.cancel if task else lambda: None)
 
 
+def stdout_gone() -> None:
+    """After its reader closed stdout (`| head`): point it at the null device, so the final flush
+    at exit has somewhere to go instead of a BrokenPipeError."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 class PageLines:
     """`--jsonl`: each page as one JSON line the moment it is finished, so a long URL list shows its
     progress and a reader can start at once. Lines come in finishing order (each names its `url`);
@@ -74,12 +84,8 @@ class PageLines:
         self.failed += not page.ok
 
     def _closed(self) -> None:
-        import os
-
         self.gone = True
-        devnull = os.open(os.devnull, os.O_WRONLY)  # so the final flush at exit has somewhere to go
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        stdout_gone()
         self.on_gone()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +20,7 @@ from webferret.store import schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.handles import content_hash, handle_for
+from webferret.store.listing import newest_documents
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
 from webferret.store.schema import connect, fts5_available, is_locked, retry_locked
 from webferret.store.types import ListedPage, Passage, StoredPage, StoredPages, StoreStats
@@ -392,21 +393,9 @@ class PageStore:
 
     def listed(self, site: str | None = None, n: int = 20) -> StoredPages:
         """The `n` documents fetched last (of `site`, a host with its subdomains), newest first."""
-        where, args = "", ()
-        if site:
-            host = site.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where, args = (
-                "WHERE document LIKE ? ESCAPE '\\' OR document LIKE ? ESCAPE '\\'",
-                (f"{host}~%", f"%.{host}~%"),
-            )
 
         def read(conn: sqlite3.Connection) -> StoredPages:
-            total = conn.execute(f"SELECT count(DISTINCT document) FROM pages {where}", args).fetchone()[0]
-            newest = conn.execute(
-                f"SELECT document, count(*) FROM pages {where} GROUP BY document "
-                "ORDER BY max(fetched_at) DESC, max(id) DESC LIMIT ?",
-                (*args, n),
-            ).fetchall()
+            total, newest = newest_documents(conn, site, n=n)
             pages = []
             for document, versions in newest:
                 handle, url, final_url, title, tokens, fmt, fetched_at = conn.execute(
@@ -428,6 +417,16 @@ class PageStore:
             return StoredPages(site=site, total=total, pages=pages)
 
         return self._read(read)
+
+    def readings(self, site: str | None = None, since_s: float | None = None) -> Iterator[StoredPage]:
+        """The reading each document's handle opens (of `site`; read in the last `since_s` seconds),
+        fetched last first, one at a time: a store of any size is exported without holding it all."""
+        since = time.time() - since_s if since_s is not None else None
+        _, documents = self._read(lambda conn: newest_documents(conn, site, since))
+        for document, _ in documents:
+            stored = self.get(document)
+            if stored is not None:  # pruned since the list was read
+                yield stored
 
     def prune(self, older_than_s: float) -> int:
         """Remove every version fetched more than `older_than_s` seconds ago; answer how many."""

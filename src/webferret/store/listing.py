@@ -1,0 +1,35 @@
+"""Which documents the store holds, newest first: for `store list` and `store export`.
+
+A document's time is its newest reading's; a site is a host with its subdomains, matched on the
+handles (`site~hash12`), so `docs.python.org` is not `python.org.evil`, and a `_` or `%` in it is
+no wildcard.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+def site_filter(site: str | None) -> tuple[str, tuple[str, ...]]:
+    """The SQL condition (and its arguments) keeping the documents of `site`; always true without one."""
+    if not site:
+        return "1", ()
+    host = site.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return "(document LIKE ? ESCAPE '\\' OR document LIKE ? ESCAPE '\\')", (f"{host}~%", f"%.{host}~%")
+
+
+def newest_documents(
+    conn: sqlite3.Connection, site: str | None, since: float | None = None, n: int | None = None
+) -> tuple[int, list[tuple[str, int]]]:
+    """How many documents match, and the first `n` of them (all without it), each with how many
+    readings it has, fetched last first; `since`: only those read at or after that time."""
+    where, args = site_filter(site)
+    having, extra = ("HAVING max(fetched_at) >= ?", (since,)) if since is not None else ("", ())
+    grouped = f"SELECT document, count(*) FROM pages WHERE {where} GROUP BY document {having}"
+    total = conn.execute(f"SELECT count(*) FROM ({grouped})", (*args, *extra)).fetchone()[0]
+    limit = "LIMIT ?" if n is not None else ""
+    rows = conn.execute(
+        f"{grouped} ORDER BY max(fetched_at) DESC, max(id) DESC {limit}",
+        (*args, *extra, *((n,) if n is not None else ())),
+    ).fetchall()
+    return int(total), [(str(document), int(count)) for document, count in rows]
