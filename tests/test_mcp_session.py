@@ -177,7 +177,7 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
             "web_search", {"query": "ferrets", "engines": ["wikipedia"], "time_range": "week"}
         )
         alive = await session.list_tools()  # the server survived
-    assert set(tools) == {"web_search", "web_fetch", "web_open", "web_crawl"}
+    assert set(tools) == {"web_search", "web_fetch", "web_open", "web_crawl", "web_map"}
     fetch_schema = tools["web_fetch"].input_schema
     assert fetch_schema["required"] == ["urls"]
     assert fetch_schema["properties"]["urls"]["maxItems"] == 8
@@ -200,7 +200,7 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
     assert "urls" in empty.structured_content["error"]["message"]
     assert "url" in no_start.structured_content["error"]["message"]
     assert "depth" in no_start.structured_content["error"]["message"]
-    assert len(alive.tools) == 4
+    assert len(alive.tools) == 5
 
 
 @needs_fetcher
@@ -320,6 +320,26 @@ async def test_crawl_lists_the_pages_it_read_fenced_and_honours_robots(site: str
     assert text.index("Ferret facts") > text.index("<<<webferret-untrusted-begin")  # titles are page text
     assert "web_open(handle=...)" in text and "Links not followed: 2 out of scope." in text
     assert not opened.is_error and "Ferret facts" in _text(opened)
+    assert refused.is_error and refused.structured_content["error"]["code"] == "robots_disallowed"
+    assert elsewhere.is_error and "not on the host" in elsewhere.structured_content["error"]["message"]
+
+
+async def test_map_lists_a_sites_urls_fenced_and_finds_one_by_search(site: str, tmp_path: Path) -> None:
+    async with mcp_session(site, tmp_path) as session:
+        mapped = await session.call_tool("web_map", {"url": f"{site}/ferrets/linked"})
+        found = await session.call_tool("web_map", {"url": f"{site}/ferrets/linked", "search": "facts"})
+        refused = await session.call_tool("web_map", {"url": f"{site}/private/secret"})
+        elsewhere = await session.call_tool(
+            "web_map", {"url": f"{site}/ferrets/linked", "scope": "http://127.0.0.2/"}
+        )
+    assert not mapped.is_error, _text(mapped)
+    urls = [entry["url"].removeprefix(site) for entry in mapped.structured_content["urls"]]
+    assert urls == ["/ferrets/short", "/ferrets/long", "/", "/about"]  # the content's first; the whole host
+    text = _text(mapped)
+    _assert_fenced(text)
+    assert text.index("the facts") > text.index("<<<webferret-untrusted-begin")  # link texts are page text
+    assert "Read the ones you need with web_fetch(urls=[...])." in text
+    assert [entry["url"] for entry in found.structured_content["urls"]] == [f"{site}/ferrets/short"]
     assert refused.is_error and refused.structured_content["error"]["code"] == "robots_disallowed"
     assert elsewhere.is_error and "not on the host" in elsewhere.structured_content["error"]["message"]
 
@@ -504,7 +524,8 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
     finally:
         process.terminate()
         await process.wait()
-    assert {tool.name for tool in tools.tools} == {"web_search", "web_fetch", "web_open", "web_crawl"}
+    served = {tool.name for tool in tools.tools}
+    assert served == {"web_search", "web_fetch", "web_open", "web_crawl", "web_map"}
     assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_argument"
 
 

@@ -17,11 +17,13 @@ __all__ = [
     "Ferret",
     "FerretError",
     "Hit",
+    "MapOptions",
     "OpenedPage",
     "Page",
     "Passage",
     "SearchResult",
     "Settings",
+    "SiteMap",
     "__version__",
     "crawl",
     "fetch",
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from webferret.ferret import open as open
     from webferret.models import Envelope, ErrorCode, ErrorInfo, FerretError, Hit, Page
     from webferret.search.types import SearchResult
+    from webferret.site_map import MapOptions, SiteMap
     from webferret.store.types import DocumentOutline, OpenedPage, Passage
 
 _LAZY = {
@@ -62,6 +65,8 @@ _LAZY = {
     "Hit": "webferret.models",
     "Page": "webferret.models",
     "SearchResult": "webferret.search.types",
+    "MapOptions": "webferret.site_map",
+    "SiteMap": "webferret.site_map",
     "OpenedPage": "webferret.store.types",
     "DocumentOutline": "webferret.store.types",
     "Passage": "webferret.store.types",

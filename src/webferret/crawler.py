@@ -78,16 +78,21 @@ class CrawlOptions:
         if not 1 <= self.limit <= MAX_CRAWL_PAGES:
             message = f"limit {self.limit}: expected 1 to {MAX_CRAWL_PAGES} pages"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        if self.scope is not None:
-            try:
-                parts = urlsplit(self.scope)
-                parts.port  # noqa: B018 - a port past 65535 raises here, not in the middle of a crawl
-                usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-            except ValueError:
-                usable = False
-            if not usable:
-                message = f"scope {self.scope!r}: expected an http(s) URL prefix"
-                raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        check_scope(self.scope)
+
+
+def check_scope(scope: str | None) -> None:
+    """Refuse a scope that is no http(s) URL with a host (`invalid_argument`), before any request."""
+    if scope is None:
+        return
+    try:
+        parts = urlsplit(scope)
+        parts.port  # noqa: B018 - a port past 65535 raises here, not in the middle of a crawl
+        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        usable = False
+    if not usable:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"scope {scope!r}: expected an http(s) URL prefix")
 
 
 class CrawledPage(BaseModel):
@@ -147,8 +152,8 @@ async def crawl(
     deadline = started + opts.budget
     xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
     scope = options.scope or default_scope(start)  # a start that is no URL fails as its page says
-    follow = _Follow(scope, options)
-    robots = _robots(ferret, opts) if options.robots else None
+    follow = Follow(scope, options.include, options.exclude)
+    robots = site_robots(ferret, opts) if options.robots else None
     seen = {canonical_url(start)}
     level: list[tuple[str, str | None]] = [(start, None)]
     pages: list[CrawledPage] = []
@@ -157,7 +162,7 @@ async def crawl(
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
     for depth in range(options.depth + 1):
         if depth:  # the start is the caller's own ask; a link robots.txt forbids takes no room
-            level = await _admitted(level, robots, skipped)
+            level = await robots_allowed(level, robots, skipped)
         room = options.limit - len(pages)
         admitted, over = level[:room], level[room:]
         skipped["past_limit"] += len(over)
@@ -172,7 +177,7 @@ async def crawl(
             delay = _delay(await robots.rules_for(read[0].final_url or start))
         if depth == 0 and options.scope is None and read[0].final_url:
             scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
-            follow = _Follow(scope, options)
+            follow = Follow(scope, options.include, options.exclude)
         following: list[tuple[str, str | None]] = []
         for (url, _), page in zip(admitted, read, strict=True):
             queued = follow.links(page, seen, skipped)
@@ -188,7 +193,7 @@ async def crawl(
                 where = {"depth": depth, "found_on": found_on[url]}
                 on_read(page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}))
         if depth == 0 and options.sitemap and options.depth and read[0].ok:
-            listed = await _sitemap_urls(ferret, read[0].final_url or start, robots, opts, deadline)
+            listed = await sitemap_listed(ferret, read[0].final_url or start, robots, opts, deadline)
             sitemap_urls = len(listed)
             lists: dict[str, str] = {}
             for url, sitemap in listed:
@@ -238,7 +243,7 @@ SITEMAPS_READ = 20
 """The most sitemap files one crawl reads (an index's sitemaps included)."""
 
 
-async def _sitemap_urls(
+async def sitemap_listed(
     ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float
 ) -> list[tuple[str, str]]:
     """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
@@ -247,7 +252,7 @@ async def _sitemap_urls(
     that cannot be read lists nothing."""
     from webferret.fetch.robots import origin_of
 
-    named = (await (robots or _robots(ferret, opts)).rules_for(start)).sitemaps
+    named = (await (robots or site_robots(ferret, opts)).rules_for(start)).sitemaps
     queue = list(dict.fromkeys(named)) or [origin_of(start) + "/sitemap.xml"]
     xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
     found: list[tuple[str, str]] = []
@@ -277,16 +282,16 @@ def default_scope(start: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), folder or "/", "", ""))
 
 
-class _Follow:
+class Follow:
     """Whether a link is followed: in scope, past the globs, a document, not seen."""
 
-    def __init__(self, scope: str, options: CrawlOptions) -> None:
+    def __init__(self, scope: str, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> None:
         parts = urlsplit(scope)
         self._host = (parts.hostname or "").lower()
         self._port = _port(parts)
         self._prefix = parts.path or "/"
-        self._include = options.include
-        self._exclude = options.exclude
+        self._include = include
+        self._exclude = exclude
 
     def links(self, page: Page, seen: set[str], skipped: Counter[str]) -> list[str]:
         """The links of `page` to follow, in its order (see `judged`)."""
@@ -339,7 +344,7 @@ def _port(parts: Any) -> int | None:
     return None if port in (80, 443) else port
 
 
-async def _admitted(
+async def robots_allowed(
     level: list[tuple[str, str | None]], robots: Any, skipped: Counter[str]
 ) -> list[tuple[str, str | None]]:
     """The links robots.txt allows (all of them when it is not honoured); the others are counted."""
@@ -361,7 +366,7 @@ async def _admitted(
     return [item for item, ok in zip(level, verdicts, strict=True) if ok]
 
 
-def _robots(ferret: Ferret, fetch: Any) -> Any:
+def site_robots(ferret: Ferret, fetch: Any) -> Any:
     from webferret.fetch.robots_cache import home_robots
 
     return home_robots(ferret, fetch)

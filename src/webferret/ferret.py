@@ -24,6 +24,7 @@ from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.limits import MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password, without_password
 from webferret.search.types import SearchOptions, SearchResult
+from webferret.site_map import MapOptions, SiteMap
 from webferret.store.freshness import (
     as_asked,
     exempt_fetch,
@@ -291,6 +292,24 @@ class Ferret:
         _check_text("url", start, text=False)
         _check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
         return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page, on_read=on_read)
+
+    async def map_site(
+        self,
+        start: str,
+        options: MapOptions | None = None,
+        *,
+        fetch: FetchOptions | None = None,
+        fresh: bool = False,
+    ) -> SiteMap:
+        """The URLs of a site that `start` links to and its sitemaps list, within a scope, without
+        reading them (`webferret.site_map`); with `options.search`, those matching it, best first."""
+        from webferret.site_map import map_site
+
+        self._usable()
+        _check_type("options", options, MapOptions, "MapOptions(...)")
+        _check_text("url", start, text=False)
+        _check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        return await map_site(self, start, options, fetch=fetch, fresh=fresh)
 
     async def fetch_response(
         self,

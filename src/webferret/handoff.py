@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-HANDOFF_COMMANDS = frozenset({"fetch", "search", "crawl", "open", "find", "extract"})
+HANDOFF_COMMANDS = frozenset({"fetch", "search", "crawl", "map", "open", "find", "extract"})
 REPLY_TIMEOUT = 10.0
 """Seconds to wait for a server's first answer (it only forks and replies) before running in-process."""
 

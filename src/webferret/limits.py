@@ -13,3 +13,7 @@ MAX_CRAWL_DEPTH = 10
 """The most link hops a crawl follows from its start."""
 MCP_CRAWL_PAGES = 50
 """The most pages one MCP `web_crawl` reads (its answer lists each; `open` reads them)."""
+MAX_MAP_URLS = 5000
+"""The most URLs one `map` answers (its `total` counts them all)."""
+MCP_MAP_URLS = 200
+"""The most URLs one MCP `web_map` answers."""

@@ -1,4 +1,5 @@
-"""The agent tools (`web_search`, `web_fetch`, `web_open`, `web_crawl`): arguments, policy, core calls.
+"""The agent tools (`web_search`, `web_fetch`, `web_open`, `web_crawl`, `web_map`): arguments, policy,
+core calls.
 
 Transport-free: each tool takes its validated arguments and answers an `Answer` (fenced Markdown
 for the model plus the same data as JSON) or raises `FerretError` (a structured tool error).
@@ -18,7 +19,7 @@ from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy
 from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
-from webferret.limits import MAX_QUERY_CHARS, MCP_CRAWL_PAGES
+from webferret.limits import MAX_QUERY_CHARS, MCP_CRAWL_PAGES, MCP_MAP_URLS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -207,11 +208,42 @@ class WebCrawlArgs(BaseModel):
     fresh: bool | None = Field(default=None, description="read every page anew, not from the store")
 
 
+class WebMapArgs(BaseModel):
+    """List a site's URLs from one page's links and its sitemaps, without reading them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(min_length=1, max_length=2000, description="an http(s) page of the site")
+    search: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="only URLs whose link text or path holds these words, best first",
+    )
+    limit: int | None = Field(
+        default=None, ge=1, le=MCP_MAP_URLS, description="most URLs listed (default 50)"
+    )
+    scope: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="list only URLs under this prefix on url's host (default: the host)",
+    )
+    include: list[str] | None = Field(
+        default=None, max_length=20, description="list only URL paths matching one of these globs"
+    )
+    exclude: list[str] | None = Field(
+        default=None, max_length=20, description="never list paths matching these"
+    )
+    sitemap: bool | None = Field(default=None, description="read the site's sitemaps too (default true)")
+    fresh: bool | None = Field(default=None, description="read the page anew, not from the store")
+
+
 TOOLS: dict[str, type[BaseModel]] = {
     "web_search": WebSearchArgs,
     "web_fetch": WebFetchArgs,
     "web_open": WebOpenArgs,
     "web_crawl": WebCrawlArgs,
+    "web_map": WebMapArgs,
 }
 
 
@@ -371,16 +403,7 @@ class AgentTools:
         from webferret.crawler import CrawlOptions, default_scope
 
         scope = args.scope or default_scope(args.url)
-        refused = await self._refusal(args.url)  # not a URL, the domain lists, robots.txt
-        if refused is not None:
-            raise FerretError(refused.code, refused.message)
-        outside = self.domains.refusal(scope)  # the links followed are on this host alone
-        if outside:
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
-        if _host(scope) != _host(args.url):
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT, f"scope {scope!r} is not on the host of {args.url!r}"
-            )
+        await self._site_start(args.url, scope)
         options = CrawlOptions(
             depth=1 if args.depth is None else args.depth,
             limit=args.limit or 10,
@@ -393,6 +416,37 @@ class AgentTools:
         result = await self.ferret.crawl(args.url, options, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
         return Answer(views.render_crawl(data, self.fence()), data)
+
+    async def _site_start(self, url: str, scope: str) -> None:
+        """Refuse a crawl's or map's start as a fetch of it is refused (not a URL, the domain lists,
+        robots.txt), and a scope off its host: what they list is on that host alone."""
+        refused = await self._refusal(url)
+        if refused is not None:
+            raise FerretError(refused.code, refused.message)
+        outside = self.domains.refusal(scope)
+        if outside:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
+        if _host(scope) != _host(url):
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"scope {scope!r} is not on the host of {url!r}")
+
+    # -- web_map -----------------------------------------------------------------------------
+    async def web_map(self, args: WebMapArgs) -> Answer:
+        from webferret.site_map import MapOptions, site_root
+
+        scope = args.scope or site_root(args.url)
+        await self._site_start(args.url, scope)
+        options = MapOptions(
+            limit=args.limit or 50,
+            search=args.search,
+            scope=scope,
+            include=tuple(args.include or ()),
+            exclude=tuple(args.exclude or ()),
+            robots=self.settings.respect_robots,
+            sitemap=args.sitemap is not False,
+        )
+        result = await self.ferret.map_site(args.url, options, fresh=bool(args.fresh))
+        data = result.model_dump(mode="json")
+        return Answer(views.render_map(data, self.fence()), data)
 
     # -- web_open ----------------------------------------------------------------------------
     async def web_open(self, args: WebOpenArgs) -> Answer:

@@ -10,6 +10,7 @@ from typing import Any
 from webferret.crawler import CrawlResult
 from webferret.models import Envelope, FetchedPages, Hit, Page
 from webferret.search.types import SearchResult
+from webferret.site_map import SiteMap
 from webferret.store.types import (
     DocumentOutline,
     FoundPassages,
@@ -36,6 +37,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "store-stats.schema.json": StoreStats.model_json_schema(),
         "store-list.schema.json": StoredPages.model_json_schema(),
         "crawl.schema.json": CrawlResult.model_json_schema(),
+        "map.schema.json": SiteMap.model_json_schema(),
     }
 
 

@@ -276,6 +276,32 @@ def render_listed(data: JSON, fence: Fence) -> str:
     return "\n".join(lines)
 
 
+def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
+    """A site's map (`SiteMap` as JSON): the summary, the fenced URLs with their link texts (the
+    site's words), and how to read them."""
+    from webferret.present.pages import map_summary
+
+    lines = [fence.directive(), "", safe_message(map_summary(data), fence.nonce)]
+    body = [
+        f"- {entry['url']}" + (f" ({one_line(str(entry['text']), 160)})" if entry.get("text") else "")
+        for entry in data.get("urls") or []
+    ]
+    if body:
+        lines.append(fence.wrap("\n".join(body), source=str(data.get("final_url") or data.get("start"))))
+    error = data.get("start_error")
+    if error:
+        message = safe_message(str(error["message"]), fence.nonce)
+        lines.append(f"The start page could not be read: ERROR {error['code']}: {message}")
+    if data.get("not_listed"):
+        lines.append(
+            "Not listed: " + ", ".join(f"{count} {why}" for why, count in data["not_listed"].items()) + "."
+        )
+    if body:
+        read = "web_fetch(urls=[...])" if style == "mcp" else "webferret fetch URL... --agent"
+        lines.append(f"Read the ones you need with {read}.")
+    return "\n".join(lines)
+
+
 def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens: int | None = None) -> str:
     """Passages that match a query: of one stored document (`web_open(handle, search=...)`), or of
     every stored page (no handle), each then headed by its page's handle, title and URL.

@@ -240,3 +240,34 @@ def diff_lines(diff: Mapping[str, Any]) -> list[str]:
     if diff.get("diff"):
         lines.append(str(diff["diff"]))
     return lines
+
+
+def map_summary(data: Mapping[str, Any]) -> str:
+    """What a map found, on one line: how many URLs, from where, in which scope."""
+    total = int(data["total"])
+    found = f"{total} URL{'' if total == 1 else 's'}"
+    if data.get("search"):
+        found += f" matching {one_line(str(data['search']), 80)!r}"
+    where = [f"{data.get('from_page', 0)} linked from the page"]
+    if data.get("sitemap_urls") is not None:
+        where.append(f"{data['sitemap_urls']} listed in its sitemaps")
+    shown = f"; the first {len(data['urls'])} shown" if len(data["urls"]) < total else ""
+    return f"{found} in scope {data['scope']} ({', '.join(where)}){shown}"
+
+
+def map_lines(data: Mapping[str, Any]) -> list[str]:
+    """`webferret map URL` for a person: a line per URL with its link text, then the summary."""
+    lines = [
+        f"{entry['url']}" + (f"  {one_line(str(entry['text']), 100)}" if entry.get("text") else "")
+        for entry in data["urls"]
+    ]
+    if data.get("start_error"):
+        error = data["start_error"]
+        lines.append(f"ERROR {error['code']}: {one_line(str(error['message']), 300)} (the start page)")
+    lines.extend(["", map_summary(data)])
+    if data.get("not_listed"):
+        counts = ", ".join(f"{count} {why}" for why, count in data["not_listed"].items())
+        lines.append(f"not listed: {counts}")
+    if data["urls"]:
+        lines.append("read them: webferret fetch URL...")
+    return lines

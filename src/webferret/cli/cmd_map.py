@@ -1,0 +1,97 @@
+"""`webferret map URL [--search WORDS]`: the URLs of a site, found without reading them.
+
+Reads URL (kept in the store) and the site's sitemaps, and lists the URLs they name within a scope
+(by default URL's host), each with the link text URL gives it; `--search` keeps those whose link
+text or path holds its words, best first. Then `webferret fetch` the ones you need.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_agent_view,
+    add_common,
+    add_network,
+    agent_fence,
+    check_agent_view,
+    settings_from_args,
+)
+from webferret.cli.numbers import seconds, whole_number
+from webferret.limits import MAX_MAP_URLS
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "map",
+        help="list a site's URLs from a page's links and its sitemaps, without reading them",
+        description=__doc__,
+    )
+    parser.add_argument("url", metavar="URL", help="a page of the site (its links are listed first)")
+    parser.add_argument(
+        "--search", metavar="WORDS", help="only URLs whose link text or path holds these words"
+    )
+    parser.add_argument(
+        "--limit",
+        type=whole_number(1, MAX_MAP_URLS),
+        default=100,
+        metavar="N",
+        help=f"most URLs listed (100, at most {MAX_MAP_URLS})",
+    )
+    parser.add_argument(
+        "--scope", metavar="URL", help="list only URLs under this prefix (default: URL's host)"
+    )
+    parser.add_argument(
+        "--include", action="append", metavar="GLOB", help="list only paths matching GLOB (repeatable)"
+    )
+    parser.add_argument("--exclude", action="append", metavar="GLOB", help="never list paths matching GLOB")
+    parser.add_argument("--no-sitemap", action="store_true", help="the page's links alone: read no sitemap")
+    parser.add_argument("--ignore-robots", action="store_true", help="list URLs robots.txt disallows too")
+    parser.add_argument("--fresh", action="store_true", help="read the page anew, not from the store")
+    parser.add_argument("--timeout", type=seconds(), metavar="S", help="per-request timeout in seconds")
+    parser.add_argument("--budget", type=seconds(), metavar="S", help="the whole call's time budget")
+    parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+    add_network(parser)
+    add_common(parser)
+    add_agent_view(parser, "link texts and URLs")
+    parser.set_defaults(run=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    from webferret.ferret import Ferret
+    from webferret.site_map import MapOptions
+
+    check_agent_view(args)
+    settings = settings_from_args(args)
+    options = MapOptions(
+        limit=args.limit,
+        search=args.search,
+        scope=args.scope,
+        include=tuple(args.include or ()),
+        exclude=tuple(args.exclude or ()),
+        robots=not args.ignore_robots and settings.respect_robots,
+        sitemap=not args.no_sitemap,
+    )
+    async with Ferret(settings) as ferret:
+        fetch = ferret.fetch_options(
+            timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
+        )
+        result = await ferret.map_site(args.url, options, fetch=fetch, fresh=args.fresh)
+    found = bool(result.urls) or result.start_error is None
+    data = result.model_dump(mode="json")
+    if args.agent:
+        from webferret.present.agent import render_map
+
+        sys.stdout.write(render_map(data, agent_fence(args, settings), style="cli") + "\n")
+    elif args.json:
+        from webferret.cli.common import envelope_json
+
+        envelope_json(found, data=data, meta={"count": len(result.urls)})
+    else:
+        from webferret.present.pages import map_lines
+
+        sys.stdout.write("\n".join(map_lines(data)) + "\n")
+    return EXIT_OK if found else EXIT_FAILED

@@ -1,0 +1,146 @@
+"""`webferret map`: a site's URLs from one page's links and its sitemaps, on the simulated web."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from contract import fits
+from fences import fenced
+from simweb import SimWeb
+from test_crawl import HTML, page
+
+from webferret.cli import main
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError
+from webferret.site_map import MapOptions, MappedUrl, ranked, site_root
+
+ALLOW = ["--allow-host", "127.0.0.1"]
+XML = {"Content-Type": "application/xml"}
+
+
+@pytest.fixture
+def site(simweb: SimWeb) -> SimWeb:
+    """A documentation site: a page with a menu, a sitemap index naming a sitemap, a robots.txt."""
+    simweb.add(
+        "/docs/start",
+        page(
+            "Start",
+            "/docs/install",
+            "/docs/install#linux",  # the same page
+            "/docs/config",
+            "/blog/news",
+            "https://elsewhere.example/x",
+            "/docs/logo.png",
+            "/docs/private/keys",
+        ),
+        headers=HTML,
+    )
+    simweb.add(
+        "/robots.txt",
+        f"User-agent: *\nDisallow: /docs/private/\nSitemap: {simweb.url('/maps/index.xml')}\n",
+        headers={"Content-Type": "text/plain"},
+    )
+    simweb.add(
+        "/maps/index.xml",
+        '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{simweb.url('/maps/docs.xml')}</loc></sitemap></sitemapindex>",
+        headers=XML,
+    )
+    listed = "".join(
+        f"<url><loc>{simweb.url(path)}</loc></url>"
+        for path in ("/docs/install", "/docs/upgrade-guide", "/docs/installation-faq", "/docs/private/x")
+    )
+    simweb.add(
+        "/maps/docs.xml",
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{listed}</urlset>',
+        headers=XML,
+    )
+    return simweb
+
+
+def _paths(data: dict, base: str) -> list[str]:  # type: ignore[type-arg]
+    return [entry["url"].removeprefix(base) for entry in data["urls"]]
+
+
+def test_map_lists_the_pages_links_then_the_sitemaps(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["map", site.url("/docs/start"), "--json", *ALLOW]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    fits(data, "map")
+    assert _paths(data, site.base) == [
+        "/docs/install",
+        "/docs/config",
+        "/blog/news",  # the whole host by default
+        "/docs/upgrade-guide",
+        "/docs/installation-faq",
+    ]
+    assert [entry["source"] for entry in data["urls"]] == ["page"] * 3 + ["sitemap"] * 2
+    assert data["urls"][0]["text"] == "/docs/install" and data["urls"][3]["text"] is None
+    assert data["scope"] == site.url("/") and data["total"] == 5 and data["from_page"] == 3
+    assert data["sitemap_urls"] == 4 and data["handle"]
+    assert data["not_listed"] == {"out_of_scope": 1, "not_a_page": 1, "robots": 2}
+
+
+def test_search_keeps_the_matching_urls_best_first(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", site.url("/docs/start"), "--search", "Install", "--json", *ALLOW]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert _paths(data, site.base) == ["/docs/install", "/docs/installation-faq"]  # link text and path first
+    assert data["urls"][0]["score"] > data["urls"][1]["score"] and data["total"] == 2
+    assert main(["map", site.url("/docs/start"), "--scope", site.url("/docs/"), "--no-sitemap", *ALLOW]) == 0
+    human = capsys.readouterr().out
+    assert human.splitlines()[:2] == [
+        f"{site.url('/docs/install')}  /docs/install",
+        f"{site.url('/docs/config')}  /docs/config",
+    ]
+    assert f"2 URLs in scope {site.url('/docs/')} (2 linked from the page)" in human
+
+
+def test_limit_cuts_the_list_and_the_total_counts_them_all(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["map", site.url("/docs/start"), "--limit", "2", "--ignore-robots", "--json", *ALLOW]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert len(data["urls"]) == 2 and data["total"] == 7 and "robots" not in data["not_listed"]
+
+
+def test_the_agent_view_fences_what_the_site_wrote(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    site.add("/evil/start", page("Evil", "/evil/x"), headers=HTML)
+    site.add("/evil/x", page("X"), headers=HTML)
+    assert main(["map", site.url("/docs/start"), "--agent", *ALLOW]) == 0
+    text = capsys.readouterr().out
+    begin, end = fenced(text)
+    assert site.url("/docs/config") in text[begin:end] and "/docs/config" not in text[end:]
+    assert "Read the ones you need with webferret fetch URL... --agent." in text
+
+
+async def test_a_start_that_cannot_be_read_still_lists_the_sitemaps(site: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(site.url("/docs/missing"), MapOptions(scope=site.url("/docs/")))
+        nothing = await ferret.map_site("not a url")
+    assert result.start_error is not None and result.start_error.code == ErrorCode.HTTP_ERROR
+    assert [entry.source for entry in result.urls] == ["sitemap"] * 3
+    assert nothing.start_error is not None and nothing.urls == [] and nothing.sitemap_urls is None
+
+
+def test_bad_options_are_refused_before_any_request() -> None:
+    for bad in ({"limit": 0}, {"search": "  ?! "}, {"scope": "http://[bad/"}):
+        with pytest.raises(FerretError) as refused:
+            MapOptions(**bad)  # type: ignore[arg-type]
+        assert refused.value.code == ErrorCode.INVALID_ARGUMENT
+
+
+def test_ranking_weighs_link_text_over_path_and_whole_words_over_prefixes() -> None:
+    urls = [
+        MappedUrl(url="https://x.org/setup", text="Install on Linux", source="page"),
+        MappedUrl(url="https://x.org/install", source="sitemap"),
+        MappedUrl(url="https://x.org/installing-more", source="sitemap"),
+        MappedUrl(url="https://x.org/about", text="About us", source="page"),
+    ]
+    assert [entry.url.rsplit("/", 1)[1] for entry in ranked(urls, "install")] == [
+        "setup",
+        "install",
+        "installing-more",
+    ]
+    assert site_root("https://Docs.X.org/guide/intro?x=1") == "https://docs.x.org/"
