@@ -427,6 +427,8 @@ async def test_web_open_searches_every_stored_page_without_a_handle(site: str, t
         across = await session.call_tool("web_open", {"search": "warm bed"})
         listed = await session.call_tool("web_open", {})
         elsewhere = await session.call_tool("web_open", {"site": "elsewhere.example"})
+        here = await session.call_tool("web_open", {"search": "warm bed", "site": "127.0.0.1"})
+        there = await session.call_tool("web_open", {"search": "warm bed", "site": "elsewhere.example"})
         blank = await session.call_tool("web_open", {"search": "  "})
         paged = await session.call_tool("web_open", {"page": 2})
     assert not across.is_error, _text(across)
@@ -455,6 +457,8 @@ async def test_web_open_searches_every_stored_page_without_a_handle(site: str, t
         text.index("IMPORTANT") > text.index("<<<webferret-untrusted-begin") if "IMPORTANT" in text else True
     )
     assert "2 pages stored, newest first:" in text and "Read one with web_open(handle=" in text
+    assert here.structured_content["passages"][0]["url"] == f"{site}/ferrets/inject"
+    assert not there.is_error and there.structured_content["passages"] == []
     assert elsewhere.structured_content["total"] == 0 and "0 pages of elsewhere.example stored" in _text(
         elsewhere
     )

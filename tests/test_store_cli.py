@@ -393,3 +393,26 @@ def test_store_export_stops_quietly_when_its_reader_does(tmp_path: Path) -> None
         ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and done.stdout.count("\n") == 1 and "Error" not in done.stderr, done.stderr
+
+
+def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = PageStore.in_home(tmp_path)
+    for url in ("https://docs.stoat.example/a", "https://stoat.example/b", "https://notstoat.example/c"):
+        store.put(Page(url=url, ok=True, title=url, content=f"Stoats turn white in winter at {url}."))
+    store.put(
+        Page(url="https://stoat.example/b", ok=True, content="<p>Stoats</p>", format="html")
+    )  # a variant
+    store.close()
+    _, out = _json(capsys, "find", "stoats", "winter", "--site", "stoat.example", "--home", str(tmp_path))
+    assert sorted(p["url"] for p in out["data"]["passages"]) == [
+        "https://docs.stoat.example/a",
+        "https://stoat.example/b",
+    ]
+    _, out = _json(
+        capsys, "find", "stoats", "--site", "https://docs.stoat.example/x", "--home", str(tmp_path)
+    )
+    assert [p["url"] for p in out["data"]["passages"]] == ["https://docs.stoat.example/a"]
+    handle = _handle(tmp_path, "https://notstoat.example/c")
+    args = ["find", "stoats", "--site", "stoat.example", "--handle", handle, "--home", str(tmp_path)]
+    _, out = _json(capsys, *args)
+    assert out["data"]["passages"] == []  # both narrow: a handle of another site finds nothing

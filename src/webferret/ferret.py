@@ -543,14 +543,16 @@ class Ferret:
     async def list_stored(self, site: str | None = None, n: int = 20) -> StoredPages:
         """The `n` stored documents fetched last (of `site`, a host with its subdomains), newest first."""
         _check_count("n", n)
-        if site is not None:
-            _check_text("site", site)
+        site = _site_text(site)
         self.check_store()
         await self._written()
-        return await asyncio.to_thread(self.store.listed, site.strip().lower() if site else None, n)
+        return await asyncio.to_thread(self.store.listed, site, n)
 
-    async def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
+    async def find(
+        self, query: str, handles: Sequence[str] | None = None, n: int = 5, site: str | None = None
+    ) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
+        `handles` or `site` (a host, its subdomains too) narrow the pages searched.
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer); an
         empty or blank query is `invalid_argument`, as in `search`."""
         from webferret.store.passages import query_terms
@@ -570,7 +572,7 @@ class Ferret:
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):
                 raise not_stored(handle)
-        return await asyncio.to_thread(self.store.find, query, handles, n)
+        return await asyncio.to_thread(self.store.find, query, handles, n, _site_text(site))
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         try:
@@ -640,6 +642,17 @@ def _check_text(name: str, value: object, text: bool = True) -> None:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
     if text and not _is_text(value):  # a lone surrogate, from JSON (`"\ud800"`) or an undecodable argv byte
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: it has a character that is no text")
+
+
+def _site_text(site: object) -> str | None:
+    """A site filter as the store matches it (a host, lower-case), or None; a blank one is refused."""
+    if site is None:
+        return None
+    _check_text("site", site)
+    host = str(site).strip().lower()
+    if not host:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "site: a host such as docs.python.org, not a blank")
+    return host
 
 
 def _check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:

@@ -156,15 +156,15 @@ class WebOpenArgs(BaseModel):
         default=None,
         min_length=1,
         max_length=253,
-        description="without a handle or search: list only this host's stored pages (its subdomains too)",
+        description="without a handle: list or search only this host's stored pages (its subdomains too)",
     )
 
     @model_validator(mode="after")
     def _handle_or_search(self) -> WebOpenArgs:
         if self.search is not None and not self.search.strip():
             raise ValueError("the search is blank: give words to look for across the stored pages")
-        if self.site is not None and (self.handle is not None or self.search is not None):
-            raise ValueError("site narrows the list of stored pages: it takes no handle and no search")
+        if self.site is not None and self.handle is not None:
+            raise ValueError("site narrows the stored pages listed or searched: it takes no handle")
         if self.handle is None and self.search is None:
             given = [name for name in ("page", "links", "link_limit") if getattr(self, name)]
             if given:
@@ -498,11 +498,12 @@ class AgentTools:
         return Answer(views.render_listed(data, self.fence()), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
-        found = await self.ferret.find(args.search, [args.handle] if args.handle else None, 10)
+        found = await self.ferret.find(args.search, [args.handle] if args.handle else None, 10, args.site)
         found = [p for p in found if not (p.url and self.domains.refusal(p.url))]
         data = {
             "handle": args.handle,
             "search": args.search,
+            "site": args.site,
             "passages": [passage.model_dump(mode="json") for passage in found],
         }
         size = self.settings.page_tokens  # passages are numbered in the store's pages

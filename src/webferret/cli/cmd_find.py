@@ -12,6 +12,7 @@ from webferret.cli.common import (
     agent_fence,
     check_agent_view,
     settings_from_args,
+    site_host,
 )
 from webferret.cli.numbers import whole_number
 from webferret.limits import MAX_PASSAGES
@@ -25,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         action="append",
         metavar="H",
         help="search only this stored page: a handle or its URL (repeatable)",
+    )
+    parser.add_argument(
+        "--site", type=site_host, metavar="HOST", help="search only this host's pages (its subdomains too)"
     )
     parser.add_argument(
         "-n", type=whole_number(1, MAX_PASSAGES), default=5, metavar="N", help="most passages answered (5)"
@@ -41,7 +45,7 @@ async def run(args: argparse.Namespace) -> int:
     args.query = " ".join(args.query)
     settings = settings_from_args(args)
     async with Ferret(settings) as ferret:
-        passages = await ferret.find(args.query, handles=args.handle, n=args.n)
+        passages = await ferret.find(args.query, handles=args.handle, n=args.n, site=args.site)
     if args.agent:
         from webferret.present.agent import render_passages
 

@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_common, fail, settings_from_args
+from webferret.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_common,
+    fail,
+    settings_from_args,
+    site_host,
+)
 from webferret.cli.numbers import whole_number
 
 if TYPE_CHECKING:
@@ -97,19 +105,6 @@ async def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("".join(f"{key}: {value}\n" for key, value in data.items()))
     return EXIT_OK
-
-
-def site_host(text: str) -> str:
-    """The host `--site` names: a host such as docs.python.org, or a URL's."""
-    from urllib.parse import urlsplit
-
-    try:
-        host = urlsplit(text.strip() if "://" in text else f"//{text.strip()}").hostname
-    except ValueError:
-        host = None
-    if not host:
-        raise argparse.ArgumentTypeError(f"expected a host such as docs.python.org, got {text!r}")
-    return host
 
 
 def _list(args: argparse.Namespace, listed: StoredPages) -> int:

@@ -101,6 +101,19 @@ def agent_fence(args: argparse.Namespace, settings: Any) -> Any:
     return Fence.new(datamark=args.datamark or settings.datamark)
 
 
+def site_host(text: str) -> str:
+    """The host `--site` names: a host such as docs.python.org, or a URL's."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(text.strip() if "://" in text else f"//{text.strip()}").hostname
+    except ValueError:
+        host = None
+    if not host:
+        raise argparse.ArgumentTypeError(f"expected a host such as docs.python.org, got {text!r}")
+    return host
+
+
 def request_header(text: str) -> tuple[str, str]:
     """`--header 'NAME: VALUE'` as a pair, checked as the library checks it (`fetch.types.check_header`)."""
     from webferret.fetch.types import check_header

@@ -1,4 +1,5 @@
-"""Which documents the store holds, newest first: for `store list` and `store export`.
+"""Which documents the store holds: newest first for `store list` and `store export`, one site's
+for `find --site`.
 
 A document's time is its newest reading's; a site is a host with its subdomains, matched on the
 handles (`site~hash12`), so `docs.python.org` is not `python.org.evil`, and a `_` or `%` in it is
@@ -33,3 +34,14 @@ def newest_documents(
         (*args, *extra, *((n,) if n is not None else ())),
     ).fetchall()
     return int(total), [(str(document), int(count)) for document, count in rows]
+
+
+def indexed_handles(conn: sqlite3.Connection, site: str) -> list[str]:
+    """The handles whose passages stand for the documents of `site` (the rows that hold passages)."""
+    where, args = site_filter(site)
+    rows = conn.execute(
+        f"SELECT DISTINCT handle FROM pages WHERE {where} "
+        "AND EXISTS (SELECT 1 FROM chunks c WHERE c.page_id = pages.id)",
+        args,
+    )
+    return [str(row[0]) for row in rows]

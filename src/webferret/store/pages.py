@@ -20,7 +20,7 @@ from webferret.store import schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.handles import content_hash, handle_for
-from webferret.store.listing import newest_documents
+from webferret.store.listing import indexed_handles, newest_documents
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
 from webferret.store.schema import connect, fts5_available, is_locked, retry_locked
 from webferret.store.types import ListedPage, Passage, StoredPage, StoredPages, StoreStats
@@ -321,11 +321,19 @@ class PageStore:
         )
 
     # -- passages -------------------------------------------------------------------------------
-    def find(self, query: str, handles: Sequence[str] | None = None, n: int = 5) -> list[Passage]:
-        """The best passages for `query` across stored pages (or the given handles, or URLs): of each
-        document, the text its handle opens (a variant's handle searches its document)."""
+    def find(
+        self, query: str, handles: Sequence[str] | None = None, n: int = 5, site: str | None = None
+    ) -> list[Passage]:
+        """The best passages for `query` across stored pages (or the given handles, or URLs; or the
+        pages of `site`, a host with its subdomains): of each document, the text its handle opens (a
+        variant's handle searches its document)."""
         if handles is not None:
             handles = [self._searched(h) for h in handles]
+        if site is not None:
+            of_site = self._read(lambda conn: indexed_handles(conn, site))
+            handles = of_site if handles is None else [h for h in handles if h in set(of_site)]
+            if not handles:
+                return []
         if self._read(self.index.needs_rebuild):
             self._write(self.index.ensure)
         # a document stored under two URLs (a redirect's start and its end, say) has each passage
