@@ -335,8 +335,9 @@ class Ferret:
                     code=ErrorCode.INVALID_URL, message=f"{shown}: not a URL (a character that is no text)"
                 ),
             )
-        # a wait for an element or a screenshot asks for a new rendering; a cookie, for another page
-        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or _private(url, opts)
+        # a wait for an element, actions or a screenshot ask for a new rendering; a cookie, another page
+        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or bool(opts.actions)
+        skip = skip or _private(url, opts)
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             return served(stored.page, xopts, "store", url)

@@ -94,6 +94,12 @@ class WebFetchArgs(BaseModel):
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
     )
+    actions: list[str] | None = Field(
+        default=None,
+        max_length=20,
+        description="render in the browser and do these steps before reading, in order: click:CSS, "
+        "type:CSS=TEXT, press:KEY, scroll[:N], wait:SECONDS, wait-for:CSS (e.g. 'click:#load-more')",
+    )
     tier: Tier | None = Field(
         default=None,
         description="read with this tier: auto (default), http, impersonate or browser; a stored copy "
@@ -107,7 +113,7 @@ class WebFetchArgs(BaseModel):
     def fetch_overrides(self) -> dict[str, Any]:
         """The fetch options these arguments ask for (`FetchOptions` has `wait_for` pick the browser,
         and refuses it a tier without one)."""
-        asked = {"tier": self.tier, "wait_for": self.wait_for}
+        asked = {"tier": self.tier, "wait_for": self.wait_for, "actions": tuple(self.actions or ()) or None}
         return {name: value for name, value in asked.items() if value is not None}
 
 

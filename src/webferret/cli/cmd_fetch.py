@@ -49,6 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument("--wait-for", metavar="CSS", help="browser: wait until this CSS selector is present")
     parser.add_argument(
+        "--action",
+        dest="actions",
+        action="append",
+        metavar="STEP",
+        help="browser: do this before reading, in order (repeatable): click:CSS, type:CSS=TEXT, "
+        "press:KEY, scroll[:N], wait:S, wait-for:CSS",
+    )
+    parser.add_argument(
         "--header",
         action="append",
         type=request_header,
@@ -82,8 +90,8 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:
-    """`--screenshot`, `--wait-for` and `--mobile` need the browser: they pick it, and refuse a tier
-    without one."""
+    """`--screenshot`, `--wait-for`, `--action` and `--mobile` need the browser: they pick it, and
+    refuse a tier without one."""
     from webferret.fetch.types import browser_only_asked
 
     needs = browser_only_asked(vars(args))
@@ -91,7 +99,7 @@ def _browser_tier(args: argparse.Namespace) -> str | None:
         return args.tier
     from webferret.models import ErrorCode, FerretError
 
-    flag = "--" + needs.replace("_", "-")
+    flag = "--action" if needs == "actions" else "--" + needs.replace("_", "-")
     if args.screenshot and len(args.urls) > 1:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "--screenshot takes one URL (one PNG per call)")
     if args.tier in ("http", "impersonate"):
@@ -123,6 +131,7 @@ async def run(args: argparse.Namespace) -> int:
                 screenshot=args.screenshot,
                 mobile=args.mobile,
                 wait_for=args.wait_for,
+                actions=tuple(args.actions or ()) or None,
                 headers=tuple(args.header or ()) or None,
             )
             xopts = ferret.extract_options(

@@ -185,6 +185,11 @@ class BrowserTier:
                 baseline = _shell_letters(guard.main_body, opts.draws_later)
                 until = min(started + opts.timeout - READING_MARGIN, time.monotonic() + DRAW_WAIT)
                 html = await _drawn(page, html, until, baseline)
+            if opts.actions and not walled:
+                from webferret.fetch.actions import perform
+
+                await perform(page, opts.actions, started + opts.timeout - READING_MARGIN)
+                html = await page.content()
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, message)

@@ -13,14 +13,14 @@ if TYPE_CHECKING:
 
 Tier = Literal["auto", "http", "impersonate", "browser"]
 
-BROWSER_ONLY = ("screenshot", "wait_for", "mobile")
+BROWSER_ONLY = ("screenshot", "wait_for", "mobile", "actions")
 """Options only the browser tier carries out: one asked for picks that tier, and a tier without a
 browser (http, impersonate) refuses it. The CLI's flags are their names with dashes."""
 
 
 def browser_only_asked(values: Mapping[str, Any]) -> str | None:
     """The first option of `BROWSER_ONLY` that `values` (names to values) asks for, or None."""
-    return next((name for name in BROWSER_ONLY if values.get(name) not in (None, False, "")), None)
+    return next((name for name in BROWSER_ONLY if values.get(name) not in (None, False, "", ())), None)
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class FetchOptions:
     screenshot: str | None = None
     mobile: bool = False
     wait_for: str | None = None  # browser tier: wait until this CSS selector is in the page
+    actions: tuple[str, ...] = ()  # browser tier: steps done before the page is read (`fetch.actions`)
     # browser tier: the page was read as a JavaScript app's shell (extraction found it): the browser
     # waits, `DRAW_WAIT` at most, until the page shows more than the server sent
     draws_later: bool = False
@@ -49,12 +50,16 @@ class FetchOptions:
     def __post_init__(self) -> None:
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
+        if self.actions:
+            from webferret.fetch.actions import parse_actions
+
+            object.__setattr__(self, "actions", parse_actions(self.actions))
         needs = browser_only_asked({name: getattr(self, name) for name in BROWSER_ONLY})
         if needs and self.tier in ("http", "impersonate"):
             from webferret.models import ErrorCode, FerretError
 
             raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{needs} needs the browser, not tier {self.tier}")
-        if needs:  # only the browser waits for an element, takes a picture or renders as a phone
+        if needs:  # only the browser waits for an element, takes a picture, acts or renders as a phone
             object.__setattr__(self, "tier", "browser")
         if self.screenshot:
             check_screenshot(self.screenshot)

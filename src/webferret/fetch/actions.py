@@ -1,0 +1,169 @@
+"""Browser actions: what a reader does to a page before it is read (`--action`, MCP `actions`).
+
+A page that shows its text only after a click ("Load more", "Show all comments", a tab, a cookie
+banner's "Accept"), a scroll (an endless list) or a search typed into a form is read after those
+steps, in order, by the browser tier:
+
+- `click:CSS`: click the first element matching CSS (waiting for it to be there and visible);
+- `type:CSS=TEXT`: type TEXT into the field matching CSS (its value replaced);
+- `press:KEY`: press a key in the element that has focus (`Enter`, `Tab`, `PageDown`...);
+- `scroll` or `scroll:N`: scroll to the bottom N times (1; at most `MAX_SCROLLS`), letting the page
+  load what each brings;
+- `wait:S`: wait S seconds (at most `MAX_WAIT`);
+- `wait-for:CSS`: wait until an element matching CSS is in the page.
+
+Every request these steps cause passes the same guard as the page's own (the SSRF guard, the
+proxy), and they share the page's timeout. A step that cannot be done fails the page with an error
+naming the step: `timeout` when its element never came, `invalid_argument` for a bad step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from webferret.models import ErrorCode, FerretError
+
+MAX_ACTIONS = 20
+MAX_WAIT = 10.0
+MAX_SCROLLS = 20
+SETTLE = 2.0
+"""Seconds a click, key or scroll waits at most for the page to change (what it loads to arrive)."""
+QUIET = 0.3
+"""Seconds a changed page must stay the same to count as settled."""
+POLL = 0.1
+KINDS = ("click", "type", "press", "scroll", "wait", "wait-for")
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    target: str = ""  # a CSS selector, or the key to press
+    value: str = ""  # the text to type, or the seconds or scrolls as text
+
+
+def parse_action(text: str) -> Action:
+    """`click:#more` -> Action; a step that is not one of `KINDS`, or lacks what it needs, is
+    `invalid_argument` saying what was expected."""
+    from webferret.fetch.types import check_css
+
+    kind, _, rest = text.strip().partition(":")
+    kind, rest = kind.strip().lower(), rest.strip()
+    if kind not in KINDS:
+        expected = "click:CSS, type:CSS=TEXT, press:KEY, scroll[:N], wait:SECONDS or wait-for:CSS"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"action {text!r}: expected {expected}")
+    if kind in ("click", "wait-for", "type"):
+        css, _, typed = rest.partition("=") if kind == "type" else (rest, "", "")
+        if not css.strip() or (kind == "type" and "=" not in rest):
+            shape = "type:CSS=TEXT" if kind == "type" else f"{kind}:CSS"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"action {text!r}: expected {shape}")
+        check_css(css.strip(), f"{kind} selector")
+        return Action(kind, css.strip(), typed)
+    if kind == "press":
+        if not rest:
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, f"action {text!r}: expected press:KEY, e.g. press:Enter"
+            )
+        return Action(kind, rest)
+    number = _number(text, rest or "1", kind)
+    if kind == "scroll" and (number != int(number) or not 1 <= number <= MAX_SCROLLS):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"action {text!r}: scroll 1 to {MAX_SCROLLS} times")
+    if kind == "wait" and not 0 < number <= MAX_WAIT:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT, f"action {text!r}: wait above 0 and at most {MAX_WAIT:g} s"
+        )
+    return Action(kind, "", rest or "1")
+
+
+def _number(text: str, value: str, kind: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT, f"action {text!r}: {kind} takes a number, not {value!r}"
+        )
+    return number
+
+
+def parse_actions(steps: Any) -> tuple[str, ...]:
+    """The steps as given, each checked (`parse_action`), at most `MAX_ACTIONS`."""
+    if isinstance(steps, str):
+        steps = (steps,)
+    steps = tuple(steps or ())
+    if len(steps) > MAX_ACTIONS:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{len(steps)} actions: at most {MAX_ACTIONS}")
+    for step in steps:
+        if not isinstance(step, str):
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, f"an action is text such as 'click:#more', not {step!r}"
+            )
+        parse_action(step)
+    return steps
+
+
+async def perform(page: Any, steps: tuple[str, ...], deadline: float) -> None:
+    """Do each step on the Playwright `page`, in order, by `deadline` (`time.monotonic()`)."""
+    from playwright.async_api import Error
+
+    for number, step in enumerate(steps, start=1):
+        action = parse_action(step)
+        left = max(0.1, deadline - time.monotonic())
+        try:
+            await _do(page, action, left)
+        except Error as exc:
+            said = f"action {number} ({step!r})"
+            if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower():
+                message = (
+                    f"{said} could not be done within the page's timeout ({left:.1f} s left) at {page.url}"
+                )
+                raise FerretError(ErrorCode.TIMEOUT, message) from None
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{said} failed: {first}") from None
+
+
+async def _do(page: Any, action: Action, left: float) -> None:
+    deadline = time.monotonic() + left
+    ms = left * 1000
+    if action.kind == "type":
+        await page.locator(f"css={action.target}").first.fill(action.value, timeout=ms)
+    elif action.kind == "wait-for":
+        await page.wait_for_selector(f"css={action.target}", state="attached", timeout=ms)
+    elif action.kind == "wait":
+        await asyncio.sleep(min(float(action.value), left))
+    else:  # a step whose effect comes later: what it loads is waited for
+        for _ in range(int(float(action.value)) if action.kind == "scroll" else 1):
+            before = await _size(page)
+            if action.kind == "click":
+                await page.locator(f"css={action.target}").first.click(timeout=ms)
+            elif action.kind == "press":
+                await page.keyboard.press(action.target)
+            else:
+                await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            await _settled(page, before, min(deadline, time.monotonic() + SETTLE))
+
+
+async def _size(page: Any) -> int:
+    """How much the page shows: its text's length (a step that loads more makes it grow)."""
+    from playwright.async_api import Error
+
+    with contextlib.suppress(Error):  # a click that navigates leaves no document for a moment
+        return int(await page.evaluate("document.body ? document.body.innerText.length : 0"))
+    return -1
+
+
+async def _settled(page: Any, before: int, until: float) -> None:
+    """Wait until the page has changed from `before` and stayed the same `QUIET` seconds, or `until`."""
+    last, since = before, time.monotonic()
+    while time.monotonic() < until:
+        await asyncio.sleep(POLL)
+        now = await _size(page)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif last != before and time.monotonic() - since >= QUIET:
+            return

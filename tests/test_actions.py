@@ -1,0 +1,125 @@
+"""`--action STEP`: the browser clicks, types, presses and scrolls before the page is read, on pages
+served on loopback whose text appears only after those steps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tiers_web import loopback_policy, serve
+
+from webferret.cli import main
+from webferret.config import Settings
+from webferret.fetch.actions import MAX_ACTIONS, parse_action, parse_actions
+from webferret.fetch.browser import BrowserTier
+from webferret.fetch.types import FetchOptions
+from webferret.mcp_tools import WebFetchArgs
+from webferret.models import ErrorCode, FerretError
+
+CHROMIUM = "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
+WORDS = "Ferrets sleep eighteen hours a day and hide socks under the sofa. " * 6
+MORE = "Otters float on their backs and hold paws so the current does not part them. " * 6
+FOUND = "Stoats turn white in winter, all but the black tip of the tail. " * 6
+PAGE = f"""<html><head><title>Acts</title></head><body><article><h1>First part</h1><p>{WORDS}</p>
+<div id="more"></div><button id="load">Load more</button>
+<form id="ask"><input id="q" name="q"><button type="submit">Go</button></form><div id="answer"></div>
+<div style="height: 3000px"></div><div id="feed"></div></article>
+<script>
+document.getElementById('load').onclick = function () {{
+  fetch('/more').then(function (r) {{ return r.text(); }}).then(function (t) {{
+    document.getElementById('more').innerHTML = '<h2>Loaded</h2><p>' + t + '</p>';
+  }});
+}};
+document.getElementById('ask').onsubmit = function (e) {{
+  e.preventDefault();
+  if (document.getElementById('q').value === 'stoat') {{
+    document.getElementById('answer').innerHTML = '<h2>Found</h2><p>{FOUND}</p>';
+  }}
+}};
+window.addEventListener('scroll', function () {{
+  if (!document.getElementById('tail')) {{
+    document.getElementById('feed').innerHTML = '<p id="tail">The feed went on: badgers dig setts.</p>';
+  }}
+}});
+</script></body></html>"""
+
+
+def test_steps_are_checked_before_any_request() -> None:
+    assert parse_action(" Click: #load ").target == "#load"
+    typed = parse_action("type:#q=stoat=white")
+    assert (typed.target, typed.value) == ("#q", "stoat=white")
+    for bad, said in (
+        ("hover:#x", "expected click:CSS"),
+        ("click:", "expected click:CSS"),
+        ("type:#q", "expected type:CSS=TEXT"),
+        ("click:div[", "bad click selector"),
+        ("wait:60", "at most 10 s"),
+        ("wait:soon", "takes a number"),
+        ("scroll:0", "scroll 1 to 20 times"),
+        ("press:", "press:KEY"),
+    ):
+        with pytest.raises(FerretError) as raised:
+            parse_action(bad)
+        assert raised.value.code == ErrorCode.INVALID_ARGUMENT and said in raised.value.message, bad
+    with pytest.raises(FerretError, match=f"at most {MAX_ACTIONS}"):
+        parse_actions(["wait:1"] * (MAX_ACTIONS + 1))
+    assert FetchOptions(actions=("click:#load",)).tier == "browser"
+    with pytest.raises(FerretError, match="actions needs the browser, not tier http"):
+        FetchOptions(tier="http", actions=("scroll",))
+    assert WebFetchArgs(urls=["https://x.example/"], actions=["scroll:2"]).fetch_overrides() == {
+        "actions": ("scroll:2",)
+    }
+
+
+def test_the_cli_says_a_bad_step_and_a_tier_without_a_browser(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fetch", "--action", "hover:#x", "http://127.0.0.1:9/"]) == 2
+    assert "action 'hover:#x': expected click:CSS" in capsys.readouterr().err
+    assert main(["fetch", "--tier", "http", "--action", "scroll", "http://127.0.0.1:9/"]) == 2
+    assert "--action needs the browser, not --tier http" in capsys.readouterr().err
+
+
+@needs_chromium
+async def test_click_type_press_and_scroll_bring_text_in_before_the_page_is_read() -> None:
+    tier, policy = BrowserTier(SETTINGS), loopback_policy()
+    try:
+        with serve() as site:
+            site.page("/", PAGE)
+            site.page("/more", MORE, content_type="text/plain")
+            target = await policy.vet(site.base + "/")
+            plain = await tier.fetch(target, FetchOptions(timeout=20), policy)
+            steps = ("click:#load", "type:#q=stoat", "press:Enter", "scroll")
+            acted = await tier.fetch(target, FetchOptions(timeout=20, actions=steps), policy)
+            with pytest.raises(FerretError) as missing:
+                await tier.fetch(target, FetchOptions(timeout=3, actions=("click:#nowhere",)), policy)
+    finally:
+        await tier.aclose()
+    shown = (
+        b'<div id="more"><h2>Loaded</h2>',
+        b'<div id="answer"><h2>Found</h2>',
+        b'<div id="feed"><p id="tail">',
+    )
+    assert not any(mark in plain.body for mark in shown) and MORE.strip().encode() not in plain.body
+    assert all(mark in acted.body for mark in shown) and MORE.strip().encode() in acted.body
+    assert missing.value.code == ErrorCode.TIMEOUT
+    assert "action 1 ('click:#nowhere') could not be done within the page's timeout" in missing.value.message
+
+
+@needs_chromium
+def test_cli_fetch_with_actions_reads_what_they_loaded(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", CHROMIUM)
+    monkeypatch.setenv("WEBFERRET_BROWSER_NO_SANDBOX", "1")
+    home = ["--home", str(tmp_path), "--allow-host", "127.0.0.1"]
+    with serve() as site:
+        site.page("/", PAGE)
+        site.page("/more", MORE, content_type="text/plain")
+        assert main(["fetch", "--json", *home, site.base + "/"]) == 0  # stored without the click
+        capsys.readouterr()
+        code = main(["fetch", "--json", *home, "--action", "click:#load", site.base + "/"])
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert code == 0 and page["fetched_via"] == "browser", page["error"]
+    assert MORE.strip() in page["content"] and WORDS.strip() in page["content"]  # not the stored copy
