@@ -15,12 +15,16 @@ from webferret.cli.common import (
     EXIT_OK,
     add_agent_view,
     add_common,
+    add_fetch_limits,
     add_network,
+    add_site_rules,
     agent_fence,
     check_agent_view,
+    fetch_limits,
     settings_from_args,
+    site_rules,
 )
-from webferret.cli.numbers import seconds, whole_number
+from webferret.cli.numbers import whole_number
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 
 REASONS = {
@@ -52,30 +56,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="N",
         help=f"most pages read (20, at most {MAX_CRAWL_PAGES})",
     )
-    parser.add_argument(
-        "--scope", metavar="URL", help="follow only links under this URL prefix (default: URL's folder)"
-    )
-    parser.add_argument(
-        "--include",
-        action="append",
-        metavar="GLOB",
-        help="follow only paths matching GLOB, e.g. '/docs/*' (repeatable)",
-    )
-    parser.add_argument(
-        "--exclude", action="append", metavar="GLOB", help="never follow paths matching GLOB (repeatable)"
-    )
+    add_site_rules(parser, "follow", "URL's folder")
     parser.add_argument(
         "--sitemap",
         action="store_true",
         help="also read the pages the site's sitemaps list (robots.txt's Sitemap lines, else /sitemap.xml)",
     )
-    parser.add_argument("--ignore-robots", action="store_true", help="follow links robots.txt disallows")
     parser.add_argument("--fresh", action="store_true", help="skip the page store: always fetch anew")
-    parser.add_argument("--timeout", type=seconds(), metavar="S", help="per-page timeout in seconds")
-    parser.add_argument(
-        "--budget", type=seconds(), metavar="S", help="the whole crawl's time budget (setting budget)"
-    )
-    parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+    add_fetch_limits(parser, "the whole crawl's time budget (setting budget)")
     add_network(parser)
     add_common(parser)
     add_agent_view(parser, "page titles")
@@ -103,16 +91,11 @@ async def run(args: argparse.Namespace) -> int:
     options = CrawlOptions(
         depth=args.depth,
         limit=args.limit,
-        scope=args.scope,
-        include=tuple(args.include or ()),
-        exclude=tuple(args.exclude or ()),
-        robots=not args.ignore_robots and settings.respect_robots,
         sitemap=args.sitemap,
+        **site_rules(args, settings),
     )
     async with Ferret(settings) as ferret:
-        fetch = ferret.fetch_options(
-            timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
-        )
+        fetch = fetch_limits(ferret, args)
         lines = page_lines(args, settings) if args.jsonl else None
         on_page = None if args.json or args.agent or lines else _write_page
         on_read = lines.write_page if lines else None

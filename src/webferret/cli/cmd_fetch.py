@@ -12,6 +12,7 @@ from webferret.cli.common import (
     EXIT_OK,
     add_agent_view,
     add_common,
+    add_fetch_limits,
     add_links,
     add_network,
     add_scope,
@@ -22,9 +23,9 @@ from webferret.cli.common import (
     settings_from_args,
     start_early,
 )
-from webferret.cli.numbers import seconds, whole_number
+from webferret.cli.numbers import whole_number
 
-POSITIVE, SECONDS = whole_number(), seconds()
+POSITIVE = whole_number()
 EXIT_PIPE_CLOSED = 141  # what a shell reports for a process its reader's exit killed (128 + SIGPIPE)
 LISTED_PAGES = 8  # pages to fork extraction workers for before a URL list is read (`max_urls`' default)
 
@@ -39,10 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--format", choices=("markdown", "text", "html"), help="body format (default markdown)"
     )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
-    parser.add_argument("--timeout", type=SECONDS, metavar="S", help="per-page timeout in seconds")
-    parser.add_argument("--budget", type=SECONDS, metavar="S", help="per-call budget in seconds")
+    add_fetch_limits(parser)
     parser.add_argument("--max-bytes", type=POSITIVE, metavar="N", help="cap on decompressed bytes")
-    parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
     parser.add_argument(
         "--mobile", action="store_true", default=None, help="render as a phone (picks the browser tier)"

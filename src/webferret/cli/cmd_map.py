@@ -15,12 +15,16 @@ from webferret.cli.common import (
     EXIT_OK,
     add_agent_view,
     add_common,
+    add_fetch_limits,
     add_network,
+    add_site_rules,
     agent_fence,
     check_agent_view,
+    fetch_limits,
     settings_from_args,
+    site_rules,
 )
-from webferret.cli.numbers import seconds, whole_number
+from webferret.cli.numbers import whole_number
 from webferret.limits import MAX_MAP_URLS
 
 
@@ -41,19 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="N",
         help=f"most URLs listed (100, at most {MAX_MAP_URLS})",
     )
-    parser.add_argument(
-        "--scope", metavar="URL", help="list only URLs under this prefix (default: URL's host)"
-    )
-    parser.add_argument(
-        "--include", action="append", metavar="GLOB", help="list only paths matching GLOB (repeatable)"
-    )
-    parser.add_argument("--exclude", action="append", metavar="GLOB", help="never list paths matching GLOB")
+    add_site_rules(parser, "list", "URL's host")
     parser.add_argument("--no-sitemap", action="store_true", help="the page's links alone: read no sitemap")
-    parser.add_argument("--ignore-robots", action="store_true", help="list URLs robots.txt disallows too")
     parser.add_argument("--fresh", action="store_true", help="read the page anew, not from the store")
-    parser.add_argument("--timeout", type=seconds(), metavar="S", help="per-request timeout in seconds")
-    parser.add_argument("--budget", type=seconds(), metavar="S", help="the whole call's time budget")
-    parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+    add_fetch_limits(parser, "the whole call's time budget (setting budget)")
     add_network(parser)
     add_common(parser)
     add_agent_view(parser, "link texts and URLs")
@@ -69,16 +64,11 @@ async def run(args: argparse.Namespace) -> int:
     options = MapOptions(
         limit=args.limit,
         search=args.search,
-        scope=args.scope,
-        include=tuple(args.include or ()),
-        exclude=tuple(args.exclude or ()),
-        robots=not args.ignore_robots and settings.respect_robots,
         sitemap=not args.no_sitemap,
+        **site_rules(args, settings),
     )
     async with Ferret(settings) as ferret:
-        fetch = ferret.fetch_options(
-            timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
-        )
+        fetch = fetch_limits(ferret, args)
         result = await ferret.map_site(args.url, options, fetch=fetch, fresh=args.fresh)
     found = bool(result.urls) or result.start_error is None
     data = result.model_dump(mode="json")

@@ -48,6 +48,50 @@ def add_network(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_fetch_limits(parser: argparse.ArgumentParser, budget: str = "per-call budget in seconds") -> None:
+    """`--timeout`, `--budget` and `--tier`: how the pages of a call are read (fetch, crawl, map)."""
+    from webferret.cli.numbers import seconds
+
+    parser.add_argument("--timeout", type=seconds(), metavar="S", help="per-page timeout in seconds")
+    parser.add_argument("--budget", type=seconds(), metavar="S", help=budget)
+    parser.add_argument("--tier", choices=("auto", "http", "impersonate", "browser"), help="fetch tier")
+
+
+def add_site_rules(parser: argparse.ArgumentParser, verb: str, default_scope: str) -> None:
+    """`--scope`, `--include`, `--exclude` and `--ignore-robots` of a command that walks a site's
+    links (`verb`: what it does with one, "follow" or "list")."""
+    parser.add_argument(
+        "--scope", metavar="URL", help=f"{verb} only URLs under this prefix (default: {default_scope})"
+    )
+    parser.add_argument(
+        "--include",
+        action="append",
+        metavar="GLOB",
+        help=f"{verb} only paths matching GLOB, e.g. '/docs/*' (repeatable)",
+    )
+    parser.add_argument(
+        "--exclude", action="append", metavar="GLOB", help=f"never {verb} paths matching GLOB (repeatable)"
+    )
+    parser.add_argument("--ignore-robots", action="store_true", help=f"{verb} URLs robots.txt disallows too")
+
+
+def site_rules(args: argparse.Namespace, settings: Any) -> dict[str, Any]:
+    """The `CrawlOptions` / `MapOptions` fields `add_site_rules`' flags give."""
+    return {
+        "scope": args.scope,
+        "include": tuple(args.include or ()),
+        "exclude": tuple(args.exclude or ()),
+        "robots": not args.ignore_robots and settings.respect_robots,
+    }
+
+
+def fetch_limits(ferret: Any, args: argparse.Namespace) -> Any:
+    """The `FetchOptions` of `add_fetch_limits`' and `add_network`'s flags."""
+    return ferret.fetch_options(
+        timeout=args.timeout, budget=args.budget, tier=args.tier, allow_hosts=tuple(args.allow_host or ())
+    )
+
+
 def add_scope(parser: argparse.ArgumentParser) -> None:
     """Flags that scope a page's content instead of the main-content choice (`extract.scope`)."""
     parser.add_argument("--selector", metavar="CSS", help="keep only the elements matching this CSS selector")
