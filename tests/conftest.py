@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from simweb import SimWeb
+from storeweb import Web, serve
 
 
 @pytest.fixture(autouse=True)
@@ -48,3 +49,10 @@ def closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    """A loopback web of documents with validators (`storeweb`), for the store's end-to-end tests."""
+    with serve() as running:
+        yield running

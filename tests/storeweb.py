@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import tiers_web
@@ -75,3 +76,10 @@ def serve() -> Iterator[Web]:
         site.fallback = web.answer
         web.base = site.base
         yield web
+
+
+def loopback_ferret(home: Path, **settings: object) -> Any:
+    """A `Ferret` with its store in `home` that may read the loopback web."""
+    from webferret.ferret import Ferret
+
+    return Ferret(home=home, allow_hosts=["127.0.0.1"], **settings)

@@ -4,16 +4,14 @@ and `open --diff` (library, CLI, agent view) shows what changed, against a real 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fences import fenced
 from pydantic import ValidationError
-from storeweb import Doc, Web, article, serve
+from storeweb import Doc, Web, article, loopback_ferret
 
 from webferret.cli import main
-from webferret.ferret import Ferret
 from webferret.mcp_tools import WebOpenArgs
 from webferret.models import Page
 from webferret.present.agent import render_diff, render_page_entry
@@ -22,19 +20,9 @@ from webferret.store.changes import changed_lines
 from webferret.store.pages import PageStore
 
 
-@pytest.fixture
-def web() -> Iterator[Web]:
-    with serve() as running:
-        yield running
-
-
-def _ferret(home: Path, **settings: object) -> Ferret:
-    return Ferret(home=home, allow_hosts=["127.0.0.1"], **settings)
-
-
 async def test_a_page_fetched_again_says_whether_it_changed(web: Web, tmp_path: Path) -> None:
     web.docs["/n"] = Doc(article("News", "The ferret show opens on Monday."))
-    async with _ferret(tmp_path) as ferret:
+    async with loopback_ferret(tmp_path) as ferret:
         first = await ferret.fetch(web.url("/n"))
         same = await ferret.fetch(web.url("/n"), fresh=True)
         web.docs["/n"] = Doc(article("News", "The ferret show opens on Tuesday."))
@@ -50,7 +38,7 @@ async def test_a_page_fetched_again_says_whether_it_changed(web: Web, tmp_path: 
 
 async def test_a_304_says_the_page_is_unchanged(web: Web, tmp_path: Path) -> None:
     web.docs["/e"] = Doc(article("Etags", "Validators save bandwidth."), etag='"e1"')
-    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+    async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:
         first = await ferret.fetch(web.url("/e"))
         again = await ferret.fetch(web.url("/e"))
     assert again.fetched_via == "revalidated" and again.meta["change"]["status"] == "same"
@@ -59,7 +47,7 @@ async def test_a_304_says_the_page_is_unchanged(web: Web, tmp_path: Path) -> Non
 
 async def test_diff_shows_the_lines_that_changed_since_the_reading_before(web: Web, tmp_path: Path) -> None:
     web.docs["/d"] = Doc(article("Dates", "The ferret show opens on Monday."))
-    async with _ferret(tmp_path) as ferret:
+    async with loopback_ferret(tmp_path) as ferret:
         await ferret.fetch(web.url("/d"))
         only = await ferret.diff(web.url("/d"))
         web.docs["/d"] = Doc(article("Dates", "The ferret show opens on Tuesday."))

@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from simweb import SimWeb, article_html
-from storeweb import Doc, Web, article, serve
+from storeweb import Doc, Web, article, loopback_ferret
 
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError
 
 
 @pytest.fixture
-def web() -> Iterator[Web]:
-    with serve() as running:
-        yield running
-
-
-def _ferret(home: Path, **settings: object) -> Ferret:
-    return Ferret(home=home, allow_hosts=["127.0.0.1"], **settings)
-
-
-@pytest.fixture
 async def ferret(tmp_path: Path) -> AsyncIterator[Ferret]:
-    async with _ferret(tmp_path) as session:
+    async with loopback_ferret(tmp_path) as session:
         yield session
 
 
@@ -52,7 +42,7 @@ async def test_a_fragment_is_not_the_pages_url(web: Web, ferret: Ferret) -> None
 
 async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path) -> None:
     web.docs["/e"] = Doc(article("Etags", "Validators save bandwidth."), etag='"e1"')
-    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+    async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:
         first = await ferret.fetch(web.url("/e"))
         again = await ferret.fetch(web.url("/e"))
     assert again.fetched_via == "revalidated"
@@ -66,7 +56,7 @@ async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path)
 async def test_stale_page_is_revalidated_with_last_modified(web: Web, tmp_path: Path) -> None:
     stamp = "Wed, 21 Oct 2026 07:28:00 GMT"
     web.docs["/m"] = Doc(article("Dates", "Dates also validate."), last_modified=stamp)
-    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+    async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:
         await ferret.fetch(web.url("/m"))
         again = await ferret.fetch(web.url("/m"))
     assert again.fetched_via == "revalidated"
@@ -75,18 +65,18 @@ async def test_stale_page_is_revalidated_with_last_modified(web: Web, tmp_path: 
 
 async def test_a_revalidated_page_is_fresh_again(web: Web, tmp_path: Path) -> None:
     web.docs["/r"] = Doc(article("Renewed", "Renewed pages rest."), etag='"r1"')
-    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+    async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:
         await ferret.fetch(web.url("/r"))
-    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+    async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:
         assert (await ferret.fetch(web.url("/r"))).fetched_via == "revalidated"
-    async with _ferret(tmp_path) as ferret:
+    async with loopback_ferret(tmp_path) as ferret:
         assert (await ferret.fetch(web.url("/r"))).fetched_via == "store"
     assert len(web.requests) == 2
 
 
 async def test_changed_page_replaces_the_stored_one(web: Web, tmp_path: Path) -> None:
     web.docs["/c"] = Doc(article("Change", "Otters were here first."), etag='"c1"')
-    async with _ferret(tmp_path, fresh_seconds=0) as ferret:
+    async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:
         old = await ferret.fetch(web.url("/c"))
         web.docs["/c"] = Doc(article("Change", "Badgers replaced them."), etag='"c2"')
         new = await ferret.fetch(web.url("/c"))
@@ -171,7 +161,7 @@ async def test_unknown_handle_is_not_found(ferret: Ferret) -> None:
 
 async def test_a_page_fetched_under_an_exemption_needs_it_again(web: Web, tmp_path: Path) -> None:
     web.docs["/x"] = Doc(article("Internal", "An internal page, allowed once."), etag='"x1"')
-    async with _ferret(tmp_path) as ferret:
+    async with loopback_ferret(tmp_path) as ferret:
         assert (await ferret.fetch(web.url("/x"))).ok
         assert (await ferret.fetch(web.url("/x"))).fetched_via == "store"
     async with Ferret(home=tmp_path) as plain:
