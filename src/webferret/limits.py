@@ -17,3 +17,5 @@ MAX_MAP_URLS = 5000
 """The most URLs one `map` answers (its `total` counts them all)."""
 MCP_MAP_URLS = 200
 """The most URLs one MCP `web_map` answers."""
+MAX_READ = 10
+"""The most results one search reads in the same call (`search --read`, `web_search(read=...)`)."""

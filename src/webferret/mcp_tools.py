@@ -19,7 +19,7 @@ from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy
 from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
-from webferret.limits import MAX_QUERY_CHARS, MCP_CRAWL_PAGES, MCP_MAP_URLS
+from webferret.limits import MAX_QUERY_CHARS, MAX_READ, MCP_CRAWL_PAGES, MCP_MAP_URLS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -59,6 +59,19 @@ class WebSearchArgs(BaseModel):
         default=None,
         description="verify every result over the network: no stored copy, no dead link remembered "
         "from a recent search",
+    )
+    read: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_READ,
+        description="also answer the text of the first N results (each its first page of max_tokens), "
+        "to save a web_fetch",
+    )
+    max_tokens: int | None = Field(
+        default=None,
+        ge=100,
+        le=100_000,
+        description="with read: tokens per page read (default the setting's)",
     )
 
     @field_validator("engines", mode="before")
@@ -336,7 +349,17 @@ class AgentTools:
         if result.error is not None:
             raise FerretError(result.error.code, result.error.message)
         data = result.model_dump(mode="json")
-        return Answer(views.render_search(data, self.fence()), data)
+        fence = self.fence()
+        text = views.render_search(data, fence)
+        if args.read and args.verify is not False:
+            from webferret.search.reading import read_results
+
+            page_tokens = args.max_tokens or self.settings.max_tokens
+            read = await read_results(self.ferret, result, args.read, page_tokens)
+            data["read"] = [page.model_dump(mode="json") for page in read]
+            if read:
+                text += "\n\n" + views.render_read(data["read"], data["results"], fence, args.max_tokens)
+        return Answer(text, data)
 
     # -- web_fetch ---------------------------------------------------------------------------
     def _robots_policy(self) -> RobotsPolicy:

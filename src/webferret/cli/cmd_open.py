@@ -75,15 +75,9 @@ async def run(args: argparse.Namespace) -> int:
 
         envelope_json(True, data=opened.model_dump(mode="json"))
         return EXIT_OK
-    lines = [
-        f"# {opened.title or opened.url}",
-        opened.url,
-        f"page {opened.page} of {opened.pages} · {opened.handle} · {opened.tokens} tokens",
-        "",
-        opened.content.rstrip(),
-    ]
-    if opened.next:
-        lines.extend(["", f"[continue with: {opened.next}]"])
+    from webferret.present.pages import opened_lines
+
+    lines = opened_lines(opened)
     if args.links:
         from webferret.present.pages import link_lines
 

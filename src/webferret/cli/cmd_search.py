@@ -18,6 +18,7 @@ from webferret.cli.common import (
     start_early,
 )
 from webferret.cli.numbers import seconds, whole_number
+from webferret.limits import MAX_READ, MIN_PAGE_TOKENS
 
 ENGINE_NAMES = (
     "searxng",
@@ -77,6 +78,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="verify every candidate over the network: no stored page, no failure remembered from "
         "an earlier search",
     )
+    parser.add_argument(
+        "--read",
+        type=whole_number(1, MAX_READ),
+        metavar="N",
+        help=f"also show the first N results' text, each its first page (at most {MAX_READ})",
+    )
+    parser.add_argument(
+        "--page-tokens",
+        type=whole_number(MIN_PAGE_TOKENS, unit=" of tokens per page"),
+        metavar="N",
+        help="with --read: tokens per page (setting page_tokens)",
+    )
     add_network(parser)
     add_common(parser)
     add_agent_view(parser, "titles and snippets")
@@ -119,22 +132,41 @@ async def run(args: argparse.Namespace) -> int:
             fresh=args.fresh,
         )
         result = await ferret.search(query, options)
+        read = await _read(ferret, result, args) if args.read and result.answered else []
     if args.json:
         from webferret.cli.common import envelope_json
         from webferret.search.present import result_data
 
-        envelope_json(result.answered, data=result_data(result), error=result.error, meta=_meta(result))
+        data = result_data(result) | (
+            {"read": [page.model_dump(mode="json") for page in read]} if args.read else {}
+        )
+        envelope_json(result.answered, data=data, error=result.error, meta=_meta(result))
     elif args.agent and result.answered:
-        from webferret.present.agent import render_search
+        from webferret.present.agent import render_read, render_search
 
         data = result.model_dump(mode="json")
-        sys.stdout.write(render_search(data, agent_fence(args, settings), style="cli") + "\n")
+        fence = agent_fence(args, settings)
+        text = render_search(data, fence, style="cli")
+        if read:
+            pages = [page.model_dump(mode="json") for page in read]
+            text += "\n\n" + render_read(pages, data["results"], fence, args.page_tokens, style="cli")
+        sys.stdout.write(text + "\n")
     else:
         from webferret.search.present import render_result
 
         stream = sys.stdout if result.answered else sys.stderr
         stream.write(render_result(result) + "\n")
+        if read:
+            from webferret.present.pages import opened_lines
+
+            sys.stdout.write("".join("\n" + "\n".join(opened_lines(page)) + "\n" for page in read))
     return EXIT_OK if result.answered else EXIT_FAILED
+
+
+async def _read(ferret: Any, result: Any, args: argparse.Namespace) -> list[Any]:
+    from webferret.search.reading import read_results
+
+    return await read_results(ferret, result, args.read, args.page_tokens)
 
 
 def _meta(result: Any) -> dict[str, Any]:

@@ -302,6 +302,20 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     return "\n".join(lines)
 
 
+def render_read(
+    read: Sequence[JSON],
+    results: Sequence[JSON],
+    fence: Fence,
+    max_tokens: int | None = None,
+    style: Style = "mcp",
+) -> str:
+    """The first pages of the results a search read (`OpenedPage` as JSON), each fenced with its
+    facts and the call that reads on; `results` (the hits as JSON) give each document's size."""
+    sizes = {hit.get("handle"): hit.get("tokens") for hit in results if hit.get("handle")}
+    entries = [opened_entry(page, sizes.get(page.get("handle"))) for page in read]
+    return "\n\n".join(render_page_entry(entry, fence, max_tokens, style) for entry in entries)
+
+
 def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens: int | None = None) -> str:
     """Passages that match a query: of one stored document (`web_open(handle, search=...)`), or of
     every stored page (no handle), each then headed by its page's handle, title and URL.

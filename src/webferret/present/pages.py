@@ -271,3 +271,17 @@ def map_lines(data: Mapping[str, Any]) -> list[str]:
     if data["urls"]:
         lines.append("read them: webferret fetch URL...")
     return lines
+
+
+def opened_lines(opened: Any) -> list[str]:
+    """A page of a stored document (`OpenedPage`) for a person: its header, its text, how to go on."""
+    lines = [
+        f"# {opened.title or opened.url}",
+        opened.url,
+        f"page {opened.page} of {opened.pages} · {opened.handle} · {opened.tokens} tokens",
+        "",
+        opened.content.rstrip(),
+    ]
+    if opened.next:
+        lines.extend(["", f"[continue with: {opened.next}]"])
+    return lines

@@ -1,0 +1,36 @@
+"""Reading a search's first results in the same call (`search --read N`, `web_search(read=N)`).
+
+A search verifies its results by fetching them, and keeps each in the store: their text is already
+read. The first `n` results with a handle are answered as their first page (`open` page 1, at the
+page size asked), each with the call that reads on, so an agent gets the answers' text without a
+second round trip, and a long page never floods it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from webferret.models import FerretError
+from webferret.search.types import SearchResult
+
+if TYPE_CHECKING:
+    from webferret.ferret import Ferret
+    from webferret.store.types import OpenedPage
+
+
+async def read_results(
+    ferret: Ferret, result: SearchResult, n: int, page_tokens: int | None
+) -> list[OpenedPage]:
+    """Page 1 of each of the first `n` results that have a handle (verified and stored), in rank order;
+    a result whose page the store does not hold (its write failed) is left out."""
+    pages: list[OpenedPage] = []
+    for hit in result.results:
+        if len(pages) == n:
+            break
+        if not hit.handle:
+            continue
+        try:
+            pages.append(await ferret.open(hit.handle, 1, page_tokens))
+        except FerretError:
+            continue
+    return pages
