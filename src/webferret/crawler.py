@@ -286,9 +286,12 @@ class Follow:
     """Whether a link is followed: in scope, past the globs, a document, not seen."""
 
     def __init__(self, scope: str, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> None:
-        parts = urlsplit(scope)
+        try:  # a start that is no URL is its own default scope: nothing is in it (its page says why)
+            parts = urlsplit(scope)
+            self._port = _port(parts)
+        except ValueError:
+            parts, self._port = urlsplit(""), None
         self._host = (parts.hostname or "").lower()
-        self._port = _port(parts)
         self._prefix = parts.path or "/"
         self._include = include
         self._exclude = exclude

@@ -112,10 +112,14 @@ async def map_site(
         texts.setdefault(link.url, link.text)
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
     sitemap_urls = None
-    if options.sitemap and deadline > time.monotonic() and urlsplit(where).scheme in ("http", "https"):
-        listed = await sitemap_listed(ferret, where, robots, opts, deadline)
-        sitemap_urls = len(listed)
-        found += [(url, "sitemap") for url in follow.judged([url for url, _ in listed], seen, skipped)]
+    if options.sitemap and deadline > time.monotonic() and _web(where):
+        try:
+            listed = await sitemap_listed(ferret, where, robots, opts, deadline)
+        except FerretError:  # the site refused (its robots.txt, the guard): no sitemap is read
+            listed = None
+        if listed is not None:
+            sitemap_urls = len(listed)
+            found += [(url, "sitemap") for url in follow.judged([url for url, _ in listed], seen, skipped)]
     if robots is not None:
         allowed = {url for url, _ in await robots_allowed([(url, None) for url, _ in found], robots, skipped)}
         found = [(url, source) for url, source in found if url in allowed]
@@ -146,6 +150,15 @@ def site_root(url: str) -> str:
     except ValueError:
         return url
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", ""))
+
+
+def _web(url: str) -> bool:
+    """Whether `url` is an http(s) URL with a host (a site whose sitemaps can be asked for)."""
+    try:
+        parts = urlsplit(url)
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        return False
 
 
 def _words(text: str) -> list[str]:

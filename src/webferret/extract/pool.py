@@ -125,6 +125,11 @@ def _forked_worker_start(parent: int, first: int, ready: int, stoplists: bool) -
     `first` is a pipe holding a byte per worker that imports at once (one when staggered, else one
     for each); a worker that finds it empty imports only with spare CPU time. Once ready, a worker
     writes one byte to the pipe `ready`."""
+    # the parent's SIGTERM handler (a running call's: `cli.common`) would only wake a loop this
+    # process does not run, and the death signal below is SIGTERM: a worker forked mid-call must die
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(ValueError):
+        signal.set_wakeup_fd(-1)  # the parent's loop's self-pipe is not this process's to write to
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
     single_threaded()  # this process's own environment, before it imports numpy (`webferret.blas`)
