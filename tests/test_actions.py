@@ -51,6 +51,9 @@ def test_steps_are_checked_before_any_request() -> None:
     assert parse_action(" Click: #load ").target == "#load"
     typed = parse_action("type:#q=stoat=white")
     assert (typed.target, typed.value) == ("#q", "stoat=white")
+    named = parse_action("type:input[name='q=1']=ferrets")
+    assert (named.target, named.value) == ("input[name='q=1']", "ferrets")
+    assert parse_action("type:#q=").value == ""  # an empty field is a text too
     for bad, said in (
         ("hover:#x", "expected click:CSS"),
         ("click:", "expected click:CSS"),

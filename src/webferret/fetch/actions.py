@@ -57,12 +57,12 @@ def parse_action(text: str) -> Action:
         expected = "click:CSS, type:CSS=TEXT, press:KEY, scroll[:N], wait:SECONDS or wait-for:CSS"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"action {text!r}: expected {expected}")
     if kind in ("click", "wait-for", "type"):
-        css, _, typed = rest.partition("=") if kind == "type" else (rest, "", "")
-        if not css.strip() or (kind == "type" and "=" not in rest):
+        css, typed = _typed(rest) if kind == "type" else (rest, None)
+        if not css.strip() or (kind == "type" and typed is None):
             shape = "type:CSS=TEXT" if kind == "type" else f"{kind}:CSS"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, f"action {text!r}: expected {shape}")
         check_css(css.strip(), f"{kind} selector")
-        return Action(kind, css.strip(), typed)
+        return Action(kind, css.strip(), typed or "")
     if kind == "press":
         if not rest:
             raise FerretError(
@@ -77,6 +77,24 @@ def parse_action(text: str) -> Action:
             ErrorCode.INVALID_ARGUMENT, f"action {text!r}: wait above 0 and at most {MAX_WAIT:g} s"
         )
     return Action(kind, "", rest or "1")
+
+
+def _typed(rest: str) -> tuple[str, str | None]:
+    """`input[name=q]=ferrets` -> (`input[name=q]`, `ferrets`): the text follows the first `=` outside
+    the selector's brackets and quotes (None when there is none)."""
+    depth, quote = 0, ""
+    for at, char in enumerate(rest):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[(":
+            depth += 1
+        elif char in "])":
+            depth = max(0, depth - 1)
+        elif char == "=" and depth == 0:
+            return rest[:at], rest[at + 1 :]
+    return rest, None
 
 
 def _number(text: str, value: str, kind: str) -> float:
