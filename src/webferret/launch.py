@@ -18,7 +18,7 @@ def entry() -> None:
     """The `webferret` program: `webferret.cli.main()`, then the output flushed and the process
     ended at once.
 
-    A running `webferret serve` (see `webferret.handoff`) runs fetch/search/open/find/extract
+    A running `webferret serve` (see `webferret.handoff`) runs fetch/search/crawl/map/open/find/extract
     calls in a warm child instead.
 
     Everything worth keeping is already closed when `main` returns (the store committed and closed,

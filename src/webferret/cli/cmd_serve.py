@@ -1,6 +1,6 @@
 """`webferret serve`: stay resident, so later `webferret` calls skip their start-up.
 
-fetch, search, open, find and extract calls made while it runs are handed to it: each runs in a
+fetch, search, crawl, map, open, find and extract calls made while it runs are handed to it: each runs in a
 child forked from this warm process, with the caller's arguments, environment, working directory and
 terminal, and exits with the same code. Set WEBFERRET_SERVE=off to never hand a call off.
 """
