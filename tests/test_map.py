@@ -144,3 +144,17 @@ def test_ranking_weighs_link_text_over_path_and_whole_words_over_prefixes() -> N
         "installing-more",
     ]
     assert site_root("https://Docs.X.org/guide/intro?x=1") == "https://docs.x.org/"
+
+
+async def test_a_sitemap_past_a_pages_link_cap_is_read_whole(simweb: SimWeb) -> None:
+    """A page keeps 1,000 links in the store; a sitemap read by a map or crawl keeps all it lists."""
+    simweb.add("/big/start", page("Start"), headers=HTML)
+    listed = "".join(f"<url><loc>{simweb.url(f'/big/{i}')}</loc></url>" for i in range(1500))
+    simweb.add(
+        "/sitemap.xml",
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{listed}</urlset>',
+        headers=XML,
+    )
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/big/start"), MapOptions(limit=10, robots=False))
+    assert result.sitemap_urls == 1500 and result.total == 1500

@@ -57,6 +57,8 @@ CRAWL_DELAY_MAX = 30.0
 taken as this: the call's budget then ends the crawl, and says so)."""
 FOLLOWED_LINKS = 1000
 """Most links of one page looked at (the store keeps as many)."""
+SITEMAP_LINKS = 50_000
+"""Most URLs of one sitemap file looked at: the sitemaps protocol's own limit per file."""
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,7 @@ async def sitemap_listed(
 
     named = (await (robots or site_robots(ferret, opts)).rules_for(start)).sitemaps
     queue = list(dict.fromkeys(named)) or [origin_of(start) + "/sitemap.xml"]
-    xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
+    xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []
     read = 0
     while queue and read < SITEMAPS_READ and deadline > time.monotonic():
@@ -350,21 +352,38 @@ def _port(parts: Any) -> int | None:
 async def robots_allowed(
     level: list[tuple[str, str | None]], robots: Any, skipped: Counter[str]
 ) -> list[tuple[str, str | None]]:
-    """The links robots.txt allows (all of them when it is not honoured); the others are counted."""
+    """The links robots.txt allows (all of them when it is not honoured); the others are counted.
+    Each origin's rules are read once and every link judged by them here (a sitemap can list
+    50,000 URLs of one site): a link whose robots.txt the guard refuses is kept, so that reading it
+    says why; one whose robots.txt is unreachable is not (RFC 9309 reads that as disallowing all)."""
     if robots is None:
         return level
     import asyncio
 
-    from webferret.fetch.robots import POLICY_REFUSALS
+    from webferret.fetch.robots import POLICY_REFUSALS, origin_of
 
-    async def allowed(url: str) -> bool:
+    def origin(url: str) -> str | None:
         try:
-            await robots.check(url)
-        except FerretError as exc:  # a URL the guard refuses is read, to say so; an unreachable
-            return exc.code in POLICY_REFUSALS  # robots.txt disallows every path (RFC 9309)
-        return True
+            return origin_of(url)
+        except ValueError:
+            return None
 
-    verdicts = await asyncio.gather(*(allowed(url) for url, _ in level))
+    async def rules(url: str) -> Any:
+        try:
+            return await robots.rules_for(url)
+        except FerretError as exc:
+            return exc.code in POLICY_REFUSALS  # True: every link is read, and says so; False: none
+        except ValueError:  # no URL (`Follow` lets none through): nothing to ask robots.txt
+            return True
+
+    firsts = {origin(url): url for url, _ in reversed(level)}
+    read = dict(zip(firsts, await asyncio.gather(*(rules(url) for url in firsts.values())), strict=True))
+
+    def allowed(url: str) -> bool:
+        verdict = read[origin(url)]
+        return verdict if isinstance(verdict, bool) else verdict.allows(url, robots.user_agent)
+
+    verdicts = [allowed(url) for url, _ in level]
     skipped["robots"] += verdicts.count(False)
     return [item for item, ok in zip(level, verdicts, strict=True) if ok]
 

@@ -591,7 +591,8 @@ class Ferret:
             ok=True,
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
-            links=extracted.links[:STORED_LINKS],  # all kept in the store; answered as asked (`as_asked`)
+            # kept in the store (more when asked: a sitemap's); answered as asked (`as_asked`)
+            links=extracted.links[: max(STORED_LINKS, xopts.link_limit)],
             meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
             | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
             **fields,
@@ -719,7 +720,8 @@ RENDER_MARGIN = 1.0
 """Seconds of a call's budget left for extracting a page read again through the browser."""
 STORED_LINKS = 1000
 """Most links of a page kept in the store (the main content's first), whether the call lists them or
-not: a later `--links` read, `open --links` or an agent's `web_open(links=true)` answers from there."""
+not: a later `--links` read, `open --links` or an agent's `web_open(links=true)` answers from there.
+A call that asks for more (`link_limit`: a crawl reading a sitemap of 50,000 URLs) keeps as many."""
 
 
 def late_shell(page: Page, raw: RawResponse, opts: FetchOptions) -> bool:
