@@ -85,16 +85,19 @@ class CrawlOptions:
 
 def check_scope(scope: str | None) -> None:
     """Refuse a scope that is no http(s) URL with a host (`invalid_argument`), before any request."""
-    if scope is None:
-        return
-    try:
-        parts = urlsplit(scope)
-        parts.port  # noqa: B018 - a port past 65535 raises here, not in the middle of a crawl
-        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-    except ValueError:
-        usable = False
-    if not usable:
+    if scope is not None and not web_url(scope):
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"scope {scope!r}: expected an http(s) URL prefix")
+
+
+def web_url(url: str) -> bool:
+    """Whether `url` is an http(s) URL with a host and a usable port (a port past 65535 raises only
+    when it is read: here, not in the middle of a crawl)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        return False
 
 
 class CrawledPage(BaseModel):

@@ -17,11 +17,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, Field
 
-from webferret.crawler import FOLLOWED_LINKS, Follow, check_scope, robots_allowed, site_robots, sitemap_listed
+from webferret.crawler import (
+    FOLLOWED_LINKS,
+    Follow,
+    check_scope,
+    robots_allowed,
+    site_robots,
+    sitemap_listed,
+    web_url,
+)
 from webferret.limits import MAX_MAP_URLS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.net.canonical import canonical_url
@@ -112,7 +120,7 @@ async def map_site(
         texts.setdefault(link.url, link.text)
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
     sitemap_urls = None
-    if options.sitemap and deadline > time.monotonic() and _web(where):
+    if options.sitemap and deadline > time.monotonic() and web_url(where):
         try:
             listed = await sitemap_listed(ferret, where, robots, opts, deadline)
         except FerretError:  # the site refused (its robots.txt, the guard): no sitemap is read
@@ -145,20 +153,12 @@ async def map_site(
 
 def site_root(url: str) -> str:
     """`https://docs.x.org/guide/intro` -> `https://docs.x.org/`: a map's default scope is the host."""
+    from webferret.fetch.robots import origin_of  # (robots.txt's parser is imported on first use)
+
     try:
-        parts = urlsplit(url.strip())
+        return origin_of(url.strip()) + "/"
     except ValueError:
         return url
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), "/", "", ""))
-
-
-def _web(url: str) -> bool:
-    """Whether `url` is an http(s) URL with a host (a site whose sitemaps can be asked for)."""
-    try:
-        parts = urlsplit(url)
-        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-    except ValueError:
-        return False
 
 
 def _words(text: str) -> list[str]:
