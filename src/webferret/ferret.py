@@ -468,6 +468,15 @@ class Ferret:
         await self._written()
         return await asyncio.to_thread(self.store.named, _handle_text(handle))
 
+    async def _named_or_missing(self, handle: str) -> StoredPage:
+        """The newest stored version `handle` names; `not_found` when the home has no store or the
+        store does not hold it."""
+        self.check_store(handle)
+        stored = await self.stored(handle)
+        if stored is None:
+            raise not_stored(handle)
+        return stored
+
     async def open(
         self,
         handle: str,
@@ -489,10 +498,7 @@ class Ferret:
         ):
             if value is not None:
                 _check_count(name, value, least)
-        self.check_store(handle)
-        stored = await self.stored(handle)
-        if stored is None:
-            raise not_stored(handle)
+        stored = await self._named_or_missing(handle)
         size = page_tokens or self.settings.page_tokens
         opened = open_document(stored.page, page, size, self.settings.page_tokens)
         if not links or stored.page.links is None:
@@ -508,10 +514,7 @@ class Ferret:
         handle = _handle_text(handle)
         if page_tokens is not None:
             _check_count("page_tokens", page_tokens, MIN_PAGE_TOKENS)
-        self.check_store(handle)
-        stored = await self.stored(handle)
-        if stored is None:
-            raise not_stored(handle)
+        stored = await self._named_or_missing(handle)
         size = page_tokens or self.settings.page_tokens
         return await asyncio.to_thread(outline_of, stored.page, size)
 
@@ -521,10 +524,7 @@ class Ferret:
         from webferret.store.changes import changed_lines
 
         handle = _handle_text(handle)
-        self.check_store(handle)
-        stored = await self.stored(handle)
-        if stored is None:
-            raise not_stored(handle)
+        stored = await self._named_or_missing(handle)
         before = await asyncio.to_thread(self.store.previous, stored)
         page = stored.page
         facts = {"handle": stored.handle, "url": page.final_url or page.url, "title": page.title}

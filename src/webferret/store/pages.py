@@ -331,7 +331,8 @@ class PageStore:
             handles = [self._searched(h) for h in handles]
         if site is not None:
             of_site = self._read(lambda conn: indexed_handles(conn, site))
-            handles = of_site if handles is None else [h for h in handles if h in set(of_site)]
+            kept = set(of_site)  # once, not per handle
+            handles = of_site if handles is None else [h for h in handles if h in kept]
             if not handles:
                 return []
         if self._read(self.index.needs_rebuild):
