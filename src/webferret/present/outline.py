@@ -37,10 +37,10 @@ def headings_of(content: str, fmt: str = "markdown") -> list[tuple[int, int, str
         return []
     if fmt == "html":
         found = [
-            (m.start(), int(m.group(1)), html.unescape(_TAG.sub(" ", m.group(2))))
+            (m.start(), int(m.group(1)), _clean(html.unescape(_TAG.sub(" ", m.group(2)))))
             for m in _HTML_HEADING.finditer(content)
         ]
-        return [(at, level, _clean(title)) for at, level, title in found if _clean(title)]
+        return [(at, level, title) for at, level, title in found if title]
     found: list[tuple[int, int, str]] = []
     fence: str | None = None
     offset = 0
@@ -48,8 +48,9 @@ def headings_of(content: str, fmt: str = "markdown") -> list[tuple[int, int, str
         inside = fence is not None
         fence = fence_after(fence, line)
         match = None if inside or fence is not None else _ATX.match(line.rstrip("\r\n"))
-        if match and _clean(match.group(2) or ""):
-            found.append((offset, len(match.group(1)), _clean(match.group(2))))
+        title = _clean(match.group(2) or "") if match else ""
+        if match and title:
+            found.append((offset, len(match.group(1)), title))
         offset += len(line)
     return found
 
@@ -68,17 +69,15 @@ def outline_of(page: Page, page_tokens: int) -> DocumentOutline:
     pieces = paginate(content, page_tokens)
     starts = list(accumulate((len(piece) for piece in pieces[:-1]), initial=0))
     found = headings_of(content, page.format)
-    headings: list[Heading] = []
-    for index, (offset, level, title) in enumerate(found):
-        end = next((at for at, deeper, _ in found[index + 1 :] if deeper <= level), len(content))
-        headings.append(
-            Heading(
-                level=level,
-                title=title,
-                page=bisect_right(starts, offset),
-                tokens=estimate_tokens(content[offset:end]),
-            )
+    headings = [
+        Heading(
+            level=level,
+            title=title,
+            page=bisect_right(starts, offset),
+            tokens=estimate_tokens(content[offset:end]),
         )
+        for (offset, level, title), end in zip(found, _section_ends(found, len(content)), strict=True)
+    ]
     return DocumentOutline(
         handle=page.handle or "",
         url=page.final_url or page.url,
@@ -90,6 +89,20 @@ def outline_of(page: Page, page_tokens: int) -> DocumentOutline:
         fetched_at=page.fetched_at,
         headings=headings,
     )
+
+
+def _section_ends(found: Sequence[tuple[int, int, str]], length: int) -> list[int]:
+    """Where each heading's section ends: at the next heading of its level or above, else at
+    `length`. One pass from the end, keeping the headings after this one that could end a section
+    before it (a deeper one is hidden by any heading before it that is not deeper)."""
+    ends: list[int] = []
+    later: list[tuple[int, int]] = []  # (level, offset), nearest last
+    for offset, level, _ in reversed(found):
+        while later and later[-1][0] > level:
+            later.pop()
+        ends.append(later[-1][1] if later else length)
+        later.append((level, offset))
+    return ends[::-1]
 
 
 def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None) -> list[str]:
