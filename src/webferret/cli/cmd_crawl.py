@@ -139,7 +139,7 @@ def _write_summary(result: Any, read: int, out: Any) -> None:
         + (f", {failed} failed" if failed else "")
         + f" in {seconds_taken:.1f} s (scope {result.scope}, depth {result.depth}, limit {result.limit})",
     ]
-    from webferret.present.agent import CRAWL_REASONS, not_followed_text
+    from webferret.present.pages import CRAWL_REASONS, not_followed_text
 
     if result.crawl_delay:
         lines.append(

@@ -9,10 +9,10 @@ from webferret.cli.common import (
     EXIT_OK,
     add_agent_view,
     add_common,
+    add_site,
     agent_fence,
     check_agent_view,
     settings_from_args,
-    site_host,
 )
 from webferret.cli.numbers import whole_number
 from webferret.limits import MAX_PASSAGES
@@ -27,9 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="H",
         help="search only this stored page: a handle or its URL (repeatable)",
     )
-    parser.add_argument(
-        "--site", type=site_host, metavar="HOST", help="search only this host's pages (its subdomains too)"
-    )
+    add_site(parser, "search")
     parser.add_argument(
         "-n", type=whole_number(1, MAX_PASSAGES), default=5, metavar="N", help="most passages answered (5)"
     )

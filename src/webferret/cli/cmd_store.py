@@ -14,9 +14,9 @@ from webferret.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     add_common,
+    add_site,
     fail,
     settings_from_args,
-    site_host,
 )
 from webferret.cli.numbers import whole_number
 
@@ -31,16 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("store", help="page store statistics and housekeeping", description=__doc__)
     actions = parser.add_subparsers(dest="store_action", metavar="ACTION", required=True)
     listed = actions.add_parser("list", help="the pages fetched last, newest first, with their handles")
-    listed.add_argument(
-        "--site", type=site_host, metavar="HOST", help="only this host's pages (its subdomains too)"
-    )
+    add_site(listed)
     listed.add_argument("-n", type=whole_number(), default=20, metavar="N", help="most pages listed (20)")
     export = actions.add_parser(
         "export", help="write every stored page as a JSON line (content and metadata), newest first"
     )
-    export.add_argument(
-        "--site", type=site_host, metavar="HOST", help="only this host's pages (its subdomains too)"
-    )
+    add_site(export)
     export.add_argument(
         "--since", type=duration, metavar="AGE", help="only pages read in the last AGE (7d, 12h)"
     )
@@ -48,9 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     export.add_argument(
         "--max-chars", type=whole_number(), metavar="N", help="clip each body at N characters"
     )
-    export.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
-    export.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    export.set_defaults(run=run, json=False)
+    add_common(export, json=False)
+    export.set_defaults(run=run)
     stats = actions.add_parser("stats", help="how many pages, passages and bytes are stored")
     prune = actions.add_parser("prune", help="remove pages fetched longer ago than a duration")
     prune.add_argument(

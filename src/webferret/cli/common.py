@@ -16,11 +16,24 @@ EXIT_TERMINATED = 143  # SIGTERM (128 + 15): ended as Ctrl-C ends a call, what i
 _terminated: list[bool] = []  # set by the SIGTERM handler of `_collecting_once_waiting`
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """Flags every command takes."""
+def add_common(parser: argparse.ArgumentParser, json: bool = True) -> None:
+    """Flags every command takes (`json` False: one whose output is JSON already, `store export`)."""
     parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
-    parser.add_argument("--json", action="store_true", help="answer one JSON envelope")
+    if json:
+        parser.add_argument("--json", action="store_true", help="answer one JSON envelope")
+    else:
+        parser.set_defaults(json=False)
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+
+
+def add_site(parser: argparse.ArgumentParser, verb: str = "") -> None:
+    """`--site HOST` of the commands that read the store (`verb`: what they do with those pages)."""
+    parser.add_argument(
+        "--site",
+        type=site_host,
+        metavar="HOST",
+        help=f"{verb + ' ' if verb else ''}only this host's pages (its subdomains too)",
+    )
 
 
 def add_network(parser: argparse.ArgumentParser) -> None:

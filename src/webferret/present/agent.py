@@ -14,36 +14,43 @@ from typing import Any, Literal
 from webferret.models import Link, Product
 from webferret.present.disclosure import OUTLINE_FROM_PAGES
 from webferret.present.fence import Fence, neutralize
-from webferret.present.pages import change_fact, failure_line, link_lines, product_facts
+from webferret.present.pages import (
+    change_fact,
+    failure_line,
+    link_lines,
+    not_followed_text,
+    product_facts,
+    utc_minute,
+)
 from webferret.remote_text import one_line
 
 JSON = Mapping[str, Any]
 Style = Literal["mcp", "cli"]
 
 
+def _open_call(handle: str, flag: str, argument: str, max_tokens: int | None, style: Style) -> str:
+    """`web_open(handle=..., ARGUMENT[, max_tokens=N])`, or for `cli` the command `webferret open
+    HANDLE FLAG [--page-tokens N] --agent` (the agent view again, so what it answers stays fenced)."""
+    if style == "cli":
+        tokens = f" --page-tokens {max_tokens}" if max_tokens else ""
+        return f"webferret open {handle} {flag}{tokens} --agent"
+    extra = f", max_tokens={max_tokens}" if max_tokens else ""
+    return f'web_open(handle="{handle}", {argument}{extra})'
+
+
 def open_call(handle: str, page: int, max_tokens: int | None = None, style: Style = "mcp") -> str:
     """The tool call (or, for `cli`, the command) that reads page `page` of a stored document."""
-    if style == "cli":  # the agent view again, so the rest of the page stays fenced
-        tokens = f" --page-tokens {max_tokens}" if max_tokens else ""
-        return f"webferret open {handle} --page {page}{tokens} --agent"
-    extra = f", max_tokens={max_tokens}" if max_tokens else ""
-    return f'web_open(handle="{handle}", page={page}{extra})'
+    return _open_call(handle, f"--page {page}", f"page={page}", max_tokens, style)
 
 
 def outline_call(handle: str, max_tokens: int | None = None, style: Style = "mcp") -> str:
     """The tool call (or command) that lists a stored document's headings with their pages."""
-    if style == "cli":
-        tokens = f" --page-tokens {max_tokens}" if max_tokens else ""
-        return f"webferret open {handle} --outline{tokens} --agent"
-    extra = f", max_tokens={max_tokens}" if max_tokens else ""
-    return f'web_open(handle="{handle}", outline=true{extra})'
+    return _open_call(handle, "--outline", "outline=true", max_tokens, style)
 
 
 def diff_call(handle: str, style: Style = "mcp") -> str:
     """The tool call (or command) that shows what changed in a stored document since its reading before."""
-    if style == "cli":
-        return f"webferret open {handle} --diff --agent"
-    return f'web_open(handle="{handle}", diff=true)'
+    return _open_call(handle, "--diff", "diff=true", None, style)
 
 
 def continue_hint(
@@ -267,9 +274,9 @@ def render_listed(data: JSON, fence: Fence) -> str:
     )
     body: list[str] = []
     for number, page in enumerate(pages, start=1):
-        when = str(page.get("fetched_at") or "").replace("T", " ")[:16]
         body.append(f"{number}. {one_line(str(page.get('title') or page.get('url')), 200)}")
-        body.append(f"   {page['url']} ({page['handle']} · {page['tokens']} tokens · fetched {when} UTC)")
+        facts = f"{page['handle']} · {page['tokens']} tokens · fetched {utc_minute(page['fetched_at'])}"
+        body.append(f"   {page['url']} ({facts})")
     first = pages[0]["handle"]
     lines = [fence.directive(), "", head, fence.wrap("\n".join(body)), ""]
     lines.append(f'Read one with web_open(handle="{first}"), or search them all with web_open(search=...).')
@@ -293,9 +300,7 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         message = safe_message(str(error["message"]), fence.nonce)
         lines.append(f"The start page could not be read: ERROR {error['code']}: {message}")
     if data.get("not_listed"):
-        lines.append(
-            "Not listed: " + ", ".join(f"{count} {why}" for why, count in data["not_listed"].items()) + "."
-        )
+        lines.append("Not listed: " + not_followed_text(data["not_listed"], {}) + ".")
     if body:
         read = "web_fetch(urls=[...])" if style == "mcp" else "webferret fetch URL... --agent"
         lines.append(f"Read the ones you need with {read}.")
@@ -341,22 +346,6 @@ def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens:
         call = open_call(handle, page, page_tokens, style=style)
         lines.append(f"Read a whole page with {call}.")
     return "\n".join(lines)
-
-
-CRAWL_REASONS = {
-    "out_of_scope": "out of scope",
-    "excluded": "excluded by include/exclude",
-    "not_a_page": "not documents",
-    "robots": "disallowed by robots.txt",
-    "past_depth": "past the depth",
-    "past_limit": "past the limit",
-    "budget": "left when the time budget ran out",
-}
-
-
-def not_followed_text(counts: JSON, reasons: Mapping[str, str] = CRAWL_REASONS) -> str:
-    """`12 out of scope, 3 past the depth`: a crawl's links not followed, by why."""
-    return ", ".join(f"{count} {reasons.get(why, why)}" for why, count in counts.items() if count)
 
 
 def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:

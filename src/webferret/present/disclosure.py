@@ -10,20 +10,20 @@ from webferret.tokens import estimate_tokens
 OUTLINE_FROM_PAGES = 3  # a document this long is worth its outline: its first page says how to get it
 
 
+def _open_command(handle: str, flag: str, page_tokens: int, default_page_tokens: int) -> str:
+    """`webferret open HANDLE FLAG`, with `--page-tokens` when the page size is not the default."""
+    sized = f" --page-tokens {page_tokens}" if page_tokens != default_page_tokens else ""
+    return f"webferret open {handle} {flag}{sized}"
+
+
 def continue_command(handle: str, page: int, page_tokens: int, default_page_tokens: int) -> str:
     """The CLI command that reads page `page` of `handle` with the same page size."""
-    command = f"webferret open {handle} --page {page}"
-    if page_tokens != default_page_tokens:
-        command += f" --page-tokens {page_tokens}"
-    return command
+    return _open_command(handle, f"--page {page}", page_tokens, default_page_tokens)
 
 
 def outline_command(handle: str, page_tokens: int, default_page_tokens: int) -> str:
     """The CLI command that lists `handle`'s headings with their pages at the same page size."""
-    command = f"webferret open {handle} --outline"
-    if page_tokens != default_page_tokens:
-        command += f" --page-tokens {page_tokens}"
-    return command
+    return _open_command(handle, "--outline", page_tokens, default_page_tokens)
 
 
 def open_document(page: Page, number: int, page_tokens: int, default_page_tokens: int) -> OpenedPage:

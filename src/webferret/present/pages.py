@@ -116,7 +116,7 @@ def change_fact(meta: Mapping[str, Any]) -> str | None:
     since = change.get("previous_fetched_at")
     if change.get("status") not in ("same", "changed") or not since:
         return None
-    when = str(since).replace("T", " ")[:16] + " UTC"
+    when = utc_minute(since)
     return f"changed since {when}" if change["status"] == "changed" else f"unchanged since {when}"
 
 
@@ -216,19 +216,36 @@ def outline_lines(outline: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _utc(stamp: object) -> str:
+def utc_minute(stamp: object) -> str:
+    """`2026-12-01 10:00 UTC` of an ISO time as the JSON views give it."""
     return str(stamp).replace("T", " ")[:16] + " UTC"
+
+
+CRAWL_REASONS = {
+    "out_of_scope": "out of scope",
+    "excluded": "excluded by include/exclude",
+    "not_a_page": "not documents",
+    "robots": "disallowed by robots.txt",
+    "past_depth": "past the depth",
+    "past_limit": "past the limit",
+    "budget": "left when the time budget ran out",
+}
+
+
+def not_followed_text(counts: Mapping[str, int], reasons: Mapping[str, str] = CRAWL_REASONS) -> str:
+    """`12 out of scope, 3 past the depth`: a crawl's links not followed, by why."""
+    return ", ".join(f"{count} {reasons.get(why, why)}" for why, count in counts.items() if count)
 
 
 def diff_facts(diff: Mapping[str, Any]) -> str:
     """What `open --diff` compared, on one line: the two readings' times and the lines changed."""
     if diff["status"] != "changed":
         return (
-            f"only one reading is stored (fetched {_utc(diff['fetched_at'])}): nothing to compare yet; "
+            f"only one reading is stored (fetched {utc_minute(diff['fetched_at'])}): nothing to compare yet; "
             "a later fetch that finds the page changed keeps both"
         )
     return (
-        f"changed between {_utc(diff['previous_fetched_at'])} and {_utc(diff['fetched_at'])}: "
+        f"changed between {utc_minute(diff['previous_fetched_at'])} and {utc_minute(diff['fetched_at'])}: "
         f"{diff['added']} line{'' if diff['added'] == 1 else 's'} added, {diff['removed']} removed"
     )
 
@@ -266,7 +283,7 @@ def map_lines(data: Mapping[str, Any]) -> list[str]:
         lines.append(f"ERROR {error['code']}: {one_line(str(error['message']), 300)} (the start page)")
     lines.extend(["", map_summary(data)])
     if data.get("not_listed"):
-        counts = ", ".join(f"{count} {why}" for why, count in data["not_listed"].items())
+        counts = not_followed_text(data["not_listed"], {})
         lines.append(f"not listed: {counts}")
     if data["urls"]:
         lines.append("read them: webferret fetch URL...")
