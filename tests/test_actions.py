@@ -121,8 +121,17 @@ def test_cli_fetch_with_actions_reads_what_they_loaded(
         site.page("/", PAGE)
         site.page("/more", MORE, content_type="text/plain")
         assert main(["fetch", "--json", *home, site.base + "/"]) == 0  # stored without the click
-        capsys.readouterr()
+        plain = json.loads(capsys.readouterr().out)["data"]["pages"][0]
         code = main(["fetch", "--json", *home, "--action", "click:#load", site.base + "/"])
-    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+        page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+        assert main(["fetch", "--json", *home, site.base + "/"]) == 0  # within fresh_seconds
+        again = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+        assert main(["open", "--json", "--home", str(tmp_path), page["handle"]]) == 0
+        opened = json.loads(capsys.readouterr().out)["data"]
     assert code == 0 and page["fetched_via"] == "browser", page["error"]
     assert MORE.strip() in page["content"] and WORDS.strip() in page["content"]  # not the stored copy
+    # the acted page is a variant: its own handle, its steps named; a plain read is not answered with it
+    assert page["meta"]["actions"] == ["click:#load"] and page["meta"]["change"]["status"] == "new"
+    assert page["handle"] != plain["handle"] == again["handle"]
+    assert again["fetched_via"] == "store" and MORE.strip() not in again["content"]
+    assert MORE.strip() in opened["content"]

@@ -379,6 +379,8 @@ class Ferret:
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
                 page = await self._page_from_raw(raw, xopts)
+                if opts.actions and page.ok:  # what the steps brought is no plain reading (`variants`)
+                    page = page.model_copy(update={"meta": {**page.meta, "actions": list(opts.actions)}})
                 if late_shell(page, raw, opts):
                     page, raw = await self._rendered(page, raw, opts, xopts, deadline)
                 read = page

@@ -1,5 +1,5 @@
 """Variants: a page read another way than by default (`--format html|text`, `--selector`, `--exclude`,
-`--whole-page`) is kept beside the document, under a handle of its own.
+`--whole-page`, or after browser `--action`s) is kept beside the document, under a handle of its own.
 
 The document (Markdown of the main content) is what a page's handle opens and what `find` searches;
 a variant is opened by the handle its read answered, so paging through it never lands in another
@@ -21,12 +21,14 @@ DOCUMENT = ""
 """The variant key of a default read."""
 
 
-def key_of(fmt: str, scope: Any) -> str:
-    """The variant key of a read in format `fmt` with `scope` (`ExtractOptions.scope()`): empty
-    for the default read, else a small JSON text naming both."""
-    if fmt == "markdown" and scope is None:
+def key_of(fmt: str, scope: Any, actions: Any = None) -> str:
+    """The variant key of a read in format `fmt` with `scope` (`ExtractOptions.scope()`) after the
+    browser did `actions` (`FetchOptions.actions`): empty for the default read, else a small JSON
+    text naming them (the actions only when there were some: older keys stay as they were)."""
+    if fmt == "markdown" and scope is None and not actions:
         return DOCUMENT
-    return json.dumps({"format": fmt, "scope": scope}, sort_keys=True, separators=(",", ":"))
+    named: dict[str, Any] = {"format": fmt, "scope": scope} | ({"actions": list(actions)} if actions else {})
+    return json.dumps(named, sort_keys=True, separators=(",", ":"))
 
 
 def scope_of(page: Page) -> object:
@@ -36,8 +38,8 @@ def scope_of(page: Page) -> object:
 
 
 def page_key(page: Page) -> str:
-    """The variant key of the read that gave `page`."""
-    return key_of(page.format, scope_of(page))
+    """The variant key of the read that gave `page` (`meta.actions`: the steps done before it)."""
+    return key_of(page.format, scope_of(page), page.meta.get("actions"))
 
 
 def variant_handle(document: str, key: str) -> str:
