@@ -156,5 +156,10 @@ async def test_a_sitemap_past_a_pages_link_cap_is_read_whole(simweb: SimWeb) -> 
         headers=XML,
     )
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        plain = await ferret.fetch(simweb.url("/sitemap.xml"), extract=ferret.extract_options(links=True))
         result = await ferret.map_site(simweb.url("/big/start"), MapOptions(limit=10, robots=False))
+        again = await ferret.fetch(simweb.url("/sitemap.xml"), extract=ferret.extract_options(links=True))
+    # a plain read keeps 1,000 and says how many there were; the map, asking for more, reads it again
+    assert plain.meta["links_total"] == 1500 and len(plain.links or []) == 20
     assert result.sitemap_urls == 1500 and result.total == 1500
+    assert again.fetched_via == "store" and "links_total" not in again.meta  # the whole reading kept

@@ -586,6 +586,8 @@ class Ferret:
             message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
             return _failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"extra", "links"})
+        kept = max(STORED_LINKS, xopts.link_limit)  # more when asked: a sitemap's
+        cut = {"links_total": len(extracted.links)} if len(extracted.links) > kept else {}
         page = Page(
             url=raw.url,
             final_url=raw.final_url,
@@ -593,10 +595,10 @@ class Ferret:
             ok=True,
             fetched_via=raw.fetched_via,  # type: ignore[arg-type]
             fetched_at=datetime.now(UTC),
-            # kept in the store (more when asked: a sitemap's); answered as asked (`as_asked`)
-            links=extracted.links[: max(STORED_LINKS, xopts.link_limit)],
+            links=extracted.links[:kept],  # kept in the store; answered as asked (`as_asked`)
             meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
-            | ({"screenshot": raw.screenshot} if raw.screenshot else {}),
+            | ({"screenshot": raw.screenshot} if raw.screenshot else {})
+            | cut,
             **fields,
         )
         if not page.content.strip():

@@ -41,11 +41,17 @@ def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptio
     by name, not `auto`, is answered only by a page that tier read)."""
     if stored is None or not permitted(stored, options):
         return None
-    if xopts.links and stored.page.links is None:
-        return None
+    if xopts.links and (stored.page.links is None or _cut_short(stored.page, xopts.link_limit)):
+        return None  # stored without links (an older webferret), or with fewer than this call wants
     if options.tier != "auto" and read_via(stored.page) != options.tier:
         return None  # `--tier http` after a browser read asks for a plain reading, and the reverse
     return stored
+
+
+def _cut_short(page: Page, limit: int) -> bool:
+    """Was `page` stored with fewer links than it has (`meta.links_total`) and than `limit` asks?"""
+    total = page.meta.get("links_total")
+    return isinstance(total, int) and len(page.links or []) < min(limit, total)
 
 
 def read_via(page: Page) -> str:
