@@ -109,10 +109,10 @@ async def run(args: argparse.Namespace) -> int:
         data = result.model_dump(mode="json")
         sys.stdout.write(render_crawl(data, agent_fence(args, settings), style="cli") + "\n")
     elif args.json:
-        from webferret.cli.common import envelope_json
+        from webferret.cli.common import write_envelope
+        from webferret.present.envelopes import crawl_envelope
 
-        meta = {"count": len(result.pages), "failed": len(result.pages) - read}
-        envelope_json(read > 0, data=result.model_dump(mode="json"), meta=meta)
+        write_envelope(crawl_envelope(result))
     else:
         _write_summary(result, read, sys.stderr if lines else sys.stdout)
     return EXIT_OK if read else EXIT_FAILED

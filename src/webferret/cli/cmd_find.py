@@ -53,11 +53,10 @@ async def run(args: argparse.Namespace) -> int:
         sys.stdout.write(render_passages(data, agent_fence(args, settings), style="cli") + "\n")
         return EXIT_OK
     if args.json:
-        from webferret.cli.common import envelope_json
-        from webferret.store.types import FoundPassages
+        from webferret.cli.common import write_envelope
+        from webferret.present.envelopes import passages_envelope
 
-        data = FoundPassages(query=args.query, passages=passages).model_dump(mode="json")
-        envelope_json(True, data=data, meta={"count": len(passages)})
+        write_envelope(passages_envelope(args.query, passages))
         return EXIT_OK
     if not passages:
         from webferret.models import clipped

@@ -70,18 +70,20 @@ async def run(args: argparse.Namespace) -> int:
     async with Ferret(settings) as ferret:
         fetch = fetch_limits(ferret, args)
         result = await ferret.map_site(args.url, options, fetch=fetch, fresh=args.fresh)
-    found = bool(result.urls) or result.start_error is None
-    data = result.model_dump(mode="json")
+    from webferret.present.envelopes import map_envelope
+
+    envelope = map_envelope(result)
+    data = envelope.data or {}
     if args.agent:
         from webferret.present.agent import render_map
 
         sys.stdout.write(render_map(data, agent_fence(args, settings), style="cli") + "\n")
     elif args.json:
-        from webferret.cli.common import envelope_json
+        from webferret.cli.common import write_envelope
 
-        envelope_json(found, data=data, meta={"count": len(result.urls)})
+        write_envelope(envelope)
     else:
         from webferret.present.pages import map_lines
 
         sys.stdout.write("\n".join(map_lines(data)) + "\n")
-    return EXIT_OK if found else EXIT_FAILED
+    return EXIT_OK if envelope.ok else EXIT_FAILED

@@ -71,9 +71,10 @@ async def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text + "\n")
         return EXIT_OK
     if args.json:
-        from webferret.cli.common import envelope_json
+        from webferret.cli.common import write_envelope
+        from webferret.present.envelopes import data_envelope
 
-        envelope_json(True, data=opened.model_dump(mode="json"))
+        write_envelope(data_envelope(opened))
         return EXIT_OK
     from webferret.present.pages import opened_lines
 
@@ -123,9 +124,10 @@ async def _about(args: argparse.Namespace, settings: Any) -> int:
             text = agent.render_diff(data, fence)
         sys.stdout.write(text + "\n")
     elif args.json:
-        from webferret.cli.common import envelope_json
+        from webferret.cli.common import write_envelope
+        from webferret.present.envelopes import data_envelope
 
-        envelope_json(True, data=data)
+        write_envelope(data_envelope(answer))
     else:
         lines = pages.outline_lines(data) if args.outline else pages.diff_lines(data)
         sys.stdout.write("\n".join(lines) + "\n")

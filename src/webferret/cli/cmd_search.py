@@ -134,13 +134,10 @@ async def run(args: argparse.Namespace) -> int:
         result = await ferret.search(query, options)
         read = await _read(ferret, result, args) if args.read and result.answered else []
     if args.json:
-        from webferret.cli.common import envelope_json
-        from webferret.search.present import result_data
+        from webferret.cli.common import write_envelope
+        from webferret.present.envelopes import search_envelope
 
-        data = result_data(result) | (
-            {"read": [page.model_dump(mode="json") for page in read]} if args.read else {}
-        )
-        envelope_json(result.answered, data=data, error=result.error, meta=_meta(result))
+        write_envelope(search_envelope(result, read if args.read else None))
     elif args.agent and result.answered:
         from webferret.present.agent import render_read, render_search
 
@@ -167,12 +164,3 @@ async def _read(ferret: Any, result: Any, args: argparse.Namespace) -> list[Any]
     from webferret.search.reading import read_results
 
     return await read_results(ferret, result, args.read, args.page_tokens)
-
-
-def _meta(result: Any) -> dict[str, Any]:
-    return {
-        "count": len(result.results),
-        "candidates": result.candidates,
-        "not_needed": result.not_needed,
-        "verified": result.verified,
-    }

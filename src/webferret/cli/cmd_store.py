@@ -106,9 +106,10 @@ def _list(args: argparse.Namespace, listed: StoredPages) -> int:
     from webferret.remote_text import one_line
 
     if args.json:
-        from webferret.cli.common import envelope_json
+        from webferret.cli.common import write_envelope
+        from webferret.present.envelopes import data_envelope
 
-        envelope_json(True, data=listed.model_dump(mode="json"))
+        write_envelope(data_envelope(listed))
         return EXIT_OK
     of = f" of {listed.site}" if listed.site else ""
     shown = f" (the {len(listed.pages)} fetched last shown)" if len(listed.pages) < listed.total else ""

@@ -267,7 +267,11 @@ def envelope_json(
     """The JSON envelope on stdout; `one_line` for a `--jsonl` call, whose reader splits lines."""
     from webferret.models import Envelope
 
-    envelope = Envelope(ok=ok, data=data, error=error, meta=meta or {})
+    write_envelope(Envelope(ok=ok, data=data, error=error, meta=meta or {}), one_line=one_line)
+
+
+def write_envelope(envelope: Any, *, one_line: bool = False) -> None:
+    """An `Envelope` (`present.envelopes` builds each command's) on stdout, as `--json` prints it."""
     sys.stdout.write(envelope.model_dump_json(indent=None if one_line else 2) + "\n")
 
 

@@ -7,8 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, envelope_json
-from webferret.models import FetchedPages
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, write_envelope
 
 
 def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, Any] | None = None) -> int:
@@ -18,9 +17,9 @@ def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, 
     With `--quiet` stdout carries the bodies only: a failed page's `ERROR` line goes to stderr."""
     all_ok = all(page.ok for page in pages)
     if args.json:
-        data = FetchedPages(pages=list(pages)).model_dump(mode="json")
-        counts = {"count": len(pages), "failed": sum(not p.ok for p in pages)}
-        envelope_json(all_ok and not (meta or {}).get("interrupted"), data=data, meta=counts | (meta or {}))
+        from webferret.present.envelopes import pages_envelope
+
+        write_envelope(pages_envelope(pages, meta))
     else:
         stream = PageStream(args, range(len(pages)))
         for index, page in enumerate(pages):
