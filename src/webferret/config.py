@@ -190,6 +190,14 @@ class Settings(BaseSettings):
     search_quota: int = Field(default=50, ge=0, description="searches per MCP session; 0 = unlimited")
     datamark: bool = Field(default=False, description="interleave a marker between words of fenced page text")
 
+    # the HTTP API
+    api_token: str | None = Field(
+        default=None,
+        description="token `webferret api` asks of every call (Authorization: Bearer); needed to listen "
+        "past loopback",
+        repr=False,
+    )
+
     # keeping warm
     serve: str = Field(
         default="auto",

@@ -106,6 +106,8 @@ class ErrorCode(StrEnum):
     ENGINE_ERROR = "engine_error"
     PROXY_ERROR = "proxy_error"
     NO_RESULTS = "no_results"
+    UNAUTHORIZED = "unauthorized"
+    FORBIDDEN = "forbidden"
     INTERNAL = "internal"
 
 

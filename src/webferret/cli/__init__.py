@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-COMMANDS = ("search", "fetch", "crawl", "map", "open", "find", "extract", "store", "mcp", "serve")
+COMMANDS = ("search", "fetch", "crawl", "map", "open", "find", "extract", "store", "mcp", "api", "serve")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

@@ -39,16 +39,20 @@ def parse_host_port(text: str) -> tuple[str, int] | None:
     return host.strip("[]"), int(port)
 
 
-def exposure_warning(host: str) -> str | None:
-    """A warning when `--http` listens where other machines can reach it: the server has no
-    authentication, so anyone who reaches the port can fetch and search through it and read its store."""
+def loopback(host: str) -> bool:
+    """Does `host` (an address or `localhost`) listen where only this machine reaches it?"""
     import ipaddress
 
     try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
-        loopback = False
-    if loopback:
+        return False
+
+
+def exposure_warning(host: str) -> str | None:
+    """A warning when `--http` listens where other machines can reach it: the server has no
+    authentication, so anyone who reaches the port can fetch and search through it and read its store."""
+    if loopback(host):
         return None
     return (
         f"webferret mcp: warning: {host} can be reached from other machines and the server has no "

@@ -1,0 +1,67 @@
+"""`webferret api`: serve search, fetch, open, find, map and crawl over plain HTTP and JSON, for programs
+that are not MCP clients (`curl http://127.0.0.1:8780/r/https://example.org/` reads a page)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args, start_early
+
+DEFAULT_LISTEN = "127.0.0.1:8780"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "api", help="serve the core over HTTP and JSON (127.0.0.1:8780)", description=__doc__
+    )
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        default=DEFAULT_LISTEN,
+        help=f"where to listen ({DEFAULT_LISTEN}); past loopback only with a token (setting api_token)",
+    )
+    parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
+    parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
+    parser.add_argument("--engines", metavar="A,B", help="engines searches use (default auto)")
+    add_network(parser)
+    parser.set_defaults(run=run, json=False, early=_prefork)
+
+
+def _prefork(args: argparse.Namespace) -> None:
+    """A resident server extracts on every core: its workers are forked now, while this process runs
+    one thread, and serve every call."""
+    import os
+
+    start_early(os.cpu_count() or 1, engines=True, spare_core=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    from webferret.cli.cmd_mcp import loopback, parse_host_port
+
+    where = parse_host_port(args.http)
+    if where is None:
+        return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
+    overrides: dict[str, object] = {"searxng_url": args.searxng_url, "engines": args.engines}
+    settings = settings_from_args(args, **{key: value for key, value in overrides.items() if value})
+    if args.allow_host:
+        settings = settings.model_copy(update={"allow_hosts": [*settings.allow_hosts, *args.allow_host]})
+    host, port = where
+    if not loopback(host) and not settings.api_token:
+        message = (
+            f"--http {args.http}: other machines can reach {host}, so the API wants a token: set "
+            "WEBFERRET_API_TOKEN (setting api_token), or listen on 127.0.0.1"
+        )
+        return fail(args, "invalid_argument", message, EXIT_USAGE)
+    from webferret.http_api.app import serve
+
+    try:
+        serve(settings, host, port)
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        return fail(
+            args, "invalid_argument", f"cannot listen on {args.http}: {exc.strerror or exc}", EXIT_USAGE
+        )
+    except SystemExit as exc:  # uvicorn exits 1 when it cannot bind, after logging why
+        sys.stderr.write(f"webferret: error: cannot listen on {args.http}\n")
+        return int(exc.code or 1)
+    return EXIT_OK

@@ -1,0 +1,398 @@
+"""The HTTP API's endpoints, its guard and its server (Starlette on uvicorn, one `Ferret` for all calls).
+
+Every JSON endpoint takes its parameters (`params`) from the query string (GET) or a JSON object
+(POST) and answers the envelope the same CLI command prints with `--json` (`present.envelopes`):
+`/search`, `/fetch`, `/open`, `/outline`, `/diff`, `/find`, `/stored`, `/map`, `/crawl`. `/r/URL`
+answers one page as Markdown (the CLI's view of it), `/` names the endpoints and their parameters.
+
+The guard, before anything else runs: with a token (setting `api_token`), every call brings it as
+`Authorization: Bearer TOKEN`; without one the server listens on loopback only and answers only a
+`Host` that names loopback (a web page cannot reach it through a DNS name it rebinds to 127.0.0.1).
+A call a web browser makes for another site's page (`Sec-Fetch-Site: cross-site`, or an `Origin`
+that is not the server) is refused either way: pages a user visits do not drive the server.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from webferret.http_api.params import (
+    CrawlParams,
+    FetchParams,
+    FindParams,
+    HandleParams,
+    MapParams,
+    OpenParams,
+    ParamError,
+    Params,
+    SearchParams,
+    SiteParams,
+    StoredParams,
+)
+from webferret.models import Envelope, ErrorCode, FerretError
+from webferret.present.envelopes import (
+    crawl_envelope,
+    data_envelope,
+    error_envelope,
+    map_envelope,
+    pages_envelope,
+    passages_envelope,
+    search_envelope,
+)
+
+if TYPE_CHECKING:
+    from webferret.config import Settings
+    from webferret.ferret import Ferret
+
+MAX_BODY = 1 << 20
+"""The largest JSON body a call may send (1 MiB: a hundred URLs and their options fit many times)."""
+
+STATUS = {
+    ErrorCode.INVALID_ARGUMENT: 400,
+    ErrorCode.INVALID_URL: 400,
+    ErrorCode.UNSUPPORTED_SCHEME: 400,
+    ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.BLOCKED_ADDRESS: 403,
+    ErrorCode.ROBOTS_DISALLOWED: 403,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.QUOTA_EXCEEDED: 429,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.NO_RESULTS: 200,
+    ErrorCode.INTERNAL: 500,
+    ErrorCode.TIMEOUT: 504,
+}
+"""The HTTP status of a call that failed as a whole, by its error's code (any other: 502, a site or
+an engine failed). A call that answered, with some of its pages failed, is 200: each page says."""
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+Handler = Callable[["Ferret", Any], Awaitable[Envelope]]
+
+
+async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
+    from webferret.search.reading import read_results
+
+    options = ferret.search_options(
+        engines=tuple(p.engines) if p.engines else None,
+        results=p.n,
+        site=p.site,
+        time_range=p.time,
+        region=p.region,
+        engine_timeout=p.engine_timeout,
+        verify=p.verify,
+        verify_timeout=p.verify_timeout,
+        fresh=p.fresh,
+    )
+    result = await ferret.search(p.query, options)
+    read = await read_results(ferret, result, p.read, p.page_tokens) if p.read and result.answered else []
+    return search_envelope(result, read if p.read else None)
+
+
+async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:
+    from webferret.present.pages import clip_page
+
+    pages = await ferret.fetch_all(
+        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh
+    )
+    return pages_envelope([clip_page(page, p.max_chars) for page in pages])
+
+
+def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:
+    return ferret.fetch_options(
+        timeout=p.timeout,
+        budget=p.budget,
+        tier=p.tier,
+        wait_for=p.wait_for,
+        actions=tuple(p.action) or None,
+        headers=tuple(p.header) or None,
+    )
+
+
+def _extract(ferret: Ferret, p: FetchParams) -> Any:
+    return ferret.extract_options(
+        format=p.format,
+        links=p.links or p.link_limit is not None,
+        link_limit=p.link_limit,
+        selector=p.selector,
+        exclude=tuple(p.exclude),
+        whole_page=p.whole_page,
+    )
+
+
+async def _open(ferret: Ferret, p: OpenParams) -> Envelope:
+    links = p.links or p.link_limit is not None
+    opened = await ferret.open(p.handle, p.page, p.page_tokens, links=links, link_limit=p.link_limit)
+    return data_envelope(opened)
+
+
+async def _outline(ferret: Ferret, p: HandleParams) -> Envelope:
+    return data_envelope(await ferret.outline(p.handle, p.page_tokens))
+
+
+async def _diff(ferret: Ferret, p: HandleParams) -> Envelope:
+    if p.page_tokens is not None:
+        raise ParamError("parameter 'page_tokens': a diff counts no pages")
+    return data_envelope(await ferret.diff(p.handle))
+
+
+async def _find(ferret: Ferret, p: FindParams) -> Envelope:
+    return passages_envelope(p.query, await ferret.find(p.query, handles=p.handle, n=p.n, site=p.site))
+
+
+async def _stored(ferret: Ferret, p: StoredParams) -> Envelope:
+    return data_envelope(await ferret.list_stored(p.site, p.n))
+
+
+def _site_rules(ferret: Ferret, p: SiteParams) -> dict[str, Any]:
+    """The `MapOptions` / `CrawlOptions` fields `SiteParams` give (robots: the setting's unless said)."""
+    robots = ferret.settings.respect_robots if p.robots is None else p.robots
+    return {"scope": p.scope, "include": tuple(p.include), "exclude": tuple(p.exclude), "robots": robots}
+
+
+def _site_fetch(ferret: Ferret, p: SiteParams) -> Any:
+    return ferret.fetch_options(timeout=p.timeout, budget=p.budget, tier=p.tier)
+
+
+async def _map(ferret: Ferret, p: MapParams) -> Envelope:
+    from webferret.site_map import MapOptions
+
+    options = MapOptions(limit=p.limit, search=p.search, sitemap=p.sitemap, **_site_rules(ferret, p))
+    return map_envelope(await ferret.map_site(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
+
+
+async def _crawl(ferret: Ferret, p: CrawlParams) -> Envelope:
+    from webferret.crawler import CrawlOptions
+
+    options = CrawlOptions(depth=p.depth, limit=p.limit, sitemap=p.sitemap, **_site_rules(ferret, p))
+    return crawl_envelope(await ferret.crawl(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
+
+
+ENDPOINTS: dict[str, tuple[type[Params], Handler, str]] = {
+    "/search": (SearchParams, _search, "search the web (webferret search)"),
+    "/fetch": (FetchParams, _fetch, "read pages (webferret fetch)"),
+    "/open": (OpenParams, _open, "page K of a stored document (webferret open)"),
+    "/outline": (HandleParams, _outline, "a stored document's headings (webferret open --outline)"),
+    "/diff": (HandleParams, _diff, "what changed in a stored document (webferret open --diff)"),
+    "/find": (FindParams, _find, "passages across stored pages (webferret find)"),
+    "/stored": (StoredParams, _stored, "the pages stored last (webferret store list)"),
+    "/map": (MapParams, _map, "a site's URLs (webferret map)"),
+    "/crawl": (CrawlParams, _crawl, "a site's pages by their links (webferret crawl)"),
+}
+
+
+def build_app(settings: Settings, host: str) -> Starlette:
+    """The API's application; one `Ferret` lives as long as it. `host`: the address it listens on
+    (a `Host` naming it is answered without a token too)."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        from webferret.ferret import Ferret
+
+        async with Ferret(settings) as ferret:
+            app.state.ferret = ferret
+            yield
+
+    guard = Guard(settings.api_token, host)
+    routes = [
+        Route(path, _endpoint(guard, params, handler), methods=["GET", "POST"])
+        for path, (params, handler, _) in ENDPOINTS.items()
+    ]
+    routes.append(Route("/r/{target:path}", _reader(guard), methods=["GET"]))
+    routes.append(Route("/", _index(guard), methods=["GET"]))
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: _no_route, 405: _no_method},  # type: ignore[dict-item]
+    )
+
+
+class Guard:
+    """Who may call (see the module docstring); `refusal(request)` is None for a call let in."""
+
+    def __init__(self, token: str | None, host: str) -> None:
+        self.token = token
+        self.names = LOOPBACK_NAMES | {host.lower().strip("[]")}
+
+    def refusal(self, request: Request) -> Envelope | None:
+        headers = request.headers
+        if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+            return error_envelope(
+                ErrorCode.FORBIDDEN, "a web page's request: the API answers programs, not pages"
+            )
+        origin = headers.get("origin")
+        if origin is not None and _host_of(origin) != _host_of("//" + headers.get("host", "")):
+            return error_envelope(
+                ErrorCode.FORBIDDEN, f"a request from {origin[:200]}: the API answers programs, not pages"
+            )
+        if self.token is not None:
+            scheme, _, given = headers.get("authorization", "").partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(
+                given.strip().encode(), self.token.encode()
+            ):
+                return error_envelope(
+                    ErrorCode.UNAUTHORIZED, "give the API token as 'Authorization: Bearer TOKEN'"
+                )
+            return None
+        named = _host_of("//" + headers.get("host", ""))
+        if named not in self.names:
+            message = (
+                f"Host {headers.get('host', '')[:200]!r}: without a token the API answers loopback names only"
+            )
+            return error_envelope(ErrorCode.FORBIDDEN, message)
+        return None
+
+
+def _host_of(url: str) -> str | None:
+    try:
+        return (urlsplit(url).hostname or "").lower() or None
+    except ValueError:
+        return None
+
+
+def _endpoint(
+    guard: Guard, params: type[Params], handler: Handler
+) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        refused = guard.refusal(request)
+        if refused is not None:
+            return _answer(refused)
+        try:
+            if request.method == "POST":
+                given = await _body(request)
+                if request.query_params:
+                    raise ParamError(
+                        "a POST call takes its parameters in its JSON body, not the query string"
+                    )
+                parsed = params.checked(given)
+            else:
+                parsed = params.from_query(request.query_params.multi_items())
+            envelope = await handler(request.app.state.ferret, parsed)
+        except ParamError as exc:
+            envelope = error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc))
+        except FerretError as exc:
+            envelope = error_envelope(exc.code, exc.message)
+        except Exception as exc:  # a bug answers as the CLI's internal error does, never a traceback
+            envelope = error_envelope(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
+        return _answer(envelope)
+
+    return endpoint
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The call's JSON object, at most `MAX_BODY` bytes."""
+    if "json" not in request.headers.get("content-type", "json"):
+        raise ParamError("a POST call sends its parameters as a JSON object (Content-Type: application/json)")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ParamError(f"the JSON body is larger than {MAX_BODY // 1024} KiB")
+        chunks.append(chunk)
+    try:
+        given = json.loads(b"".join(chunks) or b"{}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ParamError(f"the body is no JSON: {exc}") from None
+    if not isinstance(given, dict):
+        raise ParamError(f"the body is JSON {type(given).__name__}, not an object of parameters")
+    return given
+
+
+def _answer(envelope: Envelope, status: int | None = None) -> Response:
+    """The envelope as JSON, its status `STATUS` gives (or `status`)."""
+    if status is None:
+        status = _status(envelope.error.code) if envelope.error is not None else 200
+    return Response(envelope.model_dump_json(), status, media_type="application/json")
+
+
+def _status(code: str) -> int:
+    return STATUS.get(code, 502)  # type: ignore[call-overload]
+
+
+def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
+    """`/r/URL`: the page at URL as Markdown, as `webferret fetch URL` shows it (the URL's own query
+    string included); `Accept: application/json` answers `/fetch`'s envelope instead."""
+
+    async def reader(request: Request) -> Response:
+        from webferret.present.pages import render_page
+
+        refused = guard.refusal(request)
+        if refused is not None:
+            return _answer(refused)
+        raw_path = request.scope.get("raw_path") or request.url.path.encode()
+        target = raw_path.decode("latin-1").split("/r/", 1)[-1]
+        if target.startswith(("http:/", "https:/")) and not target.split(":", 1)[1].startswith("//"):
+            target = target.replace(":/", "://", 1)  # a client or proxy that folded `//` into `/`
+        if request.url.query:
+            target += "?" + request.url.query
+        ferret = request.app.state.ferret
+        page = await ferret.fetch(target)
+        status = 200 if page.ok else _status(page.error.code if page.error else ErrorCode.INTERNAL)
+        if "application/json" in request.headers.get("accept", ""):
+            return _answer(pages_envelope([page]), status)
+        headers = {"X-Webferret-Handle": page.handle} if page.handle else {}
+        return Response(render_page(page) + "\n", status, headers=headers, media_type="text/markdown")
+
+    return reader
+
+
+def _index(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
+    async def index(request: Request) -> Response:
+        from webferret import __version__
+
+        refused = guard.refusal(request)
+        if refused is not None:
+            return _answer(refused)
+        endpoints = {
+            path: {"does": does, "parameters": params.names()}
+            for path, (params, _, does) in ENDPOINTS.items()
+        }
+        endpoints["/r/{url}"] = {
+            "does": "one page as Markdown (Accept: application/json for its envelope)",
+            "parameters": [],
+        }
+        return _answer(Envelope(ok=True, data={"version": __version__, "endpoints": endpoints}))
+
+    return index
+
+
+async def _no_route(request: Request, exc: Exception) -> Response:
+    paths = ", ".join(ENDPOINTS)
+    return _answer(
+        error_envelope(
+            ErrorCode.NOT_FOUND, f"no endpoint {request.url.path[:200]!r} (there are {paths}, /r/URL and /)"
+        )
+    )
+
+
+async def _no_method(request: Request, exc: Exception) -> Response:
+    message = f"{request.method} {request.url.path[:200]}: the endpoints take GET (and POST with a JSON body)"
+    return _answer(error_envelope(ErrorCode.INVALID_ARGUMENT, message), 405)
+
+
+def serve(settings: Settings, host: str, port: int) -> None:
+    """Listen on `host:port` until SIGINT or SIGTERM; calls in flight end first."""
+    import sys
+
+    import uvicorn
+
+    from webferret.cli.warm import freeze_heap, import_call_modules
+
+    app = build_app(settings, host)
+    import_call_modules()
+    freeze_heap()
+    shown = f"[{host}]" if ":" in host else host
+    guarded = "every call brings the token" if settings.api_token else "loopback only, no token"
+    sys.stderr.write(f"webferret api: listening on http://{shown}:{port}/ ({guarded})\n")
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -1,0 +1,279 @@
+"""`webferret api`: the core over HTTP and JSON, served by uvicorn on loopback and called over real
+HTTP, against the simulated web (pages) and a SearXNG-shaped JSON answer on it (search)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from contract import fits_envelope
+from simweb import SimWeb, article_html
+
+from webferret.cli import main
+from webferret.config import Settings
+from webferret.http_api.app import build_app
+from webferret.http_api.params import FetchParams, ParamError, SearchParams
+
+HTML = {"Content-Type": "text/html"}
+TOKEN = "s3cret-token"
+
+
+class Api:
+    """`build_app` served by uvicorn in a thread; `client` calls it over loopback."""
+
+    def __init__(self, settings: Settings) -> None:
+        import socket
+
+        import uvicorn
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            build_app(settings, "127.0.0.1"), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.server.started, "the API did not start within 30 s"
+        self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=60)
+
+    def stop(self) -> None:
+        self.client.close()
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def _settings(home: Path, simweb: SimWeb, **extra: object) -> Settings:
+    return Settings(
+        home=home,
+        allow_hosts=["127.0.0.1"],
+        searxng_url=simweb.url("/"),
+        engines="searxng",
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+def api(tmp_path: Path, simweb: SimWeb) -> Iterator[Api]:
+    served = Api(_settings(tmp_path / "home", simweb))
+    yield served
+    served.stop()
+
+
+def test_fetch_by_get_and_post_answers_the_clis_envelope(api: Api, simweb: SimWeb) -> None:
+    good = simweb.add("/api/guide", article_html("Ferret guide", 6), headers=HTML)
+    dead = simweb.add("/api/gone", "gone", status=404)
+    got = api.client.get("/fetch", params={"url": good, "max_chars": "80", "link_limit": "2"})
+    posted = api.client.post("/fetch", json={"urls": [good, dead]})
+    assert got.status_code == 200 and got.headers["content-type"] == "application/json"
+    one = got.json()
+    fits_envelope(one, "fetch")
+    page = one["data"]["pages"][0]
+    assert one["ok"] and one["meta"] == {"count": 1, "failed": 0}
+    assert page["title"] == "Ferret guide" and len(page["content"]) <= 80 + 40  # clipped, with its note
+    assert page["links"] is not None and len(page["links"]) <= 2  # link_limit implies links
+    batch = posted.json()
+    assert posted.status_code == 200 and not batch["ok"] and batch["meta"] == {"count": 2, "failed": 1}
+    kept, failed = batch["data"]["pages"]
+    assert kept["ok"] and kept["handle"] == page["handle"] and kept["fetched_via"] == "store"
+    assert failed["error"]["code"] == "http_error" and failed["error"]["status"] == 404
+
+
+def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, simweb: SimWeb) -> None:
+    url = simweb.add("/api/read", article_html("Ferret reader", 4), headers=HTML)
+    read = api.client.get(f"/r/{url}?utm_source=x")
+    as_json = api.client.get(f"/r/{url}", headers={"Accept": "application/json"})
+    blocked = api.client.get("/r/http://10.1.2.3/admin")
+    folded = api.client.get("/r/" + url.replace("http://", "http:/"))  # a proxy folded `//`
+    assert read.status_code == 200 and read.headers["content-type"].startswith("text/markdown")
+    assert read.text.startswith("# Ferret reader\n") and read.headers["x-webferret-handle"].startswith(
+        "127.0.0.1~"
+    )
+    assert as_json.json()["data"]["pages"][0]["url"] == url
+    assert blocked.status_code == 403 and "blocked_address" in blocked.text
+    assert folded.status_code == 200 and "Ferret reader" in folded.text
+
+
+def test_the_store_endpoints_read_what_fetch_kept(api: Api, simweb: SimWeb) -> None:
+    url = simweb.add("/api/long", article_html("Ferret almanac", 40), headers=HTML)
+    handle = api.client.get("/fetch", params={"url": url}).json()["data"]["pages"][0]["handle"]
+    second = api.client.get("/open", params={"handle": handle, "page": "2", "page_tokens": "200"}).json()
+    outline = api.client.post("/outline", json={"handle": url}).json()  # a URL names its page too
+    diff = api.client.get("/diff", params={"handle": handle}).json()
+    found = api.client.get("/find", params={"q": "ferret", "n": "2", "handle": handle}).json()
+    stored = api.client.get("/stored", params={"site": "127.0.0.1"}).json()
+    missing = api.client.get("/open", params={"handle": "127.0.0.1~000000000000"})
+    fits_envelope(second, "open")
+    fits_envelope(outline, "outline")
+    fits_envelope(diff, "diff")
+    fits_envelope(found, "find")
+    fits_envelope(stored, "store-list")
+    assert second["data"]["page"] == 2 and second["data"]["pages"] > 2
+    assert outline["data"]["handle"] == handle and diff["data"]["status"] == "new"
+    assert found["meta"]["count"] >= 1 and all(p["handle"] == handle for p in found["data"]["passages"])
+    assert handle in [page["handle"] for page in stored["data"]["pages"]]
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def test_search_map_and_crawl(api: Api, simweb: SimWeb) -> None:
+    facts = ("Ferrets sleep eighteen hours a day in hammocks. ", "Otters hold paws while they float. ")
+    pages = [
+        simweb.add(
+            f"/api/s/{n}",
+            f"<html><body><article><h1>Ferret {n}</h1><p>{fact * 12}</p></article></body></html>",
+            headers=HTML,
+        )
+        for n, fact in enumerate(facts)
+    ]
+    results = [{"url": url, "title": f"Ferret {n}", "content": "A ferret."} for n, url in enumerate(pages)]
+    simweb.add("/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"})
+    start = simweb.add(
+        "/api/site/start",
+        "<html><body><article><h1>Start</h1><p>Ferrets sleep a lot and play the rest of the day.</p>"
+        '<a href="/api/site/care">Care</a> <a href="/api/site/food">Food</a></article></body></html>',
+        headers=HTML,
+    )
+    for name in ("care", "food"):
+        simweb.add(f"/api/site/{name}", article_html(f"Ferret {name}", 3), headers=HTML)
+    found = api.client.get("/search", params={"q": "ferret", "read": "1"}).json()
+    mapped = api.client.get("/map", params={"url": start, "search": "care", "sitemap": "false"}).json()
+    crawled = api.client.post("/crawl", json={"url": start, "depth": 1, "robots": False}).json()
+    fits_envelope(found, "search")
+    fits_envelope(mapped, "map")
+    fits_envelope(crawled, "crawl")
+    assert [hit["url"] for hit in found["data"]["results"]] == pages
+    assert found["data"]["read"][0]["title"] == "Ferret 0" and found["meta"]["verified"]
+    assert mapped["data"]["urls"][0]["url"].endswith("/api/site/care")
+    assert crawled["meta"] == {"count": 3, "failed": 0}
+
+
+def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
+    calls = [
+        (api.client.get("/search", params={"q": "x", "qq": "y"}), 400, "unknown parameter 'qq'"),
+        (api.client.get("/search", params=[("q", "a"), ("q", "b")]), 400, "'q' is given twice"),
+        (api.client.get("/search", params={"q": "x", "n": "500"}), 400, "parameter 'n'"),
+        (api.client.get("/fetch"), 400, "parameter 'url' is missing"),
+        (
+            api.client.post("/fetch", content=b"[1]", headers={"content-type": "application/json"}),
+            400,
+            "not an object",
+        ),
+        (
+            api.client.post("/fetch", content=b"{", headers={"content-type": "application/json"}),
+            400,
+            "no JSON",
+        ),
+        (api.client.post("/fetch?url=x", json={"url": ["x"]}), 400, "in its JSON body"),
+        (
+            api.client.post("/fetch", content=b"url=x", headers={"content-type": "text/plain"}),
+            400,
+            "JSON object",
+        ),
+        (api.client.get("/crawl", params={"url": "http://x.example/", "scope": "nope"}), 400, "scope 'nope'"),
+        (api.client.get("/fetch", params={"url": "x", "action": "hover:#a"}), 400, "hover:#a"),
+        (api.client.get("/nowhere"), 404, "no endpoint '/nowhere'"),
+        (api.client.delete("/fetch"), 405, "DELETE /fetch"),
+    ]
+    for answer, status, said in calls:
+        body = answer.json()
+        assert (answer.status_code, body["ok"]) == (status, False), body
+        assert said in body["error"]["message"], body
+    index = api.client.get("/").json()["data"]["endpoints"]
+    assert index["/fetch"]["parameters"][0] == "url" and "/r/{url}" in index
+
+
+def test_params_from_a_query_string() -> None:
+    fetch = FetchParams.from_query([("url", "a"), ("urls", "b"), ("links", ""), ("fresh", "1")])
+    assert (fetch.url, fetch.links, fetch.fresh) == (["a", "b"], True, True)
+    assert SearchParams.from_query([("query", "x"), ("engines", "a,B"), ("engines", "c")]).engines == [
+        "a",
+        "b",
+        "c",
+    ]
+    with pytest.raises(ParamError, match="unknown parameter 'zz'"):
+        SearchParams.from_query([("zz", "1")])  # the typo, not the missing `q`, is what is said
+
+
+def test_the_guard_refuses_pages_and_strange_hosts_and_wants_the_token(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    open_api = Api(_settings(tmp_path / "a", simweb))
+    try:
+        rebound = open_api.client.get("/", headers={"Host": "evil.example"})
+        cross = open_api.client.get("/", headers={"Sec-Fetch-Site": "cross-site"})
+        origin = open_api.client.get("/", headers={"Origin": "http://evil.example"})
+        plain = open_api.client.get("/", headers={"Host": f"localhost:{open_api.port}"})
+    finally:
+        open_api.stop()
+    for answer in (rebound, cross, origin):
+        assert answer.status_code == 403 and answer.json()["error"]["code"] == "forbidden"
+    assert plain.status_code == 200
+    locked = Api(_settings(tmp_path / "b", simweb, api_token=TOKEN))
+    try:
+        without = locked.client.get("/")
+        wrong = locked.client.get("/", headers={"Authorization": "Bearer nope"})
+        right = locked.client.get("/", headers={"Authorization": f"Bearer {TOKEN}", "Host": "api.example"})
+    finally:
+        locked.stop()
+    for answer in (without, wrong):
+        assert answer.status_code == 401 and answer.json()["error"]["code"] == "unauthorized"
+    assert right.status_code == 200  # with the token, any name the server is reached by
+
+
+def test_the_cli_wants_a_token_past_loopback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("WEBFERRET_API_TOKEN", raising=False)
+    assert main(["api", "--http", "0.0.0.0:8780"]) == 2
+    assert "WEBFERRET_API_TOKEN" in capsys.readouterr().err
+    assert main(["api", "--http", "nowhere"]) == 2
+    assert "--http wants HOST:PORT" in capsys.readouterr().err
+
+
+def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWeb) -> None:
+    import socket
+
+    url = simweb.add("/api/proc", article_html("Ferret process", 3), headers=HTML)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
+    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
+    command = [
+        sys.executable,
+        "-m",
+        "webferret",
+        "api",
+        "--http",
+        f"127.0.0.1:{port}",
+        "--allow-host",
+        "127.0.0.1",
+    ]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        answer = None
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/r/{url}", timeout=30)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=30)
+    assert answer is not None and answer.status_code == 200, err
+    assert "Ferret process" in answer.text and f"listening on http://127.0.0.1:{port}/" in err
+    assert "Traceback" not in err  # SIGTERM ends it (uvicorn then ends by the signal it caught)
