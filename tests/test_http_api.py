@@ -159,6 +159,41 @@ def test_search_map_and_crawl(api: Api, simweb: SimWeb) -> None:
     assert crawled["meta"] == {"count": 3, "failed": 0}
 
 
+def test_fetch_and_crawl_stream_their_pages_as_json_lines(api: Api, simweb: SimWeb) -> None:
+    fast = simweb.add("/api/line/fast", article_html("Ferret quick", 4), headers=HTML)
+    slow = simweb.add("/api/line/slow", article_html("Ferret slow", 5), headers=HTML, delay=0.6)
+    copy = simweb.add("/api/line/copy", article_html("Ferret quick", 4), headers=HTML)
+    asked = {"url": [slow, fast, copy, simweb.url("/api/line/none")], "max_chars": 100}
+    ndjson = {"Accept": "application/x-ndjson"}
+    with api.client.stream("POST", "/fetch", json=asked, headers=ndjson) as answer:
+        kind = answer.headers["content-type"]
+        lines = [json.loads(line) for line in answer.iter_lines() if line]
+    *pages, done = lines
+    assert kind.startswith("application/x-ndjson") and len(pages) == 4
+    assert pages[-1]["url"] == slow  # finishing order: the slow page last
+    assert {page["url"]: page.get("duplicate_of") is not None for page in pages}[copy]
+    assert all(len(page["content"]) <= 140 for page in pages)
+    assert done["done"] and not done["ok"] and done["data"] is None
+    assert done["meta"] == {"count": 4, "failed": 1}
+    start = simweb.add(
+        "/api/line/start",
+        "<html><body><article><h1>Start</h1><p>Ferrets sleep a lot and play the rest of the day.</p>"
+        '<a href="/api/line/fast">Fast</a></article></body></html>',
+        headers=HTML,
+    )
+    with api.client.stream("GET", "/crawl", params={"url": start, "depth": "1"}, headers=ndjson) as answer:
+        crawled = [json.loads(line) for line in answer.iter_lines() if line]
+    *read, summary = crawled
+    assert [page["meta"]["crawl"]["depth"] for page in read] == [0, 1]
+    assert (
+        read[1]["title"] == "Ferret quick"
+        and read[1]["content"]
+        and summary["ok"]
+        and summary["meta"]["count"] == 2
+    )
+    assert summary["data"]["scope"].endswith("/api/line/") and "pages" not in summary["data"]
+
+
 def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
     calls = [
         (api.client.get("/search", params={"q": "x", "qq": "y"}), 400, "unknown parameter 'qq'"),

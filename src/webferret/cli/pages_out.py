@@ -69,10 +69,7 @@ class PageLines:
 
         if self.gone:
             return
-        copy = self.copies.copy_of(page)
-        if copy is not None:
-            page = page.model_copy(update={"duplicate_of": copy})
-        line = clip_page(page, self.max_chars).model_dump_json() + "\n"
+        line = clip_page(self.copies.marked(page), self.max_chars).model_dump_json() + "\n"
         try:
             sys.stdout.write(line)
             sys.stdout.flush()

@@ -39,7 +39,7 @@ from webferret.http_api.params import (
     SiteParams,
     StoredParams,
 )
-from webferret.models import Envelope, ErrorCode, FerretError
+from webferret.models import Envelope, ErrorCode, FerretError, Page
 from webferret.present.envelopes import (
     crawl_envelope,
     data_envelope,
@@ -172,11 +172,37 @@ async def _map(ferret: Ferret, p: MapParams) -> Envelope:
     return map_envelope(await ferret.map_site(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
 
 
-async def _crawl(ferret: Ferret, p: CrawlParams) -> Envelope:
+async def _crawl(ferret: Ferret, p: CrawlParams, on_read: Callable[[Page], None] | None = None) -> Envelope:
     from webferret.crawler import CrawlOptions
 
     options = CrawlOptions(depth=p.depth, limit=p.limit, sitemap=p.sitemap, **_site_rules(ferret, p))
-    return crawl_envelope(await ferret.crawl(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
+    fetch = _site_fetch(ferret, p)
+    return crawl_envelope(await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh, on_read=on_read))
+
+
+async def _fetch_lines(ferret: Ferret, p: FetchParams, put: Callable[[Page], None]) -> Envelope:
+    """`/fetch` streamed: each page to `put` as it is finished; the envelope without them."""
+    pages = await ferret.fetch_all(
+        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh,
+        on_page=lambda _url, page: put(page),
+    )  # fmt: skip
+    return pages_envelope(pages).model_copy(update={"data": None})
+
+
+async def _crawl_lines(ferret: Ferret, p: CrawlParams, put: Callable[[Page], None]) -> Envelope:
+    """`/crawl` streamed: each page read, with its content, to `put`; the crawl's summary (its
+    `data` without the page entries, which the lines were)."""
+    envelope = await _crawl(ferret, p, on_read=put)
+    summary = {key: value for key, value in (envelope.data or {}).items() if key != "pages"}
+    return envelope.model_copy(update={"data": summary})
+
+
+LINES: dict[str, Callable[[Ferret, Any, Callable[[Page], None]], Awaitable[Envelope]]] = {
+    "/fetch": _fetch_lines,
+    "/crawl": _crawl_lines,
+}
+"""The endpoints that stream their pages as JSON lines when asked (`Accept: application/x-ndjson`)."""
+NDJSON = "application/x-ndjson"
 
 
 ENDPOINTS: dict[str, tuple[type[Params], Handler, str]] = {
@@ -206,7 +232,7 @@ def build_app(settings: Settings, host: str) -> Starlette:
 
     guard = Guard(settings.api_token, host)
     routes = [
-        Route(path, _endpoint(guard, params, handler), methods=["GET", "POST"])
+        Route(path, _endpoint(guard, params, handler, LINES.get(path)), methods=["GET", "POST"])
         for path, (params, handler, _) in ENDPOINTS.items()
     ]
     routes.append(Route("/r/{target:path}", _reader(guard), methods=["GET"]))
@@ -262,7 +288,7 @@ def _host_of(url: str) -> str | None:
 
 
 def _endpoint(
-    guard: Guard, params: type[Params], handler: Handler
+    guard: Guard, params: type[Params], handler: Handler, lines: Any = None
 ) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         refused = guard.refusal(request)
@@ -278,6 +304,8 @@ def _endpoint(
                 parsed = params.checked(given)
             else:
                 parsed = params.from_query(request.query_params.multi_items())
+            if lines is not None and NDJSON in request.headers.get("accept", ""):
+                return _stream(request.app.state.ferret, lines, parsed)
             envelope = await handler(request.app.state.ferret, parsed)
         except ParamError as exc:
             envelope = error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc))
@@ -307,6 +335,46 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(given, dict):
         raise ParamError(f"the body is JSON {type(given).__name__}, not an object of parameters")
     return given
+
+
+def _stream(ferret: Ferret, lines: Any, params: Any) -> Response:
+    """Pages as JSON lines the moment each is finished (in finishing order, a near copy of an earlier
+    line marked `duplicate_of`, each clipped at `max_chars`), then one last line: the call's
+    envelope, `"done": true`, without the pages. A caller that hangs up cancels the call; what was
+    finished is stored, as after Ctrl-C."""
+    import asyncio
+
+    from starlette.responses import StreamingResponse
+
+    from webferret.present.dedup import StreamCopies
+    from webferret.present.pages import clip_page
+
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    copies = StreamCopies(ferret.settings.dedup_threshold)
+
+    def put(page: Page) -> None:
+        queue.put_nowait(clip_page(copies.marked(page), params.max_chars).model_dump_json() + "\n")
+
+    async def work() -> None:
+        try:
+            envelope = await lines(ferret, params, put)
+        except FerretError as exc:
+            envelope = error_envelope(exc.code, exc.message)
+        except Exception as exc:  # as `_endpoint`: the message, never a traceback
+            envelope = error_envelope(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
+        done = {"done": True, **json.loads(envelope.model_dump_json())}
+        queue.put_nowait(json.dumps(done, ensure_ascii=False) + "\n")
+        queue.put_nowait(None)
+
+    async def body() -> AsyncIterator[str]:
+        task = asyncio.create_task(work())
+        try:
+            while (line := await queue.get()) is not None:
+                yield line
+        finally:
+            task.cancel()  # the caller left (a finished call's task is done: nothing to cancel)
+
+    return StreamingResponse(body(), media_type=NDJSON)
 
 
 def _answer(envelope: Envelope, status: int | None = None) -> Response:

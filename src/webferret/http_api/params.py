@@ -222,3 +222,4 @@ class CrawlParams(SiteParams):
     depth: int = Field(default=2, ge=0, le=MAX_CRAWL_DEPTH)
     limit: int = Field(default=20, ge=1, le=MAX_CRAWL_PAGES)
     sitemap: bool = False
+    max_chars: int | None = Field(default=None, ge=1, description="streamed: each page's text clipped")

@@ -157,6 +157,11 @@ class StreamCopies:
         self._names: list[str] = []  # by LSH key (an index into these lists), once the index exists
         self._signatures: list[Any] = []
 
+    def marked(self, page: Page) -> Page:
+        """`page`, with `duplicate_of` naming the earlier page it is a copy of (`copy_of`)."""
+        copy = self.copy_of(page)
+        return page if copy is None else page.model_copy(update={"duplicate_of": copy})
+
     def copy_of(self, page: Page) -> str | None:
         """The handle (or URL) of an earlier page that `page` is a copy of; else remember `page`.
         A page read twice (one handle, as `URL` and `URL#top`) is no copy of itself."""
