@@ -229,6 +229,27 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
     assert index["/fetch"]["parameters"][0] == "url" and "/r/{url}" in index
 
 
+def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
+    from openapi_spec_validator import validate
+
+    from webferret.http_api.app import endpoints
+
+    described = api.client.get("/openapi.json").json()
+    validate(described)
+    served = endpoints()
+    assert set(described["paths"]) == {*served, "/r/{url}"} and "security" not in described
+    for path, endpoint in served.items():
+        asked = described["paths"][path]
+        assert [p["name"] for p in asked["get"]["parameters"]] == endpoint.params.names()
+        body = asked["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        assert body.endswith("/" + endpoint.params.__name__)
+        assert ("application/x-ndjson" in asked["get"]["responses"]["200"]["content"]) == (
+            endpoint.lines is not None
+        )
+    url = next(p for p in described["paths"]["/fetch"]["get"]["parameters"] if p["name"] == "url")
+    assert url["required"] and url["schema"]["type"] == "array" and url["explode"]
+
+
 def test_params_from_a_query_string() -> None:
     fetch = FetchParams.from_query([("url", "a"), ("urls", "b"), ("links", ""), ("fresh", "1")])
     assert (fetch.url, fetch.links, fetch.fresh) == (["a", "b"], True, True)
@@ -260,11 +281,13 @@ def test_the_guard_refuses_pages_and_strange_hosts_and_wants_the_token(
         without = locked.client.get("/")
         wrong = locked.client.get("/", headers={"Authorization": "Bearer nope"})
         right = locked.client.get("/", headers={"Authorization": f"Bearer {TOKEN}", "Host": "api.example"})
+        described = locked.client.get("/openapi.json", headers={"Authorization": f"Bearer {TOKEN}"}).json()
     finally:
         locked.stop()
     for answer in (without, wrong):
         assert answer.status_code == 401 and answer.json()["error"]["code"] == "unauthorized"
     assert right.status_code == 200  # with the token, any name the server is reached by
+    assert described["security"] == [{"token": []}]
 
 
 def test_the_cli_wants_a_token_past_loopback(

@@ -18,9 +18,10 @@ import hmac
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -197,25 +198,48 @@ async def _crawl_lines(ferret: Ferret, p: CrawlParams, put: Callable[[Page], Non
     return envelope.model_copy(update={"data": summary})
 
 
-LINES: dict[str, Callable[[Ferret, Any, Callable[[Page], None]], Awaitable[Envelope]]] = {
-    "/fetch": _fetch_lines,
-    "/crawl": _crawl_lines,
-}
-"""The endpoints that stream their pages as JSON lines when asked (`Accept: application/x-ndjson`)."""
+Lines = Callable[["Ferret", Any, Callable[[Page], None]], Awaitable[Envelope]]
 NDJSON = "application/x-ndjson"
 
 
-ENDPOINTS: dict[str, tuple[type[Params], Handler, str]] = {
-    "/search": (SearchParams, _search, "search the web (webferret search)"),
-    "/fetch": (FetchParams, _fetch, "read pages (webferret fetch)"),
-    "/open": (OpenParams, _open, "page K of a stored document (webferret open)"),
-    "/outline": (HandleParams, _outline, "a stored document's headings (webferret open --outline)"),
-    "/diff": (HandleParams, _diff, "what changed in a stored document (webferret open --diff)"),
-    "/find": (FindParams, _find, "passages across stored pages (webferret find)"),
-    "/stored": (StoredParams, _stored, "the pages stored last (webferret store list)"),
-    "/map": (MapParams, _map, "a site's URLs (webferret map)"),
-    "/crawl": (CrawlParams, _crawl, "a site's pages by their links (webferret crawl)"),
-}
+class Endpoint(NamedTuple):
+    """One JSON endpoint: its parameters, its call, what it does, the model of its answer's `data`
+    (for `/openapi.json`), and its streamed call, if it streams (`Accept: application/x-ndjson`)."""
+
+    params: type[Params]
+    handler: Handler
+    does: str
+    data: type[BaseModel]
+    lines: Lines | None = None
+
+
+def endpoints() -> dict[str, Endpoint]:
+    """The JSON endpoints by path."""
+    from webferret.crawler import CrawlResult
+    from webferret.models import FetchedPages
+    from webferret.search.types import SearchResult
+    from webferret.site_map import SiteMap
+    from webferret.store.types import DocumentOutline, FoundPassages, OpenedPage, PageDiff, StoredPages
+
+    return {
+        "/search": Endpoint(SearchParams, _search, "search the web (webferret search)", SearchResult),
+        "/fetch": Endpoint(FetchParams, _fetch, "read pages (webferret fetch)", FetchedPages, _fetch_lines),
+        "/open": Endpoint(OpenParams, _open, "page K of a stored document (webferret open)", OpenedPage),
+        "/outline": Endpoint(
+            HandleParams, _outline, "a stored document's headings (webferret open --outline)", DocumentOutline
+        ),
+        "/diff": Endpoint(
+            HandleParams, _diff, "what changed in a stored document (webferret open --diff)", PageDiff
+        ),
+        "/find": Endpoint(FindParams, _find, "passages across stored pages (webferret find)", FoundPassages),
+        "/stored": Endpoint(
+            StoredParams, _stored, "the pages stored last (webferret store list)", StoredPages
+        ),
+        "/map": Endpoint(MapParams, _map, "a site's URLs (webferret map)", SiteMap),
+        "/crawl": Endpoint(
+            CrawlParams, _crawl, "a site's pages by their links (webferret crawl)", CrawlResult, _crawl_lines
+        ),
+    }
 
 
 def build_app(settings: Settings, host: str) -> Starlette:
@@ -231,12 +255,15 @@ def build_app(settings: Settings, host: str) -> Starlette:
             yield
 
     guard = Guard(settings.api_token, host)
+    served = endpoints()
     routes = [
-        Route(path, _endpoint(guard, params, handler, LINES.get(path)), methods=["GET", "POST"])
-        for path, (params, handler, _) in ENDPOINTS.items()
+        Route(path, _endpoint(guard, endpoint), methods=["GET", "POST"]) for path, endpoint in served.items()
     ]
     routes.append(Route("/r/{target:path}", _reader(guard), methods=["GET"]))
-    routes.append(Route("/", _index(guard), methods=["GET"]))
+    routes.append(
+        Route("/openapi.json", _openapi(guard, served, settings.api_token is not None), methods=["GET"])
+    )
+    routes.append(Route("/", _index(guard, served), methods=["GET"]))
     return Starlette(
         routes=routes,
         lifespan=lifespan,
@@ -287,9 +314,9 @@ def _host_of(url: str) -> str | None:
         return None
 
 
-def _endpoint(
-    guard: Guard, params: type[Params], handler: Handler, lines: Any = None
-) -> Callable[[Request], Awaitable[Response]]:
+def _endpoint(guard: Guard, endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
+    params, handler, lines = endpoint.params, endpoint.handler, endpoint.lines
+
     async def endpoint(request: Request) -> Response:
         refused = guard.refusal(request)
         if refused is not None:
@@ -415,17 +442,34 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
     return reader
 
 
-def _index(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
+def _openapi(
+    guard: Guard, served: dict[str, Endpoint], token: bool
+) -> Callable[[Request], Awaitable[Response]]:
+    """`/openapi.json`: the API in OpenAPI 3.1 (`openapi.document`), made once, on first call."""
+    made: list[bytes] = []
+
+    async def openapi(request: Request) -> Response:
+        from webferret import __version__
+        from webferret.http_api.openapi import document
+
+        refused = guard.refusal(request)
+        if refused is not None:
+            return _answer(refused)
+        if not made:
+            made.append(json.dumps(document(served, __version__, token)).encode())
+        return Response(made[0], media_type="application/json")
+
+    return openapi
+
+
+def _index(guard: Guard, served: dict[str, Endpoint]) -> Callable[[Request], Awaitable[Response]]:
     async def index(request: Request) -> Response:
         from webferret import __version__
 
         refused = guard.refusal(request)
         if refused is not None:
             return _answer(refused)
-        endpoints = {
-            path: {"does": does, "parameters": params.names()}
-            for path, (params, _, does) in ENDPOINTS.items()
-        }
+        endpoints = {path: {"does": e.does, "parameters": e.params.names()} for path, e in served.items()}
         endpoints["/r/{url}"] = {
             "does": "one page as Markdown (Accept: application/json for its envelope)",
             "parameters": [],
@@ -436,10 +480,11 @@ def _index(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
 
 
 async def _no_route(request: Request, exc: Exception) -> Response:
-    paths = ", ".join(ENDPOINTS)
+    paths = ", ".join(endpoints())
     return _answer(
         error_envelope(
-            ErrorCode.NOT_FOUND, f"no endpoint {request.url.path[:200]!r} (there are {paths}, /r/URL and /)"
+            ErrorCode.NOT_FOUND,
+            f"no endpoint {request.url.path[:200]!r} (there are {paths}, /r/URL, /openapi.json and /)",
         )
     )
 

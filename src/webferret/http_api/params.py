@@ -113,18 +113,33 @@ class SearchParams(Params):
 
     REPEATED = frozenset({"engines"})
 
-    query: str = Field(validation_alias=AliasChoices("q", "query"), min_length=1, max_length=MAX_QUERY_CHARS)
-    n: int | None = Field(default=None, ge=1, le=50, validation_alias=AliasChoices("n", "results"))
-    engines: list[str] | None = None
-    site: str | None = Field(default=None, max_length=253)
-    time: Literal["day", "week", "month", "year"] | None = None
-    region: str | None = Field(default=None, max_length=5)
-    verify: bool | None = None
-    verify_timeout: Seconds | None = Field(default=None, gt=0)
-    engine_timeout: Seconds | None = Field(default=None, gt=0)
-    fresh: bool = False
-    read: int | None = Field(default=None, ge=1, le=MAX_READ)
-    page_tokens: int | None = Field(default=None, ge=MIN_PAGE_TOKENS)
+    query: str = Field(
+        validation_alias=AliasChoices("q", "query"),
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="what to search for; bangs such as !gh, !w, !r pick one engine",
+    )
+    n: int | None = Field(
+        default=None, ge=1, le=50, validation_alias=AliasChoices("n", "results"), description="results (10)"
+    )
+    engines: list[str] | None = Field(default=None, description="engines to use, e.g. searxng,github (auto)")
+    site: str | None = Field(default=None, max_length=253, description="only results from this host")
+    time: Literal["day", "week", "month", "year"] | None = Field(
+        default=None, description="only results of the past day, week, month or year"
+    )
+    region: str | None = Field(default=None, max_length=5, description="country-language, e.g. de-de")
+    verify: bool | None = Field(default=None, description="fetch every result to drop dead links (true)")
+    verify_timeout: Seconds | None = Field(default=None, gt=0, description="per-page verify timeout, s")
+    engine_timeout: Seconds | None = Field(default=None, gt=0, description="per-engine timeout, s")
+    fresh: bool = Field(
+        default=False, description="verify over the network: no stored page, no dead link remembered"
+    )
+    read: int | None = Field(
+        default=None, ge=1, le=MAX_READ, description="also answer the first N results' text (`data.read`)"
+    )
+    page_tokens: int | None = Field(
+        default=None, ge=MIN_PAGE_TOKENS, description="with read: tokens per page"
+    )
 
     _engines = field_validator("engines", mode="before")(_comma_list)
 
@@ -132,10 +147,10 @@ class SearchParams(Params):
 class FetchLimits(Params):
     """How the pages of a call are read: `--timeout`, `--budget`, `--tier`, `--fresh`."""
 
-    timeout: Seconds | None = Field(default=None, gt=0)
-    budget: Seconds | None = Field(default=None, gt=0)
-    tier: Tier | None = None
-    fresh: bool = False
+    timeout: Seconds | None = Field(default=None, gt=0, description="per-page timeout, s")
+    budget: Seconds | None = Field(default=None, gt=0, description="the whole call's time budget, s")
+    tier: Tier | None = Field(default=None, description="auto (escalates), http, impersonate or browser")
+    fresh: bool = Field(default=False, description="read anew, not from the store")
 
 
 class FetchParams(FetchLimits):
@@ -144,18 +159,35 @@ class FetchParams(FetchLimits):
     REPEATED = frozenset({"url", "exclude", "action", "header"})
 
     url: list[str] = Field(
-        validation_alias=AliasChoices("url", "urls"), min_length=1, max_length=MAX_API_URLS
+        validation_alias=AliasChoices("url", "urls"),
+        min_length=1,
+        max_length=MAX_API_URLS,
+        description=f"the pages to read (1 to {MAX_API_URLS})",
     )
-    format: OutputFormat | None = None
-    links: bool = False
-    link_limit: int | None = Field(default=None, ge=1, le=1000)
-    selector: str | None = Field(default=None, max_length=500)
-    exclude: list[str] = Field(default_factory=list, max_length=20)
-    whole_page: bool = False
-    max_chars: int | None = Field(default=None, ge=1)
-    wait_for: str | None = Field(default=None, max_length=500)
-    action: list[str] = Field(default_factory=list)
-    header: list[str] = Field(default_factory=list)
+    format: OutputFormat | None = Field(default=None, description="markdown (default), text or html")
+    links: bool = Field(default=False, description="also list each page's outgoing links")
+    link_limit: int | None = Field(
+        default=None, ge=1, le=1000, description="most links listed (20); implies links"
+    )
+    selector: str | None = Field(
+        default=None, max_length=500, description="keep only the elements matching this CSS"
+    )
+    exclude: list[str] = Field(
+        default_factory=list, max_length=20, description="drop the elements matching CSS first"
+    )
+    whole_page: bool = Field(default=False, description="the whole body, not only the main content")
+    max_chars: int | None = Field(default=None, ge=1, description="clip each page's text at N characters")
+    wait_for: str | None = Field(
+        default=None, max_length=500, description="render in the browser and wait for this CSS selector"
+    )
+    action: list[str] = Field(
+        default_factory=list,
+        description="browser steps before reading: click:CSS, type:CSS=TEXT, press:KEY, scroll[:N], "
+        "wait:S, wait-for:CSS",
+    )
+    header: list[str] = Field(
+        default_factory=list, description="'NAME: VALUE' sent with every request (a cookie)"
+    )
 
     @field_validator("url", mode="before")
     @classmethod
@@ -166,16 +198,18 @@ class FetchParams(FetchLimits):
 class HandleParams(Params):
     """`/outline` and `/diff`: one stored document."""
 
-    handle: str = Field(min_length=1, max_length=2048)
-    page_tokens: int | None = Field(default=None, ge=MIN_PAGE_TOKENS)
+    handle: str = Field(min_length=1, max_length=2048, description="a handle site~hash12, or the page's URL")
+    page_tokens: int | None = Field(default=None, ge=MIN_PAGE_TOKENS, description="tokens per page (4000)")
 
 
 class OpenParams(HandleParams):
     """`/open`: `webferret open`."""
 
-    page: int = Field(default=1, ge=1)
-    links: bool = False
-    link_limit: int | None = Field(default=None, ge=1, le=1000)
+    page: int = Field(default=1, ge=1, description="which page of the document")
+    links: bool = Field(default=False, description="also list the document's links")
+    link_limit: int | None = Field(
+        default=None, ge=1, le=1000, description="most links listed (20); implies links"
+    )
 
 
 class FindParams(Params):
@@ -183,17 +217,26 @@ class FindParams(Params):
 
     REPEATED = frozenset({"handle"})
 
-    query: str = Field(validation_alias=AliasChoices("q", "query"), min_length=1, max_length=MAX_QUERY_CHARS)
-    handle: list[str] | None = None
-    site: str | None = Field(default=None, max_length=253)
-    n: int = Field(default=5, ge=1, le=MAX_PASSAGES)
+    query: str = Field(
+        validation_alias=AliasChoices("q", "query"),
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="words to look for across the stored pages",
+    )
+    handle: list[str] | None = Field(
+        default=None, description="search only these stored pages (handles or URLs)"
+    )
+    site: str | None = Field(default=None, max_length=253, description="search only this host's pages")
+    n: int = Field(default=5, ge=1, le=MAX_PASSAGES, description="most passages answered")
 
 
 class StoredParams(Params):
     """`/stored`: `webferret store list`."""
 
-    site: str | None = Field(default=None, max_length=253)
-    n: int = Field(default=20, ge=1, le=1000)
+    site: str | None = Field(
+        default=None, max_length=253, description="only this host's pages (subdomains too)"
+    )
+    n: int = Field(default=20, ge=1, le=1000, description="most pages listed, newest first")
 
 
 class SiteParams(FetchLimits):
@@ -201,25 +244,33 @@ class SiteParams(FetchLimits):
 
     REPEATED = frozenset({"include", "exclude"})
 
-    url: str = Field(min_length=1, max_length=8192)
-    scope: str | None = None
-    include: list[str] = Field(default_factory=list)
-    exclude: list[str] = Field(default_factory=list)
+    url: str = Field(min_length=1, max_length=8192, description="the page to start from")
+    scope: str | None = Field(default=None, description="only URLs under this prefix")
+    include: list[str] = Field(
+        default_factory=list, description="only paths matching these globs, e.g. /docs/*"
+    )
+    exclude: list[str] = Field(default_factory=list, description="never paths matching these globs")
     robots: bool | None = Field(default=None, description="honour robots.txt (setting respect_robots)")
 
 
 class MapParams(SiteParams):
     """`/map`: `webferret map`."""
 
-    search: str | None = Field(default=None, max_length=MAX_QUERY_CHARS)
-    limit: int = Field(default=100, ge=1, le=MAX_MAP_URLS)
-    sitemap: bool = True
+    search: str | None = Field(
+        default=None,
+        max_length=MAX_QUERY_CHARS,
+        description="keep the URLs whose link text or path holds these words",
+    )
+    limit: int = Field(default=100, ge=1, le=MAX_MAP_URLS, description="most URLs listed")
+    sitemap: bool = Field(default=True, description="also read the site's sitemaps")
 
 
 class CrawlParams(SiteParams):
     """`/crawl`: `webferret crawl`."""
 
-    depth: int = Field(default=2, ge=0, le=MAX_CRAWL_DEPTH)
-    limit: int = Field(default=20, ge=1, le=MAX_CRAWL_PAGES)
-    sitemap: bool = False
-    max_chars: int | None = Field(default=None, ge=1, description="streamed: each page's text clipped")
+    depth: int = Field(default=2, ge=0, le=MAX_CRAWL_DEPTH, description="link hops from the start")
+    limit: int = Field(default=20, ge=1, le=MAX_CRAWL_PAGES, description="most pages read")
+    sitemap: bool = Field(default=False, description="also read the pages the site's sitemaps list")
+    max_chars: int | None = Field(
+        default=None, ge=1, description="streamed: clip each page's text at N characters"
+    )

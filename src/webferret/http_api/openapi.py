@@ -1,0 +1,137 @@
+"""The HTTP API described in OpenAPI 3.1 (`GET /openapi.json`), made from the models that check its
+parameters (`params`) and its answers (the envelope, and each endpoint's `data` model), so the
+description cannot drift from what the server does. A tool that imports OpenAPI (an agent
+framework's tool loader, a client generator) calls webferret with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from webferret.models import Envelope
+
+REF = "#/components/schemas/{model}"
+
+
+def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, Any]:
+    """The OpenAPI document of `endpoints` (`app.endpoints()`: path -> `app.Endpoint`); `token`: calls
+    bring a bearer token."""
+    from pydantic.json_schema import models_json_schema
+
+    models: list[tuple[type[BaseModel], Any]] = [(Envelope, "serialization")]
+    for endpoint in endpoints.values():
+        models += [(endpoint.params, "validation"), (endpoint.data, "serialization")]
+    refs, defs = models_json_schema(models, ref_template=REF)
+    schemas = defs.get("$defs", {})
+    paths: dict[str, Any] = {}
+    for path, endpoint in endpoints.items():
+        body_ref = refs[(endpoint.params, "validation")]
+        data_ref = refs[(endpoint.data, "serialization")]
+        does = endpoint.does
+        answer = _answer(does, refs[(Envelope, "serialization")], data_ref, endpoint.lines is not None)
+        name = path.strip("/")
+        paths[path] = {
+            "get": {
+                "operationId": name,
+                "summary": does,
+                "parameters": _query(schemas[_name(body_ref)], schemas),
+                "responses": answer,
+            },
+            "post": {
+                "operationId": f"{name}_post",
+                "summary": does,
+                "requestBody": {"required": True, "content": {"application/json": {"schema": body_ref}}},
+                "responses": answer,
+            },
+        }
+    paths["/r/{url}"] = _reader()
+    described: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "webferret",
+            "version": version,
+            "description": "Search the web and read pages as clean Markdown; every page read is kept in a "
+            "local store, opened by its handle. Each JSON answer is an envelope: ok, data, error, meta.",
+        },
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+    if token:
+        described["components"]["securitySchemes"] = {"token": {"type": "http", "scheme": "bearer"}}
+        described["security"] = [{"token": []}]
+    return described
+
+
+def _name(ref: dict[str, Any]) -> str:
+    return str(ref["$ref"]).rsplit("/", 1)[-1]
+
+
+def _query(schema: dict[str, Any], schemas: dict[str, Any]) -> list[dict[str, Any]]:
+    """The query parameters of a params model's schema: a list is its name given once per value."""
+    required = set(schema.get("required", ()))
+    listed = []
+    fields = sorted(schema.get("properties", {}).items(), key=lambda item: item[0] not in required)
+    for name, field in fields:
+        value = _without_null(field)
+        parameter: dict[str, Any] = {
+            "name": name,
+            "in": "query",
+            "required": name in required,
+            "schema": value,
+        }
+        if field.get("description"):
+            parameter["description"] = field["description"]
+        if value.get("type") == "array":
+            parameter.update(style="form", explode=True)
+        listed.append(parameter)
+    return listed
+
+
+def _without_null(field: dict[str, Any]) -> dict[str, Any]:
+    """A field's schema as a query parameter's: an optional one is simply left out, never null."""
+    choices = [choice for choice in field.get("anyOf", ()) if choice.get("type") != "null"]
+    value = dict(choices[0]) if len(choices) == 1 else {k: v for k, v in field.items() if k != "anyOf"}
+    value.pop("description", None)
+    value.pop("title", None)
+    if field.get("default") is not None:
+        value["default"] = field["default"]
+    return value
+
+
+def _answer(does: str, envelope: dict[str, Any], data: dict[str, Any], streams: bool) -> dict[str, Any]:
+    answered = {"allOf": [envelope, {"type": "object", "properties": {"data": data}}]}
+    content: dict[str, Any] = {"application/json": {"schema": answered}}
+    if streams:  # asked for with Accept: application/x-ndjson
+        content["application/x-ndjson"] = {
+            "schema": {
+                "type": "string",
+                "description": "each page as a JSON line once finished, then the envelope with done: true",
+            }
+        }
+    failed = {"description": "the call failed as a whole: its error says why", "content": {
+        "application/json": {"schema": envelope}}}  # fmt: skip
+    return {"200": {"description": does, "content": content}, "default": failed}
+
+
+def _reader() -> dict[str, Any]:
+    url = {
+        "name": "url",
+        "in": "path",
+        "required": True,
+        "description": "the page's URL, written as it is after /r/ (its own query string included)",
+        "schema": {"type": "string"},
+    }
+    page = {"text/markdown": {"schema": {"type": "string"}}}
+    return {
+        "get": {
+            "operationId": "read",
+            "summary": "one page as Markdown, as webferret fetch shows it",
+            "parameters": [url],
+            "responses": {
+                "200": {"description": "the page", "content": page},
+                "default": {"description": "the page could not be read: its error line", "content": page},
+            },
+        }
+    }
