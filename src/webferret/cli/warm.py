@@ -30,6 +30,7 @@ CALL_MODULES = (
     "webferret.present.pages",
     "webferret.present.agent",
     "webferret.present.dedup",
+    "webferret.present.envelopes",
     "webferret.present.fence",
     "webferret.present.paging",
     "webferret.present.outline",
