@@ -37,13 +37,14 @@ if TYPE_CHECKING:
 
     from webferret.config import ConfigError, Settings
     from webferret.crawler import CrawlOptions, CrawlResult
-    from webferret.ferret import Ferret, crawl, fetch, fetch_many, outline, search
-    from webferret.ferret import find as find
-    from webferret.ferret import open as open
+    from webferret.ferret import Ferret
     from webferret.models import Envelope, ErrorCode, ErrorInfo, FerretError, Hit, Page
     from webferret.search.types import SearchResult
     from webferret.site_map import MapOptions, SiteMap
     from webferret.store.types import DocumentOutline, OpenedPage, Passage
+    from webferret.sync_api import crawl, fetch, fetch_many, outline, search
+    from webferret.sync_api import find as find
+    from webferret.sync_api import open as open
 
 _LAZY = {
     "ConfigError": "webferret.config",
@@ -51,13 +52,13 @@ _LAZY = {
     "Ferret": "webferret.ferret",
     "CrawlOptions": "webferret.crawler",
     "CrawlResult": "webferret.crawler",
-    "crawl": "webferret.ferret",
-    "fetch": "webferret.ferret",
-    "fetch_many": "webferret.ferret",
-    "find": "webferret.ferret",
-    "open": "webferret.ferret",
-    "outline": "webferret.ferret",
-    "search": "webferret.ferret",
+    "crawl": "webferret.sync_api",
+    "fetch": "webferret.sync_api",
+    "fetch_many": "webferret.sync_api",
+    "find": "webferret.sync_api",
+    "open": "webferret.sync_api",
+    "outline": "webferret.sync_api",
+    "search": "webferret.sync_api",
     "Envelope": "webferret.models",
     "ErrorCode": "webferret.models",
     "ErrorInfo": "webferret.models",

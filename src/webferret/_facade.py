@@ -2,7 +2,7 @@
 
 Python binds a subpackage to its parent's attribute as soon as it is imported, which would hide
 the facade function of the same name. Such a subpackage is made callable: calling it calls the
-facade in `webferret.ferret`, so `webferret.fetch(url)` works whatever was imported first.
+facade in `webferret.sync_api`, so `webferret.fetch(url)` works whatever was imported first.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 
 
 def forward_calls(package: str, facade: str) -> None:
-    """Make the module `package` callable as `webferret.ferret.<facade>`."""
+    """Make the module `package` callable as `webferret.sync_api.<facade>`."""
 
     class _CallablePackage(types.ModuleType):
         def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            from webferret import ferret
+            from webferret import sync_api
 
-            return getattr(ferret, facade)(*args, **kwargs)
+            return getattr(sync_api, facade)(*args, **kwargs)
 
     sys.modules[package].__class__ = _CallablePackage

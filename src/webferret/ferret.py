@@ -4,7 +4,9 @@
         page = await ferret.fetch("https://example.org/")
         pages = await ferret.fetch_many([...])
 
-`fetch()` / `fetch_many()` / `search()` at module level are sync facades for scripts.
+The sync facades for scripts (`webferret.fetch()`, `fetch_many()`, `search()`, ...) are in
+`webferret.sync_api`; the checks of a call's arguments in `webferret.arguments`, the failed pages in
+`webferret.page_failures`.
 """
 
 from __future__ import annotations
@@ -12,17 +14,34 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from webferret.after_answer import later
+from webferret.arguments import (
+    check_count,
+    check_text,
+    check_type,
+    handle_text,
+    is_text,
+    site_text,
+    url_list,
+)
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
-from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
+from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.limits import MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
-from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password, without_password
+from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password
+from webferret.page_failures import (
+    budget_spent,
+    failed_raw,
+    fetch_failed,
+    late_shell,
+    shell_marked,
+    with_browser_failure,
+)
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.site_map import MapOptions, SiteMap
 from webferret.store.freshness import (
@@ -34,7 +53,6 @@ from webferret.store.freshness import (
     variant_of,
     with_validators,
 )
-from webferret.store.handles import looks_like_handle
 from webferret.store.session import SessionStore, not_kept
 from webferret.store.types import DocumentOutline, OpenedPage, PageDiff, Passage, StoredPage, StoredPages
 
@@ -190,7 +208,7 @@ class Ferret:
         fresh: bool = False,
     ) -> Page:
         """Fetch one URL and extract it. Never raises for a page problem: the page carries `error`."""
-        _check_text("url", url, text=False)  # a URL that is no text is a failed page: `invalid_url`
+        check_text("url", url, text=False)  # a URL that is no text is a failed page: `invalid_url`
         pages = await self.fetch_many([url], options=options, extract=extract, fresh=fresh)
         return pages[0]
 
@@ -212,7 +230,7 @@ class Ferret:
         call (`invalid_argument` beyond), so an agent's call cannot flood its context; `fetch_all`
         takes a list of any length.
         """
-        urls = _url_list(urls)
+        urls = url_list(urls)
         if len(urls) > self.settings.max_urls:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
@@ -232,9 +250,9 @@ class Ferret:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
         self._usable()
-        urls = _url_list(urls)
-        _check_type("options", options, FetchOptions, "fetch_options(...)")
-        _check_type("extract", extract, ExtractOptions, "extract_options(...)")
+        urls = url_list(urls)
+        check_type("options", options, FetchOptions, "fetch_options(...)")
+        check_type("extract", extract, ExtractOptions, "extract_options(...)")
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
@@ -288,9 +306,9 @@ class Ferret:
         from webferret.crawler import crawl
 
         self._usable()
-        _check_type("options", options, CrawlOptions, "CrawlOptions(...)")
-        _check_text("url", start, text=False)
-        _check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        check_type("options", options, CrawlOptions, "CrawlOptions(...)")
+        check_text("url", start, text=False)
+        check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
         return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page, on_read=on_read)
 
     async def map_site(
@@ -306,9 +324,9 @@ class Ferret:
         from webferret.site_map import map_site
 
         self._usable()
-        _check_type("options", options, MapOptions, "MapOptions(...)")
-        _check_text("url", start, text=False)
-        _check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        check_type("options", options, MapOptions, "MapOptions(...)")
+        check_text("url", start, text=False)
+        check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
         return await map_site(self, start, options, fetch=fetch, fresh=fresh)
 
     async def fetch_response(
@@ -327,7 +345,7 @@ class Ferret:
 
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
-        if not _is_text(url):  # a lone surrogate (`json.loads('"\\ud800"')`, an undecodable argv byte)
+        if not is_text(url):  # a lone surrogate (`json.loads('"\\ud800"')`, an undecodable argv byte)
             shown = url.encode("utf-8", "backslashreplace").decode() if isinstance(url, str) else repr(url)
             return Page.failed(
                 shown,
@@ -345,7 +363,7 @@ class Ferret:
             return known_failure(url)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return _budget_spent(url, opts)
+            return budget_spent(url, opts)
         progress: list[dict[str, Any]] = []  # the hops begun, for a budget that runs out mid-fetch
         try:
             async with asyncio.timeout(remaining):
@@ -357,7 +375,7 @@ class Ferret:
                     return served(page, xopts, "revalidated", url)
                 return raw
         except Exception as exc:
-            return _fetch_failed(url, opts, exc, progress)
+            return fetch_failed(url, opts, exc, progress)
 
     async def finish_page(
         self,
@@ -395,11 +413,11 @@ class Ferret:
                 return as_asked(kept, xopts)
         except TimeoutError as exc:
             if read is None or not read.ok:  # the budget ran out before the page was read
-                return _fetch_failed(raw.url, opts, exc)
+                return fetch_failed(raw.url, opts, exc)
             why = "the page store was still busy (another process holds it) when the call's budget ran out"
             return as_asked(not_kept(read, f"{why}: this page may not be kept"), xopts)
         except Exception as exc:
-            return _fetch_failed(raw.url, opts, exc)
+            return fetch_failed(raw.url, opts, exc)
 
     async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
         """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
@@ -468,7 +486,7 @@ class Ferret:
     async def stored(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle` (or of a URL's page), or None."""
         await self._written()
-        return await asyncio.to_thread(self.store.named, _handle_text(handle))
+        return await asyncio.to_thread(self.store.named, handle_text(handle))
 
     async def _named_or_missing(self, handle: str) -> StoredPage:
         """The newest stored version `handle` names; `not_found` when the home has no store or the
@@ -492,14 +510,14 @@ class Ferret:
         `links`: also the document's outgoing links, the first `link_limit` (by default the setting's)."""
         from webferret.present.disclosure import open_document
 
-        handle = _handle_text(handle)
-        _check_count("page", page)
+        handle = handle_text(handle)
+        check_count("page", page)
         for name, value, least in (
             ("page_tokens", page_tokens, MIN_PAGE_TOKENS),
             ("link_limit", link_limit, 1),
         ):
             if value is not None:
-                _check_count(name, value, least)
+                check_count(name, value, least)
         stored = await self._named_or_missing(handle)
         size = page_tokens or self.settings.page_tokens
         opened = open_document(stored.page, page, size, self.settings.page_tokens)
@@ -513,9 +531,9 @@ class Ferret:
         (by default the setting's) and its section's tokens; an unknown handle is `not_found`."""
         from webferret.present.outline import outline_of
 
-        handle = _handle_text(handle)
+        handle = handle_text(handle)
         if page_tokens is not None:
-            _check_count("page_tokens", page_tokens, MIN_PAGE_TOKENS)
+            check_count("page_tokens", page_tokens, MIN_PAGE_TOKENS)
         stored = await self._named_or_missing(handle)
         size = page_tokens or self.settings.page_tokens
         return await asyncio.to_thread(outline_of, stored.page, size)
@@ -525,7 +543,7 @@ class Ferret:
         unknown handle is `not_found`."""
         from webferret.store.changes import changed_lines
 
-        handle = _handle_text(handle)
+        handle = handle_text(handle)
         stored = await self._named_or_missing(handle)
         before = await asyncio.to_thread(self.store.previous, stored)
         page = stored.page
@@ -545,8 +563,8 @@ class Ferret:
 
     async def list_stored(self, site: str | None = None, n: int = 20) -> StoredPages:
         """The `n` stored documents fetched last (of `site`, a host with its subdomains), newest first."""
-        _check_count("n", n)
-        site = _site_text(site)
+        check_count("n", n)
+        site = site_text(site)
         self.check_store()
         await self._written()
         return await asyncio.to_thread(self.store.listed, site, n)
@@ -560,8 +578,8 @@ class Ferret:
         empty or blank query is `invalid_argument`, as in `search`."""
         from webferret.store.passages import query_terms
 
-        _check_text("query", query)
-        _check_count("n", n, most=MAX_PASSAGES)
+        check_text("query", query)
+        check_count("n", n, most=MAX_PASSAGES)
         if isinstance(handles, str):  # else each character would be read as a handle
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "handles: a list of handles, not one string")
         if not query.strip():
@@ -569,22 +587,22 @@ class Ferret:
         if not query_terms(query):
             message = f"the query {clipped(query, 60)!r} has no words to look for, only punctuation"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        handles = None if handles is None else [_handle_text(h) for h in handles]
+        handles = None if handles is None else [handle_text(h) for h in handles]
         self.check_store()
         await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):
                 raise not_stored(handle)
-        return await asyncio.to_thread(self.store.find, query, handles, n, _site_text(site))
+        return await asyncio.to_thread(self.store.find, query, handles, n, site_text(site))
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         try:
             extracted = await self.extractor.extract(raw, xopts)
         except FerretError as exc:
-            return _failed_raw(raw, exc.info())
+            return failed_raw(raw, exc.info())
         except Exception as exc:  # an extractor bug must not fail the other pages of a batch
             message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
-            return _failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
+            return failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"extra", "links"})
         kept = max(STORED_LINKS, xopts.link_limit)  # more when asked: a sitemap's
         cut = {"links_total": len(extracted.links)} if len(extracted.links) > kept else {}
@@ -611,7 +629,7 @@ class Ferret:
                     else " whose content its scripts draw (the browser tier renders it)"
                 )
             error = ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message)
-            return _failed_raw(raw, error, {"trail": raw.trail, "extract": extracted.extra})
+            return failed_raw(raw, error, {"trail": raw.trail, "extract": extracted.extra})
         return page
 
     # -- searching ----------------------------------------------------------------------------
@@ -628,7 +646,7 @@ class Ferret:
         from webferret.search.service import run_search
 
         self._usable()
-        _check_text("query", query)
+        check_text("query", query)
         if len(query) > MAX_QUERY_CHARS:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
@@ -643,237 +661,12 @@ def _private(url: str, opts: FetchOptions) -> bool:
     return opts.credentials or has_password(url)
 
 
-def _check_text(name: str, value: object, text: bool = True) -> None:
-    if not isinstance(value, str):
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
-    if text and not _is_text(value):  # a lone surrogate, from JSON (`"\ud800"`) or an undecodable argv byte
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: it has a character that is no text")
-
-
-def _site_text(site: object) -> str | None:
-    """A site filter as the store matches it (a host, lower-case), or None; a blank one is refused."""
-    if site is None:
-        return None
-    _check_text("site", site)
-    host = str(site).strip().lower()
-    if not host:
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, "site: a host such as docs.python.org, not a blank")
-    return host
-
-
-def _check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
-        span = f"from {least} to {most}" if most else f"of at least {least}"
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number {span}, not {value!r}")
-
-
-def _is_text(value: object) -> bool:
-    """Whether `value` is a string that UTF-8 can write (no lone surrogate)."""
-    try:
-        str.encode(value)  # type: ignore[arg-type]
-    except (UnicodeEncodeError, TypeError):
-        return False
-    return True
-
-
-def _check_type(name: str, value: object, kind: type, made_by: str) -> None:
-    if value is not None and not isinstance(value, kind):
-        raise FerretError(
-            ErrorCode.INVALID_ARGUMENT,
-            f"{name}: a {kind.__name__} from {made_by}, not {type(value).__name__}",
-        )
-
-
-def _handle_text(handle: object) -> str:
-    """A handle (or URL) as a caller may type it: spaces around it gone, a handle's letters in lower
-    case (handles are lower case); an empty one is `invalid_argument`."""
-    _check_text("handle", handle)
-    text = str(handle).strip()
-    if not text:
-        raise FerretError(
-            ErrorCode.INVALID_ARGUMENT, "the handle is empty (handles come from fetch and search)"
-        )
-    return text.lower() if looks_like_handle(text.lower()) else text
-
-
-def _url_list(urls: object) -> list[str]:
-    """`urls` as a list (any iterable of strings: a list, a tuple, a generator)."""
-    if isinstance(urls, str):  # else each character would be read as a URL
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)")
-    try:
-        return list(urls)  # type: ignore[call-overload]
-    except TypeError:
-        raise FerretError(
-            ErrorCode.INVALID_ARGUMENT, f"urls: a list of URLs, not {type(urls).__name__}"
-        ) from None
-
-
-def _failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None = None) -> Page:
-    return Page.failed(
-        raw.url,
-        error,
-        final_url=raw.final_url,
-        status=raw.status,
-        content_type=raw.content_type,
-        fetched_via=raw.fetched_via,
-        meta=meta or {},
-    )
-
-
 RENDER_MARGIN = 1.0
 """Seconds of a call's budget left for extracting a page read again through the browser."""
 STORED_LINKS = 1000
 """Most links of a page kept in the store (the main content's first), whether the call lists them or
 not: a later `--links` read, `open --links` or an agent's `web_open(links=true)` answers from there.
 A call that asks for more (`link_limit`: a crawl reading a sitemap of 50,000 URLs) keeps as many."""
-
-
-def late_shell(page: Page, raw: RawResponse, opts: FetchOptions) -> bool:
-    """Whether the `auto` ladder let through a page that only extraction shows to be a JavaScript app's
-    shell (its `empty_shell` veto: under 30 words of content, and an app mount point or scripts): the
-    fetch verdict reads the whole page, and a few hundred words of menus or a cookie notice around an
-    app that draws its content in the browser passed as content. Such a page is read again by the
-    browser (`Ferret._rendered`)."""
-    if opts.tier != "auto" or raw.fetched_via == "browser" or not 200 <= raw.status < 300:
-        return False
-    return page.meta.get("extract", {}).get("quality_veto") == "empty_shell"
-
-
-def shell_marked(trail: list[dict[str, Any]], page: Page) -> list[dict[str, Any]]:
-    """The first reading's hops, the last one marked as the shell extraction found."""
-    hops = [dict(hop) for hop in trail]
-    if hops:
-        words = page.word_count or 0
-        reason = f"extraction found a JavaScript app shell ({words} words of content)"
-        hops[-1].update(verdict="js_shell", reason=reason)
-    return hops
-
-
-def with_browser_failure(page: Page, raw: RawResponse, exc: FerretError) -> Page:
-    """The first reading kept when the browser could not read the page again (`Ferret._rendered`):
-    an error says so in its message, a page in its trail."""
-    if page.error is not None:
-        error = page.error.model_copy(
-            update={"message": f"{page.error.message}; the browser tier failed: {exc.message}"}
-        )
-        return page.model_copy(update={"error": error})
-    hop = {"url": without_password(raw.final_url), "via": "browser", "error": exc.message}
-    return page.model_copy(update={"meta": {**page.meta, "trail": [*shell_marked(raw.trail, page), hop]}})
-
-
-def _fetch_failed(
-    url: str, opts: FetchOptions, exc: Exception, progress: list[dict[str, Any]] | None = None
-) -> Page:
-    """The failed page for an exception out of one URL's fetch: the budget spent (`TimeoutError`,
-    its trail the hops in `progress`), the error a `FerretError` carries, else `internal` (a bug in
-    one page's path must not fail the batch)."""
-    if isinstance(exc, TimeoutError):
-        return _budget_spent(url, opts, struck_trail(progress or []))
-    if isinstance(exc, FerretError):
-        from webferret.extract.reddit import explain_refusal  # not on a search's way to its engines
-
-        exc = explain_refusal(url, exc)
-        meta = {"trail": exc.trail} if exc.trail else {}
-        return Page.failed(url, exc.info(), status=exc.status, meta=meta)
-    message = f"fetching {url} failed: {type(exc).__name__}: {exc}"
-    return Page.failed(url, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
-
-
-def _budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | None = None) -> Page:
-    message = f"the call's time budget of {opts.budget:g} s ran out before {url} was read"
-    meta = {"trail": trail} if trail else {}
-    return Page.failed(url, ErrorInfo(code=ErrorCode.TIMEOUT, message=message), meta=meta)
-
-
-# -- sync facades --------------------------------------------------------------------------------
-def fetch(url: str, *, fresh: bool = False, **settings: Any) -> Page:
-    """Fetch one URL from a script: `webferret.fetch("https://example.org/")` (`fresh=True`: skip the
-    store; any other keyword is a setting, as `Ferret(**settings)` takes it)."""
-
-    async def run() -> Page:
-        async with Ferret(**settings) as ferret:
-            return await ferret.fetch(url, fresh=fresh)
-
-    return _run_sync("fetch", run)
-
-
-def fetch_many(urls: Sequence[str], *, fresh: bool = False, **settings: Any) -> list[Page]:
-    """Fetch several URLs from a script, concurrently; order is kept."""
-
-    async def run() -> list[Page]:
-        async with Ferret(**settings) as ferret:
-            return await ferret.fetch_many(urls, fresh=fresh)
-
-    return _run_sync("fetch_many", run)
-
-
-def open(handle: str, page: int = 1, page_tokens: int | None = None, **settings: Any) -> OpenedPage:
-    """Page `page` of a stored document from a script: `webferret.open(handle, 2)` (`Ferret.open`)."""
-
-    async def run() -> OpenedPage:
-        async with Ferret(**settings) as ferret:
-            return await ferret.open(handle, page, page_tokens)
-
-    return _run_sync("open", run)
-
-
-def outline(handle: str, page_tokens: int | None = None, **settings: Any) -> DocumentOutline:
-    """A stored document's headings and their pages from a script: `webferret.outline(handle)`
-    (`Ferret.outline`)."""
-
-    async def run() -> DocumentOutline:
-        async with Ferret(**settings) as ferret:
-            return await ferret.outline(handle, page_tokens)
-
-    return _run_sync("outline", run)
-
-
-def find(query: str, handles: Sequence[str] | None = None, n: int = 5, **settings: Any) -> list[Passage]:
-    """The best stored passages for `query` from a script: `webferret.find("ownership")` (`Ferret.find`)."""
-
-    async def run() -> list[Passage]:
-        async with Ferret(**settings) as ferret:
-            return await ferret.find(query, handles, n)
-
-    return _run_sync("find", run)
-
-
-def crawl(url: str, *, depth: int = 2, limit: int = 20, fresh: bool = False, **settings: Any) -> CrawlResult:
-    """Crawl from a script: `webferret.crawl("https://docs.example/guide/", depth=1)` (`Ferret.crawl`;
-    other keywords are settings)."""
-
-    async def run() -> CrawlResult:
-        async with Ferret(**settings) as ferret:
-            return await ferret.crawl(url, CrawlOptions(depth=depth, limit=limit), fresh=fresh)
-
-    return _run_sync("crawl", run)
-
-
-def search(query: str, **settings: Any) -> Any:
-    """Search from a script (see `Ferret.search`)."""
-
-    async def run() -> Any:
-        async with Ferret(**settings) as ferret:
-            return await ferret.search(query)
-
-    return _run_sync("search", run)
-
-
-T = TypeVar("T")
-
-
-def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """`run()` in an event loop of its own; inside a running loop (a notebook, an async app) an
-    error that says what to call instead (`asyncio.run` would refuse with a RuntimeError)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(run())
-    raise FerretError(
-        ErrorCode.INVALID_ARGUMENT,
-        f"webferret.{name}() runs its own event loop and cannot be called inside a running one (a "
-        f"notebook, an async app): use `async with webferret.Ferret() as ferret: await ferret.{name}(...)`",
-    )
 
 
 def not_stored(handle: str) -> FerretError:

@@ -6,7 +6,7 @@ A terminal answer (404, 401, 451, a geo block, a rate limit) is never escalated.
 (`http`, `impersonate`, `browser`) is tried alone. Still blocked after the last tier: `blocked_by_site`
 naming the vendor; a JavaScript shell where the browser may not run: `needs_javascript`. A shell these
 verdicts pass that extraction then finds (a spinner under a long menu) is read again by the browser
-after extraction (`webferret.ferret.late_shell`).
+after extraction (`webferret.page_failures.late_shell`).
 """
 
 from __future__ import annotations

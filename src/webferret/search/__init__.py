@@ -1,6 +1,6 @@
 """webferret.search: engines, runner, pacing, router, fusion and verification.
 
-Also callable: `webferret.search(query, **settings)` is the script facade `webferret.ferret.search`.
+Also callable: `webferret.search(query, **settings)` is the script facade `webferret.sync_api.search`.
 """
 
 from webferret._facade import forward_calls

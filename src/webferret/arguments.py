@@ -1,0 +1,78 @@
+"""The checks of a caller's arguments to `Ferret`'s calls: each refuses a bad one with
+`FerretError(invalid_argument)`, or gives it back as the call uses it (a handle, a site, a URL list)."""
+
+from __future__ import annotations
+
+from webferret.models import ErrorCode, FerretError
+from webferret.store.handles import looks_like_handle
+
+
+def check_text(name: str, value: object, text: bool = True) -> None:
+    """Refuse `value` (the argument `name`) unless it is a string; with `text`, also one that UTF-8
+    cannot write (`is_text`)."""
+    if not isinstance(value, str):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {type(value).__name__}")
+    if text and not is_text(value):  # a lone surrogate, from JSON (`"\ud800"`) or an undecodable argv byte
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: it has a character that is no text")
+
+
+def site_text(site: object) -> str | None:
+    """A site filter as the store matches it (a host, lower-case), or None; a blank one is refused."""
+    if site is None:
+        return None
+    check_text("site", site)
+    host = str(site).strip().lower()
+    if not host:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "site: a host such as docs.python.org, not a blank")
+    return host
+
+
+def check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:
+    """Refuse `value` (the argument `name`) unless it is a whole number (not a bool) from `least` to
+    `most` (no upper bound when `most` is None)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
+        span = f"from {least} to {most}" if most else f"of at least {least}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number {span}, not {value!r}")
+
+
+def is_text(value: object) -> bool:
+    """Whether `value` is a string that UTF-8 can write (no lone surrogate)."""
+    try:
+        str.encode(value)  # type: ignore[arg-type]
+    except (UnicodeEncodeError, TypeError):
+        return False
+    return True
+
+
+def check_type(name: str, value: object, kind: type, made_by: str) -> None:
+    """Refuse `value` (the argument `name`) unless it is None or a `kind`; the error names `made_by`,
+    the call that makes one."""
+    if value is not None and not isinstance(value, kind):
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"{name}: a {kind.__name__} from {made_by}, not {type(value).__name__}",
+        )
+
+
+def handle_text(handle: object) -> str:
+    """A handle (or URL) as a caller may type it: spaces around it gone, a handle's letters in lower
+    case (handles are lower case); an empty one is `invalid_argument`."""
+    check_text("handle", handle)
+    text = str(handle).strip()
+    if not text:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT, "the handle is empty (handles come from fetch and search)"
+        )
+    return text.lower() if looks_like_handle(text.lower()) else text
+
+
+def url_list(urls: object) -> list[str]:
+    """`urls` as a list (any iterable of strings: a list, a tuple, a generator)."""
+    if isinstance(urls, str):  # else each character would be read as a URL
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)")
+    try:
+        return list(urls)  # type: ignore[call-overload]
+    except TypeError:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT, f"urls: a list of URLs, not {type(urls).__name__}"
+        ) from None

@@ -1,0 +1,104 @@
+"""The sync facades for scripts: `webferret.fetch(url)`, `fetch_many`, `open`, `outline`, `find`,
+`crawl` and `search`, each running one `Ferret` call in an event loop of its own."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, TypeVar
+
+from webferret.crawler import CrawlOptions, CrawlResult
+from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError, Page
+from webferret.store.types import DocumentOutline, OpenedPage, Passage
+
+
+# -- sync facades --------------------------------------------------------------------------------
+def fetch(url: str, *, fresh: bool = False, **settings: Any) -> Page:
+    """Fetch one URL from a script: `webferret.fetch("https://example.org/")` (`fresh=True`: skip the
+    store; any other keyword is a setting, as `Ferret(**settings)` takes it)."""
+
+    async def run() -> Page:
+        async with Ferret(**settings) as ferret:
+            return await ferret.fetch(url, fresh=fresh)
+
+    return _run_sync("fetch", run)
+
+
+def fetch_many(urls: Sequence[str], *, fresh: bool = False, **settings: Any) -> list[Page]:
+    """Fetch several URLs from a script, concurrently; order is kept."""
+
+    async def run() -> list[Page]:
+        async with Ferret(**settings) as ferret:
+            return await ferret.fetch_many(urls, fresh=fresh)
+
+    return _run_sync("fetch_many", run)
+
+
+def open(handle: str, page: int = 1, page_tokens: int | None = None, **settings: Any) -> OpenedPage:
+    """Page `page` of a stored document from a script: `webferret.open(handle, 2)` (`Ferret.open`)."""
+
+    async def run() -> OpenedPage:
+        async with Ferret(**settings) as ferret:
+            return await ferret.open(handle, page, page_tokens)
+
+    return _run_sync("open", run)
+
+
+def outline(handle: str, page_tokens: int | None = None, **settings: Any) -> DocumentOutline:
+    """A stored document's headings and their pages from a script: `webferret.outline(handle)`
+    (`Ferret.outline`)."""
+
+    async def run() -> DocumentOutline:
+        async with Ferret(**settings) as ferret:
+            return await ferret.outline(handle, page_tokens)
+
+    return _run_sync("outline", run)
+
+
+def find(query: str, handles: Sequence[str] | None = None, n: int = 5, **settings: Any) -> list[Passage]:
+    """The best stored passages for `query` from a script: `webferret.find("ownership")` (`Ferret.find`)."""
+
+    async def run() -> list[Passage]:
+        async with Ferret(**settings) as ferret:
+            return await ferret.find(query, handles, n)
+
+    return _run_sync("find", run)
+
+
+def crawl(url: str, *, depth: int = 2, limit: int = 20, fresh: bool = False, **settings: Any) -> CrawlResult:
+    """Crawl from a script: `webferret.crawl("https://docs.example/guide/", depth=1)` (`Ferret.crawl`;
+    other keywords are settings)."""
+
+    async def run() -> CrawlResult:
+        async with Ferret(**settings) as ferret:
+            return await ferret.crawl(url, CrawlOptions(depth=depth, limit=limit), fresh=fresh)
+
+    return _run_sync("crawl", run)
+
+
+def search(query: str, **settings: Any) -> Any:
+    """Search from a script (see `Ferret.search`)."""
+
+    async def run() -> Any:
+        async with Ferret(**settings) as ferret:
+            return await ferret.search(query)
+
+    return _run_sync("search", run)
+
+
+T = TypeVar("T")
+
+
+def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """`run()` in an event loop of its own; inside a running loop (a notebook, an async app) an
+    error that says what to call instead (`asyncio.run` would refuse with a RuntimeError)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run())
+    raise FerretError(
+        ErrorCode.INVALID_ARGUMENT,
+        f"webferret.{name}() runs its own event loop and cannot be called inside a running one (a "
+        f"notebook, an async app): use `async with webferret.Ferret() as ferret: await ferret.{name}(...)`",
+    )
