@@ -232,7 +232,7 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
 def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
     from openapi_spec_validator import validate
 
-    from webferret.http_api.app import endpoints
+    from webferret.http_api.calls import endpoints
 
     described = api.client.get("/openapi.json").json()
     validate(described)

@@ -1,11 +1,13 @@
-"""The HTTP API's endpoints, its guard and its server (Starlette on uvicorn, one `Ferret` for all calls).
+"""The HTTP API's server: routes, bodies, streams and statuses (Starlette on uvicorn, one `Ferret`
+for all calls).
 
-Every JSON endpoint takes its parameters (`params`) from the query string (GET) or a JSON object
-(POST) and answers the envelope the same CLI command prints with `--json` (`present.envelopes`):
-`/search`, `/fetch`, `/open`, `/outline`, `/diff`, `/find`, `/stored`, `/map`, `/crawl`. `/r/URL`
-answers one page as Markdown (the CLI's view of it), `/` names the endpoints and their parameters.
+Every JSON endpoint (`calls`) takes its parameters (`params`) from the query string (GET) or a JSON
+object (POST) and answers the envelope the same CLI command prints with `--json`: `/search`,
+`/fetch`, `/open`, `/outline`, `/diff`, `/find`, `/stored`, `/map`, `/crawl`. `/r/URL` answers one
+page as Markdown (the CLI's view of it), `/openapi.json` describes the API, `/` names the endpoints
+and their parameters.
 
-The guard, before anything else runs: with a token (setting `api_token`), every call brings it as
+The guard (`guard`), before anything else runs: with a token (setting `api_token`), every call brings it as
 `Authorization: Bearer TOKEN`; without one the server listens on loopback only and answers only a
 `Host` that names loopback (a web page cannot reach it through a DNS name it rebinds to 127.0.0.1).
 A call a web browser makes for another site's page (`Sec-Fetch-Site: cross-site`, or an `Origin`
@@ -14,42 +16,23 @@ that is not the server) is refused either way: pages a user visits do not drive 
 
 from __future__ import annotations
 
-import hmac
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from webferret.http_api.params import (
-    CrawlParams,
-    FetchParams,
-    FindParams,
-    HandleParams,
-    MapParams,
-    OpenParams,
-    ParamError,
-    Params,
-    SearchParams,
-    SiteParams,
-    StoredParams,
-)
+from webferret.http_api.calls import Endpoint, endpoints
+from webferret.http_api.guard import Guard
+from webferret.http_api.params import ParamError
 from webferret.models import Envelope, ErrorCode, FerretError, Page
-from webferret.present.envelopes import (
-    crawl_envelope,
-    data_envelope,
-    error_envelope,
-    map_envelope,
-    pages_envelope,
-    passages_envelope,
-    search_envelope,
-)
+from webferret.present.envelopes import error_envelope, pages_envelope
+
+NDJSON = "application/x-ndjson"
 
 if TYPE_CHECKING:
     from webferret.config import Settings
@@ -76,170 +59,6 @@ STATUS = {
 }
 """The HTTP status of a call that failed as a whole, by its error's code (any other: 502, a site or
 an engine failed). A call that answered, with some of its pages failed, is 200: each page says."""
-
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-Handler = Callable[["Ferret", Any], Awaitable[Envelope]]
-
-
-async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
-    from webferret.search.reading import read_results
-
-    options = ferret.search_options(
-        engines=tuple(p.engines) if p.engines else None,
-        results=p.n,
-        site=p.site,
-        time_range=p.time,
-        region=p.region,
-        engine_timeout=p.engine_timeout,
-        verify=p.verify,
-        verify_timeout=p.verify_timeout,
-        fresh=p.fresh,
-    )
-    result = await ferret.search(p.query, options)
-    read = await read_results(ferret, result, p.read, p.page_tokens) if p.read and result.answered else []
-    return search_envelope(result, read if p.read else None)
-
-
-async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:
-    from webferret.present.pages import clip_page
-
-    pages = await ferret.fetch_all(
-        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh
-    )
-    return pages_envelope([clip_page(page, p.max_chars) for page in pages])
-
-
-def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:
-    return ferret.fetch_options(
-        timeout=p.timeout,
-        budget=p.budget,
-        tier=p.tier,
-        wait_for=p.wait_for,
-        actions=tuple(p.action) or None,
-        headers=tuple(p.header) or None,
-    )
-
-
-def _extract(ferret: Ferret, p: FetchParams) -> Any:
-    return ferret.extract_options(
-        format=p.format,
-        links=p.links or p.link_limit is not None,
-        link_limit=p.link_limit,
-        selector=p.selector,
-        exclude=tuple(p.exclude),
-        whole_page=p.whole_page,
-    )
-
-
-async def _open(ferret: Ferret, p: OpenParams) -> Envelope:
-    links = p.links or p.link_limit is not None
-    opened = await ferret.open(p.handle, p.page, p.page_tokens, links=links, link_limit=p.link_limit)
-    return data_envelope(opened)
-
-
-async def _outline(ferret: Ferret, p: HandleParams) -> Envelope:
-    return data_envelope(await ferret.outline(p.handle, p.page_tokens))
-
-
-async def _diff(ferret: Ferret, p: HandleParams) -> Envelope:
-    if p.page_tokens is not None:
-        raise ParamError("parameter 'page_tokens': a diff counts no pages")
-    return data_envelope(await ferret.diff(p.handle))
-
-
-async def _find(ferret: Ferret, p: FindParams) -> Envelope:
-    return passages_envelope(p.query, await ferret.find(p.query, handles=p.handle, n=p.n, site=p.site))
-
-
-async def _stored(ferret: Ferret, p: StoredParams) -> Envelope:
-    return data_envelope(await ferret.list_stored(p.site, p.n))
-
-
-def _site_rules(ferret: Ferret, p: SiteParams) -> dict[str, Any]:
-    """The `MapOptions` / `CrawlOptions` fields `SiteParams` give (robots: the setting's unless said)."""
-    robots = ferret.settings.respect_robots if p.robots is None else p.robots
-    return {"scope": p.scope, "include": tuple(p.include), "exclude": tuple(p.exclude), "robots": robots}
-
-
-def _site_fetch(ferret: Ferret, p: SiteParams) -> Any:
-    return ferret.fetch_options(timeout=p.timeout, budget=p.budget, tier=p.tier)
-
-
-async def _map(ferret: Ferret, p: MapParams) -> Envelope:
-    from webferret.site_map import MapOptions
-
-    options = MapOptions(limit=p.limit, search=p.search, sitemap=p.sitemap, **_site_rules(ferret, p))
-    return map_envelope(await ferret.map_site(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
-
-
-async def _crawl(ferret: Ferret, p: CrawlParams, on_read: Callable[[Page], None] | None = None) -> Envelope:
-    from webferret.crawler import CrawlOptions
-
-    options = CrawlOptions(depth=p.depth, limit=p.limit, sitemap=p.sitemap, **_site_rules(ferret, p))
-    fetch = _site_fetch(ferret, p)
-    return crawl_envelope(await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh, on_read=on_read))
-
-
-async def _fetch_lines(ferret: Ferret, p: FetchParams, put: Callable[[Page], None]) -> Envelope:
-    """`/fetch` streamed: each page to `put` as it is finished; the envelope without them."""
-    pages = await ferret.fetch_all(
-        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh,
-        on_page=lambda _url, page: put(page),
-    )  # fmt: skip
-    return pages_envelope(pages).model_copy(update={"data": None})
-
-
-async def _crawl_lines(ferret: Ferret, p: CrawlParams, put: Callable[[Page], None]) -> Envelope:
-    """`/crawl` streamed: each page read, with its content, to `put`; the crawl's summary (its
-    `data` without the page entries, which the lines were)."""
-    envelope = await _crawl(ferret, p, on_read=put)
-    summary = {key: value for key, value in (envelope.data or {}).items() if key != "pages"}
-    return envelope.model_copy(update={"data": summary})
-
-
-Lines = Callable[["Ferret", Any, Callable[[Page], None]], Awaitable[Envelope]]
-NDJSON = "application/x-ndjson"
-
-
-class Endpoint(NamedTuple):
-    """One JSON endpoint: its parameters, its call, what it does, the model of its answer's `data`
-    (for `/openapi.json`), and its streamed call, if it streams (`Accept: application/x-ndjson`)."""
-
-    params: type[Params]
-    handler: Handler
-    does: str
-    data: type[BaseModel]
-    lines: Lines | None = None
-
-
-def endpoints() -> dict[str, Endpoint]:
-    """The JSON endpoints by path."""
-    from webferret.crawler import CrawlResult
-    from webferret.models import FetchedPages
-    from webferret.search.types import SearchResult
-    from webferret.site_map import SiteMap
-    from webferret.store.types import DocumentOutline, FoundPassages, OpenedPage, PageDiff, StoredPages
-
-    return {
-        "/search": Endpoint(SearchParams, _search, "search the web (webferret search)", SearchResult),
-        "/fetch": Endpoint(FetchParams, _fetch, "read pages (webferret fetch)", FetchedPages, _fetch_lines),
-        "/open": Endpoint(OpenParams, _open, "page K of a stored document (webferret open)", OpenedPage),
-        "/outline": Endpoint(
-            HandleParams, _outline, "a stored document's headings (webferret open --outline)", DocumentOutline
-        ),
-        "/diff": Endpoint(
-            HandleParams, _diff, "what changed in a stored document (webferret open --diff)", PageDiff
-        ),
-        "/find": Endpoint(FindParams, _find, "passages across stored pages (webferret find)", FoundPassages),
-        "/stored": Endpoint(
-            StoredParams, _stored, "the pages stored last (webferret store list)", StoredPages
-        ),
-        "/map": Endpoint(MapParams, _map, "a site's URLs (webferret map)", SiteMap),
-        "/crawl": Endpoint(
-            CrawlParams, _crawl, "a site's pages by their links (webferret crawl)", CrawlResult, _crawl_lines
-        ),
-    }
 
 
 def build_app(settings: Settings, host: str) -> Starlette:
@@ -269,49 +88,6 @@ def build_app(settings: Settings, host: str) -> Starlette:
         lifespan=lifespan,
         exception_handlers={404: _no_route, 405: _no_method},  # type: ignore[dict-item]
     )
-
-
-class Guard:
-    """Who may call (see the module docstring); `refusal(request)` is None for a call let in."""
-
-    def __init__(self, token: str | None, host: str) -> None:
-        self.token = token
-        self.names = LOOPBACK_NAMES | {host.lower().strip("[]")}
-
-    def refusal(self, request: Request) -> Envelope | None:
-        headers = request.headers
-        if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
-            return error_envelope(
-                ErrorCode.FORBIDDEN, "a web page's request: the API answers programs, not pages"
-            )
-        origin = headers.get("origin")
-        if origin is not None and _host_of(origin) != _host_of("//" + headers.get("host", "")):
-            return error_envelope(
-                ErrorCode.FORBIDDEN, f"a request from {origin[:200]}: the API answers programs, not pages"
-            )
-        if self.token is not None:
-            scheme, _, given = headers.get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(
-                given.strip().encode(), self.token.encode()
-            ):
-                return error_envelope(
-                    ErrorCode.UNAUTHORIZED, "give the API token as 'Authorization: Bearer TOKEN'"
-                )
-            return None
-        named = _host_of("//" + headers.get("host", ""))
-        if named not in self.names:
-            message = (
-                f"Host {headers.get('host', '')[:200]!r}: without a token the API answers loopback names only"
-            )
-            return error_envelope(ErrorCode.FORBIDDEN, message)
-        return None
-
-
-def _host_of(url: str) -> str | None:
-    try:
-        return (urlsplit(url).hostname or "").lower() or None
-    except ValueError:
-        return None
 
 
 def _endpoint(guard: Guard, endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:

@@ -1,0 +1,196 @@
+"""The HTTP API's calls: each endpoint's parameters (`params`) turned into the core's call and its
+answer into the envelope the same CLI command prints with `--json` (`present.envelopes`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pydantic import BaseModel
+
+from webferret.http_api.params import (
+    CrawlParams,
+    FetchParams,
+    FindParams,
+    HandleParams,
+    MapParams,
+    OpenParams,
+    ParamError,
+    Params,
+    SearchParams,
+    SiteParams,
+    StoredParams,
+)
+from webferret.models import Envelope, Page
+from webferret.present.envelopes import (
+    crawl_envelope,
+    data_envelope,
+    map_envelope,
+    pages_envelope,
+    passages_envelope,
+    search_envelope,
+)
+
+if TYPE_CHECKING:
+    from webferret.ferret import Ferret
+
+Handler = Callable[["Ferret", Any], Awaitable[Envelope]]
+
+
+async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
+    from webferret.search.reading import read_results
+
+    options = ferret.search_options(
+        engines=tuple(p.engines) if p.engines else None,
+        results=p.n,
+        site=p.site,
+        time_range=p.time,
+        region=p.region,
+        engine_timeout=p.engine_timeout,
+        verify=p.verify,
+        verify_timeout=p.verify_timeout,
+        fresh=p.fresh,
+    )
+    result = await ferret.search(p.query, options)
+    read = await read_results(ferret, result, p.read, p.page_tokens) if p.read and result.answered else []
+    return search_envelope(result, read if p.read else None)
+
+
+async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:
+    from webferret.present.pages import clip_page
+
+    pages = await ferret.fetch_all(
+        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh
+    )
+    return pages_envelope([clip_page(page, p.max_chars) for page in pages])
+
+
+def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:
+    return ferret.fetch_options(
+        timeout=p.timeout,
+        budget=p.budget,
+        tier=p.tier,
+        wait_for=p.wait_for,
+        actions=tuple(p.action) or None,
+        headers=tuple(p.header) or None,
+    )
+
+
+def _extract(ferret: Ferret, p: FetchParams) -> Any:
+    return ferret.extract_options(
+        format=p.format,
+        links=p.links or p.link_limit is not None,
+        link_limit=p.link_limit,
+        selector=p.selector,
+        exclude=tuple(p.exclude),
+        whole_page=p.whole_page,
+    )
+
+
+async def _open(ferret: Ferret, p: OpenParams) -> Envelope:
+    links = p.links or p.link_limit is not None
+    opened = await ferret.open(p.handle, p.page, p.page_tokens, links=links, link_limit=p.link_limit)
+    return data_envelope(opened)
+
+
+async def _outline(ferret: Ferret, p: HandleParams) -> Envelope:
+    return data_envelope(await ferret.outline(p.handle, p.page_tokens))
+
+
+async def _diff(ferret: Ferret, p: HandleParams) -> Envelope:
+    if p.page_tokens is not None:
+        raise ParamError("parameter 'page_tokens': a diff counts no pages")
+    return data_envelope(await ferret.diff(p.handle))
+
+
+async def _find(ferret: Ferret, p: FindParams) -> Envelope:
+    return passages_envelope(p.query, await ferret.find(p.query, handles=p.handle, n=p.n, site=p.site))
+
+
+async def _stored(ferret: Ferret, p: StoredParams) -> Envelope:
+    return data_envelope(await ferret.list_stored(p.site, p.n))
+
+
+def _site_rules(ferret: Ferret, p: SiteParams) -> dict[str, Any]:
+    """The `MapOptions` / `CrawlOptions` fields `SiteParams` give (robots: the setting's unless said)."""
+    robots = ferret.settings.respect_robots if p.robots is None else p.robots
+    return {"scope": p.scope, "include": tuple(p.include), "exclude": tuple(p.exclude), "robots": robots}
+
+
+def _site_fetch(ferret: Ferret, p: SiteParams) -> Any:
+    return ferret.fetch_options(timeout=p.timeout, budget=p.budget, tier=p.tier)
+
+
+async def _map(ferret: Ferret, p: MapParams) -> Envelope:
+    from webferret.site_map import MapOptions
+
+    options = MapOptions(limit=p.limit, search=p.search, sitemap=p.sitemap, **_site_rules(ferret, p))
+    return map_envelope(await ferret.map_site(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
+
+
+async def _crawl(ferret: Ferret, p: CrawlParams, on_read: Callable[[Page], None] | None = None) -> Envelope:
+    from webferret.crawler import CrawlOptions
+
+    options = CrawlOptions(depth=p.depth, limit=p.limit, sitemap=p.sitemap, **_site_rules(ferret, p))
+    fetch = _site_fetch(ferret, p)
+    return crawl_envelope(await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh, on_read=on_read))
+
+
+async def _fetch_lines(ferret: Ferret, p: FetchParams, put: Callable[[Page], None]) -> Envelope:
+    """`/fetch` streamed: each page to `put` as it is finished; the envelope without them."""
+    pages = await ferret.fetch_all(
+        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh,
+        on_page=lambda _url, page: put(page),
+    )  # fmt: skip
+    return pages_envelope(pages).model_copy(update={"data": None})
+
+
+async def _crawl_lines(ferret: Ferret, p: CrawlParams, put: Callable[[Page], None]) -> Envelope:
+    """`/crawl` streamed: each page read, with its content, to `put`; the crawl's summary (its
+    `data` without the page entries, which the lines were)."""
+    envelope = await _crawl(ferret, p, on_read=put)
+    summary = {key: value for key, value in (envelope.data or {}).items() if key != "pages"}
+    return envelope.model_copy(update={"data": summary})
+
+
+Lines = Callable[["Ferret", Any, Callable[[Page], None]], Awaitable[Envelope]]
+
+
+class Endpoint(NamedTuple):
+    """One JSON endpoint: its parameters, its call, what it does, the model of its answer's `data`
+    (for `/openapi.json`), and its streamed call, if it streams (`Accept: application/x-ndjson`)."""
+
+    params: type[Params]
+    handler: Handler
+    does: str
+    data: type[BaseModel]
+    lines: Lines | None = None
+
+
+def endpoints() -> dict[str, Endpoint]:
+    """The JSON endpoints by path."""
+    from webferret.crawler import CrawlResult
+    from webferret.models import FetchedPages
+    from webferret.search.types import SearchResult
+    from webferret.site_map import SiteMap
+    from webferret.store.types import DocumentOutline, FoundPassages, OpenedPage, PageDiff, StoredPages
+
+    return {
+        "/search": Endpoint(SearchParams, _search, "search the web (webferret search)", SearchResult),
+        "/fetch": Endpoint(FetchParams, _fetch, "read pages (webferret fetch)", FetchedPages, _fetch_lines),
+        "/open": Endpoint(OpenParams, _open, "page K of a stored document (webferret open)", OpenedPage),
+        "/outline": Endpoint(
+            HandleParams, _outline, "a stored document's headings (webferret open --outline)", DocumentOutline
+        ),
+        "/diff": Endpoint(
+            HandleParams, _diff, "what changed in a stored document (webferret open --diff)", PageDiff
+        ),
+        "/find": Endpoint(FindParams, _find, "passages across stored pages (webferret find)", FoundPassages),
+        "/stored": Endpoint(
+            StoredParams, _stored, "the pages stored last (webferret store list)", StoredPages
+        ),
+        "/map": Endpoint(MapParams, _map, "a site's URLs (webferret map)", SiteMap),
+        "/crawl": Endpoint(
+            CrawlParams, _crawl, "a site's pages by their links (webferret crawl)", CrawlResult, _crawl_lines
+        ),
+    }
