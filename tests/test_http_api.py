@@ -218,6 +218,7 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         ),
         (api.client.get("/crawl", params={"url": "http://x.example/", "scope": "nope"}), 400, "scope 'nope'"),
         (api.client.get("/fetch", params={"url": "x", "action": "hover:#a"}), 400, "hover:#a"),
+        (api.client.post("/fetch", json={"url": ["x" * (1 << 20)]}), 413, "the JSON body is larger than"),
         (api.client.get("/nowhere"), 404, "no endpoint '/nowhere'"),
         (api.client.delete("/fetch"), 405, "DELETE /fetch"),
     ]
@@ -229,6 +230,45 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
     assert index["/fetch"]["parameters"][0] == "url" and "/r/{url}" in index
 
 
+def test_extract_reads_a_posted_document_as_the_cli_reads_a_file(api: Api, tmp_path: Path) -> None:
+    html = article_html("Ferret notes", 5).replace("</article>", '<a href="/more">More notes</a></article>')
+    posted = api.client.post(
+        "/extract",
+        params={"url": "https://notes.example/ferrets", "links": ""},
+        content=html.encode(),
+        headers={"Content-Type": "text/html"},
+    )
+    sheet = api.client.post(
+        "/extract", content=b"name,legs\nferret,4\n", headers={"Content-Type": "text/csv"}
+    )
+    huge = api.client.post(
+        "/extract", content=b"x" * (Settings().max_bytes + 1), headers={"Content-Type": "text/plain"}
+    )
+    relative = api.client.post("/extract", params={"url": "notes/ferrets"}, content=b"<p>x</p>")
+    (tmp_path / "notes.html").write_text(html, encoding="utf-8")
+    cli = _cli_json(
+        ["extract", str(tmp_path / "notes.html"), "--url", "https://notes.example/ferrets", "--links"]
+    )
+    page = posted.json()["data"]["pages"][0]
+    fits_envelope(posted.json(), "fetch")
+    assert posted.status_code == 200 and page["title"] == "Ferret notes" and page["handle"] is None
+    assert "https://notes.example/more" in [link["url"] for link in page["links"]]
+    assert page["content"] == cli["data"]["pages"][0]["content"]  # the same pipeline as the command
+    assert "| ferret | 4 |" in sheet.json()["data"]["pages"][0]["content"]
+    assert huge.status_code == 413 and huge.json()["error"]["code"] == "too_large"
+    assert relative.status_code == 400 and "not an absolute URL" in relative.json()["error"]["message"]
+
+
+def _cli_json(argv: list[str]) -> dict[str, object]:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main([*argv, "--json"])
+    return json.loads(out.getvalue())
+
+
 def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
     from openapi_spec_validator import validate
 
@@ -237,7 +277,7 @@ def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
     described = api.client.get("/openapi.json").json()
     validate(described)
     served = endpoints()
-    assert set(described["paths"]) == {*served, "/r/{url}"} and "security" not in described
+    assert set(described["paths"]) == {*served, "/r/{url}", "/extract"} and "security" not in described
     for path, endpoint in served.items():
         asked = described["paths"][path]
         assert [p["name"] for p in asked["get"]["parameters"]] == endpoint.params.names()

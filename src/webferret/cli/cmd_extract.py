@@ -89,23 +89,15 @@ def _source(name: str, url: str | None) -> tuple[str | None, str | None]:
 async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
     import asyncio
 
-    from webferret.fetch.types import RawResponse
+    from webferret.local_pages import page_of
     from webferret.models import FerretError, Page, without_password
 
     page_url, content_type = _source(name, url)
-    page_url = without_password(page_url)  # the page's links are made absolute against it too
     try:
         body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
     except FerretError as exc:
-        return Page.failed(page_url, exc.info(), fetched_via="file")
-    headers = {"content-type": content_type} if content_type else {}
-    base = page_url or ""  # no URL: relative links stay relative
-    raw = RawResponse(url=base, final_url=base, status=0, headers=headers, body=body, fetched_via="file")
-    page = await ferret.page_from_raw(raw, xopts)
-    meta = {key: value for key, value in page.meta.items() if key == "extract"}
-    tokens = page.tokens if page.ok else None  # counted where it was extracted
-    update = {"status": None, "meta": meta, "tokens": tokens, "url": page_url}
-    return page.model_copy(update=update | ({} if page_url else {"final_url": None}))
+        return Page.failed(without_password(page_url), exc.info(), fetched_via="file")
+    return await page_of(ferret, body, content_type, page_url, xopts)
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -79,6 +79,7 @@ def build_app(settings: Settings, host: str) -> Starlette:
         Route(path, _endpoint(guard, endpoint), methods=["GET", "POST"]) for path, endpoint in served.items()
     ]
     routes.append(Route("/r/{target:path}", _reader(guard), methods=["GET"]))
+    routes.append(Route("/extract", _extractor(guard, settings.max_bytes), methods=["POST"]))
     routes.append(
         Route("/openapi.json", _openapi(guard, served, settings.api_token is not None), methods=["GET"])
     )
@@ -125,19 +126,25 @@ async def _body(request: Request) -> dict[str, Any]:
     """The call's JSON object, at most `MAX_BODY` bytes."""
     if "json" not in request.headers.get("content-type", "json"):
         raise ParamError("a POST call sends its parameters as a JSON object (Content-Type: application/json)")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise ParamError(f"the JSON body is larger than {MAX_BODY // 1024} KiB")
-        chunks.append(chunk)
+    data = await _read_body(request, MAX_BODY, "the JSON body")  # too_large past it
     try:
-        given = json.loads(b"".join(chunks) or b"{}")
+        given = json.loads(data or b"{}")
     except (ValueError, UnicodeDecodeError) as exc:
         raise ParamError(f"the body is no JSON: {exc}") from None
     if not isinstance(given, dict):
         raise ParamError(f"the body is JSON {type(given).__name__}, not an object of parameters")
     return given
+
+
+async def _read_body(request: Request, most: int, what: str) -> bytes:
+    """The call's body, or `too_large` past `most` bytes (read no further)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise FerretError(ErrorCode.TOO_LARGE, f"{what} is larger than {most:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _stream(ferret: Ferret, lines: Any, params: Any) -> Response:
@@ -218,6 +225,41 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
     return reader
 
 
+def _extractor(guard: Guard, max_bytes: int) -> Callable[[Request], Awaitable[Response]]:
+    """`/extract`: the document the call posts (HTML, PDF, a feed, JSON... its kind from its
+    `Content-Type`, else sniffed; at most `max_bytes`), extracted as `webferret extract -` does,
+    answered as `/fetch`'s envelope. The query string holds the parameters (`ExtractParams`)."""
+
+    async def extractor(request: Request) -> Response:
+        from webferret.http_api.params import ExtractParams
+        from webferret.local_pages import page_of
+        from webferret.present.pages import clip_page
+
+        refused = guard.refusal(request)
+        if refused is not None:
+            return _answer(refused)
+        try:
+            p = ExtractParams.from_query(request.query_params.multi_items())
+            body = await _read_body(request, max_bytes, "the document")
+        except ParamError as exc:
+            return _answer(error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc)))
+        except FerretError as exc:
+            return _answer(error_envelope(exc.code, exc.message))
+        ferret = request.app.state.ferret
+        xopts = ferret.extract_options(
+            format=p.format,
+            links=p.links or p.link_limit is not None,
+            link_limit=p.link_limit,
+            selector=p.selector,
+            exclude=tuple(p.exclude),
+            whole_page=p.whole_page,
+        )
+        page = await page_of(ferret, body, request.headers.get("content-type"), p.url, xopts)
+        return _answer(pages_envelope([clip_page(page, p.max_chars)]))
+
+    return extractor
+
+
 def _openapi(
     guard: Guard, served: dict[str, Endpoint], token: bool
 ) -> Callable[[Request], Awaitable[Response]]:
@@ -246,6 +288,12 @@ def _index(guard: Guard, served: dict[str, Endpoint]) -> Callable[[Request], Awa
         if refused is not None:
             return _answer(refused)
         endpoints = {path: {"does": e.does, "parameters": e.params.names()} for path, e in served.items()}
+        from webferret.http_api.params import ExtractParams
+
+        endpoints["/extract"] = {
+            "does": "POST a document as the body: its page (webferret extract -)",
+            "parameters": ExtractParams.names(),
+        }
         endpoints["/r/{url}"] = {
             "does": "one page as Markdown (Accept: application/json for its envelope)",
             "parameters": [],
@@ -260,7 +308,8 @@ async def _no_route(request: Request, exc: Exception) -> Response:
     return _answer(
         error_envelope(
             ErrorCode.NOT_FOUND,
-            f"no endpoint {request.url.path[:200]!r} (there are {paths}, /r/URL, /openapi.json and /)",
+            f"no endpoint {request.url.path[:200]!r} "
+            f"(there are {paths}, /extract, /r/URL, /openapi.json and /)",
         )
     )
 

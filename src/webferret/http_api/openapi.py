@@ -20,7 +20,14 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
     bring a bearer token."""
     from pydantic.json_schema import models_json_schema
 
-    models: list[tuple[type[BaseModel], Any]] = [(Envelope, "serialization")]
+    from webferret.http_api.params import ExtractParams
+    from webferret.models import FetchedPages
+
+    models: list[tuple[type[BaseModel], Any]] = [
+        (Envelope, "serialization"),
+        (ExtractParams, "validation"),
+        (FetchedPages, "serialization"),
+    ]
     for endpoint in endpoints.values():
         models += [(endpoint.params, "validation"), (endpoint.data, "serialization")]
     refs, defs = models_json_schema(models, ref_template=REF)
@@ -47,6 +54,25 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
             },
         }
     paths["/r/{url}"] = _reader()
+    extracted = _answer(
+        "the page the document holds",
+        refs[(Envelope, "serialization")],
+        refs[(FetchedPages, "serialization")],
+        False,
+    )
+    paths["/extract"] = {
+        "post": {
+            "operationId": "extract",
+            "summary": "extract a document posted as the body (webferret extract -)",
+            "parameters": _query(schemas["ExtractParams"], schemas),
+            "requestBody": {
+                "required": True,
+                "description": "the document: HTML, PDF, a feed, JSON, text...; its kind from Content-Type",
+                "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}},
+            },
+            "responses": extracted,
+        }
+    }
     described: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {

@@ -274,3 +274,42 @@ class CrawlParams(SiteParams):
     max_chars: int | None = Field(
         default=None, ge=1, description="streamed: clip each page's text at N characters"
     )
+
+
+class ExtractParams(Params):
+    """`/extract`: `webferret extract -`; the document is the call's body, these the query string."""
+
+    REPEATED = frozenset({"exclude"})
+
+    url: str | None = Field(
+        default=None,
+        max_length=8192,
+        description="the page's address: its links are made absolute against it",
+    )
+    format: OutputFormat | None = Field(default=None, description="markdown (default), text or html")
+    links: bool = Field(default=False, description="also list the page's outgoing links")
+    link_limit: int | None = Field(
+        default=None, ge=1, le=1000, description="most links listed (20); implies links"
+    )
+    selector: str | None = Field(
+        default=None, max_length=500, description="keep only the elements matching this CSS"
+    )
+    exclude: list[str] = Field(
+        default_factory=list, max_length=20, description="drop the elements matching CSS first"
+    )
+    whole_page: bool = Field(default=False, description="the whole body, not only the main content")
+    max_chars: int | None = Field(default=None, ge=1, description="clip the page's text at N characters")
+
+    @field_validator("url")
+    @classmethod
+    def _absolute(cls, value: str | None) -> str | None:
+        """An absolute URL, checked as `webferret extract --url` checks it (any scheme)."""
+        from webferret.models import FerretError
+        from webferret.net.urltext import absolute_url
+
+        if value is not None:
+            try:
+                absolute_url(value, None)
+            except FerretError as exc:
+                raise ValueError(exc.message) from None
+        return value
