@@ -290,6 +290,14 @@ def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
     assert url["required"] and url["schema"]["type"] == "array" and url["explode"]
 
 
+def test_a_handle_header_is_ascii() -> None:
+    from webferret.http_api.app import handle_header
+
+    assert handle_header("docs.python.org~0123456789ab") == "docs.python.org~0123456789ab"
+    assert handle_header("例え.jp~0123456789ab") == "%E4%BE%8B%E3%81%88.jp~0123456789ab"
+    assert handle_header("bücher.example~0123456789ab").isascii()
+
+
 def test_params_from_a_query_string() -> None:
     fetch = FetchParams.from_query([("url", "a"), ("urls", "b"), ("links", ""), ("fresh", "1")])
     assert (fetch.url, fetch.links, fetch.fresh) == (["a", "b"], True, True)

@@ -219,10 +219,18 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
         status = 200 if page.ok else _status(page.error.code if page.error else ErrorCode.INTERNAL)
         if "application/json" in request.headers.get("accept", ""):
             return _answer(pages_envelope([page]), status)
-        headers = {"X-Webferret-Handle": page.handle} if page.handle else {}
+        headers = {"X-Webferret-Handle": handle_header(page.handle)} if page.handle else {}
         return Response(render_page(page) + "\n", status, headers=headers, media_type="text/markdown")
 
     return reader
+
+
+def handle_header(handle: str) -> str:
+    """A handle as a header's value: headers are Latin-1, so one whose host is not ASCII (an
+    internationalized domain name) is percent-encoded."""
+    from urllib.parse import quote
+
+    return handle if handle.isascii() else quote(handle, safe="~:[]")
 
 
 def _extractor(guard: Guard, max_bytes: int) -> Callable[[Request], Awaitable[Response]]:
