@@ -220,8 +220,46 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         (api.client.get("/fetch", params={"url": "x", "action": "hover:#a"}), 400, "hover:#a"),
         (api.client.post("/fetch", json={"url": ["x" * (1 << 20)]}), 413, "the JSON body is larger than"),
         (api.client.get("/nowhere"), 404, "no endpoint '/nowhere'"),
-        (api.client.delete("/fetch"), 405, "DELETE /fetch"),
+        (api.client.get("/fetch/", params={"url": "x"}), 404, "no endpoint '/fetch/'"),  # no bare redirect
+        (api.client.delete("/fetch"), 405, "DELETE /fetch: it takes GET, HEAD, POST"),
+        (api.client.post("/r/http://x.example/"), 405, "it takes GET, HEAD"),
+        (api.client.get("/fetch", params={"url": "x", "timeout": "inf"}), 400, "parameter 'timeout'"),
+        (api.client.post("/fetch", content=b'{"url": ["x"], "budget": Infinity}'), 400, "parameter 'budget'"),
+        (api.client.get("/fetch", params={"url": "x", "header": "nocolon"}), 400, "write it NAME: VALUE"),
+        (
+            api.client.post(
+                "/find",
+                content=b'{"q":' + b"[" * 5000 + b"]" * 5000 + b"}",
+                headers={"content-type": "application/json"},
+            ),
+            400,
+            "nested too deep",
+        ),
+        (
+            api.client.post(
+                "/find", content=b'{"q": "a", "q": "b"}', headers={"content-type": "application/json"}
+            ),
+            400,
+            "'q' is given twice",
+        ),
+        (api.client.post("/find", json={"q": "a", "query": "b"}), 400, "'q' is given twice (as 'query' too)"),
+        (api.client.get("/search", params=[("q", "x"), ("", "y")]), 400, "unknown parameter ''"),
+        (
+            api.client.get("/diff", params={"handle": "x", "page_tokens": "500"}),
+            400,
+            "unknown parameter 'page_tokens'",
+        ),
+        (
+            api.client.get(
+                "/fetch", params={"url": "x", "selector": "<<"}, headers={"Accept": "application/x-ndjson"}
+            ),
+            400,
+            "selector",
+        ),
+        (api.client.get("/r/http://x.example/a%0Ab"), 400, "line break"),
     ]
+    deleted = next(answer for answer, _, said in calls if said.startswith("DELETE"))
+    assert deleted.headers["allow"] == "GET, HEAD, POST"  # the 405 says what the path takes
     for answer, status, said in calls:
         body = answer.json()
         assert (answer.status_code, body["ok"]) == (status, False), body
@@ -290,6 +328,27 @@ def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
     assert url["required"] and url["schema"]["type"] == "array" and url["explode"]
 
 
+def test_headers_go_with_the_request_and_a_hang_up_cancels_the_call(api: Api, simweb: SimWeb) -> None:
+    echoed = api.client.get("/fetch", params={"url": simweb.url("/echo"), "header": "X-Ferret: Sable"}).json()
+    assert '"x-ferret": "Sable"' in echoed["data"]["pages"][0]["content"]
+    slow = simweb.add("/api/hang", article_html("Ferret late", 3), headers=HTML, delay=2.0)
+    with pytest.raises(httpx.ReadTimeout):
+        api.client.get("/fetch", params={"url": slow}, timeout=0.5)
+    time.sleep(2.5)  # the page would have been read and stored by now, had the call gone on
+    listed = api.client.get("/stored").json()["data"]["pages"]
+    assert slow not in [page["url"] for page in listed]
+
+
+def test_the_reader_takes_the_url_as_clients_write_it() -> None:
+    from webferret.http_api.app import reader_target
+
+    url = "https://docs.example/a%20b/?x=1"
+    assert reader_target("https://docs.example/a%20b/", "x=1") == url
+    assert reader_target("https%3A%2F%2Fdocs.example%2Fa%2520b%2F%3Fx%3D1", "") == url  # encoded whole
+    assert reader_target("https:/docs.example/a%20b/", "x=1") == url  # `//` folded by a proxy
+    assert reader_target("http://b%C3%BCcher.example/x%C3%A4", "") == "http://bücher.example/x%C3%A4"
+
+
 def test_a_handle_header_is_ascii() -> None:
     from webferret.http_api.app import handle_header
 
@@ -313,15 +372,17 @@ def test_params_from_a_query_string() -> None:
 def test_the_guard_refuses_pages_and_strange_hosts_and_wants_the_token(
     tmp_path: Path, simweb: SimWeb
 ) -> None:
-    open_api = Api(_settings(tmp_path / "a", simweb))
+    open_api = Api(_settings(tmp_path / "a", simweb, api_token="  "))  # a blank token is none
     try:
-        rebound = open_api.client.get("/", headers={"Host": "evil.example"})
-        cross = open_api.client.get("/", headers={"Sec-Fetch-Site": "cross-site"})
+        rebound = open_api.client.get("/", headers={"Host": "evil.example", "Authorization": "Bearer"})
+        cross = open_api.client.get("/", headers={"Sec-Fetch-Site": "Cross-Site"})
         origin = open_api.client.get("/", headers={"Origin": "http://evil.example"})
+        other_port = open_api.client.get("/", headers={"Origin": "http://127.0.0.1:3000"})
+        lost = open_api.client.get("/nowhere", headers={"Host": "evil.example"})  # no 404 list for it
         plain = open_api.client.get("/", headers={"Host": f"localhost:{open_api.port}"})
     finally:
         open_api.stop()
-    for answer in (rebound, cross, origin):
+    for answer in (rebound, cross, origin, other_port, lost):
         assert answer.status_code == 403 and answer.json()["error"]["code"] == "forbidden"
     assert plain.status_code == 200
     locked = Api(_settings(tmp_path / "b", simweb, api_token=TOKEN))

@@ -213,6 +213,12 @@ class Settings(BaseSettings):
             raise ValueError("empty: name a directory (an empty one would mean the current directory)")
         return value
 
+    @field_validator("api_token")
+    @classmethod
+    def _check_api_token(cls, value: str | None) -> str | None:
+        """A blank token is none (an unset variable in a script): the API then listens on loopback only."""
+        return value.strip() if value and value.strip() else None
+
     @field_validator("proxy")
     @classmethod
     def _check_proxy(cls, value: str | None) -> str | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from webferret.crawler import CrawlResult
 from webferret.models import Envelope, FetchedPages, Hit, Page
-from webferret.search.types import SearchResult
+from webferret.search.present import SearchData
 from webferret.site_map import SiteMap
 from webferret.store.types import (
     DocumentOutline,
@@ -29,7 +29,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "page.schema.json": Page.model_json_schema(),
         "hit.schema.json": Hit.model_json_schema(),
         "fetch.schema.json": FetchedPages.model_json_schema(),
-        "search.schema.json": SearchResult.model_json_schema(),
+        "search.schema.json": SearchData.model_json_schema(),
         "open.schema.json": OpenedPage.model_json_schema(),
         "find.schema.json": FoundPassages.model_json_schema(),
         "outline.schema.json": DocumentOutline.model_json_schema(),

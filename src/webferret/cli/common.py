@@ -172,18 +172,14 @@ def site_host(text: str) -> str:
 
 
 def request_header(text: str) -> tuple[str, str]:
-    """`--header 'NAME: VALUE'` as a pair, checked as the library checks it (`fetch.types.check_header`)."""
-    from webferret.fetch.types import check_header
+    """`--header 'NAME: VALUE'` as a pair, checked as the library checks it (`fetch.types.header_of`)."""
+    from webferret.fetch.types import header_of
     from webferret.models import FerretError
 
-    name, colon, value = text.partition(":")
-    if not colon:
-        raise argparse.ArgumentTypeError(f"{text!r} is no header: write it NAME: VALUE")
     try:
-        check_header(name.strip(), value.strip())
+        return header_of(text)
     except FerretError as exc:
         raise argparse.ArgumentTypeError(exc.message) from None
-    return name.strip(), value.strip()
 
 
 def scope_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,17 @@ class FetchOptions:
     draws_later: bool = False
 
     def __post_init__(self) -> None:
+        for name in ("timeout", "budget"):
+            seconds = getattr(self, name)
+            if (
+                isinstance(seconds, bool)
+                or not isinstance(seconds, int | float)
+                or not 0 < seconds < math.inf
+            ):
+                from webferret.models import ErrorCode, FerretError
+
+                message = f"{name}: a number of seconds above 0, not {seconds!r} (a call always ends)"
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
         if self.actions:
@@ -136,6 +148,18 @@ def header_pairs(headers: Any) -> tuple[tuple[str, str], ...]:
         message = f"headers: (name, value) pairs or a mapping of names to values, not {headers!r:.60}"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     return pairs
+
+
+def header_of(text: str) -> tuple[str, str]:
+    """A header written `NAME: VALUE` (the CLI's `--header`, the HTTP API's `header`) as a checked
+    pair; `FerretError(invalid_argument)` saying how to write it, or what is wrong with it."""
+    from webferret.models import ErrorCode, FerretError
+
+    name, colon, value = text.partition(":")
+    if not colon:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{text!r} is no header: write it NAME: VALUE")
+    check_header(name.strip(), value.strip())
+    return name.strip(), value.strip()
 
 
 def check_header(name: str, value: str) -> None:

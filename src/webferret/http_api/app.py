@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -33,6 +33,7 @@ from webferret.models import Envelope, ErrorCode, FerretError, Page
 from webferret.present.envelopes import error_envelope, pages_envelope
 
 NDJSON = "application/x-ndjson"
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from webferret.config import Settings
@@ -84,11 +85,14 @@ def build_app(settings: Settings, host: str) -> Starlette:
         Route("/openapi.json", _openapi(guard, served, settings.api_token is not None), methods=["GET"])
     )
     routes.append(Route("/", _index(guard, served), methods=["GET"]))
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={404: _no_route, 405: _no_method},  # type: ignore[dict-item]
     )
+    app.router.redirect_slashes = False  # `/fetch/` is no endpoint: a JSON 404, not a bare redirect
+    app.state.guard = guard
+    return app
 
 
 def _endpoint(guard: Guard, endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
@@ -108,9 +112,12 @@ def _endpoint(guard: Guard, endpoint: Endpoint) -> Callable[[Request], Awaitable
                 parsed = params.checked(given)
             else:
                 parsed = params.from_query(request.query_params.multi_items())
+            ferret = request.app.state.ferret
             if lines is not None and NDJSON in request.headers.get("accept", ""):
-                return _stream(request.app.state.ferret, lines, parsed)
-            envelope = await handler(request.app.state.ferret, parsed)
+                return _stream(ferret, lines(ferret, parsed), getattr(parsed, "max_chars", None))
+            envelope = await _unless_gone(request, handler(ferret, parsed))
+            if envelope is None:
+                return Response(status_code=499)  # no one is there to read it
         except ParamError as exc:
             envelope = error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc))
         except FerretError as exc:
@@ -122,18 +129,50 @@ def _endpoint(guard: Guard, endpoint: Endpoint) -> Callable[[Request], Awaitable
     return endpoint
 
 
+async def _unless_gone(request: Request, call: Awaitable[T]) -> T | None:
+    """What `call` answers, or None when the caller hangs up first: that cancels it, as Ctrl-C does
+    a command (what was finished is stored)."""
+    import asyncio
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    work, watch = asyncio.ensure_future(call), asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({work, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+        if not work.done():
+            work.cancel()
+    return None if work.cancelled() else work.result()
+
+
 async def _body(request: Request) -> dict[str, Any]:
     """The call's JSON object, at most `MAX_BODY` bytes."""
     if "json" not in request.headers.get("content-type", "json"):
         raise ParamError("a POST call sends its parameters as a JSON object (Content-Type: application/json)")
     data = await _read_body(request, MAX_BODY, "the JSON body")  # too_large past it
     try:
-        given = json.loads(data or b"{}")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ParamError(f"the body is no JSON: {exc}") from None
+        given = json.loads(data or b"{}", object_pairs_hook=_once_each)
+    except ParamError:
+        raise
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+        raise ParamError(f"the body is no JSON: {why}") from None
     if not isinstance(given, dict):
         raise ParamError(f"the body is JSON {type(given).__name__}, not an object of parameters")
     return given
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every name is given once (JSON would keep the last of two silently)."""
+    named: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in named:
+            raise ParamError(f"parameter {name!r} is given twice: it takes one value")
+        named[name] = value
+    return named
 
 
 async def _read_body(request: Request, most: int, what: str) -> bytes:
@@ -147,7 +186,7 @@ async def _read_body(request: Request, most: int, what: str) -> bytes:
     return b"".join(chunks)
 
 
-def _stream(ferret: Ferret, lines: Any, params: Any) -> Response:
+def _stream(ferret: Ferret, run: Any, max_chars: int | None) -> Response:
     """Pages as JSON lines the moment each is finished (in finishing order, a near copy of an earlier
     line marked `duplicate_of`, each clipped at `max_chars`), then one last line: the call's
     envelope, `"done": true`, without the pages. A caller that hangs up cancels the call; what was
@@ -163,11 +202,11 @@ def _stream(ferret: Ferret, lines: Any, params: Any) -> Response:
     copies = StreamCopies(ferret.settings.dedup_threshold)
 
     def put(page: Page) -> None:
-        queue.put_nowait(clip_page(copies.marked(page), params.max_chars).model_dump_json() + "\n")
+        queue.put_nowait(clip_page(copies.marked(page), max_chars).model_dump_json() + "\n")
 
     async def work() -> None:
         try:
-            envelope = await lines(ferret, params, put)
+            envelope = await run(put)
         except FerretError as exc:
             envelope = error_envelope(exc.code, exc.message)
         except Exception as exc:  # as `_endpoint`: the message, never a traceback
@@ -209,13 +248,11 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
         if refused is not None:
             return _answer(refused)
         raw_path = request.scope.get("raw_path") or request.url.path.encode()
-        target = raw_path.decode("latin-1").split("/r/", 1)[-1]
-        if target.startswith(("http:/", "https:/")) and not target.split(":", 1)[1].startswith("//"):
-            target = target.replace(":/", "://", 1)  # a client or proxy that folded `//` into `/`
-        if request.url.query:
-            target += "?" + request.url.query
+        target = reader_target(raw_path.decode("latin-1").split("/r/", 1)[-1], request.url.query)
         ferret = request.app.state.ferret
-        page = await ferret.fetch(target)
+        page = await _unless_gone(request, ferret.fetch(target))
+        if page is None:
+            return Response(status_code=499)
         status = 200 if page.ok else _status(page.error.code if page.error else ErrorCode.INTERNAL)
         if "application/json" in request.headers.get("accept", ""):
             return _answer(pages_envelope([page]), status)
@@ -223,6 +260,28 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
         return Response(render_page(page) + "\n", status, headers=headers, media_type="text/markdown")
 
     return reader
+
+
+def reader_target(written: str, query: str) -> str:
+    """The page URL of `/r/WRITTEN?QUERY`, as the caller's client sent it: percent-encoded whole (a
+    client made from `/openapi.json` encodes the path parameter) or only where a URL must be (a
+    host in another script: its name decoded, so it is looked up as `/fetch` looks it up); `//`
+    folded into `/` by a client or proxy is put back."""
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    if written[:8].lower().startswith(("http%3a", "https%3a")):
+        written = unquote(written)
+    elif written.startswith(("http:/", "https:/")) and not written.split(":", 1)[1].startswith("//"):
+        written = written.replace(":/", "://", 1)
+    if query:
+        written += "?" + query
+    try:
+        parts = urlsplit(written)
+        if "%" in parts.netloc:
+            written = urlunsplit(parts._replace(netloc=unquote(parts.netloc)))
+    except ValueError:
+        pass  # the fetch names what is wrong with it
+    return written
 
 
 def handle_header(handle: str) -> str:
@@ -312,6 +371,12 @@ def _index(guard: Guard, served: dict[str, Endpoint]) -> Callable[[Request], Awa
 
 
 async def _no_route(request: Request, exc: Exception) -> Response:
+    refused = request.app.state.guard.refusal(request)
+    if refused is not None:  # not even the list of endpoints for a caller the guard turns away
+        return _answer(refused)
+    if request.url.path.startswith("/r/"):  # `{target:path}` takes no line break
+        message = f"no page URL holds a line break: {request.url.path[3:203]!r}"
+        return _answer(error_envelope(ErrorCode.INVALID_URL, message))
     paths = ", ".join(endpoints())
     return _answer(
         error_envelope(
@@ -323,8 +388,15 @@ async def _no_route(request: Request, exc: Exception) -> Response:
 
 
 async def _no_method(request: Request, exc: Exception) -> Response:
-    message = f"{request.method} {request.url.path[:200]}: the endpoints take GET (and POST with a JSON body)"
-    return _answer(error_envelope(ErrorCode.INVALID_ARGUMENT, message), 405)
+    refused = request.app.state.guard.refusal(request)
+    if refused is not None:
+        return _answer(refused)
+    said = dict(getattr(exc, "headers", None) or {}).get("Allow", "GET")
+    allowed = ", ".join(sorted(method.strip() for method in said.split(",")))
+    message = f"{request.method} {request.url.path[:200]}: it takes {allowed}"
+    answer = _answer(error_envelope(ErrorCode.INVALID_ARGUMENT, message), 405)
+    answer.headers["Allow"] = allowed
+    return answer
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
@@ -340,5 +412,12 @@ def serve(settings: Settings, host: str, port: int) -> None:
     freeze_heap()
     shown = f"[{host}]" if ":" in host else host
     guarded = "every call brings the token" if settings.api_token else "loopback only, no token"
-    sys.stderr.write(f"webferret api: listening on http://{shown}:{port}/ ({guarded})\n")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # said once it listens (a port taken ends the server instead)
+                sys.stderr.write(f"webferret api: listening on http://{shown}:{port}/ ({guarded})\n")
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    Server(config).run()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
+from webferret.fetch.types import header_of
 from webferret.http_api.params import (
     CrawlParams,
     FetchParams,
@@ -15,7 +16,7 @@ from webferret.http_api.params import (
     HandleParams,
     MapParams,
     OpenParams,
-    ParamError,
+    OutlineParams,
     Params,
     SearchParams,
     SiteParams,
@@ -72,7 +73,7 @@ def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:
         tier=p.tier,
         wait_for=p.wait_for,
         actions=tuple(p.action) or None,
-        headers=tuple(p.header) or None,
+        headers=tuple(header_of(text) for text in p.header) or None,  # `NAME: VALUE`, as --header
     )
 
 
@@ -93,13 +94,11 @@ async def _open(ferret: Ferret, p: OpenParams) -> Envelope:
     return data_envelope(opened)
 
 
-async def _outline(ferret: Ferret, p: HandleParams) -> Envelope:
+async def _outline(ferret: Ferret, p: OutlineParams) -> Envelope:
     return data_envelope(await ferret.outline(p.handle, p.page_tokens))
 
 
 async def _diff(ferret: Ferret, p: HandleParams) -> Envelope:
-    if p.page_tokens is not None:
-        raise ParamError("parameter 'page_tokens': a diff counts no pages")
     return data_envelope(await ferret.diff(p.handle))
 
 
@@ -128,32 +127,48 @@ async def _map(ferret: Ferret, p: MapParams) -> Envelope:
     return map_envelope(await ferret.map_site(p.url, options, fetch=_site_fetch(ferret, p), fresh=p.fresh))
 
 
-async def _crawl(ferret: Ferret, p: CrawlParams, on_read: Callable[[Page], None] | None = None) -> Envelope:
+def _crawl_options(ferret: Ferret, p: CrawlParams) -> Any:
     from webferret.crawler import CrawlOptions
 
-    options = CrawlOptions(depth=p.depth, limit=p.limit, sitemap=p.sitemap, **_site_rules(ferret, p))
-    fetch = _site_fetch(ferret, p)
-    return crawl_envelope(await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh, on_read=on_read))
+    return CrawlOptions(depth=p.depth, limit=p.limit, sitemap=p.sitemap, **_site_rules(ferret, p))
 
 
-async def _fetch_lines(ferret: Ferret, p: FetchParams, put: Callable[[Page], None]) -> Envelope:
-    """`/fetch` streamed: each page to `put` as it is finished; the envelope without them."""
-    pages = await ferret.fetch_all(
-        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh,
-        on_page=lambda _url, page: put(page),
-    )  # fmt: skip
-    return pages_envelope(pages).model_copy(update={"data": None})
+async def _crawl(ferret: Ferret, p: CrawlParams) -> Envelope:
+    options, fetch = _crawl_options(ferret, p), _site_fetch(ferret, p)
+    return crawl_envelope(await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh))
 
 
-async def _crawl_lines(ferret: Ferret, p: CrawlParams, put: Callable[[Page], None]) -> Envelope:
-    """`/crawl` streamed: each page read, with its content, to `put`; the crawl's summary (its
-    `data` without the page entries, which the lines were)."""
-    envelope = await _crawl(ferret, p, on_read=put)
-    summary = {key: value for key, value in (envelope.data or {}).items() if key != "pages"}
-    return envelope.model_copy(update={"data": summary})
+Put = Callable[[Page], None]
+Run = Callable[[Put], Awaitable[Envelope]]
+Lines = Callable[["Ferret", Any], Run]
+"""A streamed call: made from the parameters (their options checked then, so a bad one is refused
+before the stream starts), then run, giving each page to `Put` as it is finished."""
 
 
-Lines = Callable[["Ferret", Any, Callable[[Page], None]], Awaitable[Envelope]]
+def _fetch_lines(ferret: Ferret, p: FetchParams) -> Run:
+    """`/fetch` streamed: each page as it is finished; the envelope without them."""
+    options, xopts = _fetch_options(ferret, p), _extract(ferret, p)
+
+    async def run(put: Put) -> Envelope:
+        on_page = lambda _url, page: put(page)  # noqa: E731
+        pages = await ferret.fetch_all(p.url, options=options, extract=xopts, fresh=p.fresh, on_page=on_page)
+        return pages_envelope(pages).model_copy(update={"data": None})
+
+    return run
+
+
+def _crawl_lines(ferret: Ferret, p: CrawlParams) -> Run:
+    """`/crawl` streamed: each page read, with its content; the crawl's summary (its `data` without
+    the page entries, which the lines were)."""
+    options, fetch = _crawl_options(ferret, p), _site_fetch(ferret, p)
+
+    async def run(put: Put) -> Envelope:
+        result = await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh, on_read=put)
+        envelope = crawl_envelope(result)
+        summary = {key: value for key, value in (envelope.data or {}).items() if key != "pages"}
+        return envelope.model_copy(update={"data": summary})
+
+    return run
 
 
 class Endpoint(NamedTuple):
@@ -171,16 +186,19 @@ def endpoints() -> dict[str, Endpoint]:
     """The JSON endpoints by path."""
     from webferret.crawler import CrawlResult
     from webferret.models import FetchedPages
-    from webferret.search.types import SearchResult
+    from webferret.search.present import SearchData
     from webferret.site_map import SiteMap
     from webferret.store.types import DocumentOutline, FoundPassages, OpenedPage, PageDiff, StoredPages
 
     return {
-        "/search": Endpoint(SearchParams, _search, "search the web (webferret search)", SearchResult),
+        "/search": Endpoint(SearchParams, _search, "search the web (webferret search)", SearchData),
         "/fetch": Endpoint(FetchParams, _fetch, "read pages (webferret fetch)", FetchedPages, _fetch_lines),
         "/open": Endpoint(OpenParams, _open, "page K of a stored document (webferret open)", OpenedPage),
         "/outline": Endpoint(
-            HandleParams, _outline, "a stored document's headings (webferret open --outline)", DocumentOutline
+            OutlineParams,
+            _outline,
+            "a stored document's headings (webferret open --outline)",
+            DocumentOutline,
         ),
         "/diff": Endpoint(
             HandleParams, _diff, "what changed in a stored document (webferret open --diff)", PageDiff

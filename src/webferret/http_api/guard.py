@@ -14,25 +14,26 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 class Guard:
-    """Who may call (see the module docstring); `refusal(request)` is None for a call let in."""
+    """Who may call (see `app`'s docstring); `refusal(request)` is None for a call let in. A blank
+    token is no token (`Settings` drops it): it would let in a bearer of nothing, past the Host check."""
 
     def __init__(self, token: str | None, host: str) -> None:
-        self.token = token
+        self.token = token.strip() if token and token.strip() else None
         self.names = LOOPBACK_NAMES | {host.lower().strip("[]")}
 
     def refusal(self, request: Request) -> Envelope | None:
         headers = request.headers
-        if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+        if headers.get("sec-fetch-site", "").lower() in ("cross-site", "same-site"):
             return error_envelope(
                 ErrorCode.FORBIDDEN, "a web page's request: the API answers programs, not pages"
             )
         origin = headers.get("origin")
-        if origin is not None and _host_of(origin) != _host_of("//" + headers.get("host", "")):
+        if origin is not None and not _same_place(origin, headers.get("host", "")):
             return error_envelope(
                 ErrorCode.FORBIDDEN, f"a request from {origin[:200]}: the API answers programs, not pages"
             )
         if self.token is not None:
-            scheme, _, given = headers.get("authorization", "").partition(" ")
+            scheme, _, given = headers.get("authorization", "").strip().partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(
                 given.strip().encode(), self.token.encode()
             ):
@@ -47,6 +48,15 @@ class Guard:
             )
             return error_envelope(ErrorCode.FORBIDDEN, message)
         return None
+
+
+def _same_place(origin: str, host: str) -> bool:
+    """Is the page an `Origin` names served where the call went (`Host`: the same name and port)?"""
+    try:
+        parts = urlsplit(origin)
+        return bool(parts.netloc) and parts.netloc.lower() == host.strip().lower()
+    except ValueError:
+        return False
 
 
 def _host_of(url: str) -> str | None:

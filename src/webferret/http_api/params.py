@@ -9,7 +9,7 @@ message of its own.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -28,7 +28,8 @@ from webferret.models import OutputFormat
 MAX_API_URLS = 100
 """The most URLs one `/fetch` reads (a longer list is several calls, or the CLI's `--urls-from`)."""
 
-Seconds = float
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+"""A time limit: a number of seconds above 0 (not infinite: a call always ends)."""
 
 
 class Params(BaseModel):
@@ -48,11 +49,9 @@ class Params(BaseModel):
         """From a query string's (name, value) pairs: a list parameter collects every value; any
         other given twice is refused; a boolean given without a value is true."""
         given: dict[str, Any] = {}
-        spelled = {spelling: _alias(name, field) for name, field in cls.model_fields.items()
-                   for spelling in _spellings(name, field)}  # fmt: skip
-        repeated = {_alias(name, cls.model_fields[name]) for name in cls.REPEATED}
+        repeated = cls._repeated()
         for written, value in items:
-            name = spelled.get(written, written)  # `urls` is `url`, `query` is `q`
+            name = cls._spelled().get(written, written)  # `urls` is `url`, `query` is `q`
             if name in repeated:
                 given.setdefault(name, []).append(value)
             elif name in given:
@@ -67,11 +66,33 @@ class Params(BaseModel):
 
     @classmethod
     def checked(cls, given: dict[str, Any]) -> Params:
-        """The parameters of a JSON body (or `from_query`'s), or `ParamError` naming what is wrong."""
+        """The parameters of a JSON body (or `from_query`'s), or `ParamError` naming what is wrong:
+        each written by any of its names (`query` for `q`), but once; a list one as a lone value too."""
+        named: dict[str, Any] = {}
+        for written, value in given.items():
+            name = cls._spelled().get(written, written)
+            if name in named:
+                raise ParamError(
+                    f"parameter {name!r} is given twice (as {written!r} too): it takes one value"
+                )
+            named[name] = [value] if name in cls._repeated() and isinstance(value, str) else value
         try:
-            return cls.model_validate(given)
+            return cls.model_validate(named)
         except ValidationError as exc:
             raise ParamError(_said(exc, cls)) from None
+
+    @classmethod
+    def _spelled(cls) -> dict[str, str]:
+        """Every name a parameter may be written by -> the name it is known by."""
+        return {
+            spelling: _alias(name, field)
+            for name, field in cls.model_fields.items()
+            for spelling in _spellings(name, field)
+        }
+
+    @classmethod
+    def _repeated(cls) -> set[str]:
+        return {_alias(name, cls.model_fields[name]) for name in cls.REPEATED}
 
 
 class ParamError(ValueError):
@@ -92,7 +113,9 @@ def _said(exc: ValidationError, model: type[Params]) -> str:
     """The first problem of `exc`, naming the parameter (and, for an unknown one, those taken)."""
     errors = exc.errors(include_url=False)
     error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a typo first
-    where = ".".join(str(part) for part in error["loc"] if not isinstance(part, int)) or "body"
+    parts = [str(part) for part in error["loc"] if not isinstance(part, int)]
+    where = ".".join(parts) if parts else "body"  # a parameter without a name (`?=x`) is named ''
+
     if error["type"] == "extra_forbidden":
         return f"unknown parameter {where!r} (this endpoint takes {', '.join(model.names())})"
     if error["type"] == "missing":
@@ -129,8 +152,8 @@ class SearchParams(Params):
     )
     region: str | None = Field(default=None, max_length=5, description="country-language, e.g. de-de")
     verify: bool | None = Field(default=None, description="fetch every result to drop dead links (true)")
-    verify_timeout: Seconds | None = Field(default=None, gt=0, description="per-page verify timeout, s")
-    engine_timeout: Seconds | None = Field(default=None, gt=0, description="per-engine timeout, s")
+    verify_timeout: Seconds | None = Field(default=None, description="per-page verify timeout, s")
+    engine_timeout: Seconds | None = Field(default=None, description="per-engine timeout, s")
     fresh: bool = Field(
         default=False, description="verify over the network: no stored page, no dead link remembered"
     )
@@ -147,8 +170,8 @@ class SearchParams(Params):
 class FetchLimits(Params):
     """How the pages of a call are read: `--timeout`, `--budget`, `--tier`, `--fresh`."""
 
-    timeout: Seconds | None = Field(default=None, gt=0, description="per-page timeout, s")
-    budget: Seconds | None = Field(default=None, gt=0, description="the whole call's time budget, s")
+    timeout: Seconds | None = Field(default=None, description="per-page timeout, s")
+    budget: Seconds | None = Field(default=None, description="the whole call's time budget, s")
     tier: Tier | None = Field(default=None, description="auto (escalates), http, impersonate or browser")
     fresh: bool = Field(default=False, description="read anew, not from the store")
 
@@ -189,20 +212,20 @@ class FetchParams(FetchLimits):
         default_factory=list, description="'NAME: VALUE' sent with every request (a cookie)"
     )
 
-    @field_validator("url", mode="before")
-    @classmethod
-    def _one_or_more(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
-
 
 class HandleParams(Params):
-    """`/outline` and `/diff`: one stored document."""
+    """`/diff`: one stored document."""
 
     handle: str = Field(min_length=1, max_length=2048, description="a handle site~hash12, or the page's URL")
+
+
+class OutlineParams(HandleParams):
+    """`/outline`: one stored document, counted in pages."""
+
     page_tokens: int | None = Field(default=None, ge=MIN_PAGE_TOKENS, description="tokens per page (4000)")
 
 
-class OpenParams(HandleParams):
+class OpenParams(OutlineParams):
     """`/open`: `webferret open`."""
 
     page: int = Field(default=1, ge=1, description="which page of the document")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from webferret.crawler import CrawlResult
     from webferret.search.types import SearchResult
     from webferret.site_map import SiteMap
-    from webferret.store.types import Passage
+    from webferret.store.types import OpenedPage, Passage
 
 
 def pages_envelope(pages: Sequence[Page], meta: dict[str, Any] | None = None) -> Envelope:
@@ -28,13 +28,11 @@ def pages_envelope(pages: Sequence[Page], meta: dict[str, Any] | None = None) ->
     return Envelope(ok=ok, data=FetchedPages(pages=list(pages)).model_dump(mode="json"), meta=counts)
 
 
-def search_envelope(result: SearchResult, read: Sequence[Page] | None = None) -> Envelope:
+def search_envelope(result: SearchResult, read: Sequence[OpenedPage] | None = None) -> Envelope:
     """`search`: ok when the engines answered; `read`, the pages `--read` read (None: not asked)."""
     from webferret.search.present import result_data
 
-    data = result_data(result)
-    if read is not None:
-        data["read"] = [page.model_dump(mode="json") for page in read]
+    data = result_data(result, read)
     meta = {
         "count": len(result.results),
         "candidates": result.candidates,

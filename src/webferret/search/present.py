@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from webferret.models import Hit
-from webferret.search.types import SearchResult
+from webferret.search.types import DroppedDuplicate, EngineReport, SearchResult, Unreachable
+from webferret.store.types import OpenedPage
+
+
+class SearchData(BaseModel):
+    """The `data` of `search --json` (and of the HTTP API's `/search`): the result's listing; its
+    counts (candidates, not needed, verified) are the envelope's `meta`."""
+
+    query: str
+    results: list[Hit]
+    engines: list[EngineReport]
+    unreachable: list[Unreachable]
+    warnings: list[str]
+    dropped_duplicates: list[DroppedDuplicate]
+    read: list[OpenedPage] | None = Field(
+        default=None, description="with --read N: the first N results' text, each its first page"
+    )
 
 
 def header(result: SearchResult) -> str:
@@ -56,16 +75,15 @@ def render_result(result: SearchResult) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def result_data(result: SearchResult) -> dict[str, Any]:
-    """`data` of the `--json` envelope (the issue's contract)."""
-    fields = ("url", "title", "snippet", "published", "score", "sources", "reachable", "tokens", "handle")
-    return {
-        "query": result.query,
-        "results": [
-            hit.model_dump(mode="json", include=set(fields)) | {"extra": hit.extra} for hit in result.results
-        ],
-        "engines": [report.model_dump(mode="json") for report in result.engines],
-        "unreachable": [item.model_dump(mode="json") for item in result.unreachable],
-        "warnings": list(result.warnings),
-        "dropped_duplicates": [item.model_dump(mode="json") for item in result.dropped_duplicates],
-    }
+def result_data(result: SearchResult, read: Sequence[OpenedPage] | None = None) -> dict[str, Any]:
+    """`data` of the `--json` envelope (`SearchData`; `read` only when `--read` asked for it)."""
+    data = SearchData(
+        query=result.query,
+        results=result.results,
+        engines=result.engines,
+        unreachable=result.unreachable,
+        warnings=list(result.warnings),
+        dropped_duplicates=result.dropped_duplicates,
+        read=None if read is None else list(read),
+    )
+    return data.model_dump(mode="json", exclude=None if read is not None else {"read"})
