@@ -97,6 +97,11 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     as_json = api.client.get(f"/r/{url}", headers={"Accept": "application/json"})
     blocked = api.client.get("/r/http://10.1.2.3/admin")
     folded = api.client.get("/r/" + url.replace("http://", "http:/"))  # a proxy folded `//`
+    as_text = api.client.get(
+        f"/r/{url}", headers={"X-Webferret-Format": "text", "X-Webferret-Max-Chars": "60"}
+    )
+    bogus = api.client.get(f"/r/{url}", headers={"X-Webferret-Bogus": "1"})
+    another = api.client.get(f"/r/{url}", headers={"X-Webferret-Url": url})
     assert read.status_code == 200 and read.headers["content-type"].startswith("text/markdown")
     assert read.text.startswith("# Ferret reader\n") and read.headers["x-webferret-handle"].startswith(
         "127.0.0.1~"
@@ -104,6 +109,11 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     assert as_json.json()["data"]["pages"][0]["url"] == url
     assert blocked.status_code == 403 and "blocked_address" in blocked.text
     assert folded.status_code == 200 and "Ferret reader" in folded.text
+    body = as_text.text.split("\n\n", 1)[1]  # the page's text after its header lines
+    assert "\n## " in read.text and as_text.status_code == 200
+    assert "#" not in body and len(body) < 200  # plain text (no Markdown headings), clipped
+    assert bogus.status_code == 400 and "unknown parameter 'bogus'" in bogus.text
+    assert another.status_code == 400 and "the path after /r/" in another.text
 
 
 def test_the_store_endpoints_read_what_fetch_kept(api: Api, simweb: SimWeb) -> None:

@@ -239,9 +239,12 @@ def _status(code: str) -> int:
 
 def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
     """`/r/URL`: the page at URL as Markdown, as `webferret fetch URL` shows it (the URL's own query
-    string included); `Accept: application/json` answers `/fetch`'s envelope instead."""
+    string included); `Accept: application/json` answers `/fetch`'s envelope instead. `/fetch`'s
+    other parameters are headers here (`reader_options`): the query string is the page's."""
 
     async def reader(request: Request) -> Response:
+        from webferret.http_api.calls import fetch_pages
+        from webferret.http_api.params import FetchParams
         from webferret.present.pages import render_page
 
         refused = guard.refusal(request)
@@ -249,10 +252,16 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
             return _answer(refused)
         raw_path = request.scope.get("raw_path") or request.url.path.encode()
         target = reader_target(raw_path.decode("latin-1").split("/r/", 1)[-1], request.url.query)
-        ferret = request.app.state.ferret
-        page = await _unless_gone(request, ferret.fetch(target))
-        if page is None:
+        try:
+            asked = FetchParams.from_query([("url", target), *reader_options(request.headers.items())])
+            pages = await _unless_gone(request, fetch_pages(request.app.state.ferret, asked))
+        except ParamError as exc:
+            return _answer(error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc)))
+        except FerretError as exc:
+            return _answer(error_envelope(exc.code, exc.message))
+        if pages is None:
             return Response(status_code=499)
+        page = pages[0]
         status = 200 if page.ok else _status(page.error.code if page.error else ErrorCode.INTERNAL)
         if "application/json" in request.headers.get("accept", ""):
             return _answer(pages_envelope([page]), status)
@@ -260,6 +269,23 @@ def _reader(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
         return Response(render_page(page) + "\n", status, headers=headers, media_type="text/markdown")
 
     return reader
+
+
+OPTION_HEADER = "x-webferret-"
+"""`/r/`'s options: `X-Webferret-Format: text` is `/fetch`'s `format=text` (`-` for `_`)."""
+
+
+def reader_options(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The (parameter, value) pairs of a call's `X-Webferret-*` headers (a repeated one, such as
+    `X-Webferret-Exclude`, once per value); the page's URL is the path, never a header."""
+    given = []
+    for name, value in headers:
+        if name.lower().startswith(OPTION_HEADER):
+            option = name.lower()[len(OPTION_HEADER) :].replace("-", "_")
+            if option in ("url", "urls"):
+                raise ParamError(f"header {name}: the page's URL is the path after /r/")
+            given.append((option, value))
+    return given
 
 
 def reader_target(written: str, query: str) -> str:

@@ -58,12 +58,17 @@ async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
 
 
 async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:
+    return pages_envelope(await fetch_pages(ferret, p))
+
+
+async def fetch_pages(ferret: Ferret, p: FetchParams) -> list[Page]:
+    """The pages `p` asks for, each clipped at `max_chars` (`/fetch`, and `/r/` for its one page)."""
     from webferret.present.pages import clip_page
 
     pages = await ferret.fetch_all(
         p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh
     )
-    return pages_envelope([clip_page(page, p.max_chars) for page in pages])
+    return [clip_page(page, p.max_chars) for page in pages]
 
 
 def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:

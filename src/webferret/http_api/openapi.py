@@ -53,7 +53,7 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
                 "responses": answer,
             },
         }
-    paths["/r/{url}"] = _reader()
+    paths["/r/{url}"] = _reader(_query(schemas["FetchParams"], schemas))
     extracted = _answer(
         "the page the document holds",
         refs[(Envelope, "serialization")],
@@ -141,7 +141,19 @@ def _answer(does: str, envelope: dict[str, Any], data: dict[str, Any], streams: 
     return {"200": {"description": does, "content": content}, "default": failed}
 
 
-def _reader() -> dict[str, Any]:
+def _reader(fetch_parameters: list[dict[str, Any]]) -> dict[str, Any]:
+    """`/r/{url}`: the URL is the path; `/fetch`'s other parameters are `X-Webferret-*` headers."""
+    headers = []
+    for parameter in fetch_parameters:
+        if parameter["name"] == "url":
+            continue
+        name = "X-Webferret-" + "-".join(part.capitalize() for part in parameter["name"].split("_"))
+        listed = parameter["schema"].get("type") == "array"
+        schema = parameter["schema"]["items"] if listed else parameter["schema"]
+        described = parameter.get("description", "") + (" (repeat the header for more)" if listed else "")
+        headers.append(
+            {"name": name, "in": "header", "required": False, "schema": schema, "description": described}
+        )
     url = {
         "name": "url",
         "in": "path",
@@ -154,7 +166,7 @@ def _reader() -> dict[str, Any]:
         "get": {
             "operationId": "read",
             "summary": "one page as Markdown, as webferret fetch shows it",
-            "parameters": [url],
+            "parameters": [url, *headers],
             "responses": {
                 "200": {"description": "the page", "content": page},
                 "default": {"description": "the page could not be read: its error line", "content": page},
