@@ -324,6 +324,7 @@ def _extractor(guard: Guard, max_bytes: int) -> Callable[[Request], Awaitable[Re
     answered as `/fetch`'s envelope. The query string holds the parameters (`ExtractParams`)."""
 
     async def extractor(request: Request) -> Response:
+        from webferret.http_api.calls import extract_options_of
         from webferret.http_api.params import ExtractParams
         from webferret.local_pages import page_of
         from webferret.present.pages import clip_page
@@ -339,14 +340,7 @@ def _extractor(guard: Guard, max_bytes: int) -> Callable[[Request], Awaitable[Re
         except FerretError as exc:
             return _answer(error_envelope(exc.code, exc.message))
         ferret = request.app.state.ferret
-        xopts = ferret.extract_options(
-            format=p.format,
-            links=p.links or p.link_limit is not None,
-            link_limit=p.link_limit,
-            selector=p.selector,
-            exclude=tuple(p.exclude),
-            whole_page=p.whole_page,
-        )
+        xopts = extract_options_of(ferret, p)
         page = await page_of(ferret, body, request.headers.get("content-type"), p.url, xopts)
         return _answer(pages_envelope([clip_page(page, p.max_chars)]))
 

@@ -18,6 +18,7 @@ from webferret.http_api.params import (
     OpenParams,
     OutlineParams,
     Params,
+    ReadingParams,
     SearchParams,
     SiteParams,
     StoredParams,
@@ -66,7 +67,7 @@ async def fetch_pages(ferret: Ferret, p: FetchParams) -> list[Page]:
     from webferret.present.pages import clip_page
 
     pages = await ferret.fetch_all(
-        p.url, options=_fetch_options(ferret, p), extract=_extract(ferret, p), fresh=p.fresh
+        p.url, options=_fetch_options(ferret, p), extract=extract_options_of(ferret, p), fresh=p.fresh
     )
     return [clip_page(page, p.max_chars) for page in pages]
 
@@ -82,7 +83,8 @@ def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:
     )
 
 
-def _extract(ferret: Ferret, p: FetchParams) -> Any:
+def extract_options_of(ferret: Ferret, p: ReadingParams) -> Any:
+    """The extraction options of `/fetch`'s, `/r/`'s and `/extract`'s reading parameters."""
     return ferret.extract_options(
         format=p.format,
         links=p.links or p.link_limit is not None,
@@ -152,7 +154,7 @@ before the stream starts), then run, giving each page to `Put` as it is finished
 
 def _fetch_lines(ferret: Ferret, p: FetchParams) -> Run:
     """`/fetch` streamed: each page as it is finished; the envelope without them."""
-    options, xopts = _fetch_options(ferret, p), _extract(ferret, p)
+    options, xopts = _fetch_options(ferret, p), extract_options_of(ferret, p)
 
     async def run(put: Put) -> Envelope:
         on_page = lambda _url, page: put(page)  # noqa: E731

@@ -176,19 +176,13 @@ class FetchLimits(Params):
     fresh: bool = Field(default=False, description="read anew, not from the store")
 
 
-class FetchParams(FetchLimits):
-    """`/fetch`: `webferret fetch`."""
+class ReadingParams(Params):
+    """How a page is turned into text: `/fetch`'s, `/r/`'s and `/extract`'s."""
 
-    REPEATED = frozenset({"url", "exclude", "action", "header"})
+    REPEATED = frozenset({"exclude"})
 
-    url: list[str] = Field(
-        validation_alias=AliasChoices("url", "urls"),
-        min_length=1,
-        max_length=MAX_API_URLS,
-        description=f"the pages to read (1 to {MAX_API_URLS})",
-    )
     format: OutputFormat | None = Field(default=None, description="markdown (default), text or html")
-    links: bool = Field(default=False, description="also list each page's outgoing links")
+    links: bool = Field(default=False, description="also list the page's outgoing links")
     link_limit: int | None = Field(
         default=None, ge=1, le=1000, description="most links listed (20); implies links"
     )
@@ -199,7 +193,20 @@ class FetchParams(FetchLimits):
         default_factory=list, max_length=20, description="drop the elements matching CSS first"
     )
     whole_page: bool = Field(default=False, description="the whole body, not only the main content")
-    max_chars: int | None = Field(default=None, ge=1, description="clip each page's text at N characters")
+    max_chars: int | None = Field(default=None, ge=1, description="clip the page's text at N characters")
+
+
+class FetchParams(FetchLimits, ReadingParams):
+    """`/fetch`: `webferret fetch`."""
+
+    REPEATED = frozenset({"url", "exclude", "action", "header"})
+
+    url: list[str] = Field(
+        validation_alias=AliasChoices("url", "urls"),
+        min_length=1,
+        max_length=MAX_API_URLS,
+        description=f"the pages to read (1 to {MAX_API_URLS})",
+    )
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
     )
@@ -299,29 +306,14 @@ class CrawlParams(SiteParams):
     )
 
 
-class ExtractParams(Params):
+class ExtractParams(ReadingParams):
     """`/extract`: `webferret extract -`; the document is the call's body, these the query string."""
-
-    REPEATED = frozenset({"exclude"})
 
     url: str | None = Field(
         default=None,
         max_length=8192,
         description="the page's address: its links are made absolute against it",
     )
-    format: OutputFormat | None = Field(default=None, description="markdown (default), text or html")
-    links: bool = Field(default=False, description="also list the page's outgoing links")
-    link_limit: int | None = Field(
-        default=None, ge=1, le=1000, description="most links listed (20); implies links"
-    )
-    selector: str | None = Field(
-        default=None, max_length=500, description="keep only the elements matching this CSS"
-    )
-    exclude: list[str] = Field(
-        default_factory=list, max_length=20, description="drop the elements matching CSS first"
-    )
-    whole_page: bool = Field(default=False, description="the whole body, not only the main content")
-    max_chars: int | None = Field(default=None, ge=1, description="clip the page's text at N characters")
 
     @field_validator("url")
     @classmethod
