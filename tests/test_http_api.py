@@ -113,7 +113,7 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     assert "\n## " in read.text and as_text.status_code == 200
     assert "#" not in body and len(body) < 200  # plain text (no Markdown headings), clipped
     assert bogus.status_code == 400 and "unknown parameter 'bogus'" in bogus.text
-    assert another.status_code == 400 and "the path after /r/" in another.text
+    assert another.status_code == 400 and "the URL is the path" in another.text
 
 
 def test_the_store_endpoints_read_what_fetch_kept(api: Api, simweb: SimWeb) -> None:
@@ -158,6 +158,7 @@ def test_search_map_and_crawl(api: Api, simweb: SimWeb) -> None:
     for name in ("care", "food"):
         simweb.add(f"/api/site/{name}", article_html(f"Ferret {name}", 3), headers=HTML)
     found = api.client.get("/search", params={"q": "ferret", "read": "1"}).json()
+    listed = api.client.get("/s/ferret+facts", headers={"X-Webferret-Read": "1", "X-Webferret-N": "5"})
     mapped = api.client.get("/map", params={"url": start, "search": "care", "sitemap": "false"}).json()
     crawled = api.client.post("/crawl", json={"url": start, "depth": 1, "robots": False}).json()
     fits_envelope(found, "search")
@@ -165,6 +166,9 @@ def test_search_map_and_crawl(api: Api, simweb: SimWeb) -> None:
     fits_envelope(crawled, "crawl")
     assert [hit["url"] for hit in found["data"]["results"]] == pages
     assert found["data"]["read"][0]["title"] == "Ferret 0" and found["meta"]["verified"]
+    assert listed.status_code == 200 and listed.headers["content-type"].startswith("text/markdown")
+    assert 'for "ferret facts"' in listed.text and all(url in listed.text for url in pages)
+    assert "Ferrets sleep eighteen hours" in listed.text  # the page read after the listing
     assert mapped["data"]["urls"][0]["url"].endswith("/api/site/care")
     assert crawled["meta"] == {"count": 3, "failed": 0}
 
@@ -325,7 +329,9 @@ def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
     described = api.client.get("/openapi.json").json()
     validate(described)
     served = endpoints()
-    assert set(described["paths"]) == {*served, "/r/{url}", "/extract"} and "security" not in described
+    assert (
+        set(described["paths"]) == {*served, "/r/{url}", "/s/{q}", "/extract"} and "security" not in described
+    )
     for path, endpoint in served.items():
         asked = described["paths"][path]
         assert [p["name"] for p in asked["get"]["parameters"]] == endpoint.params.names()

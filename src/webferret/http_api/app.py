@@ -80,6 +80,7 @@ def build_app(settings: Settings, host: str) -> Starlette:
         Route(path, _endpoint(guard, endpoint), methods=["GET", "POST"]) for path, endpoint in served.items()
     ]
     routes.append(Route("/r/{target:path}", _reader(guard), methods=["GET"]))
+    routes.append(Route("/s/{query:path}", _searcher(guard), methods=["GET"]))
     routes.append(Route("/extract", _extractor(guard, settings.max_bytes), methods=["POST"]))
     routes.append(
         Route("/openapi.json", _openapi(guard, served, settings.api_token is not None), methods=["GET"])
@@ -275,15 +276,16 @@ OPTION_HEADER = "x-webferret-"
 """`/r/`'s options: `X-Webferret-Format: text` is `/fetch`'s `format=text` (`-` for `_`)."""
 
 
-def reader_options(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def reader_options(headers: list[tuple[str, str]], path: str = "url") -> list[tuple[str, str]]:
     """The (parameter, value) pairs of a call's `X-Webferret-*` headers (a repeated one, such as
-    `X-Webferret-Exclude`, once per value); the page's URL is the path, never a header."""
+    `X-Webferret-Exclude`, once per value); the parameter `path` (`/r/`'s URL, `/s/`'s query) is the
+    path, never a header."""
     given = []
     for name, value in headers:
         if name.lower().startswith(OPTION_HEADER):
             option = name.lower()[len(OPTION_HEADER) :].replace("-", "_")
-            if option in ("url", "urls"):
-                raise ParamError(f"header {name}: the page's URL is the path after /r/")
+            if option in (path, f"{path}s", "query"):
+                raise ParamError(f"header {name}: the {'URL' if path == 'url' else 'query'} is the path")
             given.append((option, value))
     return given
 
@@ -316,6 +318,42 @@ def handle_header(handle: str) -> str:
     from urllib.parse import quote
 
     return handle if handle.isascii() else quote(handle, safe="~:[]")
+
+
+def _searcher(guard: Guard) -> Callable[[Request], Awaitable[Response]]:
+    """`/s/QUERY`: a search as Markdown, as `webferret search QUERY` shows it (with `--read N`'s
+    pages after the listing); `/search`'s other parameters are `X-Webferret-*` headers, as for `/r/`."""
+
+    async def searcher(request: Request) -> Response:
+        from urllib.parse import unquote_plus
+
+        from webferret.http_api.calls import searched
+        from webferret.http_api.params import SearchParams
+        from webferret.present.pages import opened_lines
+        from webferret.search.present import render_result
+
+        refused = guard.refusal(request)
+        if refused is not None:
+            return _answer(refused)
+        raw_path = request.scope.get("raw_path") or request.url.path.encode()
+        query = unquote_plus(raw_path.decode("latin-1").split("/s/", 1)[-1])
+        try:
+            asked = SearchParams.from_query([("q", query), *reader_options(request.headers.items(), "q")])
+            answer = await _unless_gone(request, searched(request.app.state.ferret, asked))
+        except ParamError as exc:
+            return _answer(error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc)))
+        except FerretError as exc:
+            return _answer(error_envelope(exc.code, exc.message))
+        if answer is None:
+            return Response(status_code=499)
+        result, read = answer
+        text = render_result(result) + "".join("\n\n" + "\n".join(opened_lines(page)) for page in read)
+        status = (
+            200 if result.answered else _status(result.error.code if result.error else ErrorCode.INTERNAL)
+        )
+        return Response(text + "\n", status, media_type="text/markdown")
+
+    return searcher
 
 
 def _extractor(guard: Guard, max_bytes: int) -> Callable[[Request], Awaitable[Response]]:
@@ -383,7 +421,11 @@ def _index(guard: Guard, served: dict[str, Endpoint]) -> Callable[[Request], Awa
         }
         endpoints["/r/{url}"] = {
             "does": "one page as Markdown (Accept: application/json for its envelope)",
-            "parameters": [],
+            "parameters": [f"X-Webferret-{name}" for name in ("Format", "Selector", "Max-Chars", "...")],
+        }
+        endpoints["/s/{query}"] = {
+            "does": "a search as Markdown",
+            "parameters": [f"X-Webferret-{name}" for name in ("N", "Read", "Site", "...")],
         }
         return _answer(Envelope(ok=True, data={"version": __version__, "endpoints": endpoints}))
 
@@ -402,7 +444,7 @@ async def _no_route(request: Request, exc: Exception) -> Response:
         error_envelope(
             ErrorCode.NOT_FOUND,
             f"no endpoint {request.url.path[:200]!r} "
-            f"(there are {paths}, /extract, /r/URL, /openapi.json and /)",
+            f"(there are {paths}, /extract, /r/URL, /s/QUERY, /openapi.json and /)",
         )
     )
 

@@ -40,6 +40,12 @@ Handler = Callable[["Ferret", Any], Awaitable[Envelope]]
 
 
 async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
+    result, read = await searched(ferret, p)
+    return search_envelope(result, read if p.read else None)
+
+
+async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
+    """The search `p` asks for, and the pages `read` read (`/search`, and `/s/` as Markdown)."""
     from webferret.search.reading import read_results
 
     options = ferret.search_options(
@@ -55,7 +61,7 @@ async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
     )
     result = await ferret.search(p.query, options)
     read = await read_results(ferret, result, p.read, p.page_tokens) if p.read and result.answered else []
-    return search_envelope(result, read if p.read else None)
+    return result, read
 
 
 async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:

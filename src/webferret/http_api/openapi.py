@@ -53,7 +53,18 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
                 "responses": answer,
             },
         }
-    paths["/r/{url}"] = _reader(_query(schemas["FetchParams"], schemas))
+    url = {"name": "url", "description": "the page's URL, as it is after /r/ (its query string included)"}
+    paths["/r/{url}"] = _as_markdown(
+        "read",
+        "one page as Markdown, as webferret fetch shows it",
+        url,
+        _query(schemas["FetchParams"], schemas),
+    )
+    query = {"name": "q", "description": "what to search for, after /s/ (`+` or %20 between words)"}
+    paths["/s/{q}"] = _as_markdown(
+        "search_markdown", "a search as Markdown, as webferret search shows it", query,
+        _query(schemas["SearchParams"], schemas),
+    )  # fmt: skip
     extracted = _answer(
         "the page the document holds",
         refs[(Envelope, "serialization")],
@@ -141,11 +152,14 @@ def _answer(does: str, envelope: dict[str, Any], data: dict[str, Any], streams: 
     return {"200": {"description": does, "content": content}, "default": failed}
 
 
-def _reader(fetch_parameters: list[dict[str, Any]]) -> dict[str, Any]:
-    """`/r/{url}`: the URL is the path; `/fetch`'s other parameters are `X-Webferret-*` headers."""
+def _as_markdown(
+    operation: str, summary: str, path: dict[str, Any], parameters: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """`/r/{url}` or `/s/{query}`: `path` is the path's parameter; the JSON endpoint's other
+    `parameters` are `X-Webferret-*` headers; the answer is Markdown."""
     headers = []
-    for parameter in fetch_parameters:
-        if parameter["name"] == "url":
+    for parameter in parameters:
+        if parameter["name"] == path["name"]:
             continue
         name = "X-Webferret-" + "-".join(part.capitalize() for part in parameter["name"].split("_"))
         listed = parameter["schema"].get("type") == "array"
@@ -154,22 +168,15 @@ def _reader(fetch_parameters: list[dict[str, Any]]) -> dict[str, Any]:
         headers.append(
             {"name": name, "in": "header", "required": False, "schema": schema, "description": described}
         )
-    url = {
-        "name": "url",
-        "in": "path",
-        "required": True,
-        "description": "the page's URL, written as it is after /r/ (its own query string included)",
-        "schema": {"type": "string"},
-    }
-    page = {"text/markdown": {"schema": {"type": "string"}}}
+    text = {"text/markdown": {"schema": {"type": "string"}}}
     return {
         "get": {
-            "operationId": "read",
-            "summary": "one page as Markdown, as webferret fetch shows it",
-            "parameters": [url, *headers],
+            "operationId": operation,
+            "summary": summary,
+            "parameters": [{**path, "in": "path", "required": True, "schema": {"type": "string"}}, *headers],
             "responses": {
-                "200": {"description": "the page", "content": page},
-                "default": {"description": "the page could not be read: its error line", "content": page},
+                "200": {"description": summary, "content": text},
+                "default": {"description": "it failed: its error line", "content": text},
             },
         }
     }
