@@ -356,7 +356,7 @@ def test_headers_go_with_the_request_and_a_hang_up_cancels_the_call(api: Api, si
 
 
 def test_the_reader_takes_the_url_as_clients_write_it() -> None:
-    from webferret.http_api.app import reader_target
+    from webferret.http_api.markdown import reader_target
 
     url = "https://docs.example/a%20b/?x=1"
     assert reader_target("https://docs.example/a%20b/", "x=1") == url
@@ -366,7 +366,7 @@ def test_the_reader_takes_the_url_as_clients_write_it() -> None:
 
 
 def test_a_handle_header_is_ascii() -> None:
-    from webferret.http_api.app import handle_header
+    from webferret.http_api.markdown import handle_header
 
     assert handle_header("docs.python.org~0123456789ab") == "docs.python.org~0123456789ab"
     assert handle_header("例え.jp~0123456789ab") == "%E4%BE%8B%E3%81%88.jp~0123456789ab"

@@ -1,0 +1,108 @@
+"""What the HTTP API answers with, whatever the endpoint: the envelope and its status, the guard and
+the errors around every call (`guarded`), the call's body, and a call that ends when its caller
+hangs up (`unless_gone`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from webferret.http_api.params import ParamError
+from webferret.models import Envelope, ErrorCode, FerretError
+from webferret.present.envelopes import error_envelope
+
+T = TypeVar("T")
+View = Callable[[Request], Awaitable[Response]]
+
+STATUS = {
+    ErrorCode.INVALID_ARGUMENT: 400,
+    ErrorCode.INVALID_URL: 400,
+    ErrorCode.UNSUPPORTED_SCHEME: 400,
+    ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.BLOCKED_ADDRESS: 403,
+    ErrorCode.ROBOTS_DISALLOWED: 403,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.QUOTA_EXCEEDED: 429,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.NO_RESULTS: 200,
+    ErrorCode.INTERNAL: 500,
+    ErrorCode.TIMEOUT: 504,
+}
+"""The HTTP status of a call that failed as a whole, by its error's code (any other: 502, a site or
+an engine failed). A call that answered, with some of its pages failed, is 200: each page says."""
+
+HUNG_UP = 499
+"""The status of an answer no one reads: its caller hung up first (nginx's number for it)."""
+
+
+def answer(envelope: Envelope, status: int | None = None) -> Response:
+    """The envelope as JSON, with the status `STATUS` gives its error (or `status`)."""
+    if status is None:
+        status = status_of(envelope.error.code) if envelope.error is not None else 200
+    return Response(envelope.model_dump_json(), status, media_type="application/json")
+
+
+def status_of(code: str) -> int:
+    return STATUS.get(code, 502)  # type: ignore[call-overload]
+
+
+def guarded(view: View) -> View:
+    """`view` behind the guard (`app.state.guard`), its errors answered as envelopes: a bad
+    parameter `invalid_argument`, a `FerretError` its own code, a bug `internal` with its message
+    (never a traceback)."""
+
+    async def call(request: Request) -> Response:
+        refused = request.app.state.guard.refusal(request)
+        if refused is not None:
+            return answer(refused)
+        try:
+            return await view(request)
+        except ParamError as exc:
+            return answer(error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc)))
+        except FerretError as exc:
+            return answer(error_envelope(exc.code, exc.message))
+        except Exception as exc:
+            return answer(error_envelope(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}"))
+
+    return call
+
+
+async def unless_gone(request: Request, call: Awaitable[T]) -> T | None:
+    """What `call` answers, or None when the caller hangs up first: that cancels it, as Ctrl-C does
+    a command (what was finished is stored)."""
+    import asyncio
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    work, watch = asyncio.ensure_future(call), asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({work, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+        if not work.done():
+            work.cancel()
+    return None if work.cancelled() else work.result()
+
+
+async def read_body(request: Request, most: int, what: str) -> bytes:
+    """The call's body, or `too_large` past `most` bytes (read no further)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise FerretError(ErrorCode.TOO_LARGE, f"{what} is larger than {most:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def path_after(request: Request, prefix: str) -> str:
+    """The raw (still percent-encoded) path after `prefix` (`/r/`, `/s/`)."""
+    raw_path = request.scope.get("raw_path") or request.url.path.encode()
+    return raw_path.decode("latin-1").split(prefix, 1)[-1]
