@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
     parser.add_argument("--searxng-url", metavar="URL", help="SearXNG instance (env WEBFERRET_SEARXNG_URL)")
     parser.add_argument("--engines", metavar="A,B", help="engines searches use (default auto)")
+    parser.add_argument(
+        "--access-log", action="store_true", help="write a line per call to stderr (method, path, status)"
+    )
     add_network(parser)
     parser.set_defaults(run=run, json=False, early=_prefork)
 
@@ -56,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from webferret.http_api.app import serve
 
     try:
-        serve(settings, host, port)
+        serve(settings, host, port, access_log=args.access_log)
     except OSError as exc:  # the port is taken, or the address is not this machine's
         return fail(
             args, "invalid_argument", f"cannot listen on {args.http}: {exc.strerror or exc}", EXIT_USAGE

@@ -251,8 +251,9 @@ async def _no_method(request: Request, exc: Exception) -> Response:
     return refusal
 
 
-def serve(settings: Settings, host: str, port: int) -> None:
-    """Listen on `host:port` until SIGINT or SIGTERM; calls in flight end first."""
+def serve(settings: Settings, host: str, port: int, *, access_log: bool = False) -> None:
+    """Listen on `host:port` until SIGINT or SIGTERM; calls in flight end first. `access_log`: a
+    line per call on stderr (the caller's address, method, path and status)."""
     import sys
 
     import uvicorn
@@ -271,5 +272,6 @@ def serve(settings: Settings, host: str, port: int) -> None:
             if self.started:  # said once it listens (a port taken ends the server instead)
                 sys.stderr.write(f"webferret api: listening on http://{shown}:{port}/ ({guarded_by})\n")
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    level = "info" if access_log else "warning"
+    config = uvicorn.Config(app, host=host, port=port, log_level=level, access_log=access_log)
     Server(config).run()
