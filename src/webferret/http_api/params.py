@@ -49,9 +49,9 @@ class Params(BaseModel):
         """From a query string's (name, value) pairs: a list parameter collects every value; any
         other given twice is refused; a boolean given without a value is true."""
         given: dict[str, Any] = {}
-        repeated = cls._repeated()
+        repeated, spelled = cls._repeated(), cls._spelled()
         for written, value in items:
-            name = cls._spelled().get(written, written)  # `urls` is `url`, `query` is `q`
+            name = spelled.get(written, written)  # `urls` is `url`, `query` is `q`
             if name in repeated:
                 given.setdefault(name, []).append(value)
             elif name in given:
@@ -69,13 +69,14 @@ class Params(BaseModel):
         """The parameters of a JSON body (or `from_query`'s), or `ParamError` naming what is wrong:
         each written by any of its names (`query` for `q`), but once; a list one as a lone value too."""
         named: dict[str, Any] = {}
+        repeated, spelled = cls._repeated(), cls._spelled()
         for written, value in given.items():
-            name = cls._spelled().get(written, written)
+            name = spelled.get(written, written)
             if name in named:
                 raise ParamError(
                     f"parameter {name!r} is given twice (as {written!r} too): it takes one value"
                 )
-            named[name] = [value] if name in cls._repeated() and isinstance(value, str) else value
+            named[name] = [value] if name in repeated and isinstance(value, str) else value
         try:
             return cls.model_validate(named)
         except ValidationError as exc:
