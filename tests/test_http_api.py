@@ -116,6 +116,25 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     assert another.status_code == 400 and "the URL is the path" in another.text
 
 
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+def test_the_reader_answers_the_rendered_picture_when_asked(tmp_path: Path, simweb: SimWeb) -> None:
+    url = simweb.add("/api/picture", article_html("Ferret portrait", 3), headers=HTML)
+    served = Api(_settings(tmp_path / "home", simweb, chromium_path=CHROMIUM, browser_no_sandbox=True))
+    try:
+        picture = served.client.get(f"/r/{url}", headers={"Accept": "image/png"})
+        plain_tier = served.client.get(
+            f"/r/{url}", headers={"Accept": "image/png", "X-Webferret-Tier": "http"}
+        )
+    finally:
+        served.stop()
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+    assert picture.content.startswith(b"\x89PNG\r\n\x1a\n") and picture.headers["x-webferret-handle"]
+    assert plain_tier.status_code == 400 and "needs the browser" in plain_tier.json()["error"]["message"]
+
+
 def test_the_store_endpoints_read_what_fetch_kept(api: Api, simweb: SimWeb) -> None:
     url = simweb.add("/api/long", article_html("Ferret almanac", 40), headers=HTML)
     handle = api.client.get("/fetch", params={"url": url}).json()["data"]["pages"][0]["handle"]

@@ -68,18 +68,21 @@ async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:
     return pages_envelope(await fetch_pages(ferret, p))
 
 
-async def fetch_pages(ferret: Ferret, p: FetchParams) -> list[Page]:
-    """The pages `p` asks for, each clipped at `max_chars` (`/fetch`, and `/r/` for its one page)."""
+async def fetch_pages(ferret: Ferret, p: FetchParams, screenshot: str | None = None) -> list[Page]:
+    """The pages `p` asks for, each clipped at `max_chars` (`/fetch`, and `/r/` for its one page;
+    `screenshot`: the path the browser writes the page's picture to)."""
     from webferret.present.pages import clip_page
 
+    options = _fetch_options(ferret, p, screenshot)
     pages = await ferret.fetch_all(
-        p.url, options=_fetch_options(ferret, p), extract=extract_options_of(ferret, p), fresh=p.fresh
+        p.url, options=options, extract=extract_options_of(ferret, p), fresh=p.fresh
     )
     return [clip_page(page, p.max_chars) for page in pages]
 
 
-def _fetch_options(ferret: Ferret, p: FetchParams) -> Any:
+def _fetch_options(ferret: Ferret, p: FetchParams, screenshot: str | None = None) -> Any:
     return ferret.fetch_options(
+        screenshot=screenshot,
         timeout=p.timeout,
         budget=p.budget,
         tier=p.tier,

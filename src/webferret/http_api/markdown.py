@@ -19,20 +19,30 @@ OPTION_HEADER = "x-webferret-"
 
 async def reader(request: Request) -> Response:
     """`/r/URL`: the page at URL as Markdown (the URL's own query string included);
-    `Accept: application/json` answers `/fetch`'s envelope instead."""
+    `Accept: application/json` answers `/fetch`'s envelope instead, `Accept: image/png` the picture
+    of the page the browser rendered (`fetch --screenshot`)."""
+    import tempfile
+    from pathlib import Path
+
     from webferret.http_api.calls import fetch_pages
     from webferret.present.pages import render_page
 
     target = reader_target(path_after(request, "/r/"), request.url.query)
     asked = FetchParams.from_query([("url", target), *options(request.headers.items())])
-    pages = await unless_gone(request, fetch_pages(request.app.state.ferret, asked))
+    accept = request.headers.get("accept", "")
+    with tempfile.TemporaryDirectory(prefix="webferret-shot-") as folder:
+        shot = str(Path(folder) / "page.png") if "image/png" in accept else None
+        pages = await unless_gone(request, fetch_pages(request.app.state.ferret, asked, shot))
+        picture = Path(shot).read_bytes() if shot and pages and pages[0].ok and Path(shot).is_file() else None
     if pages is None:
         return Response(status_code=HUNG_UP)
     page = pages[0]
     status = 200 if page.ok else status_of(page.error.code if page.error else ErrorCode.INTERNAL)
-    if "application/json" in request.headers.get("accept", ""):
-        return answer(pages_envelope([page]), status)
     headers = {"X-Webferret-Handle": handle_header(page.handle)} if page.handle else {}
+    if picture is not None:
+        return Response(picture, status, headers=headers, media_type="image/png")
+    if "application/json" in accept:
+        return answer(pages_envelope([page]), status)
     return Response(render_page(page) + "\n", status, headers=headers, media_type="text/markdown")
 
 
