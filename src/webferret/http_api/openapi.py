@@ -153,10 +153,14 @@ def _answer(does: str, envelope: dict[str, Any], data: dict[str, Any], streams: 
 
 
 def _as_markdown(
-    operation: str, summary: str, path: dict[str, Any], parameters: list[dict[str, Any]]
+    operation: str,
+    summary: str,
+    path: dict[str, Any],
+    parameters: list[dict[str, Any]],
+    also: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`/r/{url}` or `/s/{query}`: `path` is the path's parameter; the JSON endpoint's other
-    `parameters` are `X-Webferret-*` headers; the answer is Markdown."""
+    `parameters` are `X-Webferret-*` headers; the answer is Markdown (or `also`'s, by `Accept`)."""
     headers = []
     for parameter in parameters:
         if parameter["name"] == path["name"]:
@@ -175,7 +179,7 @@ def _as_markdown(
             "summary": summary,
             "parameters": [{**path, "in": "path", "required": True, "schema": {"type": "string"}}, *headers],
             "responses": {
-                "200": {"description": summary, "content": text},
+                "200": {"description": summary, "content": text | (also or {})},
                 "default": {"description": "it failed: its error line", "content": text},
             },
         }
