@@ -54,12 +54,18 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
             },
         }
     url = {"name": "url", "description": "the page's URL, as it is after /r/ (its query string included)"}
-    paths["/r/{url}"] = _as_markdown(
-        "read",
-        "one page as Markdown, as webferret fetch shows it",
-        url,
-        _query(schemas["FetchParams"], schemas),
-    )
+    fetched = {
+        "allOf": [
+            refs[(Envelope, "serialization")],
+            {"properties": {"data": refs[(FetchedPages, "serialization")]}},
+        ]
+    }
+    by_accept = {
+        "application/json": {"schema": fetched},
+        "image/png": {"schema": {"type": "string", "format": "binary"}},
+    }
+    summary = "one page as Markdown (or its envelope, or its picture, by Accept)"
+    paths["/r/{url}"] = _as_markdown("read", summary, url, _query(schemas["FetchParams"], schemas), by_accept)
     query = {"name": "q", "description": "what to search for, after /s/ (`+` or %20 between words)"}
     paths["/s/{q}"] = _as_markdown(
         "search_markdown", "a search as Markdown, as webferret search shows it", query,
