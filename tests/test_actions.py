@@ -135,3 +135,44 @@ def test_cli_fetch_with_actions_reads_what_they_loaded(
     assert page["handle"] != plain["handle"] == again["handle"]
     assert again["fetched_via"] == "store" and MORE.strip() not in again["content"]
     assert MORE.strip() in opened["content"]
+
+
+@needs_chromium
+def test_steps_that_leave_the_page_never_mix_its_readings_up(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A click to another page reads that page as a variant of the one clicked on (no redirect, no
+    alias); a click to a refused address, or steps on an error page, fail the page."""
+    monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", CHROMIUM)
+    monkeypatch.setenv("WEBFERRET_BROWSER_NO_SANDBOX", "1")
+    home = ["--home", str(tmp_path), "--allow-host", "127.0.0.1", "--json"]
+    start = f"""<html><head><title>Start</title></head><body><article><h1>Start</h1><p>{WORDS}</p>
+    <a id="go" href="/other">Other</a> <a id="out" href="http://10.1.2.3/x">Out</a></article></body></html>"""
+    other = f"<html><head><title>Other</title></head><body><article><h1>Other</h1><p>{MORE}</p></article>"
+
+    def fetch(*argv: str) -> dict[str, object]:
+        main(["fetch", *home, *argv])
+        return json.loads(capsys.readouterr().out)["data"]["pages"][0]
+
+    with serve() as site:
+        site.page("/", start)
+        site.page("/other", other)
+        clicked = fetch("--action", "click:#go", site.base + "/")
+        plain = fetch(site.base + "/")
+        elsewhere = fetch(site.base + "/other")
+        refused = fetch("--action", "click:#out", site.base + "/")
+        missing = fetch("--action", "click:#x", "--timeout", "20", site.base + "/nowhere")
+        undone = fetch("--action", "click:#nope", "--timeout", "6", site.base + "/")  # a cold browser
+    assert clicked["ok"] and MORE.strip() in clicked["content"] and clicked["final_url"] == site.base + "/"
+    assert clicked["meta"]["trail"][-1]["after_actions"] == site.base + "/other"
+    assert plain["ok"] and WORDS.strip() in plain["content"] and MORE.strip() not in plain["content"]
+    assert (
+        elsewhere["ok"] and MORE.strip() in elsewhere["content"] and elsewhere["handle"] != clicked["handle"]
+    )
+    assert plain["handle"] != clicked["handle"] and plain["handle"] != elsewhere["handle"]
+    assert not refused["ok"] and refused["error"]["code"] == "unsupported_scheme"
+    assert "after the steps" in refused["error"]["message"]
+    assert (
+        not missing["ok"] and missing["error"]["code"] == "http_error" and missing["error"]["status"] == 404
+    )
+    assert undone["error"]["code"] == "timeout" and "action 1 ('click:#nope')" in undone["error"]["message"]

@@ -140,10 +140,10 @@ class BrowserTier:
     async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
         """Render `target` (vetted by the caller); redirects are followed inside, each hop vetted."""
         url = target.url
-        await self._ensure()  # a cold start of chromium is the session's, not this page's time
-        started = time.monotonic()
+        started = time.monotonic()  # the fetch's clock (`Fetcher.fetch`) counts a cold start too:
+        await self._ensure()  # so do this tier's deadlines, or the fetch's would strike first
         try:
-            async with asyncio.timeout(opts.timeout):
+            async with asyncio.timeout(max(0.1, opts.timeout - (time.monotonic() - started))):
                 try:
                     return await self._render(url, opts, policy, started)
                 except Exception as exc:
@@ -173,11 +173,8 @@ class BrowserTier:
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
             await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN)
-            if urlsplit(page.url).scheme.lower() not in ("http", "https"):  # never a local file
-                raise FerretError(
-                    ErrorCode.UNSUPPORTED_SCHEME,
-                    f"the browser ended on {quoted(page.url, 100)}, not a web page",
-                )
+            _check_web(page.url)
+            landed = page.url
             if opts.wait_for:
                 await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
             html, walled = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
@@ -185,10 +182,12 @@ class BrowserTier:
                 baseline = _shell_letters(guard.main_body, opts.draws_later)
                 until = min(started + opts.timeout - READING_MARGIN, time.monotonic() + DRAW_WAIT)
                 html = await _drawn(page, html, until, baseline)
-            if opts.actions and not walled:
+            answered = [r.status for r in last if r.frame == page.main_frame]
+            if opts.actions and not walled and (not answered or answered[-1] < 400):  # not on an error page
                 from webferret.fetch.actions import perform
 
                 await perform(page, opts.actions, started + opts.timeout - READING_MARGIN)
+                _check_web(page.url, " after the steps")  # a click to a refused address shows an error page
                 html = await page.content()
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
@@ -203,7 +202,10 @@ class BrowserTier:
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}
             body, headers = await _document(main[-1] if main else None, html, headers, guard.main_body)
-            final_url = page.url
+            # steps that lead to another page read it as the page they were done on (its variant,
+            # `store.variants`): where they led is the trail's `after_actions`, no redirect
+            final_url = landed if opts.actions else page.url
+            led = page.url if opts.actions and page.url != landed else None
         finally:
             await context.close()
             await guard.aclose()
@@ -211,7 +213,16 @@ class BrowserTier:
         raw = RawResponse(url, final_url, status, headers, body, "browser", elapsed)
         raw.screenshot = opts.screenshot
         raw.trail = [{"url": without_password(response.url), "status": response.status} for response in main]
+        if led and raw.trail:
+            raw.trail[-1]["after_actions"] = without_password(led)
         return raw
+
+
+def _check_web(url: str, when: str = "") -> None:
+    """Refuse a page the browser ended on that is no web page (a local file, its error page)."""
+    if urlsplit(url).scheme.lower() not in ("http", "https"):
+        message = f"the browser ended on {quoted(url, 100)}{when}, not a web page"
+        raise FerretError(ErrorCode.UNSUPPORTED_SCHEME, message)
 
 
 async def _document(
