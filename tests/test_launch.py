@@ -34,3 +34,30 @@ def test_the_client_uses_the_c_halves_of_socket_json_and_signal() -> None:
 def test_the_fingerprint_names_the_whole_package() -> None:
     package = os.path.dirname(os.path.abspath(webferret.__file__))
     assert f":{package}:" in fingerprint()
+
+
+def test_ctrl_c_while_the_program_starts_is_said_without_a_traceback(tmp_path: object) -> None:
+    """SIGINT at any moment of the start (imports included) ends in `interrupted`, exit 130, and with
+    `--json` one envelope; never a traceback."""
+    import json
+    import shutil
+    import signal
+    import time
+
+    program = shutil.which("webferret", path=os.path.dirname(sys.executable))
+    assert program is not None
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
+    for delay in (0.02, 0.05, 0.1, 0.2, 0.4):
+        process = subprocess.Popen(
+            [program, "store", "list", "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert "Traceback" not in err, (delay, err)
+        if process.returncode == 130:  # interrupted (not finished before the signal came)
+            assert "interrupted" in err and json.loads(out)["meta"]["interrupted"], (delay, out)

@@ -28,18 +28,35 @@ def entry() -> None:
     from webferret.handoff import handoff
 
     _closed_streams_to_devnull()
-    code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
-    if code is not None:
-        os._exit(code)
-    from webferret.cli import main
+    try:
+        code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
+        if code is not None:
+            os._exit(code)
+        from webferret.cli import main
 
-    code = main()
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C before the command's own handling began (its imports)
+        code = _interrupted_early()
     for stream in (sys.stdout, sys.stderr):
         try:  # noqa: SIM105 - `contextlib` imports `collections` and `functools`, about 2 ms
             stream.flush()
         except (BrokenPipeError, ValueError):  # a reader that left; a closed stream
             pass
     os._exit(code)
+
+
+def _interrupted_early() -> int:
+    """Ctrl-C while the program started: said as a command says it (no traceback; with `--json`,
+    its one envelope), exit status 130."""
+    if "--json" in sys.argv[1:] or "--jsonl" in sys.argv[1:]:
+        try:
+            from webferret.models import Envelope
+
+            sys.stdout.write(Envelope(ok=False, meta={"interrupted": True}).model_dump_json() + "\n")
+        except BaseException:  # a second Ctrl-C: the line below still says it
+            pass
+    sys.stderr.write("webferret: interrupted\n")
+    return 130
 
 
 def _closed_streams_to_devnull() -> None:
