@@ -32,7 +32,7 @@ from webferret.config import Settings, checked_overrides, load_settings, setting
 from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
-from webferret.limits import MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
+from webferret.limits import MAX_LISTED, MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password
 from webferret.page_failures import (
     budget_spent,
@@ -563,7 +563,7 @@ class Ferret:
 
     async def list_stored(self, site: str | None = None, n: int = 20) -> StoredPages:
         """The `n` stored documents fetched last (of `site`, a host with its subdomains), newest first."""
-        check_count("n", n)
+        check_count("n", n, most=MAX_LISTED)
         site = site_text(site)
         self.check_store()
         await self._written()

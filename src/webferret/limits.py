@@ -19,3 +19,8 @@ MCP_MAP_URLS = 200
 """The most URLs one MCP `web_map` answers."""
 MAX_READ = 10
 """The most results one search reads in the same call (`search --read`, `web_search(read=...)`)."""
+MAX_LISTED = 10_000
+"""The most stored pages one `store list` answers."""
+MAX_SECONDS = 86_400.0
+"""The longest `timeout` or `budget` of a call, in seconds (a day: the browser's own clock ends at
+about 24 days, and no page takes a day)."""

@@ -19,6 +19,7 @@ from webferret.cli.common import (
     settings_from_args,
 )
 from webferret.cli.numbers import whole_number
+from webferret.limits import MAX_LISTED
 
 if TYPE_CHECKING:
     from webferret.store.types import StoredPages
@@ -32,7 +33,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     actions = parser.add_subparsers(dest="store_action", metavar="ACTION", required=True)
     listed = actions.add_parser("list", help="the pages fetched last, newest first, with their handles")
     add_site(listed)
-    listed.add_argument("-n", type=whole_number(), default=20, metavar="N", help="most pages listed (20)")
+    listed.add_argument(
+        "-n",
+        type=whole_number(1, MAX_LISTED),
+        default=20,
+        metavar="N",
+        help=f"most pages listed (20, at most {MAX_LISTED:,})",
+    )
     export = actions.add_parser(
         "export", help="write every stored page as a JSON line (content and metadata), newest first"
     )

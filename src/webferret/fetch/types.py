@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
+
+from webferret.limits import MAX_SECONDS
 
 if TYPE_CHECKING:
     from webferret.config import Settings
@@ -54,11 +55,11 @@ class FetchOptions:
             if (
                 isinstance(seconds, bool)
                 or not isinstance(seconds, int | float)
-                or not 0 < seconds < math.inf
+                or not 0 < seconds <= MAX_SECONDS
             ):
                 from webferret.models import ErrorCode, FerretError
 
-                message = f"{name}: a number of seconds above 0, not {seconds!r} (a call always ends)"
+                message = f"{name}: a number of seconds above 0 and at most {MAX_SECONDS:g}, not {seconds!r}"
                 raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it

@@ -17,6 +17,7 @@ from webferret.fetch.types import Tier
 from webferret.limits import (
     MAX_CRAWL_DEPTH,
     MAX_CRAWL_PAGES,
+    MAX_LISTED,
     MAX_MAP_URLS,
     MAX_PASSAGES,
     MAX_QUERY_CHARS,
@@ -267,7 +268,7 @@ class StoredParams(Params):
     site: str | None = Field(
         default=None, max_length=253, description="only this host's pages (subdomains too)"
     )
-    n: int = Field(default=20, ge=1, le=1000, description="most pages listed, newest first")
+    n: int = Field(default=20, ge=1, le=MAX_LISTED, description="most pages listed, newest first")
 
 
 class SiteParams(FetchLimits):

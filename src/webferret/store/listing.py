@@ -16,7 +16,14 @@ def site_filter(site: str | None) -> tuple[str, tuple[str, ...]]:
     if not site:
         return "1", ()
     host = site.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    if _address(site):  # an IP address has no subdomains: `0.0.1` is no parent of 127.0.0.1
+        return "document LIKE ? ESCAPE '\\'", (f"{host}~%",)
     return "(document LIKE ? ESCAPE '\\' OR document LIKE ? ESCAPE '\\')", (f"{host}~%", f"%.{host}~%")
+
+
+def _address(site: str) -> bool:
+    """Is `site` an IP address (or the end of one, such as `0.0.1`), not a host name?"""
+    return (bool(site) and all(part.isdigit() for part in site.strip(".").split("."))) or ":" in site
 
 
 def newest_documents(
