@@ -163,3 +163,21 @@ async def test_a_sitemap_past_a_pages_link_cap_is_read_whole(simweb: SimWeb) -> 
     assert plain.meta["links_total"] == 1500 and len(plain.links or []) == 20
     assert result.sitemap_urls == 1500 and result.total == 1500
     assert again.fetched_via == "store" and "links_total" not in again.meta  # the whole reading kept
+
+
+async def test_a_urls_text_is_its_first_link_with_words(simweb: SimWeb) -> None:
+    """An icon link (no words) before a link with words, or a link to a part of the page (`#x`),
+    still names the page by words; a search past a query's length is refused."""
+    simweb.add(
+        "/named/start",
+        "<html><body><article><h1>Start</h1><p>Ferrets nap in hammocks most of the day.</p>"
+        '<a href="/named/dup"><img src="/i.png" alt=""></a> <a href="/named/dup">Second text</a> '
+        '<a href="/named/install#windows">Install on Windows</a></article></body></html>',
+        headers=HTML,
+    )
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/named/start"), MapOptions(robots=False, sitemap=False))
+    texts = {entry.url.removeprefix(simweb.base): entry.text for entry in result.urls}
+    assert texts == {"/named/dup": "Second text", "/named/install": "Install on Windows"}
+    with pytest.raises(FerretError, match="at most 500"):
+        MapOptions(search="ferret " * 100)

@@ -30,7 +30,7 @@ from webferret.crawler import (
     sitemap_listed,
     web_url,
 )
-from webferret.limits import MAX_MAP_URLS
+from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.net.canonical import canonical_url
 
@@ -55,6 +55,9 @@ class MapOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.limit <= MAX_MAP_URLS:
             message = f"limit {self.limit}: expected 1 to {MAX_MAP_URLS} URLs"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        if self.search is not None and len(self.search) > MAX_QUERY_CHARS:
+            message = f"search: {len(self.search):,} characters, at most {MAX_QUERY_CHARS}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         if self.search is not None and not _words(self.search):
             message = f"search {self.search[:60]!r}: it has no words to look for"
@@ -115,9 +118,10 @@ async def map_site(
     follow = Follow(scope, options.include, options.exclude)
     skipped: Counter[str] = Counter()
     seen = {canonical_url(start)}
-    texts: dict[str, str] = {}
+    texts: dict[str, str] = {}  # by canonical URL: `/install#windows` names the page `/install` too
     for link in page.links or []:
-        texts.setdefault(link.url, link.text)
+        if link.text and not texts.get(key := canonical_url(link.url)):
+            texts[key] = link.text  # the first link with words (a bare icon link before it has none)
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
     sitemap_urls = None
     if options.sitemap and deadline > time.monotonic() and web_url(where):
@@ -132,7 +136,7 @@ async def map_site(
         allowed = {url for url, _ in await robots_allowed([(url, None) for url, _ in found], robots, skipped)}
         found = [(url, source) for url, source in found if url in allowed]
     from_page = sum(source == "page" for _, source in found)
-    mapped = [MappedUrl(url=url, text=texts.get(url) or None, source=source) for url, source in found]  # type: ignore[arg-type]
+    mapped = [MappedUrl(url=url, text=texts.get(canonical_url(url)), source=source) for url, source in found]  # type: ignore[arg-type]
     if options.search:
         mapped = ranked(mapped, options.search)
     return SiteMap(

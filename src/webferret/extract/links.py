@@ -91,13 +91,17 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> l
     each in document order (so a capped list keeps the links a reader of the content follows, not
     the site's menus, which come first in most pages)."""
     links: list[Link] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # URL -> its place in `links`
     for node in tree.iter("a"):
         url = absolute(node.get("href"), base)
-        if url is None or url in seen or len(url) > MAX_LINK_URL:
+        if url is None or len(url) > MAX_LINK_URL or (url in seen and links[seen[url]].text):
             continue
-        seen.add(url)
         text = " ".join(node.text_content().split()) or (node.get("title") or "").strip() or _image_alt(node)
+        if url in seen:  # a later link to it has the words the first (a bare icon) had not
+            if text:
+                links[seen[url]] = links[seen[url]].model_copy(update={"text": Link(url=url, text=text).text})
+            continue
+        seen[url] = len(links)
         links.append(Link(url=url, text=text, in_main=url in in_main))  # text clipped by `Link`
     return sorted(links, key=lambda link: not link.in_main)  # stable: document order within each
 
