@@ -226,15 +226,43 @@ async def test_a_start_that_cannot_be_read_is_a_failed_page_not_a_crash(start: s
 def test_jsonl_streams_each_page_with_its_content(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--jsonl", *ALLOW]) == 0
     out, err = capsys.readouterr()
-    pages = [json.loads(line) for line in out.splitlines()]
-    assert [page["url"].removeprefix(site.base) for page in pages] == [
-        "/guide/intro",
-        "/guide/dig",
-        "/guide/swim",
-        "/guide/gone",
-    ]
-    assert "Dig tells how ferrets dig" in pages[1]["content"] and pages[1]["links"] is None
-    assert pages[1]["meta"]["crawl"] == {"depth": 1, "found_on": site.url("/guide/intro")}
-    assert not pages[3]["ok"] and "3 pages read, 1 failed" in err
+    lines = [json.loads(line) for line in out.splitlines()]
+    pages = {page["url"].removeprefix(site.base): page for page in lines}
+    assert lines[0]["url"] == site.url("/guide/intro")  # then each page of a level as it is read
+    assert sorted(pages) == ["/guide/dig", "/guide/gone", "/guide/intro", "/guide/swim"]
+    assert (
+        "Dig tells how ferrets dig" in pages["/guide/dig"]["content"] and pages["/guide/dig"]["links"] is None
+    )
+    assert pages["/guide/dig"]["meta"]["crawl"] == {"depth": 1, "found_on": site.url("/guide/intro")}
+    assert not pages["/guide/gone"]["ok"] and "3 pages read, 1 failed" in err
     with pytest.raises(SystemExit):
         main(["crawl", site.url("/guide/intro"), "--jsonl", "--json"])
+
+
+def test_jsonl_writes_each_page_as_it_is_read_and_ends_when_its_reader_does(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    """A slow page does not hold back its level's other pages; a reader that closes the pipe
+    (`| head -1`) ends the crawl (exit 141) without waiting for the rest."""
+    import os
+    import subprocess
+    import sys
+
+    simweb.add("/lines/start", page("Start", "/lines/slow", "/lines/quick"), headers=HTML)
+    simweb.add("/lines/slow", page("Slow"), headers=HTML, delay=1.5)
+    simweb.add("/lines/quick", page("Quick"), headers=HTML)
+    assert main(["crawl", simweb.url("/lines/start"), "--depth", "1", "--jsonl", *ALLOW]) == 0
+    order = [
+        json.loads(line)["url"].removeprefix(simweb.base) for line in capsys.readouterr().out.splitlines()
+    ]
+    assert order == ["/lines/start", "/lines/quick", "/lines/slow"]  # the slow one, linked first, last
+    simweb.add("/lines/slower", page("Slower"), headers=HTML, delay=30)
+    simweb.add("/lines/begin", page("Begin", "/lines/slower", "/lines/quick"), headers=HTML)
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
+    command = [sys.executable, "-m", "webferret", "crawl", simweb.url("/lines/begin"), "--jsonl", *ALLOW]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # the reader leaves after one line
+    assert json.loads(first)["url"] == simweb.url("/lines/begin")
+    assert process.wait(timeout=20) == 141  # at the next line (the quick page's), not after the 30 s page

@@ -148,9 +148,9 @@ async def crawl(
     on_read: Any = None,
 ) -> CrawlResult:
     """Read `start` and the pages its links lead to (see the module docstring); `fetch` is the
-    `FetchOptions` of every page. As each page is finished, `on_page(CrawledPage)` is called with its
-    entry and `on_read(Page)` with the page itself (its content; no links; `meta.crawl` says its
-    `depth` and where it was `found_on`)."""
+    `FetchOptions` of every page. As each page is read, `on_read(Page)` is called with the page itself
+    (its content; no links; `meta.crawl` says its `depth` and where it was `found_on`); once its
+    level is read, `on_page(CrawledPage)` with its entry (in the level's order: its links counted)."""
     options = options or CrawlOptions()
     started = time.monotonic()
     opts = fetch or ferret.fetch_options()
@@ -175,7 +175,16 @@ async def crawl(
             skipped["budget"] += len(admitted)
             break
         found_on = dict(admitted)
-        read = await _read([url for url, _ in admitted], ferret, opts, xopts, fresh, deadline, delay)
+
+        def finished(
+            url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
+        ) -> None:
+            if on_read is not None:  # each page as soon as it is read, not once its level is
+                where = {"depth": depth, "found_on": found_on[url]}
+                on_read(page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}))
+
+        urls = [url for url, _ in admitted]
+        read = await _read(urls, ferret, opts, xopts, fresh, deadline, delay, finished)
         skipped["budget"] += len(admitted) - len(read)
         admitted = admitted[: len(read)]
         if depth == 0 and robots is not None and read[0].ok:
@@ -194,9 +203,6 @@ async def crawl(
             pages.append(entry)
             if on_page is not None:
                 on_page(entry)
-            if on_read is not None:
-                where = {"depth": depth, "found_on": found_on[url]}
-                on_read(page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}))
         if depth == 0 and options.sitemap and options.depth and read[0].ok:
             listed = await sitemap_listed(ferret, read[0].final_url or start, robots, opts, deadline)
             sitemap_urls = len(listed)
@@ -219,23 +225,33 @@ async def crawl(
 
 
 async def _read(
-    urls: list[str], ferret: Ferret, opts: Any, xopts: Any, fresh: bool, deadline: float, delay: float | None
+    urls: list[str],
+    ferret: Ferret,
+    opts: Any,
+    xopts: Any,
+    fresh: bool,
+    deadline: float,
+    delay: float | None,
+    finished: Any = None,
 ) -> list[Page]:
     """The pages at `urls`, all at once (within the fetch's concurrency limits), or with `delay`, one
     at a time, each `delay` seconds after the request before it (the last level's, for the first);
-    with a delay, the pages the deadline leaves no time for are not read (the answer is shorter)."""
+    with a delay, the pages the deadline leaves no time for are not read (the answer is shorter).
+    `finished(url, page)` is called as each page is read."""
     import asyncio
 
     if not delay:
         budget = opts.with_(budget=deadline - time.monotonic())
-        return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh)
+        return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
     pages: list[Page] = []
     for url in urls:
         if time.monotonic() + delay >= deadline:
             break
         await asyncio.sleep(delay)
         budget = opts.with_(budget=deadline - time.monotonic())
-        pages.extend(await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh))
+        pages.extend(
+            await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh, on_page=finished)
+        )
     return pages
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from webferret.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_PIPE_CLOSED,
     add_agent_view,
     add_common,
     add_fetch_limits,
@@ -79,6 +80,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     from webferret.cli.pages_out import page_lines
     from webferret.crawler import CrawlOptions
     from webferret.ferret import Ferret
@@ -97,11 +100,13 @@ async def run(args: argparse.Namespace) -> int:
     async with Ferret(settings) as ferret:
         fetch = fetch_limits(ferret, args)
         lines = page_lines(args, settings) if args.jsonl else None
-        on_page = None if args.json or args.agent or lines else _write_page
-        on_read = lines.write_page if lines else None
-        result = await ferret.crawl(
-            args.url, options, fetch=fetch, fresh=args.fresh, on_page=on_page, on_read=on_read
-        )
+        on_read = lines.write_page if lines else None if args.json or args.agent else _write_page
+        try:
+            result = await ferret.crawl(args.url, options, fetch=fetch, fresh=args.fresh, on_read=on_read)
+        except asyncio.CancelledError:
+            if lines is not None and lines.gone:  # its reader closed the pipe (`| head`): done
+                return EXIT_PIPE_CLOSED
+            raise
     read = sum(page.ok for page in result.pages)
     if args.agent:
         from webferret.present.agent import render_crawl
@@ -119,6 +124,7 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def _write_page(page: Any) -> None:
+    """A page of the crawl, as soon as it is read: its depth, handle, size and title, its URL."""
     from webferret.remote_text import one_line
 
     if page.ok:
@@ -126,7 +132,8 @@ def _write_page(page: Any) -> None:
         head = f"{page.handle or '-'}  {tokens}  {one_line(page.title or '', 100)}"
     else:
         head = f"ERROR {page.error.code}: {one_line(page.error.message, 160)}" if page.error else "ERROR"
-    sys.stdout.write(f"{page.depth}  {head}\n   {page.final_url or page.url}\n")
+    depth = page.meta.get("crawl", {}).get("depth", "?")
+    sys.stdout.write(f"{depth}  {head}\n   {page.final_url or page.url}\n")
     sys.stdout.flush()
 
 

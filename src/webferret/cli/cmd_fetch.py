@@ -10,6 +10,7 @@ from webferret.cli.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    EXIT_PIPE_CLOSED,
     add_agent_view,
     add_common,
     add_fetch_limits,
@@ -26,7 +27,6 @@ from webferret.cli.common import (
 from webferret.cli.numbers import whole_number
 
 POSITIVE = whole_number()
-EXIT_PIPE_CLOSED = 141  # what a shell reports for a process its reader's exit killed (128 + SIGPIPE)
 LISTED_PAGES = 8  # pages to fork extraction workers for before a URL list is read (`max_urls`' default)
 
 

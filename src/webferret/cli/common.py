@@ -12,6 +12,7 @@ T = TypeVar("T")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_PIPE_CLOSED = 141  # what a shell reports for a process its reader's exit killed (128 + SIGPIPE)
 EXIT_TERMINATED = 143  # SIGTERM (128 + 15): ended as Ctrl-C ends a call, what is finished answered
 _terminated: list[bool] = []  # set by the SIGTERM handler of `_collecting_once_waiting`
 
