@@ -336,6 +336,9 @@ def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.
     store.put(
         Page(url=urls[0], ok=True, title="Page 0 again", content="Stoats changed.")
     )  # a version, newest
+    store.put(
+        Page(url=urls[1], ok=True, title="Page 1", content="Stoat number 1.", format="text")
+    )  # a variant
     store.close()
     code, out = _json(capsys, "store", "list", "--home", str(tmp_path))
     listed = out["data"]

@@ -26,18 +26,23 @@ def _address(site: str) -> bool:
     return (bool(site) and all(part.isdigit() for part in site.strip(".").split("."))) or ":" in site
 
 
+_READ_AT = "coalesce(max(CASE WHEN variant = '' THEN fetched_at END), max(fetched_at))"
+"""When a document was read, as it is listed: its newest default reading (the one its handle opens
+and `store list` shows), or, never read by default, its newest variant."""
+
+
 def newest_documents(
     conn: sqlite3.Connection, site: str | None, since: float | None = None, n: int | None = None
 ) -> tuple[int, list[tuple[str, int]]]:
     """How many documents match, and the first `n` of them (all without it), each with how many
     readings it has, fetched last first; `since`: only those read at or after that time."""
     where, args = site_filter(site)
-    having, extra = ("HAVING max(fetched_at) >= ?", (since,)) if since is not None else ("", ())
+    having, extra = (f"HAVING {_READ_AT} >= ?", (since,)) if since is not None else ("", ())
     grouped = f"SELECT document, count(*) FROM pages WHERE {where} GROUP BY document {having}"
     total = conn.execute(f"SELECT count(*) FROM ({grouped})", (*args, *extra)).fetchone()[0]
     limit = "LIMIT ?" if n is not None else ""
     rows = conn.execute(
-        f"{grouped} ORDER BY max(fetched_at) DESC, max(id) DESC {limit}",
+        f"{grouped} ORDER BY {_READ_AT} DESC, max(id) DESC {limit}",
         (*args, *extra, *((n,) if n is not None else ())),
     ).fetchall()
     return int(total), [(str(document), int(count)) for document, count in rows]
