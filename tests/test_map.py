@@ -181,3 +181,18 @@ async def test_a_urls_text_is_its_first_link_with_words(simweb: SimWeb) -> None:
     assert texts == {"/named/dup": "Second text", "/named/install": "Install on Windows"}
     with pytest.raises(FerretError, match="at most 500"):
         MapOptions(search="ferret " * 100)
+
+
+async def test_fresh_reads_the_sitemaps_anew_too(simweb: SimWeb) -> None:
+    simweb.add("/fresh/start", page("Start"), headers=HTML)
+    listed = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{}</loc></url></urlset>'
+    simweb.add("/sitemap.xml", listed.format(simweb.url("/fresh/one")), headers=XML)
+    options = MapOptions(robots=False)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        first = await ferret.map_site(simweb.url("/fresh/start"), options)
+        simweb.add("/sitemap.xml", listed.format(simweb.url("/fresh/two")), headers=XML)  # changed since
+        stored = await ferret.map_site(simweb.url("/fresh/start"), options)
+        fresh = await ferret.map_site(simweb.url("/fresh/start"), options, fresh=True)
+    assert [entry.url for entry in first.urls] == [simweb.url("/fresh/one")]
+    assert [entry.url for entry in stored.urls] == [simweb.url("/fresh/one")]  # within fresh_seconds
+    assert [entry.url for entry in fresh.urls] == [simweb.url("/fresh/two")]

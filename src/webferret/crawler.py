@@ -204,7 +204,8 @@ async def crawl(
             if on_page is not None:
                 on_page(entry)
         if depth == 0 and options.sitemap and options.depth and read[0].ok:
-            listed = await sitemap_listed(ferret, read[0].final_url or start, robots, opts, deadline)
+            where = read[0].final_url or start
+            listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
             sitemap_urls = len(listed)
             lists: dict[str, str] = {}
             for url, sitemap in listed:
@@ -265,7 +266,7 @@ SITEMAPS_READ = 20
 
 
 async def sitemap_listed(
-    ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float
+    ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float, fresh: bool = False
 ) -> list[tuple[str, str]]:
     """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
     robots.txt names (`Sitemap:`; read for them when its rules are not honoured too), else
@@ -282,7 +283,9 @@ async def sitemap_listed(
         batch, queue = queue[: SITEMAPS_READ - read], queue[SITEMAPS_READ - read :]
         read += len(batch)
         left = opts.with_(budget=deadline - time.monotonic())
-        for url, page in zip(batch, await ferret.fetch_all(batch, options=left, extract=xopts), strict=True):
+        for url, page in zip(
+            batch, await ferret.fetch_all(batch, options=left, extract=xopts, fresh=fresh), strict=True
+        ):
             kind = page.meta.get("extract", {}).get("sitemap") if page.ok else None
             listed = [link.url for link in page.links or []]
             if kind == "sitemapindex":

@@ -105,7 +105,7 @@ async def map_site(
 ) -> SiteMap:
     """The URLs of a site `start` and its sitemaps name (see the module docstring); `fetch` is the
     `FetchOptions` of the page and sitemap requests, its budget the whole call's; `fresh`: the start
-    page is read anew, not from the store."""
+    page and the sitemaps are read anew, not from the store."""
     options = options or MapOptions()
     started = time.monotonic()
     opts = fetch or ferret.fetch_options()
@@ -126,7 +126,7 @@ async def map_site(
     sitemap_urls = None
     if options.sitemap and deadline > time.monotonic() and web_url(where):
         try:
-            listed = await sitemap_listed(ferret, where, robots, opts, deadline)
+            listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
         except FerretError:  # the site refused (its robots.txt, the guard): no sitemap is read
             listed = None
         if listed is not None:

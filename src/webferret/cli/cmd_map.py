@@ -47,7 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_site_rules(parser, "list", "URL's host")
     parser.add_argument("--no-sitemap", action="store_true", help="the page's links alone: read no sitemap")
-    parser.add_argument("--fresh", action="store_true", help="read the page anew, not from the store")
+    parser.add_argument(
+        "--fresh", action="store_true", help="read the page and the sitemaps anew, not from the store"
+    )
     add_fetch_limits(parser, "the whole call's time budget (setting budget)")
     add_network(parser)
     add_common(parser)
