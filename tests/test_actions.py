@@ -70,6 +70,9 @@ def test_steps_are_checked_before_any_request() -> None:
     with pytest.raises(FerretError, match=f"at most {MAX_ACTIONS}"):
         parse_actions(["wait:1"] * (MAX_ACTIONS + 1))
     assert FetchOptions(actions=("click:#load",)).tier == "browser"
+    written = (" CLICK: #load ", "type: #q =stoat", "Scroll", "wait:0.5", "press: Enter", "wait-for:#answer")
+    assert parse_actions(written) == ("click:#load", "type:#q=stoat", "scroll:1", "wait:0.5", "press:Enter",
+                                      "wait-for:#answer")  # one way each: one variant  # fmt: skip
     with pytest.raises(FerretError, match="actions needs the browser, not tier http"):
         FetchOptions(tier="http", actions=("scroll",))
     assert WebFetchArgs(urls=["https://x.example/"], actions=["scroll:2"]).fetch_overrides() == {

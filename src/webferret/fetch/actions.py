@@ -45,6 +45,13 @@ class Action:
     target: str = ""  # a CSS selector, or the key to press
     value: str = ""  # the text to type, or the seconds or scrolls as text
 
+    def text(self) -> str:
+        """The step as one way of writing it (` CLICK: #a ` is `click:#a`): steps written two ways
+        are one reading of a page (`store.variants`)."""
+        if self.kind == "type":
+            return f"type:{self.target}={self.value}"
+        return f"{self.kind}:{self.target or self.value}"
+
 
 def parse_action(text: str) -> Action:
     """`click:#more` -> Action; a step that is not one of `KINDS`, or lacks what it needs, is
@@ -110,19 +117,21 @@ def _number(text: str, value: str, kind: str) -> float:
 
 
 def parse_actions(steps: Any) -> tuple[str, ...]:
-    """The steps as given, each checked (`parse_action`), at most `MAX_ACTIONS`."""
+    """The steps, each checked (`parse_action`) and written one way (`Action.text`), at most
+    `MAX_ACTIONS`."""
     if isinstance(steps, str):
         steps = (steps,)
     steps = tuple(steps or ())
     if len(steps) > MAX_ACTIONS:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{len(steps)} actions: at most {MAX_ACTIONS}")
+    written = []
     for step in steps:
         if not isinstance(step, str):
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT, f"an action is text such as 'click:#more', not {step!r}"
             )
-        parse_action(step)
-    return steps
+        written.append(parse_action(step).text())
+    return tuple(written)
 
 
 async def perform(page: Any, steps: tuple[str, ...], deadline: float) -> None:
