@@ -339,6 +339,9 @@ class AgentTools:
             refuse=self.domains.refusal if self.domains.active else None,
             admit=self._robots_refusal if self.settings.respect_robots else None,
         )
+        from webferret.search.reading import check_read
+
+        check_read(args.read, options.verify)  # before a search is spent
         self._spend_search(session)
         try:
             result = await self.ferret.search(args.query, options)
@@ -351,7 +354,7 @@ class AgentTools:
         data = result.model_dump(mode="json")
         fence = self.fence()
         text = views.render_search(data, fence)
-        if args.read and args.verify is not False:
+        if args.read:
             from webferret.search.reading import read_results
 
             page_tokens = args.max_tokens or self.settings.max_tokens

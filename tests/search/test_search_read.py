@@ -65,3 +65,14 @@ async def test_web_search_read_fences_the_pages_with_the_results(tmp_path: Path,
     assert [m.group(1) for m in markers] == ["begin", "end"] * 2  # the results, then the page
     assert len({m.group(2) for m in markers}) == 1
     assert page["content"].strip()[:60] in answer.text[markers[2].end() : markers[3].start()]
+
+
+def test_a_read_the_search_cannot_answer_is_refused(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pages are read by verification: `--read` without it, or `--page-tokens` without `--read`,
+    would answer nothing; each is a usage error naming why, before any engine is asked."""
+    assert _search(searx, tmp_path, "--read", "1", "--no-verify") == 2
+    assert "it cannot go without verify" in capsys.readouterr().err
+    assert _search(searx, tmp_path, "--page-tokens", "500", "--json") == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_argument"

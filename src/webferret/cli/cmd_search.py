@@ -131,6 +131,9 @@ async def run(args: argparse.Namespace) -> int:
             verify_timeout=args.verify_timeout,
             fresh=args.fresh,
         )
+        from webferret.search.reading import check_read
+
+        check_read(args.read, options.verify, args.page_tokens)
         result = await ferret.search(query, options)
         read = await _read(ferret, result, args) if args.read and result.answered else []
     if args.json:

@@ -46,7 +46,7 @@ async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
 
 async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
     """The search `p` asks for, and the pages `read` read (`/search`, and `/s/` as Markdown)."""
-    from webferret.search.reading import read_results
+    from webferret.search.reading import check_read, read_results
 
     options = ferret.search_options(
         engines=tuple(p.engines) if p.engines else None,
@@ -59,6 +59,7 @@ async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
         verify_timeout=p.verify_timeout,
         fresh=p.fresh,
     )
+    check_read(p.read, options.verify, p.page_tokens)
     result = await ferret.search(p.query, options)
     read = await read_results(ferret, result, p.read, p.page_tokens) if p.read and result.answered else []
     return result, read

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from webferret.models import FerretError
+from webferret.models import ErrorCode, FerretError
 from webferret.search.types import SearchResult
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
     from webferret.store.types import OpenedPage
+
+
+def check_read(read: int | None, verify: bool, page_tokens: int | None = None) -> None:
+    """Refuse (`invalid_argument`) a read the search cannot answer: pages read without verification
+    (which is what reads them), or a page size without pages to read."""
+    if read and not verify:
+        message = "read answers the pages the search's verification read: it cannot go without verify"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    if page_tokens is not None and not read:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "page_tokens is the size of read's pages: give read N")
 
 
 async def read_results(
