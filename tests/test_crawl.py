@@ -266,3 +266,22 @@ def test_jsonl_writes_each_page_as_it_is_read_and_ends_when_its_reader_does(
     process.stdout.close()  # the reader leaves after one line
     assert json.loads(first)["url"] == simweb.url("/lines/begin")
     assert process.wait(timeout=20) == 141  # at the next line (the quick page's), not after the 30 s page
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--max-chars", "5"], "--max-chars clips the pages --jsonl writes"),
+        (["--depth", "0", "--sitemap"], "it needs --depth 1 or more"),
+        (["--include", " "], "include: a glob of paths"),
+    ],
+)
+def test_flags_that_would_do_nothing_are_refused(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import contextlib
+
+    # argparse refuses the flags' mix itself (SystemExit 2); the core refuses a blank glob (exit 2)
+    with pytest.raises(SystemExit) if flags[0] != "--include" else contextlib.nullcontext():
+        assert main(["crawl", "http://127.0.0.1:9/", *flags]) == 2
+    assert said in capsys.readouterr().err

@@ -81,6 +81,16 @@ class CrawlOptions:
             message = f"limit {self.limit}: expected 1 to {MAX_CRAWL_PAGES} pages"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         check_scope(self.scope)
+        check_globs(self.include, self.exclude)
+
+
+def check_globs(include: tuple[str, ...], exclude: tuple[str, ...]) -> None:
+    """Refuse a blank glob (`invalid_argument`): as an `include` it would keep no link, silently."""
+    for name, globs in (("include", include), ("exclude", exclude)):
+        if any(not glob.strip() for glob in globs):
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, f"{name}: a glob of paths such as /docs/*, not a blank"
+            )
 
 
 def check_scope(scope: str | None) -> None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from webferret.crawler import (
     FOLLOWED_LINKS,
     Follow,
+    check_globs,
     check_scope,
     robots_allowed,
     site_robots,
@@ -63,6 +64,7 @@ class MapOptions:
             message = f"search {self.search[:60]!r}: it has no words to look for"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         check_scope(self.scope)
+        check_globs(self.include, self.exclude)
 
 
 class MappedUrl(BaseModel):

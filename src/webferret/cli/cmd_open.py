@@ -97,7 +97,7 @@ def _check_one_view(args: argparse.Namespace) -> None:
             ("--outline", args.outline),
             ("--diff", args.diff),
             ("--page", args.page is not None),
-            ("--links", args.links),
+            ("--links" if args.link_limit is None else "--link-limit", args.links),
             ("--page-tokens", args.diff and args.page_tokens is not None),
         )
         if on
