@@ -35,6 +35,7 @@ CALL_MODULES = (
     "webferret.present.paging",
     "webferret.present.outline",
     "webferret.search.present",
+    "webferret.search.reading",
     "webferret.search.service",
     "webferret.search.runner",
     "webferret.search.verify",
