@@ -122,6 +122,12 @@ async def test_a_start_that_cannot_be_read_still_lists_the_sitemaps(site: SimWeb
     assert result.start_error is not None and result.start_error.code == ErrorCode.HTTP_ERROR
     assert [entry.source for entry in result.urls] == ["sitemap"] * 3
     assert nothing.start_error is not None and nothing.urls == [] and nothing.sitemap_urls is None
+    from webferret.present.pages import map_lines
+
+    said = [line for line in map_lines(result.model_dump(mode="json")) if line.startswith("ERROR")]
+    assert said == [
+        f"ERROR http_error: {result.start_error.message} (the start page {site.url('/docs/missing')})"
+    ]
 
 
 def test_bad_options_are_refused_before_any_request() -> None:

@@ -280,7 +280,10 @@ def map_lines(data: Mapping[str, Any]) -> list[str]:
     ]
     if data.get("start_error"):
         error = data["start_error"]
-        lines.append(f"ERROR {error['code']}: {one_line(str(error['message']), 300)} (the start page)")
+        start = one_line(str(data.get("start") or ""), 300)
+        lines.append(
+            f"ERROR {error['code']}: {one_line(str(error['message']), 300)} (the start page {start})"
+        )
     lines.extend(["", map_summary(data)])
     if data.get("not_listed"):
         counts = not_followed_text(data["not_listed"], {})
