@@ -202,3 +202,16 @@ async def test_fresh_reads_the_sitemaps_anew_too(simweb: SimWeb) -> None:
     assert [entry.url for entry in first.urls] == [simweb.url("/fresh/one")]
     assert [entry.url for entry in stored.urls] == [simweb.url("/fresh/one")]  # within fresh_seconds
     assert [entry.url for entry in fresh.urls] == [simweb.url("/fresh/two")]
+
+
+def test_the_sitemaps_a_map_reads_are_stored_but_not_searched(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A sitemap is kept (a map within `fresh_seconds` is answered from it), but its lines are URLs,
+    not passages: `find` does not answer with them."""
+    assert main(["map", site.url("/docs/start"), *ALLOW]) == 0
+    capsys.readouterr()
+    assert main(["find", "upgrade", "--json"]) == 0  # only the sitemap names /docs/upgrade-guide
+    assert json.loads(capsys.readouterr().out)["data"]["passages"] == []
+    assert main(["open", site.url("/maps/docs.xml"), "--json"]) == 0
+    assert "upgrade-guide" in json.loads(capsys.readouterr().out)["data"]["content"]

@@ -226,13 +226,21 @@ class PageStore:
         self, conn: sqlite3.Connection, document: str, ready: tuple[int, list[tuple[int, str]]] | None = None
     ) -> None:
         """Give `document` the passages of the row its handle opens (`_OPENED`), and no other row
-        any; `ready`: a row's chunks already cut (a page being written)."""
-        opened = f"SELECT id, content FROM pages WHERE document = ? {_OPENED}"
+        any; `ready`: a row's chunks already cut (a page being written). A sitemap has none: its
+        lines are URLs (a map or crawl reads them), and as passages they would crowd `find`."""
+        opened = (
+            "SELECT id, content, json_extract(page_json, '$.meta.extract.sitemap') "
+            f"FROM pages WHERE document = ? {_OPENED}"
+        )
         row = conn.execute(opened, (document,)).fetchone()
         if row is None:
             return
-        page_id, content = row
-        self.index.remove(conn, "document = ? AND id != ?", (document, page_id))
+        page_id, content, sitemap = row
+        self.index.remove(
+            conn, "document = ? AND id != ?", (document, page_id) if not sitemap else (document, -1)
+        )
+        if sitemap:
+            return
         if conn.execute("SELECT 1 FROM chunks WHERE page_id = ? LIMIT 1", (page_id,)).fetchone():
             return
         chunks = ready[1] if ready and ready[0] == page_id else chunks_for(content, self.page_tokens)
