@@ -131,11 +131,9 @@ async def run(args: argparse.Namespace) -> int:
             verify_timeout=args.verify_timeout,
             fresh=args.fresh,
         )
-        from webferret.search.reading import check_read
+        from webferret.search.reading import search_and_read
 
-        check_read(args.read, options.verify, args.page_tokens)
-        result = await ferret.search(query, options)
-        read = await _read(ferret, result, args) if args.read and result.answered else []
+        result, read = await search_and_read(ferret, query, options, args.read, args.page_tokens)
     if args.json:
         from webferret.cli.common import write_envelope
         from webferret.present.envelopes import search_envelope
@@ -161,9 +159,3 @@ async def run(args: argparse.Namespace) -> int:
 
             sys.stdout.write("".join("\n" + "\n".join(opened_lines(page)) + "\n" for page in read))
     return EXIT_OK if result.answered else EXIT_FAILED
-
-
-async def _read(ferret: Any, result: Any, args: argparse.Namespace) -> list[Any]:
-    from webferret.search.reading import read_results
-
-    return await read_results(ferret, result, args.read, args.page_tokens)

@@ -46,7 +46,7 @@ async def _search(ferret: Ferret, p: SearchParams) -> Envelope:
 
 async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
     """The search `p` asks for, and the pages `read` read (`/search`, and `/s/` as Markdown)."""
-    from webferret.search.reading import check_read, read_results
+    from webferret.search.reading import search_and_read
 
     options = ferret.search_options(
         engines=tuple(p.engines) if p.engines else None,
@@ -59,10 +59,7 @@ async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
         verify_timeout=p.verify_timeout,
         fresh=p.fresh,
     )
-    check_read(p.read, options.verify, p.page_tokens)
-    result = await ferret.search(p.query, options)
-    read = await read_results(ferret, result, p.read, p.page_tokens) if p.read and result.answered else []
-    return result, read
+    return await search_and_read(ferret, p.query, options, p.read, p.page_tokens)
 
 
 async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:

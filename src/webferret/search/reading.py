@@ -15,6 +15,7 @@ from webferret.search.types import SearchResult
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
+    from webferret.search.types import SearchOptions
     from webferret.store.types import OpenedPage
 
 
@@ -26,6 +27,17 @@ def check_read(read: int | None, verify: bool, page_tokens: int | None = None) -
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     if page_tokens is not None and not read:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "page_tokens is the size of read's pages: give read N")
+
+
+async def search_and_read(
+    ferret: Ferret, query: str, options: SearchOptions, read: int | None, page_tokens: int | None
+) -> tuple[SearchResult, list[OpenedPage]]:
+    """The search, and the first `read` results' first pages (none when no engine answered): the
+    CLI's `search --read` and the HTTP API's `/search?read=`."""
+    check_read(read, options.verify, page_tokens)
+    result = await ferret.search(query, options)
+    pages = await read_results(ferret, result, read, page_tokens) if read and result.answered else []
+    return result, pages
 
 
 async def read_results(
