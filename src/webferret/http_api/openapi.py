@@ -16,8 +16,8 @@ REF = "#/components/schemas/{model}"
 
 
 def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, Any]:
-    """The OpenAPI document of `endpoints` (`app.endpoints()`: path -> `app.Endpoint`); `token`: calls
-    bring a bearer token."""
+    """The OpenAPI document of `endpoints` (`calls.endpoints()`: path -> `calls.Endpoint`), with
+    `/r/`, `/s/` and `/extract`; `token`: calls bring a bearer token."""
     from pydantic.json_schema import models_json_schema
 
     from webferret.http_api.params import ExtractParams
@@ -43,7 +43,7 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
             "get": {
                 "operationId": name,
                 "summary": does,
-                "parameters": _query(schemas[_name(body_ref)], schemas),
+                "parameters": _query(schemas[_name(body_ref)]),
                 "responses": answer,
             },
             "post": {
@@ -65,11 +65,11 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
         "image/png": {"schema": {"type": "string", "format": "binary"}},
     }
     summary = "one page as Markdown (or its envelope, or its picture, by Accept)"
-    paths["/r/{url}"] = _as_markdown("read", summary, url, _query(schemas["FetchParams"], schemas), by_accept)
+    paths["/r/{url}"] = _as_markdown("read", summary, url, _query(schemas["FetchParams"]), by_accept)
     query = {"name": "q", "description": "what to search for, after /s/ (`+` or %20 between words)"}
     paths["/s/{q}"] = _as_markdown(
         "search_markdown", "a search as Markdown, as webferret search shows it", query,
-        _query(schemas["SearchParams"], schemas),
+        _query(schemas["SearchParams"]),
     )  # fmt: skip
     extracted = _answer(
         "the page the document holds",
@@ -81,7 +81,7 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
         "post": {
             "operationId": "extract",
             "summary": "extract a document posted as the body (webferret extract -)",
-            "parameters": _query(schemas["ExtractParams"], schemas),
+            "parameters": _query(schemas["ExtractParams"]),
             "requestBody": {
                 "required": True,
                 "description": "the document: HTML, PDF, a feed, JSON, text...; its kind from Content-Type",
@@ -111,7 +111,7 @@ def _name(ref: dict[str, Any]) -> str:
     return str(ref["$ref"]).rsplit("/", 1)[-1]
 
 
-def _query(schema: dict[str, Any], schemas: dict[str, Any]) -> list[dict[str, Any]]:
+def _query(schema: dict[str, Any]) -> list[dict[str, Any]]:
     """The query parameters of a params model's schema: a list is its name given once per value."""
     required = set(schema.get("required", ()))
     listed = []
