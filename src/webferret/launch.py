@@ -25,10 +25,10 @@ def entry() -> None:
     clients and worker pools shut down), so the interpreter's own teardown (collecting every module,
     joining an idle warm-up thread) would only add tens of milliseconds to every command.
     """
-    from webferret.handoff import handoff
-
-    _closed_streams_to_devnull()
     try:
+        _closed_streams_to_devnull()
+        from webferret.handoff import handoff
+
         code = handoff(sys.argv[1:])  # a running `webferret serve` takes the call, else None
         if code is not None:
             os._exit(code)
