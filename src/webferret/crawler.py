@@ -82,6 +82,9 @@ class CrawlOptions:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         check_scope(self.scope)
         check_globs(self.include, self.exclude)
+        if self.sitemap and self.depth == 0:
+            message = "sitemap follows what the sitemaps list, a link hop: it needs depth 1 or more"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 
 def check_globs(include: tuple[str, ...], exclude: tuple[str, ...]) -> None:

@@ -435,8 +435,7 @@ class AgentTools:
         from webferret.crawler import CrawlOptions, default_scope
 
         scope = args.scope or default_scope(args.url)
-        await self._site_start(args.url, scope)
-        options = CrawlOptions(
+        options = CrawlOptions(  # checked before the start is looked at
             depth=1 if args.depth is None else args.depth,
             limit=args.limit or 10,
             scope=scope,  # named, so a redirect of the start to another host does not move it
@@ -445,6 +444,7 @@ class AgentTools:
             robots=self.settings.respect_robots,
             sitemap=bool(args.sitemap),
         )
+        await self._site_start(args.url, scope)
         result = await self.ferret.crawl(args.url, options, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
         return Answer(views.render_crawl(data, self.fence()), data)

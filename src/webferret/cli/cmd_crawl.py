@@ -91,8 +91,6 @@ async def run(args: argparse.Namespace) -> int:
         args.parser.error(f"--jsonl cannot be combined with --{clash[0]}")
     if args.max_chars is not None and not args.jsonl:  # the other views hold no page text to clip
         args.parser.error("--max-chars clips the pages --jsonl writes: give --jsonl")
-    if args.sitemap and args.depth == 0:
-        args.parser.error("--sitemap follows what the sitemaps list, a link hop: it needs --depth 1 or more")
     check_agent_view(args)
     settings = settings_from_args(args)
     options = CrawlOptions(
