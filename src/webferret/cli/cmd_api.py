@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args, start_early
+from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, start_early
 
 DEFAULT_LISTEN = "127.0.0.1:8780"
 
@@ -40,15 +40,12 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webferret.cli.cmd_mcp import loopback, parse_host_port
+    from webferret.cli.cmd_mcp import loopback, parse_host_port, server_settings
 
     where = parse_host_port(args.http)
     if where is None:
         return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
-    overrides: dict[str, object] = {"searxng_url": args.searxng_url, "engines": args.engines}
-    settings = settings_from_args(args, **{key: value for key, value in overrides.items() if value})
-    if args.allow_host:
-        settings = settings.model_copy(update={"allow_hosts": [*settings.allow_hosts, *args.allow_host]})
+    settings = server_settings(args)
     host, port = where
     if not loopback(host) and not settings.api_token:
         message = (

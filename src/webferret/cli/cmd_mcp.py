@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args, start_early
 
@@ -62,15 +63,20 @@ def exposure_warning(host: str) -> str | None:
 
 
 def mcp_settings(args: argparse.Namespace) -> object:
-    overrides: dict[str, object] = {
-        "searxng_url": args.searxng_url,
-        "engines": args.engines,
-        "datamark": args.datamark,
-        "search_quota": args.search_quota,
-    }
-    if args.ignore_robots:
-        overrides["respect_robots"] = False
-    settings = settings_from_args(args, **overrides)
+    return server_settings(
+        args,
+        datamark=args.datamark,
+        search_quota=args.search_quota,
+        respect_robots=False if args.ignore_robots else None,
+    )
+
+
+def server_settings(args: argparse.Namespace, **overrides: object) -> Any:
+    """The settings of a resident server (`mcp`, `api`): the environment's and config file's, with
+    `--searxng-url`, `--engines` and the `overrides` given (None: not given) on top, and the
+    `--allow-host` hosts added to the setting's."""
+    given = {"searxng_url": args.searxng_url, "engines": args.engines, **overrides}
+    settings = settings_from_args(args, **{name: value for name, value in given.items() if value is not None})
     if args.allow_host:
         settings = settings.model_copy(update={"allow_hosts": [*settings.allow_hosts, *args.allow_host]})
     return settings
