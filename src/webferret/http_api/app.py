@@ -31,8 +31,8 @@ from webferret.http_api.calls import Endpoint, endpoints
 from webferret.http_api.guard import Guard
 from webferret.http_api.markdown import reader, searcher
 from webferret.http_api.params import ParamError
-from webferret.http_api.replies import HUNG_UP, View, answer, guarded, read_body, unless_gone
-from webferret.models import Envelope, ErrorCode, FerretError, Page
+from webferret.http_api.replies import HUNG_UP, View, answer, failure, guarded, read_body, unless_gone
+from webferret.models import Envelope, ErrorCode, Page
 from webferret.present.envelopes import error_envelope, pages_envelope
 
 if TYPE_CHECKING:
@@ -146,11 +146,9 @@ def _stream(ferret: Ferret, run: Any, max_chars: int | None) -> Response:
     async def work() -> None:
         try:
             envelope = await run(put)
-        except FerretError as exc:
-            envelope = error_envelope(exc.code, exc.message)
         except Exception as exc:  # as `replies.guarded`: the message, never a traceback
-            envelope = error_envelope(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
-        done = {"done": True, **json.loads(envelope.model_dump_json())}
+            envelope = failure(exc)
+        done = {"done": True, **envelope.model_dump(mode="json")}
         queue.put_nowait(json.dumps(done, ensure_ascii=False) + "\n")
         queue.put_nowait(None)
 
@@ -231,11 +229,8 @@ async def _no_route(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/r/"):  # `{target:path}` takes no line break
         message = f"no page URL holds a line break: {request.url.path[3:203]!r}"
         return answer(error_envelope(ErrorCode.INVALID_URL, message))
-    paths = ", ".join(endpoints())
-    message = (
-        f"no endpoint {request.url.path[:200]!r} (there are {paths}, /extract, /r/URL, /s/QUERY, "
-        "/openapi.json and /)"
-    )
+    paths = ", ".join(getattr(route, "path", "") for route in request.app.routes)
+    message = f"no endpoint {request.url.path[:200]!r} (there are {paths})"
     return answer(error_envelope(ErrorCode.NOT_FOUND, message))
 
 

@@ -54,14 +54,10 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
             },
         }
     url = {"name": "url", "description": "the page's URL, as it is after /r/ (its query string included)"}
-    fetched = {
-        "allOf": [
-            refs[(Envelope, "serialization")],
-            {"properties": {"data": refs[(FetchedPages, "serialization")]}},
-        ]
-    }
     by_accept = {
-        "application/json": {"schema": fetched},
+        "application/json": {
+            "schema": _enveloped(refs[(Envelope, "serialization")], refs[(FetchedPages, "serialization")])
+        },
         "image/png": {"schema": {"type": "string", "format": "binary"}},
     }
     summary = "one page as Markdown (or its envelope, or its picture, by Accept)"
@@ -143,9 +139,13 @@ def _without_null(field: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
+def _enveloped(envelope: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """The envelope whose `data` is `data`."""
+    return {"allOf": [envelope, {"type": "object", "properties": {"data": data}}]}
+
+
 def _answer(does: str, envelope: dict[str, Any], data: dict[str, Any], streams: bool) -> dict[str, Any]:
-    answered = {"allOf": [envelope, {"type": "object", "properties": {"data": data}}]}
-    content: dict[str, Any] = {"application/json": {"schema": answered}}
+    content: dict[str, Any] = {"application/json": {"schema": _enveloped(envelope, data)}}
     if streams:  # asked for with Accept: application/x-ndjson
         content["application/x-ndjson"] = {
             "schema": {

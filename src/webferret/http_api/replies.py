@@ -62,14 +62,20 @@ def guarded(view: View) -> View:
             return answer(refused)
         try:
             return await view(request)
-        except ParamError as exc:
-            return answer(error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc)))
-        except FerretError as exc:
-            return answer(error_envelope(exc.code, exc.message))
         except Exception as exc:
-            return answer(error_envelope(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}"))
+            return answer(failure(exc))
 
     return call
+
+
+def failure(exc: Exception) -> Envelope:
+    """The envelope of a call that raised `exc`: a bad parameter `invalid_argument`, a
+    `FerretError` its own code, anything else (a bug) `internal` with its message."""
+    if isinstance(exc, ParamError):
+        return error_envelope(ErrorCode.INVALID_ARGUMENT, str(exc))
+    if isinstance(exc, FerretError):
+        return error_envelope(exc.code, exc.message)
+    return error_envelope(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
 async def unless_gone(request: Request, call: Awaitable[T]) -> T | None:
