@@ -45,11 +45,12 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         if _Parser.json_errors:
-            from webferret.cli.common import envelope_json
-            from webferret.models import ErrorCode, ErrorInfo
+            from webferret.cli.common import write_envelope
+            from webferret.models import ErrorCode
+            from webferret.present.envelopes import error_envelope
 
-            info = ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=f"{self.prog}: {message}")
-            envelope_json(False, error=info, one_line=_Parser.one_line)
+            envelope = error_envelope(ErrorCode.INVALID_ARGUMENT, f"{self.prog}: {message}")
+            write_envelope(envelope, one_line=_Parser.one_line)
         super().error(message)
 
 

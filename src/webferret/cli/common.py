@@ -276,10 +276,9 @@ def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXI
     """Report a request-level error the way the command's output mode wants it."""
     one_line = getattr(args, "jsonl", False)
     if getattr(args, "json", False) or one_line:
-        from webferret.models import ErrorInfo
+        from webferret.present.envelopes import error_envelope
 
-        info = ErrorInfo(code=code, message=message)  # type: ignore[arg-type]
-        envelope_json(False, error=info, one_line=one_line)
+        write_envelope(error_envelope(code, message), one_line=one_line)
     else:
         sys.stderr.write(f"webferret: error: {code}: {message}\n")
     return exit_code
