@@ -80,15 +80,16 @@ class CrawlOptions:
         if not 1 <= self.limit <= MAX_CRAWL_PAGES:
             message = f"limit {self.limit}: expected 1 to {MAX_CRAWL_PAGES} pages"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        check_scope(self.scope)
-        check_globs(self.include, self.exclude)
+        check_site_rules(self.scope, self.include, self.exclude)
         if self.sitemap and self.depth == 0:
             message = "sitemap follows what the sitemaps list, a link hop: it needs depth 1 or more"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 
-def check_globs(include: tuple[str, ...], exclude: tuple[str, ...]) -> None:
-    """Refuse a blank glob (`invalid_argument`): as an `include` it would keep no link, silently."""
+def check_site_rules(scope: str | None, include: tuple[str, ...], exclude: tuple[str, ...]) -> None:
+    """Refuse (`invalid_argument`) the rules of a crawl or a map that cannot hold: a scope that is
+    no http(s) URL (`check_scope`), a blank glob (as an `include` it would keep no link, silently)."""
+    check_scope(scope)
     for name, globs in (("include", include), ("exclude", exclude)):
         if any(not glob.strip() for glob in globs):
             raise FerretError(

@@ -24,8 +24,7 @@ from pydantic import BaseModel, Field
 from webferret.crawler import (
     FOLLOWED_LINKS,
     Follow,
-    check_globs,
-    check_scope,
+    check_site_rules,
     robots_allowed,
     site_robots,
     sitemap_listed,
@@ -63,8 +62,7 @@ class MapOptions:
         if self.search is not None and not _words(self.search):
             message = f"search {self.search[:60]!r}: it has no words to look for"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        check_scope(self.scope)
-        check_globs(self.include, self.exclude)
+        check_site_rules(self.scope, self.include, self.exclude)
 
 
 class MappedUrl(BaseModel):
