@@ -80,12 +80,25 @@ def test_a_section_counts_its_subsections_and_the_top_heading_the_document() -> 
 
 def test_a_long_outline_leaves_out_its_deepest_levels_first() -> None:
     headings = [{"level": 1 + (i % 3), "title": f"H{i}", "page": 1 + i // 10, "tokens": 5} for i in range(30)]
-    lines = outline_table(headings, most=15)
+    lines = outline_table(headings, most=8)
     shown = [line.split()[-1] for line in lines[1:-1]]
-    assert shown == [f"H{i}" for i in range(0, 30, 3)]  # levels 3 then 2 left out: the whole document's
-
-    assert lines[-1].startswith("(20 more headings not shown")
+    assert shown == [f"H{i}" for i in range(0, 24, 3)]  # levels 3 then 2 left out, then the tail
+    assert lines[-1].startswith("(22 more headings not shown")
     assert outline_table([]) == ["(no headings)"]
+
+
+def test_the_room_a_level_leaves_goes_to_the_subsections_of_the_largest_sections() -> None:
+    headings: list[dict[str, object]] = []
+    for part in range(10):  # ten parts of ten chapters each; parts 3 and 7 are the largest
+        size = 500 if part in (3, 7) else 50
+        headings.append({"level": 2, "title": f"P{part}", "page": 1, "tokens": size * 10})
+        headings += [{"level": 3, "title": f"P{part}C{c}", "page": 1, "tokens": size} for c in range(10)]
+    headings += [{"level": 4, "title": "deep", "page": 1, "tokens": 1}] * 5
+    lines = outline_table(headings, most=35)
+    shown = [line.split()[-1] for line in lines[1:-1]]
+    assert shown[:5] == ["P0", "P1", "P2", "P3", "P3C0"] and len(shown) == 30
+    assert [title for title in shown if "C" in title] == [f"P{p}C{c}" for p in (3, 7) for c in range(10)]
+    assert lines[-1] == "(85 more headings not shown: subsections first)"
 
 
 def test_the_agent_view_fences_the_headings_and_says_how_to_read_one() -> None:

@@ -107,15 +107,10 @@ def _section_ends(found: Sequence[tuple[int, int, str]], length: int) -> list[in
 
 def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None) -> list[str]:
     """The headings (`Heading` as JSON) as aligned lines: page, tokens, the title indented by its
-    level. With `most`, the deepest levels are left out first until the rest fit, then the tail;
-    a last line says how many headings are not shown."""
-    shown = list(headings)
-    if most is not None:
-        levels = sorted({int(heading["level"]) for heading in shown})
-        while len(shown) > most and len(levels) > 1:
-            levels.pop()
-            shown = [heading for heading in shown if int(heading["level"]) in levels]
-        shown = shown[:most]
+    level. With `most`, the deepest levels are left out until the rest fit; the room left is then
+    given to the subsections of the largest sections, whole; a last line says how many headings
+    are not shown."""
+    shown = list(headings) if most is None else _fitting(headings, most)
     if not shown:
         return ["(no headings)"]
     top = min(int(heading["level"]) for heading in shown)
@@ -124,5 +119,31 @@ def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None
         indent = "  " * (int(heading["level"]) - top)
         lines.append(f"{heading['page']:>4}  {heading['tokens']:>6}  {indent}{heading['title']}")
     if len(shown) < len(headings):
-        lines.append(f"({len(headings) - len(shown)} more headings not shown: the deepest levels first)")
+        lines.append(f"({len(headings) - len(shown)} more headings not shown: subsections first)")
     return lines
+
+
+def _fitting(headings: Sequence[Mapping[str, Any]], most: int) -> list[Mapping[str, Any]]:
+    """At most `most` of `headings`, in document order: every heading of the levels that fit whole,
+    then the next level's headings section by section, the sections with the most tokens first."""
+    levels = sorted({int(heading["level"]) for heading in headings})
+    kept = levels
+    while len(kept) > 1 and sum(int(h["level"]) in kept for h in headings) > most:
+        kept = kept[:-1]
+    chosen = {i for i, heading in enumerate(headings) if int(heading["level"]) in kept}
+    if len(chosen) >= most or kept == levels:
+        return [headings[i] for i in sorted(chosen)[:most]]
+    below = levels[len(kept)]
+    groups: dict[int, list[int]] = {}  # the nearest kept heading before them -> the next level's
+    parent = -1
+    for i, heading in enumerate(headings):
+        if i in chosen:
+            parent = i
+        elif int(heading["level"]) == below:
+            groups.setdefault(parent, []).append(i)
+    room = most - len(chosen)
+    for members in sorted(groups.values(), key=lambda m: -sum(int(headings[i]["tokens"]) for i in m)):
+        if len(members) <= room:
+            chosen.update(members)
+            room -= len(members)
+    return [headings[i] for i in sorted(chosen)]
