@@ -46,6 +46,13 @@ def test_headings_are_the_atx_lines_outside_code_cleaned_of_markup() -> None:
     assert [(level, title) for _, level, title in headings_of(odd)] == [(3, "C# and C++ *really*")]
 
 
+def test_a_block_quote_s_headings_count_and_its_code_does_not() -> None:
+    quoted = "> ## Quoted part\n>\n> > ### Deeper\n>\n> ```sh\n> # a comment\n> ```\n\n## After"
+    found = headings_of(quoted)
+    assert [(level, title) for _, level, title in found] == [(2, "Quoted part"), (3, "Deeper"), (2, "After")]
+    assert quoted[found[1][0] :].startswith("> > ### Deeper")
+
+
 def test_html_readings_have_their_h_tags_and_text_readings_none() -> None:
     html = "<h1>A &amp; B</h1><p>x</p><h3 class='t'>Deep <em>one</em></h3><h2></h2>"
     assert [(level, title) for _, level, title in headings_of(html, "html")] == [

@@ -20,6 +20,7 @@ from webferret.present.paging import fence_after, paginate
 from webferret.store.types import DocumentOutline, Heading
 from webferret.tokens import estimate_tokens
 
+_QUOTED = re.compile(r"^(?: {0,3}> ?)+")  # a block quote's marks: its headings are the document's too
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
 _HTML_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
@@ -45,9 +46,10 @@ def headings_of(content: str, fmt: str = "markdown") -> list[tuple[int, int, str
     fence: str | None = None
     offset = 0
     for line in content.splitlines(keepends=True):
+        bare = _QUOTED.sub("", line)
         inside = fence is not None
-        fence = fence_after(fence, line)
-        match = None if inside or fence is not None else _ATX.match(line.rstrip("\r\n"))
+        fence = fence_after(fence, bare)
+        match = None if inside or fence is not None else _ATX.match(bare.rstrip("\r\n"))
         title = _clean(match.group(2) or "") if match else ""
         if match and title:
             found.append((offset, len(match.group(1)), title))
