@@ -31,7 +31,7 @@ async def test_a_page_fetched_again_says_whether_it_changed(web: Web, tmp_path: 
         text = await ferret.fetch(web.url("/n"), extract=ferret.extract_options(format="text"), fresh=True)
     assert first.meta["change"] == {"status": "new", "previous_fetched_at": None}
     assert same.meta["change"]["status"] == "same" and changed.meta["change"]["status"] == "changed"
-    assert changed.meta["change"]["previous_fetched_at"] == same.fetched_at.isoformat(timespec="seconds")
+    assert changed.meta["change"]["previous_fetched_at"] == same.model_dump(mode="json")["fetched_at"]
     assert "change" not in stored.meta and stored.fetched_via == "store"  # not read again: nothing to say
     assert text.meta["change"]["status"] == "new"  # a reading of its own kind: compared with itself
 
@@ -42,7 +42,7 @@ async def test_a_304_says_the_page_is_unchanged(web: Web, tmp_path: Path) -> Non
         first = await ferret.fetch(web.url("/e"))
         again = await ferret.fetch(web.url("/e"))
     assert again.fetched_via == "revalidated" and again.meta["change"]["status"] == "same"
-    assert again.meta["change"]["previous_fetched_at"] == first.fetched_at.isoformat(timespec="seconds")
+    assert again.meta["change"]["previous_fetched_at"] == first.model_dump(mode="json")["fetched_at"]
 
 
 async def test_diff_shows_the_lines_that_changed_since_the_reading_before(web: Web, tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_the_agent_views_say_a_page_changed_and_cut_a_long_diff() -> None:
         "title": "T",
         "content": "Body",
         "handle": "a.example~1",
-        "meta": {"change": {"status": "changed", "previous_fetched_at": "2026-12-01T10:00:00+00:00"}},
+        "meta": {"change": {"status": "changed", "previous_fetched_at": "2026-12-01T10:00:00Z"}},
     }
     text = render_page_entry(entry, Fence.new())
     assert 'changed since 2026-12-01 10:00 UTC (web_open(handle="a.example~1", diff=true) shows what)' in text

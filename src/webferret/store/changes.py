@@ -14,6 +14,8 @@ import sqlite3
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from pydantic import TypeAdapter
+
 ChangeStatus = Literal["new", "same", "changed"]
 
 
@@ -31,8 +33,13 @@ def change_since(conn: sqlite3.Connection, key_url: str, digest: str) -> dict[st
     return {"status": status, "previous_fetched_at": iso(row[1])}
 
 
+_STAMP: TypeAdapter[datetime] = TypeAdapter(datetime)
+
+
 def iso(stamp: float | None) -> str | None:
-    return None if stamp is None else datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")
+    """A store time as the JSON of every `fetched_at`, so a reading's `previous_fetched_at` is
+    character for character the earlier reading's `fetched_at`."""
+    return None if stamp is None else _STAMP.dump_python(datetime.fromtimestamp(stamp, UTC), mode="json")
 
 
 def changed_lines(before: str, after: str, context: int = 2) -> tuple[str, int, int]:
