@@ -19,6 +19,7 @@ URLSET = """<?xml version="1.0" encoding="UTF-8"?>
   <url><loc>https://docs.example/guide/</loc><lastmod>2025-11-02T10:00:00+00:00</lastmod></url>
   <url><loc> https://docs.example/api/ </loc><changefreq>weekly</changefreq></url>
   <url><loc>javascript:alert(1)</loc></url>
+  <url><loc>https://docs.example/release notes/</loc></url>
 </urlset>"""
 
 INDEX = """<?xml version="1.0" encoding="UTF-8"?>
@@ -42,19 +43,22 @@ def test_a_sitemap_lists_its_pages_and_their_dates() -> None:
     page = read(URLSET)
     assert (
         page.content
-        == "2 pages:\n\n- https://docs.example/guide/ · 2025-11-02\n- https://docs.example/api/\n"
+        == "3 pages:\n\n- https://docs.example/guide/ · 2025-11-02\n- https://docs.example/api/\n"
+        "- https://docs.example/release%20notes/\n"
     )
     assert (page.title, page.page_type, page.extra) == (
         "sitemap.xml",
         "listing",
-        {"sitemap": "urlset", "entries": 2},
+        {"sitemap": "urlset", "entries": 3},
     )
     assert [(link.url, link.in_main) for link in page.links] == [
         ("https://docs.example/guide/", True),
         ("https://docs.example/api/", True),
+        ("https://docs.example/release%20notes/", True),  # a space encoded, as a browser sends it
     ]
     assert read(URLSET, format="text").content == (
-        "2 pages:\n\nhttps://docs.example/guide/ · 2025-11-02\nhttps://docs.example/api/\n"
+        "3 pages:\n\nhttps://docs.example/guide/ · 2025-11-02\nhttps://docs.example/api/\n"
+        "https://docs.example/release%20notes/\n"
     )
 
 
@@ -71,7 +75,7 @@ def test_a_sitemap_is_read_as_one_whatever_it_was_served_as(content_type: str | 
 
 
 def test_a_gzipped_sitemap_is_read_too() -> None:
-    assert read(gzip.compress(URLSET.encode()), "application/gzip").extra["entries"] == 2
+    assert read(gzip.compress(URLSET.encode()), "application/gzip").extra["entries"] == 3
 
 
 def test_a_sitemap_with_nothing_to_list_is_shown_as_xml() -> None:
@@ -92,8 +96,9 @@ def test_fetch_reads_a_sitemap(simweb: SimWeb, tmp_path: Path, capsys: pytest.Ca
         main(["fetch", url, "--json", "--links", "--home", str(tmp_path), "--allow-host", "127.0.0.1"]) == 0
     )
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
-    assert page["ok"] and page["content"].startswith("2 pages:\n\n- https://docs.example/guide/")
+    assert page["ok"] and page["content"].startswith("3 pages:\n\n- https://docs.example/guide/")
     assert [link["url"] for link in page["links"]] == [
         "https://docs.example/guide/",
         "https://docs.example/api/",
+        "https://docs.example/release%20notes/",
     ]

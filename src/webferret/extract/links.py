@@ -9,14 +9,16 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from lxml import etree, html
 
 from webferret.models import Link
+from webferret.remote_text import url_without_blanks
 
 _SCHEMES = ("http://", "https://")
 MAX_LINK_URL = 2048
 """A link whose URL is longer is not listed (a tracking blob no reader follows; forty of them would
 flood a links listing)."""
 # what urljoin and urldefrag would rewrite or check in an absolute URL: a query, fragment or parameters
-# (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated)
-_REWRITTEN = re.compile(r"[?#;\[\]\t\r\n]")
+# (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated),
+# spaces (percent-encoded, as a browser sends them)
+_REWRITTEN = re.compile(r"[?#;\[\]\t\r\n ]")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -34,11 +36,12 @@ def absolute(href: str | None, base: str | None) -> str | None:
         url = urldefrag(urljoin(base or "", href)).url
     except ValueError:
         return None
-    return url if url.startswith(_SCHEMES) else None
+    return url_without_blanks(url) if url.startswith(_SCHEMES) else None
 
 
 def _already_absolute(href: str) -> bool:
-    """An ASCII http(s) URL with a host and nothing urljoin would rewrite: joined, it is itself."""
+    """An ASCII http(s) URL with a host, no blank and nothing urljoin would rewrite: joined, it is
+    itself."""
     host_at = 7 if href.startswith("http://") else 8 if href.startswith("https://") else 0
     return (
         host_at > 0

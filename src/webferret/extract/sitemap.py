@@ -15,6 +15,7 @@ from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import Link
+from webferret.remote_text import url_without_blanks
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=True)
 
@@ -61,7 +62,7 @@ def _entry(node: etree._Element) -> tuple[str, str | None]:
     for child in node:
         name = _local(child)
         if name == "loc":
-            loc = " ".join((child.text or "").split())
+            loc = url_without_blanks(" ".join((child.text or "").split()))
         elif name == "lastmod":
             day = iso_date((child.text or "").strip()[:10])
     return loc, day
