@@ -330,6 +330,7 @@ def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.
         "https://a_b.example/d",
         "https://axb.example/e",
         "http://127.0.0.1:8080/f",
+        "http://[::1]:8080/g",
     ]
     for number, url in enumerate(urls):
         store.put(Page(url=url, ok=True, title=f"Page {number}", content=f"Stoat number {number}."))
@@ -342,12 +343,15 @@ def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.
     store.close()
     code, out = _json(capsys, "store", "list", "--home", str(tmp_path))
     listed = out["data"]
-    assert code == 0 and listed["total"] == 6 and listed["site"] is None
+    assert code == 0 and listed["total"] == 7 and listed["site"] is None
     assert [page["url"] for page in listed["pages"]] == [urls[0], *reversed(urls[1:])]
     _, out = _json(capsys, "store", "list", "--site", "0.0.1", "--home", str(tmp_path))
     assert out["data"]["pages"] == []  # an address has no subdomains: 0.0.1 is no parent of 127.0.0.1
     _, out = _json(capsys, "store", "list", "--site", "127.0.0.1", "--home", str(tmp_path))
     assert [page["url"] for page in out["data"]["pages"]] == [urls[5]]
+    for written in ("::1", "[::1]", "http://[::1]:8080/"):  # an IPv6 address with or without brackets
+        _, out = _json(capsys, "store", "list", "--site", written, "--home", str(tmp_path))
+        assert [page["url"] for page in out["data"]["pages"]] == [urls[6]], written
     with pytest.raises(SystemExit) as refused:  # a usage error, not SQLite's overflow
         main(["store", "list", "-n", "99999999999999999999", "--home", str(tmp_path)])
     assert refused.value.code == 2 and "from 1 to 10000" in capsys.readouterr().err
@@ -358,7 +362,7 @@ def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.
     assert [page["url"] for page in out["data"]["pages"]] == [urls[3]]  # `_` is no wildcard
     assert main(["store", "list", "-n", "2", "--home", str(tmp_path)]) == 0
     human = capsys.readouterr().out.splitlines()
-    assert human[0] == "6 pages stored (the 2 fetched last shown)" and len(human) == 5
+    assert human[0] == "7 pages stored (the 2 fetched last shown)" and len(human) == 5
     assert "Page 0 again" in human[1] and "2 versions" in human[1] and human[2].strip() == urls[0]
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from webferret.models import ErrorCode, FerretError
+from webferret.net.hostspec import site_host
 from webferret.store.handles import looks_like_handle
 
 
@@ -17,14 +18,15 @@ def check_text(name: str, value: object, text: bool = True) -> None:
 
 
 def site_text(site: object) -> str | None:
-    """A site filter as the store matches it (a host, lower-case), or None; a blank one is refused."""
+    """A site filter as the store matches it (the host of what was written, lower case:
+    `net.hostspec.site_host`), or None; anything that names no host is refused."""
     if site is None:
         return None
     check_text("site", site)
-    host = str(site).strip().lower()
-    if not host:
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, "site: a host such as docs.python.org, not a blank")
-    return host
+    try:
+        return site_host(str(site))
+    except ValueError as err:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"site: {err}") from None
 
 
 def check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:

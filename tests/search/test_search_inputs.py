@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from webferret.arguments import site_text
 from webferret.cli import main
 from webferret.config import ConfigError, load_settings
 from webferret.ferret import Ferret
@@ -29,12 +30,15 @@ from webferret.search.types import SearchOptions
         ("example.org/docs", "example.org"),
         ("127.0.0.1:8765", "127.0.0.1"),
         ("[::1]:8080", "::1"),
+        ("::1", "::1"),
+        (" 2001:DB8::1 ", "2001:db8::1"),
         ("bücher.de", "bücher.de"),
     ],
 )
 def test_a_site_is_the_host_of_what_was_written(written: str, host: str) -> None:
     assert site_host(written) == host
     assert SearchOptions(site=written).site == host
+    assert site_text(written) == host  # the store's filter (find, stored pages) reads it the same
 
 
 @pytest.mark.parametrize("written", ["", "   ", "exa mple.org", "example.org OR evil", "a@b.org", "x.org\nq"])

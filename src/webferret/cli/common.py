@@ -160,16 +160,13 @@ def agent_fence(args: argparse.Namespace, settings: Any) -> Any:
 
 
 def site_host(text: str) -> str:
-    """The host `--site` names: a host such as docs.python.org, or a URL's."""
-    from urllib.parse import urlsplit
+    """The host `--site` names (`net.hostspec.site_host`), as argparse wants its error."""
+    from webferret.net.hostspec import site_host as host_of
 
     try:
-        host = urlsplit(text.strip() if "://" in text else f"//{text.strip()}").hostname
-    except ValueError:
-        host = None
-    if not host:
-        raise argparse.ArgumentTypeError(f"expected a host such as docs.python.org, got {text!r}")
-    return host
+        return host_of(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def request_header(text: str) -> tuple[str, str]:

@@ -8,6 +8,7 @@ refused at start with what to write instead, rather than exempting nothing silen
 
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlsplit
 
 
@@ -32,9 +33,14 @@ _NOT_IN_HOSTS = frozenset("\"'<>\\^`{|}@?#%,;=*!()[]")
 
 
 def site_host(text: str) -> str:
-    """The host a `--site` filter keeps: `example.org` as written (lower case), or the host of
-    `https://example.org/docs` or `example.org:8080`; `ValueError` for anything else."""
+    """The host a `--site` filter keeps: `example.org` as written (lower case), an IP address (an
+    IPv6 one with or without brackets), or the host of `https://example.org/docs` or
+    `example.org:8080`; `ValueError` for anything else."""
     written = text.strip()
+    try:
+        return str(ipaddress.IPv6Address(written))  # `::1`, which a URL writes `[::1]`
+    except ValueError:
+        pass
     target = written if "://" in written else f"http://{written}"
     try:
         host = urlsplit(target).hostname or ""
