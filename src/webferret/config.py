@@ -222,11 +222,11 @@ class Settings(BaseSettings):
     @field_validator("proxy")
     @classmethod
     def _check_proxy(cls, value: str | None) -> str | None:
-        from webferret.net.proxy import parse_proxy
+        from webferret.net.proxy import proxy_url
 
         if value is None or not value.strip():
             return None  # an empty variable turns the proxy off
-        return parse_proxy(value).url
+        return proxy_url(value)
 
     @field_validator(
         "allow_hosts", "no_proxy", "engines", "allowed_domains", "blocked_domains", mode="before"

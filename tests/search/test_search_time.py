@@ -149,3 +149,13 @@ def test_the_cli_and_the_mcp_tool_offer_the_periods_the_search_knows() -> None:
     from webferret.search.types import TIME_RANGES
 
     assert CLI_RANGES == tuple(TIME_RANGES) == get_args(TimeRange)
+
+
+def test_the_cli_refuses_a_bad_region_as_a_usage_error_naming_the_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["search", "ferrets", "--region", "german", "--engines", "wikipedia"])
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and "argument --region: a country and a language" in err
+    assert "(got 'german')" in err and "search_options" not in err

@@ -14,6 +14,7 @@ from webferret.cli.common import (
     add_network,
     agent_fence,
     check_agent_view,
+    checked_by,
     settings_from_args,
     start_early,
 )
@@ -63,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument(
         "--region",
+        type=checked_by("webferret.config", "region"),
         metavar="CC-LL",
         help="country-language, e.g. de-de, fr-fr, us-en; wt-wt for none (env WEBFERRET_REGION)",
     )

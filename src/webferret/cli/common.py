@@ -42,7 +42,7 @@ def add_network(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-host",
         action="append",
-        type=_host_entry,
+        type=checked_by("webferret.net.hostspec", "allow_host_entry"),
         metavar="HOST",
         dest="allow_host",
         help="allow this host or IP past the private-address guard (repeatable; env WEBFERRET_ALLOW_HOSTS)",
@@ -55,7 +55,7 @@ def add_network(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--proxy",
-        type=_proxy_url,
+        type=checked_by("webferret.net.proxy", "proxy_url"),
         metavar="URL",
         help="send everything through this proxy: http://[user:pass@]host:port or socks5://... "
         "(env WEBFERRET_PROXY; WEBFERRET_NO_PROXY lists hosts reached directly)",
@@ -159,14 +159,25 @@ def agent_fence(args: argparse.Namespace, settings: Any) -> Any:
     return Fence.new(datamark=args.datamark or settings.datamark)
 
 
-def site_host(text: str) -> str:
-    """The host `--site` names (`net.hostspec.site_host`), as argparse wants its error."""
-    from webferret.net.hostspec import site_host as host_of
+def checked_by(module: str, name: str) -> Callable[[str], Any]:
+    """An argparse `type` that reads a flag with `module.name`, imported when a flag is read (the
+    parser is built on every start), its `ValueError` a usage error with the same words (and the
+    value, when they do not name it)."""
 
-    try:
-        return host_of(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+    def read(text: str) -> Any:
+        import importlib
+
+        try:
+            return getattr(importlib.import_module(module), name)(text)
+        except ValueError as exc:
+            words = str(exc) if repr(text) in str(exc) else f"{exc} (got {text!r})"
+            raise argparse.ArgumentTypeError(words) from None
+
+    read.__name__ = name  # what argparse calls the value in other errors
+    return read
+
+
+site_host = checked_by("webferret.net.hostspec", "site_host")  # `--site`
 
 
 def request_header(text: str) -> tuple[str, str]:
@@ -183,24 +194,6 @@ def request_header(text: str) -> tuple[str, str]:
 def scope_options(args: argparse.Namespace) -> dict[str, Any]:
     """The `ExtractOptions` fields of the scope flags (see `add_scope`)."""
     return {"selector": args.selector, "exclude": tuple(args.exclude or ()), "whole_page": args.whole_page}
-
-
-def _host_entry(text: str) -> str:
-    from webferret.net.hostspec import allow_host_entry
-
-    try:
-        return allow_host_entry(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _proxy_url(text: str) -> str:
-    from webferret.net.proxy import parse_proxy
-
-    try:
-        return parse_proxy(text).url
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:

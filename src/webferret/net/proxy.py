@@ -60,6 +60,11 @@ class Proxy:
         return f"{self.scheme}://{login}{bracketed(self.host)}:{self.port}"
 
 
+def proxy_url(text: str) -> str:
+    """The proxy URL `text` names, as it is kept (`parse_proxy`'s); a `ValueError` otherwise."""
+    return parse_proxy(text).url
+
+
 def parse_proxy(text: str) -> Proxy:
     """The `Proxy` that `text` names (`http://[user:pass@]host:port` or `socks5://...`); a
     `ValueError` that says what is wrong otherwise."""
