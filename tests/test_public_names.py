@@ -23,3 +23,26 @@ def test_importing_the_package_imports_none_of_them() -> None:
     code = "import sys, webferret; print(sorted(m for m in sys.modules if m.startswith('webferret.')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_an_error_crosses_a_process_pool_whole() -> None:
+    import concurrent.futures
+    import copy
+    import pickle
+
+    from webferret.models import ErrorCode, FerretError
+
+    error = FerretError(ErrorCode.RATE_LIMITED, "slow down", status=429, retry_after=2.0, vendor="x")
+    error.trail = [{"tier": "http", "error": "rate_limited"}]
+    for again in (pickle.loads(pickle.dumps(error)), copy.copy(error)):
+        assert type(again) is FerretError and again.info() == error.info() and again.trail == error.trail
+    with concurrent.futures.ProcessPoolExecutor(1) as pool:  # raised in a worker: the pool goes on
+        raised = pool.submit(_raise_not_found).exception()
+        assert isinstance(raised, FerretError) and raised.code == ErrorCode.NOT_FOUND
+        assert pool.submit(abs, -2).result() == 2
+
+
+def _raise_not_found() -> None:
+    from webferret.models import ErrorCode, FerretError
+
+    raise FerretError(ErrorCode.NOT_FOUND, "no such page")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from webferret.ferret import Ferret
+from webferret.models import ErrorCode, FerretError
 from webferret.net import dns
 from webferret.search.service import spare_candidates
 from webferret.store.pages import STORE_FILE
@@ -135,6 +136,9 @@ async def test_an_unusable_store_is_reported_where_the_call_needs_it(tmp_path: P
     time.sleep(0.3)
     with pytest.raises(UnusableStore, match="cannot use the page store"):
         _ = ferret.store
+    with pytest.raises(FerretError) as caught:  # the library's one error type, with its code
+        await ferret.find("ferrets")
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "another --home" in caught.value.message
     await ferret.aclose()
 
 

@@ -145,6 +145,10 @@ class FerretError(Exception):
         self.vendor = vendor
         self.trail: list[dict[str, Any]] = []  # the tiers tried before giving up (fetch.ladder)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a process pool's worker raising it, `copy`) with its code and every field."""
+        return (_rebuilt, (type(self), self.code, self.message), dict(self.__dict__))
+
     def info(self) -> ErrorInfo:
         return ErrorInfo(
             code=self.code,
@@ -153,6 +157,13 @@ class FerretError(Exception):
             retry_after=self.retry_after,
             vendor=self.vendor,
         )
+
+
+def _rebuilt(kind: type[FerretError], code: ErrorCode, message: str) -> FerretError:
+    """A pickled `FerretError` (or subclass) made again; its fields come back as its state."""
+    error = kind.__new__(kind, message)
+    FerretError.__init__(error, code, message)
+    return error
 
 
 def validation_problem(error: Any) -> str:

@@ -288,8 +288,9 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_TERMINATED if _terminated else int(result or 0)
     except ConfigError as exc:
         return fail(args, ErrorCode.INVALID_ARGUMENT, str(exc), EXIT_USAGE)
-    except FerretError as exc:
-        usage = exc.code == ErrorCode.INVALID_ARGUMENT
+    except FerretError as exc:  # a damaged store file (an `sqlite3.Error` too) is the home's, no usage error
+        sqlite3 = sys.modules.get("sqlite3")  # (not imported: the error cannot be one of its)
+        usage = exc.code == ErrorCode.INVALID_ARGUMENT and not (sqlite3 and isinstance(exc, sqlite3.Error))
         return fail(args, exc.code, exc.message, EXIT_USAGE if usage else EXIT_FAILED)
     except (KeyboardInterrupt, asyncio.CancelledError):  # a command that keeps what it finished
         if getattr(args, "json", False):  # (fetch) answers it itself; a JSON reader still gets its
@@ -299,10 +300,6 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
-        from webferret.store.schema import UnusableStore
-
-        if isinstance(exc, UnusableStore):  # a damaged or foreign store file: the home's, not a bug
-            return fail(args, ErrorCode.INVALID_ARGUMENT, str(exc), EXIT_FAILED)
         if getattr(args, "debug", False):
             import traceback
 

@@ -94,9 +94,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 """
 
 
-class UnusableStore(sqlite3.OperationalError):
+class UnusableStore(sqlite3.OperationalError, FerretError):
     """The store file cannot be used (damaged, foreign, or still locked): still an `sqlite3.Error`, so
-    a fetch goes on without the store; a store command reports it as the home's problem."""
+    a fetch goes on without the store; a call that reads the store fails with it, a `FerretError`
+    (`invalid_argument`: the setting `home` names it) as every failure the library raises."""
+
+    def __init__(self, message: str) -> None:
+        FerretError.__init__(self, ErrorCode.INVALID_ARGUMENT, message)
 
 
 def is_locked(exc: sqlite3.OperationalError) -> bool:
