@@ -101,6 +101,10 @@ async def test_limits_globs_and_robots_can_be_set(site: SimWeb) -> None:
     assert globbed.not_followed["excluded"] == 3  # dig (excluded), swim and gone (not included)
     with pytest.raises(FerretError, match="depth 11"):
         CrawlOptions(depth=11)
+    for wrong in ({"depth": "1"}, {"depth": 1.5}, {"limit": None}, {"exclude": 7}):  # not a TypeError
+        with pytest.raises(FerretError, match=next(iter(wrong))):
+            CrawlOptions(**wrong)  # type: ignore[arg-type]
+    assert CrawlOptions(include="/guide/*").include == ("/guide/*",)  # type: ignore[arg-type]
     for scope in ("ftp://x/", "http://[bad/", "http://x:99999/", "https:///guide/"):
         with pytest.raises(FerretError, match="scope"):
             CrawlOptions(scope=scope)

@@ -131,10 +131,17 @@ async def test_a_start_that_cannot_be_read_still_lists_the_sitemaps(site: SimWeb
 
 
 def test_bad_options_are_refused_before_any_request() -> None:
-    for bad in ({"limit": 0}, {"search": "  ?! "}, {"scope": "http://[bad/"}):
+    wrong_types = ({"limit": "5"}, {"limit": 2.0}, {"search": 5}, {"scope": 3}, {"include": [1]})
+    for bad in ({"limit": 0}, {"search": "  ?! "}, {"scope": "http://[bad/"}, *wrong_types):
         with pytest.raises(FerretError) as refused:
             MapOptions(**bad)  # type: ignore[arg-type]
         assert refused.value.code == ErrorCode.INVALID_ARGUMENT
+        assert next(iter(bad)) in refused.value.message
+
+
+def test_one_glob_given_as_a_string_is_that_glob_not_its_characters() -> None:
+    assert MapOptions(include="/docs/*", exclude=["*.pdf"]).include == ("/docs/*",)  # type: ignore[arg-type]
+    assert MapOptions(exclude=["*.pdf"]).exclude == ("*.pdf",)  # type: ignore[arg-type]
 
 
 def test_ranking_weighs_link_text_over_path_and_whole_words_over_prefixes() -> None:

@@ -32,9 +32,26 @@ def site_text(site: object) -> str | None:
 def check_count(name: str, value: object, least: int = 1, most: int | None = None) -> None:
     """Refuse `value` (the argument `name`) unless it is a whole number (not a bool) from `least` to
     `most` (no upper bound when `most` is None)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
+    if not is_whole(value) or value < least or (most and value > most):  # type: ignore[operator]
         span = f"from {least} to {most}" if most else f"of at least {least}"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number {span}, not {value!r}")
+
+
+def is_whole(value: object) -> bool:
+    """Whether `value` is an `int` (a bool is not, nor `"3"` or `3.0`)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def globs_of(name: str, globs: object) -> tuple[str, ...]:
+    """An `include`/`exclude` option as a tuple of globs: one glob given as a string is that glob
+    (never its characters), a list or tuple of strings is taken; anything else is refused."""
+    if isinstance(globs, str):
+        return (globs,)
+    if isinstance(globs, list | tuple) and all(isinstance(glob, str) for glob in globs):
+        return tuple(globs)
+    raise FerretError(
+        ErrorCode.INVALID_ARGUMENT, f"{name}: globs of paths such as ('/docs/*',), not {globs!r}"[:300]
+    )
 
 
 def is_text(value: object) -> bool:

@@ -35,12 +35,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field
 
+from webferret.arguments import check_text, globs_of, is_whole
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
+    from webferret.site_map import MapOptions
 
 NOT_PAGES = frozenset(
     (
@@ -74,23 +76,29 @@ class CrawlOptions:
     sitemap: bool = False
 
     def __post_init__(self) -> None:
-        if not 0 <= self.depth <= MAX_CRAWL_DEPTH:
-            message = f"depth {self.depth}: expected 0 to {MAX_CRAWL_DEPTH} link hops"
+        if not is_whole(self.depth) or not 0 <= self.depth <= MAX_CRAWL_DEPTH:
+            message = f"depth {self.depth!r}: a whole number of link hops from 0 to {MAX_CRAWL_DEPTH}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        if not 1 <= self.limit <= MAX_CRAWL_PAGES:
-            message = f"limit {self.limit}: expected 1 to {MAX_CRAWL_PAGES} pages"
+        if not is_whole(self.limit) or not 1 <= self.limit <= MAX_CRAWL_PAGES:
+            message = f"limit {self.limit!r}: a whole number of pages from 1 to {MAX_CRAWL_PAGES}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        check_site_rules(self.scope, self.include, self.exclude)
+        site_rules(self)
         if self.sitemap and self.depth == 0:
             message = "sitemap follows what the sitemaps list, a link hop: it needs depth 1 or more"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 
-def check_site_rules(scope: str | None, include: tuple[str, ...], exclude: tuple[str, ...]) -> None:
-    """Refuse (`invalid_argument`) the rules of a crawl or a map that cannot hold: a scope that is
-    no http(s) URL (`check_scope`), a blank glob (as an `include` it would keep no link, silently)."""
-    check_scope(scope)
-    for name, globs in (("include", include), ("exclude", exclude)):
+def site_rules(options: CrawlOptions | MapOptions) -> None:
+    """Check the rules of a crawl's or a map's `options` (frozen), its globs taken as `globs_of`
+    reads them (one string is one glob); refuse (`invalid_argument`) rules that cannot hold: a scope
+    that is no http(s) URL (`check_scope`), a blank glob (as an `include` it would keep no link,
+    silently)."""
+    if options.scope is not None:
+        check_text("scope", options.scope)
+    check_scope(options.scope)
+    for name in ("include", "exclude"):
+        globs = globs_of(name, getattr(options, name))
+        object.__setattr__(options, name, globs)
         if any(not glob.strip() for glob in globs):
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT, f"{name}: a glob of paths such as /docs/*, not a blank"

@@ -647,6 +647,7 @@ class Ferret:
 
         self._usable()
         check_text("query", query)
+        check_type("options", options, SearchOptions, "search_options(...)")
         if len(query) > MAX_QUERY_CHARS:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,

@@ -21,12 +21,13 @@ from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, Field
 
+from webferret.arguments import check_text, is_whole
 from webferret.crawler import (
     FOLLOWED_LINKS,
     Follow,
-    check_site_rules,
     robots_allowed,
     site_robots,
+    site_rules,
     sitemap_listed,
     web_url,
 )
@@ -53,16 +54,18 @@ class MapOptions:
     sitemap: bool = True
 
     def __post_init__(self) -> None:
-        if not 1 <= self.limit <= MAX_MAP_URLS:
-            message = f"limit {self.limit}: expected 1 to {MAX_MAP_URLS} URLs"
+        if not is_whole(self.limit) or not 1 <= self.limit <= MAX_MAP_URLS:
+            message = f"limit {self.limit!r}: a whole number of URLs from 1 to {MAX_MAP_URLS}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        if self.search is not None:
+            check_text("search", self.search)
         if self.search is not None and len(self.search) > MAX_QUERY_CHARS:
             message = f"search: {len(self.search):,} characters, at most {MAX_QUERY_CHARS}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         if self.search is not None and not _words(self.search):
             message = f"search {self.search[:60]!r}: it has no words to look for"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        check_site_rules(self.scope, self.include, self.exclude)
+        site_rules(self)
 
 
 class MappedUrl(BaseModel):

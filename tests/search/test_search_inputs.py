@@ -62,6 +62,14 @@ async def test_a_query_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
     assert f"at most {MAX_QUERY_CHARS}" in caught.value.message and "700" in caught.value.message
 
 
+async def test_options_that_are_no_search_options_are_named(tmp_path: Path) -> None:
+    async with Ferret(home=tmp_path) as f:
+        with pytest.raises(FerretError) as caught:
+            await f.search("ferrets", {"results": 3})  # type: ignore[arg-type]
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT
+    assert caught.value.message == "options: a SearchOptions from search_options(...), not dict"
+
+
 def test_a_long_query_on_the_command_line_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code = main(["search", "x" * (MAX_QUERY_CHARS + 1), "--home", str(tmp_path), "--json"])
     assert code == 2 and json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_argument"
