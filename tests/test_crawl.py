@@ -290,3 +290,20 @@ def test_flags_that_would_do_nothing_are_refused(
     with pytest.raises(SystemExit) if flags[0] == "--max-chars" else contextlib.nullcontext():
         assert main(["crawl", "http://127.0.0.1:9/", *flags]) == 2
     assert said in capsys.readouterr().err
+
+
+async def test_async_callbacks_are_awaited(site: SimWeb) -> None:
+    read: list[str] = []
+    listed: list[str] = []
+
+    async def on_read(page: object) -> None:
+        read.append(page.url)  # type: ignore[attr-defined]
+
+    async def on_page(entry: object) -> None:
+        listed.append(entry.url)  # type: ignore[attr-defined]
+
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.crawl(
+            site.url("/guide/intro"), CrawlOptions(depth=1), on_read=on_read, on_page=on_page
+        )
+    assert sorted(read) == sorted(listed) == sorted(entry.url for entry in result.pages) and len(read) > 1

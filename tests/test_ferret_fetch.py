@@ -205,3 +205,26 @@ async def test_a_page_with_much_to_say_is_content_whatever_its_head_says(
     async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
         page = await ferret.fetch(big)
     assert page.ok and page.final_url == big
+
+
+async def test_on_page_may_be_async_and_what_it_raises_comes_after_the_batch(simweb: SimWeb) -> None:
+    urls = [simweb.url("/article"), simweb.url("/text"), simweb.url("/json")]
+    told: list[str] = []
+
+    async def noted(url: str, page: object) -> None:  # an async def callback runs, not only warns
+        told.append(url)
+
+    def broken(url: str, page: object) -> None:
+        told.append(url)
+        if url.endswith("/text"):
+            raise RuntimeError("the caller's own bug")
+
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        pages = await ferret.fetch_all(urls, on_page=noted)
+        assert sorted(told) == sorted(urls) and all(page.ok for page in pages)
+        told.clear()
+        with pytest.raises(RuntimeError, match="the caller's own bug"):
+            await ferret.fetch_all(urls, on_page=broken, fresh=True)
+        assert sorted(told) == sorted(urls)  # the other pages were still read and told
+        stored = await ferret.fetch_all(urls)
+        assert [page.fetched_via for page in stored] == ["store"] * 3  # and kept

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel, Field
 
 from webferret.arguments import check_text, globs_of, is_whole
+from webferret.callbacks import called
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
@@ -198,12 +199,14 @@ async def crawl(
             break
         found_on = dict(admitted)
 
-        def finished(
+        async def finished(
             url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
         ) -> None:
             if on_read is not None:  # each page as soon as it is read, not once its level is
                 where = {"depth": depth, "found_on": found_on[url]}
-                on_read(page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}))
+                await called(
+                    on_read, page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}})
+                )
 
         urls = [url for url, _ in admitted]
         read = await _read(urls, ferret, opts, xopts, fresh, deadline, delay, finished)
@@ -224,7 +227,7 @@ async def crawl(
             entry = _entry(url, page, depth, found_on[url], len(queued))
             pages.append(entry)
             if on_page is not None:
-                on_page(entry)
+                await called(on_page, entry)
         if depth == 0 and options.sitemap and options.depth and read[0].ok:
             where = read[0].final_url or start
             listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)

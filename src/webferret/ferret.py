@@ -28,6 +28,7 @@ from webferret.arguments import (
     site_text,
     url_list,
 )
+from webferret.callbacks import called
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
@@ -219,14 +220,15 @@ class Ferret:
         options: FetchOptions | None = None,
         extract: ExtractOptions | None = None,
         fresh: bool = False,
-        on_page: Callable[[str, Page], None] | None = None,
+        on_page: Callable[[str, Page], Any] | None = None,
     ) -> list[Page]:
         """Fetch URLs concurrently (order kept); one failed page never fails the others.
 
         A page fetched within `fresh_seconds` comes from the store; a stale one is revalidated;
         `fresh=True` skips the store. Near-duplicates in the batch are marked `duplicate_of`.
-        `on_page(url, page)` is called as each page is finished (stored, if it was kept), so a caller
-        that is cancelled (Ctrl-C) still has the pages finished before. At most `max_urls` URLs a
+        `on_page(url, page)` (a function or an `async def` one) is called as each page is finished
+        (stored, if it was kept), so a caller that is cancelled (Ctrl-C) still has the pages
+        finished before; what it raises is raised once the batch is finished. At most `max_urls` URLs a
         call (`invalid_argument` beyond), so an agent's call cannot flood its context; `fetch_all`
         takes a list of any length.
         """
@@ -245,7 +247,7 @@ class Ferret:
         options: FetchOptions | None = None,
         extract: ExtractOptions | None = None,
         fresh: bool = False,
-        on_page: Callable[[str, Page], None] | None = None,
+        on_page: Callable[[str, Page], Any] | None = None,
     ) -> list[Page]:
         """`fetch_many` for a list of any length (the CLI's URL lists): at most `concurrency` pages
         are read at once, and `budget` is the whole list's."""
@@ -263,22 +265,32 @@ class Ferret:
 
         from webferret.present.dedup import mark_duplicates, prepare
 
+        failed: list[Exception] = []  # what the caller's on_page raised: the batch goes on
+
+        async def told(url: str, page: Page) -> None:
+            if on_page is not None:
+                try:
+                    await called(on_page, url, page)
+                except Exception as exc:
+                    failed.append(exc)
+
         async def one(url: str) -> Page:
             async with limit:
                 try:
                     page = await self._fetch_one(url, opts, xopts, deadline, fresh)
                 except asyncio.CancelledError as stop:  # Ctrl-C: a page stored as it came is finished
                     kept = getattr(stop, "kept", None)
-                    if kept is not None and on_page is not None:
+                    if kept is not None:
                         prepare(kept, len(distinct))
-                        on_page(url, kept)
+                        await told(url, kept)
                     raise
             prepare(page, len(distinct))
-            if on_page is not None:
-                on_page(url, page)
+            await told(url, page)
             return page
 
         pages = list(await asyncio.gather(*(one(url) for url in distinct)))
+        if failed:  # raised once every page is finished (and stored): none goes on unseen
+            raise failed[0]
         by_url = dict(zip(distinct, mark_duplicates(pages, self.settings.dedup_threshold), strict=True))
         return [by_url[url] for url in urls]
 
@@ -297,8 +309,8 @@ class Ferret:
         *,
         fetch: FetchOptions | None = None,
         fresh: bool = False,
-        on_page: Callable[[CrawledPage], None] | None = None,
-        on_read: Callable[[Page], None] | None = None,
+        on_page: Callable[[CrawledPage], Any] | None = None,
+        on_read: Callable[[Page], Any] | None = None,
     ) -> CrawlResult:
         """Read `start` and the pages its links lead to, within a scope, level by level, each kept in
         the store (`webferret.crawler`): the answer lists them with their handles, not their text;
