@@ -228,3 +228,16 @@ async def test_on_page_may_be_async_and_what_it_raises_comes_after_the_batch(sim
         assert sorted(told) == sorted(urls)  # the other pages were still read and told
         stored = await ferret.fetch_all(urls)
         assert [page.fetched_via for page in stored] == ["store"] * 3  # and kept
+
+
+async def test_an_item_of_a_url_list_that_is_no_string_fails_alone_and_says_what_it_is(
+    simweb: SimWeb,
+) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        pages = await ferret.fetch_many([simweb.url("/article").encode(), None, simweb.url("/article")])  # type: ignore[list-item]
+    assert [page.ok for page in pages] == [False, False, True]
+    assert pages[0].error is not None and pages[0].error.code == ErrorCode.INVALID_URL
+    assert pages[0].error.message.endswith("not a URL but bytes (a URL is a string)")
+    assert pages[1].url == "None" and "not a URL but NoneType" in str(
+        pages[1].error and pages[1].error.message
+    )

@@ -358,13 +358,13 @@ class Ferret:
         A caller can hold a response between the two steps (a search extracts a spare candidate only
         when the answer needs it); `fetch_many` runs them back to back."""
         if not is_text(url):  # a lone surrogate (`json.loads('"\\ud800"')`, an undecodable argv byte)
-            shown = url.encode("utf-8", "backslashreplace").decode() if isinstance(url, str) else repr(url)
-            return Page.failed(
-                shown,
-                ErrorInfo(
-                    code=ErrorCode.INVALID_URL, message=f"{shown}: not a URL (a character that is no text)"
-                ),
-            )
+            if isinstance(url, str):
+                shown = url.encode("utf-8", "backslashreplace").decode()
+                message = f"{shown}: not a URL (a character that is no text)"
+            else:  # a list of URLs holding None or bytes: that item fails, the others are read
+                shown = repr(url)[:200]
+                message = f"{shown}: not a URL but {type(url).__name__} (a URL is a string)"
+            return Page.failed(shown, ErrorInfo(code=ErrorCode.INVALID_URL, message=message))
         # a wait for an element, actions or a screenshot ask for a new rendering; a cookie, another page
         skip = fresh or opts.wait_for is not None or opts.screenshot is not None or bool(opts.actions)
         skip = skip or _private(url, opts)
