@@ -9,6 +9,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from tiers_web import Hit, Reply, free_port_on_both, loopback_policy, serve
 from webferret.config import Settings
 from webferret.fetch.browser import BrowserTier
 from webferret.fetch.types import FetchOptions, RawResponse
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -236,6 +237,34 @@ async def test_an_allowed_redirect_is_followed_as_a_new_navigation(tier: Browser
         site.page("/new", "<html><body><p>moved here</p></body></html>")
         raw = await render(tier, site.base + "/old", OPTS)
     assert raw.final_url == site.base + "/new" and b"moved here" in raw.body and raw.status == 200
+
+
+async def test_each_page_the_browser_is_led_to_is_admitted_before_it_is_asked(tier: BrowserTier) -> None:
+    """`FetchOptions.admit` (an agent face's domain lists, robots.txt) is asked of a redirect's hop
+    and of where a script navigates, never of the page's own resources; a refusal is the page's error."""
+    asked: list[str] = []
+
+    async def admit(url: str) -> ErrorInfo | None:
+        asked.append(url)
+        return (
+            ErrorInfo(code=ErrorCode.ROBOTS_DISALLOWED, message=f"{url} is refused") if "/no" in url else None
+        )
+
+    opts = replace(OPTS, admit=admit)
+    with serve() as site:
+        site.page("/hop", "", status=302, location="/no/1")
+        site.page("/script", "<html><body><p>here</p><script>location.href = '/no/2'</script></body></html>")
+        site.page("/yes", "<html><body><img src='/no/img.png'><p>fine</p></body></html>")
+        site.page("/no/1", "secret")
+        site.page("/no/2", "secret")
+        for start, refused in (("/hop", "/no/1"), ("/script", "/no/2")):
+            with pytest.raises(FerretError) as info:
+                await render(tier, site.base + start, opts)
+            assert info.value.code == ErrorCode.ROBOTS_DISALLOWED and refused in info.value.message
+            assert f"led there from {site.base}{start}" in info.value.message
+        raw = await render(tier, site.base + "/yes", opts)
+    assert b"fine" in raw.body and asked == [site.base + "/no/1", site.base + "/no/2"]
+    assert not any(hit.path.startswith("/no/") for hit in site.hits)
 
 
 async def test_a_sub_request_redirect_is_followed_through_the_guard(tier: BrowserTier) -> None:

@@ -82,6 +82,12 @@ class _Site(BaseHTTPRequestHandler):
             "/private/secret": (200, "text/html", _article("Secret", f"<p>{PARAGRAPH}</p>")),
             "/ferrets/linked": (200, "text/html", LINKED),
         }
+        if parts.path == "/hop":  # a redirect to wherever `to` says
+            self.send_response(302)
+            self.send_header("Location", parse_qs(parts.query)["to"][0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if parts.path == "/search":
             body = json.dumps(_searx_answer(parse_qs(parts.query).get("q", [""])[0], base)).encode()
             status, kind = (200, "application/json") if "json" in parts.query else (403, "text/plain")
@@ -357,6 +363,30 @@ async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_pa
     assert opened.is_error and "blocked_domains" in opened.structured_content["error"]["message"]
     assert outline.is_error and "blocked_domains" in outline.structured_content["error"]["message"]
     assert not searched.is_error and searched.structured_content["passages"] == []
+
+
+async def test_a_redirect_leads_nowhere_the_lists_or_robots_txt_refuse(site: str, tmp_path: Path) -> None:
+    """Every page a fetch is led to is asked as the first was, before it is requested; a page the
+    store kept from a redirect followed before (by the CLI) is refused where it landed."""
+    port = urlsplit(site).port
+    named = f"http://localhost:{port}"
+    to_blocked = f"{named}/hop?to={site}/ferrets/short"
+    to_private = f"{named}/hop?to={named}/private/secret"
+    lists = {"WEBFERRET_ALLOW_HOSTS": "127.0.0.1,localhost", "WEBFERRET_BLOCKED_DOMAINS": "127.0.0.1"}
+    async with mcp_session(site, tmp_path, env_extra=lists) as session:
+        blocked = await session.call_tool("web_fetch", {"urls": [to_blocked]})
+        private = await session.call_tool("web_fetch", {"urls": [to_private]})
+        crawl = await session.call_tool("web_crawl", {"url": to_blocked, "depth": 0})
+    assert blocked.is_error and "blocked_domains" in _text(blocked) and "led there from" in _text(blocked)
+    assert private.structured_content["error"]["code"] == "robots_disallowed"
+    assert crawl.structured_content["pages"][0]["error"]["code"] == "invalid_argument"
+    assert "Ferret facts" not in _text(blocked) + _text(crawl) and "Secret" not in _text(private)
+    stored = Ferret(home=tmp_path, allow_hosts=["127.0.0.1", "localhost"])  # read by another face
+    async with stored:
+        assert (await stored.fetch(to_blocked)).ok
+    async with mcp_session(site, tmp_path, env_extra=lists) as session:
+        again = await session.call_tool("web_fetch", {"urls": [to_blocked]})
+    assert again.is_error and "blocked_domains" in _text(again) and "Ferret facts" not in _text(again)
 
 
 @needs_search

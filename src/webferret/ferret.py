@@ -370,6 +370,14 @@ class Ferret:
         skip = skip or _private(url, opts)
         stored = None if skip else await self._stored_copy(url, xopts, opts)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
+            landed = stored.page.final_url  # a redirect followed before: where it led is asked too
+            if opts.admit is not None and landed and landed != url:
+                from webferret.fetch.fetcher import admitted
+
+                try:
+                    await admitted(landed, url, opts.admit)
+                except FerretError as exc:
+                    return Page.failed(url, exc.info())
             return served(stored.page, xopts, "store", url)
         if known_failure is not None:
             return known_failure(url)

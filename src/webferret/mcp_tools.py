@@ -337,7 +337,7 @@ class AgentTools:
             verify=args.verify,
             fresh=args.fresh,
             refuse=self.domains.refusal if self.domains.active else None,
-            admit=self._robots_refusal if self.settings.respect_robots else None,
+            admit=self._admission,
         )
         from webferret.search.reading import check_read
 
@@ -378,12 +378,23 @@ class AgentTools:
             parse_url(url)  # a URL that is none is said to be so, not looked up for robots.txt
         except FerretError as exc:
             return exc.info()
+        return await self._admit(url)
+
+    async def _admit(self, url: str) -> ErrorInfo | None:
+        """Why the agent may not read the page at `url` (domain lists, robots.txt), or None: asked of
+        every URL it gives, and of every page a fetch is then led to (`FetchOptions.admit`: a
+        redirect's hop, where a script navigates), so a redirect leads nowhere the lists refuse."""
         reason = self.domains.refusal(url)
         if reason:
             return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=reason)
         if not self.settings.respect_robots:
             return None
         return await self._robots_refusal(url)
+
+    @property
+    def _admission(self) -> Any:
+        """`_admit`, when the lists or robots.txt can refuse anything."""
+        return self._admit if self.domains.active or self.settings.respect_robots else None
 
     async def _robots_refusal(self, url: str) -> ErrorInfo | None:
         """Why robots.txt forbids the agent to fetch `url` (or why it could not be read), or None:
@@ -409,8 +420,7 @@ class AgentTools:
             links=args.links or args.link_limit is not None,
             link_limit=args.link_limit,
         )
-        overrides = args.fetch_overrides()
-        options = self.ferret.fetch_options(**overrides) if overrides else None
+        options = self.ferret.fetch_options(**args.fetch_overrides(), admit=self._admission)
         fetched = iter(
             await self.ferret.fetch_many(allowed, options=options, extract=xopts, fresh=bool(args.fresh))
             if allowed
@@ -445,7 +455,8 @@ class AgentTools:
             sitemap=bool(args.sitemap),
         )
         await self._site_start(args.url, scope)
-        result = await self.ferret.crawl(args.url, options, fresh=bool(args.fresh))
+        fetch = self.ferret.fetch_options(admit=self._admission)
+        result = await self.ferret.crawl(args.url, options, fetch=fetch, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
         return Answer(views.render_crawl(data, self.fence()), data)
 
@@ -476,7 +487,8 @@ class AgentTools:
             robots=self.settings.respect_robots,
             sitemap=args.sitemap is not False,
         )
-        result = await self.ferret.map_site(args.url, options, fresh=bool(args.fresh))
+        fetch = self.ferret.fetch_options(admit=self._admission)
+        result = await self.ferret.map_site(args.url, options, fetch=fetch, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
         return Answer(views.render_map(data, self.fence()), data)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from webferret.fetch.blocks import BodyView, body_verdict, js_shell, letters, visible_text
+from webferret.fetch.fetcher import admitted
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError, without_password
@@ -319,6 +320,8 @@ class _Guard:
             await route.abort("blockedbyclient")  # pages are read one at a time: no pop-ups
             return
         try:
+            if navigation and request.frame.parent_frame is None and request.url != self._page:
+                await admitted(request.url, self._page, self._opts.admit)  # a redirect's, a script's
             status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
             if navigation and request.frame.parent_frame is None:

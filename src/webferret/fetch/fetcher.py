@@ -32,7 +32,7 @@ from webferret.config import Settings, load_settings
 from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
 from webferret.fetch.refresh import refresh_target
-from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
+from webferret.fetch.types import Admit, FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.dns import CachingResolver, system_resolver
 from webferret.net.domains import host_of
@@ -149,6 +149,7 @@ class Fetcher:
             seen.append(target.url)
             current = _redirect_target(target.url, location, trail)
             _check_redirect(url, current, seen, opts.max_redirects)
+            await admitted(current, target.url, opts.admit)
         raw.url, raw.trail = url, trail
         raw.final_url = urldefrag(raw.final_url)[0]  # a fragment is the reader's place, not the page's
         return raw
@@ -163,6 +164,13 @@ class Fetcher:
         if limit is None:
             limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)
         return limit
+
+
+async def admitted(url: str, led_from: str, admit: Admit | None) -> None:
+    """Raise the refusal of `admit` (`FetchOptions.admit`) for `url`, a page the fetch of `led_from`
+    was led to, before it is requested."""
+    if admit is not None and (refused := await admit(url)) is not None:
+        raise FerretError(refused.code, f"{refused.message} (led there from {led_from})")
 
 
 def _check_no_location(status: int, url: str, trail: list[dict[str, Any]]) -> None:

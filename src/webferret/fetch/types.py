@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -12,8 +12,11 @@ from webferret.limits import MAX_SECONDS
 
 if TYPE_CHECKING:
     from webferret.config import Settings
+    from webferret.models import ErrorInfo
 
 Tier = Literal["auto", "http", "impersonate", "browser"]
+Admit = Callable[[str], Awaitable["ErrorInfo | None"]]
+"""Why a URL may not be read (an agent face's domain lists and robots.txt), or None."""
 
 BROWSER_ONLY = ("screenshot", "wait_for", "mobile", "actions")
 """Options only the browser tier carries out: one asked for picks that tier, and a tier without a
@@ -48,6 +51,10 @@ class FetchOptions:
     # browser tier: the page was read as a JavaScript app's shell (extraction found it): the browser
     # waits, `DRAW_WAIT` at most, until the page shows more than the server sent
     draws_later: bool = False
+    # what the caller asks of each further page the fetch is led to (a redirect's hop, a meta
+    # refresh, where a browser's script or step navigates), before it is requested: a refusal fails
+    # the page with its error (the agent faces' domain lists and robots.txt; the first URL is theirs)
+    admit: Admit | None = None
 
     def __post_init__(self) -> None:
         for name in ("timeout", "budget"):

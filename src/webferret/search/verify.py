@@ -182,7 +182,9 @@ async def verify_hits(
     the network; else a failure seen within `remember` seconds (the `unreachable_seconds` setting
     when None) answers for its candidate (`unreachable`)."""
     started = time.monotonic()
-    options = ferret.fetch_options(timeout=timeout, budget=timeout, concurrency=max(1, len(hits)))
+    options = ferret.fetch_options(
+        timeout=timeout, budget=timeout, concurrency=max(1, len(hits)), admit=admit
+    )
     end = started + timeout * MAX_WAVES
     order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
     from webferret.store.freshness import exempt_fetch  # loaded with the fetch layer by now
