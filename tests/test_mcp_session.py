@@ -206,7 +206,26 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
     assert "urls" in empty.structured_content["error"]["message"]
     assert "url" in no_start.structured_content["error"]["message"]
     assert "depth" in no_start.structured_content["error"]["message"]
+    assert "at most 8 per call (setting max_urls)" in many.structured_content["error"]["message"]
     assert len(alive.tools) == 5
+    hints = {name: tool.annotations for name, tool in tools.items() if tool.annotations is not None}
+    assert hints["web_fetch"].read_only_hint is False  # its actions can click and submit a form
+    assert all(hints[name].read_only_hint for name in ("web_search", "web_open", "web_crawl", "web_map"))
+
+
+async def test_web_fetch_takes_as_many_urls_as_the_setting_says(site: str, tmp_path: Path) -> None:
+    for most, given in ((3, 4), (12, 10)):
+        async with mcp_session(site, tmp_path, env_extra={"WEBFERRET_MAX_URLS": str(most)}) as session:
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+            answer = await session.call_tool(
+                "web_fetch", {"urls": [f"{site}/ferrets/short?{i}" for i in range(given)]}
+            )
+        assert tools["web_fetch"].input_schema["properties"]["urls"]["maxItems"] == most
+        assert f"Read 1-{most} URLs" in str(tools["web_fetch"].description)
+        refused = given > most
+        assert answer.is_error == refused, _text(answer)
+        if refused:
+            assert f"at most {most} per call (setting max_urls)" in _text(answer)
 
 
 @needs_fetcher

@@ -95,3 +95,10 @@ def url_list(urls: object) -> list[str]:
         raise FerretError(
             ErrorCode.INVALID_ARGUMENT, f"urls: a list of URLs, not {type(urls).__name__}"
         ) from None
+
+
+def check_batch(count: int, most: int) -> None:
+    """Refuse a call of `count` URLs past `most` (the setting `max_urls`)."""
+    if count > most:
+        message = f"{count} URLs given; at most {most} per call (setting max_urls)"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)

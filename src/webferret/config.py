@@ -24,7 +24,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from webferret.limits import MIN_PAGE_TOKENS
+from webferret.limits import MAX_URLS_SETTING, MIN_PAGE_TOKENS
 
 MiB = 1024 * 1024
 
@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     max_urls: int = Field(
         default=8,
         ge=1,
-        le=1000,
+        le=MAX_URLS_SETTING,
         description=(
             "most URLs in one library `fetch_many` or MCP `web_fetch` call (the CLI takes any number)"
         ),

@@ -20,6 +20,7 @@ from typing import Any
 
 from webferret.after_answer import later
 from webferret.arguments import (
+    check_batch,
     check_count,
     check_text,
     check_type,
@@ -233,11 +234,7 @@ class Ferret:
         takes a list of any length.
         """
         urls = url_list(urls)
-        if len(urls) > self.settings.max_urls:
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT,
-                f"{len(urls)} URLs given; at most {self.settings.max_urls} per call (setting max_urls)",
-            )
+        check_batch(len(urls), self.settings.max_urls)
         return await self.fetch_all(urls, options=options, extract=extract, fresh=fresh, on_page=on_page)
 
     async def fetch_all(

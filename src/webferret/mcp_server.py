@@ -54,7 +54,8 @@ DESCRIPTIONS = {
     "with url, title, snippet, date, token count and a handle to read each one.",
     "web_fetch": "Read 1-8 URLs as clean Markdown with metadata. A page longer than max_tokens answers "
     "its first page plus a handle; continue with web_open(handle, page=2). links=true lists each "
-    "page's outgoing links, its main content's first.",
+    "page's outgoing links, its main content's first. actions act in the page as a user would (a "
+    "click can submit a form): use them only to reveal content.",
     "web_open": "Read a stored page by handle: page K of N (page=K), the passages matching `search` "
     "(omit the handle to search every stored page, search results included; omit both to list the "
     "pages stored last, site= for one host's), with links=true "
@@ -68,16 +69,26 @@ DESCRIPTIONS = {
 }
 
 
-def tool_list() -> list[types.Tool]:
-    return [
-        types.Tool(
-            name=name,
-            description=DESCRIPTIONS[name],
-            input_schema=model.model_json_schema(),
-            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=True),
+ACTING = types.ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=True)
+"""`web_fetch`'s: its `actions` click, type and press keys in the page, so they can submit a form
+(an order, a message): not read-only, and a client should treat it as one that can change things."""
+READING = types.ToolAnnotations(read_only_hint=True, open_world_hint=True)
+
+
+def tool_list(settings: Settings) -> list[types.Tool]:
+    """The tools, as `settings` shape them: `web_fetch` takes at most `max_urls` URLs."""
+    tools = []
+    for name, model in TOOLS.items():
+        schema, description = model.model_json_schema(), DESCRIPTIONS[name]
+        if name == "web_fetch":
+            schema["properties"]["urls"]["maxItems"] = settings.max_urls
+            schema["properties"]["urls"]["description"] = f"1 to {settings.max_urls} http(s) URLs"
+            description = description.replace("1-8 URLs", f"1-{settings.max_urls} URLs")
+        annotations = ACTING if name == "web_fetch" else READING
+        tools.append(
+            types.Tool(name=name, description=description, input_schema=schema, annotations=annotations)
         )
-        for name, model in TOOLS.items()
-    ]
+    return tools
 
 
 def success(answer: Answer) -> types.CallToolResult:
@@ -162,7 +173,7 @@ def build_server(settings: Settings) -> Server[AgentTools]:
     async def on_list_tools(
         ctx: ServerRequestContext[AgentTools], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tool_list())
+        return types.ListToolsResult(tools=tool_list(settings))
 
     async def on_call_tool(
         ctx: ServerRequestContext[AgentTools], params: types.CallToolRequestParams

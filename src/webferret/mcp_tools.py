@@ -15,11 +15,12 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from webferret.arguments import check_batch
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy
 from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
-from webferret.limits import MAX_QUERY_CHARS, MAX_READ, MCP_CRAWL_PAGES, MCP_MAP_URLS
+from webferret.limits import MAX_QUERY_CHARS, MAX_READ, MAX_URLS_SETTING, MCP_CRAWL_PAGES, MCP_MAP_URLS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -88,7 +89,11 @@ class WebFetchArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    urls: list[str] = Field(min_length=1, max_length=8, description="1 to 8 http(s) URLs")
+    urls: list[str] = Field(
+        min_length=1,
+        max_length=MAX_URLS_SETTING,  # the setting max_urls (8 by default) is the call's own cap
+        description="1 to 8 http(s) URLs",
+    )
     format: OutputFormat | None = Field(default=None, description="body format: markdown, text or html")
     max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page answered")
     selector: str | None = Field(
@@ -408,6 +413,7 @@ class AgentTools:
         return None
 
     async def web_fetch(self, args: WebFetchArgs) -> Answer:
+        check_batch(len(args.urls), self.settings.max_urls)  # before any robots.txt is asked for
         max_tokens = args.max_tokens or self.settings.max_tokens
         checked = await asyncio.gather(*(self._refusal(url) for url in args.urls))
         refusals = dict(zip(args.urls, checked, strict=True))
