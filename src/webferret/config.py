@@ -127,7 +127,12 @@ class Settings(BaseSettings):
     format: Literal["markdown", "text", "html"] = Field(
         default="markdown", description="body format: markdown, text or html"
     )
-    max_tokens: int = Field(default=4000, ge=100, description="budget of one answer on agent faces")
+    max_tokens: int = Field(
+        default=4000,
+        ge=100,
+        description="tokens of each page (or listing, outline, diff) an agent face answers: a call "
+        "that reads several pages answers each at most this",
+    )
     page_tokens: int = Field(
         default=4000, ge=MIN_PAGE_TOKENS, description="tokens per page when paging a document"
     )

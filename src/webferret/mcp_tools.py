@@ -511,7 +511,12 @@ class AgentTools:
             diff = await self.ferret.diff(args.handle)
             self._refuse_listed(diff.url)
             data = diff.model_dump(mode="json")
-            return Answer(views.render_diff(data, self.fence(), page_tokens), data)
+            text = views.render_diff(data, self.fence(), page_tokens)
+            every = data["diff"].split("\n")
+            shown = views.diff_shown(every, page_tokens)
+            if len(shown) < len(every):  # the structured content holds what the text shows
+                data.update(diff="\n".join(shown), diff_lines=len(every))
+            return Answer(text, data)
         links = bool(args.links) or args.link_limit is not None
         opened = await self.ferret.open(
             args.handle, args.page or 1, page_tokens=page_tokens, links=links, link_limit=args.link_limit
@@ -538,8 +543,14 @@ class AgentTools:
     async def _outline(self, handle: str, page_tokens: int, asked_tokens: int | None) -> Answer:
         outline = await self.ferret.outline(handle, page_tokens)
         self._refuse_listed(outline.url)
+        from webferret.present.outline import shown_headings
+
         data = outline.model_dump(mode="json")
-        return Answer(views.render_outline(data, self.fence(), asked_tokens), data)
+        text = views.render_outline(data, self.fence(), asked_tokens)
+        shown = shown_headings(data["headings"], views.OUTLINE_HEADINGS)
+        if len(shown) < len(data["headings"]):  # the structured content holds what the text shows
+            data.update(headings=shown, headings_total=len(data["headings"]))
+        return Answer(text, data)
 
     async def _listed(self, site: str | None) -> Answer:
         listed = await self.ferret.list_stored(site, LISTED_PAGES)

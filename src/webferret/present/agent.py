@@ -238,18 +238,12 @@ def render_diff(data: JSON, fence: Fence, max_tokens: int | None = None) -> str:
     """What changed in a stored document (`PageDiff` as JSON): the facts, then the fenced diff (the
     page's words), cut after `max_tokens` tokens at a line's end."""
     from webferret.present.pages import diff_facts
-    from webferret.tokens import estimate_tokens
 
     title = one_line(str(data.get("title") or data.get("url")), 200)
     lines = [fence.directive(), "", f"{data['handle']} · {diff_facts(data)}"]
     if data.get("diff"):
-        shown, spent = [], 0
         every = str(data["diff"]).split("\n")
-        for line in every:
-            spent += estimate_tokens(line) + 1
-            if max_tokens is not None and spent > max_tokens and shown:
-                break
-            shown.append(line)
+        shown = diff_shown(every, max_tokens)
         lines.append(fence.wrap("\n".join([f"# {title}", "", *shown]), source=str(data.get("url"))))
         if len(shown) < len(every):
             more = len(every) - len(shown)
@@ -257,6 +251,20 @@ def render_diff(data: JSON, fence: Fence, max_tokens: int | None = None) -> str:
                 f"The diff is cut after {max_tokens} tokens: {more} more lines (more max_tokens shows them)."
             )
     return "\n".join(lines)
+
+
+def diff_shown(lines: Sequence[str], max_tokens: int | None) -> list[str]:
+    """The first of a diff's `lines` that fit in `max_tokens` tokens (one at least; all without it)."""
+    from webferret.tokens import estimate_tokens
+
+    shown: list[str] = []
+    spent = 0
+    for line in lines:
+        spent += estimate_tokens(line) + 1
+        if max_tokens is not None and spent > max_tokens and shown:
+            break
+        shown.append(line)
+    return shown
 
 
 def render_listed(data: JSON, fence: Fence) -> str:

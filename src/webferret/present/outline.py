@@ -112,7 +112,7 @@ def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None
     level. With `most`, the deepest levels are left out until the rest fit; the room left is then
     given to the subsections of the largest sections, whole; a last line says how many headings
     are not shown."""
-    shown = list(headings) if most is None else _fitting(headings, most)
+    shown = list(headings) if most is None else shown_headings(headings, most)
     if not shown:
         return ["(no headings)"]
     top = min(int(heading["level"]) for heading in shown)
@@ -125,7 +125,7 @@ def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None
     return lines
 
 
-def _fitting(headings: Sequence[Mapping[str, Any]], most: int) -> list[Mapping[str, Any]]:
+def shown_headings(headings: Sequence[Mapping[str, Any]], most: int) -> list[Mapping[str, Any]]:
     """At most `most` of `headings`, in document order: every heading of the levels that fit whole,
     then the next level's headings section by section, the sections with the most tokens first."""
     levels = sorted({int(heading["level"]) for heading in headings})
