@@ -132,28 +132,3 @@ def test_web_open_takes_diff_with_a_handle_alone() -> None:
     for extra in ({"page": 2}, {"outline": True}, {"search": "x"}, {"handle": None, "search": "x"}):
         with pytest.raises(ValidationError, match="diff"):
             WebOpenArgs.model_validate({"handle": "h~1", "diff": True, **extra})
-
-
-async def test_the_agent_face_s_structured_diff_and_outline_hold_what_its_text_shows(
-    web: Web, tmp_path: Path
-) -> None:
-    """A client that forwards the structured content to the model gets no more than the text."""
-    from webferret.mcp_tools import AgentTools
-    from webferret.present.agent import OUTLINE_HEADINGS
-
-    sections = "".join(f"<h2>Part {i}</h2><p>Part {i} says {i} ferrets sleep.</p>" for i in range(300))
-    web.docs["/big"] = Doc(article("Many parts", sections))
-    async with loopback_ferret(tmp_path, respect_robots=False) as ferret:
-        tools = AgentTools(ferret, ferret.settings)
-        await ferret.fetch(web.url("/big"))
-        web.docs["/big"] = Doc(article("Many parts", sections.replace("ferrets sleep", "ferrets dig")))
-        page = await ferret.fetch(web.url("/big"), fresh=True)
-        diff = await tools.web_open(WebOpenArgs(handle=page.handle, diff=True, max_tokens=100))
-        outline = await tools.web_open(WebOpenArgs(handle=page.handle, outline=True))
-        whole = await ferret.outline(str(page.handle))
-    shown = diff.data["diff"].split("\n")
-    assert diff.data["diff_lines"] > len(shown) > 0 and shown[-1] in diff.text
-    assert "The diff is cut after 100 tokens" in diff.text
-    assert outline.data["headings_total"] == len(whole.headings) > OUTLINE_HEADINGS
-    assert len(outline.data["headings"]) <= OUTLINE_HEADINGS
-    assert all(heading["title"] in outline.text for heading in outline.data["headings"])

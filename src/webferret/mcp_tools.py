@@ -20,7 +20,15 @@ from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy
 from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
-from webferret.limits import MAX_QUERY_CHARS, MAX_READ, MAX_URLS_SETTING, MCP_CRAWL_PAGES, MCP_MAP_URLS
+from webferret.limits import (
+    MAX_LISTED,
+    MAX_PASSAGES,
+    MAX_QUERY_CHARS,
+    MAX_READ,
+    MAX_URLS_SETTING,
+    MCP_CRAWL_PAGES,
+    MCP_MAP_URLS,
+)
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
@@ -136,6 +144,7 @@ class WebFetchArgs(BaseModel):
 
 
 LISTED_PAGES = 30  # web_open without a handle or search: the pages stored last
+PASSAGES = 10  # web_open with a search: the best passages
 
 _VIEWS = {  # web_open's answers that are not a page: each takes a handle and nothing that reads a page
     "outline": "lists one stored document's headings",
@@ -553,14 +562,20 @@ class AgentTools:
         return Answer(text, data)
 
     async def _listed(self, site: str | None) -> Answer:
-        listed = await self.ferret.list_stored(site, LISTED_PAGES)
-        shown = [page for page in listed.pages if not self.domains.refusal(page.url)]
-        data = listed.model_copy(update={"pages": shown}).model_dump(mode="json")
+        if not self.domains.active:
+            listed = await self.ferret.list_stored(site, LISTED_PAGES)
+        else:  # the pages the lists refuse are left out before the newest are taken
+            listed = await self.ferret.list_stored(site, MAX_LISTED)
+            allowed = [page for page in listed.pages if not self.domains.refusal(page.url)]
+            total = len(allowed) if listed.total <= MAX_LISTED else listed.total
+            listed = listed.model_copy(update={"pages": allowed[:LISTED_PAGES], "total": total})
+        data = listed.model_dump(mode="json")
         return Answer(views.render_listed(data, self.fence()), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
-        found = await self.ferret.find(args.search, [args.handle] if args.handle else None, 10, args.site)
-        found = [p for p in found if not (p.url and self.domains.refusal(p.url))]
+        most = MAX_PASSAGES if self.domains.active else PASSAGES  # refused ones left out, then the best
+        found = await self.ferret.find(args.search, [args.handle] if args.handle else None, most, args.site)
+        found = [p for p in found if not (p.url and self.domains.refusal(p.url))][:PASSAGES]
         data = {
             "handle": args.handle,
             "search": args.search,

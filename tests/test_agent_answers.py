@@ -1,0 +1,59 @@
+"""What the agent faces answer holds no more than they say: the structured content of an outline or a
+diff is what its text shows, and pages the domain lists refuse are left out before the best or newest
+are taken (a listing or a search of stored pages is not emptied by refused ones)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storeweb import Doc, Web, article, loopback_ferret
+
+from webferret.mcp_tools import WebOpenArgs
+from webferret.models import Page
+from webferret.store.pages import PageStore
+
+
+async def test_the_agent_face_s_structured_diff_and_outline_hold_what_its_text_shows(
+    web: Web, tmp_path: Path
+) -> None:
+    """A client that forwards the structured content to the model gets no more than the text."""
+    from webferret.mcp_tools import AgentTools
+    from webferret.present.agent import OUTLINE_HEADINGS
+
+    sections = "".join(f"<h2>Part {i}</h2><p>Part {i} says {i} ferrets sleep.</p>" for i in range(300))
+    web.docs["/big"] = Doc(article("Many parts", sections))
+    async with loopback_ferret(tmp_path, respect_robots=False) as ferret:
+        tools = AgentTools(ferret, ferret.settings)
+        await ferret.fetch(web.url("/big"))
+        web.docs["/big"] = Doc(article("Many parts", sections.replace("ferrets sleep", "ferrets dig")))
+        page = await ferret.fetch(web.url("/big"), fresh=True)
+        diff = await tools.web_open(WebOpenArgs(handle=page.handle, diff=True, max_tokens=100))
+        outline = await tools.web_open(WebOpenArgs(handle=page.handle, outline=True))
+        whole = await ferret.outline(str(page.handle))
+    shown = diff.data["diff"].split("\n")
+    assert diff.data["diff_lines"] > len(shown) > 0 and shown[-1] in diff.text
+    assert "The diff is cut after 100 tokens" in diff.text
+    assert outline.data["headings_total"] == len(whole.headings) > OUTLINE_HEADINGS
+    assert len(outline.data["headings"]) <= OUTLINE_HEADINGS
+    assert all(heading["title"] in outline.text for heading in outline.data["headings"])
+
+
+async def test_the_lists_leave_refused_pages_out_before_the_best_or_newest_are_taken(tmp_path: Path) -> None:
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools
+
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url="https://a.example/kept", ok=True, title="Kept", content="One ferret naps here."))
+    for number in range(40):  # newer, and better matches, all on a refused domain
+        words = "Ferret ferret ferret ferrets everywhere. " * 5
+        store.put(Page(url=f"https://b.example/{number}", ok=True, title=f"B {number}", content=words))
+    store.close()
+    settings = load_settings(home=tmp_path, allowed_domains=["a.example"])
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        listed = await tools.web_open(WebOpenArgs())
+        found = await tools.web_open(WebOpenArgs(search="ferret"))
+    assert [page["url"] for page in listed.data["pages"]] == ["https://a.example/kept"]
+    assert listed.data["total"] == 1
+    assert [passage["url"] for passage in found.data["passages"]] == ["https://a.example/kept"]
