@@ -57,3 +57,22 @@ async def test_the_lists_leave_refused_pages_out_before_the_best_or_newest_are_t
     assert [page["url"] for page in listed.data["pages"]] == ["https://a.example/kept"]
     assert listed.data["total"] == 1
     assert [passage["url"] for passage in found.data["passages"]] == ["https://a.example/kept"]
+
+
+async def test_a_crawl_or_map_start_that_is_no_url_is_said_to_be_so_not_a_bad_scope(tmp_path: Path) -> None:
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools, WebCrawlArgs, WebMapArgs
+    from webferret.models import FerretError
+
+    settings = load_settings(home=tmp_path)
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        for start, code in (("not a url", "invalid_url"), ("ftp://x/", "unsupported_scheme")):
+            for call in (tools.web_crawl(WebCrawlArgs(url=start)), tools.web_map(WebMapArgs(url=start))):
+                try:
+                    await call
+                except FerretError as refused:
+                    assert refused.code == code and "scope" not in refused.message, refused.message
+                else:
+                    raise AssertionError(f"{start} was not refused")

@@ -459,8 +459,9 @@ class AgentTools:
     async def web_crawl(self, args: WebCrawlArgs) -> Answer:
         from webferret.crawler import CrawlOptions, default_scope
 
+        await self._check_start(args.url)  # a start that is no URL is said to be so, not its scope
         scope = args.scope or default_scope(args.url)
-        options = CrawlOptions(  # checked before the start is looked at
+        options = CrawlOptions(
             depth=1 if args.depth is None else args.depth,
             limit=args.limit or 10,
             scope=scope,  # named, so a redirect of the start to another host does not move it
@@ -469,18 +470,22 @@ class AgentTools:
             robots=self.settings.respect_robots,
             sitemap=bool(args.sitemap),
         )
-        await self._site_start(args.url, scope)
+        self._check_scope(args.url, scope)
         fetch = self.ferret.fetch_options(admit=self._admission)
         result = await self.ferret.crawl(args.url, options, fetch=fetch, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
         return Answer(views.render_crawl(data, self.fence()), data)
 
-    async def _site_start(self, url: str, scope: str) -> None:
+    async def _check_start(self, url: str) -> None:
         """Refuse a crawl's or map's start as a fetch of it is refused (not a URL, the domain lists,
-        robots.txt), and a scope off its host: what they list is on that host alone."""
+        robots.txt)."""
         refused = await self._refusal(url)
         if refused is not None:
             raise FerretError(refused.code, refused.message)
+
+    def _check_scope(self, url: str, scope: str) -> None:
+        """Refuse a crawl's or map's scope that the domain lists refuse, or off its start's host:
+        what they list is on that host alone."""
         outside = self.domains.refusal(scope)
         if outside:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
@@ -491,8 +496,9 @@ class AgentTools:
     async def web_map(self, args: WebMapArgs) -> Answer:
         from webferret.site_map import MapOptions, site_root
 
+        await self._check_start(args.url)
         scope = args.scope or site_root(args.url)
-        await self._site_start(args.url, scope)
+        self._check_scope(args.url, scope)
         options = MapOptions(
             limit=args.limit or 50,
             search=args.search,
