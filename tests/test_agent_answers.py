@@ -76,3 +76,27 @@ async def test_a_crawl_or_map_start_that_is_no_url_is_said_to_be_so_not_a_bad_sc
                     assert refused.code == code and "scope" not in refused.message, refused.message
                 else:
                     raise AssertionError(f"{start} was not refused")
+
+
+async def test_the_passages_of_a_search_come_ten_a_page(tmp_path: Path) -> None:
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools
+
+    store = PageStore.in_home(tmp_path)
+    for number in range(25):
+        text = f"Note {number}: a ferret named Number{number} naps. " + "Filler words of the note. " * 30
+        store.put(Page(url=f"https://a.example/{number}", ok=True, title=f"Note {number}", content=text))
+    store.close()
+    settings = load_settings(home=tmp_path)
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        pages = [await tools.web_open(WebOpenArgs(search="ferret naps", page=page)) for page in (1, 2, 3, 4)]
+    urls = [[passage["url"] for passage in answer.data["passages"]] for answer in pages]
+    assert [len(shown) for shown in urls] == [10, 10, 5, 0]
+    assert len({url for shown in urls for url in shown}) == 25  # no passage twice
+    assert (
+        pages[0].data["next"] == 'web_open(search="ferret naps", page=2)'
+        and pages[0].data["next"] in pages[0].text
+    )
+    assert pages[2].data["next"] is None and "past the last of the 25 passages" in pages[3].text

@@ -166,7 +166,9 @@ class WebOpenArgs(BaseModel):
         description="a handle `site~hash12` from a result; omit it with `search` to search every stored "
         "page, or omit both to list the pages stored last",
     )
-    page: int | None = Field(default=None, ge=1, description="which page to read (default 1)")
+    page: int | None = Field(
+        default=None, ge=1, description="which page to read (default 1); with search, which ten passages"
+    )
     search: str | None = Field(default=None, max_length=500, description="answer passages matching this")
     max_tokens: int | None = Field(default=None, ge=100, le=100_000, description="tokens per page")
     links: bool | None = Field(
@@ -579,18 +581,31 @@ class AgentTools:
         return Answer(views.render_listed(data, self.fence()), data)
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
-        most = MAX_PASSAGES if self.domains.active else PASSAGES  # refused ones left out, then the best
+        """The passages matching `search`, ten a page (`page`: the next ten), best first."""
+        page = args.page or 1
+        start = (page - 1) * PASSAGES
+        # one more than the page holds says whether another follows; refused ones are left out first
+        most = MAX_PASSAGES if self.domains.active else min(start + PASSAGES + 1, MAX_PASSAGES)
         found = await self.ferret.find(args.search, [args.handle] if args.handle else None, most, args.site)
-        found = [p for p in found if not (p.url and self.domains.refusal(p.url))][:PASSAGES]
+        found = [p for p in found if not (p.url and self.domains.refusal(p.url))]
+        shown = found[start : start + PASSAGES]
+        more = len(found) > start + PASSAGES
         data = {
             "handle": args.handle,
             "search": args.search,
             "site": args.site,
-            "passages": [passage.model_dump(mode="json") for passage in found],
+            "page": page,
+            "passages": [passage.model_dump(mode="json") for passage in shown],
+            "next": views.passages_call(args.search or "", args.handle, page + 1) if more else None,
         }
         size = self.settings.page_tokens  # passages are numbered in the store's pages
         counted_in = size if size != self.settings.max_tokens else None  # web_open's default is max_tokens
-        return Answer(views.render_passages(data, self.fence(), page_tokens=counted_in), data)
+        text = views.render_passages(data, self.fence(), page_tokens=counted_in)
+        if more:
+            text += f"\nThe next {PASSAGES} passages: {data['next']}."
+        elif not shown and start:
+            text += f"\nPage {page} is past the last of the {len(found)} passages found."
+        return Answer(text, data)
 
 
 def _host(url: str) -> str | None:

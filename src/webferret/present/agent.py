@@ -8,6 +8,7 @@ the MCP tools answer as structured content, so both carry the same data.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -41,6 +42,12 @@ def _open_call(handle: str, flag: str, argument: str, max_tokens: int | None, st
 def open_call(handle: str, page: int, max_tokens: int | None = None, style: Style = "mcp") -> str:
     """The tool call (or, for `cli`, the command) that reads page `page` of a stored document."""
     return _open_call(handle, f"--page {page}", f"page={page}", max_tokens, style)
+
+
+def passages_call(search: str, handle: str | None, page: int) -> str:
+    """The tool call that answers page `page` of the passages matching `search` (of one document)."""
+    of = f"handle={json.dumps(handle)}, " if handle else ""
+    return f"web_open({of}search={json.dumps(search, ensure_ascii=False)}, page={page})"
 
 
 def outline_call(handle: str, max_tokens: int | None = None, style: Style = "mcp") -> str:
