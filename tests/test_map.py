@@ -222,3 +222,17 @@ def test_the_sitemaps_a_map_reads_are_stored_but_not_searched(
     assert json.loads(capsys.readouterr().out)["data"]["passages"] == []
     assert main(["open", site.url("/maps/docs.xml"), "--json"]) == 0
     assert "upgrade-guide" in json.loads(capsys.readouterr().out)["data"]["content"]
+
+
+def test_the_agent_view_says_how_many_are_not_shown_and_how_to_narrow_the_map() -> None:
+    from webferret.present.agent import render_map
+    from webferret.present.fence import Fence
+
+    urls = [{"url": f"https://x.org/{i}", "text": None, "source": "page"} for i in range(3)]
+    data = {"start": "https://x.org/", "scope": "https://x.org/", "total": 5, "from_page": 5, "urls": urls}
+    assert "2 more are not shown: narrow the map with search=, include= or scope=." in render_map(
+        data, Fence.new()
+    )
+    cli = render_map(data, Fence.new(), style="cli")
+    assert "narrow the map with --search, --include or --scope" in cli
+    assert "more are not shown" not in render_map({**data, "total": 3}, Fence.new())

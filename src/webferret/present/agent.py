@@ -316,6 +316,9 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         lines.append(f"The start page could not be read: ERROR {error['code']}: {message}")
     if data.get("not_listed"):
         lines.append("Not listed: " + not_followed_text(data["not_listed"], {}) + ".")
+    if len(body) < int(data.get("total") or 0):
+        narrow = "search=, include= or scope=" if style == "mcp" else "--search, --include or --scope"
+        lines.append(f"{int(data['total']) - len(body)} more are not shown: narrow the map with {narrow}.")
     if body:
         read = "web_fetch(urls=[...])" if style == "mcp" else "webferret fetch URL... --agent"
         lines.append(f"Read the ones you need with {read}.")
