@@ -11,6 +11,7 @@ from typing import ClassVar
 
 import httpx
 import pytest
+from simweb import SimWeb
 
 from webferret.fetch.robots import RobotsPolicy, RobotsRules, load_rules
 from webferret.fetch.robots_cache import SqliteRobotsCache
@@ -178,3 +179,19 @@ async def test_callers_of_one_origin_at_once_share_one_read(robots_server: int) 
     assert {rules.verdict for rules in verdicts} == {"disallow_all"} and _Robots.hits == ["localhost"]
     await policy.rules_for(urls[0])  # a later caller asks again: a 5xx is not remembered
     assert _Robots.hits == ["localhost", "localhost"]
+
+
+async def test_a_slow_robots_txt_names_its_own_cap_not_the_pages_timeout(simweb: SimWeb) -> None:
+    from webferret.fetch.fetcher import Fetcher
+    from webferret.fetch.robots import fetcher_getter
+    from webferret.fetch.types import FetchOptions
+
+    simweb.add("/robots.txt", "User-agent: *\nDisallow:\n", delay=3)
+    fetcher = Fetcher()
+    try:
+        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=0.5, tier="http"))
+        rules = await load_rules(simweb.base, get)
+    finally:
+        await fetcher.aclose()
+    assert rules.verdict == "disallow_all" and "the most a robots.txt is given" in rules.reason
+    assert "setting timeout" not in rules.reason

@@ -199,6 +199,9 @@ def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
         except FerretError as exc:  # the fetcher raises for 4xx/5xx: here they are answers to classify
             if exc.code in ANSWERED and exc.status is not None:
                 return exc.status, b""
+            if exc.code == ErrorCode.TIMEOUT:  # its own cap, not the pages' timeout the fetcher names
+                given = f"{options.timeout:g} s, the most a robots.txt is given (less with a shorter timeout)"
+                raise FerretError(ErrorCode.TIMEOUT, f"not read in full within {given}") from None
             raise
         return raw.status, raw.body
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,7 @@ def home_robots(ferret: Any, fetch: Any = None) -> RobotsPolicy:
     HTTP, within `ROBOTS_TIMEOUT` seconds; its answers shared with every process of the home."""
     base = fetch or ferret.fetch_options()
     timeout = min(base.timeout, ROBOTS_TIMEOUT)
-    options = base.with_(tier="http", timeout=timeout, budget=timeout)
+    # a robots.txt is read for the pages, not asked of their `admit` (which asks robots.txt itself)
+    options = replace(base.with_(tier="http", timeout=timeout, budget=timeout), admit=None)
     cache = SqliteRobotsCache.in_home(ferret.settings.home)
     return RobotsPolicy(fetcher_getter(ferret.fetcher, options), cache=cache)
