@@ -177,10 +177,10 @@ def test_binary_and_png_served_as_html_are_unsupported() -> None:
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
     error = error_of(png, "https://ex.org/page", "text/html")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT
-    assert error.message == "the body is binary data, though declared text/html at https://ex.org/page"
+    assert error.message == 'the body is binary data, though declared "text/html" at https://ex.org/page'
     blob = error_of(b"\x00\x01\x02" * 100, "https://ex.org/blob", "application/octet-stream")
     assert blob.code == ErrorCode.UNSUPPORTED_CONTENT
-    assert blob.message == "cannot read content of type application/octet-stream at https://ex.org/blob"
+    assert blob.message == 'cannot read content of type "application/octet-stream" at https://ex.org/blob'
 
 
 ARTICLE = (
@@ -207,7 +207,7 @@ def test_a_corrupt_or_oversized_gzip_file_says_so(monkeypatch: pytest.MonkeyPatc
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT
     assert (
         error.message
-        == "the body is gzip-compressed data, though declared text/html at https://ex.org/page.html"
+        == 'the body is gzip-compressed data, though declared "text/html" at https://ex.org/page.html'
     )
     monkeypatch.setattr(document, "GUNZIP_LIMIT", 1024 * 1024)
     bomb = gzip.compress(b"a" * (2 * 1024 * 1024))

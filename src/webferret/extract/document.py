@@ -27,6 +27,7 @@ from webferret.fetch.sniff import (
     xml_root,
 )
 from webferret.models import ErrorCode, FerretError, without_userinfo
+from webferret.remote_text import quoted
 
 GUNZIP_LIMIT = 10 * 1024 * 1024
 """The most bytes a gzip file inside a body is unpacked to (the default `max_bytes` of a body)."""
@@ -134,9 +135,9 @@ def _binary_reason(body: bytes, mime: str | None) -> str:
     if not mime:
         return "cannot read content of an unknown binary type"
     if not declares_text(mime):
-        return f"cannot read content of type {mime}"
+        return f"cannot read content of type {quoted(mime)}"  # the server's words: quoted
     what = "gzip-compressed data" if body[:2] == GZIP_MAGIC else "binary data"
-    return f"the body is {what}, though declared {mime}"
+    return f"the body is {what}, though declared {quoted(mime)}"
 
 
 def _gunzipped(body: bytes, url: str | None) -> bytes | None:
