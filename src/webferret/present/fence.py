@@ -20,6 +20,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 DATAMARK = "ˆ"  # U+02C6, the character the spotlighting paper interleaves
@@ -135,10 +136,19 @@ def datamark(text: str, mark: str = DATAMARK) -> str:
     return "\n".join(_datamark_line(line, mark) for line in text.split("\n"))
 
 
+_HANDLE = re.compile(r"~[0-9a-f]{12}(?![0-9a-z])")
+"""A word that holds a handle (`site~hash12`): a space, not the mark, stays beside it, so the handle
+is copied as it is (`web_open(handle=...)`), never with the next word glued to it."""
+
+
 def _datamark_line(line: str, mark: str) -> str:
     stripped = line.lstrip(" \t")
     indent = line[: len(line) - len(stripped)]
-    return indent + re.sub(r"[ \t]+", mark, stripped.rstrip(" \t"))
+    words = re.split(r"[ \t]+", stripped.rstrip(" \t"))
+    joined = [words[0]]
+    for before, word in pairwise(words):
+        joined += [" " if _HANDLE.search(before) or _HANDLE.search(word) else mark, word]
+    return indent + "".join(joined)
 
 
 @dataclass(frozen=True)
