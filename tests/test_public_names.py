@@ -46,3 +46,14 @@ def _raise_not_found() -> None:
     from webferret.models import ErrorCode, FerretError
 
     raise FerretError(ErrorCode.NOT_FOUND, "no such page")
+
+
+def test_the_sync_facades_keep_their_signatures_whatever_was_imported_first() -> None:
+    import inspect
+
+    import webferret.fetch.fetcher  # noqa: F401  (binds the package over the facade's name)
+    import webferret.search.types  # noqa: F401
+    from webferret import sync_api
+
+    for name in ("fetch", "search"):
+        assert inspect.signature(getattr(webferret, name)) == inspect.signature(getattr(sync_api, name))

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import inspect
 
 
 def forward_calls(package: str, facade: str) -> None:
@@ -20,5 +23,14 @@ def forward_calls(package: str, facade: str) -> None:
             from webferret import sync_api
 
             return getattr(sync_api, facade)(*args, **kwargs)
+
+        @property
+        def __signature__(self) -> inspect.Signature:
+            """The facade's own (`inspect.signature`, an editor's call tips), not `(*args, **kwargs)`."""
+            import inspect
+
+            from webferret import sync_api
+
+            return inspect.signature(getattr(sync_api, facade))
 
     sys.modules[package].__class__ = _CallablePackage
