@@ -146,6 +146,10 @@ def test_the_library_facade_crawls(site: SimWeb) -> None:
     assert [p.title for p in result.pages] == ["Intro"]
     assert result.not_followed == {"out_of_scope": 2, "not_a_page": 1, "past_depth": 4}
     assert isinstance(result, webferret.CrawlResult)
+    globbed = webferret.crawl(
+        site.url("/guide/intro"), depth=1, include="/guide/d*", allow_hosts=["127.0.0.1"]
+    )
+    assert [p.url.removeprefix(site.base) for p in globbed.pages] == ["/guide/intro", "/guide/dig"]
 
 
 def test_the_cli_agent_view_fences_the_titles(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,8 +51,8 @@ def _raise_not_found() -> None:
 def test_the_sync_facades_keep_their_signatures_whatever_was_imported_first() -> None:
     import inspect
 
-    import webferret.fetch.fetcher  # noqa: F401  (binds the package over the facade's name)
-    import webferret.search.types  # noqa: F401
+    import webferret.fetch.fetcher  # binds the package over the facade's name
+    import webferret.search.types
     from webferret import sync_api
 
     for name in ("fetch", "search"):

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from webferret.crawler import CrawlOptions, CrawlResult
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError, Page
+from webferret.search.types import SearchResult
 from webferret.store.types import DocumentOutline, OpenedPage, Passage
 
 
@@ -35,12 +36,21 @@ def fetch_many(urls: Sequence[str], *, fresh: bool = False, **settings: Any) -> 
     return _run_sync("fetch_many", run)
 
 
-def open(handle: str, page: int = 1, page_tokens: int | None = None, **settings: Any) -> OpenedPage:
-    """Page `page` of a stored document from a script: `webferret.open(handle, 2)` (`Ferret.open`)."""
+def open(
+    handle: str,
+    page: int = 1,
+    page_tokens: int | None = None,
+    *,
+    links: bool = False,
+    link_limit: int | None = None,
+    **settings: Any,
+) -> OpenedPage:
+    """Page `page` of a stored document from a script: `webferret.open(handle, 2)` (`Ferret.open`;
+    other keywords are settings)."""
 
     async def run() -> OpenedPage:
         async with Ferret(**settings) as ferret:
-            return await ferret.open(handle, page, page_tokens)
+            return await ferret.open(handle, page, page_tokens, links=links, link_limit=link_limit)
 
     return _run_sync("open", run)
 
@@ -56,33 +66,59 @@ def outline(handle: str, page_tokens: int | None = None, **settings: Any) -> Doc
     return _run_sync("outline", run)
 
 
-def find(query: str, handles: Sequence[str] | None = None, n: int = 5, **settings: Any) -> list[Passage]:
-    """The best stored passages for `query` from a script: `webferret.find("ownership")` (`Ferret.find`)."""
+def find(
+    query: str, handles: Sequence[str] | None = None, n: int = 5, *, site: str | None = None, **settings: Any
+) -> list[Passage]:
+    """The best stored passages for `query` from a script: `webferret.find("ownership")` (`Ferret.find`;
+    other keywords are settings)."""
 
     async def run() -> list[Passage]:
         async with Ferret(**settings) as ferret:
-            return await ferret.find(query, handles, n)
+            return await ferret.find(query, handles, n, site)
 
     return _run_sync("find", run)
 
 
-def crawl(url: str, *, depth: int = 2, limit: int = 20, fresh: bool = False, **settings: Any) -> CrawlResult:
-    """Crawl from a script: `webferret.crawl("https://docs.example/guide/", depth=1)` (`Ferret.crawl`;
-    other keywords are settings)."""
+def crawl(
+    url: str,
+    *,
+    depth: int = 2,
+    limit: int = 20,
+    scope: str | None = None,
+    include: Sequence[str] | str = (),
+    exclude: Sequence[str] | str = (),
+    robots: bool = True,
+    sitemap: bool = False,
+    fresh: bool = False,
+    **settings: Any,
+) -> CrawlResult:
+    """Crawl from a script: `webferret.crawl("https://docs.example/guide/", depth=1)` (`Ferret.crawl`
+    with these `CrawlOptions`; other keywords are settings)."""
+    rules = {"scope": scope, "include": include, "exclude": exclude, "robots": robots, "sitemap": sitemap}
+    options = CrawlOptions(depth=depth, limit=limit, **rules)  # type: ignore[arg-type]  (checked there)
 
     async def run() -> CrawlResult:
         async with Ferret(**settings) as ferret:
-            return await ferret.crawl(url, CrawlOptions(depth=depth, limit=limit), fresh=fresh)
+            return await ferret.crawl(url, options, fresh=fresh)
 
     return _run_sync("crawl", run)
 
 
-def search(query: str, **settings: Any) -> Any:
-    """Search from a script (see `Ferret.search`)."""
+def search(
+    query: str,
+    *,
+    site: str | None = None,
+    time_range: str | None = None,
+    fresh: bool = False,
+    **settings: Any,
+) -> SearchResult:
+    """Search from a script: `webferret.search("ferret care", site="wikipedia.org")` (`Ferret.search`;
+    `results`, `engines`, `region`, `verify` and the other keywords are settings)."""
 
-    async def run() -> Any:
+    async def run() -> SearchResult:
         async with Ferret(**settings) as ferret:
-            return await ferret.search(query)
+            options = ferret.search_options(site=site, time_range=time_range, fresh=fresh)
+            return await ferret.search(query, options)
 
     return _run_sync("search", run)
 
