@@ -17,7 +17,7 @@ PAGE = """<html><body>
 
 def test_main_content_links_first_then_the_rest_in_page_order() -> None:
     base = "https://site.example/page"
-    main = {"https://site.example/guide", "https://site.example/faq"}
+    main = {"https://site.example/guide": "the guide", "https://site.example/faq": ""}
     links = page_links(html.fromstring(PAGE), base, main)
     assert [(link.url.removeprefix("https://site.example"), link.text, link.in_main) for link in links] == [
         ("/guide", "the guide", True),
@@ -32,6 +32,14 @@ def test_main_content_links_first_then_the_rest_in_page_order() -> None:
 def test_a_long_name_is_clipped_and_a_url_of_kilobytes_is_not_listed() -> None:
     blob = "https://t.example/?" + "q" * 3000
     page = f'<html><body><a href="/a">{"word " * 400}</a><a href="{blob}">tracked</a></body></html>'
-    links = page_links(html.fromstring(page), "https://site.example/", set())
+    links = page_links(html.fromstring(page), "https://site.example/", {})
     assert [link.url for link in links] == ["https://site.example/a"]
     assert len(links[0].text) <= 300 and links[0].text.endswith("word…")
+
+
+def test_a_link_of_the_main_content_has_its_words_there_not_the_menus() -> None:
+    page = '<body><nav><a href="/b">two</a></nav><main><a href="/b">the next article</a></main></body>'
+    links = page_links(
+        html.fromstring(page), "https://site.example/", {"https://site.example/b": "the next article"}
+    )
+    assert [(link.text, link.in_main) for link in links] == [("the next article", True)]

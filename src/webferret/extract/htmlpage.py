@@ -161,7 +161,7 @@ class Body:
     plain: str
     selector: str | None
     words: int
-    in_main: set[str]
+    in_main: dict[str, str]  # the main content's link targets, each with its words there
     base: str | None
     markup: str = ""  # `--format html`: the main content as clean HTML (`extract.cleanhtml`)
     untitled: bool = False  # the opening headline, a repeat of the title, left out (`extract.leadtitle`)
@@ -248,7 +248,7 @@ def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted
     if vetoed == "empty_shell" and classify.empty_app_mount(tree):
         # a script app's empty mount point and a few words around it ("Loading...", a search box,
         # "enable JavaScript"): the page's content is what the app draws, none of it is in this HTML
-        body = replace(body, markdown="", plain="", words=0, in_main=set(), markup="")
+        body = replace(body, markdown="", plain="", words=0, in_main={}, markup="")
     extra: dict[str, object] = {"selector": body.selector}
     if options.scope() is not None:
         extra["scope"] = options.scope()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree, html
@@ -77,29 +78,36 @@ def _plain_path(href: str) -> bool:
     )
 
 
-def main_targets(main: etree._Element | None, base: str | None) -> set[str]:
-    """Absolute targets of the links inside the main content (HTML `a href` or trafilatura `ref target`)."""
+def main_targets(main: etree._Element | None, base: str | None) -> dict[str, str]:
+    """Absolute targets of the links inside the main content (HTML `a href` or trafilatura `ref
+    target`), each with its words there (the first link to it that has some; else "")."""
     if main is None:
-        return set()
-    found: set[str] = set()
+        return {}
+    found: dict[str, str] = {}
     for node in main.iter("a", "ref"):
         url = absolute(node.get("href") or node.get("target"), base)
-        if url:
-            found.add(url)
+        if url and not found.get(url):
+            found[url] = " ".join("".join(node.itertext()).split())
     return found
 
 
-def page_links(tree: html.HtmlElement, base: str | None, in_main: set[str]) -> list[Link]:
+def page_links(tree: html.HtmlElement, base: str | None, in_main: Mapping[str, str]) -> list[Link]:
     """Every distinct outgoing link of the page: those of the main content first, then the others,
     each in document order (so a capped list keeps the links a reader of the content follows, not
-    the site's menus, which come first in most pages)."""
+    the site's menus, which come first in most pages). A link of the main content (`in_main`: URL
+    to its words there) has its words there, not a menu's."""
     links: list[Link] = []
     seen: dict[str, int] = {}  # URL -> its place in `links`
     for node in tree.iter("a"):
         url = absolute(node.get("href"), base)
         if url is None or len(url) > MAX_LINK_URL or (url in seen and links[seen[url]].text):
             continue
-        text = " ".join(node.text_content().split()) or (node.get("title") or "").strip() or _image_alt(node)
+        text = (
+            in_main.get(url)
+            or " ".join(node.text_content().split())
+            or (node.get("title") or "").strip()
+            or _image_alt(node)
+        )
         if url in seen:  # a later link to it has the words the first (a bare icon) had not
             if text:
                 links[seen[url]] = links[seen[url]].model_copy(update={"text": Link(url=url, text=text).text})
