@@ -117,6 +117,7 @@ def test_sync_facade_reads_the_store_too(simweb: SimWeb, tmp_path: Path) -> None
     assert passage.handle == page.handle
     assert webferret.find("burrow", site="127.0.0.1", home=tmp_path)[0].handle == page.handle
     assert webferret.find("burrow", site="elsewhere.example", home=tmp_path) == []
+    assert webferret.find("burrow", handles=[], home=tmp_path) == []  # no page named: none searched
     assert webferret.open(page.handle, links=True, link_limit=2, home=tmp_path).links is not None
     pages = webferret.fetch_many([simweb.url("/article")], fresh=True, **settings)
     assert pages[0].fetched_via == "http"

@@ -590,7 +590,8 @@ class Ferret:
         self, query: str, handles: Sequence[str] | None = None, n: int = 5, site: str | None = None
     ) -> list[Passage]:
         """The best passages for `query` across stored pages (BM25); any text is a safe query.
-        `handles` or `site` (a host, its subdomains too) narrow the pages searched.
+        `handles` or `site` (a host, its subdomains too) narrow the pages searched (`handles=[]` names
+        none: no passage).
         A handle in `handles` that the store does not hold is `not_found` (not an empty answer); an
         empty or blank query is `invalid_argument`, as in `search`."""
         from webferret.store.passages import query_terms
@@ -605,12 +606,15 @@ class Ferret:
             message = f"the query {clipped(query, 60)!r} has no words to look for, only punctuation"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         handles = None if handles is None else [handle_text(h) for h in handles]
+        site = site_text(site)
+        if handles == []:  # no page named: none searched (None searches every page)
+            return []
         self.check_store()
         await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):
                 raise not_stored(handle)
-        return await asyncio.to_thread(self.store.find, query, handles, n, site_text(site))
+        return await asyncio.to_thread(self.store.find, query, handles, n, site)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         try:
