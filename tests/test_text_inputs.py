@@ -61,6 +61,8 @@ async def test_a_closed_ferret_answers_no_more_calls(tmp_path: Path, simweb: Sim
         with pytest.raises(FerretError) as caught:
             await call()
         assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "closed" in caught.value.message
+    with pytest.raises(FerretError, match="closed"):  # nor is its store opened again (glue's spool)
+        _ = f.store
 
 
 def test_a_ferret_is_used_in_the_event_loop_it_began_in(tmp_path: Path, simweb: SimWeb) -> None:

@@ -150,9 +150,13 @@ class Ferret:
 
     @property
     def store(self) -> Any:
-        """The page store in `settings.home`, opened on first use."""
+        """The page store in `settings.home`, opened on first use (never again once the session
+        is closed: `aclose` closed it)."""
         with self._store_lock:
             if self._store is None:
+                if self._closed:
+                    message = "this Ferret is closed (aclose), and its store with it: make a new one"
+                    raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
                 self._store = self._open_store()
             return self._store
 
