@@ -245,3 +245,9 @@ async def test_an_item_of_a_url_list_that_is_no_string_fails_alone_and_says_what
     assert pages[1].url == "None" and "not a URL but NoneType" in str(
         pages[1].error and pages[1].error.message
     )
+
+
+async def test_spaces_around_a_url_are_not_part_of_it(simweb: SimWeb) -> None:
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(f"  {simweb.url('/article')}\n")
+    assert page.ok and page.url == simweb.url("/article")

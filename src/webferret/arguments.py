@@ -86,11 +86,12 @@ def handle_text(handle: object) -> str:
 
 
 def url_list(urls: object) -> list[str]:
-    """`urls` as a list (any iterable of strings: a list, a tuple, a generator)."""
+    """`urls` as a list (any iterable of strings: a list, a tuple, a generator), each without the
+    spaces around it (a line pasted with its indent or line break names the same page)."""
     if isinstance(urls, str):  # else each character would be read as a URL
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "urls: a list of URLs, not one string (or use fetch)")
     try:
-        return list(urls)  # type: ignore[call-overload]
+        return [url.strip() if isinstance(url, str) else url for url in urls]  # type: ignore[attr-defined]
     except TypeError:
         raise FerretError(
             ErrorCode.INVALID_ARGUMENT, f"urls: a list of URLs, not {type(urls).__name__}"
