@@ -337,7 +337,9 @@ def _built(make: Callable[[], Settings], clean: dict[str, Any]) -> Settings:
             name = ".".join(str(part) for part in err["loc"]) or "settings"
             where = _source_of(str(err["loc"][0]) if err["loc"] else name, clean)
             problem, given = validation_problem(err), err.get("input")
-            problems.append(f"setting '{name}' ({where}): {problem} (got {without_password(repr(given))})")
+            named = "(got " in problem  # the check named the value it refused already
+            shown = "" if named else f" (got {without_password(repr(given))})"
+            problems.append(f"setting '{name}' ({where}): {problem}{shown}")
         raise ConfigError("; ".join(problems)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None
