@@ -129,3 +129,11 @@ def test_a_blank_snippet_gives_the_title_as_its_text() -> None:
         glue.from_hits([Hit(url="https://a.example/", title="A", snippet="  ")])
     )
     assert block["content"] == [{"type": "text", "text": "A"}]
+
+
+def test_a_negative_inline_budget_is_refused() -> None:
+    from webferret.models import FerretError
+
+    with pytest.raises(FerretError) as refused:
+        glue.from_page(Page(url="https://a.example/", ok=True, content="Ferrets."), inline_tokens=-1)
+    assert refused.value.code == ErrorCode.INVALID_ARGUMENT and "inline_tokens" in refused.value.message

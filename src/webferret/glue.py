@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from webferret.arguments import check_count
 from webferret.models import Hit, Page
 from webferret.tokens import content_tokens
 
@@ -89,6 +90,7 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     A failed page gives no record. A long page without a handle and without `spool` stays inline, as
     does a page with no URL (`extract -`), whose source is `stdin`.
     """
+    check_count("inline_tokens", inline_tokens, least=0)
     if not page.ok:
         return []
     source = page.final_url or page.url or NO_URL
