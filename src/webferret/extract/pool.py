@@ -315,9 +315,11 @@ class Extractor:
             try:
                 for job in [pool.submit(_worker_ready) for _ in range(self.workers)]:
                     job.result()
-                ready.set_result(None)
+                outcome: BaseException | None = None
             except BaseException as exc:  # a pool that cannot start leaves the work to threads
-                ready.set_exception(exc)
+                outcome = exc
+            if ready.set_running_or_notify_cancel():  # else a caller gone (Ctrl-C) cancelled the wait
+                ready.set_result(None) if outcome is None else ready.set_exception(outcome)
 
         threading.Thread(target=start, name="webferret-pool-start", daemon=True).start()
 
