@@ -179,10 +179,11 @@ def test_prune_and_clear(store: PageStore) -> None:
     old = datetime.now(UTC) - timedelta(days=10)
     store.put(_page("https://old.example/", "Old ferret news.", fetched_at=old))
     store.put(_page("https://new.example/", "New ferret news."))
-    assert store.prune(7 * 86400) == 1
+    store.put(_page("https://new.example/", "New ferret news, again."))  # a second version
+    assert store.prune(7 * 86400) == (1, 1)  # versions, then documents gone with them
     assert store.lookup("https://old.example/") is None
     assert [p.url for p in store.find("ferret")] == ["https://new.example/"]
-    assert store.clear() == 1
+    assert store.clear() == (2, 1)
     stats = store.stats()
     assert (stats.pages, stats.versions, stats.passages) == (0, 0, 0)
     assert store.find("ferret") == []

@@ -180,11 +180,12 @@ def test_store_stats_prune_clear(home: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0 and out["data"]["removed"] == 0
     code, out = _json(capsys, "store", "clear", "--home", str(home))  # stdin is no terminal: no --yes, no
     assert code == 2 and out["error"]["code"] == "invalid_argument" and "--yes" in out["error"]["message"]
+    assert "would remove 2 stored pages in" in out["error"]["message"]
     memory = UnreachableMemory(home / UNREACHABLE_FILE, 600)  # a dead link a search saw
     gone = ErrorInfo(code=ErrorCode.NOT_FOUND, message="404")
     memory.note([Failure("https://gone.example/", gone, 10, False)], [])
     code, out = _json(capsys, "store", "clear", "--yes", "--home", str(home))
-    assert code == 0 and out["data"] == {"removed": 2, "unreachable_forgotten": 1}
+    assert code == 0 and out["data"] == {"removed": 2, "pages_removed": 2, "unreachable_forgotten": 1}
     assert memory.recall(["https://gone.example/"], 10, False) == {}  # the next search asks it again
     assert main(["store", "stats", "--home", str(home)]) == 0
     assert "pages: 0" in capsys.readouterr().out

@@ -88,15 +88,19 @@ async def run(args: argparse.Namespace) -> int:
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
-            data = {"removed": store.prune(args.older_than), "older_than_seconds": args.older_than}
-            if data["removed"]:
+            removed, pages = store.prune(args.older_than)
+            data = {"removed": removed, "pages_removed": pages, "older_than_seconds": args.older_than}
+            if removed:
                 store.compact()
         else:
-            refused = _confirm_clear(args, store.stats().pages, str(ferret.settings.home))
+            stats = store.stats()
+            refused = _confirm_clear(args, stats.pages, stats.versions, str(ferret.settings.home))
             if refused is not None:
                 return refused
+            removed, pages = store.clear()
             data = {
-                "removed": store.clear(),
+                "removed": removed,
+                "pages_removed": pages,
                 "unreachable_forgotten": _forget_unreachable(ferret.settings.home),
             }
             store.compact()
@@ -166,11 +170,12 @@ def _forget_unreachable(home: Path) -> int:
         return 0
 
 
-def _confirm_clear(args: argparse.Namespace, pages: int, home: str) -> int | None:
+def _confirm_clear(args: argparse.Namespace, pages: int, versions: int, home: str) -> int | None:
     """None to go ahead; else the exit code. Asks on a terminal; elsewhere `--yes` is required."""
     if args.yes or pages == 0:
         return None
-    what = f"{pages} stored page{'s' if pages != 1 else ''} in {home}"
+    readings = f" ({versions} readings)" if versions != pages else ""
+    what = f"{pages} stored page{'s' if pages != 1 else ''}{readings} in {home}"
     if not sys.stdin.isatty():
         message = f"store clear would remove {what}; add --yes to confirm (stdin is not a terminal to ask)"
         return fail(args, "invalid_argument", message, EXIT_USAGE)

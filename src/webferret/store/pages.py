@@ -445,11 +445,13 @@ class PageStore:
             if stored is not None:  # pruned since the list was read
                 yield stored
 
-    def prune(self, older_than_s: float) -> int:
-        """Remove every version fetched more than `older_than_s` seconds ago; answer how many."""
+    def prune(self, older_than_s: float) -> tuple[int, int]:
+        """Remove every version fetched more than `older_than_s` seconds ago; answer how many
+        versions, and how many documents lost their last one."""
         cutoff = time.time() - older_than_s
 
-        def write(conn: sqlite3.Connection) -> int:
+        def write(conn: sqlite3.Connection) -> tuple[int, int]:
+            documents = _documents(conn)
             indexed = conn.execute(  # a document whose searched text goes: its variant left is searched
                 "SELECT DISTINCT document FROM pages p WHERE fetched_at < ? "
                 "AND EXISTS (SELECT 1 FROM chunks c WHERE c.page_id = p.id)",
@@ -460,7 +462,7 @@ class PageStore:
             for (document,) in indexed:
                 self._index_document(conn, document)
             forget_unstored(conn)
-            return removed
+            return removed, documents - _documents(conn)
 
         return self._write(write)
 
@@ -475,16 +477,22 @@ class PageStore:
         with self._lock:
             retry_locked(vacuum)
 
-    def clear(self) -> int:
-        """Remove every page; answer how many versions were removed."""
+    def clear(self) -> tuple[int, int]:
+        """Remove every page; answer how many versions and documents were removed."""
 
-        def write(conn: sqlite3.Connection) -> int:
+        def write(conn: sqlite3.Connection) -> tuple[int, int]:
+            documents = _documents(conn)
             self.index.clear(conn)
             removed = conn.execute("DELETE FROM pages").rowcount
             forget_unstored(conn)
-            return removed
+            return removed, documents
 
         return self._write(write)
+
+
+def _documents(conn: sqlite3.Connection) -> int:
+    """How many documents the store holds (each with one or more versions)."""
+    return int(conn.execute("SELECT count(DISTINCT document) FROM pages").fetchone()[0])
 
 
 def _when(stamp: float) -> datetime:
