@@ -180,7 +180,10 @@ async def test_a_timeout_is_asked_again_by_a_search_that_waits_longer(tmp_path: 
 
     url = simweb.add("/slow", stream=slow)
     async with ferret(tmp_path) as f:
-        assert dead(await verify_hits(f, hits(url), wanted=1, timeout=0.5)) == [("slow", False)]
+        first = await verify_hits(f, hits(url), wanted=1, timeout=0.5)
+        assert dead(first) == [("slow", False)]
+        message = str(first.unreachable[0].error and first.unreachable[0].error.message)
+        assert "setting verify_timeout" in message and "setting timeout" not in message  # the one to raise
         assert dead(await verify_hits(f, hits(url), wanted=1, timeout=0.5)) == [("slow", True)]
         assert asked(simweb, "/slow") == 1
         waited = await verify_hits(f, hits(url), wanted=1, timeout=5)

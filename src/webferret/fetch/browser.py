@@ -154,7 +154,8 @@ class BrowserTier:
                     # once more, in a new browser when the old one is gone, within the same timeout
                     return await self._render(url, opts, policy, started)
         except TimeoutError:
-            msg = f"not rendered within {opts.timeout:g} s (per-page timeout, browser tier)"
+            setting = f"per-page timeout, setting {opts.timed_by}; browser tier"
+            msg = f"not rendered within {opts.timeout:g} s ({setting})"
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
 
     async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:

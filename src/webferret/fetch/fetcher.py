@@ -100,7 +100,9 @@ class Fetcher:
                     policy = self.policy(opts)
                     raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier, progress))
             except TimeoutError:
-                message = f"not read in full within {opts.timeout:g} s (per-page timeout, setting timeout)"
+                message = (
+                    f"not read in full within {opts.timeout:g} s (per-page timeout, setting {opts.timed_by})"
+                )
                 if opts.wait_for:
                     message += f"; no element matching the wait-for selector {opts.wait_for!r} had appeared"
                 error = FerretError(ErrorCode.TIMEOUT, message)

@@ -55,6 +55,9 @@ class FetchOptions:
     # refresh, where a browser's script or step navigates), before it is requested: a refusal fails
     # the page with its error (the agent faces' domain lists and robots.txt; the first URL is theirs)
     admit: Admit | None = None
+    # the setting a time-out's message names as the one to raise: `timeout` (and `budget`) for a
+    # fetch, `verify_timeout` for a search's verification, which sets both from it
+    timed_by: str = "timeout"
 
     def __post_init__(self) -> None:
         for name in ("timeout", "budget"):

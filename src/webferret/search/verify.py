@@ -182,8 +182,12 @@ async def verify_hits(
     the network; else a failure seen within `remember` seconds (the `unreachable_seconds` setting
     when None) answers for its candidate (`unreachable`)."""
     started = time.monotonic()
-    options = ferret.fetch_options(
-        timeout=timeout, budget=timeout, concurrency=max(1, len(hits)), admit=admit
+    options = ferret.fetch_options(  # a candidate's redirects are admitted too
+        timeout=timeout,
+        budget=timeout,
+        concurrency=max(1, len(hits)),
+        admit=admit,
+        timed_by="verify_timeout",
     )
     end = started + timeout * MAX_WAVES
     order = RankOrder(hits, wanted, ferret.settings.dedup_threshold)
