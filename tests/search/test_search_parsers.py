@@ -98,6 +98,17 @@ def test_searxng_unresponsive_engines_become_warnings(engine_fixtures: Path) -> 
     assert '"duckduckgo"' in warnings[1] and "CAPTCHA" in warnings[1]
 
 
+def test_searxng_with_no_result_and_failed_engines_did_not_answer() -> None:
+    failed = json.dumps({"results": [], "unresponsive_engines": [["bing", "timeout"], ["brave", "CAPTCHA"]]})
+    with pytest.raises(FerretError) as info:
+        searxng.parse_response(failed, EngineQuery(text="kiwis"))
+    assert (
+        info.value.code == ErrorCode.ENGINE_ERROR and '"bing" did not answer: "timeout"' in info.value.message
+    )
+    empty = json.dumps({"results": [], "unresponsive_engines": []})  # every engine answered: none found
+    assert searxng.parse_response(empty, EngineQuery(text="kiwis")) == []
+
+
 def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:
     body = (engine_fixtures / "searxng/search_format-json_severance.json").read_text()
     hit = searxng.parse_response(body, EngineQuery(text="severance"))[0]

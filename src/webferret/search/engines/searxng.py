@@ -109,6 +109,10 @@ def parse_response(body: str, query: EngineQuery) -> list[Hit]:
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise FerretError(ErrorCode.ENGINE_ERROR, "SearXNG answer has no `results` list")
     items = [item for item in data["results"] if isinstance(item, dict) and item.get("url")]
+    failed = warnings(body)
+    if not items and failed:  # nothing, and engines that failed: no answer, not an empty one
+        said = "; ".join(warning.removeprefix("searxng: ") for warning in failed)
+        raise FerretError(ErrorCode.ENGINE_ERROR, f"no upstream engine of the instance answered ({said})")
     return [_hit(item, rank) for rank, item in enumerate(items, start=1)]
 
 
