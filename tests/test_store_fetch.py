@@ -197,6 +197,18 @@ async def test_a_url_a_stored_redirect_ended_at_is_answered_from_the_store(
     assert again.content == first.content
 
 
+async def test_a_redirected_page_is_named_by_where_it_ended(simweb: SimWeb, ferret: Ferret) -> None:
+    """The handle names the page's own site and URL, whichever of its URLs was read first (two
+    redirects read at once name it the same), and the URL asked for still opens it."""
+    from webferret.store.handles import handle_for
+
+    starts = [simweb.url("/redirect/0"), simweb.url("/redirect/1")]
+    pages = await ferret.fetch_many(starts)
+    assert {page.handle for page in pages} == {handle_for(simweb.url("/article"))}
+    for start in starts:
+        assert (await ferret.open(start)).handle == pages[0].handle
+
+
 LINKED = (
     "<!doctype html><html><head><title>Burrows</title></head><body>"
     '<nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/about">About</a></nav>'

@@ -42,7 +42,7 @@ def document_of(
     Run inside the write transaction."""
     asked, ended = handle_for(url), handle_for(final_url or url)
     known = target(conn, ended) or target(conn, asked) or (ended_at(conn, final_url) if final_url else None)
-    handle = known or named or asked
+    handle = known or named or ended
     for other in dict.fromkeys((ended, named)):  # an alias they had already names this document
         if other and other != handle:
             conn.execute("INSERT OR IGNORE INTO aliases (handle, target) VALUES (?, ?)", (other, handle))
