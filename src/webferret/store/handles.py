@@ -40,7 +40,24 @@ def _canonical(url: str) -> str:
     netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
     if parts.username:  # the password is never kept (`models.without_password`): nor does it name a page
         netloc = f"{parts.username}@{netloc}"
-    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+    return urlunsplit((scheme, netloc, without_dot_segments(parts.path) or "/", parts.query, ""))
+
+
+def without_dot_segments(path: str) -> str:
+    """`path` with RFC 3986's dot segments resolved (`/a/./b`, `/a/x/../b` are `/a/b`), as a
+    client sends it: one page, one handle."""
+    if "/." not in path:
+        return path
+    segments = path.split("/")
+    kept: list[str] = []
+    for segment in segments[1:]:
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+    folder = segments[-1] in (".", "..") and bool(kept)  # `/a/b/..` is the folder `/a/`
+    return "/" + "/".join(kept) + ("/" if folder else "")
 
 
 def handle_for(url: str) -> str:
