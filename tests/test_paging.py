@@ -151,3 +151,12 @@ def test_a_pages_count_is_the_extractors_when_it_made_one() -> None:
     assert content_tokens(Page(url="https://ex.org/a", content=text)) == estimate_tokens(text)
     assert content_tokens(Page(url="https://ex.org/a", content=text, tokens=7)) == 7
     assert content_tokens(Page(url="https://ex.org/a", content="")) == 0
+
+
+def test_a_pdf_page_marker_stays_with_the_text_after_it() -> None:
+    para = " ".join(f"word{i} of the quarterly report" for i in range(80))
+    text = f"<!-- page 1 -->\n\n{para}\n\n<!-- page 2 -->\n\n{para}\n"
+    pages = paginate(text, 300)
+    assert "".join(pages) == text
+    assert [page.startswith("<!-- page") for page in pages] == [True, False, True, False]
+    assert not any(page.rstrip().endswith("-->") for page in pages)  # no page ends on a marker

@@ -18,6 +18,7 @@ from webferret.tokens import token_prefix
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+_PAGE_MARK = re.compile(r"^<!-- page \d+ -->\s*$")  # a PDF page's start (`extract.pdf`): a heading of sorts
 _SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+|[。！？][」』）”’\"')]*")
 _SPACE = re.compile(r"\s+")
 _PRE = "<pre"
@@ -70,7 +71,7 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
     best: dict[int, int] = {}
     fence: str | None = None
     offset = 0
-    previous_blank = False
+    previous_blank = marked = False
     for line in text.splitlines(keepends=True):
         if fence is not None:
             best[offset] = CODE
@@ -80,8 +81,13 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
             offset += len(line)
             previous_blank = False
             continue
-        if offset > 0:
-            best[offset] = HEADING if _HEADING.match(line) else PARAGRAPH if previous_blank else LINE
+        if offset > 0 and not marked:  # a PDF page's marker stays with the text after it
+            best[offset] = (
+                HEADING
+                if _HEADING.match(line) or _PAGE_MARK.match(line)
+                else (PARAGRAPH if previous_blank else LINE)
+            )
+        marked = bool(_PAGE_MARK.match(line)) or (marked and not line.strip())
         fence = fence_after(None, line)
         if fence is None and not line.lstrip().startswith("|") and _size(tokens, offset, line) > inline_above:
             _inline_cuts(line, offset, best)
