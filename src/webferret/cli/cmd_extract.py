@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_links(parser)
     add_scope(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="body only, for pipes")
-    add_common(parser)
+    add_common(parser, home=False)  # nothing is stored: local files are no fetched pages
     parser.set_defaults(run=run, early=_prefork)
 
 

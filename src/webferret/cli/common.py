@@ -17,9 +17,11 @@ EXIT_TERMINATED = 143  # SIGTERM (128 + 15): ended as Ctrl-C ends a call, what i
 _terminated: list[bool] = []  # set by the SIGTERM handler of `_collecting_once_waiting`
 
 
-def add_common(parser: argparse.ArgumentParser, json: bool = True) -> None:
-    """Flags every command takes (`json` False: one whose output is JSON already, `store export`)."""
-    parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
+def add_common(parser: argparse.ArgumentParser, json: bool = True, home: bool = True) -> None:
+    """Flags every command takes (`json` False: one whose output is JSON already, `store export`;
+    `home` False: one that reads no store and keeps nothing, `extract`)."""
+    if home:
+        parser.add_argument("--home", metavar="DIR", help="store directory (env WEBFERRET_HOME)")
     if json:
         parser.add_argument("--json", action="store_true", help="answer one JSON envelope")
     else:
