@@ -33,7 +33,9 @@ def test_what_no_command_takes_is_still_a_usage_error(
 ) -> None:
     with pytest.raises(SystemExit) as exit_info:
         parse(build_parser(), argv)
-    assert exit_info.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "unrecognized arguments" in err
+    assert f"webferret {' '.join(argv[:2] if argv[0] == 'store' else argv[:1])}: error:" in err  # named
 
 
 @pytest.mark.parametrize("url", ["notaurl", "example.org/page", "/a/b", "https://"])

@@ -83,6 +83,9 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     plain argparse takes a list of positionals in one run only and calls the rest unrecognized."""
     args, extras = parser.parse_known_args(argv)
     command = _subparser(parser, getattr(args, "command", None))
+    if extras and command is not None and _has_subcommands(command):  # `store list --bogus`
+        leaf = _leaf(command, args)
+        leaf.error(f"unrecognized arguments: {' '.join(extras)}")  # named by its own command
     if not extras or command is None or _has_subcommands(command):
         return parser.parse_args(argv)  # as before: no extras, or argparse's own usage error
     rest = argv[argv.index(args.command) + 1 :]
@@ -94,6 +97,16 @@ def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.Ar
         if isinstance(action, argparse._SubParsersAction) and name in action.choices:
             return action.choices[name]  # type: ignore[no-any-return]
     return None
+
+
+def _leaf(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The innermost command `args` chose under `parser` (`store` -> `store list`)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest or "", None))
+            if chosen is not None:
+                return _leaf(chosen, args)
+    return parser
 
 
 def _has_subcommands(parser: argparse.ArgumentParser) -> bool:
