@@ -432,3 +432,27 @@ def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.Captu
     args = ["find", "stoats", "--site", "stoat.example", "--handle", handle, "--home", str(tmp_path)]
     _, out = _json(capsys, *args)
     assert out["data"]["passages"] == []  # both narrow: a handle of another site finds nothing
+
+
+def test_store_import_keeps_what_store_export_wrote(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round trip to another home: the same handles open the same text; a line that is no page is
+    named and skipped, the others kept; an imported page answers no fetch (a file is no reading)."""
+    import io
+
+    source, other = tmp_path / "a", tmp_path / "b"
+    url = simweb.url("/article")
+    assert main(["fetch", url, "--home", str(source), "--allow-host", "127.0.0.1", "--json"]) == 0
+    handle = json.loads(capsys.readouterr().out)["data"]["pages"][0]["handle"]
+    assert main(["store", "export", "--home", str(source)]) == 0
+    exported = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(exported + "not json\n"))
+    code, out = _json(capsys, "store", "import", "-", "--home", str(other))
+    assert code == 0 and out["data"]["imported"] == 1 and out["data"]["skipped"] == 1
+    code, opened = _json(capsys, "open", handle, "--home", str(other))
+    assert code == 0 and opened["data"]["url"] == url and "ferret" in opened["data"]["content"].lower()
+    code, fetched = _json(capsys, "fetch", url, "--home", str(other), "--allow-host", "127.0.0.1")
+    assert fetched["data"]["pages"][0]["fetched_via"] == "http"  # read anew, not answered by the file
+    assert main(["store", "import", str(tmp_path / "missing.jsonl"), "--home", str(tmp_path / "c")]) == 2
+    assert not (tmp_path / "c").exists()  # nothing made for a file that could not be read

@@ -1,5 +1,5 @@
-"""`webferret store list | export | stats | prune --older-than 7d | clear [--yes]`: look after the page
-store."""
+"""`webferret store list | export | import FILE | stats | prune --older-than 7d | clear [--yes]`: look
+after the page store."""
 
 from __future__ import annotations
 
@@ -62,7 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "clear", help="remove every stored page and the dead links searches remember (asks first, or --yes)"
     )
     clear.add_argument("--yes", "-y", action="store_true", help="do not ask: remove them all")
-    for action in (listed, stats, prune, clear):
+    imported = actions.add_parser(
+        "import", help="keep the pages `store export` wrote (a file of JSON lines, or - for stdin)"
+    )
+    imported.add_argument("files", nargs="+", metavar="FILE", help="an export's file, or - for stdin")
+    for action in (listed, stats, prune, clear, imported):
         add_common(action)
         action.set_defaults(run=run)
 
@@ -78,6 +82,10 @@ def duration(text: str) -> float:
 async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
+    if args.store_action == "import":  # into the home's store, made when it has none
+        from webferret.cli.store_import import run_import
+
+        return run_import(args, settings_from_args(args))
     async with Ferret(settings_from_args(args)) as ferret:
         ferret.check_store()  # a mistyped --home is said, not made into an empty store
         store = ferret.store
