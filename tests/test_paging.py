@@ -8,6 +8,7 @@ import pytest
 
 from webferret.models import Page
 from webferret.present.disclosure import first_page, open_document
+from webferret.present.pages import opened_lines
 from webferret.present.paging import open_fence, paginate
 from webferret.tokens import content_tokens, estimate_tokens
 
@@ -141,6 +142,9 @@ def test_open_document_numbers_pages() -> None:
     last = open_document(page, 1, 500, 4000).pages
     tail = open_document(page, last, 500, 4000)
     assert tail.next is None and tail.page == tail.pages
+    first = open_document(page, 1, 500, 4000)  # a long document's first page names its outline
+    assert last >= 3 and first.outline == f"webferret open {page.handle} --outline --page-tokens 500"
+    assert tail.outline is None and f"[headings and their pages: {first.outline}]" in opened_lines(first)
 
 
 def test_a_pages_count_is_the_extractors_when_it_made_one() -> None:

@@ -36,9 +36,11 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
             f"{handle} has {len(pieces)} page(s) of {page_tokens} tokens; there is no page {number}",
         )
     text = pieces[number - 1]  # an exact slice: the pages joined are the document
-    following = None
+    following = outline = None
     if number < len(pieces):
         following = continue_command(handle, number + 1, page_tokens, default_page_tokens)
+    if number == 1 and len(pieces) >= OUTLINE_FROM_PAGES:
+        outline = outline_command(handle, page_tokens, default_page_tokens)
     return OpenedPage(
         handle=handle,
         page=number,
@@ -48,6 +50,7 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
         url=page.final_url or page.url,
         tokens=estimate_tokens(text),
         next=following,
+        outline=outline,
         format=page.format,
         fetched_at=page.fetched_at,
     )

@@ -304,4 +304,6 @@ def opened_lines(opened: Any) -> list[str]:
     ]
     if opened.next:
         lines.extend(["", f"[continue with: {opened.next}]"])
+    if opened.outline:
+        lines.append(f"[headings and their pages: {opened.outline}]")
     return lines

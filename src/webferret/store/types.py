@@ -38,6 +38,11 @@ class OpenedPage(BaseModel):
     url: str
     tokens: int = 0
     next: str | None = Field(default=None, description="the command that reads the next page")
+    outline: str | None = Field(
+        default=None,
+        description="on the first page of a document of 3 pages or more: the command that lists its "
+        "headings with the pages they are on",
+    )
     format: OutputFormat = Field(default="markdown", description="the reading's format (a variant's own)")
     fetched_at: datetime | None = Field(
         default=None,
