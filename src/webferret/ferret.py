@@ -607,7 +607,8 @@ class Ferret:
         if not query.strip():
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
         if not query_terms(query):
-            message = f"the query {clipped(query, 60)!r} has no words to look for, only punctuation"
+            quoted_query = clipped(query, 60)
+            message = f"the query {quoted_query!r} has no words to look for, only punctuation or symbols"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         handles = None if handles is None else [handle_text(h) for h in handles]
         site = site_text(site)

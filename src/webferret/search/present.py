@@ -29,16 +29,19 @@ class SearchData(BaseModel):
 
 def header(result: SearchResult) -> str:
     """`N results of M candidates (K unreachable, J not needed) for "query" · engines: a 10, b failed`."""
-    shown = len(result.results)
+    from webferret.present.agent import counted
+
+    shown = counted(len(result.results), "result")
     if result.verified:
         remembered = sum(item.remembered_at is not None for item in result.unreachable)
         dead = "unreachable" + (f" ({remembered} remembered, not asked again)" if remembered else "")
-        fates = [(len(result.unreachable), dead), (len(result.dropped_duplicates), "duplicates")]
+        dropped = len(result.dropped_duplicates)
+        fates = [(len(result.unreachable), dead), (dropped, "duplicate" if dropped == 1 else "duplicates")]
         fates.append((result.not_needed, "not needed"))
         said = ", ".join(f"{n} {fate}" for n, fate in fates if n)
-        count = f"{shown} results of {result.candidates} candidates" + (f" ({said})" if said else "")
+        count = f"{shown} of {counted(result.candidates, 'candidate')}" + (f" ({said})" if said else "")
     else:
-        count = f"{shown} results (not verified)"
+        count = f"{shown} (not verified)"
     engines = ", ".join(
         f"{report.name} {report.count}" if report.ok else f"{report.name} failed" for report in result.engines
     )
