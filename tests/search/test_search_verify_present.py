@@ -30,6 +30,9 @@ def test_apply_page_counts_tokens_and_keeps_the_handle() -> None:
         "x.org~abc",
     )
     assert apply_page(hit, failed(ErrorCode.CONNECT_FAILED)).reachable is False
+    titled = page.model_copy(update={"title": "Article 13"})
+    assert apply_page(hit, titled).title == "Article 13"  # the engine gave none: the page's
+    assert apply_page(hit.model_copy(update={"title": "Engine's"}), titled).title == "Engine's"
 
 
 def sample() -> SearchResult:

@@ -44,10 +44,14 @@ def unreadable(page: Page) -> bool:
 
 
 def apply_page(hit: Hit, page: Page) -> Hit:
-    """The hit marked reachable or not, with the page's token count and store handle."""
+    """The hit marked reachable or not, with the page's token count and store handle (and its
+    title, when the engine gave none)."""
     if unreadable(page):
         return hit.model_copy(update={"reachable": False})
-    return hit.model_copy(update={"reachable": True, "tokens": content_tokens(page), "handle": page.handle})
+    found = {"reachable": True, "tokens": content_tokens(page), "handle": page.handle}
+    if not hit.title.strip() and page.title:
+        found["title"] = page.title
+    return hit.model_copy(update=found)
 
 
 @dataclass
