@@ -545,7 +545,11 @@ class Ferret:
         if not links or stored.page.links is None:
             return opened
         limit = self.settings.link_limit if link_limit is None else link_limit
-        return opened.model_copy(update={"links": stored.page.links[:limit]})
+        every = stored.page.links
+        total = max(len(every), int(stored.page.meta.get("links_total") or 0))  # the store's own cap
+        return opened.model_copy(
+            update={"links": every[:limit], "links_total": total if total > limit else None}
+        )
 
     async def outline(self, handle: str, page_tokens: int | None = None) -> DocumentOutline:
         """The headings of a stored document, each with the page `open` shows it on at `page_tokens`

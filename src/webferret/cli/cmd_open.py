@@ -84,6 +84,9 @@ async def run(args: argparse.Namespace) -> int:
 
         listed = link_lines(opened.links) if opened.links is not None else [f"## Links\n{NOT_STORED}"]
         lines.extend(["", *listed])
+        if opened.links is not None and opened.links_total:
+            shown = len(opened.links)
+            lines.append(f"({shown} of {opened.links_total} links shown: --link-limit N lists more)")
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 

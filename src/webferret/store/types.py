@@ -53,6 +53,9 @@ class OpenedPage(BaseModel):
         description="with `links`: the document's outgoing links, its main content's first (null when "
         "the store holds none for it: a page stored before webferret kept every page's links)",
     )
+    links_total: int | None = Field(
+        default=None, description="with `links`, when they were cut at `link_limit`: how many it has"
+    )
 
 
 class Heading(BaseModel):
