@@ -100,3 +100,28 @@ async def test_the_passages_of_a_search_come_ten_a_page(tmp_path: Path) -> None:
         and pages[0].data["next"] in pages[0].text
     )
     assert pages[2].data["next"] is None and "past the last of the 25 passages" in pages[3].text
+
+
+async def test_a_redirect_to_another_origin_of_the_host_reads_its_robots_txt_past_the_host_cap(
+    tmp_path: Path,
+) -> None:
+    """Pages of one host that hold every per-host slot, each led to another origin of that host
+    (http to https, another port), wait for that origin's robots.txt: it is read outside the cap."""
+    from tiers_web import serve
+
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools, WebFetchArgs
+
+    body = "<html><head><title>Moved</title></head><body><article><p>" + "Ferrets moved here. " * 40
+    with serve() as first, serve() as second:
+        for name in ("a", "b"):
+            first.page(f"/{name}", "", status=302, location=f"{second.base}/{name}")
+            second.page(f"/{name}", body + "</p></article></body></html>")
+        second.page("/robots.txt", "User-agent: *\nDisallow: /private\n", content_type="text/plain")
+        settings = load_settings(home=tmp_path, allow_hosts=["127.0.0.1"], per_host_concurrency=1, timeout=8)
+        async with Ferret(settings) as ferret:
+            tools = AgentTools(ferret, settings)
+            answer = await tools.web_fetch(WebFetchArgs(urls=[f"{first.base}/a", f"{first.base}/b"]))
+    assert [page["ok"] for page in answer.data["pages"]] == [True, True]
+    assert [hit.path for hit in second.hits].count("/robots.txt") == 1

@@ -20,6 +20,7 @@ ladder (`webferret.fetch.ladder`) picks them per `opts.tier` and escalates on bl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 import time
 from datetime import UTC, datetime
@@ -86,14 +87,21 @@ class Fetcher:
         return self._tiers[name]
 
     async def fetch(
-        self, url: str, opts: FetchOptions, progress: list[dict[str, Any]] | None = None
+        self,
+        url: str,
+        opts: FetchOptions,
+        progress: list[dict[str, Any]] | None = None,
+        *,
+        capped: bool = True,
     ) -> RawResponse:
         """The response for `url` after redirects; raises `FerretError` when there is none.
 
         `progress` (when given) collects every hop begun, so a caller whose own deadline cancels the
-        fetch can still say where it struck (`struck_trail`), as the per-page timeout does."""
+        fetch can still say where it struck (`struck_trail`), as the per-page timeout does.
+        `capped` False: outside the per-host cap (a robots.txt, read while pages of its host may hold
+        every slot, one of them waiting for it: a redirect's next hop is admitted inside its fetch)."""
         progress = [] if progress is None else progress
-        async with self._host_slot(url, opts):
+        async with self._host_slot(url, opts) if capped else contextlib.nullcontext():
             started = time.monotonic()
             try:
                 async with asyncio.timeout(opts.timeout):

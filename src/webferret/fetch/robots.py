@@ -195,7 +195,7 @@ def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
 
     async def get(url: str) -> tuple[int, bytes]:
         try:
-            raw = await fetcher.fetch(url, options)
+            raw = await fetcher.fetch(url, options, capped=False)  # no wait behind its host's pages
         except FerretError as exc:  # the fetcher raises for 4xx/5xx: here they are answers to classify
             if exc.code in ANSWERED and exc.status is not None:
                 return exc.status, b""
