@@ -447,9 +447,16 @@ def test_store_import_keeps_what_store_export_wrote(
     handle = json.loads(capsys.readouterr().out)["data"]["pages"][0]["handle"]
     assert main(["store", "export", "--home", str(source)]) == 0
     exported = capsys.readouterr().out
-    monkeypatch.setattr("sys.stdin", io.StringIO(exported + "not json\n"))
+    planted = json.dumps({"url": "https://evil.example/", "ok": True, "content": "EVIL", "handle": handle})
+    odd = json.dumps({"url": "file:///etc/passwd", "ok": True, "content": "root"})
+    huge = json.dumps({"url": "https://big.example/", "ok": True, "content": "x" * 5000})
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{exported}not json\n{planted}\n{odd}\n{huge}\n"))
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", "1000")  # a line may be 4000 characters
     code, out = _json(capsys, "store", "import", "-", "--home", str(other))
-    assert code == 0 and out["data"]["imported"] == 1 and out["data"]["skipped"] == 1
+    assert code == 0 and out["data"]["imported"] == 2 and out["data"]["skipped"] == 3
+    monkeypatch.delenv("WEBFERRET_MAX_BYTES")
+    code, evil = _json(capsys, "open", "https://evil.example/", "--home", str(other))
+    assert code == 0 and evil["data"]["handle"] != handle  # filed under its own URL, not the planted handle
     code, opened = _json(capsys, "open", handle, "--home", str(other))
     assert code == 0 and opened["data"]["url"] == url and "ferret" in opened["data"]["content"].lower()
     code, fetched = _json(capsys, "fetch", url, "--home", str(other), "--allow-host", "127.0.0.1")

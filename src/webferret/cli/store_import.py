@@ -1,25 +1,32 @@
 """`webferret store import FILE... | -`: pages written by `store export` (a JSON line each) read back
 into a store, on this machine or another.
 
-An imported page keeps its URL, handle, text, metadata and the time it was read, so `open`, `find`,
-`outline` and `export` treat it as any stored page. It never answers a fetch: a file is not a
-reading webferret made, so a fetch of its URL reads the page anew. A line that is no exported page
-(not JSON, a failed page, a body `--max-chars` clipped) is skipped and named on stderr; the others
-are kept.
+An imported page keeps its URL, handle (one its own URLs give it: a line cannot file its text under
+another page's), text, metadata and the time it was read, so `open`, `find`, `outline` and `export`
+treat it as any stored page. It never answers a fetch: a file is not a reading webferret made, so a
+fetch of its URL reads the page anew. A line that is no exported page (not JSON, a failed page, no
+http(s) URL, a body `--max-chars` clipped, longer than a body may be) is skipped and named on
+stderr; the others are kept.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+
+from webferret.crawler import web_url
+from webferret.remote_text import quoted
 
 BATCH = 200
 """Pages written in one transaction."""
 NAMED = 20
 """Skipped lines named one by one; the rest are counted."""
+LINE_BYTES_PER_BODY = 4
+"""A line may be this many times `max_bytes` (a body, its Markdown, links and metadata, JSON-escaped);
+a longer one is skipped without being held in memory."""
 
 
 def run_import(args: argparse.Namespace, settings: Any) -> int:
@@ -39,8 +46,10 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
 
     imported = 0
     try:
-        for where, line in _lines(args.files):
-            page = _page(line, where, skipped)
+        for where, line in _lines(args.files, most=LINE_BYTES_PER_BODY * settings.max_bytes):
+            page = _page(line, where, skipped) if line else None
+            if not line:
+                skipped.append(f"{where}: a line longer than its body may be (setting max_bytes)")
             if page is not None:
                 batch.append((page, {}))
             if len(batch) >= BATCH:
@@ -62,25 +71,32 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK if imported or not skipped else EXIT_FAILED
 
 
-def _lines(files: list[str]) -> Iterator[tuple[str, str]]:
-    """(where, line) of every line of `files` (`-`: standard input), where is `FILE:N`."""
+def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:
+    """(where, line) of every line of `files` (`-`: standard input), where is `FILE:N`; a line of
+    more than `most` characters is read past, never held, and given as ""."""
     from webferret.models import ErrorCode, FerretError
 
     for name in files:
         if name == "-":
-            yield from _numbered("stdin", sys.stdin)
+            yield from _numbered("stdin", sys.stdin, most)
             continue
         try:
             with Path(name).open(encoding="utf-8", errors="replace") as stream:
-                yield from _numbered(name, stream)
+                yield from _numbered(name, stream, most)
         except OSError as exc:
             message = f"cannot read {name}: {exc.strerror or exc}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message) from None
 
 
-def _numbered(name: str, stream: Iterable[str]) -> Iterator[tuple[str, str]]:
-    for number, line in enumerate(stream, start=1):
-        if line.strip():
+def _numbered(name: str, stream: TextIO, most: int) -> Iterator[tuple[str, str]]:
+    number = 0
+    while line := stream.readline(most + 1):
+        number += 1
+        if len(line) > most and not line.endswith("\n"):
+            while (rest := stream.readline(most)) and not rest.endswith("\n"):
+                pass  # the rest of an oversize line, a piece at a time
+            yield f"{name}:{number}", ""
+        elif line.strip():
             yield f"{name}:{number}", line
 
 
@@ -101,8 +117,19 @@ def _page(line: str, where: str, skipped: list[str]) -> Any:
         skipped.append(f"{where}: a failed page ({page.url}) holds nothing to keep")
     elif "clipped" in page.meta:
         skipped.append(f"{where}: {page.url} was clipped by export --max-chars: export it whole to import it")
-    elif not page.url:
-        skipped.append(f"{where}: a page without a URL")
+    elif not all(web_url(url) for url in (page.url, page.final_url or page.url)):
+        skipped.append(f"{where}: {quoted(page.url)} is no http(s) URL")
     else:
-        return page.model_copy(update={"meta": {k: v for k, v in page.meta.items() if k != "change"}})
+        meta = {key: value for key, value in page.meta.items() if key != "change"}
+        named = page.handle if page.handle in _own_handles(page) else None  # never another page's
+        return page.model_copy(update={"meta": meta, "handle": named})
     return None
+
+
+def _own_handles(page: Any) -> set[str]:
+    """The handles a page's own URLs give it (its document's, and its variant's of either)."""
+    from webferret.store.handles import handle_for
+    from webferret.store.variants import page_key, variant_handle
+
+    documents = {handle_for(page.url), handle_for(page.final_url or page.url)}
+    return documents | {variant_handle(document, page_key(page)) for document in documents}
