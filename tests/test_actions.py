@@ -173,8 +173,7 @@ def test_steps_that_leave_the_page_never_mix_its_readings_up(
         elsewhere["ok"] and MORE.strip() in elsewhere["content"] and elsewhere["handle"] != clicked["handle"]
     )
     assert plain["handle"] != clicked["handle"] and plain["handle"] != elsewhere["handle"]
-    assert not refused["ok"] and refused["error"]["code"] == "unsupported_scheme"
-    assert "after the steps" in refused["error"]["message"]
+    assert not refused["ok"] and refused["error"]["code"] == "blocked_address"  # the guard's own reason
     assert (
         not missing["ok"] and missing["error"]["code"] == "http_error" and missing["error"]["status"] == 404
     )

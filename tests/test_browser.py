@@ -262,8 +262,18 @@ async def test_each_page_the_browser_is_led_to_is_admitted_before_it_is_asked(ti
                 await render(tier, site.base + start, opts)
             assert info.value.code == ErrorCode.ROBOTS_DISALLOWED and refused in info.value.message
             assert f"led there from {site.base}{start}" in info.value.message
+        site.page("/framed", "<html><body><p>framed</p><iframe src='/no/frame'></iframe></body></html>")
+        site.page("/click", "<html><body><a id='go' href='/no/3'>go</a><p>before</p></body></html>")
+        site.page("/no/frame", "secret")
+        site.page("/no/3", "secret")
         raw = await render(tier, site.base + "/yes", opts)
-    assert b"fine" in raw.body and asked == [site.base + "/no/1", site.base + "/no/2"]
+        framed = await render(tier, site.base + "/framed", opts)  # a refused frame: the page is read
+        with pytest.raises(FerretError) as clicked:  # a step led there: the refusal, not Chromium's page
+            await render(tier, site.base + "/click", replace(opts, actions=("click:#go",)))
+    assert b"fine" in raw.body and b"framed" in framed.body
+    assert asked[:2] == [site.base + "/no/1", site.base + "/no/2"] and site.base + "/no/frame" in asked
+    assert clicked.value.code == ErrorCode.ROBOTS_DISALLOWED and "/no/3 is refused" in clicked.value.message
+    assert f"led there from {site.base}/click" in clicked.value.message
     assert not any(hit.path.startswith("/no/") for hit in site.hits)
 
 

@@ -189,6 +189,8 @@ class BrowserTier:
                 from webferret.fetch.actions import perform
 
                 await perform(page, opts.actions, started + opts.timeout - READING_MARGIN)
+                if guard.main_error is not None:  # a step led where the guard or `admit` refused to go
+                    raise guard.main_error
                 _check_web(page.url, " after the steps")  # a click to a refused address shows an error page
                 html = await page.content()
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
@@ -321,8 +323,9 @@ class _Guard:
             await route.abort("blockedbyclient")  # pages are read one at a time: no pop-ups
             return
         try:
-            if navigation and request.frame.parent_frame is None and request.url != self._page:
-                await admitted(request.url, self._page, self._opts.admit)  # a redirect's, a script's
+            if navigation and request.url != self._page:  # a redirect's, a script's, a step's, a frame's
+                on = request.frame.url if request.frame.url.startswith(("http://", "https://")) else ""
+                await admitted(request.url, on or self._page, self._opts.admit)
             status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
             if navigation and request.frame.parent_frame is None:
