@@ -101,7 +101,7 @@ async def test_limits_globs_and_robots_can_be_set(site: SimWeb) -> None:
     assert globbed.not_followed["excluded"] == 3  # dig (excluded), swim and gone (not included)
     with pytest.raises(FerretError, match="depth 11"):
         CrawlOptions(depth=11)
-    for wrong in ({"depth": "1"}, {"depth": 1.5}, {"limit": None}, {"exclude": 7}):  # not a TypeError
+    for wrong in ({"depth": "1"}, {"depth": 1.5}, {"limit": None}, {"exclude": 7}, {"robots": "no"}):
         with pytest.raises(FerretError, match=next(iter(wrong))):
             CrawlOptions(**wrong)  # type: ignore[arg-type]
     assert CrawlOptions(include="/guide/*").include == ("/guide/*",)  # type: ignore[arg-type]

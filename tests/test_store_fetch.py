@@ -239,7 +239,7 @@ async def test_every_page_keeps_its_links_main_content_first(web: Web, ferret: F
     opened = await ferret.open(asked.handle, links=True)
     assert opened.links is not None and len(opened.links) == 8  # all of them: 4 guides, 3 menu links, privacy
     assert opened.links[-1].url == web.url("/privacy") and opened.links[-1].text == "Privacy"
-    two = await ferret.open(asked.handle, links=True, link_limit=2)
+    two = await ferret.open(asked.handle, link_limit=2)  # a limit asks for links, as the CLI's flag
     assert two.links == asked.links[:2] and two.links_total == 8  # cut: says how many there are
     assert opened.links_total is None and (await ferret.open(asked.handle)).links is None
 

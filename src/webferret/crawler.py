@@ -84,8 +84,17 @@ class CrawlOptions:
             message = f"limit {self.limit!r}: a whole number of pages from 1 to {MAX_CRAWL_PAGES}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         site_rules(self)
+        check_switches(self, "robots", "sitemap")
         if self.sitemap and self.depth == 0:
             message = "sitemap follows what the sitemaps list, a link hop: it needs depth 1 or more"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+
+
+def check_switches(options: object, *names: str) -> None:
+    """Refuse (`invalid_argument`) a switch of `options` that is no bool (`robots="no"` is truthy)."""
+    for name in names:
+        if not isinstance(getattr(options, name), bool):
+            message = f"{name}: true or false, not {getattr(options, name)!r}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 

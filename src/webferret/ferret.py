@@ -528,9 +528,11 @@ class Ferret:
         link_limit: int | None = None,
     ) -> OpenedPage:
         """Page `page` of a stored document; an unknown handle or a page past the end is `not_found`.
-        `links`: also the document's outgoing links, the first `link_limit` (by default the setting's)."""
+        `links`: also the document's outgoing links, the first `link_limit` (by default the setting's;
+        a `link_limit` given asks for them too, as the CLI's `--link-limit` and MCP's `link_limit`)."""
         from webferret.present.disclosure import open_document
 
+        links = links or link_limit is not None
         handle = handle_text(handle)
         check_count("page", page)
         for name, value, least in (

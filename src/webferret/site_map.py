@@ -25,6 +25,7 @@ from webferret.arguments import check_text, is_whole
 from webferret.crawler import (
     FOLLOWED_LINKS,
     Follow,
+    check_switches,
     robots_allowed,
     site_robots,
     site_rules,
@@ -66,6 +67,7 @@ class MapOptions:
             message = f"search {self.search[:60]!r}: it has no words to look for"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         site_rules(self)
+        check_switches(self, "robots", "sitemap")
 
 
 class MappedUrl(BaseModel):

@@ -68,6 +68,9 @@ async def test_options_that_are_no_search_options_are_named(tmp_path: Path) -> N
             await f.search("ferrets", {"results": 3})  # type: ignore[arg-type]
     assert caught.value.code == ErrorCode.INVALID_ARGUMENT
     assert caught.value.message == "options: a SearchOptions from search_options(...), not dict"
+    for wrong in ({"site": 5}, {"region": ["de-de"]}):
+        with pytest.raises(FerretError, match=f"{next(iter(wrong))}: a string"):
+            SearchOptions(**wrong)  # type: ignore[arg-type]
 
 
 def test_a_long_query_on_the_command_line_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

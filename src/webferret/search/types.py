@@ -58,6 +58,10 @@ class SearchOptions:
                 ErrorCode.INVALID_ARGUMENT,
                 f"time range {self.time_range!r}: one of {', '.join(TIME_RANGES)}",
             )
+        for name in ("region", "site"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), str):
+                kind = type(getattr(self, name)).__name__
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a string, not {kind}")
         if self.region is not None:
             try:
                 object.__setattr__(self, "region", region(self.region))  # `DE-de` is `de-de`
