@@ -236,3 +236,5 @@ def test_the_agent_view_says_how_many_are_not_shown_and_how_to_narrow_the_map() 
     cli = render_map(data, Fence.new(), style="cli")
     assert "narrow the map with --search, --include or --scope" in cli
     assert "more are not shown" not in render_map({**data, "total": 3}, Fence.new())
+    searched = render_map({**data, "search": "install"}, Fence.new())
+    assert "narrow the map with include= or scope=." in searched  # its search narrowed it already

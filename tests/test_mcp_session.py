@@ -381,7 +381,7 @@ async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_pa
         outline = await session.call_tool("web_open", {"handle": handle, "outline": True})
     assert opened.is_error and "blocked_domains" in opened.structured_content["error"]["message"]
     assert outline.is_error and "blocked_domains" in outline.structured_content["error"]["message"]
-    assert not searched.is_error and searched.structured_content["passages"] == []
+    assert searched.is_error and "blocked_domains" in searched.structured_content["error"]["message"]
 
 
 async def test_a_redirect_leads_nowhere_the_lists_or_robots_txt_refuse(site: str, tmp_path: Path) -> None:

@@ -582,6 +582,10 @@ class AgentTools:
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         """The passages matching `search`, ten a page (`page`: the next ten), best first."""
+        if args.handle is not None and self.domains.active:  # one document the lists refuse: said so
+            stored = await self.ferret.stored(args.handle)
+            if stored is not None:
+                self._refuse_listed(stored.page.final_url or stored.page.url)
         page = args.page or 1
         start = (page - 1) * PASSAGES
         # one more than the page holds says whether another follows; refused ones are left out first

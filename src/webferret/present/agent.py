@@ -318,6 +318,8 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         lines.append("Not listed: " + not_followed_text(data["not_listed"], {}) + ".")
     if len(body) < int(data.get("total") or 0):
         narrow = "search=, include= or scope=" if style == "mcp" else "--search, --include or --scope"
+        if data.get("search"):  # a search narrowed it already: the others narrow it further
+            narrow = "include= or scope=" if style == "mcp" else "--include or --scope"
         lines.append(f"{int(data['total']) - len(body)} more are not shown: narrow the map with {narrow}.")
     if body:
         read = "web_fetch(urls=[...])" if style == "mcp" else "webferret fetch URL... --agent"
