@@ -68,6 +68,7 @@ def test_page_view_error_and_continuation() -> None:
         "page": 1,
         "pages": 3,
         "tokens": 9000,
+        "outline": "webferret open a.example~1 --outline",  # it has headings to list
     }
     text = render_page_entry(entry, fence, max_tokens=3000)
     assert text.startswith("page 1 of 3 · handle a.example~1 · 9000 tokens in all\n" + fence.open_marker)

@@ -120,15 +120,19 @@ def test_the_agent_view_fences_the_headings_and_says_how_to_read_one() -> None:
 
 
 def test_the_first_page_of_a_long_document_points_to_its_outline() -> None:
-    assert 'web_open(handle="h~1", outline=true)' in continue_hint("h~1", 1, 5)
-    assert "outline" not in continue_hint("h~1", 2, 5) and "outline" not in continue_hint("h~1", 1, 2)
-    cli = continue_hint("h~1", 1, 4, 500, style="cli")
+    assert 'web_open(handle="h~1", outline=true)' in continue_hint("h~1", 1, 5, outlined=True)
+    assert "outline" not in continue_hint("h~1", 2, 5, outlined=True)
+    assert "outline" not in continue_hint("h~1", 1, 2, outlined=True)
+    assert "outline" not in continue_hint("h~1", 1, 5)  # a document without headings to list
+    cli = continue_hint("h~1", 1, 4, 500, style="cli", outlined=True)
     assert "webferret open h~1 --outline --page-tokens 500 --agent" in cli
     paged = first_page(_page(), 300, 4000)
     assert (
         f"headings and their pages: webferret open {handle_for(URL)} --outline --page-tokens 300"
         in paged.content
     )
+    plain = first_page(_page("# Title\n\n" + "Words without any heading. " * 400), 300, 4000)
+    assert "continue with" in plain.content and "headings and their pages" not in plain.content
 
 
 def test_web_open_takes_outline_with_a_handle_and_nothing_that_reads_a_page() -> None:

@@ -139,6 +139,7 @@ def test_first_page_says_how_to_continue() -> None:
 
 def test_open_document_numbers_pages() -> None:
     page = _long_page()
+    page = page.model_copy(update={"content": page.content.replace("Paragraph", "## Part\n\nParagraph")})
     last = open_document(page, 1, 500, 4000).pages
     tail = open_document(page, last, 500, 4000)
     assert tail.next is None and tail.page == tail.pages

@@ -308,7 +308,7 @@ async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str
         return entry
     if page.handle and hasattr(ferret, "open"):
         opened = await ferret.open(page.handle, 1, page_tokens=max_tokens)
-        entry.update(content=opened.content, page=opened.page, pages=opened.pages)
+        entry.update(content=opened.content, page=opened.page, pages=opened.pages, outline=opened.outline)
         return entry
     cut = len(page.content) * max_tokens // max(tokens, 1)
     entry["content"] = page.content[:cut] + "\n\n[clipped: no store to continue from]"
@@ -540,7 +540,10 @@ class AgentTools:
         )
         self._refuse_listed(opened.url)
         data = opened.model_dump(mode="json")
-        hint = views.continue_hint(opened.handle, opened.page, opened.pages, args.max_tokens)
+        outlined = opened.page == 1 and opened.outline is not None
+        hint = views.continue_hint(
+            opened.handle, opened.page, opened.pages, args.max_tokens, outlined=outlined
+        )
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
         stored = await self.ferret.stored(args.handle)  # the header counts the document, not this page
         entry = views.opened_entry(data, stored.page.tokens if stored is not None else None)

@@ -61,12 +61,19 @@ def diff_call(handle: str, style: Style = "mcp") -> str:
 
 
 def continue_hint(
-    handle: str | None, page: int, pages: int, max_tokens: int | None = None, style: Style = "mcp"
+    handle: str | None,
+    page: int,
+    pages: int,
+    max_tokens: int | None = None,
+    style: Style = "mcp",
+    outlined: bool = False,
 ) -> str:
+    """How to read on from page `page` of `pages`; `outlined`: the document has headings to list
+    (`OpenedPage.outline`), so its first page also says how to jump to a section."""
     if not handle or page >= pages:
         return ""
     hint = f"Page {page} of {pages}. Continue with {open_call(handle, page + 1, max_tokens, style)}"
-    if page == 1 and pages >= OUTLINE_FROM_PAGES:
+    if page == 1 and pages >= OUTLINE_FROM_PAGES and outlined:
         hint += f", or jump to a section: {outline_call(handle, max_tokens, style)} lists the headings' pages"
     return hint + "."
 
@@ -181,7 +188,7 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
         changed = change.startswith("changed") and entry.get("handle")
         facts.append(f"{change} ({diff_call(entry['handle'], style)} shows what)" if changed else change)
     parts = [" · ".join(facts), fence.wrap(_page_body(entry), source=str(entry.get("url")))]
-    hint = continue_hint(entry.get("handle"), page, pages, max_tokens, style)
+    hint = continue_hint(entry.get("handle"), page, pages, max_tokens, style, bool(entry.get("outline")))
     if hint:
         parts.append(hint)
     return "\n".join(parts)

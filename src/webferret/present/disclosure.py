@@ -39,7 +39,7 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
     following = outline = None
     if number < len(pieces):
         following = continue_command(handle, number + 1, page_tokens, default_page_tokens)
-    if number == 1 and len(pieces) >= OUTLINE_FROM_PAGES:
+    if number == 1 and len(pieces) >= OUTLINE_FROM_PAGES and _has_outline(page):
         outline = outline_command(handle, page_tokens, default_page_tokens)
     return OpenedPage(
         handle=handle,
@@ -56,6 +56,13 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
     )
 
 
+def _has_outline(page: Page) -> bool:
+    """Whether a document's outline lists more than its title: two headings or more."""
+    from webferret.present.outline import headings_of
+
+    return len(headings_of(page.content, page.format)[:2]) == 2
+
+
 def first_page(page: Page, max_tokens: int, default_page_tokens: int) -> Page:
     """`page` itself when it fits `max_tokens`; else its first page plus a line saying how to go on.
 
@@ -64,11 +71,7 @@ def first_page(page: Page, max_tokens: int, default_page_tokens: int) -> Page:
     if not page.ok or not page.handle or estimate_tokens(page.content) <= max_tokens:
         return page
     opened = open_document(page, 1, max_tokens, default_page_tokens)
-    outline = ""
-    if opened.pages >= OUTLINE_FROM_PAGES:
-        outline = (
-            f"; headings and their pages: {outline_command(page.handle, max_tokens, default_page_tokens)}"
-        )
+    outline = f"; headings and their pages: {opened.outline}" if opened.outline else ""
     note = (
         f"[page 1 of {opened.pages} of {page.handle} ({page.tokens or estimate_tokens(page.content)} "
         f"tokens in all); continue with: {opened.next}{outline}]"
