@@ -41,5 +41,6 @@ def test_tracking_parameters_are_not_part_of_a_handle() -> None:
 def test_dot_segments_are_resolved_as_a_client_sends_the_url() -> None:
     one = handle_for("https://x.org/art/1")
     assert handle_for("https://x.org/./art/1") == handle_for("https://x.org/art/y/../1") == one
+    assert handle_for("https://x.org/%2e/art/1") == handle_for("https://x.org/art/y/%2E%2e/1") == one
     assert canonical_url("https://x.org/a/b/..") == "https://x.org/a/"
     assert canonical_url("https://x.org/.well-known/x") == "https://x.org/.well-known/x"  # no dot segment

@@ -46,17 +46,18 @@ def _canonical(url: str) -> str:
 def without_dot_segments(path: str) -> str:
     """`path` with RFC 3986's dot segments resolved (`/a/./b`, `/a/x/../b` are `/a/b`), as a
     client sends it: one page, one handle."""
-    if "/." not in path:
+    if "/." not in path and "%2e" not in path.lower():
         return path
     segments = path.split("/")
     kept: list[str] = []
     for segment in segments[1:]:
-        if segment == "..":
+        dots = segment.lower().replace("%2e", ".")  # `%2e` is a dot, as a client reads it
+        if dots == "..":
             if kept:
                 kept.pop()
-        elif segment != ".":
+        elif dots != ".":
             kept.append(segment)
-    folder = segments[-1] in (".", "..") and bool(kept)  # `/a/b/..` is the folder `/a/`
+    folder = segments[-1].lower().replace("%2e", ".") in (".", "..") and bool(kept)  # `/a/b/..`: `/a/`
     return "/" + "/".join(kept) + ("/" if folder else "")
 
 
