@@ -100,7 +100,8 @@ class SessionStore:
             return page
         from webferret.tokens import content_tokens  # imported once pages arrive, not on a search's way out
 
-        handle = self.remember(read_handle(page), read_handle(page), replace=False)
+        read_at = read_handle(page)  # a document is named where it was read (its redirects' end)
+        handle = self.remember(read_at, read_at, replace=False)
         handle = variant_handle(handle, page_key(page))  # a variant is stored beside its document
         page = page.model_copy(update={"handle": handle, "tokens": content_tokens(page)})
         write = asyncio.create_task(self.keep(page, headers, exempt, private))

@@ -40,8 +40,8 @@ class OpenedPage(BaseModel):
     next: str | None = Field(default=None, description="the command that reads the next page")
     outline: str | None = Field(
         default=None,
-        description="on the first page of a document of 3 pages or more: the command that lists its "
-        "headings with the pages they are on",
+        description="on the first page of a document of 3 pages or more with headings to list: the "
+        "command that lists its headings with the pages they are on",
     )
     format: OutputFormat = Field(default="markdown", description="the reading's format (a variant's own)")
     fetched_at: datetime | None = Field(
