@@ -144,6 +144,8 @@ is copied as it is (`web_open(handle=...)`), never with the next word glued to i
 def _datamark_line(line: str, mark: str) -> str:
     stripped = line.lstrip(" \t")
     indent = line[: len(line) - len(stripped)]
+    if "~" not in stripped:  # no handle in the line: every space is marked
+        return indent + re.sub(r"[ \t]+", mark, stripped.rstrip(" \t"))
     words = re.split(r"[ \t]+", stripped.rstrip(" \t"))
     joined = [words[0]]
     for before, word in pairwise(words):
