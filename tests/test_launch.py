@@ -66,3 +66,26 @@ def test_ctrl_c_while_the_program_starts_is_said_without_a_traceback(tmp_path: o
         assert "Traceback" not in done.stderr, (delay, done.stderr)
         if done.returncode == 130:  # interrupted (not finished before the signal came)
             assert "interrupted" in done.stderr and json.loads(done.stdout)["meta"]["interrupted"], delay
+
+
+def test_a_ctrl_c_in_a_callback_python_cannot_raise_from_is_raised_where_the_code_goes_on() -> None:
+    """A KeyboardInterrupt inside the import system's lock clean-up (a weakref callback) would print
+    `Exception ignored ... Traceback`; the program's hook sends the signal again instead."""
+    script = (
+        "import sys, time, weakref\n"
+        "import webferret.launch as launch\n"
+        "sys.unraisablehook = launch._quiet_interrupt\n"
+        "class Thing: pass\n"
+        "thing = Thing()\n"
+        "def callback(_):\n"
+        "    raise KeyboardInterrupt\n"
+        "ref = weakref.ref(thing, callback)\n"
+        "try:\n"
+        "    del thing\n"
+        "    time.sleep(1)\n"
+        "    print('went on')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "interrupted" and "Traceback" not in done.stderr, done.stderr

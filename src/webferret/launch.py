@@ -25,6 +25,7 @@ def entry() -> None:
     clients and worker pools shut down), so the interpreter's own teardown (collecting every module,
     joining an idle warm-up thread) would only add tens of milliseconds to every command.
     """
+    sys.unraisablehook = _quiet_interrupt  # before anything is imported: see there
     try:
         _closed_streams_to_devnull()
         from webferret.handoff import handoff
@@ -43,6 +44,22 @@ def entry() -> None:
         except (BrokenPipeError, ValueError):  # a reader that left; a closed stream
             pass
     os._exit(code)
+
+
+def _quiet_interrupt(unraisable: object) -> None:
+    """`sys.unraisablehook`: a Ctrl-C that lands inside a callback Python cannot raise from (the
+    import system's module-lock clean-up, while the program's modules load) is not printed as
+    `Exception ignored ... Traceback`: the signal is sent again, so it is raised where the code
+    goes on and said once, as `interrupted`, by the entry's own handling. Anything else goes to
+    Python's own hook."""
+    if getattr(unraisable, "exc_type", None) is KeyboardInterrupt:
+        import signal
+        import threading
+
+        # a moment later, from another thread: sent from here, it would be raised inside this hook
+        threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return
+    sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
 
 
 def _interrupted_early() -> int:
