@@ -103,8 +103,7 @@ def extract_options_of(ferret: Ferret, p: ReadingParams) -> Any:
 
 
 async def _open(ferret: Ferret, p: OpenParams) -> Envelope:
-    links = p.links or p.link_limit is not None
-    opened = await ferret.open(p.handle, p.page, p.page_tokens, links=links, link_limit=p.link_limit)
+    opened = await ferret.open(p.handle, p.page, p.page_tokens, links=p.links, link_limit=p.link_limit)
     return data_envelope(opened)
 
 
