@@ -47,9 +47,7 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
     imported = 0
     try:
         for where, line in _lines(args.files, most=LINE_BYTES_PER_BODY * settings.max_bytes):
-            page = _page(line, where, skipped) if line else None
-            if not line:
-                skipped.append(f"{where}: a line longer than its body may be (setting max_bytes)")
+            page = _page(line, where, skipped)
             if page is not None:
                 batch.append((page, {}))
             if len(batch) >= BATCH:
@@ -67,7 +65,9 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
     if args.json:
         envelope_json(True, data=data)
     else:
-        sys.stdout.write(f"imported {imported} page{'' if imported == 1 else 's'}, skipped {len(skipped)}\n")
+        from webferret.present.agent import counted
+
+        sys.stdout.write(f"imported {counted(imported, 'page')}, skipped {len(skipped)}\n")
     return EXIT_OK if imported or not skipped else EXIT_FAILED
 
 
@@ -101,11 +101,15 @@ def _numbered(name: str, stream: TextIO, most: int) -> Iterator[tuple[str, str]]
 
 
 def _page(line: str, where: str, skipped: list[str]) -> Any:
-    """The exported page on `line`, or None (its problem added to `skipped`)."""
+    """The exported page on `line` ("" for a line read past, too long), or None (its problem added
+    to `skipped`)."""
     from pydantic import ValidationError
 
     from webferret.models import Page
 
+    if not line:
+        skipped.append(f"{where}: a line longer than its body may be (setting max_bytes)")
+        return None
     try:
         page = Page.model_validate_json(line)
     except ValidationError as exc:
