@@ -58,9 +58,11 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
 
 def _has_outline(page: Page) -> bool:
     """Whether a document's outline lists more than its title: two headings or more."""
-    from webferret.present.outline import headings_of
+    from itertools import islice
 
-    return len(headings_of(page.content, page.format)[:2]) == 2
+    from webferret.present.outline import iter_headings
+
+    return len(list(islice(iter_headings(page.content, page.format), 2))) == 2
 
 
 def first_page(page: Page, max_tokens: int, default_page_tokens: int) -> Page:

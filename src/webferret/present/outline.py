@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -34,15 +34,19 @@ TITLE_CHARS = 200
 
 def headings_of(content: str, fmt: str = "markdown") -> list[tuple[int, int, str]]:
     """(offset, level, title) of each heading of `content`, in document order."""
+    return list(iter_headings(content, fmt))
+
+
+def iter_headings(content: str, fmt: str = "markdown") -> Iterator[tuple[int, int, str]]:
+    """`headings_of`, one heading at a time, for a caller that needs only the first few."""
     if fmt == "text":
-        return []
+        return
     if fmt == "html":
-        found = [
-            (m.start(), int(m.group(1)), _clean(html.unescape(_TAG.sub(" ", m.group(2)))))
-            for m in _HTML_HEADING.finditer(content)
-        ]
-        return [(at, level, title) for at, level, title in found if title]
-    found: list[tuple[int, int, str]] = []
+        for m in _HTML_HEADING.finditer(content):
+            title = _clean(html.unescape(_TAG.sub(" ", m.group(2))))
+            if title:
+                yield m.start(), int(m.group(1)), title
+        return
     fence: str | None = None
     offset = 0
     for line in content.splitlines(keepends=True):
@@ -52,9 +56,8 @@ def headings_of(content: str, fmt: str = "markdown") -> list[tuple[int, int, str
         match = None if inside or fence is not None else _ATX.match(bare.rstrip("\r\n"))
         title = _clean(match.group(2) or "") if match else ""
         if match and title:
-            found.append((offset, len(match.group(1)), title))
+            yield offset, len(match.group(1)), title
         offset += len(line)
-    return found
 
 
 def _clean(title: str) -> str:
