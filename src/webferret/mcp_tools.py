@@ -563,14 +563,8 @@ class AgentTools:
     async def _outline(self, handle: str, page_tokens: int, asked_tokens: int | None) -> Answer:
         outline = await self.ferret.outline(handle, page_tokens)
         self._refuse_listed(outline.url)
-        from webferret.present.outline import shown_headings
-
-        data = outline.model_dump(mode="json")
-        text = views.render_outline(data, self.fence(), asked_tokens)
-        shown = shown_headings(data["headings"], views.OUTLINE_HEADINGS)
-        if len(shown) < len(data["headings"]):  # the structured content holds what the text shows
-            data.update(headings=shown, headings_total=len(data["headings"]))
-        return Answer(text, data)
+        data = views.cut_outline(outline.model_dump(mode="json"))  # the structured content: as shown
+        return Answer(views.render_outline(data, self.fence(), asked_tokens), data)
 
     async def _listed(self, site: str | None) -> Answer:
         if not self.domains.active:

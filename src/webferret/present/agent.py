@@ -226,19 +226,33 @@ def render_pages(
 OUTLINE_HEADINGS = 200  # an agent's outline: a long reference's every heading would be a page itself
 
 
+def cut_outline(data: JSON) -> JSON:
+    """An outline (`DocumentOutline` as JSON) holding only the headings its view shows, with
+    `headings_total` when some are left out: what an agent is sent beside the text."""
+    from webferret.present.outline import shown_headings
+
+    headings: Sequence[JSON] = data.get("headings") or []
+    shown = shown_headings(headings, OUTLINE_HEADINGS)
+    return (
+        data if len(shown) == len(headings) else {**data, "headings": shown, "headings_total": len(headings)}
+    )
+
+
 def render_outline(data: JSON, fence: Fence, max_tokens: int | None = None, style: Style = "mcp") -> str:
     """A stored document's outline (`DocumentOutline` as JSON): the facts, the fenced headings (the
-    page's words) with their pages, and how to read one (`max_tokens`: the page size asked for)."""
+    page's words) with their pages, and how to read one (`max_tokens`: the page size asked for).
+    With `headings_total`, `headings` are those shown already (`cut_outline`)."""
     from webferret.present.outline import outline_table
 
     headings: Sequence[JSON] = data.get("headings") or []
+    total = int(data.get("headings_total") or len(headings))
     handle = str(data.get("handle"))
     head = (
         f"Outline of {handle}: {counted(int(data['pages']), 'page')} of {data['page_tokens']} tokens, "
-        f"{data['tokens']} tokens in all, {counted(len(headings), 'heading')}"
+        f"{data['tokens']} tokens in all, {counted(total, 'heading')}"
     )
     title = one_line(str(data.get("title") or data.get("url")), 200)
-    body = "\n".join([f"# {title}", "", *outline_table(headings, OUTLINE_HEADINGS)])
+    body = "\n".join([f"# {title}", "", *outline_table(headings, OUTLINE_HEADINGS, total)])
     lines = [fence.directive(), "", head, fence.wrap(body, source=str(data.get("url")))]
     if not headings and data.get("format") == "text":
         lines.append("A plain-text reading has no headings; the Markdown reading's outline has them.")

@@ -110,12 +110,15 @@ def _section_ends(found: Sequence[tuple[int, int, str]], length: int) -> list[in
     return ends[::-1]
 
 
-def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None) -> list[str]:
+def outline_table(
+    headings: Sequence[Mapping[str, Any]], most: int | None = None, total: int | None = None
+) -> list[str]:
     """The headings (`Heading` as JSON) as aligned lines: page, tokens, the title indented by its
     level. With `most`, the deepest levels are left out until the rest fit; the room left is then
     given to the subsections of the largest sections, whole; a last line says how many headings
-    are not shown."""
+    are not shown (`total`: how many the document has, when `headings` were cut already)."""
     shown = list(headings) if most is None else shown_headings(headings, most)
+    total = len(headings) if total is None else total
     if not shown:
         return ["(no headings)"]
     top = min(int(heading["level"]) for heading in shown)
@@ -123,8 +126,8 @@ def outline_table(headings: Sequence[Mapping[str, Any]], most: int | None = None
     for heading in shown:
         indent = "  " * (int(heading["level"]) - top)
         lines.append(f"{heading['page']:>4}  {heading['tokens']:>6}  {indent}{heading['title']}")
-    if len(shown) < len(headings):
-        lines.append(f"({len(headings) - len(shown)} more headings not shown: subsections first)")
+    if len(shown) < total:
+        lines.append(f"({total - len(shown)} more headings not shown: subsections first)")
     return lines
 
 
