@@ -20,8 +20,27 @@ def test_whole_number_bounds() -> None:
 def test_seconds() -> None:
     assert seconds()("0.5") == 0.5
     assert seconds(zero=True)("0") == 0
-    for bad in ("0", "-1", "nan", "inf", "soon"):
-        with pytest.raises(argparse.ArgumentTypeError, match="seconds above 0"):
+    assert seconds()("86400") == 86400
+    for bad in ("0", "-1", "nan", "inf", "soon", "86401", "1e300"):
+        with pytest.raises(argparse.ArgumentTypeError, match="seconds above 0, at most 86400"):
             seconds()(bad)
-    with pytest.raises(argparse.ArgumentTypeError, match="0 or more"):
-        seconds(zero=True)("-1")
+    with pytest.raises(argparse.ArgumentTypeError, match="from 0 to 60"):
+        seconds(zero=True, most=60)("-1")
+    with pytest.raises(argparse.ArgumentTypeError, match="from 0 to 60"):
+        seconds(zero=True, most=60)("61")
+
+
+def test_a_search_time_limit_is_named_by_its_own_name() -> None:
+    """`engine_timeout` past a day reached the engines' libraries, which failed each with their
+    own words; `verify_timeout` past a day was refused as `timeout`, a name a search does not take."""
+    from webferret.fetch.types import FetchOptions
+    from webferret.models import FerretError
+    from webferret.search.types import SearchOptions
+
+    for name in ("engine_timeout", "verify_timeout"):
+        with pytest.raises(FerretError, match=f"^{name}: a number of seconds above 0 and at most 86400"):
+            SearchOptions(**{name: 1e300})
+    with pytest.raises(FerretError, match=r"^verify_timeout: "):
+        FetchOptions(timeout=1e9, budget=1e9, timed_by="verify_timeout")
+    with pytest.raises(FerretError, match=r"^budget: "):
+        FetchOptions(budget=0)

@@ -290,6 +290,9 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
             "selector",
         ),
         (api.client.get("/r/http://x.example/a%0Ab"), 400, "line break"),
+        (api.client.get("/search", params={"q": "x", "engine_timeout": "1e300"}), 400, "'engine_timeout'"),
+        (api.client.get("/s/rust?n=2"), 400, "without a query string (got 'n=2')"),  # not "rust" alone
+        (api.client.get("/crawl", params={"url": "http://x.example/", "max_chars": "5"}), 400, "max_chars"),
     ]
     deleted = next(answer for answer, _, said in calls if said.startswith("DELETE"))
     assert deleted.headers["allow"] == "GET, HEAD, POST"  # the 405 says what the path takes
@@ -358,6 +361,10 @@ def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
         assert body.endswith("/" + endpoint.params.__name__)
         assert ("application/x-ndjson" in asked["get"]["responses"]["200"]["content"]) == (
             endpoint.lines is not None
+        )
+    for path in ("/r/{url}", "/s/{q}"):  # a bad parameter's answer is the JSON error, as served
+        assert {"text/markdown", "application/json"} <= set(
+            described["paths"][path]["get"]["responses"]["default"]["content"]
         )
     url = next(p for p in described["paths"]["/fetch"]["get"]["parameters"] if p["name"] == "url")
     assert url["required"] and url["schema"]["type"] == "array" and url["explode"]

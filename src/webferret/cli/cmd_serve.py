@@ -12,6 +12,7 @@ import argparse
 from webferret.cli.numbers import seconds
 
 DEFAULT_IDLE_TIMEOUT = 1800.0
+MOST_IDLE = 7 * 86_400.0  # a week; 0 is never
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument(
         "--idle-timeout",
-        type=seconds(zero=True),
+        type=seconds(zero=True, most=MOST_IDLE),
         default=DEFAULT_IDLE_TIMEOUT,
         metavar="SECONDS",
         help=f"end after this long without a call; 0 = never (default {DEFAULT_IDLE_TIMEOUT:g})",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Callable
 from typing import TypeVar
+
+from webferret.limits import MAX_SECONDS
 
 N = TypeVar("N", int, float)
 
@@ -16,10 +17,10 @@ def whole_number(low: int = 1, high: int | None = None, unit: str = "") -> Calla
     return _number(int, lambda value: low <= value and (high is None or value <= high), wanted)
 
 
-def seconds(zero: bool = False) -> Callable[[str], float]:
-    """A finite number of seconds, above 0 (or with `zero`, 0 or more)."""
-    wanted = "a number of seconds, 0 or more" if zero else "a number of seconds above 0"
-    return _number(float, lambda value: math.isfinite(value) and (value > 0 or (zero and value == 0)), wanted)
+def seconds(zero: bool = False, most: float = MAX_SECONDS) -> Callable[[str], float]:
+    """A number of seconds above 0 (or with `zero`, 0 or more), at most `most`."""
+    wanted = f"a number of seconds {'from 0 to' if zero else 'above 0, at most'} {most:g}"
+    return _number(float, lambda value: (value > 0 or (zero and value == 0)) and value <= most, wanted)
 
 
 def _number(read: Callable[[str], N], fits: Callable[[N], bool], wanted: str) -> Callable[[str], N]:

@@ -28,6 +28,16 @@ def browser_only_asked(values: Mapping[str, Any]) -> str | None:
     return next((name for name in BROWSER_ONLY if values.get(name) not in (None, False, "", ())), None)
 
 
+def check_seconds(name: str, seconds: object) -> None:
+    """A time limit (`name`: the setting or argument it is): a number above 0, at most a day, or
+    `invalid_argument` naming it."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_SECONDS:
+        from webferret.models import ErrorCode, FerretError
+
+        message = f"{name}: a number of seconds above 0 and at most {MAX_SECONDS:g}, not {seconds!r}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+
+
 @dataclass(frozen=True)
 class FetchOptions:
     """Limits and switches of one fetch call; defaults come from `Settings`."""
@@ -60,17 +70,8 @@ class FetchOptions:
     timed_by: str = "timeout"
 
     def __post_init__(self) -> None:
-        for name in ("timeout", "budget"):
-            seconds = getattr(self, name)
-            if (
-                isinstance(seconds, bool)
-                or not isinstance(seconds, int | float)
-                or not 0 < seconds <= MAX_SECONDS
-            ):
-                from webferret.models import ErrorCode, FerretError
-
-                message = f"{name}: a number of seconds above 0 and at most {MAX_SECONDS:g}, not {seconds!r}"
-                raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        for name in ("timeout", "budget"):  # a search's verify_timeout sets both
+            check_seconds(name if self.timed_by == "timeout" else self.timed_by, getattr(self, name))
         if self.wait_for is not None:
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
         if self.actions:

@@ -23,7 +23,7 @@ from webferret.http_api.params import (
     SiteParams,
     StoredParams,
 )
-from webferret.models import Envelope, Page
+from webferret.models import Envelope, ErrorCode, FerretError, Page
 from webferret.present.envelopes import (
     crawl_envelope,
     data_envelope,
@@ -147,6 +147,12 @@ def _crawl_options(ferret: Ferret, p: CrawlParams) -> Any:
 
 
 async def _crawl(ferret: Ferret, p: CrawlParams) -> Envelope:
+    if p.max_chars is not None:  # as `crawl --max-chars` without --jsonl is refused
+        message = (
+            "max_chars clips the pages a streamed crawl answers (Accept: application/x-ndjson); "
+            "without it the crawl answers no page text"
+        )
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     options, fetch = _crawl_options(ferret, p), _site_fetch(ferret, p)
     return crawl_envelope(await ferret.crawl(p.url, options, fetch=fetch, fresh=p.fresh))
 

@@ -55,6 +55,12 @@ async def searcher(request: Request) -> Response:
     from webferret.search.present import render_result
 
     query = unquote_plus(path_after(request, "/s/"))
+    if request.url.query:  # `/s/rust?n=2` would search "rust" alone, its `n` unsaid
+        message = (
+            f"/s/ takes the query as its path, without a query string (got {request.url.query[:40]!r}): "
+            "write a '?' of the query %3F, and give options as headers (X-Webferret-N: 5)"
+        )
+        raise ParamError(message)
     asked = SearchParams.from_query([("q", query), *options(request.headers.items(), "q")])
     found = await unless_gone(request, searched(request.app.state.ferret, asked))
     if found is None:

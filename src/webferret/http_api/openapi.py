@@ -61,11 +61,14 @@ def document(endpoints: dict[str, Any], version: str, token: bool) -> dict[str, 
         "image/png": {"schema": {"type": "string", "format": "binary"}},
     }
     summary = "one page as Markdown (or its envelope, or its picture, by Accept)"
-    paths["/r/{url}"] = _as_markdown("read", summary, url, _query(schemas["FetchParams"]), by_accept)
+    envelope = refs[(Envelope, "serialization")]
+    paths["/r/{url}"] = _as_markdown(
+        "read", summary, url, _query(schemas["FetchParams"]), envelope, by_accept
+    )  # fmt: skip
     query = {"name": "q", "description": "what to search for, after /s/ (`+` or %20 between words)"}
     paths["/s/{q}"] = _as_markdown(
         "search_markdown", "a search as Markdown, as webferret search shows it", query,
-        _query(schemas["SearchParams"]),
+        _query(schemas["SearchParams"]), envelope,
     )  # fmt: skip
     extracted = _answer(
         "the page the document holds",
@@ -163,10 +166,12 @@ def _as_markdown(
     summary: str,
     path: dict[str, Any],
     parameters: list[dict[str, Any]],
+    envelope: dict[str, Any],
     also: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`/r/{url}` or `/s/{query}`: `path` is the path's parameter; the JSON endpoint's other
-    `parameters` are `X-Webferret-*` headers; the answer is Markdown (or `also`'s, by `Accept`)."""
+    `parameters` are `X-Webferret-*` headers; the answer is Markdown (or `also`'s, by `Accept`).
+    A failure is its error line, or the error `envelope` (a bad parameter, or JSON asked for)."""
     headers = []
     for parameter in parameters:
         if parameter["name"] == path["name"]:
@@ -186,7 +191,11 @@ def _as_markdown(
             "parameters": [{**path, "in": "path", "required": True, "schema": {"type": "string"}}, *headers],
             "responses": {
                 "200": {"description": summary, "content": text | (also or {})},
-                "default": {"description": "it failed: its error line", "content": text},
+                "default": {
+                    "description": "it failed: its error line; a bad parameter (or a failure with "
+                    "Accept: application/json) is the error envelope",
+                    "content": text | {"application/json": {"schema": envelope}},
+                },
             },
         }
     }

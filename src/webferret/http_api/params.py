@@ -22,6 +22,7 @@ from webferret.limits import (
     MAX_PASSAGES,
     MAX_QUERY_CHARS,
     MAX_READ,
+    MAX_SECONDS,
     MIN_PAGE_TOKENS,
 )
 from webferret.models import OutputFormat
@@ -29,8 +30,8 @@ from webferret.models import OutputFormat
 MAX_API_URLS = 100
 """The most URLs one `/fetch` reads (a longer list is several calls, or the CLI's `--urls-from`)."""
 
-Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-"""A time limit: a number of seconds above 0 (not infinite: a call always ends)."""
+Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
+"""A time limit: a number of seconds above 0, at most a day (a call always ends)."""
 
 
 class Params(BaseModel):

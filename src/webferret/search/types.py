@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from webferret.config import region
+from webferret.fetch.types import check_seconds
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 from webferret.net.hostspec import site_host
 
@@ -53,6 +54,8 @@ class SearchOptions:
     admit: Callable[[str], Awaitable[ErrorInfo | None]] | None = None
 
     def __post_init__(self) -> None:
+        for name in ("engine_timeout", "verify_timeout"):
+            check_seconds(name, getattr(self, name))
         if self.time_range is not None and self.time_range not in TIME_RANGES:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,
