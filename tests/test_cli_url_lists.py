@@ -80,3 +80,14 @@ def test_list_problems_are_usage_errors(
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert err.startswith(f"webferret: error: invalid_argument: {message}")
+
+
+def test_an_argument_with_spaces_around_it_is_shown(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """The core reads " URL " as URL; the human view waited for the page under its spaced spelling,
+    so it printed nothing for it (and exit 0 when another page of the call was read)."""
+    code = main(["fetch", *ALLOW, f" {simweb.url('/text')} ", simweb.url("/json")])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Traceback" not in err
+    assert out.count("/text") >= 1 and out.count("/json") >= 1, out

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from webferret.arguments import url_list
 from webferret.models import ErrorCode, FerretError
 
 STDIN = "-"
@@ -55,7 +56,7 @@ def gather_urls(arguments: Sequence[str], lists: Sequence[str]) -> list[str]:
     if not urls:
         named = " and ".join(name if name != STDIN else "standard input" for name in [*arguments, *lists])
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"no URLs given: {named} held none")
-    return urls
+    return url_list(urls)  # stripped as the core strips them, so its pages are found by their URLs
 
 
 def reads_lists(arguments: Sequence[str], lists: Sequence[str]) -> bool:
