@@ -8,7 +8,7 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -409,3 +409,35 @@ async def test_connects_to_an_existing_browser_over_cdp(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+async def test_a_cold_start_is_not_the_pages_time_and_a_slow_page_is_a_timeout() -> None:
+    """With the browser asked for, Chromium's launch is not counted in the page's `timeout` (a page
+    answering in 1.2 s failed at `timeout=2` behind a cold start); a page the browser cannot load in
+    its time is `timeout`, showing where it struck (it was `connect_failed` with Playwright's words)."""
+    import time
+
+    from webferret.fetch.fetcher import Fetcher
+
+    def late(seconds: float) -> Callable[[Hit], Reply]:
+        def answer(hit: Hit) -> Reply:
+            time.sleep(seconds)
+            return 200, {"content-type": "text/html"}, b"<html><body><p>late but here</p></body></html>"
+
+        return answer
+
+    opts = replace(OPTS, timeout=2.0, tier="browser", allow_hosts=("127.0.0.1",))
+    with serve() as site:
+        site.routes["/soon"] = late(1.2)
+        site.routes["/never"] = late(6)
+        cold = Fetcher(SETTINGS)
+        try:
+            raw = await cold.fetch(site.base + "/soon", opts)
+            assert b"late but here" in raw.body and raw.fetched_via == "browser"
+            with pytest.raises(FerretError) as info:
+                await cold.fetch(site.base + "/never", opts)
+        finally:
+            await cold.aclose()
+    error = info.value
+    assert error.code == ErrorCode.TIMEOUT and "setting timeout; browser tier" in error.message, error
+    assert error.trail and error.trail[-1]["error"] == "timeout" and error.trail[-1]["via"] == "browser"

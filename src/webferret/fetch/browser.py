@@ -97,7 +97,8 @@ class BrowserTier:
         heap = f"--js-flags=--max-old-space-size={self._settings.browser_heap_mb}"
         return [*QUIET_FLAGS, *FENCE_FLAGS, heap]
 
-    async def _ensure(self) -> tuple[Playwright, Browser]:
+    async def ready(self) -> tuple[Playwright, Browser]:
+        """The running browser, launched first if there is none (or it went away)."""
         async with self._lock:
             if self._browser is not None and not self._browser.is_connected():
                 await self._gone()  # it crashed or was killed: a resident session starts another
@@ -141,8 +142,8 @@ class BrowserTier:
     async def fetch(self, target: Target, opts: FetchOptions, policy: UrlPolicy) -> RawResponse:
         """Render `target` (vetted by the caller); redirects are followed inside, each hop vetted."""
         url = target.url
-        started = time.monotonic()  # the fetch's clock (`Fetcher.fetch`) counts a cold start too:
-        await self._ensure()  # so do this tier's deadlines, or the fetch's would strike first
+        started = time.monotonic()  # the fetch's clock (`Fetcher.fetch`) counts a launch it did not
+        await self.ready()  # make first (an escalation's): so do this tier's deadlines, or its would strike
         try:
             async with asyncio.timeout(max(0.1, opts.timeout - (time.monotonic() - started))):
                 try:
@@ -159,7 +160,7 @@ class BrowserTier:
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
 
     async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
-        pw, browser = await self._ensure()
+        pw, browser = await self.ready()
         major = browser.version.split(".")[0]
         device = dict(pw.devices[MOBILE_DEVICE]) if opts.mobile else {}
         device.pop("default_browser_type", None)
@@ -375,9 +376,15 @@ class _Guard:
         raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
     def error_for(self, exc: Exception) -> FerretError:
-        """The page's own navigation failed: the guard's reason when it refused, else a connect failure."""
+        """The page's own navigation failed: the guard's reason when it refused, a time-out when it
+        took the page's time, else a connect failure."""
+        from playwright.async_api import TimeoutError as NavigationTimeout
+
         if self.main_error is not None:
             return self.main_error
+        if isinstance(exc, NavigationTimeout):
+            setting = f"per-page timeout, setting {self._opts.timed_by}; browser tier"
+            return FerretError(ErrorCode.TIMEOUT, f"not rendered within {self._opts.timeout:g} s ({setting})")
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         message = f"the browser could not load the page: {quoted(first, 200)}"  # its text may quote the page
         return FerretError(ErrorCode.CONNECT_FAILED, message)

@@ -101,6 +101,8 @@ class Fetcher:
         `capped` False: outside the per-host cap (a robots.txt, read while pages of its host may hold
         every slot, one of them waiting for it: a redirect's next hop is admitted inside its fetch)."""
         progress = [] if progress is None else progress
+        if opts.tier == "browser":  # a cold start of the browser asked for is not the page's time
+            await self.tier_for("browser").ready()
         async with self._host_slot(url, opts) if capped else contextlib.nullcontext():
             started = time.monotonic()
             try:
@@ -116,6 +118,10 @@ class Fetcher:
                 error = FerretError(ErrorCode.TIMEOUT, message)
                 error.trail = struck_trail(progress)
                 raise error from None
+            except FerretError as exc:  # a tier's own time-out (the browser's) shows where it struck too
+                if exc.code == ErrorCode.TIMEOUT and not exc.trail:
+                    exc.trail = struck_trail(progress)
+                raise
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         try:
             _check_status(raw)
