@@ -23,11 +23,22 @@ def test_a_screenshot_is_taken_although_the_page_is_stored(
     shot = tmp_path / "page.png"
     with serve() as site:
         site.page("/", PAGE)
-        first = main(["fetch", "--json", "--allow-host", "127.0.0.1", site.base + "/"])
+        site_url = site.base + "/"
+        first = main(["fetch", "--json", "--allow-host", "127.0.0.1", site_url])
         capsys.readouterr()
-        code = main(
-            ["fetch", "--json", "--allow-host", "127.0.0.1", "--screenshot", str(shot), site.base + "/"]
-        )
+        code = main(["fetch", "--json", "--allow-host", "127.0.0.1", "--screenshot", str(shot), site_url])
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert first == 0 and code == 0 and page["fetched_via"] == "browser", page["error"]
-    assert shot.read_bytes().startswith(b"\x89PNG")
+    assert shot.read_bytes().startswith(b"\x89PNG") and page["meta"]["screenshot"] == str(shot)
+    # a later plain read answered from the store names no picture: that call took none
+    again = main(["fetch", "--json", "--allow-host", "127.0.0.1", site_url])
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert again == 0 and page["fetched_via"] == "store" and "screenshot" not in page["meta"], page["meta"]
+
+
+def test_an_empty_screenshot_path_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--screenshot ""` was taken as no picture asked: the page was read and no file written."""
+    code = main(["fetch", "--json", "--screenshot", "", "http://127.0.0.1:9/"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 2 and out["error"]["code"] == "invalid_argument"
+    assert "screenshot path '' is empty" in out["error"]["message"], out

@@ -85,7 +85,7 @@ class FetchOptions:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{needs} needs the browser, not tier {self.tier}")
         if needs:  # only the browser waits for an element, takes a picture, acts or renders as a phone
             object.__setattr__(self, "tier", "browser")
-        if self.screenshot:
+        if self.screenshot is not None:  # an empty path too: it was taken for no picture asked
             check_screenshot(self.screenshot)
         object.__setattr__(self, "headers", header_pairs(self.headers))
         for name, value in self.headers:
@@ -218,7 +218,9 @@ def check_screenshot(path: str) -> None:
 
     target = Path(path)
     folder = next((parent for parent in target.parents if parent.exists()), None)  # made if missing
-    if target.is_dir():
+    if not path.strip():
+        why = "is empty: name a file ending in .png or .jpg"
+    elif target.is_dir():
         why = "is a directory"
     elif target.suffix.lower() not in SCREENSHOT_TYPES:
         why = "must end in .png or .jpg (the picture's type comes from its name)"

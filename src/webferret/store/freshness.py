@@ -84,6 +84,8 @@ def served(page: Page, xopts: ExtractOptions, via: FetchedVia, asked: str | None
     """A stored page as a fetch answer (`via` "store" or "revalidated"), links as `xopts` asks;
     `asked`: the URL the call asked for, when the page was stored under another (a redirect's start)."""
     update: dict[str, object] = {"fetched_via": via}
+    if "screenshot" in page.meta:  # the picture of the call that read it, not of this one
+        update["meta"] = {key: value for key, value in page.meta.items() if key != "screenshot"}
     if asked is not None and asked != page.url:
         update["url"] = asked
     return as_asked(page.model_copy(update=update), xopts)
