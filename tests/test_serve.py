@@ -228,8 +228,10 @@ def test_sigterm_on_the_client_ends_it_as_without_a_server(server: Served, simwe
     assert b"interrupted" in err and b"internal" not in err and b"Traceback" not in err
 
 
-def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb) -> None:
-    proc = _slow_call(server, simweb, subprocess.DEVNULL)  # no pipe the call's child would hold open
+def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    said = tmp_path / "said.txt"  # a file, as `> out 2> err`: no pipe the call's child would hold open
+    with said.open("wb") as output:
+        proc = _slow_call(server, simweb, output)
     children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
     calls = children.read_text().split()
     assert len(calls) == 1  # the call's child (no spare is forked while a call runs)
@@ -239,6 +241,8 @@ def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb) -> None:
     while calls[0] in children.read_text().split():
         assert time.monotonic() < deadline, "the call's child outlived its client"
         time.sleep(0.02)
+    # the exit code it could not send to the client gone is no internal error in the client's file
+    assert b"internal" not in said.read_bytes() and b"Traceback" not in said.read_bytes()
 
 
 def test_client_refuses_a_folder_others_may_enter(server: Served, tmp_path: Path) -> None:

@@ -147,7 +147,8 @@ def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expect
     # here (the held work, the workers' reaping) is not cut short. Blocked, not ignored: the held
     # end of the event loop puts back the handler its SIGTERM handling replaced
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    send_line(conn, {"exit": code})
+    with contextlib.suppress(OSError):  # a client killed (kill -9) is past hearing its exit code
+        send_line(conn, {"exit": code})
     _started = False  # nothing more is said to the client
     _release_client_stdio()
     run_held()
