@@ -149,6 +149,12 @@ def test_an_empty_url_is_shown_as_quotes_and_names_nothing() -> None:
     assert failure_line("invalid_url", "", "empty URL") == 'ERROR invalid_url: "": empty URL'
     shorter = failure_line("timeout", "x.example/a", "cannot read https://x.example/a now")
     assert shorter.endswith("cannot read https://x.example/a now")  # a longer URL ending with it
+    encrypted = failure_line(
+        "unsupported_content", "https://x.example/a", "the PDF at https://x.example/a is odd"
+    )
+    assert (
+        encrypted == "ERROR unsupported_content: https://x.example/a: the PDF is odd"
+    )  # not "the PDF at it"
 
 
 @pytest.mark.parametrize(
@@ -157,6 +163,7 @@ def test_an_empty_url_is_shown_as_quotes_and_names_nothing() -> None:
         ("timeout", "the call's time budget of 1 s ran out before https://x.example/a was read"),
         ("unsupported_content", "cannot read content of type application/zip at https://x.example/a"),
         ("http_error", "https://x.example/a: HTTP 404 Not Found"),
+        ("unsupported_content", "the PDF at https://x.example/a is encrypted and needs a password"),
     ],
 )
 def test_cli_and_mcp_failure_lines_agree_and_name_the_url_once(code: str, message: str) -> None:

@@ -75,13 +75,16 @@ def failure_line(code: str, url: str, message: str) -> str:
 def failure_text(code: str, url: str, message: str, *, show_code: bool = True) -> str:
     """`code: URL: message` of a failed page (issue 2's line, less `ERROR `), each said once: a
     leading `URL: ` or `code: ` of the message is dropped, a message that ends `at URL` or `from URL`
-    loses that end, one that names the URL elsewhere says `it` there (`... ran out before it was
-    read`), and the code is left out when `show_code` is false (the caller said it already)."""
+    loses that end (and `at URL` elsewhere: `the PDF is encrypted`), one that names the URL
+    elsewhere says `it` there (`... ran out before it was read`), and the code is left out when
+    `show_code` is false (the caller said it already)."""
     if url.strip():
         message = message.removeprefix(f"{url}: ").removeprefix(f"{code}: ")
         for tail in (f" at {url}", f" from {url}"):
             message = message.removesuffix(tail)
-        message = _naming(url).sub("it", message, count=1)
+        named = _naming(url).pattern
+        message = re.sub(" at " + named, "", message, count=1)  # "the PDF at URL is..." is the PDF's
+        message = re.sub(named, "it", message, count=1)
     else:  # an empty URL: nothing to name, and "" matches everywhere
         url, message = EMPTY_URL_LABEL, message.removeprefix(f"{code}: ")
     return (f"{code}: " if show_code else "") + f"{url}: {message}"
