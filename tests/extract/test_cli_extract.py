@@ -159,6 +159,12 @@ def test_empty_stdin_and_an_empty_url_are_named_as_what_they_are(
     assert code == 1 and out.strip() == 'ERROR invalid_url: "": empty URL'  # not "stdin"
 
 
+def test_an_empty_json_file_is_empty_content(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "e.json").write_bytes(b"")
+    code, out = run_cli(["extract", str(tmp_path / "e.json")], capsys)
+    assert code == 1 and out.strip().endswith("e.json: no readable content"), out  # not an empty fence, ok
+
+
 def test_stdin_too_large_names_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -205,10 +205,13 @@ def test_a_corrupt_or_oversized_gzip_file_says_so(monkeypatch: pytest.MonkeyPatc
     corrupt = gzip.compress(ARTICLE.encode())[:12] + b"\x00" * 64
     error = error_of(corrupt, "https://ex.org/page.html", "text/html; charset=utf-8")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT
-    assert (
-        error.message
-        == 'the body is gzip-compressed data, though declared "text/html" at https://ex.org/page.html'
-    )
+    assert error.message == "the gzip file at https://ex.org/page.html is corrupt"
+    cut = gzip.compress(b'{"a": "' + b"x" * 5000 + b'"}')  # half of it unpacks to nothing yet
+    error = error_of(cut[: len(cut) // 2], "https://ex.org/data.json.gz", "application/gzip")
+    assert (error.code, error.message) == (
+        ErrorCode.UNSUPPORTED_CONTENT,
+        "the gzip file at https://ex.org/data.json.gz is cut short",
+    )  # it was an empty JSON fence, ok
     monkeypatch.setattr(document, "GUNZIP_LIMIT", 1024 * 1024)
     bomb = gzip.compress(b"a" * (2 * 1024 * 1024))
     error = error_of(bomb, "https://ex.org/big.txt.gz", "application/gzip")
@@ -224,6 +227,18 @@ def test_windows_1252_declared_in_meta_decodes_without_mojibake() -> None:
 
 def test_empty_html_is_empty_content() -> None:
     assert error_of(b"   ", "https://ex.org/empty", "text/html").code == ErrorCode.EMPTY_CONTENT
+
+
+@pytest.mark.parametrize(
+    ("url", "mime"),
+    [("https://ex.org/e.json", "application/json"), ("https://ex.org/e.xml", "application/xml"),
+     ("https://ex.org/e.py", "text/x-python"), ("https://ex.org/e.json", None)],
+)  # fmt: skip
+def test_an_empty_fenced_document_is_empty_content(url: str, mime: str | None) -> None:
+    """An empty JSON, XML or source file was an empty code fence, ok with no word: it has no
+    content, which the pipeline says is `empty_content` (`test_cli_extract`)."""
+    page = run(b" \n", url, mime)
+    assert (page.content, page.word_count) == ("", 0)
 
 
 def test_html_fragment_without_content_type_is_sniffed_as_html() -> None:

@@ -141,18 +141,19 @@ def _binary_reason(body: bytes, mime: str | None) -> str:
 
 
 def _gunzipped(body: bytes, url: str | None) -> bytes | None:
-    """The file inside a gzip body (its first member), or None when the body is no gzip file or a
-    corrupt one; `FerretError` when it unpacks to more than `GUNZIP_LIMIT` bytes."""
+    """The file inside a gzip body (its first member), or None when the body is no gzip file;
+    `FerretError` when it is a corrupt or cut one, or unpacks to more than `GUNZIP_LIMIT` bytes."""
     if body[:2] != GZIP_MAGIC:
         return None
     unpacker = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    where = f"the gzip file at {url or 'input'}"
     try:
         inner = unpacker.decompress(body, GUNZIP_LIMIT)
     except zlib.error:
-        return None
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{where} is corrupt") from None
     if unpacker.unconsumed_tail:
         limit = f"{GUNZIP_LIMIT // (1024 * 1024)} MiB"
-        raise FerretError(
-            ErrorCode.UNSUPPORTED_CONTENT, f"the gzip file at {url or 'input'} unpacks to more than {limit}"
-        )
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{where} unpacks to more than {limit}")
+    if not unpacker.eof:  # it ends before its end
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{where} is cut short")
     return inner

@@ -49,7 +49,7 @@ def _result(
         content_type=mime,
         title=title or file_name(url),
         format=options.format,
-        content=text if options.format == "text" else content,
+        content="" if not text.strip() else text if options.format == "text" else content,  # no empty fence
         word_count=count_words(text),
     )
 
