@@ -213,3 +213,37 @@ def test_an_empty_home_is_refused_not_the_default(
     monkeypatch.setenv("WEBFERRET_HOME", "")
     with pytest.raises(ConfigError, match="WEBFERRET_HOME"):
         load_settings()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("WEBFERRET_IMPERSONATE", "netscape", "one of curl_cffi's fingerprints: chrome, "),
+        ("WEBFERRET_IMPERSONATE", "", "one of curl_cffi's fingerprints"),
+        ("WEBFERRET_USER_AGENT", "a\nX-Evil: 1", "printable ASCII text on one line"),
+        ("WEBFERRET_USER_AGENT", " ", "not empty"),
+        ("WEBFERRET_CHROMIUM_PATH", "", "empty: name the Chromium executable"),
+    ],
+)
+def test_a_fetch_setting_no_fetch_could_use_is_refused_at_start(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
+) -> None:
+    """Taken as they were, each failed every fetch later (`connect_failed`, `browser_unavailable`)
+    with words of its library, not the setting's."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    setting = name.removeprefix("WEBFERRET_").lower()
+    assert f"setting '{setting}' ({name}): " in str(info.value) and said in str(info.value)
+    assert f"(got {value!r})" in str(info.value)
+
+
+def test_every_fingerprint_curl_cffi_names_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    import typing
+
+    from curl_cffi import BrowserTypeLiteral
+
+    for fingerprint in ("chrome131", "firefox", "safari_ios"):
+        assert fingerprint in typing.get_args(BrowserTypeLiteral)
+        monkeypatch.setenv("WEBFERRET_IMPERSONATE", fingerprint)
+        assert load_settings().impersonate == fingerprint

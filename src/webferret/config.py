@@ -218,6 +218,41 @@ class Settings(BaseSettings):
             raise ValueError("empty: name a directory (an empty one would mean the current directory)")
         return value
 
+    @field_validator("user_agent")
+    @classmethod
+    def _check_user_agent(cls, value: str) -> str:
+        """Sent as a header on every request of the http tier: one that cannot be sent fails them all."""
+        value = value.strip()
+        if not value or not (value.isascii() and value.isprintable()):
+            raise ValueError("printable ASCII text on one line, not empty (it is sent as a header)")
+        return value
+
+    @field_validator("impersonate")
+    @classmethod
+    def _check_impersonate(cls, value: str) -> str:
+        """One of curl_cffi's fingerprints. The default is one, and is taken without importing
+        curl_cffi (a start that never uses the impersonate tier does not pay for it)."""
+        if value == cls.model_fields["impersonate"].default:
+            return value
+        from webferret.fetch.impersonate import fingerprints
+
+        known = fingerprints()
+        if value not in known:
+            current = [name for name in known if not any(map(str.isdigit, name))]
+            versions = [name for name in known if name not in current]
+            raise ValueError(
+                f"one of curl_cffi's fingerprints: {', '.join(current)} (its current version of each), "
+                f"or a version: {', '.join(versions)}"
+            )
+        return value
+
+    @field_validator("chromium_path")
+    @classmethod
+    def _check_chromium_path(cls, value: str) -> str:
+        if not value.strip():  # an unset variable in a script
+            raise ValueError("empty: name the Chromium executable the browser tier starts")
+        return value
+
     @field_validator("api_token")
     @classmethod
     def _check_api_token(cls, value: str | None) -> str | None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import time
+import typing
 from ipaddress import ip_address
 
-from curl_cffi import CurlECode, CurlOpt, ffi, lib
+from curl_cffi import BrowserTypeLiteral, CurlECode, CurlOpt, ffi, lib
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
 
@@ -51,6 +52,12 @@ class ImpersonateTier:
             status, headers, body = await request_once(session, target, opts, policy, route=self.route)
         elapsed = (time.monotonic() - started) * 1000
         return RawResponse(target.url, target.url, status, headers, body, self.name, elapsed)
+
+
+def fingerprints() -> tuple[str, ...]:
+    """The fingerprints curl_cffi says it impersonates (its `BrowserTypeLiteral`): `chrome`,
+    `safari`, `firefox` (its current ones) and versions such as `chrome131`."""
+    return typing.get_args(BrowserTypeLiteral)
 
 
 def new_session(fingerprint: str) -> AsyncSession:
