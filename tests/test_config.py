@@ -247,3 +247,18 @@ def test_every_fingerprint_curl_cffi_names_is_taken(monkeypatch: pytest.MonkeyPa
         assert fingerprint in typing.get_args(BrowserTypeLiteral)
         monkeypatch.setenv("WEBFERRET_IMPERSONATE", fingerprint)
         assert load_settings().impersonate == fingerprint
+
+
+def test_a_boolean_is_no_number_from_any_source(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """TOML's `true` was read as 1: `timeout = true` a second, `max_bytes = true` one byte."""
+    config = tmp_path / "config.toml"
+    config.write_text("timeout = true\nmax_bytes = true\n[engine_weights]\ngithub = false\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    for name in ("timeout", "max_bytes"):
+        assert f"setting '{name}' ({config}): a number, not true or false (got True)" in str(info.value)
+    assert "not true or false (bad entry: 'github')" in str(info.value)
+    monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
+    with pytest.raises(ConfigError, match=r"'max_redirects' \(given as an argument\): a number, not true"):
+        load_settings(max_redirects=False)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -211,6 +211,14 @@ class Settings(BaseSettings):
         "socket's absolute path",
     )
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_as_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """TOML's `true` (or a caller's `True`) is no number, though pydantic would read it as 1."""
+        if isinstance(value, bool) and cls.model_fields[str(info.field_name)].annotation in (int, float):
+            raise ValueError("a number, not true or false")
+        return value
+
     @field_validator("home", mode="before")
     @classmethod
     def _check_home(cls, value: Any) -> Any:
@@ -309,6 +317,10 @@ class Settings(BaseSettings):
     @field_validator("engine_weights", mode="before")
     @classmethod
     def _parse_weights(cls, value: Any) -> Any:
+        if isinstance(value, dict):  # TOML's table: a `true` in it is no weight (pydantic reads 1)
+            for name, weight in value.items():
+                if isinstance(weight, bool):
+                    raise ValueError(f"each weight must be a number, not true or false (bad entry: {name!r})")
         if not isinstance(value, str):
             return value
         weights: dict[str, float] = {}
