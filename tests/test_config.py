@@ -262,3 +262,20 @@ def test_a_boolean_is_no_number_from_any_source(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")
     with pytest.raises(ConfigError, match=r"'max_redirects' \(given as an argument\): a number, not true"):
         load_settings(max_redirects=False)
+
+
+def test_a_config_path_that_is_no_file_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A directory or a FIFO was skipped as if no file were named (only a missing one was refused)."""
+    import os
+
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    for path, what in ((tmp_path, "is a directory"), (fifo, "is no regular file")):
+        monkeypatch.setenv("WEBFERRET_CONFIG", str(path))
+        with pytest.raises(ConfigError, match=f"WEBFERRET_CONFIG names {path}, which {what}"):
+            load_settings()
+    monkeypatch.delenv("WEBFERRET_CONFIG")
+    default = tmp_path / "config" / "webferret" / "config.toml"  # under XDG_CONFIG_HOME (conftest)
+    default.mkdir(parents=True)
+    with pytest.raises(ConfigError, match=f"{default} \\(the default config file\\) is a directory"):
+        load_settings()

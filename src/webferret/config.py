@@ -49,14 +49,31 @@ WeightMap = Annotated[dict[str, float], NoDecode]
 
 
 def config_file() -> Path | None:
-    """The TOML file in use: `$WEBFERRET_CONFIG` (which must exist), else the XDG one if present."""
+    """The TOML file in use: `$WEBFERRET_CONFIG` (which must be a file; `/dev/null` names none),
+    else the XDG one if present. One that is there but no file (a directory, a FIFO) is a
+    `ValueError` naming it, as a missing `$WEBFERRET_CONFIG` is: it would be skipped without a word."""
     named = os.environ.get("WEBFERRET_CONFIG")
     if named:
-        if not Path(named).exists():  # /dev/null is allowed: no file settings at all
-            raise ValueError(f"WEBFERRET_CONFIG names {named}, which does not exist")
+        if Path(named) == Path(os.devnull):
+            return None
+        problem = _not_a_file(Path(named))
+        if problem:
+            raise ValueError(f"WEBFERRET_CONFIG names {named}, which {problem}")
         return Path(named)
     path = default_config_file()
-    return path if path.is_file() else None
+    problem = _not_a_file(path)
+    if problem and path.exists():
+        raise ValueError(f"{path} (the default config file) {problem}")
+    return None if problem else path
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What is wrong with `path` as a config file (it does not exist, it is a directory), or None."""
+    if path.is_file():
+        return None
+    if not path.exists():
+        return "does not exist"
+    return "is a directory, not a file" if path.is_dir() else "is no regular file (a FIFO, a device)"
 
 
 class Settings(BaseSettings):
@@ -403,7 +420,7 @@ def _source_of(name: str, overrides: dict[str, Any]) -> str:
         if env in os.environ:
             return env
     toml = config_file()
-    return str(toml) if toml and str(toml) != os.devnull else " or ".join(names)
+    return str(toml) if toml else " or ".join(names)
 
 
 def env_names(name: str) -> list[str]:
