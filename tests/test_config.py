@@ -279,3 +279,36 @@ def test_a_config_path_that_is_no_file_is_an_error(monkeypatch: pytest.MonkeyPat
     default.mkdir(parents=True)
     with pytest.raises(ConfigError, match=f"{default} \\(the default config file\\) is a directory"):
         load_settings()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("WEBFERRET_TIMEOUT", "inf"),
+        ("WEBFERRET_TIMEOUT", "100000"),
+        ("WEBFERRET_BUDGET", "1e6"),
+        ("WEBFERRET_ENGINE_TIMEOUT", "86401"),
+        ("WEBFERRET_VERIFY_TIMEOUT", "inf"),
+    ],
+)
+def test_a_time_limit_past_a_day_is_refused_at_start(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    """It was taken, and refused later by the call's options without naming the variable."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert f"setting '{name.removeprefix('WEBFERRET_').lower()}' ({name}): " in str(info.value)
+    assert f"(got {value!r})" in str(info.value)
+
+
+def test_a_time_limit_past_a_day_in_the_config_file_names_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("timeout = inf\nbudget = 86400\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError, match=f"^setting 'timeout' \\({config}\\): .*\\(got inf\\)$"):
+        load_settings()
+    config.write_text("timeout = 86400\n")
+    assert load_settings().timeout == 86400

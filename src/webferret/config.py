@@ -24,7 +24,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from webferret.limits import MAX_URLS_SETTING, MIN_PAGE_TOKENS
+from webferret.limits import MAX_SECONDS, MAX_URLS_SETTING, MIN_PAGE_TOKENS
 
 MiB = 1024 * 1024
 
@@ -46,6 +46,13 @@ class ConfigError(ValueError):
 
 CommaList = Annotated[list[str], NoDecode]
 WeightMap = Annotated[dict[str, float], NoDecode]
+Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
+"""A time limit: a number of seconds above 0, at most a day (a call always ends)."""
+
+
+def _seconds(what: str) -> str:
+    """The description of a `Seconds` setting, with its bound (the README's table shows it)."""
+    return f"{what}, seconds, at most {MAX_SECONDS:g}"
 
 
 def config_file() -> Path | None:
@@ -91,8 +98,8 @@ class Settings(BaseSettings):
 
     # fetching
     max_bytes: int = Field(default=10 * MiB, gt=0, description="cap on decompressed body bytes")
-    timeout: float = Field(default=30.0, gt=0, description="per-page timeout, seconds")
-    budget: float = Field(default=120.0, gt=0, description="per-call time budget, seconds")
+    timeout: Seconds = Field(default=30.0, description=_seconds("per-page timeout"))
+    budget: Seconds = Field(default=120.0, description=_seconds("per-call time budget"))
     max_redirects: int = Field(default=5, ge=0, le=50, description="redirects followed (each hop re-checked)")
     max_urls: int = Field(
         default=8,
@@ -177,11 +184,11 @@ class Settings(BaseSettings):
         default=None,
         description="search region, country-language (us-en, de-de; wt-wt none): engines' own when unset",
     )
-    engine_timeout: float = Field(default=8.0, gt=0, description="per-engine timeout, seconds")
+    engine_timeout: Seconds = Field(default=8.0, description=_seconds("per-engine timeout"))
     verify: bool = Field(
         default=True, description="fetch every search candidate (drop dead links, count tokens)"
     )
-    verify_timeout: float = Field(default=10.0, gt=0, description="per-page timeout of verification, seconds")
+    verify_timeout: Seconds = Field(default=10.0, description=_seconds("per-page timeout of verification"))
     unreachable_seconds: float = Field(
         default=600.0,
         ge=0,

@@ -9,10 +9,11 @@ message of its own.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from webferret.config import Seconds
 from webferret.fetch.types import Tier
 from webferret.limits import (
     MAX_CRAWL_DEPTH,
@@ -22,16 +23,12 @@ from webferret.limits import (
     MAX_PASSAGES,
     MAX_QUERY_CHARS,
     MAX_READ,
-    MAX_SECONDS,
     MIN_PAGE_TOKENS,
 )
 from webferret.models import OutputFormat
 
 MAX_API_URLS = 100
 """The most URLs one `/fetch` reads (a longer list is several calls, or the CLI's `--urls-from`)."""
-
-Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
-"""A time limit: a number of seconds above 0, at most a day (a call always ends)."""
 
 
 class Params(BaseModel):
