@@ -312,3 +312,12 @@ def test_a_time_limit_past_a_day_in_the_config_file_names_it(
         load_settings()
     config.write_text("timeout = 86400\n")
     assert load_settings().timeout == 86400
+
+
+def test_a_config_file_that_is_not_utf8_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_bytes(b"\xfftimeout = 5\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert str(info.value).startswith(f"cannot read settings: {config} is not UTF-8 text")

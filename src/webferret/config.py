@@ -414,6 +414,8 @@ def _built(make: Callable[[], Settings], clean: dict[str, Any]) -> Settings:
         raise ConfigError("; ".join(problems)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read settings: {config_file()} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # tomllib decodes the file before it parses it
+        raise ConfigError(f"cannot read settings: {config_file()} is not UTF-8 text: {exc}") from None
     except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
 
