@@ -321,3 +321,12 @@ def test_a_config_file_that_is_not_utf8_is_named(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ConfigError) as info:
         load_settings()
     assert str(info.value).startswith(f"cannot read settings: {config} is not UTF-8 text")
+
+
+def test_link_limit_takes_what_its_flag_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--link-limit 0` is refused (1 or more); the setting took 0 and listed no links."""
+    monkeypatch.setenv("WEBFERRET_LINK_LIMIT", "0")
+    with pytest.raises(ConfigError, match=r"setting 'link_limit' \(WEBFERRET_LINK_LIMIT\): .*1"):
+        load_settings()
+    monkeypatch.setenv("WEBFERRET_LINK_LIMIT", "1")
+    assert load_settings().link_limit == 1

@@ -160,7 +160,7 @@ class Settings(BaseSettings):
     page_tokens: int = Field(
         default=4000, ge=MIN_PAGE_TOKENS, description="tokens per page when paging a document"
     )
-    link_limit: int = Field(default=20, ge=0, description="most links listed with --links")
+    link_limit: int = Field(default=20, ge=1, description="most links listed with --links")
     fresh_seconds: float = Field(
         default=600.0, ge=0, description="a stored page younger than this is served without network"
     )
