@@ -204,3 +204,14 @@ async def test_userinfo_and_fragment_tricks_vet_the_real_host() -> None:
 
 async def test_the_system_resolver_answers_addresses() -> None:
     assert await system_resolver("127.0.0.1", 80) == ["127.0.0.1"]  # numeric: no DNS query is sent
+
+
+async def test_a_very_long_bad_url_is_not_said_back_whole() -> None:
+    """An API caller's 500 KB URL came back twice (its `url` and a message quoting it whole)."""
+    url = "http://bad host.example/" + "x" * 500_000
+    with pytest.raises(FerretError) as info:
+        await UrlPolicy(resolver=FakeDns(DNS)).vet(url)
+    message = info.value.message
+    assert info.value.code == ErrorCode.INVALID_URL and len(message) < 1000, message[:200]
+    assert message.startswith("cannot parse http://bad host.example/xxx")
+    assert "… (500,024 characters)" in message

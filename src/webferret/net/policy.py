@@ -35,7 +35,7 @@ from webferret.net.addresses import (
     parse_numeric_host,
 )
 from webferret.net.dns import Resolver, system_resolver
-from webferret.net.urltext import absolute_url
+from webferret.net.urltext import absolute_url, url_named
 
 __all__ = ["Resolver", "Target", "UrlPolicy", "classify_address", "system_resolver"]
 
@@ -144,27 +144,29 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
     try:
         numeric = parse_numeric_host(written)
     except NumericHostError as exc:
-        raise FerretError(ErrorCode.INVALID_URL, f"bad host in {text}: {exc}") from None
+        raise FerretError(ErrorCode.INVALID_URL, f"bad host in {url_named(text)}: {exc}") from None
     if numeric is not None and not is_canonical_literal(written, numeric):
         text = _with_host(parts, str(numeric))
+    named = url_named(text)
     try:
         parsed = httpx.URL(text)
         host = parsed.host  # decoded from IDNA here: a malformed `xn--` label raises
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
-        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
+        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {named}: {exc}") from None
     if not host:
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+        raise FerretError(ErrorCode.INVALID_URL, f"{named} has no host")
     if numeric is None and (why := _bad_name(parsed.raw_host.decode("ascii"))):
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} has a host no DNS name can be: {why}")
+        raise FerretError(ErrorCode.INVALID_URL, f"{named} has a host no DNS name can be: {why}")
     same = (
         _try_ip(_norm_host(host)) == numeric
         if numeric is not None
         else _norm_host(written) in (_norm_host(host), _norm_host(parsed.raw_host.decode("ascii")))
     )  # a name written as Unicode or as its IDNA form (`xn--...`, as engines and redirects give it)
     if not same:  # two URL parsers disagree: refuse, never guess
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} has an ambiguous host ({written} or {parsed.host})")
+        message = f"{named} has an ambiguous host ({written} or {parsed.host})"
+        raise FerretError(ErrorCode.INVALID_URL, message)
     if parsed.port is not None and not 0 < parsed.port < 65536:
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} has port {parsed.port}, outside 1-65535")
+        raise FerretError(ErrorCode.INVALID_URL, f"{named} has port {parsed.port}, outside 1-65535")
     return parsed, written
 
 

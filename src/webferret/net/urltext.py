@@ -15,6 +15,17 @@ EXAMPLE = "https://example.org/page"
 LOCAL_PATH = " (a local path: `webferret extract` reads local files)"
 
 
+NAMED_CHARS = 500
+"""The most characters of a URL an error message repeats (a caller's 500 KB URL is not said back)."""
+
+
+def url_named(text: str) -> str:
+    """`text`, a URL, as an error message names it: whole, or its start and its length."""
+    if len(text) <= NAMED_CHARS:
+        return text
+    return f"{text[: NAMED_CHARS - 100]}… ({len(text):,} characters)"
+
+
 def absolute_url(url: object, schemes: Collection[str] | None, local: str = LOCAL_PATH) -> SplitResult:
     """`url` (stripped) split, when it is an absolute URL: a scheme, one of `schemes` (None: any),
     and a host (`file:` URLs have none). Raises `FerretError`: `unsupported_scheme` for another
@@ -23,22 +34,23 @@ def absolute_url(url: object, schemes: Collection[str] | None, local: str = LOCA
     text = url.strip() if isinstance(url, str) else ""
     if not text:
         raise FerretError(ErrorCode.INVALID_URL, "empty URL")
+    named = url_named(text)
     try:
         parts = urlsplit(text)
         host = parts.hostname
     except ValueError as exc:
-        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {text}: {exc}") from None
+        raise FerretError(ErrorCode.INVALID_URL, f"cannot parse {named}: {exc}") from None
     scheme = parts.scheme.lower()
     known = schemes is None or scheme in schemes
     if not scheme or (not parts.netloc and not known and _host_port(text)):  # `example.org:8080/x`
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} is not an absolute URL{_hint(text, local)}")
+        raise FerretError(ErrorCode.INVALID_URL, f"{named} is not an absolute URL{_hint(text, local)}")
     if not known:
         only = " and ".join(schemes or ())
         raise FerretError(
-            ErrorCode.UNSUPPORTED_SCHEME, f"{text}: scheme '{scheme}' is not supported (only {only})"
+            ErrorCode.UNSUPPORTED_SCHEME, f"{named}: scheme '{scheme}' is not supported (only {only})"
         )
     if not host and scheme != "file":
-        raise FerretError(ErrorCode.INVALID_URL, f"{text} has no host")
+        raise FerretError(ErrorCode.INVALID_URL, f"{named} has no host")
     return parts
 
 
