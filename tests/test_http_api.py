@@ -289,7 +289,7 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
             400,
             "selector",
         ),
-        (api.client.get("/r/http://x.example/a%0Ab"), 400, "line break"),
+        (api.client.get("/r/http://x.example/a%0Ab"), 400, "line break: 'http://x.example/a\\nb'"),
         (api.client.get("/search", params={"q": "x", "engine_timeout": "1e300"}), 400, "'engine_timeout'"),
         (api.client.get("/s/rust?n=2"), 400, "without a query string (got 'n=2')"),  # not "rust" alone
         (api.client.get("/crawl", params={"url": "http://x.example/", "max_chars": "5"}), 400, "max_chars"),
@@ -437,6 +437,7 @@ def test_the_guard_refuses_pages_and_strange_hosts_and_wants_the_token(
         locked.stop()
     for answer in (without, wrong):
         assert answer.status_code == 401 and answer.json()["error"]["code"] == "unauthorized"
+        assert answer.headers["www-authenticate"] == "Bearer"  # the scheme a 401 asks for
     assert right.status_code == 200  # with the token, any name the server is reached by
     assert described["security"] == [{"token": []}]
 

@@ -227,7 +227,8 @@ async def _no_route(request: Request, exc: Exception) -> Response:
     if refused is not None:  # not even the list of endpoints for a caller the guard turns away
         return answer(refused)
     if request.url.path.startswith("/r/"):  # `{target:path}` takes no line break
-        message = f"no page URL holds a line break: {request.url.path[3:203]!r}"
+        path = str(request.scope.get("path", ""))  # `request.url` loses the line break itself
+        message = f"no page URL holds a line break: {path[3:203]!r}"
         return answer(error_envelope(ErrorCode.INVALID_URL, message))
     paths = ", ".join(getattr(route, "path", "") for route in request.app.routes)
     message = f"no endpoint {request.url.path[:200]!r} (there are {paths})"

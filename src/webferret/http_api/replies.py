@@ -44,7 +44,8 @@ def answer(envelope: Envelope, status: int | None = None) -> Response:
     """The envelope as JSON, with the status `STATUS` gives its error (or `status`)."""
     if status is None:
         status = status_of(envelope.error.code) if envelope.error is not None else 200
-    return Response(envelope.model_dump_json(), status, media_type="application/json")
+    challenge = {"WWW-Authenticate": "Bearer"} if status == 401 else None  # what a 401 must say (RFC 9110)
+    return Response(envelope.model_dump_json(), status, headers=challenge, media_type="application/json")
 
 
 def status_of(code: str) -> int:
