@@ -409,6 +409,11 @@ def test_params_from_a_query_string() -> None:
     ]
     with pytest.raises(ParamError, match="unknown parameter 'zz'"):
         SearchParams.from_query([("zz", "1")])  # the typo, not the missing `q`, is what is said
+    from webferret.http_api.params import FindParams, StoredParams
+
+    # `n` is written `results` on every endpoint that takes it, as the README says
+    assert FindParams.from_query([("q", "x"), ("results", "3")]).n == 3
+    assert StoredParams.checked({"results": 3}).n == 3
 
 
 def test_the_guard_refuses_pages_and_strange_hosts_and_wants_the_token(

@@ -257,7 +257,13 @@ class FindParams(Params):
         default=None, description="search only these stored pages (handles or URLs)"
     )
     site: str | None = Field(default=None, max_length=253, description="search only this host's pages")
-    n: int = Field(default=5, ge=1, le=MAX_PASSAGES, description="most passages answered")
+    n: int = Field(
+        default=5,
+        ge=1,
+        le=MAX_PASSAGES,
+        validation_alias=AliasChoices("n", "results"),
+        description="most passages answered",
+    )
 
 
 class StoredParams(Params):
@@ -266,7 +272,13 @@ class StoredParams(Params):
     site: str | None = Field(
         default=None, max_length=253, description="only this host's pages (subdomains too)"
     )
-    n: int = Field(default=20, ge=1, le=MAX_LISTED, description="most pages listed, newest first")
+    n: int = Field(
+        default=20,
+        ge=1,
+        le=MAX_LISTED,
+        validation_alias=AliasChoices("n", "results"),
+        description="most pages listed, newest first",
+    )
 
 
 class SiteParams(FetchLimits):
