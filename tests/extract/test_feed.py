@@ -120,6 +120,16 @@ def test_a_broken_feed_still_gives_its_entries() -> None:
     assert "## [Ferrets find the lost key](https://burrow.example/key)" in page.content
 
 
+def test_a_summarys_script_is_no_words_and_an_untitled_entry_says_its_words_once() -> None:
+    script = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    feed = RSS.replace("Nobody knew.&lt;/p&gt;", "Nobody knew.&lt;/p&gt;" + script)
+    feed = feed.replace("<title>Tunnels [long] and short</title>", "")
+    page = read(feed, "application/rss+xml")
+    assert "Nobody knew." in page.content and "alert" not in page.content
+    assert "## [Long tunnels and short tunnels.](https://burrow.example/tunnels)\n" in page.content
+    assert page.content.count("Long tunnels and short tunnels.") == 1, page.content
+
+
 def test_an_external_entity_is_not_read() -> None:
     hostile = RSS.replace(
         "<rss ", '<!DOCTYPE rss [<!ENTITY secret SYSTEM "file:///etc/hostname">]>\n<rss '

@@ -82,7 +82,10 @@ def _entry(entry: Any) -> tuple[str, str, str, str | None]:
     summary = _text(entry.get("summary"))
     if not summary and entry.get("content"):
         summary = _text(entry["content"][0].get("value"))
-    heading = _text(entry.get("title")) or _first_words(summary) or "(untitled)"
+    heading = _text(entry.get("title"))
+    if not heading:  # an untitled entry is headed by its first words (the whole of a short summary)
+        heading = _first_words(summary) or "(untitled)"
+        summary = "" if heading == summary else summary
     day = _day(entry.get("published_parsed") or entry.get("updated_parsed"))
     author = _text(entry.get("author"))
     line = " · ".join(part for part in (day, f"by {author}" if author else None) if part)
@@ -99,7 +102,10 @@ def _text(value: object) -> str:
 
         try:
             spaced = _BLOCK_END.sub(r"\g<0> ", value)  # paragraphs' words do not run together
-            value = lxml.html.fragment_fromstring(spaced, create_parent="div").text_content()
+            root = lxml.html.fragment_fromstring(spaced, create_parent="div")
+            for code in list(root.iter("script", "style", "template")):  # not words of the entry
+                code.drop_tree()
+            value = root.text_content()
         except Exception:  # not markup after all (a "<" in a title): keep the text as it came
             pass
     return _SPACE.sub(" ", value).strip()
