@@ -247,6 +247,17 @@ def test_html_fragment_without_content_type_is_sniffed_as_html() -> None:
     assert run(b"a < b and c > d\n", "https://ex.org/notes", None).content == "a < b and c > d\n"
 
 
+def test_markdown_as_text_has_no_marks_nor_link_targets() -> None:
+    """`--format text` of a Markdown file was the Markdown itself, marks and link targets and all."""
+    body = (
+        b"---\ntitle: Notes\n---\n# Notes\n\nSome *intro* and [a link](rel/a.md).\n\n"
+        b"| h1 | h2 |\n|---|---|\n| 1 | 2 |\n\n```python\nprint(1)\n```\n"
+    )
+    page = run(body, "https://ex.org/README.md", "text/markdown", ExtractOptions(format="text"))
+    assert page.content == "Notes\n\nSome intro and a link.\n\nh1 | h2\n1 | 2\n\nprint(1)\n", page.content
+    assert page.title == "Notes" and page.format == "text" and page.word_count == 11
+
+
 def test_truncated_pdf_is_unsupported_and_names_the_file() -> None:
     body = make_pdf(["Some words"])[:200]
     error = error_of(body, "https://ex.org/broken.pdf", "application/pdf")

@@ -15,6 +15,7 @@ from webferret.fetch.sniff import HTML_TYPES
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+_FRONT_MATTER = re.compile(r"\A---\n(?:.*\n)*?---\n")
 _FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
 
 
@@ -79,7 +80,26 @@ def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions)
     if mime in HTML_TYPES:  # labelled HTML, yet no tag in it (`sniff_kind`): words, not HTML source
         lang = "markdown" if markdown_title(text) else None
     if mime in MARKDOWN_TYPES or lang == "markdown":
-        return _result(text.strip() + "\n", text, mime or "text/markdown", url, options, markdown_title(text))
+        plain = markdown_as_text(text) if options.format == "text" else text
+        title = markdown_title(text)
+        return _result(text.strip() + "\n", plain, mime or "text/markdown", url, options, title)
     if lang:
         return _result(fenced(text, lang), text, mime or "text/plain", url, options)
     return _result(text.strip() + "\n", text, mime or "text/plain", url, options)
+
+
+def markdown_as_text(text: str) -> str:
+    """A Markdown document as `--format text` gives an HTML page: its words in the same blocks,
+    without marks or link targets (read by markdown-it, CommonMark with GFM tables, and rendered as
+    an HTML page's text is)."""
+    import lxml.html
+    from markdown_it import MarkdownIt
+
+    from webferret.extract.markdown import to_text
+
+    front = _FRONT_MATTER.match(text)  # metadata (the title is the page's), not words of the page
+    body = text[front.end() :] if front else text
+    rendered = MarkdownIt("commonmark", {"html": False}).enable("table").render(body)
+    if not rendered.strip():
+        return ""
+    return to_text(lxml.html.fragment_fromstring(rendered, create_parent="div"))
