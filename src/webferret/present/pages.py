@@ -78,6 +78,8 @@ def failure_text(code: str, url: str, message: str, *, show_code: bool = True) -
     loses that end (and `at URL` elsewhere: `the PDF is encrypted`), one that names the URL
     elsewhere says `it` there (`... ran out before it was read`), and the code is left out when
     `show_code` is false (the caller said it already)."""
+    if url == STDIN_LABEL:  # the core names a document without a URL `input`
+        message = re.sub(r" at input\b", "", message, count=1)
     if url.strip():
         message = message.removeprefix(f"{url}: ").removeprefix(f"{code}: ")
         for tail in (f" at {url}", f" from {url}"):
