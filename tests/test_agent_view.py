@@ -149,12 +149,10 @@ def test_an_empty_url_is_shown_as_quotes_and_names_nothing() -> None:
     assert failure_line("invalid_url", "", "empty URL") == 'ERROR invalid_url: "": empty URL'
     shorter = failure_line("timeout", "x.example/a", "cannot read https://x.example/a now")
     assert shorter.endswith("cannot read https://x.example/a now")  # a longer URL ending with it
-    encrypted = failure_line(
-        "unsupported_content", "https://x.example/a", "the PDF at https://x.example/a is odd"
-    )
-    assert (
-        encrypted == "ERROR unsupported_content: https://x.example/a: the PDF is odd"
-    )  # not "the PDF at it"
+    odd = failure_line("unsupported_content", "https://x.example/a", "the PDF at https://x.example/a is odd")
+    assert odd == "ERROR unsupported_content: https://x.example/a: the PDF is odd"  # not "the PDF at it"
+    stdin = failure_line("unsupported_content", "stdin", "cannot read content of a binary type at input")
+    assert stdin == "ERROR unsupported_content: stdin: cannot read content of a binary type"  # not "at input"
 
 
 @pytest.mark.parametrize(
