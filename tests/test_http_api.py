@@ -374,9 +374,24 @@ def test_headers_go_with_the_request_and_a_hang_up_cancels_the_call(api: Api, si
     echoed = api.client.get("/fetch", params={"url": simweb.url("/echo"), "header": "X-Ferret: Sable"}).json()
     assert '"x-ferret": "Sable"' in echoed["data"]["pages"][0]["content"]
     slow = simweb.add("/api/hang", article_html("Ferret late", 3), headers=HTML, delay=2.0)
-    with pytest.raises(httpx.ReadTimeout):
-        api.client.get("/fetch", params={"url": slow}, timeout=0.5)
-    time.sleep(2.5)  # the page would have been read and stored by now, had the call gone on
+    import logging
+
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = logged.append  # type: ignore[method-assign]
+    access = logging.getLogger("uvicorn.access")
+    access.addHandler(handler)
+    level = access.level
+    access.setLevel(logging.INFO)  # (not `.level =`: the logger caches what it logs)
+    try:
+        with pytest.raises(httpx.ReadTimeout):
+            api.client.get("/fetch", params={"url": slow}, timeout=0.5)
+        time.sleep(2.5)  # the page would have been read and stored by now, had the call gone on
+    finally:
+        access.removeHandler(handler)
+        access.setLevel(level)
+    # `--access-log` writes a line for it too: the server logs only what it answers
+    assert any(record.args and record.args[-1] == 499 for record in logged), [r.args for r in logged]
     listed = api.client.get("/stored").json()["data"]["pages"]
     assert slow not in [page["url"] for page in listed]
 

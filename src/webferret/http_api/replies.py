@@ -95,7 +95,24 @@ async def unless_gone(request: Request, call: Awaitable[T]) -> T | None:
         watch.cancel()
         if not work.done():
             work.cancel()
-    return None if work.cancelled() else work.result()
+            await asyncio.wait({work})  # its cancellation run through (what was finished is stored)
+    if work.cancelled():
+        _log_hang_up(request)
+        return None
+    return work.result()
+
+
+def _log_hang_up(request: Request) -> None:
+    """The access log's line (`--access-log`) for a call whose caller hung up: the server writes one
+    only for an answer it sends, and this one is sent to no one."""
+    import logging
+
+    client = f"{request.client.host}:{request.client.port}" if request.client else "-"
+    path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    version = request.scope.get("http_version", "1.1")
+    logging.getLogger("uvicorn.access").info(
+        '%s - "%s %s HTTP/%s" %d', client, request.method, path, version, HUNG_UP
+    )
 
 
 async def read_body(request: Request, most: int, what: str) -> bytes:
