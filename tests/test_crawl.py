@@ -311,3 +311,28 @@ async def test_async_callbacks_are_awaited(site: SimWeb) -> None:
             site.url("/guide/intro"), CrawlOptions(depth=1), on_read=on_read, on_page=on_page
         )
     assert sorted(read) == sorted(listed) == sorted(entry.url for entry in result.pages) and len(read) > 1
+
+
+async def test_where_a_link_redirects_is_judged_as_a_link_before_it_is_requested(site: SimWeb) -> None:
+    site.add("/guide/hops", page("Hops", "/guide/to-notes", "/guide/to-news", "/guide/to-dig"), headers=HTML)
+    site.add("/guide/to-notes", status=302, headers={"Location": "/guide/private/notes"})  # robots.txt
+    site.add("/guide/to-news", status=302, headers={"Location": "/blog/news"})  # out of the scope
+    site.add("/guide/to-dig", status=302, headers={"Location": "/guide/dig"})  # excluded
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/hops"), CrawlOptions(depth=1, exclude=("*/dig",)))
+        requested = [path for path, _ in site.requests]
+        wide = CrawlOptions(depth=1, scope=site.url("/"), robots=False)
+        await crawl(ferret, site.url("/guide/hops"), wide)  # each redirect, read and stored
+        before = len(site.requests)
+        stored = await crawl(ferret, site.url("/guide/hops"), CrawlOptions(depth=1))
+    refused = {p.url.removeprefix(site.base): p.error for p in result.pages[1:]}
+    assert [p.ok for p in result.pages] == [True, False, False, False]
+    notes, news, dig = refused["/guide/to-notes"], refused["/guide/to-news"], refused["/guide/to-dig"]
+    assert notes is not None and notes.code == ErrorCode.ROBOTS_DISALLOWED
+    assert news is not None and f"outside the crawl's scope {site.url('/guide/')}" in news.message
+    assert dig is not None and "exclude globs leave it out" in dig.message
+    assert all(f"(led there from {site.url(p)})" in e.message for p, e in refused.items() if e)
+    assert not {"/guide/private/notes", "/blog/news", "/guide/dig"} & set(requested)
+    news = {p.url: p for p in stored.pages}[site.url("/guide/to-news")].error  # the store's redirect too
+    assert news is not None and "outside the crawl's scope" in news.message
+    assert "/guide/to-news" not in [path for path, _ in site.requests[before:]]

@@ -16,6 +16,8 @@ in the page's order, and only:
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
   pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds).
+Where a followed link leads (its redirects, a meta refresh, a script's navigation) is judged by the
+same rules before it is requested (`crawl_hops`): a page they refuse is a failed page saying why.
 With `sitemap`, the pages the site's sitemaps list (those robots.txt names, whether or not its rules
 are honoured, else `/sitemap.xml`; an index's sitemaps too) are followed as if the start page linked
 to them, after its own links.
@@ -37,6 +39,7 @@ from pydantic import BaseModel, Field
 
 from webferret.arguments import check_text, globs_of, is_whole
 from webferret.callbacks import called
+from webferret.crawl_hops import judging_hops
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
@@ -218,7 +221,8 @@ async def crawl(
                 )
 
         urls = [url for url, _ in admitted]
-        read = await _read(urls, ferret, opts, xopts, fresh, deadline, delay, finished)
+        led = judging_hops(opts, follow, robots) if depth else opts  # not where the start's redirects end
+        read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
         skipped["budget"] += len(admitted) - len(read)
         admitted = admitted[: len(read)]
         if depth == 0 and robots is not None and read[0].ok:
@@ -349,6 +353,7 @@ class Follow:
             self._port = _port(parts)
         except ValueError:
             parts, self._port = urlsplit(""), None
+        self.scope = scope
         self._host = (parts.hostname or "").lower()
         self._prefix = parts.path or "/"
         self._include = include

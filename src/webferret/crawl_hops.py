@@ -1,0 +1,62 @@
+"""The pages a crawl is led to past the links it judged: a redirect's hop, a meta refresh, where a
+browser's script navigates, where a stored page's redirect ended.
+
+A link is judged before it is requested (`crawler.Follow`, `crawler.robots_allowed`); the page it
+leads to is judged the same way, through the fetch's `admit` hook, before that page is requested:
+in the crawl's scope, past its globs, a document, and where robots.txt allows it. A redirect then
+takes a crawl nowhere a link could not. A refused page is a failed page of the crawl, its error
+saying why and the page that led there. The start page is the caller's own ask: where its redirects
+end is not judged (it sets the default scope).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from webferret.models import ErrorCode, ErrorInfo, FerretError
+
+if TYPE_CHECKING:
+    from webferret.crawler import Follow
+    from webferret.fetch.robots import RobotsPolicy
+    from webferret.fetch.types import FetchOptions
+
+REFUSED = {
+    "out_of_scope": "it is outside the crawl's scope {scope}",
+    "excluded": "the crawl's include and exclude globs leave it out",
+    "not_a_page": "it is no document a crawl reads (an image, media, a font, a style, a script, an archive)",
+}
+"""Why a page a crawl was led to is not read, by the reason a link to it would not be followed."""
+
+
+def judging_hops(opts: FetchOptions, follow: Follow, robots: RobotsPolicy | None) -> FetchOptions:
+    """`opts` whose `admit` refuses a page the crawl would not follow a link to (`follow`, then
+    `robots` when robots.txt is honoured), after the caller's own `admit` (an agent's domain lists)."""
+    asked = opts.admit
+
+    async def admit(url: str) -> ErrorInfo | None:
+        if asked is not None and (refused := await asked(url)) is not None:
+            return refused
+        why = follow.refusal(url)
+        if why is not None:
+            message = f"{url} was not read: " + REFUSED[why].format(scope=follow.scope)
+            return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=message)
+        return await robots_refusal(url, robots)
+
+    return replace(opts, admit=admit)
+
+
+async def robots_refusal(url: str, robots: RobotsPolicy | None) -> ErrorInfo | None:
+    """Why robots.txt forbids reading `url` (or why it could not be read), or None. A robots.txt the
+    guard refuses to ask for refuses nothing here: reading the page says why (as for a link)."""
+    if robots is None:
+        return None
+    from webferret.fetch.robots import POLICY_REFUSALS
+
+    try:
+        await robots.check(url)
+    except FerretError as exc:
+        return None if exc.code in POLICY_REFUSALS else exc.info()
+    except ValueError:  # no URL to ask robots.txt about: its fetch says why
+        return None
+    return None
