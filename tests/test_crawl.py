@@ -336,3 +336,25 @@ async def test_where_a_link_redirects_is_judged_as_a_link_before_it_is_requested
     news = {p.url: p for p in stored.pages}[site.url("/guide/to-news")].error  # the store's redirect too
     assert news is not None and "outside the crawl's scope" in news.message
     assert "/guide/to-news" not in [path for path, _ in site.requests[before:]]
+
+
+async def test_dot_segments_are_resolved_before_a_link_is_judged(site: SimWeb) -> None:
+    dotted = ("/guide/../blog/news", "/guide/./x/../private/notes", "/guide/x/../dig", "/guide/%2e%2e/blog/x")
+    site.add("/guide/dots", page("Dots", *(site.url(path) for path in dotted), "/guide/to-x"), headers=HTML)
+    site.add("/guide/to-x", status=302, headers={"Location": site.url("/guide/../blog/x")})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/dots"), CrawlOptions(depth=1))
+        globbed = await crawl(ferret, site.url("/guide/dots"), CrawlOptions(depth=1, exclude=("*/dig",)))
+        site.add("/sitemap.xml", f"<urlset><url><loc>{site.url('/guide/x/../swim')}</loc></url></urlset>")
+        mapped = await crawl(ferret, site.url("/guide/dots"), CrawlOptions(depth=1, sitemap=True))
+    read = [p.url.removeprefix(site.base) for p in result.pages]
+    assert read == ["/guide/dots", "/guide/dig", "/guide/to-x"]
+    redirected = result.pages[2].error  # its redirect's `..` is judged as a link's
+    assert redirected is not None and "outside the crawl's scope" in redirected.message
+    assert result.not_followed == {"out_of_scope": 2, "robots": 1, "past_depth": 2}  # dig: intro, deep
+    assert [p.url for p in globbed.pages] == [site.url("/guide/dots"), site.url("/guide/to-x")]
+    assert mapped.pages[-1].url == site.url("/guide/swim") and mapped.pages[-1].found_on == site.url(
+        "/sitemap.xml"
+    )
+    requested = [path for path, _ in site.requests]
+    assert not {"/blog/news", "/blog/x", "/guide/private/notes"} & set(requested)

@@ -238,3 +238,13 @@ def test_the_agent_view_says_how_many_are_not_shown_and_how_to_narrow_the_map() 
     assert "more are not shown" not in render_map({**data, "total": 3}, Fence.new())
     searched = render_map({**data, "search": "install"}, Fence.new())
     assert "narrow the map with include= or scope=." in searched  # its search narrowed it already
+
+
+async def test_dot_segments_are_resolved_before_a_url_is_judged_and_listed(site: SimWeb) -> None:
+    dotted = ("/docs/./x/../private/keys", "/docs/x/../config", "/docs/../blog/news")
+    site.add("/docs/dots", page("Dots", *(site.url(path) for path in dotted)), headers=HTML)
+    options = MapOptions(sitemap=False, scope=site.url("/docs/"))
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(site.url("/docs/dots"), options)
+    assert [entry.url for entry in result.urls] == [site.url("/docs/config")]
+    assert result.not_listed == {"robots": 1, "out_of_scope": 1}

@@ -13,6 +13,7 @@ in the page's order, and only:
   against the URL's path (`/guide/*`, `*.html`, `*/changelog/*`);
 - to documents a reader can use: not images, media, fonts, styles, scripts or archives;
 - once per URL, however it is written (`canonical_url`), and not to a page a redirect reached before;
+  each URL judged, read and listed as a client requests it, its dot segments resolved (`as_requested`);
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
   pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds).
@@ -43,6 +44,7 @@ from webferret.crawl_hops import judging_hops
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
+from webferret.store.handles import without_dot_segments
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
@@ -247,7 +249,7 @@ async def crawl(
             sitemap_urls = len(listed)
             lists: dict[str, str] = {}
             for url, sitemap in listed:
-                lists.setdefault(url, sitemap)  # the first sitemap that lists a page found it
+                lists.setdefault(as_requested(url), sitemap)  # the first sitemap that lists a page found it
             following.extend((url, lists[url]) for url in follow.judged(list(lists), seen, skipped))
         level = following
     return CrawlResult(
@@ -366,10 +368,11 @@ class Follow:
         return self.judged([link.url for link in page.links or []], seen, skipped)
 
     def judged(self, urls: list[str], seen: set[str], skipped: Counter[str]) -> list[str]:
-        """The `urls` to follow, in their order; each is judged once (added to `seen`), and those not
-        followed are counted in `skipped` by why."""
+        """The `urls` to follow, in their order, each as it is requested (`as_requested`); each is
+        judged once (added to `seen`), and those not followed are counted in `skipped` by why."""
         followed: list[str] = []
-        for url in urls:
+        for written in urls:
+            url = as_requested(written)
             key = canonical_url(url)
             if key in seen:
                 continue
@@ -388,7 +391,7 @@ class Follow:
             port = _port(parts)
         except ValueError:
             return "out_of_scope"
-        path = parts.path or "/"
+        path = without_dot_segments(parts.path) or "/"  # the path a client requests
         if parts.scheme.lower() not in ("http", "https"):
             return "out_of_scope"
         if (parts.hostname or "").lower() != self._host or port != self._port:
@@ -402,6 +405,18 @@ class Follow:
         if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
             return "excluded"
         return None
+
+
+def as_requested(url: str) -> str:
+    """`url` with its path's dot segments resolved, as an HTTP client requests it
+    (`https://x.org/docs/../admin/` is `https://x.org/admin/`): what a crawl judges, reads and a
+    map lists, so `..` takes no link past a scope, a glob or robots.txt."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    path = without_dot_segments(parts.path)
+    return url if path == parts.path else urlunsplit(parts._replace(path=path))
 
 
 def _port(parts: Any) -> int | None:
