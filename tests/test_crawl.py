@@ -358,3 +358,18 @@ async def test_dot_segments_are_resolved_before_a_link_is_judged(site: SimWeb) -
     )
     requested = [path for path, _ in site.requests]
     assert not {"/blog/news", "/blog/x", "/guide/private/notes"} & set(requested)
+
+
+async def test_a_page_two_links_lead_to_is_listed_once(site: SimWeb) -> None:
+    site.add("/guide/twice", page("Twice", "/guide/dig", "/guide/to-dig", "/guide/on"), headers=HTML)
+    site.add("/guide/to-dig", status=302, headers={"Location": "/guide/dig"})  # the same level
+    site.add("/guide/on", page("On", "/guide/back-to-dig"), headers=HTML)
+    site.add("/guide/back-to-dig", status=302, headers={"Location": "/guide/dig"})  # the next level
+    read: list[str] = []
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        options = CrawlOptions(depth=2, include=("/guide/twice", "/guide/*dig", "/guide/on"))
+        start = site.url("/guide/twice")
+        result = await crawl(ferret, start, options, on_read=lambda page: read.append(page.title))
+    listed = [p.final_url for p in result.pages]
+    assert listed == [site.url(path) for path in ("/guide/twice", "/guide/dig", "/guide/on")]
+    assert sorted(read) == ["Dig", "On", "Twice"]  # each page written once too

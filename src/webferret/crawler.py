@@ -197,6 +197,7 @@ async def crawl(
     follow = Follow(scope, options.include, options.exclude)
     robots = site_robots(ferret, opts) if options.robots else None
     seen = {canonical_url(start)}
+    once = ReadOnce()
     level: list[tuple[str, str | None]] = [(start, None)]
     pages: list[CrawledPage] = []
     skipped: Counter[str] = Counter()
@@ -216,7 +217,7 @@ async def crawl(
         async def finished(
             url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
         ) -> None:
-            if on_read is not None:  # each page as soon as it is read, not once its level is
+            if on_read is not None and once.first(url, page):  # as soon as it is read, not with its level
                 where = {"depth": depth, "found_on": found_on[url]}
                 await called(
                     on_read, page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}})
@@ -234,6 +235,8 @@ async def crawl(
             follow = Follow(scope, options.include, options.exclude)
         following: list[tuple[str, str | None]] = []
         for (url, _), page in zip(admitted, read, strict=True):
+            if not once.first(url, page):
+                continue  # another link of the crawl led to this page: it is listed there
             queued = follow.links(page, seen, skipped)
             if depth == options.depth:
                 skipped["past_depth"] += len(queued)
@@ -468,6 +471,20 @@ def site_robots(ferret: Ferret, fetch: Any) -> Any:
     from webferret.fetch.robots_cache import home_robots
 
     return home_robots(ferret, fetch)
+
+
+class ReadOnce:
+    """The pages a crawl read, by where they ended: two links of one level read at once, one of them
+    redirecting to the other's page, read that page twice, but it is listed (and written) once."""
+
+    def __init__(self) -> None:
+        self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
+
+    def first(self, url: str, page: Page) -> bool:
+        """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
+        again of the same link, the answer is the same)."""
+        key = canonical_url(page.final_url or url)
+        return self._read_from.setdefault(key, url) == url
 
 
 def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: int) -> CrawledPage:
