@@ -373,3 +373,17 @@ async def test_a_page_two_links_lead_to_is_listed_once(site: SimWeb) -> None:
     listed = [p.final_url for p in result.pages]
     assert listed == [site.url(path) for path in ("/guide/twice", "/guide/dig", "/guide/on")]
     assert sorted(read) == ["Dig", "On", "Twice"]  # each page written once too
+
+
+async def test_links_the_budget_left_unasked_are_not_followed_not_failed(simweb: SimWeb) -> None:
+    slow = [f"/slow/{n}" for n in range(6)]
+    simweb.add("/slow/start", page("Start", *slow), headers=HTML)
+    for path in slow:
+        simweb.add(path, page("Slow"), headers=HTML, delay=30)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        fetch = ferret.fetch_options(budget=2, per_host_concurrency=2)
+        result = await crawl(ferret, simweb.url("/slow/start"), CrawlOptions(depth=1), fetch=fetch)
+    requested = {path for path, _ in simweb.requests}
+    cut = result.pages[1:]  # the pages asked for when the budget ran out: failed, as they were cut
+    assert len(cut) <= 2 and all(not p.ok and p.url.removeprefix(simweb.base) in requested for p in cut)
+    assert result.not_followed["budget"] == len(slow) - len(cut)  # at least 4: never asked for

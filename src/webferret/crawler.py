@@ -23,7 +23,8 @@ With `sitemap`, the pages the site's sitemaps list (those robots.txt names, whet
 are honoured, else `/sitemap.xml`; an index's sitemaps too) are followed as if the start page linked
 to them, after its own links.
 The call's `budget` is the whole crawl's: a level begun when it runs out ends with the pages read
-by then, and the rest are counted as not followed (`budget`).
+by then (those being read fail as `timeout`), and the links not yet asked for are counted as not
+followed (`budget`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from webferret.crawl_hops import judging_hops
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
+from webferret.page_failures import never_requested
 from webferret.store.handles import without_dot_segments
 
 if TYPE_CHECKING:
@@ -217,7 +219,9 @@ async def crawl(
         async def finished(
             url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
         ) -> None:
-            if on_read is not None and once.first(url, page):  # as soon as it is read, not with its level
+            if on_read is None or (depth and never_requested(page)):
+                return
+            if once.first(url, page):  # as soon as it is read, not once its level is
                 where = {"depth": depth, "found_on": found_on[url]}
                 await called(
                     on_read, page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}})
@@ -235,6 +239,9 @@ async def crawl(
             follow = Follow(scope, options.include, options.exclude)
         following: list[tuple[str, str | None]] = []
         for (url, _), page in zip(admitted, read, strict=True):
+            if depth and never_requested(page):  # the budget ran out before it was asked for
+                skipped["budget"] += 1
+                continue
             if not once.first(url, page):
                 continue  # another link of the crawl led to this page: it is listed there
             queued = follow.links(page, seen, skipped)

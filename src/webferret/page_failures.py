@@ -81,3 +81,10 @@ def budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | Non
     message = f"the call's time budget of {opts.budget:g} s (setting {setting}) ran out before {url} was read"
     meta = {"trail": trail} if trail else {}
     return Page.failed(url, ErrorInfo(code=ErrorCode.TIMEOUT, message=message), meta=meta)
+
+
+def never_requested(page: Page) -> bool:
+    """Whether `page` failed because the call's time budget ran out before any request for it was
+    begun (`budget_spent` without the hops begun): a page not read, rather than one that failed (a
+    crawl counts its link as not followed)."""
+    return page.error is not None and page.error.code == ErrorCode.TIMEOUT and not page.meta.get("trail")
