@@ -387,3 +387,16 @@ async def test_links_the_budget_left_unasked_are_not_followed_not_failed(simweb:
     cut = result.pages[1:]  # the pages asked for when the budget ran out: failed, as they were cut
     assert len(cut) <= 2 and all(not p.ok and p.url.removeprefix(simweb.base) in requested for p in cut)
     assert result.not_followed["budget"] == len(slow) - len(cut)  # at least 4: never asked for
+
+
+async def test_the_sitemaps_are_read_when_the_start_page_fails(site: SimWeb) -> None:
+    listed = "".join(f"<url><loc>{site.url(path)}</loc></url>" for path in ("/guide/dig", "/blog/x"))
+    site.add("/sitemap.xml", f"<urlset>{listed}</urlset>", headers={"Content-Type": "application/xml"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/gone"), CrawlOptions(depth=1, sitemap=True))
+    assert [(p.url.removeprefix(site.base), p.ok) for p in result.pages] == [
+        ("/guide/gone", False),  # 404
+        ("/guide/dig", True),
+    ]
+    assert result.pages[1].found_on == site.url("/sitemap.xml")
+    assert result.sitemap_urls == 2 and result.not_followed["out_of_scope"] == 2  # /blog/x, /blog/news

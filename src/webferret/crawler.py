@@ -21,7 +21,7 @@ Where a followed link leads (its redirects, a meta refresh, a script's navigatio
 same rules before it is requested (`crawl_hops`): a page they refuse is a failed page saying why.
 With `sitemap`, the pages the site's sitemaps list (those robots.txt names, whether or not its rules
 are honoured, else `/sitemap.xml`; an index's sitemaps too) are followed as if the start page linked
-to them, after its own links.
+to them, after its own links (and when the start page cannot be read, as a map reads them then).
 The call's `budget` is the whole crawl's: a level begun when it runs out ends with the pages read
 by then (those being read fail as `timeout`), and the links not yet asked for are counted as not
 followed (`budget`).
@@ -232,8 +232,6 @@ async def crawl(
         read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
         skipped["budget"] += len(admitted) - len(read)
         admitted = admitted[: len(read)]
-        if depth == 0 and robots is not None and read[0].ok:
-            delay = _delay(await robots.rules_for(read[0].final_url or start))
         if depth == 0 and options.scope is None and read[0].final_url:
             scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
             follow = Follow(scope, options.include, options.exclude)
@@ -253,14 +251,16 @@ async def crawl(
             pages.append(entry)
             if on_page is not None:
                 await called(on_page, entry)
-        if depth == 0 and options.sitemap and options.depth and read[0].ok:
-            where = read[0].final_url or start
-            listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
-            sitemap_urls = len(listed)
-            lists: dict[str, str] = {}
-            for url, sitemap in listed:
-                lists.setdefault(as_requested(url), sitemap)  # the first sitemap that lists a page found it
-            following.extend((url, lists[url]) for url in follow.judged(list(lists), seen, skipped))
+        if depth == 0:  # the sitemaps are read whether or not the start page could be, as a map reads them
+            landed = read[0].final_url or start
+            listed = None
+            if options.sitemap and options.depth and web_url(landed):
+                listed = await sitemap_listed(ferret, landed, robots, opts, deadline, fresh)
+            if listed is not None:
+                sitemap_urls = len(listed)
+                following.extend(_sitemap_links(listed, follow, seen, skipped))
+            if robots is not None and (read[0].ok or following):
+                delay = _delay(await robots.rules_for(landed))
         level = following
     return CrawlResult(
         start=start,
@@ -306,6 +306,16 @@ async def _read(
     return pages
 
 
+def _sitemap_links(
+    listed: list[tuple[str, str]], follow: Follow, seen: set[str], skipped: Counter[str]
+) -> list[tuple[str, str | None]]:
+    """The pages `listed` by the sitemaps to follow, each with the first sitemap that lists it."""
+    lists: dict[str, str] = {}
+    for url, sitemap in listed:
+        lists.setdefault(as_requested(url), sitemap)
+    return [(url, lists[url]) for url in follow.judged(list(lists), seen, skipped)]
+
+
 def _delay(rules: Any) -> float | None:
     asked = rules.delay()
     return min(asked, CRAWL_DELAY_MAX) if asked else None
@@ -317,14 +327,18 @@ SITEMAPS_READ = 20
 
 async def sitemap_listed(
     ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float, fresh: bool = False
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str]] | None:
     """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
     robots.txt names (`Sitemap:`; read for them when its rules are not honoured too), else
     `/sitemap.xml`; a sitemap index's sitemaps are read too, up to `SITEMAPS_READ` files. A sitemap
-    that cannot be read lists nothing."""
+    that cannot be read lists nothing; None: the site refused (its robots.txt, the guard), and no
+    sitemap is read."""
     from webferret.fetch.robots import origin_of
 
-    named = (await (robots or site_robots(ferret, opts)).rules_for(start)).sitemaps
+    try:
+        named = (await (robots or site_robots(ferret, opts)).rules_for(start)).sitemaps
+    except FerretError:
+        return None
     queue = list(dict.fromkeys(named)) or [origin_of(start) + "/sitemap.xml"]
     xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []

@@ -130,10 +130,7 @@ async def map_site(
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
     sitemap_urls = None
     if options.sitemap and deadline > time.monotonic() and web_url(where):
-        try:
-            listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
-        except FerretError:  # the site refused (its robots.txt, the guard): no sitemap is read
-            listed = None
+        listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
         if listed is not None:
             sitemap_urls = len(listed)
             found += [(url, "sitemap") for url in follow.judged([url for url, _ in listed], seen, skipped)]
