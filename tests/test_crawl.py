@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from contract import fits
@@ -216,8 +217,12 @@ async def test_a_crawl_delay_reads_pages_one_at_a_time_apart(site: SimWeb) -> No
     site.add("/robots.txt", "User-agent: *\nCrawl-delay: 0.3\nDisallow: /guide/private/\n")
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
         result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
-        short = await crawl(
-            ferret, site.url("/guide/intro"), CrawlOptions(depth=1), fetch=ferret.fetch_options(budget=0.25)
+        short = await crawl(  # fresh: each page asked for anew (one the store answers waits for nothing)
+            ferret,
+            site.url("/guide/intro"),
+            CrawlOptions(depth=1),
+            fetch=ferret.fetch_options(budget=0.25),
+            fresh=True,
         )
     assert result.crawl_delay == 0.3 and len(result.pages) == 4
     assert result.elapsed_ms >= 3 * 300  # three pages after the start, each 0.3 s after the one before
@@ -400,3 +405,15 @@ async def test_the_sitemaps_are_read_when_the_start_page_fails(site: SimWeb) -> 
     ]
     assert result.pages[1].found_on == site.url("/sitemap.xml")
     assert result.sitemap_urls == 2 and result.not_followed["out_of_scope"] == 2  # /blog/x, /blog/news
+
+
+async def test_a_crawl_delay_is_not_waited_before_pages_the_store_answers(site: SimWeb) -> None:
+    site.add("/robots.txt", "User-agent: *\nCrawl-delay: 30\n")  # longer than the budget: no request fits
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        options = CrawlOptions(depth=1, include=("/guide/intro", "/guide/dig", "/guide/swim"))
+        first = await crawl(ferret, site.url("/guide/intro"), replace(options, robots=False))
+        before = len(site.requests)
+        again = await crawl(ferret, site.url("/guide/intro"), options, fetch=ferret.fetch_options(budget=10))
+    assert len(first.pages) == 3 and again.crawl_delay == 30
+    assert [p.handle for p in again.pages] == [p.handle for p in first.pages]  # from the store, no pause
+    assert [path for path, _ in site.requests[before:]] == ["/robots.txt"]

@@ -16,7 +16,8 @@ in the page's order, and only:
   each URL judged, read and listed as a client requests it, its dot segments resolved (`as_requested`);
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
-  pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds).
+  pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds;
+  a page the store answers sends no request, and waits for none).
 Where a followed link leads (its redirects, a meta refresh, a script's navigation) is judged by the
 same rules before it is requested (`crawl_hops`): a page they refuse is a failed page saying why.
 With `sitemap`, the pages the site's sitemaps list (those robots.txt names, whether or not its rules
@@ -286,8 +287,9 @@ async def _read(
     finished: Any = None,
 ) -> list[Page]:
     """The pages at `urls`, all at once (within the fetch's concurrency limits), or with `delay`, one
-    at a time, each `delay` seconds after the request before it (the last level's, for the first);
-    with a delay, the pages the deadline leaves no time for are not read (the answer is shorter).
+    at a time, each request `delay` seconds after the one before it (the last level's, for the first;
+    a page the store answers sends none and waits for none); with a delay, the pages the deadline
+    leaves no time for are not read (the answer is shorter).
     `finished(url, page)` is called as each page is read."""
     import asyncio
 
@@ -296,9 +298,10 @@ async def _read(
         return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
     pages: list[Page] = []
     for url in urls:
-        if time.monotonic() + delay >= deadline:
-            break
-        await asyncio.sleep(delay)
+        if not await ferret.in_store(url, opts, xopts, fresh):  # only a request waits
+            if time.monotonic() + delay >= deadline:
+                break
+            await asyncio.sleep(delay)
         budget = opts.with_(budget=deadline - time.monotonic())
         pages.extend(
             await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh, on_page=finished)

@@ -366,10 +366,7 @@ class Ferret:
                 shown = repr(url)[:200]
                 message = f"{shown}: not a URL but {type(url).__name__} (a URL is a string)"
             return Page.failed(shown, ErrorInfo(code=ErrorCode.INVALID_URL, message=message))
-        # a wait for an element, actions or a screenshot ask for a new rendering; a cookie, another page
-        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or bool(opts.actions)
-        skip = skip or _private(url, opts)
-        stored = None if skip else await self._stored_copy(url, xopts, opts)
+        stored = await self._usable_copy(url, opts, xopts, fresh)
         if stored is not None and is_fresh(stored, self.settings.fresh_seconds):
             landed = stored.page.final_url  # a redirect followed before: where it led is asked too
             if opts.admit is not None and landed and landed != url:
@@ -464,6 +461,25 @@ class Ferret:
         if not page.ok or (again.ok and (again.word_count or 0) >= (page.word_count or 0)):
             return again, rendered
         return page.model_copy(update={"meta": {**page.meta, "trail": rendered.trail}}), raw
+
+    async def in_store(
+        self, url: str, opts: FetchOptions, xopts: ExtractOptions, fresh: bool = False
+    ) -> bool:
+        """Whether a fetch of `url` with these options is answered from the store, with no request (a
+        fresh reading it may use): a crawl that paces its requests does not wait before it."""
+        stored = await self._usable_copy(url, opts, xopts, fresh)
+        return stored is not None and is_fresh(stored, self.settings.fresh_seconds)
+
+    async def _usable_copy(
+        self, url: str, opts: FetchOptions, xopts: ExtractOptions, fresh: bool
+    ) -> StoredPage | None:
+        """The stored page for `url` this fetch may answer with or revalidate, fresh or not; None when
+        there is none, or when the call asks for a new reading (`fresh`; a wait for an element, actions
+        or a screenshot: a new rendering; its own credentials: another page)."""
+        skip = fresh or opts.wait_for is not None or opts.screenshot is not None or bool(opts.actions)
+        if skip or _private(url, opts):
+            return None
+        return await self._stored_copy(url, xopts, opts)
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
         """The stored page for `url` if it can answer this call (see `SessionStore.stored_copy`)."""
