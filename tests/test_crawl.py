@@ -417,3 +417,15 @@ async def test_a_crawl_delay_is_not_waited_before_pages_the_store_answers(site: 
     assert len(first.pages) == 3 and again.crawl_delay == 30
     assert [p.handle for p in again.pages] == [p.handle for p in first.pages]  # from the store, no pause
     assert [path for path, _ in site.requests[before:]] == ["/robots.txt"]
+
+
+async def test_a_robots_txt_that_fails_is_asked_for_once_a_crawl(site: SimWeb) -> None:
+    site.add("/robots.txt", "down", status=503)
+    site.add("/guide/to-dig", status=302, headers={"Location": "/guide/dig"})
+    site.add("/guide/hops", page("Hops", "/guide/dig", "/guide/to-dig"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/hops"), CrawlOptions(depth=1, sitemap=True))
+        again = await crawl(ferret, site.url("/guide/hops"), CrawlOptions(depth=1), fresh=True)
+    assert len(result.pages) == len(again.pages) == 1 and result.not_followed["robots"] == 2
+    asked = [path for path, _ in site.requests].count("/robots.txt")
+    assert asked == 2  # once a crawl: a failure is not kept for the next one

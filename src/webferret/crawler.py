@@ -492,9 +492,11 @@ async def robots_allowed(
 
 
 def site_robots(ferret: Ferret, fetch: Any) -> Any:
+    """The robots.txt policy of one crawl or map (`home_robots`): a robots.txt that fails (a 5xx, an
+    outage) is asked for once in the call, however many of its links and pages are judged."""
     from webferret.fetch.robots_cache import home_robots
 
-    return home_robots(ferret, fetch)
+    return home_robots(ferret, fetch, keep_failures=True)
 
 
 class ReadOnce:

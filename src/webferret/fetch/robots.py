@@ -145,7 +145,12 @@ class RobotsPolicy:
         *,
         cache: RobotsCache | None = None,
         user_agent: str = PRODUCT_TOKEN,
+        keep_failures: bool = False,
     ) -> None:
+        """`keep_failures`: a robots.txt that could not be read (a 5xx, an outage) is answered so for
+        this policy's life, not asked for again: a crawl's or a map's, one call (a session's policy
+        asks again, as the cache keeps no failure)."""
+        self._keep_failures = keep_failures
         self._get = get
         self._cache: RobotsCache = cache if cache is not None else MemoryRobotsCache()
         self.user_agent = user_agent
@@ -161,6 +166,8 @@ class RobotsPolicy:
         if rules is not None:
             return rules
         read = self._reads.setdefault(origin, _Read())
+        if self._keep_failures and read.last is not None:  # read by this policy before: it failed
+            return read.last
         seen = read.count
         async with read.lock:
             if read.count > seen and read.last is not None:  # read while this caller waited

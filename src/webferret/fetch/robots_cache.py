@@ -61,13 +61,14 @@ class SqliteRobotsCache:
         await asyncio.to_thread(self._put, rules)
 
 
-def home_robots(ferret: Any, fetch: Any = None) -> RobotsPolicy:
+def home_robots(ferret: Any, fetch: Any = None, *, keep_failures: bool = False) -> RobotsPolicy:
     """The robots.txt policy of fetches a session starts on its own (an agent's, a crawl's): read
     through the session's fetcher with the pages' `fetch` options (their allowed hosts), in plain
-    HTTP, within `ROBOTS_TIMEOUT` seconds; its answers shared with every process of the home."""
+    HTTP, within `ROBOTS_TIMEOUT` seconds; its answers shared with every process of the home
+    (`keep_failures`: see `RobotsPolicy`)."""
     base = fetch or ferret.fetch_options()
     timeout = min(base.timeout, ROBOTS_TIMEOUT)
     # a robots.txt is read for the pages, not asked of their `admit` (which asks robots.txt itself)
     options = replace(base.with_(tier="http", timeout=timeout, budget=timeout), admit=None)
     cache = SqliteRobotsCache.in_home(ferret.settings.home)
-    return RobotsPolicy(fetcher_getter(ferret.fetcher, options), cache=cache)
+    return RobotsPolicy(fetcher_getter(ferret.fetcher, options), cache=cache, keep_failures=keep_failures)
