@@ -204,7 +204,9 @@ def test_fetch_and_crawl_stream_their_pages_as_json_lines(api: Api, simweb: SimW
     *pages, done = lines
     assert kind.startswith("application/x-ndjson") and len(pages) == 4
     assert pages[-1]["url"] == slow  # finishing order: the slow page last
-    assert {page["url"]: page.get("duplicate_of") is not None for page in pages}[copy]
+    marked = {page["url"]: page.get("duplicate_of") for page in pages}
+    # whichever of the two copies finished second is marked (under load, either may finish first)
+    assert (marked[fast] is None) != (marked[copy] is None), marked
     assert all(len(page["content"]) <= 140 for page in pages)
     assert done["done"] and not done["ok"] and done["data"] is None
     assert done["meta"] == {"count": 4, "failed": 1}
