@@ -24,6 +24,21 @@ def test_table_has_pipes_and_a_header_row() -> None:
     ]
 
 
+def test_a_tables_title_row_or_caption_is_a_line_above_it() -> None:
+    """A `<caption>`, a first row of one cell over wider rows, or one filled cell padded to the width
+    over a header row (trafilatura's copy of a caption) names the table: a line above it."""
+    header = "<tr><th>Fruit</th><th>Price</th></tr><tr><td>Apple</td><td>1</td></tr>"
+    for title in (
+        "<caption>Prices</caption>",
+        "<tr><td colspan=2>Prices</td></tr>",
+        "<tr><th>Prices</th><th></th></tr>",
+    ):
+        out = render(f"<table>{title}{header}</table>")
+        assert out.strip() == "Prices\n\n| Fruit | Price |\n|---|---|\n| Apple | 1 |", (title, out)
+    kept = render("<table><tr><td>Prices</td><td></td></tr><tr><td>Apple</td><td>1</td></tr></table>")
+    assert kept.startswith("| Prices |  |")  # one filled cell over data: the table's own first row
+
+
 def test_table_without_th_uses_first_row_as_header() -> None:
     out = render("<table><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>")
     assert out.splitlines()[:2] == ["| 1 | 2 |", "|---|---|"]

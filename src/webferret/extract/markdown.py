@@ -452,6 +452,30 @@ class Renderer:
             return []
         if self._layout(grid):
             return self._unwrapped(grid)
+        title = self._title(node, grid)
+        if title is not None and title is grid[0][0]:
+            grid = grid[1:]  # the title's row is no row of the table
+        lead = self.blocks(title) if title is not None else []
+        return lead + self._grid(grid)
+
+    def _title(self, node: etree._Element, grid: list[list[etree._Element]]) -> etree._Element | None:
+        """What names the table, said as a line above it: its `<caption>`, or a first row of one
+        cell over rows of more (trafilatura's copy makes the caption that row, which would be read
+        as the header, and the real header as data)."""
+        caption = next((child for child in node if tag_name(child) == "caption"), None)
+        if caption is not None and not hidden(caption):
+            return caption
+        if len(grid) < 2 or max(len(cells) for cells in grid[1:]) < 2:
+            return None
+        filled = [cell for cell in grid[0] if "".join(cell.itertext()).strip()]
+        if len(filled) != 1 or filled[0] is not grid[0][0]:
+            return None
+        # one cell over wider rows; or, padded to the width (trafilatura's caption), over a header row
+        return filled[0] if len(grid[0]) == 1 or _all_headings(grid[1]) else None
+
+    def _grid(self, grid: list[list[etree._Element]]) -> list[str]:
+        if not grid:
+            return []
         rows: list[list[str]] = []
         header = False
         heads = 0  # the rows of headings the table opens with
