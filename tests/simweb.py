@@ -95,9 +95,13 @@ class _Server(ThreadingHTTPServer):
     web: SimWeb
 
     def handle_error(self, request: object, client_address: object) -> None:
-        """A client that hangs up early (a cap, a timeout) is expected here: stay quiet about it."""
+        """A client that hangs up early (a cap, a timeout) is expected here: stay quiet about it, however
+        the socket says so (a reset, a broken pipe, a closed file: a test failed once on one of these,
+        its traceback printed into the output the test read)."""
         error = sys.exc_info()[1]
-        if isinstance(error, (ConnectionError, TimeoutError, ssl.SSLError)):
+        if isinstance(error, (OSError, TimeoutError)) or (
+            isinstance(error, ValueError) and "closed file" in str(error)
+        ):
             return
         super().handle_error(request, client_address)  # type: ignore[arg-type]
 
