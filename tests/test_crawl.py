@@ -11,7 +11,8 @@ from contract import fits
 from simweb import SimWeb
 
 from webferret.cli import main
-from webferret.crawler import CrawlOptions, crawl, default_scope
+from webferret.crawl_rules import default_scope
+from webferret.crawler import CrawlOptions, crawl
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError
 

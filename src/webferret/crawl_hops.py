@@ -1,7 +1,7 @@
 """The pages a crawl is led to past the links it judged: a redirect's hop, a meta refresh, where a
 browser's script navigates, where a stored page's redirect ended.
 
-A link is judged before it is requested (`crawler.Follow`, `crawler.robots_allowed`); the page it
+A link is judged before it is requested (`crawl_rules.Follow`, `crawl_rules.robots_allowed`); the page it
 leads to is judged the same way, through the fetch's `admit` hook, before that page is requested:
 in the crawl's scope, past its globs, a document, and where robots.txt allows it. A redirect then
 takes a crawl nowhere a link could not. A refused page is a failed page of the crawl, its error
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 if TYPE_CHECKING:
-    from webferret.crawler import Follow
+    from webferret.crawl_rules import Follow
     from webferret.fetch.robots import RobotsPolicy
     from webferret.fetch.types import FetchOptions
 

@@ -30,39 +30,34 @@ followed (`budget`).
 
 from __future__ import annotations
 
-import fnmatch
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field
 
-from webferret.arguments import check_text, globs_of, is_whole
+from webferret.arguments import is_whole
 from webferret.callbacks import called
 from webferret.crawl_hops import judging_hops
+from webferret.crawl_rules import (
+    Follow,
+    as_requested,
+    check_switches,
+    default_scope,
+    robots_allowed,
+    site_robots,
+    site_rules,
+    web_url,
+)
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
 from webferret.page_failures import never_requested
-from webferret.store.handles import without_dot_segments
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
-    from webferret.site_map import MapOptions
 
-NOT_PAGES = frozenset(
-    (
-        *(".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".ico", ".bmp", ".tif", ".tiff"),
-        *(".mp3", ".mp4", ".m4a", ".webm", ".ogg", ".wav", ".mov", ".avi"),
-        *(".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map"),
-        *(".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".jar", ".whl"),
-        *(".dmg", ".exe", ".msi", ".deb", ".rpm", ".apk", ".iso"),
-    )
-)
-"""File name endings of links a crawl does not follow: nothing in them reads as text."""
 CRAWL_DELAY_MAX = 30.0
 """The longest pause between requests a robots.txt `Crawl-delay` is honoured with (a longer one is
 taken as this: the call's budget then ends the crawl, and says so)."""
@@ -96,48 +91,6 @@ class CrawlOptions:
         if self.sitemap and self.depth == 0:
             message = "sitemap follows what the sitemaps list, a link hop: it needs depth 1 or more"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-
-
-def check_switches(options: object, *names: str) -> None:
-    """Refuse (`invalid_argument`) a switch of `options` that is no bool (`robots="no"` is truthy)."""
-    for name in names:
-        if not isinstance(getattr(options, name), bool):
-            message = f"{name}: true or false, not {getattr(options, name)!r}"
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-
-
-def site_rules(options: CrawlOptions | MapOptions) -> None:
-    """Check the rules of a crawl's or a map's `options` (frozen), its globs taken as `globs_of`
-    reads them (one string is one glob); refuse (`invalid_argument`) rules that cannot hold: a scope
-    that is no http(s) URL (`check_scope`), a blank glob (as an `include` it would keep no link,
-    silently)."""
-    if options.scope is not None:
-        check_text("scope", options.scope)
-    check_scope(options.scope)
-    for name in ("include", "exclude"):
-        globs = globs_of(name, getattr(options, name))
-        object.__setattr__(options, name, globs)
-        if any(not glob.strip() for glob in globs):
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT, f"{name}: a glob of paths such as /docs/*, not a blank"
-            )
-
-
-def check_scope(scope: str | None) -> None:
-    """Refuse a scope that is no http(s) URL with a host (`invalid_argument`), before any request."""
-    if scope is not None and not web_url(scope):
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"scope {scope!r}: expected an http(s) URL prefix")
-
-
-def web_url(url: str) -> bool:
-    """Whether `url` is an http(s) URL with a host and a usable port (a port past 65535 raises only
-    when it is read: here, not in the middle of a crawl)."""
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018
-        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-    except ValueError:
-        return False
 
 
 class CrawledPage(BaseModel):
@@ -360,143 +313,6 @@ async def sitemap_listed(
             elif kind == "urlset":
                 found.extend((entry, url) for entry in listed)
     return found
-
-
-def default_scope(start: str) -> str:
-    """The start page's folder on its host: `https://docs.x.org/guide/intro` -> `.../guide/` (a start
-    that is no URL is its own scope: its page says why it cannot be read)."""
-    try:
-        parts = urlsplit(start.strip())
-    except ValueError:
-        return start
-    folder = parts.path if parts.path.endswith("/") else parts.path.rsplit("/", 1)[0] + "/"
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), folder or "/", "", ""))
-
-
-class Follow:
-    """Whether a link is followed: in scope, past the globs, a document, not seen."""
-
-    def __init__(self, scope: str, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> None:
-        try:  # a start that is no URL is its own default scope: nothing is in it (its page says why)
-            parts = urlsplit(scope)
-            self._port = _port(parts)
-        except ValueError:
-            parts, self._port = urlsplit(""), None
-        self.scope = scope
-        self._host = (parts.hostname or "").lower()
-        self._prefix = parts.path or "/"
-        self._include = include
-        self._exclude = exclude
-
-    def links(self, page: Page, seen: set[str], skipped: Counter[str]) -> list[str]:
-        """The links of `page` to follow, in its order (see `judged`)."""
-        if page.final_url:
-            seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
-        return self.judged([link.url for link in page.links or []], seen, skipped)
-
-    def judged(self, urls: list[str], seen: set[str], skipped: Counter[str]) -> list[str]:
-        """The `urls` to follow, in their order, each as it is requested (`as_requested`); each is
-        judged once (added to `seen`), and those not followed are counted in `skipped` by why."""
-        followed: list[str] = []
-        for written in urls:
-            url = as_requested(written)
-            key = canonical_url(url)
-            if key in seen:
-                continue
-            seen.add(key)
-            why = self.refusal(url)
-            if why is None:
-                followed.append(url)
-            else:
-                skipped[why] += 1
-        return followed
-
-    def refusal(self, url: str) -> str | None:
-        """Why `url` is not followed (`out_of_scope`, `not_a_page`, `excluded`), or None."""
-        try:
-            parts = urlsplit(url)
-            port = _port(parts)
-        except ValueError:
-            return "out_of_scope"
-        path = without_dot_segments(parts.path) or "/"  # the path a client requests
-        if parts.scheme.lower() not in ("http", "https"):
-            return "out_of_scope"
-        if (parts.hostname or "").lower() != self._host or port != self._port:
-            return "out_of_scope"
-        if not path.startswith(self._prefix):
-            return "out_of_scope"
-        if PurePosixPath(path).suffix.lower() in NOT_PAGES:
-            return "not_a_page"
-        if self._include and not any(fnmatch.fnmatchcase(path, pattern) for pattern in self._include):
-            return "excluded"
-        if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
-            return "excluded"
-        return None
-
-
-def as_requested(url: str) -> str:
-    """`url` with its path's dot segments resolved, as an HTTP client requests it
-    (`https://x.org/docs/../admin/` is `https://x.org/admin/`): what a crawl judges, reads and a
-    map lists, so `..` takes no link past a scope, a glob or robots.txt."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    path = without_dot_segments(parts.path)
-    return url if path == parts.path else urlunsplit(parts._replace(path=path))
-
-
-def _port(parts: Any) -> int | None:
-    """The port, with http's and https's defaults the same (a site's links mix the two schemes)."""
-    port = parts.port
-    return None if port in (80, 443) else port
-
-
-async def robots_allowed(
-    level: list[tuple[str, str | None]], robots: Any, skipped: Counter[str]
-) -> list[tuple[str, str | None]]:
-    """The links robots.txt allows (all of them when it is not honoured); the others are counted.
-    Each origin's rules are read once and every link judged by them here (a sitemap can list
-    50,000 URLs of one site): a link whose robots.txt the guard refuses is kept, so that reading it
-    says why; one whose robots.txt is unreachable is not (RFC 9309 reads that as disallowing all)."""
-    if robots is None:
-        return level
-    import asyncio
-
-    from webferret.fetch.robots import POLICY_REFUSALS, origin_of
-
-    def origin(url: str) -> str | None:
-        try:
-            return origin_of(url)
-        except ValueError:
-            return None
-
-    async def rules(url: str) -> Any:
-        try:
-            return await robots.rules_for(url)
-        except FerretError as exc:
-            return exc.code in POLICY_REFUSALS  # True: every link is read, and says so; False: none
-        except ValueError:  # no URL (`Follow` lets none through): nothing to ask robots.txt
-            return True
-
-    firsts = {origin(url): url for url, _ in reversed(level)}
-    read = dict(zip(firsts, await asyncio.gather(*(rules(url) for url in firsts.values())), strict=True))
-
-    def allowed(url: str) -> bool:
-        verdict = read[origin(url)]
-        return verdict if isinstance(verdict, bool) else verdict.allows(url, robots.user_agent)
-
-    verdicts = [allowed(url) for url, _ in level]
-    skipped["robots"] += verdicts.count(False)
-    return [item for item, ok in zip(level, verdicts, strict=True) if ok]
-
-
-def site_robots(ferret: Ferret, fetch: Any) -> Any:
-    """The robots.txt policy of one crawl or map (`home_robots`): a robots.txt that fails (a 5xx, an
-    outage) is asked for once in the call, however many of its links and pages are judged."""
-    from webferret.fetch.robots_cache import home_robots
-
-    return home_robots(ferret, fetch, keep_failures=True)
 
 
 class ReadOnce:

@@ -459,7 +459,8 @@ class AgentTools:
 
     # -- web_crawl ---------------------------------------------------------------------------
     async def web_crawl(self, args: WebCrawlArgs) -> Answer:
-        from webferret.crawler import CrawlOptions, default_scope
+        from webferret.crawl_rules import default_scope
+        from webferret.crawler import CrawlOptions
 
         await self._check_start(args.url)  # a start that is no URL is said to be so, not its scope
         scope = args.scope or default_scope(args.url)

@@ -3,7 +3,7 @@
 `map_site(ferret, start, options)` reads one page, `start` (kept in the store as any fetch), and the
 site's sitemaps (those robots.txt names, else `/sitemap.xml`; an index's sitemaps too), and answers
 the URLs they name within a scope (by default the whole host), each with the text a link of the
-start page gives it. The rules are the crawl's (`crawler.Follow`): in scope, past the include and
+start page gives it. The rules are the crawl's (`crawl_rules.Follow`): in scope, past the include and
 exclude globs, documents only, each URL once however it is written, and where robots.txt allows it
 (unless it is not honoured). With `search`, only the URLs whose link text or path holds a word of
 it are answered, best first: an agent finds the one page of a large documentation site it needs,
@@ -22,16 +22,8 @@ from urllib.parse import unquote, urlsplit
 from pydantic import BaseModel, Field
 
 from webferret.arguments import check_text, is_whole
-from webferret.crawler import (
-    FOLLOWED_LINKS,
-    Follow,
-    check_switches,
-    robots_allowed,
-    site_robots,
-    site_rules,
-    sitemap_listed,
-    web_url,
-)
+from webferret.crawl_rules import Follow, check_switches, robots_allowed, site_robots, site_rules, web_url
+from webferret.crawler import FOLLOWED_LINKS, sitemap_listed
 from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.net.canonical import canonical_url

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from webferret.crawler import web_url
+from webferret.crawl_rules import web_url
 from webferret.remote_text import quoted
 
 BATCH = 200
