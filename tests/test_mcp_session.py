@@ -398,7 +398,9 @@ async def test_a_redirect_leads_nowhere_the_lists_or_robots_txt_refuse(site: str
         crawl = await session.call_tool("web_crawl", {"url": to_blocked, "depth": 0})
     assert blocked.is_error and "blocked_domains" in _text(blocked) and "led there from" in _text(blocked)
     assert private.structured_content["error"]["code"] == "robots_disallowed"
-    assert crawl.structured_content["pages"][0]["error"]["code"] == "invalid_argument"
+    # a crawl that read no page is the tool's error (it said ok), each page's reason in it
+    assert crawl.is_error and crawl.structured_content["pages"][0]["error"]["code"] == "invalid_argument"
+    assert "led there from" in _text(crawl)
     assert "Ferret facts" not in _text(blocked) + _text(crawl) and "Secret" not in _text(private)
     stored = Ferret(home=tmp_path, allow_hosts=["127.0.0.1", "localhost"])  # read by another face
     async with stored:

@@ -477,6 +477,12 @@ class AgentTools:
         fetch = self.ferret.fetch_options(admit=self._admission)
         result = await self.ferret.crawl(args.url, options, fetch=fetch, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
+        if not any(page["ok"] for page in data["pages"]):  # nothing read: the tool failed, as the CLI's does
+            entries = [page for page in data["pages"] if page.get("error")]
+            code = entries[0]["error"]["code"] if entries else ErrorCode.NOT_FOUND.value
+            said = "; ".join(failed_line(entry, code) for entry in entries) or "the crawl read no page"
+            pages = [{"url": entry["url"], "error": entry["error"]} for entry in entries]
+            raise BatchFailed(ErrorCode(code), said, pages)
         return Answer(views.render_crawl(data, self.fence()), data)
 
     async def _check_start(self, url: str) -> None:
