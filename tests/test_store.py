@@ -108,6 +108,17 @@ def test_find_answers_a_passage_stored_under_two_urls_once(store: PageStore) -> 
     assert found[0].score >= found[1].score
 
 
+def test_find_answers_n_passages_when_copies_of_one_text_fill_the_first_hits(store: PageStore) -> None:
+    """A crawl stores one text under many URLs (`?s=1`...`?s=32`): its copies filled the hits read,
+    and `find -n 5` answered one passage."""
+    for s in range(40):
+        store.put(_page(f"https://a.example/page?s={s}", "# Otters\n\nOtters hold hands in winter."))
+    for other in range(4):
+        store.put(_page(f"https://b.example/{other}", f"# Mink {other}\n\nMink {other} hunts in winter."))
+    found = store.find("winter", n=5)
+    assert len(found) == 5 and len({p.text for p in found}) == 5, [p.text for p in found]
+
+
 def test_a_passage_names_the_url_its_page_was_read_from_as_open_does(store: PageStore) -> None:
     """The URL a redirect ended at (`final_url`), as `open` shows it, else the URL asked."""
     put = store.put(

@@ -34,6 +34,8 @@ HURRIED_BUSY_S = 0.1
 """How long (seconds) a write waits for another process's lock just after a write gave up on it (`_write`)."""
 DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
+MOST_HITS_READ = 20_000
+"""The most hits one `find` reads to find `n` distinct passages among copies."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
 _COLUMNS = (
     "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt, private, "
@@ -345,20 +347,30 @@ class PageStore:
                 return []
         if self._read(self.index.needs_rebuild):
             self._write(self.index.ensure)
-        # a document stored under two URLs (a redirect's start and its end, say) has each passage
-        # twice: the best-ranked copy of a text is answered once, from a few more hits than `n`
-        hits = self._read(lambda conn: self.index.search(conn, query, handles, n * DUPLICATE_ROOM))
-        seen: set[str] = set()
-        kept: list[Hit] = []
-        for h in hits:
-            if h.text not in seen and len(kept) < n:
-                seen.add(h.text)
-                kept.append(h)
+        kept = self._distinct_hits(query, handles, n)
         pages = self._read(lambda conn: self._pages_at(conn, kept))
         return [
             Passage(handle=h.handle, url=h.url, title=h.title, page=page, text=h.text, score=h.score)
             for h, page in zip(kept, pages, strict=True)
         ]
+
+    def _distinct_hits(self, query: str, handles: Sequence[str] | None, n: int) -> list[Hit]:
+        """The `n` best hits for `query` of distinct texts. A document stored under two URLs (a
+        redirect's start and its end) has each passage twice, and a crawl can store one text under
+        dozens (`?s=1`...`?s=32`): the best-ranked copy of a text is answered once, from `DUPLICATE_ROOM`
+        times `n` hits, then more while copies fill them (at most `MOST_HITS_READ`)."""
+        limit = n * DUPLICATE_ROOM
+        while True:
+            hits = self._read(lambda conn, most=limit: self.index.search(conn, query, handles, most))
+            seen: set[str] = set()
+            kept: list[Hit] = []
+            for h in hits:
+                if h.text not in seen and len(kept) < n:
+                    seen.add(h.text)
+                    kept.append(h)
+            if len(kept) == n or len(hits) < limit or limit >= MOST_HITS_READ:
+                return kept
+            limit = min(limit * 4, MOST_HITS_READ)
 
     def _pages_at(self, conn: sqlite3.Connection, hits: Sequence[Hit]) -> list[int]:
         """The page of each hit at this store's `page_tokens`, what `open` shows: a passage's page was
