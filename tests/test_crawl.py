@@ -430,3 +430,5 @@ async def test_a_robots_txt_that_fails_is_asked_for_once_a_crawl(site: SimWeb) -
     assert len(result.pages) == len(again.pages) == 1 and result.not_followed["robots"] == 2
     asked = [path for path, _ in site.requests].count("/robots.txt")
     assert asked == 2  # once a crawl: a failure is not kept for the next one
+    # a robots.txt that could not be read allows no path: `/sitemap.xml` is not guessed at either
+    assert "/sitemap.xml" not in [path for path, _ in site.requests] and result.sitemap_urls is None

@@ -286,16 +286,21 @@ async def sitemap_listed(
 ) -> list[tuple[str, str]] | None:
     """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
     robots.txt names (`Sitemap:`; read for them when its rules are not honoured too), else
-    `/sitemap.xml`; a sitemap index's sitemaps are read too, up to `SITEMAPS_READ` files. A sitemap
-    that cannot be read lists nothing; None: the site refused (its robots.txt, the guard), and no
-    sitemap is read."""
+    `/sitemap.xml` where robots.txt allows it (when honoured); a sitemap index's sitemaps are read
+    too, up to `SITEMAPS_READ` files. A sitemap that cannot be read lists nothing; None: the site
+    refused (its robots.txt, the guard), and no sitemap is read."""
     from webferret.fetch.robots import origin_of
 
     try:
-        named = (await (robots or site_robots(ferret, opts)).rules_for(start)).sitemaps
+        rules = await (robots or site_robots(ferret, opts)).rules_for(start)
     except FerretError:
         return None
-    queue = list(dict.fromkeys(named)) or [origin_of(start) + "/sitemap.xml"]
+    queue = list(dict.fromkeys(rules.sitemaps))
+    if not queue:  # none named: `/sitemap.xml`, a path like any other, where robots.txt allows it
+        guessed = origin_of(start) + "/sitemap.xml"
+        if robots is not None and not rules.allows(guessed, robots.user_agent):
+            return None  # (a robots.txt that could not be read allows no path)
+        queue = [guessed]
     xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []
     read = 0
