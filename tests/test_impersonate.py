@@ -90,3 +90,41 @@ async def test_connect_refused_is_connect_failed() -> None:
         await ImpersonateTier().fetch(await policy.vet(f"http://127.0.0.1:{port}/"), OPTS, policy)
     assert caught.value.code == ErrorCode.CONNECT_FAILED
     assert str(port) in caught.value.message
+
+
+async def test_a_body_past_the_cap_ends_its_transfer_there() -> None:
+    """An endless body: the read stopped at the cap, but the transfer went on to the page's timeout,
+    its chunks queued in memory (gigabytes), and curl's time-out replaced `too_large`."""
+    import socket
+    import threading
+
+    sent = [0]
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def endless() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n")
+            chunk = b"<p>endless</p>" * 4000
+            frame = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
+            try:
+                while sent[0] < 2_000_000_000:
+                    conn.sendall(frame)
+                    sent[0] += len(chunk)
+            except OSError:
+                return  # the client hung up: what this test waits for
+
+    server = threading.Thread(target=endless, daemon=True)
+    server.start()
+    policy = loopback_policy()
+    try:
+        with pytest.raises(FerretError) as info:
+            target = await policy.vet(f"http://127.0.0.1:{port}/")
+            await ImpersonateTier().fetch(target, FetchOptions(timeout=20, max_bytes=100_000), policy)
+        server.join(20)
+    finally:
+        listener.close()
+    assert info.value.code == ErrorCode.TOO_LARGE, info.value
+    assert not server.is_alive() and sent[0] < 50_000_000, sent[0]  # it hung up soon after the cap

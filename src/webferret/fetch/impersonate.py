@@ -110,7 +110,7 @@ async def request_once(
                 policy.check_peer(target.host, peer)
             body = await _read_capped(response, opts.max_bytes)
         finally:
-            await response.aclose()
+            await _closed(response)
     except RequestException as exc:
         raise _ferret_error(exc, target, proxy) from None
     del tunnel_to  # curl no longer needs the list
@@ -143,6 +143,19 @@ def _merged_headers(response: Response) -> dict[str, str]:
         glue = "\n" if name == "set-cookie" else ", "
         merged[name] = f"{merged[name]}{glue}{value}" if name in merged else value
     return merged
+
+
+async def _closed(response: Response) -> None:
+    """End a streamed transfer now, whether it was read to its end or not. curl_cffi's `aclose`
+    waits for the transfer to end, its chunks queued without a bound meanwhile: a body read past its
+    cap went on to the page's timeout, gigabytes in memory (an endless body, a compression bomb), and
+    curl's time-out then replaced `too_large`. Its stop signal makes curl's next write fail instead."""
+    import contextlib
+
+    if response.quit_now is not None:
+        response.quit_now.set()
+    with contextlib.suppress(RequestException):  # the transfer stopped on purpose: not the page's error
+        await response.aclose()
 
 
 async def _read_capped(response: Response, max_bytes: int) -> bytes:
