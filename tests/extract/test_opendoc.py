@@ -249,3 +249,30 @@ def test_an_opendocument_presentation_is_a_section_per_slide() -> None:
     assert read(deck, format="text").content.startswith(
         "Slide 1: Where we counted\n\n- Tay\n- Spey\n\nCounted by Ada."
     )
+
+
+def test_a_bomb_in_the_mimetype_member_is_refused_before_it_is_unpacked() -> None:
+    """The kind of an OpenDocument file is told by its `mimetype` member's first bytes; the whole
+    member was unpacked first (a 2 MB file held 2 GB of spaces there: 4 GB of memory, 16 s)."""
+    import tracemalloc
+
+    info = zipfile.ZipInfo("mimetype", date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        with archive.open(info, "w", force_zip64=True) as member:
+            member.write(ODT_TYPE.encode())
+            for _ in range(16):
+                member.write(b" " * (1 << 24))  # 256 MiB of spaces after it
+        archive.writestr("content.xml", "<office:document-content/>")
+    body = packed.getvalue()
+    tracemalloc.start()
+    try:
+        kind = office_kind(body)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert kind == "odt" and peak < 16 * 1024 * 1024, peak
+    with pytest.raises(FerretError) as refused:
+        extract_document(body, url="https://ex.org/bomb.odt", content_type=None, options=ExtractOptions())
+    assert refused.value.code == ErrorCode.TOO_LARGE and "unpacks to more than" in refused.value.message

@@ -49,7 +49,8 @@ def office_kind(body: bytes) -> str | None:
         with zipfile.ZipFile(io.BytesIO(body)) as archive:
             names = set(archive.namelist())
             if "content.xml" in names and "mimetype" in names:
-                declared = archive.read("mimetype")[:100].decode("ascii", "replace").strip()
+                with archive.open("mimetype") as member:  # its first bytes: not a bomb's gigabytes
+                    declared = member.read(100).decode("ascii", "replace").strip()
                 return OPENDOCUMENT_KINDS.get(declared)
     except (zipfile.BadZipFile, ValueError, OSError):
         return None
