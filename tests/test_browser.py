@@ -441,3 +441,14 @@ async def test_a_cold_start_is_not_the_pages_time_and_a_slow_page_is_a_timeout()
     error = info.value
     assert error.code == ErrorCode.TIMEOUT and "setting timeout; browser tier" in error.message, error
     assert error.trail and error.trail[-1]["error"] == "timeout" and error.trail[-1]["via"] == "browser"
+
+
+async def test_a_page_that_crashes_the_renderer_is_too_large_not_internal(tier: BrowserTier) -> None:
+    """A page whose script allocates without end crashes Chromium's renderer: Playwright's "Target
+    crashed" was the call's `internal` error (a bug, the README says)."""
+    hog = "<html><body><p>hello</p><script>var a=[];while(true){a.push(new Array(1e6).fill(1.5));}</script>"
+    with serve() as site:
+        site.page("/hog", hog + "</body></html>")
+        with pytest.raises(FerretError) as info:
+            await render(tier, site.base + "/hog", replace(OPTS, timeout=5))
+    assert info.value.code == ErrorCode.TOO_LARGE and "renderer crashed" in info.value.message, info.value

@@ -158,6 +158,14 @@ class BrowserTier:
             setting = f"per-page timeout, setting {opts.timed_by}; browser tier"
             msg = f"not rendered within {opts.timeout:g} s ({setting})"
             raise FerretError(ErrorCode.TIMEOUT, msg) from None
+        except Exception as exc:
+            if not _crashed(exc):
+                raise
+            message = (
+                "the browser's renderer crashed on the page (most often its scripts building more than "
+                f"the browser's memory cap of {self._settings.browser_heap_mb} MiB, setting browser_heap_mb)"
+            )
+            raise FerretError(ErrorCode.TOO_LARGE, message) from None
 
     async def _render(self, url: str, opts: FetchOptions, policy: UrlPolicy, started: float) -> RawResponse:
         pw, browser = await self.ready()
@@ -490,6 +498,12 @@ def _shell_letters(sent: bytes | None, shell: bool) -> int | None:
     if not shell and not js_shell(sent, view=view).js_shell:
         return None
     return letters(view.visible)
+
+
+def _crashed(exc: BaseException) -> bool:
+    """Did the page's renderer crash under it (Playwright's "Target crashed"), as a page whose
+    scripts outgrow the heap cap makes it?"""
+    return "Target crashed" in str(exc) and type(exc).__module__.startswith("playwright")
 
 
 def _lost(exc: BaseException) -> bool:
