@@ -410,6 +410,31 @@ async def test_a_redirect_leads_nowhere_the_lists_or_robots_txt_refuse(site: str
     assert again.is_error and "blocked_domains" in _text(again) and "Ferret facts" not in _text(again)
 
 
+async def test_a_page_read_under_another_exemption_is_not_the_agents_to_open(
+    site: str, tmp_path: Path
+) -> None:
+    """A private page the CLI read with `--allow-host localhost` is not opened, searched or listed by
+    a server without that exemption (it opened it whole); a page its own exemption covers is."""
+    named = site.replace("127.0.0.1", "localhost")
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1", "localhost"]) as cli:
+        hidden = await cli.fetch(f"{named}/ferrets/short")
+        shown = await cli.fetch(f"{site}/ferrets/long")
+    assert hidden.ok and shown.ok and hidden.handle != shown.handle
+    async with mcp_session(site, tmp_path) as session:  # --allow-host 127.0.0.1 alone
+        opened = await session.call_tool("web_open", {"handle": hidden.handle})
+        by_url = await session.call_tool("web_open", {"handle": f"{named}/ferrets/short"})
+        searched = await session.call_tool("web_open", {"search": "ferrets"})
+        listed = await session.call_tool("web_open", {})
+        other = await session.call_tool("web_open", {"handle": shown.handle})
+    for refused in (opened, by_url):
+        assert refused.is_error and refused.structured_content["error"]["code"] == "blocked_address"
+        assert "Ferret facts" not in _text(refused)
+    passages = searched.structured_content["passages"]
+    assert passages and all(p["handle"] != hidden.handle for p in passages)
+    assert [page["handle"] for page in listed.structured_content["pages"]] == [shown.handle]
+    assert not other.is_error, _text(other)
+
+
 @needs_search
 async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     blocked = {"WEBFERRET_BLOCKED_DOMAINS": "127.0.0.2"}

@@ -604,6 +604,16 @@ class Ferret:
             diff=diff,
         )
 
+    async def exempt_documents(self) -> dict[str, set[str]]:
+        """The stored documents read under an SSRF exemption, by handle, with the hosts they were
+        read from (`PageStore.exempt_documents`); none when the home has no store."""
+        try:
+            self.check_store()
+        except FerretError:
+            return {}
+        await self._written()
+        return await asyncio.to_thread(self.store.exempt_documents)
+
     async def list_stored(self, site: str | None = None, n: int = 20) -> StoredPages:
         """The `n` stored documents fetched last (of `site`, a host with its subdomains), newest first."""
         check_count("n", n, most=MAX_LISTED)

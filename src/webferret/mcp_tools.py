@@ -533,7 +533,7 @@ class AgentTools:
             return await self._outline(args.handle, page_tokens, args.max_tokens)
         if args.diff:
             diff = await self.ferret.diff(args.handle)
-            self._refuse_listed(diff.url)
+            await self._refuse_stored(diff.handle, diff.url)
             data = diff.model_dump(mode="json")
             text = views.render_diff(data, self.fence(), page_tokens)
             every = data["diff"].split("\n")
@@ -545,7 +545,7 @@ class AgentTools:
         opened = await self.ferret.open(
             args.handle, args.page or 1, page_tokens=page_tokens, links=links, link_limit=args.link_limit
         )
-        self._refuse_listed(opened.url)
+        await self._refuse_stored(opened.handle, opened.url)
         data = opened.model_dump(mode="json")
         outlined = opened.page == 1 and opened.outline is not None
         hint = views.continue_hint(
@@ -560,25 +560,45 @@ class AgentTools:
             text += f"\nNo links are stored for this page; {fetch} reads them."
         return Answer(text, data)
 
-    def _refuse_listed(self, url: str) -> None:
-        """A stored page whose URL the domain lists refuse (stored before the lists said so, or by
-        another face) is still not the agent's to read."""
+    async def _refuse_stored(self, handle: str, url: str, withheld: set[str] | None = None) -> None:
+        """A stored page is not the agent's to read when the domain lists refuse its URL (stored
+        before the lists said so, or by another face), or when it was read under an SSRF exemption
+        (`--allow-host`, by the CLI) this server does not have (`_withheld`)."""
         reason = self.domains.refusal(url) if url else None
         if reason:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, reason)
+        if handle in (await self._withheld() if withheld is None else withheld):
+            message = (
+                f"{handle} was read from a private address under an exemption of the address guard "
+                "(--allow-host or --allow-private-hosts) this server does not have"
+            )
+            raise FerretError(ErrorCode.BLOCKED_ADDRESS, message)
+
+    async def _withheld(self) -> set[str]:
+        """The handles of stored documents read under an SSRF exemption this server's settings do
+        not cover: an agent reads no private page the guard would keep it from fetching."""
+        from webferret.store.freshness import exemption_covers
+
+        exempt = await self.ferret.exempt_documents()
+        return {handle for handle, hosts in exempt.items() if not exemption_covers(hosts, self.settings)}
 
     async def _outline(self, handle: str, page_tokens: int, asked_tokens: int | None) -> Answer:
         outline = await self.ferret.outline(handle, page_tokens)
-        self._refuse_listed(outline.url)
+        await self._refuse_stored(outline.handle, outline.url)
         data = views.cut_outline(outline.model_dump(mode="json"))  # the structured content: as shown
         return Answer(views.render_outline(data, self.fence(), asked_tokens), data)
 
     async def _listed(self, site: str | None) -> Answer:
-        if not self.domains.active:
+        withheld = await self._withheld()
+        if not self.domains.active and not withheld:
             listed = await self.ferret.list_stored(site, LISTED_PAGES)
-        else:  # the pages the lists refuse are left out before the newest are taken
+        else:  # the pages the lists refuse (or withheld) are left out before the newest are taken
             listed = await self.ferret.list_stored(site, MAX_LISTED)
-            allowed = [page for page in listed.pages if not self.domains.refusal(page.url)]
+            allowed = [
+                page
+                for page in listed.pages
+                if not self.domains.refusal(page.url) and page.handle not in withheld
+            ]
             total = len(allowed) if listed.total <= MAX_LISTED else listed.total
             listed = listed.model_copy(update={"pages": allowed[:LISTED_PAGES], "total": total})
         data = listed.model_dump(mode="json")
@@ -586,16 +606,19 @@ class AgentTools:
 
     async def _passages(self, args: WebOpenArgs) -> Answer:
         """The passages matching `search`, ten a page (`page`: the next ten), best first."""
-        if args.handle is not None and self.domains.active:  # one document the lists refuse: said so
+        withheld = await self._withheld()
+        if args.handle is not None and (self.domains.active or withheld):  # one refused document: said so
             stored = await self.ferret.stored(args.handle)
             if stored is not None:
-                self._refuse_listed(stored.page.final_url or stored.page.url)
+                handle = stored.page.handle or args.handle
+                await self._refuse_stored(handle, stored.page.final_url or stored.page.url, withheld)
         page = args.page or 1
         start = (page - 1) * PASSAGES
         # one more than the page holds says whether another follows; refused ones are left out first
-        most = MAX_PASSAGES if self.domains.active else min(start + PASSAGES + 1, MAX_PASSAGES)
+        filtered = self.domains.active or bool(withheld)
+        most = MAX_PASSAGES if filtered else min(start + PASSAGES + 1, MAX_PASSAGES)
         found = await self.ferret.find(args.search, [args.handle] if args.handle else None, most, args.site)
-        found = [p for p in found if not (p.url and self.domains.refusal(p.url))]
+        found = [p for p in found if not (p.url and self.domains.refusal(p.url)) and p.handle not in withheld]
         shown = found[start : start + PASSAGES]
         more = len(found) > start + PASSAGES
         data = {

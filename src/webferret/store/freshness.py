@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 from webferret.extract.types import ExtractOptions
@@ -23,10 +24,18 @@ def permitted(stored: StoredPage, options: FetchOptions) -> bool:
     read with a caller's own headers (a cookie, a token) never: it may hold what they unlocked."""
     if stored.private:
         return False
-    if not stored.exempt or options.allow_private_hosts:
+    if not stored.exempt:
+        return True
+    hosts = {urlsplit(url).hostname for url in (stored.page.url, stored.page.final_url) if url}
+    return exemption_covers({host for host in hosts if host}, options)
+
+
+def exemption_covers(hosts: set[str], options: FetchOptions | Any) -> bool:
+    """Does the SSRF exemption of `options` (a `FetchOptions`, or `Settings`: `allow_private_hosts`,
+    `allow_hosts`) cover a page read from `hosts` under one: all private hosts, or each host by name?"""
+    if options.allow_private_hosts:
         return True
     allowed = {host.strip().lower().strip("[]") for host in options.allow_hosts}
-    hosts = {urlsplit(url).hostname for url in (stored.page.url, stored.page.final_url) if url}
     return bool(hosts) and hosts <= allowed
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from webferret.models import Page
 from webferret.store import schema
@@ -417,6 +418,24 @@ class PageStore:
                 pages=handles, versions=versions, passages=passages, bytes=size,
                 oldest=iso(oldest), newest=iso(newest),
             )  # fmt: skip
+
+        return self._read(read)
+
+    def exempt_documents(self) -> dict[str, set[str]]:
+        """The documents holding a reading fetched under an SSRF exemption (`--allow-host`,
+        `--allow-private-hosts`), each by handle (its own and its rows') with the hosts it was read
+        from: few in a store, so one query answers a face that must not show them."""
+
+        def read(conn: sqlite3.Connection) -> dict[str, set[str]]:
+            rows = conn.execute(
+                "SELECT handle, document, url, final_url FROM pages WHERE exempt = 1"
+            ).fetchall()
+            found: dict[str, set[str]] = {}
+            for handle, document, url, final_url in rows:
+                hosts = {host for link in (url, final_url) if link and (host := urlsplit(link).hostname)}
+                for name in {handle, document} - {None}:
+                    found.setdefault(name, set()).update(hosts)
+            return found
 
         return self._read(read)
 
