@@ -142,6 +142,14 @@ def test_an_allow_hosts_entry_with_a_port_or_scheme_is_refused(
     assert usage.value.code == 2 and f"write {write}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("entry", ["*", "127.0.0.*", "*.intranet.example"])
+def test_an_allow_hosts_pattern_is_refused(monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
+    """A pattern matched no host, silently: the guard stayed up while the user thought it lifted."""
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", entry)
+    with pytest.raises(ConfigError, match="not a pattern"):
+        load_settings()
+
+
 def test_bare_hosts_and_ipv6_literals_are_fine_allow_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "a.example,::1,[::1],10.0.0.5")
     assert load_settings().allow_hosts == ["a.example", "::1", "[::1]", "10.0.0.5"]

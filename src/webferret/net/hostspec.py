@@ -20,6 +20,11 @@ def allow_host_entry(text: str) -> str:
         raise ValueError(
             f"expected a host name or IP address, not a URL or path (got {text!r}; write {bare!r})"
         )
+    if "*" in host or "?" in host:
+        raise ValueError(
+            f"expected a host name or IP address, not a pattern (got {text!r}): each allowed host is "
+            "named whole, or all private hosts are allowed with allow_private_hosts"
+        )
     bracketed_port = host.startswith("[") and "]:" in host
     if bracketed_port or host.count(":") == 1:
         bare = host.rsplit(":", 1)[0]
