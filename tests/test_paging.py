@@ -94,8 +94,26 @@ def test_a_code_block_larger_than_a_page_is_cut_between_lines() -> None:
     code = "```json\n" + "".join(f'  {{"id": {i}, "v": "{"x" * 20}"}},\n' for i in range(5000)) + "```\n"
     text = "Intro line.\n\n" + code + "\nAfter.\n"
     pages = paginate(text, 2000)
-    assert "".join(pages) == text and len(pages) > 20 and pages[0] == "Intro line.\n\n"
+    assert "".join(pages) == text and len(pages) > 20 and pages[0].startswith("Intro line.\n\n```json\n")
     assert all(page.endswith("\n") and estimate_tokens(page) <= 2000 for page in pages)
+    assert (
+        estimate_tokens(pages[0]) > 1000
+    )  # cut anyway, it starts where the page was (not a page of 3 tokens)
+
+
+def test_a_heading_stays_with_the_block_it_heads() -> None:
+    """A heading over a code block larger than a page was a page of its own (`### Giant code`, 4
+    tokens); a heading over a paragraph ended pages whose paragraph began the next."""
+    code = "```python\n" + "".join(f"value_{i} = compute({i})\n" for i in range(3000)) + "```\n"
+    text = "# Guide\n\n" + "Some words here. " * 40 + "\n\n### Giant code\n\n" + code
+    pages = paginate(text, 1000)
+    assert "".join(pages) == text
+    assert all(page.strip() != "### Giant code" for page in pages)
+    assert any("### Giant code\n\n```python\nvalue_0 = " in page for page in pages)
+    prose = "".join(f"## Part {i}\n\n" + "Ferrets play. " * (20 + i % 17) + "\n\n" for i in range(200))
+    for size in (120, 150, 250):
+        ended = [page for page in paginate(prose, size) if page.rstrip().split("\n")[-1].startswith("## ")]
+        assert not ended, (size, ended[:2])
 
 
 def test_a_code_block_that_fits_moves_to_the_next_page_whole() -> None:

@@ -5,8 +5,10 @@ lines of a list or table, and (for a paragraph longer than a page) after a sente
 or a word. It is never cut inside a table row, nor inside a paragraph or a code block (fenced, or an
 HTML `<pre>`) that fits a page. A code block larger than a page is cut between its lines, and a line
 larger than a page with no sentence or word to end at (minified code, text without spaces) every
-`CHAR_STEP` characters: no page outgrows its budget but a table row. Pages are exact slices of the
-text: joined, they are the whole document.
+`CHAR_STEP` characters: no page outgrows its budget but a table row. A page ends after a heading
+only where nothing else lets it fit, and a code block larger than a page starts on the page before
+it, under its heading, rather than leave that page short. Pages are exact slices of the text:
+joined, they are the whole document.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ _SPACE = re.compile(r"\s+")
 _PRE = "<pre"
 CHAR_STEP = 64
 
-# cut ranks, best first; CODE and CHAR only where nothing better lets a page fit its budget
-HEADING, PARAGRAPH, LINE, SENTENCE, WORD, CODE, CHAR = range(7)
+# cut ranks, best first; CODE and CHAR only where nothing better lets a page fit its budget; HEADED,
+# right after a heading, only where nothing but those would do (a page ending on its heading)
+HEADING, PARAGRAPH, LINE, SENTENCE, WORD, HEADED, CODE, CHAR = range(8)
 
 
 class _Tokens:
@@ -71,7 +74,7 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
     best: dict[int, int] = {}
     fence: str | None = None
     offset = 0
-    previous_blank = marked = False
+    previous_blank = marked = headed = False
     for line in text.splitlines(keepends=True):
         if fence is not None:
             best[offset] = CODE
@@ -85,9 +88,12 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
             best[offset] = (
                 HEADING
                 if _HEADING.match(line) or _PAGE_MARK.match(line)
+                else HEADED
+                if headed
                 else (PARAGRAPH if previous_blank else LINE)
             )
         marked = bool(_PAGE_MARK.match(line)) or (marked and not line.strip())
+        headed = bool(_HEADING.match(line)) or (headed and not line.strip())
         fence = fence_after(None, line)
         if fence is None and not line.lstrip().startswith("|") and _size(tokens, offset, line) > inline_above:
             _inline_cuts(line, offset, best)
@@ -141,17 +147,27 @@ def paginate(text: str, page_tokens: int) -> list[str]:
 def _next_cut(ranks: list[int], sums: list[float], start: int, budget: int) -> int:
     """Index of the cut that ends the page beginning at cut `start`."""
     last = bisect_right(sums, sums[start] + budget) - 1
-    if last <= start:
-        return start + 1  # one block larger than a page: it gets a page of its own
+    if last <= start:  # one block larger than a page: it gets a page of its own, with its heading
+        return start + 2 if ranks[start + 1] == HEADED and start + 2 < len(ranks) else start + 1
     if last == len(sums) - 1:
         return last
     floor = sums[start] + budget / 2
     window = range(bisect_left(sums, floor, start + 1, last + 1), last + 1) or range(last, last + 1)
     best_rank = min(ranks[k] for k in window)
-    if best_rank >= CODE:  # only inside a code block or a long line: end the page before it if it can
+    if best_rank >= CODE:  # only inside a code block or a long line: end the page before it if it
+        # then fits the next page whole (one larger is cut anyway: this page is filled), before the
+        # heading over it rather than after
         before = [k for k in range(start + 1, window.start) if ranks[k] < CODE]
         if before:
-            return before[-1]
+            end = next((k for k in range(before[-1] + 1, len(ranks)) if ranks[k] < CODE), len(ranks) - 1)
+            fitting = [k for k in before if sums[end] - sums[k] <= budget]
+            unheaded = [k for k in fitting if ranks[k] != HEADED]
+            if fitting:
+                return (unheaded or fitting)[-1]
+    if best_rank == HEADED:  # a page ending on a heading: shorter, before the heading, if it can
+        earlier = [k for k in range(start + 1, window.start) if ranks[k] < HEADED]
+        if earlier:
+            return earlier[-1]
     return max(k for k in window if ranks[k] == best_rank)
 
 
