@@ -250,3 +250,20 @@ async def test_an_engine_named_twice_is_asked_once(client: httpx.AsyncClient) ->
     r = router(client, [fake_engine("a", answer("https://a.org/"), calls)])
     outcome = await r.search("q", SearchOptions(engines=("a", "a"), engine_timeout=5))
     assert len(calls) == 1 and [report.name for report in outcome.reports] == ["a"]
+
+
+@pytest.mark.parametrize("names", [("auto", "wikipedia"), ("wikipedia", "auto")])
+async def test_an_engine_named_beside_auto_is_asked_once_whatever_auto_does(
+    client: httpx.AsyncClient, names: tuple[str, ...]
+) -> None:
+    """Wikipedia is in the `auto` chain, which stops at DuckDuckGo's answer: named on its own it is
+    still asked, in either order, and only once."""
+    calls: list[EngineQuery] = []
+    engines = [
+        fake_engine("duckduckgo", answer("https://d.org/"), calls),
+        fake_engine("wikipedia", answer("https://w.org/"), calls),
+    ]
+    outcome = await router(client, engines).search("q", SearchOptions(engines=names))
+    assert sorted(report.name for report in outcome.reports) == ["duckduckgo", "wikipedia"]
+    assert len(calls) == 2
+    assert {hit.url for hit in outcome.hits} == {"https://d.org/", "https://w.org/"}

@@ -77,9 +77,11 @@ class Router:
     def plan(self, names: Sequence[str], site: str | None, searxng: bool) -> list[list[str]]:
         """Slots to run in parallel; each slot is a fallback chain (one engine unless `auto`)."""
         slots: list[list[str]] = []
+        named = set(names) - {"auto"}  # asked in their own slots, so never only as `auto` fallbacks
         for name in names:
             if name == "auto":
-                slots.append(auto_chain(searxng, site, dict(self.engines)))
+                chain = auto_chain(searxng, site, dict(self.engines))
+                slots.append([engine for engine in chain if engine not in named])
             elif name == "searxng" and "searxng" in self.engines and not searxng:
                 raise FerretError(
                     ErrorCode.INVALID_ARGUMENT,
@@ -93,7 +95,7 @@ class Router:
         if not slots:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, "no engine selected (the engines list is empty)")
         unique: list[list[str]] = []
-        for chain in slots:  # an engine named twice (`searxng,searxng`, `auto,searxng`) is asked once
+        for chain in slots:  # an engine named twice (`searxng,searxng`, `auto,auto`) is asked once
             chain = [name for name in chain if all(name not in other for other in unique)]
             if chain:
                 unique.append(chain)
