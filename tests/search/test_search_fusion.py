@@ -82,6 +82,23 @@ def test_weights_scale_an_engine() -> None:
     assert fuse(answers, weights={"brave": 2.0})[0].url == "https://b.org/"
 
 
+def test_a_zero_weight_engine_lists_its_results_without_a_vote() -> None:
+    """Yahoo at weight 0 ranks x.org first: it gives x.org no rank of its group (its own #1 would
+    beat DuckDuckGo's #9) and no consensus bonus; x.org scores as DuckDuckGo's #9 alone."""
+    ddg = [hit(f"https://a.org/{rank}", "duckduckgo") for rank in range(1, 9)]
+    answers = [
+        ("duckduckgo", "bing", [*ddg, hit("https://x.org/", "duckduckgo")]),
+        ("yahoo", "yahoo", [hit("https://x.org/", "yahoo"), hit("https://y.org/", "yahoo")]),
+    ]
+    fused = fuse(answers, weights={"yahoo": 0})
+    x = next(found for found in fused if found.url == "https://x.org/")
+    assert x.score == pytest.approx(1 / (RRF_K + 9), abs=1e-6)
+    assert [source.engine for source in x.sources] == ["duckduckgo", "yahoo"]
+    assert (fused[-1].url, fused[-1].score) == ("https://y.org/", 0)  # listed, last
+    shared = fuse([answers[0], ("yahoo", "bing", answers[1][2])], weights={"yahoo": 0})  # one group
+    assert next(found for found in shared if found.url == "https://x.org/").score == x.score
+
+
 def test_an_engine_counts_its_best_rank_only() -> None:
     fused = fuse(
         [("searxng", "searxng", [hit("https://a.org/", "searxng"), hit("https://a.org/#x", "searxng")])]

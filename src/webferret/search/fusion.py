@@ -95,9 +95,10 @@ def fuse(
                 _absorb(entry, hit)
             if all(source.engine != engine for source in entry.sources):  # an engine's best rank only
                 entry.sources.append(Source(engine=engine, rank=rank))
-            for name in hit_groups(hit, group):
+            weight = weights.get(engine, 1.0)
+            for name in hit_groups(hit, group) if weight else ():  # weight 0: listed, without a vote
                 entry.group_ranks[name] = min(rank, entry.group_ranks.get(name, rank))
-                entry.weights[name] = max(weights.get(engine, 1.0), entry.weights.get(name, 0.0))
+                entry.weights[name] = max(weight, entry.weights.get(name, 0.0))
     fused = [
         entry.hit.model_copy(
             update={"sources": entry.sources, "score": round(rrf_score(entry.group_ranks, entry.weights), 6)}
