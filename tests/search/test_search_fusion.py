@@ -127,11 +127,27 @@ def test_upstream_lists_are_united_when_one_engine_lists_a_page_twice() -> None:
         ]
     )[0]
     assert fused.extra["engines"] == ["bing", "brave"] and fused.extra["groups"] == ["bing", "brave"]
-    assert fused.score == pytest.approx(rrf_score({"bing": 1, "brave": 2}, {}), abs=1e-6)
+    assert fused.score == pytest.approx(rrf_score({"bing": 1, "brave": 1}, {}), abs=1e-6)  # one page: #1
 
 
 def test_a_result_that_is_no_web_address_is_left_out() -> None:
     odd = ["5", "javascript:alert(1)", "ftp://x.example/y", "not a url", "http://[::1", "https:///nohost"]
     fused = fuse([("searxng", "searxng", [Hit(url=url) for url in [*odd, "https://a.example/"]])])
     assert [hit.url for hit in fused] == ["https://a.example/"]
-    assert fused[0].sources[0].rank == 7  # its rank as the engine gave it
+    assert fused[0].sources[0].rank == 1  # the first the fusion kept: nothing before it counts
+    assert fused[0].score == pytest.approx(1 / (RRF_K + 1), abs=1e-6)
+
+
+def test_a_page_listed_again_takes_no_rank() -> None:
+    """SearXNG listing a.org twice: b.org is its second page, not its third."""
+    listed = [
+        hit("https://a.org/", "searxng"),
+        hit("https://a.org/#x", "searxng"),
+        hit("https://b.org/", "searxng"),
+    ]
+    fused = fuse([("searxng", "searxng", listed)])
+    assert [(found.url, found.sources[0].rank) for found in fused] == [
+        ("https://a.org/", 1),
+        ("https://b.org/", 2),
+    ]
+    assert fused[1].score == pytest.approx(1 / (RRF_K + 2), abs=1e-6)

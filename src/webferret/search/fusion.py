@@ -79,15 +79,18 @@ def fuse(
 
     Ties keep the order of first sighting (engine order, then rank), so the output is deterministic.
     A hit whose URL is not a web address (`javascript:`, `ftp:`, a bare word) is left out: no engine
-    ranks such a result on purpose, and nothing can read it.
+    ranks such a result on purpose, and nothing can read it. An engine's ranks count the pages kept:
+    neither a hit left out nor a page it lists again moves the ones after it down.
     """
     weights = weights or {}
     merged: dict[str, _Merged] = {}
     for engine, group, hits in answers:
-        for rank, hit in enumerate(hits, start=1):
+        ranks: dict[str, int] = {}  # the engine's rank of each page, among the pages kept
+        for hit in hits:
             if not is_web_url(hit.url):
                 continue
             key = dedup_key(hit.url)
+            rank = ranks.setdefault(key, len(ranks) + 1)  # a page listed again keeps its first rank
             entry = merged.get(key)
             if entry is None:
                 entry = merged[key] = _Merged(hit=hit)
