@@ -144,6 +144,39 @@ async def test_a_dead_candidate_is_not_asked_again_by_the_next_search(tmp_path: 
     assert dead(fresh) == [("404", False)] and asked(simweb, "/status/404") == 2  # asked again when fresh
 
 
+SOFT_404 = (
+    "<html><head><title>Page not found</title></head><body><h1>404 Page not found</h1>"
+    "<p>Sorry, the page you requested does not exist.</p></body></html>"
+)
+LOGIN_WALL = (
+    "<html><head><title>Members</title></head><body><h1>Members only</h1>"
+    "<p>Sign in to continue reading this story.</p><form><input type='password'></form></body></html>"
+)
+COOKIE_WALL = (
+    "<html><head><title>Before you continue</title></head><body><h1>Before you continue</h1>"
+    "<p>We use cookies and data to deliver services.</p><button>Accept all</button>"
+    "<button>Reject all</button></body></html>"
+)
+
+
+async def test_a_page_read_as_something_else_is_unreachable(tmp_path: Path, simweb: SimWeb) -> None:
+    """HTTP 200 with a soft 404, a login wall or a cookie wall (the extractor's vetoes): what was read
+    is not the page the engine ranked, so a spare takes its place, also when the store answers."""
+    walls = [simweb.add(f"/{name}", body) for name, body in [("soft", SOFT_404), ("login", LOGIN_WALL)]]
+    walls.append(simweb.add("/cookie", COOKIE_WALL))
+    urls = [*walls, simweb.add("/alive", article_html("Alive"))]
+    async with ferret(tmp_path) as f:
+        for _ in range(2):  # the second from the store
+            verified = await verify_hits(f, hits(*urls), wanted=1, timeout=10)
+            assert [hit.url for hit in verified.kept] == urls[3:]
+            assert dead(verified) == [("soft", False), ("login", False), ("cookie", False)]
+            codes = [item.error.code if item.error else None for item in verified.unreachable]
+            assert codes == [ErrorCode.NOT_FOUND, ErrorCode.BLOCKED_BY_SITE, ErrorCode.BLOCKED_BY_SITE]
+    assert asked(simweb, "/soft") == 1
+    message = verified.unreachable[0].error.message if verified.unreachable[0].error else ""
+    assert "soft 404" in message and message.endswith("/soft")
+
+
 async def test_a_page_read_again_is_forgotten(tmp_path: Path, simweb: SimWeb) -> None:
     url = simweb.add("/flaky", b"down for a moment", status=503)
     async with ferret(tmp_path) as f:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webferret.models import ErrorCode, ErrorInfo, Hit, Page, Source
 from webferret.search.present import render_result, result_data
 from webferret.search.types import EngineReport, SearchOptions, SearchResult, Unreachable
-from webferret.search.verify import apply_page, unreadable
+from webferret.search.verify import apply_page, unreadable, vetoed
 from webferret.tokens import estimate_tokens
 
 
@@ -18,6 +18,18 @@ def test_dead_and_unreadable_pages_are_not_listed() -> None:
     for code in (ErrorCode.NEEDS_JAVASCRIPT, ErrorCode.TOO_LARGE, ErrorCode.EMPTY_CONTENT):
         assert unreadable(failed(code))  # it exists, but an agent could not read it: a spare instead
     assert not unreadable(Page(url="https://x.org/", ok=True, content="hello"))
+
+
+def test_a_page_read_as_something_else_is_not_listed() -> None:
+    """An empty JavaScript shell the browser did not render (the extractor's veto on a page that
+    read), as the soft 404 and the walls the simulated web serves (test_search_unreachable)."""
+    shell = Page(
+        url="https://x.org/", ok=True, content="Loading", meta={"extract": {"quality_veto": "empty_shell"}}
+    )
+    error = vetoed(shell)
+    assert unreadable(shell) and error is not None and error.code == ErrorCode.EMPTY_CONTENT
+    assert "JavaScript app shell" in error.message and error.message.endswith("https://x.org/")
+    assert vetoed(Page(url="https://x.org/", ok=True, content="hello", meta={"extract": {}})) is None
 
 
 def test_apply_page_counts_tokens_and_keeps_the_handle() -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from webferret.after_answer import holding, later
-from webferret.models import ErrorInfo, Hit, Page
+from webferret.models import ErrorCode, ErrorInfo, Hit, Page
 from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
@@ -36,11 +36,33 @@ if TYPE_CHECKING:
 Admit = Callable[[str], Awaitable[ErrorInfo | None]]
 
 
+VETOES = {
+    "soft_404": (ErrorCode.NOT_FOUND, "the page says it does not exist (a soft 404)"),
+    "empty_shell": (ErrorCode.EMPTY_CONTENT, "the page is an empty JavaScript app shell, not rendered"),
+    "login_wall": (ErrorCode.BLOCKED_BY_SITE, "the page is a login wall: its content is for signed-in users"),
+    "cookie_wall": (ErrorCode.BLOCKED_BY_SITE, "the page is a cookie wall: its content waits for consent"),
+}
+"""The extractor's quality vetoes (`meta.extract.quality_veto`) as a search's errors: what was read in
+place of the page the engine ranked, which a result promises."""
+
+
+def vetoed(page: Page) -> ErrorInfo | None:
+    """Why a page read is not the page its result promises (a soft 404, an empty shell, a login or
+    cookie wall), as an error naming where; None for any other page."""
+    extract = page.meta.get("extract")
+    veto = extract.get("quality_veto") if page.ok and isinstance(extract, dict) else None
+    if veto not in VETOES:
+        return None
+    code, why = VETOES[veto]
+    return ErrorInfo(code=code, message=f"{why}: {page.final_url or page.url}")
+
+
 def unreadable(page: Page) -> bool:
-    """A candidate that cannot be listed: dead, refused, or not readable (empty, too large, not a
-    document, JavaScript only). Every listed result can be opened; the others are `unreachable[]`,
-    each with its error, and a spare takes their place."""
-    return not page.ok
+    """A candidate that cannot be listed: dead, refused, not readable (empty, too large, not a
+    document, JavaScript only), or read as something else than the page (`vetoed`). Every listed
+    result can be opened and read; the others are `unreachable[]`, each with its error, and a spare
+    takes their place."""
+    return not page.ok or vetoed(page) is not None
 
 
 def apply_page(hit: Hit, page: Page) -> Hit:
@@ -114,7 +136,8 @@ class RankOrder:
             from webferret.search.unreachable import remembered
 
             when = page.fetched_at if remembered(page) else None
-            self.outcome.unreachable.append(Unreachable(url=hit.url, error=page.error, remembered_at=when))
+            error = page.error or vetoed(page)
+            self.outcome.unreachable.append(Unreachable(url=hit.url, error=error, remembered_at=when))
             return
         original = self._copies.first_copy(page.content, hit.url)  # else it is remembered as listed
         if original is not None:
