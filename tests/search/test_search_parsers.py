@@ -117,6 +117,18 @@ def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:
     assert hit.extra["category"] == "general"
 
 
+def test_searxng_titles_and_snippets_are_text() -> None:
+    """Markup and entities an upstream sent are read as Wikipedia's excerpts are: `&lt;b&gt;` is text."""
+    item = {
+        "url": "https://example.org/two",
+        "title": "Tom &amp; Jerry &lt;b&gt; <b>bold</b>",
+        "content": "snippet <em>em</em> &quot;q&quot; &#8217; 1 < 2",
+        "engines": ["bing"],
+    }
+    hit = searxng.parse_response(json.dumps({"results": [item]}), EngineQuery(text="q"))[0]
+    assert (hit.title, hit.snippet) == ("Tom & Jerry <b> bold", 'snippet em "q" \u2019 1 < 2')
+
+
 def test_ddg_js_shell_is_an_engine_error_not_an_empty_answer(engine_fixtures: Path) -> None:
     body = (engine_fixtures / "duckduckgo/js_serp_shell_bad-user-agent_2020-06.html").read_text()
     assert ddgs_text.parse_response("duckduckgo", body) == []

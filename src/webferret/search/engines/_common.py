@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from datetime import UTC, datetime
@@ -45,6 +46,16 @@ def unreachable(engine: str, url: str, exc: BaseException) -> FerretError:
 
 
 _WRAPPED = re.compile(r"^\w+\('(.*)'\)$", re.S)
+
+
+_TAGS = re.compile(r"<[a-zA-Z/!][^>]*>")  # a tag or a comment: not `a < b`, which text may hold
+
+
+def strip_markup(text: str) -> str:
+    """An engine's HTML text (Wikipedia's excerpts with `searchmatch` spans, SearXNG's titles and
+    snippets as some upstreams give them) as plain text: the tags dropped, then the entities decoded
+    (`&lt;b&gt;` is text that shows `<b>`)."""
+    return html.unescape(_TAGS.sub("", text))
 
 
 def clean_text(value: Any) -> str:

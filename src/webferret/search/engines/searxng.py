@@ -1,7 +1,8 @@
 """SearXNG (and its predecessor searx): any instance's JSON API, `GET /search?q=...&format=json`.
 
 Keeps each result's upstream `engines`, `score`, `category` and date. SearXNG sends `publishedDate`
-in ISO 8601; searx sends a display string there plus `pubdate` (`2024-01-06 12:00:00+0000`).
+in ISO 8601; searx sends a display string there plus `pubdate` (`2024-01-06 12:00:00+0000`). Titles
+and snippets are read as text: some upstreams send them with markup and entities.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.remote_text import quoted
-from webferret.search.engines._common import iso_date, load_json, make_hit
+from webferret.search.engines._common import iso_date, load_json, make_hit, strip_markup
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 NAME = "searxng"
@@ -92,8 +93,8 @@ def _hit(item: dict[str, Any], rank: int) -> Hit:
         NAME,
         rank,
         str(item["url"]),
-        item.get("title") or "",
-        item.get("content") or "",
+        strip_markup(str(item.get("title") or "")),
+        strip_markup(str(item.get("content") or "")),
         published=_published(item),
         engines=upstream,
         groups=sorted({UPSTREAM_GROUPS.get(name, f"searxng:{name}") for name in upstream}),

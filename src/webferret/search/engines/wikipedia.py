@@ -6,22 +6,14 @@ which some mirrors and older captures answer.
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 from urllib.parse import quote
 
 from webferret.models import ErrorCode, FerretError, Hit
-from webferret.search.engines._common import load_json, make_hit
+from webferret.search.engines._common import load_json, make_hit, strip_markup
 from webferret.search.types import Engine, EngineQuery, RequestSpec
 
 NAME = "wikipedia"
-_TAGS = re.compile(r"<[^>]+>")
-
-
-def strip_markup(text: str) -> str:
-    """Search excerpts are HTML: drop the tags (`searchmatch` spans), decode the entities."""
-    return html.unescape(_TAGS.sub("", text))
 
 
 def _origin(query: EngineQuery) -> str:
