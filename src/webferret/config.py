@@ -442,8 +442,9 @@ def env_names(name: str) -> list[str]:
     return [f"WEBFERRET_{name.upper()}"]
 
 
-REGION = re.compile(r"[a-z]{2}-[a-z]{2}")
-"""A search region: country and language, as DuckDuckGo spells it (`us-en`, `de-de`; `wt-wt` is none)."""
+REGION = re.compile(r"[a-z]{2}-[a-z]{2,3}")
+"""A search region: country and language, as DuckDuckGo spells it (`us-en`, `de-de`, `tw-tzh`; `wt-wt`
+is none; `webferret.search.regions` reads it as ISO codes)."""
 
 
 def region(value: str) -> str:

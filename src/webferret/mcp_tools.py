@@ -58,7 +58,7 @@ class WebSearchArgs(BaseModel):
     )
     region: str | None = Field(
         default=None,
-        max_length=5,
+        max_length=6,  # `tw-tzh`
         description="country-language, e.g. de-de or fr-fr (default: the engines')",
     )
     verify: bool | None = Field(

@@ -15,6 +15,7 @@ from search_harness import FakeWeb, SearxServer
 
 from webferret.cli import main
 from webferret.ferret import Ferret
+from webferret.mcp_tools import WebSearchArgs
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.search.engines import ddgs_text, github, reddit, registry, searxng, wikipedia
 from webferret.search.router import Router, within
@@ -39,6 +40,31 @@ def test_each_engine_is_asked_for_the_period_and_the_region() -> None:
     assert pushed.startswith("ferrets pushed:>=20")
     assert wikipedia.build_request(query).url.startswith("http://127.0.0.1:8888")  # a mirror as given
     assert wikipedia.build_request(EngineQuery(text="x", region="at-de")).url.startswith("https://de.wiki")
+
+
+@pytest.mark.parametrize(
+    ("region", "edition", "language"),
+    [
+        ("jp-jp", "ja", "ja-JP"),
+        ("kr-kr", "ko", "ko-KR"),
+        ("uk-en", "en", "en-GB"),
+        ("tw-tzh", "zh", "zh-TW"),
+        ("hk-tzh", "zh", "zh-HK"),
+        ("sl-sl", "sl", "sl-SI"),
+        ("xa-ar", "ar", "ar"),  # Arabia: no one country
+        ("ch-fr", "fr", "fr-CH"),
+    ],
+)
+def test_a_region_as_duckduckgo_spells_it_is_read_as_iso_codes(
+    region: str, edition: str, language: str
+) -> None:
+    """Wikipedia and SearXNG get the ISO language and country; DuckDuckGo gets its own spelling."""
+    query = EngineQuery(text="x", region=SearchOptions(region=region.upper()).region)
+    assert wikipedia.build_request(query).url.startswith(f"https://{edition}.wikipedia.org/")
+    searx = EngineQuery(text="x", region=region, base_url="http://127.0.0.1:8888")
+    assert searxng.build_request(searx).params["language"] == language
+    assert ddgs_text.build_request("duckduckgo", query).data == {"q": "x", "b": "", "l": region}
+    assert WebSearchArgs(query="x", region=region).region == region  # the MCP tool takes it too
 
 
 def test_without_a_period_or_region_the_requests_are_as_before() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.remote_text import quoted
 from webferret.search.engines._common import iso_date, load_json, make_hit, strip_markup
+from webferret.search.regions import locale
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 NAME = "searxng"
@@ -52,9 +53,10 @@ def build_request(query: EngineQuery) -> RequestSpec:
 
 
 def language(region: str) -> str:
-    """A region (`at-de`: country, language) as SearXNG's `language` (`de-AT`); `wt-wt` is `all`."""
-    country, lang = region.split("-")
-    return "all" if region == "wt-wt" else f"{lang}-{country.upper()}"
+    """A region (`at-de`: country, language) as SearXNG's `language` (`de-AT`; `jp-jp` is `ja-JP`,
+    `uk-en` `en-GB`); `wt-wt` is `all`."""
+    found = locale(region)
+    return found.tag if found else "all"
 
 
 def check(response: EngineResponse) -> None:

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.search.engines._common import load_json, make_hit, strip_markup
+from webferret.search.regions import locale
 from webferret.search.types import Engine, EngineQuery, RequestSpec
 
 NAME = "wikipedia"
@@ -19,8 +20,8 @@ NAME = "wikipedia"
 def _origin(query: EngineQuery) -> str:
     if query.base_url:
         return query.base_url.rstrip("/")
-    lang = query.region.split("-")[-1] if query.region and query.region != "wt-wt" else "en"
-    return f"https://{lang}.wikipedia.org"
+    found = locale(query.region)
+    return f"https://{found.language if found else 'en'}.wikipedia.org"
 
 
 def build_request(query: EngineQuery) -> RequestSpec:
