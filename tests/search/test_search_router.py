@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
 import pytest
 
 from webferret.models import ErrorCode, FerretError, Hit
+from webferret.search.engines import wikipedia
 from webferret.search.engines._common import make_hit
 from webferret.search.pacing import Pacer
 from webferret.search.router import Router, parse_bangs
@@ -134,9 +136,33 @@ async def test_bang_routes_to_the_site_engine_then_site_filters(client: httpx.As
     ]
     outcome = await router(client, engines).search("!gh tokio", SearchOptions(engines=("auto",)))
     assert [q.text for q in calls] == ["tokio", "tokio"]
-    assert calls[0].site is None  # the site's own engine needs no site: operator
     assert calls[1].with_site_operator() == "tokio site:github.com"
     assert outcome.site == "github.com" and outcome.hits[0].url == "https://github.com/x/y"
+
+
+async def test_a_wikipedia_edition_as_site_searches_that_edition(client: httpx.AsyncClient) -> None:
+    """`--site de.wikipedia.org`: the German edition is asked (not the English one, whose articles the
+    site filter would all leave out); `notwikipedia.org` and `www.wikipedia.org` name none."""
+    asked: list[str] = []
+
+    async def send(spec: RequestSpec, timeout: float) -> EngineResponse:
+        asked.append(spec.url)
+        return EngineResponse(
+            status=200, headers={}, text=json.dumps({"pages": [{"key": "Frettchen", "title": "F"}]})
+        )
+
+    engine = replace(wikipedia.ENGINE, send=send)
+    for site in ("de.wikipedia.org", "https://de.wikipedia.org/wiki/X"):
+        options = SearchOptions(engines=("wikipedia",), site=site)
+        outcome = await router(client, [engine]).search("frettchen", options)
+        assert [hit.url for hit in outcome.hits] == ["https://de.wikipedia.org/wiki/Frettchen"]
+    await router(client, [engine]).search("x", SearchOptions(engines=("wikipedia",), site="notwikipedia.org"))
+    await router(client, [engine]).search(
+        "x", SearchOptions(engines=("wikipedia",), site="www.wikipedia.org")
+    )
+    assert [url.split("/w/")[0] for url in asked] == ["https://de.wikipedia.org"] * 2 + [
+        "https://en.wikipedia.org"
+    ] * 2
 
 
 async def test_explicit_site_wins_over_a_bang(client: httpx.AsyncClient) -> None:

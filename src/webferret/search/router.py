@@ -157,10 +157,9 @@ class Router:
         return outcome
 
     def _query(self, engine: Engine, text: str, site: str | None, options: SearchOptions) -> EngineQuery:
-        owns_site = bool(site and engine.site and site.lower().removeprefix("www.").endswith(engine.site))
         return EngineQuery(
             text=text,
-            site=None if owns_site else site,
+            site=site,
             limit=max(options.results, 10),
             region=options.region,
             time_range=options.time_range,

@@ -102,7 +102,11 @@ class SearchOptions:
 
 @dataclass(frozen=True)
 class EngineQuery:
-    """What one engine is asked: the query text (bangs removed), a site filter, how many results."""
+    """What one engine is asked: the query text (bangs removed), a site filter, how many results.
+
+    `site` is the `--site` host (or a bang's): an engine of the whole web appends it as the `site:`
+    operator (`with_site_operator`); an engine of that site (`Engine.site`) needs no operator, and
+    reads it its own way (Wikipedia its edition: `de.wikipedia.org` is German)."""
 
     text: str
     site: str | None = None

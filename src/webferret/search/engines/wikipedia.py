@@ -17,11 +17,23 @@ from webferret.search.types import Engine, EngineQuery, RequestSpec
 NAME = "wikipedia"
 
 
+def edition(site: str | None) -> str | None:
+    """The language of the edition a `--site` host names (`de.wikipedia.org`, `de.m.wikipedia.org`:
+    `de`), or None (`wikipedia.org`, `www.wikipedia.org`, another site)."""
+    if not site or not site.endswith(".wikipedia.org"):
+        return None
+    label = site.removesuffix(".wikipedia.org").split(".")[0]
+    return None if label in ("www", "m") else label
+
+
 def _origin(query: EngineQuery) -> str:
+    """The edition searched: a mirror's base URL, else the one the site names, else the region's
+    language, else English."""
     if query.base_url:
         return query.base_url.rstrip("/")
     found = locale(query.region)
-    return f"https://{found.language if found else 'en'}.wikipedia.org"
+    language = edition(query.site) or (found.language if found else "en")
+    return f"https://{language}.wikipedia.org"
 
 
 def build_request(query: EngineQuery) -> RequestSpec:
