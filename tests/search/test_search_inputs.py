@@ -33,6 +33,9 @@ from webferret.search.types import SearchOptions
         ("::1", "::1"),
         (" 2001:DB8::1 ", "2001:db8::1"),
         ("bücher.de", "bücher.de"),
+        ("WWW.GitHub.com", "github.com"),  # as results merge and handles are named: github.com's
+        ("https://www.github.com/rust-lang", "github.com"),
+        ("www.com", "www.com"),
     ],
 )
 def test_a_site_is_the_host_of_what_was_written(written: str, host: str) -> None:

@@ -231,6 +231,19 @@ async def test_site_keeps_only_results_on_that_site(client: httpx.AsyncClient) -
     assert bang.hits == [] and bang.warnings
 
 
+async def test_a_site_written_with_www_keeps_the_sites_results(client: httpx.AsyncClient) -> None:
+    urls = (
+        "https://github.com/a/b",
+        "https://www.github.com/c/d",
+        "https://gist.github.com/e",
+        "https://x.org/",
+    )
+    engines = [fake_engine("duckduckgo", answer(*urls), [])]
+    options = SearchOptions(engines=("duckduckgo",), site="www.github.com")
+    outcome = await router(client, engines).search("q", options)
+    assert [hit.url for hit in outcome.hits] == list(urls[:3])
+
+
 async def test_site_given_as_a_url_filters_by_its_host(client: httpx.AsyncClient) -> None:
     engines = [fake_engine("duckduckgo", answer("https://docs.rs/a", "https://b.example/"), [])]
     options = SearchOptions(engines=("duckduckgo",), site="https://docs.rs/tokio/")

@@ -60,7 +60,9 @@ def strip_tracking(url: str) -> str:
     return urlunsplit(parts._replace(query="&".join(kept)))
 
 
-def _host(hostname: str) -> str:
+def canonical_host(hostname: str) -> str:
+    """A host as the canonical URL writes it: lower case, no final dot, no `www.` before a domain
+    (`www.github.com` is `github.com`; `www.com` stays)."""
     host = hostname.lower().rstrip(".")
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
 
@@ -93,7 +95,7 @@ def canonical_url(url: str) -> str:
     scheme = parts.scheme.lower()
     if not parts.hostname or scheme not in ("http", "https"):
         return text
-    netloc = _host(parts.hostname)
+    netloc = canonical_host(parts.hostname)
     if ":" in netloc:  # IPv6 literal
         netloc = f"[{netloc}]"
     if port is not None and port != DEFAULT_PORTS.get(scheme):

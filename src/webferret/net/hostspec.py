@@ -11,6 +11,8 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
+from webferret.net.canonical import canonical_host
+
 
 def allow_host_entry(text: str) -> str:
     """`text` itself when it is a bare host or IP; else `ValueError` saying what to write."""
@@ -40,7 +42,9 @@ _NOT_IN_HOSTS = frozenset("\"'<>\\^`{|}@?#%,;=*!()[]")
 def site_host(text: str) -> str:
     """The host a `--site` filter keeps: `example.org` as written (lower case), an IP address (an
     IPv6 one with or without brackets), or the host of `https://example.org/docs` or
-    `example.org:8080`; `ValueError` for anything else."""
+    `example.org:8080`; `ValueError` for anything else. A `www.` before a domain is dropped, as the
+    merging of results and the store's handles drop it: `www.github.com` keeps `github.com` and its
+    subdomains."""
     written = text.strip()
     try:
         return str(ipaddress.IPv6Address(written))  # `::1`, which a URL writes `[::1]`
@@ -56,4 +60,4 @@ def site_host(text: str) -> str:
         host = ""
     if not host or any(char in _NOT_IN_HOSTS for char in host):
         raise ValueError(f"expected a host name such as example.org (got {text!r})")
-    return host
+    return canonical_host(host)
