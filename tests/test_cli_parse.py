@@ -26,6 +26,22 @@ def test_store_subcommands_still_parse() -> None:
 
 
 @pytest.mark.parametrize(
+    "argv",
+    [
+        ["search", "q", "--n", "5"],
+        ["search", "q", "--no-ver"],
+        ["store", "prune", "--older", "7d"],
+        ["--vers"],
+    ],
+)
+def test_no_option_is_taken_by_an_abbreviation(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """`--n 5` was `--no-verify` (its one option starting `--n`), and 5 a word of the query."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse(build_parser(), argv)
+    assert exit_info.value.code == 2 and "error:" in capsys.readouterr().err  # unrecognized, or missing
+
+
+@pytest.mark.parametrize(
     "argv", [["fetch", "https://a.example/", "--bogus"], ["open", "h~1", "extra"], ["store", "stats", "x"]]
 )
 def test_what_no_command_takes_is_still_a_usage_error(

@@ -32,13 +32,15 @@ def _command_modules() -> list[object]:
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error of a `--json` call is also answered as a JSON envelope on stdout
-    (an agent parsing stdout gets `invalid_argument`, not nothing); the exit status stays 2."""
+    (an agent parsing stdout gets `invalid_argument`, not nothing); the exit status stays 2. No
+    option is taken by an abbreviation of its name (`--n 5` is not `--no-verify` and a query word):
+    every command's parser is this class, as `add_subparsers` makes its subparsers of its own."""
 
     json_errors = False
     one_line = False  # `--jsonl`: the envelope on one line
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **{"allow_abbrev": False, **kwargs})
         # a word that starts with a minus and a digit is a value, as `-5` is: `--older-than -1d` reaches
         # the option's own check ("expected a duration"), not argparse's "expected one argument"
         self._negative_number_matcher = re.compile(r"^-\d")
