@@ -34,7 +34,7 @@ from webferret.config import Settings, checked_overrides, load_settings, setting
 from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
 from webferret.fetch.types import FetchOptions, RawResponse
-from webferret.limits import MAX_LISTED, MAX_PASSAGES, MAX_QUERY_CHARS, MIN_PAGE_TOKENS
+from webferret.limits import MAX_LISTED, MAX_PASSAGES, MIN_PAGE_TOKENS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, clipped, has_password
 from webferret.page_failures import (
     budget_spent,
@@ -701,16 +701,13 @@ class Ferret:
         An engine failing is reported in `result.engines`, never raised; a bad argument (an unknown
         engine, an empty query) raises `FerretError(invalid_argument)`.
         """
+        from webferret.search.router import query_text
         from webferret.search.service import run_search
 
         self._usable()
         check_text("query", query)
         check_type("options", options, SearchOptions, "search_options(...)")
-        if len(query) > MAX_QUERY_CHARS:
-            raise FerretError(
-                ErrorCode.INVALID_ARGUMENT,
-                f"the query is {len(query):,} characters long; at most {MAX_QUERY_CHARS}",
-            )
+        query_text(query)  # empty or too long: refused before anything starts
         return await run_search(self, query, options or self.search_options())
 
 

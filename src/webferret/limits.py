@@ -6,7 +6,11 @@ MIN_PAGE_TOKENS = 100
 MAX_PASSAGES = 1000
 """The most passages one `find` answers."""
 MAX_QUERY_CHARS = 500
-"""The longest search query (an engine's URL has room for it; a longer one is no search)."""
+"""The longest search query as the engines are sent it, bangs left out (an engine's URL has room for
+it; a longer one is no search)."""
+MAX_QUERY_INPUT = 2 * MAX_QUERY_CHARS
+"""The longest search query as written that the MCP tool and the HTTP API take, bangs and runs of spaces
+included (the search itself then holds it to `MAX_QUERY_CHARS`)."""
 MAX_CRAWL_PAGES = 1000
 """The most pages one crawl reads."""
 MAX_CRAWL_DEPTH = 10

@@ -23,7 +23,7 @@ from webferret.fetch.types import Tier
 from webferret.limits import (
     MAX_LISTED,
     MAX_PASSAGES,
-    MAX_QUERY_CHARS,
+    MAX_QUERY_INPUT,
     MAX_READ,
     MAX_URLS_SETTING,
     MCP_CRAWL_PAGES,
@@ -46,7 +46,7 @@ class WebSearchArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(
-        min_length=1, max_length=MAX_QUERY_CHARS, description="what to search for; bangs !gh !w !r work"
+        min_length=1, max_length=MAX_QUERY_INPUT, description="what to search for; bangs !gh !w !r work"
     )
     results: int | None = Field(default=None, ge=1, le=50, description="how many results (default 10)")
     engines: list[str] | None = Field(

@@ -13,10 +13,11 @@ from webferret.cli import main
 from webferret.config import ConfigError, load_settings
 from webferret.ferret import Ferret
 from webferret.limits import MAX_QUERY_CHARS
+from webferret.mcp_tools import WebSearchArgs
 from webferret.models import ErrorCode, FerretError
 from webferret.net.hostspec import site_host
 from webferret.search.engines import registry
-from webferret.search.router import Router
+from webferret.search.router import Router, query_text
 from webferret.search.runner import EngineRunner
 from webferret.search.types import SearchOptions
 
@@ -62,7 +63,19 @@ async def test_a_query_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
         with pytest.raises(FerretError) as caught:
             await f.search("ferret " * 100)
     assert caught.value.code == ErrorCode.INVALID_ARGUMENT
-    assert f"at most {MAX_QUERY_CHARS}" in caught.value.message and "700" in caught.value.message
+    assert f"at most {MAX_QUERY_CHARS}" in caught.value.message and "699" in caught.value.message
+
+
+def test_the_query_is_counted_as_sent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bang is never sent: `!gh` and 500 characters is a query of 500 (the CLI, the MCP tool)."""
+    words = "x" * 498
+    assert len(query_text(f"!gh {words} y")[0]) == MAX_QUERY_CHARS
+    with pytest.raises(FerretError, match="501 characters long"):
+        query_text(f"!gh {words} yz")
+    assert WebSearchArgs(query=f"!w {words} y").query.startswith("!w ")
+    argv = ["search", "!w", words, "y", "--home", str(tmp_path), "--json", "--no-verify", "--engines", "nope"]
+    assert main(argv) == 2  # refused for its engine, not its length
+    assert "unknown engine 'nope'" in json.loads(capsys.readouterr().out)["error"]["message"]
 
 
 async def test_options_that_are_no_search_options_are_named(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from webferret.limits import (
     MAX_MAP_URLS,
     MAX_PASSAGES,
     MAX_QUERY_CHARS,
+    MAX_QUERY_INPUT,
     MAX_READ,
     MIN_PAGE_TOKENS,
 )
@@ -139,7 +140,7 @@ class SearchParams(Params):
     query: str = Field(
         validation_alias=AliasChoices("q", "query"),
         min_length=1,
-        max_length=MAX_QUERY_CHARS,
+        max_length=MAX_QUERY_INPUT,
         description="what to search for; bangs such as !gh, !w, !r pick one engine",
     )
     n: int | None = Field(

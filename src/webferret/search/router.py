@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from webferret.limits import MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 from webferret.net.domains import DomainFilter, host_of
 from webferret.remote_text import quoted
@@ -31,6 +32,21 @@ def parse_bangs(query: str) -> tuple[str, str | None]:
         else:
             words.append(word)
     return " ".join(words), site
+
+
+def query_text(query: str) -> tuple[str, str | None]:
+    """The query as the engines are sent it (`parse_bangs`: bangs left out, one space between words)
+    and the site of its bang; a text that is empty, or longer than `MAX_QUERY_CHARS`, is
+    `invalid_argument` (a bang does not count: it is never sent)."""
+    text, site = parse_bangs(query)
+    if not text.strip():
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
+    if len(text) > MAX_QUERY_CHARS:
+        raise FerretError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"the query is {len(text):,} characters long (bangs left out); at most {MAX_QUERY_CHARS}",
+        )
+    return text, site
 
 
 def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
@@ -133,10 +149,8 @@ class Router:
         ]
 
     async def search(self, query: str, options: SearchOptions) -> RouterOutcome:
-        text, bang_site = parse_bangs(query)
+        text, bang_site = query_text(query)
         site = options.site or bang_site
-        if not text.strip():
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
         slots = self.plan(options.engines, site, bool(options.searxng_url))
         self.check_weights(options.weights)
         outcome = RouterOutcome(text=text, site=site)
