@@ -432,3 +432,15 @@ async def test_a_robots_txt_that_fails_is_asked_for_once_a_crawl(site: SimWeb) -
     assert asked == 2  # once a crawl: a failure is not kept for the next one
     # a robots.txt that could not be read allows no path: `/sitemap.xml` is not guessed at either
     assert "/sitemap.xml" not in [path for path, _ in site.requests] and result.sitemap_urls is None
+
+
+def test_a_refused_hop_is_said_whole_on_the_terminal(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The error line was cut at 160 characters, before the `led there from URL` that ends it."""
+    long_path = "/blog/" + "a-rather-long-slug-" * 6
+    site.add("/guide/far", page("Far", "/guide/to-far"), headers=HTML)
+    site.add("/guide/to-far", status=302, headers={"Location": long_path})
+    code = main(["crawl", "--allow-host", "127.0.0.1", "--depth", "1", site.url("/guide/far")])
+    out = capsys.readouterr().out
+    assert code == 0 and f"(led there from {site.url('/guide/to-far')})" in out, out

@@ -133,7 +133,8 @@ def _write_page(page: Any) -> None:
         tokens = f"{page.tokens:,} tokens" if page.tokens is not None else "? tokens"
         head = f"{page.handle or '-'}  {tokens}  {one_line(page.title or '', 100)}"
     else:
-        head = f"ERROR {page.error.code}: {one_line(page.error.message, 160)}" if page.error else "ERROR"
+        said = one_line(page.error.message, 600) if page.error else ""  # whole: `led there from URL` ends it
+        head = f"ERROR {page.error.code}: {said}" if page.error else "ERROR"
     depth = page.meta.get("crawl", {}).get("depth", "?")
     sys.stdout.write(f"{depth}  {head}\n   {page.final_url or page.url}\n")
     sys.stdout.flush()

@@ -413,7 +413,7 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
             body.extend(
                 [
                     f"{number}. [depth {page.get('depth')}] {url}",
-                    f"   ERROR {error['code']}: {one_line(str(error['message']), 300)}",
+                    f"   ERROR {error['code']}: {one_line(str(error['message']), MESSAGE_CHARS)}",
                 ]
             )
     lines = [fence.directive(), "", head, "", fence.wrap("\n".join(body) or "(no page read)")]
