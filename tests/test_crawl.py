@@ -444,3 +444,12 @@ def test_a_refused_hop_is_said_whole_on_the_terminal(
     code = main(["crawl", "--allow-host", "127.0.0.1", "--depth", "1", site.url("/guide/far")])
     out = capsys.readouterr().out
     assert code == 0 and f"(led there from {site.url('/guide/to-far')})" in out, out
+
+
+async def test_a_scope_with_dot_segments_is_read_as_links_are(site: SimWeb) -> None:
+    """A scope written `/x/../guide/` matched nothing: links are judged with their dot segments
+    resolved, the scope was not."""
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        options = CrawlOptions(depth=1, scope=site.url("/x/../guide/"))
+        result = await crawl(ferret, site.url("/guide/intro"), options)
+    assert len(result.pages) > 1 and all(p.url.startswith(site.url("/guide/")) for p in result.pages)

@@ -329,6 +329,9 @@ async def test_crawl_lists_the_pages_it_read_fenced_and_honours_robots(site: str
         elsewhere = await session.call_tool(
             "web_crawl", {"url": f"{site}/ferrets/linked", "scope": "http://127.0.0.2/"}
         )
+        other_port = await session.call_tool(  # the same host, another port: out of it too
+            "web_crawl", {"url": f"{site}/ferrets/linked", "scope": "http://127.0.0.1:9/"}
+        )
         opened = await session.call_tool(
             "web_open", {"handle": crawled.structured_content["pages"][1]["handle"]}
         )
@@ -347,6 +350,7 @@ async def test_crawl_lists_the_pages_it_read_fenced_and_honours_robots(site: str
     assert not opened.is_error and "Ferret facts" in _text(opened)
     assert refused.is_error and refused.structured_content["error"]["code"] == "robots_disallowed"
     assert elsewhere.is_error and "not on the host" in elsewhere.structured_content["error"]["message"]
+    assert other_port.is_error and "not on the host and port" in _text(other_port)
 
 
 async def test_map_lists_a_sites_urls_fenced_and_finds_one_by_search(site: str, tmp_path: Path) -> None:

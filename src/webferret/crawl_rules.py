@@ -102,7 +102,7 @@ class Follow:
             parts, self._port = urlsplit(""), None
         self.scope = scope
         self._host = (parts.hostname or "").lower()
-        self._prefix = parts.path or "/"
+        self._prefix = without_dot_segments(parts.path) or "/"  # as the links' paths are judged
         self._include = include
         self._exclude = exclude
 

@@ -498,8 +498,9 @@ class AgentTools:
         outside = self.domains.refusal(scope)
         if outside:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
-        if _host(scope) != _host(url):
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"scope {scope!r} is not on the host of {url!r}")
+        if _origin(scope) != _origin(url):
+            message = f"scope {scope!r} is not on the host and port of {url!r}"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
     # -- web_map -----------------------------------------------------------------------------
     async def web_map(self, args: WebMapArgs) -> Answer:
@@ -639,11 +640,15 @@ class AgentTools:
         return Answer(text, data)
 
 
-def _host(url: str) -> str | None:
+def _origin(url: str) -> tuple[str | None, int | None] | None:
+    """The host and port of `url` (http's and https's default ports alike, as a crawl's scope
+    reads them), or None when it is no URL."""
     try:
-        return urlsplit(url).hostname
+        parts = urlsplit(url)
+        port = parts.port
     except ValueError:
         return None
+    return parts.hostname, None if port in (80, 443) else port
 
 
 def failed_line(entry: dict[str, Any], code: str) -> str:
