@@ -379,6 +379,7 @@ async def test_a_page_two_links_lead_to_is_listed_once(site: SimWeb) -> None:
     listed = [p.final_url for p in result.pages]
     assert listed == [site.url(path) for path in ("/guide/twice", "/guide/dig", "/guide/on")]
     assert sorted(read) == ["Dig", "On", "Twice"]  # each page written once too
+    assert result.not_followed["same_page"] == 2  # the two redirects there, said (they took a slot)
 
 
 async def test_links_the_budget_left_unasked_are_not_followed_not_failed(simweb: SimWeb) -> None:

@@ -194,8 +194,9 @@ async def crawl(
             if depth and never_requested(page):  # the budget ran out before it was asked for
                 skipped["budget"] += 1
                 continue
-            if not once.first(url, page):
-                continue  # another link of the crawl led to this page: it is listed there
+            if not once.first(url, page):  # another link of the crawl led to this page: listed there
+                skipped["same_page"] += 1
+                continue
             queued = follow.links(page, seen, skipped)
             if depth == options.depth:
                 skipped["past_depth"] += len(queued)
