@@ -234,6 +234,7 @@ CRAWL_REASONS = {
     "past_depth": "past the depth",
     "past_limit": "past the limit",
     "budget": "left when the time budget ran out",
+    "same_page": "led to a page already read",
 }
 
 
