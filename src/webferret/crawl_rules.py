@@ -107,7 +107,8 @@ class Follow:
         self._exclude = exclude
 
     def links(self, page: Page, seen: set[str], skipped: Counter[str]) -> list[str]:
-        """The links of `page` to follow, in its order (see `judged`)."""
+        """The links of `page` to follow: its main content's first, then the rest, each in the page's
+        order, as extraction keeps them (see `judged`)."""
         if page.final_url:
             seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
         return self.judged([link.url for link in page.links or []], seen, skipped)

@@ -6,7 +6,8 @@ read with its handle and size in tokens (`open` pages through one), never the pa
 crawl of a documentation site does not flood a context.
 
 Links are followed from the whole page (a documentation site's menu is how its pages are reached),
-in the page's order, and only:
+the main content's first, then the rest, each in the page's order (as the page's links are kept),
+and only:
 - within `scope`, a URL prefix: by default the start page's folder on its host, where its redirects
   took it (`https://docs.x.org/guide/intro` gives `https://docs.x.org/guide/`); http and https alike;
 - past the `include` globs (any of them, when given) and none of the `exclude` globs, both matched
