@@ -119,6 +119,18 @@ def test_find_answers_n_passages_when_copies_of_one_text_fill_the_first_hits(sto
     assert len(found) == 5 and len({p.text for p in found}) == 5, [p.text for p in found]
 
 
+def test_passages_numbered_by_an_older_cut_are_counted_again(store: PageStore) -> None:
+    """Pages are cut otherwise now (`PAGING_REVISION`): a passage numbered by the old cut at the same
+    `page_tokens` is counted again, so `find` names the page `open` shows it on."""
+    body = "".join(f"## Part {i}\n\n" + "Stoats dig. " * 30 + f"Marker{i}.\n\n" for i in range(12))
+    put = store.put(_page("https://a.example/long", "# Long\n\n" + body))
+    want = store.find("marker7")[0].page
+    with sqlite3.connect(store.path) as conn:  # as an older webferret wrote it: page 99, by page_tokens
+        conn.execute("UPDATE chunks SET page_no = 99")
+        conn.execute("UPDATE pages SET paged_at = 200 WHERE handle = ?", (put.handle,))
+    assert store.find("marker7")[0].page == want != 99
+
+
 def test_a_passage_names_the_url_its_page_was_read_from_as_open_does(store: PageStore) -> None:
     """The URL a redirect ended at (`final_url`), as `open` shows it, else the URL asked."""
     put = store.put(

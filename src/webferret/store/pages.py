@@ -35,6 +35,9 @@ HURRIED_BUSY_S = 0.1
 """How long (seconds) a write waits for another process's lock just after a write gave up on it (`_write`)."""
 DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
+PAGING_REVISION = 1
+"""Raised when `present.paging` cuts pages otherwise: passages numbered by an older cut are counted
+again when found (`paged_stamp`). 1: a page ends after a heading only where nothing else fits."""
 MOST_HITS_READ = 20_000
 """The most hits one `find` reads to find `n` distinct passages among copies."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
@@ -44,6 +47,11 @@ _COLUMNS = (
 )
 _OPENED = "ORDER BY variant = '' DESC, fetched_at DESC, id DESC LIMIT 1"
 """Of a document's rows, the one its handle opens: the newest default read, else the newest variant."""
+
+
+def paged_stamp(page_tokens: int) -> int:
+    """What `paged_at` holds for passages numbered at `page_tokens` by this `PAGING_REVISION`."""
+    return page_tokens + (PAGING_REVISION << 32)
 
 
 def header(headers: Mapping[str, str], name: str) -> str | None:
@@ -248,7 +256,7 @@ class PageStore:
             return
         chunks = ready[1] if ready and ready[0] == page_id else chunks_for(content, self.page_tokens)
         self.index.add(conn, page_id, chunks)
-        conn.execute("UPDATE pages SET paged_at = ? WHERE id = ?", (self.page_tokens, page_id))
+        conn.execute("UPDATE pages SET paged_at = ? WHERE id = ?", (paged_stamp(self.page_tokens), page_id))
 
     def get(self, handle: str) -> StoredPage | None:
         """The newest stored version of `handle` (a document's: its newest default read, else its
@@ -384,7 +392,7 @@ class PageStore:
                 "WHERE c.id = ?",
                 (h.chunk_id,),
             ).fetchone()
-            if row is None or row[2] == self.page_tokens:
+            if row is None or row[2] == paged_stamp(self.page_tokens):
                 numbers.append(h.page_no)
                 continue
             page_id, tokens, _ = row
