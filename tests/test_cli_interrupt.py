@@ -124,3 +124,18 @@ def test_a_closed_stdout_is_no_traceback(tmp_path: Path) -> None:
         preexec_fn=lambda: os.close(1),  # the program starts with no stdout
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal" not in done.stderr
+
+
+@pytest.mark.parametrize("mode", [(), ("--json",), ("--jsonl",)])
+def test_a_url_given_twice_is_one_page_in_the_count(
+    webferret_home: Path, simweb: SimWeb, mode: tuple[str, ...]
+) -> None:
+    """Ctrl-C said "1 of 3" for a URL asked twice beside another, where --jsonl said "1 of 2"."""
+    hanging = simweb.add("/hanging-twice", "<html><body><p>late</p></body></html>", delay=15.0)
+    proc = _fetch(*mode, hanging, simweb.url("/article"), hanging)
+    _wait_stored(webferret_home, simweb.url("/article"), proc)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert err.endswith("interrupted: 1 of 2 pages not finished\n"), err

@@ -145,7 +145,7 @@ async def run(args: argparse.Namespace) -> int:
             return _lines_stopped(args, lines)
         if stream:
             stream.finish()
-            return _say_interrupted(len(args.urls) - sum(url in stream.done for url in args.urls), args)
+            return _say_interrupted(sum(url not in stream.done for url in dict.fromkeys(args.urls)), args)
         return await _interrupted(settings, args, done)
     if lines:
         return EXIT_OK if lines.failed == 0 else EXIT_FAILED
@@ -201,14 +201,15 @@ async def _interrupted(settings: Any, args: argparse.Namespace, done: dict[str, 
     """After Ctrl-C: the pages finished before it (they are in the store too), in the order asked,
     then a line on stderr saying how many were not finished; exit status 130."""
     finished = [done[url] for url in args.urls if url in done]
-    unfinished = len(args.urls) - len(finished)
+    unfinished = sum(url not in done for url in dict.fromkeys(args.urls))  # a URL given twice: one page
     await _output(settings, args, finished, {"interrupted": True, "unfinished": unfinished})
     return _say_interrupted(unfinished, args)
 
 
 def _say_interrupted(unfinished: int, args: argparse.Namespace) -> int:
     sys.stdout.flush()
-    sys.stderr.write(f"webferret: interrupted: {unfinished} of {len(args.urls)} pages not finished\n")
+    distinct = len(dict.fromkeys(args.urls))  # as --jsonl counts them
+    sys.stderr.write(f"webferret: interrupted: {unfinished} of {distinct} pages not finished\n")
     return EXIT_INTERRUPTED
 
 
