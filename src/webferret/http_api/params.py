@@ -124,6 +124,13 @@ def _said(exc: ValidationError, model: type[Params]) -> str:
     return f"parameter {where!r}: {error['msg']}"
 
 
+def counted(default: int | None, most: int, said: str) -> Any:
+    """The field of a count `n` (1 to `most`), which may be written `results`."""
+    return Field(
+        default=default, ge=1, le=most, validation_alias=AliasChoices("n", "results"), description=said
+    )
+
+
 def _comma_list(value: Any) -> Any:
     """`engines=a,b` (or given twice) as a list of names."""
     values = value if isinstance(value, list) else [value]
@@ -143,9 +150,7 @@ class SearchParams(Params):
         max_length=MAX_QUERY_INPUT,
         description="what to search for; bangs such as !gh, !w, !r pick one engine",
     )
-    n: int | None = Field(
-        default=None, ge=1, le=50, validation_alias=AliasChoices("n", "results"), description="results (10)"
-    )
+    n: int | None = counted(None, 50, "results (10)")
     engines: list[str] | None = Field(default=None, description="engines to use, e.g. searxng,github (auto)")
     site: str | None = Field(default=None, max_length=253, description="only results from this host")
     time: Literal["day", "week", "month", "year"] | None = Field(
@@ -258,13 +263,7 @@ class FindParams(Params):
         default=None, description="search only these stored pages (handles or URLs)"
     )
     site: str | None = Field(default=None, max_length=253, description="search only this host's pages")
-    n: int = Field(
-        default=5,
-        ge=1,
-        le=MAX_PASSAGES,
-        validation_alias=AliasChoices("n", "results"),
-        description="most passages answered",
-    )
+    n: int = counted(5, MAX_PASSAGES, "most passages answered")
 
 
 class StoredParams(Params):
@@ -273,13 +272,7 @@ class StoredParams(Params):
     site: str | None = Field(
         default=None, max_length=253, description="only this host's pages (subdomains too)"
     )
-    n: int = Field(
-        default=20,
-        ge=1,
-        le=MAX_LISTED,
-        validation_alias=AliasChoices("n", "results"),
-        description="most pages listed, newest first",
-    )
+    n: int = counted(20, MAX_LISTED, "most pages listed, newest first")
 
 
 class SiteParams(FetchLimits):
