@@ -44,6 +44,11 @@ async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_o
             assert f"unknown option(s) '{typo}'" in info.value.message and real in info.value.message
 
 
+async def _async(make: object, *args: object, **kwargs: object) -> object:
+    """A synchronous call, awaitable as the calls of the table are."""
+    return make(*args, **kwargs)  # type: ignore[operator]
+
+
 @pytest.mark.parametrize(
     ("call", "says"),
     [
@@ -64,6 +69,14 @@ async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_o
         (lambda f: f.open("  "), "the handle is empty"),
         (lambda f: f.find("ferrets", handles=[""]), "the handle is empty"),
         (lambda f: f.find('* ( " :'), "has no words to look for"),
+        # each was a bare AttributeError or TypeError from inside
+        (lambda f: f.find("ferrets", handles=5), "handles: a list of handles, not 5"),
+        (lambda f: f.fetch_many(["http://a.example/"], on_page=5), "on_page: a function"),
+        (lambda f: f.crawl("http://a.example/", on_read="x"), "on_read: a function"),
+        (lambda f: _async(f.extract_options, selector=5), "selector: a string, not int"),
+        (lambda f: _async(f.extract_options, exclude=[5]), "exclude: CSS selectors"),
+        (lambda f: _async(f.fetch_options, wait_for=5), "wait_for: a string, not int"),
+        (lambda f: _async(Ferret, {"timeout": 5}), "settings: a Settings"),
     ],
 )
 async def test_a_bad_argument_is_invalid_argument_naming_it(
@@ -103,3 +116,24 @@ async def test_the_script_facade_inside_a_running_loop_says_what_to_call() -> No
         with pytest.raises(FerretError) as raised:
             webferret.fetch("https://example.org/")
     assert "await ferret.fetch(...)" in raised.value.message
+
+
+def test_one_exclude_string_is_one_selector_not_its_letters() -> None:
+    """`exclude="nav"` was the selectors n, a and v: every link of the page went, silently."""
+    from webferret.extract.types import ExtractOptions
+
+    assert ExtractOptions(exclude="nav").exclude == ("nav",)  # type: ignore[arg-type]
+    assert ExtractOptions(exclude=".ads").exclude == (".ads",)  # type: ignore[arg-type]
+
+
+async def test_a_batch_item_that_is_no_string_fails_alone(tmp_path: object) -> None:
+    """A list in a URL list was an unhashable TypeError from inside; it fails alone, saying so."""
+    async with Ferret(home=tmp_path) as ferret:
+        pages = await ferret.fetch_many([["http://a.example/"], ""])  # type: ignore[list-item]
+    assert [page.error.code for page in pages if page.error] == [ErrorCode.INVALID_URL, ErrorCode.INVALID_URL]
+
+
+def test_the_public_names_are_listed() -> None:
+    import webferret
+
+    assert {"Ferret", "FerretError", "crawl", "fetch_many"} <= set(dir(webferret))

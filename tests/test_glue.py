@@ -137,3 +137,12 @@ def test_a_negative_inline_budget_is_refused() -> None:
     with pytest.raises(FerretError) as refused:
         glue.from_page(Page(url="https://a.example/", ok=True, content="Ferrets."), inline_tokens=-1)
     assert refused.value.code == ErrorCode.INVALID_ARGUMENT and "inline_tokens" in refused.value.message
+
+
+def test_a_page_that_is_no_page_is_refused() -> None:
+    """`from_page(None)` was an AttributeError from inside."""
+    from webferret.models import ErrorCode, FerretError
+
+    with pytest.raises(FerretError) as info:
+        glue.from_page(None)  # type: ignore[arg-type]
+    assert info.value.code == ErrorCode.INVALID_ARGUMENT and "page: a Page" in info.value.message

@@ -74,6 +74,11 @@ _LAZY = {
 }
 
 
+def __dir__() -> list[str]:
+    """The public names too (`help(webferret)`, a shell's completion), imported or not yet."""
+    return sorted({*globals(), *_LAZY})
+
+
 def __getattr__(name: str) -> Any:
     """Import the public names on first use, so `webferret --help` stays fast."""
     module = _LAZY.get(name)

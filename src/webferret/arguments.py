@@ -43,15 +43,19 @@ def is_whole(value: object) -> bool:
 
 
 def globs_of(name: str, globs: object) -> tuple[str, ...]:
-    """An `include`/`exclude` option as a tuple of globs: one glob given as a string is that glob
-    (never its characters), a list or tuple of strings is taken; anything else is refused."""
-    if isinstance(globs, str):
-        return (globs,)
-    if isinstance(globs, list | tuple) and all(isinstance(glob, str) for glob in globs):
-        return tuple(globs)
-    raise FerretError(
-        ErrorCode.INVALID_ARGUMENT, f"{name}: globs of paths such as ('/docs/*',), not {globs!r}"[:300]
-    )
+    """An `include`/`exclude` option as a tuple of globs (`strings_of`)."""
+    return strings_of(name, globs, "globs of paths such as ('/docs/*',)")
+
+
+def strings_of(name: str, value: object, wanted: str) -> tuple[str, ...]:
+    """A list option (globs, CSS selectors, handles) as a tuple of strings: one given as a string is
+    that one (never its characters), a list or tuple of strings is taken; anything else is refused,
+    saying what is `wanted`."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: {wanted}, not {value!r}"[:300])
 
 
 def is_text(value: object) -> bool:

@@ -11,6 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 
+def check_callback(name: str, callback: object) -> None:
+    """Refuse (`invalid_argument`) a callback that is neither None nor callable, before the call
+    it would be given pages of runs (it was found only at the first page, or after the batch)."""
+    if callback is not None and not callable(callback):
+        from webferret.models import ErrorCode, FerretError
+
+        message = f"{name}: a function (or an async def one), not {type(callback).__name__}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+
+
 async def called(callback: Callable[..., Any], *args: Any) -> None:
     """`callback(*args)`, awaited when it gives an awaitable (an `async def` callback's coroutine)."""
     result = callback(*args)

@@ -27,9 +27,10 @@ from webferret.arguments import (
     handle_text,
     is_text,
     site_text,
+    strings_of,
     url_list,
 )
-from webferret.callbacks import called
+from webferret.callbacks import called, check_callback
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
@@ -65,6 +66,7 @@ class Ferret:
     def __init__(self, settings: Settings | None = None, **overrides: Any) -> None:
         # overrides apply to given settings too (`Ferret(settings, timeout=5)`), checked alike
         given = settings is not None
+        check_type("settings", settings, Settings, "load_settings() (or keywords: timeout=5)")
         self.settings = settings_with(settings, **overrides) if given else load_settings(**overrides)
         self._fetcher: Any = None
         self._engine_client: Any = None
@@ -256,10 +258,13 @@ class Ferret:
         urls = url_list(urls)
         check_type("options", options, FetchOptions, "fetch_options(...)")
         check_type("extract", extract, ExtractOptions, "extract_options(...)")
+        check_callback("on_page", on_page)
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
-        distinct = list(dict.fromkeys(urls))  # a URL given twice is read once and answered twice
+        # a URL given twice is read once and answered twice (an item that is no string, each alone)
+        firsts = {_url_key(url): url for url in reversed(urls)}
+        distinct = [firsts[key] for key in dict.fromkeys(_url_key(url) for url in urls)]
         self.extractor.warm(len(distinct))
         self.extractor.expect(len(distinct))
         limit = asyncio.Semaphore(opts.concurrency)
@@ -292,8 +297,9 @@ class Ferret:
         pages = list(await asyncio.gather(*(one(url) for url in distinct)))
         if failed:  # raised once every page is finished (and stored): none goes on unseen
             raise failed[0]
-        by_url = dict(zip(distinct, mark_duplicates(pages, self.settings.dedup_threshold), strict=True))
-        return [by_url[url] for url in urls]
+        marked = mark_duplicates(pages, self.settings.dedup_threshold)
+        by_url = dict(zip((_url_key(url) for url in distinct), marked, strict=True))
+        return [by_url[_url_key(url)] for url in urls]
 
     async def _fetch_one(
         self, url: str, opts: FetchOptions, xopts: ExtractOptions, deadline: float, fresh: bool = False
@@ -322,6 +328,8 @@ class Ferret:
         check_type("options", options, CrawlOptions, "CrawlOptions(...)")
         check_text("url", start, text=False)
         check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        check_callback("on_page", on_page)
+        check_callback("on_read", on_read)
         return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page, on_read=on_read)
 
     async def map_site(
@@ -642,7 +650,8 @@ class Ferret:
             quoted_query = clipped(query, 60)
             message = f"the query {quoted_query!r} has no words to look for, only punctuation or symbols"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-        handles = None if handles is None else [handle_text(h) for h in handles]
+        if handles is not None:
+            handles = [handle_text(h) for h in strings_of("handles", handles, "a list of handles")]
         site = site_text(site)
         if handles == []:  # no page named: none searched (None searches every page)
             return []
@@ -709,6 +718,12 @@ class Ferret:
         check_type("options", options, SearchOptions, "search_options(...)")
         query_text(query)  # empty or too long: refused before anything starts
         return await run_search(self, query, options or self.search_options())
+
+
+def _url_key(url: object) -> object:
+    """What a batch's URLs are told apart by: a string itself; another item (a list, a dict: no URL,
+    maybe not hashable) by its identity, each failing alone."""
+    return url if isinstance(url, str) else ("not a string", id(url))
 
 
 def _private(url: str, opts: FetchOptions) -> bool:

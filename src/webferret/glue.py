@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from webferret.arguments import check_count
-from webferret.models import Hit, Page
+from webferret.models import ErrorCode, FerretError, Hit, Page
 from webferret.tokens import content_tokens
 
 INLINE_TOKENS = 2000
@@ -91,6 +91,8 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     does a page with no URL (`extract -`), whose source is `stdin`.
     """
     check_count("inline_tokens", inline_tokens, least=0)
+    if not isinstance(page, Page):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"page: a Page from a fetch, not {type(page).__name__}")
     if not page.ok:
         return []
     source = page.final_url or page.url or NO_URL

@@ -26,8 +26,14 @@ class ExtractOptions:
     whole_page: bool = False  # the whole body, not the main content
 
     def __post_init__(self) -> None:
-        """A list of excludes becomes a tuple; a bad selector is `FerretError(invalid_argument)`."""
-        object.__setattr__(self, "exclude", tuple(self.exclude))
+        """A list of excludes becomes a tuple (one string is one selector); a bad selector is
+        `FerretError(invalid_argument)`."""
+        from webferret.arguments import check_text, strings_of
+
+        excluded = strings_of("exclude", self.exclude, "CSS selectors such as ('nav', '.ads')")
+        object.__setattr__(self, "exclude", excluded)
+        if self.selector is not None:
+            check_text("selector", self.selector)
         if self.selector is not None or self.exclude or self.whole_page:
             from webferret.extract.scope import check_scope
 

@@ -73,6 +73,9 @@ class FetchOptions:
         for name in ("timeout", "budget"):  # a search's verify_timeout sets both
             check_seconds(name if self.timed_by == "timeout" else self.timed_by, getattr(self, name))
         if self.wait_for is not None:
+            from webferret.arguments import check_text
+
+            check_text("wait_for", self.wait_for)
             check_css(self.wait_for, "wait-for selector")  # as the CLI, MCP and library say it
         if self.actions:
             from webferret.fetch.actions import parse_actions
