@@ -454,3 +454,21 @@ async def test_a_scope_with_dot_segments_is_read_as_links_are(site: SimWeb) -> N
         options = CrawlOptions(depth=1, scope=site.url("/x/../guide/"))
         result = await crawl(ferret, site.url("/guide/intro"), options)
     assert len(result.pages) > 1 and all(p.url.startswith(site.url("/guide/")) for p in result.pages)
+
+
+@pytest.mark.parametrize("callback", ["on_read", "on_page"])
+async def test_a_callback_that_raises_is_raised_once_the_crawl_is_finished(
+    site: SimWeb, callback: str
+) -> None:
+    """As `fetch_many`'s `on_page`: it stopped the crawl at the first page, the rest never read."""
+    calls: list[object] = []
+
+    def fails(item: object) -> None:
+        calls.append(item)
+        raise ValueError("the pipeline broke")
+
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        with pytest.raises(ValueError, match="the pipeline broke"):
+            await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1), **{callback: fails})
+        again = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
+    assert len(calls) == len(again.pages) > 1  # every page read (and stored) first

@@ -26,3 +26,25 @@ async def called(callback: Callable[..., Any], *args: Any) -> None:
     result = callback(*args)
     if inspect.isawaitable(result):
         await result
+
+
+class Held:
+    """What a caller's callbacks raise, held until the call is finished (every page read and
+    stored), then raised: a batch or a crawl is not cut short by its caller's callback."""
+
+    def __init__(self) -> None:
+        self.raised: list[Exception] = []
+
+    async def call(self, callback: Callable[..., Any] | None, *args: Any) -> None:
+        """`callback(*args)` (awaited if need be), unless None; what it raises is held."""
+        if callback is None:
+            return
+        try:
+            await called(callback, *args)
+        except Exception as exc:
+            self.raised.append(exc)
+
+    def raise_first(self) -> None:
+        """Raise the first error held, if any (once the call is finished)."""
+        if self.raised:
+            raise self.raised[0]

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from webferret.arguments import is_whole
-from webferret.callbacks import called
+from webferret.callbacks import Held
 from webferret.crawl_hops import judging_hops
 from webferret.crawl_rules import (
     Follow,
@@ -155,6 +155,7 @@ async def crawl(
     robots = site_robots(ferret, opts) if options.robots else None
     seen = {canonical_url(start)}
     once = ReadOnce()
+    held = Held()  # what the caller's callbacks raise, raised once the crawl is finished
     level: list[tuple[str, str | None]] = [(start, None)]
     pages: list[CrawledPage] = []
     skipped: Counter[str] = Counter()
@@ -178,7 +179,7 @@ async def crawl(
                 return
             if once.first(url, page):  # as soon as it is read, not once its level is
                 where = {"depth": depth, "found_on": found_on[url]}
-                await called(
+                await held.call(
                     on_read, page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}})
                 )
 
@@ -205,8 +206,7 @@ async def crawl(
             following.extend((link, page.final_url or url) for link in queued)
             entry = _entry(url, page, depth, found_on[url], len(queued))
             pages.append(entry)
-            if on_page is not None:
-                await called(on_page, entry)
+            await held.call(on_page, entry)
         if depth == 0:  # the sitemaps are read whether or not the start page could be, as a map reads them
             landed = read[0].final_url or start
             listed = None
@@ -218,6 +218,7 @@ async def crawl(
             if robots is not None and (read[0].ok or following):
                 delay = _delay(await robots.rules_for(landed))
         level = following
+    held.raise_first()  # every page read and stored first, as a batch's callbacks are
     return CrawlResult(
         start=start,
         scope=scope,

@@ -30,7 +30,7 @@ from webferret.arguments import (
     strings_of,
     url_list,
 )
-from webferret.callbacks import called, check_callback
+from webferret.callbacks import Held, check_callback
 from webferret.config import Settings, checked_overrides, load_settings, settings_with
 from webferret.crawler import CrawledPage, CrawlOptions, CrawlResult
 from webferret.extract.types import ExtractOptions
@@ -271,14 +271,7 @@ class Ferret:
 
         from webferret.present.dedup import mark_duplicates, prepare
 
-        failed: list[Exception] = []  # what the caller's on_page raised: the batch goes on
-
-        async def told(url: str, page: Page) -> None:
-            if on_page is not None:
-                try:
-                    await called(on_page, url, page)
-                except Exception as exc:
-                    failed.append(exc)
+        held = Held()  # what the caller's on_page raises: the batch goes on
 
         async def one(url: str) -> Page:
             async with limit:
@@ -288,15 +281,14 @@ class Ferret:
                     kept = getattr(stop, "kept", None)
                     if kept is not None:
                         prepare(kept, len(distinct))
-                        await told(url, kept)
+                        await held.call(on_page, url, kept)
                     raise
             prepare(page, len(distinct))
-            await told(url, page)
+            await held.call(on_page, url, page)
             return page
 
         pages = list(await asyncio.gather(*(one(url) for url in distinct)))
-        if failed:  # raised once every page is finished (and stored): none goes on unseen
-            raise failed[0]
+        held.raise_first()  # once every page is finished (and stored): none goes on unseen
         marked = mark_duplicates(pages, self.settings.dedup_threshold)
         by_url = dict(zip((_url_key(url) for url in distinct), marked, strict=True))
         return [by_url[_url_key(url)] for url in urls]
