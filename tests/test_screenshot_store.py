@@ -42,3 +42,33 @@ def test_an_empty_screenshot_path_is_refused(capsys: pytest.CaptureFixture[str])
     out = json.loads(capsys.readouterr().out)
     assert code == 2 and out["error"]["code"] == "invalid_argument"
     assert "screenshot path '' is empty" in out["error"]["message"], out
+
+
+WIDTH = (
+    "<html><head><title>Width</title></head><body><article><p id=w></p><script>"
+    "document.getElementById('w').textContent = 'This page is ' "
+    "+ (navigator.userAgent.includes('Mobile') ? 'narrow' : 'wide') "
+    "+ ' as the ferret sees it. '.repeat(12);</script></article></body></html>"
+)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+def test_a_phones_rendering_is_a_variant_of_its_own(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--mobile` was answered by the stored desktop reading, and a fresh one replaced it."""
+    monkeypatch.setenv("WEBFERRET_CHROMIUM_PATH", CHROMIUM)
+    monkeypatch.setenv("WEBFERRET_BROWSER_NO_SANDBOX", "1")
+    base = ["fetch", "--json", "--allow-host", "127.0.0.1", "--tier", "browser"]
+    read = []
+    with serve() as site:
+        site.page("/w", WIDTH)
+        for extra in ([], ["--mobile"], []):
+            assert main([*base, *extra, site.base + "/w"]) == 0
+            read.append(json.loads(capsys.readouterr().out)["data"]["pages"][0])
+    wide, narrow, again = read
+    assert "wide" in wide["content"] and "narrow" in narrow["content"], (wide["content"], narrow["content"])
+    assert narrow["fetched_via"] == "browser" and narrow["handle"] != wide["handle"]
+    assert (
+        again["fetched_via"] == "store" and again["handle"] == wide["handle"] and "wide" in again["content"]
+    )

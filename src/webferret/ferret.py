@@ -417,6 +417,8 @@ class Ferret:
                 page = await self._page_from_raw(raw, xopts)
                 if opts.actions and page.ok:  # what the steps brought is no plain reading (`variants`)
                     page = page.model_copy(update={"meta": {**page.meta, "actions": list(opts.actions)}})
+                if opts.mobile and page.ok:  # nor is a phone's rendering
+                    page = page.model_copy(update={"meta": {**page.meta, "mobile": True}})
                 if late_shell(page, raw, opts):
                     page, raw = await self._rendered(page, raw, opts, xopts, deadline)
                 read = page
@@ -477,6 +479,7 @@ class Ferret:
         there is none, or when the call asks for a new reading (`fresh`; a wait for an element, actions
         or a screenshot: a new rendering; its own credentials: another page)."""
         skip = fresh or opts.wait_for is not None or opts.screenshot is not None or bool(opts.actions)
+        skip = skip or opts.mobile  # a phone's rendering is asked anew, and kept as a variant
         if skip or _private(url, opts):
             return None
         return await self._stored_copy(url, xopts, opts)

@@ -1,5 +1,6 @@
 """Variants: a page read another way than by default (`--format html|text`, `--selector`, `--exclude`,
-`--whole-page`, or after browser `--action`s) is kept beside the document, under a handle of its own.
+`--whole-page`, after browser `--action`s, or rendered as a phone with `--mobile`) is kept beside the
+document, under a handle of its own.
 
 The document (Markdown of the main content) is what a page's handle opens and what `find` searches;
 a variant is opened by the handle its read answered, so paging through it never lands in another
@@ -21,14 +22,15 @@ DOCUMENT = ""
 """The variant key of a default read."""
 
 
-def key_of(fmt: str, scope: Any, actions: Any = None) -> str:
+def key_of(fmt: str, scope: Any, actions: Any = None, mobile: bool = False) -> str:
     """The variant key of a read in format `fmt` with `scope` (`ExtractOptions.scope()`) after the
-    browser did `actions` (`FetchOptions.actions`): empty for the default read, else a small JSON
-    text naming them (the actions only when there were some: older keys stay as they were)."""
-    if fmt == "markdown" and scope is None and not actions:
+    browser did `actions` (`FetchOptions.actions`), rendered as a phone or not (`mobile`): empty for
+    the default read, else a small JSON text naming them (the actions and `mobile` only when there
+    were some: older keys stay as they were)."""
+    if fmt == "markdown" and scope is None and not actions and not mobile:
         return DOCUMENT
     named: dict[str, Any] = {"format": fmt, "scope": scope} | ({"actions": list(actions)} if actions else {})
-    return json.dumps(named, sort_keys=True, separators=(",", ":"))
+    return json.dumps(named | ({"mobile": True} if mobile else {}), sort_keys=True, separators=(",", ":"))
 
 
 def scope_of(page: Page) -> object:
@@ -38,8 +40,9 @@ def scope_of(page: Page) -> object:
 
 
 def page_key(page: Page) -> str:
-    """The variant key of the read that gave `page` (`meta.actions`: the steps done before it)."""
-    return key_of(page.format, scope_of(page), page.meta.get("actions"))
+    """The variant key of the read that gave `page` (`meta.actions`: the steps done before it;
+    `meta.mobile`: rendered as a phone)."""
+    return key_of(page.format, scope_of(page), page.meta.get("actions"), bool(page.meta.get("mobile")))
 
 
 def variant_handle(document: str, key: str) -> str:
