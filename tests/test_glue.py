@@ -42,6 +42,13 @@ def test_hits_become_inline_records_with_provenance() -> None:
     assert records[0].inline and records[0].handle is None
     assert records[0].id != records[1].id
     assert glue.from_hits(hits)[0].id == records[0].id  # stable
+    searx = Hit(
+        url="https://c.example/",
+        title="C",
+        sources=[Source(engine="searxng", rank=1), Source(engine="wikipedia", rank=2)],
+        extra={"engines": ["bing", "google"]},
+    )  # a SearXNG instance's upstream engines stand for it (it was "searxng" alone)
+    assert glue.from_hits([searx])[0].metadata["engines"] == ["wikipedia", "bing", "google"]
 
 
 def test_short_page_stays_inline_and_long_page_is_spooled() -> None:

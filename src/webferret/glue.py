@@ -57,6 +57,15 @@ def _clean(metadata: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in metadata.items() if value not in (None, "", [], {})}
 
 
+def _engines(hit: Hit) -> list[str]:
+    """The engines that found `hit`: a metasearch instance's upstream engines (SearXNG's `bing`,
+    `google`, kept in `extra.engines`) in its place, beside the engines webferret asked itself."""
+    upstream = hit.extra.get("engines")
+    upstream = [str(name) for name in upstream] if isinstance(upstream, list) else []
+    asked = [source.engine for source in hit.sources if not (upstream and source.engine == "searxng")]
+    return list(dict.fromkeys([*asked, *upstream]))
+
+
 def from_hits(hits: Iterable[Hit | Mapping[str, Any]]) -> list[Record]:
     """One record per search hit: the snippet inline, the rest as metadata."""
     records = []
@@ -67,7 +76,7 @@ def from_hits(hits: Iterable[Hit | Mapping[str, Any]]) -> list[Record]:
             "title": hit.title,
             "url": hit.url,
             "published": hit.published,
-            "engines": [source.engine for source in hit.sources],
+            "engines": _engines(hit),
             "reachable": hit.reachable,
             "tokens": hit.tokens,
             "handle": hit.handle,
