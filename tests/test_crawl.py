@@ -472,3 +472,17 @@ async def test_a_callback_that_raises_is_raised_once_the_crawl_is_finished(
             await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1), **{callback: fails})
         again = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
     assert len(calls) == len(again.pages) > 1  # every page read (and stored) first
+
+
+async def test_a_stored_page_after_the_budget_ran_out_is_not_read(simweb: SimWeb) -> None:
+    """With a Crawl-delay, a stored page after one that spent the budget was fetched with a budget
+    below 0: the whole crawl failed as `invalid_argument`, every page read lost."""
+    simweb.add("/robots.txt", "User-agent: *\nCrawl-delay: 0.1\n")
+    simweb.add("/spent/start", page("Start", "/spent/slow", "/spent/kept"), headers=HTML)
+    simweb.add("/spent/slow", page("Slow"), headers=HTML, delay=10)
+    simweb.add("/spent/kept", page("Kept"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        assert (await ferret.fetch(simweb.url("/spent/kept"))).ok
+        fetch = ferret.fetch_options(budget=1.5)
+        result = await crawl(ferret, simweb.url("/spent/start"), CrawlOptions(depth=1), fetch=fetch)
+    assert result.pages[0].ok and result.not_followed.get("budget", 0) >= 1

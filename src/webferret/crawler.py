@@ -250,6 +250,8 @@ async def _read(
     import asyncio
 
     if not delay:
+        if deadline <= time.monotonic():  # spent already: none read (a budget of 0 is no budget)
+            return []
         budget = opts.with_(budget=deadline - time.monotonic())
         return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
     pages: list[Page] = []
@@ -258,6 +260,8 @@ async def _read(
             if time.monotonic() + delay >= deadline:
                 break
             await asyncio.sleep(delay)
+        if deadline <= time.monotonic():  # a page before this one spent the rest, stored or not
+            break
         budget = opts.with_(budget=deadline - time.monotonic())
         pages.extend(
             await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh, on_page=finished)
