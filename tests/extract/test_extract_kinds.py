@@ -256,6 +256,11 @@ def test_markdown_as_text_has_no_marks_nor_link_targets() -> None:
     page = run(body, "https://ex.org/README.md", "text/markdown", ExtractOptions(format="text"))
     assert page.content == "Notes\n\nSome intro and a link.\n\nh1 | h2\n1 | 2\n\nprint(1)\n", page.content
     assert page.title == "Notes" and page.format == "text" and page.word_count == 11
+    # HTML a README holds is no words but its text; front matter of a file with CRLF line ends too
+    crlf = b'---\r\ntitle: Hi\r\n---\r\n<p align="center"><img src="a.png"></p>\r\n\r\n'
+    crlf += b"Press <kbd>Ctrl</kbd>.\r\n"
+    plain = run(crlf, "https://ex.org/README.md", "text/markdown", ExtractOptions(format="text")).content
+    assert plain == "Press Ctrl.\n", plain
 
 
 def test_truncated_pdf_is_unsupported_and_names_the_file() -> None:

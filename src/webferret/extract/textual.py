@@ -15,7 +15,7 @@ from webferret.fetch.sniff import HTML_TYPES
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
-_FRONT_MATTER = re.compile(r"\A---\n(?:.*\n)*?---\n")
+_FRONT_MATTER = re.compile(r"\A---\r?\n(?:.*\n)*?---\r?\n")
 _FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
 
 
@@ -99,7 +99,7 @@ def markdown_as_text(text: str) -> str:
 
     front = _FRONT_MATTER.match(text)  # metadata (the title is the page's), not words of the page
     body = text[front.end() :] if front else text
-    rendered = MarkdownIt("commonmark", {"html": False}).enable("table").render(body)
+    rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(body)  # its tags: words
     if not rendered.strip():
         return ""
     return to_text(lxml.html.fragment_fromstring(rendered, create_parent="div"))
