@@ -442,9 +442,10 @@ def env_names(name: str) -> list[str]:
     return [f"WEBFERRET_{name.upper()}"]
 
 
-REGION = re.compile(r"[a-z]{2}-[a-z]{2,3}")
-"""A search region: country and language, as DuckDuckGo spells it (`us-en`, `de-de`, `tw-tzh`; `wt-wt`
-is none; `webferret.search.regions` reads it as ISO codes)."""
+REGION = re.compile(r"[a-z]{2}-(?:[a-z]{2}|tzh)")
+"""A search region: country and language, as DuckDuckGo spells it (`us-en`, `de-de`; `tzh`, traditional
+Chinese, its one language of three letters: `tw-tzh`, `hk-tzh`; `wt-wt` is none;
+`webferret.search.regions` reads it as ISO codes)."""
 
 
 def region(value: str) -> str:

@@ -67,6 +67,15 @@ def test_a_region_as_duckduckgo_spells_it_is_read_as_iso_codes(
     assert WebSearchArgs(query="x", region=region).region == region  # the MCP tool takes it too
 
 
+@pytest.mark.parametrize("region", ["us-eng", "de-xyz"])
+def test_a_three_letter_language_other_than_tzh_is_refused(region: str) -> None:
+    """Taking every three letters for tw-tzh sent `us-eng` on to eng.wikipedia.org, a host that is not."""
+    from webferret.models import FerretError
+
+    with pytest.raises(FerretError, match="a country and a language"):
+        SearchOptions(region=region)
+
+
 def test_without_a_period_or_region_the_requests_are_as_before() -> None:
     query = EngineQuery(text="ferrets", base_url="http://127.0.0.1:8888")
     assert "time_range" not in searxng.build_request(query).params
