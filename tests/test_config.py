@@ -338,3 +338,16 @@ def test_link_limit_takes_what_its_flag_takes(monkeypatch: pytest.MonkeyPatch) -
         load_settings()
     monkeypatch.setenv("WEBFERRET_LINK_LIMIT", "1")
     assert load_settings().link_limit == 1
+
+
+ENDLESS = ["ENGINE_MIN_INTERVAL", "RETRY_AFTER_MAX", "FRESH_SECONDS", "UNREACHABLE_SECONDS"]
+ENDLESS += ["DNS_CACHE_SECONDS"]
+
+
+@pytest.mark.parametrize("name", ENDLESS)
+def test_an_endless_wait_is_refused(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """`inf` was taken: an engine paced to infinity was asked no more, across processes, even once the
+    setting was mended (its next turn kept in the pacing file)."""
+    monkeypatch.setenv(f"WEBFERRET_{name}", "inf")
+    with pytest.raises(ConfigError, match=name.lower()):
+        load_settings()

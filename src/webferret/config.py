@@ -114,9 +114,19 @@ class Settings(BaseSettings):
     )
     concurrency: int = Field(default=8, ge=1, le=256, description="pages fetched at once in a batch")
     dns_cache_seconds: float = Field(
-        default=60.0, ge=0, description="how long a resolved host name is kept (0: ask the system each time)"
+        default=60.0,
+        ge=0,
+        le=MAX_SECONDS,
+        allow_inf_nan=False,
+        description="how long a resolved host name is kept (0: ask the system each time)",
     )
-    retry_after_max: float = Field(default=5.0, ge=0, description="longest Retry-After honoured once")
+    retry_after_max: float = Field(
+        default=5.0,
+        ge=0,
+        le=MAX_SECONDS,
+        allow_inf_nan=False,
+        description="longest Retry-After honoured once",
+    )
     user_agent: str = Field(
         default="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
         "Chrome/131.0.0.0 Safari/537.36 webferret/0.1",
@@ -162,7 +172,10 @@ class Settings(BaseSettings):
     )
     link_limit: int = Field(default=20, ge=1, description="most links listed with --links")
     fresh_seconds: float = Field(
-        default=600.0, ge=0, description="a stored page younger than this is served without network"
+        default=600.0,
+        ge=0,
+        allow_inf_nan=False,
+        description="a stored page younger than this is served without network",
     )
     dedup_threshold: float = Field(
         default=0.9, gt=0, le=1, description="Jaccard similarity above which two pages are near-duplicates"
@@ -192,12 +205,18 @@ class Settings(BaseSettings):
     unreachable_seconds: float = Field(
         default=600.0,
         ge=0,
+        allow_inf_nan=False,
         description="a search candidate that could not be read is listed unreachable without asking "
         "again for this long, at most fresh_seconds (0: always ask)",
     )
     max_comments: int = Field(default=10, ge=0, description="top comments shown of a Reddit thread")
     engine_min_interval: float = Field(
-        default=1.0, ge=0, description="seconds between two calls of one engine"
+        default=1.0,
+        ge=0,
+        le=3600,
+        allow_inf_nan=False,
+        description="seconds between two calls of one engine (at most an hour: a longer wait is kept "
+        "across processes, the engine asked no more)",
     )
     github_token: str | None = Field(
         default=None,
