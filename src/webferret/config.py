@@ -55,6 +55,12 @@ def _seconds(what: str) -> str:
     return f"{what}, seconds, at most {MAX_SECONDS:g}"
 
 
+def _wait(default: float, description: str, most: float | None = None) -> Any:
+    """The field of a wait in seconds that may be 0: finite (an endless one would never end), at most
+    `most` when given."""
+    return Field(default=default, ge=0, le=most, allow_inf_nan=False, description=description)
+
+
 def config_file() -> Path | None:
     """The TOML file in use: `$WEBFERRET_CONFIG` (which must be a file; `/dev/null` names none),
     else the XDG one if present. One that is there but no file (a directory, a FIFO) is a
@@ -113,20 +119,10 @@ class Settings(BaseSettings):
         default=2, ge=1, le=64, description="pages fetched at once from one host"
     )
     concurrency: int = Field(default=8, ge=1, le=256, description="pages fetched at once in a batch")
-    dns_cache_seconds: float = Field(
-        default=60.0,
-        ge=0,
-        le=MAX_SECONDS,
-        allow_inf_nan=False,
-        description="how long a resolved host name is kept (0: ask the system each time)",
+    dns_cache_seconds: float = _wait(
+        60.0, "how long a resolved host name is kept (0: ask the system each time)", MAX_SECONDS
     )
-    retry_after_max: float = Field(
-        default=5.0,
-        ge=0,
-        le=MAX_SECONDS,
-        allow_inf_nan=False,
-        description="longest Retry-After honoured once",
-    )
+    retry_after_max: float = _wait(5.0, "longest Retry-After honoured once", MAX_SECONDS)
     user_agent: str = Field(
         default="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
         "Chrome/131.0.0.0 Safari/537.36 webferret/0.1",
@@ -171,12 +167,7 @@ class Settings(BaseSettings):
         default=4000, ge=MIN_PAGE_TOKENS, description="tokens per page when paging a document"
     )
     link_limit: int = Field(default=20, ge=1, description="most links listed with --links")
-    fresh_seconds: float = Field(
-        default=600.0,
-        ge=0,
-        allow_inf_nan=False,
-        description="a stored page younger than this is served without network",
-    )
+    fresh_seconds: float = _wait(600.0, "a stored page younger than this is served without network")
     dedup_threshold: float = Field(
         default=0.9, gt=0, le=1, description="Jaccard similarity above which two pages are near-duplicates"
     )
@@ -202,21 +193,17 @@ class Settings(BaseSettings):
         default=True, description="fetch every search candidate (drop dead links, count tokens)"
     )
     verify_timeout: Seconds = Field(default=10.0, description=_seconds("per-page timeout of verification"))
-    unreachable_seconds: float = Field(
-        default=600.0,
-        ge=0,
-        allow_inf_nan=False,
-        description="a search candidate that could not be read is listed unreachable without asking "
-        "again for this long, at most fresh_seconds (0: always ask)",
+    unreachable_seconds: float = _wait(
+        600.0,
+        "a search candidate that could not be read is listed unreachable without asking again for this "
+        "long, at most fresh_seconds (0: always ask)",
     )
     max_comments: int = Field(default=10, ge=0, description="top comments shown of a Reddit thread")
-    engine_min_interval: float = Field(
-        default=1.0,
-        ge=0,
-        le=3600,
-        allow_inf_nan=False,
-        description="seconds between two calls of one engine (at most an hour: a longer wait is kept "
-        "across processes, the engine asked no more)",
+    engine_min_interval: float = _wait(
+        1.0,
+        "seconds between two calls of one engine (at most an hour: a longer wait is kept across "
+        "processes, the engine asked no more)",
+        3600,
     )
     github_token: str | None = Field(
         default=None,
