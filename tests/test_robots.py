@@ -115,6 +115,16 @@ def test_rules_value_is_plain() -> None:
     assert RobotsRules("http://a.example", "allow_all", "404").allows("http://a.example/x")
 
 
+@pytest.mark.parametrize(
+    "path", ["/x/../private/secret", "/./private/secret", "//private/secret", "/%2e%2e/private/secret"]
+)
+def test_a_path_written_another_way_is_judged_as_the_server_reads_it(path: str) -> None:
+    """`Disallow: /private` let `/x/../private/secret` through: the client sends `/private/secret`."""
+    rules = RobotsRules("http://a.example", "rules", "test", "User-agent: *\nDisallow: /private\n")
+    assert not rules.allows("http://a.example" + path)
+    assert rules.allows("http://a.example/public/../public/x")
+
+
 async def test_a_policy_refusal_passes_through() -> None:
     async def refuse(url: str) -> tuple[int, bytes]:
         raise FerretError(ErrorCode.BLOCKED_ADDRESS, f"{url} resolves to a private address")
