@@ -439,6 +439,17 @@ async def test_a_page_read_under_another_exemption_is_not_the_agents_to_open(
     assert not other.is_error, _text(other)
 
 
+async def test_a_stored_page_robots_txt_disallows_is_not_opened(site: str, tmp_path: Path) -> None:
+    """Read by a face that ignored robots.txt (the library), it was opened whole by the agent."""
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as cli:
+        secret = await cli.fetch(f"{site}/private/secret")
+    assert secret.ok and secret.handle
+    async with mcp_session(site, tmp_path) as session:
+        opened = await session.call_tool("web_open", {"handle": secret.handle})
+    assert opened.is_error and opened.structured_content["error"]["code"] == "robots_disallowed"
+    assert "Secret" not in _text(opened)
+
+
 @needs_search
 async def test_search_through_a_fake_searxng(site: str, tmp_path: Path) -> None:
     blocked = {"WEBFERRET_BLOCKED_DOMAINS": "127.0.0.2"}

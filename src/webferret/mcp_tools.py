@@ -563,8 +563,10 @@ class AgentTools:
 
     async def _refuse_stored(self, handle: str, url: str, withheld: set[str] | None = None) -> None:
         """A stored page is not the agent's to read when the domain lists refuse its URL (stored
-        before the lists said so, or by another face), or when it was read under an SSRF exemption
-        (`--allow-host`, by the CLI) this server does not have (`_withheld`)."""
+        before the lists said so, or by another face), when it was read under an SSRF exemption
+        (`--allow-host`, by the CLI) this server does not have (`_withheld`), or when robots.txt
+        disallows it and this server honours robots.txt (a stored copy of an unreachable site's
+        page is read)."""
         reason = self.domains.refusal(url) if url else None
         if reason:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, reason)
@@ -574,6 +576,10 @@ class AgentTools:
                 "(--allow-host or --allow-private-hosts) this server does not have"
             )
             raise FerretError(ErrorCode.BLOCKED_ADDRESS, message)
+        if self.settings.respect_robots and url:  # read by a face that ignored robots.txt: not for the agent
+            refused = await self._robots_refusal(url)
+            if refused is not None and refused.code == ErrorCode.ROBOTS_DISALLOWED:  # (unreachable: read on)
+                raise FerretError(refused.code, f"{handle}: {refused.message}")
 
     async def _withheld(self) -> set[str]:
         """The handles of stored documents read under an SSRF exemption this server's settings do
