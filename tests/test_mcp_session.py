@@ -308,6 +308,7 @@ async def test_long_page_answers_first_page_and_open_reads_page_two(site: str, t
         )
     assert not first.is_error and page["page"] == 1 and page["pages"] > 1
     assert f'web_open(handle="{handle}", page=2, max_tokens=300)' in _text(first)
+    assert page["next"] == f'web_open(handle="{handle}", page=2, max_tokens=300)'  # as web_open's `next`
     assert not second.is_error and second.structured_content["page"] == 2
     assert f"page 2 of {page['pages']} · handle {handle} · {page['tokens']} tokens in all" in _text(second)
     _assert_fenced(_text(second))
@@ -448,6 +449,17 @@ async def test_a_stored_page_robots_txt_disallows_is_not_opened(site: str, tmp_p
         opened = await session.call_tool("web_open", {"handle": secret.handle})
     assert opened.is_error and opened.structured_content["error"]["code"] == "robots_disallowed"
     assert "Secret" not in _text(opened)
+
+
+@needs_search
+async def test_a_read_results_next_is_the_tool_call(site: str, tmp_path: Path) -> None:
+    """`read[].next` was the CLI's command (`webferret open ... --page 2`)."""
+    async with mcp_session(site, tmp_path) as session:
+        found = await session.call_tool("web_search", {"query": "ferret care", "read": 1, "max_tokens": 300})
+    assert not found.is_error, _text(found)
+    read = found.structured_content["read"][0]
+    assert read["next"] == f'web_open(handle="{read["handle"]}", page=2, max_tokens=300)'
+    assert read["next"] in _text(found)
 
 
 @needs_search

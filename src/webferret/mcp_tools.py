@@ -376,6 +376,9 @@ class AgentTools:
             page_tokens = args.max_tokens or self.settings.max_tokens
             read = await read_results(self.ferret, result, args.read, page_tokens)
             data["read"] = [page.model_dump(mode="json") for page in read]
+            for entry in data["read"]:  # the call that continues, as the text names it (not a command)
+                if entry.get("next"):
+                    entry["next"] = views.open_call(entry["handle"], entry["page"] + 1, args.max_tokens)
             if read:
                 text += "\n\n" + views.render_read(data["read"], data["results"], fence, args.max_tokens)
         return Answer(text, data)
@@ -447,7 +450,10 @@ class AgentTools:
         for url in args.urls:
             error = refusals[url]
             page = Page.failed(url, error) if error else next(fetched)
-            entries.append(await first_page_entry(self.ferret, page, max_tokens))
+            entry = await first_page_entry(self.ferret, page, max_tokens)
+            if entry.get("handle") and entry.get("page", 1) < entry.get("pages", 1):  # as the text says
+                entry["next"] = views.open_call(entry["handle"], entry["page"] + 1, args.max_tokens)
+            entries.append(entry)
         if not any(entry["ok"] for entry in entries):
             code = entries[0]["error"]["code"]
             pages = [{"url": entry["url"], "error": entry["error"]} for entry in entries]
