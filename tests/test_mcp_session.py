@@ -249,6 +249,10 @@ async def test_fetch_refusals_injection_and_mixed_batches(site: str, tmp_path: P
         all_failed = await session.call_tool(
             "web_fetch", {"urls": ["file:///etc/passwd", f"{site}/private/x", "http://[::1"]}
         )
+        huge = await session.call_tool(  # each page's error capped (50 KB each came back whole)
+            "web_fetch", {"urls": ["http://" + "a" * 100_000 + "/", "http://b" + "b" * 50_000 + " x/"]}
+        )
+    assert huge.is_error and len(json.dumps(huge.structured_content)) < 12_000
     assert scheme.is_error and scheme.structured_content["error"]["code"] == "unsupported_scheme"
     assert private.is_error and private.structured_content["error"]["code"] == "blocked_address"
     assert robots.is_error and robots.structured_content["error"]["code"] == "robots_disallowed"

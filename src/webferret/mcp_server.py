@@ -25,6 +25,7 @@ from webferret import __version__
 from webferret.config import Settings
 from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
+from webferret.net.urltext import url_named
 from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
 from webferret.present.fence import neutralize_all
 from webferret.remote_text import one_line
@@ -106,8 +107,16 @@ def failure(
     code = ErrorCode(code)
     message = safe_message(message, limit=MESSAGE_CHARS * 8)
     structured: dict[str, Any] = {"ok": False, "error": {"code": code.value, "message": message}}
-    if pages:
-        structured["pages"] = neutralize_all(pages)
+    if pages:  # each page's own error, capped as any message to an agent (a URL may be 100 KB)
+        structured["pages"] = neutralize_all(
+            [
+                {
+                    "url": url_named(str(page.get("url") or "")),
+                    "error": {**page["error"], "message": safe_message(str(page["error"]["message"]))},
+                }
+                for page in pages
+            ]
+        )
     return types.CallToolResult(
         content=[types.TextContent(text=error_text(code.value, message))],
         structured_content=structured,
