@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 from webferret.arguments import check_text, globs_of
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url
-from webferret.store.handles import without_dot_segments
+from webferret.net.urlpath import as_requested, without_dot_segments
 
 if TYPE_CHECKING:
     from webferret.crawler import CrawlOptions
@@ -151,18 +151,6 @@ class Follow:
         if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
             return "excluded"
         return None
-
-
-def as_requested(url: str) -> str:
-    """`url` with its path's dot segments resolved, as an HTTP client requests it
-    (`https://x.org/docs/../admin/` is `https://x.org/admin/`): what a crawl judges, reads and a
-    map lists, so `..` takes no link past a scope, a glob or robots.txt."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    path = without_dot_segments(parts.path)
-    return url if path == parts.path else urlunsplit(parts._replace(path=path))
 
 
 def _port(parts: Any) -> int | None:

@@ -43,7 +43,6 @@ from webferret.callbacks import Held
 from webferret.crawl_hops import judging_hops
 from webferret.crawl_rules import (
     Follow,
-    as_requested,
     check_switches,
     default_scope,
     robots_allowed,
@@ -54,6 +53,7 @@ from webferret.crawl_rules import (
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
+from webferret.net.urlpath import as_requested
 from webferret.page_failures import never_requested
 
 if TYPE_CHECKING:

@@ -13,7 +13,6 @@ the getter is a port, so the live path goes through the normal fetcher and its S
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 from protego import Protego
 
 from webferret.models import ErrorCode, FerretError
-from webferret.store.handles import without_dot_segments
+from webferret.net.urlpath import as_requested
 
 PRODUCT_TOKEN = "webferret"
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309: parse at least 500 KiB
@@ -39,21 +38,6 @@ POLICY_REFUSALS = frozenset({ErrorCode.BLOCKED_ADDRESS, ErrorCode.INVALID_URL, E
 
 # a robots.txt request the server answered with an error status (4xx allows all, 5xx disallows all)
 ANSWERED = frozenset({ErrorCode.HTTP_ERROR, ErrorCode.RATE_LIMITED})
-
-_SLASHES = re.compile(r"/{2,}")
-
-
-def served_path(url: str) -> str:
-    """`url` as the server reads its path: dot segments resolved (`/x/../private/` is `/private/`,
-    as the client sends it) and runs of slashes one (`//private`, which servers merge): a rule on
-    `/private` is not passed by writing the path another way."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    path = without_dot_segments(_SLASHES.sub("/", parts.path))
-    return url if path == parts.path else urlunsplit(parts._replace(path=path))
-
 
 RobotsGetter = Callable[[str], Awaitable[tuple[int, bytes]]]
 """Get a robots.txt URL: answers (status, body) after redirects; raises `FerretError` when unreachable."""
@@ -70,10 +54,11 @@ class RobotsRules:
     unreachable: ErrorCode | None = None  # why robots.txt could not be read (connect_failed, timeout...)
 
     def allows(self, url: str, user_agent: str = PRODUCT_TOKEN) -> bool:
-        """Whether the rules allow `url`, judged by the path a server reads (`served_path`)."""
+        """Whether the rules allow `url`, judged by the path a server reads (dot segments resolved,
+        runs of slashes one: a rule on `/private` is not passed by writing the path another way)."""
         if self.verdict != "rules":
             return self.verdict == "allow_all"
-        return bool(self._parser.can_fetch(served_path(url), user_agent))
+        return bool(self._parser.can_fetch(as_requested(url, merged=True), user_agent))
 
     def delay(self, user_agent: str = PRODUCT_TOKEN) -> float | None:
         """The seconds robots.txt asks between requests (`Crawl-delay`, or `Request-rate` as a

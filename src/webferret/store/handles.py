@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from webferret.models import Page
 from webferret.net.canonical import strip_tracking
+from webferret.net.urlpath import without_dot_segments
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 HANDLE_RE = re.compile(r"^[a-z0-9.\-\[\]:]+~[0-9a-f]{12}$")
@@ -41,24 +42,6 @@ def _canonical(url: str) -> str:
     if parts.username:  # the password is never kept (`models.without_password`): nor does it name a page
         netloc = f"{parts.username}@{netloc}"
     return urlunsplit((scheme, netloc, without_dot_segments(parts.path) or "/", parts.query, ""))
-
-
-def without_dot_segments(path: str) -> str:
-    """`path` with RFC 3986's dot segments resolved (`/a/./b`, `/a/x/../b` are `/a/b`), as a
-    client sends it: one page, one handle."""
-    if "/." not in path and "%2e" not in path.lower():
-        return path
-    segments = path.split("/")
-    kept: list[str] = []
-    for segment in segments[1:]:
-        dots = segment.lower().replace("%2e", ".")  # `%2e` is a dot, as a client reads it
-        if dots == "..":
-            if kept:
-                kept.pop()
-        elif dots != ".":
-            kept.append(segment)
-    folder = segments[-1].lower().replace("%2e", ".") in (".", "..") and bool(kept)  # `/a/b/..`: `/a/`
-    return "/" + "/".join(kept) + ("/" if folder else "")
 
 
 def handle_for(url: str) -> str:

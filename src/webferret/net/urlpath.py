@@ -1,0 +1,44 @@
+"""The path of a URL as it is requested and as a server reads it.
+
+A client resolves a path's dot segments before it sends it (RFC 3986: `/docs/../admin/` is sent as
+`/admin/`), and servers merge runs of slashes (`//private` is `/private`). Whatever judges a URL by
+its path (a crawl's scope and globs, robots.txt, a page's handle) judges that path, or `..` takes a
+URL past the rule.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit, urlunsplit
+
+_SLASHES = re.compile(r"/{2,}")
+
+
+def without_dot_segments(path: str) -> str:
+    """`path` with RFC 3986's dot segments resolved (`/a/./b`, `/a/x/../b` are `/a/b`), as a
+    client sends it: one page, one handle."""
+    if "/." not in path and "%2e" not in path.lower():
+        return path
+    segments = path.split("/")
+    kept: list[str] = []
+    for segment in segments[1:]:
+        dots = segment.lower().replace("%2e", ".")  # `%2e` is a dot, as a client reads it
+        if dots == "..":
+            if kept:
+                kept.pop()
+        elif dots != ".":
+            kept.append(segment)
+    folder = segments[-1].lower().replace("%2e", ".") in (".", "..") and bool(kept)  # `/a/b/..`: `/a/`
+    return "/" + "/".join(kept) + ("/" if folder else "")
+
+
+def as_requested(url: str, merged: bool = False) -> str:
+    """`url` with its path's dot segments resolved, as an HTTP client requests it
+    (`https://x.org/docs/../admin/` is `https://x.org/admin/`); with `merged`, its runs of slashes
+    one too, as a server reads it (what robots.txt judges)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    path = without_dot_segments(_SLASHES.sub("/", parts.path) if merged else parts.path)
+    return url if path == parts.path else urlunsplit(parts._replace(path=path))
