@@ -153,6 +153,16 @@ class Follow:
         return None
 
 
+def site_of(url: str) -> tuple[str, int | None] | None:
+    """The host and port `url` is on as a scope reads them (`Follow`: http's and https's default
+    ports alike), or None when it is no URL."""
+    try:
+        parts = urlsplit(url)
+        return (parts.hostname or "").lower(), _port(parts)
+    except ValueError:
+        return None
+
+
 def _port(parts: Any) -> int | None:
     """The port, with http's and https's defaults the same (a site's links mix the two schemes)."""
     port = parts.port

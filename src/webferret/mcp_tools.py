@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -501,10 +500,12 @@ class AgentTools:
     def _check_scope(self, url: str, scope: str) -> None:
         """Refuse a crawl's or map's scope that the domain lists refuse, or off its start's host:
         what they list is on that host alone."""
+        from webferret.crawl_rules import site_of
+
         outside = self.domains.refusal(scope)
         if outside:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
-        if _origin(scope) != _origin(url):
+        if site_of(scope) != site_of(url):
             message = f"scope {scope!r} is not on the host and port of {url!r}"
             raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
@@ -587,6 +588,12 @@ class AgentTools:
             if refused is not None and refused.code == ErrorCode.ROBOTS_DISALLOWED:  # (unreachable: read on)
                 raise FerretError(refused.code, f"{handle}: {refused.message}")
 
+    def _shown(self, url: str | None, handle: str | None, withheld: set[str]) -> bool:
+        """Whether a stored page listed or found may be shown to the agent: neither refused by the
+        domain lists nor `withheld` (the filter of a listing and of a search; `_refuse_stored` says
+        why of one page asked for)."""
+        return not (url and self.domains.refusal(url)) and handle not in withheld
+
     async def _withheld(self) -> set[str]:
         """The handles of stored documents read under an SSRF exemption this server's settings do
         not cover: an agent reads no private page the guard would keep it from fetching."""
@@ -607,11 +614,7 @@ class AgentTools:
             listed = await self.ferret.list_stored(site, LISTED_PAGES)
         else:  # the pages the lists refuse (or withheld) are left out before the newest are taken
             listed = await self.ferret.list_stored(site, MAX_LISTED)
-            allowed = [
-                page
-                for page in listed.pages
-                if not self.domains.refusal(page.url) and page.handle not in withheld
-            ]
+            allowed = [page for page in listed.pages if self._shown(page.url, page.handle, withheld)]
             total = len(allowed) if listed.total <= MAX_LISTED else listed.total
             listed = listed.model_copy(update={"pages": allowed[:LISTED_PAGES], "total": total})
         data = listed.model_dump(mode="json")
@@ -631,7 +634,7 @@ class AgentTools:
         filtered = self.domains.active or bool(withheld)
         most = MAX_PASSAGES if filtered else min(start + PASSAGES + 1, MAX_PASSAGES)
         found = await self.ferret.find(args.search, [args.handle] if args.handle else None, most, args.site)
-        found = [p for p in found if not (p.url and self.domains.refusal(p.url)) and p.handle not in withheld]
+        found = [p for p in found if self._shown(p.url, p.handle, withheld)]
         shown = found[start : start + PASSAGES]
         more = len(found) > start + PASSAGES
         data = {
@@ -650,17 +653,6 @@ class AgentTools:
         elif not shown and start:
             text += f"\nPage {page} is past the last of the {len(found)} passages found."
         return Answer(text, data)
-
-
-def _origin(url: str) -> tuple[str | None, int | None] | None:
-    """The host and port of `url` (http's and https's default ports alike, as a crawl's scope
-    reads them), or None when it is no URL."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return None
-    return parts.hostname, None if port in (80, 443) else port
 
 
 def failed_line(entry: dict[str, Any], code: str) -> str:
