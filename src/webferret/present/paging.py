@@ -84,20 +84,17 @@ def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> 
             offset += len(line)
             previous_blank = False
             continue
+        heading, mark, blank = bool(_HEADING.match(line)), bool(_PAGE_MARK.match(line)), not line.strip()
         if offset > 0 and not marked:  # a PDF page's marker stays with the text after it
             best[offset] = (
-                HEADING
-                if _HEADING.match(line) or _PAGE_MARK.match(line)
-                else HEADED
-                if headed
-                else (PARAGRAPH if previous_blank else LINE)
+                HEADING if heading or mark else HEADED if headed else PARAGRAPH if previous_blank else LINE
             )
-        marked = bool(_PAGE_MARK.match(line)) or (marked and not line.strip())
-        headed = bool(_HEADING.match(line)) or (headed and not line.strip())
+        marked = mark or (marked and blank)
+        headed = heading or (headed and blank)
         fence = fence_after(None, line)
         if fence is None and not line.lstrip().startswith("|") and _size(tokens, offset, line) > inline_above:
             _inline_cuts(line, offset, best)
-        previous_blank = not line.strip()
+        previous_blank = blank
         offset += len(line)
     return best
 
