@@ -179,6 +179,7 @@ def test_cli_a_password_in_the_url_is_sent_never_shown_nor_stored(
         ("nocolon", "is no header: write it NAME: VALUE"),
         ("Bad Name: x", "bad header name 'Bad Name'"),
         ("Host: evil.example", "header 'Host' belongs to the connection"),
+        ("X-Name: Zoë", "bad value of header 'X-Name': ASCII only"),
     ],
 )
 def test_cli_refuses_a_bad_header(
@@ -197,6 +198,7 @@ def test_cli_refuses_a_bad_header(
         ((("Bad Name", "x"),), "bad header name"),
         ((("X-Ok", "two\r\nlines"),), "text on one line, no NUL"),
         ((("X-Ok", 7),), "text on one line, no NUL"),
+        ((("Cookie", "name=Zoë"),), "ASCII only (percent-encode"),
         ((("Transfer-Encoding", "chunked"),), "belongs to the connection"),
         ("Cookie: a=b", "headers: (name, value) pairs or a mapping"),
         ([("Cookie",)], "headers: (name, value) pairs or a mapping"),

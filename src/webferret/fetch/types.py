@@ -179,7 +179,8 @@ def header_of(text: str) -> tuple[str, str]:
 
 def check_header(name: str, value: str) -> None:
     """Raise `FerretError(invalid_argument)` naming what is wrong with a request header the caller
-    adds: a name that is not an HTTP token, one of `RESERVED`, or a value with a line break or NUL."""
+    adds: a name that is not an HTTP token, one of `RESERVED`, or a value with a line break, a NUL or
+    a character past ASCII (the fetchers send header values as ASCII)."""
     from webferret.models import ErrorCode, FerretError
 
     if not isinstance(name, str) or not _TOKEN.fullmatch(name):
@@ -188,6 +189,8 @@ def check_header(name: str, value: str) -> None:
         problem = f"header {name!r} belongs to the connection: webferret sets it"
     elif not isinstance(value, str) or any(c in value for c in "\r\n\0"):
         problem = f"bad value of header {name!r}: text on one line, no NUL"
+    elif not value.isascii():
+        problem = f"bad value of header {name!r}: ASCII only (percent-encode other characters)"
     else:
         return
     raise FerretError(ErrorCode.INVALID_ARGUMENT, problem)
