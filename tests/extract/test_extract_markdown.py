@@ -162,6 +162,39 @@ def test_links_are_made_absolute_and_base_href_is_honoured() -> None:
     )
 
 
+def _rendered_links(markdown: str) -> list[tuple[str, str]]:
+    """The (href, text) of each link and (src, alt) of each image a CommonMark parser reads."""
+    from markdown_it import MarkdownIt
+
+    found = []
+    for token in MarkdownIt("commonmark").parse(markdown):
+        children = token.children or []
+        for i, child in enumerate(children):
+            if child.type == "link_open":
+                found.append((str(child.attrs["href"]), children[i + 1].content))
+            elif child.type == "image":
+                found.append((str(child.attrs["src"]), child.content))
+    return found
+
+
+def test_links_with_parentheses_or_a_lone_bracket_stay_links() -> None:
+    """A Wikipedia target `Python_(language)` and a label with a `]` of its own are still links when
+    the Markdown is read: a `(` or a bracket that pairs with nothing broke the link syntax."""
+    out = render(
+        "<p><a href='https://en.wikipedia.org/wiki/Python_(language)'>Python</a>, "
+        "<a href='/wiki/Foo_(bar'>half</a>, <a href='/x'>a ] b</a>, <a href='/y'>[1]</a> and "
+        "<img src='/img/a_(b).png' alt='pic'></p>"
+    )
+    assert _rendered_links(out) == [
+        ("https://en.wikipedia.org/wiki/Python_%28language%29", "Python"),
+        ("https://example.org/wiki/Foo_%28bar", "half"),
+        ("https://example.org/x", "a ] b"),
+        ("https://example.org/y", "[1]"),
+        ("https://example.org/img/a_%28b%29.png", "pic"),
+    ]
+    assert "[[1]](https://example.org/y)" in out  # brackets that pair up are left as they are
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

@@ -38,6 +38,7 @@ _NOT_PROSE = re.compile(r"\s*(?:[-*+] |\d+[.)] |#|>|```|~~~|\|)")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _WORDS = re.compile(r"\w+")
+_UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
@@ -650,7 +651,7 @@ class Renderer:
             return inner
         lead = " " if inner[:1].isspace() else ""
         trail = " " if inner[-1:].isspace() else ""
-        return f"{lead}[{label}]({link_target(target)}){trail}"
+        return f"{lead}[{link_label(label)}]({link_target(target)}){trail}"
 
     def _image(self, node: etree._Element) -> str:
         alt = _SPACE.sub(" ", node.get("alt") or node.get("title") or "").strip()
@@ -662,7 +663,7 @@ class Renderer:
         if src is None:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
-        return f"![{alt}]({src.replace(' ', '%20')})"
+        return f"![{alt}]({link_target(src)})"
 
 
 def _in_running_text(node: etree._Element) -> bool:
@@ -799,8 +800,23 @@ def to_markdown(
 
 
 def link_target(url: str) -> str:
-    """`url` as a Markdown link's target: a space or a `)` would end it early."""
-    return url.replace(" ", "%20").replace(")", "%29")
+    """`url` as a Markdown link's target: a space or a `)` would end it early, and a `(` without its
+    `)` would leave it no link at all (`Python_(language)` is `Python_%28language%29`)."""
+    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+
+
+def link_label(label: str) -> str:
+    """`label` as a link's text: brackets that pair up (`[1]`) stay as they are; a `]` without its
+    `[`, or a `[` without its `]`, would end the link early or leave it no link, so then every
+    bracket is escaped."""
+    depth = 0
+    for ch in _UNESCAPED_BRACKET.findall(label):
+        depth += 1 if ch == "[" else -1
+        if depth < 0:
+            break
+    if depth == 0:
+        return label
+    return _UNESCAPED_BRACKET.sub(r"\\\g<0>", label)
 
 
 def gfm_cell(text: str) -> str:
