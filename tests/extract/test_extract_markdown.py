@@ -195,6 +195,22 @@ def test_links_with_parentheses_or_a_lone_bracket_stay_links() -> None:
     assert "[[1]](https://example.org/y)" in out  # brackets that pair up are left as they are
 
 
+def test_inline_code_with_backticks_is_one_code_span() -> None:
+    """The fence of inline code is a run of backticks that no run inside it matches: `` ` `` for
+    "a`b" would close at its backtick, and `` `` `` for "``" at its pair."""
+    from markdown_it import MarkdownIt
+
+    for code in ("a`b", "``", "a``b", "`x` and ``y``", "```"):
+        out = render(f"<p>Say <code>{code}</code> now</p>")
+        spans = [
+            child.content
+            for token in MarkdownIt("commonmark").parse(out)
+            for child in token.children or []
+            if child.type == "code_inline"
+        ]
+        assert spans == [code], (code, out)
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

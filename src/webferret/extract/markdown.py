@@ -137,7 +137,8 @@ def _inline_code(text: str) -> str:
     text = _SPACE.sub(" ", text).strip()
     if not text:
         return ""
-    ticks = "``" if "`" in text else "`"
+    runs = {len(run) for run in re.findall(r"`+", text)}
+    ticks = "`" * next(n for n in range(1, len(runs) + 2) if n not in runs)  # no run inside ends it
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
