@@ -497,6 +497,24 @@ def test_a_table_trafilatura_padded_is_read_with_its_spans() -> None:
     assert "| Tay | Sea trout | 1 Feb |" in trafilaturas(table)
 
 
+def test_a_table_whose_cells_hold_lists_keeps_them_in_trafilaturas_choice() -> None:
+    """trafilatura leaves a cell that holds a list empty: the page's own table, whose rows say the
+    same less those lists, is read instead (`restored.restore_cell_lists`), spans and all."""
+    table = (
+        "<table><tr><th>Plan</th><th>Includes</th></tr>"
+        "<tr><td>Basic</td><td><ul><li>10 users</li><li>Email support</li></ul></td></tr>"
+        '<tr><td rowspan="2">Pro</td><td>Everything in Basic <ol><li>100 users</li></ol></td></tr>'
+        "<tr><td><ul><li>Priority support</li></ul></td></tr></table>"
+    )
+    assert trafilaturas(table).split("\n\n")[1].splitlines() == [
+        "| Plan | Includes |",
+        "|---|---|",
+        "| Basic | 10 users; Email support |",
+        "| Pro | Everything in Basic 1. 100 users |",
+        "| Pro | Priority support |",
+    ]
+
+
 def test_an_ordered_list_keeps_its_start_and_a_one_line_pre_its_spaces() -> None:
     text = trafilaturas(
         '<p>The steps go on:</p><ol start="5"><li>Open the valve.</li><li>Close the valve.</li></ol>'

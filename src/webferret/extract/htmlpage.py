@@ -201,6 +201,7 @@ def _body(
     cells.regroup(main.element, tree)  # a table trafilatura left as bare cells (inside a list item)
     if main.source in _CHOSEN:  # what trafilatura's copy lost: spanning cells, a list's start
         restored.restore_spans(main.element, tree)
+        restored.restore_cell_lists(main.element, tree)
         restored.restore_starts(main.element, tree)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated

@@ -4,21 +4,28 @@ trafilatura writes its own XML of the blocks it keeps, and some of what the page
 - a table's spanning cells: it gives such a cell once and pads the rows (or columns) it spanned
   with empty cells, so the Markdown said `| | Sea trout | 1 Feb |` where the page meant
   `| Tay | Sea trout | 1 Feb |`;
-- the number an ordered list starts at (`<ol start="5">`): its steps were renumbered from 1.
-Each is put back where the kept block holds exactly the page's text.
+- the number an ordered list starts at (`<ol start="5">`): its steps were renumbered from 1;
+- a list in a table cell (`<td><ul><li>10 users</li>...`): it left the cell empty, so a plan's
+  features or a parameter's allowed values were lost.
+Each is put back where the kept block holds exactly the page's text (a table that lost its cells'
+lists: the rest of the page's text, row by row).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from copy import deepcopy
 
 from lxml import etree
 
 from webferret.extract.cells import cell_texts
+from webferret.extract.codeblocks import tag_name
 from webferret.extract.markdown import cell_span
 
 SPANS = True  # bench switch: off leaves trafilatura's tables as it gives them, their spans lost
 STARTS = True  # bench switch: off numbers trafilatura's ordered lists from 1
+CELL_LISTS = True  # bench switch: off leaves trafilatura's tables without the lists of their cells
+_LISTS = ("ul", "ol", "dl")
 
 
 def restore_spans(root: etree._Element, page: etree._Element) -> None:
@@ -43,6 +50,56 @@ def restore_spans(root: etree._Element, page: etree._Element) -> None:
             copy = deepcopy(source)
             copy.tail = table.tail
             parent.replace(table, copy)
+
+
+def restore_cell_lists(root: etree._Element, page: etree._Element) -> None:
+    """Put back, in place of each table of `root` (trafilatura's) whose rows say, word for word, what
+    the rows of a `page` table with lists in its cells say less those lists, that table."""
+    if not CELL_LISTS:
+        return
+    listed = [
+        (_row_texts(table, bare=True), table)
+        for table in page.iter("table")
+        if any(_owner(node) is table for node in table.iter(*_LISTS))
+    ]
+    if not listed:
+        return
+    for table in list(root.iter("table")):
+        if next(table.iter("td", "th"), None) is not None:
+            continue  # the page's own already
+        kept = _row_texts(table, bare=False)
+        source = next((found for bare, found in listed if bare == kept), None)
+        parent = table.getparent()
+        if source is not None and parent is not None:
+            copy = deepcopy(source)
+            copy.tail = table.tail
+            parent.replace(table, copy)
+
+
+def _row_texts(table: etree._Element, *, bare: bool) -> list[str]:
+    """The words of each of a table's own rows that has any (`bare`: less the lists in its cells)."""
+    rows = []
+    for row in table.iter("tr", "row"):
+        if _owner(row) is not table:
+            continue
+        cells = (" ".join(_texts(cell, bare)) for cell in row if tag_name(cell) in ("td", "th", "cell"))
+        if words := " ".join(" ".join(cells).split()):
+            rows.append(words)
+    return rows
+
+
+def _texts(node: etree._Element, bare: bool) -> Iterator[str]:
+    """The text of `node` and its descendants (`bare`: less the lists in it)."""
+    yield node.text or ""
+    for child in node:
+        if isinstance(child.tag, str) and not (bare and tag_name(child) in _LISTS):
+            yield from _texts(child, bare)
+        yield child.tail or ""
+
+
+def _owner(node: etree._Element) -> etree._Element | None:
+    """The table `node` sits in (the nearest)."""
+    return next((up for up in node.iterancestors() if tag_name(up) == "table"), None)
 
 
 def restore_starts(root: etree._Element, page: etree._Element) -> None:
