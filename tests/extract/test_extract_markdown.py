@@ -549,14 +549,16 @@ def test_a_list_in_a_table_cell_reads_as_one_line_of_items() -> None:
     out = render(
         "<table><tr><th>Plan</th><th>Includes</th></tr>"
         "<tr><td>Pro</td><td><ul><li>10 users</li><li>Priority <b>support</b></li></ul></td></tr>"
-        "<tr><td>Free</td><td><ol><li>One user.</li><li>Community help</li></ol></td></tr></table>"
-        "<ul><li>a</li><li>b</li></ul>"
+        "<tr><td>Free</td><td><ol><li>One user.</li><li>Community help</li></ol></td></tr>"
+        "<tr><td>Team</td><td><dl><dt>Seats</dt><dd>25</dd><dt>Support</dt><dd>Chat</dd></dl></td></tr>"
+        "</table><ul><li>a</li><li>b</li></ul>"
     )
     assert out.splitlines() == [
         "| Plan | Includes |",
         "|---|---|",
         "| Pro | 10 users; Priority **support** |",
         "| Free | 1. One user. 2. Community help |",
+        "| Team | **Seats**: 25; **Support**: Chat |",  # a definition list too, without its bullets
         "",
         "- a",
         "- b",

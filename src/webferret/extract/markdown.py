@@ -410,10 +410,12 @@ class Renderer:
         lines = []
         for term, meanings in pairs:
             if term and meanings:
-                lines.append(f"- {_wrap(term, '**')}: {'; '.join(meanings)}")
+                lines.append(f"{_wrap(term, '**')}: {'; '.join(meanings)}")
             elif term or meanings:
-                lines.append(f"- {_wrap(term, '**') if term else '; '.join(meanings)}")
-        return ["\n".join(lines)] if lines else []
+                lines.append(_wrap(term, "**") if term else "; ".join(meanings))
+        if not lines:
+            return []
+        return [_in_a_row(lines)] if self._cells else ["\n".join(f"- {line}" for line in lines)]
 
     def _list(self, node: etree._Element) -> list[str]:
         if tag_name(node) == "list" and node.get("rend") == "dl":
@@ -444,9 +446,7 @@ class Renderer:
             items.append("\n".join([marker + lines[0], *rest]))
         if not items:
             return []
-        if self._cells:
-            return ["".join(f"{item}{'' if item.endswith(_CLOSED) else ';'} " for item in items).rstrip(" ;")]
-        return ["\n".join(items)]
+        return [_in_a_row(items) if self._cells else "\n".join(items)]
 
     def _table(self, node: etree._Element) -> list[str]:
         grid = self._rows(node)
@@ -665,6 +665,11 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({link_target(src)})"
+
+
+def _in_a_row(items: list[str]) -> str:
+    """A list's items as a table cell's one line: `10 users; Priority support`."""
+    return "".join(f"{item}{'' if item.endswith(_CLOSED) else ';'} " for item in items).rstrip(" ;")
 
 
 def _in_running_text(node: etree._Element) -> bool:
