@@ -211,6 +211,21 @@ def test_inline_code_with_backticks_is_one_code_span() -> None:
         assert spans == [code], (code, out)
 
 
+def test_a_paragraph_that_starts_with_a_block_mark_stays_a_paragraph() -> None:
+    """Words that Markdown would read as a heading, a quote, a list item or a code fence at the start
+    of a paragraph's line are escaped: the page said them as text, and they read as text."""
+    from markdown_it import MarkdownIt
+
+    lines = ("# of seats: 4", "> not a quote", "- not an item", "+ 1 for this", "2024. A good year", "```js")
+    out = render("".join(f"<p>{line}</p>" for line in lines) + "<p>one<br>1) two</p>")
+    blocks = [token.type for token in MarkdownIt("commonmark").parse(out) if token.nesting == 1]
+    assert blocks == ["paragraph_open"] * (len(lines) + 1), out
+    assert "2024\\. A good year" in out and "one\n1\\) two" in out
+    assert render("<p>Five * three</p><p>* * *</p>") == "Five * three\n\n* * *\n"  # a break stays one
+    as_text = to_text(html.fragment_fromstring("<p># of seats</p>", create_parent="div"))
+    assert as_text == "# of seats\n"
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

@@ -38,6 +38,10 @@ _NOT_PROSE = re.compile(r"\s*(?:[-*+] |\d+[.)] |#|>|```|~~~|\|)")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _WORDS = re.compile(r"\w+")
+# what opens a block when a line starts with it: a heading, a quote, a list item, a code fence (group 1),
+# or the number of an ordered list's item (the escape goes after it, before its `.` or `)`)
+_BLOCK_MARK = re.compile(r"(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|`{3,}|~{3,})|\d{1,9}(?=[.)](?:\s|$))")
+_BREAK = re.compile(r"(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}")  # a thematic break
 _UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
@@ -373,7 +377,8 @@ class Renderer:
 
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
-        text = "\n".join(" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
+        lines = (" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
+        text = "\n".join(lines if self.text or self._cells else map(_literal_start, lines))
         bare = text.strip()
         if bare and not _says_nothing(bare) and not _invisible(bare):
             out.append(_BLANKS.sub("\n\n", text).strip())
@@ -665,6 +670,18 @@ class Renderer:
             return alt
         alt = alt.replace("[", "").replace("]", "")  # a bracket would end the image early
         return f"![{alt}]({link_target(src)})"
+
+
+def _literal_start(line: str) -> str:
+    """A line of a paragraph with the mark it starts with escaped, when Markdown would read that
+    mark as a block's (`# `, `> `, `- `, `1. `, a fence): the page's words "2024. A year of..." or
+    "# of seats" are a paragraph, not a list or a heading. A line of marks alone, a story's "* * *",
+    is left to read as the break it draws."""
+    match = _BLOCK_MARK.match(line)
+    if match is None or _BREAK.fullmatch(line):
+        return line
+    at = match.start() if match.group(1) else match.end()
+    return f"{line[:at]}\\{line[at:]}"
 
 
 def _in_a_row(items: list[str]) -> str:
