@@ -339,6 +339,13 @@ def test_a_long_block_said_again_is_said_once_off_an_article() -> None:
     assert once.count("The first post") == 2 and once.count("print(") == 4  # one quote, both code blocks
     assert to_markdown(root, "https://example.org/").count("The first post") == 4  # an article's are kept
     assert to_text(root, repeats=False).count("print(") == 4
+    # a short block is said again whatever its links' targets and marks add to it in Markdown: as in text
+    places = ", ".join(f"<a href='/na/{p}'>{p}</a>" for p in ("Illinois", "United States", "North America"))
+    card = f"<h3><a href='/tech'>Tech</a> conference in <a href='/na/chicago'>Chicago</a>, {places}</h3>"
+    cards = f"<h2>Data Day</h2>{card}<h2>Code Camp</h2>{card}"
+    listing = html.fragment_fromstring(cards, create_parent="div")
+    assert to_markdown(listing, "https://example.org/", repeats=False).count("conference in") == 2
+    assert to_text(listing, repeats=False).count("conference in") == 2
 
 
 def test_only_a_declared_article_keeps_its_repeated_blocks() -> None:

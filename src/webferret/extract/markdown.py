@@ -41,6 +41,7 @@ _WORDS = re.compile(r"\w+")
 # what opens a block when a line starts with it: a heading, a quote, a list item, a code fence (group 1),
 # or the number of an ordered list's item (the escape goes after it, before its `.` or `)`)
 _BLOCK_MARK = re.compile(r"(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|`{3,}|~{3,})|\d{1,9}(?=[.)](?:\s|$))")
+_MARKUP = re.compile(r"^(?:#{1,6} |> ?)|[\[\]*`]", re.MULTILINE)  # what a block's marks add to its text
 _BREAK = re.compile(r"(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}")  # a thematic break
 _UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
 # what a script-filled element says until its script runs (the page was read without running it)
@@ -198,7 +199,9 @@ class Renderer:
         said = any(block not in self._headings for block in blocks[:end])
         if said and len(blocks) - end <= TRAILING_TITLES:
             del blocks[end:]
-        text = "\n\n".join(blocks if self.repeats else _said_once(blocks, self._verbatim))
+        if not self.repeats:
+            blocks = list(_said_once(blocks, self._verbatim, marked=not self.text))
+        text = "\n\n".join(blocks)
         return text.strip("\n") + "\n" if text.strip() else ""
 
     def url(self, href: str | None) -> str | None:
@@ -764,22 +767,30 @@ def _heading_only(cell: etree._Element) -> bool:
 
 
 REPEAT_CHARS = 80
-"""A block this long, said again word for word further down a page that is no article, is said once."""
+"""A block this long (as it reads: its marks and link targets aside), said again word for word further down a
+page that is no article, is said once."""
 TRAILING_TITLES = 2
 """At most, of headings over nothing at the end of a text, left out (more are a listing's items)."""
 
 
-def _said_once(blocks: Iterable[str], verbatim: set[str]) -> Iterator[str]:
+def _said_once(blocks: Iterable[str], verbatim: set[str], *, marked: bool) -> Iterator[str]:
     """The blocks, less each long one (`REPEAT_CHARS`) said in the same words earlier on the page: a
     reply's quotation of a post already read, a promotion or a card repeated down a page. Code and
-    tables (`verbatim`) are left as they are."""
+    tables (`verbatim`) are left as they are. `marked`: the blocks are Markdown, measured as they read
+    (`_shown`), so that Markdown says again what plain text does."""
     seen: set[str] = set()
     for block in blocks:
-        if len(block) >= REPEAT_CHARS and block not in verbatim:
+        if block not in verbatim and len(_shown(block) if marked else block) >= REPEAT_CHARS:
             if block in seen:
                 continue
             seen.add(block)
         yield block
+
+
+def _shown(block: str) -> str:
+    """A block as it reads, without its links' targets and its marks (`#`, `**`, `[`...): a block is
+    about as long in Markdown as in plain text."""
+    return _MARKUP.sub("", LINK_TARGET.sub("]", block) if "](" in block else block)
 
 
 def _once(blocks: Iterable[str]) -> Iterator[str]:
