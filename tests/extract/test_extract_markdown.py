@@ -226,6 +226,20 @@ def test_a_paragraph_that_starts_with_a_block_mark_stays_a_paragraph() -> None:
     assert as_text == "# of seats\n"
 
 
+def test_words_in_angle_brackets_are_not_read_as_html() -> None:
+    """A man page's `git log &lt;commit&gt;` says `<commit>` in its text: escaped, it is not a tag
+    that a Markdown reader hides. Code keeps its `<` as it is, and so does plain text."""
+    from markdown_it import MarkdownIt
+
+    page = "<h2>Show &lt;object&gt;</h2><p>git log &lt;commit&gt; a &lt; b &lt;/x&gt; <code>&lt;T&gt;</code>"
+    out = render(page)
+    shown = MarkdownIt("commonmark").render(out)
+    assert "&lt;object&gt;" in shown and "&lt;commit&gt; a &lt; b &lt;/x&gt;" in shown, shown
+    assert "`<T>`" in out
+    as_text = to_text(html.fragment_fromstring("<p>git log &lt;commit&gt;</p>", create_parent="div"))
+    assert as_text == "git log <commit>\n"
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

@@ -42,6 +42,7 @@ _WORDS = re.compile(r"\w+")
 # or the number of an ordered list's item (the escape goes after it, before its `.` or `)`)
 _BLOCK_MARK = re.compile(r"(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|`{3,}|~{3,})|\d{1,9}(?=[.)](?:\s|$))")
 _MARKUP = re.compile(r"^(?:#{1,6} |> ?)|[\[\]*`]", re.MULTILINE)  # what a block's marks add to its text
+_TAG_OPEN = re.compile(r"(?<!\\)<(?=[A-Za-z/!?])")  # raw HTML or an autolink, to Markdown
 _BREAK = re.compile(r"(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}")  # a thematic break
 _UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
 # what a script-filled element says until its script runs (the page was read without running it)
@@ -593,9 +594,13 @@ class Renderer:
         return ["\n".join(f"> {line}" if line else ">" for line in body.split("\n"))]
 
     # -- inline --------------------------------------------------------------------------------
-    @staticmethod
-    def _text(text: str | None) -> str:
-        return _collapse(text) if text else ""
+    def _text(self, text: str | None) -> str:
+        """A text node's words. In Markdown a `<` that would open an HTML tag is escaped: the page's
+        "git log <commit>" said `<commit>`, which a Markdown reader takes for a tag and hides."""
+        if not text:
+            return ""
+        text = _collapse(text)
+        return text if self.text or "<" not in text else _TAG_OPEN.sub(r"\\<", text)
 
     def _inline_children(self, node: etree._Element, start: int = 0) -> str:
         """The Markdown of `node`'s text and children, from its child `start` on (and that child's
