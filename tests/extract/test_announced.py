@@ -103,6 +103,27 @@ def test_a_list_of_links_the_article_announces_goes_back() -> None:
         assert added == 1 and "- [Automate repetitive tasks](/docs/0)" in markdown
 
 
+def test_a_nested_list_its_items_words_announce_goes_back_inside_that_item() -> None:
+    """trafilatura drops a nested list of links from a list item ("Learn what you need to set up a
+    node:" over its guides): it goes back inside the item, under its words. Words that announce
+    nothing, or a nested list not at the item's end, bring nothing."""
+    links = "".join(f'<li><a href="/docs/{n}">{item}</a></li>' for n, item in enumerate(ITEMS))
+    page = (
+        f"<html><body><article><ul><li>{INTRO}<ul>{links}</ul></li><li>{AFTER}</li>"
+        f"<li>The items that follow are steps:<ul>{links}</ul>and more.</li></ul></article></body></html>"
+    )
+    main = etree.Element("body")
+    listing = etree.SubElement(main, "list")
+    for text in (INTRO, AFTER, "The items that follow are steps: and more."):
+        etree.SubElement(listing, "item").text = text
+    added, markdown = _put_back(page, main)
+    nested = "\n".join(f"  - [{item}](/docs/{n})" for n, item in enumerate(ITEMS))
+    assert added == 1
+    assert markdown == f"- {INTRO}\n{nested}\n- {AFTER}\n- The items that follow are steps: and more.\n"
+    # a list after a paragraph of the choice that holds the same words is still put after it
+    assert _put_back(_page(), _main(INTRO, AFTER))[0] == 1
+
+
 def test_a_paragraph_the_choice_left_out_brings_nothing() -> None:
     added, markdown = _put_back(_page(), _main(AFTER))
     assert added == 0
