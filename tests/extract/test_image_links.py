@@ -63,3 +63,22 @@ def test_a_link_of_a_space_leaves_the_space() -> None:
         '<p>The base is <a href="/a">strategically located</a><a href="/b"> </a>near the border.</p>'
     )
     assert "strategically located](https://ex.example/a) near the border." in text
+
+
+def test_the_classifiers_choice_leaves_images_out_and_the_whole_page_keeps_them() -> None:
+    """The main content the block classifier chooses leaves images out, as trafilatura's does (a help
+    page's 43 icons, each `![](https://.../loft.png)`, cost an agent tokens and say nothing);
+    `whole_page` keeps them."""
+    import gzip
+
+    from simweb import shared_dir
+
+    options = ExtractOptions()
+    path = shared_dir() / "bench" / "multitype" / "dev" / "html" / "0239.html.gz"
+    raw = gzip.decompress(path.read_bytes())
+    chosen = extract_document(raw, url="https://ex.example/", content_type="text/html", options=options)
+    assert chosen.extra is not None and chosen.extra["selector"] == "learned"
+    assert chosen.word_count > 100 and "![" not in chosen.content
+    whole = ExtractOptions(whole_page=True)
+    kept = extract_document(raw, url="https://ex.example/", content_type="text/html", options=whole)
+    assert "![](https://ex.example/images/command_icons/loft.png)" in kept.content

@@ -54,6 +54,9 @@ _AS_ASKED = frozenset(("selector", "whole_page"))
 """The sources of a main content the caller chose (`--selector`, `--whole-page`): read as it is."""
 _CHOSEN = frozenset(("trafilatura", "learned"))
 """The sources of a main content chosen block by block, which may leave out a list its text announces."""
+_PICKED = frozenset(("trafilatura", "learned", "density", "body"))
+"""The sources of a main content the main-content choice made (`selector.choose_main`): its Markdown
+leaves images out, as trafilatura's copy has none (images make its choice worse, and cost tokens)."""
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _PARSERS = threading.local()
 # what the page's HTML must hold for the edits of `parse_html` that look for it (`hints`)
@@ -211,7 +214,8 @@ def _body(
     if options.format == "text":
         markdown, plain = "", to_text(main.element, codes=codes, repeats=repeats)
     else:
-        markdown, plain = to_markdown(main.element, base, codes=codes, repeats=repeats), ""
+        images = main.source not in _PICKED
+        markdown, plain = to_markdown(main.element, base, codes=codes, repeats=repeats, images=images), ""
     words = count_words(plain or markdown)
     markup = ""
     if options.format == "html":

@@ -169,9 +169,11 @@ class Renderer:
         text: bool = False,
         codes: Mapping[str, CodeBlock] | None = None,
         repeats: bool = True,
+        images: bool = True,
     ) -> None:
         self.base_url = base_url or ""
         self.text = text
+        self.images = images  # False: an image is left out, as in plain text
         self.codes = codes or {}
         self.repeats = repeats  # False: a long block said again further down is said once
         self._verbatim: set[str] = set()  # code and table blocks, said as often as the page says them
@@ -671,7 +673,7 @@ class Renderer:
         alt = _SPACE.sub(" ", node.get("alt") or node.get("title") or "").strip()
         if alt.lower() in _NO_ALT:
             alt = ""
-        if self.text:
+        if self.text or not self.images:
             return ""
         src = self.url(node.get("src") or node.get("data-src") or node.get("data-lazy-src"))
         if src is None:
@@ -833,9 +835,10 @@ def to_markdown(
     *,
     codes: Mapping[str, CodeBlock] | None = None,
     repeats: bool = True,
+    images: bool = True,
 ) -> str:
     """The Markdown of an element (see `Renderer`)."""
-    return Renderer(base_url, codes=codes, repeats=repeats).render(root)
+    return Renderer(base_url, codes=codes, repeats=repeats, images=images).render(root)
 
 
 def link_target(url: str) -> str:
