@@ -136,7 +136,15 @@ def test_no_break_spaces_in_code_are_spaces() -> None:
 
 
 def test_code_block_fenced_with_language_from_class_variants() -> None:
-    for attrs in ('class="language-rust"', 'class="lang-rust"', 'class="highlight-rust"', 'data-lang="rust"'):
+    for attrs in (
+        'class="language-rust"',
+        'class="lang-rust"',
+        'class="highlight-rust"',
+        'data-lang="rust"',
+        'class="brush: rust; gutter: false"',  # SyntaxHighlighter
+        'class="sourceCode rust"',  # Pandoc, and with its line numbers
+        'class="sourceCode numberSource rust numberLines"',
+    ):
         out = render(f'<pre><code {attrs}>fn main() {{\n    println!("hi");\n}}</code></pre>')
         assert out == '```rust\nfn main() {\n    println!("hi");\n}\n```\n', attrs
 

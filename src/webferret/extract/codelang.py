@@ -8,8 +8,12 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+# `language-x` and its kin; SyntaxHighlighter's `brush: x`; Pandoc's `sourceCode x` (with line
+# numbers `sourceCode numberSource x numberLines`)
 _CLASS_LANG = re.compile(
-    r"(?:^|\s)(?:language|lang|highlight-source|highlight|brush|sourceCode)[-:_]([A-Za-z0-9+#._-]+)", re.I
+    r"(?:^|\s)(?:(?:language|lang|highlight-source|highlight|brush|sourceCode)[-:_]|brush:\s+"
+    r"|sourceCode\s+(?:numberSource\s+)?)([A-Za-z0-9+#._-]+)",
+    re.I,
 )
 _NOT_LANGS = frozenset(("none", "plaintext", "text", "nohighlight", "plain", "default", "source"))
 
