@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -235,6 +237,26 @@ def test_a_fetch_goes_on_without_a_damaged_store(
     )
     page = out["data"]["pages"][0]
     assert code == 0 and page["ok"] and "cannot use the page store" in page["meta"]["store_error"]
+
+
+def test_a_store_damaged_past_its_header_is_named_not_an_internal_error(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file opens (its first page is whole) but the table of pages is damaged: every command
+    that reads it names the store and what SQLite said (it was `internal`, "run with --debug")."""
+    handle = _handle(home, "https://doc.example/long")
+    path = home / "store.sqlite3"
+    with closing(sqlite3.connect(path)) as conn:  # the last connection closed leaves no WAL
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'pages'").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with path.open("r+b") as file:
+        file.seek((root - 1) * size)
+        file.write(b"\xff" * size)
+    for argv in (["open", handle], ["store", "list"], ["find", "stoats"], ["store", "clear", "--yes"]):
+        code, out = _json(capsys, *argv, "--home", str(home))
+        assert code == 1 and out["error"]["code"] == "invalid_argument", (argv, out)
+        message = out["error"]["message"]
+        assert f"cannot use the page store at {path}: database disk image is malformed" in message, argv
 
 
 def test_find_in_an_unknown_handle_is_not_found(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

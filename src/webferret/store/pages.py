@@ -111,10 +111,10 @@ class PageStore:
 
         with self._lock:
             if self._gave_up is None or time.monotonic() - self._gave_up > schema.BUSY_TIMEOUT_S:
-                return self._waited(retry_locked, attempt)
+                return schema.named_failure(self.path, lambda: self._waited(retry_locked, attempt))
             # a write just waited out the busy timeout: the writes queued behind it try once, briefly,
             # so N pages are not N busy timeouts (a call's close waited for each)
-            return self._waited(self._hurried, attempt)
+            return schema.named_failure(self.path, lambda: self._waited(self._hurried, attempt))
 
     def _waited(self, run: Callable[[Callable[[], T]], T], attempt: Callable[[], T]) -> T:
         """`run(attempt)`, remembering when it gave up on another process's lock."""
@@ -143,7 +143,7 @@ class PageStore:
 
     def _read(self, action: Callable[[sqlite3.Connection], T]) -> T:
         with self._read_lock:
-            return retry_locked(lambda: action(self._reader))
+            return schema.named_failure(self.path, lambda: retry_locked(lambda: action(self._reader)))
 
     # -- pages ----------------------------------------------------------------------------------
     def put(
@@ -514,7 +514,7 @@ class PageStore:
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
         with self._lock:
-            retry_locked(vacuum)
+            schema.named_failure(self.path, lambda: retry_locked(vacuum))
 
     def clear(self) -> tuple[int, int]:
         """Remove every page; answer how many versions and documents were removed."""

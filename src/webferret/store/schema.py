@@ -155,9 +155,37 @@ def connect(path: Path) -> sqlite3.Connection:
         retry_locked(lambda: migrate(conn, path))
     except sqlite3.DatabaseError as exc:  # not a database (a damaged or foreign file), or still locked
         conn.close()  # still an sqlite3 error: a fetch goes on without the store, a store command stops
-        message = f"cannot use the page store at {path}: {exc} (move the file away, or use another --home)"
-        raise UnusableStore(message) from None
+        raise unusable(path, exc) from None
     return conn
+
+
+def unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableStore:
+    """What SQLite said of the store at `path` (damaged, full, read-only, locked), with what to do."""
+    text = str(exc).lower()
+    if "full" in text:
+        remedy = "free some disk space, or use another --home"
+    elif "readonly" in text or "read-only" in text:
+        remedy = "make it writable, or use another --home"
+    else:
+        remedy = "move the file away, or use another --home"
+    return UnusableStore(f"cannot use the page store at {path}: {exc} ({remedy})")
+
+
+def named_failure(path: Path, action: Callable[[], T]) -> T:
+    """`action()`, a failure of the store file found after it opened (a damaged page a read comes
+    to, a full disk, a read-only file) raised as `unusable`: a command says which store and why, not
+    an internal error. A lock held past the busy timeout stays "database is locked" (the writes
+    queued behind it try briefly: `pages.PageStore._write`); a mistake in a statement stays one."""
+    try:
+        return action()
+    except UnusableStore:
+        raise
+    except sqlite3.DatabaseError as exc:
+        if type(exc) not in (sqlite3.DatabaseError, sqlite3.OperationalError) or (
+            isinstance(exc, sqlite3.OperationalError) and is_locked(exc)
+        ):
+            raise
+        raise unusable(path, exc) from None
 
 
 def migrate(conn: sqlite3.Connection, path: Path) -> None:
