@@ -485,3 +485,26 @@ def test_store_import_keeps_what_store_export_wrote(
     assert fetched["data"]["pages"][0]["fetched_via"] == "http"  # read anew, not answered by the file
     assert main(["store", "import", str(tmp_path / "missing.jsonl"), "--home", str(tmp_path / "c")]) == 2
     assert not (tmp_path / "c").exists()  # nothing made for a file that could not be read
+
+
+def test_an_imported_page_dated_ahead_does_not_hide_a_later_reading(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line read on a machine whose clock runs ahead: its time was kept as it was, so the page
+    fetched after the import ranked below it, and `open` and `find` kept answering the file's text."""
+    import io
+
+    url = simweb.url("/article")
+    line = json.dumps(
+        {"url": url, "ok": True, "content": "Quokkas, from the file.", "fetched_at": "2999-01-01T00:00:00Z"}
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
+    assert main(["store", "import", "-", "--home", str(tmp_path)]) == 0
+    capsys.readouterr()
+    code, fetched = _json(capsys, "fetch", url, "--home", str(tmp_path), "--allow-host", "127.0.0.1")
+    assert code == 0 and fetched["data"]["pages"][0]["fetched_via"] == "http"
+    code, opened = _json(capsys, "open", url, "--home", str(tmp_path))
+    assert code == 0 and "Quokkas" not in opened["data"]["content"]
+    assert opened["data"]["content"] == fetched["data"]["pages"][0]["content"]
+    code, found = _json(capsys, "find", "quokkas", "--home", str(tmp_path))
+    assert code == 0 and found["data"]["passages"] == []

@@ -2,17 +2,19 @@
 into a store, on this machine or another.
 
 An imported page keeps its URL, handle (one its own URLs give it: a line cannot file its text under
-another page's), text, metadata and the time it was read, so `open`, `find`, `outline` and `export`
-treat it as any stored page. It never answers a fetch: a file is not a reading webferret made, so a
-fetch of its URL reads the page anew. A line that is no exported page (not JSON, a failed page, no
-http(s) URL, a body `--max-chars` clipped, longer than a body may be) is skipped and named on
-stderr; the others are kept.
+another page's), text, metadata and the time it was read (a time after the import's own, from a
+clock running ahead, is taken as now: a later reading must not rank below it), so `open`, `find`,
+`outline` and `export` treat it as any stored page. It never answers a fetch: a file is not a
+reading webferret made, so a fetch of its URL reads the page anew. A line that is no exported page
+(not JSON, a failed page, no http(s) URL, a body `--max-chars` clipped, longer than a body may be)
+is skipped and named on stderr; the others are kept.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -126,7 +128,10 @@ def _page(line: str, where: str, skipped: list[str]) -> Any:
     else:
         meta = {key: value for key, value in page.meta.items() if key != "change"}
         named = page.handle if page.handle in _own_handles(page) else None  # never another page's
-        return page.model_copy(update={"meta": meta, "handle": named})
+        update: dict[str, Any] = {"meta": meta, "handle": named}
+        if page.fetched_at is not None and page.fetched_at.timestamp() > time.time():
+            update["fetched_at"] = None  # read later than now (a clock ahead): kept as read now
+        return page.model_copy(update=update)
     return None
 
 
