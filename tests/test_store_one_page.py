@@ -145,3 +145,27 @@ def test_a_session_remembers_a_bounded_number_of_page_handles(
     assert ferret._session.remember("page4", "other", replace=False) == "handle4"  # known: kept
     assert ferret._session.remember("page4", "other", replace=True) == "other"
     assert len(ferret._session.documents) == 3
+
+
+async def test_a_redirect_that_now_ends_at_another_page_leaves_the_first_as_it_was(
+    simweb: SimWeb, ferret: Ferret
+) -> None:
+    """`/latest` redirected to `/v1`, now to `/v2`: `/v2`'s text was stored as a version of `/v1`'s
+    document, so `/v1` (fetched from the store, opened, searched) answered `/v2`'s text."""
+    v1 = simweb.add(
+        "/v1", "<html><head><title>One</title></head><body><p>Wombats dig release one.</p></body></html>"
+    )
+    v2 = simweb.add(
+        "/v2", "<html><head><title>Two</title></head><body><p>Quokkas hop release two.</p></body></html>"
+    )
+    simweb.add("/latest", status=302, headers={"Location": "/v1"})
+    first = await ferret.fetch(simweb.url("/latest"))
+    simweb.add("/latest", status=302, headers={"Location": "/v2"})
+    second = await ferret.fetch(simweb.url("/latest"), fresh=True)
+    assert first.final_url == v1 and second.final_url == v2 and "Quokkas" in second.content
+    assert second.handle != first.handle
+    old = await ferret.fetch(v1)
+    assert old.fetched_via == "store" and "Wombats" in old.content and old.handle == first.handle
+    assert "Wombats" in (await ferret.open(v1)).content
+    assert "Quokkas" in (await ferret.open(simweb.url("/latest"))).content  # the redirect's handle moved
+    assert [p.handle for p in await ferret.find("wombats")] == [first.handle]

@@ -1,8 +1,10 @@
 """Which stored document a page is: one page read under several URLs is one document, one handle.
 
 A page is stored under the handle of the document its final URL (where a redirect ended) already
-belongs to, else of the one the URL asked already belongs to, else under a new one: the handle an
-answer already named for it (a search answers before its writes), else the asked URL's own handle.
+belongs to, else of the one stored under the URL asked itself (a page that moved), else under a new
+one: the handle an answer already named for it (a search answers before its writes), else the final
+URL's own handle. A redirect that ended at one page and now ends at another is not that other
+page's version of the first: the first keeps its text, the redirect's handle moves to the new one.
 Every other handle the page was reached by becomes an alias of that one (table `aliases`), so a
 redirect's start and its end, read at once or one after the other, are one row, one set of passages,
 and each URL's handle (as an answer may already have named it) still opens the page.
@@ -25,6 +27,15 @@ def target(conn: sqlite3.Connection, handle: str) -> str | None:
     return None
 
 
+def _read_itself(conn: sqlite3.Connection, handle: str) -> str | None:
+    """`handle` when its URL's page is stored under it (a page that moved: its new address joins
+    it); None when the URL is an alias, a redirect's start stored where it ended: a redirect that now
+    ends at another page (`/latest` to the next release) leaves the page it ended at before as it was."""
+    if conn.execute("SELECT 1 FROM aliases WHERE handle = ?", (handle,)).fetchone():
+        return None
+    return target(conn, handle)
+
+
 def ended_at(conn: sqlite3.Connection, url: str) -> str | None:
     """The document of the newest page a redirect ended at `url` (pages stored before aliases were)."""
     row = conn.execute(
@@ -41,7 +52,9 @@ def document_of(
     same text read under another of its URLs updates the stored version instead of adding a copy.
     Run inside the write transaction."""
     asked, ended = handle_for(url), handle_for(final_url or url)
-    known = target(conn, ended) or target(conn, asked) or (ended_at(conn, final_url) if final_url else None)
+    known = (
+        target(conn, ended) or _read_itself(conn, asked) or (ended_at(conn, final_url) if final_url else None)
+    )
     handle = known or named or ended
     for other in dict.fromkeys((ended, named)):  # an alias they had already names this document
         if other and other != handle:
