@@ -169,3 +169,20 @@ async def test_a_redirect_that_now_ends_at_another_page_leaves_the_first_as_it_w
     assert "Wombats" in (await ferret.open(v1)).content
     assert "Quokkas" in (await ferret.open(simweb.url("/latest"))).content  # the redirect's handle moved
     assert [p.handle for p in await ferret.find("wombats")] == [first.handle]
+
+
+async def test_a_redirect_now_ending_at_a_copy_of_its_first_page_loses_neither(
+    simweb: SimWeb, ferret: Ferret
+) -> None:
+    """`/latest` ends at `/v2`, a page with `/v1`'s very text: `/v2` is a document of its own, and
+    `/v1`, answered stored before, is still stored (its row was not taken over by `/v2`'s)."""
+    same = "<html><head><title>Same</title></head><body><p>Wombats dig the same release.</p></body></html>"
+    v1, v2 = simweb.add("/v1", same), simweb.add("/v2", same)
+    simweb.add("/latest", status=302, headers={"Location": "/v1"})
+    first = await ferret.fetch(simweb.url("/latest"))
+    simweb.add("/latest", status=302, headers={"Location": "/v2"})
+    second = await ferret.fetch(simweb.url("/latest"), fresh=True)
+    assert first.handle and second.handle and first.handle != second.handle
+    for url, handle in ((v1, first.handle), (v2, second.handle)):
+        opened = await ferret.open(url)
+        assert opened.handle == handle and "Wombats" in opened.content

@@ -64,7 +64,7 @@ def document_of(
     row = conn.execute(
         "SELECT key_url FROM pages WHERE handle = ? ORDER BY fetched_at DESC, id DESC LIMIT 1", (handle,)
     ).fetchone()  # a default read's (a variant's key URL is its document's plus its key)
-    return handle, str(row[0]) if row else canonical_url(url)
+    return handle, str(row[0]) if row else canonical_url(final_url or url)  # a new one's: where it was read
 
 
 def forget_unstored(conn: sqlite3.Connection) -> None:
