@@ -351,3 +351,22 @@ def test_an_endless_wait_is_refused(monkeypatch: pytest.MonkeyPatch, name: str) 
     monkeypatch.setenv(f"WEBFERRET_{name}", "inf")
     with pytest.raises(ConfigError, match=name.lower()):
         load_settings()
+
+
+def test_a_home_under_the_users_folder_is_there_from_any_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`~/...` as a TOML file or an MCP client's `env` gives it (no shell expands it there) was a
+    folder named `~` in the directory the call ran in: another store in each."""
+    from webferret.config import Settings
+
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WEBFERRET_HOME", "~/pages")
+    assert load_settings().home == tmp_path / "user" / "pages"
+    config = tmp_path / "config.toml"
+    config.write_text('home = "~/toml-pages"\n')
+    monkeypatch.delenv("WEBFERRET_HOME")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    assert load_settings().home == tmp_path / "user" / "toml-pages"
+    assert Settings(home="~/given").home == tmp_path / "user" / "given"

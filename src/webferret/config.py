@@ -254,6 +254,8 @@ class Settings(BaseSettings):
     def _check_home(cls, value: Any) -> Any:
         if isinstance(value, str | Path) and not str(value).strip():  # an unset variable in a script
             raise ValueError("empty: name a directory (an empty one would mean the current directory)")
+        if isinstance(value, str | Path):  # `~/x` from a TOML file or an MCP client's env, no shell's:
+            return Path(value).expanduser()  # not a folder named `~` in whatever directory a call runs
         return value
 
     @field_validator("user_agent")
