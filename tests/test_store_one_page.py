@@ -18,6 +18,7 @@ from simweb import SimWeb
 from webferret.ferret import Ferret
 from webferret.fetch.types import RawResponse
 from webferret.models import Page
+from webferret.store.handles import handle_for
 from webferret.store.pages import STORE_FILE, PageStore
 
 
@@ -186,3 +187,29 @@ async def test_a_redirect_now_ending_at_a_copy_of_its_first_page_loses_neither(
     for url, handle in ((v1, first.handle), (v2, second.handle)):
         opened = await ferret.open(url)
         assert opened.handle == handle and "Wombats" in opened.content
+
+
+async def test_a_redirect_an_older_webferret_stored_under_its_start_moves_on_too(
+    simweb: SimWeb, tmp_path: Path
+) -> None:
+    """An older webferret stored `/latest` (ending at `/v1`) under `/latest`'s own handle, no alias:
+    read again, ending at `/v2`, it still must not make `/v2` a version of `/v1`'s text."""
+    v1 = simweb.add("/v1", "<html><body><p>Wombats dig release one.</p></body></html>")
+    simweb.add(
+        "/v2", "<html><head><title>Two</title></head><body><p>Quokkas hop release two.</p></body></html>"
+    )
+    simweb.add("/latest", status=302, headers={"Location": "/v2"})
+    latest = simweb.url("/latest")
+    old = Page(url=latest, final_url=v1, ok=True, status=200, content="# One\n\nWombats dig release one.",
+               fetched_via="http", fetched_at=datetime.now(UTC) - timedelta(hours=5))  # fmt: skip
+    store = PageStore.in_home(tmp_path)
+    own = store.put(old).handle
+    store._conn.execute("UPDATE pages SET handle = ?1, document = ?1", (handle_for(latest),))
+    store._conn.execute("DELETE FROM aliases")
+    store.close()
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        assert "Wombats" in (await ferret.open(v1)).content and own != handle_for(latest)
+        second = await ferret.fetch(latest, fresh=True)
+        assert "Quokkas" in second.content
+        assert "Wombats" in (await ferret.open(v1)).content
+        assert "Quokkas" in (await ferret.open(latest)).content

@@ -28,12 +28,17 @@ def target(conn: sqlite3.Connection, handle: str) -> str | None:
 
 
 def _read_itself(conn: sqlite3.Connection, handle: str) -> str | None:
-    """`handle` when its URL's page is stored under it (a page that moved: its new address joins
-    it); None when the URL is an alias, a redirect's start stored where it ended: a redirect that now
-    ends at another page (`/latest` to the next release) leaves the page it ended at before as it was."""
-    if conn.execute("SELECT 1 FROM aliases WHERE handle = ?", (handle,)).fetchone():
+    """The document `handle` names when its newest reading was read at that URL itself (a page that
+    moved: its new address joins it); None when it was read where a redirect from there ended, so a
+    redirect that now ends at another page (`/latest` to the next release) leaves that one as it was."""
+    document = target(conn, handle)
+    if document is None:
         return None
-    return target(conn, handle)
+    row = conn.execute(
+        "SELECT url, final_url FROM pages WHERE document = ? ORDER BY fetched_at DESC, id DESC LIMIT 1",
+        (document,),
+    ).fetchone()
+    return document if row is None or handle_for(row[1] or row[0]) == handle else None
 
 
 def ended_at(conn: sqlite3.Connection, url: str) -> str | None:
