@@ -508,3 +508,32 @@ def test_an_imported_page_dated_ahead_does_not_hide_a_later_reading(
     assert opened["data"]["content"] == fetched["data"]["pages"][0]["content"]
     code, found = _json(capsys, "find", "quokkas", "--home", str(tmp_path))
     assert code == 0 and found["data"]["passages"] == []
+
+
+async def test_a_store_that_fails_to_open_leaves_no_file_open(
+    tmp_path: Path, simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store whose file opens but whose first reads fail (its `meta` table damaged): each fetch of
+    a long-lived session tries to open it again, and each attempt left two connections open, three
+    files each, until the process ran out of them."""
+    import os
+
+    from webferret.ferret import Ferret
+
+    path = tmp_path / "store.sqlite3"
+    PageStore(path).close()
+    with closing(sqlite3.connect(path)) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'meta'").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with path.open("r+b") as file:
+        file.seek((root - 1) * size)
+        file.write(b"\xff" * size)
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        first = await ferret.fetch(simweb.url("/article"), fresh=True)
+        assert "database disk image is malformed" in first.meta["store_error"]
+        opened = len(os.listdir("/proc/self/fd"))
+        for _ in range(5):
+            again = await ferret.fetch(simweb.url("/article"), fresh=True)
+            assert "store_error" in again.meta
+        left = len(os.listdir("/proc/self/fd")) - opened
+        assert left <= 2  # a socket the pool may still hold; each failed opening left three files

@@ -81,10 +81,14 @@ class PageStore:
             raise
         self._read_lock = threading.Lock()
         self._gave_up: float | None = None  # when a write last gave up waiting for another process's lock
-        if self._read(self.index.needs_setup):
-            self._write(self.index.ensure)
-        if self._read(needs_split):  # a store made before variants had handles of their own
-            self._write(lambda conn: split_old_variants(conn, self._index_document))
+        try:
+            if self._read(self.index.needs_setup):
+                self._write(self.index.ensure)
+            if self._read(needs_split):  # a store made before variants had handles of their own
+                self._write(lambda conn: split_old_variants(conn, self._index_document))
+        except BaseException:  # a damaged file: each call of a long-lived session tries again, so
+            self.close()  # no connection (and its three files) is left open by one that failed
+            raise
 
     @classmethod
     def in_home(cls, home: Path, *, page_tokens: int = 4000, fts: bool | None = None) -> PageStore:
