@@ -537,3 +537,22 @@ async def test_a_store_that_fails_to_open_leaves_no_file_open(
             assert "store_error" in again.meta
         left = len(os.listdir("/proc/self/fd")) - opened
         assert left <= 2  # a socket the pool may still hold; each failed opening left three files
+
+
+def test_a_store_held_past_the_busy_timeout_is_named_not_an_internal_error(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the write lock longer than the busy timeout: `store prune` said
+    'internal: OperationalError: database is locked (run with --debug for details)'."""
+    from webferret.store import schema
+
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.3)
+    with closing(sqlite3.connect(home / "store.sqlite3", isolation_level=None)) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        code, out = _json(capsys, "store", "prune", "--older-than", "1s", "--home", str(home))
+        other.execute("ROLLBACK")
+    assert code == 1 and out["error"]["code"] == "invalid_argument", out
+    message = out["error"]["message"]
+    assert (
+        f"the page store at {home / 'store.sqlite3'}: database is locked (another process holds it" in message
+    )

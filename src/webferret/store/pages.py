@@ -2,7 +2,8 @@
 
 One `PageStore` wraps one connection, shared by threads under a lock; several processes may open
 the same file at once. Every write is one `BEGIN IMMEDIATE` transaction, retried while another
-process holds the write lock, so "database is locked" never reaches the caller.
+process holds the write lock, so "database is locked" reaches the caller only after the busy
+timeout, as an `UnusableStore` naming the file (as every other failure of the file does).
 """
 
 from __future__ import annotations

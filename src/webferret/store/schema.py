@@ -103,7 +103,7 @@ class UnusableStore(sqlite3.OperationalError, FerretError):
         FerretError.__init__(self, ErrorCode.INVALID_ARGUMENT, message)
 
 
-def is_locked(exc: sqlite3.OperationalError) -> bool:
+def is_locked(exc: sqlite3.Error) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
 
@@ -162,7 +162,11 @@ def connect(path: Path) -> sqlite3.Connection:
 def unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableStore:
     """What SQLite said of the store at `path` (damaged, full, read-only, locked), with what to do."""
     text = str(exc).lower()
-    if "full" in text:
+    if "another process" in text:  # said already (`pages.PageStore._hurried`)
+        return UnusableStore(f"cannot use the page store at {path}: {exc}")
+    if is_locked(exc):
+        remedy = "another process holds it: try again once that one is done"
+    elif "full" in text:
         remedy = "free some disk space, or use another --home"
     elif "readonly" in text or "read-only" in text:
         remedy = "make it writable, or use another --home"
@@ -173,17 +177,15 @@ def unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableStore:
 
 def named_failure(path: Path, action: Callable[[], T]) -> T:
     """`action()`, a failure of the store file found after it opened (a damaged page a read comes
-    to, a full disk, a read-only file) raised as `unusable`: a command says which store and why, not
-    an internal error. A lock held past the busy timeout stays "database is locked" (the writes
-    queued behind it try briefly: `pages.PageStore._write`); a mistake in a statement stays one."""
+    to, a full disk, a read-only file, a lock another process held past the busy timeout) raised as
+    `unusable`: a command says which store and why, not an internal error. A mistake in a statement
+    (`IntegrityError`, ...) stays one."""
     try:
         return action()
     except UnusableStore:
         raise
     except sqlite3.DatabaseError as exc:
-        if type(exc) not in (sqlite3.DatabaseError, sqlite3.OperationalError) or (
-            isinstance(exc, sqlite3.OperationalError) and is_locked(exc)
-        ):
+        if type(exc) not in (sqlite3.DatabaseError, sqlite3.OperationalError):
             raise
         raise unusable(path, exc) from None
 
