@@ -45,6 +45,7 @@ from webferret.page_failures import (
     shell_marked,
     with_browser_failure,
 )
+from webferret.readings import Readings
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.site_map import MapOptions, SiteMap
 from webferret.store.freshness import (
@@ -75,6 +76,7 @@ class Ferret:
         self._store_lock = threading.Lock()  # the store may be opened in a thread (`open_store_soon`)
         self._store_opener: threading.Thread | None = None
         self._session = SessionStore(lambda: self.store)  # its writes and the reads that wait for them
+        self._readings = Readings()  # the pages being read, so a call asking for one again waits for it
         self._loop: asyncio.AbstractEventLoop | None = None  # the event loop its connections belong to
         self._closed = False
 
@@ -262,7 +264,8 @@ class Ferret:
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
         deadline = time.monotonic() + opts.budget
-        # a URL given twice is read once and answered twice (an item that is no string, each alone)
+        # a URL given twice is read once and answered twice (an item that is no string, each alone);
+        # one that another call is reading with the same options, once too (`_readings`)
         firsts = {_url_key(url): url for url in reversed(urls)}
         distinct = [firsts[key] for key in dict.fromkeys(_url_key(url) for url in urls)]
         self.extractor.warm(len(distinct))
@@ -276,7 +279,12 @@ class Ferret:
         async def one(url: str) -> Page:
             async with limit:
                 try:
-                    page = await self._fetch_one(url, opts, xopts, deadline, fresh)
+                    # a page another call is reading with the same options is read once (`readings`)
+                    page = await self._readings.read(
+                        (_url_key(url), opts, xopts, fresh),
+                        deadline,
+                        lambda until: self._fetch_one(url, opts, xopts, until, fresh),
+                    )
                 except asyncio.CancelledError as stop:  # Ctrl-C: a page stored as it came is finished
                     kept = getattr(stop, "kept", None)
                     if kept is not None:
