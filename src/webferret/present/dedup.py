@@ -122,9 +122,10 @@ def _preference(page: Page) -> float:
 
 def prepare(page: Page, batch: int) -> None:
     """Shingle a page of a `batch` of pages as it arrives (while others are on the wire), so marking
-    the batch's copies once the last one is in compares only. Not for a batch too big for exact
-    similarity (see `EXACT_LIMIT`), which does not use the shingle sets."""
-    if batch <= EXACT_LIMIT and page.ok and page.content.strip():
+    the batch's copies once the last one is in compares only. Not for a page alone (a `fetch(url)`,
+    a crawl's page: nothing to compare it with, and a big page's shingles hold the event loop up) nor
+    for a batch too big for exact similarity (see `EXACT_LIMIT`), which does not use the shingle sets."""
+    if 1 < batch <= EXACT_LIMIT and page.ok and page.content.strip():
         _shingle_set(page.content)
 
 
