@@ -54,6 +54,28 @@ BIG_WALL = WALL.replace(b"</body>", b"<script>" + b"var challenge = 1;" * 1200 +
 """A wall with 20 KB of script: its verdict reads the parse until it knows the page is wall-sized."""
 
 
+async def test_a_big_body_is_judged_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsing a big page for its verdict held the event loop up (a 10 MB page: 0.4 s); a small one is
+    judged in place (a thread's hand-over would cost it more than the parse)."""
+    import threading
+
+    from webferret.fetch import ladder
+
+    judged: list[bool] = []
+    real = ladder.judge
+
+    def recorded(raw: RawResponse, tier: str) -> object:
+        judged.append(threading.current_thread() is threading.main_thread())
+        return real(raw, tier)
+
+    monkeypatch.setattr(ladder, "judge", recorded)
+    big = ARTICLE.replace(b"</body>", b"<div><p>more</p></div>" * (ladder.JUDGED_APART // 20) + b"</body>")
+    for body in (ARTICLE, big):
+        raw = await climb("auto", answers({"http": (200, body)}))
+        assert raw.fetched_via == "http" and raw.trail[-1]["verdict"] == "ok"
+    assert judged == [True, False]
+
+
 async def test_a_long_wall_still_climbs() -> None:
     attempt = answers({"http": (403, BIG_WALL), "impersonate": (503, BIG_WALL), "browser": (200, ARTICLE)})
     raw = await climb("auto", attempt)

@@ -11,6 +11,7 @@ after extraction (`webferret.page_failures.late_shell`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,9 @@ from webferret.fetch.types import RawResponse, Tier
 from webferret.models import ErrorCode, FerretError, without_password
 
 AUTO = ("http", "impersonate", "browser")
+JUDGED_APART = 256 * 1024
+"""Bytes of a body from which its verdict is made in a thread: parsing it holds the event loop up
+(a 10 MB page of small elements 0.4 s), where other calls' requests and answers wait."""
 Attempt = Callable[[str], Awaitable[RawResponse]]
 
 
@@ -59,7 +63,8 @@ async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
             if not trail:
                 raise
             raise final_error(verdict, trail, (name, exc)) from None
-        verdict = judge(raw, name)
+        big = len(raw.body) >= JUDGED_APART
+        verdict = await asyncio.to_thread(judge, raw, name) if big else judge(raw, name)
         trail.extend(_marked(raw, name, verdict))
         nxt = next_tier(steps, index, verdict)
         if nxt is None:
