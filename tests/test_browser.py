@@ -353,6 +353,71 @@ async def test_no_processes_left_after_close() -> None:
     assert after == []
 
 
+async def test_a_call_cancelled_as_chromium_starts_leaves_no_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first browser page cancelled (`wait_for`) while chromium was being launched left the
+    Playwright driver it had started running; the next page started another, and `aclose` ended
+    only that one."""
+    before = {pid for pid, _ in descendants(os.getpid())}
+    launching = asyncio.Event()
+    real = BrowserTier._start
+
+    async def slow_start(self: BrowserTier, pw: object) -> object:
+        launching.set()
+        return await real(self, pw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BrowserTier, "_start", slow_start)
+    own = BrowserTier(SETTINGS)
+    with serve() as site:
+        site.page("/", "<html><body><p>hello</p></body></html>")
+        first = asyncio.create_task(render(own, site.base + "/", OPTS))
+        await launching.wait()
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        raw = await render(own, site.base + "/", OPTS)
+    await own.aclose()
+    after = [p for p in descendants(os.getpid()) if p[0] not in before]
+    assert b"hello" in raw.body
+    assert after == []
+
+
+async def test_a_call_cancelled_as_the_browser_starts_leaves_no_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first browser page cancelled (`wait_for`) while the Playwright driver was starting left that
+    driver running, and nothing ended it (not `aclose`): the launch now runs on, the next page takes
+    its browser, and `aclose` ends both."""
+    import playwright.async_api
+
+    before = {pid for pid, _ in descendants(os.getpid())}
+    starting = asyncio.Event()
+    started: list[object] = []
+    real = playwright.async_api.async_playwright
+
+    class Watched:
+        async def start(self) -> object:
+            starting.set()
+            started.append(self)
+            return await real().start()
+
+    monkeypatch.setattr(playwright.async_api, "async_playwright", Watched)
+    own = BrowserTier(SETTINGS)
+    with serve() as site:
+        site.page("/", "<html><body><p>hello</p></body></html>")
+        first = asyncio.create_task(render(own, site.base + "/", OPTS))
+        await starting.wait()
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        raw = await render(own, site.base + "/", OPTS)
+    await own.aclose()
+    after = [p for p in descendants(os.getpid()) if p[0] not in before]
+    assert b"hello" in raw.body and len(started) == 1
+    assert after == []
+
+
 async def test_a_browser_that_died_is_started_again() -> None:
     """Chromium killed between two pages (a crash, the OOM killer): the next page starts a new one,
     where the session used to answer every later page with "browser has been closed"."""

@@ -92,27 +92,47 @@ class BrowserTier:
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()
+        self._launching: asyncio.Future[None] | None = None  # the launch under way (`ready`)
 
     def launch_args(self) -> list[str]:
         heap = f"--js-flags=--max-old-space-size={self._settings.browser_heap_mb}"
         return [*QUIET_FLAGS, *FENCE_FLAGS, heap]
 
     async def ready(self) -> tuple[Playwright, Browser]:
-        """The running browser, launched first if there is none (or it went away)."""
+        """The running browser, launched first if there is none (or it went away).
+
+        The launch runs on by itself when its caller is cancelled (a `wait_for` shorter than
+        Chromium's start): the next call takes the browser it brings, and `aclose` ends it; cut
+        short, it would leave the driver it had started running, which nothing ends."""
         async with self._lock:
             if self._browser is not None and not self._browser.is_connected():
                 await self._gone()  # it crashed or was killed: a resident session starts another
             if self._pw is None or self._browser is None:
-                from playwright.async_api import Error, async_playwright
-
-                self._pw = await async_playwright().start()
+                launching = self._launching
+                if launching is None or launching.done():  # done here: it failed, with nobody waiting
+                    launching = self._launching = asyncio.ensure_future(self._launch())
+                    launching.add_done_callback(_seen)
                 try:
-                    self._browser = await self._start(self._pw)
-                except Error as exc:
-                    await self.aclose()
-                    message = _launch_message(self._settings, exc)
-                    raise FerretError(ErrorCode.BROWSER_UNAVAILABLE, message) from None
+                    await asyncio.shield(launching)  # cancelled: the launch goes on, for the next call
+                finally:
+                    if launching.done() and self._launching is launching:
+                        self._launching = None
+            assert self._pw is not None and self._browser is not None
             return self._pw, self._browser
+
+    async def _launch(self) -> None:
+        """Start the driver and Chromium (`browser_unavailable` when Chromium cannot start)."""
+        from playwright.async_api import Error, async_playwright
+
+        pw = await async_playwright().start()
+        try:
+            browser = await self._start(pw)
+        except Error as exc:
+            with contextlib.suppress(Error, OSError):
+                await pw.stop()
+            message = _launch_message(self._settings, exc)
+            raise FerretError(ErrorCode.BROWSER_UNAVAILABLE, message) from None
+        self._pw, self._browser = pw, browser
 
     async def _start(self, pw: Playwright) -> Browser:
         if self._settings.browser_ws:
@@ -132,6 +152,10 @@ class BrowserTier:
             await self.aclose()
 
     async def aclose(self) -> None:
+        launching, self._launching = self._launching, None
+        if launching is not None:  # a launch nobody waits for any more: ended with the rest
+            with contextlib.suppress(Exception):
+                await asyncio.shield(launching)
         browser, pw = self._browser, self._pw
         self._browser = self._pw = None
         if browser is not None:
@@ -229,6 +253,13 @@ class BrowserTier:
         if led and raw.trail:
             raw.trail[-1]["after_actions"] = without_password(led)
         return raw
+
+
+def _seen(launch: asyncio.Future[None]) -> None:
+    """Mark a launch's failure seen (asyncio would log it as never retrieved): one whose caller was
+    gone is told to nobody, and the next call launches again."""
+    if not launch.cancelled():
+        launch.exception()
 
 
 def _check_web(url: str, when: str = "") -> None:
