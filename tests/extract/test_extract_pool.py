@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from simweb import wait_for
 
 from webferret.cli import main
 from webferret.extract.pool import (
@@ -44,6 +45,27 @@ async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
         big = [raw(n, padding=400_000) for n in range(3)]
         pages = await asyncio.gather(*(extractor.extract(page, ExtractOptions()) for page in big))
         assert [page.title for page in pages] == [f"Page {n}" for n in range(3)]
+    finally:
+        extractor.close()
+
+
+async def test_a_page_given_up_on_does_not_keep_a_worker_from_the_next_pages() -> None:
+    """A page whose call gave up on it (its budget ran out, `wait_for`) kept its worker process
+    extracting for as long as it took (this one: many seconds), and every later page of the session waited
+    behind it, answered `timeout` however small. The pool on it is ended at once."""
+    slow = b"<html><body><article>" + b"<div><p>Ferrets explore tunnels.</p><span>x</span></div>" * 40_000
+    page = RawResponse("https://ex.org/slow", "https://ex.org/slow", 200, {"content-type": "text/html"}, slow)
+    extractor = Extractor(workers=2)
+    try:
+        extractor.expect(PROCESS_MIN_PAGES)
+        assert extractor._processes is not None and extractor._pool_ready is not None
+        await asyncio.wrap_future(extractor._pool_ready)
+        workers = list(extractor._processes._processes.values())  # type: ignore[attr-defined]
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(extractor.extract(page, ExtractOptions()), 1.0)
+        assert wait_for(lambda: not any(worker.is_alive() for worker in workers), 10)
+        after = await extractor.extract(raw(1), ExtractOptions())
+        assert after.title == "Page 1"
     finally:
         extractor.close()
 

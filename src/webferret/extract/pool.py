@@ -204,9 +204,9 @@ class ForkedWorkers:
         one still on a page nobody waits for (`abandoned`) is ended."""
         if abandoned:
             end_now(self.pool)
-            return
-        wait = self.reaped and used and self.ready() >= self.count
-        self.pool.shutdown(wait=wait, cancel_futures=True)
+        else:
+            wait = self.reaped and used and self.ready() >= self.count
+            self.pool.shutdown(wait=wait, cancel_futures=True)
         if self._ready >= 0:
             os.close(self._ready)
             self._ready = -1
@@ -353,13 +353,18 @@ class Extractor:
         self._used = True
         try:
             await self._turns.turn(len(raw.body), self._capacity())  # the largest waiting page first
+            executor = self._executor()
+            job: Future[Outcome] | None = None
             try:
-                extracted, error = await loop.run_in_executor(self._executor(), run_extraction, *args)
+                job = executor.submit(run_extraction, *args)
+                extracted, error = await asyncio.wrap_future(job)
             except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
                 self._forked = None
                 extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
             except asyncio.CancelledError:
                 self._abandoned = True
+                if job is not None:
+                    self._abandon(executor, job)
                 raise
             finally:
                 self._turns.done(self._capacity())
@@ -369,6 +374,23 @@ class Extractor:
             raise FerretError(error.code, error.message)
         assert extracted is not None
         return extracted
+
+    def _abandon(self, executor: Executor, job: Future[Outcome]) -> None:
+        """A page was given up on (its call's time ran out, or the call was cancelled) while `job`
+        extracted it: a worker process on it would go on for as long as the page takes (minutes, for
+        a hostile one), and every later page of the session would wait behind it (a 6 KB page
+        answered `timeout`). So the pool is ended now (a page of another call still in it goes to a
+        thread, as for a worker that died), and the next pages go to threads (no new processes: a
+        big batch starts its pool as ever, `expect`). A job not started yet is only cancelled; a
+        thread cannot be stopped."""
+        if job.cancel() or job.done() or executor is self._threads:
+            return
+        if self._forked is not None and executor is self._forked.pool:
+            self._forked.shutdown(used=True, abandoned=True)
+            self._forked = None
+        elif executor is self._processes:
+            end_now(self._processes)
+            self._processes = self._pool_ready = None
 
     def close(self) -> None:
         """End the pools: a worker process still on a page nobody waits for any more is ended, not
