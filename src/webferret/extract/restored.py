@@ -44,12 +44,7 @@ def restore_spans(root: etree._Element, page: etree._Element) -> None:
         if any(_spans(cell) for cell in table.iter("td", "th", "cell")):
             continue  # the page's own already
         texts = cell_texts(table.iter("td", "th", "cell"))
-        source = next((found for held, found in spanned if held == texts), None)
-        parent = table.getparent()
-        if source is not None and parent is not None:
-            copy = deepcopy(source)
-            copy.tail = table.tail
-            parent.replace(table, copy)
+        _put_back(table, next((found for held, found in spanned if held == texts), None))
 
 
 def restore_cell_lists(root: etree._Element, page: etree._Element) -> None:
@@ -68,12 +63,16 @@ def restore_cell_lists(root: etree._Element, page: etree._Element) -> None:
         if next(table.iter("td", "th"), None) is not None:
             continue  # the page's own already
         kept = _row_texts(table, bare=False)
-        source = next((found for bare, found in listed if bare == kept), None)
-        parent = table.getparent()
-        if source is not None and parent is not None:
-            copy = deepcopy(source)
-            copy.tail = table.tail
-            parent.replace(table, copy)
+        _put_back(table, next((found for bare, found in listed if bare == kept), None))
+
+
+def _put_back(table: etree._Element, source: etree._Element | None) -> None:
+    """Replace trafilatura's `table` with a copy of the page's `source` table (when there is one)."""
+    parent = table.getparent()
+    if source is not None and parent is not None:
+        copy = deepcopy(source)
+        copy.tail = table.tail
+        parent.replace(table, copy)
 
 
 def _row_texts(table: etree._Element, *, bare: bool) -> list[str]:
