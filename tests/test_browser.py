@@ -353,13 +353,30 @@ async def test_no_processes_left_after_close() -> None:
     assert after == []
 
 
+async def _read_after_a_cancelled_first(started: asyncio.Event) -> bytes:
+    """Cancel a first browser page once `started` is set (its launch under way), read the page again
+    with the same tier, close it: no process of it is left; the second reading's body."""
+    before = {pid for pid, _ in descendants(os.getpid())}
+    own = BrowserTier(SETTINGS)
+    with serve() as site:
+        site.page("/", "<html><body><p>hello</p></body></html>")
+        first = asyncio.create_task(render(own, site.base + "/", OPTS))
+        await started.wait()
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        raw = await render(own, site.base + "/", OPTS)
+    await own.aclose()
+    assert [p for p in descendants(os.getpid()) if p[0] not in before] == []
+    return raw.body
+
+
 async def test_a_call_cancelled_as_chromium_starts_leaves_no_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A first browser page cancelled (`wait_for`) while chromium was being launched left the
     Playwright driver it had started running; the next page started another, and `aclose` ended
     only that one."""
-    before = {pid for pid, _ in descendants(os.getpid())}
     launching = asyncio.Event()
     real = BrowserTier._start
 
@@ -368,19 +385,7 @@ async def test_a_call_cancelled_as_chromium_starts_leaves_no_process(
         return await real(self, pw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(BrowserTier, "_start", slow_start)
-    own = BrowserTier(SETTINGS)
-    with serve() as site:
-        site.page("/", "<html><body><p>hello</p></body></html>")
-        first = asyncio.create_task(render(own, site.base + "/", OPTS))
-        await launching.wait()
-        first.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await first
-        raw = await render(own, site.base + "/", OPTS)
-    await own.aclose()
-    after = [p for p in descendants(os.getpid()) if p[0] not in before]
-    assert b"hello" in raw.body
-    assert after == []
+    assert b"hello" in await _read_after_a_cancelled_first(launching)
 
 
 async def test_a_call_cancelled_as_the_browser_starts_leaves_no_process(
@@ -391,7 +396,6 @@ async def test_a_call_cancelled_as_the_browser_starts_leaves_no_process(
     its browser, and `aclose` ends both."""
     import playwright.async_api
 
-    before = {pid for pid, _ in descendants(os.getpid())}
     starting = asyncio.Event()
     started: list[object] = []
     real = playwright.async_api.async_playwright
@@ -403,19 +407,8 @@ async def test_a_call_cancelled_as_the_browser_starts_leaves_no_process(
             return await real().start()
 
     monkeypatch.setattr(playwright.async_api, "async_playwright", Watched)
-    own = BrowserTier(SETTINGS)
-    with serve() as site:
-        site.page("/", "<html><body><p>hello</p></body></html>")
-        first = asyncio.create_task(render(own, site.base + "/", OPTS))
-        await starting.wait()
-        first.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await first
-        raw = await render(own, site.base + "/", OPTS)
-    await own.aclose()
-    after = [p for p in descendants(os.getpid()) if p[0] not in before]
-    assert b"hello" in raw.body and len(started) == 1
-    assert after == []
+    assert b"hello" in await _read_after_a_cancelled_first(starting)
+    assert len(started) == 1
 
 
 async def test_a_browser_that_died_is_started_again() -> None:
