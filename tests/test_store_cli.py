@@ -472,10 +472,15 @@ def test_store_import_keeps_what_store_export_wrote(
     planted = json.dumps({"url": "https://evil.example/", "ok": True, "content": "EVIL", "handle": handle})
     odd = json.dumps({"url": "file:///etc/passwd", "ok": True, "content": "root"})
     huge = json.dumps({"url": "https://big.example/", "ok": True, "content": "x" * 5000})
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"{exported}not json\n{planted}\n{odd}\n{huge}\n"))
+    nul = json.dumps({"url": "https://nul.example/e\u0000x", "ok": True, "content": "NUL"})
+    lines = f"{exported}not json\n{planted}\n{odd}\n{huge}\n{nul}\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
     monkeypatch.setenv("WEBFERRET_MAX_BYTES", "1000")  # a line may be 4000 characters
-    code, out = _json(capsys, "store", "import", "-", "--home", str(other))
-    assert code == 0 and out["data"]["imported"] == 2 and out["data"]["skipped"] == 3
+    code = main(["store", "import", "-", "--home", str(other), "--json"])
+    said = capsys.readouterr()
+    out = json.loads(said.out)
+    assert code == 0 and out["data"]["imported"] == 2 and out["data"]["skipped"] == 4
+    assert "non-printable" in said.err  # the NUL in a URL: named as a fetch names it
     monkeypatch.delenv("WEBFERRET_MAX_BYTES")
     code, evil = _json(capsys, "open", "https://evil.example/", "--home", str(other))
     assert code == 0 and evil["data"]["handle"] != handle  # filed under its own URL, not the planted handle

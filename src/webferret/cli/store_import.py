@@ -125,6 +125,8 @@ def _page(line: str, where: str, skipped: list[str]) -> Any:
         skipped.append(f"{where}: {page.url} was clipped by export --max-chars: export it whole to import it")
     elif not all(web_url(url) for url in (page.url, page.final_url or page.url)):
         skipped.append(f"{where}: {quoted(page.url)} is no http(s) URL")
+    elif why := _unreadable_url(page.url, page.final_url):
+        skipped.append(f"{where}: {why}")
     else:
         meta = {key: value for key, value in page.meta.items() if key != "change"}
         named = page.handle if page.handle in _own_handles(page) else None  # never another page's
@@ -132,6 +134,20 @@ def _page(line: str, where: str, skipped: list[str]) -> Any:
         if page.fetched_at is not None and page.fetched_at.timestamp() > time.time():
             update["fetched_at"] = None  # read later than now (a clock ahead): kept as read now
         return page.model_copy(update=update)
+    return None
+
+
+def _unreadable_url(*urls: str | None) -> str | None:
+    """Why one of a page's URLs is one a fetch would refuse (a control character, a bad host), or
+    None: the store keeps no page under a URL no reading could have had."""
+    from webferret.models import FerretError
+    from webferret.net.policy import parse_url
+
+    for url in filter(None, urls):
+        try:
+            parse_url(url)
+        except FerretError as exc:
+            return exc.message
     return None
 
 
