@@ -248,6 +248,26 @@ def test_words_in_angle_brackets_are_not_read_as_html() -> None:
     assert as_text == "git log <commit>\n"
 
 
+def test_a_pages_own_stars_and_underscores_are_not_read_as_emphasis() -> None:
+    """Postgres's "parameters ending in *_cost or beginning with enable_*" and "__init__.py" rendered as
+    emphasis. Their `*` and `_` are escaped where CommonMark would read them as marks, and only there:
+    `snake_case` and `2 * 3` keep no backslash; code and formulas (TeX) keep their text, and plain text
+    is as it was."""
+    from markdown_it import MarkdownIt
+
+    words = "ending in *_cost or enable_*). See __init__.py, snake_case, 2 * 3"
+    page = f"<h2>The *_cost knobs</h2><p>{words} <code>a*b*</code> <b>*</b> <a href='/x'>enable_*</a></p>"
+    out = render(page)
+    shown = MarkdownIt("commonmark").render(out)
+    assert "<em>" not in shown and "<h2>The *_cost knobs</h2>" in shown, shown
+    assert f"<p>{words} <code>a*b*</code> <strong>*</strong> <a " in shown, shown
+    assert "snake_case, 2 * 3" in out and "`a*b*`" in out
+    tex = "costs $5 and $10, $x_i^*$ and $$a_1*b$$"
+    assert render(f"<p>{tex}</p>") == tex + "\n"
+    as_text = to_text(html.fragment_fromstring(f"<p>{words}</p>", create_parent="div"))
+    assert as_text == words + "\n"
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

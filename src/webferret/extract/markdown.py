@@ -16,6 +16,7 @@ from lxml import etree
 from webferret.extract.blocks import hidden
 from webferret.extract.codeblocks import LINE_NUMBERS, CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
+from webferret.extract.emphasis import held, released, settled
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
 
@@ -41,7 +42,8 @@ _WORDS = re.compile(r"\w+")
 # what opens a block when a line starts with it: a heading, a quote, a list item, a code fence (group 1),
 # or the number of an ordered list's item (the escape goes after it, before its `.` or `)`)
 _BLOCK_MARK = re.compile(r"(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|`{3,}|~{3,})|\d{1,9}(?=[.)](?:\s|$))")
-_MARKUP = re.compile(r"^(?:#{1,6} |> ?)|[\[\]*`]", re.MULTILINE)  # what a block's marks add to its text
+# what a block's marks add to its text (an escape before the page's own `*` or `_` among them)
+_MARKUP = re.compile(r"^(?:#{1,6} |> ?)|[\[\]*`]|\\(?=[*_])", re.MULTILINE)
 _TAG_OPEN = re.compile(r"(?<!\\)<(?=[A-Za-z/!?])")  # raw HTML or an autolink, to Markdown
 _BREAK = re.compile(r"(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}")  # a thematic break
 _UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
@@ -204,7 +206,7 @@ class Renderer:
             del blocks[end:]
         if not self.repeats:
             blocks = list(_said_once(blocks, self._verbatim, marked=not self.text))
-        text = "\n\n".join(blocks)
+        text = released("\n\n".join(blocks))
         return text.strip("\n") + "\n" if text.strip() else ""
 
     def url(self, href: str | None) -> str | None:
@@ -268,7 +270,8 @@ class Renderer:
         level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
         if level:
             start = 1 if _anchor_first(node) else 0  # rustdoc's "§" link before a heading's words
-            title = _PERMALINK.sub("", self._inline_children(node, start).strip()).strip(_ZERO_WIDTH_CHARS)
+            title = settled(self._inline_children(node, start).strip())
+            title = _PERMALINK.sub("", title).strip(_ZERO_WIDTH_CHARS)
             if title.startswith("**") and title.endswith("**") and "**" not in title[2:-2]:
                 title = title[2:-2].strip()  # a heading all in bold is a heading: the marks say nothing
             if not title or _says_nothing(title):
@@ -384,6 +387,8 @@ class Renderer:
     def _flush(self, run: list[str], out: list[str]) -> None:
         text = "".join(run)
         lines = (" ".join(line.split()) for line in text.split("\n"))  # spaces collapsed
+        if not self.text:
+            lines = map(settled, lines)  # the page's own `*` and `_` escaped where they would be marks
         text = "\n".join(lines if self.text or self._cells else map(_literal_start, lines))
         bare = text.strip()
         if bare and not _says_nothing(bare) and not _invisible(bare):
@@ -598,11 +603,14 @@ class Renderer:
     # -- inline --------------------------------------------------------------------------------
     def _text(self, text: str | None) -> str:
         """A text node's words. In Markdown a `<` that would open an HTML tag is escaped: the page's
-        "git log <commit>" said `<commit>`, which a Markdown reader takes for a tag and hides."""
+        "git log <commit>" said `<commit>`, which a Markdown reader takes for a tag and hides; its `*`
+        and `_` are held until their line is whole (`emphasis.settled` escapes those read as marks)."""
         if not text:
             return ""
         text = _collapse(text)
-        return text if self.text or "<" not in text else _TAG_OPEN.sub(r"\\<", text)
+        if self.text:
+            return text
+        return held(text if "<" not in text else _TAG_OPEN.sub(r"\\<", text))
 
     def _inline_children(self, node: etree._Element, start: int = 0) -> str:
         """The Markdown of `node`'s text and children, from its child `start` on (and that child's
