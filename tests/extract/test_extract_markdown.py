@@ -268,6 +268,17 @@ def test_a_pages_own_stars_and_underscores_are_not_read_as_emphasis() -> None:
     assert as_text == words + "\n"
 
 
+def test_a_line_break_inside_emphasis_or_a_link_is_kept() -> None:
+    """`<b>x<br>y</b>` read `**x y**`: an inline element ran its `<br>` into a space, in plain text
+    too, where a paragraph's own `<br>` breaks the line. The break stays, one however many `<br>`s
+    (a blank line would end the marks' paragraph); a heading stays one line."""
+    page = "<p><b>free<br>to read</b> and <a href='/a'>one<br><br>two</a> <i>end<br></i>next</p>"
+    assert render(page) == "**free\nto read** and [one\ntwo](https://example.org/a) *end*\nnext\n"
+    as_text = to_text(html.fragment_fromstring("<p><span>x<br>y</span></p>", create_parent="div"))
+    assert as_text == "x\ny\n"
+    assert render("<h2>a<br>b</h2>") == "## a b\n"
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

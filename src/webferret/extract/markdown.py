@@ -34,6 +34,7 @@ HI_MARKS = {"#b": "**", "#i": "*", "#u": "", "#t": "`", "#sub": "", "#sup": ""}
 INLINE_CODE = frozenset(("code", "kbd", "samp", "tt", "var"))
 _SPACE = re.compile(r"\s+")
 _BLANKS = re.compile(r"\n{3,}")
+_LINE_BREAKS = re.compile(r" ?\n[\n ]*")
 _NOT_PROSE = re.compile(r"\s*(?:[-*+] |\d+[.)] |#|>|```|~~~|\|)")
 """A rendered block that is not a paragraph: a list, a heading, a quote, a code block, a table."""
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
@@ -151,13 +152,26 @@ def _inline_code(text: str) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def _collapse_lines(text: str) -> str:
+    """`_collapse` line by line: the line breaks of `<br>`s kept."""
+    return "\n".join(_collapse(line) for line in text.split("\n"))
+
+
+def _edges(inner: str) -> tuple[str, str]:
+    """The spaces around an inline element's words as one each: a line break when they hold one."""
+    core = inner.strip()
+    lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
+    if not core:
+        return "", ""
+    return ("\n" if "\n" in lead else lead[:1] and " "), ("\n" if "\n" in trail else trail[:1] and " ")
+
+
 def _wrap(inner: str, mark: str) -> str:
-    """`**x**` with the surrounding spaces kept outside the marks."""
+    """`**x**` with the surrounding spaces (or line breaks) kept outside the marks."""
     core = inner.strip()
     if not core or not mark:
         return inner
-    lead = " " if inner[:1].isspace() else ""
-    trail = " " if inner[-1:].isspace() else ""
+    lead, trail = _edges(inner)
     return f"{lead}{mark}{core}{mark}{trail}"
 
 
@@ -270,7 +284,7 @@ class Renderer:
         level = HEADINGS.get(tag) or (self._head_level(node) if tag == "head" else 0)
         if level:
             start = 1 if _anchor_first(node) else 0  # rustdoc's "§" link before a heading's words
-            title = settled(self._inline_children(node, start).strip())
+            title = settled(_collapse(self._inline_children(node, start)).strip())  # one line
             title = _PERMALINK.sub("", title).strip(_ZERO_WIDTH_CHARS)
             if title.startswith("**") and title.endswith("**") and "**" not in title[2:-2]:
                 title = title[2:-2].strip()  # a heading all in bold is a heading: the marks say nothing
@@ -619,7 +633,10 @@ class Renderer:
         joinable = ""
         for child in node[start:]:
             joinable = self._add_inline(parts, child, joinable)
-        return _collapse("".join(parts))
+        text = "".join(parts)
+        if "\n" not in text:
+            return _collapse(text)
+        return _LINE_BREAKS.sub("\n", _collapse_lines(text))  # a `<br>`'s break kept, one at most
 
     def _add_inline(self, parts: list[str], child: etree._Element, joinable: str) -> str:
         """`child`'s Markdown and its tail added to `parts`. `joinable` is the mark that closes `parts[-1]`
@@ -673,8 +690,7 @@ class Renderer:
         label = inner.strip()
         if self.text or target is None or not label:
             return inner
-        lead = " " if inner[:1].isspace() else ""
-        trail = " " if inner[-1:].isspace() else ""
+        lead, trail = _edges(inner)
         return f"{lead}[{link_label(label)}]({link_target(target)}){trail}"
 
     def _image(self, node: etree._Element) -> str:
