@@ -279,6 +279,22 @@ def test_a_line_break_inside_emphasis_or_a_link_is_kept() -> None:
     assert render("<h2>a<br>b</h2>") == "## a b\n"
 
 
+def test_emphasis_ending_or_starting_in_punctuation_beside_a_letter_renders() -> None:
+    """`<b>Note:</b>text` read `**Note:**text`, which CommonMark shows with its stars: a closing mark
+    after punctuation and before a letter closes nothing. The punctuation goes outside the marks
+    (a link inside them takes them in); the words stay as they are, and a run the page wrote with a
+    space after it keeps its punctuation inside."""
+    from markdown_it import MarkdownIt
+
+    page = (
+        "<p><b>Note:</b>text, x<i>(a)</i>y, <b>Tip:</b> ok, <b><a href='/u'>Docs</a></b>here, a<b>:</b>b</p>"
+    )
+    out = render(page)
+    assert out == "**Note**:text, x(*a*)y, **Tip:** ok, [**Docs**](https://example.org/u)here, a:b\n"
+    shown = MarkdownIt("commonmark").render(out)
+    assert "**" not in shown and shown.count("<strong>") == 3 and "<em>a</em>" in shown, shown
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

@@ -78,3 +78,61 @@ _BACK = str.maketrans(_REAL)
 def released(text: str) -> str:
     """`text` with its held `*` and `_` put back as they were (for a text that is no Markdown line)."""
     return text.translate(_BACK) if STAR in text or UNDERSCORE in text else text
+
+
+_WHOLE = "`*~"  # a code span's and an inner emphasis's marks (the page's own `*` are stand-ins yet)
+_LINK_END = re.compile(r"\]\([^()\s]*\)$")
+_LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](\([^()\s]*\))")  # a link, its text holding no bracket
+
+
+def placed(piece: str, mark: str, before: str, after: str) -> str:
+    """An emphasis run `piece` (`**x**`, spaces around it kept outside its marks) between the characters
+    `before` and `after` ("" when not known), with the punctuation at the edge of its words moved
+    outside a mark that CommonMark would not read as one: `**Note:**text` is no bold (a punctuation
+    mark before the closing `**`, a letter after it), `**Note**:text` is. The words stay as they are;
+    a run all of punctuation loses its marks."""
+    core = piece.strip()
+    if mark == "`" or len(core) < 2 * len(mark) or not (core.startswith(mark) and core.endswith(mark)):
+        return piece
+    lead, trail = piece[: piece.index(core)], piece[piece.index(core) + len(core) :]
+    words = core[len(mark) : -len(mark)]
+    before, after = (lead[-1:] or before), (trail[:1] or after)
+    link = _LINK.fullmatch(words)
+    if link is not None and (_stuck("[", before) or _stuck(")", after)):  # the marks go inside the link
+        return f"{lead}[{mark}{link.group(1)}{mark}]{link.group(2)}{trail}"
+    head = tail = ""
+    if _stuck(words[:1], before):
+        cut = _leading_punctuation(words)
+        head, words = words[:cut], words[cut:]
+    if _stuck(words[-1:], after):
+        cut = _trailing_punctuation(words)
+        words, tail = words[:cut], words[cut:]
+    if not head and not tail:
+        return piece
+    return f"{lead}{head}{mark}{words}{mark}{tail}{trail}" if words else f"{lead}{head}{tail}{trail}"
+
+
+def _leading_punctuation(words: str) -> int:
+    """How many of the characters `words` starts with are punctuation that can move out of its marks:
+    up to a link, an image, a code span or an inner run's mark, which stay whole."""
+    cut = 0
+    while cut < len(words) and punctuation(words[cut]) and words[cut] not in _WHOLE + "[!":
+        cut += 1
+    return cut
+
+
+def _trailing_punctuation(words: str) -> int:
+    """Where the punctuation that ends `words` and can move out of its marks starts: back to a link's
+    or an image's target, a code span or an inner run's mark, which stay whole."""
+    cut = len(words)
+    while cut and punctuation(words[cut - 1]) and words[cut - 1] not in _WHOLE:
+        if _LINK_END.search(words[:cut]):
+            break
+        cut -= 1
+    return cut
+
+
+def _stuck(edge: str, beside: str) -> bool:
+    """Whether a mark between a word's edge character and the character beside it (outside the run)
+    fails to flank: the edge is punctuation and beside it is a letter or a digit."""
+    return punctuation(edge) and not _space(beside) and not punctuation(beside)

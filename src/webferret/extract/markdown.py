@@ -16,7 +16,7 @@ from lxml import etree
 from webferret.extract.blocks import hidden
 from webferret.extract.codeblocks import LINE_NUMBERS, CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
-from webferret.extract.emphasis import held, released, settled
+from webferret.extract.emphasis import held, placed, released, settled
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
 
@@ -647,6 +647,9 @@ class Renderer:
         if mark and mark == joinable and piece.startswith(mark):
             parts[-1] = parts[-1][: -len(mark)]
             piece = piece[len(mark) :]
+        elif mark:  # marks that render: `**Note**:text`, not `**Note:**text`
+            before = next((part[-1] for part in reversed(parts) if part), "")
+            piece = placed(piece, mark, before, tail[:1])
         parts.append(piece)
         if tail:
             parts.append(tail)
