@@ -295,6 +295,22 @@ def test_emphasis_ending_or_starting_in_punctuation_beside_a_letter_renders() ->
     assert "**" not in shown and shown.count("<strong>") == 3 and "<em>a</em>" in shown, shown
 
 
+def test_a_link_that_wraps_a_heading_keeps_the_heading_with_the_link_in_it() -> None:
+    """A listing's cards, `<a href><h2>Title</h2></a>`, read as paragraph links `[Title](...)`, their
+    headings lost (and with them the page's outline). The heading stays, the link in it; plain text
+    reads as it did."""
+    cards = (
+        "<a href='/one'><h2>First post</h2></a><p>About soil.</p>"
+        "<a href='/two'><div><h3>Second post</h3></div></a><p>About mulch.</p>"
+    )
+    assert render(cards) == (
+        "## [First post](https://example.org/one)\n\nAbout soil.\n\n"
+        "### [Second post](https://example.org/two)\n\nAbout mulch.\n"
+    )
+    as_text = to_text(html.fragment_fromstring(cards, create_parent="div"))
+    assert as_text.split("\n\n") == ["First post", "About soil.", "Second post", "About mulch.\n"]
+
+
 def test_headings_quotes_emphasis() -> None:
     out = render("<h2>Title <a href='#t'>¶</a></h2><blockquote><p>said <em>this</em></p></blockquote>")
     assert out == "## Title\n\n> said *this*\n"

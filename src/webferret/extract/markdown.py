@@ -37,6 +37,7 @@ _BLANKS = re.compile(r"\n{3,}")
 _LINE_BREAKS = re.compile(r" ?\n[\n ]*")
 _NOT_PROSE = re.compile(r"\s*(?:[-*+] |\d+[.)] |#|>|```|~~~|\|)")
 """A rendered block that is not a paragraph: a list, a heading, a quote, a code block, a table."""
+_HEADING_LINE = re.compile(r"(#{1,6} )(.+)")
 _TIGHT = re.compile(r"\n\n((?:- |\d+\. ))")
 _PERMALINK = re.compile(r"\s*[¶§🔗]+$|\s+#$")
 _WORDS = re.compile(r"\w+")
@@ -301,6 +302,8 @@ class Renderer:
             return [] if self.text else ["---"]
         if tag == "code":
             return self._pre(node)
+        if tag in ("a", "ref"):
+            return self._linked(node)
         return self.blocks(node)
 
     def _contents(self, node: etree._Element) -> bool:
@@ -348,7 +351,28 @@ class Renderer:
         tag = tag_name(node)
         if tag in BLOCK or tag in HEADINGS or tag in self._blocks or tag in ("hr", "head", "li", "item"):
             return True
+        if tag in ("a", "ref"):
+            return _wraps_heading(node)
         return tag == "code" and self._is_code_block(node)
+
+    def _linked(self, link: etree._Element) -> list[str]:
+        """The heading a link wraps, with the link in it: `## [Title](url)` (in a table cell, where a
+        heading is bold, `[**Title**](url)`)."""
+        made = self.blocks(link)
+        target = None if self.text else self.url(link.get("href") or link.get("target"))
+        if target is None:
+            return made
+        at = next((n for n, block in enumerate(made) if _HEADING_LINE.match(block)), None)
+        if at is None:
+            at = next((n for n, block in enumerate(made) if not _NOT_PROSE.match(block)), None)
+        if at is None or "](" in made[at]:
+            return made
+        heading = _HEADING_LINE.match(made[at])
+        mark, words = heading.groups() if heading else ("", made[at])
+        made[at] = f"{mark}[{link_label(words)}]({link_target(target)})"
+        if mark:
+            self._headings.add(made[at])
+        return made
 
     def _is_code_block(self, node: etree._Element) -> bool:
         """trafilatura's `<code>` is a block when it stands alone, holds several lines, or is one of the
@@ -719,6 +743,13 @@ def _literal_start(line: str) -> str:
         return line
     at = match.start() if match.group(1) else match.end()
     return f"{line[:at]}\\{line[at:]}"
+
+
+def _wraps_heading(link: etree._Element) -> bool:
+    """Whether a link wraps a heading and nothing else, as a listing's cards do:
+    `<a href><h2>Title</h2></a>`."""
+    heading = next(link.iterdescendants(*HEADINGS, "head"), None)
+    return heading is not None and "".join(link.itertext()).strip() == "".join(heading.itertext()).strip()
 
 
 def _in_a_row(items: list[str]) -> str:
