@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from lxml import etree, html
 
 from webferret.extract.markdown import to_markdown, to_text
@@ -309,6 +311,18 @@ def test_a_link_that_wraps_a_heading_keeps_the_heading_with_the_link_in_it() -> 
     )
     as_text = to_text(html.fragment_fromstring(cards, create_parent="div"))
     assert as_text.split("\n\n") == ["First post", "About soil.", "Second post", "About mulch.\n"]
+
+
+def test_a_pages_backslashes_and_character_references_read_as_written() -> None:
+    """A regex page's "use \\. to match a dot" rendered "use . to match a dot" (a backslash before
+    punctuation is an escape), and the words "&copy;" rendered ©. Both are escaped in Markdown;
+    plain text keeps them as they are."""
+    from markdown_it import MarkdownIt
+
+    words = "use \\. for a dot, C:\\Users\\*, a \\\\ b, \\<x> AT&T &copy; &#169; end\\"
+    out = render(f"<p>{escape(words)}</p>")
+    assert MarkdownIt("commonmark").render(out) == f"<p>{escape(words)}</p>\n", out
+    assert to_text(html.fragment_fromstring(f"<p>{escape(words)}</p>", create_parent="div")) == words + "\n"
 
 
 def test_headings_quotes_emphasis() -> None:

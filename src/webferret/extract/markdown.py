@@ -46,7 +46,11 @@ _WORDS = re.compile(r"\w+")
 _BLOCK_MARK = re.compile(r"(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|`{3,}|~{3,})|\d{1,9}(?=[.)](?:\s|$))")
 # what a block's marks add to its text (an escape before the page's own `*` or `_` among them)
 _MARKUP = re.compile(r"^(?:#{1,6} |> ?)|[\[\]*`]|\\(?=[*_])", re.MULTILINE)
-_TAG_OPEN = re.compile(r"(?<!\\)<(?=[A-Za-z/!?])")  # raw HTML or an autolink, to Markdown
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")  # raw HTML or an autolink, to Markdown
+# a backslash that Markdown reads as an escape (before ASCII punctuation), or as a line break at a
+# line's end, and what it reads as a character reference (`&copy;`, `&#169;`)
+_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
+_REFERENCE = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")
 _BREAK = re.compile(r"(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}")  # a thematic break
 _UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
 # what a script-filled element says until its script runs (the page was read without running it)
@@ -641,13 +645,19 @@ class Renderer:
     # -- inline --------------------------------------------------------------------------------
     def _text(self, text: str | None) -> str:
         """A text node's words. In Markdown a `<` that would open an HTML tag is escaped: the page's
-        "git log <commit>" said `<commit>`, which a Markdown reader takes for a tag and hides; its `*`
-        and `_` are held until their line is whole (`emphasis.settled` escapes those read as marks)."""
+        "git log <commit>" said `<commit>`, which a Markdown reader takes for a tag and hides; so are
+        a backslash a reader would take for an escape and a `&` that starts a character reference;
+        its `*` and `_` are held until their line is whole (`emphasis.settled` escapes those read as
+        marks)."""
         if not text:
             return ""
         text = _collapse(text)
         if self.text:
             return text
+        if "\\" in text:  # `\.` would read as an escaped `.`, its backslash lost
+            text = _BACKSLASH.sub(r"\\\\", text)
+        if "&" in text:  # the page's words "&copy;" would read as ©
+            text = _REFERENCE.sub(r"\\&", text)
         return held(text if "<" not in text else _TAG_OPEN.sub(r"\\<", text))
 
     def _inline_children(self, node: etree._Element, start: int = 0) -> str:
