@@ -700,3 +700,12 @@ def test_headings_over_nothing_at_the_end_are_left_out() -> None:
     assert render("<h2>Only</h2><h3>Headings</h3>") == "## Only\n\n### Headings\n"  # nothing else: kept
     as_text = to_text(html.fragment_fromstring(body + "<h3>Related Posts:</h3>", create_parent="div"))
     assert as_text == to_text(html.fragment_fromstring(body, create_parent="div"))
+
+
+def test_bold_before_an_empty_element_then_a_letter_renders() -> None:
+    """Substack's `<strong>Every creator is flying blind.</strong><strong><br></strong>Not because`:
+    trafilatura keeps the empty `<hi rend="#b"/>` and drops the break, so the bold read
+    `**...blind.**Not`, which renders its stars. The words after the empty element decide, as a tail's do."""
+    block = "<p><strong>Every creator is flying blind.</strong><strong><br></strong>Not because we care.</p>"
+    assert "**Every creator is flying blind**.Not because we care." in trafilaturas(block)
+    assert render("<p><b>Note:</b><span></span>text</p>") == "**Note**:text\n"

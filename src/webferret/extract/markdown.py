@@ -683,11 +683,21 @@ class Renderer:
             piece = piece[len(mark) :]
         elif mark:  # marks that render: `**Note**:text`, not `**Note:**text`
             before = next((part[-1] for part in reversed(parts) if part), "")
-            piece = placed(piece, mark, before, tail[:1])
+            piece = placed(piece, mark, before, tail[:1] or self._after_empty(child))
         parts.append(piece)
         if tail:
             parts.append(tail)
         return mark if mark and not tail and piece.endswith(mark) else ""
+
+    def _after_empty(self, node: etree._Element) -> str:
+        """The first character of the words after `node` when only elements with no words come between
+        (trafilatura leaves `<hi rend="#b"/>` where a page had `<strong><br></strong>`); "" when not known."""
+        for sibling in node.itersiblings():
+            if tag_name(sibling) in ("br", "lb") or "".join(sibling.itertext()):
+                return ""
+            if sibling.tail:
+                return self._text(sibling.tail)[:1]
+        return ""
 
     def inline(self, node: etree._Element) -> str:
         self._mark = ""
