@@ -38,12 +38,31 @@ def entry() -> None:
         code = main()
     except KeyboardInterrupt:  # Ctrl-C before the command's own handling began (its imports)
         code = _interrupted_early()
+    os._exit(flush_output(code))
+
+
+def flush_output(code: int) -> int:
+    """Flush stdout and stderr at a call's end; the call's exit code, or 1 when its output could not
+    be written (a full disk, a device that fails), said on stderr. A reader that left (`| head`) or
+    a closed stream changes nothing."""
     for stream in (sys.stdout, sys.stderr):
-        try:  # noqa: SIM105 - `contextlib` imports `collections` and `functools`, about 2 ms
+        try:
             stream.flush()
         except (BrokenPipeError, ValueError):  # a reader that left; a closed stream
             pass
-    os._exit(code)
+        except OSError as exc:
+            if stream is sys.stdout:
+                _say_unwritten(exc)
+            code = code or 1
+    return code
+
+
+def _say_unwritten(exc: OSError) -> None:
+    try:
+        sys.stderr.write(f"webferret: error: the output could not be written: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr fails too: the exit status says it
+        pass
 
 
 def _quiet_interrupt(unraisable: object) -> None:

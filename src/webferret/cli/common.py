@@ -270,9 +270,14 @@ def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXI
     if getattr(args, "json", False) or one_line:
         from webferret.present.envelopes import error_envelope
 
-        write_envelope(error_envelope(code, message), one_line=one_line)
-    else:
-        sys.stderr.write(f"webferret: error: {code}: {message}\n")
+        try:
+            write_envelope(error_envelope(code, message), one_line=one_line)
+            return exit_code
+        except BrokenPipeError:
+            raise
+        except OSError:  # stdout cannot be written (a full disk): said where it can be
+            pass
+    sys.stderr.write(f"webferret: error: {code}: {message}\n")
     return exit_code
 
 

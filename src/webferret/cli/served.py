@@ -33,6 +33,7 @@ from typing import Any, NoReturn
 
 from webferret.after_answer import hold, run_held
 from webferret.handoff import send_line
+from webferret.launch import flush_output
 
 MAX_REQUEST = 4 * 1024 * 1024
 """Largest request (argv + environment) a child reads, bytes."""
@@ -239,10 +240,7 @@ def _run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("webferret: interrupted\n")
         code = 130
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(BrokenPipeError, ValueError, OSError):
-            stream.flush()
-    return code
+    return flush_output(code)
 
 
 def _exit_code(value: object) -> int:

@@ -1,0 +1,53 @@
+"""A served call's output, as the same call without a server writes it: a stdout that cannot be
+written (a full disk) is a failed call."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+from test_serve import ALLOW, Served, _env
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    folder = Path(tempfile.mkdtemp(prefix="wf-serve-out-"))
+    served = Served(folder).wait_ready()
+    yield served
+    served.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _into_full_disk(
+    argv: list[str], serve: str, home: Path, **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    """`webferret ARGV` with its stdout on /dev/full (every write fails: no space left)."""
+    base = {k: v for k, v in _env(WEBFERRET_SERVE=serve).items() if k != "PYTHONUNBUFFERED"}
+    with open("/dev/full", "wb") as full:
+        return subprocess.run(
+            [sys.executable, "-m", "webferret", *argv],
+            env={**base, "WEBFERRET_HOME": str(home), **env},
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+
+
+@pytest.mark.parametrize("mode", [[], ["--json"], ["--jsonl"]])
+def test_output_that_cannot_be_written_fails_the_call(
+    server: Served, simweb: SimWeb, tmp_path: Path, mode: list[str]
+) -> None:
+    argv = ["fetch", simweb.url("/article"), *mode, *ALLOW]
+    for serve in (server.path, "off"):
+        done = _into_full_disk(argv, serve, tmp_path / serve.replace("/", "_"))
+        assert done.returncode == 1, (serve, done.stderr)
+        assert b"No space left on device" in done.stderr and b"Traceback" not in done.stderr
