@@ -1,5 +1,5 @@
-"""A served call's output, as the same call without a server writes it: a stdout that cannot be
-written (a full disk) is a failed call."""
+"""A served call's output, as the same call without a server writes it: unbuffered under the
+client's `PYTHONUNBUFFERED`, and a stdout that cannot be written (a full disk) is a failed call."""
 
 from __future__ import annotations
 
@@ -51,3 +51,13 @@ def test_output_that_cannot_be_written_fails_the_call(
         done = _into_full_disk(argv, serve, tmp_path / serve.replace("/", "_"))
         assert done.returncode == 1, (serve, done.stderr)
         assert b"No space left on device" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_served_call_is_unbuffered_as_its_client_asked(
+    server: Served, simweb: SimWeb, tmp_path: Path
+) -> None:
+    argv = ["fetch", simweb.url("/article"), "--json", *ALLOW]
+    served = _into_full_disk(argv, server.path, tmp_path / "served", PYTHONUNBUFFERED="1")
+    alone = _into_full_disk(argv, "off", tmp_path / "alone", PYTHONUNBUFFERED="1")
+    assert served.returncode == alone.returncode == 1
+    assert served.stderr == alone.stderr

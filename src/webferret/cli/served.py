@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import io
 import json
 import os
 import signal
@@ -203,20 +204,27 @@ def _become_client(request: dict[str, Any], fds: list[int]) -> None:
 
 
 def _fresh_stdio() -> None:
-    """Text streams on the new fds 0-2, buffered as a new process would buffer them, in the client's
-    `PYTHONIOENCODING` (`encoding[:errors]`) when it sets one."""
+    """Text streams on the new fds 0-2, buffered as a new process would buffer them (none written
+    ahead under the client's `PYTHONUNBUFFERED`), in the client's `PYTHONIOENCODING`
+    (`encoding[:errors]`) when it sets one."""
     asked, _, asked_errors = os.environ.get("PYTHONIOENCODING", "").partition(":")
+    unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
     for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
         old: Any = getattr(sys, name)
-        buffering = 1 if fd == 2 or os.isatty(fd) else -1  # 1: line-buffered
         encoding, errors = old.encoding, old.errors
         if asked and _known(asked):
             encoding = asked
         if asked_errors and fd != 2:  # stderr keeps backslashreplace, as Python's own does
             errors = asked_errors
-        stream = open(  # noqa: SIM115  # lives as long as this process
-            fd, mode, buffering, encoding=encoding, errors=errors, closefd=False
-        )
+        stream: io.TextIOWrapper
+        if unbuffered and mode == "w":  # as Python's own: every write goes straight to the fd
+            raw = open(fd, "wb", 0, closefd=False)  # noqa: SIM115  # lives as long as this process
+            stream = io.TextIOWrapper(raw, encoding, errors, line_buffering=False, write_through=True)
+        else:
+            buffering = 1 if fd == 2 or os.isatty(fd) else -1  # 1: line-buffered
+            stream = open(  # noqa: SIM115  # lives as long as this process
+                fd, mode, buffering, encoding=encoding, errors=errors, closefd=False
+            )
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
 
