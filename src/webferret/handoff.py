@@ -346,7 +346,9 @@ def _request(argv: list[str]) -> dict[str, Any]:
 
 
 def _relay(reader: LineReader, pid: int) -> int:
-    """Forward Ctrl-C/SIGTERM/SIGHUP to the child until its exit code arrives."""
+    """Forward Ctrl-C/SIGTERM/SIGHUP to the child until its exit code arrives: those this process
+    does not ignore (`nohup`, a script's background job ignoring Ctrl-C), as the call in-process
+    would not end by one it ignores."""
 
     forwarded: set[int] = set()
 
@@ -358,7 +360,8 @@ def _relay(reader: LineReader, pid: int) -> int:
             pass
 
     for signum in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP):
-        _signal.signal(signum, forward)
+        if _signal.getsignal(signum) != _signal.SIG_IGN:
+            _signal.signal(signum, forward)
     while True:
         try:
             message = reader.message()

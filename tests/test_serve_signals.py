@@ -1,0 +1,47 @@
+"""Signals a served call's client ignores (`nohup`, a script's background job) do not end the call,
+as they would not end the same call without a server."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from simweb import SimWeb
+from test_serve import ALLOW, Served, _env
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    folder = Path(tempfile.mkdtemp(prefix="wf-serve-sig-"))
+    served = Served(folder).wait_ready()
+    yield served
+    served.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("ignored", [signal.SIGHUP, signal.SIGINT])
+def test_a_signal_the_client_ignores_is_not_passed_on(
+    server: Served, simweb: SimWeb, ignored: signal.Signals
+) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webferret", "fetch", simweb.url("/slow"), "-q", *ALLOW],
+        env=_env(WEBFERRET_SERVE=server.path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(ignored, signal.SIG_IGN),  # as `nohup` leaves SIGHUP
+    )
+    deadline = time.monotonic() + 20
+    while not any(path == "/slow" for path, _ in simweb.requests):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.02)
+    proc.send_signal(ignored)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert b"Ferrets are curious animals" in out
