@@ -1,5 +1,6 @@
-"""A served call's output, as the same call without a server writes it: unbuffered under the
-client's `PYTHONUNBUFFERED`, and a stdout that cannot be written (a full disk) is a failed call."""
+"""A served call's output, as the same call without a server writes it: in the client's encoding,
+unbuffered under its `PYTHONUNBUFFERED`, and a stdout that cannot be written (a full disk) is a
+failed call."""
 
 from __future__ import annotations
 
@@ -61,3 +62,29 @@ def test_a_served_call_is_unbuffered_as_its_client_asked(
     alone = _into_full_disk(argv, "off", tmp_path / "alone", PYTHONUNBUFFERED="1")
     assert served.returncode == alone.returncode == 1
     assert served.stderr == alone.stderr
+
+
+def test_a_served_calls_encoding_is_its_clients_not_the_servers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = "<html><body><article><h1>Schnee</h1><p>" + "Ein Schneemann ☃ schläft im Bau. " * 8
+    page += "</p></article></body></html>"
+    monkeypatch.setenv("PYTHONIOENCODING", "latin-1")  # the server's, not its clients'
+    (tmp_path / "latin").mkdir(0o700)
+    served = Served(tmp_path / "latin").wait_ready()
+    monkeypatch.delenv("PYTHONIOENCODING")
+    try:
+        calls = {
+            serve: subprocess.run(
+                [sys.executable, "-m", "webferret", "extract", "-", "-q"],
+                env=_env(WEBFERRET_SERVE=serve, WEBFERRET_HOME=str(tmp_path / "home")),
+                input=page.encode(),
+                capture_output=True,
+                timeout=60,
+            )
+            for serve in (served.path, "off")
+        }
+    finally:
+        served.stop()
+    assert calls[served.path].returncode == calls["off"].returncode == 0, calls[served.path].stderr
+    assert calls[served.path].stdout == calls["off"].stdout and "☃".encode() in calls["off"].stdout

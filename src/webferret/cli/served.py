@@ -206,12 +206,12 @@ def _become_client(request: dict[str, Any], fds: list[int]) -> None:
 def _fresh_stdio() -> None:
     """Text streams on the new fds 0-2, buffered as a new process would buffer them (none written
     ahead under the client's `PYTHONUNBUFFERED`), in the client's `PYTHONIOENCODING`
-    (`encoding[:errors]`) when it sets one."""
+    (`encoding[:errors]`) when it sets one, else its locale's (`_locale_stdio`), never the server's."""
     asked, _, asked_errors = os.environ.get("PYTHONIOENCODING", "").partition(":")
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
+    default_encoding, default_errors = _locale_stdio()
     for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
-        old: Any = getattr(sys, name)
-        encoding, errors = old.encoding, old.errors
+        encoding, errors = default_encoding, "backslashreplace" if fd == 2 else default_errors
         if asked and _known(asked):
             encoding = asked
         if asked_errors and fd != 2:  # stderr keeps backslashreplace, as Python's own does
@@ -227,6 +227,27 @@ def _fresh_stdio() -> None:
             )
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
+
+
+COERCED_LOCALES = frozenset({"C", "POSIX", "C.UTF-8", "C.utf8", "UTF-8"})
+"""Locales whose stdin and stdout Python gives `surrogateescape` (the legacy ones and their UTF-8
+stand-ins)."""
+
+
+def _locale_stdio() -> tuple[str, str]:
+    """The encoding and errors a new Python process gives stdin and stdout in this (the client's)
+    environment, its `PYTHONIOENCODING` aside: UTF-8 in UTF-8 mode (`PYTHONUTF8=1`, or a C or POSIX
+    locale), else its locale's encoding."""
+    import locale
+
+    try:
+        name = locale.setlocale(locale.LC_CTYPE, "")  # as Python's start does, from LC_ALL/LC_CTYPE/LANG
+    except locale.Error:  # a locale that is not installed: Python stays in C
+        name = locale.setlocale(locale.LC_CTYPE, "C")
+    utf8_mode = os.environ.get("PYTHONUTF8")
+    if utf8_mode == "1" or (utf8_mode != "0" and name in ("C", "POSIX")):
+        return "utf-8", "surrogateescape"
+    return locale.getencoding(), "surrogateescape" if name in COERCED_LOCALES else "strict"
 
 
 def _known(encoding: str) -> bool:
