@@ -14,6 +14,11 @@ from webferret.extract.types import ExtractOptions
 
 def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
     """A one-page PDF drawing each `(y, font size, text)` at the left margin."""
+    return pdf_drawing(" ".join(f"BT /F1 {size:g} Tf 72 {y:g} Td ({text}) Tj ET" for y, size, text in lines))
+
+
+def pdf_drawing(content: str) -> bytes:
+    """A one-page PDF whose page draws `content` (PDF operators; fonts /F1 and /F2 are Helvetica)."""
     writer = PdfWriter()
     page = writer.add_blank_page(width=612, height=792)
     font = DictionaryObject(
@@ -24,14 +29,14 @@ def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
         }
     )
     page[NameObject("/Resources")] = DictionaryObject(
-        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}
+        {
+            NameObject("/Font"): DictionaryObject(
+                {NameObject("/F1"): writer._add_object(font), NameObject("/F2"): writer._add_object(font)}
+            )
+        }
     )
     stream = DecodedStreamObject()
-    stream.set_data(
-        " ".join(f"BT /F1 {size:g} Tf 72 {y:g} Td ({text}) Tj ET" for y, size, text in lines).encode(
-            "latin-1"
-        )
-    )
+    stream.set_data(content.encode("latin-1"))
     page[NameObject("/Contents")] = writer._add_object(stream)
     out = io.BytesIO()
     writer.write(out)
@@ -83,3 +88,17 @@ def test_runs_at_one_height_are_one_line_and_runs_that_miss_text_keep_the_lines(
     ]
     plain = "Weir Count\nStanley 1200\nPitlochry 5400"
     assert page_markdown([(600.0, 10.0, "Weir Count")], plain) == plain
+
+
+def test_runs_that_meet_without_a_gap_are_not_spaced_apart() -> None:
+    """A word or a comma drawn in another font within a line stays where it is: `bold, and`, not
+    `bold , and` (pypdf spaces runs apart where it sees a gap, and only there)."""
+    content = (
+        r"BT /F1 10 Tf 72 600 Td (The counts were ) Tj /F2 10 Tf (high) Tj /F1 10 Tf (, and the weir \() Tj "
+        r"/F2 10 Tf (Alder) Tj /F1 10 Tf (\) held.) Tj ET "
+        "BT /F1 10 Tf 72 580 Td (Weir) Tj 120 0 Td (Count) Tj ET"
+    )
+    text = extract_document(
+        pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert text.content.split("\n\n")[1:] == ["The counts were high, and the weir (Alder) held. Weir Count\n"]

@@ -31,6 +31,8 @@ _HYPHEN_END = re.compile(r"(\w)-$")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
 _LETTER = re.compile(r"\w")
+_CLOSING = frozenset(",.;:!?)]}%’”»")
+_OPENING = frozenset("([{‘“«")
 
 
 @dataclass
@@ -42,18 +44,30 @@ class Line:
 
 def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
     """The lines of a page from its runs of text `(y, font size, text)` in drawing order: runs at one
-    height (within half a font size) are one line."""
+    height (within half a font size) are one line, a space between runs, but not before a closing
+    mark or after an opening one where pypdf saw no gap (a word in another font and the comma after
+    it: `bold` + `, and` is `bold, and`; `(` + `Alder` + `)` is `(Alder)`)."""
     lines: list[Line] = []
-    for y, size, text in runs:
-        text = " ".join(text.split())
+    spaced = True
+    for y, size, raw in runs:
+        text = " ".join(raw.split())
         if not text:
+            spaced = spaced or bool(raw)
             continue
         if lines and abs(lines[-1].y - y) < max(size, 1.0) / 2:
-            lines[-1].text += " " + text
+            apart = spaced or raw[:1].isspace() or not _touching(lines[-1].text, text)
+            lines[-1].text += (" " if apart else "") + text
             lines[-1].size = max(lines[-1].size, size)
         else:
             lines.append(Line(y, size, text))
+        spaced = raw[-1:].isspace()
     return lines
+
+
+def _touching(before: str, after: str) -> bool:
+    """Whether two runs of one line that pypdf did not space apart meet at a mark that takes no space
+    on its inner side (words may still be apart: pypdf often leaves out the space between runs)."""
+    return after[0] in _CLOSING or before[-1] in _OPENING
 
 
 def page_markdown(runs: list[tuple[float, float, str]], plain: str) -> str:
