@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 
 from webferret.extract.document import extract_document
 from webferret.extract.pdflayout import Line, collect, page_markdown
@@ -18,7 +18,8 @@ def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
 
 
 def pdf_drawing(content: str) -> bytes:
-    """A one-page PDF whose page draws `content` (PDF operators; fonts /F1 and /F2 are Helvetica)."""
+    """A one-page PDF whose page draws `content` (PDF operators; fonts /F1 and /F2 are Helvetica, and
+    in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does)."""
     writer = PdfWriter()
     page = writer.add_blank_page(width=612, height=792)
     font = DictionaryObject(
@@ -28,10 +29,17 @@ def pdf_drawing(content: str) -> bytes:
             NameObject("/BaseFont"): NameObject("/Helvetica"),
         }
     )
+    ligatures = DictionaryObject(font)
+    ligatures[NameObject("/Encoding")] = DictionaryObject(
+        {NameObject("/Differences"): ArrayObject([NumberObject(1), NameObject("/fi"), NameObject("/fl")])}
+    )
     page[NameObject("/Resources")] = DictionaryObject(
         {
             NameObject("/Font"): DictionaryObject(
-                {NameObject("/F1"): writer._add_object(font), NameObject("/F2"): writer._add_object(font)}
+                {
+                    NameObject("/F1"): writer._add_object(font),
+                    NameObject("/F2"): writer._add_object(ligatures),
+                }
             )
         }
     )
@@ -102,3 +110,14 @@ def test_runs_that_meet_without_a_gap_are_not_spaced_apart() -> None:
         pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions()
     )
     assert text.content.split("\n\n")[1:] == ["The counts were high, and the weir (Alder) held. Weir Count\n"]
+
+
+def test_ligatures_are_the_letters_they_join() -> None:
+    """A TeX font draws `fi` and `fl` as one glyph; its text is the letters (`field`, not `ﬁeld`), so
+    the words are found by a search."""
+    content = "BT /F2 10 Tf 72 600 Td (The \001eld team logged the \002ow of each \001sh.) Tj ET"
+    for fmt in ("markdown", "text"):
+        text = extract_document(
+            pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions(format=fmt)
+        )
+        assert "The field team logged the flow of each fish." in text.content

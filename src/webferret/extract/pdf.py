@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import unicodedata
 from functools import partial
 
 from pypdf import PdfReader
@@ -25,6 +26,11 @@ from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
+_LIGATURES = str.maketrans(
+    {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in range(0xFB00, 0xFB07)}
+)
+"""The Latin ligatures a font draws as one glyph (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), as the letters they join: the text is
+searched and read by its words, and `ﬁle` is not `file`."""
 
 
 def _open(body: bytes, where: str) -> PdfReader:
@@ -69,7 +75,7 @@ def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], di
         except Exception as exc:  # a damaged page: pypdf raises many kinds
             unreadable[number] = _said(exc)
             text, runs = "", []
-        plain = _HYPHEN_BREAK.sub(r"\1\2", text).strip()
+        plain = _HYPHEN_BREAK.sub(r"\1\2", text.translate(_LIGATURES)).strip()
         texts.append(plain)
         markdowns.append(page_markdown(runs, plain) if plain else "")
     return texts, markdowns, unreadable
@@ -91,7 +97,7 @@ def _keep_run(
 ) -> None:
     """pypdf's `visitor_text`: a run of text with its height on the page and its font size as drawn."""
     if text.strip():
-        runs.append((tm[5] * cm[3] + cm[5], abs(size * tm[3] * cm[3]) or size, text))
+        runs.append((tm[5] * cm[3] + cm[5], abs(size * tm[3] * cm[3]) or size, text.translate(_LIGATURES)))
 
 
 def _unmarked(markdown: str) -> str:
