@@ -8,6 +8,7 @@ from pypdf import PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 
 from webferret.extract.document import extract_document
+from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Line, collect, page_markdown
 from webferret.extract.types import ExtractOptions
 
@@ -121,3 +122,23 @@ def test_ligatures_are_the_letters_they_join() -> None:
             pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions(format=fmt)
         )
         assert "The field team logged the flow of each fish." in text.content
+
+
+def test_a_compound_hyphenated_at_a_lines_end_keeps_its_hyphen() -> None:
+    """`infor-` + `mation` is one word broken by the typesetter; `self-` + `contained` and `well-` +
+    `known` (written whole elsewhere in the document) are compounds broken at their own hyphen."""
+    lines = [
+        (700, 10, "The well-known weir has a self-"),
+        (688, 10, "contained counter that logs infor-"),
+        (676, 10, "mation on each fish, and the well-"),
+        (664, 10, "known board reads it."),
+    ]
+    text = extract_document(pdf_of(lines), url=None, content_type="application/pdf", options=ExtractOptions())
+    assert text.content.split("\n\n")[1:] == [
+        "The well-known weir has a self-contained counter that logs information on each fish, and the "
+        "well-known board reads it.\n"
+    ]
+    plain = "a self-\ncontained infor-\nmation and well-\nknown, COVID-\n19 and well-\nformed"
+    assert unbroken(plain, compounds_of(["the well-known weir"])) == (
+        "a self-contained information and well-known, COVID-\n19 and wellformed"
+    )

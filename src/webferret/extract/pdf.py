@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.metadata import iso_date
+from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import page_markdown
 from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
@@ -25,7 +26,6 @@ from webferret.models import ErrorCode, FerretError
 from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
-_HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
 _LIGATURES = str.maketrans(
     {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in range(0xFB00, 0xFB07)}
 )
@@ -68,6 +68,7 @@ def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], di
             ErrorCode.UNSUPPORTED_CONTENT,
             f"the PDF at {where} cannot be read: its list of pages is damaged ({_said(exc)})",
         ) from None
+    read: list[tuple[str, list[tuple[float, float, str]]]] = []
     for number, page in enumerate(pages, start=1):
         runs: list[tuple[float, float, str]] = []
         try:
@@ -75,9 +76,12 @@ def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], di
         except Exception as exc:  # a damaged page: pypdf raises many kinds
             unreadable[number] = _said(exc)
             text, runs = "", []
-        plain = _HYPHEN_BREAK.sub(r"\1\2", text.translate(_LIGATURES)).strip()
+        read.append((text.translate(_LIGATURES), runs))
+    compounds = compounds_of([text for text, _ in read])
+    for text, runs in read:
+        plain = unbroken(text, compounds).strip()
         texts.append(plain)
-        markdowns.append(page_markdown(runs, plain) if plain else "")
+        markdowns.append(page_markdown(runs, plain, compounds) if plain else "")
     return texts, markdowns, unreadable
 
 

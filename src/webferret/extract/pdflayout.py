@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
 
+from webferret.extract.pdfhyphens import keeps_hyphen
+
 HEADING_SIZE = 1.15
 """A line set at least this many times the body text's size is a heading (if short)."""
 HEADING_WORDS = 20
@@ -27,7 +29,8 @@ KEPT_SHARE = 0.95
 """The runs must hold at least this share of the page's text (letters), else its lines are kept."""
 SHORT_LINE = 0.6
 """A line shorter than this share of the page's usual line, ending a sentence, ends its paragraph."""
-_HYPHEN_END = re.compile(r"(\w)-$")
+_HYPHEN_END = re.compile(r"(\w+)-$")
+_WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
 _LETTER = re.compile(r"\w")
@@ -70,9 +73,12 @@ def _touching(before: str, after: str) -> bool:
     return after[0] in _CLOSING or before[-1] in _OPENING
 
 
-def page_markdown(runs: list[tuple[float, float, str]], plain: str) -> str:
+def page_markdown(
+    runs: list[tuple[float, float, str]], plain: str, compounds: frozenset[str] = frozenset()
+) -> str:
     """A page as Markdown (see the module); `plain` (pypdf's text of the page) when the runs do not
-    hold its text."""
+    hold its text. `compounds`: the document's hyphenated words (`pdfhyphens`), which a line's end
+    does not make whole."""
     lines = collect(runs)
     letters = len(_LETTER.findall(plain))
     if not lines or sum(len(_LETTER.findall(line.text)) for line in lines) < KEPT_SHARE * letters:
@@ -94,7 +100,7 @@ def page_markdown(runs: list[tuple[float, float, str]], plain: str) -> str:
         apart = previous is None or _new_paragraph(previous, line, spacing, full)
         if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):
             if paragraph:
-                blocks.append(_joined(paragraph))
+                blocks.append(_joined(paragraph, compounds))
             paragraph = []
         if _heading(line, body):
             blocks.append(f"{levels[line.size]} {line.text}")
@@ -102,7 +108,7 @@ def page_markdown(runs: list[tuple[float, float, str]], plain: str) -> str:
             paragraph.append(line.text)
         previous = line
     if paragraph:
-        blocks.append(_joined(paragraph))
+        blocks.append(_joined(paragraph, compounds))
     return "\n\n".join(blocks)
 
 
@@ -118,12 +124,16 @@ def _heading(line: Line, body: float) -> bool:
     return line.size >= body * HEADING_SIZE and len(line.text.split()) <= HEADING_WORDS
 
 
-def _joined(lines: list[str]) -> str:
-    """A paragraph's lines as one: a word broken at a line's end by a hyphen made whole."""
+def _joined(lines: list[str], compounds: frozenset[str]) -> str:
+    """A paragraph's lines as one: a word broken at a line's end by a hyphen made whole (a compound
+    keeps its hyphen)."""
     text = lines[0]
     for line in lines[1:]:
-        if _HYPHEN_END.search(text) and line[:1].islower():
-            text = text[:-1] + line
+        broken = _HYPHEN_END.search(text)
+        if broken and line[:1].islower():
+            after = _WORD.match(line)
+            kept = after is not None and keeps_hyphen(broken.group(1), after.group(), compounds)
+            text = text + line if kept else text[:-1] + line
         else:
             text += " " + line
     return text

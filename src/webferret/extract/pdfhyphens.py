@@ -1,0 +1,40 @@
+"""A word hyphenated at a line's end in a PDF: made whole, unless it is a compound that keeps its hyphen.
+
+A typesetter breaks `information` as `infor-` + `mation`, and the hyphen is only the break's: the
+word is made whole. But it also breaks a compound at its own hyphen (`self-` + `contained`), and
+then the hyphen is the word's. Which one a break is, the document itself says: a compound is written
+whole on one line somewhere else in it (`self-contained`), and a word made with `self` keeps its
+hyphen in English.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COMPOUND = re.compile(r"\w+(?:-\w+)+")
+_BREAK = re.compile(r"(\w+)-\n(\w+)")
+_HEADS = frozenset({"self"})
+"""Words that open a hyphenated compound, not a word broken at a line's end."""
+
+
+def compounds_of(texts: list[str]) -> frozenset[str]:
+    """The hyphenated words these texts write whole on one line (casefolded): `self-contained`."""
+    return frozenset(word.casefold() for text in texts for word in _COMPOUND.findall(text))
+
+
+def keeps_hyphen(before: str, after: str, compounds: frozenset[str]) -> bool:
+    """Whether `before-` at a line's end and `after` on the next line are one compound, hyphen kept."""
+    head = before.rsplit("-", 1)[-1].casefold()
+    return head in _HEADS or f"{head}-{after}".casefold() in compounds
+
+
+def unbroken(text: str, compounds: frozenset[str]) -> str:
+    """`text` (lines) with each word hyphenated at a line's end made whole, or a compound kept."""
+
+    def whole(found: re.Match[str]) -> str:
+        before, after = found.group(1), found.group(2)
+        if not after[0].islower():  # `COVID-` + `19`, `Anglo-` + `Saxon`: not a broken word
+            return found.group()
+        return f"{before}-{after}" if keeps_hyphen(before, after, compounds) else before + after
+
+    return _BREAK.sub(whole, text)
