@@ -18,11 +18,10 @@ def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
     return pdf_drawing(" ".join(f"BT /F1 {size:g} Tf 72 {y:g} Td ({text}) Tj ET" for y, size, text in lines))
 
 
-def pdf_drawing(content: str) -> bytes:
-    """A one-page PDF whose page draws `content` (PDF operators; fonts /F1 and /F2 are Helvetica, and
-    in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does)."""
+def pdf_drawing(*contents: str) -> bytes:
+    """A PDF with a page drawing each of `contents` (PDF operators; fonts /F1 and /F2 are Helvetica,
+    and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does)."""
     writer = PdfWriter()
-    page = writer.add_blank_page(width=612, height=792)
     font = DictionaryObject(
         {
             NameObject("/Type"): NameObject("/Font"),
@@ -34,7 +33,7 @@ def pdf_drawing(content: str) -> bytes:
     ligatures[NameObject("/Encoding")] = DictionaryObject(
         {NameObject("/Differences"): ArrayObject([NumberObject(1), NameObject("/fi"), NameObject("/fl")])}
     )
-    page[NameObject("/Resources")] = DictionaryObject(
+    resources = DictionaryObject(
         {
             NameObject("/Font"): DictionaryObject(
                 {
@@ -44,9 +43,12 @@ def pdf_drawing(content: str) -> bytes:
             )
         }
     )
-    stream = DecodedStreamObject()
-    stream.set_data(content.encode("latin-1"))
-    page[NameObject("/Contents")] = writer._add_object(stream)
+    for content in contents:
+        page = writer.add_blank_page(width=612, height=792)
+        page[NameObject("/Resources")] = resources
+        stream = DecodedStreamObject()
+        stream.set_data(content.encode("latin-1"))
+        page[NameObject("/Contents")] = writer._add_object(stream)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -141,4 +143,24 @@ def test_a_compound_hyphenated_at_a_lines_end_keeps_its_hyphen() -> None:
     plain = "a self-\ncontained infor-\nmation and well-\nknown, COVID-\n19 and well-\nformed"
     assert unbroken(plain, compounds_of(["the well-known weir"])) == (
         "a self-contained information and well-known, COVID-\n19 and wellformed"
+    )
+
+
+def test_a_first_line_set_largest_is_the_title_though_the_other_pages_repeat_it() -> None:
+    """A manual whose name is its running header: the name, set large at the top of its first page,
+    is its title; a running header set in the body's size is not (`Field Journal`)."""
+    name = "BT /F1 20 Tf 72 740 Td (Shared Weir Database) Tj ET BT /F1 12 Tf 72 716 Td (Ann Smith) Tj ET"
+    header = "BT /F1 9 Tf 72 760 Td (Shared Weir Database) Tj ET"
+    body = "BT /F1 10 Tf 72 700 Td (The weirs count fish.) Tj ET"
+    pdf = pdf_drawing(name + body, header + body, header + body)
+    assert (
+        extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions()).title
+        == "Shared Weir Database"
+    )
+    journal = "BT /F1 10 Tf 72 760 Td (Field Journal) Tj ET"
+    first = journal + "BT /F1 20 Tf 72 720 Td (The Burrow Survey) Tj ET" + body
+    pdf = pdf_drawing(first, journal + body, journal + body)
+    assert (
+        extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions()).title
+        == "The Burrow Survey"
     )

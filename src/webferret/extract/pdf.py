@@ -154,7 +154,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         extra["unreadable_pages"] = [{"page": n, "error": why} for n, why in unreadable.items()]
     return Extracted(
         content_type="application/pdf",
-        title=info["title"] or first_line_title(texts) or file_name(url),
+        title=info["title"] or first_line_title(texts, _largest(markdowns[0])) or file_name(url),
         byline=info["author"],
         published=info["created"],
         modified=info["modified"],
@@ -164,6 +164,15 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         word_count=count_words(plain),
         extra=extra,
     )
+
+
+def _largest(markdown: str) -> str | None:
+    """The first of a page's lines set largest (its first `##` heading), or None."""
+    found = _LARGEST.search(markdown)
+    return found.group(1) if found else None
+
+
+_LARGEST = re.compile(r"^## (.+)$", re.M)
 
 
 def _marked(number: int, markdown: str, damaged: str | None) -> str:

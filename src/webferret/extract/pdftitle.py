@@ -3,7 +3,7 @@
 Many PDFs carry no /Title, or one their authoring tool made up ("untitled", "Microsoft Word -
 report.docx", "Document1"); their first page usually opens with the title itself. A first line is
 taken only when it reads like one: short, with words, not a page number and not a running header
-(a line that also opens or closes other pages).
+(a line that also opens or closes other pages), unless it is set larger than all else on the page.
 """
 
 from __future__ import annotations
@@ -40,14 +40,16 @@ def usable_title(value: str | None) -> str | None:
     return title
 
 
-def first_line_title(texts: list[str]) -> str | None:
-    """The first line of the first page that reads like a title, or None. `texts`: each page's text."""
+def first_line_title(texts: list[str], largest: str | None = None) -> str | None:
+    """The first line of the first page that reads like a title, or None. `texts`: each page's text;
+    `largest`: the first page's line set largest, which is its title even when the other pages repeat
+    it at their top (a manual's name as its running header)."""
     if not texts or not texts[0]:
         return None
     running = _running_lines(texts[1:])
     lines = [" ".join(line.split()) for line in texts[0].splitlines()]
     for line in [line for line in lines if line][:LINES_LOOKED_AT]:
-        if line.casefold() in running or not _reads_like_title(line):
+        if (line.casefold() in running and line != largest) or not _reads_like_title(line):
             continue
         return line
     return None
