@@ -164,3 +164,35 @@ def test_a_first_line_set_largest_is_the_title_though_the_other_pages_repeat_it(
         extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions()).title
         == "The Burrow Survey"
     )
+
+
+def test_running_headers_footers_and_page_numbers_are_left_out() -> None:
+    """What opens or closes page after page alike (a report's name, `Page 2 of 4`, a bare page
+    number) is not read between one page's last sentence and the next one's first; a heading that
+    repeats, a last line whose number is not the page's, and a two-page document's lone numbers are
+    kept."""
+
+    def page(number: int) -> str:
+        return (
+            "BT /F1 8 Tf 72 760 Td (Quarterly Water Report, Confidential) Tj ET "
+            "BT /F1 16 Tf 72 720 Td (Results) Tj ET "
+            f"BT /F1 10 Tf 72 690 Td (The weirs counted {number}00 fish this week.) Tj ET "
+            "BT /F1 10 Tf 72 660 Td (Signed off.) Tj ET "
+            f"BT /F1 10 Tf 72 630 Td (The board met on day {3 * number + 4}.) Tj ET "
+            f"BT /F1 8 Tf 300 40 Td (Page {number} of 4) Tj ET"
+        )
+
+    pdf = pdf_drawing(*(page(number) for number in range(1, 5)))
+    text = extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions())
+    assert "Quarterly" not in text.content and "of 4" not in text.content
+    assert text.content.split("<!-- page 3 -->\n\n")[1].split("\n\n")[:4] == [
+        "## Results",
+        "The weirs counted 300 fish this week. Signed off.",
+        "The board met on day 13.",
+        "<!-- page 4 -->",
+    ]
+    short = pdf_drawing(
+        *(f"BT /F1 10 Tf 72 700 Td (Total) Tj ET BT /F1 10 Tf 72 40 Td ({n}) Tj ET" for n in (7, 9))
+    )
+    kept = extract_document(short, url=None, content_type="application/pdf", options=ExtractOptions())
+    assert kept.content == "<!-- page 1 -->\n\nTotal 7\n\n<!-- page 2 -->\n\nTotal 9\n"

@@ -18,6 +18,7 @@ from pypdf.errors import PdfReadError, PyPdfError
 from webferret.extract.metadata import iso_date
 from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import page_markdown
+from webferret.extract.pdfrunning import without_running
 from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -146,6 +147,8 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
             f"the PDF at {where} has no text layer ({len(texts)} pages of images, e.g. a scan); "
             "it needs OCR, which webferret does not do",
         )
+    largest = _largest(markdowns[0])
+    markdowns = without_running(markdowns)
     markdown = "\n\n".join(_marked(n, text, unreadable.get(n)) for n, text in enumerate(markdowns, 1)) + "\n"
     plain = "\n\n".join(_unmarked(text) for text in markdowns if text) + "\n"
     info = _info(reader)
@@ -154,7 +157,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         extra["unreadable_pages"] = [{"page": n, "error": why} for n, why in unreadable.items()]
     return Extracted(
         content_type="application/pdf",
-        title=info["title"] or first_line_title(texts, _largest(markdowns[0])) or file_name(url),
+        title=info["title"] or first_line_title(texts, largest) or file_name(url),
         byline=info["author"],
         published=info["created"],
         modified=info["modified"],

@@ -58,9 +58,14 @@ def first_line_title(texts: list[str], largest: str | None = None) -> str | None
 def _reads_like_title(line: str) -> bool:
     if len(line) > MAX_TITLE_CHARS or len(line.split()) > MAX_TITLE_WORDS:
         return False
-    if _PAGE_NUMBER.match(line):
+    if is_page_number(line):
         return False
     return len(_LETTERS.findall(line)) >= 2
+
+
+def is_page_number(line: str) -> bool:
+    """Whether a line is only a page number: `12`, `iv`, `- 3 -`, `Page 2 of 9`."""
+    return bool(_PAGE_NUMBER.match(line.strip()))
 
 
 def _running_lines(texts: list[str]) -> set[str]:
