@@ -196,3 +196,16 @@ def test_running_headers_footers_and_page_numbers_are_left_out() -> None:
     )
     kept = extract_document(short, url=None, content_type="application/pdf", options=ExtractOptions())
     assert kept.content == "<!-- page 1 -->\n\nTotal 7\n\n<!-- page 2 -->\n\nTotal 9\n"
+
+
+def test_a_bullet_drawn_at_code_127_is_a_list_mark() -> None:
+    """WinAnsiEncoding draws a bullet at code 127 too (ReportLab's lists do); pypdf reads it as the
+    control DEL, which must neither vanish nor run the list's items together."""
+    content = "".join(
+        f"BT /F1 18 Tf 90 {y} Td (\\177 {item}) Tj ET"
+        for y, item in ((460, "Revenue up 12%"), (424, "Costs flat"), (388, "Hiring 3 engineers"))
+    )
+    text = extract_document(
+        pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert text.content.split("\n\n")[1:] == ["• Revenue up 12%", "• Costs flat", "• Hiring 3 engineers\n"]

@@ -28,10 +28,11 @@ from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 _LIGATURES = str.maketrans(
-    {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in range(0xFB00, 0xFB07)}
+    {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in range(0xFB00, 0xFB07)} | {"\x7f": "•"}
 )
 """The Latin ligatures a font draws as one glyph (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), as the letters they join: the text is
-searched and read by its words, and `ﬁle` is not `file`."""
+searched and read by its words, and `ﬁle` is not `file`. And the bullet that WinAnsiEncoding also
+draws at code 127 (PDF 1.7, Annex D; ReportLab's lists), which pypdf reads as the control DEL."""
 
 
 def _open(body: bytes, where: str) -> PdfReader:
