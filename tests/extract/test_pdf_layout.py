@@ -209,3 +209,24 @@ def test_a_bullet_drawn_at_code_127_is_a_list_mark() -> None:
         pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions()
     )
     assert text.content.split("\n\n")[1:] == ["• Revenue up 12%", "• Costs flat", "• Hiring 3 engineers\n"]
+
+
+def test_a_heading_set_on_two_lines_is_one_heading_and_the_whole_title() -> None:
+    """A title too long for one line goes on where its first line plainly does not end (a comma, `and`,
+    a next line in lower case or in brackets); a title page's authors, a line each, stay apart."""
+    lines = [
+        (740, 18, "Natural Sciences Citations and"),
+        (718, 18, "References, Author-Year"),
+        (696, 18, "and Numerical Schemes"),
+        (660, 14, "Ann Smith"),
+        (642, 14, "Bo Lee"),
+        (610, 10, BODY),
+        (598, 10, BODY),
+    ]
+    text = extract_document(pdf_of(lines), url=None, content_type="application/pdf", options=ExtractOptions())
+    assert text.content.split("\n\n")[1:4] == [
+        "## Natural Sciences Citations and References, Author-Year and Numerical Schemes",
+        "### Ann Smith",
+        "### Bo Lee",
+    ]
+    assert text.title == "Natural Sciences Citations and References, Author-Year and Numerical Schemes"

@@ -23,6 +23,8 @@ from webferret.extract.pdfhyphens import keeps_hyphen
 HEADING_SIZE = 1.15
 """A line set at least this many times the body text's size is a heading (if short)."""
 HEADING_WORDS = 20
+HEADING_SPACING = 1.4
+"""A heading's line this many times its size or less below the one before it goes on that heading."""
 PARAGRAPH_GAP = 1.2
 """A gap to the next line wider than this many times the usual line spacing ends a paragraph."""
 KEPT_SHARE = 0.95
@@ -34,6 +36,7 @@ _WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
 _LETTER = re.compile(r"\w")
+_GOES_ON = re.compile(r"(?:[,:&–—-]|\b(?:and|or|of|the|for|with|in|on|to|a|an|from|by))$")
 _CLOSING = frozenset(",.;:!?)]}%’”»")
 _OPENING = frozenset("([{‘“«")
 
@@ -102,7 +105,9 @@ def page_markdown(
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
             paragraph = []
-        if _heading(line, body):
+        if _heading(line, body) and previous is not None and _heading_goes_on(previous, line):
+            blocks[-1] += " " + line.text
+        elif _heading(line, body):
             blocks.append(f"{levels[line.size]} {line.text}")
         else:
             paragraph.append(line.text)
@@ -110,6 +115,17 @@ def page_markdown(
     if paragraph:
         blocks.append(_joined(paragraph, compounds))
     return "\n\n".join(blocks)
+
+
+def _heading_goes_on(previous: Line, line: Line) -> bool:
+    """Whether a heading's `line` is the next line of the heading before it (a title too long for one
+    line): the same size, a line's spacing below it, and plainly going on: the line before ends with a
+    comma or a word such as `and`, or this one opens in lower case or with a bracket (lines that are
+    each whole, such as a title page's authors, stay apart)."""
+    below = previous.y - line.y
+    if previous.size != line.size or not 0 < below <= line.size * HEADING_SPACING:
+        return False
+    return bool(_GOES_ON.search(previous.text)) or line.text[:1].islower() or line.text[:1] in "(["
 
 
 def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> bool:

@@ -42,8 +42,8 @@ def usable_title(value: str | None) -> str | None:
 
 def first_line_title(texts: list[str], largest: str | None = None) -> str | None:
     """The first line of the first page that reads like a title, or None. `texts`: each page's text;
-    `largest`: the first page's line set largest, which is its title even when the other pages repeat
-    it at their top (a manual's name as its running header)."""
+    `largest`: the first page's heading set largest, which is its title even when the other pages
+    repeat it at their top (a manual's name as its running header), and whole when it takes two lines."""
     if not texts or not texts[0]:
         return None
     running = _running_lines(texts[1:])
@@ -51,6 +51,8 @@ def first_line_title(texts: list[str], largest: str | None = None) -> str | None
     for line in [line for line in lines if line][:LINES_LOOKED_AT]:
         if (line.casefold() in running and line != largest) or not _reads_like_title(line):
             continue
+        if largest and largest.startswith(line) and _reads_like_title(largest):
+            return largest  # a title set on two lines, whole
         return line
     return None
 
