@@ -143,13 +143,14 @@ def _heading(line: Line, body: float) -> bool:
 def _joined(lines: list[str], compounds: frozenset[str]) -> str:
     """A paragraph's lines as one: a word broken at a line's end by a hyphen made whole (a compound
     keeps its hyphen)."""
-    text = lines[0]
-    for line in lines[1:]:
-        broken = _HYPHEN_END.search(text)
-        if broken and line[:1].islower():
+    parts = [lines[0]]
+    for before, line in pairwise(lines):
+        broken = _HYPHEN_END.search(before)  # the line before, not all the text so far: a long
+        if broken and line[:1].islower():  # paragraph (a code listing) is not searched again and again
             after = _WORD.match(line)
-            kept = after is not None and keeps_hyphen(broken.group(1), after.group(), compounds)
-            text = text + line if kept else text[:-1] + line
+            if after is None or not keeps_hyphen(broken.group(1), after.group(), compounds):
+                parts[-1] = parts[-1][:-1]
+            parts.append(line)
         else:
-            text += " " + line
-    return text
+            parts.append(" " + line)
+    return "".join(parts)
