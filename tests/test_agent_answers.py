@@ -125,3 +125,27 @@ async def test_a_redirect_to_another_origin_of_the_host_reads_its_robots_txt_pas
             answer = await tools.web_fetch(WebFetchArgs(urls=[f"{first.base}/a", f"{first.base}/b"]))
     assert [page["ok"] for page in answer.data["pages"]] == [True, True]
     assert [hit.path for hit in second.hits].count("/robots.txt") == 1
+
+
+async def test_a_long_page_s_structured_content_names_the_tool_calls_its_text_names(
+    web: Web, tmp_path: Path
+) -> None:
+    """`next` and `outline` of a first page are `web_open` calls at the page size asked, as the text
+    says: an agent reading the structured content has no CLI to run `webferret open --outline`."""
+    from webferret.mcp_tools import AgentTools, WebFetchArgs
+
+    sections = "".join(
+        f"<h2>Part {i}</h2><p>Part {i} says {i} ferrets sleep all day long.</p>" for i in range(40)
+    )
+    web.docs["/parts"] = Doc(article("Many parts", sections))
+    async with loopback_ferret(tmp_path, respect_robots=False) as ferret:
+        tools = AgentTools(ferret, ferret.settings)
+        fetched = await tools.web_fetch(WebFetchArgs(urls=[web.url("/parts")], max_tokens=100))
+        (entry,) = fetched.data["pages"]
+        opened = await tools.web_open(WebOpenArgs(handle=entry["handle"], max_tokens=100))
+    handle = entry["handle"]
+    outline = f'web_open(handle="{handle}", outline=true, max_tokens=100)'
+    for data, text in ((entry, fetched.text), (opened.data, opened.text)):
+        assert data["pages"] >= 3
+        assert data["next"] == f'web_open(handle="{handle}", page=2, max_tokens=100)' and data["next"] in text
+        assert data["outline"] == outline and outline in text

@@ -314,6 +314,16 @@ async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str
     return entry
 
 
+def as_tool_calls(entry: dict[str, Any], max_tokens: int | None) -> None:
+    """Name how to read on from a page's first page (`next`, `outline`) as the tool calls its text
+    names, at the page size the call asked for, not as the store's CLI commands."""
+    handle = entry["handle"]
+    if entry.get("page", 1) < entry.get("pages", 1):
+        entry["next"] = views.open_call(handle, entry["page"] + 1, max_tokens)
+    if entry.get("outline"):
+        entry["outline"] = views.outline_call(handle, max_tokens)
+
+
 class AgentTools:
     """One server's tools over one `Ferret`; search quotas are counted per client session."""
 
@@ -375,9 +385,8 @@ class AgentTools:
             page_tokens = args.max_tokens or self.settings.max_tokens
             read = await read_results(self.ferret, result, args.read, page_tokens)
             data["read"] = [page.model_dump(mode="json") for page in read]
-            for entry in data["read"]:  # the call that continues, as the text names it (not a command)
-                if entry.get("next"):
-                    entry["next"] = views.open_call(entry["handle"], entry["page"] + 1, args.max_tokens)
+            for entry in data["read"]:  # the calls that continue, as the text names them (not commands)
+                as_tool_calls(entry, args.max_tokens)
             if read:
                 text += "\n\n" + views.render_read(data["read"], data["results"], fence, args.max_tokens)
         return Answer(text, data)
@@ -451,7 +460,7 @@ class AgentTools:
             page = Page.failed(url, error) if error else next(fetched)
             entry = await first_page_entry(self.ferret, page, max_tokens)
             if entry.get("handle") and entry.get("page", 1) < entry.get("pages", 1):  # as the text says
-                entry["next"] = views.open_call(entry["handle"], entry["page"] + 1, args.max_tokens)
+                as_tool_calls(entry, args.max_tokens)
             entries.append(entry)
         if not any(entry["ok"] for entry in entries):
             code = entries[0]["error"]["code"]
@@ -560,6 +569,8 @@ class AgentTools:
             opened.handle, opened.page, opened.pages, args.max_tokens, outlined=outlined
         )
         data["next"] = views.open_call(opened.handle, opened.page + 1, args.max_tokens) if hint else None
+        if data.get("outline"):  # the call that lists its headings, as the text names it (not a command)
+            data["outline"] = views.outline_call(opened.handle, args.max_tokens)
         stored = await self.ferret.stored(args.handle)  # the header counts the document, not this page
         entry = views.opened_entry(data, stored.page.tokens if stored is not None else None)
         text = views.render_pages([entry], self.fence(), args.max_tokens)
