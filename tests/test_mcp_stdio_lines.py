@@ -33,6 +33,7 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
         SURROGATE,
         "garbage{",
         '{"jsonrpc":"2.0","id":9,"method":5}',
+        '{"jsonrpc":"2.0","id":10}',
         '{"jsonrpc":"2.0","id":8,"method":"tools/list"}',
     ]
     env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
@@ -49,7 +50,7 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
         process.stdin.write("\n".join(lines) + "\n")
         process.stdin.flush()
         answers = []
-        for _ in range(5):  # a line left unanswered fails the test, not hangs it
+        for _ in range(6):  # a line left unanswered fails the test, not hangs it
             assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
             answers.append(json.loads(process.stdout.readline()))
     finally:
@@ -58,6 +59,8 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
     by_id = {answer.get("id"): answer for answer in answers if answer.get("id") is not None}
     assert by_id[7]["error"]["code"] == -32700 and "Invalid JSON" in by_id[7]["error"]["message"]
     assert "tools" in by_id[8]["result"] and "capabilities" in by_id[1]["result"]
+    assert by_id[9]["error"]["code"] == -32600  # JSON with an id, but no message: answered by its id
+    assert by_id[9]["error"]["message"].startswith("Invalid request: method:")
+    assert by_id[10]["error"]["code"] == -32600 and "method: Field required" in by_id[10]["error"]["message"]
     unnamed = [answer["error"] for answer in answers if answer.get("id") is None]
-    assert sorted(error["code"] for error in unnamed) == [-32700, -32600]
-    assert any(error["message"].startswith("Invalid request: method:") for error in unnamed)
+    assert [error["code"] for error in unnamed] == [-32700]

@@ -241,6 +241,8 @@ def unreadable_line(exc: Exception) -> types.JSONRPCError:
             data = json.loads(raw)  # Python reads what the SDK refused, a lone surrogate say
         except ValueError:
             data = None
+    else:  # JSON, but no message: a problem of the object as a whole (a field missing) holds it
+        data = next((p["input"] for p in problems if isinstance(p.get("input"), dict)), None)
     ident = data.get("id") if isinstance(data, dict) else None
     if isinstance(ident, bool) or not isinstance(ident, int | str):
         ident = None
