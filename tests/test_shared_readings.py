@@ -112,3 +112,36 @@ async def test_a_reading_whose_budget_ran_out_is_read_again_for_a_later_caller(s
     assert failed.error is not None and failed.error.code == ErrorCode.TIMEOUT
     assert second.ok and second.title == "Late"  # not the first call's timeout
     assert len(served) == 2
+
+
+async def test_a_call_cancelled_as_anyio_cancels_closes_the_connection_it_was_reading(simweb: SimWeb) -> None:
+    """The MCP server's calls are cancelled by anyio (`notifications/cancelled`), which cancels again
+    at every await: the reading's cleanup must not be cancelled too, or the connection stays open
+    and its slot in the pool is taken for as long as the server runs."""
+    import anyio
+
+    started, gone = threading.Event(), threading.Event()
+
+    def drips(handler: Handler, web: SimWeb) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html")
+        handler.send_header("Content-Length", "100000")
+        handler.end_headers()
+        try:
+            for _ in range(400):
+                handler.wfile.write(b"<p>drip</p>")
+                handler.wfile.flush()
+                started.set()
+                if web.closing.wait(0.05):
+                    return
+        except OSError:
+            gone.set()
+
+    url = simweb.add("/drips", stream=drips)
+    async with Ferret(allow_hosts=["127.0.0.1"], respect_robots=False) as ferret:
+        async with anyio.create_task_group() as group:
+            group.start_soon(ferret.fetch, url)
+            assert await anyio.to_thread.run_sync(started.wait, 10)
+            group.cancel_scope.cancel()
+        closed = await anyio.to_thread.run_sync(gone.wait, 10)  # while the Ferret (its pool) is open
+    assert closed

@@ -12,6 +12,7 @@ cancellation cancels it, as it would have cancelled a reading of its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass
@@ -76,9 +77,16 @@ class Readings:
 
 
 async def _ended(task: asyncio.Task[Page]) -> Page | None:
-    """The page a cancelled reading finished anyway (stored as it was cancelled), or None."""
+    """The page a cancelled reading finished anyway (stored as it was cancelled), or None. The caller
+    waits for the reading's end through its cancellations, without passing them on: cancelled again
+    while it waits (anyio cancels at every await, as it does the MCP server's calls), it would
+    cancel the reading's cleanup, and the connection it was reading would stay open, its slot in
+    the pool taken for as long as the process runs."""
+    while not task.done():
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(task)
     try:
-        return await task
+        return task.result()
     except asyncio.CancelledError as stop:
         kept: Page | None = getattr(stop, "kept", None)
         return kept
