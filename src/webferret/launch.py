@@ -37,7 +37,7 @@ def entry() -> None:
 
         code = main()
     except KeyboardInterrupt:  # Ctrl-C before the command's own handling began (its imports)
-        code = interrupted_early()
+        code = _interrupted_early()
     os._exit(flush_output(code))
 
 
@@ -81,9 +81,9 @@ def _quiet_interrupt(unraisable: object) -> None:
     sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
 
 
-def interrupted_early() -> int:
-    """Ctrl-C before the command's own handling began (its imports, reading stdin's URL list):
-    said as a command says it (no traceback; with `--json`, its one envelope), exit status 130."""
+def _interrupted_early() -> int:
+    """Ctrl-C while the program started: said as a command says it (no traceback; with `--json`,
+    its one envelope), exit status 130."""
     if "--json" in sys.argv[1:] or "--jsonl" in sys.argv[1:]:
         try:
             from webferret.models import Envelope

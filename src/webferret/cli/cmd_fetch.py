@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _prefork(args: argparse.Namespace) -> None:
-    from webferret.cli.url_list import read_stdin_list, reads_lists
+    from webferret.cli.url_list import reads_lists
 
     if not args.urls and not args.urls_from:  # a usage error like any other missing argument
         args.parser.error("the following arguments are required: URL (or - or --urls-from FILE)")
@@ -86,7 +86,6 @@ def _prefork(args: argparse.Namespace) -> None:
     check_agent_view(args, ("json", "quiet"))
     listed = reads_lists(args.urls, args.urls_from or ())
     start_early(LISTED_PAGES if listed else len(args.urls), stoplists=False)
-    args.stdin_urls = read_stdin_list(args.urls, args.urls_from or ())  # Ctrl-C ends the read
 
 
 def _browser_tier(args: argparse.Namespace) -> str | None:
@@ -115,7 +114,7 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.cli.url_list import gather_urls
     from webferret.ferret import Ferret
 
-    args.urls = gather_urls(args.urls, args.urls_from or (), getattr(args, "stdin_urls", None))
+    args.urls = gather_urls(args.urls, args.urls_from or ())
     settings = settings_from_args(args)
     done: dict[str, Any] = {}  # pages finished so far, by URL
     lines = _lines(args, settings)

@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 
 from webferret.after_answer import hold, run_held
 from webferret.handoff import send_line
-from webferret.launch import flush_output, interrupted_early
+from webferret.launch import flush_output
 
 MAX_REQUEST = 4 * 1024 * 1024
 """Largest request (argv + environment) a child reads, bytes."""
@@ -266,8 +266,9 @@ def _run(argv: list[str]) -> int:
         code = main(argv)
     except SystemExit as exc:  # argparse: usage errors (2), --version (0)
         code = _exit_code(exc.code)
-    except KeyboardInterrupt:  # Ctrl-C before the command's own handling began (reading stdin's list)
-        code = interrupted_early()
+    except KeyboardInterrupt:
+        sys.stderr.write("webferret: interrupted\n")
+        code = 130
     return flush_output(code)
 
 

@@ -26,20 +26,10 @@ def parse_url_lines(lines: Iterable[str]) -> list[str]:
     return urls
 
 
-def read_stdin_list(arguments: Sequence[str], lists: Sequence[str]) -> list[str] | None:
-    """Standard input's list when the call names it once (as `-` or `--urls-from -`), else None.
-    Read before the call's event loop runs: there, a first Ctrl-C only cancels the call at its next
-    wait, so a read from a terminal went on until end of input."""
-    if [*arguments, *lists].count(STDIN) != 1:
-        return None
-    return parse_url_lines(sys.stdin)
-
-
-def _read_list(name: str, stdin: list[str] | None = None) -> list[str]:
-    """The URLs of the list file `name` (`-`: standard input, or its list read already); an
-    unreadable file is a usage error."""
+def _read_list(name: str) -> list[str]:
+    """The URLs of the list file `name` (`-`: standard input); an unreadable file is a usage error."""
     if name == STDIN:
-        return parse_url_lines(sys.stdin) if stdin is None else stdin
+        return parse_url_lines(sys.stdin)
     try:
         text = Path(name).read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
@@ -50,10 +40,9 @@ def _read_list(name: str, stdin: list[str] | None = None) -> list[str]:
     return parse_url_lines(text.splitlines())
 
 
-def gather_urls(arguments: Sequence[str], lists: Sequence[str], stdin: list[str] | None = None) -> list[str]:
-    """The URLs given as arguments (`-` expands to standard input's list, in its place, or `stdin`
-    when it was read already), then those of each `--urls-from` file. Standard input can be named
-    once (as `-` or `--urls-from -`)."""
+def gather_urls(arguments: Sequence[str], lists: Sequence[str]) -> list[str]:
+    """The URLs given as arguments (`-` expands to standard input's list, in its place), then those of
+    each `--urls-from` file. Standard input can be named once (as `-` or `--urls-from -`)."""
     if not arguments and not lists:
         message = "no URLs given: name them, or `-` to read them from standard input, or --urls-from FILE"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
@@ -61,9 +50,9 @@ def gather_urls(arguments: Sequence[str], lists: Sequence[str], stdin: list[str]
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "standard input (-) can be read only once")
     urls: list[str] = []
     for name in arguments:
-        urls.extend(_read_list(STDIN, stdin) if name == STDIN else [name])
+        urls.extend(_read_list(STDIN) if name == STDIN else [name])
     for name in lists:
-        urls.extend(_read_list(name, stdin))
+        urls.extend(_read_list(name))
     if not urls:
         named = " and ".join(name if name != STDIN else "standard input" for name in [*arguments, *lists])
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"no URLs given: {named} held none")
