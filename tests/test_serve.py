@@ -75,13 +75,21 @@ class Served:
             self.proc.stderr.close()
 
 
+def serving(prefix: str) -> Iterator[Served]:
+    """A server in a new folder named from `prefix`, ready; stopped and its folder removed after
+    (a module's fixture yields from it)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    served = Served(folder).wait_ready()
+    try:
+        yield served
+    finally:
+        served.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[Served]:
-    folder = Path(tempfile.mkdtemp(prefix="wf-serve-"))
-    served = Served(folder).wait_ready()
-    yield served
-    served.stop()
-    shutil.rmtree(folder, ignore_errors=True)
+    yield from serving("wf-serve-")
 
 
 def client(

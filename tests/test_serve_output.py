@@ -5,27 +5,21 @@ failed call."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from simweb import SimWeb
-from test_serve import ALLOW, Served, _env
+from test_serve import ALLOW, Served, _env, serving
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Served]:
-    folder = Path(tempfile.mkdtemp(prefix="wf-serve-out-"))
-    served = Served(folder).wait_ready()
-    yield served
-    served.stop()
-    shutil.rmtree(folder, ignore_errors=True)
+    yield from serving("wf-serve-out-")
 
 
 def _into_full_disk(

@@ -3,27 +3,20 @@ as they would not end the same call without a server."""
 
 from __future__ import annotations
 
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from simweb import SimWeb
-from test_serve import ALLOW, Served, _env
+from test_serve import ALLOW, Served, _env, serving
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Served]:
-    folder = Path(tempfile.mkdtemp(prefix="wf-serve-sig-"))
-    served = Served(folder).wait_ready()
-    yield served
-    served.stop()
-    shutil.rmtree(folder, ignore_errors=True)
+    yield from serving("wf-serve-sig-")
 
 
 @pytest.mark.parametrize("ignored", [signal.SIGHUP, signal.SIGINT])
