@@ -366,7 +366,7 @@ class AgentTools:
         )
         from webferret.search.reading import check_read
 
-        check_read(args.read, options.verify)  # before a search is spent
+        check_read(args.read, options.verify, args.max_tokens, "max_tokens")  # before a search is spent
         self._spend_search(session)
         try:
             result = await self.ferret.search(args.query, options)

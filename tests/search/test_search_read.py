@@ -76,3 +76,19 @@ def test_a_read_the_search_cannot_answer_is_refused(
     assert "it cannot go without verify" in capsys.readouterr().err
     assert _search(searx, tmp_path, "--page-tokens", "500", "--json") == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_argument"
+
+
+async def test_web_search_refuses_max_tokens_without_read(tmp_path: Path, searx: SearxServer) -> None:
+    """`max_tokens` sizes the pages `read` answers: without `read` it was dropped without a word."""
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools, WebSearchArgs
+    from webferret.models import FerretError
+
+    settings = load_settings(home=tmp_path, allow_hosts=["127.0.0.1"], searxng_url=searx.url)
+    async with Ferret(settings) as ferret:
+        tools = AgentTools(ferret, settings)
+        with pytest.raises(FerretError) as refused:
+            await tools.web_search(WebSearchArgs(query="ferret", engines=["searxng"], max_tokens=500))
+    assert refused.value.code == "invalid_argument"
+    assert refused.value.message == "max_tokens is the size of read's pages: give read N"

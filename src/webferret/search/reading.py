@@ -19,14 +19,17 @@ if TYPE_CHECKING:
     from webferret.store.types import OpenedPage
 
 
-def check_read(read: int | None, verify: bool, page_tokens: int | None = None) -> None:
+def check_read(
+    read: int | None, verify: bool, page_tokens: int | None = None, size: str = "page_tokens"
+) -> None:
     """Refuse (`invalid_argument`) a read the search cannot answer: pages read without verification
-    (which is what reads them), or a page size without pages to read."""
+    (which is what reads them), or a page size (named as the caller's face names it, `size`) without
+    pages to read."""
     if read and not verify:
         message = "read answers the pages the search's verification read: it cannot go without verify"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     if page_tokens is not None and not read:
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, "page_tokens is the size of read's pages: give read N")
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{size} is the size of read's pages: give read N")
 
 
 async def search_and_read(
