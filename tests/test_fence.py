@@ -101,3 +101,9 @@ def test_a_handle_keeps_plain_spaces_beside_it_so_it_is_copied_alone() -> None:
     marked = datamark("## docs.x.org~0123456789ab page 2 (score 1.5)")
     assert marked == f"## docs.x.org~0123456789ab page{DATAMARK}2{DATAMARK}(score{DATAMARK}1.5)"
     assert datamark("(a.org~0123456789ab · 12 tokens)").startswith("(a.org~0123456789ab ·")
+
+
+def test_a_url_keeps_plain_spaces_beside_it_so_it_is_copied_alone() -> None:
+    """A search result's URL was glued to the next word (`http://a.org/longˆ(31614ˆtokens`)."""
+    marked = datamark("- http://a.org/long (31614 tokens) see https://b.org/x now")
+    assert marked == f"- http://a.org/long (31614{DATAMARK}tokens){DATAMARK}see https://b.org/x now"

@@ -136,15 +136,16 @@ def datamark(text: str, mark: str = DATAMARK) -> str:
     return "\n".join(_datamark_line(line, mark) for line in text.split("\n"))
 
 
-_HANDLE = re.compile(r"~[0-9a-f]{12}(?![0-9a-z])")
-"""A word that holds a handle (`site~hash12`): a space, not the mark, stays beside it, so the handle
-is copied as it is (`web_open(handle=...)`), never with the next word glued to it."""
+_HANDLE = re.compile(r"~[0-9a-f]{12}(?![0-9a-z])|^[(<\[]?https?://", re.IGNORECASE)
+"""A word that holds a handle (`site~hash12`) or is a URL: a space, not the mark, stays beside it, so
+it is copied as it is (`web_open(handle=...)`, `web_fetch(urls=[...])`), never with the next word
+glued to it."""
 
 
 def _datamark_line(line: str, mark: str) -> str:
     stripped = line.lstrip(" \t")
     indent = line[: len(line) - len(stripped)]
-    if "~" not in stripped:  # no handle in the line: every space is marked
+    if "~" not in stripped and "://" not in stripped:  # no handle nor URL in the line: every space marked
         return indent + re.sub(r"[ \t]+", mark, stripped.rstrip(" \t"))
     words = re.split(r"[ \t]+", stripped.rstrip(" \t"))
     joined = [words[0]]
