@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from simweb import SimWeb
 from storeweb import Doc, Web, article, loopback_ferret
 
 from webferret.mcp_tools import WebOpenArgs
@@ -149,3 +151,21 @@ async def test_a_long_page_s_structured_content_names_the_tool_calls_its_text_na
         assert data["pages"] >= 3
         assert data["next"] == f'web_open(handle="{handle}", page=2, max_tokens=100)' and data["next"] in text
         assert data["outline"] == outline and outline in text
+
+
+async def test_a_map_whose_start_fails_and_that_lists_nothing_is_a_tool_error(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    """As the CLI's `map` fails (exit 1) and `web_crawl` that read no page is a tool error: it was an
+    ok answer of 0 URLs."""
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.mcp_tools import AgentTools, WebMapArgs
+    from webferret.models import FerretError
+
+    simweb.add("/gone", "<p>gone</p>", status=404)
+    settings = load_settings(home=tmp_path, allow_hosts=["127.0.0.1"])
+    async with Ferret(settings) as ferret:
+        with pytest.raises(FerretError) as failed:
+            await AgentTools(ferret, settings).web_map(WebMapArgs(url=simweb.url("/gone")))
+    assert failed.value.code == "http_error" and "no sitemap listed a URL" in failed.value.message

@@ -536,6 +536,12 @@ class AgentTools:
         )
         fetch = self.ferret.fetch_options(admit=self._admission)
         result = await self.ferret.map_site(args.url, options, fetch=fetch, fresh=bool(args.fresh))
+        if not result.urls and result.start_error is not None:  # nothing to go on: failed, as the CLI's map
+            said = result.start_error.message
+            raise FerretError(
+                result.start_error.code,
+                f"the start page could not be read, and no sitemap listed a URL: {said}",
+            )
         data = result.model_dump(mode="json")
         return Answer(views.render_map(data, self.fence()), data)
 
