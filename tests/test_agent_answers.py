@@ -169,3 +169,25 @@ async def test_a_map_whose_start_fails_and_that_lists_nothing_is_a_tool_error(
         with pytest.raises(FerretError) as failed:
             await AgentTools(ferret, settings).web_map(WebMapArgs(url=simweb.url("/gone")))
     assert failed.value.code == "http_error" and "no sitemap listed a URL" in failed.value.message
+
+
+async def test_a_passage_page_past_the_cap_says_it_is_the_cap(tmp_path: Path) -> None:
+    """Past the last page of a search that filled `MAX_PASSAGES`, the count said was the cap, as if
+    that many had matched."""
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.limits import MAX_PASSAGES
+    from webferret.mcp_tools import PASSAGES, AgentTools
+
+    store = PageStore.in_home(tmp_path)
+    for number in range(MAX_PASSAGES + 20):
+        store.put(
+            Page(url=f"https://a.example/{number}", ok=True, content=f"Ferret {number} naps in a tunnel.")
+        )
+    store.close()
+    settings = load_settings(home=tmp_path)
+    async with Ferret(settings) as ferret:
+        past = MAX_PASSAGES // PASSAGES + 1
+        answer = await AgentTools(ferret, settings).web_open(WebOpenArgs(search="ferret naps", page=past))
+    assert answer.data["passages"] == []
+    assert f"its best {MAX_PASSAGES} passages (pages 1-{past - 1})" in answer.text

@@ -667,6 +667,10 @@ class AgentTools:
         text = views.render_passages(data, self.fence(), page_tokens=counted_in)
         if more:
             text += f"\nThe next {PASSAGES} passages: {data['next']}."
+        elif not shown and start and len(found) >= MAX_PASSAGES:  # the cap, not what matched
+            last = -(-MAX_PASSAGES // PASSAGES)
+            best = f"a search answers its best {MAX_PASSAGES} passages (pages 1-{last})"
+            text += f"\nPage {page} is past the last: {best}."
         elif not shown and start:
             text += f"\nPage {page} is past the last of the {len(found)} passages found."
         return Answer(text, data)
