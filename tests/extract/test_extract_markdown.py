@@ -205,20 +205,32 @@ def test_links_with_parentheses_or_a_lone_bracket_stay_links() -> None:
     assert "[[1]](https://example.org/y)" in out  # brackets that pair up are left as they are
 
 
+def _code_spans(markdown: str) -> list[str]:
+    """The inline code spans a CommonMark reader finds in `markdown`."""
+    from markdown_it import MarkdownIt
+
+    return [
+        child.content
+        for token in MarkdownIt("commonmark").parse(markdown)
+        for child in token.children or []
+        if child.type == "code_inline"
+    ]
+
+
 def test_inline_code_with_backticks_is_one_code_span() -> None:
     """The fence of inline code is a run of backticks that no run inside it matches: `` ` `` for
     "a`b" would close at its backtick, and `` `` `` for "``" at its pair."""
-    from markdown_it import MarkdownIt
-
     for code in ("a`b", "``", "a``b", "`x` and ``y``", "```"):
         out = render(f"<p>Say <code>{code}</code> now</p>")
-        spans = [
-            child.content
-            for token in MarkdownIt("commonmark").parse(out)
-            for child in token.children or []
-            if child.type == "code_inline"
-        ]
+        spans = _code_spans(out)
         assert spans == [code], (code, out)
+
+
+def test_code_spans_that_touch_stay_two() -> None:
+    """`<code>a</code><code>b (</code>` (a manual's syntax line) read as one span holding backticks."""
+    out = render("<p>Use <code>join_condition</code><code>USING (</code> here</p>")
+    spans = _code_spans(out)
+    assert spans == ["join_condition", "USING ("], out
 
 
 def test_a_paragraph_that_starts_with_a_block_mark_stays_a_paragraph() -> None:

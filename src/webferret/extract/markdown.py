@@ -684,6 +684,8 @@ class Renderer:
         elif mark:  # marks that render: `**Note**:text`, not `**Note:**text`
             before = next((part[-1] for part in reversed(parts) if part), "")
             piece = placed(piece, mark, before, tail[:1] or self._after_empty(child))
+        if piece.startswith("`") and next((part for part in reversed(parts) if part), "").endswith("`"):
+            parts.append(" ")  # two code spans that touch would read as one holding backticks
         parts.append(piece)
         if tail:
             parts.append(tail)
