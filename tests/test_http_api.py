@@ -509,3 +509,17 @@ def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWe
     assert answer is not None and answer.status_code == 200, err
     assert "Ferret process" in answer.text and f"listening on http://127.0.0.1:{port}/" in err
     assert "Traceback" not in err  # SIGTERM ends it (uvicorn then ends by the signal it caught)
+
+
+def test_an_option_header_written_in_utf8_is_read_as_written(api: Api, simweb: SimWeb) -> None:
+    body = (
+        "<html><head><title>Ads</title></head><body><article><h1>Ferret care</h1>"
+        f"<p>{'Ferrets sleep most of the day and play hard when awake. ' * 4}</p>"
+        '<p class="anzeige-ä">Sponsored ferret food advert that the caller wants excluded here.</p>'
+        "</article></body></html>"
+    )
+    url = simweb.add("/api/umlaut-class", body, headers=HTML)
+    read = api.client.get(f"/r/{url}", headers={"X-Webferret-Exclude": ".anzeige-ä".encode()})
+    assert read.status_code == 200, read.text
+    assert "Ferrets sleep" in read.text
+    assert "Sponsored" not in read.text

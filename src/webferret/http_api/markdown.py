@@ -81,8 +81,18 @@ def options(headers: list[tuple[str, str]], path: str = "url") -> list[tuple[str
             option = name.lower()[len(OPTION_HEADER) :].replace("-", "_")
             if option in (path, f"{path}s", "query"):
                 raise ParamError(f"header {name}: the {'URL' if path == 'url' else 'query'} is the path")
-            given.append((option, value))
+            given.append((option, _utf8(value)))
     return given
+
+
+def _utf8(value: str) -> str:
+    """A header's value as the client wrote it: the server reads its bytes as Latin-1, a client
+    such as curl sends them as UTF-8 (`X-Webferret-Exclude: .anzeige-ä`); bytes that are no UTF-8
+    stay Latin-1."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
 
 
 def reader_target(written: str, query: str) -> str:
