@@ -431,6 +431,9 @@ def test_params_from_a_query_string() -> None:
     # `n` is written `results` on every endpoint that takes it, as the README says
     assert FindParams.from_query([("q", "x"), ("results", "3")]).n == 3
     assert StoredParams.checked({"results": 3}).n == 3
+    # a list given under both its names is told to come as one list, not that it takes one value
+    with pytest.raises(ParamError, match="it takes its values as one list"):
+        FetchParams.checked({"url": ["a"], "urls": ["b"]})
 
 
 def test_the_guard_refuses_pages_and_strange_hosts_and_wants_the_token(

@@ -73,9 +73,8 @@ class Params(BaseModel):
         for written, value in given.items():
             name = spelled.get(written, written)
             if name in named:
-                raise ParamError(
-                    f"parameter {name!r} is given twice (as {written!r} too): it takes one value"
-                )
+                wants = "its values as one list, under one name" if name in repeated else "one value"
+                raise ParamError(f"parameter {name!r} is given twice (as {written!r} too): it takes {wants}")
             named[name] = [value] if name in repeated and isinstance(value, str) else value
         try:
             return cls.model_validate(named)
