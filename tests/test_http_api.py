@@ -526,3 +526,11 @@ def test_an_option_header_written_in_utf8_is_read_as_written(api: Api, simweb: S
     assert read.status_code == 200, read.text
     assert "Ferrets sleep" in read.text
     assert "Sponsored" not in read.text
+
+
+def test_extract_refuses_a_form_upload_rather_than_read_its_wrapping(api: Api) -> None:
+    html = article_html("Ferret notes", 3).encode()
+    uploaded = api.client.post("/extract", files={"file": ("notes.html", html, "text/html")})
+    assert uploaded.status_code == 400, uploaded.text[:300]
+    error = uploaded.json()["error"]
+    assert error["code"] == "invalid_argument" and "--data-binary" in error["message"]

@@ -175,10 +175,16 @@ def _extractor(max_bytes: int) -> View:
         from webferret.present.pages import clip_page
 
         asked = ExtractParams.from_query(request.query_params.multi_items())
+        kind = request.headers.get("content-type", "")
+        if kind.split(";")[0].strip().lower() == "multipart/form-data":  # `curl -F file=@page.html`
+            raise ParamError(
+                "/extract takes the document itself as the body, not a multipart form: "
+                "curl --data-binary @FILE -H 'Content-Type: text/html' (its kind), not -F"
+            )
         body = await read_body(request, max_bytes, "the document")
         ferret = request.app.state.ferret
         xopts = extract_options_of(ferret, asked)
-        page = await page_of(ferret, body, request.headers.get("content-type"), asked.url, xopts)
+        page = await page_of(ferret, body, kind or None, asked.url, xopts)
         return answer(pages_envelope([clip_page(page, asked.max_chars)]))
 
     return extractor
