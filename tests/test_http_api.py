@@ -238,7 +238,12 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         (
             api.client.post("/fetch", content=b"[1]", headers={"content-type": "application/json"}),
             400,
-            "not an object",
+            "the body is an array, not a JSON object",
+        ),
+        (  # named as JSON names it, not as Python does (NoneType)
+            api.client.post("/fetch", content=b"null", headers={"content-type": "application/json"}),
+            400,
+            "the body is null, not a JSON object",
         ),
         (
             api.client.post("/fetch", content=b"{", headers={"content-type": "application/json"}),

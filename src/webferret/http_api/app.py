@@ -111,8 +111,16 @@ async def _body(request: Request) -> dict[str, Any]:
         why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
         raise ParamError(f"the body is no JSON: {why}") from None
     if not isinstance(given, dict):
-        raise ParamError(f"the body is JSON {type(given).__name__}, not an object of parameters")
+        raise ParamError(f"the body is {_json_kind(given)}, not a JSON object of parameters")
     return given
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, as JSON names it (`null`, an array...), not as Python does."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    kinds = {list: "an array", str: "a string", int: "a number", float: "a number"}
+    return kinds.get(type(value), "no object")
 
 
 def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
