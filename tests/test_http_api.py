@@ -309,6 +309,10 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         assert said in body["error"]["message"], body
     index = api.client.get("/").json()["data"]["endpoints"]
     assert index["/fetch"]["parameters"][0] == "url" and "/r/{url}" in index
+    # the index, the 404's list and /openapi.json name /r/ and /s/ alike (not Starlette's {target:path})
+    assert "/s/{q}" in index
+    listed = api.client.get("/nope").json()["error"]["message"]
+    assert "/r/{url}, /s/{q}," in listed and ":path" not in listed, listed
 
 
 def test_extract_reads_a_posted_document_as_the_cli_reads_a_file(api: Api, tmp_path: Path) -> None:

@@ -61,8 +61,8 @@ def build_app(settings: Settings, host: str) -> Starlette:
         Route(path, guarded(_json(endpoint)), methods=["GET", "POST"]) for path, endpoint in served.items()
     ]
     routes += [
-        Route("/r/{target:path}", guarded(reader), methods=["GET"]),
-        Route("/s/{query:path}", guarded(searcher), methods=["GET"]),
+        Route("/r/{url:path}", guarded(reader), methods=["GET"]),
+        Route("/s/{q:path}", guarded(searcher), methods=["GET"]),
         Route("/extract", guarded(_extractor(settings.max_bytes)), methods=["POST"]),
         Route("/openapi.json", guarded(_openapi(served, settings.api_token is not None)), methods=["GET"]),
         Route("/", guarded(_index(served)), methods=["GET"]),
@@ -227,7 +227,7 @@ def _index(served: dict[str, Endpoint]) -> View:
             "does": "one page as Markdown (Accept: application/json for its envelope)",
             "parameters": [f"X-Webferret-{name}" for name in ("Format", "Selector", "Max-Chars", "...")],
         }
-        listed["/s/{query}"] = {
+        listed["/s/{q}"] = {
             "does": "a search as Markdown",
             "parameters": [f"X-Webferret-{name}" for name in ("N", "Read", "Site", "...")],
         }
@@ -240,11 +240,11 @@ async def _no_route(request: Request, exc: Exception) -> Response:
     refused = request.app.state.guard.refusal(request)
     if refused is not None:  # not even the list of endpoints for a caller the guard turns away
         return answer(refused)
-    if request.url.path.startswith("/r/"):  # `{target:path}` takes no line break
+    if request.url.path.startswith("/r/"):  # `{url:path}` takes no line break
         path = str(request.scope.get("path", ""))  # `request.url` loses the line break itself
         message = f"no page URL holds a line break: {path[3:203]!r}"
         return answer(error_envelope(ErrorCode.INVALID_URL, message))
-    paths = ", ".join(getattr(route, "path", "") for route in request.app.routes)
+    paths = ", ".join(getattr(route, "path", "").replace(":path}", "}") for route in request.app.routes)
     message = f"no endpoint {request.url.path[:200]!r} (there are {paths})"
     return answer(error_envelope(ErrorCode.NOT_FOUND, message))
 

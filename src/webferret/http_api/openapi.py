@@ -169,7 +169,7 @@ def _as_markdown(
     envelope: dict[str, Any],
     also: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """`/r/{url}` or `/s/{query}`: `path` is the path's parameter; the JSON endpoint's other
+    """`/r/{url}` or `/s/{q}`: `path` is the path's parameter; the JSON endpoint's other
     `parameters` are `X-Webferret-*` headers; the answer is Markdown (or `also`'s, by `Accept`).
     A failure is its error line, or the error `envelope` (a bad parameter, or JSON asked for)."""
     headers = []
