@@ -678,13 +678,14 @@ class Renderer:
         `**ab**`). Returns the mark that now closes `parts[-1]` so ("" when none)."""
         piece = self.inline(child)
         mark, tail = self._mark, self._text(child.tail)
+        last = next((part for part in reversed(parts) if part), "")  # what the piece follows
         if mark and mark == joinable and piece.startswith(mark):
             parts[-1] = parts[-1][: -len(mark)]
             piece = piece[len(mark) :]
+            last = next((part for part in reversed(parts) if part), "")
         elif mark:  # marks that render: `**Note**:text`, not `**Note:**text`
-            before = next((part[-1] for part in reversed(parts) if part), "")
-            piece = placed(piece, mark, before, tail[:1] or self._after_empty(child))
-        if piece.startswith("`") and next((part for part in reversed(parts) if part), "").endswith("`"):
+            piece = placed(piece, mark, last[-1:], tail[:1] or self._after_empty(child))
+        if piece.startswith("`") and last.endswith("`"):
             parts.append(" ")  # two code spans that touch would read as one holding backticks
         parts.append(piece)
         if tail:
