@@ -100,6 +100,7 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     as_text = api.client.get(
         f"/r/{url}", headers={"X-Webferret-Format": "text", "X-Webferret-Max-Chars": "60"}
     )
+    as_html = api.client.get(f"/r/{url}", headers={"X-Webferret-Format": "html"})
     bogus = api.client.get(f"/r/{url}", headers={"X-Webferret-Bogus": "1"})
     another = api.client.get(f"/r/{url}", headers={"X-Webferret-Url": url})
     assert read.status_code == 200 and read.headers["content-type"].startswith("text/markdown")
@@ -112,6 +113,8 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     body = as_text.text.split("\n\n", 1)[1]  # the page's text after its header lines
     assert "\n## " in read.text and as_text.status_code == 200
     assert "#" not in body and len(body) < 200  # plain text (no Markdown headings), clipped
+    assert as_text.headers["content-type"].startswith("text/plain")
+    assert "<h2>" in as_html.text and as_html.headers["content-type"].startswith("text/plain")
     assert bogus.status_code == 400 and "unknown parameter 'bogus'" in bogus.text
     assert another.status_code == 400 and "the URL is the path" in another.text
 

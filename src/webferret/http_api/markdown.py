@@ -20,7 +20,8 @@ OPTION_HEADER = "x-webferret-"
 async def reader(request: Request) -> Response:
     """`/r/URL`: the page at URL as Markdown (the URL's own query string included);
     `Accept: application/json` answers `/fetch`'s envelope instead, `Accept: image/png` the picture
-    of the page the browser rendered (`fetch --screenshot`)."""
+    of the page the browser rendered (`fetch --screenshot`). Text asked for as `text` or `html`
+    is labelled plain text: a page's own HTML is never served as HTML from the API's origin."""
     import tempfile
     from pathlib import Path
 
@@ -43,7 +44,8 @@ async def reader(request: Request) -> Response:
         return Response(picture, status, headers=headers, media_type="image/png")
     if "application/json" in accept:
         return answer(pages_envelope([page]), status)
-    return Response(render_page(page) + "\n", status, headers=headers, media_type="text/markdown")
+    kind = "text/markdown" if asked.format in (None, "markdown") else "text/plain"
+    return Response(render_page(page) + "\n", status, headers=headers, media_type=kind)
 
 
 async def searcher(request: Request) -> Response:
