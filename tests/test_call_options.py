@@ -77,6 +77,11 @@ async def _async(make: object, *args: object, **kwargs: object) -> object:
         (lambda f: _async(f.extract_options, exclude=[5]), "exclude: CSS selectors"),
         (lambda f: _async(f.fetch_options, wait_for=5), "wait_for: a string, not int"),
         (lambda f: _async(Ferret, {"timeout": 5}), "settings: a Settings"),
+        # a truthy string was read as true (fresh="no" skipped the store)
+        (lambda f: f.fetch("http://a.example/", fresh="no"), "fresh: true or false, not 'no'"),
+        (lambda f: f.crawl("http://a.example/", fresh=1), "fresh: true or false, not 1"),
+        (lambda f: f.map_site("http://a.example/", fresh=None), "fresh: true or false, not None"),
+        (lambda f: f.open("a.example~0123456789ab", links="yes"), "links: true or false"),
     ],
 )
 async def test_a_bad_argument_is_invalid_argument_naming_it(

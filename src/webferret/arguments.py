@@ -37,6 +37,12 @@ def check_count(name: str, value: object, least: int = 1, most: int | None = Non
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: a whole number {span}, not {value!r}")
 
 
+def check_switch(name: str, value: object) -> None:
+    """Refuse `value` (the argument `name`) unless it is a bool (`fresh="no"` is truthy)."""
+    if not isinstance(value, bool):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: true or false, not {value!r}"[:300])
+
+
 def is_whole(value: object) -> bool:
     """Whether `value` is an `int` (a bool is not, nor `"3"` or `3.0`)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from webferret.arguments import check_text, globs_of
+from webferret.arguments import check_switch, check_text, globs_of
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url
 from webferret.net.urlpath import as_requested, without_dot_segments
@@ -41,9 +41,7 @@ NOT_PAGES = frozenset(
 def check_switches(options: object, *names: str) -> None:
     """Refuse (`invalid_argument`) a switch of `options` that is no bool (`robots="no"` is truthy)."""
     for name in names:
-        if not isinstance(getattr(options, name), bool):
-            message = f"{name}: true or false, not {getattr(options, name)!r}"
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        check_switch(name, getattr(options, name))
 
 
 def site_rules(options: CrawlOptions | MapOptions) -> None:

@@ -22,6 +22,7 @@ from webferret.after_answer import later
 from webferret.arguments import (
     check_batch,
     check_count,
+    check_switch,
     check_text,
     check_type,
     handle_text,
@@ -260,6 +261,7 @@ class Ferret:
         urls = url_list(urls)
         check_type("options", options, FetchOptions, "fetch_options(...)")
         check_type("extract", extract, ExtractOptions, "extract_options(...)")
+        check_switch("fresh", fresh)
         check_callback("on_page", on_page)
         opts = options or self.fetch_options()
         xopts = extract or self.extract_options()
@@ -328,6 +330,7 @@ class Ferret:
         check_type("options", options, CrawlOptions, "CrawlOptions(...)")
         check_text("url", start, text=False)
         check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        check_switch("fresh", fresh)
         check_callback("on_page", on_page)
         check_callback("on_read", on_read)
         return await crawl(self, start, options, fetch=fetch, fresh=fresh, on_page=on_page, on_read=on_read)
@@ -348,6 +351,7 @@ class Ferret:
         check_type("options", options, MapOptions, "MapOptions(...)")
         check_text("url", start, text=False)
         check_type("fetch", fetch, FetchOptions, "fetch_options(...)")
+        check_switch("fresh", fresh)
         return await map_site(self, start, options, fetch=fetch, fresh=fresh)
 
     async def fetch_response(
@@ -559,6 +563,7 @@ class Ferret:
         a `link_limit` given asks for them too, as the CLI's `--link-limit` and MCP's `link_limit`)."""
         from webferret.present.disclosure import open_document
 
+        check_switch("links", links)
         links = links or link_limit is not None
         handle = handle_text(handle)
         check_count("page", page)
