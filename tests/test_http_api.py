@@ -237,6 +237,7 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         (api.client.get("/search", params={"q": "x", "qq": "y"}), 400, "unknown parameter 'qq'"),
         (api.client.get("/search", params=[("q", "a"), ("q", "b")]), 400, "'q' is given twice"),
         (api.client.get("/search", params={"q": "x", "n": "500"}), 400, "parameter 'n'"),
+        (api.client.get("/search", params={"q": "x", "engines": ""}), 400, "no engine selected"),  # not auto
         (api.client.get("/fetch"), 400, "parameter 'url' is missing"),
         (
             api.client.post("/fetch", content=b"[1]", headers={"content-type": "application/json"}),

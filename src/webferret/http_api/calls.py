@@ -49,7 +49,7 @@ async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
     from webferret.search.reading import search_and_read
 
     options = ferret.search_options(
-        engines=tuple(p.engines) if p.engines else None,
+        engines=None if p.engines is None else tuple(p.engines),
         results=p.n,
         site=p.site,
         time_range=p.time,
