@@ -119,3 +119,19 @@ def test_a_parser_built_ahead_serves_the_next_call(capsys: pytest.CaptureFixture
     assert cli.main([]) == cli.EXIT_USAGE  # no command: the help, from the parser built ahead
     assert cli._built_ahead == [] and ahead.format_help() in capsys.readouterr().out
     assert cli.main([]) == cli.EXIT_USAGE  # the next call builds its own
+
+
+def _help(command: str, capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit):
+        parse(build_parser(), [command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_server_help_names_what_they_serve(capsys: pytest.CaptureFixture[str]) -> None:
+    """`mcp --help` said web_search, web_fetch and web_open (the server serves web_crawl and web_map
+    too), and `api --help` left out its /extract."""
+    from webferret.mcp_tools import TOOLS
+
+    mcp_help = _help("mcp", capsys)
+    assert all(name in mcp_help for name in TOOLS), mcp_help
+    assert "extract" in _help("api", capsys)

@@ -1,5 +1,5 @@
-"""`webferret api`: serve search, fetch, open, find, map and crawl over plain HTTP and JSON, for programs
-that are not MCP clients (`curl http://127.0.0.1:8780/r/https://example.org/` reads a page)."""
+"""`webferret api`: serve search, fetch, open, find, map, crawl and extract over plain HTTP and JSON, for
+programs that are not MCP clients (`curl http://127.0.0.1:8780/r/https://example.org/` reads a page)."""
 
 from __future__ import annotations
 

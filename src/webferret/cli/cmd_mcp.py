@@ -1,4 +1,5 @@
-"""`webferret mcp`: serve web_search, web_fetch and web_open to an agent over MCP (stdio by default)."""
+"""`webferret mcp`: serve web_search, web_fetch, web_open, web_crawl and web_map to an agent over MCP
+(stdio by default)."""
 
 from __future__ import annotations
 
