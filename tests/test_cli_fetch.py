@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from simweb import SimWeb, shared_dir
+from simweb import SimWeb, article_html, shared_dir
 
 from webferret.cli import main
 
@@ -190,6 +190,25 @@ def test_quiet_prints_the_body_only(capsys: pytest.CaptureFixture[str], simweb: 
     assert exit_code == 0
     assert out.startswith("The Ferret Field Guide") or out.startswith("Ferrets are curious")
     assert simweb.url("/article") not in out and "words" not in out.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "headline"),
+    [
+        ("markdown", "# Stoats & Weasels\n\n"),
+        ("text", "Stoats & Weasels\n\n"),
+        ("html", "<h1>Stoats &amp; Weasels</h1>\n"),
+    ],
+)
+def test_quiet_puts_the_headline_back_in_every_format(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, fmt: str, headline: str
+) -> None:
+    """The opening headline extraction leaves out as a repeat of the title: `--quiet --format html`
+    left it out, so a page piped as HTML had no headline anywhere."""
+    url = simweb.add(f"/quiet-headline-{fmt}", article_html("Stoats &amp; Weasels"))
+    exit_code, out, _ = run(capsys, *ALLOW, "--quiet", "--format", fmt, url)
+    assert exit_code == 0 and out.startswith(headline), out[:200]
+    assert out.count("Weasels") == 1
 
 
 def test_text_plain_and_cp1252(capsys: pytest.CaptureFixture[str], simweb: SimWeb) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -150,15 +151,15 @@ def _words(text: str) -> str:
 
 def _titled(page: Page) -> str:
     """The body as a document of its own, for pipes: with the opening headline that extraction left out
-    as a repeat of the title (`meta.extract.title_left_out`) put back. An HTML body is as it is."""
+    as a repeat of the title (`meta.extract.title_left_out`) put back, in the body's own format (an
+    HTML body's as an `<h1>` line before it)."""
     body = page.content
     extract = page.meta.get("extract")
-    if (
-        not page.title
-        or page.format == "html"
-        or not (isinstance(extract, dict) and extract.get("title_left_out"))
-    ):
+    if not page.title or not (isinstance(extract, dict) and extract.get("title_left_out")):
         return body
+    if page.format == "html":
+        head = f"<h1>{html.escape(page.title, quote=False)}</h1>"
+        return f"{head}\n{body}" if body.strip() else head
     head = f"# {page.title}" if page.format == "markdown" else page.title
     return f"{head}\n\n{body}" if body.strip() else head
 
