@@ -492,6 +492,15 @@ def test_store_import_keeps_what_store_export_wrote(
     assert not (tmp_path / "c").exists()  # nothing made for a file that could not be read
 
 
+def test_an_import_that_kept_nothing_is_not_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every line skipped exits 1, and the envelope says `ok: false` with it (it said true)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
+    code, out = _json(capsys, "store", "import", "-", "--home", str(tmp_path))
+    assert code == 1 and out["ok"] is False and out["data"]["skipped"] == 1
+
+
 def test_an_imported_page_dated_ahead_does_not_hide_a_later_reading(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

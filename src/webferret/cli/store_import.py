@@ -64,13 +64,14 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
     if len(skipped) > NAMED:
         sys.stderr.write(f"webferret: ... and {len(skipped) - NAMED} more lines skipped\n")
     data = {"imported": imported, "skipped": len(skipped), "home": str(settings.home)}
+    failed = not imported and bool(skipped)  # every line skipped: the import failed (exit 1)
     if args.json:
-        envelope_json(True, data=data)
+        envelope_json(not failed, data=data)
     else:
         from webferret.present.agent import counted
 
         sys.stdout.write(f"imported {counted(imported, 'page')}, skipped {len(skipped)}\n")
-    return EXIT_OK if imported or not skipped else EXIT_FAILED
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:
