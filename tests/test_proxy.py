@@ -226,3 +226,32 @@ def test_a_proxy_flag_that_is_not_a_proxy_is_a_usage_error(capsys: pytest.Captur
         main(["fetch", "--proxy", "socks5h://127.0.0.1:9050", "http://127.0.0.1:9/"])
     err = capsys.readouterr().err
     assert exited.value.code == 2 and "socks5h" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("engine", ["duckduckgo", "wikipedia"])
+def test_every_engine_leaves_through_the_proxy_and_its_failures_are_the_proxys(
+    engine: str, capsys: pytest.CaptureFixture[str], closed_port: int
+) -> None:
+    """The ddgs engines (DuckDuckGo, Brave, Mojeek, Yahoo: the `auto` chain) went straight out,
+    past the proxy; and an engine whose proxy was down or refused said `connect_failed`, as if the
+    engine were down. A refusing proxy is asked and lets nothing through, so nothing leaves here."""
+
+    def searched(proxy: str) -> dict:  # type: ignore[type-arg]
+        code = main(["search", "ferret", "--engines", engine, "--no-verify", "--json", "--proxy", proxy])
+        envelope = json.loads(capsys.readouterr().out)
+        assert code == 1 and not envelope["ok"]
+        return envelope["data"]["engines"][0]["error"]
+
+    with proxy_server("http", refuse=403) as proxy:
+        refused = searched(proxy.url)
+    assert len(proxy.asked) == 1 and proxy.asked[0].endswith(":443") and proxy.asked[0][0].isalpha()
+    assert (
+        refused["code"] == "proxy_error"
+        and "403" in refused["message"]
+        and str(proxy.port) in refused["message"]
+    )
+    down = searched(f"http://127.0.0.1:{closed_port}")
+    assert (
+        down["code"] == "proxy_error"
+        and f"cannot reach the proxy http://127.0.0.1:{closed_port}" in down["message"]
+    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -15,6 +16,9 @@ from webferret.remote_text import quoted
 from webferret.search.engines._common import unreachable
 from webferret.search.pacing import Pacer
 from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResponse, RequestSpec
+
+if TYPE_CHECKING:
+    from webferret.net.proxy import ProxyRoute
 
 RETRY_STATUSES = (500, 502, 503, 504)
 RETRY_DELAY = 0.5
@@ -71,6 +75,7 @@ class EngineRunner:
         min_interval: float = 1.0,
         trace: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None,
         policy: UrlPolicy | None = None,
+        route: ProxyRoute | None = None,
     ) -> None:
         self.client = client
         self.pacer = pacer
@@ -79,6 +84,9 @@ class EngineRunner:
         # the SSRF guard of a redirect to another host (the engine's own host is the user's setting,
         # often a SearXNG on loopback); None follows no redirect off the engine's host
         self.policy = policy
+        # the setting `proxy`: `client` goes through it already; an engine with its own sender
+        # (ddgs's) is handed it with each request, and a failure to reach it is `proxy_error`
+        self.route = route
 
     async def turn(self, engine: Engine, query: EngineQuery) -> None:
         """Wait for `engine`'s turn: `min_interval` after its last request from any process, or
@@ -132,8 +140,9 @@ class EngineRunner:
         return response
 
     async def _send(self, engine: Engine, spec: RequestSpec, timeout: float) -> EngineResponse:
+        proxy = self.route.proxy_for(httpx.URL(spec.url).host) if self.route is not None else None
         if engine.send is not None:
-            return await engine.send(spec, timeout)
+            return await engine.send(replace(spec, proxy=proxy), timeout)
         request = self.client.build_request(
             spec.method,
             spec.url,
@@ -157,7 +166,7 @@ class EngineRunner:
                 ErrorCode.TIMEOUT, f"{engine.name}: no answer from {spec.url} in {timeout:g} s"
             ) from None
         except httpx.HTTPError as exc:
-            raise unreachable(engine.name, spec.url, exc) from None
+            raise unreachable(engine.name, spec.url, exc, proxy) from None
         raise FerretError(
             ErrorCode.TOO_MANY_REDIRECTS,
             f"{engine.name}: more than {MAX_REDIRECTS} redirects from {spec.url}",

@@ -16,6 +16,7 @@ from webferret.net.hostspec import site_host
 
 if TYPE_CHECKING:
     from webferret.config import Settings
+    from webferret.net.proxy import Proxy
 
 
 TIME_RANGES = {"day": 1, "week": 7, "month": 31, "year": 366}
@@ -132,6 +133,8 @@ class RequestSpec:
     headers: Mapping[str, str] = field(default_factory=dict)
     context: Mapping[str, str] = field(default_factory=dict, compare=False)
     """values for an engine's own sender (never sent on the wire)"""
+    proxy: Proxy | None = field(default=None, compare=False)
+    """the proxy (setting `proxy`) an engine's own sender goes through, or None: direct"""
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,14 @@ import html
 import json
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from webferret.models import ErrorCode, FerretError, Hit, Source
 from webferret.remote_text import quoted, url_without_blanks
+
+if TYPE_CHECKING:
+    from webferret.net.proxy import Proxy
 
 _SPACE = re.compile(r"\s+")
 
@@ -32,17 +36,42 @@ def transport_code(exc: BaseException) -> ErrorCode:
     return ErrorCode.DNS_FAILURE if any(mark in said for mark in _NO_NAME) else ErrorCode.CONNECT_FAILED
 
 
-def unreachable(engine: str, url: str, exc: BaseException) -> FerretError:
+def unreachable(engine: str, url: str, exc: BaseException, proxy: Proxy | None = None) -> FerretError:
     """The error of an engine request that got no answer, the same from every transport: its code
     (`transport_code`) and a message naming the engine, the URL and the cause once (the ddgs
-    transport wraps a cause in its own repr: `DNSError('error sending request for url (URL) > ...')`)."""
+    transport wraps a cause in its own repr: `DNSError('error sending request for url (URL) > ...')`).
+    Through `proxy`, a connection that failed is the proxy's (it connects to the engine), and its
+    answer to CONNECT says whose failure it is, as for a page (`net.proxy.connect_refused`)."""
     code = transport_code(exc)
     if code == ErrorCode.DNS_FAILURE:
         return FerretError(code, f"{engine}: cannot reach {url}: its host name does not resolve (offline?)")
     if code == ErrorCode.TIMEOUT:
         return FerretError(code, f"{engine}: no answer from {url} in time (engine_timeout)")
     said = _WRAPPED.sub(r"\1", str(exc)).replace(f"error sending request for url ({url}) > ", "")
+    if proxy is not None:
+        return _through(engine, url, f"{type(exc).__name__}: {said}", proxy)
     return FerretError(code, f"{engine}: cannot reach {url}: {type(exc).__name__}: {quoted(said, 160)}")
+
+
+_CONNECT_STATUS = re.compile(r"(?:CONNECT failed: HTTP/[\d.]+ |^ProxyError: )(\d{3})\b")
+
+
+def _through(engine: str, url: str, said: str, proxy: Proxy) -> FerretError:
+    from webferret.net.proxy import connect_refused
+
+    parts = urlsplit(url)
+    where = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+    status = _CONNECT_STATUS.search(said)
+    if status:
+        code, message = connect_refused(proxy, where, int(status.group(1)), f"HTTP {status.group(1)}")
+        return FerretError(code, f"{engine}: {message}")
+    if "ProxyError" in said:
+        return FerretError(
+            ErrorCode.PROXY_ERROR, f"{engine}: the proxy {proxy.shown} failed: {quoted(said, 160)}"
+        )
+    return FerretError(
+        ErrorCode.PROXY_ERROR, f"{engine}: cannot reach the proxy {proxy.shown}: {quoted(said, 160)}"
+    )
 
 
 _WRAPPED = re.compile(r"^\w+\('(.*)'\)$", re.S)

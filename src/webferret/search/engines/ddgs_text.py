@@ -133,13 +133,14 @@ def check(response: EngineResponse) -> None:
 
 
 def _send_sync(name: str, spec: RequestSpec, query: EngineQuery, timeout: float) -> EngineResponse:
-    instance = backend_class(name)(timeout=max(1, round(timeout)))
+    proxy = spec.proxy.url if spec.proxy is not None else None  # the setting `proxy`, credentials and all
+    instance = backend_class(name)(proxy=proxy, timeout=max(1, round(timeout)))
     _payload(instance, query)  # some backends set cookies on their client here (Brave)
     kwargs = {"params": dict(spec.params)} if spec.data is None else {"data": dict(spec.data)}
     try:
         response = instance.http_client.request(spec.method, spec.url, **kwargs)
     except Exception as exc:  # ddgs wraps every transport failure in its own exceptions
-        raise unreachable(name, spec.url, exc) from None
+        raise unreachable(name, spec.url, exc, spec.proxy) from None
     return EngineResponse(status=response.status_code, headers={}, text=response.text or "")
 
 
