@@ -84,6 +84,8 @@ def test_editions_of_one_page_share_a_key(spellings: list[str]) -> None:
         ("https://www.youtube.com/watch?v=a", "https://www.youtube.com/watch?v=b"),
         ("https://example.org/a/b", "https://example.org/b"),
         ("https://old.example.org/x", "https://example.org/x"),  # only Reddit's old and new are one site
+        ("https://example.org/a%2Fb", "https://example.org/a/b"),  # one segment holding a slash, and two
+        ("https://example.org/a%2fb/c", "https://example.org/a/b/c"),
     ],
 )
 def test_other_pages_keep_their_keys(one: str, other: str) -> None:
@@ -94,3 +96,12 @@ def test_the_canonical_url_resolves_dot_segments_and_keeps_the_edition() -> None
     assert canonical_url("https://example.org/a/./b/../c/") == "https://example.org/a/c"
     assert canonical_url("https://en.m.wikipedia.org/wiki/Ferret") == "https://en.m.wikipedia.org/wiki/Ferret"
     assert dedup_key("not a url") == "not a url" and dedup_key("https://[::1]:8080/x") == "[::1]:8080/x"
+
+
+def test_an_encoded_slash_stays_encoded_and_wikipedia_spells_a_title_slash_as_wikipedia_does() -> None:
+    from webferret.search.engines.wikipedia import article_url
+
+    assert canonical_url("https://example.org/a%2fb/%7Ec") == "https://example.org/a%2Fb/~c"
+    ac_dc = article_url("https://en.wikipedia.org", "AC/DC")  # its own engine, and SearXNG's upstream
+    assert ac_dc == "https://en.wikipedia.org/wiki/AC/DC"
+    assert dedup_key(ac_dc) == dedup_key("https://en.m.wikipedia.org/wiki/AC/DC")

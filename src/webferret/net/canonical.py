@@ -11,6 +11,7 @@ YouTube's short links.
 from __future__ import annotations
 
 import posixpath
+import re
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "__hs", "_hs")
@@ -67,8 +68,13 @@ def canonical_host(hostname: str) -> str:
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
 
 
+_ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)
+
+
 def _path(path: str) -> str:
-    path = quote(unquote(path), safe="/:@!$&'()*+,;=-._~%")
+    # a `%2F` is a slash inside a segment (`/a%2Fb` is one segment, `/a/b` two): it stays encoded
+    parts = _ENCODED_SLASH.split(path)
+    path = "%2F".join(quote(unquote(part), safe="/:@!$&'()*+,;=-._~%") for part in parts)
     if "/." in path:  # `/a/./b`, `/a/../b` (RFC 3986's dot segments; the trailing slash kept for now)
         path = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
     if len(path) > 1 and path.endswith("/"):

@@ -42,7 +42,7 @@ def build_request(query: EngineQuery) -> RequestSpec:
 
 
 def article_url(origin: str, title: str) -> str:
-    return f"{origin}/wiki/{quote(title.replace(' ', '_'), safe='()_,:-')}"
+    return f"{origin}/wiki/{quote(title.replace(' ', '_'), safe='()_,:-/')}"
 
 
 def _rest_hits(pages: list[Any], origin: str) -> list[Hit]:
@@ -56,7 +56,7 @@ def _rest_hits(pages: list[Any], origin: str) -> list[Hit]:
             make_hit(
                 NAME,
                 len(hits) + 1,
-                f"{origin}/wiki/{quote(str(key), safe='()_,:-')}",
+                f"{origin}/wiki/{quote(str(key), safe='()_,:-/')}",
                 str(page["title"]),
                 snippet,
                 description=page.get("description"),
