@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 from search_harness import FakeWeb
+from simweb import SimWeb
 
 from webferret.models import ErrorCode, FerretError
 from webferret.search.engines import ddgs_text
@@ -86,3 +87,12 @@ async def test_refused_connection_is_connect_failed(runner: EngineRunner) -> Non
     with pytest.raises(FerretError) as caught:
         await runner.run(engine, EngineQuery(text="q"), timeout=5)
     assert caught.value.code in (ErrorCode.CONNECT_FAILED, ErrorCode.TIMEOUT)
+
+
+async def test_a_rate_limit_keeps_its_retry_after(simweb: SimWeb, runner: EngineRunner) -> None:
+    """The engine rests as long as it asked (120 s), not the default five minutes."""
+    url = simweb.add("/brave/limited", "<html></html>", status=429, headers={"Retry-After": "120"})
+    engine = local(ddgs_text.make_engine("brave"), url)
+    with pytest.raises(FerretError) as caught:
+        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 120

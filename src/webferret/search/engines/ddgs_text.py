@@ -137,11 +137,12 @@ def _send_sync(name: str, spec: RequestSpec, query: EngineQuery, timeout: float)
     instance = backend_class(name)(proxy=proxy, timeout=max(1, round(timeout)))
     _payload(instance, query)  # some backends set cookies on their client here (Brave)
     kwargs = {"params": dict(spec.params)} if spec.data is None else {"data": dict(spec.data)}
-    try:
-        response = instance.http_client.request(spec.method, spec.url, **kwargs)
-    except Exception as exc:  # ddgs wraps every transport failure in its own exceptions
+    try:  # ddgs's primp client itself: ddgs's wrapper of its answers drops the headers (Retry-After)
+        response = instance.http_client.client.request(spec.method, spec.url, **kwargs)
+    except Exception as exc:  # every transport failure, named by its type and words
         raise unreachable(name, spec.url, exc, spec.proxy) from None
-    return EngineResponse(status=response.status_code, headers={}, text=response.text or "")
+    headers = {str(key).lower(): str(value) for key, value in response.headers.items()}
+    return EngineResponse(status=response.status_code, headers=headers, text=response.text or "")
 
 
 def make_engine(name: str) -> Engine:
