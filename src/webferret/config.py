@@ -24,7 +24,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from webferret.limits import MAX_SECONDS, MAX_URLS_SETTING, MIN_PAGE_TOKENS
+from webferret.limits import MAX_CONCURRENCY, MAX_SECONDS, MAX_URLS_SETTING, MIN_PAGE_TOKENS
 
 MiB = 1024 * 1024
 
@@ -118,7 +118,9 @@ class Settings(BaseSettings):
     per_host_concurrency: int = Field(
         default=2, ge=1, le=64, description="pages fetched at once from one host"
     )
-    concurrency: int = Field(default=8, ge=1, le=256, description="pages fetched at once in a batch")
+    concurrency: int = Field(
+        default=8, ge=1, le=MAX_CONCURRENCY, description="pages fetched at once in a batch"
+    )
     dns_cache_seconds: float = _wait(
         60.0, "how long a resolved host name is kept (0: ask the system each time)", MAX_SECONDS
     )

@@ -28,5 +28,7 @@ MAX_LISTED = 10_000
 MAX_SECONDS = 86_400.0
 """The longest `timeout` or `budget` of a call, in seconds (a day: the browser's own clock ends at
 about 24 days, and no page takes a day)."""
+MAX_CONCURRENCY = 256
+"""The most pages one batch fetches at once (the setting `concurrency`, a call's `fetch_options`)."""
 MAX_URLS_SETTING = 1000
 """The highest the setting `max_urls` (URLs of one library `fetch_many` or MCP `web_fetch`) may be."""

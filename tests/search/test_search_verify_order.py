@@ -227,3 +227,12 @@ async def test_asking_on_stops_when_the_time_is_spent(tmp_path: Path, simweb: Si
         verified = await verify_hits(f, hits(*slow), wanted=2, timeout=0.4, first=3)
     assert verified.kept == [] and 3 < verified.asked < 20
     assert {item.error.code for item in verified.unreachable if item.error} == {"timeout"}
+
+
+async def test_an_answer_of_hundreds_of_candidates_is_verified(tmp_path: Path, simweb: SimWeb) -> None:
+    """Engines may list hundreds of results (a SearXNG page, `-n 100` of several engines): the
+    verification asks what it needs of them, and the call's options stay within their bounds."""
+    many = serve(simweb, "alpha", "beta") + [simweb.url(f"/never/{n}") for n in range(300)]
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*many), wanted=2, timeout=30, first=3)
+    assert names(verified) == ["alpha", "beta"] and verified.asked == 3

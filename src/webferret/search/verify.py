@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from webferret.after_answer import holding, later
+from webferret.limits import MAX_CONCURRENCY
 from webferret.models import ErrorCode, ErrorInfo, Hit, Page
 from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
@@ -212,7 +213,7 @@ async def verify_hits(
     options = ferret.fetch_options(  # a candidate's redirects are admitted too
         timeout=timeout,
         budget=timeout,
-        concurrency=max(1, len(hits)),
+        concurrency=max(1, min(len(hits), MAX_CONCURRENCY)),  # engines may list hundreds
         admit=admit,
         timed_by="verify_timeout",
     )
