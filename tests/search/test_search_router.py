@@ -284,6 +284,20 @@ async def test_a_home_that_cannot_hold_the_pacing_file_stops_the_search(client: 
     assert calls == []  # no engine was blamed, nor asked
 
 
+async def test_a_damaged_pacing_file_is_named_as_such(client: httpx.AsyncClient, tmp_path: Path) -> None:
+    """The home is fine, its file is not: the error says to delete the file, not to change the home."""
+    (tmp_path / "pacing.sqlite").write_bytes(b"not a database at all, " * 300)
+    calls: list[EngineQuery] = []
+    paced = Router(
+        {"a": fake_engine("a", answer("https://a.org/"), calls)},
+        EngineRunner(client, Pacer(tmp_path / "pacing.sqlite")),
+    )
+    with pytest.raises(FerretError) as raised:
+        await paced.search("q", SearchOptions(engines=("a",)))
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "delete it" in raised.value.message
+    assert "setting home" not in raised.value.message and calls == []
+
+
 async def test_an_engine_named_twice_is_asked_once(client: httpx.AsyncClient) -> None:
     calls: list[EngineQuery] = []
     r = router(client, [fake_engine("a", answer("https://a.org/"), calls)])

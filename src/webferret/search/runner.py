@@ -97,9 +97,12 @@ class EngineRunner:
             await self.pacer.wait_turn(pace_key(engine, query), self.min_interval)
         except (OSError, sqlite3.Error) as exc:
             where = f"cannot use the search pacing file {self.pacer.path}"
-            raise PacingUnavailable(
-                ErrorCode.INVALID_ARGUMENT, f"{where} (setting home: --home or WEBFERRET_HOME): {exc}"
-            ) from None
+            if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+                # the home is fine, the file is damaged ("file is not a database", "malformed")
+                fix = "delete it, which only ends every engine's rest"
+            else:
+                fix = "setting home: --home or WEBFERRET_HOME"
+            raise PacingUnavailable(ErrorCode.INVALID_ARGUMENT, f"{where} ({fix}): {exc}") from None
 
     async def run(self, engine: Engine, query: EngineQuery, timeout: float) -> EngineAnswer:
         """Ask `engine` (after its `turn`); raises `FerretError` for every failure (the router turns
