@@ -109,6 +109,15 @@ def test_searxng_with_no_result_and_failed_engines_did_not_answer() -> None:
     assert searxng.parse_response(empty, EngineQuery(text="kiwis")) == []
 
 
+def test_a_wikipedia_error_is_said_in_one_short_line() -> None:
+    """An error answer is named by its own words, cut short: not the whole answer, however long."""
+    body = json.dumps({"error": {"code": "badvalue", "info": "Unrecognized value. " + "x" * 100_000}})
+    with pytest.raises(FerretError) as info:
+        wikipedia.parse_response(body, EngineQuery(text="q"))
+    message = info.value.message
+    assert info.value.code == ErrorCode.ENGINE_ERROR and "badvalue" in message and len(message) < 300
+
+
 def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:
     body = (engine_fixtures / "searxng/search_format-json_severance.json").read_text()
     hit = searxng.parse_response(body, EngineQuery(text="severance"))[0]

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 from webferret.models import ErrorCode, FerretError, Hit
+from webferret.remote_text import quoted
 from webferret.search.engines._common import load_json, make_hit, strip_markup
 from webferret.search.regions import locale
 from webferret.search.types import Engine, EngineQuery, RequestSpec
@@ -98,7 +99,8 @@ def parse_response(body: str, query: EngineQuery) -> list[Hit]:
     if isinstance(data, dict) and isinstance(data.get("query"), dict):
         return _action_hits(data["query"], origin)
     if isinstance(data, dict) and (data.get("error") or data.get("httpReason")):
-        raise FerretError(ErrorCode.ENGINE_ERROR, f"Wikipedia search failed: {data}")
+        said = data.get("error") or data.get("messageTranslations") or data.get("httpReason")
+        raise FerretError(ErrorCode.ENGINE_ERROR, f"Wikipedia search failed: {quoted(said, 200)}")
     if isinstance(data, dict) and "batchcomplete" in data:
         return []
     raise FerretError(ErrorCode.ENGINE_ERROR, "Wikipedia answer has neither `pages` nor `query`")
