@@ -255,3 +255,23 @@ def test_every_engine_leaves_through_the_proxy_and_its_failures_are_the_proxys(
         down["code"] == "proxy_error"
         and f"cannot reach the proxy http://127.0.0.1:{closed_port}" in down["message"]
     )
+
+
+async def test_the_ddgs_engines_do_not_read_the_environments_proxy_variables(
+    simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As every other request: the setting `proxy` is the one way to a proxy, not HTTP(S)_PROXY."""
+    import dataclasses
+
+    from webferret.search.engines import ddgs_text
+    from webferret.search.types import EngineQuery
+
+    url = simweb.add("/brave/search", "<html><body>no results</body></html>")
+    engine = ddgs_text.make_engine("brave")
+    spec = dataclasses.replace(engine.build_request(EngineQuery(text="q")), url=url)
+    with proxy_server("http", refuse=502) as proxy:
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.setenv(name, proxy.url)
+        assert engine.send is not None
+        answer = await engine.send(spec, 5)
+    assert answer.status == 200 and proxy.plain == [] and proxy.asked == []

@@ -135,6 +135,8 @@ def check(response: EngineResponse) -> None:
 def _send_sync(name: str, spec: RequestSpec, query: EngineQuery, timeout: float) -> EngineResponse:
     proxy = spec.proxy.url if spec.proxy is not None else None  # the setting `proxy`, credentials and all
     instance = backend_class(name)(proxy=proxy, timeout=max(1, round(timeout)))
+    if proxy is None:  # built with none, primp takes the environment's HTTP(S)_PROXY: set, it does not
+        instance.http_client.client.proxy = None
     _payload(instance, query)  # some backends set cookies on their client here (Brave)
     kwargs = {"params": dict(spec.params)} if spec.data is None else {"data": dict(spec.data)}
     try:  # ddgs's primp client itself: ddgs's wrapper of its answers drops the headers (Retry-After)
