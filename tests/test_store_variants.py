@@ -147,6 +147,29 @@ async def test_paging_a_variant_stays_in_that_reading(simweb: SimWeb, tmp_path: 
         assert {p.handle for p in found} == {default.handle} and not any("<p>" in p.text for p in found)
 
 
+async def test_a_document_that_is_no_html_is_answered_from_the_store_whatever_its_format_or_scope(
+    simweb: SimWeb, tmp_path: Path
+) -> None:
+    """A JSON or text document reads alike with `--format html` or a `--selector` (neither applies to
+    it), so those reads are answered by its stored copy; they were read anew every time, and a scope
+    ignored once was said ignored by every later default read."""
+    url = simweb.add("/notes.txt", "Ferrets sleep in socks.\n", headers={"Content-Type": "text/plain"})
+    settings = load_settings(allow_hosts=["127.0.0.1"], home=str(tmp_path))
+    async with Ferret(settings) as ferret:
+        scoped = ferret.extract_options(selector="main")
+        first = await ferret.fetch(url, extract=scoped)
+        reads = [
+            await ferret.fetch(url, extract=ferret.extract_options(format="html")),
+            await ferret.fetch(url, extract=scoped),
+            await ferret.fetch(url),
+        ]
+    assert first.fetched_via == "http" and [path for path, _ in simweb.requests] == ["/notes.txt"]
+    assert [page.fetched_via for page in reads] == ["store"] * 3
+    assert {page.handle for page in reads} == {first.handle} and reads[0].format == "markdown"
+    ignored = [page.meta["extract"].get("scope_ignored") for page in (first, *reads)]
+    assert [bool(said) for said in ignored] == [True, False, True, False]
+
+
 async def test_a_session_answers_a_variant_and_the_document_each_its_own_handle(tmp_path: Path) -> None:
     """A search's pages are answered before their writes (`keep_later`): a variant's answer names the
     handle it is stored under, and the document read after it in the session keeps the URL's own."""

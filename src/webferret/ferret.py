@@ -51,6 +51,8 @@ from webferret.search.types import SearchOptions, SearchResult
 from webferret.site_map import MapOptions, SiteMap
 from webferret.store.freshness import (
     as_asked,
+    document_kind,
+    document_variant,
     exempt_fetch,
     is_fresh,
     served,
@@ -497,8 +499,14 @@ class Ferret:
         return await self._stored_copy(url, xopts, opts)
 
     async def _stored_copy(self, url: str, xopts: ExtractOptions, opts: FetchOptions) -> StoredPage | None:
-        """The stored page for `url` if it can answer this call (see `SessionStore.stored_copy`)."""
-        return usable(await self._session.stored_copy(url, variant_of(xopts)), xopts, opts)
+        """The stored page for `url` if it can answer this call (see `SessionStore.stored_copy`); a
+        document that is no HTML answers by the copy of a read without `--format html` or a scope."""
+        stored = await self._session.stored_copy(url, variant_of(xopts))
+        plain = document_variant(xopts)
+        if stored is None and plain is not None:
+            stored = await self._session.stored_copy(url, plain)
+            stored = stored if stored is not None and document_kind(stored.page) else None
+        return usable(stored, xopts, opts)
 
     async def _keep(self, page: Page, raw: RawResponse, opts: FetchOptions) -> Page:
         """Put a fetched page in the store; it comes back with its handle and token count."""

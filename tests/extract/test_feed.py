@@ -73,7 +73,7 @@ def test_an_rss_feed_is_a_listing_of_its_entries() -> None:
         ("https://burrow.example/key", True),
         ("https://burrow.example/tunnels", True),
     ]
-    assert page.extra == {"feed": "rss20", "entries": 2, "title_left_out": True}
+    assert page.extra == {"feed": "rss20", "entries": 2, "title_left_out": True, "kind": "xml"}
     text = read(RSS, "application/rss+xml", format="text").content
     assert "](" not in text and text.startswith(
         "News of ferrets & their tunnels\n\nFerrets find the lost key\n\n2025-12-01"

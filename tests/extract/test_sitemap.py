@@ -49,7 +49,7 @@ def test_a_sitemap_lists_its_pages_and_their_dates() -> None:
     assert (page.title, page.page_type, page.extra) == (
         "sitemap.xml",
         "listing",
-        {"sitemap": "urlset", "entries": 3},
+        {"sitemap": "urlset", "entries": 3, "kind": "xml"},
     )
     assert [(link.url, link.in_main) for link in page.links] == [
         ("https://docs.example/guide/", True),
@@ -66,7 +66,7 @@ def test_a_sitemap_index_lists_its_sitemaps() -> None:
     page = read(INDEX, "text/xml")
     assert page.content.startswith("2 sitemaps (each a sitemap of its own):\n\n")
     assert "- https://docs.example/sitemap-posts.xml · 2025-10-01\n" in page.content
-    assert page.extra == {"sitemap": "sitemapindex", "entries": 2}
+    assert page.extra == {"sitemap": "sitemapindex", "entries": 2, "kind": "xml"}
 
 
 @pytest.mark.parametrize("content_type", ["text/html", "text/plain", None])

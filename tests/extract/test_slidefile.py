@@ -130,7 +130,7 @@ def test_every_slide_is_a_section_with_its_title_bullets_table_and_notes() -> No
         "2025-03-05",
         PPTX_TYPE,
     )
-    assert page.extra == {"document": "pptx", "slides": 3}
+    assert page.extra == {"document": "pptx", "slides": 3, "kind": "binary"}
     text = read(deck(), format="text").content
     assert text.startswith("Slide 1: Salmon Season\n\nCounts from four weirs\n\nSlide 2: Where we counted")
     assert "- " not in text and "Notes: Thank the wardens." in text and "River\tFish" in text

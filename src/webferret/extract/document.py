@@ -15,7 +15,7 @@ import zlib
 from dataclasses import replace
 
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
-from webferret.extract.types import Extracted, ExtractOptions
+from webferret.extract.types import Extracted, ExtractOptions, scope_ignored
 from webferret.fetch.charset import decode_body
 from webferret.fetch.sniff import (
     FEED_ROOTS,
@@ -52,8 +52,10 @@ def extract_document(
 def _extract(body: bytes, url: str | None, content_type: str | None, options: ExtractOptions) -> Extracted:
     kind = sniff_kind(body, content_type)
     extracted = _extract_kind(kind, body, url, content_type, options)
-    if kind != "html" and options.scope() is not None:  # a PDF, JSON or text has no elements to choose
-        extracted.extra["scope_ignored"] = f"a {kind} document has no HTML elements to select or exclude"
+    if kind != "html":  # a PDF, JSON or text: read alike in every format but html, whatever the scope
+        extracted.extra["kind"] = kind
+        if options.scope() is not None:
+            extracted.extra["scope_ignored"] = scope_ignored(kind)
     return extracted
 
 

@@ -13,6 +13,12 @@ if TYPE_CHECKING:
     from webferret.config import Settings
 
 
+def scope_ignored(kind: str) -> str:
+    """What `meta.extract.scope_ignored` says of a document of `kind` that is no HTML (`meta.extract.kind`:
+    pdf, json, text...) read with a scope: it has no elements to choose."""
+    return f"a {kind} document has no HTML elements to select or exclude"
+
+
 @dataclass(frozen=True)
 class ExtractOptions:
     """How to turn a document into a page."""

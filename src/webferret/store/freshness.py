@@ -6,7 +6,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from webferret.extract.types import ExtractOptions
+from webferret.extract.types import ExtractOptions, scope_ignored
 from webferret.fetch.types import FetchOptions
 from webferret.models import FetchedVia, Page
 from webferret.store.types import StoredPage
@@ -42,6 +42,21 @@ def exemption_covers(hosts: set[str], options: FetchOptions | Any) -> bool:
 def variant_of(xopts: ExtractOptions) -> str:
     """The variant (`variants.key_of`) a read with `xopts` gives, and is answered from the store by."""
     return key_of(xopts.format, xopts.scope())
+
+
+def document_variant(xopts: ExtractOptions) -> str | None:
+    """The variant a document that is no HTML (a PDF, JSON, text) is kept as when read with `xopts`,
+    where that is not `variant_of(xopts)`: its `--format html` is Markdown and a scope is not applied
+    to it, so such a read is answered by the copy a read without them kept. None where it is the same."""
+    key = key_of("markdown" if xopts.format == "html" else xopts.format, None)
+    return key if key != variant_of(xopts) else None
+
+
+def document_kind(page: Page) -> str | None:
+    """The kind of a page that is no HTML (`meta.extract.kind`: pdf, json, text...), or None."""
+    extract = page.meta.get("extract")
+    kind = extract.get("kind") if isinstance(extract, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def usable(stored: StoredPage | None, xopts: ExtractOptions, options: FetchOptions) -> StoredPage | None:
@@ -93,8 +108,14 @@ def served(page: Page, xopts: ExtractOptions, via: FetchedVia, asked: str | None
     """A stored page as a fetch answer (`via` "store" or "revalidated"), links as `xopts` asks;
     `asked`: the URL the call asked for, when the page was stored under another (a redirect's start)."""
     update: dict[str, object] = {"fetched_via": via}
-    if "screenshot" in page.meta:  # the picture of the call that read it, not of this one
-        update["meta"] = {key: value for key, value in page.meta.items() if key != "screenshot"}
+    meta = {key: value for key, value in page.meta.items() if key != "screenshot"}  # that call's picture
+    kind = document_kind(page)
+    if kind is not None:  # a scope is said ignored when this call asked for one, not when that one did
+        ignored = {"scope_ignored": scope_ignored(kind)} if xopts.scope() is not None else {}
+        extract = {key: value for key, value in meta["extract"].items() if key != "scope_ignored"}
+        meta["extract"] = extract | ignored
+    if meta != page.meta:
+        update["meta"] = meta
     if asked is not None and asked != page.url:
         update["url"] = asked
     return as_asked(page.model_copy(update=update), xopts)
