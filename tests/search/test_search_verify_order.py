@@ -128,9 +128,13 @@ async def test_a_near_duplicate_top_hit_is_replaced_by_the_first_spare(
     spare1, spare2 = serve(simweb, "spare1", "spare2")
     mirror = simweb.add("/mirror", distinct_article("alpha"))
     async with ferret(tmp_path) as f:
-        verified = await verify_hits(f, hits(alpha, mirror, beta, spare1, spare2), wanted=3, timeout=30)
+        listed = hits(alpha, mirror, beta, spare1, spare2)
+        listed[1] = listed[1].model_copy(update={"sources": [Source(engine="other", rank=1)]})
+        verified = await verify_hits(f, listed, wanted=3, timeout=30)
         assert names(verified) == ["alpha", "beta", "spare1"]
         assert [(d.url, d.duplicate_of) for d in verified.dropped] == [(mirror, alpha)]
+        # the engine that listed the mirror is named by the page it mirrors
+        assert [s.engine for s in verified.kept[0].sources] == ["test", "other"]
         assert verified.not_needed == 1 and not await stored(f, spare2)
 
 

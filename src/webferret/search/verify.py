@@ -144,8 +144,17 @@ class RankOrder:
         if original is not None:
             self._out.add(index)
             self.outcome.dropped.append(DroppedDuplicate(url=hit.url, duplicate_of=original))
+            kept = self.outcome.kept
+            kept[:] = [with_sources(listed, hit) if listed.url == original else listed for listed in kept]
             return
         self.outcome.kept.append(hit)
+
+
+def with_sources(kept: Hit, copy: Hit) -> Hit:
+    """`kept`, also naming the engines that listed `copy`, its page under another URL (a mirror, a
+    redirect to it): the sightings are the page's, whichever URL carried them."""
+    more = [source for source in copy.sources if all(source.engine != own.engine for own in kept.sources)]
+    return kept.model_copy(update={"sources": [*kept.sources, *more]}) if more else kept
 
 
 @dataclass(frozen=True)
