@@ -42,13 +42,15 @@ async def test_searxng_results_are_merged_dated_and_warned(tmp_path: Path, searx
     assert gamma.extra["engines"] == ["fakeyacy"]
     assert gamma.snippet == "gamma snippet"
     assert any("fakebroken" in warning for warning in result.warnings)
+    # fewer than the 10 asked, and said why: an agent knows asking again brings no more
+    assert "4 results of the 10 asked: the engines listed 4 pages" in " ".join(result.warnings)
 
 
 async def test_auto_uses_the_configured_searxng_first(tmp_path: Path, searx: SearxServer) -> None:
     async with ferret(tmp_path, searx) as f:
         result = await f.search("ferret", f.search_options(verify=False, results=2))
     assert [r.name for r in result.engines] == ["searxng"]
-    assert len(result.results) == 2
+    assert len(result.results) == 2 and not any(" asked: " in warning for warning in result.warnings)
 
 
 async def test_site_filter_reaches_the_upstream_engines(

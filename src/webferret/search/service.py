@@ -101,7 +101,7 @@ async def run_search(
     if not options.verify:
         result.results = hits[: options.results]
         result.candidates = len(hits)
-        return result
+        return _short(result, options.results, len(hits))
     candidates = hits[: spare_candidates(options.results)]  # asked at once; more if these fall short
     result.candidates = len(candidates)
     result.verified = True  # also with no candidate: nothing listed was left unverified
@@ -127,4 +127,18 @@ async def run_search(
         result.unreachable = verified.unreachable
         result.dropped_duplicates = verified.dropped
         result.not_needed = verified.not_needed
+        if verified.asked >= len(hits):  # every candidate decided: the engines had no more
+            _short(result, options.results, len(hits))
+    return result
+
+
+def _short(result: SearchResult, wanted: int, listed: int) -> SearchResult:
+    """`result`, with a warning when it lists fewer results than `wanted` because the engines listed
+    no more pages: each engine is asked for its first page of results (an agent asking for more then
+    knows to search another way, not to ask again)."""
+    if 0 < len(result.results) < wanted and result.answered:
+        result.warnings.append(
+            f"{len(result.results)} results of the {wanted} asked: the engines listed {listed} pages "
+            "(each is asked for its first page of results)"
+        )
     return result
