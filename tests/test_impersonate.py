@@ -128,3 +128,27 @@ async def test_a_body_past_the_cap_ends_its_transfer_there() -> None:
         listener.close()
     assert info.value.code == ErrorCode.TOO_LARGE, info.value
     assert not server.is_alive() and sent[0] < 50_000_000, sent[0]  # it hung up soon after the cap
+
+
+async def test_a_compression_bomb_is_refused_at_the_cap_not_decoded_into_memory() -> None:
+    """curl decodes what one read of the socket brings in one go: the body was counted behind a
+    queue, so a bomb of 300 MB was in memory (2 GB from 3 KB of brotli) before `too_large`."""
+    import tracemalloc
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip
+    block = b"a" * (1 << 20)
+    bomb = b"".join([*(packer.compress(block) for _ in range(300)), packer.flush()])
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/bomb", bomb, content_encoding="gzip")
+        target = await policy.vet(site.base + "/bomb")
+        tracemalloc.start()
+        try:
+            with pytest.raises(FerretError) as caught:
+                await ImpersonateTier().fetch(target, OPTS, policy)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert caught.value.code == ErrorCode.TOO_LARGE, caught.value
+    assert peak < 20_000_000, peak  # the cap is 100 KB

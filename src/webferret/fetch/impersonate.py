@@ -14,6 +14,7 @@ import typing
 from ipaddress import ip_address
 
 from curl_cffi import BrowserTypeLiteral, CurlECode, CurlOpt, ffi, lib
+from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
 
@@ -88,12 +89,12 @@ async def request_once(
     session.curl_options = {
         CurlOpt.RESOLVE: [curl_resolve(target)],
         CurlOpt.NOPROXY: "*",
-        # a streamed request has only a low-speed limit (a server dripping a byte a second passes it),
-        # and a cancelled read waits for the transfer's end: the whole request is bounded instead
+        # the whole request is bounded (a low-speed limit lets a server dripping a byte a second pass)
         CurlOpt.TIMEOUT_MS: max(1, int(opts.timeout * 1000)),
     }
     tunnel_to = _through(session, proxy, target) if proxy is not None else None  # alive until the end
     sent = {**dict(opts.headers), **(headers or {})}
+    body = CappedBody(opts.max_bytes)
     try:
         response = await session.request(
             method,  # type: ignore[arg-type]
@@ -102,19 +103,17 @@ async def request_once(
             data=data,
             allow_redirects=False,
             timeout=opts.timeout,
-            stream=True,
+            content_callback=body.write,
         )
-        try:
-            peer = getattr(response, "primary_ip", "") or ""
-            if peer and peer != target.address and proxy is None:  # through a proxy, it is the proxy
-                policy.check_peer(target.host, peer)
-            body = await _read_capped(response, opts.max_bytes)
-        finally:
-            await _closed(response)
     except RequestException as exc:
+        if body.over:
+            raise body.too_large() from None
         raise _ferret_error(exc, target, proxy) from None
     del tunnel_to  # curl no longer needs the list
-    return response.status_code, _merged_headers(response), body
+    peer = getattr(response, "primary_ip", "") or ""
+    if peer and peer != target.address and proxy is None:  # through a proxy, it is the proxy
+        policy.check_peer(target.host, peer)
+    return response.status_code, _merged_headers(response), body.bytes()
 
 
 def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:
@@ -145,30 +144,32 @@ def _merged_headers(response: Response) -> dict[str, str]:
     return merged
 
 
-async def _closed(response: Response) -> None:
-    """End a streamed transfer now, whether it was read to its end or not. curl_cffi's `aclose`
-    waits for the transfer to end, its chunks queued without a bound meanwhile: a body read past its
-    cap went on to the page's timeout, gigabytes in memory (an endless body, a compression bomb), and
-    curl's time-out then replaced `too_large`. Its stop signal makes curl's next write fail instead."""
-    import contextlib
+class CappedBody:
+    """The decoded body as curl writes it, refused past `most` bytes inside curl's own write: curl
+    decodes what one read of the socket brings in one go (3 KB of brotli are 2 GB), so a reader
+    counting behind a queue saw the cap only once gigabytes were in memory. Writing nothing more
+    ends the transfer at once (`over` then says why it failed)."""
 
-    if response.quit_now is not None:
-        response.quit_now.set()
-    with contextlib.suppress(RequestException):  # the transfer stopped on purpose: not the page's error
-        await response.aclose()
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.over = False
+        self._chunks: list[bytes] = []
+        self._size = 0
 
+    def write(self, chunk: bytes) -> int:
+        self._size += len(chunk)
+        if self._size > self.most:
+            self.over = True
+            return CURL_WRITEFUNC_ERROR
+        self._chunks.append(chunk)
+        return len(chunk)
 
-async def _read_capped(response: Response, max_bytes: int) -> bytes:
-    """The decompressed body, refusing more than `max_bytes`."""
-    chunks: list[bytes] = []
-    total = 0
-    async for chunk in response.aiter_content():
-        total += len(chunk)
-        if total > max_bytes:
-            msg = f"body larger than the cap of {max_bytes} bytes, decompressed (setting max_bytes)"
-            raise FerretError(ErrorCode.TOO_LARGE, msg)
-        chunks.append(chunk)
-    return b"".join(chunks)
+    def bytes(self) -> bytes:
+        return b"".join(self._chunks)
+
+    def too_large(self) -> FerretError:
+        msg = f"body larger than the cap of {self.most} bytes, decompressed (setting max_bytes)"
+        return FerretError(ErrorCode.TOO_LARGE, msg)
 
 
 def _ferret_error(exc: RequestException, target: Target, proxy: Proxy | None = None) -> FerretError:
