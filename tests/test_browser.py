@@ -511,3 +511,15 @@ async def test_a_page_that_crashes_the_renderer_is_too_large_not_internal(tier: 
         with pytest.raises(FerretError) as info:
             await render(tier, site.base + "/hog", replace(OPTS, timeout=5))
     assert info.value.code == ErrorCode.TOO_LARGE and "renderer crashed" in info.value.message, info.value
+
+
+async def test_a_flood_of_history_entries_is_throttled_as_chrome_throttles_it(tier: BrowserTier) -> None:
+    """Playwright launches Chromium without its IPC flooding protection: every `pushState` of a loop
+    reached the driver as an event, so a page pushing 100,000 held the call two minutes past its
+    timeout and put 1 GB in webferret's memory. Chromium's own limit takes the first 200."""
+    flood = "<script>for (let i = 0; i < 1000; i++) history.pushState({}, '', '/flood?' + i);</script>"
+    with serve() as site:
+        site.page("/flood", f"<html><body><p>a page that floods its history</p>{flood}</body></html>")
+        raw = await render(tier, site.base + "/flood", OPTS)
+    pushed = int(raw.final_url.rpartition("?")[2])
+    assert b"floods its history" in raw.body and pushed < 999, raw.final_url

@@ -142,6 +142,9 @@ class BrowserTier:
             headless=True,
             args=self.launch_args(),
             chromium_sandbox=not self._settings.browser_no_sandbox,
+            # Playwright turns off Chromium's limit on a page's history and navigation calls: a loop
+            # of `pushState` then reached the driver as events without end, past the page's timeout
+            ignore_default_args=["--disable-ipc-flooding-protection"],
         )
 
     async def _gone(self) -> None:
