@@ -523,3 +523,14 @@ async def test_a_flood_of_history_entries_is_throttled_as_chrome_throttles_it(ti
         raw = await render(tier, site.base + "/flood", OPTS)
     pushed = int(raw.final_url.rpartition("?")[2])
     assert b"floods its history" in raw.body and pushed < 999, raw.final_url
+
+
+async def test_a_page_that_reloads_itself_without_end_is_a_timeout_not_internal(tier: BrowserTier) -> None:
+    """Its HTML could not be read while it navigated: Playwright's "page is navigating" error was the
+    call's `internal` error (a bug, the README says)."""
+    restless = "<script>setTimeout(function () { location.reload(); }, 10);</script>"
+    with serve() as site:
+        site.page("/restless", f"<html><body><p>never still</p>{restless}</body></html>")
+        with pytest.raises(FerretError) as info:
+            await render(tier, site.base + "/restless", replace(OPTS, timeout=5))
+    assert info.value.code == ErrorCode.TIMEOUT, info.value

@@ -228,7 +228,7 @@ class BrowserTier:
                 if guard.main_error is not None:  # a step led where the guard or `admit` refused to go
                     raise guard.main_error
                 _check_web(page.url, " after the steps")  # a click to a refused address shows an error page
-                html = await page.content()
+                html = await _content(page)
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, message)
@@ -484,9 +484,24 @@ async def _past_challenge(page: Any, deadline: float) -> tuple[str, bool]:
             html = ""
         blocked = not html or body_verdict(200, html, visible_text(html.encode("utf-8"))).blocked
         if not blocked or time.monotonic() >= deadline:
-            return (html or await page.content()), blocked
+            return (html or await _content(page)), blocked
         await asyncio.sleep(0.25)
         await _settle(page, max(0.1, min(2.0, deadline - time.monotonic())))
+
+
+async def _content(page: Any) -> str:
+    """The page's HTML, once it holds still: a page its scripts keep navigating (a reload every few
+    milliseconds) cannot be read while it moves, and the tier's timeout ends one that never stops."""
+    from playwright.async_api import Error
+
+    while True:
+        try:
+            html: str = await page.content()
+            return html
+        except Error as exc:
+            if "is navigating" not in str(exc):
+                raise
+        await asyncio.sleep(0.1)
 
 
 async def _drawn(page: Any, html: str, deadline: float, baseline: int | None) -> str:
