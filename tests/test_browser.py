@@ -20,6 +20,7 @@ from webferret.config import Settings
 from webferret.fetch.browser import BrowserTier
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
+from webferret.net.proxy import DIRECT
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -534,3 +535,28 @@ async def test_a_page_that_reloads_itself_without_end_is_a_timeout_not_internal(
         with pytest.raises(FerretError) as info:
             await render(tier, site.base + "/restless", replace(OPTS, timeout=5))
     assert info.value.code == ErrorCode.TIMEOUT, info.value
+
+
+async def test_a_request_answered_as_its_page_closes_is_left_unanswered() -> None:
+    """A page closed at its timeout while the guard was still answering its requests (a page that
+    asks for thousands of files): each answer was Playwright's "Target page, context or browser has
+    been closed", printed as a traceback, and the page's error was `internal`. The race is Chromium's
+    to win or lose, so the route here is one whose page has just closed."""
+    from playwright._impl._errors import TargetClosedError
+
+    from webferret.fetch.browser import _Guard
+
+    class Request:
+        resource_type, url = "image", "http://127.0.0.1/ferret.png"
+
+    class ClosedRoute:
+        request = Request()
+
+        async def abort(self, error_code: str | None = None) -> None:
+            raise TargetClosedError()
+
+    guard = _Guard(loopback_policy(), OPTS, "chrome", "http://127.0.0.1/", DIRECT)
+    try:
+        await guard.handle(ClosedRoute())  # type: ignore[arg-type]
+    finally:
+        await guard.aclose()

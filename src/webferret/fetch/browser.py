@@ -346,6 +346,18 @@ class _Guard:
             raise
 
     async def handle(self, route: Route) -> None:
+        """Answer `route` (`_answer`); one whose page has closed meanwhile is left unanswered: a page
+        that asked for thousands of files closed with its requests still waiting, and each answer
+        after that was Playwright's error, printed, then the page's, as `internal`."""
+        from playwright.async_api import Error
+
+        try:
+            await self._answer(route)
+        except Error as exc:
+            if not _lost(exc):
+                raise
+
+    async def _answer(self, route: Route) -> None:
         from playwright.async_api import Error
 
         request = route.request
