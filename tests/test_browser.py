@@ -526,15 +526,21 @@ async def test_a_flood_of_history_entries_is_throttled_as_chrome_throttles_it(ti
     assert b"floods its history" in raw.body and pushed < 999, raw.final_url
 
 
-async def test_a_page_that_reloads_itself_without_end_is_a_timeout_not_internal(tier: BrowserTier) -> None:
+async def test_a_page_that_reloads_itself_without_end_is_read_or_a_timeout_not_internal(
+    tier: BrowserTier,
+) -> None:
     """Its HTML could not be read while it navigated: Playwright's "page is navigating" error was the
-    call's `internal` error (a bug, the README says)."""
+    call's `internal` error (a bug, the README says). Read between two reloads, or not by the
+    timeout, as the machine's pace has it."""
     restless = "<script>setTimeout(function () { location.reload(); }, 10);</script>"
     with serve() as site:
         site.page("/restless", f"<html><body><p>never still</p>{restless}</body></html>")
-        with pytest.raises(FerretError) as info:
-            await render(tier, site.base + "/restless", replace(OPTS, timeout=5))
-    assert info.value.code == ErrorCode.TIMEOUT, info.value
+        try:
+            raw = await render(tier, site.base + "/restless", replace(OPTS, timeout=5))
+        except FerretError as exc:
+            assert exc.code == ErrorCode.TIMEOUT, exc
+        else:
+            assert b"never still" in raw.body
 
 
 async def test_a_request_answered_as_its_page_closes_is_left_unanswered() -> None:
