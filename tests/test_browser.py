@@ -566,3 +566,32 @@ async def test_a_request_answered_as_its_page_closes_is_left_unanswered() -> Non
         await guard.handle(ClosedRoute())  # type: ignore[arg-type]
     finally:
         await guard.aclose()
+
+
+async def test_a_pages_files_are_read_a_few_at_a_time_and_within_a_budget(tier: BrowserTier) -> None:
+    """A page asking for hundreds of large files had them all read at once and held here (200
+    endless bodies: 2 GB); now `FILES_AT_ONCE` at a time, and no more once they came to
+    `FILES_BUDGET` times `max_bytes`, the page read with what it got."""
+    from webferret.fetch.browser import FILES_AT_ONCE, FILES_BUDGET
+
+    lock, busy, most = threading.Lock(), [0], [0]
+
+    def slow_file(hit: Hit) -> Reply:
+        with lock:
+            busy[0] += 1
+            most[0] = max(most[0], busy[0])
+        threading.Event().wait(0.2)
+        with lock:
+            busy[0] -= 1
+        return 200, {"content-type": "text/plain"}, b"x" * 40_000
+
+    many = "".join(f"fetch('/file?{n}');" for n in range(40))
+    with serve() as site:
+        site.routes["/file"] = slow_file
+        site.page("/many", f"<html><body><p>a page of many files</p><script>{many}</script></body></html>")
+        raw = await render(tier, site.base + "/many", replace(OPTS, max_bytes=100_000))
+    files = [hit for hit in site.hits if hit.path.startswith("/file")]
+    assert b"a page of many files" in raw.body
+    assert most[0] <= FILES_AT_ONCE
+    # 500 KB of budget: 13 files of 40 KB pass it, and those already waiting in the 8 slots are read
+    assert len(files) < 13 + FILES_AT_ONCE and FILES_BUDGET == 5

@@ -71,6 +71,12 @@ REDIRECTS = {301, 302, 303, 307, 308}
 # Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 MOBILE_DEVICE = "Pixel 7"
+FILES_AT_ONCE = 8
+"""The most files (scripts, styles, a script's `fetch`) of one page read at once: each may be up to
+`max_bytes`, and what is read is held in this process until the browser takes it."""
+FILES_BUDGET = 5
+"""A page's files together are at most this many times `max_bytes`; past it the page gets no more
+(a page asking for hundreds of endless bodies held gigabytes here)."""
 SETTLE_MAX = 10.0
 CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
 LOADING_SHARE = 0.6  # of the time left, what the document's parsing may take, then what settling may
@@ -336,6 +342,8 @@ class _Guard:
         self.main_error: FerretError | None = None
         self.redirect_to: str | None = None
         self.main_body: bytes | None = None  # the bytes the page's own document was answered with
+        self._files = asyncio.Semaphore(FILES_AT_ONCE)
+        self._files_left = FILES_BUDGET * opts.max_bytes  # the bytes the page's files may still bring
 
     async def vet(self, url: str) -> None:
         """Raise the guard's `FerretError` for a main-frame hop it refuses (and remember it)."""
@@ -377,13 +385,15 @@ class _Guard:
         except Error:
             await route.abort("blockedbyclient")  # pages are read one at a time: no pop-ups
             return
+        main = navigation and request.frame.parent_frame is None
         try:
             if navigation and request.url != self._page:  # a redirect's, a script's, a step's, a frame's
                 on = request.frame.url if request.frame.url.startswith(("http://", "https://")) else ""
                 await admitted(request.url, on or self._page, self._opts.admit)
-            status, got, body = await self._fetch(request, follow=not navigation)
+            read = self._fetch if main else self._file
+            status, got, body = await read(request, follow=not navigation)
         except FerretError as exc:
-            if navigation and request.frame.parent_frame is None:
+            if main:
                 self.main_error = self.main_error or exc
             await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
             return
@@ -394,9 +404,21 @@ class _Guard:
             await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
-        if navigation and request.frame.parent_frame is None:
+        if main:
             self.main_body = body
         await route.fulfill(status=status, headers=kept, body=body)
+
+    async def _file(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
+        """`_fetch` of one of the page's files (or a frame's document): `FILES_AT_ONCE` at a time,
+        within what is left of the page's `FILES_BUDGET` (`too_large` past it)."""
+        async with self._files:
+            if self._files_left <= 0:
+                most = FILES_BUDGET * self._opts.max_bytes
+                said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
+                raise FerretError(ErrorCode.TOO_LARGE, said)
+            answer = await self._fetch(request, follow=follow)
+            self._files_left -= len(answer[2])
+            return answer
 
     async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
         """The request, pinned; with `follow`, its redirects too, each hop vetted (the browser would
