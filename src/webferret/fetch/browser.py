@@ -416,7 +416,12 @@ class _Guard:
                 most = FILES_BUDGET * self._opts.max_bytes
                 said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, said)
-            answer = await self._fetch(request, follow=follow)
+            try:
+                answer = await self._fetch(request, follow=follow)
+            except FerretError as exc:
+                if exc.code == ErrorCode.TOO_LARGE:  # it was read to the cap, then refused
+                    self._files_left -= self._opts.max_bytes
+                raise
             self._files_left -= len(answer[2])
             return answer
 
