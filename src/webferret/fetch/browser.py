@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
@@ -71,6 +73,8 @@ REDIRECTS = {301, 302, 303, 307, 308}
 # Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 MOBILE_DEVICE = "Pixel 7"
+Answer = tuple[int, dict[str, str], bytes]
+"""A request's status, headers and body."""
 FILES_AT_ONCE = 8
 """The most files (scripts, styles, a script's `fetch`) of one page read at once: each may be up to
 `max_bytes`, and what is read is held in this process until the browser takes it."""
@@ -354,15 +358,16 @@ class _Guard:
             raise
 
     async def handle(self, route: Route) -> None:
-        """Answer `route` (`_answer`); one whose page has closed meanwhile is left unanswered: a page
-        that asked for thousands of files closed with its requests still waiting, and each answer
-        after that was Playwright's error, printed, then the page's, as `internal`."""
+        """Answer `route` (`_answer`); one whose page has closed meanwhile, or that Playwright let go
+        of (it keeps a bounded number of requests), is left unanswered: a page that asked for
+        thousands of files closed with its requests still waiting, and each answer after that was
+        Playwright's error, printed, then the page's, as `internal`."""
         from playwright.async_api import Error
 
         try:
             await self._answer(route)
         except Error as exc:
-            if not _lost(exc):
+            if not (_lost(exc) or "has been collected" in str(exc)):  # a request waiting among thousands
                 raise
 
     async def _answer(self, route: Route) -> None:
@@ -390,8 +395,7 @@ class _Guard:
             if navigation and request.url != self._page:  # a redirect's, a script's, a step's, a frame's
                 on = request.frame.url if request.frame.url.startswith(("http://", "https://")) else ""
                 await admitted(request.url, on or self._page, self._opts.admit)
-            read = self._fetch if main else self._file
-            status, got, body = await read(request, follow=not navigation)
+            status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
             if main:
                 self.main_error = self.main_error or exc
@@ -408,23 +412,6 @@ class _Guard:
             self.main_body = body
         await route.fulfill(status=status, headers=kept, body=body)
 
-    async def _file(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
-        """`_fetch` of one of the page's files (or a frame's document): `FILES_AT_ONCE` at a time,
-        within what is left of the page's `FILES_BUDGET` (`too_large` past it)."""
-        async with self._files:
-            if self._files_left <= 0:
-                most = FILES_BUDGET * self._opts.max_bytes
-                said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
-                raise FerretError(ErrorCode.TOO_LARGE, said)
-            try:
-                answer = await self._fetch(request, follow=follow)
-            except FerretError as exc:
-                if exc.code == ErrorCode.TOO_LARGE:  # it was read to the cap, then refused
-                    self._files_left -= self._opts.max_bytes
-                raise
-            self._files_left -= len(answer[2])
-            return answer
-
     async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
         """The request, pinned; with `follow`, its redirects too, each hop vetted (the browser would
         follow a redirect unseen by the route handler)."""
@@ -434,7 +421,8 @@ class _Guard:
         for _ in range(self._opts.max_redirects + 1):
             target = await self._policy.vet(url)
             opts = self._opts.for_request(url, self._page, document=document)
-            status, got, body = await request_once(
+            ask = functools.partial(
+                request_once,
                 self._session,
                 target,
                 opts,
@@ -444,6 +432,7 @@ class _Guard:
                 data=data,
                 route=self._route,
             )
+            status, got, body = await (ask() if document else self._file(ask))
             location = got.get("location")
             if not (follow and status in REDIRECTS and location):
                 return status, got, body
@@ -455,6 +444,24 @@ class _Guard:
             url = nxt
         msg = f"{request.url}: more than {self._opts.max_redirects} redirects (setting max_redirects)"
         raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
+
+    async def _file(self, ask: Callable[[], Awaitable[Answer]]) -> Answer:
+        """`ask()`, the request of one of the page's files (a script, a style, what a script fetches,
+        a frame's document), vetted: `FILES_AT_ONCE` at a time, within what is left of the page's
+        `FILES_BUDGET` (`too_large` past it; a file refused at `max_bytes` counts that)."""
+        async with self._files:
+            if self._files_left <= 0:
+                most = FILES_BUDGET * self._opts.max_bytes
+                said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
+                raise FerretError(ErrorCode.TOO_LARGE, said)
+            try:
+                answer = await ask()
+            except FerretError as exc:
+                if exc.code == ErrorCode.TOO_LARGE:  # it was read to the cap, then refused
+                    self._files_left -= self._opts.max_bytes
+                raise
+            self._files_left -= len(answer[2])
+            return answer
 
     def error_for(self, exc: Exception) -> FerretError:
         """The page's own navigation failed: the guard's reason when it refused, a time-out when it
