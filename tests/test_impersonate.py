@@ -152,3 +152,38 @@ async def test_a_compression_bomb_is_refused_at_the_cap_not_decoded_into_memory(
             tracemalloc.stop()
     assert caught.value.code == ErrorCode.TOO_LARGE, caught.value
     assert peak < 20_000_000, peak  # the cap is 100 KB
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        (b"Content-Length: 5\r\nContent-Length: 7\r\n", "broken HTTP answer at"),
+        (b"X-Big: " + b"a" * 400_000 + b"\r\nContent-Length: 5\r\n", "its headers are too large"),
+    ],
+    ids=["two-lengths", "huge-header"],
+)
+async def test_a_broken_answer_is_an_http_error_as_the_http_tier_says(head: bytes, said: str) -> None:
+    """Both were `connect_failed` ("the request failed"), as if the server could not be reached."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def broken() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + head + b"\r\nhello..")
+
+    server = threading.Thread(target=broken, daemon=True)
+    server.start()
+    policy = loopback_policy()
+    try:
+        with pytest.raises(FerretError) as info:
+            target = await policy.vet(f"http://127.0.0.1:{port}/")
+            await ImpersonateTier().fetch(target, FetchOptions(timeout=20), policy)
+        server.join(20)
+    finally:
+        listener.close()
+    assert info.value.code == ErrorCode.HTTP_ERROR and said in info.value.message, info.value

@@ -28,6 +28,9 @@ CURL_ERRORS: dict[int, tuple[ErrorCode, str]] = {
     CurlECode.COULDNT_CONNECT: (ErrorCode.CONNECT_FAILED, "could not connect"),
     CurlECode.OPERATION_TIMEDOUT: (ErrorCode.TIMEOUT, "no answer in time"),
     CurlECode.PARTIAL_FILE: (ErrorCode.HTTP_ERROR, "broken HTTP answer: the body ended before its length"),
+    # as the http tier names them: conflicting Content-Length headers, a header past curl's limits
+    CurlECode.WEIRD_SERVER_REPLY: (ErrorCode.HTTP_ERROR, "broken HTTP answer"),
+    CurlECode.TOO_LARGE: (ErrorCode.HTTP_ERROR, "broken HTTP answer: its headers are too large"),
     CurlECode.RECV_ERROR: (ErrorCode.CONNECT_FAILED, "the connection broke while reading"),
     CurlECode.GOT_NOTHING: (ErrorCode.CONNECT_FAILED, "the server closed without answering"),
     CurlECode.SSL_CONNECT_ERROR: (ErrorCode.CONNECT_FAILED, "the TLS handshake failed"),
