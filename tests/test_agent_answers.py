@@ -168,7 +168,10 @@ async def test_a_map_whose_start_fails_and_that_lists_nothing_is_a_tool_error(
     async with Ferret(settings) as ferret:
         with pytest.raises(FerretError) as failed:
             await AgentTools(ferret, settings).web_map(WebMapArgs(url=simweb.url("/gone")))
+        with pytest.raises(FerretError) as unasked:
+            await AgentTools(ferret, settings).web_map(WebMapArgs(url=simweb.url("/gone"), sitemap=False))
     assert failed.value.code == "http_error" and "no sitemap listed a URL" in failed.value.message
+    assert "sitemaps were not asked (sitemap: false)" in unasked.value.message  # not that none listed one
 
 
 async def test_a_passage_page_past_the_cap_says_it_is_the_cap(tmp_path: Path) -> None:

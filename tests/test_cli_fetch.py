@@ -277,3 +277,21 @@ def test_a_usage_error_without_json_leaves_stdout_empty(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit):
         main(["fetch", "--timeout", "0", "http://127.0.0.1:9/"])
     assert capsys.readouterr().out == ""
+
+
+def test_counts_in_views_read_as_english() -> None:
+    """`1 words`, `used its 1 searches`, `a xml document` were written."""
+    from webferret.extract.types import scope_ignored
+    from webferret.present.pages import counted
+
+    assert [counted(1, "word"), counted(3, "word"), counted(1, "search", "searches")] == [
+        "1 word",
+        "3 words",
+        "1 search",
+    ]
+    assert counted(2, "search", "searches") == "2 searches"
+    assert [scope_ignored(kind).split(" document")[0] for kind in ("xml", "pdf", "text")] == [
+        "an XML",
+        "a PDF",
+        "a text",
+    ]

@@ -32,7 +32,7 @@ from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Pa
 from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
-from webferret.present.pages import failure_text
+from webferret.present.pages import counted, failure_text
 from webferret.tokens import content_tokens
 
 TimeRange = Literal["day", "week", "month", "year"]
@@ -344,7 +344,8 @@ class AgentTools:
         if quota and used >= quota:
             raise FerretError(
                 ErrorCode.QUOTA_EXCEEDED,
-                f"this session used its {quota} searches (setting search_quota); read stored pages with "
+                f"this session used its {counted(quota, 'search', 'searches')}"
+                " (setting search_quota); read stored pages with "
                 "web_open or ask the user to raise the quota",
             )
         self._searches[session] = used + 1
@@ -538,10 +539,8 @@ class AgentTools:
         result = await self.ferret.map_site(args.url, options, fetch=fetch, fresh=bool(args.fresh))
         if not result.urls and result.start_error is not None:  # nothing to go on: failed, as the CLI's map
             said = result.start_error.message
-            raise FerretError(
-                result.start_error.code,
-                f"the start page could not be read, and no sitemap listed a URL: {said}",
-            )
+            why = "no sitemap listed a URL" if options.sitemap else "sitemaps were not asked (sitemap: false)"
+            raise FerretError(result.start_error.code, f"the start page could not be read, and {why}: {said}")
         data = result.model_dump(mode="json")
         return Answer(views.render_map(data, self.fence()), data)
 

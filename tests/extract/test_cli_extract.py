@@ -114,10 +114,10 @@ def test_a_scope_on_a_pdf_is_said_to_be_ignored(tmp_path: Path, capsys: pytest.C
     page = json.loads(out)["data"]["pages"][0]
     assert code == 0 and "Beta page" in page["content"]
     assert (
-        page["meta"]["extract"]["scope_ignored"] == "a pdf document has no HTML elements to select or exclude"
+        page["meta"]["extract"]["scope_ignored"] == "a PDF document has no HTML elements to select or exclude"
     )
     code, out = run_cli(["extract", str(pdf), "--exclude", "nav"], capsys)
-    assert code == 0 and "scope ignored: a pdf document has no HTML elements" in out
+    assert code == 0 and "scope ignored: a PDF document has no HTML elements" in out
     _, out = run_cli(["extract", str(pdf), "--json"], capsys)
     assert "scope_ignored" not in json.loads(out)["data"]["pages"][0]["meta"]["extract"]
 

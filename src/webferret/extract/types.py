@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 def scope_ignored(kind: str) -> str:
     """What `meta.extract.scope_ignored` says of a document of `kind` that is no HTML (`meta.extract.kind`:
     pdf, json, text...) read with a scope: it has no elements to choose."""
-    return f"a {kind} document has no HTML elements to select or exclude"
+    named = {"pdf": "a PDF", "json": "a JSON", "xml": "an XML"}.get(kind, f"a {kind}")
+    return f"{named} document has no HTML elements to select or exclude"
 
 
 @dataclass(frozen=True)

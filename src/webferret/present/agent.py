@@ -17,6 +17,7 @@ from webferret.present.disclosure import OUTLINE_FROM_PAGES
 from webferret.present.fence import Fence, neutralize
 from webferret.present.pages import (
     change_fact,
+    counted,
     failure_line,
     link_lines,
     not_followed_text,
@@ -90,11 +91,6 @@ def safe_message(message: str, nonce: str | None = None, limit: int = MESSAGE_CH
 
 def error_text(code: str, message: str) -> str:
     return f"ERROR {code}: {safe_message(message, limit=MESSAGE_CHARS * 8)}"
-
-
-def counted(n: int, noun: str) -> str:
-    """`1 result`, `3 results`, `0 results`."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _hit_lines(rank: int, hit: JSON) -> list[str]:

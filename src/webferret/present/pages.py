@@ -23,7 +23,7 @@ def header_line(page: Page) -> str:
         parts.append(f"published {page.published}")
     if page.product is not None:
         parts.extend(product_facts(page.product))
-    parts.append(f"{page.word_count} words")
+    parts.append(counted(page.word_count, "word"))
     change = change_fact(page.meta)
     if change:
         parts.append(change)
@@ -33,6 +33,11 @@ def header_line(page: Page) -> str:
     if ignored:  # the scope asked for was not applied: say so, or the whole text reads as the selection
         parts.append(f"scope ignored: {ignored}")
     return " · ".join(parts)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 result`, `3 results`, `0 results` (`plural` where it is not the noun and an s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def product_facts(product: Product) -> list[str]:
