@@ -149,6 +149,31 @@ def test_fetch_reads_an_opendocument_text(simweb: SimWeb, capsys: pytest.Capture
     assert page["content"].startswith("# Burrows\n\nFerrets are **curious**")
 
 
+def test_a_spanning_cell_keeps_the_cells_after_it_in_their_columns(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    covered = "<table:covered-table-cell/>"
+    spans = (
+        "<table:table><table:table-header-rows><table:table-row>"
+        + "".join(
+            f"<table:table-cell><text:p>{name}</text:p></table:table-cell>"
+            for name in ("River", "Opens", "Closes")
+        )
+        + "</table:table-row></table:table-header-rows><table:table-row-group><table:table-row>"
+        '<table:table-cell table:number-columns-spanned="2"><text:p>Tay all year</text:p></table:table-cell>'
+        f'{covered}<table:table-cell table:number-rows-spanned="2"><text:p>never</text:p></table:table-cell>'
+        "</table:table-row><table:table-row><table:table-cell><text:p>Spey</text:p></table:table-cell>"
+        f"<table:table-cell><text:p>May</text:p></table:table-cell>{covered}"
+        "</table:table-row></table:table-row-group></table:table>"
+    )
+    url = simweb.add("/spans.odt", odt(body=f"<text:p>The seasons.</text:p>{spans}"))
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    content = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
+    assert content.endswith(
+        "| River | Opens | Closes |\n|---|---|---|\n| Tay all year |  | never |\n| Spey | May | never |\n"
+    )
+
+
 def cell(text: str = "", **attributes: str) -> str:
     shown = f"<text:p>{text}</text:p>" if text else ""
     extra = "".join(f' table:{name.replace("_", "-")}="{value}"' for name, value in attributes.items())

@@ -288,18 +288,33 @@ class _Writer:
             self.children(node, target)
 
     def table(self, node: etree._Element, target: html.HtmlElement) -> None:
-        rows = [
-            row
-            for part in (node.find("table:table-header-rows", _NS), node)
-            if part is not None
-            for row in part.iterfind("table:table-row", _NS)
-        ]
-        for row in rows:  # a row's repeats are not written out: they are a layout's empty rows
+        for row in _table_rows(node):  # a row's repeats are not written out: they are a layout's empty rows
             line = etree.SubElement(target, "tr")
-            for cell in row.iterfind("table:table-cell", _NS):
+            for cell in row.iterfind("table:table-cell", _NS):  # a covered cell is its spanning cell's
                 repeats = min(_count(cell, "table", "number-columns-repeated"), REPEATS_MAX)
                 for _ in range(repeats):
-                    self.children(cell, etree.SubElement(line, "td"))
+                    td = etree.SubElement(line, "td")
+                    for attribute, name in (
+                        ("colspan", "number-columns-spanned"),
+                        ("rowspan", "number-rows-spanned"),
+                    ):
+                        span = _count(cell, "table", name)
+                        if span > 1:
+                            td.set(attribute, str(span))
+                    self.children(cell, td)
+
+
+_ROW_GROUPS = frozenset(_q("table", name) for name in ("table-header-rows", "table-rows", "table-row-group"))
+"""Elements that hold a table's rows in their order (a heading's rows, a group a reader may fold)."""
+
+
+def _table_rows(node: etree._Element) -> Iterator[etree._Element]:
+    """A table's rows in order, those its header and row groups hold among them (not a nested table's)."""
+    for child in node:
+        if child.tag == _q("table", "table-row"):
+            yield child
+        elif child.tag in _ROW_GROUPS:
+            yield from _table_rows(child)
 
 
 _BLOCK_HOLDERS = frozenset(
