@@ -107,6 +107,18 @@ def test_a_book_is_its_chapters_in_reading_order_with_its_metadata() -> None:
     )
 
 
+def test_the_navigation_file_in_the_spine_is_no_chapter(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spine = '<spine><itemref idref="nav"/><itemref idref="one"/><itemref idref="two"/></spine>'
+    book = epub(PACKAGE.replace(PACKAGE[PACKAGE.index("<spine>") : PACKAGE.index("</spine>") + 8], spine))
+    url = simweb.add("/guide.epub", book, headers={"Content-Type": EPUB_TYPE})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["content"].startswith("# Burrows\n\nFerrets are **curious**")
+    assert page["meta"]["extract"]["chapters"] == 2
+
+
 @pytest.mark.parametrize("content_type", ["application/octet-stream", "application/zip", None])
 def test_a_book_is_told_by_its_parts_whatever_its_type(content_type: str | None) -> None:
     assert office_kind(epub()) == "epub"

@@ -82,7 +82,8 @@ def _package_path(archive: zipfile.ZipFile, what: str) -> str:
 
 
 def _spine(package: etree._Element, folder: str) -> list[str]:
-    """The archive paths of the chapters in reading order (the spine's linear XHTML items)."""
+    """The archive paths of the chapters in reading order (the spine's linear XHTML items but the
+    navigation file, which some books list there too)."""
     manifest = {
         item.get("id"): item
         for item in package.iterfind("opf:manifest/opf:item", _NS)
@@ -92,6 +93,8 @@ def _spine(package: etree._Element, folder: str) -> list[str]:
     for ref in package.iterfind("opf:spine/opf:itemref", _NS):
         item = manifest.get(ref.get("idref"))
         if item is None or (ref.get("linear") or "yes").strip().lower() == "no":
+            continue
+        if "nav" in (item.get("properties") or "").split():  # the table of contents, not a chapter
             continue
         if (item.get("media-type") or "").strip().lower() not in CHAPTER_TYPES:
             continue
