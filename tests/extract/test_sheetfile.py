@@ -114,3 +114,20 @@ def test_fetch_reads_a_spreadsheet(
         and page["title"] == "Salmon counts"
         and page["content"].startswith("## Rivers\n\n| River |")
     )
+
+
+def test_a_percentage_reads_as_the_sheet_shows_it(simweb: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["River", "Share", "Change", "Fish"])
+    sheet.append(["Tay", 0.25, 0.0125, 412])
+    sheet.append(["Dee", 0.125, -0.5, 3.5])
+    for row in (2, 3):
+        sheet[f"B{row}"].number_format = "0%"
+        sheet[f"C{row}"].number_format = "0.00%;[Red]-0.00%"
+    out = io.BytesIO()
+    book.save(out)
+    url = simweb.add("/shares.xlsx", out.getvalue(), headers={"Content-Type": XLSX_TYPE})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    content = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
+    assert content.endswith("| Tay | 25% | 1.25% | 412 |\n| Dee | 13% | -50.00% | 3.5 |\n")

@@ -1,6 +1,6 @@
 """Spreadsheets (.xlsx) as Markdown: a section per sheet under its name, its cells as a table whose
 header is its first row, each cell as the sheet last showed it (the value its formula computed, a date
-as a date), with title, author and dates from the workbook's properties.
+as a date, a percentage as one), with title, author and dates from the workbook's properties.
 
 Read with openpyxl in read-only mode, every sheet's own size read from its rows (a sheet that claims the
 whole grid is not padded to it); empty rows and columns are left out. openpyxl parses through
@@ -11,8 +11,11 @@ it is read (`zipped`).
 from __future__ import annotations
 
 import io
+import math
+import re
 import warnings
 from datetime import date, datetime, time
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from webferret.extract import zipped
@@ -55,13 +58,15 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 def _cells(sheet: Any) -> Rows:
     """A sheet's filled rows as text (`sheets.filled`)."""
     sheet.reset_dimensions()  # its claimed size may be the whole grid: read the rows it has
-    return filled([_shown(value) for value in row] for row in sheet.iter_rows(values_only=True))
+    return filled([_shown(cell.value, cell.number_format) for cell in row] for row in sheet.iter_rows())
 
 
-def _shown(value: object) -> str:
-    """A cell's value as the sheet shows it, on one line."""
+def _shown(value: object, number_format: str | None = None) -> str:
+    """A cell's value as the sheet shows it, on one line (a fraction formatted as a percentage as one)."""
     if value is None:
         return ""
+    if isinstance(value, int | float) and not isinstance(value, bool) and _percent(number_format):
+        return _as_percent(value, number_format or "")
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, datetime):
@@ -80,3 +85,21 @@ def _clean(value: object) -> str | None:
 
 def _day(value: object) -> str | None:
     return value.date().isoformat() if isinstance(value, datetime) else None
+
+
+def _percent(number_format: str | None) -> bool:
+    """Whether a number format shows its number as a percentage (`0%`, `0.00%`; not a quoted "%")."""
+    section = re.sub(r'"[^"]*"|\\.', "", (number_format or "").split(";")[0])
+    return "%" in section
+
+
+def _as_percent(value: float, number_format: str) -> str:
+    """`value` as its percentage, with the decimals its format asks for (`0.0%`: 12.5%)."""
+    decimals = re.search(r"\.(0+)", number_format.split(";")[0])
+    step = Decimal(1).scaleb(-len(decimals.group(1))) if decimals else Decimal(1)
+    if not math.isfinite(value):
+        return f"{value:.15g}"
+    try:
+        return f"{Decimal(repr(value * 100)).quantize(step, ROUND_HALF_UP)}%"  # half up, as Excel rounds
+    except InvalidOperation:  # past what a percentage shows (1e300, NaN): the number itself
+        return f"{value:.15g}"
