@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 
 import pytest
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from simweb import SimWeb
 
+from webferret.cli import main
 from webferret.extract import document
 from webferret.extract.document import extract_document
 from webferret.extract.types import Extracted, ExtractOptions
@@ -145,6 +148,23 @@ def test_a_pdf_whose_every_page_is_damaged_says_so() -> None:
 def test_json_is_pretty_printed_and_fenced() -> None:
     page = run(b'{"b":[1,2],"a":"\xc3\xa9"}', "https://api.ex.org/v1/x", "application/json; charset=utf-8")
     assert page.content == '```json\n{\n  "b": [\n    1,\n    2\n  ],\n  "a": "é"\n}\n```\n'
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"depth": 1e400, "unit": "m"}',  # no float holds it: parsed, it would read Infinity
+        b'{"id": 1, "id": 2, "unit": "m"}',  # parsed, the first id would be lost
+        b'{"price": 19.99000000000000000001, "unit": "m"}',  # parsed, it would read 19.99
+    ],
+)
+def test_json_that_parsing_would_change_is_shown_as_it_came(
+    body: bytes, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = simweb.add("/v1/reading", body, headers={"Content-Type": "application/json"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["content"] == f"```json\n{body.decode()}\n```\n"
 
 
 def test_source_file_fenced_with_language_from_extension() -> None:

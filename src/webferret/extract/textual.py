@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import re
+from decimal import Decimal
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
@@ -56,12 +58,34 @@ def _result(
 
 
 def extract_json(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
-    """Pretty-printed and fenced; a body that does not parse is shown as it came."""
-    try:
-        pretty = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:
-        pretty = text
+    """Pretty-printed and fenced; a body that does not parse, or that parsing would change, is shown as
+    it came."""
+    pretty = _pretty_json(text)
     return _result(fenced(pretty, "json"), pretty, mime or "application/json", url, options)
+
+
+def _pretty_json(text: str) -> str:
+    """`text` indented, or as it came when it is no JSON or parsing it would change what it says: a
+    key written twice (a parse keeps one) or a number a float cannot hold (`1e400` is no infinity,
+    `0.10000000000000000555` no `0.1`)."""
+    changed = False
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        nonlocal changed
+        changed = changed or len({key for key, _ in items}) < len(items)
+        return dict(items)
+
+    def number(written: str) -> float:
+        nonlocal changed
+        value = float(written)
+        changed = changed or not math.isfinite(value) or Decimal(repr(value)) != Decimal(written)
+        return value
+
+    try:
+        parsed = json.loads(text, object_pairs_hook=pairs, parse_float=number)
+    except ValueError:
+        return text
+    return text if changed else json.dumps(parsed, indent=2, ensure_ascii=False)
 
 
 def extract_xml(text: str, mime: str, url: str | None, options: ExtractOptions) -> Extracted:
