@@ -155,6 +155,15 @@ def test_other_zip_files_and_broken_ones_are_not_word_documents() -> None:
     assert caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
 
 
+def test_a_word_document_cut_short_says_so(simweb: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    whole = docx()
+    url = simweb.add("/guide.docx", whole[: len(whole) // 2], headers={"Content-Type": DOCX_TYPE})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 1
+    error = json.loads(capsys.readouterr().out)["data"]["pages"][0]["error"]
+    assert error["code"] == "unsupported_content"
+    assert error["message"].startswith(f"the zip archive at {url} is damaged or cut short")  # not "its type"
+
+
 def test_a_word_document_without_text_is_empty_content() -> None:
     with pytest.raises(FerretError) as caught:
         read(docx(body="<w:p/>"))

@@ -97,6 +97,7 @@ def _office(body: bytes, url: str | None, options: ExtractOptions) -> Extracted 
 
     kind = zipped.office_kind(body)  # the archive's names read once
     if kind is None:
+        zipped.refuse_damaged(body, f"the zip archive at {url or 'input'}")  # a cut .docx: not "a type"
         return None
     module, name = ZIPPED_READERS[kind]  # only the matching reader is imported
     reader = getattr(importlib.import_module(f"webferret.extract.{module}"), name)

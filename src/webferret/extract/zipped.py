@@ -71,6 +71,16 @@ def checked(body: bytes, what: str) -> zipfile.ZipFile:
     return archive
 
 
+def refuse_damaged(body: bytes, what: str) -> None:
+    """`unsupported_content` when `body`, which opens as a zip file does, is no archive that can be
+    read (cut short, damaged); `what` names it in the error. Another kind of archive passes."""
+    try:
+        zipfile.ZipFile(io.BytesIO(body)).close()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        said = one_line(str(exc), 200) or type(exc).__name__
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} is damaged or cut short: {said}") from None
+
+
 def unreadable(what: str, exc: Exception) -> FerretError:
     """`unsupported_content` saying why `what` cannot be read, in one short line (a part's name or
     text from the file may be in the library's words)."""
