@@ -164,6 +164,35 @@ def test_a_word_document_cut_short_says_so(simweb: SimWeb, capsys: pytest.Captur
     assert error["message"].startswith(f"the zip archive at {url} is damaged or cut short")  # not "its type"
 
 
+def compound(*streams: str) -> bytes:
+    """An OLE compound document's start: its signature and header, then directory entries naming
+    `streams` (UTF-16, 128 bytes each), as Office writes them."""
+    entries = b"".join(name.encode("utf-16-le").ljust(128, b"\0") for name in streams)
+    return b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + entries + b"\0" * 512
+
+
+@pytest.mark.parametrize(
+    ("streams", "said"),
+    [
+        (
+            ("EncryptionInfo", "EncryptedPackage"),
+            "the Office document at {url} is encrypted: a password protects it",
+        ),
+        (
+            ("WordDocument", "1Table"),
+            "the file at {url} is an OLE compound document (a .doc, .xls or .ppt of",
+        ),
+    ],
+)
+def test_an_encrypted_or_legacy_office_file_is_named(
+    streams: tuple[str, ...], said: str, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = simweb.add("/guide.docx", compound(*streams), headers={"Content-Type": DOCX_TYPE})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 1
+    error = json.loads(capsys.readouterr().out)["data"]["pages"][0]["error"]
+    assert error["code"] == "unsupported_content" and error["message"].startswith(said.format(url=url))
+
+
 def test_a_word_document_without_text_is_empty_content() -> None:
     with pytest.raises(FerretError) as caught:
         read(docx(body="<w:p/>"))

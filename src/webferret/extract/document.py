@@ -32,6 +32,8 @@ from webferret.remote_text import quoted
 GUNZIP_LIMIT = 10 * 1024 * 1024
 """The most bytes a gzip file inside a body is unpacked to (the default `max_bytes` of a body)."""
 GZIP_MAGIC = b"\x1f\x8b"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""A compound document's first bytes: a legacy .doc, .xls or .ppt, or an encrypted .docx, .xlsx or .pptx."""
 
 
 def extract_document(
@@ -72,6 +74,8 @@ def _extract_kind(
     if kind == "binary":
         if (office := _office(body, url, options)) is not None:
             return office
+        if body.startswith(OLE_MAGIC):
+            raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, _compound_reason(body, url or "input"))
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{_binary_reason(body, mime)} at {url or 'input'}")
     if kind in ("xml", "html", "text") and (listing := _listing(body, url, content_type, options)):
         return listing
@@ -141,6 +145,15 @@ def _binary_reason(body: bytes, mime: str | None) -> str:
         return f"cannot read content of type {quoted(mime)}"  # the server's words: quoted
     what = "gzip-compressed data" if body[:2] == GZIP_MAGIC else "binary data"
     return f"the body is {what}, though declared {quoted(mime)}"
+
+
+def _compound_reason(body: bytes, where: str) -> str:
+    """Why a compound document (OLE) cannot be read: a .docx, .xlsx or .pptx a password encrypts is
+    one, and so are the Office files of before 2007 (.doc, .xls, .ppt)."""
+    if "EncryptedPackage".encode("utf-16-le") in body:  # the stream that holds the encrypted file
+        return f"the Office document at {where} is encrypted: a password protects it"
+    kinds = "a .doc, .xls or .ppt of before 2007, an Outlook .msg, an .msi"
+    return f"the file at {where} is an OLE compound document ({kinds}), which webferret does not read"
 
 
 def _gunzipped(body: bytes, url: str | None) -> bytes | None:
