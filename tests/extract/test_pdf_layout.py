@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 
+import pytest
 from pypdf import PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+from simweb import SimWeb
 
+from webferret.cli import main
 from webferret.extract.document import extract_document
 from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Line, collect, page_markdown
@@ -230,3 +234,18 @@ def test_a_heading_set_on_two_lines_is_one_heading_and_the_whole_title() -> None
         "### Bo Lee",
     ]
     assert text.title == "Natural Sciences Citations and References, Author-Year and Numerical Schemes"
+
+
+def test_a_list_item_whose_bullet_is_set_larger_is_no_heading(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ReportLab draws a list's bullet at 12 points before items at 10: the item's words, not its
+    mark, tell the line's size."""
+    content = f"BT /F1 10 Tf 72 720 Td ({BODY}) Tj ET BT /F1 10 Tf 72 706 Td (season.) Tj ET" + "".join(
+        f" BT /F1 12 Tf 72 {y - 2} Td (\\177) Tj ET BT /F1 10 Tf 90 {y} Td ({item}) Tj ET"
+        for y, item in ((680, "Revenue up 12%"), (662, "Costs flat"))
+    )
+    url = simweb.add("/report.pdf", pdf_drawing(content), headers={"Content-Type": "application/pdf"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["content"].split("\n\n")[2:] == ["• Revenue up 12%", "• Costs flat\n"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from webferret.extract.pdfhyphens import keeps_hyphen
@@ -46,13 +46,17 @@ class Line:
     y: float
     size: float
     text: str
+    drawn: Counter[float] = field(default_factory=Counter, compare=False, repr=False)
+    """How many letters each font size draws in the line: its size is the one that draws most (a
+    bullet or a list's number set larger than its item's words makes no heading of the item)."""
 
 
 def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
     """The lines of a page from its runs of text `(y, font size, text)` in drawing order: runs at one
-    height (within half a font size) are one line, a space between runs, but not before a closing
-    mark or after an opening one where pypdf saw no gap (a word in another font and the comma after
-    it: `bold` + `, and` is `bold, and`; `(` + `Alder` + `)` is `(Alder)`)."""
+    height (within half a font size) are one line, of the size that draws most of its letters, a
+    space between runs, but not before a closing mark or after an opening one where pypdf saw no gap
+    (a word in another font and the comma after it: `bold` + `, and` is `bold, and`; `(` + `Alder` +
+    `)` is `(Alder)`)."""
     lines: list[Line] = []
     spaced = True
     for y, size, raw in runs:
@@ -60,12 +64,15 @@ def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
         if not text:
             spaced = spaced or bool(raw)
             continue
+        letters = len(_LETTER.findall(text))
         if lines and abs(lines[-1].y - y) < max(size, 1.0) / 2:
-            apart = spaced or raw[:1].isspace() or not _touching(lines[-1].text, text)
-            lines[-1].text += (" " if apart else "") + text
-            lines[-1].size = max(lines[-1].size, size)
+            line = lines[-1]
+            apart = spaced or raw[:1].isspace() or not _touching(line.text, text)
+            line.text += (" " if apart else "") + text
+            line.drawn[size] += letters
+            line.size = max(line.drawn, key=lambda drawn: (line.drawn[drawn], drawn))
         else:
-            lines.append(Line(y, size, text))
+            lines.append(Line(y, size, text, Counter({size: letters})))
         spaced = raw[-1:].isspace()
     return lines
 
