@@ -174,6 +174,35 @@ def test_a_spanning_cell_keeps_the_cells_after_it_in_their_columns(
     )
 
 
+@pytest.mark.parametrize(
+    ("holder", "kind", "table"),
+    [  # a few KB each, that repeat to millions of cells: rows of a cell far to the right, a table's cells
+        (
+            "spreadsheet",
+            ODS_TYPE,
+            '<table:table-row><table:table-cell table:number-columns-repeated="16000"/>'
+            "<table:table-cell><text:p>x</text:p></table:table-cell></table:table-row>" * 100,
+        ),
+        (
+            "text",
+            ODT_TYPE,
+            "<table:table-row>"
+            + '<table:table-cell table:number-columns-repeated="99"><text:p>x</text:p></table:table-cell>'
+            * 2100
+            + "</table:table-row>",
+        ),
+    ],
+)
+def test_cells_repeated_past_the_budget_are_too_large(
+    holder: str, kind: str, table: str, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = odt(body=f'<table:table table:name="Bomb">{table}</table:table>', kind=kind, holder=holder)
+    url = simweb.add("/bomb", body, headers={"Content-Type": kind})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 1
+    error = json.loads(capsys.readouterr().out)["data"]["pages"][0]["error"]
+    assert error["code"] == "too_large" and "repeats its cells to more than" in error["message"]
+
+
 def cell(text: str = "", **attributes: str) -> str:
     shown = f"<text:p>{text}</text:p>" if text else ""
     extra = "".join(f' table:{name.replace("_", "-")}="{value}"' for name, value in attributes.items())

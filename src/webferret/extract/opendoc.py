@@ -35,6 +35,11 @@ ODP_TYPE = "application/vnd.oasis.opendocument.presentation"
 COLUMNS_MAX = 16384
 """The most columns of a sheet read (LibreOffice's own limit)."""
 REPEATS_MAX = 50
+REPEATED_CELLS_MAX = 1_000_000
+"""The most cells a spreadsheet's repeats may add to the cells it writes (`Repeats`), and a text's or
+presentation's tables `REPEATED_TABLE_CELLS` (written as elements, they weigh more): past them it is
+`too_large`. A file of a few KB can repeat rows and cells, again and again, to billions of cells."""
+REPEATED_TABLE_CELLS = 100_000
 _NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
     "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
@@ -70,6 +75,29 @@ def _count(node: etree._Element, prefix: str, name: str) -> int:
     return int(value) if value.isdigit() and int(value) > 0 else 1
 
 
+class Repeats:
+    """What is left of one document's budget of repeated cells (`REPEATED_CELLS_MAX`), shared by its
+    tables or sheets; `what` names the document in the error."""
+
+    def __init__(self, what: str, budget: int = REPEATED_CELLS_MAX) -> None:
+        self.what = what
+        self.budget = self.left = budget
+
+    def times(self, wanted: int, cells: int) -> int:
+        """How many times to write out a row or cell of `cells` cells that repeats `wanted` times:
+        `REPEATS_MAX` at most, and each time past the first spends `cells` of the budget."""
+        allowed = min(wanted, REPEATS_MAX)
+        self.spend((allowed - 1) * cells)
+        return allowed
+
+    def spend(self, cells: int) -> None:
+        """Count `cells` written out that the file does not hold one by one; `too_large` past the budget."""
+        self.left -= cells
+        if self.left < 0:
+            said = f"{self.what} repeats its cells to more than {self.budget:,}"
+            raise FerretError(ErrorCode.TOO_LARGE, said)
+
+
 def _opened(body: bytes, what: str, holder: str) -> tuple[zipfile.ZipFile, etree._Element, etree._Element]:
     """The archive, its parsed `content.xml` and the body element `office:<holder>` in it
     (`unsupported_content` naming `what` when there is none)."""
@@ -99,7 +127,7 @@ def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     what = f"the OpenDocument text at {url or 'input'}"
     archive, content, text_body = _opened(body, what, "text")
     root = html.Element("div")
-    _Writer(_styles(content)).children(text_body, root)
+    _Writer(_styles(content), what).children(text_body, root)
     fields = _fields(archive, first_heading(root) or file_name(url))
     extra = {"document": "odt"}
     return whole_document(root, url, options, what=what, content_type=ODT_TYPE, fields=fields, extra=extra)
@@ -115,7 +143,7 @@ def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         raise FerretError(
             ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no presentation body"
         )
-    writer = _Writer(_styles(content))  # type: ignore[arg-type]
+    writer = _Writer(_styles(content), what)  # type: ignore[arg-type]
     root = html.Element("div")
     titles: list[str] = []
     for number, slide in enumerate(deck.iterfind("draw:page", _NS), start=1):
@@ -166,33 +194,36 @@ def extract_ods(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     """Every sheet of the OpenDocument spreadsheet in `body` with its cells; `FerretError` says why not."""
     what = f"the OpenDocument spreadsheet at {url or 'input'}"
     archive, _, book = _opened(body, what, "spreadsheet")
+    repeats = Repeats(what)
     sheets = [
-        (node.get(_q("table", "name")) or f"Sheet {number}", filled(_sheet_rows(node)))
+        (node.get(_q("table", "name")) or f"Sheet {number}", filled(_sheet_rows(node, repeats)))
         for number, node in enumerate(book.iterfind("table:table", _NS), start=1)
     ]
     fields = _fields(archive, file_name(url))
     return workbook(sheets, options, what=what, content_type=ODS_TYPE, fields=fields, document="ods")
 
 
-def _sheet_rows(node: etree._Element) -> Iterator[list[str]]:
+def _sheet_rows(node: etree._Element, repeats: Repeats) -> Iterator[list[str]]:
     """A sheet's rows as the text of their cells; a repeated filled row or cell at most `REPEATS_MAX`
-    times, empty cells only before a filled one (an empty tail is the grid, not the sheet)."""
+    times (`repeats`), empty cells only before a filled one (an empty tail is the grid, not the sheet)."""
     for row in node.iter(_q("table", "table-row")):
         cells: list[str] = []
-        empty = 0
+        empty = written = 0  # empty cells before the next filled one, and the elements that hold them
         for cell in row:
             if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
                 continue
-            repeats = _count(cell, "table", "number-columns-repeated")
+            count = _count(cell, "table", "number-columns-repeated")
             value = _cell_text(cell)
             if not value:
-                empty += repeats
+                empty, written = empty + count, written + 1
                 continue
-            cells.extend([""] * min(empty, COLUMNS_MAX - len(cells)))
-            cells.extend([value] * min(repeats, REPEATS_MAX, max(COLUMNS_MAX - len(cells), 0)))
-            empty = 0
+            padding = min(empty, COLUMNS_MAX - len(cells))
+            repeats.spend(padding - min(written, padding))
+            cells.extend([""] * padding)
+            cells.extend([value] * min(repeats.times(count, 1), max(COLUMNS_MAX - len(cells), 0)))
+            empty = written = 0
         if any(cells):
-            yield from [cells] * min(_count(row, "table", "number-rows-repeated"), REPEATS_MAX)
+            yield from [cells] * repeats.times(_count(row, "table", "number-rows-repeated"), len(cells))
 
 
 def _cell_text(cell: etree._Element) -> str:
@@ -238,8 +269,9 @@ def _styles(content: etree._Element) -> _Styles:
 class _Writer:
     """ODF body elements to the HTML the Markdown writer reads."""
 
-    def __init__(self, styles: _Styles) -> None:
+    def __init__(self, styles: _Styles, what: str) -> None:
         self.styles = styles
+        self.repeats = Repeats(what, REPEATED_TABLE_CELLS)
 
     def children(self, source: etree._Element, target: html.HtmlElement) -> None:
         if source.text and source.tag not in _BLOCK_HOLDERS:
@@ -291,8 +323,7 @@ class _Writer:
         for row in _table_rows(node):  # a row's repeats are not written out: they are a layout's empty rows
             line = etree.SubElement(target, "tr")
             for cell in row.iterfind("table:table-cell", _NS):  # a covered cell is its spanning cell's
-                repeats = min(_count(cell, "table", "number-columns-repeated"), REPEATS_MAX)
-                for _ in range(repeats):
+                for _ in range(self.repeats.times(_count(cell, "table", "number-columns-repeated"), 1)):
                     td = etree.SubElement(line, "td")
                     for attribute, name in (
                         ("colspan", "number-columns-spanned"),
