@@ -59,3 +59,16 @@ def test_fetch_reads_a_csv_file(simweb: SimWeb, capsys: pytest.CaptureFixture[st
     assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["ok"] and page["content"].startswith("| river | opens | note |")
+
+
+def test_one_line_far_wider_than_the_rest_does_not_widen_every_row(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line of 100,000 separators over 20,000 rows of two cells: padding each row to the widest
+    first held two billion cells (a 200 KB file took tens of GB of memory)."""
+    body = "river,fish\n" + "," * 100_000 + "end\n" + "Tay,412\n" * 20_000
+    url = simweb.add("/wide.csv", body.encode(), headers={"Content-Type": "text/csv"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["meta"]["extract"]["columns"] == 3 and page["meta"]["extract"]["rows"] == 20_002
+    assert page["content"].startswith("| river | fish |  |\n|---|---|---|\n|  |  | end |\n| Tay | 412 |  |\n")

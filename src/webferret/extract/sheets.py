@@ -15,12 +15,12 @@ Rows = list[list[str]]
 
 
 def filled(rows: Iterable[Sequence[str]]) -> Rows:
-    """The rows with a filled cell, each as wide as the widest, the columns with no filled cell left out."""
-    kept = [list(row) for row in rows if any(row)]
-    width = max((len(row) for row in kept), default=0)
-    kept = [row + [""] * (width - len(row)) for row in kept]
-    used = [column for column in range(width) if any(row[column] for row in kept)]
-    return [[row[column] for column in used] for row in kept]
+    """The rows with a filled cell, each as wide as the widest, the columns with no filled cell left out.
+    Only filled cells are kept until the columns are chosen: one row far wider than the others (a
+    CSV line of 200,000 commas) does not widen every row."""
+    kept = [row for row in ({column: cell for column, cell in enumerate(row) if cell} for row in rows) if row]
+    used = sorted(set().union(*kept))
+    return [[row.get(column, "") for column in used] for row in kept]
 
 
 def table(rows: Rows, text: bool = False) -> str:
