@@ -131,3 +131,22 @@ def test_a_percentage_reads_as_the_sheet_shows_it(simweb: SimWeb, capsys: pytest
     assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
     content = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
     assert content.endswith("| Tay | 25% | 1.25% | 412 |\n| Dee | 13% | -50.00% | 3.5 |\n")
+
+
+def test_rows_of_a_cell_in_the_last_column_are_too_large(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """openpyxl gives each row every cell up to its last: 700 rows of one cell in column XFD are
+    eleven million empty cells to read (a few KB of such rows, hours)."""
+    rows = "".join(
+        f'<row r="{n}"><c r="XFD{n}" t="inlineStr"><is><t>x</t></is></c></row>' for n in range(1, 701)
+    )
+    sheet = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        f'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{rows}</sheetData></worksheet>'
+    ).encode()
+    body = rezipped(workbook(), "xl/worksheets/sheet1.xml", lambda _: sheet)
+    url = simweb.add("/wide.xlsx", body, headers={"Content-Type": XLSX_TYPE})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 1
+    error = json.loads(capsys.readouterr().out)["data"]["pages"][0]["error"]
+    assert error["code"] == "too_large" and "more than 10,000,000 empty cells in its rows" in error["message"]

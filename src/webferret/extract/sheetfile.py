@@ -14,14 +14,16 @@ import io
 import math
 import re
 import warnings
+from collections.abc import Iterator
 from datetime import date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.sheets import Rows, filled, workbook
+from webferret.extract.sheets import filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
+from webferret.models import ErrorCode, FerretError
 
 warnings.filterwarnings("ignore", module="openpyxl")  # a style it does not know, a data validation: not ours
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -38,8 +40,11 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     except Exception as exc:  # a damaged part: openpyxl raises many kinds
         raise zipped.unreadable(what, exc) from None
     try:
-        sheets = [(sheet.title, _cells(sheet)) for sheet in book.worksheets]
+        empty = _EmptyCells(what)
+        sheets = [(sheet.title, filled(_cells(sheet, empty))) for sheet in book.worksheets]
         properties = book.properties
+    except FerretError:
+        raise
     except Exception as exc:
         raise zipped.unreadable(what, exc) from None
     finally:
@@ -55,10 +60,33 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     return workbook(sheets, options, what=what, content_type=XLSX_TYPE, fields=fields, document="xlsx")
 
 
-def _cells(sheet: Any) -> Rows:
-    """A sheet's filled rows as text (`sheets.filled`)."""
+EMPTY_CELLS_MAX = 10_000_000
+"""The most empty cells read in a workbook's rows (openpyxl gives a row every cell
+up to its last): past them it is `too_large`. A row's one cell in the last column is 16,383 empty
+ones before it, and a few KB of such rows would be read for hours."""
+
+
+class _EmptyCells:
+    """The empty cells one workbook's rows have given so far (`EMPTY_CELLS_MAX`)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.seen = 0
+
+    def count(self, cells: int) -> None:
+        self.seen += cells
+        if self.seen > EMPTY_CELLS_MAX:
+            said = f"{self.what} has more than {EMPTY_CELLS_MAX:,} empty cells in its rows"
+            raise FerretError(ErrorCode.TOO_LARGE, said)
+
+
+def _cells(sheet: Any, empty: _EmptyCells) -> Iterator[list[str]]:
+    """A sheet's rows as text, each cell as the sheet shows it (`sheets.filled` keeps the filled ones)."""
     sheet.reset_dimensions()  # its claimed size may be the whole grid: read the rows it has
-    return filled([_shown(cell.value, cell.number_format) for cell in row] for row in sheet.iter_rows())
+    for row in sheet.iter_rows():
+        shown = [_shown(cell.value, cell.number_format) for cell in row]
+        empty.count(shown.count(""))
+        yield shown
 
 
 def _shown(value: object, number_format: str | None = None) -> str:
