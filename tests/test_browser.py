@@ -124,6 +124,41 @@ async def test_a_pdf_is_read_as_the_server_sent_it(tier: BrowserTier) -> None:
     assert raw.body == pdf and raw.content_type == "application/pdf"
 
 
+@pytest.mark.parametrize("kind", ["application/pdf", "application/zip"])
+async def test_a_document_served_as_an_attachment_is_read_as_the_server_sent_it(
+    tier: BrowserTier, kind: str
+) -> None:
+    """Chromium turns an attachment into a download and refuses to navigate ("Download is
+    starting"): the page is the bytes the guard answered with, as the other tiers read them (a PDF
+    is read, a zip is the extractor's `unsupported_content`), not a failed connection."""
+    from tests.extract.test_extract_kinds import make_pdf
+
+    body = make_pdf(["Ferrets as an attachment."]) if kind == "application/pdf" else b"PK\x03\x04" + bytes(60)
+    with serve() as site:
+        site.page("/file", body, content_type=kind, content_disposition='attachment; filename="f"')
+        raw = await render(tier, site.base + "/file", OPTS)
+    assert raw.body == body and raw.content_type == kind and raw.status == 200
+    assert raw.final_url == site.base + "/file" and raw.trail == [{"url": site.base + "/file", "status": 200}]
+
+
+async def test_a_download_a_script_starts_leaves_the_page_in_place(tier: BrowserTier) -> None:
+    """A script that sends the browser to an attachment starts a download; the tab stays on the page,
+    which is what is read (it was read as the zip, and failed as one)."""
+    with serve() as site:
+        site.page(
+            "/get.zip",
+            b"PK\x03\x04" + bytes(60),
+            content_type="application/zip",
+            content_disposition="attachment; filename=get.zip",
+        )
+        script = "<script>setTimeout(function () { location.href = '/get.zip'; }, 50)</script>"
+        site.page("/", f"<html><body><p>the article</p>{script}</body></html>")
+        raw = await render(tier, site.base + "/", OPTS)
+    assert "/get.zip" in [hit.path for hit in site.hits]
+    assert b"the article" in raw.body and raw.content_type.startswith("text/html")
+    assert raw.trail == [{"url": site.base + "/", "status": 200}]
+
+
 async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier) -> None:
     port = free_port_on_both()
     with serve("127.0.0.1", port) as site, serve("127.0.0.2", port) as secret:

@@ -220,7 +220,10 @@ class BrowserTier:
             page = await context.new_page()
             last: list[Response] = []
             page.on("response", lambda r: last.append(r) if r.request.is_navigation_request() else None)
-            await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN)
+            downloads: set[str] = set()  # navigations the browser made downloads: the tab stays put
+            page.on("download", lambda d: downloads.add(d.url))
+            if await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN):
+                return _as_sent(url, guard, started)  # an attachment: the document is what was sent
             _check_web(page.url)
             landed = page.url
             if opts.wait_for:
@@ -248,7 +251,7 @@ class BrowserTier:
                 except OSError as exc:  # checked before the fetch (`check_screenshot`); still, say it
                     why = f"cannot write the screenshot to {opts.screenshot!r}: {exc.strerror or exc}"
                     raise FerretError(ErrorCode.INVALID_ARGUMENT, why) from None
-            main = [r for r in last if r.frame == page.main_frame]
+            main = [r for r in last if r.frame == page.main_frame and r.url not in downloads]
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}
             body, headers = await _document(main[-1] if main else None, html, headers, guard.main_body)
@@ -273,6 +276,17 @@ def _seen(launch: asyncio.Future[None]) -> None:
     gone is told to nobody, and the next call launches again."""
     if not launch.cancelled():
         launch.exception()
+
+
+def _as_sent(url: str, guard: _Guard, started: float) -> RawResponse:
+    """A document Chromium took for a download (an attachment) and would not show: read from the
+    answer the guard gave the browser, as the other tiers read it."""
+    answered, status, headers = guard.main_answer or (url, 200, {})
+    elapsed = (time.monotonic() - started) * 1000
+    body = guard.main_body or b""
+    raw = RawResponse(url, answered, status, headers, body, "browser", elapsed)
+    raw.trail = [{"url": without_password(answered), "status": status}]
+    return raw
 
 
 def _check_web(url: str, when: str = "") -> None:
@@ -300,12 +314,14 @@ async def _document(
     return rendered.encode("utf-8"), {**headers, "content-type": "text/html; charset=utf-8"}
 
 
-async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, deadline: float) -> None:
-    """Load `url` and let it settle, by `deadline` (`time.monotonic()`). A main-frame redirect (from
-    the server or after a script's navigation) is not left to the browser, which would not show its
-    next hop to the route handler: the guard stops it and the next hop is loaded here, as a new,
-    vetted navigation. A document whose parsing a script holds up (a `<script src>` that never
-    answers) is read as it stands once its share of the time is up, not lost to the timeout."""
+async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, deadline: float) -> bool:
+    """Load `url` and let it settle, by `deadline` (`time.monotonic()`); True when the document is
+    an attachment the browser took for a download (it shows no page: `_as_sent` reads it). A
+    main-frame redirect (from the server or after a script's navigation) is not left to the browser,
+    which would not show its next hop to the route handler: the guard stops it and the next hop is
+    loaded here, as a new, vetted navigation. A document whose parsing a script holds up (a
+    `<script src>` that never answers) is read as it stands once its share of the time is up, not
+    lost to the timeout."""
     from playwright.async_api import Error
 
     for hop in range(opts.max_redirects + 1):
@@ -315,6 +331,8 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, dead
         try:
             await page.goto(url, wait_until="commit", timeout=_left(deadline) * 1000)
         except Error as exc:
+            if guard.redirect_to is None and guard.main_body is not None and _downloading(exc):
+                return True
             if guard.redirect_to is None:
                 raise guard.error_for(exc) from None
         if guard.redirect_to is None:
@@ -326,7 +344,7 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, dead
         if guard.main_error is not None:  # a script took the page where the guard refused to go
             raise guard.main_error
         if guard.redirect_to is None:
-            return
+            return False
         url = guard.redirect_to
     msg = f"more than {opts.max_redirects} redirects in the browser (setting max_redirects); last to {url}"
     raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
@@ -348,6 +366,7 @@ class _Guard:
         self.main_body: bytes | None = None  # the bytes the page's own document was answered with
         self._files = asyncio.Semaphore(FILES_AT_ONCE)
         self._files_left = FILES_BUDGET * opts.max_bytes  # the bytes the page's files may still bring
+        self.main_answer: tuple[str, int, dict[str, str]] | None = None  # its URL, status and headers
 
     async def vet(self, url: str) -> None:
         """Raise the guard's `FerretError` for a main-frame hop it refuses (and remember it)."""
@@ -409,7 +428,7 @@ class _Guard:
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
         if main:
-            self.main_body = body
+            self.main_body, self.main_answer = body, (request.url, status, kept)
         await route.fulfill(status=status, headers=kept, body=body)
 
     async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
@@ -593,6 +612,11 @@ def _shell_letters(sent: bytes | None, shell: bool) -> int | None:
     if not shell and not js_shell(sent, view=view).js_shell:
         return None
     return letters(view.visible)
+
+
+def _downloading(exc: BaseException) -> bool:
+    """Did the browser take the page's navigation for a download (Playwright's "Download is starting")?"""
+    return "Download is starting" in str(exc)
 
 
 def _crashed(exc: BaseException) -> bool:
