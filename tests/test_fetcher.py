@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from simweb import SimWeb
+from simweb import Handler, SimWeb
 
 from webferret.fetch.fetcher import Fetcher
 from webferret.fetch.types import FetchOptions
@@ -56,6 +56,28 @@ async def test_redirect_limit(fetcher: Fetcher, simweb: SimWeb) -> None:
 async def test_redirect_loop(fetcher: Fetcher, simweb: SimWeb) -> None:
     error = await fetch_error(fetcher, simweb.url("/loop/a"))
     assert error.code == ErrorCode.TOO_MANY_REDIRECTS and "loop" in error.message
+
+
+def cookie_check(handler: Handler, web: SimWeb) -> None:
+    """A site's cookie check: without its cookie, a redirect to the same URL that sets it."""
+    if "seen=1" in handler.headers.get("Cookie", ""):
+        handler.reply(200, b"<html><body><p>past the cookie check</p></body></html>")
+    else:
+        handler.reply(302, b"", {"Location": "/cookie-check", "Set-Cookie": "seen=1; Path=/"})
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+async def test_a_cookie_a_redirect_sets_goes_with_the_next_hops(
+    fetcher: Fetcher, simweb: SimWeb, tier: str
+) -> None:
+    """As a browser (or `curl -L -b`) does: the same URL again with a new cookie is no loop."""
+    simweb.add("/cookie-check", stream=cookie_check)
+    simweb.add("/go", status=302, headers={"Location": "/cookie-check"})
+    raw = await fetcher.fetch(simweb.url("/go"), LOCAL.with_(tier=tier, headers=(("Cookie", "mine=1"),)))
+    assert raw.status == 200 and b"past the cookie check" in raw.body
+    assert [hop["status"] for hop in raw.trail] == [302, 302, 200]
+    sent = [headers.get("cookie") for path, headers in simweb.requests]
+    assert sent == ["mine=1", "mine=1", "mine=1; seen=1"]
 
 
 async def test_each_hop_is_vetted_again(fetcher: Fetcher, simweb: SimWeb) -> None:

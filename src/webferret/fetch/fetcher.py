@@ -6,7 +6,8 @@
 
 One `fetch` call: rewrite the URL (`net.rewrite`), then per hop vet it (`UrlPolicy`), ask the
 tier chosen by `tier_for` for one request, follow a redirect (at most `max_redirects`, a loop is
-`too_many_redirects`), retry a 429 once when its Retry-After is short (<= `retry_after_max`).
+`too_many_redirects`; a cookie a hop sets goes with the next hops, `hop_cookies`), retry a 429
+once when its Retry-After is short (<= `retry_after_max`).
 The whole call, redirects and retry included, runs under the per-page `timeout`, so a server
 dripping one byte at a time ends in `timeout`. A 4xx/5xx ends in `http_error` (429 in
 `rate_limited`); a 304 is returned as it is (conditional requests, `opts.headers`).
@@ -30,6 +31,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from webferret.config import Settings, load_settings
+from webferret.fetch.hop_cookies import HopCookies
 from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
 from webferret.fetch.refresh import refresh_target
@@ -139,13 +141,17 @@ class Fetcher:
         progress: list[dict[str, Any]] | None = None,
     ) -> RawResponse:
         current, seen, trail, retried = rewrite_url(url), [], [], False
+        cookies = HopCookies()  # set by the page's redirects, sent with its next hops
         while True:
             target = await policy.vet(current)
             shown = without_password(target.url)
             begun = {"url": shown, "via": tier}
             if progress is not None:
                 progress.append(begun)
-            raw = await self._hop(target, opts.for_request(target.url, url), policy, tier)
+            hop = opts.for_request(target.url, url)
+            sent = cookies.sent(target.url, hop.headers)
+            hop = hop if sent == hop.headers else hop.with_(headers=sent)
+            raw = await self._hop(target, hop, policy, tier)
             begun["status"] = raw.status
             hops = raw.trail or [{"url": shown, "status": raw.status}]  # a browser lists its own
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
@@ -162,9 +168,10 @@ class Fetcher:
             if not location:
                 _check_no_location(raw.status, target.url, trail)
                 break
-            seen.append(target.url)
+            seen.append((target.url, cookies.header(target.url)))
+            cookies.take(target.url, raw.headers)
             current = _redirect_target(target.url, location, trail)
-            _check_redirect(url, current, seen, opts.max_redirects)
+            _check_redirect(url, (current, cookies.header(current)), seen, opts.max_redirects)
             await admitted(current, target.url, opts.admit)
         raw.url, raw.trail = url, trail
         raw.final_url = urldefrag(raw.final_url)[0]  # a fragment is the reader's place, not the page's
@@ -211,14 +218,18 @@ def _redirect_target(url: str, location: str, trail: list[dict[str, Any]]) -> st
         raise error from None
 
 
-def _check_redirect(url: str, nxt: str, seen: list[str], max_redirects: int) -> None:
-    if nxt.split("#")[0] in (hop.split("#")[0] for hop in seen):
-        chain = " -> ".join([*seen, nxt])
+def _check_redirect(
+    url: str, nxt: tuple[str, str | None], seen: list[tuple[str, str | None]], max_redirects: int
+) -> None:
+    """A hop to a URL already asked with the same cookies is a loop (a cookie check's redirect back
+    to its page, the cookie now set, is not); more than `max_redirects` hops are too many."""
+    if (nxt[0].split("#")[0], nxt[1]) in ((hop.split("#")[0], jar) for hop, jar in seen):
+        chain = " -> ".join([*(hop for hop, _ in seen), nxt[0]])
         raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, f"redirect loop: {chain}")
     if len(seen) > max_redirects:
         raise FerretError(
             ErrorCode.TOO_MANY_REDIRECTS,
-            f"more than {max_redirects} redirects (setting max_redirects); the last went to {nxt}",
+            f"more than {max_redirects} redirects (setting max_redirects); the last went to {nxt[0]}",
         )
 
 

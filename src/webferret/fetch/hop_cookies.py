@@ -1,0 +1,63 @@
+"""Cookies a page's own redirects set, sent with its next hops, as a browser (or `curl -L -b`) sends
+them: a site's cookie check answers a redirect to the same URL with `Set-Cookie`, and reads the page
+only to a client that comes back with the cookie. The jar lives for one fetch of one page (the tiers
+share no cookies between pages); Python's cookie policy decides which host and path each goes to."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from email.message import Message
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from typing import Any
+from urllib.request import Request
+
+
+class HopCookies:
+    """The cookies one fetch's redirects have set so far."""
+
+    def __init__(self) -> None:
+        # a cookie set without a Domain goes back to its own host only, not to its subdomains
+        self._jar = CookieJar(DefaultCookiePolicy(strict_ns_domain=DefaultCookiePolicy.DomainStrictNonDomain))
+
+    def take(self, url: str, headers: Mapping[str, str]) -> None:
+        """Keep the cookies the answer from `url` sets."""
+        told = _set_cookies(headers)
+        if not told:
+            return
+        info = Message()
+        for value in told:
+            info["Set-Cookie"] = value
+        self._jar.extract_cookies(_Answer(info), Request(url))  # type: ignore[arg-type]
+
+    def header(self, url: str) -> str | None:
+        """The `Cookie` value the jar has for `url`, or None."""
+        request = Request(url)
+        self._jar.add_cookie_header(request)
+        return request.unredirected_hdrs.get("Cookie")
+
+    def sent(self, url: str, headers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        """`headers` for a request to `url`, the jar's cookies added to a caller's `Cookie`."""
+        jar = self.header(url)
+        if jar is None or not (jar.isascii() and jar.isprintable()):  # none a header can carry
+            return headers
+        own = [value for name, value in headers if name.lower() == "cookie"]
+        rest = tuple((name, value) for name, value in headers if name.lower() != "cookie")
+        return (*rest, ("Cookie", "; ".join([*own, jar])))
+
+
+class _Answer:
+    """What `CookieJar.extract_cookies` reads of a response: its headers."""
+
+    def __init__(self, info: Message) -> None:
+        self._info = info
+
+    def info(self) -> Message:
+        return self._info
+
+
+def _set_cookies(headers: Any) -> list[str]:
+    """Every `Set-Cookie` value: httpx's headers list them; the other tiers' join them by newlines."""
+    if hasattr(headers, "get_list"):
+        return [value for value in headers.get_list("set-cookie") if value]
+    joined = next((value for name, value in headers.items() if name.lower() == "set-cookie"), "")
+    return [value for value in joined.split("\n") if value.strip()]
