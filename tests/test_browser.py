@@ -159,6 +159,44 @@ async def test_a_download_a_script_starts_leaves_the_page_in_place(tier: Browser
     assert raw.trail == [{"url": site.base + "/", "status": 200}]
 
 
+SLOW_FORM_CHALLENGE = """<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p>
+<form id="f" method="post" action="/verify"><input type="hidden" name="answer" value="42"></form>
+<script>setTimeout(function () { document.getElementById('f').submit(); }, 1500);</script></body></html>"""
+
+
+async def test_a_challenge_whose_form_post_redirects_after_the_page_settled_gets_through(
+    tier: BrowserTier,
+) -> None:
+    """A challenge that works a while, then posts its answer and is redirected back to the page with
+    its cookie: the redirect the guard stops is loaded as a new navigation whenever it comes (it was
+    dropped once the page had loaded, and the page stayed walled)."""
+
+    def page(hit: Hit) -> Reply:
+        if "passed=1" in hit.headers.get("cookie", ""):
+            return 200, {"content-type": "text/html"}, b"<html><body><p>the real article</p></body></html>"
+        return 503, {"content-type": "text/html"}, SLOW_FORM_CHALLENGE.encode()
+
+    with serve() as site:
+        site.routes["/"] = page
+        site.page("/verify", "", status=302, location="/", set_cookie="passed=1; Path=/")
+        raw = await render(tier, site.base + "/", OPTS)
+    assert b"the real article" in raw.body and raw.status == 200
+    assert [hop["status"] for hop in raw.trail] == [503, 200]
+
+
+async def test_a_step_whose_form_post_redirects_reads_where_it_led(tier: BrowserTier) -> None:
+    """A search form posted by a step and answered with a redirect (post, redirect, get): the page
+    the redirect names is read as where the steps led (it was dropped: the form page was read)."""
+    form = '<form method="post" action="/search"><input name="q"><button id="go">Go</button></form>'
+    with serve() as site:
+        site.page("/", f"<html><body><p>the form</p>{form}</body></html>")
+        site.page("/search", "", status=303, location="/results")
+        site.page("/results", "<html><body><p>the results</p></body></html>")
+        raw = await render(tier, site.base + "/", replace(OPTS, actions=("click:#go",)))
+    assert b"the results" in raw.body
+    assert raw.final_url == site.base + "/" and raw.trail[-1]["after_actions"] == site.base + "/results"
+
+
 async def test_a_sub_request_to_a_refused_address_never_leaves(tier: BrowserTier) -> None:
     port = free_port_on_both()
     with serve("127.0.0.1", port) as site, serve("127.0.0.2", port) as secret:

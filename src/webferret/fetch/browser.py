@@ -228,7 +228,12 @@ class BrowserTier:
             landed = page.url
             if opts.wait_for:
                 await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
-            html, walled = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE)
+            reading_by = started + opts.timeout - READING_MARGIN
+
+            async def follow() -> None:  # a redirect the guard stopped once the page had loaded
+                await _follow_stopped(page, opts, guard, reading_by)
+
+            html, walled = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE, follow)
             if not opts.wait_for and not walled:  # with it, the caller said what the page is waited for
                 baseline = _shell_letters(guard.main_body, opts.draws_later)
                 until = min(started + opts.timeout - READING_MARGIN, time.monotonic() + DRAW_WAIT)
@@ -238,6 +243,7 @@ class BrowserTier:
                 from webferret.fetch.actions import perform
 
                 await perform(page, opts.actions, started + opts.timeout - READING_MARGIN)
+                await follow()  # a form a step posted, answered with a redirect
                 if guard.main_error is not None:  # a step led where the guard or `admit` refused to go
                     raise guard.main_error
                 _check_web(page.url, " after the steps")  # a click to a refused address shows an error page
@@ -314,20 +320,23 @@ async def _document(
     return rendered.encode("utf-8"), {**headers, "content-type": "text/html; charset=utf-8"}
 
 
-async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, deadline: float) -> bool:
+async def _navigate(
+    page: Any, url: str, opts: FetchOptions, guard: _Guard, deadline: float, *, vetted: bool = True
+) -> bool:
     """Load `url` and let it settle, by `deadline` (`time.monotonic()`); True when the document is
     an attachment the browser took for a download (it shows no page: `_as_sent` reads it). A
     main-frame redirect (from the server or after a script's navigation) is not left to the browser,
     which would not show its next hop to the route handler: the guard stops it and the next hop is
     loaded here, as a new, vetted navigation. A document whose parsing a script holds up (a
     `<script src>` that never answers) is read as it stands once its share of the time is up, not
-    lost to the timeout."""
+    lost to the timeout. `vetted`: the caller vetted `url` (else it is vetted here)."""
     from playwright.async_api import Error
 
     for hop in range(opts.max_redirects + 1):
-        if hop:  # the first URL was vetted by the caller; each next one is vetted here, whatever its
-            await guard.vet(url)  # scheme: a server's redirect to `file:` would open a local file
+        if hop or not vetted:  # the first URL was vetted by the caller; each next one is vetted here,
+            await guard.vet(url)  # whatever its scheme: a server's redirect to `file:` opens a local file
         guard.redirect_to = None
+        guard.stopped.clear()
         try:
             await page.goto(url, wait_until="commit", timeout=_left(deadline) * 1000)
         except Error as exc:
@@ -336,10 +345,8 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, dead
             if guard.redirect_to is None:
                 raise guard.error_for(exc) from None
         if guard.redirect_to is None:
-            with contextlib.suppress(Error):
-                await page.wait_for_load_state(
-                    "domcontentloaded", timeout=_left(deadline) * LOADING_SHARE * 1000
-                )
+            await _loaded(page, guard, _left(deadline) * LOADING_SHARE)
+        if guard.redirect_to is None:
             await _settle(page, min(SETTLE_MAX, opts.timeout / 2, _left(deadline) * LOADING_SHARE))
         if guard.main_error is not None:  # a script took the page where the guard refused to go
             raise guard.main_error
@@ -348,6 +355,30 @@ async def _navigate(page: Any, url: str, opts: FetchOptions, guard: _Guard, dead
         url = guard.redirect_to
     msg = f"more than {opts.max_redirects} redirects in the browser (setting max_redirects); last to {url}"
     raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
+
+
+async def _loaded(page: Any, guard: _Guard, seconds: float) -> None:
+    """Wait until the document's DOM has loaded, `seconds` at most, or until the guard stops a
+    redirect of the page (a script's navigation to a URL that redirects): the page it left would
+    not load until the wait ran out."""
+    from playwright.async_api import Error
+
+    loading = asyncio.ensure_future(page.wait_for_load_state("domcontentloaded", timeout=seconds * 1000))
+    stopped = asyncio.ensure_future(guard.stopped.wait())
+    try:
+        await asyncio.wait((loading, stopped), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiting in (loading, stopped):
+            waiting.cancel()
+        with contextlib.suppress(Error):
+            await asyncio.gather(loading, stopped, return_exceptions=True)
+
+
+async def _follow_stopped(page: Any, opts: FetchOptions, guard: _Guard, deadline: float) -> None:
+    """Load the redirect the guard stopped after the page had loaded (a challenge's form post, a
+    step's), as `_navigate` loads a server's redirect: a new navigation, vetted."""
+    if guard.redirect_to is not None and guard.main_error is None:
+        await _navigate(page, guard.redirect_to, opts, guard, deadline, vetted=False)
 
 
 class _Guard:
@@ -363,6 +394,7 @@ class _Guard:
         self._session = new_session(fingerprint)
         self.main_error: FerretError | None = None
         self.redirect_to: str | None = None
+        self.stopped = asyncio.Event()  # set with `redirect_to`
         self.main_body: bytes | None = None  # the bytes the page's own document was answered with
         self._files = asyncio.Semaphore(FILES_AT_ONCE)
         self._files_left = FILES_BUDGET * opts.max_bytes  # the bytes the page's files may still bring
@@ -424,6 +456,7 @@ class _Guard:
         if navigation and status in REDIRECTS and location:
             if request.frame.parent_frame is None:
                 self.redirect_to = url_without_blanks(urljoin(request.url, location))
+                self.stopped.set()
             await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
@@ -537,12 +570,16 @@ async def _wait_for(page: Any, css: str, deadline: float, timeout: float) -> Non
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"bad wait-for selector {css!r}: {first}") from None
 
 
-async def _past_challenge(page: Any, deadline: float) -> tuple[str, bool]:
-    """The page's HTML once an interstitial that solves itself (a script, a cookie, a reload) is past,
-    or as it stands at `deadline`, and whether it is still walled then: the ladder judges what is left."""
+async def _past_challenge(
+    page: Any, deadline: float, follow: Callable[[], Awaitable[None]]
+) -> tuple[str, bool]:
+    """The page's HTML once an interstitial that solves itself (a script, a cookie, a reload, a form
+    post whose redirect `follow` loads) is past, or as it stands at `deadline`, and whether it is
+    still walled then: the ladder judges what is left."""
     from playwright.async_api import Error
 
     while True:
+        await follow()
         try:
             html: str = await page.content()
         except Error:  # the page is navigating (the challenge reloads it): read it once it has loaded
