@@ -184,6 +184,26 @@ async def test_a_challenge_whose_form_post_redirects_after_the_page_settled_gets
     assert [hop["status"] for hop in raw.trail] == [503, 200]
 
 
+async def test_wait_for_waits_past_a_challenge_whose_form_post_redirects(tier: BrowserTier) -> None:
+    """`--wait-for` waits on the page past the challenge: the challenge's redirect is loaded first
+    (it was stopped unseen while the element was waited for, a time-out)."""
+
+    def page(hit: Hit) -> Reply:
+        if "passed=1" in hit.headers.get("cookie", ""):
+            return (
+                200,
+                {"content-type": "text/html"},
+                b"<html><body><article>the real article</article></body></html>",
+            )
+        return 503, {"content-type": "text/html"}, SLOW_FORM_CHALLENGE.encode()
+
+    with serve() as site:
+        site.routes["/"] = page
+        site.page("/verify", "", status=302, location="/", set_cookie="passed=1; Path=/")
+        raw = await render(tier, site.base + "/", replace(OPTS, wait_for="article"))
+    assert b"the real article" in raw.body and raw.status == 200
+
+
 async def test_a_step_whose_form_post_redirects_reads_where_it_led(tier: BrowserTier) -> None:
     """A search form posted by a step and answered with a redirect (post, redirect, get): the page
     the redirect names is read as where the steps led (it was dropped: the form page was read)."""

@@ -225,19 +225,20 @@ class BrowserTier:
             if await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN):
                 return _as_sent(url, guard, started)  # an attachment: the document is what was sent
             _check_web(page.url)
-            landed = page.url
-            if opts.wait_for:
-                await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
             reading_by = started + opts.timeout - READING_MARGIN
 
             async def follow() -> None:  # a redirect the guard stopped once the page had loaded
                 await _follow_stopped(page, opts, guard, reading_by)
 
             html, walled = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE, follow)
-            if not opts.wait_for and not walled:  # with it, the caller said what the page is waited for
+            if opts.wait_for:  # once past a challenge, whose form post's redirect `follow` loads
+                await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
+                html = await page.content()
+            elif not walled:  # with it, the caller said what the page is waited for
                 baseline = _shell_letters(guard.main_body, opts.draws_later)
                 until = min(started + opts.timeout - READING_MARGIN, time.monotonic() + DRAW_WAIT)
                 html = await _drawn(page, html, until, baseline)
+            landed = page.url  # where the steps start
             answered = [r.status for r in last if r.frame == page.main_frame]
             if opts.actions and not walled and (not answered or answered[-1] < 400):  # not on an error page
                 from webferret.fetch.actions import perform
