@@ -643,7 +643,7 @@ async def test_a_request_answered_as_its_page_closes_is_left_unanswered() -> Non
     to win or lose, so the route here is one whose page has just closed."""
     from playwright._impl._errors import TargetClosedError
 
-    from webferret.fetch.browser import _Guard
+    from webferret.fetch.browser_guard import Guard
 
     class Request:
         resource_type, url = "image", "http://127.0.0.1/ferret.png"
@@ -654,7 +654,7 @@ async def test_a_request_answered_as_its_page_closes_is_left_unanswered() -> Non
         async def abort(self, error_code: str | None = None) -> None:
             raise TargetClosedError()
 
-    guard = _Guard(loopback_policy(), OPTS, "chrome", "http://127.0.0.1/", DIRECT)
+    guard = Guard(loopback_policy(), OPTS, "chrome", "http://127.0.0.1/", DIRECT)
     try:
         await guard.handle(ClosedRoute())  # type: ignore[arg-type]
     finally:
@@ -665,7 +665,7 @@ async def test_a_pages_files_are_read_a_few_at_a_time_and_within_a_budget(tier: 
     """A page asking for hundreds of large files had them all read at once and held here (200
     endless bodies: 2 GB); now `FILES_AT_ONCE` at a time, and no more once they came to
     `FILES_BUDGET` times `max_bytes`, the page read with what it got."""
-    from webferret.fetch.browser import FILES_AT_ONCE, FILES_BUDGET
+    from webferret.fetch.browser_guard import FILES_AT_ONCE, FILES_BUDGET
 
     lock, busy, most = threading.Lock(), [0], [0]
 

@@ -13,24 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from webferret.fetch.blocks import BodyView, body_verdict, js_shell, letters, visible_text
-from webferret.fetch.fetcher import admitted
-from webferret.fetch.impersonate import new_session, request_once
+from webferret.fetch.browser_guard import Guard, lost
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import Target, UrlPolicy
 from webferret.net.proxy import ProxyRoute
-from webferret.remote_text import quoted, url_without_blanks
+from webferret.remote_text import quoted
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Playwright, Request, Response, Route, WebSocketRoute
+    from playwright.async_api import Browser, Playwright, Response, WebSocketRoute
 
     from webferret.config import Settings
 
@@ -67,20 +65,7 @@ DESKTOP_AGENT = (
 )
 """The browser's User-Agent: Chrome of its own major version, not `HeadlessChrome` (the first thing a
 wall looks for)."""
-HEAVY = {"image", "font", "media"}
-IN_MEMORY = {"data", "blob", "about"}  # schemes a page may load: nothing leaves the browser for them
-REDIRECTS = {301, 302, 303, 307, 308}
-# Headers the pinned fetch has already undone (decompression, framing); the browser must not see them.
-HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 MOBILE_DEVICE = "Pixel 7"
-Answer = tuple[int, dict[str, str], bytes]
-"""A request's status, headers and body."""
-FILES_AT_ONCE = 8
-"""The most files (scripts, styles, a script's `fetch`) of one page read at once: each may be up to
-`max_bytes`, and what is read is held in this process until the browser takes it."""
-FILES_BUDGET = 5
-"""A page's files together are at most this many times `max_bytes`; past it the page gets no more
-(a page asking for hundreds of endless bodies held gigabytes here)."""
 SETTLE_MAX = 10.0
 CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
 LOADING_SHARE = 0.6  # of the time left, what the document's parsing may take, then what settling may
@@ -186,7 +171,7 @@ class BrowserTier:
                 try:
                     return await self._render(url, opts, policy, started)
                 except Exception as exc:
-                    if not _lost(exc):
+                    if not lost(exc):
                         raise
                     # Chromium, or the page's renderer, went away under the page (a crash, a kill):
                     # once more, in a new browser when the old one is gone, within the same timeout
@@ -213,7 +198,7 @@ class BrowserTier:
         device["user_agent"] = re.sub(r"(?:Headless)?Chrome/[\d.]+", f"Chrome/{major}.0.0.0", agent)
         context = await browser.new_context(service_workers="block", **device)
         await context.add_init_script(NO_WEBRTC)
-        guard = _Guard(policy, opts, self._settings.impersonate, url, self._route)
+        guard = Guard(policy, opts, self._settings.impersonate, url, self._route)
         try:
             await context.route("**/*", guard.handle)
             await context.route_web_socket("**/*", _refuse_socket)
@@ -285,7 +270,7 @@ def _seen(launch: asyncio.Future[None]) -> None:
         launch.exception()
 
 
-def _as_sent(url: str, guard: _Guard, started: float) -> RawResponse:
+def _as_sent(url: str, guard: Guard, started: float) -> RawResponse:
     """A document Chromium took for a download (an attachment) and would not show: read from the
     answer the guard gave the browser, as the other tiers read it."""
     answered, status, headers = guard.main_answer or (url, 200, {})
@@ -322,7 +307,7 @@ async def _document(
 
 
 async def _navigate(
-    page: Any, url: str, opts: FetchOptions, guard: _Guard, deadline: float, *, vetted: bool = True
+    page: Any, url: str, opts: FetchOptions, guard: Guard, deadline: float, *, vetted: bool = True
 ) -> bool:
     """Load `url` and let it settle, by `deadline` (`time.monotonic()`); True when the document is
     an attachment the browser took for a download (it shows no page: `_as_sent` reads it). A
@@ -358,7 +343,7 @@ async def _navigate(
     raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
 
-async def _loaded(page: Any, guard: _Guard, seconds: float) -> None:
+async def _loaded(page: Any, guard: Guard, seconds: float) -> None:
     """Wait until the document's DOM has loaded, `seconds` at most, or until the guard stops a
     redirect of the page (a script's navigation to a URL that redirects): the page it left would
     not load until the wait ran out."""
@@ -375,163 +360,11 @@ async def _loaded(page: Any, guard: _Guard, seconds: float) -> None:
             await asyncio.gather(loading, stopped, return_exceptions=True)
 
 
-async def _follow_stopped(page: Any, opts: FetchOptions, guard: _Guard, deadline: float) -> None:
+async def _follow_stopped(page: Any, opts: FetchOptions, guard: Guard, deadline: float) -> None:
     """Load the redirect the guard stopped after the page had loaded (a challenge's form post, a
     step's), as `_navigate` loads a server's redirect: a new navigation, vetted."""
     if guard.redirect_to is not None and guard.main_error is None:
         await _navigate(page, guard.redirect_to, opts, guard, deadline, vetted=False)
-
-
-class _Guard:
-    """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
-
-    def __init__(
-        self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str, page: str, route: ProxyRoute
-    ) -> None:
-        self._policy = policy
-        self._route = route  # the page's requests leave through the proxy as the other tiers' do
-        self._opts = opts
-        self._page = page  # the URL rendered: the caller's headers go to its origin only
-        self._session = new_session(fingerprint)
-        self.main_error: FerretError | None = None
-        self.redirect_to: str | None = None
-        self.stopped = asyncio.Event()  # set with `redirect_to`
-        self.main_body: bytes | None = None  # the bytes the page's own document was answered with
-        self._files = asyncio.Semaphore(FILES_AT_ONCE)
-        self._files_left = FILES_BUDGET * opts.max_bytes  # the bytes the page's files may still bring
-        self.main_answer: tuple[str, int, dict[str, str]] | None = None  # its URL, status and headers
-
-    async def vet(self, url: str) -> None:
-        """Raise the guard's `FerretError` for a main-frame hop it refuses (and remember it)."""
-        try:
-            await self._policy.vet(url)
-        except FerretError as exc:
-            self.main_error = self.main_error or exc
-            raise
-
-    async def handle(self, route: Route) -> None:
-        """Answer `route` (`_answer`); one whose page has closed meanwhile, or that Playwright let go
-        of (it keeps a bounded number of requests), is left unanswered: a page that asked for
-        thousands of files closed with its requests still waiting, and each answer after that was
-        Playwright's error, printed, then the page's, as `internal`."""
-        from playwright.async_api import Error
-
-        try:
-            await self._answer(route)
-        except Error as exc:
-            if not (_lost(exc) or "has been collected" in str(exc)):  # a request waiting among thousands
-                raise
-
-    async def _answer(self, route: Route) -> None:
-        from playwright.async_api import Error
-
-        request = route.request
-        if request.resource_type in HEAVY:
-            await route.abort("blockedbyclient")
-            return
-        scheme = urlsplit(request.url).scheme.lower()
-        if scheme in IN_MEMORY:
-            await route.continue_()
-            return
-        if scheme not in ("http", "https"):  # file:, chrome:, ftp:...: nothing a page may reach
-            await route.abort("blockedbyclient")
-            return
-        navigation = request.is_navigation_request()
-        try:
-            request.frame  # noqa: B018  a pop-up's navigation has no frame yet (`window.open`)
-        except Error:
-            await route.abort("blockedbyclient")  # pages are read one at a time: no pop-ups
-            return
-        main = navigation and request.frame.parent_frame is None
-        try:
-            if navigation and request.url != self._page:  # a redirect's, a script's, a step's, a frame's
-                on = request.frame.url if request.frame.url.startswith(("http://", "https://")) else ""
-                await admitted(request.url, on or self._page, self._opts.admit)
-            status, got, body = await self._fetch(request, follow=not navigation)
-        except FerretError as exc:
-            if main:
-                self.main_error = self.main_error or exc
-            await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
-            return
-        location = got.get("location")
-        if navigation and status in REDIRECTS and location:
-            if request.frame.parent_frame is None:
-                self.redirect_to = url_without_blanks(urljoin(request.url, location))
-                self.stopped.set()
-            await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
-            return
-        kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
-        if main:
-            self.main_body, self.main_answer = body, (request.url, status, kept)
-        await route.fulfill(status=status, headers=kept, body=body)
-
-    async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
-        """The request, pinned; with `follow`, its redirects too, each hop vetted (the browser would
-        follow a redirect unseen by the route handler)."""
-        url, method, data = request.url, request.method, request.post_data_buffer
-        headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
-        document = request.is_navigation_request() and request.frame.parent_frame is None
-        for _ in range(self._opts.max_redirects + 1):
-            target = await self._policy.vet(url)
-            opts = self._opts.for_request(url, self._page, document=document)
-            ask = functools.partial(
-                request_once,
-                self._session,
-                target,
-                opts,
-                self._policy,
-                method=method,
-                headers=headers,
-                data=data,
-                route=self._route,
-            )
-            status, got, body = await (ask() if document else self._file(ask))
-            location = got.get("location")
-            if not (follow and status in REDIRECTS and location):
-                return status, got, body
-            nxt = url_without_blanks(urljoin(url, location))
-            if urlsplit(nxt)[:2] != urlsplit(url)[:2]:  # credentials stay with their origin
-                headers = {k: v for k, v in headers.items() if k not in ("cookie", "authorization")}
-            if status in (301, 302, 303):
-                method, data = "GET", None
-            url = nxt
-        msg = f"{request.url}: more than {self._opts.max_redirects} redirects (setting max_redirects)"
-        raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
-
-    async def _file(self, ask: Callable[[], Awaitable[Answer]]) -> Answer:
-        """`ask()`, the request of one of the page's files (a script, a style, what a script fetches,
-        a frame's document), vetted: `FILES_AT_ONCE` at a time, within what is left of the page's
-        `FILES_BUDGET` (`too_large` past it; a file refused at `max_bytes` counts that)."""
-        async with self._files:
-            if self._files_left <= 0:
-                most = FILES_BUDGET * self._opts.max_bytes
-                said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
-                raise FerretError(ErrorCode.TOO_LARGE, said)
-            try:
-                answer = await ask()
-            except FerretError as exc:
-                if exc.code == ErrorCode.TOO_LARGE:  # it was read to the cap, then refused
-                    self._files_left -= self._opts.max_bytes
-                raise
-            self._files_left -= len(answer[2])
-            return answer
-
-    def error_for(self, exc: Exception) -> FerretError:
-        """The page's own navigation failed: the guard's reason when it refused, a time-out when it
-        took the page's time, else a connect failure."""
-        from playwright.async_api import TimeoutError as NavigationTimeout
-
-        if self.main_error is not None:
-            return self.main_error
-        if isinstance(exc, NavigationTimeout):
-            setting = f"per-page timeout, setting {self._opts.timed_by}; browser tier"
-            return FerretError(ErrorCode.TIMEOUT, f"not rendered within {self._opts.timeout:g} s ({setting})")
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        message = f"the browser could not load the page: {quoted(first, 200)}"  # its text may quote the page
-        return FerretError(ErrorCode.CONNECT_FAILED, message)
-
-    async def aclose(self) -> None:
-        await self._session.close()
 
 
 async def _refuse_socket(ws: WebSocketRoute) -> None:
@@ -661,12 +494,6 @@ def _crashed(exc: BaseException) -> bool:
     """Did the page's renderer crash under it (Playwright's "Target crashed"), as a page whose
     scripts outgrow the heap cap makes it?"""
     return "Target crashed" in str(exc) and type(exc).__module__.startswith("playwright")
-
-
-def _lost(exc: BaseException) -> bool:
-    """Did the browser, its context or the page close under a render (Playwright's TargetClosedError,
-    which its public API does not export by name)?"""
-    return type(exc).__name__ == "TargetClosedError"
 
 
 def _launch_message(settings: Settings, exc: Exception) -> str:
