@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from tiers_web import free_port_on_both, loopback_policy, serve
@@ -13,6 +17,27 @@ from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target
 
 OPTS = FetchOptions(timeout=10, max_bytes=100_000)
+
+
+@contextmanager
+def answering(answer: Callable[[socket.socket], None]) -> Iterator[tuple[int, threading.Thread]]:
+    """A loopback server of one connection, answered by `answer` (for answers no HTTP server gives:
+    endless, broken): its port and its thread, which the block's end waits for."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            answer(conn)
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        yield listener.getsockname()[1], server
+    finally:
+        server.join(20)
+        listener.close()
 
 
 def pinned(url: str, host: str, port: int, address: str) -> Target:
@@ -95,37 +120,23 @@ async def test_connect_refused_is_connect_failed() -> None:
 async def test_a_body_past_the_cap_ends_its_transfer_there() -> None:
     """An endless body: the read stopped at the cap, but the transfer went on to the page's timeout,
     its chunks queued in memory (gigabytes), and curl's time-out replaced `too_large`."""
-    import socket
-    import threading
-
     sent = [0]
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
 
-    def endless() -> None:
-        conn, _ = listener.accept()
-        with conn:
-            conn.recv(65536)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n")
-            chunk = b"<p>endless</p>" * 4000
-            frame = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
-            try:
-                while sent[0] < 2_000_000_000:
-                    conn.sendall(frame)
-                    sent[0] += len(chunk)
-            except OSError:
-                return  # the client hung up: what this test waits for
+    def endless(conn: socket.socket) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunk = b"<p>endless</p>" * 4000
+        frame = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
+        try:
+            while sent[0] < 2_000_000_000:
+                conn.sendall(frame)
+                sent[0] += len(chunk)
+        except OSError:
+            return  # the client hung up: what this test waits for
 
-    server = threading.Thread(target=endless, daemon=True)
-    server.start()
-    policy = loopback_policy()
-    try:
-        with pytest.raises(FerretError) as info:
-            target = await policy.vet(f"http://127.0.0.1:{port}/")
-            await ImpersonateTier().fetch(target, FetchOptions(timeout=20, max_bytes=100_000), policy)
-        server.join(20)
-    finally:
-        listener.close()
+    with answering(endless) as (port, server), pytest.raises(FerretError) as info:
+        policy = loopback_policy()
+        target = await policy.vet(f"http://127.0.0.1:{port}/")
+        await ImpersonateTier().fetch(target, FetchOptions(timeout=20, max_bytes=100_000), policy)
     assert info.value.code == ErrorCode.TOO_LARGE, info.value
     assert not server.is_alive() and sent[0] < 50_000_000, sent[0]  # it hung up soon after the cap
 
@@ -164,26 +175,12 @@ async def test_a_compression_bomb_is_refused_at_the_cap_not_decoded_into_memory(
 )
 async def test_a_broken_answer_is_an_http_error_as_the_http_tier_says(head: bytes, said: str) -> None:
     """Both were `connect_failed` ("the request failed"), as if the server could not be reached."""
-    import socket
-    import threading
 
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
+    def broken(conn: socket.socket) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + head + b"\r\nhello..")
 
-    def broken() -> None:
-        conn, _ = listener.accept()
-        with conn:
-            conn.recv(65536)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + head + b"\r\nhello..")
-
-    server = threading.Thread(target=broken, daemon=True)
-    server.start()
-    policy = loopback_policy()
-    try:
-        with pytest.raises(FerretError) as info:
-            target = await policy.vet(f"http://127.0.0.1:{port}/")
-            await ImpersonateTier().fetch(target, FetchOptions(timeout=20), policy)
-        server.join(20)
-    finally:
-        listener.close()
+    with answering(broken) as (port, _), pytest.raises(FerretError) as info:
+        policy = loopback_policy()
+        target = await policy.vet(f"http://127.0.0.1:{port}/")
+        await ImpersonateTier().fetch(target, FetchOptions(timeout=20), policy)
     assert info.value.code == ErrorCode.HTTP_ERROR and said in info.value.message, info.value
