@@ -486,3 +486,42 @@ async def test_a_stored_page_after_the_budget_ran_out_is_not_read(simweb: SimWeb
         fetch = ferret.fetch_options(budget=1.5)
         result = await crawl(ferret, simweb.url("/spent/start"), CrawlOptions(depth=1), fetch=fetch)
     assert result.pages[0].ok and result.not_followed.get("budget", 0) >= 1
+
+
+def held_past(budget: float, monkeypatch: pytest.MonkeyPatch, after: str) -> list[str]:
+    """Make judging the first link whose path holds `after` take until the call's `budget` (from now)
+    has run out, as judging a million sitemap URLs does; the URLs judged are listed."""
+    import time
+
+    from webferret.crawl_rules import Follow
+
+    ends = time.monotonic() + budget
+    judged: list[str] = []
+    refusal = Follow.refusal
+
+    def slow(self: Follow, url: str) -> str | None:
+        if after in url and not any(after in seen for seen in judged):
+            time.sleep(max(0.0, ends - time.monotonic()) + 0.1)
+        judged.append(url)
+        return refusal(self, url)
+
+    monkeypatch.setattr(Follow, "refusal", slow)
+    return judged
+
+
+async def test_the_budget_ends_the_judging_of_a_huge_sitemap(
+    site: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listed = "".join(f"<url><loc>{site.url(f'/guide/listed/{n}')}</loc></url>" for n in range(3000))
+    site.add("/sitemap.xml", f"<urlset>{listed}</urlset>", headers={"Content-Type": "application/xml"})
+    judged = held_past(4.0, monkeypatch, "/guide/listed/")
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        fetch = ferret.fetch_options().with_(budget=4.0)
+        result = await crawl(
+            ferret, site.url("/guide/intro"), CrawlOptions(depth=1, sitemap=True), fetch=fetch
+        )
+    assert result.sitemap_urls == 3000
+    sitemap_judged = sum("/guide/listed/" in url for url in judged)
+    assert sitemap_judged == 1  # once the budget is spent, the other 2,999 are not judged: counted
+    assert result.not_followed["budget"] >= 2999
+    assert [p.url for p in result.pages] == [site.url("/guide/intro")]

@@ -8,7 +8,7 @@ import pytest
 from contract import fits
 from fences import fenced
 from simweb import SimWeb
-from test_crawl import HTML, page
+from test_crawl import HTML, held_past, page
 
 from webferret.cli import main
 from webferret.ferret import Ferret
@@ -248,3 +248,17 @@ async def test_dot_segments_are_resolved_before_a_url_is_judged_and_listed(site:
         result = await ferret.map_site(site.url("/docs/dots"), options)
     assert [entry.url for entry in result.urls] == [site.url("/docs/config")]
     assert result.not_listed == {"robots": 1, "out_of_scope": 1}
+
+
+async def test_the_budget_ends_the_judging_of_a_huge_sitemap_the_pages_links_still_listed(
+    site: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listed = "".join(f"<url><loc>{site.url(f'/docs/listed/{n}')}</loc></url>" for n in range(3000))
+    site.add("/maps/docs.xml", f"<urlset>{listed}</urlset>", headers=XML)
+    judged = held_past(4.0, monkeypatch, "/docs/listed/")
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        fetch = ferret.fetch_options().with_(budget=4.0)
+        mapped = await ferret.map_site(site.url("/docs/start"), fetch=fetch)
+    assert mapped.sitemap_urls == 3000 and sum("/docs/listed/" in url for url in judged) == 1
+    assert mapped.not_listed["budget"] == 3000  # not judged (the first: by robots.txt) once it was spent
+    assert [entry.source for entry in mapped.urls] == ["page"] * 3  # judged before it ran out

@@ -11,6 +11,7 @@ takes no link past a rule. `crawler` and `site_map` both judge by `Follow` and `
 from __future__ import annotations
 
 import fnmatch
+import time
 from collections import Counter
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -111,11 +112,18 @@ class Follow:
             seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
         return self.judged([link.url for link in page.links or []], seen, skipped)
 
-    def judged(self, urls: list[str], seen: set[str], skipped: Counter[str]) -> list[str]:
+    def judged(
+        self, urls: list[str], seen: set[str], skipped: Counter[str], deadline: float | None = None
+    ) -> list[str]:
         """The `urls` to follow, in their order, each as it is requested (`as_requested`); each is
-        judged once (added to `seen`), and those not followed are counted in `skipped` by why."""
+        judged once (added to `seen`), and those not followed are counted in `skipped` by why. Past
+        `deadline` (a `time.monotonic()`), the URLs not judged yet are counted as `budget`: a
+        sitemap index can list a million URLs, and judging them all takes many seconds."""
         followed: list[str] = []
-        for written in urls:
+        for done, written in enumerate(urls):
+            if deadline is not None and time.monotonic() >= deadline:
+                skipped["budget"] += len(urls) - done
+                break
             url = as_requested(written)
             key = canonical_url(url)
             if key in seen:
@@ -168,12 +176,13 @@ def _port(parts: Any) -> int | None:
 
 
 async def robots_allowed(
-    level: list[tuple[str, str | None]], robots: Any, skipped: Counter[str]
+    level: list[tuple[str, str | None]], robots: Any, skipped: Counter[str], deadline: float | None = None
 ) -> list[tuple[str, str | None]]:
     """The links robots.txt allows (all of them when it is not honoured); the others are counted.
     Each origin's rules are read once and every link judged by them here (a sitemap can list
     50,000 URLs of one site): a link whose robots.txt the guard refuses is kept, so that reading it
-    says why; one whose robots.txt is unreachable is not (RFC 9309 reads that as disallowing all)."""
+    says why; one whose robots.txt is unreachable is not (RFC 9309 reads that as disallowing all).
+    Past `deadline` (a `time.monotonic()`), the links not judged yet are counted as `budget`."""
     if robots is None:
         return level
     import asyncio
@@ -201,9 +210,16 @@ async def robots_allowed(
         verdict = read[origin(url)]
         return verdict if isinstance(verdict, bool) else verdict.allows(url, robots.user_agent)
 
-    verdicts = [allowed(url) for url, _ in level]
-    skipped["robots"] += verdicts.count(False)
-    return [item for item, ok in zip(level, verdicts, strict=True) if ok]
+    kept: list[tuple[str, str | None]] = []
+    for done, item in enumerate(level):
+        if deadline is not None and time.monotonic() >= deadline:
+            skipped["budget"] += len(level) - done
+            break
+        if allowed(item[0]):
+            kept.append(item)
+        else:
+            skipped["robots"] += 1
+    return kept
 
 
 def site_robots(ferret: Ferret, fetch: Any) -> Any:

@@ -163,7 +163,7 @@ async def crawl(
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
     for depth in range(options.depth + 1):
         if depth:  # the start is the caller's own ask; a link robots.txt forbids takes no room
-            level = await robots_allowed(level, robots, skipped)
+            level = await robots_allowed(level, robots, skipped, deadline)
         room = options.limit - len(pages)
         admitted, over = level[:room], level[room:]
         skipped["past_limit"] += len(over)
@@ -214,7 +214,7 @@ async def crawl(
                 listed = await sitemap_listed(ferret, landed, robots, opts, deadline, fresh)
             if listed is not None:
                 sitemap_urls = len(listed)
-                following.extend(_sitemap_links(listed, follow, seen, skipped))
+                following.extend(_sitemap_links(listed, follow, seen, skipped, deadline))
             if robots is not None and (read[0].ok or following):
                 delay = _delay(await robots.rules_for(landed))
         level = following
@@ -270,13 +270,17 @@ async def _read(
 
 
 def _sitemap_links(
-    listed: list[tuple[str, str]], follow: Follow, seen: set[str], skipped: Counter[str]
+    listed: list[tuple[str, str]], follow: Follow, seen: set[str], skipped: Counter[str], deadline: float
 ) -> list[tuple[str, str | None]]:
-    """The pages `listed` by the sitemaps to follow, each with the first sitemap that lists it."""
+    """The pages `listed` by the sitemaps to follow, each with the first sitemap that lists it (those
+    not judged by `deadline` counted as `budget`)."""
     lists: dict[str, str] = {}
-    for url, sitemap in listed:
+    for done, (url, sitemap) in enumerate(listed):
+        if time.monotonic() >= deadline:
+            skipped["budget"] += len(listed) - done
+            break
         lists.setdefault(as_requested(url), sitemap)
-    return [(url, lists[url]) for url in follow.judged(list(lists), seen, skipped)]
+    return [(url, lists[url]) for url in follow.judged(list(lists), seen, skipped, deadline)]
 
 
 def _delay(rules: Any) -> float | None:

@@ -91,7 +91,8 @@ class SiteMap(BaseModel):
     )
     not_listed: dict[str, int] = Field(
         default_factory=dict,
-        description="URLs found but not listed, by why: out_of_scope, excluded, not_a_page, robots",
+        description="URLs found but not listed, by why: out_of_scope, excluded, not_a_page, robots, "
+        "budget (the call's budget ran out before they were judged)",
     )
     start_error: ErrorInfo | None = Field(default=None, description="why the start page could not be read")
     elapsed_ms: float
@@ -120,14 +121,20 @@ async def map_site(
         if link.text and not texts.get(key := canonical_url(link.url)):
             texts[key] = link.text  # the first link with words (a bare icon link before it has none)
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
+    linked = len(found)  # the page's own links, a few: judged by robots.txt whatever the budget left
     sitemap_urls = None
     if options.sitemap and deadline > time.monotonic() and web_url(where):
         listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
         if listed is not None:
             sitemap_urls = len(listed)
-            found += [(url, "sitemap") for url in follow.judged([url for url, _ in listed], seen, skipped)]
+            found += [
+                (url, "sitemap") for url in follow.judged([url for url, _ in listed], seen, skipped, deadline)
+            ]
     if robots is not None:
-        allowed = {url for url, _ in await robots_allowed([(url, None) for url, _ in found], robots, skipped)}
+        judging = [(url, None) for url, _ in found]
+        kept = await robots_allowed(judging[:linked], robots, skipped)
+        kept += await robots_allowed(judging[linked:], robots, skipped, deadline)
+        allowed = {url for url, _ in kept}
         found = [(url, source) for url, source in found if url in allowed]
     from_page = sum(source == "page" for _, source in found)
     mapped = [MappedUrl(url=url, text=texts.get(canonical_url(url)), source=source) for url, source in found]  # type: ignore[arg-type]
