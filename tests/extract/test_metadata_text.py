@@ -144,3 +144,30 @@ def test_a_home_page_keeps_its_whole_title() -> None:
     head = f"<title>Acme Widgets — quality widgets since 1950</title>{site}"
     assert _meta(head, url="https://acme.example/").title == "Acme Widgets — quality widgets since 1950"
     assert _meta(head, url="https://acme.example/about").title == "quality widgets since 1950"
+
+
+def test_every_author_a_page_s_meta_tags_name_is_in_the_byline() -> None:
+    """A paper names each author in a `citation_author` tag, a page may write `author` twice: all of them,
+    in order (`;` between names written surname first)."""
+    paper = "".join(f'<meta name="citation_author" content="{n}">' for n in ("Smith, John", "Doe, Jane"))
+    assert _meta(paper).byline == "Smith, John; Doe, Jane"
+    page = '<meta name="author" content="Alice Able"><meta name="author" content="Bob Baker">'
+    assert _meta(page).byline == "Alice Able, Bob Baker"
+    creators = '<meta name="DC.Creator" content="Kooman, F."><meta name="DC.Creator" content="Jong, M.">'
+    assert _meta(creators).byline == "Kooman, F.; Jong, M."
+
+
+def test_a_json_ld_author_given_by_reference_is_named() -> None:
+    """Yoast's `@graph` names the article's author by its `@id`, the Person node elsewhere in the graph."""
+    person = "https://acme.test/#/schema/person/1"
+    ld = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "@id": "https://acme.test/#website", "name": "Acme Blog"},
+            {"@type": "Person", "@id": person, "name": "Jane Roe"},
+            {"@type": "Article", "headline": "Parsers", "author": {"@id": person}},
+        ],
+    }
+    meta = _meta("", ld=ld)
+    assert meta.byline == "Jane Roe"
+    assert meta.site_name == "Acme Blog"

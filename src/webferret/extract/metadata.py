@@ -215,8 +215,9 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
     main = next((n for n in nodes if any(t in ARTICLE_TYPES for t in ld_types(n))), None)
     main = main or next((n for n in nodes if "datePublished" in n or "headline" in n), None)
     if main is not None:
+        ids = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
         meta.title = clean(main.get("headline")) or clean(main.get("name"))
-        meta.byline = ", ".join(dict.fromkeys(names(main.get("author")))) or None
+        meta.byline = ", ".join(dict.fromkeys(names(_referred(main.get("author"), ids)))) or None
         meta.published = iso_date(main.get("datePublished")) or iso_date(main.get("dateCreated"))
         meta.modified = iso_date(main.get("dateModified"))
         meta.description = clean(main.get("description"))
@@ -226,6 +227,16 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
     site = next((n for n in nodes if "WebSite" in ld_types(n)), None)
     if site is not None and not meta.site_name:
         meta.site_name = clean(site.get("name"))
+
+
+def _referred(value: Any, ids: dict[str, dict[str, Any]]) -> Any:
+    """A JSON-LD value with each reference to a node of the page (`{"@id": ...}` and no name: the
+    way Yoast's `@graph` names an article's author) replaced by that node."""
+    if isinstance(value, list):
+        return [_referred(item, ids) for item in value]
+    if isinstance(value, dict) and "name" not in value and isinstance(value.get("@id"), str):
+        return ids.get(value["@id"], value)
+    return value
 
 
 class _Marked:
@@ -305,17 +316,35 @@ def _time_date(tree: html.HtmlElement) -> str | None:
     return None
 
 
-def _byline(tags: dict[str, str], marks: _Marked) -> str | None:
-    for key in ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl"):
-        value = clean(tags.get(key))
-        if _a_name(value):
-            return value
+_AUTHOR_KEYS = (
+    "author", "article:author", "dc.creator", "dc:creator", "citation_author", "parsely-author",
+    "sailthru.author", "byl",
+)  # fmt: skip
+
+
+def _byline(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str | None:
+    for key in _AUTHOR_KEYS:
+        if _a_name(clean(tags.get(key))) and (found := _meta_names(tree, key)):
+            # "Smith, John; Doe, Jane" when the names are written surname first
+            return ("; " if any("," in name for name in found) else ", ").join(found)
     for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')  # its text, or a `<meta itemprop="name" content>`
         value = clean((named[0].get("content") or named[0].text_content()) if named else node.text_content())
         if value and _a_name(value) and len(value) < 80 and not _LINK_LABEL.fullmatch(value):
             return value
     return None
+
+
+def _meta_names(tree: html.HtmlElement, key: str) -> list[str]:
+    """Every name the page's `<meta>` tags of one key give, in order, each once: a paper's
+    `citation_author` and a page's `author` or `DC.Creator` come one tag per author."""
+    found: list[str] = []
+    for meta in tree.iter("meta"):
+        if any((meta.get(attr) or "").strip().lower() == key for attr in ("name", "property", "itemprop")):
+            value = clean(meta.get("content"))
+            if value and _a_name(value) and value not in found:
+                found.append(value)
+    return found
 
 
 # the label of a link to an author's page, marked as the author ("View more posts", "All posts")
@@ -334,7 +363,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
     meta.title = _title(tree, tags, marks) or meta.title
-    meta.byline = _without_by(meta.byline or _byline(tags, marks))
+    meta.byline = _without_by(meta.byline or _byline(tree, tags, marks))
     meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
