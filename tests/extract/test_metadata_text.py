@@ -171,3 +171,18 @@ def test_a_json_ld_author_given_by_reference_is_named() -> None:
     meta = _meta("", ld=ld)
     assert meta.byline == "Jane Roe"
     assert meta.site_name == "Acme Blog"
+
+
+def test_dates_the_markup_writes_in_words_are_read() -> None:
+    """A stated date with its month in words (JSON-LD, meta tags, `<time datetime>`, an HTTP date) or
+    year first with one-digit parts is a date; digits alone in another order (05/03/2021) say none."""
+    assert _meta("", ld={"@type": "Article", "datePublished": "Dec 16, 2025"}).published == "2025-12-16"
+    assert _meta('<meta name="citation_publication_date" content="2023 Jan 7">').published == "2023-01-07"
+    assert _meta('<meta name="citation_publication_date" content="2019/1/22">').published == "2019-01-22"
+    assert _meta('<meta name="date" content="16 September 2021">').published == "2021-09-16"
+    last = '<meta http-equiv="last-modified" content="Tue, 15 Nov 2022 08:12:31 GMT">'
+    assert _meta(last).modified == "2022-11-15"
+    page = '<html><body><time datetime="February 24, 2006 02:01am">then</time><p>x</p></body></html>'
+    assert extract_metadata(parse_html(page, None), None).published == "2006-02-24"
+    assert _meta('<meta name="date" content="05/03/2021">').published is None
+    assert _meta('<meta name="date" content="Copyright 2024 Acme">').published is None

@@ -83,13 +83,55 @@ def clean(value: Any) -> str | None:
     return text or None
 
 
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+)  # fmt: skip
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+# a date a page's markup writes in words, as its visible text does: "Dec 16, 2025", "16 December 2025",
+# "Tue, 15 Nov 2022 08:12:31 GMT", "Dec 19th 2025", "2023 Jan 7" (PubMed's citation dates)
+_WORDY_DATES = (
+    (re.compile(rf"\b([a-z]{{3,9}})\.? {_DAY},? (\d{{4}})(?!\d)", re.I), (3, 1, 2)),
+    (re.compile(rf"\b{_DAY}\.? ([a-z]{{3,9}})\.?,? (\d{{4}})(?!\d)", re.I), (3, 2, 1)),
+    (re.compile(r"\b(\d{4}) ([a-z]{3,9})\.? (\d{1,2})(?!\d)", re.I), (1, 2, 3)),
+)
+_SHORT_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")  # 2019/1/22: year first, one-digit parts
+
+
+def _month(word: str) -> int | None:
+    """1-12 for an English month's name or its abbreviation ("Sept" too), else None."""
+    word = word.lower()
+    return next((n for n, name in enumerate(_MONTHS, 1) if len(word) >= 3 and name.startswith(word)), None)
+
+
+def _date_parts(text: str) -> tuple[int, int, int] | None:
+    """Year, month and day of the first date `text` states: ISO-like digits, else a year-first date of
+    one-digit parts, else a date with its month in words. A date of digits alone in another order
+    (05/03/2021) says no month for sure and is none."""
+    match = _DATE.search(text)
+    if match:
+        year, month, day = (int(part) for part in match.groups())
+        return year, month, day
+    match = _SHORT_DATE.search(text)
+    if match:
+        year, month, day = (int(part) for part in match.groups())
+        return year, month, day
+    for pattern, (year_at, month_at, day_at) in _WORDY_DATES:
+        for found in pattern.finditer(text):
+            month = _month(found.group(month_at))
+            if month is not None:
+                return int(found.group(year_at)), month, int(found.group(day_at))
+    return None
+
+
 def iso_date(value: Any) -> str | None:
-    """`YYYY-MM-DD` from an ISO-ish date string, or None when it is not a plausible date."""
+    """`YYYY-MM-DD` from a date string (ISO-like, or with its month in words), or None when it is not
+    a plausible date."""
     text = clean(value)
-    match = _DATE.search(text or "")
-    if not match:
+    parts = _date_parts(text) if text else None
+    if parts is None:
         return None
-    year, month, day = (int(part) for part in match.groups())
+    year, month, day = parts
     try:
         date = datetime(year, month, day, tzinfo=UTC)
     except ValueError:
