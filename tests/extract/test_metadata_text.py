@@ -186,3 +186,14 @@ def test_dates_the_markup_writes_in_words_are_read() -> None:
     assert extract_metadata(parse_html(page, None), None).published == "2006-02-24"
     assert _meta('<meta name="date" content="05/03/2021">').published is None
     assert _meta('<meta name="date" content="Copyright 2024 Acme">').published is None
+
+
+def test_a_relative_canonical_and_image_resolve_against_the_base() -> None:
+    head = (
+        '<base href="https://cdn.example/en/"><link rel="canonical" href="guide/intro">'
+        '<meta property="og:image" content="img/cover.png">'
+    )
+    meta = _meta(head, url="https://www.example.com/blog/post/")
+    assert meta.canonical_url == "https://cdn.example/en/guide/intro"
+    assert meta.image == "https://cdn.example/en/img/cover.png"
+    assert _meta('<link rel="canonical" href="/a/b">').canonical_url == "https://www.accruent.com/a/b"

@@ -415,8 +415,9 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     meta.language = _language(tree, tags)
     meta.og_type = clean(tags.get("og:type"))
     image = meta.image or clean(tags.get("og:image")) or clean(tags.get("twitter:image"))
-    meta.image = urljoin(url or "", image) if image else None
-    meta.canonical_url = _canonical(tree, tags, url)
+    base = base_url(tree, url)  # relative addresses resolve against `<base href>`, as a browser's do
+    meta.image = urljoin(base or "", image) if image else None
+    meta.canonical_url = _canonical(tree, tags, base)
     for name in ("title", "byline", "site_name", "description"):
         setattr(meta, name, _decoded(getattr(meta, name)))
     meta.title = _strip_site(meta.title, meta.site_name, url)
