@@ -112,6 +112,17 @@ def test_soft_404_is_vetoed() -> None:
     assert missing.quality is not None and missing.quality < 0.1
 
 
+def test_a_soft_404_in_other_words_is_vetoed() -> None:
+    """A 200 page saying so without the words "not found": "we couldn't find that page", "could not be
+    found", "this page isn't available"."""
+    sayings = [
+        "<h1>Hmm, we couldn’t find that page</h1><p>It may have moved. Go back home.</p>",
+        "<h1>Page unavailable</h1><p>The page you requested could not be found. Check the address.</p>",
+        "<h1>Sorry, this page isn't available</h1><p>The link you followed may be broken.</p>",
+    ]
+    assert [page(body).extra.get("quality_veto") for body in sayings] == ["soft_404"] * 3
+
+
 def test_login_wall_is_vetoed() -> None:
     wall = page('<form><p>Please sign in to continue reading.</p><input type="password" name="pw"></form>')
     assert wall.extra.get("quality_veto") == "login_wall"

@@ -54,7 +54,11 @@ FORUM_GENERATOR = re.compile(
     r"vbulletin|phpbb|discourse|xenforo|mybb|simple machines|nodebb|flarum|invision|vanilla|discuz", re.I
 )
 SOFT_404 = re.compile(
-    r"\b(404|page not found|not found|page (does not|doesn't) exist|no longer available)\b", re.I
+    r"\b(404|page not found|not found|page (does not|doesn[’']t) exist|no longer available"
+    r"|(could|can) ?not be found"
+    r"|(can[’']t|cannot|could not|couldn[’']t|unable to) find (that|this|the|your) page"
+    r"|(this|that|the) page (is not|isn[’']t|is no longer) available)\b",
+    re.I,
 )
 LOGIN_WALL = re.compile(
     r"\b(sign in|log in|login) (to|or create an account to) (continue|view|read|see|access)\b", re.I
