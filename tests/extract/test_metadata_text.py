@@ -197,3 +197,21 @@ def test_a_relative_canonical_and_image_resolve_against_the_base() -> None:
     assert meta.canonical_url == "https://cdn.example/en/guide/intro"
     assert meta.image == "https://cdn.example/en/img/cover.png"
     assert _meta('<link rel="canonical" href="/a/b">').canonical_url == "https://www.accruent.com/a/b"
+
+
+def test_an_article_that_is_the_web_page_s_main_entity_gives_its_author_and_date() -> None:
+    """A WebPage whose `mainEntity` is the article (XenForo's thread, a CMS's article): its author and
+    dates, not the page's first reply's."""
+    ld = {
+        "@context": "https://schema.org",
+        "@type": "WebPage",
+        "name": "Nested",
+        "mainEntity": {
+            "@type": "NewsArticle",
+            "headline": "Nested article",
+            "author": {"@type": "Person", "name": "Jane Roe"},
+            "datePublished": "2024-05-06",
+        },
+    }
+    meta = _meta("<title>Nested</title>", ld=ld)
+    assert (meta.byline, meta.published) == ("Jane Roe", "2024-05-06")

@@ -254,6 +254,9 @@ def _image(value: Any) -> str | None:
 
 
 def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
+    # a page's article may be its WebPage's `mainEntity` rather than a node of its own
+    entities = [n["mainEntity"] for n in nodes if isinstance(n.get("mainEntity"), dict)]
+    nodes = nodes + [entity for entity in entities if "@type" in entity]
     main = next((n for n in nodes if any(t in ARTICLE_TYPES for t in ld_types(n))), None)
     main = main or next((n for n in nodes if "datePublished" in n or "headline" in n), None)
     if main is not None:
