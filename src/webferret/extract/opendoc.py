@@ -23,7 +23,7 @@ from lxml import etree, html
 
 from webferret.extract import zipped
 from webferret.extract.metadata import iso_date
-from webferret.extract.sheets import filled, workbook
+from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
@@ -75,13 +75,12 @@ def _count(node: etree._Element, prefix: str, name: str) -> int:
     return int(value) if value.isdigit() and int(value) > 0 else 1
 
 
-class Repeats:
+class Repeats(CellBudget):
     """What is left of one document's budget of repeated cells (`REPEATED_CELLS_MAX`), shared by its
     tables or sheets; `what` names the document in the error."""
 
-    def __init__(self, what: str, budget: int = REPEATED_CELLS_MAX) -> None:
-        self.what = what
-        self.budget = self.left = budget
+    def __init__(self, what: str, most: int = REPEATED_CELLS_MAX) -> None:
+        super().__init__(what, most, "repeats its cells to more than")
 
     def times(self, wanted: int, cells: int) -> int:
         """How many times to write out a row or cell of `cells` cells that repeats `wanted` times:
@@ -89,13 +88,6 @@ class Repeats:
         allowed = min(wanted, REPEATS_MAX)
         self.spend((allowed - 1) * cells)
         return allowed
-
-    def spend(self, cells: int) -> None:
-        """Count `cells` written out that the file does not hold one by one; `too_large` past the budget."""
-        self.left -= cells
-        if self.left < 0:
-            said = f"{self.what} repeats its cells to more than {self.budget:,}"
-            raise FerretError(ErrorCode.TOO_LARGE, said)
 
 
 def _opened(body: bytes, what: str, holder: str) -> tuple[zipfile.ZipFile, etree._Element, etree._Element]:

@@ -20,10 +20,10 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.sheets import filled, workbook
+from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.models import ErrorCode, FerretError
+from webferret.models import FerretError
 
 warnings.filterwarnings("ignore", module="openpyxl")  # a style it does not know, a data validation: not ours
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -40,7 +40,7 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     except Exception as exc:  # a damaged part: openpyxl raises many kinds
         raise zipped.unreadable(what, exc) from None
     try:
-        empty = _EmptyCells(what)
+        empty = CellBudget(what, EMPTY_CELLS_MAX, "has more empty cells in its rows than")
         sheets = [(sheet.title, filled(_cells(sheet, empty))) for sheet in book.worksheets]
         properties = book.properties
     except FerretError:
@@ -66,26 +66,12 @@ up to its last): past them it is `too_large`. A row's one cell in the last colum
 ones before it, and a few KB of such rows would be read for hours."""
 
 
-class _EmptyCells:
-    """The empty cells one workbook's rows have given so far (`EMPTY_CELLS_MAX`)."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-        self.seen = 0
-
-    def count(self, cells: int) -> None:
-        self.seen += cells
-        if self.seen > EMPTY_CELLS_MAX:
-            said = f"{self.what} has more than {EMPTY_CELLS_MAX:,} empty cells in its rows"
-            raise FerretError(ErrorCode.TOO_LARGE, said)
-
-
-def _cells(sheet: Any, empty: _EmptyCells) -> Iterator[list[str]]:
+def _cells(sheet: Any, empty: CellBudget) -> Iterator[list[str]]:
     """A sheet's rows as text, each cell as the sheet shows it (`sheets.filled` keeps the filled ones)."""
     sheet.reset_dimensions()  # its claimed size may be the whole grid: read the rows it has
     for row in sheet.iter_rows():
         shown = [_shown(cell.value, cell.number_format) for cell in row]
-        empty.count(shown.count(""))
+        empty.spend(shown.count(""))
         yield shown
 
 

@@ -14,6 +14,21 @@ from webferret.models import ErrorCode, FerretError
 Rows = list[list[str]]
 
 
+class CellBudget:
+    """The cells a document may still make its reader write out that it does not hold one by one (a
+    repeated row or cell, the empty cells before a row's last): past `most`, `too_large`, saying
+    `{what} {said} {most:,}`. A file of a few KB can ask for billions."""
+
+    def __init__(self, what: str, most: int, said: str) -> None:
+        self.what, self.most, self.said = what, most, said
+        self.left = most
+
+    def spend(self, cells: int) -> None:
+        self.left -= cells
+        if self.left < 0:
+            raise FerretError(ErrorCode.TOO_LARGE, f"{self.what} {self.said} {self.most:,}")
+
+
 def filled(rows: Iterable[Sequence[str]]) -> Rows:
     """The rows with a filled cell, each as wide as the widest, the columns with no filled cell left out.
     Only filled cells are kept until the columns are chosen: one row far wider than the others (a
