@@ -74,6 +74,7 @@ class Ferret:
         self.settings = settings_with(settings, **overrides) if given else load_settings(**overrides)
         self._fetcher: Any = None
         self._engine_client: Any = None
+        self._engine_route: Any = None
         self._extractor: Any = None
         self._store: Any = None
         self._store_lock = threading.Lock()  # the store may be opened in a thread (`open_store_soon`)
@@ -124,17 +125,27 @@ class Ferret:
         return self._fetcher
 
     @property
+    def engine_route(self) -> Any:
+        """The setting `proxy` (less `no_proxy`) the search engines' requests take: the engine
+        client's, and what an engine with its own sender (ddgs's) is handed with each request."""
+        if self._engine_route is None:
+            from webferret.net.proxy import ProxyRoute
+
+            self._engine_route = ProxyRoute.configured(self.settings.proxy, self.settings.no_proxy)
+        return self._engine_route
+
+    @property
     def engine_client(self) -> Any:
         """The HTTP client of the search engines' requests, kept for the session: a resident
         session's next search reuses its connections (on the internet, TLS handshakes)."""
         if self._engine_client is None:
             import httpx
 
-            from webferret.net.proxy import ProxyRoute, RoutedTransport
+            from webferret.net.proxy import RoutedTransport
             from webferret.net.transport import shared_tls
 
             headers = {"User-Agent": self.settings.user_agent}
-            route = ProxyRoute.configured(self.settings.proxy, self.settings.no_proxy)
+            route = self.engine_route
             tls = shared_tls()
             # redirects are `search.runner`'s to follow, each hop off an engine's host past the guard;
             # the setting `proxy` is the one way out through a proxy (not the environment's variables)

@@ -88,12 +88,8 @@ async def run_search(
         ferret.extractor.warm(pages, threads=False, spare_core=False)
     trace = _warming(ferret, pages) if options.verify else None
     policy = UrlPolicy(settings.allow_private_hosts, settings.allow_hosts)  # an engine's redirects
-    route = None
-    if settings.proxy:
-        from webferret.net.proxy import ProxyRoute
-
-        route = ProxyRoute.configured(settings.proxy, settings.no_proxy)
-    runner = EngineRunner(ferret.engine_client, pacer, options.engine_min_interval, trace, policy, route)
+    client, route = ferret.engine_client, ferret.engine_route
+    runner = EngineRunner(client, pacer, options.engine_min_interval, trace, policy, route)
     router = Router(engines if engines is not None else registry(), runner)
     outcome = await router.search(query, options)
     result = SearchResult(query=query, engines=outcome.reports, warnings=outcome.warnings)
