@@ -108,11 +108,7 @@ def _date_parts(text: str) -> tuple[int, int, int] | None:
     """Year, month and day of the first date `text` states: ISO-like digits, else a year-first date of
     one-digit parts, else a date with its month in words. A date of digits alone in another order
     (05/03/2021) says no month for sure and is none."""
-    match = _DATE.search(text)
-    if match:
-        year, month, day = (int(part) for part in match.groups())
-        return year, month, day
-    match = _SHORT_DATE.search(text)
+    match = _DATE.search(text) or _SHORT_DATE.search(text)
     if match:
         year, month, day = (int(part) for part in match.groups())
         return year, month, day
