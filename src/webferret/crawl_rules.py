@@ -13,14 +13,17 @@ from __future__ import annotations
 import fnmatch
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from webferret.arguments import check_switch, check_text, globs_of
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url
 from webferret.net.urlpath import as_requested, without_dot_segments
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from webferret.crawler import CrawlOptions
@@ -120,10 +123,7 @@ class Follow:
         `deadline` (a `time.monotonic()`), the URLs not judged yet are counted as `budget`: a
         sitemap index can list a million URLs, and judging them all takes many seconds."""
         followed: list[str] = []
-        for done, written in enumerate(urls):
-            if deadline is not None and time.monotonic() >= deadline:
-                skipped["budget"] += len(urls) - done
-                break
+        for written in within(urls, deadline, skipped):
             url = as_requested(written)
             key = canonical_url(url)
             if key in seen:
@@ -211,15 +211,23 @@ async def robots_allowed(
         return verdict if isinstance(verdict, bool) else verdict.allows(url, robots.user_agent)
 
     kept: list[tuple[str, str | None]] = []
-    for done, item in enumerate(level):
-        if deadline is not None and time.monotonic() >= deadline:
-            skipped["budget"] += len(level) - done
-            break
+    for item in within(level, deadline, skipped):
         if allowed(item[0]):
             kept.append(item)
         else:
             skipped["robots"] += 1
     return kept
+
+
+def within(items: Sequence[T], deadline: float | None, skipped: Counter[str]) -> Iterator[T]:
+    """`items` in order until `deadline` (a `time.monotonic()`; None: no end) passes; those left then
+    are counted in `skipped` as `budget` (a sitemap index can list a million URLs, and judging them
+    all takes many seconds)."""
+    for done, item in enumerate(items):
+        if deadline is not None and time.monotonic() >= deadline:
+            skipped["budget"] += len(items) - done
+            return
+        yield item
 
 
 def site_robots(ferret: Ferret, fetch: Any) -> Any:

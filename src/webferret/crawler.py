@@ -49,6 +49,7 @@ from webferret.crawl_rules import (
     site_robots,
     site_rules,
     web_url,
+    within,
 )
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
@@ -275,10 +276,7 @@ def _sitemap_links(
     """The pages `listed` by the sitemaps to follow, each with the first sitemap that lists it (those
     not judged by `deadline` counted as `budget`)."""
     lists: dict[str, str] = {}
-    for done, (url, sitemap) in enumerate(listed):
-        if time.monotonic() >= deadline:
-            skipped["budget"] += len(listed) - done
-            break
+    for url, sitemap in within(listed, deadline, skipped):
         lists.setdefault(as_requested(url), sitemap)
     return [(url, lists[url]) for url in follow.judged(list(lists), seen, skipped, deadline)]
 
