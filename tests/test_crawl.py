@@ -409,6 +409,18 @@ async def test_the_sitemaps_are_read_when_the_start_page_fails(site: SimWeb) -> 
     assert result.sitemap_urls == 2 and result.not_followed["out_of_scope"] == 2  # /blog/x, /blog/news
 
 
+async def test_sitemap_urls_is_null_when_no_sitemap_could_be_read(site: SimWeb) -> None:
+    """A site without sitemaps (`/sitemap.xml` 404) listed no URLs: it is not said to have listed 0."""
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        missing = await crawl(ferret, site.url("/guide/dig"), CrawlOptions(depth=1, sitemap=True))
+        not_mapped = await ferret.map_site(site.url("/guide/dig"))
+        listed = f"<urlset><url><loc>{site.url('/blog/x')}</loc></url></urlset>"
+        site.add("/sitemap.xml", listed, headers={"Content-Type": "application/xml"})
+        found = await crawl(ferret, site.url("/guide/dig"), CrawlOptions(depth=1, sitemap=True), fresh=True)
+    assert missing.pages[0].ok and missing.sitemap_urls is None and not_mapped.sitemap_urls is None
+    assert found.sitemap_urls == 1 and found.not_followed["out_of_scope"] >= 1
+
+
 async def test_a_crawl_delay_is_not_waited_before_pages_the_store_answers(site: SimWeb) -> None:
     site.add("/robots.txt", "User-agent: *\nCrawl-delay: 30\n")  # longer than the budget: no request fits
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:

@@ -124,7 +124,7 @@ class CrawlResult(BaseModel):
         "past_limit, budget, same_page (it led to a page another link read)"
     )
     sitemap_urls: int | None = Field(
-        default=None, description="URLs the site's sitemaps listed (with `sitemap`; None without)"
+        default=None, description="URLs the site's sitemaps listed (with `sitemap`; None: none read)"
     )
     crawl_delay: float | None = Field(
         default=None, description="seconds between requests robots.txt asked for: pages read one at a time"
@@ -296,8 +296,8 @@ async def sitemap_listed(
     """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
     robots.txt names (`Sitemap:`; read for them when its rules are not honoured too), else
     `/sitemap.xml` where robots.txt allows it (when honoured); a sitemap index's sitemaps are read
-    too, up to `SITEMAPS_READ` files. A sitemap that cannot be read lists nothing; None: the site
-    refused (its robots.txt, the guard), and no sitemap is read."""
+    too, up to `SITEMAPS_READ` files. A sitemap that cannot be read lists nothing; None: no sitemap
+    was read (the site refused, its robots.txt or the guard; none could be read; the budget ran out)."""
     from webferret.fetch.robots import origin_of
 
     try:
@@ -313,6 +313,7 @@ async def sitemap_listed(
     xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []
     read = 0
+    answered = False  # a sitemap was read: it listed `found`, if only none
     while queue and read < SITEMAPS_READ and deadline > time.monotonic():
         batch, queue = queue[: SITEMAPS_READ - read], queue[SITEMAPS_READ - read :]
         read += len(batch)
@@ -322,11 +323,12 @@ async def sitemap_listed(
         ):
             kind = page.meta.get("extract", {}).get("sitemap") if page.ok else None
             listed = [link.url for link in page.links or []]
+            answered = answered or kind in ("sitemapindex", "urlset")
             if kind == "sitemapindex":
                 queue.extend(listed)
             elif kind == "urlset":
                 found.extend((entry, url) for entry in listed)
-    return found
+    return found if answered else None
 
 
 class ReadOnce:
