@@ -141,6 +141,27 @@ async def test_a_body_past_the_cap_ends_its_transfer_there() -> None:
     assert not server.is_alive() and sent[0] < 50_000_000, sent[0]  # it hung up soon after the cap
 
 
+async def test_a_content_length_past_the_cap_is_refused_before_the_body() -> None:
+    """The http tier refuses a body whose Content-Length is past `max_bytes` before reading it; this
+    tier read as far as it went and waited for the rest to its timeout."""
+
+    def huge(conn: socket.socket) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 10" + b"0" * 20)
+        conn.sendall(b"\r\n\r\n<p>the first bytes of a very long page</p>")
+        conn.settimeout(20)
+        try:
+            conn.recv(1)  # until the client hangs up
+        except OSError:
+            return
+
+    with answering(huge) as (port, _), pytest.raises(FerretError) as info:
+        policy = loopback_policy()
+        target = await policy.vet(f"http://127.0.0.1:{port}/")
+        await ImpersonateTier().fetch(target, FetchOptions(timeout=15, max_bytes=100_000), policy)
+    assert info.value.code == ErrorCode.TOO_LARGE, info.value
+    assert "Content-Length" in info.value.message and "max_bytes" in info.value.message
+
+
 async def test_a_compression_bomb_is_refused_at_the_cap_not_decoded_into_memory() -> None:
     """curl decodes what one read of the socket brings in one go: the body was counted behind a
     queue, so a bomb of 300 MB was in memory (2 GB from 3 KB of brotli) before `too_large`."""

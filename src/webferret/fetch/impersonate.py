@@ -18,6 +18,7 @@ from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
 
+from webferret.fetch.body import too_large
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
@@ -95,6 +96,8 @@ async def request_once(
         # the whole request is bounded (a low-speed limit lets a server dripping a byte a second pass)
         CurlOpt.TIMEOUT_MS: max(1, int(opts.timeout * 1000)),
     }
+    if method != "HEAD":  # a Content-Length past the cap is refused before the body, as the http tier does
+        session.curl_options[CurlOpt.MAXFILESIZE_LARGE] = opts.max_bytes
     tunnel_to = _through(session, proxy, target) if proxy is not None else None  # alive until the end
     sent = {**dict(opts.headers), **(headers or {})}
     body = CappedBody(opts.max_bytes)
@@ -111,6 +114,8 @@ async def request_once(
     except RequestException as exc:
         if body.over:
             raise body.too_large() from None
+        if exc.code == CurlECode.FILESIZE_EXCEEDED:
+            raise too_large(opts.max_bytes, " (its Content-Length says so)") from None
         raise _ferret_error(exc, target, proxy) from None
     del tunnel_to  # curl no longer needs the list
     peer = getattr(response, "primary_ip", "") or ""
