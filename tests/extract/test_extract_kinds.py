@@ -113,6 +113,28 @@ def test_image_only_pdf_is_empty_content() -> None:
     assert "no text layer" in error.message
 
 
+def test_a_pdf_lists_the_web_links_of_its_annotations() -> None:
+    """A paper's links are followed as a page's are: its link annotations were not read at all."""
+    from pypdf.annotations import Link as LinkAnnotation
+    from pypdf.generic import ArrayObject
+
+    writer = PdfWriter(clone_from=io.BytesIO(make_pdf(["See the guide\nhttps://example.org/guide", "Two"])))
+    writer.add_annotation(0, LinkAnnotation(rect=(70, 700, 300, 715), url="https://example.org/guide"))
+    writer.add_annotation(0, LinkAnnotation(rect=(70, 715, 300, 730), target_page_index=1))  # in itself
+    writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="../data/set.csv"))
+    writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="mailto:ada@example.org"))
+    writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="https://example.org/guide"))
+    writer.pages[1][NameObject("/Annots")].append(ArrayObject())  # a damaged one: no dictionary
+    out = io.BytesIO()
+    writer.write(out)
+    page = run(out.getvalue(), "https://ex.org/papers/notes.pdf", "application/pdf")
+    assert [(link.url, link.text, link.in_main) for link in page.links] == [
+        ("https://example.org/guide", "https://example.org/guide", True),  # the words drawn inside it
+        ("https://ex.org/data/set.csv", "", True),
+    ]
+    assert "Two" in page.content
+
+
 def damaged(body: bytes, *numbers: int) -> bytes:
     """`body` with pages `numbers` (from 1) drawing an inline image cut short, which pypdf cannot read."""
     writer = PdfWriter(clone_from=io.BytesIO(body))

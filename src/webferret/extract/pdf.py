@@ -18,12 +18,13 @@ from pypdf.errors import PdfReadError, PyPdfError
 from webferret.extract.metadata import iso_date
 from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import page_markdown
+from webferret.extract.pdflinks import Placed, annotated_links, distinct
 from webferret.extract.pdfrunning import without_running
 from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, Link
 from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -56,13 +57,16 @@ def _open(body: bytes, where: str) -> PdfReader:
     return reader
 
 
-def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], dict[int, str]]:
-    """Each page's text as pypdf reads it (its lines as drawn), and as Markdown (`pdflayout`); and
-    the pages that cannot be read, by number, each with why (their text is empty: the others are
-    read, as a reader's viewer shows the pages it can)."""
+def _page_texts(
+    reader: PdfReader, where: str, base: str | None
+) -> tuple[list[str], list[str], dict[int, str], list[Link]]:
+    """Each page's text as pypdf reads it (its lines as drawn), and as Markdown (`pdflayout`); the
+    pages that cannot be read, by number, each with why (their text is empty: the others are read, as
+    a reader's viewer shows the pages it can); and the web links of the pages' annotations."""
     texts: list[str] = []
     markdowns: list[str] = []
     unreadable: dict[int, str] = {}
+    links: list[Link] = []
     try:
         pages = list(reader.pages)
     except Exception as exc:  # a damaged page tree: whatever pypdf raises for it
@@ -73,18 +77,20 @@ def _page_texts(reader: PdfReader, where: str) -> tuple[list[str], list[str], di
     read: list[tuple[str, list[tuple[float, float, str]]]] = []
     for number, page in enumerate(pages, start=1):
         runs: list[tuple[float, float, str]] = []
+        placed: list[Placed] = []
         try:
-            text = page.extract_text(visitor_text=partial(_keep_run, runs)) or ""
+            text = page.extract_text(visitor_text=partial(_keep_run, runs, placed)) or ""
         except Exception as exc:  # a damaged page: pypdf raises many kinds
             unreadable[number] = _said(exc)
             text, runs = "", []
         read.append((text.translate(_LIGATURES), runs))
+        links += annotated_links(page, placed, base)
     compounds = compounds_of([text for text, _ in read])
     for text, runs in read:
         plain = unbroken(text, compounds).strip()
         texts.append(plain)
         markdowns.append(page_markdown(runs, plain, compounds) if plain else "")
-    return texts, markdowns, unreadable
+    return texts, markdowns, unreadable, distinct(links)
 
 
 def _said(exc: Exception) -> str:
@@ -95,15 +101,19 @@ def _said(exc: Exception) -> str:
 
 def _keep_run(
     runs: list[tuple[float, float, str]],
+    placed: list[Placed],
     text: str,
     cm: list[float],
     tm: list[float],
     font: object,
     size: float,
 ) -> None:
-    """pypdf's `visitor_text`: a run of text with its height on the page and its font size as drawn."""
+    """pypdf's `visitor_text`: a run of text with its height on the page and its font size as drawn
+    (`runs`), and where it starts on the page (`placed`: the words a link annotation holds)."""
     if text.strip():
-        runs.append((tm[5] * cm[3] + cm[5], abs(size * tm[3] * cm[3]) or size, text.translate(_LIGATURES)))
+        y, shown = tm[5] * cm[3] + cm[5], text.translate(_LIGATURES)
+        runs.append((y, abs(size * tm[3] * cm[3]) or size, shown))
+        placed.append((tm[4] * cm[0] + cm[4], y, shown))
 
 
 def _unmarked(markdown: str) -> str:
@@ -133,7 +143,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     """The whole PDF as Markdown with `<!-- page N -->` markers (plain text: without them)."""
     where = url or "input"
     reader = _open(body, where)
-    texts, markdowns, unreadable = _page_texts(reader, where)
+    texts, markdowns, unreadable, links = _page_texts(reader, where, url)
     if not any(texts):
         if unreadable:
             numbers = ", ".join(map(str, unreadable))
@@ -166,6 +176,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         format=options.format,
         content=plain if options.format == "text" else markdown,
         word_count=count_words(plain),
+        links=links,
         extra=extra,
     )
 

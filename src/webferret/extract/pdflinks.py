@@ -1,0 +1,67 @@
+"""A PDF's links: the web addresses of its link annotations, each named by the text drawn inside it.
+
+A reader of a paper or a report follows its links as a reader of a web page does; they are kept in the
+store and listed with `--links` as a page's are (every one `in_main`: a PDF has no menus). A link to a
+place in the document itself (`/Dest`, `/GoTo`) is no outgoing link and is left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webferret.extract.links import MAX_LINK_URL, absolute
+from webferret.models import Link
+
+Placed = tuple[float, float, str]
+"""A run of text as drawn: where it starts on the page (x, y) and its text."""
+
+
+def annotated_links(page: Any, placed: list[Placed], base: str | None) -> list[Link]:
+    """The web links of one pypdf page, in the order its annotations come; a damaged annotation is
+    passed over (the page's text is read whatever its annotations hold)."""
+    try:
+        annotations = page.get("/Annots") or []
+        found = [_link(annotation.get_object(), placed, base) for annotation in annotations]
+    except Exception:  # a damaged annotation list: whatever pypdf raises for it
+        return []
+    return [link for link in found if link is not None]
+
+
+def _link(annotation: Any, placed: list[Placed], base: str | None) -> Link | None:
+    try:
+        if annotation.get("/Subtype") != "/Link":
+            return None
+        action = annotation.get("/A")
+        action = action.get_object() if action is not None else None
+        if action is None or action.get("/S") != "/URI":
+            return None
+        url = absolute(str(action.get("/URI") or ""), base)
+        rect = [float(value) for value in annotation.get("/Rect") or []]
+    except Exception:  # a damaged annotation: pypdf raises many kinds
+        return None
+    if url is None or len(url) > MAX_LINK_URL:
+        return None
+    return Link(url=url, text=_drawn_within(rect, placed), in_main=True)
+
+
+def _drawn_within(rect: list[float], placed: list[Placed]) -> str:
+    """The text of the runs that start inside `rect` (x1, y1, x2, y2, in either order), a point of
+    slack for a baseline drawn on its edge."""
+    if len(rect) != 4:
+        return ""
+    left, right = sorted(rect[0::2])
+    low, high = sorted(rect[1::2])
+    inside = [text for x, y, text in placed if left - 1 <= x <= right + 1 and low - 1 <= y <= high + 1]
+    return " ".join(" ".join(inside).split())
+
+
+def distinct(links: list[Link]) -> list[Link]:
+    """Each URL once, where it first comes, named by the first words any of its links has."""
+    kept: dict[str, Link] = {}
+    for link in links:
+        first = kept.get(link.url)
+        if first is None:
+            kept[link.url] = link
+        elif not first.text and link.text:
+            kept[link.url] = link.model_copy(update={"text": link.text})
+    return list(kept.values())
