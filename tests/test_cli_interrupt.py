@@ -76,6 +76,38 @@ def test_sigterm_with_json_answers_the_finished_pages(webferret_home: Path, simw
     assert [page["url"] for page in envelope["data"]["pages"]] == [simweb.url("/article")]
 
 
+@pytest.mark.parametrize("view", ["--json", "--agent", "human"])
+def test_ctrl_c_in_a_crawl_answers_the_pages_read(webferret_home: Path, simweb: SimWeb, view: str) -> None:
+    """`crawl --json` answered `data: null` after Ctrl-C, though the pages it read are stored."""
+    fast = simweb.add("/walk/fast", "<html><body><h1>Fast</h1><p>quick words</p></body></html>")
+    hanging = simweb.add("/walk/hanging", "<html><body><p>late</p></body></html>", delay=15.0)
+    start = simweb.add(
+        "/walk/start", f'<html><body><p>Start <a href="{fast}">f</a> <a href="{hanging}">h</a>'
+    )
+    command = [sys.executable, "-m", "webferret", "crawl", start, "--depth", "1", "--allow-host", "127.0.0.1"]
+    env = {key: value for key, value in os.environ.items() if key != "WEBFERRET_SERVE"}
+    options = [] if view == "human" else [view]
+    proc = subprocess.Popen(
+        [*command, *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    _wait_stored(webferret_home, fast, proc)
+    time.sleep(0.5)  # its entry is kept a turn of the event loop after its commit (see `_interrupt`)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert err.endswith("webferret: interrupted: 1 page being read not finished\n"), err
+    if view == "--json":
+        envelope = json.loads(out)
+        assert envelope["ok"] is False and envelope["meta"]["interrupted"] is True
+        assert envelope["meta"]["unfinished"] == 1
+        assert [page["url"] for page in envelope["data"]["pages"]] == [start, fast]
+        assert [page["depth"] for page in envelope["data"]["pages"]] == [0, 1]
+    elif view == "--agent":
+        assert fast in out and "The crawl was interrupted" in out and hanging not in out
+    else:
+        assert "2 pages read" in out and fast in out and "late" not in out
+
+
 @pytest.mark.parametrize("as_json", [True, False])
 def test_ctrl_c_in_any_other_command_still_answers_its_envelope(
     capsys: pytest.CaptureFixture[str], as_json: bool

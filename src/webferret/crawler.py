@@ -31,6 +31,7 @@ followed (`budget`).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -145,7 +146,9 @@ async def crawl(
     """Read `start` and the pages its links lead to (see the module docstring); `fetch` is the
     `FetchOptions` of every page. As each page is read, `on_read(Page)` is called with the page itself
     (its content; no links; `meta.crawl` says its `depth` and where it was `found_on`); once its
-    level is read, `on_page(CrawledPage)` with its entry (in the level's order: its links counted)."""
+    level is read, `on_page(CrawledPage)` with its entry (in the level's order: its links counted).
+    Cancelled (Ctrl-C), the `CancelledError` carries what was read by then: `crawled`, the answer
+    of those pages (a level's pages with no links counted), and `unfinished`, its pages not read."""
     options = options or CrawlOptions()
     started = time.monotonic()
     opts = fetch or ferret.fetch_options()
@@ -162,75 +165,98 @@ async def crawl(
     skipped: Counter[str] = Counter()
     sitemap_urls: int | None = None
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
-    for depth in range(options.depth + 1):
-        if depth:  # the start is the caller's own ask; a link robots.txt forbids takes no room
-            level = await robots_allowed(level, robots, skipped, deadline)
-        room = options.limit - len(pages)
-        admitted, over = level[:room], level[room:]
-        skipped["past_limit"] += len(over)
-        if not admitted or deadline - time.monotonic() <= 0:
-            skipped["budget"] += len(admitted)
-            break
-        found_on = dict(admitted)
+    reading: dict[str, tuple[int, str | None]] = {}  # the level being read: URL -> depth, found on
+    arrived: dict[str, Page] = {}  # pages read, as each is finished (what a Ctrl-C still answers)
 
-        async def finished(
-            url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
-        ) -> None:
-            if on_read is None or (depth and never_requested(page)):
-                return
-            if once.first(url, page):  # as soon as it is read, not once its level is
-                where = {"depth": depth, "found_on": found_on[url]}
-                await held.call(
-                    on_read, page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}})
-                )
+    def answer(listed: list[CrawledPage]) -> CrawlResult:
+        return CrawlResult(
+            start=start,
+            scope=scope,
+            depth=options.depth,
+            limit=options.limit,
+            pages=listed,
+            not_followed={why: count for why, count in skipped.items() if count},
+            sitemap_urls=sitemap_urls,
+            crawl_delay=delay,
+            elapsed_ms=round((time.monotonic() - started) * 1000, 1),
+        )
 
-        urls = [url for url, _ in admitted]
-        led = judging_hops(opts, follow, robots) if depth else opts  # not where the start's redirects end
-        read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
-        skipped["budget"] += len(admitted) - len(read)
-        admitted = admitted[: len(read)]
-        if depth == 0 and options.scope is None and read[0].final_url:
-            scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
-            follow = Follow(scope, options.include, options.exclude)
-        following: list[tuple[str, str | None]] = []
-        for (url, _), page in zip(admitted, read, strict=True):
-            if depth and never_requested(page):  # the budget ran out before it was asked for
-                skipped["budget"] += 1
+    try:
+        for depth in range(options.depth + 1):
+            if depth:  # the start is the caller's own ask; a link robots.txt forbids takes no room
+                level = await robots_allowed(level, robots, skipped, deadline)
+            room = options.limit - len(pages)
+            admitted, over = level[:room], level[room:]
+            skipped["past_limit"] += len(over)
+            if not admitted or deadline - time.monotonic() <= 0:
+                skipped["budget"] += len(admitted)
+                break
+            found_on = dict(admitted)
+            reading = {url: (depth, found) for url, found in admitted}
+
+            async def finished(
+                url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
+            ) -> None:
+                arrived[url] = page
+                if on_read is None or (depth and never_requested(page)):
+                    return
+                if once.first(url, page):  # as soon as it is read, not once its level is
+                    where = {"depth": depth, "found_on": found_on[url]}
+                    await held.call(
+                        on_read,
+                        page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}),
+                    )
+
+            urls = [url for url, _ in admitted]
+            led = judging_hops(opts, follow, robots) if depth else opts  # not where the start's redirects end
+            read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
+            skipped["budget"] += len(admitted) - len(read)
+            admitted = admitted[: len(read)]
+            if depth == 0 and options.scope is None and read[0].final_url:
+                scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
+                follow = Follow(scope, options.include, options.exclude)
+            following: list[tuple[str, str | None]] = []
+            for (url, _), page in zip(admitted, read, strict=True):
+                if depth and never_requested(page):  # the budget ran out before it was asked for
+                    skipped["budget"] += 1
+                    continue
+                if not once.first(url, page):  # another link of the crawl led to this page: listed there
+                    skipped["same_page"] += 1
+                    continue
+                queued = follow.links(page, seen, skipped)
+                if depth == options.depth:
+                    skipped["past_depth"] += len(queued)
+                    queued = []
+                following.extend((link, page.final_url or url) for link in queued)
+                entry = _entry(url, page, depth, found_on[url], len(queued))
+                pages.append(entry)
+                await held.call(on_page, entry)
+            reading = {}
+            if (
+                depth == 0
+            ):  # the sitemaps are read whether or not the start page could be, as a map reads them
+                landed = read[0].final_url or start
+                listed = None
+                if options.sitemap and options.depth and web_url(landed):
+                    listed = await sitemap_listed(ferret, landed, robots, opts, deadline, fresh)
+                if listed is not None:
+                    sitemap_urls = len(listed)
+                    following.extend(_sitemap_links(listed, follow, seen, skipped, deadline))
+                if robots is not None and (read[0].ok or following):
+                    delay = _delay(await robots.rules_for(landed))
+            level = following
+    except asyncio.CancelledError as stop:  # Ctrl-C: the pages read by then are stored, and answered
+        done = {entry.url for entry in pages}
+        for url, (depth, found) in reading.items():
+            page = arrived.get(url)
+            if url in done or page is None or (depth and never_requested(page)) or not once.first(url, page):
                 continue
-            if not once.first(url, page):  # another link of the crawl led to this page: listed there
-                skipped["same_page"] += 1
-                continue
-            queued = follow.links(page, seen, skipped)
-            if depth == options.depth:
-                skipped["past_depth"] += len(queued)
-                queued = []
-            following.extend((link, page.final_url or url) for link in queued)
-            entry = _entry(url, page, depth, found_on[url], len(queued))
-            pages.append(entry)
-            await held.call(on_page, entry)
-        if depth == 0:  # the sitemaps are read whether or not the start page could be, as a map reads them
-            landed = read[0].final_url or start
-            listed = None
-            if options.sitemap and options.depth and web_url(landed):
-                listed = await sitemap_listed(ferret, landed, robots, opts, deadline, fresh)
-            if listed is not None:
-                sitemap_urls = len(listed)
-                following.extend(_sitemap_links(listed, follow, seen, skipped, deadline))
-            if robots is not None and (read[0].ok or following):
-                delay = _delay(await robots.rules_for(landed))
-        level = following
+            pages.append(_entry(url, page, depth, found, 0))
+        stop.crawled = answer(pages)  # type: ignore[attr-defined]
+        stop.unfinished = sum(url not in arrived for url in reading)  # type: ignore[attr-defined]
+        raise
     held.raise_first()  # every page read and stored first, as a batch's callbacks are
-    return CrawlResult(
-        start=start,
-        scope=scope,
-        depth=options.depth,
-        limit=options.limit,
-        pages=pages,
-        not_followed={why: count for why, count in skipped.items() if count},
-        sitemap_urls=sitemap_urls,
-        crawl_delay=delay,
-        elapsed_ms=round((time.monotonic() - started) * 1000, 1),
-    )
+    return answer(pages)
 
 
 async def _read(
@@ -248,8 +274,6 @@ async def _read(
     a page the store answers sends none and waits for none); with a delay, the pages the deadline
     leaves no time for are not read (the answer is shorter).
     `finished(url, page)` is called as each page is read."""
-    import asyncio
-
     if not delay:
         if deadline <= time.monotonic():  # spent already: none read (a budget of 0 is no budget)
             return []

@@ -12,6 +12,7 @@ from typing import Any
 
 from webferret.cli.common import (
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PIPE_CLOSED,
     add_agent_view,
@@ -105,24 +106,47 @@ async def run(args: argparse.Namespace) -> int:
         on_read = lines.write_page if lines else None if args.json or args.agent else _write_page
         try:
             result = await ferret.crawl(args.url, options, fetch=fetch, fresh=args.fresh, on_read=on_read)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as stop:
             if lines is not None and lines.gone:  # its reader closed the pipe (`| head`): done
                 return EXIT_PIPE_CLOSED
-            raise
+            crawled = getattr(stop, "crawled", None)
+            if crawled is None:
+                raise
+            from webferret.present.pages import counted
+
+            unfinished: int = getattr(stop, "unfinished", 0)
+            said = f"interrupted: {counted(unfinished, 'page')} being read not finished"
+            _answer(
+                args, settings, crawled, lines is not None, {"interrupted": True, "unfinished": unfinished}
+            )
+            sys.stdout.flush()
+            sys.stderr.write(f"webferret: {said}\n")
+            return EXIT_INTERRUPTED
+    read = _answer(args, settings, result, lines is not None)
+    return EXIT_OK if read else EXIT_FAILED
+
+
+def _answer(
+    args: argparse.Namespace, settings: Any, result: Any, to_stderr: bool, meta: dict[str, Any] | None = None
+) -> int:
+    """Write the crawl's answer in the view asked for (`meta`: after Ctrl-C); the pages read."""
     read = sum(page.ok for page in result.pages)
     if args.agent:
         from webferret.present.agent import render_crawl
 
         data = result.model_dump(mode="json")
-        sys.stdout.write(render_crawl(data, agent_fence(args, settings), style="cli") + "\n")
+        said = render_crawl(data, agent_fence(args, settings), style="cli")
+        sys.stdout.write(
+            said + ("\n\nThe crawl was interrupted: these pages were read before." if meta else "") + "\n"
+        )
     elif args.json:
         from webferret.cli.common import write_envelope
         from webferret.present.envelopes import crawl_envelope
 
-        write_envelope(crawl_envelope(result))
+        write_envelope(crawl_envelope(result, meta))
     else:
-        _write_summary(result, read, sys.stderr if lines else sys.stdout)
-    return EXIT_OK if read else EXIT_FAILED
+        _write_summary(result, read, sys.stderr if to_stderr else sys.stdout)
+    return read
 
 
 def _write_page(page: Any) -> None:

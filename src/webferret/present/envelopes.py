@@ -56,11 +56,13 @@ def map_envelope(result: SiteMap) -> Envelope:
     return Envelope(ok=ok, data=result.model_dump(mode="json"), meta={"count": len(result.urls)})
 
 
-def crawl_envelope(result: CrawlResult) -> Envelope:
-    """`crawl`: ok when at least one page was read."""
+def crawl_envelope(result: CrawlResult, meta: dict[str, Any] | None = None) -> Envelope:
+    """`crawl`: ok when at least one page was read (and the call was not interrupted); `meta` is
+    added to the counts (`interrupted`, `unfinished` after Ctrl-C)."""
     read = sum(page.ok for page in result.pages)
-    meta = {"count": len(result.pages), "failed": len(result.pages) - read}
-    return Envelope(ok=read > 0, data=result.model_dump(mode="json"), meta=meta)
+    counts = {"count": len(result.pages), "failed": len(result.pages) - read, **(meta or {})}
+    ok = read > 0 and not counts.get("interrupted")
+    return Envelope(ok=ok, data=result.model_dump(mode="json"), meta=counts)
 
 
 def data_envelope(answer: BaseModel) -> Envelope:
