@@ -394,6 +394,8 @@ async def test_links_the_budget_left_unasked_are_not_followed_not_failed(simweb:
     cut = result.pages[1:]  # the pages asked for when the budget ran out: failed, as they were cut
     assert len(cut) <= 2 and all(not p.ok and p.url.removeprefix(simweb.base) in requested for p in cut)
     assert result.not_followed["budget"] == len(slow) - len(cut)  # at least 4: never asked for
+    said = [p.error.message for p in cut if p.error]  # the budget set, not what the level had left
+    assert said and all("time budget of 2 s (setting budget)" in message for message in said), said
 
 
 async def test_the_sitemaps_are_read_when_the_start_page_fails(site: SimWeb) -> None:

@@ -277,7 +277,7 @@ async def _read(
     if not delay:
         if deadline <= time.monotonic():  # spent already: none read (a budget of 0 is no budget)
             return []
-        budget = opts.with_(budget=deadline - time.monotonic())
+        budget = opts.left_of(deadline)
         return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
     pages: list[Page] = []
     for url in urls:
@@ -287,7 +287,7 @@ async def _read(
             await asyncio.sleep(delay)
         if deadline <= time.monotonic():  # a page before this one spent the rest, stored or not
             break
-        budget = opts.with_(budget=deadline - time.monotonic())
+        budget = opts.left_of(deadline)
         pages.extend(
             await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh, on_page=finished)
         )
@@ -341,7 +341,7 @@ async def sitemap_listed(
     while queue and read < SITEMAPS_READ and deadline > time.monotonic():
         batch, queue = queue[: SITEMAPS_READ - read], queue[SITEMAPS_READ - read :]
         read += len(batch)
-        left = opts.with_(budget=deadline - time.monotonic())
+        left = opts.left_of(deadline)
         for url, page in zip(
             batch, await ferret.fetch_all(batch, options=left, extract=xopts, fresh=fresh), strict=True
         ):

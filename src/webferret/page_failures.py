@@ -78,7 +78,8 @@ def budget_spent(url: str, opts: FetchOptions, trail: list[dict[str, Any]] | Non
     """The failed page (`timeout`) for `url` when the call's time budget ran out before it was read;
     `trail`: the hops begun."""
     setting = "budget" if opts.timed_by == "timeout" else opts.timed_by
-    message = f"the call's time budget of {opts.budget:g} s (setting {setting}) ran out before {url} was read"
+    budget = opts.budget_set or opts.budget
+    message = f"the call's time budget of {budget:g} s (setting {setting}) ran out before {url} was read"
     meta = {"trail": trail} if trail else {}
     return Page.failed(url, ErrorInfo(code=ErrorCode.TIMEOUT, message=message), meta=meta)
 

@@ -68,6 +68,9 @@ class FetchOptions:
     # the setting a time-out's message names as the one to raise: `timeout` (and `budget`) for a
     # fetch, `verify_timeout` for a search's verification, which sets both from it
     timed_by: str = "timeout"
+    # the budget the caller set, when `budget` is what a longer call (a crawl) has left of it: the
+    # one a time-out's message names
+    budget_set: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("timeout", "budget"):  # a search's verify_timeout sets both
@@ -116,6 +119,14 @@ class FetchOptions:
             retry_after_max=settings.retry_after_max,
         )
         return base.with_(**overrides)
+
+    def left_of(self, deadline: float) -> FetchOptions:
+        """These options for the rest of a call's budget, up to `deadline` (`time.monotonic()`; not
+        yet reached), whose time-out still names the budget the caller set."""
+        import time
+
+        left = max(deadline - time.monotonic(), 0.001)  # (a check of the deadline just before it passed)
+        return replace(self, budget=left, budget_set=self.budget_set or self.budget)
 
     def with_(self, **overrides: Any) -> FetchOptions:
         clean = {key: value for key, value in overrides.items() if value is not None}
