@@ -36,6 +36,16 @@ def test_same_page_same_key() -> None:
     assert len({dedup_key(url) for url in spellings}) == 1
 
 
+def test_an_international_host_is_one_key_in_either_spelling() -> None:
+    """Engines and redirects give `xn--bcher-kva.de` or `bücher.de`: two results of one page."""
+    spellings = ["https://bücher.de/a", "https://xn--bcher-kva.de/a", "http://WWW.XN--BCHER-KVA.DE/a/"]
+    assert {dedup_key(url) for url in spellings} == {"bücher.de/a"}
+    assert canonical_url("https://xn--bcher-kva.de/a") == "https://bücher.de/a"
+    dotted = "xn--" + "a\uff0eb".encode("punycode").decode()  # a full-width dot: not read as a dot
+    for kept in ("https://xn--/", "https://xn--zz.de/", f"https://{dotted}.de/"):
+        assert canonical_url(kept) == kept
+
+
 def test_different_pages_keep_distinct_keys() -> None:
     assert dedup_key("https://example.com/a?id=1") != dedup_key("https://example.com/a?id=2")
     assert dedup_key("https://example.com/a") != dedup_key("https://example.com/b")

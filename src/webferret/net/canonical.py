@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "__hs", "_hs")
@@ -63,9 +64,26 @@ def strip_tracking(url: str) -> str:
 
 def canonical_host(hostname: str) -> str:
     """A host as the canonical URL writes it: lower case, no final dot, no `www.` before a domain
-    (`www.github.com` is `github.com`; `www.com` stays)."""
+    (`www.github.com` is `github.com`; `www.com` stays), an international name in its own letters
+    (`xn--bcher-kva.de` is `bücher.de`: engines and redirects give either)."""
     host = hostname.lower().rstrip(".")
+    if "xn--" in host:
+        host = ".".join(_letters(label) for label in host.split("."))
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
+
+
+def _letters(label: str) -> str:
+    """A host label written in Punycode (`xn--bcher-kva`) in its own letters; any other as it is."""
+    if not label.startswith("xn--"):
+        return label
+    try:
+        letters = label[4:].encode("ascii").decode("punycode").lower()
+    except (UnicodeError, ValueError):
+        return label
+    # only letters, digits, marks and hyphens: never a dot, slash or `@` that would change the URL
+    if letters and all(ch.isalnum() or ch == "-" or unicodedata.category(ch)[0] == "M" for ch in letters):
+        return letters
+    return label
 
 
 _ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)
