@@ -139,6 +139,26 @@ async def test_a_document_served_as_an_attachment_is_read_as_the_server_sent_it(
         raw = await render(tier, site.base + "/file", OPTS)
     assert raw.body == body and raw.content_type == kind and raw.status == 200
     assert raw.final_url == site.base + "/file" and raw.trail == [{"url": site.base + "/file", "status": 200}]
+    assert raw.screenshot_missing is None  # none was asked for
+
+
+async def test_a_screenshot_of_an_attachment_says_why_there_is_none(
+    tier: BrowserTier, tmp_path: Path
+) -> None:
+    """No picture was written and none said why (`--screenshot` of a PDF served as an attachment)."""
+    from tests.extract.test_extract_kinds import make_pdf
+
+    shot = tmp_path / "shot.png"
+    with serve() as site:
+        site.page(
+            "/f", make_pdf(["Notes."]), content_type="application/pdf", content_disposition="attachment"
+        )
+        raw = await render(tier, site.base + "/f", OPTS.with_(screenshot=str(shot)))
+    assert not shot.exists() and raw.screenshot is None
+    assert (
+        raw.screenshot_missing
+        == "the browser took it for a download (application/pdf), which it does not draw"
+    )
 
 
 async def test_a_download_a_script_starts_leaves_the_page_in_place(tier: BrowserTier) -> None:

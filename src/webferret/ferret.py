@@ -710,6 +710,7 @@ class Ferret:
             links=extracted.links[:kept],  # kept in the store; answered as asked (`as_asked`)
             meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
             | ({"screenshot": raw.screenshot} if raw.screenshot else {})
+            | ({"screenshot_missing": raw.screenshot_missing} if raw.screenshot_missing else {})
             | cut,
             **fields,
         )

@@ -208,7 +208,13 @@ class BrowserTier:
             downloads: set[str] = set()  # navigations the browser made downloads: the tab stays put
             page.on("download", lambda d: downloads.add(d.url))
             if await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN):
-                return _as_sent(url, guard, started)  # an attachment: the document is what was sent
+                sent = _as_sent(url, guard, started)  # an attachment: the document is what was sent
+                if opts.screenshot:
+                    kind = (sent.content_type or "a file").split(";")[0].strip()
+                    sent.screenshot_missing = (
+                        f"the browser took it for a download ({kind}), which it does not draw"
+                    )
+                return sent
             _check_web(page.url)
             reading_by = started + opts.timeout - READING_MARGIN
 

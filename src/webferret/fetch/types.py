@@ -282,6 +282,7 @@ class RawResponse:
     elapsed_ms: float = 0.0
     trail: list[dict[str, Any]] = field(default_factory=list)
     screenshot: str | None = None
+    screenshot_missing: str | None = None  # why the picture asked for was not taken
 
     @property
     def content_type(self) -> str | None:

@@ -29,6 +29,8 @@ def header_line(page: Page) -> str:
         parts.append(change)
     if page.meta.get("store_error"):  # read, but `open` and `find` will not know it
         parts.append(f"not stored ({page.meta['store_error']})")
+    if page.meta.get("screenshot_missing"):  # asked for, and not written: say why
+        parts.append(f"no screenshot: {page.meta['screenshot_missing']}")
     ignored = (page.meta.get("extract") or {}).get("scope_ignored")
     if ignored:  # the scope asked for was not applied: say so, or the whole text reads as the selection
         parts.append(f"scope ignored: {ignored}")
