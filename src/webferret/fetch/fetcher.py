@@ -36,6 +36,7 @@ from webferret.fetch.http import HttpTier, is_redirect_status
 from webferret.fetch.ladder import climb
 from webferret.fetch.refresh import refresh_target
 from webferret.fetch.types import Admit, FetchOptions, RawResponse, struck_trail
+from webferret.fetch.walls import Walls
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.dns import CachingResolver, system_resolver
 from webferret.net.domains import host_of
@@ -65,6 +66,7 @@ class Fetcher:
         self.http = HttpTier(verify=verify, route=self.route)
         self._host_limits: dict[str, asyncio.Semaphore] = {}
         self._tiers: dict[str, Any] = {"http": self.http}
+        self.walls = Walls()  # sites whose wall sent a page up the ladder lately: their pages start higher
 
     async def aclose(self) -> None:
         tiers, self._tiers = self._tiers, {"http": self.http}
@@ -110,7 +112,10 @@ class Fetcher:
             try:
                 async with asyncio.timeout(opts.timeout):
                     policy = self.policy(opts)
-                    raw = await climb(opts.tier, lambda tier: self._follow(url, opts, policy, tier, progress))
+                    start = self.walls.start(url) if opts.tier == "auto" else None
+                    raw = await climb(
+                        opts.tier, lambda tier: self._follow(url, opts, policy, tier, progress), start
+                    )
             except TimeoutError:
                 message = (
                     f"not read in full within {opts.timeout:g} s (per-page timeout, setting {opts.timed_by})"
@@ -125,6 +130,8 @@ class Fetcher:
                     exc.trail = struck_trail(progress)
                 raise
         raw.elapsed_ms = (time.monotonic() - started) * 1000
+        if opts.tier == "auto":
+            self.walls.learn(url, raw.trail)
         try:
             _check_status(raw)
         except FerretError as exc:

@@ -50,11 +50,14 @@ def next_tier(steps: tuple[str, ...], index: int, verdict: Verdict) -> int | Non
     return next(iter(later), None)
 
 
-async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
-    """Run `attempt(tier_name)` up the ladder; the answer carries the trail of every tier tried."""
+async def climb(tier: Tier, attempt: Attempt, start: str | None = None) -> RawResponse:
+    """Run `attempt(tier_name)` up the ladder, from `start` when it is one of its tiers (a walled
+    host's, `fetch.walls`); the answer carries the trail of every tier tried, its first hop naming
+    the tiers skipped (`skipped_tiers`)."""
     steps = plan(tier)
     trail: list[dict[str, Any]] = []
-    index, verdict = 0, CONTENT
+    index, verdict = (steps.index(start) if start in steps else 0), CONTENT
+    skipped = list(steps[:index])
     while True:
         name = steps[index]
         try:
@@ -66,6 +69,8 @@ async def climb(tier: Tier, attempt: Attempt) -> RawResponse:
         big = len(raw.body) >= JUDGED_APART
         verdict = await asyncio.to_thread(judge, raw, name) if big else judge(raw, name)
         trail.extend(_marked(raw, name, verdict))
+        if skipped:  # (once: on the first hop)
+            trail[0]["skipped_tiers"], skipped = skipped, []
         nxt = next_tier(steps, index, verdict)
         if nxt is None:
             if verdict.escalate:
