@@ -124,6 +124,9 @@ def test_a_pdf_lists_the_web_links_of_its_annotations() -> None:
     writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="../data/set.csv"))
     writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="mailto:ada@example.org"))
     writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="https://example.org/guide"))
+    writer.add_annotation(1, LinkAnnotation(rect=(0, 0, 9, 9), url="https://example.org/odd"))
+    odd = writer.pages[1][NameObject("/Annots")][-1].get_object()
+    odd[NameObject("/Rect")] = ArrayObject([NameObject("/x")])  # a damaged rectangle: no words
     writer.pages[1][NameObject("/Annots")].append(ArrayObject())  # a damaged one: no dictionary
     out = io.BytesIO()
     writer.write(out)
@@ -131,6 +134,7 @@ def test_a_pdf_lists_the_web_links_of_its_annotations() -> None:
     assert [(link.url, link.text, link.in_main) for link in page.links] == [
         ("https://example.org/guide", "https://example.org/guide", True),  # the words drawn inside it
         ("https://ex.org/data/set.csv", "", True),
+        ("https://example.org/odd", "", True),
     ]
     assert "Two" in page.content
 

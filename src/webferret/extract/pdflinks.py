@@ -36,11 +36,14 @@ def _link(annotation: Any, placed: list[Placed], base: str | None) -> Link | Non
         if action is None or action.get("/S") != "/URI":
             return None
         url = absolute(str(action.get("/URI") or ""), base)
-        rect = [float(value) for value in annotation.get("/Rect") or []]
     except Exception:  # a damaged annotation: pypdf raises many kinds
         return None
     if url is None or len(url) > MAX_LINK_URL:
         return None
+    try:
+        rect = [float(value.get_object()) for value in annotation.get("/Rect") or []]
+    except Exception:  # a damaged rectangle: the link without its words
+        rect = []
     return Link(url=url, text=_drawn_within(rect, placed), in_main=True)
 
 
