@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
@@ -570,3 +574,33 @@ def test_a_store_held_past_the_busy_timeout_is_named_not_an_internal_error(
     assert (
         f"the page store at {home / 'store.sqlite3'}: database is locked (another process holds it" in message
     )
+
+
+def _in_read_only_folder(folder: Path) -> list[str]:
+    """A command prefix under which `folder` cannot be written: its mode for a user, a read-only
+    bind mount in a mount namespace of its own for root (whom a file's mode does not stop)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return []
+    remount = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
+    prefix = ["unshare", "-m", "sh", "-c", remount, str(folder)]
+    if shutil.which("unshare") is None or subprocess.run([*prefix, "true"], capture_output=True).returncode:
+        pytest.skip("no read-only folder here: root without unshare and mount")
+    return prefix
+
+
+def test_a_store_in_a_read_only_folder_says_the_folder_is(home: Path) -> None:
+    """SQLite cannot open a store whose folder is read-only (it writes its journal beside it): the
+    message said "move the file away", which does nothing for a folder that cannot be written."""
+    prefix = _in_read_only_folder(home)
+    command = [*prefix, sys.executable, "-m", "webferret", "store", "stats", "--home", str(home), "--json"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    finally:
+        home.chmod(0o700)  # as tmp_path made it, so it can be removed
+    out = json.loads(done.stdout)
+    assert done.returncode == 1 and out["error"]["code"] == "invalid_argument", out
+    message = out["error"]["message"]
+    assert f"cannot use the page store at {home / 'store.sqlite3'}" in message
+    assert f"its folder {home} is read-only: make the folder writable" in message
+    assert "move the file away" not in message

@@ -7,6 +7,7 @@ schema version, migrated forward inside one write transaction.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -168,11 +169,21 @@ def unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableStore:
         remedy = "another process holds it: try again once that one is done"
     elif "full" in text:
         remedy = "free some disk space, or use another --home"
-    elif "readonly" in text or "read-only" in text:
+    elif ("unable to open" in text or "readonly" in text) and not _writable(path.parent):
+        # SQLite writes its journal and shared-memory files beside the store: a read-only folder
+        # fails it even where the file itself could be written
+        remedy = f"its folder {path.parent} is read-only: make the folder writable, or use another --home"
+    elif "readonly" in text or "read-only" in text or not _writable(path):
         remedy = "make it writable, or use another --home"
     else:
         remedy = "move the file away, or use another --home"
     return UnusableStore(f"cannot use the page store at {path}: {exc} ({remedy})")
+
+
+def _writable(path: Path) -> bool:
+    """May this process write `path` (a file or a folder; one that does not exist: yes)? A read-only
+    file system answers no even to root."""
+    return not path.exists() or os.access(path, os.W_OK)
 
 
 def named_failure(path: Path, action: Callable[[], T]) -> T:
