@@ -143,3 +143,27 @@ def _running(pid: int | None) -> bool:
     except OSError:
         return False
     return "\nState:\tZ" not in status
+
+
+async def test_calls_under_way_when_a_ferret_is_closed_say_so(tmp_path: Path, simweb: SimWeb) -> None:
+    """`aclose` while a batch is being read (a task left running): the page whose request was at the
+    site failed `connect_failed`, as if the site had dropped it, and the pages waiting their turn
+    `internal` ("RuntimeError: Cannot send a request, as the client has been closed")."""
+    import asyncio
+
+    urls = [simweb.add(f"/closing/{i}", article_html(f"Closing {i}"), delay=1.0) for i in range(3)]
+    f = Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], per_host_concurrency=1)
+    batch = asyncio.create_task(f.fetch_many(urls))
+    while not any(path == "/closing/0" for path, _ in simweb.requests):  # the others wait their turn
+        await asyncio.sleep(0.01)
+    await f.aclose()
+    pages = await batch
+    assert all(page.error is None or page.error.code != ErrorCode.INTERNAL for page in pages), [
+        (page.ok, page.error, page.meta.get("store_error")) for page in pages
+    ]
+    for page in pages:
+        if page.ok:  # read before the close: answered, and said not kept
+            assert "closed (aclose)" in page.meta["store_error"]
+        else:
+            assert page.error is not None and page.error.code == ErrorCode.INVALID_ARGUMENT
+            assert "closed (aclose)" in page.error.message

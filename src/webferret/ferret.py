@@ -63,6 +63,10 @@ from webferret.store.freshness import (
 from webferret.store.session import SessionStore, not_kept
 from webferret.store.types import DocumentOutline, OpenedPage, PageDiff, Passage, StoredPage, StoredPages
 
+CLOSED_UNDER_CALL = (
+    "this Ferret was closed (aclose) while this page was being read: close it once its calls have answered"
+)
+
 
 class Ferret:
     """One session: owns the HTTP clients, the browser (if started), the extractor pool and the store."""
@@ -418,7 +422,7 @@ class Ferret:
                     return served(page, xopts, "revalidated", url)
                 return raw
         except Exception as exc:
-            return fetch_failed(url, opts, exc, progress)
+            return fetch_failed(url, opts, self._closed_under(exc), progress)
 
     async def finish_page(
         self,
@@ -462,7 +466,7 @@ class Ferret:
             why = "the page store was still busy (another process holds it) when the call's budget ran out"
             return as_asked(not_kept(read, f"{why}: this page may not be kept"), xopts)
         except Exception as exc:
-            return fetch_failed(raw.url, opts, exc)
+            return fetch_failed(raw.url, opts, self._closed_under(exc))
 
     async def page_from_raw(self, raw: RawResponse, extract: ExtractOptions | None = None) -> Page:
         """Extract bytes already in hand (a file, stdin, a stored body) into a `Page`; never raises."""
@@ -537,6 +541,13 @@ class Ferret:
         """Wait for the store writes (`keep_later`) and other work (`finish_later`) still under way."""
         self._usable()
         await self._session.written()
+
+    def _closed_under(self, exc: Exception) -> Exception:
+        """`exc`, or, when `aclose` ended the session while a call was reading a page (its clients
+        and workers closed under it), the error that says so: not a bug, nor the site's failure."""
+        if not self._closed or isinstance(exc, TimeoutError):
+            return exc
+        return FerretError(ErrorCode.INVALID_ARGUMENT, CLOSED_UNDER_CALL)
 
     def _usable(self) -> None:
         """Refuse a call on a closed Ferret, or from an event loop other than the one it began in

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from webferret.models import Page
+from webferret.models import FerretError, Page
 from webferret.store.handles import handle_for, page_names, read_handle
 from webferret.store.types import StoredPage
 from webferret.store.variants import DOCUMENT, page_key, variant_handle
@@ -86,6 +86,8 @@ class SessionStore:
                 raise
         except sqlite3.Error as exc:
             return not_kept(page, f"the page store did not keep this page: {exc}")
+        except FerretError as exc:  # the session was closed (aclose) while the page was read: said, not lost
+            return not_kept(page, f"the page store did not keep this page: {exc.message}")
         if kept.handle is not None and page_key(kept) == DOCUMENT:  # a variant's handle is not its page's
             self.remember(read_handle(kept), kept.handle, replace=True)
         return kept
