@@ -87,10 +87,15 @@ def terms_of(text: str) -> list[str]:
     """The words of `text` as the FTS5 tokenizer (`schema.FTS_TOKENIZER`) makes them: runs of letters,
     numbers and marks, lower case, a Latin letter without its diacritics (a Thai vowel sign, a kana's
     voicing mark, Arabic vowel marks and a Greek accent stay, as the tokenizer keeps them)."""
+    return _words(text, folded=True)
+
+
+def _words(text: str, *, folded: bool) -> list[str]:
+    """The words of `text` (`terms_of`); not `folded`: as written, case and diacritics kept."""
     words, word = [], []
-    for char in unicodedata.normalize("NFD", text.lower()):
+    for char in unicodedata.normalize("NFD", text.lower() if folded else text):
         category = unicodedata.category(char)
-        if category == "Mn" and word and _is_latin(word[-1]):
+        if folded and category == "Mn" and word and _is_latin(word[-1]):
             continue  # a Latin letter's diacritic
         if category[0] in "LNM" or category == "Co":
             word.append(char)
@@ -195,7 +200,7 @@ class PassageIndex:
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise
-        return _scan_search(conn, terms, handles, n)
+        return _scan_search(conn, terms, handles, n, query)
 
 
 def _has_fts_table(conn: sqlite3.Connection) -> bool:
@@ -265,14 +270,14 @@ def _fts_query(conn: sqlite3.Connection, expression: str, handles: Sequence[str]
 
 
 def _scan_search(
-    conn: sqlite3.Connection, terms: Sequence[str], handles: Sequence[str] | None, n: int
+    conn: sqlite3.Connection, terms: Sequence[str], handles: Sequence[str] | None, n: int, asked: str = ""
 ) -> list[Hit]:
     """BM25 without FTS5: LIKE finds candidate chunks, Python counts terms and scores them."""
     where, params = "", []
     if handles:
         where, params = f" AND p.handle IN ({', '.join('?' for _ in handles)})", list(handles)
-    likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in terms)
-    patterns = ["%" + _like_escape(term) + "%" for term in terms]
+    patterns = ["%" + _like_escape(spelling) + "%" for spelling in _spellings(terms, asked)]
+    likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in patterns)
     rows = conn.execute(
         "SELECT c.id, c.page_no, c.text, p.handle, coalesce(p.final_url, p.url), p.title, c.words "
         f"FROM chunks c JOIN pages p ON p.id = c.page_id WHERE ({likes}){where}",
@@ -288,6 +293,21 @@ def _scan_search(
             hits.append(Hit(row[0], row[1], row[2], row[3], row[4], row[5], round(score, 6)))
     hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
     return hits[:n]
+
+
+def _spellings(terms: Sequence[str], asked: str = "") -> list[str]:
+    """How the passages holding `terms` may spell them, for LIKE to find: SQLite's LIKE ignores the
+    case of ASCII letters only, so a Cyrillic or Greek word is looked for in lower case, upper case and
+    capitalized (a word that starts a sentence); `asked`, the query as written, adds its words' own
+    spellings, diacritics kept (`canción` finds "canción": a term lost them)."""
+    words = [*terms, *_words(asked, folded=False)[:MAX_TERMS]]
+    forms = (form for word in words for form in _cases(word))
+    return list(dict.fromkeys(forms))
+
+
+def _cases(word: str) -> tuple[str, ...]:
+    """The spellings of `word` LIKE must be given: one for ASCII, whose case LIKE ignores."""
+    return (word.lower(),) if word.isascii() else (word.lower(), word.upper(), word.capitalize())
 
 
 def _bm25(
