@@ -604,3 +604,21 @@ def test_a_store_in_a_read_only_folder_says_the_folder_is(home: Path) -> None:
     assert f"cannot use the page store at {home / 'store.sqlite3'}" in message
     assert f"its folder {home} is read-only: make the folder writable" in message
     assert "move the file away" not in message
+
+
+@pytest.mark.parametrize("below", ["", "sub"])
+def test_a_home_that_is_a_file_is_named_as_one(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str], below: str
+) -> None:
+    """`--home` naming a file (or a folder under one): the message was mkdir's "[Errno 17] File
+    exists" (or "[Errno 20] Not a directory"), which names no mistake."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a ferret's diary")
+    home = blocker / below if below else blocker
+    code, out = _json(
+        capsys, "fetch", "--allow-host", "127.0.0.1", simweb.url("/article"), "--home", str(home)
+    )
+    assert code != 0 and out["error"]["code"] == "invalid_argument", out
+    message = out["error"]["message"]
+    assert f"cannot open the page store at {home / 'store.sqlite3'}" in message
+    assert f"{blocker} is a file, not a folder" in message and "Errno" not in message

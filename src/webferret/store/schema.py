@@ -147,7 +147,9 @@ def connect(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
     except (OSError, sqlite3.Error) as exc:
         where = f"cannot open the page store at {path} (setting home: --home or WEBFERRET_HOME)"
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {exc}") from None
+        blocker = _file_in_the_way(path.parent)
+        why = f"{blocker} is a file, not a folder" if blocker is not None else str(exc)  # not "File exists"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {why}") from None
     try:
         wait_for_locks(conn)
         retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
@@ -158,6 +160,14 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.close()  # still an sqlite3 error: a fetch goes on without the store, a store command stops
         raise unusable(path, exc) from None
     return conn
+
+
+def _file_in_the_way(folder: Path) -> Path | None:
+    """The file standing where `folder`, or a folder above it, must be, if one does."""
+    for part in (folder, *folder.parents):
+        if part.exists():
+            return None if part.is_dir() else part
+    return None
 
 
 def unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableStore:
