@@ -38,6 +38,28 @@ _LOOKALIKES = {
     "ᴜ": "u", "ν": "v", "ѵ": "v", "ԝ": "w", "ω": "w", "х": "x", "χ": "x", "у": "y", "γ": "y", "ᴢ": "z",
     "‹": "<", "«": "<", "〈": "<", "⟨": "<", "❮": "<", "《": "<", "‐": "-", "‑": "-", "–": "-", "—": "-",
     "›": ">", "»": ">", "〉": ">", "⟩": ">", "❯": ">", "》": ">", "−": "-",
+    "˂": "<", "ᐸ": "<", "❬": "<", "❰": "<", "˃": ">", "ᐳ": ">", "❭": ">", "❱": ">", "˗": "-", "⁃": "-",
+    # capitals whose small letter looks like another Latin letter, or like none (Greek Ν, small ν: "v"):
+    # looked up on the character as written, before case folding
+    "Β": "b", "Ζ": "z", "Η": "h", "Μ": "m", "Ν": "n", "Υ": "y", "Ϲ": "c", "Н": "h", "Տ": "s", "Օ": "o",
+    # small capitals
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j",
+    "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ꜱ": "s", "ᴛ": "t", "ᴡ": "w", "ʏ": "y",
+    "օ": "o", "հ": "h", "ց": "g",
+    # Cherokee (its small letters fold to these capitals), Lisu and Coptic letters drawn as Latin ones
+    "Ꭺ": "a", "Ᏼ": "b", "Ꮯ": "c", "Ꭰ": "d", "Ꭼ": "e", "Ꮐ": "g", "Ꮋ": "h", "Ꭵ": "i", "Ꭻ": "j", "Ꮶ": "k",
+    "Ꮮ": "l", "Ꮇ": "m", "Ꮲ": "p", "Ꭱ": "r", "Ꮢ": "r", "Ꮪ": "s", "Ꮥ": "s", "Ꭲ": "t", "Ꮃ": "w", "Ꮤ": "w",
+    "Ꮍ": "y", "Ꮓ": "z",
+    "ꓮ": "a", "ꓐ": "b", "ꓚ": "c", "ꓓ": "d", "ꓰ": "e", "ꓝ": "f", "ꓖ": "g", "ꓧ": "h", "ꓲ": "i", "ꓙ": "j",
+    "ꓗ": "k", "ꓡ": "l", "ꓟ": "m", "ꓠ": "n", "ꓳ": "o", "ꓑ": "p", "ꓣ": "r", "ꓢ": "s", "ꓔ": "t", "ꓴ": "u",
+    "ꓦ": "v", "ꓪ": "w", "ꓫ": "x", "ꓬ": "y", "ꓜ": "z",
+    "ⲁ": "a", "ⲃ": "b", "ⲉ": "e", "ⲏ": "h", "ⲓ": "i", "ⲕ": "k", "ⲙ": "m", "ⲛ": "n", "ⲟ": "o", "ⲣ": "p",
+    "ⲥ": "c", "ⲧ": "t", "ⲭ": "x",
+    # Canadian syllabics and APL symbols drawn as Latin letters
+    "ᗅ": "a", "ᗷ": "b", "ᗪ": "d", "ᗞ": "d", "ᖴ": "f", "ᕼ": "h", "ᗰ": "m", "ᑭ": "p", "ᖇ": "r", "ᑌ": "u",
+    "⍺": "a", "⍳": "i", "⍴": "p", "℮": "e", "ɩ": "i", "ռ": "n", "ѡ": "w", "ա": "w", "Ꭓ": "x",
+    # blank letters (Hangul fillers, the Braille blank): they show as a space
+    "\u115f": " ", "\u1160": " ", "\u3164": " ", "\uffa0": " ", "\u2800": " ",
 }  # fmt: skip
 
 _SEP = r"[\s\-_:.|/\\*#=~`'\"()\[\]{}]*"
@@ -64,10 +86,19 @@ _BRACKETS = re.compile("|".join((_WHOLE_MARKER, *_BRACKET_RUNS)))
 @lru_cache(maxsize=4096)
 def _fold(char: str) -> str:
     """One character's skeleton: NFKC, case-folded, look-alikes mapped, invisible marks dropped."""
-    if unicodedata.category(char) in ("Cf", "Mn", "Me", "Cc") and char not in "\n\t":
+    category = unicodedata.category(char)
+    if category in ("Cf", "Mn", "Me", "Cc") and char not in "\n\t":
         return ""
-    folded = unicodedata.normalize("NFKC", char).casefold()
-    return "".join(_LOOKALIKES.get(part, part) for part in folded)
+    if category == "Pd":  # every dash and hyphen
+        return "-"
+    if char in _LOOKALIKES:  # as written: a capital (Greek Ν) may look like another letter than its small one
+        return _LOOKALIKES[char]
+    parts = unicodedata.normalize("NFKC", char)  # a mathematical or full-width letter: the letter itself
+    return "".join(_LOOKALIKES.get(part) or _fold_case(part) for part in parts)
+
+
+def _fold_case(char: str) -> str:
+    return "".join(_LOOKALIKES.get(part, part) for part in char.casefold())
 
 
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
