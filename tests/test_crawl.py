@@ -165,6 +165,9 @@ def test_the_cli_agent_view_fences_the_titles(site: SimWeb, capsys: pytest.Captu
         in out
     )
     assert "`webferret open HANDLE --agent`" in out
+    # every command it names answers fenced too (`webferret find QUERY` alone answered page text unfenced)
+    commands = re.findall(r"`(webferret [^`]*)`", out)
+    assert commands and all(command.endswith(" --agent") for command in commands), commands
     with pytest.raises(SystemExit):
         main(["crawl", site.url("/guide/intro"), "--agent", "--json"])
 

@@ -433,5 +433,6 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
 
 CRAWL_READ = {
     "mcp": "web_open(handle=...); search them all with web_open(search=...)",
-    "cli": "`webferret open HANDLE --agent`; search them all with `webferret find QUERY`",
+    "cli": "`webferret open HANDLE --agent`; search them all with `webferret find QUERY --agent`",
 }
+"""How to read on from a crawl; a command an agent is shown keeps `--agent`, so its answer is fenced too."""
