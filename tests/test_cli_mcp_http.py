@@ -1,6 +1,11 @@
-"""`webferret mcp --http HOST:PORT` says so when HOST lets other machines in (there is no authentication)."""
+"""`webferret mcp --http HOST:PORT` says so when HOST lets other machines in (there is no authentication);
+it and `webferret api` answer an address they cannot listen on as a usage error."""
 
 from __future__ import annotations
+
+import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -16,3 +21,23 @@ def test_loopback_needs_no_warning(host: str) -> None:
 def test_any_other_address_is_warned_about(host: str) -> None:
     warning = exposure_warning(host)
     assert warning is not None and host in warning and "no authentication" in warning
+
+
+@pytest.mark.parametrize("command", ["mcp", "api"])
+def test_a_port_taken_is_a_usage_error_and_no_server_is_announced(command: str) -> None:
+    """`mcp --http` said it served streamable HTTP on the port, then exited 3 (uvicorn's code, no exit
+    status of the contract); `api` exited 3 too, naming no reason."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        where = f"127.0.0.1:{taken.getsockname()[1]}"
+        done = subprocess.run(
+            [sys.executable, "-m", "webferret", command, "--http", where],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 2, done.stderr
+    assert f"invalid_argument: cannot listen on {where}: Address already in use" in done.stderr
+    assert "streamable HTTP on" not in done.stderr and "listening on" not in done.stderr
+    assert "Traceback" not in done.stderr

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -252,13 +251,13 @@ def unreadable_line(exc: Exception) -> types.JSONRPCError:
 
 
 def serve_http(settings: Settings, host: str, port: int) -> None:
-    """Streamable HTTP at `http://HOST:PORT/mcp`, for several agents at once."""
-    import uvicorn
-
+    """Streamable HTTP at `http://HOST:PORT/mcp`, for several agents at once; `OSError` when
+    `host:port` cannot be bound (the line that names the address is written once it listens)."""
     from webferret.cli.warm import freeze_heap, import_call_modules
+    from webferret.listening import serve_app
 
     app = build_server(settings).streamable_http_app(host=host)
     import_call_modules()
     freeze_heap()
-    sys.stderr.write(f"webferret mcp: streamable HTTP on http://{host}:{port}/mcp\n")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    shown = f"[{host}]" if ":" in host else host
+    serve_app(app, host, port, f"webferret mcp: streamable HTTP on http://{shown}:{port}/mcp")

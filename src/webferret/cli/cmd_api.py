@@ -4,7 +4,6 @@ programs that are not MCP clients (`curl http://127.0.0.1:8780/r/https://example
 from __future__ import annotations
 
 import argparse
-import sys
 
 from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, start_early
 
@@ -61,7 +60,4 @@ def run(args: argparse.Namespace) -> int:
         return fail(
             args, "invalid_argument", f"cannot listen on {args.http}: {exc.strerror or exc}", EXIT_USAGE
         )
-    except SystemExit as exc:  # uvicorn exits 1 when it cannot bind, after logging why
-        sys.stderr.write(f"webferret: error: cannot listen on {args.http}\n")
-        return int(exc.code or 1)
     return EXIT_OK

@@ -99,7 +99,11 @@ def run(args: argparse.Namespace) -> int:
         if warning:
             sys.stderr.write(warning + "\n")
 
-        serve_http(settings, *where)  # type: ignore[arg-type]
+        try:
+            serve_http(settings, *where)  # type: ignore[arg-type]
+        except OSError as exc:  # the port is taken, or the address is not this machine's
+            message = f"cannot listen on {args.http}: {exc.strerror or exc}"
+            return fail(args, "invalid_argument", message, EXIT_USAGE)
         return EXIT_OK
     from webferret.mcp_server import serve_stdio
 

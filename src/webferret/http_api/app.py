@@ -263,25 +263,16 @@ async def _no_method(request: Request, exc: Exception) -> Response:
 
 def serve(settings: Settings, host: str, port: int, *, access_log: bool = False) -> None:
     """Listen on `host:port` until SIGINT or SIGTERM; calls in flight end first. `access_log`: a
-    line per call on stderr (the caller's address, method, path and status)."""
-    import sys
-
-    import uvicorn
-
+    line per call on stderr (the caller's address, method, path and status). `OSError` when
+    `host:port` cannot be bound."""
     from webferret.cli.warm import freeze_heap, import_call_modules
+    from webferret.listening import serve_app
 
     app = build_app(settings, host)
     import_call_modules()
     freeze_heap()
     shown = f"[{host}]" if ":" in host else host
     guarded_by = "every call brings the token" if settings.api_token else "loopback only, no token"
-
-    class Server(uvicorn.Server):
-        async def startup(self, sockets: Any = None) -> None:
-            await super().startup(sockets)
-            if self.started:  # said once it listens (a port taken ends the server instead)
-                sys.stderr.write(f"webferret api: listening on http://{shown}:{port}/ ({guarded_by})\n")
-
+    said = f"webferret api: listening on http://{shown}:{port}/ ({guarded_by})"
     level = "info" if access_log else "warning"
-    config = uvicorn.Config(app, host=host, port=port, log_level=level, access_log=access_log)
-    Server(config).run()
+    serve_app(app, host, port, said, log_level=level, access_log=access_log)

@@ -1,0 +1,43 @@
+"""The HTTP faces' server (`webferret api`, `webferret mcp --http`): an ASGI app on HOST:PORT.
+
+The socket is bound before the server starts, so an address that cannot be had (a port taken, an
+address not this machine's) is an `OSError` the command answers as its usage error; the line
+that says where the face listens is written once it does, never for a server that did not start.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from typing import Any
+
+
+def bound(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to `host:port` (an IPv6 address for a host with a colon), not listening yet."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def serve_app(
+    app: Any, host: str, port: int, said: str, *, log_level: str = "warning", **config: Any
+) -> None:
+    """Serve `app` until SIGINT or SIGTERM (calls in flight end first); `said` goes to stderr once
+    the server listens. `OSError` when `host:port` cannot be bound; `config`: more of uvicorn's."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                sys.stderr.write(said + "\n")
+
+    sock = bound(host, port)
+    with sock:
+        settings = uvicorn.Config(app, host=host, port=port, log_level=log_level, **config)
+        Server(settings).run(sockets=[sock])
