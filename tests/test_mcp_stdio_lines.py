@@ -34,6 +34,7 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
         "garbage{",
         '{"jsonrpc":"2.0","id":9,"method":5}',
         '{"jsonrpc":"2.0","id":10}',
+        '{"jsonrpc":"1.0","id":11,"method":"ping"}',  # the first problem's input is a string, "1.0"
         '{"jsonrpc":"2.0","id":8,"method":"tools/list"}',
     ]
     env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
@@ -50,7 +51,7 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
         process.stdin.write("\n".join(lines) + "\n")
         process.stdin.flush()
         answers = []
-        for _ in range(6):  # a line left unanswered fails the test, not hangs it
+        for _ in range(7):  # a line left unanswered fails the test, not hangs it
             assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
             answers.append(json.loads(process.stdout.readline()))
     finally:
@@ -62,5 +63,7 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
     assert by_id[9]["error"]["code"] == -32600  # JSON with an id, but no message: answered by its id
     assert by_id[9]["error"]["message"].startswith("Invalid request: method:")
     assert by_id[10]["error"]["code"] == -32600 and "method: Field required" in by_id[10]["error"]["message"]
+    assert by_id[11]["error"]["code"] == -32600  # answered by its id, not as a line without one
+    assert "jsonrpc: Input should be '2.0'" in by_id[11]["error"]["message"]
     unnamed = [answer["error"] for answer in answers if answer.get("id") is None]
     assert [error["code"] for error in unnamed] == [-32700]

@@ -235,12 +235,12 @@ def unreadable_line(exc: Exception) -> types.JSONRPCError:
     where = [str(part) for part in problems[0].get("loc", ())[1:]] if problems else []  # past the type
     why = f"{'.'.join(where)}: {why}" if where else why
     data: Any = None
-    if isinstance(raw, str):
+    if isinstance(raw, str):  # the line, when the SDK could not read it; else a field's string value
         try:
             data = json.loads(raw)  # Python reads what the SDK refused, a lone surrogate say
         except ValueError:
             data = None
-    else:  # JSON, but no message: a problem of the object as a whole (a field missing) holds it
+    if not isinstance(data, dict):  # JSON, but no message: a problem of the object as a whole holds it
         data = next((p["input"] for p in problems if isinstance(p.get("input"), dict)), None)
     ident = data.get("id") if isinstance(data, dict) else None
     if isinstance(ident, bool) or not isinstance(ident, int | str):
