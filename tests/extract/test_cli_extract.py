@@ -215,3 +215,30 @@ def test_a_page_carries_its_json_ld_blocks(tmp_path: Path, capsys: pytest.Captur
     assert code == 0
     blocks = json.loads(out)["data"]["pages"][0]["jsonld"]
     assert blocks == [article | {"headline": "Stoats \ufffd"}]  # the big one is over the limit
+
+
+@pytest.mark.parametrize("cap", [str(2**50), str(sys.maxsize)])
+def test_a_large_max_bytes_reads_a_small_file(
+    cap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cap bounds what is read, not what is asked for at once: a file is read a piece at a
+    time, so a cap of a petabyte (or the largest there is) reads a small file as any other."""
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", cap)
+    page_file = tmp_path / "story.html"
+    page_file.write_text(ARTICLE, encoding="utf-8")
+    code, out = run_cli(["extract", str(page_file), "--json"], capsys)
+    page = json.loads(out)["data"]["pages"][0]
+    assert code == 0 and page["ok"] and page["title"] == "Ferrets at work", page["error"]
+
+
+def test_a_file_past_the_cap_is_too_large(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(3 * 1024 * 1024))
+    page_file = tmp_path / "long.txt"
+    page_file.write_bytes(b"word " * (1024 * 1024))
+    code, out = run_cli(["extract", str(page_file), "--json"], capsys)
+    assert code == 1 and json.loads(out)["data"]["pages"][0]["error"]["code"] == "too_large"
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(5 * 1024 * 1024))
+    code, out = run_cli(["extract", str(page_file), "--json"], capsys)
+    assert code == 0 and json.loads(out)["data"]["pages"][0]["word_count"] == 1024 * 1024

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from webferret.cli.cmd_fetch import POSITIVE
 from webferret.cli.common import (
@@ -31,6 +31,10 @@ def _absolute_url(text: str) -> str:
     except FerretError as exc:
         raise argparse.ArgumentTypeError(exc.message) from None
     return text.strip()
+
+
+READ_PIECE = 1024 * 1024
+"""Bytes of a file or standard input read at a time."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -62,10 +66,10 @@ def _read(name: str, max_bytes: int) -> bytes:
     shown = STDIN_LABEL if name == "-" else name
     try:
         if name == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
+            data = _read_capped(sys.stdin.buffer, max_bytes + 1)
         else:
             with Path(name).open("rb") as handle:
-                data = handle.read(max_bytes + 1)
+                data = _read_capped(handle, max_bytes + 1)
     except FileNotFoundError:
         raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {name}") from None
     except OSError as exc:
@@ -73,6 +77,16 @@ def _read(name: str, max_bytes: int) -> bytes:
     if len(data) > max_bytes:
         raise FerretError(ErrorCode.TOO_LARGE, f"{shown} is larger than max_bytes ({max_bytes} bytes)")
     return data
+
+
+def _read_capped(stream: BinaryIO, most: int) -> bytes:
+    """At most `most` bytes of `stream`, a piece at a time: one `read(most)` asks for a buffer of
+    `most` bytes before it reads any, which a large `max_bytes` (100 GB) cannot have."""
+    pieces, size = [], 0
+    while size < most and (piece := stream.read(min(READ_PIECE, most - size))):
+        pieces.append(piece)
+        size += len(piece)
+    return b"".join(pieces)
 
 
 def _source(name: str, url: str | None) -> tuple[str | None, str | None]:
