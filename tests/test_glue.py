@@ -153,3 +153,21 @@ def test_a_page_that_is_no_page_is_refused() -> None:
     with pytest.raises(FerretError) as info:
         glue.from_page(None)  # type: ignore[arg-type]
     assert info.value.code == ErrorCode.INVALID_ARGUMENT and "page: a Page" in info.value.message
+
+
+def test_the_links_of_a_page_with_no_url_come_from_stdin() -> None:
+    """They said `from: None`, a value vector stores refuse in flat metadata (the page's own record
+    says `stdin`)."""
+    link = Link(url="https://docs.example/b", text="B", in_main=True)
+    page = Page(url=None, ok=True, content="Short body.", fetched_via="file", links=[link])
+    (record,) = glue.from_links(page)
+    assert record.metadata["from"] == "stdin" == glue.from_page(page)[0].source
+    assert all(value is not None for value in glue._flat_metadata(record).values())
+
+
+def test_links_of_what_is_no_page_are_refused() -> None:
+    from webferret.models import FerretError
+
+    with pytest.raises(FerretError) as info:
+        glue.from_links("https://docs.example/a")  # type: ignore[arg-type]
+    assert info.value.code == ErrorCode.INVALID_ARGUMENT and "page: a Page" in info.value.message

@@ -100,8 +100,7 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     does a page with no URL (`extract -`), whose source is `stdin`.
     """
     check_count("inline_tokens", inline_tokens, least=0)
-    if not isinstance(page, Page):
-        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"page: a Page from a fetch, not {type(page).__name__}")
+    _check_page(page)
     if not page.ok:
         return []
     source = page.final_url or page.url or NO_URL
@@ -131,10 +130,17 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     return [Record(handle=handle, inline=False, metadata=metadata, **base)]
 
 
+def _check_page(page: Page) -> None:
+    if not isinstance(page, Page):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"page: a Page from a fetch, not {type(page).__name__}")
+
+
 def from_links(page: Page) -> list[Record]:
     """A page's outgoing links as records (anchor text inline), for crawling or citation pipelines.
-    A page read without `extract_options(links=True)` (`--links`) has none."""
-    origin = page.final_url or page.url
+    A page read without `extract_options(links=True)` (`--links`) has none; the links of a page with
+    no URL (`extract -`) are `from` `stdin`, as its own record's source is."""
+    _check_page(page)
+    origin = page.final_url or page.url or NO_URL
     records = []
     for rank, link in enumerate(page.links or [], start=1):
         metadata = {"kind": "link", "from": origin, "in_main": link.in_main, "rank": rank}
