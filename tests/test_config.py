@@ -161,6 +161,36 @@ def test_a_searxng_url_without_scheme_is_refused_at_start(capsys: pytest.Capture
     assert code == 2 and error["code"] == "invalid_argument" and "searxng_url" in error["message"]
 
 
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://", "has no host"),
+        ("https://:8888", "has no host"),
+        ("http://[::1", "cannot parse"),
+        ("http://127.0.0.1:88888", "Port out of range"),
+        ("http://127.0.0.1:port", "Port could not be cast"),
+        ("http://searx example/", "holds a space"),
+    ],
+)
+def test_a_searxng_url_no_request_can_go_to_is_refused_at_start(
+    url: str, said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """They were taken, and every search then failed as an `engine_error` from inside the client."""
+    code = main(["search", "ferret", "--searxng-url", url, "--engines", "searxng", "--json"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument", error
+    assert "setting 'searxng_url' (given as an argument)" in error["message"] and said in error["message"]
+    monkeypatch.setenv("WEBFERRET_SEARXNG_URL", url)
+    with pytest.raises(ConfigError, match="setting 'searxng_url' \\(WEBFERRET_SEARXNG_URL\\)"):
+        load_settings()
+
+
+def test_a_searxng_url_with_a_path_or_an_ipv6_address_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    for url in ("http://[::1]:8888/", "https://searx.example/sub/", "http://127.0.0.1:8888"):
+        monkeypatch.setenv("WEBFERRET_SEARXNG_URL", url)
+        assert load_settings().searxng_url == url
+
+
 def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The argument, the variable or the file that held it: only that one, never `/dev/null`."""
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")

@@ -89,6 +89,22 @@ def _not_a_file(path: Path) -> str | None:
     return "is a directory, not a file" if path.is_dir() else "is no regular file (a FIFO, a device)"
 
 
+def _url_problem(text: str) -> str | None:
+    """Why `text` is no http(s) URL a request can be sent to (no host, a bad port, a space), or None."""
+    from webferret.models import FerretError
+    from webferret.net.urltext import absolute_url
+
+    if any(char.isspace() for char in text):
+        return "it holds a space"
+    try:
+        absolute_url(text, ("http", "https")).port  # noqa: B018 (the port is read to check it)
+    except FerretError as exc:
+        return exc.message
+    except ValueError as exc:  # `urlsplit`'s port: not a number, or past 65535
+        return str(exc)
+    return None
+
+
 class Settings(BaseSettings):
     """Every limit and switch, with its default. Env: `WEBFERRET_<NAME>`; TOML: `<name> = ...`."""
 
@@ -338,6 +354,12 @@ class Settings(BaseSettings):
             raise ValueError("expected the instance's http(s) base URL, e.g. http://127.0.0.1:8888")
         if value is not None and ("?" in value or "#" in value):
             raise ValueError("expected the instance's base URL, with no query or fragment (/search is added)")
+        if value is not None:
+            problem = _url_problem(value.strip())
+            if problem:
+                raise ValueError(
+                    f"expected the instance's http(s) base URL, e.g. http://127.0.0.1:8888: {problem}"
+                )
         return value.strip() if value else value
 
     @field_validator("serve")
