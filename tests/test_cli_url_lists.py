@@ -64,6 +64,7 @@ def test_urls_from_files_with_a_bad_line(
     ("args", "stdin", "message"),
     [
         (["--urls-from", "/no/such/list.txt"], "", "--urls-from /no/such/list.txt: no such file"),
+        (["--urls-from", ""], "", "--urls-from: an empty file name"),  # was "Is a directory" (.)
         (["-"], "# only a comment\n\n", "no URLs given: standard input held none"),
         (["-", "--urls-from", "-"], "", "standard input (-) can be read only once"),
     ],

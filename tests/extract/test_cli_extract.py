@@ -242,3 +242,16 @@ def test_a_file_past_the_cap_is_too_large(
     monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(5 * 1024 * 1024))
     code, out = run_cli(["extract", str(page_file), "--json"], capsys)
     assert code == 0 and json.loads(out)["data"]["pages"][0]["word_count"] == 1024 * 1024
+
+
+def test_an_empty_file_name_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`extract ""` (an unset variable) read the current directory: a page named by its `file:` URL
+    that said `cannot read : Is a directory`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.html").write_text(ARTICLE, encoding="utf-8")
+    code, out = run_cli(["extract", "ok.html", "", "--json"], capsys)
+    envelope = json.loads(out)
+    assert code == 2 and envelope["error"]["code"] == "invalid_argument"
+    assert "empty FILE name" in envelope["error"]["message"] and tmp_path.as_uri() not in out

@@ -122,6 +122,8 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.models import ErrorCode, FerretError
     from webferret.present.pages import clip_page
 
+    if "" in args.files:  # `Path("")` is the current directory
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "an empty FILE name was given (an unset variable?)")
     if args.files.count("-") > 1:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "- (standard input) given twice: it can be read once")
     if args.url and len(args.files) > 1:  # one address for several pages would give them one handle

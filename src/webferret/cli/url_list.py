@@ -30,6 +30,8 @@ def _read_list(name: str) -> list[str]:
     """The URLs of the list file `name` (`-`: standard input); an unreadable file is a usage error."""
     if name == STDIN:
         return parse_url_lines(sys.stdin)
+    if not name:  # `Path("")` is the current directory: "cannot read it: Is a directory"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, "--urls-from: an empty file name (an unset variable?)")
     try:
         text = Path(name).read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
