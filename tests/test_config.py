@@ -191,6 +191,26 @@ def test_a_searxng_url_with_a_path_or_an_ipv6_address_is_taken(monkeypatch: pyte
         assert load_settings().searxng_url == url
 
 
+@pytest.mark.parametrize("endpoint", ["notaurl", "ws://", "ftp://127.0.0.1:9222/", "ws://127.0.0.1:99999/x"])
+def test_a_browser_ws_no_browser_can_be_at_is_refused_at_start(
+    endpoint: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was taken, and said only when a page first needed the browser (`browser_unavailable`)."""
+    monkeypatch.setenv("WEBFERRET_BROWSER_WS", endpoint)
+    code = main(["fetch", "https://a.example/", "--tier", "browser", "--json"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument"
+    assert error["message"].startswith("setting 'browser_ws' (WEBFERRET_BROWSER_WS): expected the browser's")
+
+
+def test_a_browser_ws_endpoint_is_taken_and_a_blank_one_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    for endpoint in ("ws://127.0.0.1:9222/devtools/browser/0a1b", "http://127.0.0.1:9222"):
+        monkeypatch.setenv("WEBFERRET_BROWSER_WS", endpoint)
+        assert load_settings().browser_ws == endpoint
+    monkeypatch.setenv("WEBFERRET_BROWSER_WS", " ")
+    assert load_settings().browser_ws is None
+
+
 def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The argument, the variable or the file that held it: only that one, never `/dev/null`."""
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")

@@ -89,15 +89,16 @@ def _not_a_file(path: Path) -> str | None:
     return "is a directory, not a file" if path.is_dir() else "is no regular file (a FIFO, a device)"
 
 
-def _url_problem(text: str) -> str | None:
-    """Why `text` is no http(s) URL a request can be sent to (no host, a bad port, a space), or None."""
+def _url_problem(text: str, schemes: tuple[str, ...] = ("http", "https")) -> str | None:
+    """Why `text` is no URL of `schemes` a request can be sent to (no host, a bad port, a space), or
+    None."""
     from webferret.models import FerretError
     from webferret.net.urltext import absolute_url
 
     if any(char.isspace() for char in text):
         return "it holds a space"
     try:
-        absolute_url(text, ("http", "https")).port  # noqa: B018 (the port is read to check it)
+        absolute_url(text, schemes).port  # noqa: B018 (the port is read to check it)
     except FerretError as exc:
         return exc.message
     except ValueError as exc:  # `urlsplit`'s port: not a number, or past 65535
@@ -361,6 +362,17 @@ class Settings(BaseSettings):
                     f"expected the instance's http(s) base URL, e.g. http://127.0.0.1:8888: {problem}"
                 )
         return value.strip() if value else value
+
+    @field_validator("browser_ws")
+    @classmethod
+    def _check_browser_ws(cls, value: str | None) -> str | None:
+        """A CDP endpoint: checked at start, not when a page first needs the browser."""
+        if value is None or not value.strip():
+            return None  # an empty variable: webferret starts its own Chromium
+        problem = _url_problem(value.strip(), ("ws", "wss", "http", "https"))
+        if problem:
+            raise ValueError(f"expected the browser's CDP endpoint, e.g. ws://127.0.0.1:9222/...: {problem}")
+        return value.strip()
 
     @field_validator("serve")
     @classmethod
