@@ -211,6 +211,34 @@ def test_a_browser_ws_endpoint_is_taken_and_a_blank_one_is_none(monkeypatch: pyt
     assert load_settings().browser_ws is None
 
 
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ("https://ads.example/", "not a URL or path (got 'https://ads.example/'; write 'ads.example')"),
+        ("ads.example/track", "not a URL or path"),
+        ("ads.example:443", "without a port: it covers every port (got 'ads.example:443'; write"),
+        ("ads example", "expected a domain such as example.org"),
+    ],
+)
+def test_a_domain_list_entry_that_matches_no_host_is_refused_at_start(
+    entry: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`blocked_domains = https://ads.example/` was taken and blocked nothing: an entry is matched
+    against a URL's host, which no URL, path or port is."""
+    for name in ("blocked_domains", "allowed_domains"):
+        monkeypatch.setenv(f"WEBFERRET_{name.upper()}", f"ok.example,{entry}")
+        with pytest.raises(ConfigError) as info:
+            load_settings()
+        assert f"setting '{name}' (WEBFERRET_{name.upper()}): expected a domain" in str(info.value)
+        assert said in str(info.value)
+        monkeypatch.delenv(f"WEBFERRET_{name.upper()}")
+
+
+def test_domain_list_entries_as_written_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_BLOCKED_DOMAINS", "ads.example, *.track.example,.cdn.example")
+    assert load_settings().blocked_domains == ["ads.example", "*.track.example", ".cdn.example"]
+
+
 def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The argument, the variable or the file that held it: only that one, never `/dev/null`."""
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")

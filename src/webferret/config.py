@@ -343,6 +343,13 @@ class Settings(BaseSettings):
 
         return [allow_host_entry(host) for host in value]
 
+    @field_validator("allowed_domains", "blocked_domains")
+    @classmethod
+    def _check_domains(cls, value: list[str]) -> list[str]:
+        from webferret.net.hostspec import domain_entry
+
+        return [domain_entry(domain) for domain in value]
+
     @field_validator("region")
     @classmethod
     def _check_region(cls, value: str | None) -> str | None:

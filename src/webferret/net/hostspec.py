@@ -1,5 +1,6 @@
 """What an `allow_hosts` entry may be: a host name or IP address as URLs write it, nothing more;
-and what a `--site` filter is: the host of whatever the user wrote.
+what an `allowed_domains` or `blocked_domains` entry may be: a domain; and what a `--site` filter
+is: the host of whatever the user wrote.
 
 An entry is matched against the host of a URL exactly as written (see `webferret.net.policy`), so
 `127.0.0.1:8800`, `http://127.0.0.1/` or `example.org/docs` would never match anything: they are
@@ -32,6 +33,24 @@ def allow_host_entry(text: str) -> str:
         bare = host.rsplit(":", 1)[0]
         raise ValueError(
             f"expected a host without a port: it is allowed on every port (got {text!r}; write {bare!r})"
+        )
+    return text
+
+
+def domain_entry(text: str) -> str:
+    """`text` itself when it names a domain as `allowed_domains` and `blocked_domains` take it
+    (`example.org`, `*.example.org`); else `ValueError` saying what to write. A URL, a path or a
+    port is matched against no host: a blocked domain written so would block nothing."""
+    domain = text.strip()
+    if "://" in domain or "/" in domain:
+        bare = domain.split("://", 1)[-1].split("/", 1)[0]
+        raise ValueError(f"expected a domain, not a URL or path (got {text!r}; write {bare!r})")
+    if "@" in domain or any(char.isspace() for char in domain):
+        raise ValueError(f"expected a domain such as example.org (got {text!r})")
+    if domain.count(":") == 1:
+        bare = domain.split(":", 1)[0]
+        raise ValueError(
+            f"expected a domain without a port: it covers every port (got {text!r}; write {bare!r})"
         )
     return text
 
