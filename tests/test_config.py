@@ -239,6 +239,30 @@ def test_domain_list_entries_as_written_are_taken(monkeypatch: pytest.MonkeyPatc
     assert load_settings().blocked_domains == ["ads.example", "*.track.example", ".cdn.example"]
 
 
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ("http://intranet.example/", "not a URL or path (got 'http://intranet.example/'; write"),
+        ("intranet.example:8080", "without a port"),
+        ("10.0.0.0/99", "expected an address or a network such as 10.0.0.0/8 (got '10.0.0.0/99'"),
+    ],
+)
+def test_a_no_proxy_entry_that_matches_no_request_is_refused_at_start(
+    entry: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each was taken as a name no host is, so the requests it meant went through the proxy."""
+    monkeypatch.setenv("WEBFERRET_NO_PROXY", f"localhost,{entry}")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "setting 'no_proxy' (WEBFERRET_NO_PROXY): expected" in str(info.value) and said in str(info.value)
+
+
+def test_no_proxy_entries_as_the_readme_writes_them_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = ["*", "localhost", ".corp.example", "10.0.0.0/8", "10.1.2.3", "::1", "[::1]", "fd00::/8"]
+    monkeypatch.setenv("WEBFERRET_NO_PROXY", ",".join(entries))
+    assert load_settings().no_proxy == entries
+
+
 def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The argument, the variable or the file that held it: only that one, never `/dev/null`."""
     monkeypatch.setenv("WEBFERRET_CONFIG", "/dev/null")

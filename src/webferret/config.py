@@ -343,6 +343,13 @@ class Settings(BaseSettings):
 
         return [allow_host_entry(host) for host in value]
 
+    @field_validator("no_proxy")
+    @classmethod
+    def _check_no_proxy(cls, value: list[str]) -> list[str]:
+        from webferret.net.hostspec import no_proxy_entry
+
+        return [no_proxy_entry(entry) for entry in value]
+
     @field_validator("allowed_domains", "blocked_domains")
     @classmethod
     def _check_domains(cls, value: list[str]) -> list[str]:

@@ -55,6 +55,26 @@ def domain_entry(text: str) -> str:
     return text
 
 
+def no_proxy_entry(text: str) -> str:
+    """`text` itself when `no_proxy` can match it (`*`, a domain, an IP address or network such as
+    `10.0.0.0/8`); else `ValueError` saying what to write, as a URL, a port or a bad network would
+    match no request, and each would go through the proxy."""
+    entry = text.strip()
+    if entry == "*" or not entry:
+        return text
+    try:
+        ipaddress.ip_address(entry.split("/", 1)[0].strip("[]"))  # `::1` has colons and no port
+    except ValueError:
+        return domain_entry(text)
+    try:
+        ipaddress.ip_network(entry.strip("[]"), strict=False)
+    except ValueError as exc:
+        raise ValueError(
+            f"expected an address or a network such as 10.0.0.0/8 (got {text!r}: {exc})"
+        ) from None
+    return text
+
+
 _NOT_IN_HOSTS = frozenset("\"'<>\\^`{|}@?#%,;=*!()[]")
 
 
