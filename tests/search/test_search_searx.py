@@ -161,6 +161,19 @@ def test_cli_verifies_against_local_pages(
     assert all(item["handle"] for item in data["results"])  # verified pages are kept in the store
 
 
+def test_cli_allow_host_adds_to_the_setting(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--allow-host` adds a host to `WEBFERRET_ALLOW_HOSTS`, as it does for fetch, crawl and map:
+    search replaced the setting's hosts with it, and verified no page on 127.0.0.1."""
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", "127.0.0.1")
+    argv = searx_search(searx.url, "--allow-host", "intranet.example")
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert len(data["results"]) == 3 and all(item["reachable"] is True for item in data["results"])
+    assert [item["error"]["code"] for item in data["unreachable"]] == ["http_error"]
+
+
 async def test_near_duplicate_pages_are_dropped(tmp_path: Path, searx: SearxServer) -> None:
     async with ferret(tmp_path, searx) as f:
         result = await f.search("twins", f.search_options(engines=("searxng",)))

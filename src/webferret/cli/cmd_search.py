@@ -115,11 +115,11 @@ async def run(args: argparse.Namespace) -> int:
 
     check_agent_view(args)
     extra: dict[str, Any] = {}
-    if args.allow_host:
-        extra["allow_hosts"] = args.allow_host
     if args.searxng_url:
         extra["searxng_url"] = args.searxng_url
     settings = settings_from_args(args, **extra)
+    if args.allow_host:  # added to the setting's hosts, as fetch, crawl, map and the servers add them
+        settings = settings.model_copy(update={"allow_hosts": [*settings.allow_hosts, *args.allow_host]})
     query = " ".join(args.query)
     async with Ferret(settings) as ferret:
         options = ferret.search_options(
