@@ -472,3 +472,17 @@ def test_a_home_under_the_users_folder_is_there_from_any_directory(
     monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
     assert load_settings().home == tmp_path / "user" / "toml-pages"
     assert Settings(home="~/given").home == tmp_path / "user" / "given"
+
+
+def test_a_config_path_from_the_home_directory_is_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`WEBFERRET_CONFIG=~/webferret.toml` as an MCP client's env gives it (no shell expands the `~`,
+    as none does `home`'s) was "does not exist"."""
+    from webferret.handoff import serve_setting
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "webferret.toml").write_text('max_redirects = 3\nserve = "off"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", "~/webferret.toml")
+    assert load_settings().max_redirects == 3
+    assert serve_setting({"WEBFERRET_CONFIG": "~/webferret.toml"}) == "off"

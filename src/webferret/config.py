@@ -67,12 +67,13 @@ def config_file() -> Path | None:
     `ValueError` naming it, as a missing `$WEBFERRET_CONFIG` is: it would be skipped without a word."""
     named = os.environ.get("WEBFERRET_CONFIG")
     if named:
-        if Path(named) == Path(os.devnull):
+        path = Path(named).expanduser()  # `~/x.toml` from an MCP client's env, which no shell expands
+        if path == Path(os.devnull):
             return None
-        problem = _not_a_file(Path(named))
+        problem = _not_a_file(path)
         if problem:
             raise ValueError(f"WEBFERRET_CONFIG names {named}, which {problem}")
-        return Path(named)
+        return path
     path = default_config_file()
     problem = _not_a_file(path)
     if problem and path.exists():

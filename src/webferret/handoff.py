@@ -73,7 +73,7 @@ def serve_setting(env: Mapping[str, str]) -> str:
     value = env.get("WEBFERRET_SERVE")
     if value is not None:
         return value.strip()
-    config = env.get("WEBFERRET_CONFIG") or os.path.join(
+    config = os.path.expanduser(env.get("WEBFERRET_CONFIG", "")) or os.path.join(
         env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"),
         "webferret",
         "config.toml",
