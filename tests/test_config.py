@@ -4,9 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
+from simweb import SimWeb
 
 from webferret.cli import main
 from webferret.config import ConfigError, load_settings
+from webferret.limits import MAX_PAGE_TOKENS
 
 
 def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -486,3 +488,26 @@ def test_a_config_path_from_the_home_directory_is_read(
     monkeypatch.setenv("WEBFERRET_CONFIG", "~/webferret.toml")
     assert load_settings().max_redirects == 3
     assert serve_setting({"WEBFERRET_CONFIG": "~/webferret.toml"}) == "off"
+
+
+@pytest.mark.parametrize("tokens", [2**32 + 4000, 2**63])
+def test_a_page_size_past_what_the_store_stamps_is_refused_at_start(
+    tokens: int, monkeypatch: pytest.MonkeyPatch, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`page_tokens` of 2**63 made every fetch an `internal` OverflowError (SQLite's integers), and one
+    of 2**32 or more ran into the paging revision of the store's stamp."""
+    monkeypatch.setenv("WEBFERRET_PAGE_TOKENS", str(tokens))
+    code = main(["fetch", simweb.url("/article"), "--allow-host", "127.0.0.1", "--json"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 2 and error["code"] == "invalid_argument"
+    assert error["message"].startswith("setting 'page_tokens' (WEBFERRET_PAGE_TOKENS): ")
+
+
+def test_the_largest_page_size_reads_a_document_as_one_page(
+    monkeypatch: pytest.MonkeyPatch, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBFERRET_PAGE_TOKENS", str(MAX_PAGE_TOKENS))
+    assert main(["fetch", simweb.url("/article"), "--allow-host", "127.0.0.1", "--json"]) == 0
+    handle = json.loads(capsys.readouterr().out)["data"]["pages"][0]["handle"]
+    assert main(["open", handle, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["pages"] == 1

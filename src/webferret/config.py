@@ -24,7 +24,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from webferret.limits import MAX_CONCURRENCY, MAX_SECONDS, MAX_URLS_SETTING, MIN_PAGE_TOKENS
+from webferret.limits import (
+    MAX_CONCURRENCY,
+    MAX_PAGE_TOKENS,
+    MAX_SECONDS,
+    MAX_URLS_SETTING,
+    MIN_PAGE_TOKENS,
+)
 
 MiB = 1024 * 1024
 
@@ -184,7 +190,10 @@ class Settings(BaseSettings):
         "that reads several pages answers each at most this",
     )
     page_tokens: int = Field(
-        default=4000, ge=MIN_PAGE_TOKENS, description="tokens per page when paging a document"
+        default=4000,
+        ge=MIN_PAGE_TOKENS,
+        le=MAX_PAGE_TOKENS,
+        description="tokens per page when paging a document",
     )
     link_limit: int = Field(default=20, ge=1, description="most links listed with --links")
     fresh_seconds: float = _wait(600.0, "a stored page younger than this is served without network")

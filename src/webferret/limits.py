@@ -3,6 +3,10 @@ imports it before it parses)."""
 
 MIN_PAGE_TOKENS = 100
 """The smallest page a document is cut into (a setting, a flag or a library argument)."""
+MAX_PAGE_TOKENS = 1_000_000_000
+"""The largest `page_tokens` setting: more than any document holds (it is one page then), and below
+2**32, which the store's stamp of how its passages were paged (`store.pages.paged_stamp`) keeps
+apart from the paging's revision (a larger one also passed what SQLite stores: every fetch failed)."""
 MAX_PASSAGES = 1000
 """The most passages one `find` answers."""
 MAX_QUERY_CHARS = 500
