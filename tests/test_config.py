@@ -144,6 +144,21 @@ def test_an_allow_hosts_entry_with_a_port_or_scheme_is_refused(
     assert usage.value.code == 2 and f"write {write}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("entry", ["", " ", "intranet example"])
+def test_an_empty_or_two_word_allow_host_flag_is_refused(
+    entry: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--allow-host ""` (an unset variable) or two words was taken, and allowed nothing: the page
+    was then `blocked_address` as though the flag were not there."""
+    with pytest.raises(SystemExit) as usage:
+        main(["fetch", "--allow-host", entry, "http://127.0.0.1:9/"])
+    assert usage.value.code == 2
+    assert (
+        f"argument --allow-host: expected a host name or IP address (got {entry!r})"
+        in capsys.readouterr().err
+    )
+
+
 @pytest.mark.parametrize("entry", ["*", "127.0.0.*", "*.intranet.example"])
 def test_an_allow_hosts_pattern_is_refused(monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
     """A pattern matched no host, silently: the guard stayed up while the user thought it lifted."""

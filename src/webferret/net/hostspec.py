@@ -18,6 +18,8 @@ from webferret.net.canonical import canonical_host
 def allow_host_entry(text: str) -> str:
     """`text` itself when it is a bare host or IP; else `ValueError` saying what to write."""
     host = text.strip()
+    if not host or any(char.isspace() for char in host):  # `--allow-host "$UNSET"`, two words
+        raise ValueError(f"expected a host name or IP address (got {text!r})")
     if "://" in host or "/" in host:
         bare = host.split("://", 1)[-1].split("/", 1)[0]
         raise ValueError(
