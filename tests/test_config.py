@@ -526,3 +526,16 @@ def test_the_largest_page_size_reads_a_document_as_one_page(
     handle = json.loads(capsys.readouterr().out)["data"]["pages"][0]["handle"]
     assert main(["open", handle, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["data"]["pages"] == 1
+
+
+def test_an_unknown_engine_in_the_settings_is_refused_at_start() -> None:
+    """`WEBFERRET_ENGINES=bogus` started `api` and `mcp`, and every search then failed naming no setting."""
+    from webferret.search.engines import NAMES, registry
+
+    assert set(NAMES) == set(registry())  # the names the setting is checked against are the engines'
+    for bad in ({"engines": ["brave", "bogus"]}, {"engine_weights": {"brav": 2.0}}):
+        with pytest.raises(ConfigError) as caught:
+            load_settings(**bad)
+        assert "unknown engine 'b" in str(caught.value)
+    good = load_settings(engines=["auto", "brave"], engine_weights={"brave": 2.0})
+    assert good.engines == ["auto", "brave"]

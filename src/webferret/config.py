@@ -406,6 +406,19 @@ class Settings(BaseSettings):
             raise ValueError("expected auto, start, off or an absolute socket path")
         return value
 
+    @field_validator("engines")
+    @classmethod
+    def _check_engines(cls, value: list[str]) -> list[str]:
+        """Every name an engine's (a typo failed every search, naming no setting)."""
+        if value == ["auto"]:
+            return value
+        from webferret.search.engines import NAMES
+
+        unknown = [name for name in value if name not in ("auto", *NAMES)]
+        if unknown:
+            raise ValueError(f"unknown engine {unknown[0]!r}; known: {', '.join(['auto', *sorted(NAMES)])}")
+        return value
+
     @field_validator("engine_weights", mode="before")
     @classmethod
     def _parse_weights(cls, value: Any) -> Any:
@@ -427,7 +440,11 @@ class Settings(BaseSettings):
     @field_validator("engine_weights")
     @classmethod
     def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
+        from webferret.search.engines import NAMES
+
         for name, weight in value.items():
+            if name and name not in NAMES:
+                raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(NAMES))}")
             if not name or not 0 <= weight < math.inf:  # `not <=` also refuses NaN
                 raise ValueError(
                     f"each entry must be ENGINE=WEIGHT with a finite weight >= 0 (bad entry: {name!r})"
