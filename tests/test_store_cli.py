@@ -505,6 +505,16 @@ def test_an_import_that_kept_nothing_is_not_ok(
     assert code == 1 and out["ok"] is False and out["data"]["skipped"] == 1
 
 
+def test_an_import_under_a_huge_max_bytes_reads_its_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`max_bytes` past 2**61 made the line limit too large for readline: `internal: OverflowError`."""
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(2**62))
+    monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
+    code, out = _json(capsys, "store", "import", "-", "--home", str(tmp_path))
+    assert code == 1 and out["data"]["skipped"] == 1, out
+
+
 def test_an_imported_page_dated_ahead_does_not_hide_a_later_reading(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

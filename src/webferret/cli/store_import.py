@@ -48,7 +48,8 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
 
     imported = 0
     try:
-        for where, line in _lines(args.files, most=LINE_BYTES_PER_BODY * settings.max_bytes):
+        most = min(LINE_BYTES_PER_BODY * settings.max_bytes, sys.maxsize - 1)  # what readline takes
+        for where, line in _lines(args.files, most=most):
             page = _page(line, where, skipped)
             if page is not None:
                 batch.append((page, {}))
