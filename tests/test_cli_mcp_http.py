@@ -41,3 +41,16 @@ def test_a_port_taken_is_a_usage_error_and_no_server_is_announced(command: str) 
     assert f"invalid_argument: cannot listen on {where}: Address already in use" in done.stderr
     assert "streamable HTTP on" not in done.stderr and "listening on" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["mcp", "api"])
+def test_an_empty_address_is_a_usage_error(command: str) -> None:
+    """`mcp --http ""` (an unset variable) served MCP over stdio instead, waiting on its input."""
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", command, "--http", ""],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "--http wants HOST:PORT, got ''" in done.stderr, done.stderr

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO if args.debug else logging.WARNING, format="%(name)s: %(message)s")
     settings = mcp_settings(args)
-    if args.http:
+    if args.http is not None:  # `--http ""` (an unset variable) is no address, not stdio
         where = parse_host_port(args.http)
         if where is None:
             return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
