@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
-from webferret.cli import build_parser, parse
+from webferret.cli import build_parser, main, parse
 
 
 def test_urls_and_files_on_both_sides_of_options() -> None:
@@ -135,3 +136,12 @@ def test_server_help_names_what_they_serve(capsys: pytest.CaptureFixture[str]) -
     mcp_help = _help("mcp", capsys)
     assert all(name in mcp_help for name in TOOLS), mcp_help
     assert "extract" in _help("api", capsys)
+
+
+def test_a_verify_timeout_without_verifying_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--no-verify --verify-timeout 3` was taken, the timeout timing nothing (`--read` is refused so)."""
+    argv = ["search", "q", "--no-verify", "--verify-timeout", "3", "--home", str(tmp_path), "--json"]
+    assert main(argv) == 2
+    assert "--verify-timeout times the verification --no-verify skips" in capsys.readouterr().out

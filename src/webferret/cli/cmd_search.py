@@ -114,6 +114,11 @@ async def run(args: argparse.Namespace) -> int:
     from webferret.ferret import Ferret
 
     check_agent_view(args)
+    if args.verify is False and args.verify_timeout is not None:  # as --read without verifying is refused
+        from webferret.models import ErrorCode, FerretError
+
+        message = "--verify-timeout times the verification --no-verify skips: give one of them"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     extra: dict[str, Any] = {}
     if args.searxng_url:
         extra["searxng_url"] = args.searxng_url
