@@ -139,6 +139,24 @@ def test_a_pdf_lists_the_web_links_of_its_annotations() -> None:
     assert "Two" in page.content
 
 
+def test_a_pdf_link_whose_address_is_no_string_is_left_out() -> None:
+    """A damaged link whose /URI is a number or a name was read as a relative link ("5": .../5)."""
+    from pypdf.annotations import Link as LinkAnnotation
+    from pypdf.generic import NumberObject, TextStringObject
+
+    writer = PdfWriter(clone_from=io.BytesIO(make_pdf(["Links"])))
+    for url in ("https://example.org/one", "https://example.org/two", "https://example.org/three"):
+        writer.add_annotation(0, LinkAnnotation(rect=(0, 0, 9, 9), url=url))
+    annotations = writer.pages[0][NameObject("/Annots")]
+    annotations[0].get_object()["/A"][NameObject("/URI")] = NumberObject(5)
+    annotations[1].get_object()["/A"][NameObject("/URI")] = NameObject("/guide")
+    annotations[2].get_object()["/A"][NameObject("/URI")] = writer._add_object(TextStringObject("kept.html"))
+    out = io.BytesIO()
+    writer.write(out)
+    page = run(out.getvalue(), "https://ex.org/papers/notes.pdf", "application/pdf")
+    assert [link.url for link in page.links] == ["https://ex.org/papers/kept.html"]
+
+
 def damaged(body: bytes, *numbers: int) -> bytes:
     """`body` with pages `numbers` (from 1) drawing an inline image cut short, which pypdf cannot read."""
     writer = PdfWriter(clone_from=io.BytesIO(body))

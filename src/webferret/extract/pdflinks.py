@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pypdf.generic import ByteStringObject, TextStringObject
+
 from webferret.extract.links import MAX_LINK_URL, absolute
 from webferret.models import Link
 
@@ -35,7 +37,11 @@ def _link(annotation: Any, placed: list[Placed], base: str | None) -> Link | Non
         action = action.get_object() if action is not None else None
         if action is None or action.get("/S") != "/URI":
             return None
-        url = absolute(str(action.get("/URI") or ""), base)
+        uri = action.get("/URI")
+        uri = uri.get_object() if uri is not None else None
+        if not isinstance(uri, TextStringObject | ByteStringObject):  # a number or name is no address
+            return None
+        url = absolute(uri.decode("latin-1") if isinstance(uri, bytes) else str(uri), base)
     except Exception:  # a damaged annotation: pypdf raises many kinds
         return None
     if url is None or len(url) > MAX_LINK_URL:
