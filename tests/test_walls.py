@@ -42,6 +42,24 @@ async def test_the_next_page_of_a_walled_site_starts_past_its_wall(tmp_path: Pat
     assert not other_tier.ok and other_tier.error is not None
 
 
+async def test_a_wall_a_redirect_leads_to_is_the_site_it_stands_at(tmp_path: Path) -> None:
+    """A page of an open site redirected to a walled one: the open site was remembered as walled (its
+    next page skipped plain HTTP) and the walled one was not (its next page knocked on the wall)."""
+    settings = Settings(allow_hosts=["127.0.0.1"], home=tmp_path / "home")
+    with serve() as walled_site, serve() as open_site:
+        walled_site.fallback = walled
+        open_site.page("/moved", b"", 302, location=walled_site.base + "/a")
+        open_site.page("/own", ARTICLE)
+        async with Ferret(settings) as ferret:
+            first = await ferret.fetch(open_site.base + "/moved")
+            own = await ferret.fetch(open_site.base + "/own")
+            other = await ferret.fetch(walled_site.base + "/b")
+    assert first.ok and own.ok and other.ok, (first.error, own.error, other.error)
+    assert [hop["via"] for hop in own.meta["trail"]] == ["http"]
+    assert [hop["via"] for hop in other.meta["trail"]] == ["impersonate"]
+    assert other.meta["trail"][0]["skipped_tiers"] == ["http"]
+
+
 def trail(*hops: tuple[str, str]) -> list[dict[str, str]]:
     return [{"url": "https://x.org/", "via": via, "verdict": verdict} for via, verdict in hops]
 

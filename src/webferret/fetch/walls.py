@@ -3,8 +3,9 @@
 A site behind an anti-bot wall (Cloudflare, DataDome...) walls every page, so each page of a crawl or
 a batch climbed again: a plain request refused, then the impersonated one, before the tier that gets
 through. `auto` remembers, for `WALL_MEMORY` seconds, the tier that got past a wall at a site (its
-scheme, host and port, as the URL names them), and the site's next pages start there; their
-`meta.trail` names the tiers skipped (`skipped_tiers` on the first hop). A page of the site read by
+scheme, host and port, as the URL of the hop it stood at names them: a redirect may lead to another
+site's wall), and the site's next pages start there; their `meta.trail` names the tiers skipped
+(`skipped_tiers` on the first hop). A page of the site read by
 plain HTTP (one begun before the wall was found) makes it forgotten; a JavaScript shell is the page's
 own, and is not remembered. Once the time is up, the next page starts at `http` again, and learns.
 """
@@ -43,19 +44,21 @@ class Walls:
 
     def learn(self, url: str, trail: list[dict[str, Any]]) -> None:
         """Remember how the page at `url` was read: past a wall (a hop marked `blocked`, then a tier
-        that read it), or plainly (the site is forgotten: its wall is gone, or was one page's)."""
-        site = _site(url)
-        if not site or not trail:
+        that read it), or plainly (the site is forgotten: its wall is gone, or was one page's). The
+        wall is the site of the hop it stood at: a redirect's (`url` may lead to another site's wall)."""
+        if not trail:
             return
         tier = trail[-1].get("via")
-        walled = any(hop.get("verdict") == "blocked" for hop in trail)
-        if walled and tier in ("impersonate", "browser") and trail[-1].get("verdict") == "ok":
-            self._tiers.pop(site, None)  # put back last: the oldest goes first
-            self._tiers[site] = (tier, time.monotonic())
+        walls = [_site(hop.get("url") or url) for hop in trail if hop.get("verdict") == "blocked"]
+        if walls and tier in ("impersonate", "browser") and trail[-1].get("verdict") == "ok":
+            for site in filter(None, dict.fromkeys(walls)):
+                self._tiers.pop(site, None)  # put back last: the oldest goes first
+                self._tiers[site] = (tier, time.monotonic())
             while len(self._tiers) > SITES_REMEMBERED:
                 del self._tiers[next(iter(self._tiers))]
-        elif not walled and tier == "http":
-            self._tiers.pop(site, None)
+        elif not walls and tier == "http":
+            self._tiers.pop(_site(trail[-1].get("url") or url), None)
+            self._tiers.pop(_site(url), None)
 
 
 def _site(url: str) -> str:
