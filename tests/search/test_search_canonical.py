@@ -42,7 +42,7 @@ def test_an_international_host_is_one_key_in_either_spelling() -> None:
     assert {dedup_key(url) for url in spellings} == {"bücher.de/a"}
     assert canonical_url("https://xn--bcher-kva.de/a") == "https://bücher.de/a"
     dotted = "xn--" + "a\uff0eb".encode("punycode").decode()  # a full-width dot: not read as a dot
-    for kept in ("https://xn--/", "https://xn--zz.de/", f"https://{dotted}.de/"):
+    for kept in ("https://xn--/", "https://xn--zz.de/", f"https://{dotted}.de/", "https://xn--abc-.de/"):
         assert canonical_url(kept) == kept
 
 

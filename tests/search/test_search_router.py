@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from webferret.models import ErrorCode, FerretError, Hit
+from webferret.net.canonical import dedup_key
 from webferret.search.engines import wikipedia
 from webferret.search.engines._common import make_hit
 from webferret.search.pacing import Pacer
@@ -229,6 +230,17 @@ async def test_site_keeps_only_results_on_that_site(client: httpx.AsyncClient) -
     assert any("2 result(s) not on docs.rs" in warning for warning in outcome.warnings)
     bang = await router(client, engines).search("!w tokio", SearchOptions(engines=("duckduckgo",)))
     assert bang.hits == [] and bang.warnings
+
+
+async def test_a_site_in_punycode_keeps_its_results_in_either_spelling(client: httpx.AsyncClient) -> None:
+    """`--site xn--bcher-kva.de` is read as `bücher.de` (the merge's spelling): its results written in
+    Punycode, as engines give them, were all left out as not on the site."""
+    calls: list[EngineQuery] = []
+    urls = ("https://xn--bcher-kva.de/a", "https://shop.bücher.de/b", "https://other.de/c")
+    engines = [fake_engine("duckduckgo", answer(*urls), calls)]
+    for site in ("xn--bcher-kva.de", "bücher.de"):
+        outcome = await router(client, engines).search("x", SearchOptions(engines=("duckduckgo",), site=site))
+        assert {dedup_key(hit.url) for hit in outcome.hits} == {"bücher.de/a", "shop.bücher.de/b"}, site
 
 
 async def test_a_site_written_with_www_keeps_the_sites_results(client: httpx.AsyncClient) -> None:

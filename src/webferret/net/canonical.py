@@ -66,10 +66,14 @@ def canonical_host(hostname: str) -> str:
     """A host as the canonical URL writes it: lower case, no final dot, no `www.` before a domain
     (`www.github.com` is `github.com`; `www.com` stays), an international name in its own letters
     (`xn--bcher-kva.de` is `bücher.de`: engines and redirects give either)."""
-    host = hostname.lower().rstrip(".")
-    if "xn--" in host:
-        host = ".".join(_letters(label) for label in host.split("."))
+    host = in_letters(hostname.lower().rstrip("."))
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
+
+
+def in_letters(host: str) -> str:
+    """`host` with each label in Punycode (`xn--bcher-kva`) in its own letters (`bücher`), so a
+    name written either way is one host (`net.domains` matches domains so too)."""
+    return ".".join(_letters(label) for label in host.split(".")) if "xn--" in host else host
 
 
 def _letters(label: str) -> str:
@@ -80,10 +84,10 @@ def _letters(label: str) -> str:
         letters = label[4:].encode("ascii").decode("punycode").lower()
     except (UnicodeError, ValueError):
         return label
-    # only letters, digits, marks and hyphens: never a dot, slash or `@` that would change the URL
-    if letters and all(ch.isalnum() or ch == "-" or unicodedata.category(ch)[0] == "M" for ch in letters):
-        return letters
-    return label
+    # only letters, digits, marks and hyphens: never a dot, slash or `@` that would change the URL;
+    # and some not ASCII (`xn--abc-` is no name, though Punycode reads it `abc`)
+    named = all(ch.isalnum() or ch == "-" or unicodedata.category(ch)[0] == "M" for ch in letters)
+    return letters if letters and not letters.isascii() and named else label
 
 
 _ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)

@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from webferret.net.canonical import in_letters
+
 
 def _norm(domain: str) -> str:
-    return domain.strip().lower().lstrip("*").strip(".")
+    return in_letters(domain.strip().lower().lstrip("*").strip("."))
 
 
 def host_of(url: str) -> str:
@@ -42,7 +44,7 @@ class DomainFilter:
 
     def refusal(self, url: str) -> str | None:
         """Why `url` is refused (a sentence naming the setting), or None when it passes."""
-        host = host_of(url)
+        host = in_letters(host_of(url))  # `xn--bcher-kva.de` is `bücher.de`, however either is written
         for domain in self.blocked:
             if _covers(domain, host):
                 return f"{url} is on a blocked domain ({domain}, setting blocked_domains)"
