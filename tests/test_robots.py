@@ -205,3 +205,35 @@ async def test_a_slow_robots_txt_names_its_own_cap_not_the_pages_timeout(simweb:
         await fetcher.aclose()
     assert rules.verdict == "disallow_all" and "the most a robots.txt is given" in rules.reason
     assert "setting timeout" not in rules.reason
+
+
+@pytest.mark.parametrize("walls_every_client", [False, True])
+async def test_a_robots_txt_behind_the_sites_wall(walls_every_client: bool) -> None:
+    """A robots.txt behind the site's anti-bot wall was `blocked_by_site`, read as unreachable: every
+    page of the site disallowed (a crawl read its start page alone). It is asked for again as a
+    browser looks on the wire; a wall no tier gets past is its status's answer (403: allows all)."""
+    from test_ladder import WALL
+    from tiers_web import Hit, Reply, serve
+
+    from webferret.fetch.fetcher import Fetcher
+    from webferret.fetch.robots import fetcher_getter
+    from webferret.fetch.types import FetchOptions
+
+    def walled(hit: Hit) -> Reply:
+        if walls_every_client or "webferret" in hit.headers.get("user-agent", ""):
+            return 403, {"content-type": "text/html", "cf-mitigated": "challenge"}, WALL
+        return 200, {"content-type": "text/plain"}, b"User-agent: *\nDisallow: /private\n"
+
+    fetcher = Fetcher()
+    try:
+        with serve() as site:
+            site.routes["/robots.txt"] = walled
+            get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
+            rules = await load_rules(site.base, get)
+    finally:
+        await fetcher.aclose()
+    if walls_every_client:
+        assert rules.verdict == "allow_all" and "403" in rules.reason, rules
+    else:
+        assert rules.verdict == "rules" and not rules.allows(site.base + "/private/x", "webferret")
+        assert rules.allows(site.base + "/docs", "webferret")

@@ -201,13 +201,17 @@ class RobotsPolicy:
 
 
 def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
-    """A getter that reads robots.txt through webferret's fetcher (SSRF guard, caps, redirects)."""
+    """A getter that reads robots.txt through webferret's fetcher (SSRF guard, caps, redirects). A
+    robots.txt behind the site's anti-bot wall is asked for once more as a browser looks on the wire
+    (`impersonate`), as the site's pages are; still walled, the wall's status is its answer."""
 
-    async def get(url: str) -> tuple[int, bytes]:
+    async def get(url: str, opts: Any = options) -> tuple[int, bytes]:
         try:
-            raw = await fetcher.fetch(url, options, capped=False)  # no wait behind its host's pages
+            raw = await fetcher.fetch(url, opts, capped=False)  # no wait behind its host's pages
         except FerretError as exc:  # the fetcher raises for 4xx/5xx: here they are answers to classify
-            if exc.code in ANSWERED and exc.status is not None:
+            if exc.code == ErrorCode.BLOCKED_BY_SITE and opts.tier == "http":
+                return await get(url, opts.with_(tier="impersonate"))
+            if exc.code in (*ANSWERED, ErrorCode.BLOCKED_BY_SITE) and exc.status is not None:
                 return exc.status, b""
             if exc.code == ErrorCode.TIMEOUT:  # its own cap, not the pages' timeout the fetcher names
                 given = f"{options.timeout:g} s, the most a robots.txt is given (less with a shorter timeout)"
