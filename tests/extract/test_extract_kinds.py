@@ -354,3 +354,19 @@ def test_a_body_labelled_html_with_no_tag_keeps_its_lines(
         body, url="https://a.example/notes", content_type="text/html", options=ExtractOptions()
     )
     assert page.content == content and page.title == (title or page.title)
+
+
+def test_a_links_words_are_found_by_height_in_the_order_drawn() -> None:
+    """A link over two lines names its words top line first, as drawn (PDF heights rise upwards)."""
+    from webferret.extract.pdflinks import Runs
+
+    runs = Runs(
+        [
+            (72.0, 700.0, "the first"),
+            (300.0, 700.0, "beside"),
+            (72.0, 688.0, "line, then"),
+            (72.0, 10.0, "far"),
+        ]
+    )
+    assert runs.within([70.0, 686.0, 200.0, 712.0]) == "the first line, then"
+    assert runs.within([0.0, 0.0, 1.0]) == ""

@@ -7,6 +7,7 @@ place in the document itself (`/Dest`, `/GoTo`) is no outgoing link and is left 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from pypdf.generic import ByteStringObject, TextStringObject
@@ -23,13 +24,37 @@ def annotated_links(page: Any, placed: list[Placed], base: str | None) -> list[L
     passed over (the page's text is read whatever its annotations hold)."""
     try:
         annotations = page.get("/Annots") or []
-        found = [_link(annotation.get_object(), placed, base) for annotation in annotations]
+        if not annotations:
+            return []
+        runs = Runs(placed)
+        found = [_link(annotation.get_object(), runs, base) for annotation in annotations]
     except Exception:  # a damaged annotation list: whatever pypdf raises for it
         return []
     return [link for link in found if link is not None]
 
 
-def _link(annotation: Any, placed: list[Placed], base: str | None) -> Link | None:
+class Runs:
+    """A page's runs of text, found by height (a page of thousands of links and runs: each link
+    looks at the runs of its own lines, not at all of them)."""
+
+    def __init__(self, placed: list[Placed]) -> None:
+        self.placed = placed
+        self.order = sorted(range(len(placed)), key=lambda index: placed[index][1])
+        self.heights = [placed[index][1] for index in self.order]
+
+    def within(self, rect: list[float]) -> str:
+        """The text of the runs that start inside `rect` (x1, y1, x2, y2, in either order), in the
+        order they were drawn, a point of slack for a baseline drawn on its edge."""
+        if len(rect) != 4:
+            return ""
+        left, right = sorted(rect[0::2])
+        low, high = sorted(rect[1::2])
+        rows = self.order[bisect_left(self.heights, low - 1) : bisect_right(self.heights, high + 1)]
+        inside = sorted(index for index in rows if left - 1 <= self.placed[index][0] <= right + 1)
+        return " ".join(" ".join(self.placed[index][2] for index in inside).split())
+
+
+def _link(annotation: Any, runs: Runs, base: str | None) -> Link | None:
     try:
         if annotation.get("/Subtype") != "/Link":
             return None
@@ -50,18 +75,7 @@ def _link(annotation: Any, placed: list[Placed], base: str | None) -> Link | Non
         rect = [float(value.get_object()) for value in annotation.get("/Rect") or []]
     except Exception:  # a damaged rectangle: the link without its words
         rect = []
-    return Link(url=url, text=_drawn_within(rect, placed), in_main=True)
-
-
-def _drawn_within(rect: list[float], placed: list[Placed]) -> str:
-    """The text of the runs that start inside `rect` (x1, y1, x2, y2, in either order), a point of
-    slack for a baseline drawn on its edge."""
-    if len(rect) != 4:
-        return ""
-    left, right = sorted(rect[0::2])
-    low, high = sorted(rect[1::2])
-    inside = [text for x, y, text in placed if left - 1 <= x <= right + 1 and low - 1 <= y <= high + 1]
-    return " ".join(" ".join(inside).split())
+    return Link(url=url, text=runs.within(rect), in_main=True)
 
 
 def distinct(links: list[Link]) -> list[Link]:
