@@ -530,9 +530,10 @@ def test_the_largest_page_size_reads_a_document_as_one_page(
 
 def test_an_unknown_engine_in_the_settings_is_refused_at_start() -> None:
     """`WEBFERRET_ENGINES=bogus` started `api` and `mcp`, and every search then failed naming no setting."""
-    from webferret.search.engines import NAMES, registry
+    from webferret.search.engines import registry
+    from webferret.search.names import ENGINE_NAMES
 
-    assert set(NAMES) == set(registry())  # the names the setting is checked against are the engines'
+    assert set(ENGINE_NAMES) == set(registry())  # the names the setting is checked against are the engines'
     for bad in ({"engines": ["brave", "bogus"]}, {"engine_weights": {"brav": 2.0}}):
         with pytest.raises(ConfigError) as caught:
             load_settings(**bad)

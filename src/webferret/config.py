@@ -412,11 +412,13 @@ class Settings(BaseSettings):
         """Every name an engine's (a typo failed every search, naming no setting)."""
         if value == ["auto"]:
             return value
-        from webferret.search.engines import NAMES
+        from webferret.search.names import ENGINE_NAMES
 
-        unknown = [name for name in value if name not in ("auto", *NAMES)]
+        unknown = [name for name in value if name not in ("auto", *ENGINE_NAMES)]
         if unknown:
-            raise ValueError(f"unknown engine {unknown[0]!r}; known: {', '.join(['auto', *sorted(NAMES)])}")
+            raise ValueError(
+                f"unknown engine {unknown[0]!r}; known: {', '.join(['auto', *sorted(ENGINE_NAMES)])}"
+            )
         return value
 
     @field_validator("engine_weights", mode="before")
@@ -440,11 +442,11 @@ class Settings(BaseSettings):
     @field_validator("engine_weights")
     @classmethod
     def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
-        from webferret.search.engines import NAMES
+        from webferret.search.names import ENGINE_NAMES
 
         for name, weight in value.items():
-            if name and name not in NAMES:
-                raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(NAMES))}")
+            if name and name not in ENGINE_NAMES:
+                raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(ENGINE_NAMES))}")
             if not name or not 0 <= weight < math.inf:  # `not <=` also refuses NaN
                 raise ValueError(
                     f"each entry must be ENGINE=WEIGHT with a finite weight >= 0 (bad entry: {name!r})"

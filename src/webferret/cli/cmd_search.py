@@ -20,20 +20,8 @@ from webferret.cli.common import (
 )
 from webferret.cli.numbers import seconds, whole_number
 from webferret.limits import MAX_READ, MIN_PAGE_TOKENS
+from webferret.search.names import ENGINE_NAMES
 
-ENGINE_NAMES = (
-    "searxng",
-    "duckduckgo",
-    "brave",
-    "mojeek",
-    "bing",
-    "yahoo",
-    "google",
-    "yandex",
-    "wikipedia",
-    "github",
-    "reddit",
-)
 """for --help only (kept equal to `webferret.search.engines.registry()` by a test)"""
 TIME_RANGES = ("day", "week", "month", "year")
 """for --time (kept equal to `webferret.search.types.TIME_RANGES` by a test: importing it is too slow here)"""

@@ -8,21 +8,6 @@ GENERAL_CHAIN = ("duckduckgo", "brave", "mojeek", "wikipedia")
 """The zero-config `auto` chain when no SearXNG instance is configured."""
 
 BANGS = {"!gh": "github.com", "!w": "wikipedia.org", "!r": "reddit.com"}
-NAMES = (
-    "searxng",
-    "wikipedia",
-    "github",
-    "reddit",
-    "duckduckgo",
-    "brave",
-    "mojeek",
-    "bing",
-    "yahoo",
-    "google",
-    "yandex",
-)
-"""The names `registry()` gives, known without importing the engines (the `engines` setting is
-checked against them at start)."""
 
 
 def registry() -> dict[str, Engine]:
