@@ -232,9 +232,8 @@ async def crawl(
                 pages.append(entry)
                 await held.call(on_page, entry)
             reading = {}
-            if (
-                depth == 0
-            ):  # the sitemaps are read whether or not the start page could be, as a map reads them
+            # the sitemaps are read whether or not the start page could be, as a map reads them
+            if depth == 0:
                 landed = read[0].final_url or start
                 listed = None
                 if options.sitemap and options.depth and web_url(landed):
