@@ -20,11 +20,7 @@ def allow_host_entry(text: str) -> str:
     host = text.strip()
     if not host or any(char.isspace() for char in host):  # `--allow-host "$UNSET"`, two words
         raise ValueError(f"expected a host name or IP address (got {text!r})")
-    if "://" in host or "/" in host:
-        bare = host.split("://", 1)[-1].split("/", 1)[0]
-        raise ValueError(
-            f"expected a host name or IP address, not a URL or path (got {text!r}; write {bare!r})"
-        )
+    _no_url(text, host, "a host name or IP address")
     if "*" in host or "?" in host:
         raise ValueError(
             f"expected a host name or IP address, not a pattern (got {text!r}): each allowed host is "
@@ -44,9 +40,7 @@ def domain_entry(text: str) -> str:
     (`example.org`, `*.example.org`); else `ValueError` saying what to write. A URL, a path or a
     port is matched against no host: a blocked domain written so would block nothing."""
     domain = text.strip()
-    if "://" in domain or "/" in domain:
-        bare = domain.split("://", 1)[-1].split("/", 1)[0]
-        raise ValueError(f"expected a domain, not a URL or path (got {text!r}; write {bare!r})")
+    _no_url(text, domain, "a domain")
     if "@" in domain or any(char.isspace() for char in domain):
         raise ValueError(f"expected a domain such as example.org (got {text!r})")
     if domain.count(":") == 1:
@@ -55,6 +49,13 @@ def domain_entry(text: str) -> str:
             f"expected a domain without a port: it covers every port (got {text!r}; write {bare!r})"
         )
     return text
+
+
+def _no_url(text: str, entry: str, what: str) -> None:
+    """`ValueError` naming the host to write when `entry` (`text` stripped) is a URL or a path."""
+    if "://" in entry or "/" in entry:
+        bare = entry.split("://", 1)[-1].split("/", 1)[0]
+        raise ValueError(f"expected {what}, not a URL or path (got {text!r}; write {bare!r})")
 
 
 def no_proxy_entry(text: str) -> str:
