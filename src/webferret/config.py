@@ -442,6 +442,8 @@ class Settings(BaseSettings):
     @field_validator("engine_weights")
     @classmethod
     def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
+        if not value:  # (the default: no import at every start)
+            return value
         from webferret.search.names import ENGINE_NAMES
 
         for name, weight in value.items():

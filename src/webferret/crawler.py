@@ -166,7 +166,7 @@ async def crawl(
     sitemap_urls: int | None = None
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
     reading: dict[str, tuple[int, str | None]] = {}  # the level being read: URL -> depth, found on
-    arrived: dict[str, Page] = {}  # pages read, as each is finished (what a Ctrl-C still answers)
+    arrived: dict[str, Page] = {}  # its pages read, as each is finished (what a Ctrl-C still answers)
 
     def answer(listed: list[CrawledPage]) -> CrawlResult:
         return CrawlResult(
@@ -192,10 +192,14 @@ async def crawl(
                 skipped["budget"] += len(admitted)
                 break
             found_on = dict(admitted)
-            reading = {url: (depth, found) for url, found in admitted}
+            reading, arrived = {url: (depth, found) for url, found in admitted}, {}
 
             async def finished(
-                url: str, page: Page, depth: int = depth, found_on: dict[str, str | None] = found_on
+                url: str,
+                page: Page,
+                depth: int = depth,
+                found_on: dict[str, str | None] = found_on,
+                arrived: dict[str, Page] = arrived,
             ) -> None:
                 arrived[url] = page
                 if on_read is None or (depth and never_requested(page)):
@@ -231,7 +235,7 @@ async def crawl(
                 entry = _entry(url, page, depth, found_on[url], len(queued))
                 pages.append(entry)
                 await held.call(on_page, entry)
-            reading = {}
+            reading, arrived = {}, {}  # the level's pages are entries now: their text is let go
             # the sitemaps are read whether or not the start page could be, as a map reads them
             if depth == 0:
                 landed = read[0].final_url or start
