@@ -22,7 +22,6 @@ from webferret.cli.numbers import seconds, whole_number
 from webferret.limits import MAX_READ, MIN_PAGE_TOKENS
 from webferret.search.names import ENGINE_NAMES
 
-"""for --help only (kept equal to `webferret.search.engines.registry()` by a test)"""
 TIME_RANGES = ("day", "week", "month", "year")
 """for --time (kept equal to `webferret.search.types.TIME_RANGES` by a test: importing it is too slow here)"""
 DDGS_DISABLED = ("bing", "google", "yandex")
