@@ -540,3 +540,15 @@ def test_an_unknown_engine_in_the_settings_is_refused_at_start() -> None:
         assert "unknown engine 'b" in str(caught.value)
     good = load_settings(engines=["auto", "brave"], engine_weights={"brave": 2.0})
     assert good.engines == ["auto", "brave"]
+
+
+def test_a_config_file_an_editor_began_with_a_byte_order_mark_is_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from webferret.handoff import serve_setting
+
+    config = tmp_path / "config.toml"
+    config.write_bytes(b'\xef\xbb\xbftimeout = 5\nserve = "auto"\n')  # as Notepad saves "UTF-8 with BOM"
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    assert load_settings().timeout == 5
+    assert serve_setting({"WEBFERRET_CONFIG": str(config)}) == "auto"  # the quick look too (was "off")

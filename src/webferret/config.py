@@ -31,6 +31,7 @@ from webferret.limits import (
     MAX_URLS_SETTING,
     MIN_PAGE_TOKENS,
 )
+from webferret.tomlfile import read_toml
 
 MiB = 1024 * 1024
 
@@ -467,8 +468,15 @@ class Settings(BaseSettings):
         path = config_file()
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
         if path is not None:
-            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
+            sources.append(_TomlFile(settings_cls, toml_file=path))
         return tuple(sources)
+
+
+class _TomlFile(TomlConfigSettingsSource):
+    """The TOML settings file, read as `read_toml` reads it (a byte-order mark allowed)."""
+
+    def _read_file(self, file_path: Path) -> dict[str, Any]:  # type: ignore[override]  # a file's path only here
+        return read_toml(file_path)
 
 
 def load_settings(**overrides: Any) -> Settings:

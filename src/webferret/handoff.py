@@ -80,11 +80,10 @@ def serve_setting(env: Mapping[str, str]) -> str:
     )
     if not os.path.isfile(config):
         return "auto"
-    import tomllib
+    from webferret.tomlfile import read_toml
 
     try:
-        with open(config, "rb") as handle:
-            found = tomllib.load(handle).get("serve", "auto")
+        found = read_toml(config).get("serve", "auto")
     except (OSError, ValueError):
         return "off"  # the in-process run reports the broken file
     return found.strip() if isinstance(found, str) else "off"
