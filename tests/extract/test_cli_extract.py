@@ -255,3 +255,19 @@ def test_an_empty_file_name_is_a_usage_error(
     envelope = json.loads(out)
     assert code == 2 and envelope["error"]["code"] == "invalid_argument"
     assert "empty FILE name" in envelope["error"]["message"] and tmp_path.as_uri() not in out
+
+
+def test_a_pipe_given_as_a_file_is_named_as_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """`webferret extract <(curl ...)`: the page was `file:///proc/PID/fd/pipe%3A%5B24972%5D`."""
+    import os
+
+    reading, writing = os.pipe()
+    os.write(writing, ARTICLE.encode())
+    os.close(writing)
+    try:
+        code, out = run_cli(["extract", f"/dev/fd/{reading}", "--json"], capsys)
+    finally:
+        os.close(reading)
+    page = json.loads(out)["data"]["pages"][0]
+    assert code == 0 and page["title"] == "Ferrets at work"
+    assert page["url"] == f"file:///dev/fd/{reading}"

@@ -91,13 +91,16 @@ def _read_capped(stream: BinaryIO, most: int) -> bytes:
 
 def _source(name: str, url: str | None) -> tuple[str | None, str | None]:
     """The page URL (as reported) and the content type guessed from the file name. Standard input
-    has no URL of its own: without `--url` its page's `url` is None (shown as `stdin`)."""
+    has no URL of its own: without `--url` its page's `url` is None (shown as `stdin`). A file is named
+    by its resolved path; a pipe (`<(cmd)`, `/dev/fd/63`) by the name given, as resolved it is
+    `/proc/PID/fd/pipe:[N]`."""
     import mimetypes
 
     if name == "-":
         return url, None
     guessed, _ = mimetypes.guess_type(name)
-    return url or Path(name).resolve().as_uri(), guessed
+    path = Path(name)
+    return url or (path.resolve() if path.is_file() else path.absolute()).as_uri(), guessed
 
 
 async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
