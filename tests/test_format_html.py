@@ -1,6 +1,7 @@
 """`--format html`: the main content as clean HTML, links absolute, nothing active left."""
 
 import json
+from pathlib import Path
 
 import pytest
 from simweb import SimWeb
@@ -122,3 +123,15 @@ def test_inline_code_stays_in_its_paragraph(capsys: pytest.CaptureFixture[str], 
         and "<p>Use the <code>--fresh</code> flag to skip the store, and <code>--json</code>" in html
     )
     assert "<pre><code>webferret fetch URL --fresh</code></pre>" in html or "<pre>webferret fetch URL" in html
+
+
+def test_a_local_files_links_stay_relative(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`extract --format html` of a saved page: its links were made `file:` links, then dropped as
+    such (`<a>burrow guide</a>`); a `file:` link written in the page is still dropped."""
+    saved = tmp_path / "tunnels.html"
+    saved.write_text(PAGE, encoding="utf-8")
+    code = main(["extract", "--json", "--format", "html", str(saved)])
+    html = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
+    assert code == 0
+    assert '<a href="../guide/burrows.html">burrow guide</a>' in html
+    assert "<a>a local file</a>" in html and "file:" not in html

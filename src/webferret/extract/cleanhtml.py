@@ -111,7 +111,8 @@ def _one_block_a_line(root: html.HtmlElement) -> None:
 
 
 def clean_html(main: MainContent, base: str | None) -> str:
-    """The main content as clean HTML, links absolute against `base` (the page's URL or `<base>`)."""
+    """The main content as clean HTML, links absolute against `base` (the page's URL or `<base>`); a
+    local file's links stay relative (made `file:` links, `_web_links_only` would drop them)."""
     element = _as_html(main)
     if isinstance(element.tag, str) and element.tag.lower() in ("body", "html"):
         element.tag = "div"
@@ -119,7 +120,7 @@ def clean_html(main: MainContent, base: str | None) -> str:
     cleaned = _CLEANER.clean_html(fragment)
     _tidy(cleaned)
     _one_block_a_line(cleaned)
-    if base:
+    if base and not base.lower().startswith("file:"):
         cleaned.make_links_absolute(base, resolve_base_href=False, handle_failures="discard")
     _web_links_only(cleaned)
     return html.tostring(cleaned, encoding="unicode").strip() + "\n"
