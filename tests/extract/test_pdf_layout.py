@@ -13,7 +13,7 @@ from simweb import SimWeb
 from webferret.cli import main
 from webferret.extract.document import extract_document
 from webferret.extract.pdfhyphens import compounds_of, unbroken
-from webferret.extract.pdflayout import Line, collect, page_markdown
+from webferret.extract.pdflayout import Line, Run, collect, page_markdown
 from webferret.extract.types import ExtractOptions
 
 
@@ -89,20 +89,25 @@ def test_headings_by_size_and_paragraphs_by_gaps() -> None:
 
 
 def test_a_short_line_ending_a_sentence_ends_its_paragraph() -> None:
-    runs = [(700.0, 10.0, BODY), (688.0, 10.0, "and ends here."), (676.0, 10.0, BODY), (664.0, 10.0, BODY)]
-    assert page_markdown(runs, " ".join(text for _, _, text in runs)).split("\n\n") == [
+    runs = [
+        Run(700.0, 10.0, BODY),
+        Run(688.0, 10.0, "and ends here."),
+        Run(676.0, 10.0, BODY),
+        Run(664.0, 10.0, BODY),
+    ]
+    assert page_markdown(runs, " ".join(run.text for run in runs)).split("\n\n") == [
         f"{BODY} and ends here.",
         f"{BODY} {BODY}",
     ]
 
 
 def test_runs_at_one_height_are_one_line_and_runs_that_miss_text_keep_the_lines() -> None:
-    assert collect([(600.0, 10.0, "Weir"), (600.2, 10.0, "Count"), (582.0, 10.0, "Stanley")]) == [
+    assert collect([Run(600.0, 10.0, "Weir"), Run(600.2, 10.0, "Count"), Run(582.0, 10.0, "Stanley")]) == [
         Line(600.0, 10.0, "Weir Count"),
         Line(582.0, 10.0, "Stanley"),
     ]
     plain = "Weir Count\nStanley 1200\nPitlochry 5400"
-    assert page_markdown([(600.0, 10.0, "Weir Count")], plain) == plain
+    assert page_markdown([Run(600.0, 10.0, "Weir Count")], plain) == plain
 
 
 def test_runs_that_meet_without_a_gap_are_not_spaced_apart() -> None:
@@ -249,3 +254,70 @@ def test_a_list_item_whose_bullet_is_set_larger_is_no_heading(
     assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["content"].split("\n\n")[2:] == ["• Revenue up 12%", "• Costs flat\n"]
+
+
+def _cells(y: float, *cells: tuple[float, str], size: float = 11) -> str:
+    return " ".join(f"BT /F1 {size:g} Tf {x:g} {y:g} Td ({text}) Tj ET" for x, text in cells)
+
+
+def _pdf_text(content: str, format: str = "markdown") -> str:
+    return extract_document(
+        pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions(format=format)
+    ).content
+
+
+TABLE = [("Weir", "Height", "Count"), ("Pitlochry", "8 m", "5400"), ("Tongland", "29 m", "1200 a|b")]
+
+
+def test_a_table_is_a_gfm_table_and_its_rows_in_text() -> None:
+    """A table's cells drawn apart on each line were one paragraph: `Weir Height Count Pitlochry 8 m ...`."""
+    lead = _cells(740, (72, "The weirs counted this year, by river, as the board reported them."))
+    drawn = " ".join(
+        [lead, *(_cells(700 - 16 * n, *zip((72, 200, 300), row, strict=True)) for n, row in enumerate(TABLE))]
+    )
+    assert _pdf_text(drawn).split("\n\n")[1:] == [
+        "The weirs counted this year, by river, as the board reported them.",
+        "| Weir | Height | Count |\n|---|---|---|\n| Pitlochry | 8 m | 5400 |\n"
+        "| Tongland | 29 m | 1200 a\\|b |\n",
+    ]
+    assert _pdf_text(drawn, "text").split("\n\n")[1] == (
+        "Weir | Height | Count\nPitlochry | 8 m | 5400\nTongland | 29 m | 1200 a|b\n"
+    )
+
+
+def test_a_table_of_right_aligned_numbers_under_a_wider_header_is_a_table() -> None:
+    """Numbers set flush right start apart by the digits they lack, and a header is set otherwise (as
+    ReportLab's tables are): `Weir Fish counted Pitlochry 5400 Tongland 120 ...` was one paragraph."""
+    rows = [
+        _cells(700, (72, "Weir"), (338, "Fish counted")),  # flush right too, in its own width
+        _cells(684, (72, "Pitlochry"), (375.5, "5400")),  # Helvetica's digits are 0.556 wide: each
+        _cells(668, (72, "Tongland"), (381.7, "120")),  # number ends at 400
+        _cells(652, (72, "Cruachan"), (369.4, "12000")),
+    ]
+    assert _pdf_text(" ".join(rows)).split("\n\n")[1] == (
+        "| Weir | Fish counted |\n|---|---|\n| Pitlochry | 5400 |\n| Tongland | 120 |\n| Cruachan | 12000 |\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [((72, "Weir"), (200, "Count")), ((72, "Pitlochry"), (200, "5400"))],  # two lines line up by chance
+        [((72, "\\177"), (84, f"Item {n}")) for n in range(4)],  # a list
+        [((72, str(n)), (84, f"Point {n}")) for n in range(1, 5)],  # a list numbered without dots
+        [  # two columns of running text drawn line by line
+            ((72, "Ferrets are small animals that"), (320, "The second column tells of")),
+            ((72, "live in burrows under the old"), (320, "tunnels dug by the ferrets")),
+            ((72, "barn and keep their food there,"), (320, "over many long winters and")),
+            ((72, "and sleep most of the long day."), (320, "how deep the tunnels can go.")),
+        ],
+        [((72, "A line with"), (130, "one word"), (180, f"in bold, line {n}")) for n in range(1)]
+        + [
+            ((72, "then another"), (141, "bold word"), (199, "elsewhere")),
+            ((72, "and a third"), (120, "x"), (150, "y")),
+        ],
+    ],
+)
+def test_lines_that_only_look_like_rows_are_no_table(rows: list[tuple[tuple[float, str], ...]]) -> None:
+    drawn = " ".join(_cells(700 - 14 * n, *row) for n, row in enumerate(rows))
+    assert "|" not in _pdf_text(drawn)

@@ -17,9 +17,10 @@ from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.metadata import iso_date
 from webferret.extract.pdfhyphens import compounds_of, unbroken
-from webferret.extract.pdflayout import page_markdown
+from webferret.extract.pdflayout import Run, page_markdown
 from webferret.extract.pdflinks import Placed, annotated_links, distinct
 from webferret.extract.pdfrunning import without_running
+from webferret.extract.pdftables import table_text
 from webferret.extract.pdftitle import first_line_title, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -74,9 +75,9 @@ def _page_texts(
             ErrorCode.UNSUPPORTED_CONTENT,
             f"the PDF at {where} cannot be read: its list of pages is damaged ({_said(exc)})",
         ) from None
-    read: list[tuple[str, list[tuple[float, float, str]]]] = []
+    read: list[tuple[str, list[Run]]] = []
     for number, page in enumerate(pages, start=1):
-        runs: list[tuple[float, float, str]] = []
+        runs: list[Run] = []
         placed: list[Placed] = []
         try:
             text = page.extract_text(visitor_text=partial(_keep_run, runs, placed)) or ""
@@ -100,7 +101,7 @@ def _said(exc: Exception) -> str:
 
 
 def _keep_run(
-    runs: list[tuple[float, float, str]],
+    runs: list[Run],
     placed: list[Placed],
     text: str,
     cm: list[float],
@@ -108,20 +109,22 @@ def _keep_run(
     font: object,
     size: float,
 ) -> None:
-    """pypdf's `visitor_text`: a run of text with its height on the page and its font size as drawn
-    (`runs`), and where it starts on the page (`placed`: the words a link annotation holds)."""
+    """pypdf's `visitor_text`: a run of text with where it starts on the page and its font size as
+    drawn (`runs`), and again for the words a link annotation holds (`placed`)."""
     if text.strip():
-        y, shown = tm[5] * cm[3] + cm[5], text.translate(_LIGATURES)
-        runs.append((y, abs(size * tm[3] * cm[3]) or size, shown))
-        placed.append((tm[4] * cm[0] + cm[4], y, shown))
+        x, y, shown = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5], text.translate(_LIGATURES)
+        runs.append(Run(y, abs(size * tm[3] * cm[3]) or size, shown, x))
+        placed.append((x, y, shown))
 
 
 def _unmarked(markdown: str) -> str:
-    """A page's Markdown as plain text: its headings without their marks."""
-    return _HEADING_MARK.sub("", markdown)
+    """A page's Markdown as plain text: its headings without their marks, its tables' rows as their
+    cells between bars (as an HTML table's are in text)."""
+    return _HEADING_MARK.sub("", _TABLE.sub(lambda table: table_text(table.group()), markdown))
 
 
 _HEADING_MARK = re.compile(r"^#{1,6} ", re.M)
+_TABLE = re.compile(r"^\| .* \|\n\|(?:---\|)+(?:\n\| .* \|)+$", re.M)
 
 
 def _info(reader: PdfReader) -> dict[str, str | None]:

@@ -17,8 +17,10 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import NamedTuple
 
 from webferret.extract.pdfhyphens import keeps_hyphen
+from webferret.extract.pdftables import table_markdown, tables
 
 HEADING_SIZE = 1.15
 """A line set at least this many times the body text's size is a heading (if short)."""
@@ -41,6 +43,15 @@ _CLOSING = frozenset(",.;:!?)]}%’”»")
 _OPENING = frozenset("([{‘“«")
 
 
+class Run(NamedTuple):
+    """A run of text as pypdf reports it: its height and left edge on the page, its font size."""
+
+    y: float
+    size: float
+    text: str
+    x: float = 0.0
+
+
 @dataclass
 class Line:
     y: float
@@ -49,9 +60,11 @@ class Line:
     drawn: Counter[float] = field(default_factory=Counter, compare=False, repr=False)
     """How many letters each font size draws in the line: its size is the one that draws most (a
     bullet or a list's number set larger than its item's words makes no heading of the item)."""
+    cells: list[tuple[float, str]] = field(default_factory=list, compare=False, repr=False)
+    """Each run of the line with where it starts (a table's row has one a cell: `pdftables`)."""
 
 
-def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
+def collect(runs: list[Run]) -> list[Line]:
     """The lines of a page from its runs of text `(y, font size, text)` in drawing order: runs at one
     height (within half a font size) are one line, of the size that draws most of its letters, a
     space between runs, but not before a closing mark or after an opening one where pypdf saw no gap
@@ -59,7 +72,7 @@ def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
     `)` is `(Alder)`)."""
     lines: list[Line] = []
     spaced = True
-    for y, size, raw in runs:
+    for y, size, raw, x in runs:
         text = " ".join(raw.split())
         if not text:
             spaced = spaced or bool(raw)
@@ -71,8 +84,9 @@ def collect(runs: list[tuple[float, float, str]]) -> list[Line]:
             line.text += (" " if apart else "") + text
             line.drawn[size] += letters
             line.size = max(line.drawn, key=lambda drawn: (line.drawn[drawn], drawn))
+            line.cells.append((x, text))
         else:
-            lines.append(Line(y, size, text, Counter({size: letters})))
+            lines.append(Line(y, size, text, Counter({size: letters}), [(x, text)]))
         spaced = raw[-1:].isspace()
     return lines
 
@@ -83,9 +97,7 @@ def _touching(before: str, after: str) -> bool:
     return after[0] in _CLOSING or before[-1] in _OPENING
 
 
-def page_markdown(
-    runs: list[tuple[float, float, str]], plain: str, compounds: frozenset[str] = frozenset()
-) -> str:
+def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = frozenset()) -> str:
     """A page as Markdown (see the module); `plain` (pypdf's text of the page) when the runs do not
     hold its text. `compounds`: the document's hyphenated words (`pdfhyphens`), which a line's end
     does not make whole."""
@@ -106,7 +118,18 @@ def page_markdown(
     blocks: list[str] = []
     paragraph: list[str] = []
     previous: Line | None = None
-    for line in lines:
+    table_end = 0
+    found = tables(lines)
+    for at, line in enumerate(lines):
+        if at < table_end:  # a row of the table written
+            continue
+        rows = found.get(at, 0)
+        if rows:
+            if paragraph:
+                blocks.append(_joined(paragraph, compounds))
+            paragraph, previous, table_end = [], None, at + rows
+            blocks.append(table_markdown(lines[at:table_end]))
+            continue
         apart = previous is None or _new_paragraph(previous, line, spacing, full)
         if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):
             if paragraph:
