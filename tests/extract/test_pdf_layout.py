@@ -321,3 +321,28 @@ def test_a_table_of_right_aligned_numbers_under_a_wider_header_is_a_table() -> N
 def test_lines_that_only_look_like_rows_are_no_table(rows: list[tuple[tuple[float, str], ...]]) -> None:
     drawn = " ".join(_cells(700 - 14 * n, *row) for n, row in enumerate(rows))
     assert "|" not in _pdf_text(drawn)
+
+
+def test_a_list_numbered_without_dots_is_a_list() -> None:
+    """ReportLab draws a list item's number apart from its words: the items ran on in the paragraph
+    above (`... the rest. 1 Count the weirs 2 Weigh the fish`). A section's number is left as set,
+    and so is a number opening a sentence in a font of its own."""
+    drawn = " ".join(
+        [
+            _cells(720, (72, "2"), (90, "Methods"), size=16),
+            _cells(690, (72, "The board did three things this year, in this order, and then the rest.")),
+            _cells(676, (72, "1"), (90, "Count the weirs")),
+            _cells(662, (72, "2"), (90, "Weigh the fish at each")),
+            _cells(648, (90, "of the weirs counted")),
+            _cells(634, (72, "3"), (90, "Report to the board")),
+            _cells(600, (72, "12"), (86, "ferrets were seen near the weirs and counted with the fish.")),
+        ]
+    )
+    assert _pdf_text(drawn).split("\n\n")[1:] == [
+        "## 2 Methods",
+        "The board did three things this year, in this order, and then the rest.",
+        "1. Count the weirs",
+        "2. Weigh the fish at each of the weirs counted",
+        "3. Report to the board",
+        "12 ferrets were seen near the weirs and counted with the fish.\n",
+    ]

@@ -36,6 +36,7 @@ SHORT_LINE = 0.6
 _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
+_BARE_NUMBER = re.compile(r"\d{1,3}")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
 _LETTER = re.compile(r"\w")
 _GOES_ON = re.compile(r"(?:[,:&–—-]|\b(?:and|or|of|the|for|with|in|on|to|a|an|from|by))$")
@@ -109,6 +110,9 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     for line in lines:
         weights[line.size] += len(line.text)
     body = weights.most_common(1)[0][0]
+    for line in lines:
+        if not _heading(line, body):  # (a section's number, `2` `Methods`, stays as set)
+            _dot_bare_number(line)
     heading_sizes = sorted({line.size for line in lines if _heading(line, body)}, reverse=True)
     levels = {size: "#" * min(2 + rank, 4) for rank, size in enumerate(heading_sizes)}
     gaps = [a.y - b.y for a, b in pairwise(lines) if a.y > b.y and a.size == b.size == body]
@@ -145,6 +149,19 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     if paragraph:
         blocks.append(_joined(paragraph, compounds))
     return "\n\n".join(blocks)
+
+
+def _dot_bare_number(line: Line) -> None:
+    """A list item drawn as a number and, apart, its words (`1`, `First point`: ReportLab's lists) is
+    written as one (`1. First point`); a number that opens a sentence in a font of its own (`12`,
+    `ferrets were seen`) is left as it is."""
+    if (
+        len(line.cells) > 1
+        and _BARE_NUMBER.fullmatch(line.cells[0][1])
+        and not line.cells[1][1][:1].islower()
+    ):
+        number = line.cells[0][1]
+        line.text = f"{number}.{line.text[len(number) :]}"
 
 
 def _heading_goes_on(previous: Line, line: Line) -> bool:
