@@ -299,6 +299,19 @@ def test_a_table_of_right_aligned_numbers_under_a_wider_header_is_a_table() -> N
     )
 
 
+def test_a_table_may_leave_cells_empty() -> None:
+    """A row's runs go to the columns they fall in (`Seeds 7` was a row of two cells, and no table)."""
+    rows = [
+        _cells(700, (72, "Item"), (200, "Spring"), (300, "Autumn")),
+        _cells(684, (72, "Nuts"), (200, "3")),
+        _cells(668, (72, "Seeds"), (300, "7")),
+        _cells(652, (72, "Eggs"), (200, "1"), (300, "2")),
+    ]
+    assert _pdf_text(" ".join(rows)).split("\n\n")[1] == (
+        "| Item | Spring | Autumn |\n|---|---|---|\n| Nuts | 3 |  |\n| Seeds |  | 7 |\n| Eggs | 1 | 2 |\n"
+    )
+
+
 @pytest.mark.parametrize(
     "rows",
     [

@@ -127,12 +127,12 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     for at, line in enumerate(lines):
         if at < table_end:  # a row of the table written
             continue
-        rows = found.get(at, 0)
+        rows = found.get(at)
         if rows:
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
-            paragraph, previous, table_end = [], None, at + rows
-            blocks.append(table_markdown(lines[at:table_end]))
+            paragraph, previous, table_end = [], None, at + len(rows)
+            blocks.append(table_markdown(rows))
             continue
         apart = previous is None or _new_paragraph(previous, line, spacing, full)
         if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):

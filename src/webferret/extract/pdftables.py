@@ -9,7 +9,8 @@ cell, a header often set otherwise, lies over them. Not a table: columns of runn
 side (a page of two columns drawn line by line, lines numbered in the margin), whose cells are long
 or go on from the line above in lower case; a list, whose marks (bullets, numbers with or without a
 dot) are the first of two columns; lines broken by a word in another font, whose runs start wherever
-their words do. A table is written as a GFM table, its first row the header.
+their words do. A row below the first may leave cells empty: its runs go to the columns they fall
+in. A table is written as a GFM table, its first row the header.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from webferret.extract.markdown import gfm_cell, gfm_table
@@ -40,88 +43,118 @@ _ESCAPED = re.compile(r"\\([\\|])")
 _MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]?|\(?[a-z][.)])")
 
 
-def tables(lines: Sequence[Line]) -> dict[int, int]:
-    """The tables among `lines` (see the module): where each starts, and how many rows it has."""
-    found: dict[int, int] = {}
+@dataclass(frozen=True)
+class Cell:
+    left: float
+    right: float
+    """Where its text ends, as a guess (`_width`)."""
+    text: str
+
+
+Row = list[Cell | None]
+"""A table's row: a cell for each column, None where it is empty."""
+
+
+def tables(lines: Sequence[Line]) -> dict[int, list[Row]]:
+    """The tables among `lines` (see the module): each by the line it starts at, as its rows."""
+    found: dict[int, list[Row]] = {}
     start = 0
     while start < len(lines):
-        end = _rows_end(lines, start)
-        rows = lines[start:end]
-        if len(rows) >= TABLE_ROWS and all(
-            _column_of_cells(rows, column) for column in range(len(rows[0].cells))
-        ):
-            found[start] = len(rows)
-        start = end if len(rows) >= TABLE_ROWS else start + 1  # (lines in columns of prose start none)
+        rows = _rows(lines, start)
+        if len(rows) >= TABLE_ROWS and all(_column_of_cells(rows, column) for column in range(len(rows[0]))):
+            found[start] = rows
+        start += len(rows) if len(rows) >= TABLE_ROWS else 1  # (lines in columns of prose start none)
     return found
 
 
-def _rows_end(lines: Sequence[Line], start: int) -> int:
-    """Where the lines from `start` on stop standing in columns under it (`start + 1`: they do not)."""
-    columns = len(lines[start].cells)
-    end = start + 1
-    if columns < 2:
-        return end
-    while (
-        end < len(lines) and _below(lines[end - 1], lines[end], columns) and _aligned(lines[start : end + 1])
-    ):
-        end += 1
-    return end
+def _rows(lines: Sequence[Line], start: int) -> list[Row]:
+    """The lines from `start` on that stand in columns under it, as rows (only it: they do not)."""
+    rows: list[Row] = [[_cell(x, text, lines[start].size) for x, text in lines[start].cells]]
+    if len(rows[0]) < 2:
+        return rows
+    for above, line in pairwise(lines[start:]):
+        if not 0 < above.y - line.y <= ROW_GAP * max(above.size, line.size):
+            break
+        row = _placed(line, rows)
+        if row is None or not _aligned([*rows, row], max(above.size, line.size)):
+            break
+        rows.append(row)
+    return rows
 
 
-def _below(above: Line, line: Line, columns: int) -> bool:
-    """Whether `line` may be the next row under `above`: as many cells, at most `ROW_GAP` lines below."""
-    return len(line.cells) == columns and 0 < above.y - line.y <= ROW_GAP * max(above.size, line.size)
+def _cell(x: float, text: str, size: float) -> Cell:
+    """A run as a cell: where it starts, and where it ends as a guess (pypdf does not say: a letter of
+    a text font is about half as wide as the font is large)."""
+    return Cell(x, x + LETTER_WIDTH * size * len(text), text)
 
 
-def _aligned(rows: Sequence[Line]) -> bool:
-    """Whether the rows' cells stand in columns: in each, the cells below the first row start, end or
-    are centred within `ALIGNED` font sizes of each other (their ends and centres as `_width` guesses
-    them), and the first row's cell (a header, often set otherwise) overlaps them; each column's
-    cells start left of all the next column's."""
-    head, *body = rows
-    size = max(row.size for row in rows)
-    for column in range(len(head.cells)):
-        spans = [_span(row, column) for row in body]
-        lefts, rights = [left for left, _ in spans], [right for _, right in spans]
-        centres = [(left + right) / 2 for left, right in spans]
-        if min(max(edges) - min(edges) for edges in (lefts, rights, centres)) > ALIGNED * size:
-            return False
-        left, right = _span(head, column)
-        if right <= min(lefts) or left >= max(rights):
-            return False
-    return all(
-        max(row.cells[column][0] for row in rows) < min(row.cells[column + 1][0] for row in rows)
-        for column in range(len(head.cells) - 1)
+def _placed(line: Line, rows: list[Row]) -> Row | None:
+    """`line`'s runs in the columns of `rows`: one each, or (two or more runs) each in the next column
+    it falls in (its span meets the column's cells'), the rest empty; None if they do not fit."""
+    cells = [_cell(x, text, line.size) for x, text in line.cells]
+    columns = len(rows[0])
+    if len(cells) == columns:
+        return list(cells)
+    if not 2 <= len(cells) < columns:
+        return None
+    row: Row = [None] * columns
+    column = 0
+    for cell in cells:
+        while column < columns and not _meets(cell, [above[column] for above in rows if above[column]]):
+            column += 1
+        if column == columns:
+            return None
+        row[column] = cell
+        column += 1
+    return row
+
+
+def _meets(cell: Cell, others: list[Cell]) -> bool:
+    return cell.left < max(other.right for other in others) and cell.right > min(
+        other.left for other in others
     )
 
 
-def _span(row: Line, column: int) -> tuple[float, float]:
-    x, text = row.cells[column]
-    return x, x + _width(text, row.size)
+def _aligned(rows: list[Row], size: float) -> bool:
+    """Whether the rows' cells stand in columns: in each, the cells below the first row start, end or
+    are centred within `ALIGNED` font sizes of each other, and the first row's cell (a header, often
+    set otherwise) overlaps them; each column's cells start left of all the next column's."""
+    head, *body = rows
+    starts: list[list[float]] = []  # where each column's cells start (its header's at least)
+    for column, top in enumerate(head):
+        cells = [cell for row in body if (cell := row[column])]
+        if cells:
+            spreads = (
+                _spread([cell.left for cell in cells]),
+                _spread([cell.right for cell in cells]),
+                _spread([(cell.left + cell.right) / 2 for cell in cells]),
+            )
+            if min(spreads) > ALIGNED * size or (top is not None and not _meets(top, cells)):
+                return False
+        starts.append([cell.left for row in rows if (cell := row[column])])
+    return all(max(before) < min(after) for before, after in pairwise(starts))
 
 
-def _width(text: str, size: float) -> float:
-    """How wide `text` is drawn, as a guess: pypdf does not say (a letter of a text font is about half
-    as wide as the font is large)."""
-    return LETTER_WIDTH * size * len(text)
+def _spread(edges: list[float]) -> float:
+    return max(edges) - min(edges)
 
 
-def _column_of_cells(rows: Sequence[Line], column: int) -> bool:
+def _column_of_cells(rows: list[Row], column: int) -> bool:
     """Whether a column holds a table's cells: short ones, not lines of running text (most of them
     going on from the one above in lower case), not a list's marks (the first of two columns all
     bullets or numbers)."""
-    cells = [row.cells[column][1] for row in rows]
-    length = statistics.median(len(cell) for cell in cells)
+    cells = [cell.text for row in rows if (cell := row[column])]
+    length = statistics.median(len(cell) for cell in cells) if cells else 0
     going_on = sum(cell[:1].islower() for cell in cells[1:]) > (len(cells) - 1) / 2
     if length > CELL_CHARS or (going_on and length > PROSE_CHARS):
         return False
-    listed = column == 0 and len(rows[0].cells) == 2  # a list's numbers may have no dot
+    listed = column == 0 and len(rows[0]) == 2  # a list's numbers may have no dot
     return not (listed and all(_MARK.fullmatch(cell) for cell in cells))
 
 
-def table_markdown(rows: Sequence[Line]) -> str:
+def table_markdown(rows: list[Row]) -> str:
     """The rows as a GFM table, the first the header."""
-    head, *body = [[gfm_cell(text) for _, text in row.cells] for row in rows]
+    head, *body = [[gfm_cell(cell.text) if cell else "" for cell in row] for row in rows]
     return gfm_table(head, body)
 
 
