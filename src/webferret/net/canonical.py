@@ -146,10 +146,8 @@ def dedup_key(url: str) -> str:
         return canonical
     if not parts.hostname or not parts.scheme:
         return canonical
-    host, path, query = _edition_host(parts.netloc), parts.path, parts.query
-    if host in _REDDIT_HOSTS:
-        host = "reddit.com"
-    elif host == "youtu.be" and path.count("/") == 1 and len(path) > 1:
+    host, path, query = edition_host(parts.netloc), parts.path, parts.query
+    if host == "youtu.be" and path.count("/") == 1 and len(path) > 1:
         host, path, query = "youtube.com", "/watch", _query(f"v={path[1:]}&{query}")
     if path.endswith("/amp") and len(path) > 4:
         path = path[:-4] or "/"
@@ -158,11 +156,16 @@ def dedup_key(url: str) -> str:
     return f"{host}{path}" + (f"?{query}" if query else "")
 
 
-def _edition_host(netloc: str) -> str:
-    """`netloc` without a label naming a mobile or AMP edition (`en.m.wikipedia.org`: `en.wikipedia.org`)."""
-    labels = netloc.split(".")
-    kept = [label for i, label in enumerate(labels) if not (label in _EDITION_LABELS and len(labels) - i > 2)]
-    return ".".join(kept)
+def edition_host(host: str) -> str:
+    """The host of the site `host` (canonical: `canonical_host`) is an edition of: without a label
+    naming a mobile or AMP edition (`en.m.wikipedia.org`: `en.wikipedia.org`), and old or new Reddit
+    as `reddit.com`. The merge key reads pages so, and a search's `--site` both the site and each
+    result's host."""
+    labels = host.split(".")
+    kept = ".".join(
+        label for i, label in enumerate(labels) if not (label in _EDITION_LABELS and len(labels) - i > 2)
+    )
+    return "reddit.com" if kept in _REDDIT_HOSTS else kept
 
 
 def _from_amp_cache(url: str) -> str:

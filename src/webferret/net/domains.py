@@ -24,7 +24,8 @@ def host_of(url: str) -> str:
         return ""
 
 
-def _covers(domain: str, host: str) -> bool:
+def covers(domain: str, host: str) -> bool:
+    """Is `host` the domain `domain` or one of its subdomains (both written alike: lower case)?"""
     return host == domain or host.endswith("." + domain)
 
 
@@ -46,9 +47,9 @@ class DomainFilter:
         """Why `url` is refused (a sentence naming the setting), or None when it passes."""
         host = in_letters(host_of(url))  # `xn--bcher-kva.de` is `bücher.de`, however either is written
         for domain in self.blocked:
-            if _covers(domain, host):
+            if covers(domain, host):
                 return f"{url} is on a blocked domain ({domain}, setting blocked_domains)"
-        if self.allowed and not any(_covers(domain, host) for domain in self.allowed):
+        if self.allowed and not any(covers(domain, host) for domain in self.allowed):
             return (
                 f"{url} is outside the allowed domains ({', '.join(self.allowed)}, setting allowed_domains)"
             )

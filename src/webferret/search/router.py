@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 
 from webferret.limits import MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
-from webferret.net.domains import DomainFilter, host_of
+from webferret.net.canonical import canonical_host, edition_host
+from webferret.net.domains import covers, host_of
 from webferret.remote_text import quoted
 from webferret.search.engines import BANGS, auto_chain
 from webferret.search.fusion import fuse
@@ -51,14 +52,22 @@ def query_text(query: str) -> tuple[str, str | None]:
 
 def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
     """The hits on `site` (its host or a subdomain; a URL or `host/path` counts by its host), and a
-    warning when engines that ignore the `site:` operator answered with other hosts."""
-    domain = host_of(site) if "://" in site else site.split("/", 1)[0]
-    only = DomainFilter.of([domain], [])
-    kept = [hit for hit in hits if only.refusal(hit.url) is None]
+    warning when engines that ignore the `site:` operator answered with other hosts. Both are read
+    as the site they are an edition of, as the merge reads them (`net.canonical.edition_host`): a
+    mobile or AMP host is its site's (`en.m.wikipedia.org` is on `en.wikipedia.org`, and the other
+    way round), old Reddit is Reddit."""
+    domain = site_domain(host_of(site) if "://" in site else site.split("/", 1)[0])
+    kept = [hit for hit in hits if covers(domain, site_domain(host_of(hit.url)))]
     if len(kept) == len(hits):
         return kept, []
     left = len(hits) - len(kept)
     return kept, [f"{left} result(s) not on {domain} left out (the site filter: site or a bang)"]
+
+
+def site_domain(host: str) -> str:
+    """`host` as a site filter compares it: canonical (`www.` dropped, an international name in its
+    own letters) and read as the site it is an edition of."""
+    return edition_host(canonical_host(host))
 
 
 def within(hits: list[Hit], time_range: str, now: datetime) -> tuple[list[Hit], list[str]]:

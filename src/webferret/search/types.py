@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from webferret.config import region
 from webferret.fetch.types import check_seconds
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
+from webferret.net.canonical import edition_host
 from webferret.net.hostspec import site_host
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ class SearchOptions:
                 raise FerretError(ErrorCode.INVALID_ARGUMENT, f"region {self.region!r}: {exc}") from None
         if self.site is not None:
             try:
-                object.__setattr__(self, "site", site_host(self.site))  # `https://x.org/a` is `x.org`
+                # `https://x.org/a` is `x.org`; `old.reddit.com` is `reddit.com`, an edition's site
+                object.__setattr__(self, "site", edition_host(site_host(self.site)))
             except ValueError as exc:
                 raise FerretError(ErrorCode.INVALID_ARGUMENT, f"site: {exc}") from None
 
