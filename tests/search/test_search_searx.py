@@ -13,7 +13,7 @@ import pytest
 from contract import fits_envelope
 from fences import fenced
 from search_harness import FakeWeb, SearxServer, free_port
-from simweb import SimWeb
+from simweb import Handler, SimWeb
 
 from webferret.cli import main
 from webferret.ferret import Ferret
@@ -229,3 +229,41 @@ def test_a_searxng_redirect_to_a_private_address_is_refused(
     message = json.loads(capsys.readouterr().out)["error"]["message"]
     assert "searxng: blocked_address: searxng redirected to http://127.0.0.2:" in message
     assert [path for path, _ in simweb.requests] == ["/s/search?q=ferret&format=json&pageno=1"]
+
+
+def _limiter(handler: Handler, web: SimWeb) -> None:
+    """A SearXNG whose limiter (`server.limiter`) is on: a request to /search whose headers are not a
+    browser's is a bot's, HTTP 429 (SearXNG's `botdetection.http_accept` and `http_accept_language`)."""
+    headers = handler.headers
+    browser = "text/html" in headers.get("Accept", "") and headers.get("Accept-Language", "").strip()
+    if not browser:
+        handler.reply(429, b"Too Many Requests", {"Content-Type": "text/plain"})
+        return
+    results = [{"url": "https://example.org/a", "title": "A", "content": "a", "engines": ["bing"]}]
+    body = json.dumps({"query": "ferret", "results": results, "unresponsive_engines": []}).encode()
+    handler.reply(200, body, {"Content-Type": "application/json"})
+
+
+def test_a_searxng_with_its_limiter_on_is_asked_as_it_answers(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SearXNG's limiter answers 429 to a /search request whose Accept names no text/html or that has
+    no Accept-Language: every search of such an instance failed as rate limited, the first one too."""
+    simweb.add("/limited/search", stream=_limiter)
+    argv = searx_search(simweb.url("/limited"), "--no-verify")
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert [hit["url"] for hit in data["results"]] == ["https://example.org/a"]
+    accept_language = simweb.requests[-1][1]["accept-language"]
+    assert accept_language == "*"  # no language: the instance keeps its own default
+
+
+def test_a_searxng_429_names_the_limiter(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    simweb.add("/busy/search", "Too Many Requests", status=429, headers={"Content-Type": "text/plain"})
+    argv = searx_search(simweb.url("/busy"), "--no-verify")
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
+    assert error["code"] == "rate_limited" and error["status"] == 429
+    assert "limiter" in error["message"] and "pass_ip" in error["message"]

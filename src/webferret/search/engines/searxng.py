@@ -49,7 +49,13 @@ def build_request(query: EngineQuery) -> RequestSpec:
         params["time_range"] = query.time_range  # the instance leaves out engines that cannot limit
     if query.region:
         params["language"] = language(query.region)
-    return RequestSpec(url=f"{base}/search", params=params, headers={"Accept": "application/json"})
+    return RequestSpec(url=f"{base}/search", params=params, headers=HEADERS)
+
+
+HEADERS = {"Accept": "application/json, text/html;q=0.9", "Accept-Language": "*"}
+"""What SearXNG's limiter (`server.limiter`) asks of a request to /search before it answers it, as a
+browser's: an Accept naming text/html and an Accept-Language (else HTTP 429, "bot detected"). `*`
+names no language, so the instance keeps its own default as it does without the header."""
 
 
 def language(region: str) -> str:
@@ -66,6 +72,17 @@ def check(response: EngineResponse) -> None:
             "the SearXNG instance refused format=json (HTTP 403): enable `json` in its settings.yml "
             "under `search.formats` (e.g. formats: [html, json])",
             status=403,
+        )
+    if response.status == 429:
+        retry = response.headers.get("retry-after", "")
+        raise FerretError(
+            ErrorCode.RATE_LIMITED,
+            "the SearXNG instance answered HTTP 429 Too Many Requests: its limiter (`server.limiter` in "
+            "settings.yml) took this machine for a bot or counted too many of its API requests; add "
+            "the machine's address to `botdetection.ip_lists.pass_ip` in the instance's limiter.toml, "
+            "or turn the limiter off for an instance of your own",
+            status=429,
+            retry_after=float(retry) if retry.isdigit() else None,
         )
     if response.status == 404:
         raise FerretError(
