@@ -151,3 +151,27 @@ def test_a_page_listed_again_takes_no_rank() -> None:
         ("https://b.org/", 2),
     ]
     assert fused[1].score == pytest.approx(1 / (RRF_K + 2), abs=1e-6)
+
+
+def test_a_page_is_listed_by_its_best_spelling() -> None:
+    """The first engine gave an AMP copy over http, a later one the page itself over https: the
+    page is listed at its own https address (as SearXNG lists a page found both ways at https), never
+    moved back to an edition or to http by a later sighting."""
+    fused = fuse(
+        [
+            (
+                "mojeek",
+                "mojeek",
+                [hit("http://amp.example.org/a", "mojeek"), hit("http://b.org/x", "mojeek")],
+            ),
+            ("brave", "brave", [hit("http://example.org/a/", "brave"), hit("https://m.b.org/x", "brave")]),
+            ("yahoo", "bing", [hit("https://example.org/a", "yahoo"), hit("http://b.org/x/amp", "yahoo")]),
+            ("reddit", "reddit", [hit("https://old.reddit.com/r/a/comments/1/t/", "reddit")]),
+            ("searxng", "searxng", [hit("https://www.reddit.com/r/a/comments/1/t", "searxng")]),
+        ]
+    )
+    assert [f.url for f in fused] == [
+        "https://example.org/a",
+        "http://b.org/x",
+        "https://www.reddit.com/r/a/comments/1/t",
+    ]

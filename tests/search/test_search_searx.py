@@ -267,3 +267,22 @@ def test_a_searxng_429_names_the_limiter(
     error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
     assert error["code"] == "rate_limited" and error["status"] == 429
     assert "limiter" in error["message"] and "pass_ip" in error["message"]
+
+
+def test_a_page_searxng_lists_twice_is_listed_at_its_own_https_address(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SearXNG merges a page only when its upstreams spell it alike: here one gave its AMP copy over
+    http, first, and another the page over https. The merge listed the AMP copy."""
+    results = [
+        {"url": "http://amp.example.org/story", "title": "Story", "engines": ["mojeek"]},
+        {"url": "https://example.org/story/", "title": "Story", "engines": ["bing"]},
+    ]
+    simweb.add(
+        "/twice/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"}
+    )
+    argv = searx_search(simweb.url("/twice"), "--no-verify")
+    assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert [hit["url"] for hit in data["results"]] == ["https://example.org/story/"]
+    assert data["results"][0]["extra"]["engines"] == ["bing", "mojeek"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from webferret.models import Hit, Source
-from webferret.net.canonical import dedup_key
+from webferret.net.canonical import canonical_url, dedup_key
 
 RRF_K = 60
 CONSENSUS_BONUS = 0.1
@@ -50,10 +50,22 @@ def rrf_score(group_ranks: Mapping[str, int], weights: Mapping[str, float], k: i
     return base * (1.0 + CONSENSUS_BONUS * max(0, len(group_ranks) - 1))
 
 
+def spelling_rank(url: str) -> tuple[bool, bool]:
+    """How well `url` names its page, of the spellings the merge reads as one: the page's own
+    address first (not a mobile or AMP edition's, nor old Reddit's: the merge key reads nothing away
+    from it), then https before http, as SearXNG lists a page an engine found both ways."""
+    canonical = canonical_url(url)
+    own = canonical.partition("://")[2] == dedup_key(url)
+    return own, canonical.startswith("https://")
+
+
 def _absorb(merged: _Merged, hit: Hit) -> None:
-    """Fill fields the first sighting lacked (a title, a snippet, a date) from a later one."""
+    """Fill fields the first sighting lacked (a title, a snippet, a date) from a later one, and
+    list the page by the later one's URL when that spells it better (`spelling_rank`)."""
     current = merged.hit
-    update = {}
+    update: dict[str, object] = {}
+    if spelling_rank(hit.url) > spelling_rank(current.url):
+        update["url"] = hit.url
     if not current.title and hit.title:
         update["title"] = hit.title
     if not current.snippet and hit.snippet:
