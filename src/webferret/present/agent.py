@@ -125,6 +125,11 @@ def render_search(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     head += f" · engines: {engines}" if engines else ""
     lines = [fence.directive(), "", head]
     lines.extend(
+        f"engine failed: {safe_message(failure, fence.nonce)}"
+        for failure in map(_engine_failure, data.get("engines") or [])
+        if failure
+    )
+    lines.extend(
         f"warning: {safe_message(str(warning), fence.nonce)}" for warning in data.get("warnings") or []
     )
     body: list[str] = []
@@ -137,6 +142,16 @@ def render_search(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     if remembered:
         lines.extend(["", f"Search again with {SEARCH_FRESH[style]} to ask the remembered ones again."])
     return "\n".join(lines)
+
+
+def _engine_failure(report: JSON) -> str | None:
+    """`name: code: why` of an engine that failed beside others that answered (as the human view
+    lists it: a rate limit to wait out, a setting to change), else None."""
+    error = report.get("error")
+    if report.get("ok") or not isinstance(error, dict):
+        return None
+    name = str(report.get("name"))
+    return f"{name}: {error.get('code')}: {str(error.get('message') or '').removeprefix(name + ': ')}"
 
 
 SEARCH_FRESH = {"mcp": "fresh=true", "cli": "--fresh"}
