@@ -410,7 +410,8 @@ class Settings(BaseSettings):
     @field_validator("engines")
     @classmethod
     def _check_engines(cls, value: list[str]) -> list[str]:
-        """Every name an engine's (a typo failed every search, naming no setting)."""
+        """Every name an engine's (a typo failed every search, naming no setting), in any case."""
+        value = [name.lower() for name in value]
         if value == ["auto"]:
             return value
         from webferret.search.names import ENGINE_NAMES

@@ -18,6 +18,7 @@ from simweb import Handler, SimWeb
 from webferret.cli import main
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode
+from webferret.search.types import SearchOptions
 
 
 def ferret(tmp_path: Path, searx: SearxServer) -> Ferret:
@@ -286,3 +287,19 @@ def test_a_page_searxng_lists_twice_is_listed_at_its_own_https_address(
     data = json.loads(capsys.readouterr().out)["data"]
     assert [hit["url"] for hit in data["results"]] == ["https://example.org/story/"]
     assert data["results"][0]["extra"]["engines"] == ["bing", "mojeek"]
+
+
+async def test_engine_names_are_read_in_any_case(tmp_path: Path, simweb: SimWeb) -> None:
+    """`--engines SearXNG` worked on the command line, which lowers it; the MCP tool's `engines`
+    (a model writes `["SearXNG"]`), the library's options and the setting refused the name."""
+    results = [{"url": "https://example.org/a", "title": "A", "engines": ["bing"]}]
+    simweb.add(
+        "/cased/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"}
+    )
+    async with Ferret(
+        home=tmp_path, searxng_url=simweb.url("/cased"), engine_min_interval=0, engines="SearXNG"
+    ) as f:
+        for options in (SearchOptions(engines=("SearXNG",), verify=False), f.search_options(verify=False)):
+            result = await f.search("ferret", options.with_(searxng_url=simweb.url("/cased")))
+            assert [report.name for report in result.engines] == ["searxng"]
+            assert [hit.url for hit in result.results] == ["https://example.org/a"]

@@ -56,6 +56,9 @@ class SearchOptions:
     admit: Callable[[str], Awaitable[ErrorInfo | None]] | None = None
 
     def __post_init__(self) -> None:
+        # `DuckDuckGo` is `duckduckgo`, as the CLI reads `--engines` (a model writes names so)
+        names = tuple(name.strip().lower() if isinstance(name, str) else name for name in self.engines)
+        object.__setattr__(self, "engines", names)
         for name in ("engine_timeout", "verify_timeout"):
             check_seconds(name, getattr(self, name))
         if self.time_range is not None and self.time_range not in TIME_RANGES:
