@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
@@ -22,6 +23,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+
+from webferret.search.types import Engine, EngineQuery, RequestSpec
 
 SEARX_RUN = Path("/usr/bin/searx-run")
 SEARX_SHARE = Path("/usr/share/python3-searx")
@@ -249,6 +252,19 @@ class SearxServer:
                 self.process.kill()
                 self.process.wait(timeout=5)
         self.process = None
+
+
+def local(engine: Engine, url: str, asked: list[EngineQuery] | None = None) -> Engine:
+    """The same engine with its request sent to `url` (everything else unchanged); each query it
+    is asked is kept in `asked` when given."""
+    build = engine.build_request
+
+    def build_local(query: EngineQuery) -> RequestSpec:
+        if asked is not None:
+            asked.append(query)
+        return dataclasses.replace(build(query), url=url)
+
+    return dataclasses.replace(engine, build_request=build_local)
 
 
 def searx_available() -> bool:

@@ -1,30 +1,20 @@
 """The ddgs adapter's live path (ddgs payload, its primp client, status and captcha policy, ddgs
-extraction) run against captured pages served on 127.0.0.1 instead of the real engines."""
+extraction), and Reddit's block policy, run against captured pages served on 127.0.0.1 instead of the
+real engines."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import httpx
 import pytest
-from search_harness import FakeWeb
+from search_harness import FakeWeb, local
 from simweb import SimWeb
 
 from webferret.models import ErrorCode, FerretError
 from webferret.search.engines import ddgs_text
 from webferret.search.runner import EngineRunner
-from webferret.search.types import Engine, EngineQuery
-
-
-def local(engine: Engine, url: str) -> Engine:
-    """The same engine with its request sent to `url` (everything else unchanged)."""
-    build = engine.build_request
-
-    def build_local(query: EngineQuery) -> object:
-        return dataclasses.replace(build(query), url=url)
-
-    return dataclasses.replace(engine, build_request=build_local)  # type: ignore[arg-type]
+from webferret.search.types import EngineQuery
 
 
 @pytest.fixture
@@ -96,3 +86,32 @@ async def test_a_rate_limit_keeps_its_retry_after(simweb: SimWeb, runner: Engine
     with pytest.raises(FerretError) as caught:
         await runner.run(engine, EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 120
+
+
+async def test_a_result_naming_a_captcha_widget_is_no_captcha_page(
+    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+) -> None:
+    """A snippet about reCAPTCHA says `g-recaptcha`: the results page was read as a captcha, the
+    engine rested five minutes, and a search about captchas never got DuckDuckGo's answer."""
+    body = (engine_fixtures / "duckduckgo/html_rust-programming_2026-04-14.html").read_text()
+    snippet = body.index(">", body.index("result__snippet")) + 1
+    body = body[:snippet] + "Add a div with class g-recaptcha and your site key. " + body[snippet:]
+    fake_web.server.canned["/ddg/recaptcha"] = (200, body, "text/html; charset=utf-8")
+    engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/recaptcha")
+    answer = await runner.run(engine, EngineQuery(text="g-recaptcha div"), timeout=10)
+    assert len(answer.hits) == 10 and "g-recaptcha" in answer.hits[0].snippet
+
+
+async def test_a_reddit_result_saying_too_many_requests_is_no_rate_limit(
+    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+) -> None:
+    """A thread titled "429 Too Many Requests" among the results was read as Reddit's own refusal."""
+    from webferret.search.engines import reddit
+
+    body = (engine_fixtures / "reddit/old_reddit_search_best-crm-for-startups.html").read_text()
+    title = body.index(">", body.index("search-title")) + 1
+    body = body[:title] + "Getting 429 Too Many Requests, how do you back off? " + body[title:]
+    fake_web.server.canned["/reddit/too-many"] = (200, body, "text/html; charset=utf-8")
+    engine = local(reddit.ENGINE, f"{fake_web.base}/reddit/too-many")
+    answer = await runner.run(engine, EngineQuery(text="429 too many requests"), timeout=10)
+    assert len(answer.hits) == 22

@@ -3,29 +3,17 @@ old Reddit, is its site's. The real engines answer captured pages from 127.0.0.1
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
-from search_harness import FakeWeb
+from search_harness import FakeWeb, local
 
 from webferret.search.engines import reddit, wikipedia
 from webferret.search.router import Router
 from webferret.search.runner import EngineRunner
-from webferret.search.types import Engine, EngineQuery, SearchOptions
-
-
-def local(engine: Engine, url: str, asked: list[EngineQuery]) -> Engine:
-    """The same engine with its request sent to `url`; each query it is asked kept in `asked`."""
-    build = engine.build_request
-
-    def build_local(query: EngineQuery) -> object:
-        asked.append(query)
-        return dataclasses.replace(build(query), url=url)
-
-    return dataclasses.replace(engine, build_request=build_local)  # type: ignore[arg-type]
+from webferret.search.types import EngineQuery, SearchOptions
 
 
 @pytest.fixture

@@ -112,7 +112,18 @@ JS_SHELL = "nrj("
 serves the HTML endpoint when it does not take the request's User-Agent. It has no result markup."""
 
 
-def check(response: EngineResponse) -> None:
+def lists_results(name: str, body: str) -> bool:
+    """Does `body` hold results, as backend `name`'s extraction reads it?"""
+    try:
+        return bool(parse_response(name, body))
+    except Exception:  # a page ddgs cannot read holds none
+        return False
+
+
+def check(response: EngineResponse, name: str | None = None) -> None:
+    """Refuse a JavaScript results page, a rate limit's status, and a captcha page. With the backend's
+    `name`, a page its extraction reads results from is no captcha page, whatever its text: a
+    result's snippet may name a captcha widget (`g-recaptcha`, `h-captcha`)."""
     head = response.text[:200_000]
     if JS_SHELL in head:
         raise FerretError(
@@ -121,6 +132,8 @@ def check(response: EngineResponse) -> None:
             "results (it did not take the request's User-Agent)",
         )
     mark = next((mark for mark in BLOCK_MARKS if mark in head), None)
+    if mark and name is not None and lists_results(name, response.text):
+        mark = None
     if response.status in RATE_LIMIT_STATUSES or mark:
         why = f"a captcha page ({mark})" if mark else f"HTTP {response.status}"
         retry = response.headers.get("retry-after")
@@ -177,6 +190,6 @@ def make_engine(name: str) -> Engine:
         parse_response=lambda body, query: parse_response(name, body),
         categories=("general",),
         send=send,
-        check=check,
+        check=lambda response: check(response, name),
         time_ranges=name in TIME_LIMITED,
     )

@@ -24,8 +24,9 @@ def build_request(query: EngineQuery) -> RequestSpec:
 
 def check(response: EngineResponse) -> None:
     lowered = response.text[:20000].lower()
-    wall = "search-result" not in response.text and any(mark in lowered for mark in _WALL_MARKS)
-    if response.status in (403, 429) or wall or any(mark in lowered for mark in _BLOCK_MARKS):
+    marks = (*_WALL_MARKS, *_BLOCK_MARKS)  # a results page is none: its titles may say "too many requests"
+    refused = "search-result" not in response.text and any(mark in lowered for mark in marks)
+    if response.status in (403, 429) or refused:
         raise FerretError(
             ErrorCode.RATE_LIMITED,
             f"Reddit refused the anonymous search (HTTP {response.status}); try again later",
