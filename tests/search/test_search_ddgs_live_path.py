@@ -1,9 +1,10 @@
 """The ddgs adapter's live path (ddgs payload, its primp client, status and captcha policy, ddgs
-extraction), and Reddit's block policy, run against captured pages served on 127.0.0.1 instead of the
-real engines."""
+extraction), and Reddit's and GitHub's status policies, run against captured pages served on
+127.0.0.1 instead of the real engines."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -115,3 +116,36 @@ async def test_a_reddit_result_saying_too_many_requests_is_no_rate_limit(
     engine = local(reddit.ENGINE, f"{fake_web.base}/reddit/too-many")
     answer = await runner.run(engine, EngineQuery(text="429 too many requests"), timeout=10)
     assert len(answer.hits) == 22
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (
+            422,
+            {
+                "message": "Validation Failed",
+                "errors": [{"message": "The search is longer than 256 characters."}],
+            },
+            '(HTTP 422): "Validation Failed"; "The search is longer than 256 characters."',
+        ),
+        (
+            401,
+            {"message": "Bad credentials"},
+            '(HTTP 401): "Bad credentials" (the token: setting github_token',
+        ),
+    ],
+)
+async def test_github_says_why_it_refused_a_search(
+    fake_web: FakeWeb, runner: EngineRunner, status: int, body: dict[str, object], said: str
+) -> None:
+    """GitHub's error answers say why (a query over its 256 characters, a stale GITHUB_TOKEN); the
+    engine's error said only `github answered HTTP 422`."""
+    from webferret.search.engines import github
+
+    fake_web.server.canned[f"/github/{status}"] = (status, json.dumps(body), "application/json")
+    engine = local(github.ENGINE, f"{fake_web.base}/github/{status}")
+    with pytest.raises(FerretError) as caught:
+        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.ENGINE_ERROR and caught.value.status == status
+    assert said in caught.value.message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +37,27 @@ def check(response: EngineResponse) -> None:
             status=response.status,
             retry_after=float(reset) if reset and reset.isdigit() else None,
         )
+    if response.status >= 400 and (said := _said(response.text)):
+        token = " (the token: setting github_token, env GITHUB_TOKEN)" if response.status == 401 else ""
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR,
+            f"GitHub refused the search (HTTP {response.status}): {said}{token}",
+            status=response.status,
+        )
+
+
+def _said(body: str) -> str | None:
+    """What GitHub's error answer says (`message`, then each of its `errors[].message`: a 422's
+    "Validation Failed" is followed by why, such as a query longer than 256 characters), quoted."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not data.get("message"):
+        return None
+    errors = data.get("errors") if isinstance(data.get("errors"), list) else []
+    reasons = [error["message"] for error in errors if isinstance(error, dict) and error.get("message")]
+    return "; ".join(quoted(part, 160) for part in [data["message"], *reasons][:4])
 
 
 def _hit(item: dict[str, Any], rank: int) -> Hit:
