@@ -175,3 +175,10 @@ def test_a_page_is_listed_by_its_best_spelling() -> None:
         "http://b.org/x",
         "https://www.reddit.com/r/a/comments/1/t",
     ]
+
+
+def test_a_page_is_listed_without_its_tracking_parameters() -> None:
+    """An engine's `?utm_source=...&id=7&fbclid=...` cost an agent tokens and named a page no
+    better: the page is listed as `?id=7` (its other parameters kept as written)."""
+    fused = fuse([("brave", "brave", [hit("https://a.org/p?utm_source=brave&id=7&fbclid=XyZ#top", "brave")])])
+    assert fused[0].url == "https://a.org/p?id=7#top"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from webferret.models import Hit, Source
-from webferret.net.canonical import canonical_url, dedup_key
+from webferret.net.canonical import canonical_url, dedup_key, strip_tracking
 
 RRF_K = 60
 CONSENSUS_BONUS = 0.1
@@ -90,9 +90,11 @@ def fuse(
     """Fuse per-engine answers `(engine name, engine group, hits in rank order)` into one ranking.
 
     Ties keep the order of first sighting (engine order, then rank), so the output is deterministic.
-    A hit whose URL is not a web address (`javascript:`, `ftp:`, a bare word) is left out: no engine
-    ranks such a result on purpose, and nothing can read it. An engine's ranks count the pages kept:
-    neither a hit left out nor a page it lists again moves the ones after it down.
+    A page is listed without its tracking parameters (`utm_*`, `fbclid`: `net.canonical`), as
+    SearXNG's tracker remover lists it. A hit whose URL is not a web address (`javascript:`, `ftp:`,
+    a bare word) is left out: no engine ranks such a result on purpose, and nothing can read it. An
+    engine's ranks count the pages kept: neither a hit left out nor a page it lists again moves the
+    ones after it down.
     """
     weights = weights or {}
     merged: dict[str, _Merged] = {}
@@ -116,7 +118,11 @@ def fuse(
                 entry.weights[name] = max(weight, entry.weights.get(name, 0.0))
     fused = [
         entry.hit.model_copy(
-            update={"sources": entry.sources, "score": round(rrf_score(entry.group_ranks, entry.weights), 6)}
+            update={
+                "url": strip_tracking(entry.hit.url),  # listed, read and stored without `utm_*` & co
+                "sources": entry.sources,
+                "score": round(rrf_score(entry.group_ranks, entry.weights), 6),
+            }
         )
         for entry in merged.values()
     ]
