@@ -40,7 +40,7 @@ def test_toml_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_engine_weights_from_env_and_toml(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("WEBFERRET_ENGINE_WEIGHTS", "wikipedia=2, reddit=0.5")
+    monkeypatch.setenv("WEBFERRET_ENGINE_WEIGHTS", "Wikipedia=2, reddit=0.5")  # any case, as `engines`
     assert load_settings().engine_weights == {"wikipedia": 2.0, "reddit": 0.5}
     monkeypatch.delenv("WEBFERRET_ENGINE_WEIGHTS")
     config = tmp_path / "config.toml"

@@ -444,9 +444,12 @@ class Settings(BaseSettings):
     @field_validator("engine_weights")
     @classmethod
     def _check_weights(cls, value: dict[str, float]) -> dict[str, float]:
+        """Every name an engine's, in any case (as `engines` reads them), with a finite weight >= 0."""
         if not value:  # (the default: no import at every start)
             return value
         from webferret.search.names import ENGINE_NAMES
+
+        value = {name.lower(): weight for name, weight in value.items()}
 
         for name, weight in value.items():
             if name and name not in ENGINE_NAMES:
