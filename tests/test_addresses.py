@@ -47,6 +47,9 @@ REFUSED = [
     ("::ffff:169.254.169.254", "link-local"),
     ("::127.0.0.1", "IPv4-compatible"),
     ("::8.8.8.8", "IPv4-compatible"),
+    ("::ffff:0:127.0.0.1", "IPv4-translated"),  # SIIT: Python calls it global
+    ("::ffff:0:a00:1", "IPv4-translated"),
+    ("::1:0:0:1", "reserved"),
     ("2002:7f00:1::1", "6to4 of 127.0.0.1 (loopback)"),
     ("2002:a9fe:a9fe::", "6to4 of 169.254.169.254 (link-local)"),
     ("2002:c0a8:0101::1", "6to4 of 192.168.1.1 (private)"),

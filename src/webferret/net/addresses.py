@@ -2,8 +2,9 @@
 
 `classify_address(ip)` names why an address is refused ("loopback", "private", "link-local", ...)
 or answers None for a public one. IPv6 forms that embed an IPv4 address (IPv4-mapped, 6to4,
-NAT64 well-known prefix) are judged by the address they embed; Teredo and the other
-IETF-assigned 2001::/23 forms are refused whole.
+NAT64 well-known prefix) are judged by the address they embed; IPv4-compatible and SIIT's
+IPv4-translated forms, the rest of ::/8, Teredo and the other IETF-assigned 2001::/23 forms are
+refused whole (Python counts `::ffff:0:7f00:1` global).
 
 `parse_numeric_host(host)` reads a host the way browsers and `inet_aton` do: `2130706433`,
 `0x7f000001`, `0177.0.0.1`, `127.1` and mixes of those are all 127.0.0.1.
@@ -39,6 +40,7 @@ _V6_RANGES: tuple[tuple[str, str], ...] = (
     ("::/128", "unspecified"),
     ("::1/128", "loopback"),
     ("::/96", "IPv4-compatible IPv6"),
+    ("::ffff:0:0:0/96", "IPv4-translated IPv6 (SIIT)"),
     ("64:ff9b:1::/48", "local-use NAT64"),
     ("100::/64", "discard-only"),
     ("2001:db8::/32", "documentation"),
@@ -48,6 +50,7 @@ _V6_RANGES: tuple[tuple[str, str], ...] = (
     ("fe80::/10", "link-local"),
     ("fec0::/10", "site-local"),
     ("ff00::/8", "multicast"),
+    ("::/8", "reserved"),  # the rest of it (IPv4-mapped is judged by its IPv4 address first)
 )
 
 _V4_NETS = tuple((ipaddress.IPv4Network(net), why) for net, why in _V4_RANGES)
