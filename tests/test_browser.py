@@ -710,3 +710,26 @@ async def test_a_pages_files_are_read_a_few_at_a_time_and_within_a_budget(tier: 
     # 500 KB of budget (a file refused at the cap counts 100 KB): spent by at most 13 of the 80
     # files, and those already in the 8 slots are read
     assert len(asked) <= 13 + FILES_AT_ONCE and FILES_BUDGET == 5, asked
+
+
+async def test_a_page_asking_for_thousands_of_files_gets_a_bounded_number(tier: BrowserTier) -> None:
+    """A page whose script asked for 2,000 small files had each one answered, a few round trips to
+    the browser apiece: the page was not read within its timeout, and the closing of its context
+    went on as long again past it. Now past `FILES_MOST` a page's requests are refused at once."""
+    from webferret.fetch.browser_guard import FILES_MOST
+
+    asked = FILES_MOST + 100
+    script = (
+        f"const asks = []; for (let n = 0; n < {asked}; n++) asks.push(fetch('/file?' + n));"
+        "Promise.allSettled(asks).then(() => document.body.insertAdjacentHTML('beforeend', "
+        "'<p id=\"done\">all asked</p>'));"
+    )
+    with serve() as site:
+        site.page("/file", b"x", content_type="text/plain")
+        site.page(
+            "/many", f"<html><body><p>a page of very many files</p><script>{script}</script></body></html>"
+        )
+        raw = await render(tier, site.base + "/many", replace(OPTS, wait_for="#done"))
+    files = [hit for hit in site.hits if hit.path.startswith("/file")]
+    assert b"all asked" in raw.body
+    assert len(files) == FILES_MOST

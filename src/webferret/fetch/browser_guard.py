@@ -2,7 +2,8 @@
 (its document, a frame's, a script, a style, what a script fetches) is vetted by the SSRF policy and
 fetched here, pinned to the vetted address, one hop at a time, through the impersonate tier's curl;
 a main-frame redirect is stopped and left to `browser._navigate`. A page's files are read
-`FILES_AT_ONCE` at a time, within `FILES_BUDGET` times `max_bytes`.
+`FILES_AT_ONCE` at a time, within `FILES_BUDGET` times `max_bytes` and `FILES_MOST` requests, and
+none once the page has closed.
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ FILES_AT_ONCE = 8
 FILES_BUDGET = 5
 """A page's files together are at most this many times `max_bytes`; past it the page gets no more
 (a page asking for hundreds of endless bodies held gigabytes here)."""
+FILES_MOST = 500
+"""The most requests of one page's files answered; past it each is refused at once. Every request
+answered costs this process a few round trips to the browser: a page whose script asked for
+thousands of small files (2,000) was not read within its timeout, and the closing of its context,
+behind the same queue, went on as long again past it."""
 
 
 class Guard:
@@ -56,6 +62,8 @@ class Guard:
         self.main_body: bytes | None = None  # the bytes the page's own document was answered with
         self._files = asyncio.Semaphore(FILES_AT_ONCE)
         self._files_left = FILES_BUDGET * opts.max_bytes  # the bytes the page's files may still bring
+        self._files_asked = 0  # the page's requests other than its own document's, `FILES_MOST` at most
+        self._closed = False  # the page has closed: what is still waiting for a slot is not fetched
         self.main_answer: tuple[str, int, dict[str, str]] | None = None  # its URL, status and headers
 
     async def vet(self, url: str) -> None:
@@ -100,6 +108,11 @@ class Guard:
             await route.abort("blockedbyclient")  # pages are read one at a time: no pop-ups
             return
         main = navigation and request.frame.parent_frame is None
+        if not main:
+            self._files_asked += 1
+            if self._files_asked > FILES_MOST:  # refused before any round trip to the browser
+                await route.abort("blockedbyclient")
+                return
         try:
             if navigation and request.url != self._page:  # a redirect's, a script's, a step's, a frame's
                 on = request.frame.url if request.frame.url.startswith(("http://", "https://")) else ""
@@ -160,6 +173,8 @@ class Guard:
         a frame's document), vetted: `FILES_AT_ONCE` at a time, within what is left of the page's
         `FILES_BUDGET` (`too_large` past it; a file refused at `max_bytes` counts that)."""
         async with self._files:
+            if self._closed:
+                raise FerretError(ErrorCode.CONNECT_FAILED, "the page has closed")
             if self._files_left <= 0:
                 most = FILES_BUDGET * self._opts.max_bytes
                 said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
@@ -188,6 +203,7 @@ class Guard:
         return FerretError(ErrorCode.CONNECT_FAILED, message)
 
     async def aclose(self) -> None:
+        self._closed = True
         await self._session.close()
 
 
