@@ -161,6 +161,21 @@ async def test_a_screenshot_of_an_attachment_says_why_there_is_none(
     )
 
 
+async def test_a_page_too_large_to_draw_is_read_and_says_why_it_has_no_screenshot(
+    tier: BrowserTier, tmp_path: Path
+) -> None:
+    """`--screenshot` of a page 30,000 px wide and tall: Chromium cannot draw it in one picture, and
+    the page, read in full, was an `internal` error quoting Playwright's call log."""
+    shot = tmp_path / "shot.png"
+    square = '<div style="width:30000px;height:30000px;background:linear-gradient(red,blue)"></div>'
+    with serve() as site:
+        site.page("/huge", f"<html><body><p>a page too large to draw</p>{square}</body></html>")
+        raw = await render(tier, site.base + "/huge", OPTS.with_(screenshot=str(shot)))
+    assert b"a page too large to draw" in raw.body
+    assert not shot.exists() and raw.screenshot is None
+    assert raw.screenshot_missing == 'the browser could not draw the page: "Unable to capture screenshot"'
+
+
 async def test_a_download_a_script_starts_leaves_the_page_in_place(tier: BrowserTier) -> None:
     """A script that sends the browser to an attachment starts a download; the tab stays on the page,
     which is what is read (it was read as the zip, and failed as one)."""

@@ -243,12 +243,7 @@ class BrowserTier:
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
                 message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, message)
-            if opts.screenshot:
-                try:
-                    await page.screenshot(path=opts.screenshot, full_page=True)
-                except OSError as exc:  # checked before the fetch (`check_screenshot`); still, say it
-                    why = f"cannot write the screenshot to {opts.screenshot!r}: {exc.strerror or exc}"
-                    raise FerretError(ErrorCode.INVALID_ARGUMENT, why) from None
+            undrawn = await _screenshot(page, opts.screenshot) if opts.screenshot else None
             main = [r for r in last if r.frame == page.main_frame and r.url not in downloads]
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}
@@ -262,7 +257,7 @@ class BrowserTier:
             await guard.aclose()
         elapsed = (time.monotonic() - started) * 1000
         raw = RawResponse(url, final_url, status, headers, body, "browser", elapsed)
-        raw.screenshot = opts.screenshot
+        raw.screenshot, raw.screenshot_missing = (None, undrawn) if undrawn else (opts.screenshot, None)
         raw.trail = [{"url": without_password(response.url), "status": response.status} for response in main]
         if led and raw.trail:
             raw.trail[-1]["after_actions"] = without_password(led)
@@ -285,6 +280,24 @@ def _as_sent(url: str, guard: Guard, started: float) -> RawResponse:
     raw = RawResponse(url, answered, status, headers, body, "browser", elapsed)
     raw.trail = [{"url": without_password(answered), "status": status}]
     return raw
+
+
+async def _screenshot(page: Any, path: str) -> str | None:
+    """Write the picture of the whole page to `path`; None once written, else why the browser could
+    not draw it (a page too large for one picture: the page is read all the same)."""
+    from playwright.async_api import Error
+
+    try:
+        await page.screenshot(path=path, full_page=True)
+    except OSError as exc:  # checked before the fetch (`check_screenshot`); still, say it
+        why = f"cannot write the screenshot to {path!r}: {exc.strerror or exc}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, why) from None
+    except Error as exc:
+        if lost(exc) or _crashed(exc):
+            raise
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"the browser could not draw the page: {quoted(first.split('): ')[-1], 200)}"
+    return None
 
 
 def _check_web(url: str, when: str = "") -> None:
