@@ -349,6 +349,28 @@ async def test_a_script_that_never_answers_does_not_cost_the_page(tier: BrowserT
     assert b"The board publishes the seasons" in raw.body
 
 
+async def test_a_synchronous_request_that_never_answers_does_not_cost_the_page(tier: BrowserTier) -> None:
+    """A synchronous XHR whose server never answers holds the page's scripts, so the page could not
+    even be read as it stood: each file had the page's whole timeout, and the page was a `timeout`.
+    A file now has until a second before the page is read."""
+    release = threading.Event()
+
+    def hang(hit: Hit) -> Reply:
+        release.wait(30)
+        return 200, {"content-type": "text/plain"}, b""
+
+    ask = "const x = new XMLHttpRequest(); x.open('GET', '/hang', false); try { x.send(); } catch (e) {}"
+    article = "<h1>Seasons</h1>" + "<p>The board publishes the seasons of every river.</p>" * 5
+    with serve() as site:
+        site.routes["/hang"] = hang
+        site.page("/", f"<html><body>{article}<script>{ask}</script><p>after</p></body></html>")
+        try:
+            raw = await render(tier, site.base + "/", FetchOptions(timeout=6, max_bytes=1_000_000))
+        finally:
+            release.set()
+    assert b"The board publishes the seasons" in raw.body and b"after" in raw.body
+
+
 async def test_a_page_its_script_makes_larger_than_max_bytes_is_too_large(tier: BrowserTier) -> None:
     build = "<script>document.body.innerHTML = '<p>' + 'stoat '.repeat(400000) + '</p>'</script>"
     with serve() as site:

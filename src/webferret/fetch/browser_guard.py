@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
@@ -49,9 +51,18 @@ class Guard:
     """The route handler of one context: vets every request and fetches it pinned, one hop at a time."""
 
     def __init__(
-        self, policy: UrlPolicy, opts: FetchOptions, fingerprint: str, page: str, route: ProxyRoute
+        self,
+        policy: UrlPolicy,
+        opts: FetchOptions,
+        fingerprint: str,
+        page: str,
+        route: ProxyRoute,
+        files_by: float | None = None,
     ) -> None:
         self._policy = policy
+        # by when (`time.monotonic()`) a file must have answered: a synchronous XHR that never
+        # answers holds the page's scripts, and the page could not be read at all, only time out
+        self._files_by = files_by
         self._route = route  # the page's requests leave through the proxy as the other tiers' do
         self._opts = opts
         self._page = page  # the URL rendered: the caller's headers go to its origin only
@@ -144,6 +155,8 @@ class Guard:
         for _ in range(self._opts.max_redirects + 1):
             target = await self._policy.vet(url)
             opts = self._opts.for_request(url, self._page, document=document)
+            if not document and self._files_by is not None:
+                opts = replace(opts, timeout=min(opts.timeout, max(0.1, self._files_by - time.monotonic())))
             ask = functools.partial(
                 request_once,
                 self._session,
