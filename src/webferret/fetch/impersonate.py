@@ -114,8 +114,9 @@ async def request_once(
     except RequestException as exc:
         if body.over:
             raise body.too_large() from None
-        if exc.code == CurlECode.FILESIZE_EXCEEDED:
-            raise too_large(opts.max_bytes, " (its Content-Length says so)") from None
+        if exc.code == CurlECode.FILESIZE_EXCEEDED:  # a Content-Length past the cap: no body read yet;
+            said = " (its Content-Length says so)" if body.empty else ""  # else one without, read to it
+            raise too_large(opts.max_bytes, said) from None
         raise _ferret_error(exc, target, proxy) from None
     del tunnel_to  # curl no longer needs the list
     peer = getattr(response, "primary_ip", "") or ""
@@ -174,6 +175,10 @@ class CappedBody:
 
     def bytes(self) -> bytes:
         return b"".join(self._chunks)
+
+    @property
+    def empty(self) -> bool:
+        return self._size == 0
 
     def too_large(self) -> FerretError:
         msg = f"body larger than the cap of {self.most} bytes, decompressed (setting max_bytes)"
