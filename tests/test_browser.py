@@ -596,11 +596,14 @@ async def test_launch_flags() -> None:
     assert free_port_on_both() > 0
 
 
-async def test_connects_to_an_existing_browser_over_cdp(tmp_path: Path) -> None:
-    profile = tmp_path / "profile"
+@contextlib.asynccontextmanager
+async def users_browser(profile: Path, *, fenced: bool = True) -> AsyncIterator[str]:
+    """A Chromium of the user's, started apart from webferret, and its CDP address (`browser_ws`):
+    `fenced` behind a dead proxy, else able to reach loopback by itself."""
     args = [CHROMIUM, "--headless", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}"]
-    args += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>", "about:blank"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if fenced:
+        args += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+    proc = subprocess.Popen([*args, "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         port_file = profile / "DevToolsActivePort"
         for _ in range(200):
@@ -608,16 +611,42 @@ async def test_connects_to_an_existing_browser_over_cdp(tmp_path: Path) -> None:
                 break
             await asyncio.sleep(0.05)
         port, path = port_file.read_text().split()
-        tier = BrowserTier(SETTINGS.model_copy(update={"browser_ws": f"ws://127.0.0.1:{port}{path}"}))
-        with serve() as site:
-            site.page("/app", JS_PAGE)
-            raw = await render(tier, site.base + "/app", OPTS)
-        await tier.aclose()
-        assert b"made by script." in raw.body
+        yield f"ws://127.0.0.1:{port}{path}"
         assert proc.poll() is None  # closing our side leaves the user's browser running
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+async def test_connects_to_an_existing_browser_over_cdp(tmp_path: Path) -> None:
+    async with users_browser(tmp_path / "profile") as address:
+        tier = BrowserTier(SETTINGS.model_copy(update={"browser_ws": address}))
+        with serve() as site:
+            site.page("/app", JS_PAGE)
+            raw = await render(tier, site.base + "/app", OPTS)
+        await tier.aclose()
+    assert b"made by script." in raw.body
+
+
+async def test_a_shared_worker_asks_nothing_past_the_guard_of_a_browser_over_cdp(tmp_path: Path) -> None:
+    """A SharedWorker's requests do not pass the route handler: a browser we launch cannot send them
+    (`FENCE_FLAGS`), but one reached over CDP (`browser_ws`) sent them unvetted, to any address."""
+    worker = "onconnect = e => fetch(location.origin + '/shared').then(() => e.ports[0].postMessage('asked'))"
+    script = (
+        "const done = said => document.body.insertAdjacentHTML('beforeend', '<p id=done>' + said + '</p>');"
+        "if (typeof SharedWorker === 'undefined') { done('no shared workers'); } else {"
+        "const w = new SharedWorker('/worker.js'); w.port.onmessage = e => done(e.data); }"
+    )
+    async with users_browser(tmp_path / "profile", fenced=False) as address:
+        tier = BrowserTier(SETTINGS.model_copy(update={"browser_ws": address}))
+        with serve() as site:
+            site.page("/worker.js", worker, content_type="text/javascript")
+            site.page("/shared", "asked")
+            site.page("/", f"<html><body><p>a page with a worker</p><script>{script}</script></body></html>")
+            raw = await render(tier, site.base + "/", replace(OPTS, wait_for="#done"))
+        await tier.aclose()
+    assert "/shared" not in [hit.path for hit in site.hits]
+    assert b"no shared workers" in raw.body
 
 
 async def test_a_cold_start_is_not_the_pages_time_and_a_slow_page_is_a_timeout() -> None:

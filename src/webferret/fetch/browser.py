@@ -54,11 +54,16 @@ FENCE_FLAGS = (
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
-NO_WEBRTC = """for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"]) {
+CLOSED_APIS = """const closed = [
+  "RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "SharedWorker",
+];
+for (const name of closed) {
   try { Object.defineProperty(window, name, {value: undefined, configurable: false}); } catch (e) {}
 }"""
 """Run before a page's scripts in every frame: pages are read, not talked to, and a browser reached
-over CDP (`browser_ws`) has no launch flags of ours."""
+over CDP (`browser_ws`) has no launch flags of ours. WebRTC's packets and a SharedWorker's requests
+never pass the route handler (Playwright routes a page's and its dedicated workers' requests only;
+service workers are refused by the context)."""
 DESKTOP_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/{major}.0.0.0 Safari/537.36"
@@ -198,7 +203,7 @@ class BrowserTier:
         agent = device.get("user_agent") or DESKTOP_AGENT.format(major=major)
         device["user_agent"] = re.sub(r"(?:Headless)?Chrome/[\d.]+", f"Chrome/{major}.0.0.0", agent)
         context = await browser.new_context(service_workers="block", **device)
-        await context.add_init_script(NO_WEBRTC)
+        await context.add_init_script(CLOSED_APIS)
         files_by = started + opts.timeout - READING_MARGIN - FILES_MARGIN
         guard = Guard(policy, opts, self._settings.impersonate, url, self._route, files_by)
         try:
