@@ -328,6 +328,21 @@ async def test_the_browser_says_chrome_and_offers_pages_no_webrtc(tier: BrowserT
     assert b"undefined undefined" in raw.body
 
 
+async def test_a_loop_of_dialogs_does_not_hold_the_page(tier: BrowserTier) -> None:
+    """Each `alert` waited for Playwright to dismiss it, a round trip to this process apiece: a page
+    looping over 100,000 of them was a `timeout`. Now a dialog is answered in the page, as dismissed."""
+    loop = "for (let n = 0; n < 100000; n++) { alert(n); confirm(n); prompt(n); }"
+    said = (
+        "document.body.insertAdjacentHTML('beforeend', '<p id=after>' + confirm('?') + prompt('?') + '</p>')"
+    )
+    with serve() as site:
+        site.page("/", f"<html><body><p>a page of dialogs</p><script>{loop} {said}</script></body></html>")
+        raw = await render(
+            tier, site.base + "/", FetchOptions(timeout=8, max_bytes=1_000_000, wait_for="#after")
+        )
+    assert b'<p id="after">falsenull</p>' in raw.body
+
+
 async def test_a_script_that_never_answers_does_not_cost_the_page(tier: BrowserTier) -> None:
     """A `<script src>` whose server never answers holds the document's parsing: what is parsed by
     then is read, within the page's timeout, not lost to it (nor is `--wait-for` left unasked)."""

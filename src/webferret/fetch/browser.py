@@ -59,11 +59,14 @@ CLOSED_APIS = """const closed = [
 ];
 for (const name of closed) {
   try { Object.defineProperty(window, name, {value: undefined, configurable: false}); } catch (e) {}
-}"""
+}
+window.alert = () => undefined; window.confirm = () => false; window.prompt = () => null;
+"""
 """Run before a page's scripts in every frame: pages are read, not talked to, and a browser reached
 over CDP (`browser_ws`) has no launch flags of ours. WebRTC's packets and a SharedWorker's requests
 never pass the route handler (Playwright routes a page's and its dedicated workers' requests only;
-service workers are refused by the context)."""
+service workers are refused by the context). A dialog is answered at once, as Playwright would
+dismiss it, but without a round trip to this process each (a loop of alerts held the page)."""
 DESKTOP_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/{major}.0.0.0 Safari/537.36"
