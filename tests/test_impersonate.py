@@ -108,6 +108,18 @@ async def test_error_statuses_come_back_as_responses_with_headers() -> None:
     assert cookies.headers["set-cookie"] == "a=1\nb=2"
 
 
+async def test_plain_http_is_asked_as_chrome_asks_it() -> None:
+    """Over plain http curl asked to upgrade to HTTP/2 (`Upgrade: h2c`, `HTTP2-Settings`), which
+    Chrome never does: the one tier meant to look like Chrome on the wire gave itself away."""
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/", "<html><body><p>plain</p></body></html>")
+        raw = await ImpersonateTier().fetch(await policy.vet(site.base + "/"), OPTS, policy)
+    sent = site.hits[0].headers
+    assert b"plain" in raw.body
+    assert "upgrade" not in sent and "http2-settings" not in sent, sent
+
+
 async def test_connect_refused_is_connect_failed() -> None:
     port = free_port_on_both()
     policy = loopback_policy()

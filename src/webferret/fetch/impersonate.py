@@ -13,7 +13,7 @@ import time
 import typing
 from ipaddress import ip_address
 
-from curl_cffi import BrowserTypeLiteral, CurlECode, CurlOpt, ffi, lib
+from curl_cffi import BrowserTypeLiteral, CurlECode, CurlHttpVersion, CurlOpt, ffi, lib
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
@@ -110,6 +110,8 @@ async def request_once(
             allow_redirects=False,
             timeout=opts.timeout,
             content_callback=body.write,
+            # as Chrome speaks plain http: HTTP/1.1, never curl's `Upgrade: h2c` (a tell of a client)
+            http_version=CurlHttpVersion.V1_1 if target.url.startswith("http:") else None,
         )
     except RequestException as exc:
         if body.over:
