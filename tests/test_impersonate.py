@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import json
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from tiers_web import free_port_on_both, loopback_policy, serve
@@ -152,6 +156,39 @@ async def test_a_body_past_the_cap_ends_its_transfer_there() -> None:
     assert info.value.code == ErrorCode.TOO_LARGE, info.value
     assert "Content-Length" not in info.value.message  # it had none: it said so all the same
     assert not server.is_alive() and sent[0] < 50_000_000, sent[0]  # it hung up soon after the cap
+
+
+def test_a_request_cancelled_while_its_headers_come_in_is_a_timeout_not_a_crash(tmp_path: Path) -> None:
+    """curl_cffi let go of its callbacks' handles before it took the transfer out of curl: a server
+    dripping header lines past the page's timeout ended the whole process with a fatal Python error
+    (exit 134, no answer at all)."""
+    stop = threading.Event()
+
+    def dripping_headers(conn: socket.socket) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\n")
+        while not stop.is_set():
+            try:
+                conn.sendall(b"X-Drip: 1\r\n")
+            except OSError:
+                return
+            stop.wait(0.2)
+
+    with answering(dripping_headers) as (port, _):
+        command = [sys.executable, "-m", "webferret", "fetch", "--tier", "impersonate", "--timeout", "1"]
+        command += [
+            "--allow-host",
+            "127.0.0.1",
+            "--json",
+            "--home",
+            str(tmp_path),
+            f"http://127.0.0.1:{port}/",
+        ]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        finally:
+            stop.set()
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert json.loads(done.stdout)["data"]["pages"][0]["error"]["code"] == "timeout"
 
 
 async def test_a_content_length_past_the_cap_is_refused_before_the_body() -> None:

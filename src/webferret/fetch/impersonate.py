@@ -13,7 +13,7 @@ import time
 import typing
 from ipaddress import ip_address
 
-from curl_cffi import BrowserTypeLiteral, CurlECode, CurlHttpVersion, CurlOpt, ffi, lib
+from curl_cffi import BrowserTypeLiteral, Curl, CurlECode, CurlHttpVersion, CurlOpt, ffi, lib
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
@@ -67,7 +67,19 @@ def fingerprints() -> tuple[str, ...]:
 
 def new_session(fingerprint: str) -> AsyncSession:
     """A curl session that ignores proxy variables and impersonates `fingerprint`."""
-    return AsyncSession(impersonate=fingerprint, trust_env=False)  # type: ignore[arg-type]
+    return _Session(impersonate=fingerprint, trust_env=False)  # type: ignore[arg-type]
+
+
+class _Session(AsyncSession[Response]):
+    """curl_cffi's session, its transfer taken out of curl's multi handle before the handles of its
+    callbacks are let go: curl_cffi (0.17) lets them go first, and a request cancelled while its
+    headers came in (a timeout, Ctrl-C, a page closed) had curl call the header callback once more
+    on a collected handle, a fatal error that ended the process (exit 134, nothing answered)."""
+
+    def release_curl(self, curl: Curl) -> None:
+        if not self._closed:
+            self.acurl.remove_handle(curl)  # done: curl_cffi's own removal, next, finds it gone
+        super().release_curl(curl)
 
 
 def curl_resolve(target: Target) -> str:
