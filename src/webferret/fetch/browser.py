@@ -78,7 +78,7 @@ SETTLE_MAX = 10.0
 CHALLENGE_SHARE = 0.6  # an interstitial that solves itself may use this share of the page timeout
 LOADING_SHARE = 0.6  # of the time left, what the document's parsing may take, then what settling may
 READING_MARGIN = 0.5  # seconds kept from the page timeout to read the page as it stands
-FILES_MARGIN = 1.0  # and before that, seconds by which the page's files have answered or failed
+FILES_MARGIN = 1.0  # and before that, seconds (a tenth of a short timeout) by which its files have answered
 DRAW_WAIT = 5.0
 """Most seconds a page the server sent as a JavaScript app's shell is given, once loaded, to draw its
 content: on a timer, or from a data request begun after the network went quiet."""
@@ -207,7 +207,7 @@ class BrowserTier:
         device["user_agent"] = re.sub(r"(?:Headless)?Chrome/[\d.]+", f"Chrome/{major}.0.0.0", agent)
         context = await browser.new_context(service_workers="block", **device)
         await context.add_init_script(CLOSED_APIS)
-        files_by = started + opts.timeout - READING_MARGIN - FILES_MARGIN
+        files_by = started + opts.timeout - READING_MARGIN - min(FILES_MARGIN, opts.timeout / 10)
         guard = Guard(policy, opts, self._settings.impersonate, url, self._route, files_by)
         try:
             await context.route("**/*", guard.handle)
