@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ from webferret.search.engines import ddgs_text, github, reddit, searxng, wikiped
 from webferret.search.types import EngineQuery, EngineResponse
 
 EXPECTED = Path(__file__).resolve().parent / "expected"
+CAPTURED = datetime(2026, 4, 14, tzinfo=UTC)
+"""The clock a results page's `3 days ago` counts back from here (`snippet_dates`; the captures' own
+days are not known)."""
 
 CASES = {
     "searxng_severance": ("searxng/search_format-json_severance.json", searxng.parse_response),
@@ -44,11 +48,11 @@ CASES = {
     ),
     "brave_golang": (
         "brave/search_golang_trimmed.html",
-        lambda body, q: ddgs_text.parse_response("brave", body),
+        lambda body, q: ddgs_text.parse_response("brave", body, now=CAPTURED),
     ),
     "brave_typebox": (
         "brave/results_fragment_typebox.html",
-        lambda body, q: ddgs_text.parse_response("brave", body),
+        lambda body, q: ddgs_text.parse_response("brave", body, now=CAPTURED),
     ),
 }
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
-from webferret.search.engines._common import make_hit, unreachable
+from webferret.search.engines._common import clean_text, make_hit, unreachable
+from webferret.search.engines.snippet_dates import leading_date
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 # our name -> (ddgs text backend name, correlation group: the index it really draws from)
@@ -93,17 +95,20 @@ def unwrap_redirect(href: str) -> str:
     return target[:cut] if cut >= 0 else target
 
 
-def parse_response(name: str, body: str) -> list[Hit]:
-    """Results in `body` by ddgs's own extraction for backend `name`."""
+def parse_response(name: str, body: str, now: datetime | None = None) -> list[Hit]:
+    """Results in `body` by ddgs's own extraction for backend `name`, each dated by the date its
+    snippet opens with (`snippet_dates`; a relative one counted back from `now`, else the clock)."""
     cls = backend_class(name)
     instance = cls.__new__(cls)  # extraction needs no HTTP client
     results = instance.post_extract_results(instance.extract_results(body))
+    now = now or datetime.now(UTC)
     hits: list[Hit] = []
     for result in results:
         url = unwrap_redirect(getattr(result, "href", "") or "")
         if not url.startswith(("http://", "https://")):
             continue
-        hits.append(make_hit(name, len(hits) + 1, url, result.title, getattr(result, "body", "")))
+        published, snippet = leading_date(clean_text(getattr(result, "body", "") or ""), now)
+        hits.append(make_hit(name, len(hits) + 1, url, result.title, snippet, published=published))
     return hits
 
 
