@@ -65,8 +65,10 @@ def strip_tracking(url: str) -> str:
 def canonical_host(hostname: str) -> str:
     """A host as the canonical URL writes it: lower case, no final dot, no `www.` before a domain
     (`www.github.com` is `github.com`; `www.com` stays), an international name in its own letters
-    (`xn--bcher-kva.de` is `bücher.de`: engines and redirects give either)."""
+    (`xn--bcher-kva.de` is `bücher.de`: engines and redirects give either), its letters composed as
+    IDNA composes them (`bu\u0308cher.de`, a `u` and a combining diaeresis, is `bücher.de`)."""
     host = in_letters(hostname.lower().rstrip("."))
+    host = host if host.isascii() else unicodedata.normalize("NFC", host)
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
 
 
