@@ -177,10 +177,14 @@ async def test_international_names_resolve_in_ascii_and_match_either_spelling() 
         await UrlPolicy(resolver=dns).vet("http://bücher.example/")
 
 
-@pytest.mark.parametrize("url", ["http://xn--bcher-kva.example/", "http://XN--BCHER-KVA.example/x"])
+@pytest.mark.parametrize(
+    "url", ["http://xn--bcher-kva.example/", "http://XN--BCHER-KVA.example/x", "http://bu\u0308cher.example/"]
+)
 async def test_a_name_written_in_its_idna_form_is_read(url: str) -> None:
     """The `xn--` form, as engines and redirects give a name, is that name (it was `invalid_url`:
-    "ambiguous host", the parser decodes it to `bücher.example`)."""
+    "ambiguous host", the parser decodes it to `bücher.example`); so is the name in decomposed
+    letters, a `u` and a combining diaeresis, as a copy from some systems gives it (it was
+    `invalid_url`: "Invalid IDNA hostname")."""
     dns = FakeDns({"xn--bcher-kva.example": ["10.0.0.7"]})
     target = await UrlPolicy(allow_hosts=["bücher.example"], resolver=dns).vet(url)
     assert (target.host_key, target.address) == ("xn--bcher-kva.example", "10.0.0.7")

@@ -20,6 +20,7 @@ one is the one to connect to (see `webferret.net.transport`, which never resolve
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlunsplit
@@ -147,6 +148,8 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
         raise FerretError(ErrorCode.INVALID_URL, f"bad host in {url_named(text)}: {exc}") from None
     if numeric is not None and not is_canonical_literal(written, numeric):
         text = _with_host(parts, str(numeric))
+    elif not written.isascii() and (composed := unicodedata.normalize("NFC", written)) != written:
+        text, written = _with_host(parts, composed), composed  # `bu\u0308cher`: IDNA reads `bücher`
     named = url_named(text)
     try:
         parsed = httpx.URL(text)
