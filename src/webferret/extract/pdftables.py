@@ -8,9 +8,10 @@ start, end or are centred at one place (numbers set flush right start apart), an
 cell, a header often set otherwise, lies over them. Not a table: columns of running text set side by
 side (a page of two columns drawn line by line, lines numbered in the margin), whose cells are long
 or go on from the line above in lower case; a list, whose marks (bullets, numbers with or without a
-dot) are the first of two columns; lines broken by a word in another font, whose runs start wherever
-their words do. A row below the first may leave cells empty: its runs go to the columns they fall
-in. A table is written as a GFM table, its first row the header.
+dot) are the first of two columns (and a list under a table whose first column holds no marks is
+no row of it); lines broken by a word in another font, whose runs start wherever their words do. A
+row below the first may leave cells empty: its runs go to the columns they fall in. A table is
+written as a GFM table, its first row the header.
 """
 
 from __future__ import annotations
@@ -76,10 +77,20 @@ def _rows(lines: Sequence[Line], start: int) -> list[Row]:
         if not 0 < above.y - line.y <= ROW_GAP * max(above.size, line.size):
             break
         row = _placed(line, rows)
-        if row is None or not _aligned([*rows, row], max(above.size, line.size)):
+        if row is None or _list_item(row, rows) or not _aligned([*rows, row], max(above.size, line.size)):
             break
         rows.append(row)
     return rows
+
+
+def _list_item(row: Row, rows: list[Row]) -> bool:
+    """Whether `row` is the first item of a list under the table, not its row: it opens with a list's
+    mark (a bullet, a number), and the first column's cells below the header hold none (a table may
+    number its rows, from the first on)."""
+    first, body = row[0], [cell.text for above in rows[1:] if (cell := above[0])]
+    if first is None or not body or not _MARK.fullmatch(first.text):
+        return False
+    return not any(_MARK.fullmatch(cell) for cell in body)
 
 
 def _cell(x: float, text: str, size: float) -> Cell:

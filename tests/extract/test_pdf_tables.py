@@ -1,0 +1,40 @@
+"""Tables on a PDF page and what is next to them (`extract.pdftables`)."""
+
+from __future__ import annotations
+
+import pytest
+from test_pdf_layout import _cells, _pdf_text
+
+TERMS = [("Term", "Meaning", "Year"), ("Kit", "A young ferret", "1400"), ("Hob", "A male ferret", "1500")]
+TERMS_TABLE = (
+    "| Term | Meaning | Year |\n|---|---|---|\n"
+    "| Kit | A young ferret | 1400 |\n| Hob | A male ferret | 1500 |"
+)
+
+
+@pytest.mark.parametrize("mark", ["1", "1.", "\\177"])
+def test_a_list_under_a_table_is_no_row_of_it(mark: str) -> None:
+    """fpdf2 and ReportLab draw a list's mark and its words apart: the first item of a list under a
+    table fell in its columns and was its last row (`| 1 | Calibrate the counters ... |  |`)."""
+    rows = [_cells(700 - 22 * n, *zip((31, 146, 492), row, strict=True)) for n, row in enumerate(TERMS)]
+    items = ["Calibrate the counters each month against the video.", "Send the counts to the board."]
+    listed = [_cells(625 - 17 * n, (31, mark), (54, item)) for n, item in enumerate(items)]
+    blocks = _pdf_text(" ".join([*rows, *listed])).split("\n\n")[1:]
+    assert blocks[0] == TERMS_TABLE
+    assert blocks[1].endswith("Calibrate the counters each month against the video.")
+
+
+def test_a_table_may_number_its_rows() -> None:
+    rows = [
+        ("No.", "Weir", "Count"),
+        ("1", "Pitlochry", "5400"),
+        ("2", "Tongland", "120"),
+        ("3", "Cruachan", "77"),
+    ]
+    drawn = " ".join(
+        _cells(700 - 16 * n, *zip((72, 120, 300), row, strict=True)) for n, row in enumerate(rows)
+    )
+    assert _pdf_text(drawn).split("\n\n")[1] == (
+        "| No. | Weir | Count |\n|---|---|---|\n| 1 | Pitlochry | 5400 |\n| 2 | Tongland | 120 |\n"
+        "| 3 | Cruachan | 77 |\n"
+    )
