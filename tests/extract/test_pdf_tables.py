@@ -38,3 +38,37 @@ def test_a_table_may_number_its_rows() -> None:
         "| No. | Weir | Count |\n|---|---|---|\n| 1 | Pitlochry | 5400 |\n| 2 | Tongland | 120 |\n"
         "| 3 | Cruachan | 77 |\n"
     )
+
+
+def test_a_header_with_an_empty_corner_heads_its_table() -> None:
+    """A table of counts by year leaves the cell over its names empty: its header (two runs over three
+    columns) was a paragraph of its own (`2023 2024`), and the first row of counts stood as the header."""
+    rows = [
+        _cells(720, (72, "The burrows counted, by year.")),
+        _cells(700, (200, "2023"), (300, "2024")),
+        _cells(684, (72, "Ferrets"), (200, "12"), (300, "15")),
+        _cells(668, (72, "Kits"), (200, "3"), (300, "9")),
+        _cells(652, (72, "Burrows"), (200, "40"), (300, "41")),
+    ]
+    assert _pdf_text(" ".join(rows)).split("\n\n")[1:] == [
+        "The burrows counted, by year.",
+        "|  | 2023 | 2024 |\n|---|---|---|\n| Ferrets | 12 | 15 |\n| Kits | 3 | 9 |\n| Burrows | 40 | 41 |\n",
+    ]
+
+
+def test_a_line_of_words_above_a_table_is_not_its_header() -> None:
+    """A sentence with a word in bold just above a table has fewer runs than its rows, but they stand
+    in no column."""
+    rows = [
+        _cells(700, (72, "Counts rose in"), (140, "every"), (170, "year, as below:")),
+        *(
+            _cells(684 - 16 * n, *zip((72, 200, 300, 400), row, strict=True))
+            for n, row in enumerate(QUARTERS)
+        ),
+    ]
+    blocks = _pdf_text(" ".join(rows)).split("\n\n")[1:]
+    assert blocks[0] == "Counts rose in every year, as below:"
+    assert blocks[1].startswith("| Weir | Q1 | Q2 | Q3 |\n")
+
+
+QUARTERS = [("Weir", "Q1", "Q2", "Q3"), ("Stanley", "10", "20", "30"), ("Tongland", "11", "21", "31")]

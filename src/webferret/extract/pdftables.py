@@ -10,8 +10,9 @@ side (a page of two columns drawn line by line, lines numbered in the margin), w
 or go on from the line above in lower case; a list, whose marks (bullets, numbers with or without a
 dot) are the first of two columns (and a list under a table whose first column holds no marks is
 no row of it); lines broken by a word in another font, whose runs start wherever their words do. A
-row below the first may leave cells empty: its runs go to the columns they fall in. A table is
-written as a GFM table, its first row the header.
+row below the first may leave cells empty: its runs go to the columns they fall in; so may a header
+(an empty corner), on the line above the rows. A table is written as a GFM table, its first row the
+header.
 """
 
 from __future__ import annotations
@@ -59,13 +60,34 @@ Row = list[Cell | None]
 def tables(lines: Sequence[Line]) -> dict[int, list[Row]]:
     """The tables among `lines` (see the module): each by the line it starts at, as its rows."""
     found: dict[int, list[Row]] = {}
-    start = 0
+    start = end = 0
     while start < len(lines):
         rows = _rows(lines, start)
-        if len(rows) >= TABLE_ROWS and all(_column_of_cells(rows, column) for column in range(len(rows[0]))):
+        if not _table(rows):
+            start += len(rows) if len(rows) >= TABLE_ROWS else 1  # (lines in columns of prose start none)
+            continue
+        header = _header_above(lines, start, rows) if start > end else None
+        if header and _table([header, *rows]):
+            found[start - 1] = [header, *rows]
+        else:
             found[start] = rows
-        start += len(rows) if len(rows) >= TABLE_ROWS else 1  # (lines in columns of prose start none)
+        start = end = start + len(rows)
     return found
+
+
+def _table(rows: list[Row]) -> bool:
+    return len(rows) >= TABLE_ROWS and all(_column_of_cells(rows, column) for column in range(len(rows[0])))
+
+
+def _header_above(lines: Sequence[Line], start: int, rows: list[Row]) -> Row | None:
+    """The table's header on the line above its first row, where it has fewer cells than the rows (an
+    empty corner over a column of names), as a row: its two or more runs in the columns they fall in;
+    None if there is none."""
+    above, first = lines[start - 1], lines[start]
+    if len(above.cells) >= len(rows[0]) or not 0 < above.y - first.y <= ROW_GAP * max(above.size, first.size):
+        return None
+    header = _placed(above, rows)
+    return header if header and _aligned([header, *rows], max(above.size, first.size)) else None
 
 
 def _rows(lines: Sequence[Line], start: int) -> list[Row]:
