@@ -587,6 +587,21 @@ def test_a_cell_spanning_rows_keeps_the_columns_below_it_in_place() -> None:
     assert "2.x | 2021-09-01" not in text and "\n2021-09-01\n" in text  # plain text says it once
 
 
+def test_an_empty_cell_keeps_the_cells_after_it_in_their_columns_in_plain_text() -> None:
+    """Plain text left an empty cell out: `Hob | 1.8` read as Hob's age, not his weight."""
+    snippet = (
+        "<table><tr><th>Name</th><th>Age</th><th>Weight</th></tr><tr><td>Kit</td><td>1</td><td>0.5</td></tr>"
+        "<tr><td>Hob</td><td></td><td>1.8</td></tr><tr><td>Jill</td><td>3</td><td></td></tr></table>"
+    )
+    text = to_text(html.fragment_fromstring(snippet, create_parent="div"))
+    assert text.strip().splitlines() == [
+        "Name | Age | Weight",
+        "Kit | 1 | 0.5",
+        "Hob |  | 1.8",
+        "Jill | 3 |",
+    ]
+
+
 def test_rows_of_headings_read_as_one_header_row() -> None:
     snippet = (
         '<table><thead><tr><th rowspan="2">River</th><th colspan="2">Season</th></tr>'

@@ -536,12 +536,14 @@ class Renderer:
     def _grid(self, grid: list[list[etree._Element]]) -> list[str]:
         if not grid:
             return []
-        rows: list[list[str]] = []
+        rows: list[list[str | None]] = []  # None: a column a cell to its left or above spans (text)
         header = False
         heads = 0  # the rows of headings the table opens with
-        spanned: dict[int, tuple[str, int]] = {}  # column -> a cell above reaching down: its text, rows left
+        spanned: dict[
+            int, tuple[str | None, int]
+        ] = {}  # column -> a cell above reaching down: its text, rows left
         for cells in grid:
-            values: list[str] = []
+            values: list[str | None] = []
             # a heading names each column it spans (plain text says it once)
             heading = len(rows) == heads and _all_headings(cells) and not self.text
             for cell in cells:
@@ -554,7 +556,7 @@ class Renderer:
                 text = text if self.text else text.replace("|", "\\|")
                 down = min(cell_span(cell, "rowspan"), 500) - 1
                 for column in range(min(cell_span(cell, "colspan"), 20)):
-                    shown = text if heading or not column else ""
+                    shown = text if heading or not column else None if self.text else ""
                     if down:
                         spanned[len(values)] = (shown, down)
                     values.append(shown)
@@ -565,23 +567,24 @@ class Renderer:
                 rows.append(values)
         if not rows:
             return []
+        if self.text:  # an empty cell stays, so that the cells after it keep their columns
+            return ["\n".join(" | ".join(v for v in row if v is not None) for row in rows)]
+        filled = [[value or "" for value in row] for row in rows]
         if heads > 1:  # rows of headings, `Season` over `Opens | Closes`: one row
-            rows = [_merged_headings(rows[:heads]), *rows[heads:]]
-        if self.text:
-            return ["\n".join(" | ".join(v for v in row if v) for row in rows)]
-        width = max(len(row) for row in rows)
-        rows = [row + [""] * (width - len(row)) for row in rows]
-        head, body = (rows[0], rows[1:]) if header or len(rows) > 1 else ([""] * width, rows)
+            filled = [_merged_headings(filled[:heads]), *filled[heads:]]
+        width = max(len(row) for row in filled)
+        filled = [row + [""] * (width - len(row)) for row in filled]
+        head, body = (filled[0], filled[1:]) if header or len(filled) > 1 else ([""] * width, filled)
         return [gfm_table(head, body)]
 
-    def _carry(self, spanned: dict[int, tuple[str, int]], values: list[str]) -> None:
+    def _carry(self, spanned: dict[int, tuple[str | None, int]], values: list[str | None]) -> None:
         """The columns a cell of a row above still covers, from the next one on: in Markdown its text
         again (each row reads whole), in plain text nothing (the text reads once)."""
         while len(values) in spanned:
             text, left = spanned.pop(len(values))
             if left > 1:
                 spanned[len(values)] = (text, left - 1)
-            values.append("" if self.text else text)
+            values.append(None if self.text else text)
 
     def _rows(self, node: etree._Element) -> list[list[etree._Element]]:
         """The table's own rows (not a nested table's) as lists of their cells."""
