@@ -72,3 +72,21 @@ def test_a_line_of_words_above_a_table_is_not_its_header() -> None:
 
 
 QUARTERS = [("Weir", "Q1", "Q2", "Q3"), ("Stanley", "10", "20", "30"), ("Tongland", "11", "21", "31")]
+
+
+WORD_BY_WORD = [  # a paragraph's last lines as ReportLab's canvas drew them, each word on its own: x word
+    "72 digs 96 to 110 by 125 it 135 near 161 was 185 in 198 and 220 to 233 end 256 by 272 be 288 barn "
+    "314 seen 342 a 352 tunnel 386 digs 411 it 420 dry 440 to 453 be 470 digs 494 under",
+    "72 by 88 was 112 digs 137 be 153 were 182 an 198 chamber 245 under 278 digs 303 an 319 ferret 349 of "
+    "363 stores 397 digs 422 chamber 469 tunnel 504 end",
+    "72 an 87 in 99 dry 117 its 131 food.",
+]
+
+
+def test_justified_lines_drawn_word_by_word_are_no_table() -> None:
+    """Their words fell in columns, a line's under the one above's (a row may leave cells empty), and
+    a paragraph's lines were a table of twenty-three columns of words."""
+    placed = [line.split() for line in WORD_BY_WORD]
+    rows = [zip(map(float, line[::2]), line[1::2], strict=True) for line in placed]
+    drawn = " ".join(_cells(700 - 13.2 * n, *row) for n, row in enumerate(rows))
+    assert _pdf_text(drawn).split("\n\n")[1:] == [" ".join(" ".join(line[1::2]) for line in placed) + "\n"]

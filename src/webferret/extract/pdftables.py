@@ -41,6 +41,9 @@ CELL_CHARS = 40
 """A column whose cells are longer than this (their median) is running text, not a table's."""
 PROSE_CHARS = 20
 """A column whose cells are longer than this and mostly open in lower case is lines of running text."""
+WORD_GAP = 0.75
+"""Cells this many times the font size apart or closer (their median) are words of running text drawn
+one by one (justified lines), not a table's: its columns stand a gutter apart (a word space: ~0.3)."""
 _ESCAPED = re.compile(r"\\([\\|])")
 _MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]?|\(?[a-z][.)])")
 
@@ -49,8 +52,9 @@ _MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]?|\(?[a-z][.)
 class Cell:
     left: float
     right: float
-    """Where its text ends, as a guess (`_width`)."""
+    """Where its text ends, as a guess (`_cell`)."""
     text: str
+    size: float
 
 
 Row = list[Cell | None]
@@ -76,7 +80,21 @@ def tables(lines: Sequence[Line]) -> dict[int, list[Row]]:
 
 
 def _table(rows: list[Row]) -> bool:
-    return len(rows) >= TABLE_ROWS and all(_column_of_cells(rows, column) for column in range(len(rows[0])))
+    columns = range(len(rows[0]))
+    return (
+        len(rows) >= TABLE_ROWS and all(_column_of_cells(rows, column) for column in columns) and _apart(rows)
+    )
+
+
+def _apart(rows: list[Row]) -> bool:
+    """Whether the rows' cells stand apart as a table's do, not a word space from each other as the
+    words of lines of text drawn one by one (a justified line's words each placed on their own)."""
+    gaps = [
+        (after.left - before.right) / before.size
+        for row in rows
+        for before, after in pairwise([cell for cell in row if cell])
+    ]
+    return statistics.median(gaps) > WORD_GAP
 
 
 def _header_above(lines: Sequence[Line], start: int, rows: list[Row]) -> Row | None:
@@ -118,7 +136,7 @@ def _list_item(row: Row, rows: list[Row]) -> bool:
 def _cell(x: float, text: str, size: float) -> Cell:
     """A run as a cell: where it starts, and where it ends as a guess (pypdf does not say: a letter of
     a text font is about half as wide as the font is large)."""
-    return Cell(x, x + LETTER_WIDTH * size * len(text), text)
+    return Cell(x, x + LETTER_WIDTH * size * len(text), text, size)
 
 
 def _placed(line: Line, rows: list[Row]) -> Row | None:
