@@ -90,3 +90,24 @@ def test_justified_lines_drawn_word_by_word_are_no_table() -> None:
     rows = [zip(map(float, line[::2]), line[1::2], strict=True) for line in placed]
     drawn = " ".join(_cells(700 - 13.2 * n, *row) for n, row in enumerate(rows))
     assert _pdf_text(drawn).split("\n\n")[1:] == [" ".join(" ".join(line[1::2]) for line in placed) + "\n"]
+
+
+def test_a_cell_of_words_in_several_fonts_is_one_cell() -> None:
+    """ReportLab draws a cell's paragraph (a word in bold, a note's mark) as runs that pypdf places
+    where the cell starts: each was a cell of its own, the rows had more cells than the header, and
+    the table was one paragraph (`Weir Fish Notes Tay 1200 a counted twice daily ...`)."""
+    notes = [
+        "BT /F1 11 Tf 300 684 Td (counted ) Tj /F2 11 Tf (twice) Tj /F1 11 Tf ( daily) Tj ET",
+        "BT /F2 11 Tf 300 668 Td (estimated) Tj ET",
+        "BT /F1 11 Tf 300 652 Td (new ) Tj /F2 11 Tf (weir) Tj ET",
+    ]
+    rows = [
+        _cells(700, (72, "Weir"), (200, "Fish"), (300, "Notes")),
+        _cells(684, (72, "Tay"), (200, "1200")) + " BT /F1 7 Tf 200 684 Td 3 Ts (a) Tj ET " + notes[0],
+        _cells(668, (72, "Spey"), (200, "87")) + " " + notes[1],
+        _cells(652, (72, "Dee"), (200, "140")) + " " + notes[2],
+    ]
+    assert _pdf_text(" ".join(rows)).split("\n\n")[1] == (
+        "| Weir | Fish | Notes |\n|---|---|---|\n| Tay | 1200 a | counted twice daily |\n"
+        "| Spey | 87 | estimated |\n| Dee | 140 | new weir |\n"
+    )

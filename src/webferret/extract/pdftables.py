@@ -44,6 +44,8 @@ PROSE_CHARS = 20
 WORD_GAP = 0.75
 """Cells this many times the font size apart or closer (their median) are words of running text drawn
 one by one (justified lines), not a table's: its columns stand a gutter apart (a word space: ~0.3)."""
+SAME_PLACE = 0.5
+"""Runs that start within this many points of each other start at one place."""
 _ESCAPED = re.compile(r"\\([\\|])")
 _MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]?|\(?[a-z][.)])")
 
@@ -102,7 +104,9 @@ def _header_above(lines: Sequence[Line], start: int, rows: list[Row]) -> Row | N
     empty corner over a column of names), as a row: its two or more runs in the columns they fall in;
     None if there is none."""
     above, first = lines[start - 1], lines[start]
-    if len(above.cells) >= len(rows[0]) or not 0 < above.y - first.y <= ROW_GAP * max(above.size, first.size):
+    if len(_cells(above)) >= len(rows[0]) or not 0 < above.y - first.y <= ROW_GAP * max(
+        above.size, first.size
+    ):
         return None
     header = _placed(above, rows)
     return header if header and _aligned([header, *rows], max(above.size, first.size)) else None
@@ -110,7 +114,7 @@ def _header_above(lines: Sequence[Line], start: int, rows: list[Row]) -> Row | N
 
 def _rows(lines: Sequence[Line], start: int) -> list[Row]:
     """The lines from `start` on that stand in columns under it, as rows (only it: they do not)."""
-    rows: list[Row] = [[_cell(x, text, lines[start].size) for x, text in lines[start].cells]]
+    rows: list[Row] = [list(_cells(lines[start]))]
     if len(rows[0]) < 2:
         return rows
     for above, line in pairwise(lines[start:]):
@@ -133,16 +137,24 @@ def _list_item(row: Row, rows: list[Row]) -> bool:
     return not any(_MARK.fullmatch(cell) for cell in body)
 
 
-def _cell(x: float, text: str, size: float) -> Cell:
-    """A run as a cell: where it starts, and where it ends as a guess (pypdf does not say: a letter of
-    a text font is about half as wide as the font is large)."""
-    return Cell(x, x + LETTER_WIDTH * size * len(text), text, size)
+def _cells(line: Line) -> list[Cell]:
+    """A line's runs as cells: where each starts, and where it ends as a guess (pypdf does not say: a
+    letter of a text font is about half as wide as the font is large). A run that pypdf says starts
+    where the one before it did goes on its cell: it did not move on within one text object (a
+    cell's word in bold, its note's superscript mark, as ReportLab draws a cell's paragraph)."""
+    cells: list[Cell] = []
+    for x, text in line.cells:
+        if cells and abs(x - cells[-1].left) < SAME_PLACE:
+            text = f"{cells[-1].text} {text}"
+            x = cells.pop().left
+        cells.append(Cell(x, x + LETTER_WIDTH * line.size * len(text), text, line.size))
+    return cells
 
 
 def _placed(line: Line, rows: list[Row]) -> Row | None:
     """`line`'s runs in the columns of `rows`: one each, or (two or more runs) each in the next column
     it falls in (its span meets the column's cells'), the rest empty; None if they do not fit."""
-    cells = [_cell(x, text, line.size) for x, text in line.cells]
+    cells = _cells(line)
     columns = len(rows[0])
     if len(cells) == columns:
         return list(cells)
