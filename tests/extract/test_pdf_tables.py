@@ -111,3 +111,24 @@ def test_a_cell_of_words_in_several_fonts_is_one_cell() -> None:
         "| Weir | Fish | Notes |\n|---|---|---|\n| Tay | 1200 a | counted twice daily |\n"
         "| Spey | 87 | estimated |\n| Dee | 140 | new weir |\n"
     )
+
+
+@pytest.mark.parametrize("marks", ["a b c d", "A B C D", "i ii iii iv", "I II III IV"])
+def test_a_list_lettered_or_in_roman_numerals_is_a_list(marks: str) -> None:
+    """ReportLab draws a list's letters and roman numerals without a dot, apart from the items' words:
+    the list was a table of two columns (`| a | Count the weirs |`)."""
+    items = ["Count the weirs", "Weigh the fish", "Report to the board", "Rest"]
+    drawn = " ".join(
+        _cells(700 - 18 * n, (72, mark), (90, item))
+        for n, (mark, item) in enumerate(zip(marks.split(), items, strict=True))
+    )
+    assert _pdf_text(drawn).split("\n\n")[1:] == [
+        f"{mark}. {item}" for mark, item in zip(marks.split(), [*items[:-1], "Rest\n"], strict=True)
+    ]
+
+
+def test_a_letter_in_a_font_of_its_own_opening_a_line_is_no_list_mark() -> None:
+    """pypdf places both runs of one text object where it starts: `A` is no mark drawn apart."""
+    words = "Study of the Weirs of Tayside, as the board saw them."
+    drawn = f"BT /F2 11 Tf 72 700 Td (A) Tj /F1 11 Tf ( {words}) Tj ET"
+    assert _pdf_text(drawn).split("\n\n")[1] == f"A {words}\n"

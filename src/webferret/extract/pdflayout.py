@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from webferret.extract.pdfhyphens import keeps_hyphen
-from webferret.extract.pdftables import table_markdown, tables
+from webferret.extract.pdftables import SAME_PLACE, table_markdown, tables
 
 HEADING_SIZE = 1.15
 """A line set at least this many times the body text's size is a heading (if short)."""
@@ -36,7 +36,8 @@ SHORT_LINE = 0.6
 _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
-_BARE_NUMBER = re.compile(r"\d{1,3}")
+_BARE_MARK = re.compile(r"\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5}")
+"""A list's number, letter or roman numeral as ReportLab draws it: without a dot, apart from its words."""
 _ENDS = re.compile(r"[.!?:;)\"”]$")
 _LETTER = re.compile(r"\w")
 _GOES_ON = re.compile(r"(?:[,:&–—-]|\b(?:and|or|of|the|for|with|in|on|to|a|an|from|by))$")
@@ -63,6 +64,8 @@ class Line:
     bullet or a list's number set larger than its item's words makes no heading of the item)."""
     cells: list[tuple[float, str]] = field(default_factory=list, compare=False, repr=False)
     """Each run of the line with where it starts (a table's row has one a cell: `pdftables`)."""
+    item: bool = field(default=False, compare=False, repr=False)
+    """Whether the line opens a list's item by a mark drawn apart (`_dot_bare_mark`)."""
 
 
 def collect(runs: list[Run]) -> list[Line]:
@@ -112,7 +115,7 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     body = weights.most_common(1)[0][0]
     for line in lines:
         if not _heading(line, body):  # (a section's number, `2` `Methods`, stays as set)
-            _dot_bare_number(line)
+            _dot_bare_mark(line)
     heading_sizes = sorted({line.size for line in lines if _heading(line, body)}, reverse=True)
     levels = {size: "#" * min(2 + rank, 4) for rank, size in enumerate(heading_sizes)}
     gaps = [a.y - b.y for a, b in pairwise(lines) if a.y > b.y and a.size == b.size == body]
@@ -151,17 +154,17 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     return "\n\n".join(blocks)
 
 
-def _dot_bare_number(line: Line) -> None:
-    """A list item drawn as a number and, apart, its words (`1`, `First point`: ReportLab's lists) is
-    written as one (`1. First point`); a number that opens a sentence in a font of its own (`12`,
-    `ferrets were seen`) is left as it is."""
-    if (
-        len(line.cells) > 1
-        and _BARE_NUMBER.fullmatch(line.cells[0][1])
-        and not line.cells[1][1][:1].islower()
-    ):
-        number = line.cells[0][1]
-        line.text = f"{number}.{line.text[len(number) :]}"
+def _dot_bare_mark(line: Line) -> None:
+    """A list item drawn as a number, a letter or a roman numeral and, apart, its words (`1`, `First
+    point`; `b`, `iv`: ReportLab's lists) is written as one (`1. First point`) and opens a paragraph;
+    a number that opens a sentence in a font of its own (`12`, `ferrets were seen`), or a word that
+    pypdf places where the words after it start (one text object: `A` in bold, `Study of Weirs`), is
+    left as it is."""
+    if len(line.cells) < 2:
+        return
+    (at, mark), (words_at, words) = line.cells[:2]
+    if _BARE_MARK.fullmatch(mark) and not words[:1].islower() and words_at - at > SAME_PLACE:
+        line.text, line.item = f"{mark}.{line.text[len(mark) :]}", True
 
 
 def _heading_goes_on(previous: Line, line: Line) -> bool:
@@ -178,7 +181,7 @@ def _heading_goes_on(previous: Line, line: Line) -> bool:
 def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> bool:
     """Whether `line` opens a paragraph after `previous`: a wider gap than the usual `spacing`, a list
     item, or a sentence before it that ended well short of the usual line (`full` characters)."""
-    if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP or _LIST_MARK.match(line.text):
+    if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP or line.item or _LIST_MARK.match(line.text):
         return True
     return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
 

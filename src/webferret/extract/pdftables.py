@@ -47,7 +47,7 @@ one by one (justified lines), not a table's: its columns stand a gutter apart (a
 SAME_PLACE = 0.5
 """Runs that start within this many points of each other start at one place."""
 _ESCAPED = re.compile(r"\\([\\|])")
-_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]?|\(?[a-z][.)])")
+_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]?)")
 
 
 @dataclass(frozen=True)
