@@ -132,3 +132,25 @@ def test_a_letter_in_a_font_of_its_own_opening_a_line_is_no_list_mark() -> None:
     words = "Study of the Weirs of Tayside, as the board saw them."
     drawn = f"BT /F2 11 Tf 72 700 Td (A) Tj /F1 11 Tf ( {words}) Tj ET"
     assert _pdf_text(drawn).split("\n\n")[1] == f"A {words}\n"
+
+
+def test_the_text_after_a_list_goes_on_no_item() -> None:
+    """The paragraph after ReportLab's list, at the margin and as far below as the items are apart,
+    ran on in the last item (`4. Rest List of kind a follows here ...`)."""
+    drawn = " ".join(
+        [
+            _cells(700, (72, "1"), (90, "Count the weirs")),
+            _cells(
+                682, (72, "2"), (90, "Weigh the fish at each weir and then the rest, every morning of the")
+            ),
+            _cells(670, (90, "season without fail")),
+            _cells(652, (72, "\\177"), (90, "Rest")),
+            _cells(634, (72, "The board met in the spring to hear the counts, and found them good.")),
+        ]
+    )
+    assert _pdf_text(drawn).split("\n\n")[1:] == [
+        "1. Count the weirs",
+        "2. Weigh the fish at each weir and then the rest, every morning of the season without fail",
+        "• Rest",
+        "The board met in the spring to hear the counts, and found them good.\n",
+    ]

@@ -126,7 +126,7 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     paragraph: list[str] = []
     previous: Line | None = None
     table_end = 0
-    found = tables(lines)
+    found, after_items = tables(lines), _after_items(lines)
     for at, line in enumerate(lines):
         if at < table_end:  # a row of the table written
             continue
@@ -137,7 +137,7 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
             paragraph, previous, table_end = [], None, at + len(rows)
             blocks.append(table_markdown(rows))
             continue
-        apart = previous is None or _new_paragraph(previous, line, spacing, full)
+        apart = previous is None or at in after_items or _new_paragraph(previous, line, spacing, full)
         if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
@@ -163,8 +163,27 @@ def _dot_bare_mark(line: Line) -> None:
     if len(line.cells) < 2:
         return
     (at, mark), (words_at, words) = line.cells[:2]
-    if _BARE_MARK.fullmatch(mark) and not words[:1].islower() and words_at - at > SAME_PLACE:
+    if words_at - at <= SAME_PLACE:
+        return
+    if _BARE_MARK.fullmatch(mark) and not words[:1].islower():
         line.text, line.item = f"{mark}.{line.text[len(mark) :]}", True
+    elif _LIST_MARK.match(f"{mark} "):  # a bullet, a number with its dot
+        line.item = True
+
+
+def _after_items(lines: list[Line]) -> set[int]:
+    """The lines that start left of the words of a list's item above them: text at the margin after a
+    list goes on no item (`4. Rest` then `The board met ...`; an item's own next lines start under its
+    words)."""
+    after: set[int] = set()
+    words: float | None = None
+    for at, line in enumerate(lines):
+        if line.item:
+            words = line.cells[1][0]
+        elif words is not None and line.cells and line.cells[0][0] < words - SAME_PLACE:
+            after.add(at)
+            words = None
+    return after
 
 
 def _heading_goes_on(previous: Line, line: Line) -> bool:
