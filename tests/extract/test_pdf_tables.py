@@ -154,3 +154,18 @@ def test_the_text_after_a_list_goes_on_no_item() -> None:
         "• Rest",
         "The board met in the spring to hear the counts, and found them good.\n",
     ]
+
+
+def test_a_list_under_one_line_in_columns_is_no_table() -> None:
+    """The last row of a table the page reads otherwise (its cells wrapped) and the list under it: the
+    list's items were the body of a table headed by that row, its last column empty all the way."""
+    items = ["Calibrate the counters each month.", "Send the counts to the board.", "Rest."]
+    drawn = " ".join(
+        [
+            _cells(700, (31, "Hob"), (146, "A male ferret"), (492, "1500")),
+            *(_cells(669 - 17 * n, (31, str(n + 1)), (54, item)) for n, item in enumerate(items)),
+        ]
+    )
+    listed = "\n\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
+    assert _pdf_text(drawn).endswith(f"\n\n{listed}\n")
+    assert "|" not in _pdf_text(drawn)

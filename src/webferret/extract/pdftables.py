@@ -205,7 +205,10 @@ def _spread(edges: list[float]) -> float:
 def _column_of_cells(rows: list[Row], column: int) -> bool:
     """Whether a column holds a table's cells: short ones, not lines of running text (most of them
     going on from the one above in lower case), not a list's marks (the first of two columns all
-    bullets or numbers)."""
+    bullets or numbers); and some row below the header fills it (a list's items under a table's
+    last row fill two of its three columns)."""
+    if not any(row[column] for row in rows[1:]):
+        return False
     cells = [cell.text for row in rows if (cell := row[column])]
     length = statistics.median(len(cell) for cell in cells) if cells else 0
     going_on = sum(cell[:1].islower() for cell in cells[1:]) > (len(cells) - 1) / 2
