@@ -169,3 +169,27 @@ def test_a_list_under_one_line_in_columns_is_no_table() -> None:
     listed = "\n\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
     assert _pdf_text(drawn).endswith(f"\n\n{listed}\n")
     assert "|" not in _pdf_text(drawn)
+
+
+CONTENTS = [("Introduction", "1"), ("Methods of counting", "3"), ("Results", "7"), ("Discussion", "12")]
+
+
+def test_a_table_of_contents_is_its_entries_one_by_one() -> None:
+    """Entries with leader dots ran together into one paragraph (`Introduction ..... 1 Methods ...`);
+    entries with their page numbers set apart at the right were a table headed `Introduction | 1`."""
+    dotted = [
+        _cells(700 - 16 * n, (72, f"{name} {'.' * (60 - len(name))} {page}"))
+        for n, (name, page) in enumerate(CONTENTS)
+    ]
+    entries = [f"{name} {'.' * (60 - len(name))} {page}" for name, page in CONTENTS]
+    assert _pdf_text(" ".join(dotted)).split("\n\n")[1:] == [*entries[:-1], f"{entries[-1]}\n"]
+    apart = [
+        _cells(700 - 16 * n, (72, name), (480 - 5.5 * len(page), page))
+        for n, (name, page) in enumerate(CONTENTS)
+    ]
+    assert _pdf_text(" ".join(apart)).split("\n\n")[1:] == [
+        "Introduction 1",
+        "Methods of counting 3",
+        "Results 7",
+        "Discussion 12\n",
+    ]

@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from webferret.extract.pdfhyphens import keeps_hyphen
-from webferret.extract.pdftables import SAME_PLACE, table_markdown, tables
+from webferret.extract.pdftables import LETTER_WIDTH, SAME_PLACE, table_markdown, tables
 
 HEADING_SIZE = 1.15
 """A line set at least this many times the body text's size is a heading (if short)."""
@@ -33,11 +33,16 @@ KEPT_SHARE = 0.95
 """The runs must hold at least this share of the page's text (letters), else its lines are kept."""
 SHORT_LINE = 0.6
 """A line shorter than this share of the page's usual line, ending a sentence, ends its paragraph."""
+CONTENTS_GAP = 4.0
+"""A page number this many font sizes or more right of a line's words ends an entry of a table of
+contents."""
 _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
 _BARE_MARK = re.compile(r"\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5}")
 """A list's number, letter or roman numeral as ReportLab draws it: without a dot, apart from its words."""
+_LEADERS = re.compile(r"(?:\.\s?){4,}\s*\d{1,4}$")
+_PAGE_NUMBER = re.compile(r"\d{1,4}")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
 _LETTER = re.compile(r"\w")
 _GOES_ON = re.compile(r"(?:[,:&–—-]|\b(?:and|or|of|the|for|with|in|on|to|a|an|from|by))$")
@@ -199,10 +204,24 @@ def _heading_goes_on(previous: Line, line: Line) -> bool:
 
 def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> bool:
     """Whether `line` opens a paragraph after `previous`: a wider gap than the usual `spacing`, a list
-    item, or a sentence before it that ended well short of the usual line (`full` characters)."""
+    item, an entry of a table of contents before it, or a sentence before it that ended well short of
+    the usual line (`full` characters)."""
     if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP or line.item or _LIST_MARK.match(line.text):
         return True
+    if _contents_entry(previous):
+        return True
     return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
+
+
+def _contents_entry(line: Line) -> bool:
+    """Whether a line is an entry of a table of contents: its words, then a page number after leader
+    dots (`Methods ....... 3`) or set apart at the right (`Methods` ... `3`)."""
+    if _LEADERS.search(line.text):
+        return True
+    if len(line.cells) < 2 or not _PAGE_NUMBER.fullmatch(line.cells[-1][1]):
+        return False
+    (words_at, words), (at, _) = line.cells[-2:]
+    return at - (words_at + LETTER_WIDTH * line.size * len(words)) > CONTENTS_GAP * line.size
 
 
 def _heading(line: Line, body: float) -> bool:

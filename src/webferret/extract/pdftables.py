@@ -46,6 +46,7 @@ WORD_GAP = 0.75
 one by one (justified lines), not a table's: its columns stand a gutter apart (a word space: ~0.3)."""
 SAME_PLACE = 0.5
 """Runs that start within this many points of each other start at one place."""
+_LETTERS = re.compile(r"[^\W\d_]")
 _ESCAPED = re.compile(r"\\([\\|])")
 _MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]?)")
 
@@ -82,10 +83,20 @@ def tables(lines: Sequence[Line]) -> dict[int, list[Row]]:
 
 
 def _table(rows: list[Row]) -> bool:
-    columns = range(len(rows[0]))
-    return (
-        len(rows) >= TABLE_ROWS and all(_column_of_cells(rows, column) for column in columns) and _apart(rows)
-    )
+    if len(rows) < TABLE_ROWS or _contents(rows):
+        return False
+    return all(_column_of_cells(rows, column) for column in range(len(rows[0]))) and _apart(rows)
+
+
+def _contents(rows: list[Row]) -> bool:
+    """Whether the rows are a table of contents, not a table: each, the first too, names a part in
+    words and ends with its page number, the numbers in order."""
+    names = [row[0].text if row[0] else "" for row in rows]
+    pages = [row[-1].text if row[-1] else "" for row in rows]
+    if not all(_LETTERS.search(name) for name in names) or not all(page.isdigit() for page in pages):
+        return False
+    numbers = [int(page) for page in pages]
+    return numbers == sorted(numbers)
 
 
 def _apart(rows: list[Row]) -> bool:
