@@ -6,8 +6,10 @@ broken wherever its line ended on paper. From the runs of text pypdf reports whi
 than the page's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines
 of a paragraph are joined, and a paragraph ends where the gap to the next line is wider than the
 page's usual line spacing, at a heading, after a sentence that ends well short of the page's usual
-line, or before a line that opens with a list mark (`•`, `1.`, `a)`). A page whose runs do not hold
-its text (a layout pypdf reads otherwise) is left as its lines.
+line, before a line that opens with a list mark (`•`, `1.`, `a)`, or a number, letter or roman numeral
+drawn apart from its words) and at a line that starts left of a list item's words, and after an entry
+of a table of contents (a page number after leader dots or set far right). A page whose runs do not
+hold its text (a layout pypdf reads otherwise) is left as its lines.
 """
 
 from __future__ import annotations
