@@ -193,3 +193,12 @@ def test_a_table_of_contents_is_its_entries_one_by_one() -> None:
         "Results 7",
         "Discussion 12\n",
     ]
+
+
+def test_rows_with_numbers_between_their_name_and_an_ordered_last_number_are_a_table() -> None:
+    """No table of contents: its entries hold no numbers but their section's and their page's."""
+    rows = [("Q1", "10", "20", "5"), ("Q2", "11", "21", "6"), ("Q3", "12", "22", "7")]
+    drawn = " ".join(
+        _cells(700 - 18 * n, *zip((72, 200, 300, 400), row, strict=True)) for n, row in enumerate(rows)
+    )
+    assert _pdf_text(drawn).split("\n\n")[1].startswith("| Q1 | 10 | 20 | 5 |\n|---|---|---|---|\n")

@@ -41,8 +41,9 @@ contents."""
 _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
-_BARE_MARK = re.compile(r"\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5}")
-"""A list's number, letter or roman numeral as ReportLab draws it: without a dot, apart from its words."""
+_BARE_NUMBER = re.compile(r"\d{1,3}")
+_BARE_LETTER = re.compile(r"[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5}")
+"""A list's letter or roman numeral as ReportLab draws it: without a dot (a mark only drawn apart)."""
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*\d{1,4}$")
 _PAGE_NUMBER = re.compile(r"\d{1,4}")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
@@ -164,17 +165,16 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
 def _dot_bare_mark(line: Line) -> None:
     """A list item drawn as a number, a letter or a roman numeral and, apart, its words (`1`, `First
     point`; `b`, `iv`: ReportLab's lists) is written as one (`1. First point`) and opens a paragraph;
-    a number that opens a sentence in a font of its own (`12`, `ferrets were seen`), or a word that
+    a number that opens a sentence in a font of its own (`12`, `ferrets were seen`), or a letter that
     pypdf places where the words after it start (one text object: `A` in bold, `Study of Weirs`), is
     left as it is."""
     if len(line.cells) < 2:
         return
     (at, mark), (words_at, words) = line.cells[:2]
-    if words_at - at <= SAME_PLACE:
-        return
-    if _BARE_MARK.fullmatch(mark) and not words[:1].islower():
+    apart = words_at - at > SAME_PLACE
+    if not words[:1].islower() and (_BARE_NUMBER.fullmatch(mark) or (apart and _BARE_LETTER.fullmatch(mark))):
         line.text, line.item = f"{mark}.{line.text[len(mark) :]}", True
-    elif _LIST_MARK.match(f"{mark} "):  # a bullet, a number with its dot
+    elif apart and _LIST_MARK.match(f"{mark} "):  # a bullet, a number with its dot
         line.item = True
 
 

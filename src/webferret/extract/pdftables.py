@@ -92,10 +92,14 @@ def _table(rows: list[Row]) -> bool:
 
 def _contents(rows: list[Row]) -> bool:
     """Whether the rows are a table of contents, not a table: each, the first too, names a part in
-    words and ends with its page number, the numbers in order."""
-    names = [row[0].text if row[0] else "" for row in rows]
+    words (after its number, maybe) and ends with its page number, the numbers in order (a table's
+    rows hold other numbers between: `Q1 | 10 | 20 | 5`)."""
+    names = [" ".join(cell.text for cell in row[:-1] if cell) for row in rows]
+    between = [cell.text for row in rows for cell in row[1:-1] if cell]
     pages = [row[-1].text if row[-1] else "" for row in rows]
     if not all(_LETTERS.search(name) for name in names) or not all(page.isdigit() for page in pages):
+        return False
+    if not all(_LETTERS.search(text) for text in between):
         return False
     numbers = [int(page) for page in pages]
     return numbers == sorted(numbers)
