@@ -202,3 +202,17 @@ def test_rows_with_numbers_between_their_name_and_an_ordered_last_number_are_a_t
         _cells(700 - 18 * n, *zip((72, 200, 300, 400), row, strict=True)) for n, row in enumerate(rows)
     )
     assert _pdf_text(drawn).split("\n\n")[1].startswith("| Q1 | 10 | 20 | 5 |\n|---|---|---|---|\n")
+
+
+def test_a_form_of_labels_and_values_is_its_fields_one_by_one() -> None:
+    """Labels ending with a colon and their values drawn apart were a table headed by the first field
+    (`| Name: | Jo Ferret |`)."""
+    fields = [("Name:", "Jo Ferret"), ("Role:", "Tunnel inspector"), ("Team:", "Digging")]
+    drawn = " ".join(
+        _cells(700 - 18 * n, (72, label), (150, value)) for n, (label, value) in enumerate(fields)
+    )
+    assert _pdf_text(drawn).split("\n\n")[1:] == [
+        "Name: Jo Ferret",
+        "Role: Tunnel inspector",
+        "Team: Digging\n",
+    ]

@@ -210,7 +210,7 @@ def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> b
     the usual line (`full` characters)."""
     if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP or line.item or _LIST_MARK.match(line.text):
         return True
-    if _contents_entry(previous):
+    if _contents_entry(previous) or _field(previous) or _field(line):
         return True
     return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
 
@@ -224,6 +224,15 @@ def _contents_entry(line: Line) -> bool:
         return False
     (words_at, words), (at, _) = line.cells[-2:]
     return at - (words_at + LETTER_WIDTH * line.size * len(words)) > CONTENTS_GAP * line.size
+
+
+def _field(line: Line) -> bool:
+    """Whether a line is a form's field: a label ending with a colon, and its value drawn apart."""
+    return (
+        len(line.cells) == 2
+        and line.cells[0][1].endswith(":")
+        and line.cells[1][0] - line.cells[0][0] > SAME_PLACE
+    )
 
 
 def _heading(line: Line, body: float) -> bool:

@@ -85,9 +85,15 @@ def tables(lines: Sequence[Line]) -> dict[int, list[Row]]:
 
 
 def _table(rows: list[Row]) -> bool:
-    if len(rows) < TABLE_ROWS or _contents(rows):
+    if len(rows) < TABLE_ROWS or _contents(rows) or _form(rows):
         return False
     return all(_column_of_cells(rows, column) for column in range(len(rows[0]))) and _apart(rows)
+
+
+def _form(rows: list[Row]) -> bool:
+    """Whether the rows are a form's fields, not a table: two columns, each field's label (the first
+    row's too) ending with a colon (`Name:` `Jo Ferret`)."""
+    return len(rows[0]) == 2 and all(row[0] is not None and row[0].text.endswith(":") for row in rows)
 
 
 def _contents(rows: list[Row]) -> bool:
