@@ -1,15 +1,16 @@
 """A PDF page's text as Markdown from where and how large its text is drawn: headings and paragraphs.
 
 pypdf's text of a page is its lines as drawn: a heading is a line like any other, and a paragraph is
-broken wherever its line ended on paper. From the runs of text pypdf reports while it reads a page
-(each with its height on the page and its font size) the lines are rebuilt; a short line set larger
-than the page's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines
-of a paragraph are joined, and a paragraph ends where the gap to the next line is wider than the
-page's usual line spacing, at a heading, after a sentence that ends well short of the page's usual
-line, before a line that opens with a list mark (`•`, `1.`, `a)`, or a number, letter or roman numeral
-drawn apart from its words) and at a line that starts left of a list item's words, and after an entry
-of a table of contents (a page number after leader dots or set far right). A page whose runs do not
-hold its text (a layout pypdf reads otherwise) is left as its lines.
+broken wherever its line ended on paper. From the runs of text pypdf reports while it reads a page (each
+with its height on the page and its font size) the lines are rebuilt; a short line set larger than the
+page's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines of a
+paragraph are joined, and a paragraph ends where the gap to the next line is wider than the page's usual
+line spacing, at a heading, after a sentence that ends well short of the page's usual line, before a
+line that opens with a list mark (`•`, `1.`, `a)`, or a number, letter or roman numeral drawn apart from
+its words) and at a line that starts left of a list item's words, and after an entry of a table of
+contents (a page number after leader dots or set far right), and around a form's field (a label ending
+with a colon, its value drawn apart). A page whose runs do not hold its text (a layout pypdf reads
+otherwise) is left as its lines.
 """
 
 from __future__ import annotations

@@ -1,20 +1,20 @@
 """Tables on a PDF page: lines whose runs of text stand in columns, row after row.
 
-A PDF draws a table's cells as runs of text placed apart on one line; read as text, each row is a
-line of words and the rows run together into one paragraph (`Name Age City Alice 30 Paris`). Lines
-are a table's rows when at least `TABLE_ROWS` of them, one below the other, each hold the same number
-(two or more) of runs, and the runs stand in columns: in each column the cells under the first row
-start, end or are centred at one place (numbers set flush right start apart), and the first row's
-cell, a header often set otherwise, lies over them. Not a table: columns of running text set side by
-side (a page of two columns drawn line by line, lines numbered in the margin), whose cells are long
-or go on from the line above in lower case; a list, whose marks (bullets, numbers with or without a
-dot) are the first of two columns (and a list under a table whose first column holds no marks is
-no row of it); lines broken by a word in another font, whose runs start wherever their words do;
-justified lines drawn word by word, whose cells stand a word space apart; a table of contents, whose
-rows end with page numbers in order. A run that starts where the one before it did goes on its cell
-(a word in bold in a cell's paragraph). A row below the first may leave cells empty: its runs go to
-the columns they fall in; so may a header (an empty corner), on the line above the rows. A table is
-written as a GFM table, its first row the header.
+A PDF draws a table's cells as runs of text placed apart on one line; read as text, each row is a line
+of words and the rows run together into one paragraph (`Name Age City Alice 30 Paris`). Lines are a
+table's rows when at least `TABLE_ROWS` of them, one below the other, each hold the same number (two or
+more) of runs, and the runs stand in columns: in each column the cells under the first row start, end or
+are centred at one place (numbers set flush right start apart), and the first row's cell, a header often
+set otherwise, lies over them. Not a table: columns of running text set side by side (a page of two
+columns drawn line by line, lines numbered in the margin), whose cells are long or go on from the line
+above in lower case; a list, whose marks (bullets, numbers with or without a dot) are the first of two
+columns (and a list under a table whose first column holds no marks is no row of it); lines broken by a
+word in another font, whose runs start wherever their words do; justified lines drawn word by word,
+whose cells stand a word space apart; a table of contents, whose rows end with page numbers in order; a
+form, whose labels end with a colon. A run that starts where the one before it did goes on its cell (a
+word in bold in a cell's paragraph). A row below the first may leave cells empty: its runs go to the
+columns they fall in; so may a header (an empty corner), on the line above the rows. A table is written
+as a GFM table, its first row the header.
 """
 
 from __future__ import annotations
