@@ -216,3 +216,37 @@ def test_a_form_of_labels_and_values_is_its_fields_one_by_one() -> None:
         "Role: Tunnel inspector",
         "Team: Digging\n",
     ]
+
+
+WRAPPED = "A small animal of the weasel family, kept as a pet and to hunt rabbits in their burrows."
+
+
+CHROMIUM = [  # Chromium and fpdf2 centre a row's cells on its height: the short ones first, the long
+    # one from above to below them, then the rest
+    _cells(642.8, (38.2, "Ferret")),
+    _cells(657, (88.1, "A small animal of the weasel family, kept as a")),
+    _cells(642.8, (88.1, "pet and to hunt rabbits in their")),
+    _cells(628.5, (88.1, "burrows.")),
+    _cells(642.8, (389.5, "1200")),
+]
+REPORTLAB = [  # ReportLab (its cells at the top): the long cell's first line beside the first, then the
+    # cell after it back on the first line
+    _cells(642.8, (38.2, "Ferret"), (88.1, "A small animal of the weasel family, kept as a")),
+    _cells(630.8, (88.1, "pet and to hunt rabbits in their burrows.")),
+    _cells(642.8, (389.5, "1200")),
+]
+
+
+@pytest.mark.parametrize(("header", "ferret"), [(678.8, CHROMIUM), (660.8, REPORTLAB)])
+def test_a_row_whose_cell_wraps_is_one_row(header: float, ferret: list[str]) -> None:
+    """A cell of several lines broke its table: the rows above and below it were lines of a paragraph,
+    and each of its lines and the cells beside it a paragraph of their own."""
+    head = _cells(header, (42.9, "Term"), (206.1, "Meaning"), (389.5, "Since"))
+    rows = [("Burrow", "A hole dug by an animal as a home.", "900"), ("Kit", "A young ferret.", "1400")]
+    below = [
+        _cells(606.8 - 18 * n, *zip((38.2, 88.1, 389.5), row, strict=True)) for n, row in enumerate(rows)
+    ]
+    assert _pdf_text(" ".join([head, *ferret, *below])).split("\n\n")[1] == (
+        f"| Term | Meaning | Since |\n|---|---|---|\n| Ferret | {WRAPPED} | 1200 |\n"
+        "| Burrow | A hole dug by an animal as a home. | 900 |\n| Kit | A young ferret. | 1400 |\n"
+    )

@@ -139,11 +139,12 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     for at, line in enumerate(lines):
         if at < table_end:  # a row of the table written
             continue
-        rows = found.get(at)
-        if rows:
+        table = found.get(at)
+        if table:
+            rows, drawn = table
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
-            paragraph, previous, table_end = [], None, at + len(rows)
+            paragraph, previous, table_end = [], None, at + drawn
             blocks.append(table_markdown(rows))
             continue
         apart = previous is None or at in after_items or _new_paragraph(previous, line, spacing, full)

@@ -14,11 +14,14 @@ whose cells stand a word space apart; a table of contents, whose rows end with p
 form, whose labels end with a colon. A run that starts where the one before it did goes on its cell (a
 word in bold in a cell's paragraph). A row below the first may leave cells empty: its runs go to the
 columns they fall in; so may a header (an empty corner), on the line above the rows. A table is written
-as a GFM table, its first row the header.
+as a GFM table, its first row the header. A row's cells may wrap: the lines drawn after the one that
+opens it that leave its first column empty, a line's spacing from its others, go on its cells (each
+cell's lines read from the top down).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 from collections.abc import Sequence
@@ -46,6 +49,9 @@ PROSE_CHARS = 20
 WORD_GAP = 0.75
 """Cells this many times the font size apart or closer (their median) are words of running text drawn
 one by one (justified lines), not a table's: its columns stand a gutter apart (a word space: ~0.3)."""
+WRAP_GAP = 1.5
+"""A line this many times its font size or less from a row's lines, leaving its first column empty,
+goes on the row's cells (they wrap)."""
 SAME_PLACE = 0.5
 """Runs that start within this many points of each other start at one place."""
 _LETTERS = re.compile(r"[^\W\d_]")
@@ -66,21 +72,22 @@ Row = list[Cell | None]
 """A table's row: a cell for each column, None where it is empty."""
 
 
-def tables(lines: Sequence[Line]) -> dict[int, list[Row]]:
-    """The tables among `lines` (see the module): each by the line it starts at, as its rows."""
-    found: dict[int, list[Row]] = {}
+def tables(lines: Sequence[Line]) -> dict[int, tuple[list[Row], int]]:
+    """The tables among `lines` (see the module): each by the line it starts at, as its rows and how
+    many lines they take (a row whose cells wrap takes several)."""
+    found: dict[int, tuple[list[Row], int]] = {}
     start = end = 0
     while start < len(lines):
-        rows = _rows(lines, start)
+        rows, used = _rows(lines, start)
         if not _table(rows):
-            start += len(rows) if len(rows) >= TABLE_ROWS else 1  # (lines in columns of prose start none)
+            start += used if len(rows) >= TABLE_ROWS else 1  # (lines in columns of prose start none)
             continue
         header = _header_above(lines, start, rows) if start > end else None
         if header and _table([header, *rows]):
-            found[start - 1] = [header, *rows]
+            found[start - 1] = ([header, *rows], used + 1)
         else:
-            found[start] = rows
-        start = end = start + len(rows)
+            found[start] = (rows, used)
+        start = end = start + used
     return found
 
 
@@ -135,19 +142,77 @@ def _header_above(lines: Sequence[Line], start: int, rows: list[Row]) -> Row | N
     return header if header and _aligned([header, *rows], max(above.size, first.size)) else None
 
 
-def _rows(lines: Sequence[Line], start: int) -> list[Row]:
-    """The lines from `start` on that stand in columns under it, as rows (only it: they do not)."""
+def _rows(lines: Sequence[Line], start: int) -> tuple[list[Row], int]:
+    """The lines from `start` on that stand in columns under it, as rows (only it: they do not), and
+    how many lines they take. A row's cells may wrap: the lines drawn after the one that opens it (in
+    its first column) that leave that column empty, a line's spacing from its others, go on it."""
     rows: list[Row] = [list(_cells(lines[start]))]
-    if len(rows[0]) < 2:
-        return rows
-    for above, line in pairwise(lines[start:]):
-        if not 0 < above.y - line.y <= ROW_GAP * max(above.size, line.size):
+    at, bottom = start + 1, lines[start]
+    while len(rows[0]) >= 2 and at < len(lines):
+        row, drawn = _wrapped(lines, at, rows)
+        top = max(lines[at : at + drawn], key=lambda line: line.y)
+        size = max(bottom.size, top.size)
+        if row is None or not 0 < bottom.y - top.y <= ROW_GAP * size:
             break
-        row = _placed(line, rows)
-        if row is None or _list_item(row, rows) or not _aligned([*rows, row], max(above.size, line.size)):
+        if _list_item(row, rows) or not _aligned([*rows, row], size):
             break
         rows.append(row)
-    return rows
+        bottom = min(lines[at : at + drawn], key=lambda line: line.y)
+        at += drawn
+    return rows, at - start
+
+
+def _wrapped(lines: Sequence[Line], at: int, rows: list[Row]) -> tuple[Row | None, int]:
+    """The row that opens at line `at` in the columns of `rows`, with the lines after it that go on its
+    cells (see `_rows`), and how many lines it takes; None if the lines do not fit the columns."""
+    first = _cells(lines[at])
+    opening = _placed(lines[at], rows)
+    if opening is None and not (len(first) == 1 and _meets(first[0], [row[0] for row in rows if row[0]])):
+        return None, 1
+    parts: list[list[tuple[float, Cell]]] = [[] for _ in rows[0]]
+    for column, cell in enumerate(opening or first):
+        if cell:
+            parts[column].append((lines[at].y, cell))
+    drawn = 1
+    for line in lines[at + 1 :]:
+        near = min(abs(line.y - y) for part in parts for y, _ in part)
+        sofar = [*rows, [_joined(part) if part else None for part in parts]]
+        columns = [_under(cell, sofar) or _column(cell, sofar, 1) for cell in _cells(line)]
+        if near > WRAP_GAP * line.size or None in columns:
+            break
+        for column, cell in zip(columns, _cells(line), strict=True):
+            parts[column or 0].append((line.y, cell))
+        drawn += 1
+    row = [_joined(part) if part else None for part in parts]
+    return (row, drawn) if sum(cell is not None for cell in row) >= 2 else (None, 1)
+
+
+def _under(cell: Cell, rows: list[Row]) -> int | None:
+    """The column after the first that a wrapped cell's line `cell` goes on: the last that starts left
+    of it (give or take `ALIGNED` font sizes; a cell's guessed end may pass the next column's start),
+    or None if only the first does (then the first after it whose cells it meets: a centred header)."""
+    starts = [
+        min((row[column].left for row in rows if row[column]), default=math.inf)
+        for column in range(len(rows[0]))
+    ]
+    fitting = [column for column, start in enumerate(starts) if start <= cell.left + ALIGNED * cell.size]
+    return fitting[-1] if fitting and fitting[-1] > 0 else None
+
+
+def _column(cell: Cell, rows: list[Row], first: int) -> int | None:
+    """The first column from `first` on whose cells `cell` meets, or None."""
+    for column in range(first, len(rows[0])):
+        if _meets(cell, [row[column] for row in rows if row[column]]):
+            return column
+    return None
+
+
+def _joined(part: list[tuple[float, Cell]]) -> Cell:
+    """A cell's lines (each with its height) as one cell: their text from the top down, its width
+    the widest line's."""
+    cells = [cell for _, cell in sorted(part, key=lambda placed: -placed[0])]
+    left, right = min(cell.left for cell in cells), max(cell.right for cell in cells)
+    return Cell(left, right, " ".join(cell.text for cell in cells), cells[0].size)
 
 
 def _list_item(row: Row, rows: list[Row]) -> bool:
@@ -232,13 +297,19 @@ def _column_of_cells(rows: list[Row], column: int) -> bool:
     last row fill two of its three columns)."""
     if not any(row[column] for row in rows[1:]):
         return False
-    cells = [cell.text for row in rows if (cell := row[column])]
-    length = statistics.median(len(cell) for cell in cells) if cells else 0
+    placed = [cell for row in rows if (cell := row[column])]
+    cells = [cell.text for cell in placed]
+    length = statistics.median(_line_chars(cell) for cell in placed) if cells else 0
     going_on = sum(cell[:1].islower() for cell in cells[1:]) > (len(cells) - 1) / 2
     if length > CELL_CHARS or (going_on and length > PROSE_CHARS):
         return False
     listed = column == 0 and len(rows[0]) == 2  # a list's numbers may have no dot
     return not (listed and all(_MARK.fullmatch(cell) for cell in cells))
+
+
+def _line_chars(cell: Cell) -> float:
+    """How many letters a cell's line holds (its widest line's, where it wraps)."""
+    return (cell.right - cell.left) / (LETTER_WIDTH * cell.size)
 
 
 def table_markdown(rows: list[Row]) -> str:
