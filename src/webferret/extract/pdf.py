@@ -171,7 +171,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         extra["unreadable_pages"] = [{"page": n, "error": why} for n, why in unreadable.items()]
     return Extracted(
         content_type="application/pdf",
-        title=info["title"] or first_line_title(texts, largest) or file_name(url),
+        title=info["title"] or first_line_title(texts, largest, _table_rows(markdowns[0])) or file_name(url),
         byline=info["author"],
         published=info["created"],
         modified=info["modified"],
@@ -182,6 +182,12 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         links=links,
         extra=extra,
     )
+
+
+def _table_rows(markdown: str) -> frozenset[str]:
+    """A page's table rows (its GFM tables', `pdftables`) as lines of their cells, casefolded."""
+    rows = (row for table in _TABLE.finditer(markdown) for row in table_text(table.group()).split("\n"))
+    return frozenset(" ".join(row.replace(" | ", " ").split()).casefold() for row in rows)
 
 
 def _largest(markdown: str) -> str | None:

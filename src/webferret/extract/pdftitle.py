@@ -40,15 +40,21 @@ def usable_title(value: str | None) -> str | None:
     return title
 
 
-def first_line_title(texts: list[str], largest: str | None = None) -> str | None:
+def first_line_title(
+    texts: list[str], largest: str | None = None, rows: frozenset[str] = frozenset()
+) -> str | None:
     """The first line of the first page that reads like a title, or None. `texts`: each page's text;
     `largest`: the first page's heading set largest, which is its title even when the other pages
-    repeat it at their top (a manual's name as its running header), and whole when it takes two lines."""
+    repeat it at their top (a manual's name as its running header), and whole when it takes two lines;
+    `rows`: the first page's lines that are a table's rows (casefolded): a title comes before them (a
+    page that opens with a table has none: its header, the rows and the lines after are no title)."""
     if not texts or not texts[0]:
         return None
     running = _running_lines(texts[1:])
     lines = [" ".join(line.split()) for line in texts[0].splitlines()]
     for line in [line for line in lines if line][:LINES_LOOKED_AT]:
+        if line.casefold() in rows:
+            return None
         if (line.casefold() in running and line != largest) or not _reads_like_title(line):
             continue
         if largest and largest.startswith(line) and _reads_like_title(largest):
