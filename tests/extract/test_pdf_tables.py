@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_pdf_layout import _cells, _pdf_text, pdf_drawing
-
-from webferret.extract.document import extract_document
-from webferret.extract.types import ExtractOptions
+from test_pdf_layout import _cells, _pdf_text
 
 TERMS = [("Term", "Meaning", "Year"), ("Kit", "A young ferret", "1400"), ("Hob", "A male ferret", "1500")]
 TERMS_TABLE = (
@@ -253,17 +250,3 @@ def test_a_row_whose_cell_wraps_is_one_row(header: float, ferret: list[str]) -> 
         f"| Term | Meaning | Since |\n|---|---|---|\n| Ferret | {WRAPPED} | 1200 |\n"
         "| Burrow | A hole dug by an animal as a home. | 900 |\n| Kit | A young ferret. | 1400 |\n"
     )
-
-
-def test_a_table_opening_the_first_page_gives_no_title() -> None:
-    """A PDF without a title in its metadata took the first line of its first page: a table's header
-    (`Term Meaning Year`), or the line after the table."""
-    rows = [_cells(700 - 16 * n, *zip((72, 200, 420), row, strict=True)) for n, row in enumerate(TERMS)]
-    after = _cells(620, (72, "Counted at the weirs"))
-    read = extract_document(
-        pdf_drawing(" ".join([*rows, after])),
-        url="http://127.0.0.1/reports/terms.pdf",
-        content_type="application/pdf",
-        options=ExtractOptions(),
-    )
-    assert read.title == "terms.pdf"

@@ -21,7 +21,7 @@ from webferret.extract.pdflayout import Run, page_markdown
 from webferret.extract.pdflinks import Placed, annotated_links, distinct
 from webferret.extract.pdfrunning import without_running
 from webferret.extract.pdftables import table_text
-from webferret.extract.pdftitle import first_line_title, usable_title
+from webferret.extract.pdftitle import first_line_title, usable_author, usable_title
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
@@ -136,7 +136,7 @@ def _info(reader: PdfReader) -> dict[str, str | None]:
         return {"title": None, "author": None, "created": None, "modified": None}
     return {
         "title": usable_title(meta.title),
-        "author": (meta.author or "").strip() or None,
+        "author": usable_author(meta.author),
         "created": iso_date(str(meta.get("/CreationDate", ""))[2:10]),
         "modified": iso_date(str(meta.get("/ModDate", ""))[2:10]),
     }

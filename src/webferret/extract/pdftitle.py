@@ -1,7 +1,8 @@
 """A PDF's title: its metadata /Title when that is a real title, else the first line of its first page.
 
-Many PDFs carry no /Title, or one their authoring tool made up ("untitled", "Microsoft Word -
-report.docx", "Document1"); their first page usually opens with the title itself. A first line is
+Many PDFs carry no /Title, or one their authoring tool made up ("untitled", "(anonymous)", "Microsoft
+Word - report.docx", "Document1"); their first page usually opens with the title itself. An /Author a
+tool made up ("(anonymous)") is no author either. A first line is
 taken only when it reads like one: short, with words, not a page number and not a running header
 (a line that also opens or closes other pages), unless it is set larger than all else on the page.
 """
@@ -14,12 +15,14 @@ from collections import Counter
 _JUNK_TITLE = re.compile(
     r"""^(?:
         (?:untitled|no\s+title|title|document|presentation|slide)[\s_-]*\d*
+      | \(?(?:anonymous|unspecified)\)?
       | microsoft\s+(?:word|powerpoint|excel)\b.*
       | (?:powerpoint|keynote)\s+presentation
       | .*\.(?:docx?|odt|rtf|pptx?|xlsx?|pdf|tex|dvi|ps|indd|qxd|pages|txt)
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
+_NO_AUTHOR = re.compile(r"^\(?(?:anonymous|unspecified|unknown)\)?$", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(
     r"^(?:(?:page|p\.|seite|página)\s*)?[-–(\[]?\s*(?:\d+|[ivxlc]{1,7})\s*[-–)\]]?"
     r"(?:\s*(?:of|/|von|de)\s*\d+)?$",
@@ -38,6 +41,13 @@ def usable_title(value: str | None) -> str | None:
     if not title or _JUNK_TITLE.match(title):
         return None
     return title
+
+
+def usable_author(value: str | None) -> str | None:
+    """The metadata author, or None when it is empty or a tool's placeholder (ReportLab's
+    `(anonymous)`)."""
+    author = " ".join((value or "").split())
+    return None if not author or _NO_AUTHOR.match(author) else author
 
 
 def first_line_title(

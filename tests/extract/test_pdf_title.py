@@ -1,0 +1,41 @@
+"""A PDF's title and author when its metadata names none (`extract.pdftitle`)."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader, PdfWriter
+from test_pdf_layout import _cells, pdf_drawing
+from test_pdf_tables import TERMS
+
+from webferret.extract.document import extract_document
+from webferret.extract.types import ExtractOptions
+
+
+def test_a_table_opening_the_first_page_gives_no_title() -> None:
+    """A PDF without a title in its metadata took the first line of its first page: a table's header
+    (`Term Meaning Year`), or the line after the table."""
+    rows = [_cells(700 - 16 * n, *zip((72, 200, 420), row, strict=True)) for n, row in enumerate(TERMS)]
+    after = _cells(620, (72, "Counted at the weirs"))
+    read = extract_document(
+        pdf_drawing(" ".join([*rows, after])),
+        url="http://127.0.0.1/reports/terms.pdf",
+        content_type="application/pdf",
+        options=ExtractOptions(),
+    )
+    assert read.title == "terms.pdf"
+
+
+def test_reportlabs_placeholder_title_and_author_are_none() -> None:
+    """ReportLab writes `(anonymous)` as the title and author of a PDF its maker named not: it was the
+    title (`# (anonymous)`) and the byline (`by (anonymous)`)."""
+    writer = PdfWriter(
+        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
+    )
+    writer.add_metadata({"/Title": "(anonymous)", "/Author": "(anonymous)", "/Subject": "(unspecified)"})
+    body = io.BytesIO()
+    writer.write(body)
+    read = extract_document(
+        body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert (read.title, read.byline) == ("Weir Counts", None)
