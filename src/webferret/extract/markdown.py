@@ -539,9 +539,8 @@ class Renderer:
         rows: list[list[str | None]] = []  # None: a column a cell to its left or above spans (text)
         header = False
         heads = 0  # the rows of headings the table opens with
-        spanned: dict[
-            int, tuple[str | None, int]
-        ] = {}  # column -> a cell above reaching down: its text, rows left
+        # column -> a cell above reaching down: its text, rows left
+        spanned: dict[int, tuple[str | None, int]] = {}
         for cells in grid:
             values: list[str | None] = []
             # a heading names each column it spans (plain text says it once)
