@@ -72,13 +72,34 @@ def _quiet_interrupt(unraisable: object) -> None:
     goes on and said once, as `interrupted`, by the entry's own handling. Anything else goes to
     Python's own hook."""
     if getattr(unraisable, "exc_type", None) is KeyboardInterrupt:
-        import signal
         import threading
 
-        # a moment later, from another thread: sent from here, it would be raised inside this hook
-        threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
+        # from another thread, once this one has left the hook: raised inside it, it would be printed
+        again = threading.Thread(target=_interrupt_out_of_hook, args=(threading.get_ident(),), daemon=True)
+        again.start()
         return
     sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
+
+
+def _interrupt_out_of_hook(thread: int) -> None:
+    """Send SIGINT once `thread` has returned from `_quiet_interrupt`. Sent after a fixed moment
+    instead, it could come while the hook still waited for this thread to start (a loaded machine),
+    and Python printed `Exception ignored in sys.unraisablehook` with a traceback."""
+    import signal
+    import time
+
+    while _in_hook(thread):
+        time.sleep(0.001)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _in_hook(thread: int) -> bool:
+    frame = sys._current_frames().get(thread)
+    while frame is not None:
+        if frame.f_code is _quiet_interrupt.__code__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _interrupted_early() -> int:
