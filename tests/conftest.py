@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,3 +57,25 @@ def web() -> Iterator[Web]:
     """A loopback web of documents with validators (`storeweb`), for the store's end-to-end tests."""
     with serve() as running:
         yield running
+
+
+@pytest.fixture
+def own_resolver_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The resolver's threads as in a process of its own (`webferret.net.dns`: no pool made, none
+    warmed) for one test, which counts them. The pool it made is shut down at its end: left to be
+    collected, its threads ended while a later test had counted them as running."""
+    from webferret.net import dns
+
+    _join_resolver_starters()  # an earlier test's `warm_soon` done starting threads
+    monkeypatch.setattr(dns, "_POOL", None)
+    monkeypatch.setattr(dns, "_warmed", 0)
+    yield
+    _join_resolver_starters()
+    if dns._POOL is not None:
+        dns._POOL.shutdown(wait=True)
+
+
+def _join_resolver_starters() -> None:
+    for thread in threading.enumerate():
+        if thread.name == "webferret-dns-warm":
+            thread.join()

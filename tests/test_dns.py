@@ -104,10 +104,9 @@ def _warmed_up() -> int:
     return _resolver_threads()
 
 
-def test_the_resolver_threads_are_started_ahead_and_topped_up(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("own_resolver_pool")  # a process of its own: no thread yet
+def test_the_resolver_threads_are_started_ahead_and_topped_up() -> None:
     before = _resolver_threads()  # an earlier test's pool
-    monkeypatch.setattr(dns, "_POOL", None)  # a process of its own: no thread yet
-    monkeypatch.setattr(dns, "_warmed", 0)
     dns.warm_soon(5)
     assert _warmed_up() == before + 5
     dns.warm_soon(3)  # as many as that run already: none more

@@ -16,7 +16,6 @@ import pytest
 
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError
-from webferret.net import dns
 from webferret.search.service import spare_candidates
 from webferret.store.pages import STORE_FILE
 from webferret.store.schema import UnusableStore
@@ -79,12 +78,9 @@ def _resolver_threads() -> int:
     return sum(thread.name.startswith("webferret-dns_") for thread in threading.enumerate())
 
 
-async def test_a_verified_search_opens_the_store_while_the_engines_answer(
-    web: _WebServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("own_resolver_pool")  # as in a process of its own
+async def test_a_verified_search_opens_the_store_while_the_engines_answer(web: _WebServer) -> None:
     before = _resolver_threads()  # an earlier test's pool
-    monkeypatch.setattr(dns, "_POOL", None)  # as in a process of its own
-    monkeypatch.setattr(dns, "_warmed", 0)
     base = f"http://127.0.0.1:{web.server_address[1]}"
     async with Ferret(
         home=web.home, searxng_url=base, engines=["searxng"], engine_min_interval=0, allow_private_hosts=True
