@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from search_harness import SearxServer
-from simweb import Handler, SimWeb
+from simweb import Handler, SimWeb, Stream, wait_for
 
 from webferret.ferret import Ferret
 from webferret.models import Hit, Source
@@ -85,6 +85,10 @@ def serve(simweb: SimWeb, *topics: str, delay: float = 0.0) -> list[str]:
     return [simweb.add(f"/{topic}", distinct_article(topic), delay=delay) for topic in topics]
 
 
+def _asked_for_held(web: SimWeb) -> bool:
+    return any(path == "/held" for path, _ in web.requests)
+
+
 async def stored(f: Ferret, url: str) -> bool:
     return await f.stored(url) is not None
 
@@ -92,13 +96,24 @@ async def stored(f: Ferret, url: str) -> bool:
 async def test_a_slow_spare_does_not_hold_the_answer(
     tmp_path: Path, simweb: SimWeb, held: threading.Event
 ) -> None:
-    urls = [*serve(simweb, "alpha", "beta"), simweb.url("/held")]
+    def once_the_spare_is_asked(topic: str) -> Stream:
+        """The page answers once the spare's request is in (it may come a moment after theirs, and
+        they were read and the answer given before it came, on a loaded machine)."""
+
+        def answer(handler: Handler, web: SimWeb) -> None:
+            wait_for(lambda: _asked_for_held(web), HOLD_SECONDS)
+            handler.reply(200, distinct_article(topic).encode(), {"Content-Type": "text/html"})
+
+        return answer
+
+    urls = [simweb.add(f"/{topic}", stream=once_the_spare_is_asked(topic)) for topic in ("alpha", "beta")]
+    urls.append(simweb.url("/held"))
     async with ferret(tmp_path) as f:
         verified = await verify_hits(f, hits(*urls), wanted=2, timeout=30)
         assert not held.is_set()  # the answer did not wait for the spare's response
         assert names(verified) == ["alpha", "beta"]
         assert (verified.not_needed, verified.unreachable, verified.dropped) == (1, [], [])
-        assert any(path == "/held" for path, _ in simweb.requests)  # it was requested, in parallel
+        assert _asked_for_held(simweb)  # it was requested, in parallel
         assert not await stored(f, urls[2])
         assert asyncio.all_tasks() == {asyncio.current_task()}  # the spare's task is gone
 
