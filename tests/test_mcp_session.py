@@ -585,46 +585,19 @@ async def test_web_open_says_when_the_store_holds_no_links(site: str, tmp_path: 
     assert _text(opened).endswith(f"No links are stored for this page; {fetch} reads them.")
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-async def _wait_for_port(port: int, process: Any) -> None:
-    import time
-
-    import anyio
-
-    deadline = time.monotonic() + 60  # a loaded CI machine imports slowly
-    while time.monotonic() < deadline:
-        if process.returncode is not None:
-            raise AssertionError(f"webferret mcp --http exited with {process.returncode}")
-        try:
-            stream = await anyio.connect_tcp("127.0.0.1", port)
-        except OSError:
-            await anyio.sleep(0.05)
-            continue
-        await stream.aclose()
-        return
-    raise AssertionError("webferret mcp --http did not listen within 60 s")
-
-
 async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
-    import asyncio
+    import subprocess
 
+    from listening_port import listening_port
     from mcp.client.streamable_http import streamable_http_client
 
-    port = _free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
     env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
-    process = await asyncio.create_subprocess_exec(
-        _webferret(), "mcp", "--http", f"127.0.0.1:{port}", env=env, stderr=asyncio.subprocess.DEVNULL
-    )
+    command = [_webferret(), "mcp", "--http", "127.0.0.1:0"]  # any free port: the line it writes names it
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        await _wait_for_port(port, process)
+        assert process.stderr is not None
+        port = listening_port(process.stderr)
         async with (
             streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write),
             ClientSession(read, write) as session,
@@ -634,7 +607,7 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
             bad = await session.call_tool("web_open", {"handle": ""})
     finally:
         process.terminate()
-        await process.wait()
+        process.communicate(timeout=30)
     served = {tool.name for tool in tools.tools}
     assert served == {"web_search", "web_fetch", "web_open", "web_crawl", "web_map"}
     assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_argument"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -25,19 +26,21 @@ def bound(host: str, port: int) -> socket.socket:
 
 
 def serve_app(
-    app: Any, host: str, port: int, said: str, *, log_level: str = "warning", **config: Any
+    app: Any, host: str, port: int, said: Callable[[int], str], *, log_level: str = "warning", **config: Any
 ) -> None:
-    """Serve `app` until SIGINT or SIGTERM (calls in flight end first); `said` goes to stderr once
-    the server listens. `OSError` when `host:port` cannot be bound; `config`: more of uvicorn's."""
+    """Serve `app` until SIGINT or SIGTERM (calls in flight end first); `said(port)` goes to stderr
+    once the server listens, with the port it listens on (the one the system chose for port 0).
+    `OSError` when `host:port` cannot be bound; `config`: more of uvicorn's."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             if self.started:
-                sys.stderr.write(said + "\n")
+                sys.stderr.write(said(listening) + "\n")
 
     sock = bound(host, port)
+    listening = int(sock.getsockname()[1])
     with sock:
         settings = uvicorn.Config(app, host=host, port=port, log_level=log_level, **config)
         Server(settings).run(sockets=[sock])

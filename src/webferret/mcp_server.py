@@ -260,4 +260,6 @@ def serve_http(settings: Settings, host: str, port: int) -> None:
     import_call_modules()
     freeze_heap()
     shown = f"[{host}]" if ":" in host else host
-    serve_app(app, host, port, f"webferret mcp: streamable HTTP on http://{shown}:{port}/mcp")
+    serve_app(
+        app, host, port, lambda listening: f"webferret mcp: streamable HTTP on http://{shown}:{listening}/mcp"
+    )

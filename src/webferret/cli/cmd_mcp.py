@@ -35,8 +35,10 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def parse_host_port(text: str) -> tuple[str, int] | None:
+    """`HOST:PORT` as (host, port); port 0 is any free one (the line written once the server
+    listens names it)."""
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
         return None
     return host.strip("[]"), int(port)
 

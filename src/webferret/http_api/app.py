@@ -273,6 +273,12 @@ def serve(settings: Settings, host: str, port: int, *, access_log: bool = False)
     freeze_heap()
     shown = f"[{host}]" if ":" in host else host
     guarded_by = "every call brings the token" if settings.api_token else "loopback only, no token"
-    said = f"webferret api: listening on http://{shown}:{port}/ ({guarded_by})"
     level = "info" if access_log else "warning"
-    serve_app(app, host, port, said, log_level=level, access_log=access_log)
+    serve_app(
+        app,
+        host,
+        port,
+        lambda listening: f"webferret api: listening on http://{shown}:{listening}/ ({guarded_by})",
+        log_level=level,
+        access_log=access_log,
+    )
