@@ -34,14 +34,15 @@ class Api:
 
         import uvicorn
 
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
+        # bound here and handed over (a port released here for uvicorn to bind could be taken meanwhile)
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
         config = uvicorn.Config(
             build_app(settings, "127.0.0.1"), host="127.0.0.1", port=self.port, log_level="warning"
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.server.started and time.monotonic() < deadline:
@@ -53,6 +54,7 @@ class Api:
         self.client.close()
         self.server.should_exit = True
         self.thread.join(10)
+        self.socket.close()
 
 
 def _settings(home: Path, simweb: SimWeb, **extra: object) -> Settings:
