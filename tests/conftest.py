@@ -43,13 +43,14 @@ def simweb(_simweb_server: SimWeb) -> Iterator[SimWeb]:
 
 
 @pytest.fixture
-def closed_port() -> int:
-    """A loopback port nothing listens on (bound, then released)."""
+def closed_port() -> Iterator[int]:
+    """A loopback port nothing listens on: bound, not listening, for the whole test, so a connection
+    to it is refused (released at once, another program could bind it and answer meanwhile)."""
     import socket
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        yield sock.getsockname()[1]
 
 
 @pytest.fixture
