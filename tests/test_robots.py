@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -98,13 +97,10 @@ async def test_4xx_allows_everything(robots_server: int) -> None:
     assert (await load_rules(f"http://127.0.0.1:{robots_server}", _get)).verdict == "allow_all"
 
 
-async def test_unreachable_disallows() -> None:
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+async def test_unreachable_disallows(closed_port: int) -> None:
     policy = RobotsPolicy(_get)
     with pytest.raises(FerretError) as refused:
-        await policy.check(f"http://127.0.0.1:{port}/page")
+        await policy.check(f"http://127.0.0.1:{closed_port}/page")
     assert "unreachable" in refused.value.message and "cannot connect" in refused.value.message
     assert refused.value.code == ErrorCode.CONNECT_FAILED  # what happened, not a rule of the site's
 
