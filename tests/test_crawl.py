@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from contract import fits
@@ -506,22 +507,29 @@ async def test_a_stored_page_after_the_budget_ran_out_is_not_read(simweb: SimWeb
 
 
 def held_past(budget: float, monkeypatch: pytest.MonkeyPatch, after: str) -> list[str]:
-    """Make judging the first link whose path holds `after` take until the call's `budget` (from now)
-    has run out, as judging a million sitemap URLs does; the URLs judged are listed."""
+    """Make judging the first link whose path holds `after` take until the call's `budget` has run
+    out, as judging a million sitemap URLs does; the URLs judged are listed. The budget is counted
+    from when the crawl makes its link rules, just after it started its own clock (counted from
+    this call, it ended before the crawl's on a loaded machine, and the judging went on)."""
     import time
 
     from webferret.crawl_rules import Follow
 
-    ends = time.monotonic() + budget
+    ends: list[float] = []
     judged: list[str] = []
-    refusal = Follow.refusal
+    made, refusal = Follow.__init__, Follow.refusal
+
+    def timed(self: Follow, *args: Any, **kwargs: Any) -> None:
+        ends.append(time.monotonic() + budget)
+        made(self, *args, **kwargs)
 
     def slow(self: Follow, url: str) -> str | None:
         if after in url and not any(after in seen for seen in judged):
-            time.sleep(max(0.0, ends - time.monotonic()) + 0.1)
+            time.sleep(max(0.0, ends[0] - time.monotonic()) + 0.1)
         judged.append(url)
         return refusal(self, url)
 
+    monkeypatch.setattr(Follow, "__init__", timed)
     monkeypatch.setattr(Follow, "refusal", slow)
     return judged
 
@@ -533,6 +541,8 @@ async def test_the_budget_ends_the_judging_of_a_huge_sitemap(
     site.add("/sitemap.xml", f"<urlset>{listed}</urlset>", headers={"Content-Type": "application/xml"})
     judged = held_past(4.0, monkeypatch, "/guide/listed/")
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        # the extractor ready: on a loaded machine its start took the budget before the sitemap came
+        assert (await ferret.fetch(site.url("/article"))).ok
         fetch = ferret.fetch_options().with_(budget=4.0)
         result = await crawl(
             ferret, site.url("/guide/intro"), CrawlOptions(depth=1, sitemap=True), fetch=fetch
