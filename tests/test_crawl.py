@@ -509,8 +509,8 @@ async def test_a_stored_page_after_the_budget_ran_out_is_not_read(simweb: SimWeb
 def held_past(budget: float, monkeypatch: pytest.MonkeyPatch, after: str) -> list[str]:
     """Make judging the first link whose path holds `after` take until the call's `budget` has run
     out, as judging a million sitemap URLs does; the URLs judged are listed. The budget is counted
-    from when the crawl makes its link rules, just after it started its own clock (counted from
-    this call, it ended before the crawl's on a loaded machine, and the judging went on)."""
+    from when the call (a crawl, a map) makes its link rules, after it started its own clock
+    (counted from here, it ended before the call's on a loaded machine, and the judging went on)."""
     import time
 
     from webferret.crawl_rules import Follow
