@@ -24,7 +24,7 @@ def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
 
 def pdf_drawing(*contents: str) -> bytes:
     """A PDF with a page drawing each of `contents` (PDF operators; fonts /F1 and /F2 are Helvetica,
-    and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does)."""
+    and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does; /F3 is Courier)."""
     writer = PdfWriter()
     font = DictionaryObject(
         {
@@ -33,6 +33,8 @@ def pdf_drawing(*contents: str) -> bytes:
             NameObject("/BaseFont"): NameObject("/Helvetica"),
         }
     )
+    courier = DictionaryObject(font)
+    courier[NameObject("/BaseFont")] = NameObject("/Courier")
     ligatures = DictionaryObject(font)
     ligatures[NameObject("/Encoding")] = DictionaryObject(
         {NameObject("/Differences"): ArrayObject([NumberObject(1), NameObject("/fi"), NameObject("/fl")])}
@@ -43,6 +45,7 @@ def pdf_drawing(*contents: str) -> bytes:
                 {
                     NameObject("/F1"): writer._add_object(font),
                     NameObject("/F2"): writer._add_object(ligatures),
+                    NameObject("/F3"): writer._add_object(courier),
                 }
             )
         }

@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.metadata import iso_date
+from webferret.extract.pdfcode import letter_width
 from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Run, page_markdown
 from webferret.extract.pdflinks import Placed, annotated_links, distinct
@@ -79,8 +80,9 @@ def _page_texts(
     for number, page in enumerate(pages, start=1):
         runs: list[Run] = []
         placed: list[Placed] = []
+        widths: dict[int, float] = {}  # each font's monospaced letter width (or 0), by the font's id
         try:
-            text = page.extract_text(visitor_text=partial(_keep_run, runs, placed)) or ""
+            text = page.extract_text(visitor_text=partial(_keep_run, runs, placed, widths)) or ""
         except Exception as exc:  # a damaged page: pypdf raises many kinds
             unreadable[number] = _said(exc)
             text, runs = "", []
@@ -103,6 +105,7 @@ def _said(exc: Exception) -> str:
 def _keep_run(
     runs: list[Run],
     placed: list[Placed],
+    widths: dict[int, float],
     text: str,
     cm: list[float],
     tm: list[float],
@@ -113,16 +116,27 @@ def _keep_run(
     drawn (`runs`), and again for the words a link annotation holds (`placed`)."""
     if text.strip():
         x, y, shown = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5], text.translate(_LIGATURES)
-        runs.append(Run(y, abs(size * tm[3] * cm[3]) or size, shown, x))
+        width = widths.get(id(font))
+        if width is None:
+            width = widths[id(font)] = letter_width(font)
+        runs.append(Run(y, abs(size * tm[3] * cm[3]) or size, shown, x, width))
         placed.append((x, y, shown))
 
 
 def _unmarked(markdown: str) -> str:
     """A page's Markdown as plain text: its headings without their marks, its tables' rows as their
-    cells between bars (as an HTML table's are in text)."""
-    return _HEADING_MARK.sub("", _TABLE.sub(lambda table: table_text(table.group()), markdown))
+    cells between bars (as an HTML table's are in text), its code without its fences (and a code
+    line that opens with `#` kept as it is)."""
+    pieces = _FENCED.split(markdown)  # prose, then (fence, code, prose) again and again
+    prose = [
+        _HEADING_MARK.sub("", _TABLE.sub(lambda table: table_text(table.group()), piece))
+        for piece in pieces[::3]
+    ]
+    codes = pieces[2::3]
+    return "".join(text + (codes[at] if at < len(codes) else "") for at, text in enumerate(prose))
 
 
+_FENCED = re.compile(r"^(`{3,4})\n(.*?)\n\1$", re.M | re.S)
 _HEADING_MARK = re.compile(r"^#{1,6} ", re.M)
 _TABLE = re.compile(r"^\| .* \|\n\|(?:---\|)+(?:\n\| .* \|)+$", re.M)
 

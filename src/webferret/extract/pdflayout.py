@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import NamedTuple
 
+from webferret.extract.pdfcode import code_blocks
 from webferret.extract.pdfhyphens import keeps_hyphen
 from webferret.extract.pdftables import LETTER_WIDTH, SAME_PLACE, table_markdown, tables
 
@@ -61,6 +62,8 @@ class Run(NamedTuple):
     size: float
     text: str
     x: float = 0.0
+    letter_width: float = 0.0
+    """A monospaced font's letter width as a share of its size; 0 for another font (`pdfcode`)."""
 
 
 @dataclass
@@ -75,6 +78,10 @@ class Line:
     """Each run of the line with where it starts (a table's row has one a cell: `pdftables`)."""
     item: bool = field(default=False, compare=False, repr=False)
     """Whether the line opens a list's item by a mark drawn apart (`_dot_bare_mark`)."""
+    letter_width: float = field(default=0.0, compare=False, repr=False)
+    """Its runs' monospaced letter width, when every run is set in a monospaced font (`pdfcode`)."""
+    raws: list[tuple[float, str]] = field(default_factory=list, compare=False, repr=False)
+    """Each run with where it starts, its spaces as drawn (a listing's indentation: `pdfcode`)."""
 
 
 def collect(runs: list[Run]) -> list[Line]:
@@ -85,12 +92,13 @@ def collect(runs: list[Run]) -> list[Line]:
     `)` is `(Alder)`)."""
     lines: list[Line] = []
     spaced = True
-    for y, size, raw, x in runs:
+    for y, size, raw, x, width in runs:
         text = " ".join(raw.split())
         if not text:
             spaced = spaced or bool(raw)
             continue
         letters = len(_LETTER.findall(text))
+        drawn = (x, raw.rstrip())
         if lines and abs(lines[-1].y - y) < max(size, 1.0) / 2:
             line = lines[-1]
             apart = spaced or raw[:1].isspace() or not _touching(line.text, text)
@@ -98,8 +106,12 @@ def collect(runs: list[Run]) -> list[Line]:
             line.drawn[size] += letters
             line.size = max(line.drawn, key=lambda drawn: (line.drawn[drawn], drawn))
             line.cells.append((x, text))
+            line.raws.append(drawn)
+            line.letter_width = line.letter_width if width else 0.0
         else:
-            lines.append(Line(y, size, text, Counter({size: letters}), [(x, text)]))
+            lines.append(
+                Line(y, size, text, Counter({size: letters}), [(x, text)], letter_width=width, raws=[drawn])
+            )
         spaced = raw[-1:].isspace()
     return lines
 
@@ -135,9 +147,17 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     paragraph: list[str] = []
     previous: Line | None = None
     table_end = 0
+    codes = code_blocks(lines, {at for at, line in enumerate(lines) if _heading(line, body)})
     found, after_items = tables(lines), _after_items(lines)
     for at, line in enumerate(lines):
-        if at < table_end:  # a row of the table written
+        if at < table_end:  # a row of the table or a line of the listing written
+            continue
+        if at in codes:
+            if paragraph:
+                blocks.append(_joined(paragraph, compounds))
+            (listing, drawn), paragraph, previous = codes[at], [], None
+            blocks.append(listing)
+            table_end = at + drawn
             continue
         table = found.get(at)
         if table:
