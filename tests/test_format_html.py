@@ -135,3 +135,25 @@ def test_a_local_files_links_stay_relative(capsys: pytest.CaptureFixture[str], t
     assert code == 0
     assert '<a href="../guide/burrows.html">burrow guide</a>' in html
     assert "<a>a local file</a>" in html and "file:" not in html
+
+
+def test_a_relative_link_with_a_colon_past_its_path_stays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A saved page's links to a section (`#sec:burrows`), a figure in another file and a query with
+    a colon have no scheme: each was read as one (`#sec`, `figs.html#fig`) and lost its link."""
+    words = "Ferrets dig long burrows and sleep in them through the day, often eighteen hours. " * 6
+    page = (
+        "<html><head><title>Notes</title></head><body><article><h1>Ferret notes</h1><p>"
+        '<a href="#sec:burrows">the burrows section</a>, <a href="figs.html#fig:2">figure 2</a>, '
+        f'<a href="find.html?q=kind:hob">the hobs</a>. {words}</p>'
+        "</article></body></html>"
+    )
+    saved = tmp_path / "notes.html"
+    saved.write_text(page, encoding="utf-8")
+    code = main(["extract", "--json", "--format", "html", str(saved)])
+    html = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
+    assert code == 0
+    assert '<a href="#sec:burrows">the burrows section</a>' in html
+    assert '<a href="figs.html#fig:2">figure 2</a>' in html
+    assert '<a href="find.html?q=kind:hob">the hobs</a>' in html

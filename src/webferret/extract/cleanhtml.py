@@ -130,12 +130,19 @@ LINK_SCHEMES = frozenset(("http", "https", "mailto", "tel"))
 """The schemes a link or image of clean HTML may have (or none: a fragment, or a page without a base)."""
 
 
+_SCHEME = re.compile(r"([a-z][a-z0-9+.-]*):", re.IGNORECASE)
+_URL_IGNORED = re.compile(r"[\t\n\r]")
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))  # what a browser strips around a URL
+
+
 def _web_links_only(root: html.HtmlElement) -> None:
     """A link or image to another scheme (`file:`, `data:`, `vbscript:`, `chrome:`) loses it: the
-    cleaner drops only `javascript:`, and a reader's browser would open a local file."""
+    cleaner drops only `javascript:`, and a reader's browser would open a local file. The scheme is
+    read as a browser reads it (tabs and newlines removed): a relative link with a colon after its
+    path (`#sec:intro`, `notes.html?q=kind:hob`) has none and stays."""
     for node in root.iter("a", "img"):
         name = "href" if node.tag == "a" else "src"
-        target = (node.get(name) or "").strip()
-        scheme = target.split(":", 1)[0].lower() if ":" in target.split("/", 1)[0] else ""
-        if scheme and scheme not in LINK_SCHEMES:
+        target = _URL_IGNORED.sub("", node.get(name) or "").strip(_C0_OR_SPACE)
+        scheme = _SCHEME.match(target)
+        if scheme and scheme.group(1).lower() not in LINK_SCHEMES:
             node.attrib.pop(name)
