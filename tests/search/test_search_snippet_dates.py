@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import httpx
 import pytest
+from search_harness import FakeWeb, local
 
+from webferret.search.engines import ddgs_text
 from webferret.search.engines.snippet_dates import leading_date
+from webferret.search.runner import EngineRunner
+from webferret.search.types import EngineQuery
 
 NOW = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
 
@@ -30,3 +35,51 @@ NOW = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
 )
 def test_a_date_before_the_snippet_is_the_results_date(snippet: str, date: str | None, rest: str) -> None:
     assert leading_date(snippet, NOW) == (date, rest)
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "July 4, 1776 - The Declaration of Independence was adopted by the Congress.",
+        "3000 years ago - The Bronze Age ended in a collapse.",
+        "5000 years ago - The first pyramids were planned.",
+        "January 1, 2099 - The deadline the treaty sets.",
+    ],
+)
+def test_a_date_no_page_was_published_on_is_the_snippets_own(snippet: str) -> None:
+    """A date before the web or after today opens the page's own words: they stay, undated (the
+    result was dated 1776 and `--time` left it out; `5000 years ago` was an OverflowError)."""
+    assert leading_date(snippet, NOW) == (None, snippet)
+
+
+def _brave_result(url: str, title: str, snippet: str) -> str:
+    return (
+        '<div class="snippet" data-type="web"><a href="'
+        + url
+        + '"><div class="title">'
+        + title
+        + "</div></a>"
+        '<div class="generic-snippet"><div class="content">' + snippet + "</div></div></div>"
+    )
+
+
+async def test_a_snippet_opening_with_thousands_of_years_ago_keeps_the_answer(fake_web: FakeWeb) -> None:
+    """Brave's page on loopback, one snippet opening `5000 years ago - ...`: the whole answer was an
+    engine error (reading the date overflowed); now each result is listed, the dated one dated."""
+    results = _brave_result(
+        "https://example.org/pyramids", "Pyramids", "5000 years ago - The first pyramids were planned."
+    ) + _brave_result(
+        "https://example.org/news",
+        "News",
+        '<span class="t-secondary">3 days ago -</span> Ferrets won the prize.',
+    )
+    fake_web.server.canned["/brave/ages"] = (200, f"<html><body>{results}</body></html>", "text/html")
+    engine = local(ddgs_text.make_engine("brave"), f"{fake_web.base}/brave/ages")
+    async with httpx.AsyncClient() as client:
+        answer = await EngineRunner(client, None, min_interval=0).run(
+            engine, EngineQuery(text="ages"), timeout=10
+        )
+    assert [(hit.url, hit.snippet, bool(hit.published)) for hit in answer.hits] == [
+        ("https://example.org/pyramids", "5000 years ago - The first pyramids were planned.", False),
+        ("https://example.org/news", "Ferrets won the prize.", True),
+    ]
