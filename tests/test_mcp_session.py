@@ -393,6 +393,15 @@ async def test_a_stored_page_on_a_blocked_domain_is_not_opened(site: str, tmp_pa
     assert searched.is_error and "blocked_domains" in searched.structured_content["error"]["message"]
 
 
+async def test_a_blocked_domain_written_in_decomposed_letters_is_blocked(site: str, tmp_path: Path) -> None:
+    """`bu` + a combining diaeresis + `cher.example` is `bücher.example` (the fetch composes it, as
+    IDNA does): it passed `blocked_domains` naming `bücher.example` and was fetched."""
+    blocked = {"WEBFERRET_BLOCKED_DOMAINS": "bücher.example"}
+    async with mcp_session(site, tmp_path, env_extra=blocked) as session:
+        refused = await session.call_tool("web_fetch", {"urls": ["http://bu\u0308cher.example/"]})
+    assert refused.is_error and "blocked_domains" in refused.structured_content["error"]["message"]
+
+
 async def test_a_redirect_leads_nowhere_the_lists_or_robots_txt_refuse(site: str, tmp_path: Path) -> None:
     """Every page a fetch is led to is asked as the first was, before it is requested; a page the
     store kept from a redirect followed before (by the CLI) is refused where it landed."""

@@ -68,14 +68,15 @@ def canonical_host(hostname: str) -> str:
     (`xn--bcher-kva.de` is `bücher.de`: engines and redirects give either), its letters composed as
     IDNA composes them (`bu\u0308cher.de`, a `u` and a combining diaeresis, is `bücher.de`)."""
     host = in_letters(hostname.lower().rstrip("."))
-    host = host if host.isascii() else unicodedata.normalize("NFC", host)
     return host[4:] if host.startswith("www.") and host.count(".") >= 2 else host
 
 
 def in_letters(host: str) -> str:
-    """`host` with each label in Punycode (`xn--bcher-kva`) in its own letters (`bücher`), so a
-    name written either way is one host (`net.domains` matches domains so too)."""
-    return ".".join(_letters(label) for label in host.split(".")) if "xn--" in host else host
+    """`host` with each label in Punycode (`xn--bcher-kva`) in its own letters (`bücher`), composed
+    as IDNA composes them (`bu\u0308cher`, a `u` and a combining diaeresis, is `bücher`), so a name
+    written any of these ways is one host (`net.domains` matches domains so too)."""
+    host = ".".join(_letters(label) for label in host.split(".")) if "xn--" in host else host
+    return host if host.isascii() else unicodedata.normalize("NFC", host)
 
 
 def _letters(label: str) -> str:
