@@ -1,6 +1,7 @@
 """`UrlPolicy.vet`: schemes, URL syntax, host spellings, allow lists, resolution (no network)."""
 
 import socket
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -188,6 +189,22 @@ async def test_a_name_written_in_its_idna_form_is_read(url: str) -> None:
     dns = FakeDns({"xn--bcher-kva.example": ["10.0.0.7"]})
     target = await UrlPolicy(allow_hosts=["bücher.example"], resolver=dns).vet(url)
     assert (target.host_key, target.address) == ("xn--bcher-kva.example", "10.0.0.7")
+
+
+@pytest.mark.parametrize("allow", ["www.bücher.example", "www.xn--bcher-kva.example"])
+@pytest.mark.parametrize(
+    "url",
+    ["http://www.bücher.example/", "http://shop.bu\u0308cher.example/", "http://www.xn--bcher-kva.example/"],
+)
+async def test_an_international_name_under_an_ascii_label_is_read(url: str, allow: str) -> None:
+    """`www.bücher.example` was `invalid_url` "ambiguous host (www.bücher.example or
+    www.xn--bcher-kva.example)": the parser decodes a name only when its first label is `xn--`."""
+    host = urlsplit(url).hostname or ""
+    wanted = "www.xn--bcher-kva.example" if host.startswith("www") else "shop.xn--bcher-kva.example"
+    dns = FakeDns({wanted: ["10.0.0.7"]})
+    allowed = allow.replace("www.", "shop.") if wanted.startswith("shop") else allow
+    target = await UrlPolicy(allow_hosts=[allowed], resolver=dns).vet(url)
+    assert (target.host_key, target.address) == (wanted, "10.0.0.7")
 
 
 async def test_a_malformed_idna_label_is_an_invalid_url() -> None:

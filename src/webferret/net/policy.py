@@ -35,6 +35,7 @@ from webferret.net.addresses import (
     is_canonical_literal,
     parse_numeric_host,
 )
+from webferret.net.canonical import in_letters
 from webferret.net.dns import Resolver, system_resolver
 from webferret.net.urltext import absolute_url, url_named
 
@@ -69,7 +70,7 @@ class UrlPolicy:
         resolver: Resolver | None = None,
     ) -> None:
         self.allow_private_hosts = allow_private_hosts
-        self.allow_hosts = frozenset(_norm_host(host) for host in allow_hosts if host.strip())
+        self.allow_hosts = frozenset(_host_name(host) for host in allow_hosts if host.strip())
         self._allowed_ips = frozenset(_try_ip(host) for host in self.allow_hosts) - {None}
         self._resolve = resolver or system_resolver
 
@@ -80,9 +81,7 @@ class UrlPolicy:
         host_key = parsed.raw_host.decode("ascii").lower()
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
         addresses = await self._addresses(url, _norm_host(host_key), port)
-        spellings = {_norm_host(host_key), host}  # a name's IDNA (`xn--`) and Unicode spellings
-        punycode_allowed = _try_ip(host) is None and bool(spellings & self.allow_hosts)
-        allowed = self.allow_private_hosts or self.host_allowed(written) or punycode_allowed
+        allowed = self.allow_private_hosts or self.host_allowed(written)
         for ip in addresses:
             why = classify_address(ip)
             if why and not allowed:
@@ -98,8 +97,9 @@ class UrlPolicy:
         )
 
     def host_allowed(self, written_host: str) -> bool:
-        """True when the host, as written in the URL, is in `allow_hosts`."""
-        host = _norm_host(written_host)
+        """True when the host, as written in the URL, is in `allow_hosts` (a name in either spelling,
+        its IDNA `xn--` labels or its letters: `_host_name`)."""
+        host = _host_name(written_host)
         if host in self.allow_hosts:
             return True
         try:
@@ -163,8 +163,9 @@ def parse_url(url: str) -> tuple[httpx.URL, str]:
     same = (
         _try_ip(_norm_host(host)) == numeric
         if numeric is not None
-        else _norm_host(written) in (_norm_host(host), _norm_host(parsed.raw_host.decode("ascii")))
-    )  # a name written as Unicode or as its IDNA form (`xn--...`, as engines and redirects give it)
+        else _host_name(written) == _host_name(parsed.raw_host.decode("ascii"))
+    )  # a name written as Unicode or as its IDNA form (`xn--...`, as engines and redirects give it),
+    # label by label (`www.bücher.de`: httpx decodes a host only when its first label is `xn--`)
     if not same:  # two URL parsers disagree: refuse, never guess
         message = f"{named} has an ambiguous host ({written} or {parsed.host})"
         raise FerretError(ErrorCode.INVALID_URL, message)
@@ -210,6 +211,12 @@ def _blocked_message(host: str, ip: IPAddress, why: str) -> str:
 
 def _norm_host(host: str) -> str:
     return host.strip().strip("[]").rstrip(".").lower()
+
+
+def _host_name(host: str) -> str:
+    """`host` as two spellings of one name compare: each label in its letters (`www.xn--bcher-kva.de`
+    is `www.bücher.de`), composed."""
+    return in_letters(_norm_host(host))
 
 
 def _try_ip(host: str) -> IPAddress | None:
