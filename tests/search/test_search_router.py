@@ -206,6 +206,18 @@ async def test_engine_weights_decide_the_fused_order(client: httpx.AsyncClient) 
     assert [hit.url for hit in outcome.hits] == ["https://two.org/", "https://one.org/"]
 
 
+async def test_engine_weights_name_engines_in_any_case(client: httpx.AsyncClient) -> None:
+    """A weight named with capitals (`Wikipedia`, as a model or a caller writes it, as the engines
+    themselves are read) weighs its engine; it was refused as an unknown engine."""
+    engines = [
+        fake_engine("a", answer("https://one.org/", "https://two.org/"), []),
+        fake_engine("b", answer("https://two.org/", "https://one.org/"), []),
+    ]
+    weighted = SearchOptions(engines=("A", "B"), weights={" B": 2.0})
+    outcome = await router(client, engines).search("q", weighted)
+    assert [hit.url for hit in outcome.hits] == ["https://two.org/", "https://one.org/"]
+
+
 async def test_a_weight_for_an_unknown_engine_is_an_invalid_argument(client: httpx.AsyncClient) -> None:
     engines = [fake_engine("a", answer("https://one.org/"), [])]
     with pytest.raises(FerretError) as info:

@@ -30,6 +30,11 @@ def since(time_range: str, now: datetime) -> date:
     return (now - timedelta(days=TIME_RANGES[time_range] + 1)).date()
 
 
+def _engine_name(name: Any) -> Any:
+    """An engine's name as the engines know it (`DuckDuckGo` is `duckduckgo`); what is no string, as given."""
+    return name.strip().lower() if isinstance(name, str) else name
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     """Switches of one search call; defaults come from `Settings`."""
@@ -56,9 +61,12 @@ class SearchOptions:
     admit: Callable[[str], Awaitable[ErrorInfo | None]] | None = None
 
     def __post_init__(self) -> None:
-        # `DuckDuckGo` is `duckduckgo`, as the CLI reads `--engines` (a model writes names so)
-        names = tuple(name.strip().lower() if isinstance(name, str) else name for name in self.engines)
+        # `DuckDuckGo` is `duckduckgo`, as the CLI reads `--engines` (a model writes names so), in the
+        # engines and their weights alike (the setting `engine_weights` reads them so)
+        names = tuple(_engine_name(name) for name in self.engines)
         object.__setattr__(self, "engines", names)
+        if isinstance(self.weights, Mapping):
+            object.__setattr__(self, "weights", {_engine_name(name): w for name, w in self.weights.items()})
         for name in ("engine_timeout", "verify_timeout"):
             check_seconds(name, getattr(self, name))
         if self.time_range is not None and self.time_range not in TIME_RANGES:
