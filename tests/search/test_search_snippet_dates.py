@@ -38,6 +38,30 @@ def test_a_date_before_the_snippet_is_the_results_date(snippet: str, date: str |
 
 
 @pytest.mark.parametrize(
+    ("snippet", "date", "rest"),
+    [
+        ("vor 3 Tagen - Es wurde bei Google entworfen.", "2026-03-07", "Es wurde bei Google entworfen."),
+        ("vor einem Monat - Eine Version.", "2026-02-08", "Eine Version."),
+        ("20. Januar 2025 - Wenn Sie sich interessieren.", "2025-01-20", "Wenn Sie sich interessieren."),
+        ("20.01.2025 - Zahlen.", "2025-01-20", "Zahlen."),
+        ("il y a 3 jours - Il a été conçu.", "2026-03-07", "Il a été conçu."),
+        ("il y a un an - Vieux billet.", "2025-03-10", "Vieux billet."),
+        ("20 janv. 2025 - Chiffres.", "2025-01-20", "Chiffres."),
+        ("1 août 2024 - Notes.", "2024-08-01", "Notes."),
+        ("hace 2 semanas - Una versión.", "2026-02-24", "Una versión."),
+        ("20 de enero de 2025 - Cifras.", "2025-01-20", "Cifras."),
+        ("Vor allem - die Sprache der Cloud.", None, "Vor allem - die Sprache der Cloud."),
+        ("Hace calor - un cuento.", None, "Hace calor - un cuento."),
+        ("30. Februar 2025 - Kein Tag.", None, "30. Februar 2025 - Kein Tag."),
+    ],
+)
+def test_a_date_in_a_regions_language_is_read(snippet: str, date: str | None, rest: str) -> None:
+    """Brave writes a region's dates in its language (`vor 3 Tagen`, `il y a 3 jours`, `20 janv.
+    2025`): they were left in the snippet, and the result undated."""
+    assert leading_date(snippet, NOW) == (date, rest)
+
+
+@pytest.mark.parametrize(
     "snippet",
     [
         "July 4, 1776 - The Declaration of Independence was adopted by the Congress.",
