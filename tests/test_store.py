@@ -71,6 +71,16 @@ def test_holds_answers_for_a_handle_or_a_url_without_reading_the_page(store: Pag
     assert not store.holds("example.org~000000000000") and not store.holds("https://example.org/none")
 
 
+def test_a_host_in_decomposed_letters_names_the_page_stored_in_composed_ones(store: PageStore) -> None:
+    """`bu` + a combining diaeresis + `cher.example` is fetched as `bücher.example` (IDNA composes
+    it); `open` of that spelling said no page was stored."""
+    put = store.put(_page("https://bücher.example/b", "Held words."))
+    decomposed = "https://bu\u0308cher.example/b"
+    assert put.handle is not None and store.holds(decomposed)
+    found = store.lookup(decomposed)
+    assert found is not None and found.page.handle == put.handle
+
+
 def test_adds_are_idempotent_on_url_and_content(store: PageStore) -> None:
     for _ in range(3):
         store.put(_page("https://x.example/", "Same words."))

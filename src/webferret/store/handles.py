@@ -1,14 +1,15 @@
 """Handles: a readable, stable name `site~hash12` for every canonical URL.
 
-The canonical form here is deliberately small (lower-case scheme and host, no default port, no
-fragment, no tracking parameters such as `utm_*` (they never change the page: `net.canonical`), an
-empty path as `/`); two spellings of one address therefore share one handle.
+The canonical form here is deliberately small (lower-case scheme and host, the host's letters
+composed, no default port, no fragment, no tracking parameters such as `utm_*` (they never change the
+page: `net.canonical`), an empty path as `/`); two spellings of one address therefore share one handle.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from urllib.parse import urlsplit, urlunsplit
 
 from webferret.models import Page
@@ -32,6 +33,8 @@ def _canonical(url: str) -> str:
     parts = urlsplit(strip_tracking(url))
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
+    if not host.isascii():  # `bu\u0308cher.example`, decomposed, is the `bücher.example` fetched
+        host = unicodedata.normalize("NFC", host)
     if ":" in host:  # an IPv6 literal keeps its brackets
         host = f"[{host}]"
     try:
