@@ -271,3 +271,23 @@ def test_a_pipe_given_as_a_file_is_named_as_given(capsys: pytest.CaptureFixture[
     page = json.loads(out)["data"]["pages"][0]
     assert code == 0 and page["title"] == "Ferrets at work"
     assert page["url"] == f"file:///dev/fd/{reading}"
+
+
+def test_a_pipes_relative_links_stay_relative(capsys: pytest.CaptureFixture[str]) -> None:
+    """A pipe is at no place: its page's relative links were made `file:///dev/fd/guide.html`,
+    which names nothing; they stay relative, as standard input's do."""
+    import os
+
+    words = "Ferrets dig long burrows and sleep in them through the day, often eighteen hours. " * 6
+    link = '<a href="guide.html">the guide</a>'
+    page = f"<html><body><article><h1>Burrows</h1><p>See {link}. {words}</p></article></body></html>"
+    reading, writing = os.pipe()
+    os.write(writing, page.encode())
+    os.close(writing)
+    try:
+        code, out = run_cli(["extract", f"/dev/fd/{reading}", "--json"], capsys)
+    finally:
+        os.close(reading)
+    read = json.loads(out)["data"]["pages"][0]
+    assert code == 0 and read["url"] == read["final_url"] == f"file:///dev/fd/{reading}"
+    assert "[the guide](guide.html)" in read["content"]

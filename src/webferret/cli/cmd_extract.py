@@ -89,18 +89,22 @@ def _read_capped(stream: BinaryIO, most: int) -> bytes:
     return b"".join(pieces)
 
 
-def _source(name: str, url: str | None) -> tuple[str | None, str | None]:
-    """The page URL (as reported) and the content type guessed from the file name. Standard input
-    has no URL of its own: without `--url` its page's `url` is None (shown as `stdin`). A file is named
-    by its resolved path; a pipe (`<(cmd)`, `/dev/fd/63`) by the name given, as resolved it is
-    `/proc/PID/fd/pipe:[N]`."""
+def _source(name: str, url: str | None) -> tuple[str | None, str | None, str | None]:
+    """The page URL (as reported), the content type guessed from the file name, and the URL the
+    page's relative links are at. Standard input has no URL of its own: without `--url` its page's
+    `url` is None (shown as `stdin`). A file is named by its resolved path; a pipe (`<(cmd)`,
+    `/dev/fd/63`) by the name given, as resolved it is `/proc/PID/fd/pipe:[N]`, and its links,
+    at no place, stay relative as stdin's do (`file:///dev/fd/guide.html` names nothing)."""
     import mimetypes
 
     if name == "-":
-        return url, None
+        return url, None, url
     guessed, _ = mimetypes.guess_type(name)
     path = Path(name)
-    return url or (path.resolve() if path.is_file() else path.absolute()).as_uri(), guessed
+    if url or path.is_file():
+        page_url = url or path.resolve().as_uri()
+        return page_url, guessed, page_url
+    return path.absolute().as_uri(), guessed, None
 
 
 async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
@@ -109,12 +113,13 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
     from webferret.local_pages import page_of
     from webferret.models import FerretError, Page, without_password
 
-    page_url, content_type = _source(name, url)
+    page_url, content_type, base = _source(name, url)
     try:
         body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
     except FerretError as exc:
         return Page.failed(without_password(page_url), exc.info(), fetched_via="file")
-    return await page_of(ferret, body, content_type, page_url, xopts)
+    page = await page_of(ferret, body, content_type, base, xopts)
+    return page if base == page_url else page.model_copy(update={"url": page_url, "final_url": page_url})
 
 
 async def run(args: argparse.Namespace) -> int:
