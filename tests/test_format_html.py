@@ -125,14 +125,19 @@ def test_inline_code_stays_in_its_paragraph(capsys: pytest.CaptureFixture[str], 
     assert "<pre><code>webferret fetch URL --fresh</code></pre>" in html or "<pre>webferret fetch URL" in html
 
 
+def _saved_as_html(page: str, folder: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """`extract --format html --json` of `page` saved as a file in `folder`: its clean HTML."""
+    saved = folder / "saved.html"
+    saved.write_text(page, encoding="utf-8")
+    code = main(["extract", "--json", "--format", "html", str(saved)])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
+
+
 def test_a_local_files_links_stay_relative(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`extract --format html` of a saved page: its links were made `file:` links, then dropped as
     such (`<a>burrow guide</a>`); a `file:` link written in the page is still dropped."""
-    saved = tmp_path / "tunnels.html"
-    saved.write_text(PAGE, encoding="utf-8")
-    code = main(["extract", "--json", "--format", "html", str(saved)])
-    html = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
-    assert code == 0
+    html = _saved_as_html(PAGE, tmp_path, capsys)
     assert '<a href="../guide/burrows.html">burrow guide</a>' in html
     assert "<a>a local file</a>" in html and "file:" not in html
 
@@ -149,11 +154,7 @@ def test_a_relative_link_with_a_colon_past_its_path_stays(
         f'<a href="find.html?q=kind:hob">the hobs</a>. {words}</p>'
         "</article></body></html>"
     )
-    saved = tmp_path / "notes.html"
-    saved.write_text(page, encoding="utf-8")
-    code = main(["extract", "--json", "--format", "html", str(saved)])
-    html = json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"]
-    assert code == 0
+    html = _saved_as_html(page, tmp_path, capsys)
     assert '<a href="#sec:burrows">the burrows section</a>' in html
     assert '<a href="figs.html#fig:2">figure 2</a>' in html
     assert '<a href="find.html?q=kind:hob">the hobs</a>' in html

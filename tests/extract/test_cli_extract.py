@@ -257,37 +257,34 @@ def test_an_empty_file_name_is_a_usage_error(
     assert "empty FILE name" in envelope["error"]["message"] and tmp_path.as_uri() not in out
 
 
-def test_a_pipe_given_as_a_file_is_named_as_given(capsys: pytest.CaptureFixture[str]) -> None:
-    """`webferret extract <(curl ...)`: the page was `file:///proc/PID/fd/pipe%3A%5B24972%5D`."""
+def _through_a_pipe(document: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
+    """`webferret extract /dev/fd/N --json` of `document` written to a pipe (as `<(cmd)` gives it):
+    the exit code, the page, and the pipe's name."""
     import os
 
     reading, writing = os.pipe()
-    os.write(writing, ARTICLE.encode())
+    os.write(writing, document.encode())
     os.close(writing)
     try:
         code, out = run_cli(["extract", f"/dev/fd/{reading}", "--json"], capsys)
     finally:
         os.close(reading)
-    page = json.loads(out)["data"]["pages"][0]
+    return code, json.loads(out)["data"]["pages"][0], f"/dev/fd/{reading}"
+
+
+def test_a_pipe_given_as_a_file_is_named_as_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """`webferret extract <(curl ...)`: the page was `file:///proc/PID/fd/pipe%3A%5B24972%5D`."""
+    code, page, pipe = _through_a_pipe(ARTICLE, capsys)
     assert code == 0 and page["title"] == "Ferrets at work"
-    assert page["url"] == f"file:///dev/fd/{reading}"
+    assert page["url"] == f"file://{pipe}"
 
 
 def test_a_pipes_relative_links_stay_relative(capsys: pytest.CaptureFixture[str]) -> None:
     """A pipe is at no place: its page's relative links were made `file:///dev/fd/guide.html`,
     which names nothing; they stay relative, as standard input's do."""
-    import os
-
     words = "Ferrets dig long burrows and sleep in them through the day, often eighteen hours. " * 6
     link = '<a href="guide.html">the guide</a>'
     page = f"<html><body><article><h1>Burrows</h1><p>See {link}. {words}</p></article></body></html>"
-    reading, writing = os.pipe()
-    os.write(writing, page.encode())
-    os.close(writing)
-    try:
-        code, out = run_cli(["extract", f"/dev/fd/{reading}", "--json"], capsys)
-    finally:
-        os.close(reading)
-    read = json.loads(out)["data"]["pages"][0]
-    assert code == 0 and read["url"] == read["final_url"] == f"file:///dev/fd/{reading}"
+    code, read, pipe = _through_a_pipe(page, capsys)
+    assert code == 0 and read["url"] == read["final_url"] == f"file://{pipe}"
     assert "[the guide](guide.html)" in read["content"]
