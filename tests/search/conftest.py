@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from search_harness import FakeWeb, SearxServer, searx_available
+
+from webferret.search.runner import EngineRunner
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,6 +36,13 @@ def block_fixtures() -> Path:
     if not folder.is_dir():
         pytest.skip(f"captured block pages not found at {folder} (the shared folder is absent)")
     return folder
+
+
+@pytest.fixture
+async def engine_runner() -> AsyncIterator[EngineRunner]:
+    """An engine runner without pacing, for engines pointed at the simulated web (`search_harness.local`)."""
+    async with httpx.AsyncClient() as client:
+        yield EngineRunner(client, None, min_interval=0)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import httpx
 import pytest
 from search_harness import FakeWeb, local
 from simweb import SimWeb
@@ -18,31 +17,27 @@ from webferret.search.runner import EngineRunner
 from webferret.search.types import EngineQuery
 
 
-@pytest.fixture
-async def runner() -> EngineRunner:
-    async with httpx.AsyncClient() as client:
-        yield EngineRunner(client, None, min_interval=0)
-
-
 async def test_duckduckgo_through_primp_on_loopback(
-    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+    fake_web: FakeWeb, engine_fixtures: Path, engine_runner: EngineRunner
 ) -> None:
     body = (engine_fixtures / "duckduckgo/html_rust-programming_2026-04-14.html").read_text()
     fake_web.server.canned["/ddg/html/"] = (200, body, "text/html; charset=utf-8")
     engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/html/")
-    answer = await runner.run(engine, EngineQuery(text="rust programming", site="rust-lang.org"), timeout=10)
+    answer = await engine_runner.run(
+        engine, EngineQuery(text="rust programming", site="rust-lang.org"), timeout=10
+    )
     assert answer.hits[0].url == "https://rust-lang.org/"
     assert len(answer.hits) == 10
     assert "q=rust+programming+site%3Arust-lang.org" in fake_web.server.posts[-1]  # ddgs's POST payload
 
 
 async def test_brave_through_primp_on_loopback(
-    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+    fake_web: FakeWeb, engine_fixtures: Path, engine_runner: EngineRunner
 ) -> None:
     body = (engine_fixtures / "brave/search_golang_trimmed.html").read_text()
     fake_web.server.canned["/brave/search"] = (200, body, "text/html; charset=utf-8")
     engine = local(ddgs_text.make_engine("brave"), f"{fake_web.base}/brave/search")
-    answer = await runner.run(engine, EngineQuery(text="golang"), timeout=10)
+    answer = await engine_runner.run(engine, EngineQuery(text="golang"), timeout=10)
     assert [hit.url for hit in answer.hits][:2] == [
         "https://go.dev/",
         "https://en.wikipedia.org/wiki/Go_(programming_language)",
@@ -51,46 +46,46 @@ async def test_brave_through_primp_on_loopback(
 
 @pytest.mark.parametrize("status", [202, 429])
 async def test_rate_limit_status_is_rate_limited(
-    fake_web: FakeWeb, runner: EngineRunner, status: int
+    fake_web: FakeWeb, engine_runner: EngineRunner, status: int
 ) -> None:
     fake_web.server.canned[f"/ddg/limited{status}"] = (status, "<html></html>", "text/html")
     engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/limited{status}")
     with pytest.raises(FerretError) as caught:
-        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+        await engine_runner.run(engine, EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED and f"HTTP {status}" in caught.value.message
 
 
 async def test_anomaly_page_is_rate_limited(
-    fake_web: FakeWeb, block_fixtures: Path, runner: EngineRunner
+    fake_web: FakeWeb, block_fixtures: Path, engine_runner: EngineRunner
 ) -> None:
     body = (block_fixtures / "duckduckgo_anomaly_challenge_2026.html").read_text()
     fake_web.server.canned["/ddg/anomaly"] = (200, body, "text/html")
     engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/anomaly")
     with pytest.raises(FerretError) as caught:
-        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+        await engine_runner.run(engine, EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED and "captcha" in caught.value.message
 
 
-async def test_refused_connection_is_connect_failed(runner: EngineRunner) -> None:
+async def test_refused_connection_is_connect_failed(engine_runner: EngineRunner) -> None:
     from search_harness import free_port
 
     engine = local(ddgs_text.make_engine("duckduckgo"), f"http://127.0.0.1:{free_port()}/html/")
     with pytest.raises(FerretError) as caught:
-        await runner.run(engine, EngineQuery(text="q"), timeout=5)
+        await engine_runner.run(engine, EngineQuery(text="q"), timeout=5)
     assert caught.value.code in (ErrorCode.CONNECT_FAILED, ErrorCode.TIMEOUT)
 
 
-async def test_a_rate_limit_keeps_its_retry_after(simweb: SimWeb, runner: EngineRunner) -> None:
+async def test_a_rate_limit_keeps_its_retry_after(simweb: SimWeb, engine_runner: EngineRunner) -> None:
     """The engine rests as long as it asked (120 s), not the default five minutes."""
     url = simweb.add("/brave/limited", "<html></html>", status=429, headers={"Retry-After": "120"})
     engine = local(ddgs_text.make_engine("brave"), url)
     with pytest.raises(FerretError) as caught:
-        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+        await engine_runner.run(engine, EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 120
 
 
 async def test_a_result_naming_a_captcha_widget_is_no_captcha_page(
-    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+    fake_web: FakeWeb, engine_fixtures: Path, engine_runner: EngineRunner
 ) -> None:
     """A snippet about reCAPTCHA says `g-recaptcha`: the results page was read as a captcha, the
     engine rested five minutes, and a search about captchas never got DuckDuckGo's answer."""
@@ -99,12 +94,12 @@ async def test_a_result_naming_a_captcha_widget_is_no_captcha_page(
     body = body[:snippet] + "Add a div with class g-recaptcha and your site key. " + body[snippet:]
     fake_web.server.canned["/ddg/recaptcha"] = (200, body, "text/html; charset=utf-8")
     engine = local(ddgs_text.make_engine("duckduckgo"), f"{fake_web.base}/ddg/recaptcha")
-    answer = await runner.run(engine, EngineQuery(text="g-recaptcha div"), timeout=10)
+    answer = await engine_runner.run(engine, EngineQuery(text="g-recaptcha div"), timeout=10)
     assert len(answer.hits) == 10 and "g-recaptcha" in answer.hits[0].snippet
 
 
 async def test_a_reddit_result_saying_too_many_requests_is_no_rate_limit(
-    fake_web: FakeWeb, engine_fixtures: Path, runner: EngineRunner
+    fake_web: FakeWeb, engine_fixtures: Path, engine_runner: EngineRunner
 ) -> None:
     """A thread titled "429 Too Many Requests" among the results was read as Reddit's own refusal."""
     from webferret.search.engines import reddit
@@ -114,7 +109,7 @@ async def test_a_reddit_result_saying_too_many_requests_is_no_rate_limit(
     body = body[:title] + "Getting 429 Too Many Requests, how do you back off? " + body[title:]
     fake_web.server.canned["/reddit/too-many"] = (200, body, "text/html; charset=utf-8")
     engine = local(reddit.ENGINE, f"{fake_web.base}/reddit/too-many")
-    answer = await runner.run(engine, EngineQuery(text="429 too many requests"), timeout=10)
+    answer = await engine_runner.run(engine, EngineQuery(text="429 too many requests"), timeout=10)
     assert len(answer.hits) == 22
 
 
@@ -137,7 +132,7 @@ async def test_a_reddit_result_saying_too_many_requests_is_no_rate_limit(
     ],
 )
 async def test_github_says_why_it_refused_a_search(
-    fake_web: FakeWeb, runner: EngineRunner, status: int, body: dict[str, object], said: str
+    fake_web: FakeWeb, engine_runner: EngineRunner, status: int, body: dict[str, object], said: str
 ) -> None:
     """GitHub's error answers say why (a query over its 256 characters, a stale GITHUB_TOKEN); the
     engine's error said only `github answered HTTP 422`."""
@@ -146,6 +141,6 @@ async def test_github_says_why_it_refused_a_search(
     fake_web.server.canned[f"/github/{status}"] = (status, json.dumps(body), "application/json")
     engine = local(github.ENGINE, f"{fake_web.base}/github/{status}")
     with pytest.raises(FerretError) as caught:
-        await runner.run(engine, EngineQuery(text="q"), timeout=10)
+        await engine_runner.run(engine, EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.ENGINE_ERROR and caught.value.status == status
     assert said in caught.value.message
