@@ -15,7 +15,7 @@ import ahocorasick_rs
 import lxml.html
 from lxml import etree
 
-from webferret.extract.endtags import read_on
+from webferret.extract.starttags import parseable
 
 DROP_TAGS = (
     "script", "style", "noscript", "template", "svg", "iframe", "head", "select", "option",
@@ -105,7 +105,9 @@ def parse(html: str) -> lxml.html.HtmlElement | None:
     if not html:
         return None
     try:
-        root = lxml.html.document_fromstring(read_on(html).encode("utf-8", "replace"), parser=_utf8_parser())
+        root = lxml.html.document_fromstring(
+            parseable(html).encode("utf-8", "replace"), parser=_utf8_parser()
+        )
     except (etree.ParserError, ValueError):
         return None
     return root

@@ -13,17 +13,17 @@ import re
 from typing import AnyStr
 
 
-def _for_both(pattern: str, flags: int = 0) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+def for_both(pattern: str, flags: int = 0) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
     """One pattern compiled for text and for bytes, in that order (index it with whether the input is
     bytes); the pattern is ASCII, so both match alike."""
     return re.compile(pattern, flags), re.compile(pattern.encode("ascii"), flags)
 
 
-_END = _for_both(r"</(?:body|html)\s*>", re.IGNORECASE)
+_END = for_both(r"</(?:body|html)\s*>", re.IGNORECASE)
 # what may follow the first end tag without anything being lost: space, comments, more end tags. A
 # comment stops at its first "-->" and the repeat never gives back (possessive), so a hostile tail of
 # comments is read once (a lazy `.*?` made it exponential: 20 comments and a letter took 0.16 s)
-_TRAILER = _for_both(r"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
+_TRAILER = for_both(r"(?:\s|<!--(?:(?!-->).)*-->|</(?:body|html)\s*>)*+", re.IGNORECASE | re.DOTALL)
 
 
 def read_on(page: AnyStr) -> AnyStr:

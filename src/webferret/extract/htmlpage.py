@@ -35,13 +35,13 @@ from webferret.extract import (
     wikipedia,
 )
 from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
-from webferret.extract.endtags import read_on
 from webferret.extract.iconcells import spell_icons
 from webferret.extract.imagelinks import name_image_links
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, answered_jsonld, base_url, extract_metadata
 from webferret.extract.selector import MainContent, choose_main
+from webferret.extract.starttags import parseable
 from webferret.extract.stoplists import memoize_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.unwrap import code_figures, unwrap_holders
@@ -108,7 +108,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     try:
-        tree = html.document_fromstring(read_on(text), parser=_parser())
+        tree = html.document_fromstring(parseable(text), parser=_parser())
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"

@@ -316,10 +316,10 @@ def more_letters(text: str, limit: int) -> bool:
 def _parse(body: bytes) -> lxml_html.HtmlElement | None:
     from lxml import etree, html  # here, not at import: a fetch imports it only once a page is in
 
-    from webferret.extract.endtags import read_on
+    from webferret.extract.starttags import parseable
 
     try:
-        return html.document_fromstring(read_on(body))
+        return html.document_fromstring(parseable(body))
     except (ValueError, TypeError, etree.ParserError):
         return None
 
