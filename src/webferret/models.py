@@ -35,6 +35,9 @@ _CONTROLS = re.compile(
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # an operating-system command (a window title, a link)
     r"|\x1b[ -~]?"  # any other escape
     r"|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"  # a carriage return alone, other control characters
+    # Unicode tag characters: invisible, yet a language model reads them as the ASCII they shadow
+    # (instructions hidden from whoever looks at the text), but for a subdivision flag's (England's)
+    "|(\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,6}\U000e007f)|[\U000e0000-\U000e007f]"
 )
 
 
@@ -61,13 +64,16 @@ def has_password(url: str) -> bool:
     return without_password(url) != url
 
 
-_ANY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # one scan finds none in almost every text
+_ANY_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\U000e0000-\U000e007f]"
+)  # one scan finds none in almost every text
 
 
 def printable(text: str | None) -> str | None:
     """`text` without terminal escape sequences and control characters (tabs and line ends kept): a
-    page's text could otherwise retitle, recolour or clear the terminal that shows it."""
-    return _CONTROLS.sub("", text) if text and _ANY_CONTROL.search(text) else text
+    page's text could otherwise retitle, recolour or clear the terminal that shows it. Nor does it
+    keep Unicode tag characters, which show nothing but hide text a language model reads."""
+    return _CONTROLS.sub(r"\1", text) if text and _ANY_CONTROL.search(text) else text
 
 
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")  # embeddings, overrides, isolates
