@@ -64,9 +64,8 @@ def has_password(url: str) -> bool:
     return without_password(url) != url
 
 
-_ANY_CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\U000e0000-\U000e007f]"
-)  # one scan finds none in almost every text
+# one scan finds none in almost every text
+_ANY_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\U000e0000-\U000e007f]")
 
 
 def printable(text: str | None) -> str | None:
