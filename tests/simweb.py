@@ -9,7 +9,9 @@ Built-in routes (see `builtin_routes`): `/article`, `/fixture/<path under shared
 `/loop/a`, `/slow`, `/drip`, `/huge`, `/huge-declared`, `/gzip-bomb`, `/gzip-article`,
 `/lying-length`, `/cp1252`, `/png-as-html`, `/status/<code>`, `/rate-limited`, `/rate-limited-long`,
 `/json`, `/text`, `/binary`, `/empty`, `/echo` (the request headers as JSON), `/etag`.
-`simweb.requests` logs (path, headers) of every request served.
+`simweb.requests` logs (path, headers) of every request served. The server is shared by the session, so
+a request an earlier test left late can land in any test's log: count only the test's own paths
+(`simweb.served(path)`, `simweb.log(path)`, a route of its own from `simweb.add` or `simweb.own`).
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ class SimWeb:
         self.port = self._server.server_address[1]
         self.base = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
-        self._builtin = set(self.routes)
+        self._builtin = dict(self.routes)
 
     def start(self) -> SimWeb:
         self._thread.start()
@@ -149,9 +151,21 @@ class SimWeb:
         self.routes[path] = Route(data, status, dict(headers or {}), delay, stream)
         return self.url(path)
 
+    def own(self, path: str, builtin: str) -> str:
+        """Serve the built-in route `builtin` at `path` too, a path this test alone asks for: its URL."""
+        self.routes[path] = self.routes[builtin]
+        return self.url(path)
+
+    def log(self, *paths: str) -> list[tuple[str, dict[str, str]]]:
+        """The requests served for any of `paths` (a query aside), in order."""
+        return [request for request in list(self.requests) if request[0].split("?")[0] in paths]
+
+    def served(self, *paths: str) -> int:
+        """How many requests asked for any of `paths` (a query aside)."""
+        return len(self.log(*paths))
+
     def reset(self) -> None:
-        for path in set(self.routes) - self._builtin:
-            del self.routes[path]
+        self.routes = dict(self._builtin)  # a built-in route a test replaced is the built-in one again
         self.requests.clear()
 
     def route(self, path: str) -> Route | None:

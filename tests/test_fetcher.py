@@ -76,7 +76,7 @@ async def test_a_cookie_a_redirect_sets_goes_with_the_next_hops(
     raw = await fetcher.fetch(simweb.url("/go"), LOCAL.with_(tier=tier, headers=(("Cookie", "mine=1"),)))
     assert raw.status == 200 and b"past the cookie check" in raw.body
     assert [hop["status"] for hop in raw.trail] == [302, 302, 200]
-    sent = [headers.get("cookie") for path, headers in simweb.requests]
+    sent = [headers.get("cookie") for _, headers in simweb.log("/go", "/cookie-check")]
     assert sent == ["mine=1", "mine=1", "mine=1; seen=1"]
 
 
@@ -133,9 +133,9 @@ async def test_error_statuses(fetcher: Fetcher, simweb: SimWeb, status: int) -> 
 
 
 async def test_429_short_retry_after_is_honoured_once(fetcher: Fetcher, simweb: SimWeb) -> None:
-    error = await fetch_error(fetcher, simweb.url("/rate-limited"))
+    error = await fetch_error(fetcher, simweb.own("/limited/short", "/rate-limited"))
     assert (error.code, error.status, error.retry_after) == (ErrorCode.RATE_LIMITED, 429, 1.0)
-    assert sum(path == "/rate-limited" for path, _ in simweb.requests) == 2
+    assert simweb.served("/limited/short") == 2
 
 
 async def test_429_then_success(fetcher: Fetcher, simweb: SimWeb) -> None:
@@ -152,9 +152,9 @@ async def test_429_then_success(fetcher: Fetcher, simweb: SimWeb) -> None:
 
 
 async def test_429_long_retry_after_is_not_waited(fetcher: Fetcher, simweb: SimWeb) -> None:
-    error = await fetch_error(fetcher, simweb.url("/rate-limited-long"))
+    error = await fetch_error(fetcher, simweb.own("/limited/long", "/rate-limited-long"))
     assert (error.code, error.retry_after) == (ErrorCode.RATE_LIMITED, 3600.0)
-    assert sum(path == "/rate-limited-long" for path, _ in simweb.requests) == 1
+    assert simweb.served("/limited/long") == 1
 
 
 async def test_a_retry_after_date_is_said_in_days(fetcher: Fetcher, simweb: SimWeb) -> None:
@@ -181,9 +181,10 @@ async def test_connect_failed_on_a_closed_port(fetcher: Fetcher, closed_port: in
     "host", ["127.0.0.2", "[::1]", "0.0.0.0", "2130706433", "0x7f000001", "0177.0.0.1", "127.1"]
 )
 async def test_refused_before_any_connect(fetcher: Fetcher, simweb: SimWeb, host: str) -> None:
-    error = await fetch_error(fetcher, f"http://{host}:{simweb.port}/article")
+    simweb.own("/refused", "/article")
+    error = await fetch_error(fetcher, f"http://{host}:{simweb.port}/refused")
     assert error.code == ErrorCode.BLOCKED_ADDRESS
-    assert simweb.requests == []
+    assert simweb.served("/refused") == 0
 
 
 async def test_without_allow_host_loopback_is_refused(fetcher: Fetcher, simweb: SimWeb) -> None:
@@ -224,8 +225,8 @@ async def test_request_headers_are_sent(fetcher: Fetcher, simweb: SimWeb) -> Non
 async def test_the_transport_refuses_an_unpinned_host(simweb: SimWeb) -> None:
     async with httpx.AsyncClient(transport=PinnedTransport(), trust_env=False) as client:
         with pytest.raises(httpx.ConnectError, match="no vetted address"):
-            await client.get(simweb.url("/article"))
-    assert simweb.requests == []
+            await client.get(simweb.own("/unpinned", "/article"))
+    assert simweb.served("/unpinned") == 0
 
 
 async def test_per_host_concurrency_cap(simweb: SimWeb) -> None:

@@ -195,16 +195,21 @@ def test_bad_setting_falls_back_to_in_process(server: Served, tmp_path: Path) ->
     assert answered == "None"
 
 
-def _slow_call(server: Served, simweb: SimWeb, output: int = subprocess.PIPE) -> subprocess.Popen[bytes]:
-    """A handed-off fetch of the 3-second page, returned once its request reached the web."""
+def _slow_call(
+    server: Served, simweb: SimWeb, output: int = subprocess.PIPE, path: str = ""
+) -> subprocess.Popen[bytes]:
+    """A handed-off fetch of the 3-second page (or of the test's own route at `path`), returned once
+    its request reached the web (its own path: a late request of an earlier test may ask for /slow)."""
+    path = path or "/serve/slow"
+    url = simweb.url(path) if path in simweb.routes else simweb.own(path, "/slow")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "webferret", "fetch", simweb.url("/slow"), *ALLOW],
+        [sys.executable, "-m", "webferret", "fetch", url, *ALLOW],
         env=_env(WEBFERRET_SERVE=server.path),
         stdout=output,
         stderr=output,
     )
     deadline = time.monotonic() + 20
-    while not any(path == "/slow" for path, _ in simweb.requests):
+    while not simweb.served(path):
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.02)
     return proc
@@ -599,10 +604,8 @@ def test_a_served_search_remembers_what_it_could_not_read(
 ) -> None:
     """The failures a served search saw are written after its answer, for the searches after it."""
     alive = simweb.add("/remember/alive", PAGE, headers={"Content-Type": "text/html"})
-    results = [
-        {"url": url, "title": "Warm", "content": "A ferret.", "engine": "x"}
-        for url in (alive, simweb.url("/status/404"))
-    ]
+    dead = simweb.own("/remember/dead", "/status/404")
+    results = [{"url": url, "title": "Warm", "content": "A ferret.", "engine": "x"} for url in (alive, dead)]
     simweb.add("/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"})
     home = tmp_path / "home"
     env = {"WEBFERRET_HOME": str(home), "WEBFERRET_SEARXNG_URL": simweb.url("/")}
@@ -616,9 +619,9 @@ def test_a_served_search_remembers_what_it_could_not_read(
     first = unreachable()
     memory = UnreachableMemory(home / UNREACHABLE_FILE, 600)
     deadline = time.monotonic() + 30
-    while not memory.recall([simweb.url("/status/404")], 10, exempt=True):  # written after the answer
+    while not memory.recall([dead], 10, exempt=True):  # written after the answer
         assert time.monotonic() < deadline, "the failure was never written"
         time.sleep(0.02)
     second = unreachable()
     assert [item["remembered_at"] is not None for item in (*first, *second)] == [False, True]
-    assert sum(1 for path, _ in simweb.requests if path == "/status/404") == 1
+    assert simweb.served("/remember/dead") == 1

@@ -15,12 +15,8 @@ from webferret.models import ErrorCode, Page
 from webferret.store.pages import PageStore
 
 
-def _asked(simweb: SimWeb, path: str) -> int:
-    return sum(1 for asked, _ in simweb.requests if asked == path)
-
-
 async def _until_asked(simweb: SimWeb, path: str) -> None:
-    while not _asked(simweb, path):
+    while not simweb.served(path):
         await asyncio.sleep(0.01)
 
 
@@ -48,7 +44,7 @@ async def test_concurrent_fetches_of_one_url_read_it_once(
     assert len({page.handle for page in pages}) == 1
     assert len({id(page) for page in pages}) == 4  # each caller its own Page
     assert again[0].ok and again[1][0].ok
-    assert _asked(simweb, "/once") == 2 and len(puts) == 2  # once for the four, once for the fresh two
+    assert simweb.served("/once") == 2 and len(puts) == 2  # once for the four, once for the fresh two
 
 
 async def test_other_options_are_another_reading(simweb: SimWeb) -> None:
@@ -57,7 +53,7 @@ async def test_other_options_are_another_reading(simweb: SimWeb) -> None:
         text = ferret.extract_options(format="text")
         plain, markdown = await asyncio.gather(ferret.fetch(url, extract=text), ferret.fetch(url, fresh=True))
     assert plain.ok and markdown.ok and plain.format == "text" and markdown.format == "markdown"
-    assert _asked(simweb, "/twice") == 2
+    assert simweb.served("/twice") == 2
 
 
 async def test_options_made_by_hand_with_a_list_still_fetch(simweb: SimWeb) -> None:
@@ -84,7 +80,7 @@ async def test_a_cancelled_caller_leaves_the_reading_to_the_others(simweb: SimWe
         after = await ferret.fetch(url)
     assert page.ok and page.title == "Shared" and page.handle
     assert after.fetched_via == "store" and after.handle == page.handle
-    assert _asked(simweb, "/shared") == 1
+    assert simweb.served("/shared") == 1
 
 
 async def test_a_reading_whose_budget_ran_out_is_read_again_for_a_later_caller(simweb: SimWeb) -> None:

@@ -188,12 +188,13 @@ async def test_a_url_a_stored_redirect_ended_at_is_answered_from_the_store(
 ) -> None:
     """One document, one handle: fetching the URL a redirect ended at, after the redirect's start
     was stored, reads nothing again and answers the same handle, under the URL asked for."""
-    first = await ferret.fetch(simweb.url("/redirect/0"))
-    assert first.ok and first.final_url == simweb.url("/article")
-    requested = len(simweb.requests)
-    again = await ferret.fetch(simweb.url("/article"))
-    assert again.ok and again.fetched_via == "store" and len(simweb.requests) == requested
-    assert again.handle == first.handle and again.url == simweb.url("/article")
+    end = simweb.own("/ended/here", "/article")
+    start = simweb.add("/ended/start", status=302, headers={"Location": "/ended/here"})
+    first = await ferret.fetch(start)
+    assert first.ok and first.final_url == end and simweb.served("/ended/here") == 1
+    again = await ferret.fetch(end)
+    assert again.ok and again.fetched_via == "store" and simweb.served("/ended/here") == 1
+    assert again.handle == first.handle and again.url == end
     assert again.content == first.content
 
 

@@ -154,7 +154,7 @@ async def test_calls_under_way_when_a_ferret_is_closed_say_so(tmp_path: Path, si
     urls = [simweb.add(f"/closing/{i}", article_html(f"Closing {i}"), delay=1.0) for i in range(3)]
     f = Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], per_host_concurrency=1)
     batch = asyncio.create_task(f.fetch_many(urls))
-    while not any(path == "/closing/0" for path, _ in simweb.requests):  # the others wait their turn
+    while not simweb.served("/closing/0"):  # the others wait their turn
         await asyncio.sleep(0.01)
     await f.aclose()
     pages = await batch

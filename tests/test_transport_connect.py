@@ -44,9 +44,9 @@ async def test_a_page_is_read_over_a_connection_to_the_pinned_address(
 ) -> None:
     assert transport.DIRECT  # the versions locked have what the direct connection needs
     monkeypatch.setattr(transport, "DIRECT", direct)
-    response = await _get(simweb.url("/article"))
+    response = await _get(simweb.own("/pinned", "/article"))
     assert response.status_code == 200 and b"<html" in response.content.lower()
-    assert len(simweb.requests) == 1
+    assert simweb.served("/pinned") == 1
 
 
 async def test_a_refused_connection_is_a_connect_error_that_says_so(closed_port: int) -> None:

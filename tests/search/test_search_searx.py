@@ -229,7 +229,7 @@ def test_a_searxng_redirect_to_a_private_address_is_refused(
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 1
     message = json.loads(capsys.readouterr().out)["error"]["message"]
     assert "searxng: blocked_address: searxng redirected to http://127.0.0.2:" in message
-    assert [path for path, _ in simweb.requests] == ["/s/search?q=ferret&format=json&pageno=1"]
+    assert [path for path, _ in simweb.log("/s/search")] == ["/s/search?q=ferret&format=json&pageno=1"]
 
 
 def _limiter(handler: Handler, web: SimWeb) -> None:
@@ -255,7 +255,7 @@ def test_a_searxng_with_its_limiter_on_is_asked_as_it_answers(
     assert main([*argv, "--home", str(tmp_path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)["data"]
     assert [hit["url"] for hit in data["results"]] == ["https://example.org/a"]
-    accept_language = simweb.requests[-1][1]["accept-language"]
+    accept_language = simweb.log("/limited/search")[-1][1]["accept-language"]
     assert accept_language == "*"  # no language: the instance keeps its own default
 
 

@@ -39,10 +39,6 @@ def ferret(home: Path, **settings: object) -> Ferret:
     return Ferret(home=home, allow_hosts=["127.0.0.1"], per_host_concurrency=8, **settings)
 
 
-def asked(simweb: SimWeb, path: str) -> int:
-    return sum(1 for seen, _ in simweb.requests if seen == path)
-
-
 def dead(verified: Verification) -> list[tuple[str, bool]]:
     """Each unreachable candidate's path, and whether its failure was remembered."""
     return [(item.url.rsplit("/", 1)[-1], item.remembered_at is not None) for item in verified.unreachable]
@@ -130,10 +126,10 @@ def test_the_human_view_says_how_many_were_remembered() -> None:
 
 
 async def test_a_dead_candidate_is_not_asked_again_by_the_next_search(tmp_path: Path, simweb: SimWeb) -> None:
-    urls = [simweb.url("/status/404"), simweb.add("/alive", article_html("Alive"))]
+    urls = [simweb.own("/dead/404", "/status/404"), simweb.add("/alive", article_html("Alive"))]
     async with ferret(tmp_path) as f:
         first = await verify_hits(f, hits(*urls), wanted=2, timeout=10)
-    assert dead(first) == [("404", False)] and asked(simweb, "/status/404") == 1
+    assert dead(first) == [("404", False)] and simweb.served("/dead/404") == 1
     assert (tmp_path / UNREACHABLE_FILE).exists()
     async with ferret(tmp_path) as f:  # another process of the same home
         second = await verify_hits(f, hits(*urls), wanted=2, timeout=10)
@@ -141,7 +137,7 @@ async def test_a_dead_candidate_is_not_asked_again_by_the_next_search(tmp_path: 
     assert dead(second) == [("404", True)] and [hit.url for hit in second.kept] == urls[1:]
     error = second.unreachable[0].error
     assert error is not None and error.status == 404 and "(remembered: seen " in error.message
-    assert dead(fresh) == [("404", False)] and asked(simweb, "/status/404") == 2  # asked again when fresh
+    assert dead(fresh) == [("404", False)] and simweb.served("/dead/404") == 2  # asked again when fresh
 
 
 SOFT_404 = (
@@ -172,7 +168,7 @@ async def test_a_page_read_as_something_else_is_unreachable(tmp_path: Path, simw
             assert dead(verified) == [("soft", False), ("login", False), ("cookie", False)]
             codes = [item.error.code if item.error else None for item in verified.unreachable]
             assert codes == [ErrorCode.NOT_FOUND, ErrorCode.BLOCKED_BY_SITE, ErrorCode.BLOCKED_BY_SITE]
-    assert asked(simweb, "/soft") == 1
+    assert simweb.served("/soft") == 1
     message = verified.unreachable[0].error.message if verified.unreachable[0].error else ""
     assert "soft 404" in message and message.endswith("/soft")
 
@@ -188,7 +184,7 @@ async def test_a_page_read_again_is_forgotten(tmp_path: Path, simweb: SimWeb) ->
     async with ferret(tmp_path, fresh_seconds=0.001) as f:  # the stored copy does not answer
         time.sleep(0.01)
         assert [hit.url for hit in (await verify_hits(f, hits(url), wanted=1, timeout=10)).kept] == [url]
-    assert asked(simweb, "/flaky") == 3  # the read forgot the failure: the last search asked anew
+    assert simweb.served("/flaky") == 3  # the read forgot the failure: the last search asked anew
 
 
 async def test_a_page_fetched_since_its_failure_answers_from_the_store(
@@ -200,7 +196,7 @@ async def test_a_page_fetched_since_its_failure_answers_from_the_store(
         simweb.add("/later", article_html("Written since"))
         assert (await f.fetch(url)).ok  # a fetch asks whatever a search remembers
         verified = await verify_hits(f, hits(url), wanted=1, timeout=10)
-    assert [hit.url for hit in verified.kept] == [url] and asked(simweb, "/later") == 2
+    assert [hit.url for hit in verified.kept] == [url] and simweb.served("/later") == 2
 
 
 async def test_a_timeout_is_asked_again_by_a_search_that_waits_longer(tmp_path: Path, simweb: SimWeb) -> None:
@@ -211,33 +207,33 @@ async def test_a_timeout_is_asked_again_by_a_search_that_waits_longer(tmp_path: 
         handler.reply(200, article_html("Slow").encode(), {"Content-Type": "text/html"})
         replied.set()
 
-    url = simweb.add("/slow", stream=slow)
+    url = simweb.add("/verify/slow", stream=slow)
     async with ferret(tmp_path) as f:
         first = await verify_hits(f, hits(url), wanted=1, timeout=0.5)
         assert dead(first) == [("slow", False)]
         message = str(first.unreachable[0].error and first.unreachable[0].error.message)
         assert "setting verify_timeout" in message and "setting timeout" not in message  # the one to raise
         assert dead(await verify_hits(f, hits(url), wanted=1, timeout=0.5)) == [("slow", True)]
-        assert asked(simweb, "/slow") == 1
+        assert simweb.served("/verify/slow") == 1
         waited = await verify_hits(f, hits(url), wanted=1, timeout=5)
-    assert [hit.url for hit in waited.kept] == [url] and asked(simweb, "/slow") == 2
+    assert [hit.url for hit in waited.kept] == [url] and simweb.served("/verify/slow") == 2
 
 
 async def test_no_memory_when_its_setting_is_zero(tmp_path: Path, simweb: SimWeb) -> None:
-    url = simweb.url("/status/410")
+    url = simweb.own("/quiet/410", "/status/410")
     async with ferret(tmp_path, unreachable_seconds=0) as f:
         for _ in range(2):
             assert dead(await verify_hits(f, hits(url), wanted=1, timeout=10)) == [("410", False)]
-    assert asked(simweb, "/status/410") == 2 and not (tmp_path / UNREACHABLE_FILE).exists()
+    assert simweb.served("/quiet/410") == 2 and not (tmp_path / UNREACHABLE_FILE).exists()
 
 
 async def test_a_damaged_memory_is_asked_around(tmp_path: Path, simweb: SimWeb) -> None:
     (tmp_path / UNREACHABLE_FILE).write_bytes(b"not a database, " * 64)
-    url = simweb.url("/status/404")
+    url = simweb.own("/damaged/404", "/status/404")
     async with ferret(tmp_path) as f:
         for _ in range(2):
             assert dead(await verify_hits(f, hits(url), wanted=1, timeout=10)) == [("404", False)]
-    assert asked(simweb, "/status/404") == 2
+    assert simweb.served("/damaged/404") == 2
 
 
 # -- the command line -----------------------------------------------------------------------------
