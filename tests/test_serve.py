@@ -10,13 +10,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from serve_programs import STALE_SERVER
-from simweb import SimWeb, article_html
+from simweb import Handler, SimWeb, article_html
 
 from webferret.handoff import ping
 from webferret.search.unreachable import UNREACHABLE_FILE, UnreachableMemory
@@ -243,19 +244,34 @@ def test_sigterm_on_the_client_ends_it_as_without_a_server(server: Served, simwe
 
 def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
     said = tmp_path / "said.txt"  # a file, as `> out 2> err`: no pipe the call's child would hold open
-    with said.open("wb") as output:
-        proc = _slow_call(server, simweb, output)
+    released = threading.Event()  # the page answers only when the test ends: only the kill ends the call
+    simweb.add("/serve/held", stream=lambda handler, web: _held(handler, released))
+    try:
+        with said.open("wb") as output:
+            proc = _slow_call(server, simweb, output, "/serve/held")
+        _child_ends_with_its_client(server, proc)
+    finally:
+        released.set()
+    # the exit code it could not send to the client gone is no internal error in the client's file
+    assert b"internal" not in said.read_bytes() and b"Traceback" not in said.read_bytes()
+
+
+def _held(handler: Handler, released: threading.Event) -> None:
+    released.wait(60)
+    handler.reply(200, PAGE.encode())
+
+
+def _child_ends_with_its_client(server: Served, proc: subprocess.Popen[bytes]) -> None:
     children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
     calls = children.read_text().split()
     assert len(calls) == 1  # the call's child (no spare is forked while a call runs)
     proc.kill()  # SIGKILL: nothing is forwarded
     proc.wait(timeout=20)
-    deadline = time.monotonic() + 2.5  # well before the page's 3 s would have ended the call
+    # the page is held for 60 s and the fetch's timeout is 30 s: before either, only the kill ends the call
+    deadline = time.monotonic() + 15
     while calls[0] in children.read_text().split():
         assert time.monotonic() < deadline, "the call's child outlived its client"
         time.sleep(0.02)
-    # the exit code it could not send to the client gone is no internal error in the client's file
-    assert b"internal" not in said.read_bytes() and b"Traceback" not in said.read_bytes()
 
 
 def test_client_refuses_a_folder_others_may_enter(server: Served, tmp_path: Path) -> None:
