@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -15,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from contract import fits_envelope
-from simweb import SimWeb, article_html
+from simweb import Handler, SimWeb, article_html, wait_for
 
 from webferret.cli import main
 from webferret.config import Settings
@@ -390,7 +391,8 @@ def test_openapi_describes_every_endpoint_as_it_is_served(api: Api) -> None:
 def test_headers_go_with_the_request_and_a_hang_up_cancels_the_call(api: Api, simweb: SimWeb) -> None:
     echoed = api.client.get("/fetch", params={"url": simweb.url("/echo"), "header": "X-Ferret: Sable"}).json()
     assert '"x-ferret": "Sable"' in echoed["data"]["pages"][0]["content"]
-    slow = simweb.add("/api/hang", article_html("Ferret late", 3), headers=HTML, delay=2.0)
+    hung_up = threading.Event()
+    slow = simweb.add("/api/hang", stream=lambda handler, web: _until_hung_up(handler, hung_up))
     import logging
 
     logged: list[logging.LogRecord] = []
@@ -403,7 +405,9 @@ def test_headers_go_with_the_request_and_a_hang_up_cancels_the_call(api: Api, si
     try:
         with pytest.raises(httpx.ReadTimeout):
             api.client.get("/fetch", params={"url": slow}, timeout=0.5)
-        time.sleep(2.5)  # the page would have been read and stored by now, had the call gone on
+        # within the fetch's own 30 s timeout, which would close the request as well
+        assert hung_up.wait(15), "the call went on: its request to the page is still open"
+        wait_for(lambda: any(record.args and record.args[-1] == 499 for record in logged), 30)
     finally:
         access.removeHandler(handler)
         access.setLevel(level)
@@ -411,6 +415,14 @@ def test_headers_go_with_the_request_and_a_hang_up_cancels_the_call(api: Api, si
     assert any(record.args and record.args[-1] == 499 for record in logged), [r.args for r in logged]
     listed = api.client.get("/stored").json()["data"]["pages"]
     assert slow not in [page["url"] for page in listed]
+
+
+def _until_hung_up(handler: Handler, hung_up: threading.Event) -> None:
+    """A page that answers only after 60 s, and says when its client closed the connection first."""
+    if select.select([handler.connection], [], [], 60)[0]:  # readable: the client's end is closed
+        hung_up.set()
+    else:
+        handler.reply(200, article_html("Ferret late", 3).encode(), HTML)
 
 
 def test_the_reader_takes_the_url_as_clients_write_it() -> None:
