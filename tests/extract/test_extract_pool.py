@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import threading
 
 import pytest
 from simweb import wait_for
@@ -50,17 +49,12 @@ async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
         extractor.close()
 
 
-SLOW = b"<html><body><article>" + b"<div><p>Ferrets explore tunnels.</p><span>x</span></div>" * 40_000
-SLOW_PAGE = RawResponse(
-    "https://ex.org/slow", "https://ex.org/slow", 200, {"content-type": "text/html"}, SLOW
-)
-
-
 async def test_a_page_given_up_on_does_not_keep_a_worker_from_the_next_pages() -> None:
     """A page whose call gave up on it (its budget ran out, `wait_for`) kept its worker process
     extracting for as long as it took (this one: many seconds), and every later page of the session waited
     behind it, answered `timeout` however small. The pool on it is ended at once."""
-    page = SLOW_PAGE
+    slow = b"<html><body><article>" + b"<div><p>Ferrets explore tunnels.</p><span>x</span></div>" * 40_000
+    page = RawResponse("https://ex.org/slow", "https://ex.org/slow", 200, {"content-type": "text/html"}, slow)
     extractor = Extractor(workers=2)
     try:
         extractor.expect(PROCESS_MIN_PAGES)
@@ -72,27 +66,6 @@ async def test_a_page_given_up_on_does_not_keep_a_worker_from_the_next_pages() -
         assert wait_for(lambda: not any(worker.is_alive() for worker in workers), 10)
         after = await extractor.extract(raw(1), ExtractOptions())
         assert after.title == "Page 1"
-    finally:
-        extractor.close()
-
-
-async def test_the_next_page_given_up_on_is_in_a_process_that_is_ended_too() -> None:
-    """After a page was given up on, the next pages went to threads, which nothing stops: a second
-    hostile page held the CPU and the GIL for good, and every later page of the session was a
-    `timeout`. A new pool replaces the ended one, and the next pages wait for it."""
-    extractor = Extractor(workers=2)
-    try:
-        extractor.expect(PROCESS_MIN_PAGES)
-        assert extractor._pool_ready is not None
-        await asyncio.wrap_future(extractor._pool_ready)
-        for _ in range(2):
-            with pytest.raises(TimeoutError):
-                await asyncio.wait_for(extractor.extract(SLOW_PAGE, ExtractOptions()), 1.0)
-            assert extractor._processes is not None  # the replacement, starting
-        assert not [thread for thread in threading.enumerate() if thread.name.startswith("webferret-extract")]
-        after = await extractor.extract(raw(1), ExtractOptions())
-        assert after.title == "Page 1"
-        assert extractor._executor() is extractor._processes
     finally:
         extractor.close()
 

@@ -353,7 +353,6 @@ class Extractor:
         self._used = True
         try:
             await self._turns.turn(len(raw.body), self._capacity())  # the largest waiting page first
-            await self._replaced()
             executor = self._executor()
             job: Future[Outcome] | None = None
             try:
@@ -376,27 +375,14 @@ class Extractor:
         assert extracted is not None
         return extracted
 
-    async def _replaced(self) -> None:
-        """Once a page was given up on, wait for the pool that replaces the ended one (`_abandon`)
-        while it starts: the next hostile page must go to a process that can be ended too, not to a
-        thread, which nothing stops (a second such page held the CPU and the GIL for good, and
-        every later page of the session was a `timeout`). A pool that cannot start leaves them to
-        threads."""
-        import asyncio
-
-        ready = self._pool_ready
-        if self._abandoned and ready is not None and not ready.done():
-            with contextlib.suppress(Exception):  # (shielded: a caller giving up must not cancel it)
-                await asyncio.shield(asyncio.wrap_future(ready))
-
     def _abandon(self, executor: Executor, job: Future[Outcome]) -> None:
         """A page was given up on (its call's time ran out, or the call was cancelled) while `job`
         extracted it: a worker process on it would go on for as long as the page takes (minutes, for
         a hostile one), and every later page of the session would wait behind it (a 6 KB page
         answered `timeout`). So the pool is ended now (a page of another call still in it goes to a
-        thread, as for a worker that died), and a new pool of processes starts in its place, which
-        the next pages wait for (`_replaced`). A job not started yet is only cancelled; a thread
-        cannot be stopped."""
+        thread, as for a worker that died), and the next pages go to threads (no new processes: a
+        big batch starts its pool as ever, `expect`). A job not started yet is only cancelled; a
+        thread cannot be stopped."""
         if job.cancel() or job.done() or executor is self._threads:
             return
         if self._forked is not None and executor is self._forked.pool:
@@ -405,7 +391,6 @@ class Extractor:
         elif executor is self._processes:
             end_now(self._processes)
             self._processes = self._pool_ready = None
-        self._start_processes()
 
     def close(self) -> None:
         """End the pools: a worker process still on a page nobody waits for any more is ended, not
