@@ -27,9 +27,9 @@ import ahocorasick_rs
 _LOCK = threading.Lock()
 _WORDS: dict[str, int] = {}
 """Every word asked for so far, with its index in the automaton's patterns."""
-_AUTOMATON: ahocorasick_rs.BytesAhoCorasick | None = None
-_PATTERNS: list[bytes] = []
-"""The automaton's patterns, in the order of their indexes."""
+_BUILT: tuple[ahocorasick_rs.BytesAhoCorasick, list[bytes]] | None = None
+"""The automaton of every word, and its patterns in the order of their indexes (one value: a reader
+without the lock sees both of one build)."""
 _LOCAL = threading.local()
 WINDOW = 1 << 18
 """Bytes of a page searched at once (with the longest word's length less one beside them)."""
@@ -38,13 +38,13 @@ WINDOW = 1 << 18
 def word(text: str) -> str:
     """`text`, named as a word `holds` will be asked about (so that it joins the automaton before the
     first page is read)."""
-    global _AUTOMATON
+    global _BUILT
     if not text:
         raise ValueError("a hint word cannot be empty")
     with _LOCK:
         if text not in _WORDS:
             _WORDS[text] = len(_WORDS)
-            _AUTOMATON = None
+            _BUILT = None
     return text
 
 
@@ -68,7 +68,7 @@ def forget() -> None:
 
 def _found(page: str) -> frozenset[int]:
     """The indexes of the words `page` holds: from the last look at this very text, or one pass."""
-    automaton, patterns = _build()
+    automaton, patterns = _BUILT or _build()  # the lock only when a word was added
     last = getattr(_LOCAL, "last", None)
     if last is not None and last[0] is page and last[1] is automaton:
         return last[2]
@@ -96,9 +96,9 @@ def _search(data: bytes, automaton: ahocorasick_rs.BytesAhoCorasick, patterns: l
 
 
 def _build() -> tuple[ahocorasick_rs.BytesAhoCorasick, list[bytes]]:
-    global _AUTOMATON, _PATTERNS
+    global _BUILT
     with _LOCK:
-        if _AUTOMATON is None:
-            _PATTERNS = [w.encode("utf-8", "surrogatepass") for w in sorted(_WORDS, key=_WORDS.__getitem__)]
-            _AUTOMATON = ahocorasick_rs.BytesAhoCorasick(_PATTERNS)
-        return _AUTOMATON, _PATTERNS
+        if _BUILT is None:
+            patterns = [w.encode("utf-8", "surrogatepass") for w in sorted(_WORDS, key=_WORDS.__getitem__)]
+            _BUILT = (ahocorasick_rs.BytesAhoCorasick(patterns), patterns)
+        return _BUILT
