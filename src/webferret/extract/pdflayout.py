@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from webferret.extract.pdfcode import code_blocks
 from webferret.extract.pdfhyphens import keeps_hyphen
-from webferret.extract.pdftables import LETTER_WIDTH, SAME_PLACE, table_markdown, tables
+from webferret.extract.pdftables import SAME_PLACE, guessed_width, table_markdown, tables
 
 HEADING_SIZE = 1.15
 """A line set at least this many times the body text's size is a heading (if short)."""
@@ -146,26 +146,21 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     blocks: list[str] = []
     paragraph: list[str] = []
     previous: Line | None = None
-    table_end = 0
-    codes = code_blocks(lines, {at for at, line in enumerate(lines) if _heading(line, body)})
-    found, after_items = tables(lines), _after_items(lines)
+    # the tables and code listings, each by the line it opens at: its Markdown, the lines it takes
+    # (a listing where both open at one line)
+    whole = {at: (table_markdown(rows), drawn) for at, (rows, drawn) in tables(lines).items()}
+    whole |= code_blocks(lines, {at for at, line in enumerate(lines) if _heading(line, body)})
+    after_items = _after_items(lines)
+    written_to = 0
     for at, line in enumerate(lines):
-        if at < table_end:  # a row of the table or a line of the listing written
+        if at < written_to:  # a line of a table or a listing written
             continue
-        if at in codes:
+        if at in whole:
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
-            (listing, drawn), paragraph, previous = codes[at], [], None
-            blocks.append(listing)
-            table_end = at + drawn
-            continue
-        table = found.get(at)
-        if table:
-            rows, drawn = table
-            if paragraph:
-                blocks.append(_joined(paragraph, compounds))
-            paragraph, previous, table_end = [], None, at + drawn
-            blocks.append(table_markdown(rows))
+            (block, drawn), paragraph, previous = whole[at], [], None
+            blocks.append(block)
+            written_to = at + drawn
             continue
         apart = previous is None or at in after_items or _new_paragraph(previous, line, spacing, full)
         if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):
@@ -245,7 +240,7 @@ def _contents_entry(line: Line) -> bool:
     if len(line.cells) < 2 or not _PAGE_NUMBER.fullmatch(line.cells[-1][1]):
         return False
     (words_at, words), (at, _) = line.cells[-2:]
-    return at - (words_at + LETTER_WIDTH * line.size * len(words)) > CONTENTS_GAP * line.size
+    return at - (words_at + guessed_width(words, line.size)) > CONTENTS_GAP * line.size
 
 
 def _field(line: Line) -> bool:

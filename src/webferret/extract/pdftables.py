@@ -235,7 +235,7 @@ def _cells(line: Line) -> list[Cell]:
         if cells and abs(x - cells[-1].left) < SAME_PLACE:
             text = f"{cells[-1].text} {text}"
             x = cells.pop().left
-        cells.append(Cell(x, x + LETTER_WIDTH * line.size * len(text), text, line.size))
+        cells.append(Cell(x, x + guessed_width(text, line.size), text, line.size))
     return cells
 
 
@@ -305,6 +305,11 @@ def _column_of_cells(rows: list[Row], column: int) -> bool:
         return False
     listed = column == 0 and len(rows[0]) == 2  # a list's numbers may have no dot
     return not (listed and all(_MARK.fullmatch(cell) for cell in cells))
+
+
+def guessed_width(text: str, size: float) -> float:
+    """How wide `text` set at `size` is drawn, as a guess (pypdf does not say): `LETTER_WIDTH` a letter."""
+    return LETTER_WIDTH * size * len(text)
 
 
 def _line_chars(cell: Cell) -> float:
