@@ -26,21 +26,22 @@ def bound(host: str, port: int) -> socket.socket:
 
 
 def serve_app(
-    app: Any, host: str, port: int, said: Callable[[int], str], *, log_level: str = "warning", **config: Any
+    app: Any, host: str, port: int, said: Callable[[str], str], *, log_level: str = "warning", **config: Any
 ) -> None:
-    """Serve `app` until SIGINT or SIGTERM (calls in flight end first); `said(port)` goes to stderr
-    once the server listens, with the port it listens on (the one the system chose for port 0).
-    `OSError` when `host:port` cannot be bound; `config`: more of uvicorn's."""
+    """Serve `app` until SIGINT or SIGTERM (calls in flight end first); `said(origin)` goes to stderr
+    once the server listens, with the origin it listens at (`http://HOST:PORT`, an IPv6 host in
+    brackets, the port the system chose for port 0). `OSError` when `host:port` cannot be bound;
+    `config`: more of uvicorn's."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             if self.started:
-                sys.stderr.write(said(listening) + "\n")
+                sys.stderr.write(said(origin) + "\n")
 
     sock = bound(host, port)
-    listening = int(sock.getsockname()[1])
+    origin = f"http://{f'[{host}]' if ':' in host else host}:{sock.getsockname()[1]}"
     with sock:
         settings = uvicorn.Config(app, host=host, port=port, log_level=log_level, **config)
         Server(settings).run(sockets=[sock])

@@ -259,7 +259,4 @@ def serve_http(settings: Settings, host: str, port: int) -> None:
     app = build_server(settings).streamable_http_app(host=host)
     import_call_modules()
     freeze_heap()
-    shown = f"[{host}]" if ":" in host else host
-    serve_app(
-        app, host, port, lambda listening: f"webferret mcp: streamable HTTP on http://{shown}:{listening}/mcp"
-    )
+    serve_app(app, host, port, lambda origin: f"webferret mcp: streamable HTTP on {origin}/mcp")

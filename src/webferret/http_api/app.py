@@ -271,14 +271,13 @@ def serve(settings: Settings, host: str, port: int, *, access_log: bool = False)
     app = build_app(settings, host)
     import_call_modules()
     freeze_heap()
-    shown = f"[{host}]" if ":" in host else host
     guarded_by = "every call brings the token" if settings.api_token else "loopback only, no token"
     level = "info" if access_log else "warning"
     serve_app(
         app,
         host,
         port,
-        lambda listening: f"webferret api: listening on http://{shown}:{listening}/ ({guarded_by})",
+        lambda origin: f"webferret api: listening on {origin}/ ({guarded_by})",
         log_level=level,
         access_log=access_log,
     )
