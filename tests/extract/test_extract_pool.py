@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from simweb import wait_for
@@ -49,12 +50,19 @@ async def test_big_batch_runs_in_processes_and_keeps_order() -> None:
         extractor.close()
 
 
+SLOW = b"<html><body><article>" + b"<div><p>Ferrets explore tunnels.</p><span>x</span></div>" * 40_000
+"""A page whose extraction takes many seconds of CPU (16 s on the machine this was written on)."""
+
+
+def slow_page() -> RawResponse:
+    return RawResponse("https://ex.org/slow", "https://ex.org/slow", 200, {"content-type": "text/html"}, SLOW)
+
+
 async def test_a_page_given_up_on_does_not_keep_a_worker_from_the_next_pages() -> None:
     """A page whose call gave up on it (its budget ran out, `wait_for`) kept its worker process
     extracting for as long as it took (this one: many seconds), and every later page of the session waited
     behind it, answered `timeout` however small. The pool on it is ended at once."""
-    slow = b"<html><body><article>" + b"<div><p>Ferrets explore tunnels.</p><span>x</span></div>" * 40_000
-    page = RawResponse("https://ex.org/slow", "https://ex.org/slow", 200, {"content-type": "text/html"}, slow)
+    page = slow_page()
     extractor = Extractor(workers=2)
     try:
         extractor.expect(PROCESS_MIN_PAGES)
@@ -68,6 +76,72 @@ async def test_a_page_given_up_on_does_not_keep_a_worker_from_the_next_pages() -
         assert after.title == "Page 1"
     finally:
         extractor.close()
+
+
+async def test_after_a_page_given_up_on_the_next_pages_go_to_processes_that_can_be_ended() -> None:
+    """After a page was given up on, the session's next pages went to threads, which nothing stops:
+    a second hostile page held the CPU and the GIL for good, and every later page of a library
+    session (or a server) was a `timeout`. The next page starts a pool of processes in place of the
+    one ended, so a second such page is ended too; nothing is started as the page is given up on."""
+    extractor = Extractor(workers=2)
+    try:
+        extractor.expect(PROCESS_MIN_PAGES)
+        assert extractor._pool_ready is not None
+        await asyncio.wrap_future(extractor._pool_ready)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(extractor.extract(slow_page(), ExtractOptions()), 1.0)
+        assert extractor._processes is None  # ended, and none started in its place yet
+        after = await extractor.extract(raw(1), ExtractOptions())
+        assert after.title == "Page 1" and extractor._processes is not None
+        assert extractor._executor() is extractor._processes
+        workers = list(extractor._processes._processes.values())  # type: ignore[attr-defined]
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(extractor.extract(slow_page(), ExtractOptions()), 1.0)
+        assert wait_for(lambda: not any(worker.is_alive() for worker in workers), 10)
+        again = await extractor.extract(raw(2), ExtractOptions())
+        assert again.title == "Page 2" and extractor._executor() is extractor._processes
+    finally:
+        extractor.close()
+
+
+GIVEN_UP_IN_A_THREAD = """
+import asyncio, os, sys
+from webferret.extract.pool import Extractor
+from webferret.extract.types import ExtractOptions
+from webferret.fetch.types import RawResponse
+
+def page(body):
+    return RawResponse("https://ex.org/", "https://ex.org/", 200, {"content-type": "text/html"}, body)
+
+async def main():
+    extractor = Extractor(workers=2, fork=False)
+    try:
+        await asyncio.wait_for(extractor.extract(page(open(sys.argv[1], "rb").read()), ExtractOptions()), 0.5)
+    except TimeoutError:
+        pass
+    small = page(b"<html><body><article><p>Ferrets sleep a lot.</p></article></body></html>")
+    following = asyncio.create_task(extractor.extract(small, ExtractOptions()))
+    while extractor._processes is None and not following.done():
+        await asyncio.sleep(0)
+    print("replacement", extractor._processes is not None, flush=True)
+    extractor.close()  # at once, while its workers start: none may outlive the program
+
+asyncio.run(main())
+os._exit(0)  # the thread still on the slow page cannot be stopped: the program ends without it
+"""
+
+
+def test_a_page_given_up_in_a_thread_sends_the_next_to_processes_that_end_with_the_program(
+    tmp_path: Path,
+) -> None:
+    """A page given up on in a thread (no pool yet) sends the next pages to processes too. A pool
+    being started as the program ends must not outlive it: a worker left waiting for work held the
+    program's stdout, so a reader of its output (`| tail`) waited for ever."""
+    (tmp_path / "slow.html").write_bytes(SLOW)
+    argv = [sys.executable, "-c", GIVEN_UP_IN_A_THREAD, str(tmp_path / "slow.html")]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["replacement", "True"]
 
 
 async def test_single_page_uses_a_thread_and_errors_come_back_as_ferret_errors() -> None:

@@ -23,6 +23,7 @@ import ctypes
 import gc
 import multiprocessing
 import os
+import select
 import signal
 import sys
 import threading
@@ -261,6 +262,27 @@ def _worker_ready() -> int:
     return os.getpid()
 
 
+def _end_with_program(program: int) -> None:
+    """A pool worker's start: it ends when `program` (the process that started the pool) does,
+    however that ends. Its parent is the forkserver, which lives as long as any worker does (each
+    holds the server's keep-alive pipe), so a worker of a pool the program did not end (a `close`
+    racing its start, an `os._exit`, a crash) waited for work for ever, holding the program's stdout:
+    a reader of its output (`| tail`) waited for ever too."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the program's to handle; it ends the pool
+    try:
+        program_fd = os.pidfd_open(program)
+    except ProcessLookupError:  # it ended already
+        os._exit(0)
+    except (OSError, AttributeError):  # no pidfd here (an old kernel, not Linux): ended by `close` only
+        return
+
+    def watch() -> None:
+        select.select([program_fd], [], [])  # readable once the program has ended
+        os._exit(0)
+
+    threading.Thread(target=watch, name="webferret-program-watch", daemon=True).start()
+
+
 class Extractor:
     """Extraction in worker pools, so a batch never blocks the event loop and uses every core."""
 
@@ -275,6 +297,8 @@ class Extractor:
         self._extracting = 0
         self._used = False
         self._abandoned = False  # a page was given up on (its time ran out) while a worker was on it
+        self._replace = False  # ... and the next page starts a pool of processes in place (`_replaced`)
+        self._starting = threading.Lock()  # held while a pool's workers are being started
         self._turns = LargestFirst()
 
     def warm(self, pages: int = 1, threads: bool = True, spare_core: bool = True) -> None:
@@ -300,20 +324,26 @@ class Extractor:
         if pages >= PROCESS_MIN_PAGES and self._forked is None:
             self._start_processes()
 
-    def _start_processes(self) -> None:
-        """Start the process pool in the background; `_pool_ready` is done once every worker is up."""
-        if self._processes is not None or self.workers <= 1:
+    def _start_processes(self, workers: int | None = None) -> None:
+        """Start a pool of `workers` processes (default: one per core, none on a single core) in the
+        background; `_pool_ready` is done once every worker is up."""
+        count = workers or (self.workers if self.workers > 1 else 0)
+        if self._processes is not None or count < 1:
             return
         context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
         if os.name == "posix":  # the server imports the extractor once; workers fork from it
             context.set_forkserver_preload(PRELOAD)
-        pool = self._processes = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        pool = self._processes = ProcessPoolExecutor(
+            max_workers=count, mp_context=context, initializer=_end_with_program, initargs=(os.getpid(),)
+        )
         ready: Future[None] = Future()
         self._pool_ready = ready
 
         def start() -> None:
             try:
-                for job in [pool.submit(_worker_ready) for _ in range(self.workers)]:
+                with self._starting:  # `close` ends the pool only once its workers exist (`end_now`)
+                    jobs = [pool.submit(_worker_ready) for _ in range(count)]
+                for job in jobs:
                     job.result()
                 outcome: BaseException | None = None
             except BaseException as exc:  # a pool that cannot start leaves the work to threads
@@ -353,6 +383,7 @@ class Extractor:
         self._used = True
         try:
             await self._turns.turn(len(raw.body), self._capacity())  # the largest waiting page first
+            await self._replaced()
             executor = self._executor()
             job: Future[Outcome] | None = None
             try:
@@ -375,15 +406,35 @@ class Extractor:
         assert extracted is not None
         return extracted
 
+    async def _replaced(self) -> None:
+        """After a page was given up on mid-extraction (`_abandon`), the session's next page starts
+        a pool of processes in place of the one ended, and waits for it (about a second, once): a
+        page in a thread cannot be ended, so a second hostile page there would hold the CPU and the
+        GIL for good and every later page would be a `timeout`. Started here, when the session goes
+        on, not when the page is given up on: a one-call command ending then has no pool to end. A
+        pool that cannot start leaves the pages to threads."""
+        import asyncio
+
+        if self._replace and self._forked is None:
+            self._replace = False
+            self._start_processes(workers=self.workers)
+        ready = self._pool_ready
+        if ready is not None and not ready.done() and self._abandoned:
+            with contextlib.suppress(Exception):  # shielded: a caller giving up must not cancel it
+                await asyncio.shield(asyncio.wrap_future(ready))
+
     def _abandon(self, executor: Executor, job: Future[Outcome]) -> None:
         """A page was given up on (its call's time ran out, or the call was cancelled) while `job`
         extracted it: a worker process on it would go on for as long as the page takes (minutes, for
         a hostile one), and every later page of the session would wait behind it (a 6 KB page
         answered `timeout`). So the pool is ended now (a page of another call still in it goes to a
-        thread, as for a worker that died), and the next pages go to threads (no new processes: a
-        big batch starts its pool as ever, `expect`). A job not started yet is only cancelled; a
-        thread cannot be stopped."""
-        if job.cancel() or job.done() or executor is self._threads:
+        thread, as for a worker that died), and the next page starts a new one (`_replaced`). A job
+        not started yet is only cancelled; a thread cannot be stopped (the next pages go to a pool
+        of processes too)."""
+        if job.cancel() or job.done():
+            return
+        self._replace = True
+        if executor is self._threads:
             return
         if self._forked is not None and executor is self._forked.pool:
             self._forked.shutdown(used=True, abandoned=True)
@@ -400,8 +451,9 @@ class Extractor:
             self._forked.shutdown(self._used, self._abandoned)
             self._forked = None
         if self._processes is not None:
-            if self._abandoned:
-                end_now(self._processes)
-            else:
-                self._processes.shutdown(wait=True, cancel_futures=True)
+            with self._starting:  # its workers all started: none is left out of `end_now`
+                if self._abandoned:
+                    end_now(self._processes)
+                else:
+                    self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None
