@@ -1,9 +1,13 @@
 """A page nested deeper than libxml2's default limit (about 255 elements: page builders, old forums'
-unclosed tags) is parsed whole, not cut off where the limit struck."""
+unclosed tags) is parsed whole, not cut off where the limit struck; past its hard limit (2,048) too,
+flattened (`nesting`)."""
 
 from __future__ import annotations
 
+import pytest
+
 from webferret.extract.document import extract_document
+from webferret.extract.nesting import KEPT_DEPTH, flattened
 from webferret.extract.types import ExtractOptions
 
 WORDS = "Ferrets dig long tunnels under the old barn and keep their food in a dry chamber there. "
@@ -16,3 +20,39 @@ def test_an_article_inside_six_hundred_wrappers_is_read() -> None:
         html.encode(), url="https://deep.example/", content_type="text/html", options=ExtractOptions()
     )
     assert page.content.count("Ferrets dig") == 11
+
+
+def _text(html: str) -> str:
+    page = extract_document(
+        html.encode(),
+        url="https://deep.example/",
+        content_type="text/html",
+        options=ExtractOptions(format="text"),
+    )
+    return page.content
+
+
+@pytest.mark.parametrize("opened", ["<div>", '<font color="red">', "<blockquote><b>"])
+def test_a_thread_of_three_thousand_unclosed_tags_is_read_to_its_last_post(opened: str) -> None:
+    """A start tag never closed, once per post: libxml2 stopped the page at 2,048 open elements and
+    dropped the rest without a word (the text ended at post 2,044 of 3,000)."""
+    posts = "".join(f"<p>{opened}Post {n}: {WORDS}</p>" for n in range(3000))
+    text = _text(f"<html><head><title>Thread</title></head><body><main>{posts}</main></body></html>")
+    assert "Post 2999: Ferrets dig" in text and "Post 1500: Ferrets dig" in text
+    assert text.count("Ferrets dig") == 3000
+
+
+def test_what_follows_a_nest_deeper_than_the_limit_is_read() -> None:
+    nest = "<div>" * 3000 + f"<p>Inside: {WORDS}</p>" + "</div>" * 3000
+    after = f"<p>After the nest: {WORDS * 3}</p>"
+    text = _text(f"<html><body><article>{nest}{after}</article></body></html>")
+    assert "Inside: Ferrets dig" in text and "After the nest: Ferrets dig" in text
+
+
+def test_flattening_keeps_the_tags_within_the_depth_and_the_text() -> None:
+    page = "<div>" * (KEPT_DEPTH + 2) + "words" + "</div>" * (KEPT_DEPTH + 2) + "<p>a<p>b"
+    flat = flattened(page)
+    assert flat.count("<div>") == KEPT_DEPTH and flat.count("</div>") == KEPT_DEPTH
+    assert flat.count("<br>") == 2 and flat.endswith("words" + "</div>" * KEPT_DEPTH + "<p>a<p>b")
+    shallow = "<ul><li>one<li>two</ul>" * 2000  # siblings closed by their next: never deep
+    assert flattened(shallow) is shallow

@@ -21,6 +21,7 @@ from webferret.extract import (
     hints,
     leadtitle,
     mediawiki,
+    nesting,
     popups,
     promos,
     qapage,
@@ -107,8 +108,11 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     text = _XML_DECLARATION.sub("", text, count=1)
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
+    parser = _parser()
     try:
-        tree = html.document_fromstring(parseable(text), parser=_parser())
+        tree = html.document_fromstring(parseable(text), parser=parser)
+        if nesting.stopped_deep(parser):  # the rest of the page was dropped: read it flattened
+            tree = html.document_fromstring(parseable(nesting.flattened(text)), parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
