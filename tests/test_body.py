@@ -3,12 +3,13 @@
 import gzip
 import zlib
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 import pytest
 from simweb import SimWeb, article_html
 
 from webferret.fetch.fetcher import Fetcher
-from webferret.fetch.types import FetchOptions
+from webferret.fetch.types import FetchOptions, Tier
 from webferret.models import ErrorCode, FerretError
 
 LOCAL = FetchOptions(allow_hosts=("127.0.0.1",), timeout=5.0)
@@ -51,11 +52,19 @@ async def test_exactly_at_the_cap_is_fine(fetcher: Fetcher, simweb: SimWeb) -> N
 
 
 @pytest.mark.parametrize(
-    ("encoding", "body"),
-    [("gzip", b"\x1f\x8b\x08\x00garbage-not-gzip"), ("br", b"\x0b\x02\x80hello"), ("gzip, br", b"x")],
+    ("encoding", "body", "tier"),
+    [
+        ("gzip", b"\x1f\x8b\x08\x00garbage-not-gzip", "auto"),
+        ("br", b"\x0b\x02\x80hello", "http"),  # (with `auto`, the impersonate tier reads it: test_ladder)
+        ("gzip, br", b"x", "http"),
+        ("zstd", b"garbage-not-zstd", "auto"),  # the impersonate tier's curl cannot decode it either
+    ],
 )
-async def test_bad_or_unknown_encodings(fetcher: Fetcher, simweb: SimWeb, encoding: str, body: bytes) -> None:
+async def test_bad_or_unknown_encodings(
+    fetcher: Fetcher, simweb: SimWeb, encoding: str, body: bytes, tier: Tier
+) -> None:
     url = simweb.add("/bad-encoding", body=body, headers={"Content-Encoding": encoding})
     with pytest.raises(FerretError) as info:
-        await fetcher.fetch(url, LOCAL)
-    assert info.value.code == ErrorCode.UNSUPPORTED_CONTENT and url in info.value.message
+        await fetcher.fetch(url, LOCAL.with_(tier=tier))
+    assert info.value.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert urlsplit(url).netloc in info.value.message  # the server named

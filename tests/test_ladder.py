@@ -404,3 +404,30 @@ async def test_without_a_browser_the_first_reading_is_kept(tmp_path: Path) -> No
     last = page.meta["trail"][-1]
     assert last["via"] == "browser" and "error" in last
     assert page.meta["trail"][0]["verdict"] == "js_shell"
+
+
+def brotli_stored(data: bytes) -> bytes:
+    """`data` as a brotli stream of one uncompressed meta-block (RFC 7932, 9.2), so no brotli library
+    is needed: a window-size bit 0, ISLAST 0, MNIBBLES 0 (four nibbles), MLEN-1 in 16 bits,
+    ISUNCOMPRESSED 1, padding to the byte; the bytes; then a last, empty meta-block (ISLAST,
+    ISLASTEMPTY)."""
+    assert 0 < len(data) <= 1 << 16
+    header = (len(data) - 1) << 4 | 1 << 20  # bits from the lowest: 0, 0, 00, MLEN-1, 1
+    return header.to_bytes(3, "little") + data + b"\x03"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_body_in_brotli_sent_unasked_is_read_by_the_next_tier(ferret: Ferret) -> None:
+    """A server sending brotli though the http tier asked for gzip or deflate only: the page was
+    `unsupported_content`; the impersonate tier, whose curl decodes brotli, reads it now."""
+    with serve() as site:
+        site.page("/", brotli_stored(ARTICLE), content_encoding="br")
+        page = await ferret.fetch(site.base + "/", fresh=True)
+        assert page.ok and page.fetched_via == "impersonate", page.error
+        assert "playful mustelids" in page.content
+        hops = [(hop["via"], hop.get("error"), hop.get("verdict")) for hop in page.meta["trail"]]
+        assert hops == [("http", "unsupported_content", None), ("impersonate", None, "ok")]
+        assert 'content encoding "br"' in page.meta["trail"][0]["reason"]
+        alone = await ferret.fetch(site.base + "/", fresh=True, options=ferret.fetch_options(tier="http"))
+    assert alone.error is not None and alone.error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert 'content encoding "br"' in alone.error.message

@@ -47,7 +47,18 @@ class _Identity:
         return data
 
 
-def _decoder(headers: httpx.Headers, url: str) -> _Inflater | _Identity:
+class UnreadEncoding(FerretError):
+    """A body in a content encoding this tier does not decode (brotli or zstd, sent though only gzip
+    and deflate were asked for): with `--tier auto` the impersonate tier, whose curl decodes them as
+    a browser does, reads the page (`fetch.ladder`)."""
+
+    def __init__(self, url: str, encoding: str, status: int | None) -> None:
+        message = f"{url} sent content encoding {quoted(encoding, 40)}, not supported"
+        super().__init__(ErrorCode.UNSUPPORTED_CONTENT, message, status=status)
+        self.url = url
+
+
+def _decoder(headers: httpx.Headers, url: str, status: int | None = None) -> _Inflater | _Identity:
     raw = headers.get("content-encoding", "")
     codings = [part.strip().lower() for part in raw.split(",") if part.strip()]
     codings = [coding for coding in codings if coding != "identity"]
@@ -55,9 +66,7 @@ def _decoder(headers: httpx.Headers, url: str) -> _Inflater | _Identity:
         return _Identity()
     if len(codings) == 1 and codings[0] in ("gzip", "x-gzip", "deflate"):
         return _Inflater(codings[0], url)
-    raise FerretError(
-        ErrorCode.UNSUPPORTED_CONTENT, f"{url} sent content encoding {quoted(raw, 40)}, not supported"
-    )
+    raise UnreadEncoding(url, raw, status)
 
 
 def too_large(max_bytes: int, detail: str = "") -> FerretError:
@@ -76,7 +85,7 @@ def declared_length(headers: httpx.Headers) -> int | None:
 
 async def read_capped(response: httpx.Response, max_bytes: int, url: str) -> bytes:
     """The decompressed body of `response`, at most `max_bytes` long, else `too_large`."""
-    decoder = _decoder(response.headers, url)
+    decoder = _decoder(response.headers, url, response.status_code)
     length = declared_length(response.headers)
     if isinstance(decoder, _Identity) and length is not None and length > max_bytes:
         raise too_large(max_bytes, f" (Content-Length {length})")

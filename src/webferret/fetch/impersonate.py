@@ -36,6 +36,10 @@ CURL_ERRORS: dict[int, tuple[ErrorCode, str]] = {
     CurlECode.GOT_NOTHING: (ErrorCode.CONNECT_FAILED, "the server closed without answering"),
     CurlECode.SSL_CONNECT_ERROR: (ErrorCode.CONNECT_FAILED, "the TLS handshake failed"),
     CurlECode.PEER_FAILED_VERIFICATION: (ErrorCode.CONNECT_FAILED, "the TLS certificate did not verify"),
+    CurlECode.BAD_CONTENT_ENCODING: (
+        ErrorCode.UNSUPPORTED_CONTENT,
+        "a body whose content encoding did not decode",
+    ),
 }
 
 

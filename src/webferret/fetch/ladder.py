@@ -1,7 +1,9 @@
 """The tier ladder: which tiers a fetch tries, and when it climbs to the next one.
 
 `--tier auto` (the default) tries `http`; on a detected block it climbs to `impersonate`, and on a
-block or a JavaScript shell to `browser` (a shell skips `impersonate`, which runs no JavaScript).
+block or a JavaScript shell to `browser` (a shell skips `impersonate`, which runs no JavaScript). A
+body in a content encoding the http tier does not decode (brotli or zstd, sent unasked) is read by
+the next tier.
 A terminal answer (404, 401, 451, a geo block, a rate limit) is never escalated. A fixed tier
 (`http`, `impersonate`, `browser`) is tried alone. Still blocked after the last tier: `blocked_by_site`
 naming the vendor; a JavaScript shell where the browser may not run: `needs_javascript`. A shell these
@@ -16,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from webferret.fetch.blocks import CONTENT, BodyView, Verdict, classify, js_shell
+from webferret.fetch.body import UnreadEncoding
 from webferret.fetch.types import RawResponse, Tier
 from webferret.models import ErrorCode, FerretError, without_password
 
@@ -63,7 +66,13 @@ async def climb(tier: Tier, attempt: Attempt, start: str | None = None) -> RawRe
         try:
             raw = await attempt(name)
         except FerretError as exc:
-            if not trail:
+            if isinstance(exc, UnreadEncoding) and index + 1 < len(steps):
+                hop = {"url": without_password(exc.url), "status": exc.status, "via": name}
+                trail.append(hop | {"error": exc.code.value, "reason": exc.message})
+                index += 1  # the next tier's client decodes it
+                continue
+            if not verdict.escalate:  # the tier before did not fail by a wall: this one's own error
+                exc.trail = [*trail, *exc.trail]
                 raise
             raise final_error(verdict, trail, (name, exc)) from None
         big = len(raw.body) >= JUDGED_APART
