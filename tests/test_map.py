@@ -263,3 +263,25 @@ async def test_the_budget_ends_the_judging_of_a_huge_sitemap_the_pages_links_sti
     assert mapped.sitemap_urls == 3000 and sum("/docs/listed/" in url for url in judged) == 1
     assert mapped.not_listed["budget"] == 3000  # not judged (the first: by robots.txt) once it was spent
     assert [entry.source for entry in mapped.urls] == ["page"] * 3  # judged before it ran out
+
+
+async def test_sitemap_indexes_that_name_each_other_are_each_read_once(simweb: SimWeb) -> None:
+    """Two indexes naming each other (and one naming itself) and the sitemap both list: each file is
+    read once, and its URLs are counted once, not until the cap of files read."""
+
+    def index(*paths: str) -> str:
+        named = "".join(f"<sitemap><loc>{simweb.url(path)}</loc></sitemap>" for path in paths)
+        return f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{named}</sitemapindex>'
+
+    simweb.add("/looping/start", page("Start"), headers=HTML)
+    robots = f"User-agent: *\nSitemap: {simweb.url('/looping/one.xml')}\n"
+    simweb.add("/robots.txt", robots, headers={"Content-Type": "text/plain"})
+    simweb.add("/looping/one.xml", index("/looping/one.xml", "/looping/two.xml"), headers=XML)
+    simweb.add("/looping/two.xml", index("/looping/one.xml", "/looping/pages.xml"), headers=XML)
+    listed = "".join(f"<url><loc>{simweb.url(p)}</loc></url>" for p in ("/looping/a", "/looping/b"))
+    simweb.add("/looping/pages.xml", f"<urlset>{listed}</urlset>", headers=XML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/looping/start"), fresh=True)
+    assert [entry.url for entry in result.urls] == [simweb.url("/looping/a"), simweb.url("/looping/b")]
+    assert result.sitemap_urls == 2
+    assert simweb.served("/looping/one.xml", "/looping/two.xml", "/looping/pages.xml") == 3

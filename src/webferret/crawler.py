@@ -331,7 +331,7 @@ async def sitemap_listed(
         rules = await (robots or site_robots(ferret, opts)).rules_for(start)
     except FerretError:
         return None
-    queue = list(dict.fromkeys(rules.sitemaps))
+    queue = rules.sitemaps
     if not queue:  # none named: `/sitemap.xml`, a path like any other, where robots.txt allows it
         guessed = origin_of(start) + "/sitemap.xml"
         if robots is not None and not rules.allows(guessed, robots.user_agent):
@@ -339,11 +339,10 @@ async def sitemap_listed(
         queue = [guessed]
     xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []
-    read = 0
+    asked: set[str] = set()  # the sitemaps read, each once: an index that names itself reads no loop
     answered = False  # a sitemap was read: it listed `found`, if only none
-    while queue and read < SITEMAPS_READ and deadline > time.monotonic():
-        batch, queue = queue[: SITEMAPS_READ - read], queue[SITEMAPS_READ - read :]
-        read += len(batch)
+    while deadline > time.monotonic() and (batch := _not_asked(queue, asked)):
+        queue = []
         left = opts.left_of(deadline)
         for url, page in zip(
             batch, await ferret.fetch_all(batch, options=left, extract=xopts, fresh=fresh), strict=True
@@ -356,6 +355,17 @@ async def sitemap_listed(
             elif kind == "urlset":
                 found.extend((entry, url) for entry in listed)
     return found if answered else None
+
+
+def _not_asked(sitemaps: list[str], asked: set[str]) -> list[str]:
+    """The `sitemaps` not `asked` for yet (however written), each once, while fewer than
+    `SITEMAPS_READ` files were; added to `asked`."""
+    batch: list[str] = []
+    for url in sitemaps:
+        if len(asked) < SITEMAPS_READ and (key := canonical_url(url)) not in asked:
+            asked.add(key)
+            batch.append(url)
+    return batch
 
 
 class ReadOnce:
