@@ -233,3 +233,25 @@ async def test_a_robots_txt_behind_the_sites_wall(walls_every_client: bool) -> N
     else:
         assert rules.verdict == "rules" and not rules.allows(site.base + "/private/x", "webferret")
         assert rules.allows(site.base + "/docs", "webferret")
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+async def test_a_robots_txt_past_the_byte_cap_is_read_to_500_kib(simweb: SimWeb, tier: str) -> None:
+    """A robots.txt longer than the pages' byte cap was `too_large`, read as unreachable: every path
+    of the site disallowed. RFC 9309 has a crawler read its first 500 KiB: its rules there apply,
+    those past them do not."""
+    from webferret.fetch.fetcher import Fetcher
+    from webferret.fetch.robots import MAX_ROBOTS_BYTES, fetcher_getter
+    from webferret.fetch.types import FetchOptions
+
+    padding = "# a comment that pads the file\n" * (MAX_ROBOTS_BYTES // 30)
+    simweb.add("/robots.txt", f"User-agent: *\nDisallow: /private\n{padding}Disallow: /late\n")
+    fetcher = Fetcher()
+    try:
+        options = FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier=tier, max_bytes=100_000)  # type: ignore[arg-type]
+        rules = await load_rules(simweb.base, fetcher_getter(fetcher, options))
+    finally:
+        await fetcher.aclose()
+    assert rules.verdict == "rules", rules.reason
+    assert not rules.allows(simweb.url("/private/x")) and rules.allows(simweb.url("/late/x"))
+    assert rules.allows(simweb.url("/docs/x"))

@@ -83,15 +83,18 @@ def declared_length(headers: httpx.Headers) -> int | None:
     return value if value >= 0 else None
 
 
-async def read_capped(response: httpx.Response, max_bytes: int, url: str) -> bytes:
-    """The decompressed body of `response`, at most `max_bytes` long, else `too_large`."""
+async def read_capped(response: httpx.Response, max_bytes: int, url: str, *, clip: bool = False) -> bytes:
+    """The decompressed body of `response`, at most `max_bytes` long, else `too_large` (`clip`: its
+    first `max_bytes`, the rest not read)."""
     decoder = _decoder(response.headers, url, response.status_code)
     length = declared_length(response.headers)
-    if isinstance(decoder, _Identity) and length is not None and length > max_bytes:
+    if not clip and isinstance(decoder, _Identity) and length is not None and length > max_bytes:
         raise too_large(max_bytes, f" (Content-Length {length})")
     out = bytearray()
     async for chunk in response.aiter_raw():
         out += decoder.feed(chunk, max_bytes - len(out) + 1)
+        if len(out) > max_bytes and clip:
+            return bytes(out[:max_bytes])
         if len(out) > max_bytes:
             raise too_large(max_bytes, " once decompressed" if isinstance(decoder, _Inflater) else "")
     return bytes(out)

@@ -69,7 +69,7 @@ class HttpTier:
                     policy.check_peer(target.host, peer)  # through a proxy, the peer is the proxy
                 body = b""
                 if not is_redirect(response):
-                    body = await read_capped(response, opts.max_bytes, target.url)
+                    body = await read_capped(response, opts.max_bytes, target.url, clip=opts.clip)
             except httpx.HTTPError as exc:
                 raise network_error(exc, target, status=response.status_code) from None
             finally:

@@ -112,11 +112,11 @@ async def request_once(
         # the whole request is bounded (a low-speed limit lets a server dripping a byte a second pass)
         CurlOpt.TIMEOUT_MS: max(1, int(opts.timeout * 1000)),
     }
-    if method != "HEAD":  # a Content-Length past the cap is refused before the body, as the http tier does
+    if method != "HEAD" and not opts.clip:  # a Content-Length past the cap is refused before the body
         session.curl_options[CurlOpt.MAXFILESIZE_LARGE] = opts.max_bytes
     tunnel_to = _through(session, proxy, target) if proxy is not None else None  # alive until the end
     sent = {**dict(opts.headers), **(headers or {})}
-    body = CappedBody(opts.max_bytes)
+    body = CappedBody(opts.max_bytes, clip=opts.clip)
     try:
         response = await session.request(
             method,  # type: ignore[arg-type]
@@ -130,12 +130,15 @@ async def request_once(
             http_version=CurlHttpVersion.V1_1 if target.url.startswith("http:") else None,
         )
     except RequestException as exc:
-        if body.over:
+        if body.over and body.clip and exc.response is not None:  # curl stopped at the cap, as asked
+            response = exc.response
+        elif body.over:
             raise body.too_large() from None
-        if exc.code == CurlECode.FILESIZE_EXCEEDED:  # a Content-Length past the cap: no body read yet;
+        elif exc.code == CurlECode.FILESIZE_EXCEEDED:  # a Content-Length past the cap: no body read yet;
             said = " (its Content-Length says so)" if body.empty else ""  # else one without, read to it
             raise too_large(opts.max_bytes, said) from None
-        raise _ferret_error(exc, target, proxy) from None
+        else:
+            raise _ferret_error(exc, target, proxy) from None
     del tunnel_to  # curl no longer needs the list
     peer = getattr(response, "primary_ip", "") or ""
     if peer and peer != target.address and proxy is None:  # through a proxy, it is the proxy
@@ -175,10 +178,11 @@ class CappedBody:
     """The decoded body as curl writes it, refused past `most` bytes inside curl's own write: curl
     decodes what one read of the socket brings in one go (3 KB of brotli are 2 GB), so a reader
     counting behind a queue saw the cap only once gigabytes were in memory. Writing nothing more
-    ends the transfer at once (`over` then says why it failed)."""
+    ends the transfer at once (`over` then says why it failed; `clip`: the first `most` bytes kept)."""
 
-    def __init__(self, most: int) -> None:
+    def __init__(self, most: int, *, clip: bool = False) -> None:
         self.most = most
+        self.clip = clip
         self.over = False
         self._chunks: list[bytes] = []
         self._size = 0
@@ -187,6 +191,8 @@ class CappedBody:
         self._size += len(chunk)
         if self._size > self.most:
             self.over = True
+            if self.clip:
+                self._chunks.append(chunk[: len(chunk) - (self._size - self.most)])
             return CURL_WRITEFUNC_ERROR
         self._chunks.append(chunk)
         return len(chunk)

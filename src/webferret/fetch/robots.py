@@ -203,7 +203,9 @@ class RobotsPolicy:
 def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
     """A getter that reads robots.txt through webferret's fetcher (SSRF guard, caps, redirects). A
     robots.txt behind the site's anti-bot wall is asked for once more as a browser looks on the wire
-    (`impersonate`), as the site's pages are; still walled, the wall's status is its answer."""
+    (`impersonate`), as the site's pages are; still walled, the wall's status is its answer. A
+    robots.txt longer than `MAX_ROBOTS_BYTES` is read to there (RFC 9309), not refused as too large."""
+    options = options.with_(max_bytes=MAX_ROBOTS_BYTES, clip=True)
 
     async def get(url: str, opts: Any = options) -> tuple[int, bytes]:
         try:

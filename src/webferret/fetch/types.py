@@ -71,6 +71,9 @@ class FetchOptions:
     # the budget the caller set, when `budget` is what a longer call (a crawl) has left of it: the
     # one a time-out's message names
     budget_set: float | None = None
+    # a body longer than `max_bytes` is cut there rather than refused as `too_large` (http and
+    # impersonate tiers): robots.txt, of which RFC 9309 has a crawler read the first 500 KiB
+    clip: bool = False
 
     def __post_init__(self) -> None:
         for name in ("timeout", "budget"):  # a search's verify_timeout sets both
