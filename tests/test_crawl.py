@@ -453,6 +453,27 @@ async def test_a_robots_txt_that_fails_is_asked_for_once_a_crawl(site: SimWeb) -
     assert "/sitemap.xml" not in [path for path, _ in site.requests] and result.sitemap_urls is None
 
 
+def test_links_a_failed_robots_txt_kept_out_are_said_to_be_for_that(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A robots.txt that answered 503 disallows every path (RFC 9309): the crawl counted its links as
+    "disallowed by robots.txt", as if the site's rules forbade them, and said nothing of the 503."""
+    site.add("/robots.txt", "down", status=503)
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--json", *ALLOW]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    fits(data, "crawl")
+    assert data["not_followed"]["robots"] >= 2
+    assert "robots.txt answered 503" in data["robots_unread"] and "--ignore-robots" in data["robots_unread"]
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", *ALLOW]) == 0
+    said = capsys.readouterr().out
+    assert f"robots.txt could not be read: {site.url('/robots.txt')} answered 503" in said
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--agent", *ALLOW]) == 0
+    assert "The site's robots.txt could not be read:" in capsys.readouterr().out
+    site.add("/robots.txt", "User-agent: *\nDisallow: /guide/private/\n")  # read: its rules are no failure
+    assert main(["crawl", site.url("/guide/intro"), "--depth", "1", "--json", *ALLOW]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["robots_unread"] is None
+
+
 def test_a_refused_hop_is_said_whole_on_the_terminal(
     site: SimWeb, capsys: pytest.CaptureFixture[str]
 ) -> None:

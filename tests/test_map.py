@@ -285,3 +285,18 @@ async def test_sitemap_indexes_that_name_each_other_are_each_read_once(simweb: S
     assert [entry.url for entry in result.urls] == [simweb.url("/looping/a"), simweb.url("/looping/b")]
     assert result.sitemap_urls == 2
     assert simweb.served("/looping/one.xml", "/looping/two.xml", "/looping/pages.xml") == 3
+
+
+def test_urls_a_failed_robots_txt_kept_out_are_said_to_be_for_that(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site.add("/robots.txt", "down", status=500)
+    assert main(["map", site.url("/docs/start"), "--no-sitemap", "--json", *ALLOW]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    fits(data, "map")
+    assert data["urls"] == [] and data["not_listed"]["robots"] == 4
+    assert "robots.txt answered 500: RFC 9309 reads that as disallowing every path" in data["robots_unread"]
+    assert main(["map", site.url("/docs/start"), "--no-sitemap", *ALLOW]) == 0
+    assert "robots.txt could not be read: " in capsys.readouterr().out
+    assert main(["map", site.url("/docs/start"), "--no-sitemap", "--agent", *ALLOW]) == 0
+    assert "The site's robots.txt could not be read: " in capsys.readouterr().out

@@ -230,6 +230,24 @@ def within(items: Sequence[T], deadline: float | None, skipped: Counter[str]) ->
         yield item
 
 
+async def robots_unread(robots: Any, url: str, skipped: Counter[str]) -> str | None:
+    """Why the robots.txt of `url`'s site could not be read (a 5xx answer, an outage, a time-out),
+    when links were not followed for robots.txt (`skipped`): RFC 9309 reads such a robots.txt as
+    disallowing every path, which the counts alone would pass off as the site's rules. None when it
+    was read, or not honoured."""
+    if robots is None or not skipped.get("robots") or not web_url(url):
+        return None
+    from webferret.fetch.robots import IGNORE_HINT
+
+    try:
+        rules = await robots.rules_for(url)  # read already: a failure is kept for the call
+    except FerretError:
+        return None
+    if rules.verdict != "disallow_all":
+        return None
+    return f"{rules.reason}: RFC 9309 reads that as disallowing every path ({IGNORE_HINT})"
+
+
 def site_robots(ferret: Ferret, fetch: Any) -> Any:
     """The robots.txt policy of one crawl or map (`home_robots`): a robots.txt that fails (a 5xx, an
     outage) is asked for once in the call, however many of its links and pages are judged."""

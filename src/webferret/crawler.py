@@ -47,6 +47,7 @@ from webferret.crawl_rules import (
     check_switches,
     default_scope,
     robots_allowed,
+    robots_unread,
     site_robots,
     site_rules,
     web_url,
@@ -130,6 +131,11 @@ class CrawlResult(BaseModel):
     crawl_delay: float | None = Field(
         default=None, description="seconds between requests robots.txt asked for: pages read one at a time"
     )
+    robots_unread: str | None = Field(
+        default=None,
+        description="why the site's robots.txt could not be read (a 5xx, an outage), which disallows every "
+        "path (RFC 9309): the links counted as `robots` were not followed for that",
+    )
     elapsed_ms: float
 
 
@@ -165,6 +171,7 @@ async def crawl(
     skipped: Counter[str] = Counter()
     sitemap_urls: int | None = None
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
+    unread: str | None = None  # why robots.txt could not be read, when that kept links from being followed
     reading: dict[str, tuple[int, str | None]] = {}  # the level being read: URL -> depth, found on
     arrived: dict[str, Page] = {}  # its pages read, as each is finished (what a Ctrl-C still answers)
 
@@ -178,6 +185,7 @@ async def crawl(
             not_followed={why: count for why, count in skipped.items() if count},
             sitemap_urls=sitemap_urls,
             crawl_delay=delay,
+            robots_unread=unread,
             elapsed_ms=round((time.monotonic() - started) * 1000, 1),
         )
 
@@ -259,6 +267,7 @@ async def crawl(
         stop.unfinished = sum(url not in arrived for url in reading)  # type: ignore[attr-defined]
         raise
     held.raise_first()  # every page read and stored first, as a batch's callbacks are
+    unread = await robots_unread(robots, scope, skipped)
     return answer(pages)
 
 

@@ -22,7 +22,15 @@ from urllib.parse import unquote, urlsplit
 from pydantic import BaseModel, Field
 
 from webferret.arguments import check_text, is_whole
-from webferret.crawl_rules import Follow, check_switches, robots_allowed, site_robots, site_rules, web_url
+from webferret.crawl_rules import (
+    Follow,
+    check_switches,
+    robots_allowed,
+    robots_unread,
+    site_robots,
+    site_rules,
+    web_url,
+)
 from webferret.crawler import FOLLOWED_LINKS, sitemap_listed
 from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
@@ -95,6 +103,11 @@ class SiteMap(BaseModel):
         "budget (the call's budget ran out before they were judged)",
     )
     start_error: ErrorInfo | None = Field(default=None, description="why the start page could not be read")
+    robots_unread: str | None = Field(
+        default=None,
+        description="why the site's robots.txt could not be read (a 5xx, an outage), which disallows every "
+        "path (RFC 9309): the URLs counted as `robots` were left out for that",
+    )
     elapsed_ms: float
 
 
@@ -152,6 +165,7 @@ async def map_site(
         sitemap_urls=sitemap_urls,
         not_listed={why: count for why, count in skipped.items() if count},
         start_error=page.error,
+        robots_unread=await robots_unread(robots, scope, skipped),
         elapsed_ms=round((time.monotonic() - started) * 1000, 1),
     )
 

@@ -184,6 +184,8 @@ def _write_summary(result: Any, read: int, out: Any) -> None:
     skipped = not_followed_text(result.not_followed, CRAWL_REASONS | REASONS)
     if skipped:
         lines.append("links not followed: " + skipped)
+    if result.robots_unread:
+        lines.append("robots.txt could not be read: " + result.robots_unread)
     first = next((page.handle for page in result.pages if page.ok and page.handle), None)
     if first:
         lines.append(f"read one: webferret open {first}    search them: webferret find QUERY")

@@ -348,6 +348,8 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         lines.append(f"The start page could not be read: ERROR {error['code']}: {message}")
     if data.get("not_listed"):
         lines.append("Not listed: " + not_followed_text(data["not_listed"], {}) + ".")
+    if data.get("robots_unread"):
+        lines.append(robots_unread_line(data, fence))
     if len(body) < int(data.get("total") or 0):
         narrow = "search=, include= or scope=" if style == "mcp" else "--search, --include or --scope"
         if data.get("search"):  # a search narrowed it already: the others narrow it further
@@ -400,6 +402,13 @@ def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens:
     return "\n".join(lines)
 
 
+def robots_unread_line(data: JSON, fence: Fence) -> str:
+    """Why the site's robots.txt could not be read, which kept a crawl's or a map's URLs out."""
+    return (
+        f"The site's robots.txt could not be read: {safe_message(str(data['robots_unread']), fence.nonce)}."
+    )
+
+
 def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     """A crawl's answer: a header, the fenced list of pages read (titles are the pages' words), what
     was not followed, and how to read a page or search them all."""
@@ -440,6 +449,8 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     skipped = not_followed_text(data.get("not_followed") or {})
     if skipped:
         lines.extend(["", f"Links not followed: {skipped}."])
+    if data.get("robots_unread"):
+        lines.extend(["", robots_unread_line(data, fence)])
     if read:
         how = CRAWL_READ[style]
         lines.extend(["", f"Read a page with {how}."])

@@ -302,6 +302,8 @@ def map_lines(data: Mapping[str, Any]) -> list[str]:
     if data.get("not_listed"):
         counts = not_followed_text(data["not_listed"], {})
         lines.append(f"not listed: {counts}")
+    if data.get("robots_unread"):
+        lines.append(f"robots.txt could not be read: {data['robots_unread']}")
     if data["urls"]:
         lines.append("read them: webferret fetch URL...")
     return lines
