@@ -300,3 +300,17 @@ def test_urls_a_failed_robots_txt_kept_out_are_said_to_be_for_that(
     assert "robots.txt could not be read: " in capsys.readouterr().out
     assert main(["map", site.url("/docs/start"), "--no-sitemap", "--agent", *ALLOW]) == 0
     assert "The site's robots.txt could not be read: " in capsys.readouterr().out
+
+
+async def test_a_sitemap_past_the_pages_byte_cap_is_read_to_the_protocols_limit(simweb: SimWeb) -> None:
+    """A sitemap longer than `max_bytes` (10 MiB by default; one of the protocol's 50,000 URLs with
+    their dates and images is longer) was `too_large`: the map listed none of its URLs and said no
+    sitemap could be read. Sitemaps are read up to the protocol's own 50 MiB."""
+    simweb.add("/big/start", page("Start"), headers=HTML)
+    entry = "<url><loc>{}</loc><lastmod>2025-01-01T10:00:00+00:00</lastmod><priority>0.5</priority></url>"
+    listed = "".join(entry.format(simweb.url(f"/big/page-{n}")) for n in range(300))
+    simweb.add("/sitemap.xml", f"<urlset>{listed}</urlset>", headers=XML)
+    assert len(listed) > 20_000
+    async with Ferret(allow_hosts=["127.0.0.1"], max_bytes=20_000) as ferret:
+        result = await ferret.map_site(simweb.url("/big/start"), MapOptions(robots=False, limit=500))
+    assert result.sitemap_urls == 300 and result.total == 300

@@ -324,6 +324,10 @@ def _delay(rules: Any) -> float | None:
 
 SITEMAPS_READ = 20
 """The most sitemap files one crawl reads (an index's sitemaps included)."""
+SITEMAP_BYTES = 50 * 1024 * 1024
+"""The most bytes of one sitemap file read (uncompressed), when `max_bytes` is less: the sitemaps
+protocol's own limit (a file of its 50,000 URLs, with their dates and images, is past the 10 MiB of
+the default `max_bytes`)."""
 
 
 async def sitemap_listed(
@@ -352,7 +356,7 @@ async def sitemap_listed(
     answered = False  # a sitemap was read: it listed `found`, if only none
     while deadline > time.monotonic() and (batch := _not_asked(queue, asked)):
         queue = []
-        left = opts.left_of(deadline)
+        left = opts.left_of(deadline).with_(max_bytes=max(opts.max_bytes, SITEMAP_BYTES))
         for url, page in zip(
             batch, await ferret.fetch_all(batch, options=left, extract=xopts, fresh=fresh), strict=True
         ):
