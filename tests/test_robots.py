@@ -255,3 +255,22 @@ async def test_a_robots_txt_past_the_byte_cap_is_read_to_500_kib(simweb: SimWeb,
     assert rules.verdict == "rules", rules.reason
     assert not rules.allows(simweb.url("/private/x")) and rules.allows(simweb.url("/late/x"))
     assert rules.allows(simweb.url("/docs/x"))
+
+
+async def test_a_byte_order_mark_does_not_hide_the_first_group(simweb: SimWeb) -> None:
+    """A robots.txt saved with a UTF-8 byte order mark: the mark was read as part of its first line,
+    `User-agent: *` was no longer one, and that group's rules were not followed."""
+    from webferret.fetch.fetcher import Fetcher
+    from webferret.fetch.robots import fetcher_getter
+    from webferret.fetch.types import FetchOptions
+
+    simweb.add(
+        "/robots.txt", "\ufeffUser-agent: *\nDisallow: /private\n", headers={"Content-Type": "text/plain"}
+    )
+    fetcher = Fetcher()
+    try:
+        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
+        rules = await load_rules(simweb.base, get)
+    finally:
+        await fetcher.aclose()
+    assert not rules.allows(simweb.url("/private/x")) and rules.allows(simweb.url("/docs"))

@@ -123,7 +123,8 @@ async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
         reason = f"{robots_url} is unreachable ({exc.message})"
         return RobotsRules(origin, "disallow_all", reason, unreachable=exc.code)
     if 200 <= status < 300:
-        text = body[:MAX_ROBOTS_BYTES].decode("utf-8", errors="replace")
+        # a byte order mark (an editor's on Windows) is no part of the first line: its group kept
+        text = body[:MAX_ROBOTS_BYTES].decode("utf-8-sig", errors="replace")
         return RobotsRules(origin, "rules", f"{robots_url} answered {status}", text)
     if 400 <= status < 500:
         return RobotsRules(origin, "allow_all", f"{robots_url} answered {status}")
