@@ -314,3 +314,16 @@ async def test_a_sitemap_past_the_pages_byte_cap_is_read_to_the_protocols_limit(
     async with Ferret(allow_hosts=["127.0.0.1"], max_bytes=20_000) as ferret:
         result = await ferret.map_site(simweb.url("/big/start"), MapOptions(robots=False, limit=500))
     assert result.sitemap_urls == 300 and result.total == 300
+
+
+async def test_a_page_with_more_links_than_a_crawl_follows_is_mapped_whole(simweb: SimWeb) -> None:
+    """A map lists up to 5,000 URLs, but read its page's first 1,000 links alone (a crawl's cap): the
+    rest of an index page's links were left out, and `total` did not count them."""
+    links = [f"/index/page-{n}" for n in range(1500)]
+    simweb.add("/index/", page("Index", *links), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(
+            simweb.url("/index/"), MapOptions(limit=5000, sitemap=False, robots=False)
+        )
+    assert result.total == result.from_page == 1500
+    assert {entry.url for entry in result.urls} == {simweb.url(link) for link in links}

@@ -31,7 +31,7 @@ from webferret.crawl_rules import (
     site_rules,
     web_url,
 )
-from webferret.crawler import FOLLOWED_LINKS, sitemap_listed
+from webferret.crawler import sitemap_listed
 from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.net.canonical import canonical_url
@@ -122,7 +122,7 @@ async def map_site(
     opts = fetch or ferret.fetch_options()
     deadline = started + opts.budget
     robots = site_robots(ferret, opts) if options.robots else None
-    xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
+    xopts = ferret.extract_options(links=True, link_limit=MAX_MAP_URLS)  # as many as a map can list
     (page,) = await ferret.fetch_all([start], options=opts, extract=xopts, fresh=fresh)
     where = page.final_url or start
     scope = options.scope or site_root(where)
