@@ -327,3 +327,20 @@ async def test_a_page_with_more_links_than_a_crawl_follows_is_mapped_whole(simwe
         )
     assert result.total == result.from_page == 1500
     assert {entry.url for entry in result.urls} == {simweb.url(link) for link in links}
+
+
+async def test_a_sitemap_with_bare_ampersands_lists_its_urls_as_written(simweb: SimWeb) -> None:
+    """A sitemap whose URLs write `&` bare is no well-formed XML; read leniently, `&lang=de` was
+    dropped as an unknown entity and the entities after it lost their `&`: the URLs listed (and
+    crawled) were none of the site's."""
+    simweb.add("/amp/start", page("Start"), headers=HTML)
+    written = ["/amp/page?id=1&lang=de", "/amp/page?id=2&amp;lang=en", "/amp/other"]
+    listed = "".join(f"<url><loc>{simweb.url(path)}</loc></url>" for path in written)
+    simweb.add("/sitemap.xml", f"<urlset>{listed}</urlset>", headers=XML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/amp/start"), MapOptions(robots=False))
+    assert [entry.url.removeprefix(simweb.base) for entry in result.urls] == [
+        "/amp/page?id=1&lang=de",
+        "/amp/page?id=2&lang=en",
+        "/amp/other",
+    ]

@@ -3,10 +3,13 @@ change, and every URL in `links`, so an agent can pick what to read without wadi
 
 A `urlset` lists pages; a `sitemapindex` lists further sitemaps (each line says so). Told by the root
 element (`sniff.xml_root`), whatever type the file is served as; read with lxml, no entity or network
-access; a sitemap that does not parse is left to the XML view.
+access; a sitemap that does not parse is left to the XML view. An ampersand a sitemap's URL writes
+bare (`?a=1&b=2`, a common slip of sitemap generators) is read as the `&` it means.
 """
 
 from __future__ import annotations
+
+import re
 
 from lxml import etree
 
@@ -18,12 +21,17 @@ from webferret.models import Link
 from webferret.remote_text import url_without_blanks
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=True)
+_STRICT = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+_BARE_AMPERSAND = re.compile(
+    rb"(<!\[CDATA\[.*?\]\]>)|&(?!(?:[A-Za-z_][\w.-]*|#[0-9]+|#x[0-9A-Fa-f]+);)", re.S
+)
+"""An ampersand that starts no entity or character reference (or a CDATA section, kept as it is)."""
 
 
 def extract_sitemap(body: bytes, url: str | None, options: ExtractOptions) -> Extracted | None:
     """The sitemap in `body` as a list, or None when it holds no URL to list."""
     try:
-        root = etree.fromstring(body, _PARSER)
+        root = _root(body)
     except (etree.XMLSyntaxError, ValueError):
         return None
     if root is None:
@@ -50,6 +58,17 @@ def extract_sitemap(body: bytes, url: str | None, options: ExtractOptions) -> Ex
         links=[Link(url=loc, text="", in_main=True) for loc, _ in entries],
         extra={"sitemap": kind, "entries": len(entries)},
     )
+
+
+def _root(body: bytes) -> etree._Element | None:
+    """The root of the XML in `body`; XML that is not well-formed is read leniently, its bare
+    ampersands escaped first: read leniently as they are, `&b=2` was dropped as an unknown entity,
+    and every entity after it too (`&amp;` lost its `&`), so the URLs listed were not the site's."""
+    try:
+        return etree.fromstring(body, _STRICT)
+    except etree.XMLSyntaxError:
+        escaped = _BARE_AMPERSAND.sub(lambda found: found[1] or b"&amp;", body)
+        return etree.fromstring(escaped, _PARSER)
 
 
 def _local(node: etree._Element) -> str:
