@@ -274,3 +274,21 @@ async def test_a_byte_order_mark_does_not_hide_the_first_group(simweb: SimWeb) -
     finally:
         await fetcher.aclose()
     assert not rules.allows(simweb.url("/private/x")) and rules.allows(simweb.url("/docs"))
+
+
+async def test_a_robots_txt_that_redirects_in_a_loop_is_unavailable_not_unreachable(simweb: SimWeb) -> None:
+    """A robots.txt whose redirects never end in a file was read as unreachable: every path of a site
+    that answers disallowed. RFC 9309 (2.3.1.2) reads it as unavailable, as a 4xx: all allowed."""
+    from webferret.fetch.fetcher import Fetcher
+    from webferret.fetch.robots import fetcher_getter
+    from webferret.fetch.types import FetchOptions
+
+    simweb.add("/robots.txt", "", status=301, headers={"Location": "/robots.txt"})
+    fetcher = Fetcher()
+    try:
+        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
+        rules = await load_rules(simweb.base, get)
+    finally:
+        await fetcher.aclose()
+    assert rules.verdict == "allow_all" and "redirect loop" in rules.reason, rules
+    assert rules.allows(simweb.url("/docs/x"))

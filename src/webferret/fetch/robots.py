@@ -3,7 +3,8 @@
 - 2xx: the rules apply (the longest match wins, as Protego implements RFC 9309).
 - 4xx (robots.txt missing or refused): everything is allowed.
 - 5xx, or unreachable (DNS, connect, timeout, refused by policy): everything is disallowed.
-- Redirects are followed by the getter (the fetcher follows up to `max_redirects`).
+- Redirects are followed by the getter (the fetcher follows up to `max_redirects`); more of them,
+  or a loop, reach no file: it is unavailable, as a 4xx (RFC 9309 2.3.1.2), not unreachable.
 
 The answer for an origin is cached (`ttl` seconds, 24 h as RFC 9309 suggests) behind `RobotsCache`
 (in memory, or `robots_cache.SqliteRobotsCache` in WEBFERRET_HOME, shared by processes);
@@ -120,6 +121,8 @@ async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
     except FerretError as exc:
         if exc.code in POLICY_REFUSALS:
             raise
+        if exc.code == ErrorCode.TOO_MANY_REDIRECTS:  # the site answered: it has no file to read
+            return RobotsRules(origin, "allow_all", f"{robots_url} led to no file ({exc.message})")
         reason = f"{robots_url} is unreachable ({exc.message})"
         return RobotsRules(origin, "disallow_all", reason, unreachable=exc.code)
     if 200 <= status < 300:
