@@ -292,6 +292,9 @@ def test_jsonl_writes_each_page_as_it_is_read_and_ends_when_its_reader_does(
         (["--max-chars", "5"], "--max-chars clips the pages --jsonl writes"),
         (["--depth", "0", "--sitemap"], "it needs depth 1 or more"),
         (["--include", " "], "include: a glob of paths"),
+        # a glob no path matches (a path starts with /) kept no link, or left out none, silently
+        (["--include", "guide/*"], "include 'guide/*': a glob of a URL's path, which starts with /"),
+        (["--exclude", "https://x.org/old/*"], "exclude 'https://x.org/old/*': a glob of a URL's path"),
     ],
 )
 def test_flags_that_would_do_nothing_are_refused(

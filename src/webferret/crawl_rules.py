@@ -52,7 +52,7 @@ def site_rules(options: CrawlOptions | MapOptions) -> None:
     """Check the rules of a crawl's or a map's `options` (frozen), its globs taken as `globs_of`
     reads them (one string is one glob); refuse (`invalid_argument`) rules that cannot hold: a scope
     that is no http(s) URL (`check_scope`), a blank glob (as an `include` it would keep no link,
-    silently)."""
+    silently), a glob no path can match (a path starts with `/`: `docs/*`, a whole URL)."""
     if options.scope is not None:
         check_text("scope", options.scope)
     check_scope(options.scope)
@@ -63,6 +63,13 @@ def site_rules(options: CrawlOptions | MapOptions) -> None:
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT, f"{name}: a glob of paths such as /docs/*, not a blank"
             )
+        for glob in globs:
+            if glob[0] not in "/*?[":  # it matches no path: every link left out (or none), silently
+                message = (
+                    f"{name} {glob[:200]!r}: a glob of a URL's path, which starts with / "
+                    f"(such as /docs/* or */changelog/*), not of the whole URL"
+                )
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 
 def check_scope(scope: str | None) -> None:
