@@ -344,3 +344,17 @@ async def test_a_sitemap_with_bare_ampersands_lists_its_urls_as_written(simweb: 
         "/amp/page?id=2&lang=en",
         "/amp/other",
     ]
+
+
+async def test_a_sitemap_robots_txt_names_by_its_path_is_read(simweb: SimWeb) -> None:
+    """`Sitemap: /maps/pages.xml`, a path where the protocol asks for a whole URL (a common slip): it
+    was asked for as no URL, so no sitemap was read, and `/sitemap.xml` was not guessed either."""
+    simweb.add("/pathed/start", page("Start"), headers=HTML)
+    simweb.add(
+        "/robots.txt", "User-agent: *\nSitemap: /maps/pages.xml\n", headers={"Content-Type": "text/plain"}
+    )
+    listed = f"<urlset><url><loc>{simweb.url('/pathed/listed')}</loc></url></urlset>"
+    simweb.add("/maps/pages.xml", listed, headers=XML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/pathed/start"))
+    assert result.sitemap_urls == 1 and [entry.url for entry in result.urls] == [simweb.url("/pathed/listed")]

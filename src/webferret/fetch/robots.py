@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from protego import Protego
 
@@ -75,8 +75,11 @@ class RobotsRules:
 
     @property
     def sitemaps(self) -> list[str]:
-        """The sitemaps robots.txt names (its `Sitemap:` lines), in its order."""
-        return list(self._parser.sitemaps) if self.verdict == "rules" else []
+        """The sitemaps robots.txt names (its `Sitemap:` lines), in its order; one written as a path
+        (`Sitemap: /sitemap.xml`, though the protocol asks for a whole URL) is on the site's origin."""
+        if self.verdict != "rules":
+            return []
+        return [urljoin(self.origin + "/robots.txt", url) for url in self._parser.sitemaps]
 
     @cached_property
     def _parser(self) -> Any:
