@@ -430,6 +430,37 @@ async def test_sitemap_urls_is_null_when_no_sitemap_could_be_read(site: SimWeb) 
     assert found.sitemap_urls == 1 and found.not_followed["out_of_scope"] >= 1
 
 
+def test_why_no_sitemap_could_be_read_is_said(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--sitemap` on a site whose sitemaps could not be read answered `sitemap_urls` null and said
+    nothing more: not which files were asked for, nor what they answered."""
+    crawling = ["crawl", site.url("/guide/intro"), "--depth", "1", "--sitemap", *ALLOW]
+    assert main([*crawling, "--json"]) == 0  # /sitemap.xml: 404
+    data = json.loads(capsys.readouterr().out)["data"]
+    fits(data, "crawl")
+    assert data["sitemap_urls"] is None
+    assert data["sitemap_unread"] == f"{site.url('/sitemap.xml')}: HTTP 404 Not Found"
+    index = "".join(
+        f"<sitemap><loc>{site.url(path)}</loc></sitemap>" for path in ("/maps/a.xml", "/maps/b.xml")
+    )
+    site.add(
+        "/sitemap.xml", f"<sitemapindex>{index}</sitemapindex>", headers={"Content-Type": "application/xml"}
+    )
+    site.add("/maps/a.xml", page("Not a sitemap"), headers=HTML)
+    site.add("/maps/b.xml", "down", status=500)
+    assert main([*crawling, "--fresh"]) == 0
+    said = capsys.readouterr().out
+    assert f"sitemaps not read: {site.url('/maps/a.xml')} holds no sitemap entry (text/html); " in said
+    assert f"{site.url('/maps/b.xml')}: HTTP 500" in said
+    assert main([*crawling, "--agent"]) == 0
+    assert "Sitemaps not read: " in capsys.readouterr().out
+    listed = "<urlset><url><loc>https://elsewhere.example/x</loc></url></urlset>"
+    site.add("/maps/b.xml", listed, headers={"Content-Type": "application/xml"})
+    assert main([*crawling, "--json", "--fresh"]) == 0
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert data["sitemap_urls"] == 1  # read, one failed: which is said
+    assert data["sitemap_unread"] == f"{site.url('/maps/a.xml')} holds no sitemap entry (text/html)"
+
+
 async def test_a_crawl_delay_is_not_waited_before_pages_the_store_answers(site: SimWeb) -> None:
     site.add("/robots.txt", "User-agent: *\nCrawl-delay: 30\n")  # longer than the budget: no request fits
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:

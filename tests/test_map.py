@@ -358,3 +358,18 @@ async def test_a_sitemap_robots_txt_names_by_its_path_is_read(simweb: SimWeb) ->
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
         result = await ferret.map_site(simweb.url("/pathed/start"))
     assert result.sitemap_urls == 1 and [entry.url for entry in result.urls] == [simweb.url("/pathed/listed")]
+
+
+def test_the_sitemaps_a_map_could_not_read_are_named(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    simweb.add("/unmapped/start", page("Start", "/unmapped/one"), headers=HTML)
+    assert main(["map", simweb.url("/unmapped/start"), "--json", *ALLOW]) == 0  # /sitemap.xml: 404
+    data = json.loads(capsys.readouterr().out)["data"]
+    fits(data, "map")
+    assert data["sitemap_urls"] is None
+    assert data["sitemap_unread"] == f"{simweb.url('/sitemap.xml')}: HTTP 404 Not Found"
+    assert main(["map", simweb.url("/unmapped/start"), *ALLOW]) == 0
+    assert f"sitemaps not read: {simweb.url('/sitemap.xml')}: HTTP 404" in capsys.readouterr().out
+    assert main(["map", simweb.url("/unmapped/start"), "--agent", *ALLOW]) == 0
+    assert "Sitemaps not read: " in capsys.readouterr().out

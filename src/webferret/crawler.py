@@ -53,6 +53,7 @@ from webferret.crawl_rules import (
     web_url,
     within,
 )
+from webferret.crawl_sitemaps import sitemap_listed
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
@@ -67,8 +68,6 @@ CRAWL_DELAY_MAX = 30.0
 taken as this: the call's budget then ends the crawl, and says so)."""
 FOLLOWED_LINKS = 1000
 """Most links of one page looked at (the store keeps as many)."""
-SITEMAP_LINKS = 50_000
-"""Most URLs of one sitemap file looked at: the sitemaps protocol's own limit per file."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +127,11 @@ class CrawlResult(BaseModel):
     sitemap_urls: int | None = Field(
         default=None, description="URLs the site's sitemaps listed (with `sitemap`; None: none read)"
     )
+    sitemap_unread: str | None = Field(
+        default=None,
+        description="with `sitemap`: the sitemap files that could not be read and why, or why "
+        "none was asked for",
+    )
     crawl_delay: float | None = Field(
         default=None, description="seconds between requests robots.txt asked for: pages read one at a time"
     )
@@ -170,6 +174,7 @@ async def crawl(
     pages: list[CrawledPage] = []
     skipped: Counter[str] = Counter()
     sitemap_urls: int | None = None
+    sitemap_unread: str | None = None
     delay: float | None = None  # what robots.txt asks between requests, once the start is read
     unread: str | None = None  # why robots.txt could not be read, when that kept links from being followed
     reading: dict[str, tuple[int, str | None]] = {}  # the level being read: URL -> depth, found on
@@ -184,6 +189,7 @@ async def crawl(
             pages=listed,
             not_followed={why: count for why, count in skipped.items() if count},
             sitemap_urls=sitemap_urls,
+            sitemap_unread=sitemap_unread,
             crawl_delay=delay,
             robots_unread=unread,
             elapsed_ms=round((time.monotonic() - started) * 1000, 1),
@@ -249,7 +255,8 @@ async def crawl(
                 landed = read[0].final_url or start
                 listed = None
                 if options.sitemap and options.depth and web_url(landed):
-                    listed = await sitemap_listed(ferret, landed, robots, opts, deadline, fresh)
+                    sitemaps = await sitemap_listed(ferret, landed, robots, opts, deadline, fresh)
+                    listed, sitemap_unread = sitemaps.listed, sitemaps.unread
                 if listed is not None:
                     sitemap_urls = len(listed)
                     following.extend(_sitemap_links(listed, follow, seen, skipped, deadline))
@@ -320,65 +327,6 @@ def _sitemap_links(
 def _delay(rules: Any) -> float | None:
     asked = rules.delay()
     return min(asked, CRAWL_DELAY_MAX) if asked else None
-
-
-SITEMAPS_READ = 20
-"""The most sitemap files one crawl reads (an index's sitemaps included)."""
-SITEMAP_BYTES = 50 * 1024 * 1024
-"""The most bytes of one sitemap file read (uncompressed), when `max_bytes` is less: the sitemaps
-protocol's own limit (a file of its 50,000 URLs, with their dates and images, is past the 10 MiB of
-the default `max_bytes`)."""
-
-
-async def sitemap_listed(
-    ferret: Ferret, start: str, robots: Any, opts: Any, deadline: float, fresh: bool = False
-) -> list[tuple[str, str]] | None:
-    """The page URLs the site's sitemaps list, each with the sitemap that lists it: the sitemaps its
-    robots.txt names (`Sitemap:`; read for them when its rules are not honoured too), else
-    `/sitemap.xml` where robots.txt allows it (when honoured); a sitemap index's sitemaps are read
-    too, up to `SITEMAPS_READ` files. A sitemap that cannot be read lists nothing; None: no sitemap
-    was read (the site refused, its robots.txt or the guard; none could be read; the budget ran out)."""
-    from webferret.fetch.robots import origin_of
-
-    try:
-        rules = await (robots or site_robots(ferret, opts)).rules_for(start)
-    except FerretError:
-        return None
-    queue = rules.sitemaps
-    if not queue:  # none named: `/sitemap.xml`, a path like any other, where robots.txt allows it
-        guessed = origin_of(start) + "/sitemap.xml"
-        if robots is not None and not rules.allows(guessed, robots.user_agent):
-            return None  # (a robots.txt that could not be read allows no path)
-        queue = [guessed]
-    xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
-    found: list[tuple[str, str]] = []
-    asked: set[str] = set()  # the sitemaps read, each once: an index that names itself reads no loop
-    answered = False  # a sitemap was read: it listed `found`, if only none
-    while deadline > time.monotonic() and (batch := _not_asked(queue, asked)):
-        queue = []
-        left = opts.left_of(deadline).with_(max_bytes=max(opts.max_bytes, SITEMAP_BYTES))
-        for url, page in zip(
-            batch, await ferret.fetch_all(batch, options=left, extract=xopts, fresh=fresh), strict=True
-        ):
-            kind = page.meta.get("extract", {}).get("sitemap") if page.ok else None
-            listed = [link.url for link in page.links or []]
-            answered = answered or kind in ("sitemapindex", "urlset")
-            if kind == "sitemapindex":
-                queue.extend(listed)
-            elif kind == "urlset":
-                found.extend((entry, url) for entry in listed)
-    return found if answered else None
-
-
-def _not_asked(sitemaps: list[str], asked: set[str]) -> list[str]:
-    """The `sitemaps` not `asked` for yet (however written), each once, while fewer than
-    `SITEMAPS_READ` files were; added to `asked`."""
-    batch: list[str] = []
-    for url in sitemaps:
-        if len(asked) < SITEMAPS_READ and (key := canonical_url(url)) not in asked:
-            asked.add(key)
-            batch.append(url)
-    return batch
 
 
 class ReadOnce:

@@ -31,7 +31,7 @@ from webferret.crawl_rules import (
     site_rules,
     web_url,
 )
-from webferret.crawler import sitemap_listed
+from webferret.crawl_sitemaps import sitemap_listed
 from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.net.canonical import canonical_url
@@ -97,6 +97,10 @@ class SiteMap(BaseModel):
     sitemap_urls: int | None = Field(
         default=None, description="URLs the site's sitemaps listed, in scope or not (None: not read)"
     )
+    sitemap_unread: str | None = Field(
+        default=None,
+        description="the sitemap files that could not be read and why, or why none was asked for",
+    )
     not_listed: dict[str, int] = Field(
         default_factory=dict,
         description="URLs found but not listed, by why: out_of_scope, excluded, not_a_page, robots, "
@@ -135,9 +139,10 @@ async def map_site(
             texts[key] = link.text  # the first link with words (a bare icon link before it has none)
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
     linked = len(found)  # the page's own links, a few: judged by robots.txt whatever the budget left
-    sitemap_urls = None
+    sitemap_urls = sitemap_unread = None
     if options.sitemap and deadline > time.monotonic() and web_url(where):
-        listed = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
+        sitemaps = await sitemap_listed(ferret, where, robots, opts, deadline, fresh)
+        listed, sitemap_unread = sitemaps.listed, sitemaps.unread
         if listed is not None:
             sitemap_urls = len(listed)
             found += [
@@ -163,6 +168,7 @@ async def map_site(
         urls=mapped[: options.limit],
         from_page=from_page,
         sitemap_urls=sitemap_urls,
+        sitemap_unread=sitemap_unread,
         not_listed={why: count for why, count in skipped.items() if count},
         start_error=page.error,
         robots_unread=await robots_unread(robots, scope, skipped),

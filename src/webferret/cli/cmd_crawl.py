@@ -181,6 +181,8 @@ def _write_summary(result: Any, read: int, out: Any) -> None:
         )
     if result.sitemap_urls is not None:
         lines.append(f"the site's sitemaps listed {result.sitemap_urls} URLs")
+    if result.sitemap_unread:
+        lines.append("sitemaps not read: " + result.sitemap_unread)
     skipped = not_followed_text(result.not_followed, CRAWL_REASONS | REASONS)
     if skipped:
         lines.append("links not followed: " + skipped)

@@ -350,6 +350,8 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         lines.append("Not listed: " + not_followed_text(data["not_listed"], {}) + ".")
     if data.get("robots_unread"):
         lines.append(robots_unread_line(data, fence))
+    if data.get("sitemap_unread"):
+        lines.append(sitemap_unread_line(data, fence))
     if len(body) < int(data.get("total") or 0):
         narrow = "search=, include= or scope=" if style == "mcp" else "--search, --include or --scope"
         if data.get("search"):  # a search narrowed it already: the others narrow it further
@@ -409,6 +411,11 @@ def robots_unread_line(data: JSON, fence: Fence) -> str:
     )
 
 
+def sitemap_unread_line(data: JSON, fence: Fence) -> str:
+    """The site's sitemaps a crawl or a map could not read, and why (or why none was asked for)."""
+    return f"Sitemaps not read: {safe_message(str(data['sitemap_unread']), fence.nonce)}."
+
+
 def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     """A crawl's answer: a header, the fenced list of pages read (titles are the pages' words), what
     was not followed, and how to read a page or search them all."""
@@ -446,6 +453,8 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         )
     if data.get("sitemap_urls") is not None:
         lines.extend(["", f"The site's sitemaps listed {data['sitemap_urls']} URLs."])
+    if data.get("sitemap_unread"):
+        lines.extend(["", sitemap_unread_line(data, fence)])
     skipped = not_followed_text(data.get("not_followed") or {})
     if skipped:
         lines.extend(["", f"Links not followed: {skipped}."])

@@ -304,6 +304,8 @@ def map_lines(data: Mapping[str, Any]) -> list[str]:
         lines.append(f"not listed: {counts}")
     if data.get("robots_unread"):
         lines.append(f"robots.txt could not be read: {data['robots_unread']}")
+    if data.get("sitemap_unread"):
+        lines.append(f"sitemaps not read: {data['sitemap_unread']}")
     if data["urls"]:
         lines.append("read them: webferret fetch URL...")
     return lines
