@@ -607,3 +607,14 @@ async def test_the_budget_ends_the_judging_of_a_huge_sitemap(
     assert sitemap_judged == 1  # once the budget is spent, the other 2,999 are not judged: counted
     assert result.not_followed["budget"] >= 2999
     assert [p.url for p in result.pages] == [site.url("/guide/intro")]
+
+
+async def test_a_robots_txt_redirected_where_the_guard_refuses_does_not_end_the_crawl(site: SimWeb) -> None:
+    """A robots.txt redirected to a URL the guard refuses (another scheme, a private address): asking
+    it for the crawl delay once the start was read raised that refusal, and the whole crawl failed
+    with it, the pages it had read unanswered. Its links are read, each saying why if refused."""
+    site.add("/robots.txt", "", status=301, headers={"Location": "ftp://127.0.0.1/robots.txt"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
+    read = [page.url.removeprefix(site.base) for page in result.pages if page.ok]
+    assert read[0] == "/guide/intro" and "/guide/dig" in read and result.crawl_delay is None

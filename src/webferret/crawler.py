@@ -261,7 +261,7 @@ async def crawl(
                     sitemap_urls = len(listed)
                     following.extend(_sitemap_links(listed, follow, seen, skipped, deadline))
                 if robots is not None and (read[0].ok or following):
-                    delay = _delay(await robots.rules_for(landed))
+                    delay = await _delay(robots, landed)
             level = following
     except asyncio.CancelledError as stop:  # Ctrl-C: the pages read by then are stored, and answered
         done = {entry.url for entry in pages}
@@ -324,7 +324,14 @@ def _sitemap_links(
     return [(url, lists[url]) for url in follow.judged(list(lists), seen, skipped, deadline)]
 
 
-def _delay(rules: Any) -> float | None:
+async def _delay(robots: Any, url: str) -> float | None:
+    """The pause between requests the robots.txt of `url`'s site asks for (at most `CRAWL_DELAY_MAX`);
+    None when it asks none, or when the guard refused to ask for it (where its redirect led, say):
+    reading the pages says why, as `robots_allowed` lets them be read to say it."""
+    try:
+        rules = await robots.rules_for(url)
+    except FerretError:
+        return None
     asked = rules.delay()
     return min(asked, CRAWL_DELAY_MAX) if asked else None
 
