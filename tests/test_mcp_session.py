@@ -464,6 +464,19 @@ async def test_a_stored_page_robots_txt_disallows_is_not_opened(site: str, tmp_p
     assert "Secret" not in _text(opened)
 
 
+async def test_a_stored_page_robots_txt_disallows_is_not_searched_by_its_handle(
+    site: str, tmp_path: Path
+) -> None:
+    """web_open(handle, search=...) answered the passages of the page web_open(handle) refuses."""
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as cli:
+        secret = await cli.fetch(f"{site}/private/secret")
+    assert secret.ok and secret.handle
+    async with mcp_session(site, tmp_path) as session:
+        found = await session.call_tool("web_open", {"handle": secret.handle, "search": "secret"})
+    assert found.is_error and found.structured_content["error"]["code"] == "robots_disallowed"
+    assert "Secret" not in _text(found)
+
+
 @needs_search
 async def test_a_read_results_next_is_the_tool_call(site: str, tmp_path: Path) -> None:
     """`read[].next` was the CLI's command (`webferret open ... --page 2`)."""

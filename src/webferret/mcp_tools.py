@@ -639,7 +639,7 @@ class AgentTools:
     async def _passages(self, args: WebOpenArgs) -> Answer:
         """The passages matching `search`, ten a page (`page`: the next ten), best first."""
         withheld = await self._withheld()
-        if args.handle is not None and (self.domains.active or withheld):  # one refused document: said so
+        if args.handle is not None:  # one document the agent may not open (lists, guard, robots.txt): said so
             stored = await self.ferret.stored(args.handle)
             if stored is not None:
                 handle = stored.page.handle or args.handle
