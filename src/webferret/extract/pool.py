@@ -119,6 +119,20 @@ and then extracts at `WORKER_NICENESS` where the system lets a process lower its
 (root may; a user process stays at 19, which is why only short-lived commands stagger)."""
 
 
+def _off_the_program_output() -> None:
+    """A worker's stdout is the program's stderr and its stdin the null device: what a library prints
+    while it extracts never lands in the program's answer (a `--json` envelope, `webferret mcp`'s
+    JSON-RPC wire on stdout, which the MCP SDK diverts only in the server's own process, after the
+    workers were forked), and a worker holds no end of the caller's pipes. (The pool flushed the
+    program's streams before it forked: the worker's buffers hold nothing of the program's.)"""
+    with contextlib.suppress(OSError):
+        os.dup2(2, 1)
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+
+
 def _forked_worker_start(parent: int, first: int, ready: int, stoplists: bool) -> None:
     """A forked worker's start: tied to its parent, deaf to Ctrl-C, niced, the extractor imported
     (and, with `stoplists`, justext's stoplist built: see `prefork`).
@@ -132,6 +146,7 @@ def _forked_worker_start(parent: int, first: int, ready: int, stoplists: bool) -
     with contextlib.suppress(ValueError):
         signal.set_wakeup_fd(-1)  # the parent's loop's self-pipe is not this process's to write to
     _die_with_parent(parent)
+    _off_the_program_output()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends the pool
     single_threaded()  # this process's own environment, before it imports numpy (`webferret.blas`)
     try:
