@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 
@@ -26,12 +26,23 @@ def bound(host: str, port: int) -> socket.socket:
 
 
 def serve_app(
-    app: Any, host: str, port: int, said: Callable[[str], str], *, log_level: str = "warning", **config: Any
+    app: Any,
+    host: str,
+    port: int,
+    said: Callable[[str], str],
+    *,
+    log_level: str = "warning",
+    stopping: Callable[[], Awaitable[None]] | None = None,
+    **config: Any,
 ) -> None:
     """Serve `app` until SIGINT or SIGTERM (calls in flight end first); `said(origin)` goes to stderr
     once the server listens, with the origin it listens at (`http://HOST:PORT`, an IPv6 host in
     brackets, the port the system chose for port 0). `OSError` when `host:port` cannot be bound;
-    `config`: more of uvicorn's."""
+    `stopping`: run beside the server's shutdown, which stops taking calls and waits for its open
+    connections (a face whose connections stay open, MCP's event streams, closes them there once
+    its calls in flight have answered); `config`: more of uvicorn's."""
+    import asyncio
+
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -39,6 +50,14 @@ def serve_app(
             await super().startup(sockets)
             if self.started:
                 sys.stderr.write(said(origin) + "\n")
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            closing = asyncio.ensure_future(stopping()) if stopping is not None else None
+            try:
+                await super().shutdown(sockets)
+            finally:
+                if closing is not None:
+                    closing.cancel()
 
     sock = bound(host, port)
     origin = f"http://{f'[{host}]' if ':' in host else host}:{sock.getsockname()[1]}"

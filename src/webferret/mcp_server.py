@@ -251,12 +251,50 @@ def unreadable_line(exc: Exception) -> types.JSONRPCError:
 
 
 def serve_http(settings: Settings, host: str, port: int) -> None:
-    """Streamable HTTP at `http://HOST:PORT/mcp`, for several agents at once; `OSError` when
-    `host:port` cannot be bound (the line that names the address is written once it listens)."""
+    """Streamable HTTP at `http://HOST:PORT/mcp`, for several agents at once, until SIGINT or
+    SIGTERM (the calls in flight answer first); `OSError` when `host:port` cannot be bound (the line
+    that names the address is written once it listens)."""
+    from sse_starlette.sse import AppStatus
+
     from webferret.cli.warm import freeze_heap, import_call_modules
     from webferret.listening import serve_app
 
-    app = build_server(settings).streamable_http_app(host=host)
+    app = Posts(build_server(settings).streamable_http_app(host=host))
     import_call_modules()
     freeze_heap()
-    serve_app(app, host, port, lambda origin: f"webferret mcp: streamable HTTP on {origin}/mcp")
+    # a call is answered on its POST's event stream, which sse-starlette ended as soon as the server
+    # was asked to stop, cutting the call off unanswered: the streams end in `stopping` instead, once
+    # every POST has been answered
+    AppStatus.disable_automatic_graceful_drain()
+
+    async def stopping() -> None:
+        await app.answered()
+        AppStatus.should_exit = True  # the streams left (a client's GET stream for notices) end now
+
+    def said(origin: str) -> str:
+        return f"webferret mcp: streamable HTTP on {origin}/mcp"
+
+    serve_app(app, host, port, said, stopping=stopping)
+
+
+class Posts:
+    """The MCP app, counting the POSTs being answered: each carries a client's messages and, on its
+    event stream, the answers to its calls (a client's GET stream carries only notices)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.open = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            return await self.app(scope, receive, send)
+        self.open += 1
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            self.open -= 1
+
+    async def answered(self) -> None:
+        """Return once no POST is being answered."""
+        while self.open:
+            await anyio.sleep(0.05)
