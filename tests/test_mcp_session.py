@@ -607,6 +607,28 @@ async def test_web_open_says_when_the_store_holds_no_links(site: str, tmp_path: 
     assert _text(opened).endswith(f"No links are stored for this page; {fetch} reads them.")
 
 
+async def test_the_next_passages_of_one_sites_search_stay_on_that_site(site: str, tmp_path: Path) -> None:
+    """`next` dropped `site`: following it searched every stored page, page 2 of another ranking."""
+    from webferret.models import Page
+    from webferret.store.pages import PageStore
+
+    store = PageStore.in_home(tmp_path)
+    for n in range(14):  # the other site's pages match better: they would fill page 2 of all sites
+        store.put(Page(url=f"https://a.example/{n}", ok=True, title=f"A {n}", content=f"Stoats {n} nap."))
+        store.put(Page(url=f"https://b.example/{n}", ok=True, title=f"B {n}", content=f"Stoats {n} stoats."))
+    store.close()
+    async with mcp_session(site, tmp_path) as session:
+        first = await session.call_tool("web_open", {"search": "stoats", "site": "a.example"})
+        following = first.structured_content["next"]
+        assert following in _text(first)
+        named = dict(re.findall(r'(\w+)=("[^"]*"|\d+)', following))  # the call as a model makes it
+        second = await session.call_tool(
+            "web_open", {name: json.loads(value) for name, value in named.items()}
+        )
+    hosts = {passage["url"].split("/")[2] for passage in second.structured_content["passages"]}
+    assert hosts == {"a.example"}
+
+
 async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
     import subprocess
 

@@ -653,13 +653,14 @@ class AgentTools:
         found = [p for p in found if self._shown(p.url, p.handle, withheld)]
         shown = found[start : start + PASSAGES]
         more = len(found) > start + PASSAGES
+        following = views.passages_call(args.search or "", args.handle, page + 1, args.site) if more else None
         data = {
             "handle": args.handle,
             "search": args.search,
             "site": args.site,
             "page": page,
             "passages": [passage.model_dump(mode="json") for passage in shown],
-            "next": views.passages_call(args.search or "", args.handle, page + 1) if more else None,
+            "next": following,
         }
         size = self.settings.page_tokens  # passages are numbered in the store's pages
         counted_in = size if size != self.settings.max_tokens else None  # web_open's default is max_tokens

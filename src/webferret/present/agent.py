@@ -45,10 +45,12 @@ def open_call(handle: str, page: int, max_tokens: int | None = None, style: Styl
     return _open_call(handle, f"--page {page}", f"page={page}", max_tokens, style)
 
 
-def passages_call(search: str, handle: str | None, page: int) -> str:
-    """The tool call that answers page `page` of the passages matching `search` (of one document)."""
+def passages_call(search: str, handle: str | None, page: int, site: str | None = None) -> str:
+    """The tool call that answers page `page` of the passages matching `search` (of one document, or
+    of one site's stored pages)."""
     of = f"handle={json.dumps(handle)}, " if handle else ""
-    return f"web_open({of}search={json.dumps(search, ensure_ascii=False)}, page={page})"
+    on = f", site={json.dumps(site, ensure_ascii=False)}" if site else ""
+    return f"web_open({of}search={json.dumps(search, ensure_ascii=False)}{on}, page={page})"
 
 
 def outline_call(handle: str, max_tokens: int | None = None, style: Style = "mcp") -> str:
