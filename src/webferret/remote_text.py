@@ -1,5 +1,6 @@
 """Text the remote side controls (a header value, an engine's error body, a malformed HTTP line),
-made safe to put inside an error message or warning that an agent reads outside the fence.
+made safe to put inside an error message or warning that an agent reads outside the fence, and JSON
+it wrote, read as text every face can write (`json_value`).
 
 `quoted` is for a message builder that puts such a value in its sentence: one line, control and
 invisible characters gone, at most `limit` characters, in double quotes, so it reads as a quoted
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from typing import Any
 
 QUOTED_CHARS = 100
 _SPACE = re.compile(r"\s+")
@@ -47,3 +49,22 @@ def url_without_blanks(url: str) -> str:
     """A URL from the remote side (a redirect's `Location`) with its spaces and control characters
     percent-encoded, as a browser sends it: one token in every message that names it."""
     return _BLANKS.sub(lambda match: f"%{ord(match.group()):02X}", url)
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_value(text: str | bytes, **hooks: Any) -> Any:
+    """`json.loads(text, **hooks)`, but a lone surrogate escaped in a string (`"\\ud800"`: half of a
+    character, which no UTF-8 text can hold, so the page could be neither stored nor answered) is
+    read as U+FFFD, as a browser shows it; a pair of them is the character they make, as JSON reads
+    it. `ValueError` for text that is no JSON."""
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+    value = json.loads(text, **hooks)
+    if ("\\u" in text and _ESCAPED_SURROGATE.search(text)) or _SURROGATE.search(text):
+        written = json.dumps(value, ensure_ascii=False)  # a pair is one character here already
+        if _SURROGATE.search(written):
+            value = json.loads(_SURROGATE.sub("\ufffd", written), **hooks)
+    return value

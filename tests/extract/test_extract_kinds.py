@@ -211,6 +211,19 @@ def test_json_that_parsing_would_change_is_shown_as_it_came(
     assert page["content"] == f"```json\n{body.decode()}\n```\n"
 
 
+def test_json_with_an_escaped_lone_surrogate_is_read_with_a_replacement_character(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`"\\ud800"` is half of a character: the page failed as `internal` (UTF-8 cannot write it) and
+    `webferret extract -` ended with a UnicodeEncodeError; a pair of them is the character they make."""
+    body = b'{"name": "Ferret \\ud800 facts", "face": "\\ud83d\\ude00", "\\udc00": 1}'
+    url = simweb.add("/v1/lone", body, headers={"Content-Type": "application/json"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and '"Ferret \ufffd facts"' in page["content"]
+    assert '"face": "\U0001f600"' in page["content"] and '"\ufffd": 1' in page["content"]
+
+
 def test_source_file_fenced_with_language_from_extension() -> None:
     url = "https://raw.githubusercontent.com/o/r/main/src/lib.rs"
     page = run(b"fn main() {}\n", url, "text/plain; charset=utf-8")

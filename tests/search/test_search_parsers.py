@@ -142,6 +142,15 @@ def test_searxng_titles_and_snippets_are_text() -> None:
     assert (hit.title, hit.snippet) == ("Tom & Jerry <b> bold", 'snippet em "q" \u2019 1 < 2')
 
 
+def test_an_escaped_lone_surrogate_of_an_engine_is_a_replacement_character() -> None:
+    """One result whose title held `"\\ud800"` (half of a character) failed the whole search as
+    `internal`: its answer could not be written."""
+    body = '{"results": [{"url": "https://example.org/a", "title": "A \\ud800 b", "content": "c \\udfff"}]}'
+    hit = searxng.parse_response(body, EngineQuery(text="q"))[0]
+    assert (hit.title, hit.snippet) == ("A \ufffd b", "c \ufffd")
+    assert hit.model_dump_json()  # UTF-8 can write it
+
+
 def test_ddg_js_shell_is_an_engine_error_not_an_empty_answer(engine_fixtures: Path) -> None:
     body = (engine_fixtures / "duckduckgo/js_serp_shell_bad-user-agent_2020-06.html").read_text()
     assert ddgs_text.parse_response("duckduckgo", body) == []

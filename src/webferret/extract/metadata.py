@@ -18,6 +18,7 @@ from lxml import etree, html
 
 from webferret.extract.microdata import item_kind, item_of
 from webferret.models import Product
+from webferret.remote_text import json_value
 
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
 _SPACE = re.compile(r"\s+")
@@ -167,16 +168,11 @@ def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
             continue
         text = _JSON_WRAPPERS.sub("", script.text).strip().rstrip(";")
         try:
-            block = json.loads(text)
+            block = json_value(text)  # an escaped lone surrogate is no text: nothing could write it
         except ValueError:
             continue
-        if "\\ud" in text.lower():  # an escaped surrogate; a lone one is no text: nothing could write it
-            block = json.loads(_SURROGATE.sub("\ufffd", json.dumps(block, ensure_ascii=False)))
         blocks.append(block)
     return blocks
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 JSONLD_CHARS = 100_000

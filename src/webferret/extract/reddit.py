@@ -9,7 +9,6 @@ rewritten thread URL it renders the thread, raises the refusal, or answers None 
 from __future__ import annotations
 
 import html
-import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +18,7 @@ from webferret.extract.types import Extracted
 from webferret.extract.words import count_words
 from webferret.fetch.types import RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
+from webferret.remote_text import json_value
 from webferret.tokens import estimate_tokens
 
 _THREAD_PATH = re.compile(r"^/r/[^/]+/comments/[a-z0-9]+(/[^/]*)?/?$", re.IGNORECASE)
@@ -100,7 +100,7 @@ def _comment_lines(comment: dict[str, Any]) -> list[str]:
 def render_thread(json_body: bytes | str, max_comments: int = 10) -> Extracted:
     """The thread as Markdown: the post, then its top `max_comments` comments by score."""
     try:
-        data = json.loads(json_body)
+        data = json_value(json_body)
         post = data[0]["data"]["children"][0]["data"]
     except (ValueError, LookupError, TypeError) as exc:
         raise FerretError(

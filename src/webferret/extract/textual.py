@@ -13,6 +13,7 @@ from webferret.extract.codelang import language_for
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.fetch.sniff import HTML_TYPES
+from webferret.remote_text import json_value
 
 _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
@@ -82,7 +83,7 @@ def _pretty_json(text: str) -> str:
         return value
 
     try:
-        parsed = json.loads(text, object_pairs_hook=pairs, parse_float=number)
+        parsed = json_value(text, object_pairs_hook=pairs, parse_float=number)
     except ValueError:
         return text
     return text if changed else json.dumps(parsed, indent=2, ensure_ascii=False)

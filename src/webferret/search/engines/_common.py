@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import html
-import json
 import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from webferret.models import ErrorCode, FerretError, Hit, Source
-from webferret.remote_text import quoted, url_without_blanks
+from webferret.remote_text import json_value, quoted, url_without_blanks
 
 if TYPE_CHECKING:
     from webferret.net.proxy import Proxy
@@ -95,7 +94,7 @@ def clean_text(value: Any) -> str:
 def load_json(body: str, engine: str) -> Any:
     """Parse an engine's JSON body; an unreadable one is an `engine_error` naming the engine."""
     try:
-        return json.loads(body)
+        return json_value(body)
     except ValueError as exc:
         raise FerretError(
             ErrorCode.ENGINE_ERROR,

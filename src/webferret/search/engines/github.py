@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
-from webferret.remote_text import quoted
+from webferret.remote_text import json_value, quoted
 from webferret.search.engines._common import iso_date, load_json, make_hit
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec, since
 
@@ -50,7 +49,7 @@ def _said(body: str) -> str | None:
     """What GitHub's error answer says (`message`, then each of its `errors[].message`: a 422's
     "Validation Failed" is followed by why, such as a query longer than 256 characters), quoted."""
     try:
-        data = json.loads(body)
+        data = json_value(body)
     except ValueError:
         return None
     if not isinstance(data, dict) or not data.get("message"):
