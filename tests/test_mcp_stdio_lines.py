@@ -67,3 +67,40 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
     assert "jsonrpc: Input should be '2.0'" in by_id[11]["error"]["message"]
     unnamed = [answer["error"] for answer in answers if answer.get("id") is None]
     assert [error["code"] for error in unnamed] == [-32700]
+
+
+def test_a_request_whose_id_is_none_is_answered_not_dropped(tmp_path: Path) -> None:
+    """The SDK read `"id": null` (or 1.5, true, a list) as a notification and dropped the line: its
+    sender waited for an answer that was not coming."""
+    lines = [
+        json.dumps(INIT),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":[2],"method":"tools/call","params":{"name":"web_open","arguments":{}}}',
+        '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    ]
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webferret", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write("\n".join(lines) + "\n")
+        process.stdin.flush()
+        answers = []
+        for _ in range(5):  # a line left unanswered fails the test, not hangs it
+            assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
+            answers.append(json.loads(process.stdout.readline()))
+    finally:
+        process.kill()
+        process.wait()
+    refused = [answer["error"] for answer in answers if answer.get("id") is None]
+    assert [error["code"] for error in refused] == [-32600] * 3
+    assert "'tools/list' is a request, and a request's id is a string or an integer" in refused[0]["message"]
+    assert answers[-1] == {"jsonrpc": "2.0", "id": 3, "result": {}}  # and the server goes on

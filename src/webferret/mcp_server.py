@@ -218,12 +218,27 @@ async def serve_stdio(settings: Settings) -> None:
                 async for item in read_stream:
                     if isinstance(item, Exception):
                         await write_stream.send(SessionMessage(unreadable_line(item)))
+                    elif _request_without_id(item.message):
+                        await write_stream.send(SessionMessage(_without_id(item.message.method)))
                     else:
                         await relay_writer.send(item)
 
         async with anyio.create_task_group() as group:
             group.start_soon(relay)
             await server.run(relay_reader, write_stream, server.create_initialization_options())
+
+
+def _request_without_id(message: Any) -> bool:
+    """A request whose id is none (null, a fraction, true, a list...): the SDK reads it as a
+    notification and drops it, its sender waiting for an answer. A client's notifications are
+    `notifications/...`; any other method is a request."""
+    return isinstance(message, types.JSONRPCNotification) and not message.method.startswith("notifications/")
+
+
+def _without_id(method: str) -> types.JSONRPCError:
+    why = f"{one_line(method, 100)!r} is a request, and a request's id is a string or an integer"
+    error = types.ErrorData(code=INVALID_REQUEST, message=f"Invalid request: {why}")
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
 def unreadable_line(exc: Exception) -> types.JSONRPCError:
