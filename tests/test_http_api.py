@@ -19,7 +19,7 @@ from contract import fits_envelope
 from simweb import Handler, SimWeb, article_html, wait_for
 
 from webferret.cli import main
-from webferret.config import Settings
+from webferret.config import ConfigError, Settings, load_settings
 from webferret.http_api.app import build_app
 from webferret.http_api.params import FetchParams, ParamError, SearchParams
 
@@ -502,6 +502,18 @@ def test_the_cli_wants_a_token_past_loopback(
     assert "WEBFERRET_API_TOKEN" in capsys.readouterr().err
     assert main(["api", "--http", "nowhere"]) == 2
     assert "--http wants HOST:PORT" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("token", ["s\u00e9kret-token", "two\nlines"])
+def test_a_token_no_header_can_carry_is_refused_at_start(token: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token with a character an HTTP header cannot carry (curl sends `é` as UTF-8, read as
+    Latin-1) was taken, and every call was `unauthorized`: the API answered no one."""
+    monkeypatch.setenv("WEBFERRET_CONFIG", os.devnull)
+    monkeypatch.setenv("WEBFERRET_API_TOKEN", token)
+    with pytest.raises(ConfigError) as refused:
+        load_settings()
+    assert "api_token" in str(refused.value) and "visible ASCII" in str(refused.value)
+    assert token not in str(refused.value) and "kret" not in str(refused.value)  # a secret: never shown
 
 
 def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWeb) -> None:

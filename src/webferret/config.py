@@ -326,8 +326,17 @@ class Settings(BaseSettings):
     @field_validator("api_token")
     @classmethod
     def _check_api_token(cls, value: str | None) -> str | None:
-        """A blank token is none (an unset variable in a script): the API then listens on loopback only."""
-        return value.strip() if value and value.strip() else None
+        """A blank token is none (an unset variable in a script): the API then listens on loopback only.
+        A caller sends the token in a header, which carries visible ASCII: a token with another
+        character (`é`, a line break) could never be given, and every call would be `unauthorized`."""
+        token = value.strip() if value and value.strip() else None
+        odd = next((n for n, char in enumerate(token or "", 1) if not " " <= char <= "~"), None)
+        if odd is not None:  # the token is a secret: the message names where, never what
+            raise ValueError(
+                f"an HTTP header carries only visible ASCII characters, and character {odd} of the "
+                "token is none: no call could bring it (got a secret: not shown)"
+            )
+        return token
 
     @field_validator("proxy")
     @classmethod
