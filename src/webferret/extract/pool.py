@@ -284,6 +284,7 @@ def _end_with_program(program: int) -> None:
     racing its start, an `os._exit`, a crash) waited for work for ever, holding the program's stdout:
     a reader of its output (`| tail`) waited for ever too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the program's to handle; it ends the pool
+    _off_the_program_output()  # (the forkserver holds the program's stdin and stdout of its start)
     try:
         program_fd = os.pidfd_open(program)
     except ProcessLookupError:  # it ended already
