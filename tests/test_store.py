@@ -106,6 +106,20 @@ def test_find_answers_ranked_passages(store: PageStore) -> None:
     assert store.find("zebra") == []
 
 
+def test_a_site_in_letters_or_punycode_keeps_the_pages_of_both_spellings(store: PageStore) -> None:
+    """A page fetched from `bücher.example` is stored under the handle of its final URL, which the
+    client writes `xn--bcher-kva.example`: `--site` with either spelling kept none of those pages."""
+    fetched = "https://xn--bcher-kva.example/a"  # how httpx reports the final URL of https://bücher.example/a
+    store.put(_page("https://bücher.example/a", "# Stoats\n\nStoats in winter.", final_url=fetched))
+    store.put(_page("https://docs.xn--bcher-kva.example/b", "# Weasels\n\nWeasels in winter."))
+    store.put(_page("https://bücher.example/c", "# Otters\n\nOtters in winter."))  # imported so
+    store.put(_page("https://other.example/d", "# Mink\n\nMink in winter."))
+    for site in ("bücher.example", "xn--bcher-kva.example"):
+        assert store.listed(site).total == 3
+        assert len(store.find("winter", site=site, n=10)) == 3
+        assert sum(1 for _ in store.readings(site)) == 3
+
+
 def test_find_answers_a_passage_stored_under_two_urls_once(store: PageStore) -> None:
     """A redirect's start and its end fetched apart: one document, two handles, one passage each."""
     text = "# Stoats\n\nStoats turn white in winter."

@@ -79,6 +79,21 @@ def in_letters(host: str) -> str:
     return host if host.isascii() else unicodedata.normalize("NFC", host)
 
 
+def in_ascii(host: str) -> str:
+    """`host` as a client sends it: each label not in ASCII in Punycode (`bücher` is `xn--bcher-kva`,
+    as httpx and a browser write it, so a fetched page's final URL names it so); the inverse of
+    `in_letters` for a host in lower case."""
+    if host.isascii():
+        return host
+    try:
+        return ".".join(
+            label if label.isascii() else "xn--" + label.encode("punycode").decode()
+            for label in host.split(".")
+        )
+    except UnicodeError:
+        return host
+
+
 def _letters(label: str) -> str:
     """A host label written in Punycode (`xn--bcher-kva`) in its own letters; any other as it is."""
     if not label.startswith("xn--"):

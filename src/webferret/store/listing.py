@@ -10,15 +10,27 @@ from __future__ import annotations
 
 import sqlite3
 
+from webferret.net.canonical import in_ascii, in_letters
+
 
 def site_filter(site: str | None) -> tuple[str, tuple[str, ...]]:
-    """The SQL condition (and its arguments) keeping the documents of `site`; always true without one."""
+    """The SQL condition (and its arguments) keeping the documents of `site`; always true without one.
+
+    An international name is matched in both its spellings: a page is stored under the handle of the
+    URL it was read at, which the client wrote in Punycode (`xn--bcher-kva.example`), while an
+    imported page or a URL asked for keeps its letters (`bücher.example`)."""
     if not site:
         return "1", ()
-    host = site.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     if _address(site):  # an IP address has no subdomains: `0.0.1` is no parent of 127.0.0.1
-        return "document LIKE ? ESCAPE '\\'", (f"{host}~%",)
-    return "(document LIKE ? ESCAPE '\\' OR document LIKE ? ESCAPE '\\')", (f"{host}~%", f"%.{host}~%")
+        return "document LIKE ? ESCAPE '\\'", (f"{_escaped(site.lower())}~%",)
+    hosts = dict.fromkeys(_escaped(host) for host in (in_letters(site.lower()), in_ascii(site.lower())))
+    patterns = tuple(pattern for host in hosts for pattern in (f"{host}~%", f"%.{host}~%"))
+    return "(" + " OR ".join(["document LIKE ? ESCAPE '\\'"] * len(patterns)) + ")", patterns
+
+
+def _escaped(host: str) -> str:
+    """`host` as a LIKE pattern matches it: its `_` and `%` (and the escape) no wildcards."""
+    return host.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _address(site: str) -> bool:
