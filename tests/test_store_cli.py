@@ -538,6 +538,26 @@ def test_an_imported_page_dated_ahead_does_not_hide_a_later_reading(
     assert code == 0 and found["data"]["passages"] == []
 
 
+def test_an_imported_page_is_counted_from_its_text_not_its_lines_tokens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line whose body was edited after export keeps its old `tokens`: the store kept that count,
+    so `store list` named it, and `find` at another page size put every passage on page 1."""
+    line = json.dumps({"url": "https://stale.example/a", "ok": True, "content": LONG, "tokens": 7})
+    monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
+    assert main(["store", "import", "-", "--home", str(tmp_path)]) == 0
+    capsys.readouterr()
+    code, listed = _json(capsys, "store", "list", "--home", str(tmp_path))
+    assert code == 0 and listed["data"]["pages"][0]["tokens"] > 1000
+    monkeypatch.setenv("WEBFERRET_PAGE_TOKENS", "200")  # not the page size the import indexed at
+    code, found = _json(capsys, "find", "part 19", "-n", "1", "--home", str(tmp_path))
+    assert code == 0 and found["data"]["passages"][0]["page"] > 1
+    code, opened = _json(
+        capsys, "open", found["data"]["passages"][0]["handle"], "--page", "1", "--home", str(tmp_path)
+    )
+    assert code == 0 and "part 19" not in opened["data"]["content"]
+
+
 async def test_a_store_that_fails_to_open_leaves_no_file_open(
     tmp_path: Path, simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -132,7 +132,9 @@ def _page(line: str, where: str, skipped: list[str]) -> Any:
     else:
         meta = {key: value for key, value in page.meta.items() if key != "change"}
         named = page.handle if page.handle in _own_handles(page) else None  # never another page's
-        update: dict[str, Any] = {"meta": meta, "handle": named}
+        # `tokens` is counted from the text kept, not taken from the line (an edited body keeps the
+        # old count, and a count too small put every passage on page 1 of a long page)
+        update: dict[str, Any] = {"meta": meta, "handle": named, "tokens": None}
         if page.fetched_at is not None and page.fetched_at.timestamp() > time.time():
             update["fetched_at"] = None  # read later than now (a clock ahead): kept as read now
         return page.model_copy(update=update)
