@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from webferret.arguments import handle_text
 from webferret.store.handles import canonical_url, handle_for, looks_like_handle
 
 
@@ -44,3 +45,17 @@ def test_dot_segments_are_resolved_as_a_client_sends_the_url() -> None:
     assert handle_for("https://x.org/%2e/art/1") == handle_for("https://x.org/art/y/%2E%2e/1") == one
     assert canonical_url("https://x.org/a/b/..") == "https://x.org/a/"
     assert canonical_url("https://x.org/.well-known/x") == "https://x.org/.well-known/x"  # no dot segment
+
+
+def test_a_handle_of_any_host_looks_like_one_so_its_case_is_forgiven() -> None:
+    """A handle's site is its URL's host, which may hold letters past ASCII or a `_`: such a handle
+    did not look like one, so `open` took `BÜCHER.example~…` as written and found no page."""
+    for url in (
+        "https://bücher.example/a",
+        "https://a_b.example/a",
+        "http://[::1]:8080/a",
+        "https://x.example/",
+    ):
+        handle = handle_for(url)
+        assert looks_like_handle(handle) and handle_text(handle.upper()) == handle
+    assert handle_text("https://Example.org/A") == "https://Example.org/A"  # a URL is left as written

@@ -17,7 +17,7 @@ from webferret.net.canonical import strip_tracking
 from webferret.net.urlpath import without_dot_segments
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-HANDLE_RE = re.compile(r"^[a-z0-9.\-\[\]:]+~[0-9a-f]{12}$")
+HANDLE_RE = re.compile(r"^[^\s/]+~[0-9a-f]{12}$")  # the site: any host (`bücher.example`, `a_b.example`)
 
 
 def canonical_url(url: str) -> str:
