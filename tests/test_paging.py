@@ -90,6 +90,28 @@ def test_text_without_spaces_and_one_line_code_are_cut_anyway() -> None:
         assert max(estimate_tokens(page) for page in pages) <= 1000
 
 
+@pytest.mark.parametrize(
+    "unit",
+    ["e\u0301", "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f1eb\U0001f1f7", "\U0001f44d\U0001f3fd",
+     "\u0915\u094d\u0937\u093f", "\u1100\u1161\u11a8"],
+    ids=["accent", "joined-emoji", "flag", "skin-tone", "conjunct", "hangul-jamo"],
+)  # fmt: skip
+@pytest.mark.parametrize("before", ["", "x", "xy", "xyz"])
+def test_text_without_spaces_is_cut_between_characters_as_a_reader_sees_them(unit: str, before: str) -> None:
+    """A line with no word to end at is cut every 64 code points: the cut fell between `e` and its
+    accent, inside a flag (the pages after it showed other flags) or a joined emoji."""
+    text = before + unit * 3000
+    pages = paginate(text, 100)
+    assert "".join(pages) == text and len(pages) > 20
+    assert all(page.startswith(unit) for page in pages[1:])
+
+
+def test_a_letter_under_a_pile_of_accents_is_cut_anyway() -> None:
+    text = "a" + "\u0301" * 100_000
+    pages = paginate(text, 1000)
+    assert "".join(pages) == text and max(estimate_tokens(page) for page in pages) <= 1000
+
+
 def test_a_code_block_larger_than_a_page_is_cut_between_lines() -> None:
     code = "```json\n" + "".join(f'  {{"id": {i}, "v": "{"x" * 20}"}},\n' for i in range(5000)) + "```\n"
     text = "Intro line.\n\n" + code + "\nAfter.\n"

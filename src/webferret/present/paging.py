@@ -14,6 +14,7 @@ joined, they are the whole document.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 
 from webferret.tokens import token_prefix
@@ -25,6 +26,10 @@ _SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+|[。！？][」』）”’\"')]*
 _SPACE = re.compile(r"\s+")
 _PRE = "<pre"
 CHAR_STEP = 64
+ZWJ = "\u200d"
+_SKIN, _SKIN_END = "\U0001f3fb", "\U0001f3ff"  # emoji skin tone modifiers
+_FLAG_LETTERS = "\U0001f1e6", "\U0001f1ff"  # regional indicators A-Z, the first and the last
+_VIRAMA = 9  # the canonical combining class of a virama (Devanagari `्`), which joins two consonants
 
 # cut ranks, best first; CODE and CHAR only where nothing better lets a page fit its budget; HEADED,
 # right after a heading, only where nothing but those would do (a page ending on its heading)
@@ -60,8 +65,43 @@ def _inline_cuts(line: str, start: int, best: dict[int, int], prose: bool = True
                 at = start + match.end()
                 if first < at < last and at not in best:
                     best[at] = rank
+    cut = 0
     for at in range(first + CHAR_STEP, last, CHAR_STEP):
-        best.setdefault(at, CHAR)
+        if at - start > cut:
+            cut = _character_start(line, at - start, cut)
+            if start + cut < last:
+                best.setdefault(start + cut, CHAR)
+
+
+def _character_start(line: str, at: int, floor: int) -> int:
+    """The first offset from `at` where a character as a reader sees it begins: a cut every
+    `CHAR_STEP` code points split `e` from its combining accent, a flag's two letters, an emoji
+    joined with U+200D, a Devanagari conjunct or a decomposed Hangul syllable. `floor`: the cut
+    before (or 0), where a run of flags is counted in pairs from. A character of more than
+    `CHAR_STEP` code points (a letter under a pile of accents) is no text: it is cut anyway."""
+    most = min(at + CHAR_STEP, len(line))
+    while 0 < at < most and _joined(line, at, floor):
+        at += 1
+    return at
+
+
+def _joined(line: str, at: int, floor: int) -> bool:
+    """Does the code point at `at` belong with the one before it?"""
+    char, before = line[at], line[at - 1]
+    if unicodedata.category(char)[0] == "M" or ZWJ in (char, before) or _SKIN <= char <= _SKIN_END:
+        return True
+    if unicodedata.combining(before) == _VIRAMA or "\u1160" <= char <= "\u11ff":
+        return True  # a conjunct's next consonant; a Hangul vowel or final consonant jamo
+    if _is_flag_letter(char) and _is_flag_letter(before):  # a flag is a pair of them: cut after a pair
+        run = 1
+        while at - run > floor and _is_flag_letter(line[at - run - 1]):
+            run += 1
+        return run % 2 == 1
+    return False
+
+
+def _is_flag_letter(char: str) -> bool:
+    return _FLAG_LETTERS[0] <= char <= _FLAG_LETTERS[1]
 
 
 def cuts_of(text: str, tokens: _Tokens | None = None, inline_above: int = 0) -> dict[int, int]:
