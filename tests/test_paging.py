@@ -112,6 +112,17 @@ def test_a_letter_under_a_pile_of_accents_is_cut_anyway() -> None:
     assert "".join(pages) == text and max(estimate_tokens(page) for page in pages) <= 1000
 
 
+def test_an_html_paragraph_longer_than_a_page_is_never_cut_inside_a_tag() -> None:
+    """`--format html` of a long paragraph of links: a page ended at the space in `<a href` (the
+    next began `href="...">`), and a line without spaces inside `&amp;`."""
+    links = " ".join(f'word{i} <a href="https://example.org/x{i}">link {i}</a> and' for i in range(600))
+    for text in (f"<div>\n<p>{links}</p>\n</div>\n", "<p>" + "x&amp;" * 20_000 + "</p>\n"):
+        pages = paginate(text, 100)
+        assert "".join(pages) == text and len(pages) > 20
+        for page in pages:
+            assert page.count("<") == page.count(">") and page.count("&") == page.count(";"), page[:80]
+
+
 def test_a_code_block_larger_than_a_page_is_cut_between_lines() -> None:
     code = "```json\n" + "".join(f'  {{"id": {i}, "v": "{"x" * 20}"}},\n' for i in range(5000)) + "```\n"
     text = "Intro line.\n\n" + code + "\nAfter.\n"

@@ -25,6 +25,7 @@ _PAGE_MARK = re.compile(r"^<!-- page \d+ -->\s*$")  # a PDF page's start (`extra
 _SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+|[。！？][」』）”’\"')]*")
 _SPACE = re.compile(r"\s+")
 _PRE = "<pre"
+_TAG = re.compile(r"<[A-Za-z/!?][^<>]{0,2000}>|&#?[A-Za-z0-9]{1,32};")  # longer: cut as text is
 CHAR_STEP = 64
 ZWJ = "\u200d"
 _SKIN, _SKIN_END = "\U0001f3fb", "\U0001f3ff"  # emoji skin tone modifiers
@@ -59,18 +60,40 @@ def _size(tokens: _Tokens, offset: int, line: str) -> float:
 def _inline_cuts(line: str, start: int, best: dict[int, int], prose: bool = True) -> None:
     first = start + len(line) - len(line.lstrip())
     last = start + len(line.rstrip("\n"))
+    tags = _Tags(line)
     if prose:
         for rank, pattern in ((SENTENCE, _SENTENCE_END), (WORD, _SPACE)):
             for match in pattern.finditer(line):
                 at = start + match.end()
-                if first < at < last and at not in best:
+                if first < at < last and at not in best and tags.around(at - start) is None:
                     best[at] = rank
     cut = 0
     for at in range(first + CHAR_STEP, last, CHAR_STEP):
         if at - start > cut:
-            cut = _character_start(line, at - start, cut)
+            cut = _character_start(line, tags.outside(at - start, cut), cut)
             if start + cut < last:
                 best.setdefault(start + cut, CHAR)
+
+
+class _Tags:
+    """The tags (`<a href="...">`) and character references (`&amp;`) of a line, which a page never
+    ends inside: a paragraph of an HTML reading longer than a page was cut at a space inside a tag."""
+
+    def __init__(self, line: str) -> None:
+        found = _TAG.finditer(line) if "<" in line or "&" in line else ()
+        self.spans = [match.span() for match in found]
+        self.ends = [end for _, end in self.spans]
+
+    def around(self, at: int) -> tuple[int, int] | None:
+        """The span `at` falls strictly inside, or None."""
+        index = bisect_right(self.ends, at)
+        span = self.spans[index] if index < len(self.spans) else None
+        return span if span is not None and span[0] < at else None
+
+    def outside(self, at: int, floor: int) -> int:
+        """`at`, or when inside a tag the tag's start (its end when that start is not past `floor`)."""
+        span = self.around(at)
+        return at if span is None else span[0] if span[0] > floor else span[1]
 
 
 def _character_start(line: str, at: int, floor: int) -> int:
