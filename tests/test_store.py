@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
@@ -118,6 +119,31 @@ def test_a_site_in_letters_or_punycode_keeps_the_pages_of_both_spellings(store: 
         assert store.listed(site).total == 3
         assert len(store.find("winter", site=site, n=10)) == 3
         assert sum(1 for _ in store.readings(site)) == 3
+
+
+def test_a_search_of_some_pages_reads_the_index_once_not_once_per_passage(tmp_path: Path) -> None:
+    """`find --site` (or `--handle`) filtered the index by its passages' ids: FTS5 was asked the
+    query once for each id, which on a store of 5,000 pages took a minute for one site's 625."""
+    from webferret.store.passages import _fts_search
+
+    store = PageStore.in_home(tmp_path, fts=True)
+    puts = [
+        store.put(_page(f"https://{site}.example/{i}", f"Stoats {i} in winter."))
+        for i in range(3)
+        for site in "ab"
+    ]
+    store.close()
+    statements: list[str] = []
+    with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn:
+        conn.set_trace_callback(statements.append)
+        hits = _fts_search(conn, ["stoats"], [put.handle or "" for put in puts[:2]], 5)
+        conn.set_trace_callback(None)
+        searched = [
+            sql for sql in statements if "MATCH" in sql and not sql.startswith("--")
+        ]  # not FTS5's own
+        plans = [str(conn.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall()) for sql in searched]
+    assert {hit.handle for hit in hits} == {put.handle for put in puts[:2]}
+    assert searched and all("VIRTUAL TABLE INDEX 0:M" in plan for plan in plans), plans
 
 
 def test_find_answers_a_passage_stored_under_two_urls_once(store: PageStore) -> None:

@@ -215,12 +215,14 @@ def _fts_current(conn: sqlite3.Connection) -> bool:
 
 
 def _handle_filter(handles: Sequence[str] | None) -> tuple[str, list[object]]:
-    """A filter on the FTS5 rowid (the chunk id) keeping the chunks of the given handles."""
+    """A filter on the FTS5 rowid (the chunk id) keeping the chunks of the given handles. The `+`
+    keeps it from FTS5, which would run the query once per chunk id (a minute for one site's 625
+    pages in a store of 5,000): the query runs once and its matches are checked against the list."""
     if not handles:
         return "", []
     marks = ", ".join("?" for _ in handles)
     chosen = f"SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.handle IN ({marks})"
-    return f" AND rowid IN ({chosen})", list(handles)
+    return f" AND +rowid IN ({chosen})", list(handles)
 
 
 def _fts_search(
