@@ -214,3 +214,29 @@ async def test_a_redirect_an_older_webferret_stored_under_its_start_moves_on_too
         assert "Quokkas" in second.content
         assert "Wombats" in (await ferret.open(v1)).content
         assert "Quokkas" in (await ferret.open(latest)).content
+
+
+async def test_urls_that_redirected_to_one_page_and_now_answer_themselves_are_pages_of_their_own(
+    simweb: SimWeb, ferret: Ferret
+) -> None:
+    """`/a` and `/b` redirected to `/maintenance` for a while, then answered their own pages: each
+    was stored as a version of the maintenance page's document, so `/a` opened (and, fetched from
+    the store, answered) `/b`'s text, and so did `/maintenance`."""
+    page = "<html><head><title>{0}</title></head><body><p>{0} {1} {1} {1}.</p></body></html>"
+    maintenance = simweb.add("/maintenance", page.format("Down", "Scaffolding"))
+    a, b = simweb.url("/a"), simweb.url("/b")
+    for path in ("/a", "/b"):
+        simweb.add(path, status=302, headers={"Location": "/maintenance"})
+    during = await ferret.fetch_many([a, b])
+    assert all(p.final_url == maintenance and "Scaffolding" in p.content for p in during)
+    simweb.add("/a", page.format("Aardvarks", "aardvarks"))
+    simweb.add("/b", page.format("Bumblebees", "bumblebees"))
+    after = await ferret.fetch_many([a, b], fresh=True)
+    assert [p.final_url for p in after] == [a, b]
+    assert len({p.handle for p in after} | {during[0].handle}) == 3
+    assert "Aardvarks" in (await ferret.open(a)).content
+    assert "Bumblebees" in (await ferret.open(b)).content
+    assert "Scaffolding" in (await ferret.open(maintenance)).content
+    stored = await ferret.fetch(a)
+    assert stored.fetched_via == "store" and "Aardvarks" in stored.content
+    assert [p.handle for p in await ferret.find("aardvarks")] == [after[0].handle]

@@ -1,10 +1,11 @@
 """Which stored document a page is: one page read under several URLs is one document, one handle.
 
 A page is stored under the handle of the document its final URL (where a redirect ended) already
-belongs to, else of the one stored under the URL asked itself (a page that moved), else under a new
-one: the handle an answer already named for it (a search answers before its writes), else the final
-URL's own handle. A redirect that ended at one page and now ends at another is not that other
-page's version of the first: the first keeps its text, the redirect's handle moves to the new one.
+belongs to, if that document was last read there (not a page that URL only redirected to), else of
+the one stored under the URL asked itself (a page that moved), else under a new one: the handle an
+answer already named for it (a search answers before its writes), else the final URL's own handle.
+A redirect that ended at one page and now ends at another is not that other page's version of the
+first: the first keeps its text, the redirect's handle moves to the new one.
 Every other handle the page was reached by becomes an alias of that one (table `aliases`), so a
 redirect's start and its end, read at once or one after the other, are one row, one set of passages,
 and each URL's handle (as an answer may already have named it) still opens the page.
@@ -58,9 +59,14 @@ def document_of(
     Run inside the write transaction."""
     asked, ended = handle_for(url), handle_for(final_url or url)
     known = (
-        target(conn, ended) or _read_itself(conn, asked) or (ended_at(conn, final_url) if final_url else None)
+        _read_itself(conn, ended)
+        or _read_itself(conn, asked)
+        or (ended_at(conn, final_url) if final_url else None)
     )
     handle = known or named or ended
+    # a handle a page is kept under names it: no longer the page it once redirected to (`/a`, sent to
+    # `/maintenance` for a while, answering itself again is `/a`'s page, not a version of that one)
+    conn.execute("DELETE FROM aliases WHERE handle = ?", (handle,))
     for other in dict.fromkeys((ended, named)):  # an alias they had already names this document
         if other and other != handle:
             conn.execute("INSERT OR IGNORE INTO aliases (handle, target) VALUES (?, ?)", (other, handle))
