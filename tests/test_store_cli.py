@@ -321,6 +321,20 @@ def test_a_reading_command_on_a_home_without_a_store_says_so_and_makes_none(
     assert f"no page store at {home}" in out["error"]["message"] and not home.parent.exists()
 
 
+@pytest.mark.parametrize(
+    "args", [["open", "https://doc.example/long"], ["find", "stoats"], ["store", "list"]]
+)
+def test_a_reading_command_whose_home_is_the_store_file_says_so(
+    capsys: pytest.CaptureFixture[str], home: Path, args: list[str]
+) -> None:
+    """`--home ~/.webferret/store.sqlite3` (the file, not its folder): the error said nothing was
+    fetched with that home, which names no mistake."""
+    stored = home / "store.sqlite3"
+    code, out = _json(capsys, *args, "--home", str(stored))
+    assert code == 1 and out["error"]["code"] == "not_found"
+    assert f"{stored} is a file, not a folder" in out["error"]["message"]
+
+
 def _fill_big(home: Path) -> None:
     """40 pages of about 9,000 tokens each."""
     store = PageStore.in_home(home)

@@ -211,12 +211,18 @@ class Ferret:
         """Raise `not_found` when no page store exists in `settings.home` (a reading call does not
         make one: a mistyped home would look like an empty store); `named`: the handle asked for."""
         from webferret.store.pages import STORE_FILE
+        from webferret.store.schema import file_in_the_way
 
         path = self.settings.home / STORE_FILE
         if self._store is None and not path.exists():
             asked = f"{clipped(named, 80)!r} is not stored: " if named else ""
-            message = f"{asked}no page store at {path}; nothing was fetched with this home (setting home)"
-            raise FerretError(ErrorCode.NOT_FOUND, message)
+            blocker = file_in_the_way(self.settings.home)  # `--home` naming the store file itself
+            why = (
+                f"{blocker} is a file, not a folder (setting home names the folder a store is in)"
+                if blocker is not None
+                else "nothing was fetched with this home (setting home)"
+            )
+            raise FerretError(ErrorCode.NOT_FOUND, f"{asked}no page store at {path}; {why}")
 
     def fetch_options(self, **overrides: Any) -> FetchOptions:
         checked = checked_overrides(self.settings, overrides, "fetch_options", FetchOptions)

@@ -147,7 +147,7 @@ def connect(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
     except (OSError, sqlite3.Error) as exc:
         where = f"cannot open the page store at {path} (setting home: --home or WEBFERRET_HOME)"
-        blocker = _file_in_the_way(path.parent)
+        blocker = file_in_the_way(path.parent)
         why = f"{blocker} is a file, not a folder" if blocker is not None else str(exc)  # not "File exists"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{where}: {why}") from None
     try:
@@ -162,7 +162,7 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _file_in_the_way(folder: Path) -> Path | None:
+def file_in_the_way(folder: Path) -> Path | None:
     """The file standing where `folder`, or a folder above it, must be, if one does."""
     for part in (folder, *folder.parents):
         if part.exists():
