@@ -276,3 +276,27 @@ async def test_a_page_read_in_time_is_answered_when_the_store_is_busy(tmp_path: 
             other.close()
     assert page.ok and page.error is None and "Ferrets are curious" in page.content
     assert "store was still busy" in page.meta["store_error"] and page.tokens
+
+
+async def test_a_document_is_paged_off_the_event_loop(web: Web, ferret: Ferret) -> None:
+    """`open` cut the document into pages on the event loop: an API or MCP server answered no other
+    call while it paged a long one (3 s for a 10 MB document at 100 tokens a page)."""
+    import sys
+
+    from webferret.present.paging import paginate
+
+    web.docs["/long"] = Doc(article("Long", "A long read about burrows.", paragraphs=80))
+    handle = (await ferret.fetch(web.url("/long"))).handle or ""
+    on_the_loop: list[str] = []
+
+    def watch(frame: object, event: str, arg: object) -> None:
+        if event == "call" and getattr(frame, "f_code", None) is paginate.__code__:
+            on_the_loop.append(event)
+
+    sys.setprofile(watch)  # this thread's calls only: the loop's, not a worker thread's
+    try:
+        opened = await ferret.open(handle, page=2, page_tokens=300)
+    finally:
+        sys.setprofile(None)
+    assert opened.page == 2 and opened.pages > 2
+    assert on_the_loop == []

@@ -611,7 +611,7 @@ class Ferret:
                 check_count(name, value, least)
         stored = await self._named_or_missing(handle)
         size = page_tokens or self.settings.page_tokens
-        opened = open_document(stored.page, page, size, self.settings.page_tokens)
+        opened = await asyncio.to_thread(open_document, stored.page, page, size, self.settings.page_tokens)
         if not links or stored.page.links is None:
             return opened
         limit = self.settings.link_limit if link_limit is None else link_limit
