@@ -81,6 +81,18 @@ def test_a_host_in_decomposed_letters_names_the_page_stored_in_composed_ones(sto
     assert found is not None and found.page.handle == put.handle
 
 
+def test_an_international_host_names_its_page_in_either_spelling(store: PageStore) -> None:
+    """A page read at `xn--bcher-kva.example` (as a search engine or a link gave it) was not found by
+    `open https://bücher.example/b`, nor answered to a fetch of that URL; nor the other way round."""
+    puny = store.put(_page("https://xn--bcher-kva.example/b", "Held words."))
+    letters = store.put(_page("https://bücher.example/c", "Other words."))
+    for url, put in (("https://BÜCHER.example/b#x", puny), ("https://xn--bcher-kva.example/c", letters)):
+        found = store.lookup(url)
+        assert store.holds(url) and found is not None and found.page.handle == put.handle
+        assert [hit.handle for hit in store.find("words", handles=[url])] == [put.handle]
+    assert not store.holds("https://bücher.example/none")
+
+
 def test_adds_are_idempotent_on_url_and_content(store: PageStore) -> None:
     for _ in range(3):
         store.put(_page("https://x.example/", "Same words."))

@@ -13,7 +13,7 @@ import unicodedata
 from urllib.parse import urlsplit, urlunsplit
 
 from webferret.models import Page
-from webferret.net.canonical import strip_tracking
+from webferret.net.canonical import in_ascii, in_letters, strip_tracking
 from webferret.net.urlpath import without_dot_segments
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -67,6 +67,23 @@ def page_names(page: Page, handle: str | None) -> set[str]:
     """The handles `page` (stored, or being written, under `handle`) is known by: that one, its
     asked URL's and its final URL's."""
     return {name for name in (handle, handle_for(page.url or ""), read_handle(page)) if name}
+
+
+def spellings(url: str) -> list[str]:
+    """`url`, then the same address with its host in its other spelling when it has one: an
+    international name in its letters (`bücher.example`) and in Punycode (`xn--bcher-kva.example`, as
+    a client writes it). A handle hashes the spelling it was read under, so a reader tries both."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return [url]
+    other = in_letters(host) if "xn--" in host else in_ascii(host)
+    if other == host:
+        return [url]
+    user = parts.netloc.rpartition("@")[0]
+    netloc = f"{user + '@' if user else ''}{other}{f':{port}' if port is not None else ''}"
+    return [url, urlunsplit(parts._replace(netloc=netloc))]
 
 
 def looks_like_handle(text: str) -> bool:

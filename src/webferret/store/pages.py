@@ -21,7 +21,7 @@ from webferret.models import Page
 from webferret.store import schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
-from webferret.store.handles import content_hash, handle_for
+from webferret.store.handles import content_hash, handle_for, spellings
 from webferret.store.listing import indexed_handles, newest_documents
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
 from webferret.store.schema import connect, fts5_available, is_locked, retry_locked
@@ -284,14 +284,16 @@ class PageStore:
     def resolve(self, name: str) -> str:
         """The handle a reader's call names (`open`, `find`): a handle, or a URL's handle, as the
         document it names (itself, or the one it joined: see `documents`); else, for a URL, the
-        newest page a redirect ended at it (`final_url`)."""
-        url = "://" in name
-        handle = handle_for(name) if url else name
+        newest page a redirect ended at it (`final_url`); a URL on an international host in either
+        spelling of its name (`handles.spellings`)."""
+        if "://" not in name:
+            return self._read(lambda conn: target(conn, name) or name)
 
-        def read(conn: sqlite3.Connection) -> str:
-            return target(conn, handle) or (ended_at(conn, name) if url else None) or handle
+        def read(conn: sqlite3.Connection) -> str | None:
+            found = (target(conn, handle_for(url)) or ended_at(conn, url) for url in spellings(name))
+            return next(filter(None, found), None)
 
-        return self._read(read)
+        return self._read(read) or handle_for(name)
 
     def named(self, name: str) -> StoredPage | None:
         """The newest stored version of the page a handle or URL names (see `resolve`)."""
