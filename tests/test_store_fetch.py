@@ -300,3 +300,35 @@ async def test_a_document_is_paged_off_the_event_loop(web: Web, ferret: Ferret) 
         sys.setprofile(None)
     assert opened.page == 2 and opened.pages > 2
     assert on_the_loop == []
+
+
+_PAGE = "<html><head><title>Page</title></head><body><article><p>{}</p></article></body></html>"
+
+
+async def test_a_304_from_a_url_that_no_longer_redirects_is_not_the_stored_page(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    """`/a` redirected to `/maintenance`, then answered its own page: its stale copy was revalidated
+    with the maintenance page's Last-Modified, and `/a`'s static server, its file older than that,
+    said 304: the maintenance page was answered as `/a`, and would have been ever after."""
+    from simweb import Handler
+
+    def static(handler: Handler, web: SimWeb) -> None:  # 304 to any If-Modified-Since: its file is old
+        older = {"Last-Modified": "Mon, 01 Jun 2026 10:00:00 GMT"}
+        if handler.headers.get("If-Modified-Since"):
+            handler.reply(304, b"", older)
+        else:
+            handler.reply(
+                200, _PAGE.format("Aardvarks dig here.").encode(), {**older, "Content-Type": "text/html"}
+            )
+
+    newer = {"Last-Modified": "Tue, 01 Dec 2026 10:00:00 GMT"}
+    simweb.add("/maintenance", _PAGE.format("Scaffolding: down for maintenance."), headers=newer)
+    simweb.add("/a", status=302, headers={"Location": "/maintenance"})
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], fresh_seconds=0) as f:
+        during = await f.fetch(simweb.url("/a"))
+        simweb.add("/a", stream=static)
+        after = await f.fetch(simweb.url("/a"))
+    assert "Scaffolding" in during.content and during.final_url == simweb.url("/maintenance")
+    assert after.fetched_via == "http" and after.final_url == simweb.url("/a")
+    assert "Aardvarks" in after.content and "Scaffolding" not in after.content

@@ -57,6 +57,7 @@ from webferret.store.freshness import (
     is_fresh,
     served,
     usable,
+    validates,
     variant_of,
     with_validators,
 )
@@ -421,6 +422,8 @@ class Ferret:
         try:
             async with asyncio.timeout(remaining):
                 raw = await self.fetcher.fetch(url, with_validators(opts, stored), progress)
+                if stored is not None and raw.status == 304 and not validates(stored, raw.final_url):
+                    raw = await self.fetcher.fetch(url, opts, progress)  # another page's 304: read it
                 if stored is not None and raw.status == 304:
                     page = await asyncio.to_thread(self.store.revalidated, stored, raw.headers)
                     if raw.trail:  # how it was read now (the 304), not how it was first read

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from webferret.extract.types import ExtractOptions, scope_ignored
 from webferret.fetch.types import FetchOptions
 from webferret.models import FetchedVia, Page
+from webferret.store.handles import canonical_url
 from webferret.store.types import StoredPage
 from webferret.store.variants import key_of
 
@@ -102,6 +103,15 @@ def with_validators(options: FetchOptions, stored: StoredPage | None) -> FetchOp
     if not extra:
         return options
     return options.with_(headers=(*options.headers, *extra))
+
+
+def validates(stored: StoredPage, answered_at: str | None) -> bool:
+    """Does a 304 answered at `answered_at` (where the request's redirects ended) speak of `stored`,
+    which was read where its own ended? A URL that redirected to another page (`/maintenance`) and
+    answers itself again is asked with that page's validators, and a static server's 304 (its file
+    not modified since the other page's date) said nothing of its own page."""
+    read_at = stored.page.final_url or stored.page.url
+    return answered_at is not None and canonical_url(answered_at) == canonical_url(read_at or "")
 
 
 def served(page: Page, xopts: ExtractOptions, via: FetchedVia, asked: str | None = None) -> Page:
