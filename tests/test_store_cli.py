@@ -157,6 +157,20 @@ def test_open_unknown_handle_or_page_is_not_found(
     assert "not_found" in capsys.readouterr().err
 
 
+def test_a_handle_cut_short_is_not_found_naming_the_handle_it_may_be(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A handle missing the end of its hash (copied short, by a person or a model): the error said
+    only that handles come from fetch and search answers, though the store holds the page."""
+    handle = _handle(home, "https://doc.example/long")
+    for args in (["open", handle[:-4]], ["find", "stoats", "--handle", handle[:-6].upper()]):
+        code, out = _json(capsys, *args, "--home", str(home))
+        assert code == 1 and out["error"]["code"] == "not_found"
+        assert f"did you mean {handle}?" in out["error"]["message"]
+    code, out = _json(capsys, "open", "doc.example~", "--home", str(home))
+    assert code == 1 and "did you mean" not in out["error"]["message"]
+
+
 def test_open_an_unfetched_url_says_to_fetch_it(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _json(capsys, "open", "https://doc.example/never", "--home", str(home))
     assert code == 1 and out["error"]["code"] == "not_found"

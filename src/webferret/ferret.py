@@ -585,8 +585,14 @@ class Ferret:
         self.check_store(handle)
         stored = await self.stored(handle)
         if stored is None:
-            raise not_stored(handle)
+            raise await self._not_stored(handle)
         return stored
+
+    async def _not_stored(self, handle: str) -> FerretError:
+        """`not_stored`, naming the stored handles a handle cut short may have been (`site~2a82c9`)."""
+        text = handle_text(handle)
+        near = [] if "://" in text else await asyncio.to_thread(self.store.completions, text)
+        return not_stored(handle, near)
 
     async def open(
         self,
@@ -706,7 +712,7 @@ class Ferret:
         await self._written()
         for handle in handles or ():
             if not await asyncio.to_thread(self.store.holds, handle):
-                raise not_stored(handle)
+                raise await self._not_stored(handle)
         return await asyncio.to_thread(self.store.find, query, handles, n, site)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
@@ -788,11 +794,14 @@ not: a later `--links` read, `open --links` or an agent's `web_open(links=true)`
 A call that asks for more (`link_limit`: a crawl reading a sitemap of 50,000 URLs) keeps as many."""
 
 
-def not_stored(handle: str) -> FerretError:
-    """`not_found` for a handle (or URL) the store does not hold, saying how a page gets there."""
+def not_stored(handle: str, near: Sequence[str] = ()) -> FerretError:
+    """`not_found` for a handle (or URL) the store does not hold, saying how a page gets there;
+    `near`: the stored handles it may be cut short from."""
     if "://" in handle:
         return FerretError(ErrorCode.NOT_FOUND, f"no stored page for {clipped(handle, 300)}: fetch it first")
-    message = (
-        f"no stored page has the handle {clipped(handle, 80)!r} (handles come from fetch and search answers)"
-    )
+    message = f"no stored page has the handle {clipped(handle, 80)!r}"
+    if near:
+        message += f" (a handle has 12 hex digits after '~': did you mean {' or '.join(near)}?)"
+    else:
+        message += " (handles come from fetch and search answers)"
     return FerretError(ErrorCode.NOT_FOUND, message)

@@ -8,6 +8,7 @@ timeout, as an `UnusableStore` naming the file (as every other failure of the fi
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -41,6 +42,8 @@ PAGING_REVISION = 1
 again when found (`paged_stamp`). 1: a page ends after a heading only where nothing else fits."""
 MOST_HITS_READ = 20_000
 """The most hits one `find` reads to find `n` distinct passages among copies."""
+_CUT_SHORT = re.compile(r"^[^\s/~]+~[0-9a-fA-F]{1,11}$")
+"""A handle cut short: its site and the first of its 12 hex digits."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
 _COLUMNS = (
     "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt, private, "
@@ -280,6 +283,19 @@ class PageStore:
         """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
         query, key = "SELECT 1 FROM pages WHERE handle = ?1 OR document = ?1 LIMIT 1", self.resolve(handle)
         return self._read(lambda conn: conn.execute(query, (key,)).fetchone()) is not None
+
+    def completions(self, prefix: str, most: int = 3) -> list[str]:
+        """The stored documents whose handle starts with `prefix` (a handle cut short: `site~2a82c9`),
+        at most `most`, for a `not_found` to name; none for anything else."""
+        if not _CUT_SHORT.match(prefix):
+            return []
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        query = (
+            "SELECT DISTINCT document FROM pages WHERE document LIKE ? ESCAPE '\\' ORDER BY document LIMIT ?"
+        )
+        return [
+            str(row[0]) for row in self._read(lambda conn: conn.execute(query, (pattern, most)).fetchall())
+        ]
 
     def resolve(self, name: str) -> str:
         """The handle a reader's call names (`open`, `find`): a handle, or a URL's handle, as the
