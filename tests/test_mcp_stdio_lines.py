@@ -9,6 +9,7 @@ import select
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 INIT = {
     "jsonrpc": "2.0",
@@ -37,26 +38,7 @@ def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: P
         '{"jsonrpc":"1.0","id":11,"method":"ping"}',  # the first problem's input is a string, "1.0"
         '{"jsonrpc":"2.0","id":8,"method":"tools/list"}',
     ]
-    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "webferret", "mcp"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    try:
-        process.stdin.write("\n".join(lines) + "\n")
-        process.stdin.flush()
-        answers = []
-        for _ in range(7):  # a line left unanswered fails the test, not hangs it
-            assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
-            answers.append(json.loads(process.stdout.readline()))
-    finally:
-        process.kill()
-        process.wait()
+    answers = _answers(tmp_path, lines, 7)
     by_id = {answer.get("id"): answer for answer in answers if answer.get("id") is not None}
     assert by_id[7]["error"]["code"] == -32700 and "Invalid JSON" in by_id[7]["error"]["message"]
     assert "tools" in by_id[8]["result"] and "capabilities" in by_id[1]["result"]
@@ -80,7 +62,17 @@ def test_a_request_whose_id_is_none_is_answered_not_dropped(tmp_path: Path) -> N
         '{"jsonrpc":"2.0","id":[2],"method":"tools/call","params":{"name":"web_open","arguments":{}}}',
         '{"jsonrpc":"2.0","id":3,"method":"ping"}',
     ]
-    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
+    answers = _answers(tmp_path, lines, 5)
+    refused = [answer["error"] for answer in answers if answer.get("id") is None]
+    assert [error["code"] for error in refused] == [-32600] * 3
+    assert "'tools/list' is a request, and a request's id is a string or an integer" in refused[0]["message"]
+    assert answers[-1] == {"jsonrpc": "2.0", "id": 3, "result": {}}  # and the server goes on
+
+
+def _answers(home: Path, lines: list[str], count: int) -> list[dict[str, Any]]:
+    """The first `count` answers `webferret mcp` (stdio) writes to `lines`; a line left unanswered
+    fails the test, not hangs it."""
+    env = {**os.environ, "WEBFERRET_HOME": str(home), "WEBFERRET_SERVE": "off"}
     process = subprocess.Popen(
         [sys.executable, "-m", "webferret", "mcp"],
         stdin=subprocess.PIPE,
@@ -90,17 +82,14 @@ def test_a_request_whose_id_is_none_is_answered_not_dropped(tmp_path: Path) -> N
         text=True,
     )
     assert process.stdin is not None and process.stdout is not None
+    answers: list[dict[str, Any]] = []
     try:
         process.stdin.write("\n".join(lines) + "\n")
         process.stdin.flush()
-        answers = []
-        for _ in range(5):  # a line left unanswered fails the test, not hangs it
+        for _ in range(count):
             assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
             answers.append(json.loads(process.stdout.readline()))
     finally:
         process.kill()
         process.wait()
-    refused = [answer["error"] for answer in answers if answer.get("id") is None]
-    assert [error["code"] for error in refused] == [-32600] * 3
-    assert "'tools/list' is a request, and a request's id is a string or an integer" in refused[0]["message"]
-    assert answers[-1] == {"jsonrpc": "2.0", "id": 3, "result": {}}  # and the server goes on
+    return answers
