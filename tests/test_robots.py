@@ -6,7 +6,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -150,17 +150,9 @@ async def test_the_real_fetcher_getter_classifies_error_statuses(
     robots_server: int, status: int, verdict: str
 ) -> None:
     """Through webferret's own fetcher (which raises for 4xx/5xx): a site without robots.txt is open."""
-    from webferret.fetch.fetcher import Fetcher
-    from webferret.fetch.robots import fetcher_getter
-    from webferret.fetch.types import FetchOptions
 
     _Robots.answers["127.0.0.1"] = (status, b"")
-    fetcher = Fetcher()
-    try:
-        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
-        rules = await load_rules(f"http://127.0.0.1:{robots_server}", get)
-    finally:
-        await fetcher.aclose()
+    rules = await _loaded(f"http://127.0.0.1:{robots_server}", timeout=5)
     assert rules.verdict == verdict and str(status) in rules.reason
 
 
@@ -188,17 +180,9 @@ async def test_callers_of_one_origin_at_once_share_one_read(robots_server: int) 
 
 
 async def test_a_slow_robots_txt_names_its_own_cap_not_the_pages_timeout(simweb: SimWeb) -> None:
-    from webferret.fetch.fetcher import Fetcher
-    from webferret.fetch.robots import fetcher_getter
-    from webferret.fetch.types import FetchOptions
 
     simweb.add("/robots.txt", "User-agent: *\nDisallow:\n", delay=3)
-    fetcher = Fetcher()
-    try:
-        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=0.5, tier="http"))
-        rules = await load_rules(simweb.base, get)
-    finally:
-        await fetcher.aclose()
+    rules = await _loaded(simweb.base, timeout=0.5)
     assert rules.verdict == "disallow_all" and "the most a robots.txt is given" in rules.reason
     assert "setting timeout" not in rules.reason
 
@@ -260,35 +244,33 @@ async def test_a_robots_txt_past_the_byte_cap_is_read_to_500_kib(simweb: SimWeb,
 async def test_a_byte_order_mark_does_not_hide_the_first_group(simweb: SimWeb) -> None:
     """A robots.txt saved with a UTF-8 byte order mark: the mark was read as part of its first line,
     `User-agent: *` was no longer one, and that group's rules were not followed."""
-    from webferret.fetch.fetcher import Fetcher
-    from webferret.fetch.robots import fetcher_getter
-    from webferret.fetch.types import FetchOptions
 
     simweb.add(
         "/robots.txt", "\ufeffUser-agent: *\nDisallow: /private\n", headers={"Content-Type": "text/plain"}
     )
-    fetcher = Fetcher()
-    try:
-        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
-        rules = await load_rules(simweb.base, get)
-    finally:
-        await fetcher.aclose()
+    rules = await _loaded(simweb.base, timeout=5)
     assert not rules.allows(simweb.url("/private/x")) and rules.allows(simweb.url("/docs"))
 
 
 async def test_a_robots_txt_that_redirects_in_a_loop_is_unavailable_not_unreachable(simweb: SimWeb) -> None:
     """A robots.txt whose redirects never end in a file was read as unreachable: every path of a site
     that answers disallowed. RFC 9309 (2.3.1.2) reads it as unavailable, as a 4xx: all allowed."""
+
+    simweb.add("/robots.txt", "", status=301, headers={"Location": "/robots.txt"})
+    rules = await _loaded(simweb.base, timeout=5)
+    assert rules.verdict == "allow_all" and "redirect loop" in rules.reason, rules
+    assert rules.allows(simweb.url("/docs/x"))
+
+
+async def _loaded(base: str, timeout: float = 5) -> Any:
+    """The robots.txt rules of the site at `base`, read through the http tier (127.0.0.1 allowed)."""
     from webferret.fetch.fetcher import Fetcher
     from webferret.fetch.robots import fetcher_getter
     from webferret.fetch.types import FetchOptions
 
-    simweb.add("/robots.txt", "", status=301, headers={"Location": "/robots.txt"})
     fetcher = Fetcher()
     try:
-        get = fetcher_getter(fetcher, FetchOptions(allow_hosts=("127.0.0.1",), timeout=5, tier="http"))
-        rules = await load_rules(simweb.base, get)
+        options = FetchOptions(allow_hosts=("127.0.0.1",), timeout=timeout, tier="http")
+        return await load_rules(base, fetcher_getter(fetcher, options))
     finally:
         await fetcher.aclose()
-    assert rules.verdict == "allow_all" and "redirect loop" in rules.reason, rules
-    assert rules.allows(simweb.url("/docs/x"))
