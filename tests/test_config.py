@@ -552,3 +552,16 @@ def test_a_config_file_an_editor_began_with_a_byte_order_mark_is_read(
     monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
     assert load_settings().timeout == 5
     assert serve_setting({"WEBFERRET_CONFIG": str(config)}) == "auto"  # the quick look too (was "off")
+
+
+@pytest.mark.parametrize("value", ["", " , "])
+def test_an_empty_engines_setting_is_refused_at_start(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    """`WEBFERRET_ENGINES=` (an unset variable in a script) started `api` and `mcp`, and every search
+    then failed with "the engines list is empty", naming no setting."""
+    monkeypatch.setenv("WEBFERRET_ENGINES", value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "setting 'engines' (WEBFERRET_ENGINES): no engine selected" in str(caught.value)
+    monkeypatch.delenv("WEBFERRET_ENGINES")
+    with pytest.raises(ConfigError, match="setting 'engines' \\(given as an argument\\): no engine"):
+        load_settings(engines=[])

@@ -419,8 +419,11 @@ class Settings(BaseSettings):
     @field_validator("engines")
     @classmethod
     def _check_engines(cls, value: list[str]) -> list[str]:
-        """Every name an engine's (a typo failed every search, naming no setting), in any case."""
+        """Every name an engine's (a typo failed every search, naming no setting), in any case; at
+        least one (`WEBFERRET_ENGINES=` started `api` and `mcp`, and every search then failed)."""
         value = [name.lower() for name in value]
+        if not value:
+            raise ValueError("no engine selected (the list is empty): name engines, or auto for the default")
         if value == ["auto"]:
             return value
         from webferret.search.names import ENGINE_NAMES
