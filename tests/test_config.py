@@ -565,3 +565,27 @@ def test_an_empty_engines_setting_is_refused_at_start(monkeypatch: pytest.Monkey
     monkeypatch.delenv("WEBFERRET_ENGINES")
     with pytest.raises(ConfigError, match="setting 'engines' \\(given as an argument\\): no engine"):
         load_settings(engines=[])
+
+
+@pytest.mark.parametrize("token", ["ghp_s\u00e9kret", "ghp_two\nlines"])
+def test_a_github_token_no_header_can_carry_is_refused_at_start(
+    token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`GITHUB_TOKEN=ghp_sékret` was taken, and every search asking the github engine failed it with
+    `engine_error: UnicodeEncodeError ...` (a line break: a header httpx refuses), naming no setting."""
+    monkeypatch.setenv("GITHUB_TOKEN", token)
+    with pytest.raises(ConfigError) as refused:
+        load_settings()
+    assert "setting 'github_token' (GITHUB_TOKEN): an HTTP header carries only visible ASCII" in str(
+        refused.value
+    )
+    assert "kret" not in str(refused.value) and "lines" not in str(refused.value)  # a secret: never shown
+
+
+def test_a_github_token_is_read_without_spaces_around_it_and_a_blank_one_is_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", " ghp_abc\n")  # `Bearer ghp_abc\n` is no header httpx sends
+    assert load_settings().github_token == "ghp_abc"
+    monkeypatch.setenv("GITHUB_TOKEN", "  ")  # GitHub is asked anonymously, not with `Bearer   `
+    assert load_settings().github_token is None

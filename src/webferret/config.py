@@ -323,18 +323,20 @@ class Settings(BaseSettings):
             raise ValueError("empty: name the Chromium executable the browser tier starts")
         return value
 
-    @field_validator("api_token")
+    @field_validator("api_token", "github_token")
     @classmethod
-    def _check_api_token(cls, value: str | None) -> str | None:
-        """A blank token is none (an unset variable in a script): the API then listens on loopback only.
-        A caller sends the token in a header, which carries visible ASCII: a token with another
-        character (`é`, a line break) could never be given, and every call would be `unauthorized`."""
+    def _check_token(cls, value: str | None) -> str | None:
+        """A token goes in a header (`webferret api` asks one of every call; the github engine sends
+        one): a blank one is none (an unset variable in a script: the API then listens on loopback
+        only, GitHub is asked anonymously), spaces around it are no part of it, and a header carries
+        visible ASCII only: a token with another character (`é`, a line break) could never be sent,
+        and every call would fail (`unauthorized`, or the github engine failing each search)."""
         token = value.strip() if value and value.strip() else None
         odd = next((n for n, char in enumerate(token or "", 1) if not " " <= char <= "~"), None)
         if odd is not None:  # the token is a secret: the message names where, never what
             raise ValueError(
                 f"an HTTP header carries only visible ASCII characters, and character {odd} of the "
-                "token is none: no call could bring it (got a secret: not shown)"
+                "token is none: no request could carry it (got a secret: not shown)"
             )
         return token
 
