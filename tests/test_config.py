@@ -589,3 +589,30 @@ def test_a_github_token_is_read_without_spaces_around_it_and_a_blank_one_is_none
     assert load_settings().github_token == "ghp_abc"
     monkeypatch.setenv("GITHUB_TOKEN", "  ")  # GitHub is asked anonymously, not with `Bearer   `
     assert load_settings().github_token is None
+
+
+@pytest.mark.parametrize(
+    ("variable", "meant"),
+    [
+        ("WEBFERRET_TIMOUT", "WEBFERRET_TIMEOUT"),
+        ("webferret_allowed_hosts", "WEBFERRET_ALLOW_HOSTS"),
+        ("WEBFERRET_CONFG", "WEBFERRET_CONFIG"),
+    ],
+)
+def test_a_misspelt_setting_variable_is_refused_naming_the_setting_meant(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variable: str, meant: str
+) -> None:
+    """`WEBFERRET_TIMOUT=5` was ignored without a word (a TOML key misspelt so is refused): the call
+    ran with the default timeout, and `WEBFERRET_ALLOWED_HOSTS` guarded the hosts it named."""
+    monkeypatch.setenv(variable, "5")
+    with pytest.raises(ConfigError, match=f"{variable} is no setting: did you mean {meant}\\?"):
+        load_settings()
+    assert main(["fetch", "http://127.0.0.1:9/"]) == 2
+    assert f"did you mean {meant}?" in capsys.readouterr().err
+
+
+def test_a_variable_close_to_no_setting_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFERRET_BENCH_NETNS", "1")  # the benchmark's mark, another program's
+    monkeypatch.setenv("WEBFERRET_VERSION", "0.1.0")  # as a container image may set it
+    monkeypatch.setenv("WEBFERRET_timeout", "5")  # a setting's name in another case is the setting
+    assert load_settings().timeout == 5

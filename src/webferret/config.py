@@ -11,7 +11,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -483,6 +483,7 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
+        misspelt_variable(os.environ)
         path = config_file()
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
         if path is not None:
@@ -555,6 +556,24 @@ def env_names(name: str) -> list[str]:
         if names:
             return names
     return [f"WEBFERRET_{name.upper()}"]
+
+
+def misspelt_variable(environ: Mapping[str, str]) -> None:
+    """A ValueError for a `WEBFERRET_*` variable that is no setting but close to one's name
+    (`WEBFERRET_TIMOUT`, `WEBFERRET_ALLOWED_HOSTS`): it would be ignored without a word, and the call
+    run without the limit or the hosts its user set. A name close to none is left alone (another
+    program's: the benchmark's `WEBFERRET_BENCH_NETNS`, an image's `WEBFERRET_VERSION`)."""
+    import difflib
+
+    known = {env.removeprefix("WEBFERRET_") for name in Settings.model_fields for env in env_names(name)}
+    known.add("CONFIG")
+    for variable in sorted(environ):
+        name = variable.upper().removeprefix("WEBFERRET_")  # (read in any case, as the settings are)
+        if name == variable.upper() or name in known:
+            continue
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+        if close:
+            raise ValueError(f"{variable} is no setting: did you mean WEBFERRET_{close[0]}?")
 
 
 REGION = re.compile(r"[a-z]{2}-(?:[a-z]{2}|tzh)")
