@@ -616,3 +616,17 @@ def test_a_variable_close_to_no_setting_is_left_alone(monkeypatch: pytest.Monkey
     monkeypatch.setenv("WEBFERRET_VERSION", "0.1.0")  # as a container image may set it
     monkeypatch.setenv("WEBFERRET_timeout", "5")  # a setting's name in another case is the setting
     assert load_settings().timeout == 5
+
+
+def test_a_home_with_spaces_around_it_is_that_folder_from_any_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, simweb: SimWeb
+) -> None:
+    """`WEBFERRET_HOME=" /srv/pages "` (spaces around it, from a client's YAML or JSON env) was a
+    relative path: a store in a folder named ` ` in whatever directory a call ran, without a word."""
+    pages = tmp_path / "pages"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WEBFERRET_HOME", f" {pages} ")
+    assert load_settings().home == pages
+    assert main(["fetch", simweb.url("/article"), "--allow-host", "127.0.0.1", "--json"]) == 0
+    assert (pages / "store.sqlite3").is_file() and not (tmp_path / " ").exists()
+    assert load_settings(home=f"{pages}\n").home == pages  # a line read with its line break

@@ -282,6 +282,8 @@ class Settings(BaseSettings):
     @field_validator("home", mode="before")
     @classmethod
     def _check_home(cls, value: Any) -> Any:
+        if isinstance(value, str):  # ` /srv/pages` (a YAML or JSON client's env): ` ` is no folder of it,
+            value = value.strip()  # whose leading space made it a folder named ` ` where a call ran
         if isinstance(value, str | Path) and not str(value).strip():  # an unset variable in a script
             raise ValueError("empty: name a directory (an empty one would mean the current directory)")
         if isinstance(value, str | Path):  # `~/x` from a TOML file or an MCP client's env, no shell's:
