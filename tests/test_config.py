@@ -630,3 +630,18 @@ def test_a_home_with_spaces_around_it_is_that_folder_from_any_directory(
     assert main(["fetch", simweb.url("/article"), "--allow-host", "127.0.0.1", "--json"]) == 0
     assert (pages / "store.sqlite3").is_file() and not (tmp_path / " ").exists()
     assert load_settings(home=f"{pages}\n").home == pages  # a line read with its line break
+
+
+def test_a_home_folder_of_no_user_is_named_with_its_setting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`home = "~nobody-here/pages"` (or `WEBFERRET_CONFIG=~nobody-here/c.toml`) failed as "cannot
+    read settings: Could not determine home directory.", pathlib's words, naming no setting."""
+    monkeypatch.setenv("WEBFERRET_HOME", "~nobody-here/pages")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "setting 'home' (WEBFERRET_HOME): ~nobody-here names no home folder" in str(caught.value)
+    monkeypatch.delenv("WEBFERRET_HOME")
+    monkeypatch.setenv("WEBFERRET_CONFIG", "~nobody-here/c.toml")
+    with pytest.raises(ConfigError, match=r"WEBFERRET_CONFIG names ~nobody-here/c\.toml: ~nobody-here names"):
+        load_settings()

@@ -74,7 +74,10 @@ def config_file() -> Path | None:
     `ValueError` naming it, as a missing `$WEBFERRET_CONFIG` is: it would be skipped without a word."""
     named = os.environ.get("WEBFERRET_CONFIG")
     if named:
-        path = Path(named).expanduser()  # `~/x.toml` from an MCP client's env, which no shell expands
+        try:  # `~/x.toml` from an MCP client's env, which no shell expands
+            path = expanded(named)
+        except ValueError as exc:
+            raise ValueError(f"WEBFERRET_CONFIG names {named}: {exc}") from None
         if path == Path(os.devnull):
             return None
         problem = _not_a_file(path)
@@ -86,6 +89,18 @@ def config_file() -> Path | None:
     if problem and path.exists():
         raise ValueError(f"{path} (the default config file) {problem}")
     return None if problem else path
+
+
+def expanded(path: str | Path) -> Path:
+    """`path` with a leading `~` (or `~user`) read as that home folder, or a ValueError saying there
+    is none (`~nouser/x`: pathlib's RuntimeError, which named no setting)."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        first = Path(path).parts[0]
+        raise ValueError(
+            f"{first} names no home folder (no such user, or none set): write the path in full"
+        ) from None
 
 
 def _not_a_file(path: Path) -> str | None:
@@ -287,7 +302,7 @@ class Settings(BaseSettings):
         if isinstance(value, str | Path) and not str(value).strip():  # an unset variable in a script
             raise ValueError("empty: name a directory (an empty one would mean the current directory)")
         if isinstance(value, str | Path):  # `~/x` from a TOML file or an MCP client's env, no shell's:
-            return Path(value).expanduser()  # not a folder named `~` in whatever directory a call runs
+            return expanded(value)  # not a folder named `~` in whatever directory a call runs
         return value
 
     @field_validator("user_agent")
