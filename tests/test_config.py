@@ -645,3 +645,21 @@ def test_a_home_folder_of_no_user_is_named_with_its_setting(
     monkeypatch.setenv("WEBFERRET_CONFIG", "~nobody-here/c.toml")
     with pytest.raises(ConfigError, match=r"WEBFERRET_CONFIG names ~nobody-here/c\.toml: ~nobody-here names"):
         load_settings()
+
+
+def test_settings_built_directly_refuse_a_bad_value_with_a_config_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`webferret.Settings(...)`, the object `Ferret(settings)` takes, raised pydantic's
+    `ValidationError` (with its link to pydantic's site) for a bad value, given or from the
+    environment: `except webferret.ConfigError`, as the README has it, did not catch it."""
+    from webferret import ConfigError as PublicConfigError
+    from webferret import Settings
+
+    with pytest.raises(PublicConfigError, match=r"^setting 'timeout' \(given as an argument\): "):
+        Settings(timeout=-1)
+    monkeypatch.setenv("WEBFERRET_BUDGET", "soon")
+    with pytest.raises(PublicConfigError, match=r"^setting 'budget' \(WEBFERRET_BUDGET\): .*\(got 'soon'\)$"):
+        Settings()
+    monkeypatch.delenv("WEBFERRET_BUDGET")
+    assert Settings(timeout=5).timeout == 5

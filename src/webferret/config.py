@@ -286,6 +286,11 @@ class Settings(BaseSettings):
         "socket's absolute path",
     )
 
+    def __init__(self, **values: Any) -> None:
+        """Settings from `values`, the environment and the TOML file, in that order; a bad value
+        raises `ConfigError` naming the setting and where it came from."""
+        _checked(lambda: super(Settings, self).__init__(**values), values)
+
     @field_validator("*", mode="before")
     @classmethod
     def _no_bool_as_a_number(cls, value: Any, info: ValidationInfo) -> Any:
@@ -517,8 +522,7 @@ class _TomlFile(TomlConfigSettingsSource):
 
 def load_settings(**overrides: Any) -> Settings:
     """Build `Settings` from overrides, env and TOML; a bad value raises `ConfigError` naming it."""
-    clean = {key: value for key, value in overrides.items() if value is not None}
-    return _built(lambda: Settings(**clean), clean)
+    return Settings(**{key: value for key, value in overrides.items() if value is not None})
 
 
 def settings_with(settings: Settings, **overrides: Any) -> Settings:
@@ -527,22 +531,24 @@ def settings_with(settings: Settings, **overrides: Any) -> Settings:
     if not clean:
         return settings
     base = settings.model_dump()
-    return _built(lambda: type(settings)(**{**base, **clean}), clean)
+    return type(settings)(**{**base, **clean})
 
 
-def _built(make: Callable[[], Settings], clean: dict[str, Any]) -> Settings:
+def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
+    """Run `make` (pydantic's build of the settings from `given`, env and TOML): what it raises is a
+    `ConfigError` naming each refused setting and its source."""
     try:
-        return make()
+        make()
     except ValidationError as exc:
         from webferret.models import validation_problem, without_password
 
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
-            where = _source_of(str(err["loc"][0]) if err["loc"] else name, clean)
-            problem, given = validation_problem(err), err.get("input")
+            where = _source_of(str(err["loc"][0]) if err["loc"] else name, given)
+            problem, value = validation_problem(err), err.get("input")
             named = "(got " in problem  # the check named the value it refused already
-            shown = "" if named else f" (got {without_password(repr(given))})"
+            shown = "" if named else f" (got {without_password(repr(value))})"
             problems.append(f"setting '{name}' ({where}): {problem}{shown}")
         raise ConfigError("; ".join(problems)) from None
     except tomllib.TOMLDecodeError as exc:
