@@ -30,6 +30,24 @@ async def test_per_call_options_are_read_as_settings_are() -> None:
         assert ferret.fetch_options(tier="browser", mobile=True).mobile
 
 
+@pytest.mark.parametrize("weight", [float("nan"), -1.0, float("inf"), True, "2"])
+async def test_a_search_weight_the_setting_refuses_is_refused_per_call(weight: object) -> None:
+    """`search_options(weights={"searxng": nan})` was taken (the setting `engine_weights` refuses it):
+    NaN and inf gave every result that score, -1 weighed as 0 and "2" failed the search with a bare
+    TypeError."""
+    async with Ferret() as ferret:
+        with pytest.raises(FerretError) as info:
+            ferret.search_options(weights={"searxng": weight})
+        assert info.value.code == ErrorCode.INVALID_ARGUMENT
+        assert f"weights: searxng={weight!r}: a weight is a finite number, 0 or more" in info.value.message
+        with pytest.raises(FerretError, match="weights: a mapping of engine names to weights, not list"):
+            ferret.search_options(weights=[("searxng", 2.0)])
+        assert ferret.search_options(weights={"SearXNG": 0, "github": 2}).weights == {
+            "searxng": 0,
+            "github": 2,
+        }
+
+
 async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_ones() -> None:
     """Not a bare TypeError from the dataclass: the README promises FerretError for a bad argument."""
     async with Ferret() as ferret:

@@ -7,7 +7,6 @@ with a `ConfigError` that names the setting, never a silent fallback.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import re
 import tomllib
@@ -30,6 +29,7 @@ from webferret.limits import (
     MAX_SECONDS,
     MAX_URLS_SETTING,
     MIN_PAGE_TOKENS,
+    is_weight,
 )
 from webferret.tomlfile import read_toml
 
@@ -490,7 +490,7 @@ class Settings(BaseSettings):
         for name, weight in value.items():
             if name and name not in ENGINE_NAMES:
                 raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(ENGINE_NAMES))}")
-            if not name or not 0 <= weight < math.inf:  # `not <=` also refuses NaN
+            if not name or not is_weight(weight):
                 raise ValueError(
                     f"each entry must be ENGINE=WEIGHT with a finite weight >= 0 (bad entry: {name!r})"
                 )

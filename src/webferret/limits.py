@@ -1,6 +1,8 @@
 """Bounds shared by settings, the CLI's flags and the library's arguments (a light module: the CLI
 imports it before it parses)."""
 
+import math
+
 MIN_PAGE_TOKENS = 100
 """The smallest page a document is cut into (a setting, a flag or a library argument)."""
 MAX_PAGE_TOKENS = 1_000_000_000
@@ -36,3 +38,9 @@ MAX_CONCURRENCY = 256
 """The most pages one batch fetches at once (the setting `concurrency`, a call's `fetch_options`)."""
 MAX_URLS_SETTING = 1000
 """The highest the setting `max_urls` (URLs of one library `fetch_many` or MCP `web_fetch`) may be."""
+
+
+def is_weight(value: object) -> bool:
+    """Whether `value` is a rank-fusion weight (the setting `engine_weights`, a search's `weights`): a
+    finite number, 0 or more (0: listed, without a vote), not true or false."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and 0 <= value < math.inf

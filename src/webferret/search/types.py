@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from webferret.config import region
 from webferret.fetch.types import check_seconds
+from webferret.limits import is_weight
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 from webferret.net.canonical import edition_host
 from webferret.net.hostspec import site_host
@@ -65,8 +66,14 @@ class SearchOptions:
         # engines and their weights alike (the setting `engine_weights` reads them so)
         names = tuple(_engine_name(name) for name in self.engines)
         object.__setattr__(self, "engines", names)
-        if isinstance(self.weights, Mapping):
-            object.__setattr__(self, "weights", {_engine_name(name): w for name, w in self.weights.items()})
+        if not isinstance(self.weights, Mapping):
+            message = f"weights: a mapping of engine names to weights, not {type(self.weights).__name__}"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        object.__setattr__(self, "weights", {_engine_name(name): w for name, w in self.weights.items()})
+        for name, weight in self.weights.items():  # as the setting `engine_weights` takes them
+            if not is_weight(weight):
+                message = f"weights: {name}={weight!r}: a weight is a finite number, 0 or more"
+                raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
         for name in ("engine_timeout", "verify_timeout"):
             check_seconds(name, getattr(self, name))
         if self.time_range is not None and self.time_range not in TIME_RANGES:
