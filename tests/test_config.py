@@ -663,3 +663,17 @@ def test_settings_built_directly_refuse_a_bad_value_with_a_config_error(
         Settings()
     monkeypatch.delenv("WEBFERRET_BUDGET")
     assert Settings(timeout=5).timeout == 5
+
+
+def test_a_switch_that_is_no_boolean_says_what_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`WEBFERRET_VERIFY=maybe` was refused as "Input should be a valid boolean, unable to interpret
+    input", which says not what a switch takes."""
+    monkeypatch.setenv("WEBFERRET_VERIFY", "maybe")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert (
+        "setting 'verify' (WEBFERRET_VERIFY): expected true or false (also read: yes or no, on or off, "
+        "1 or 0) (got 'maybe')"
+    ) in str(caught.value)
+    monkeypatch.setenv("WEBFERRET_VERIFY", "off")
+    assert load_settings().verify is False

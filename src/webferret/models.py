@@ -177,6 +177,8 @@ def validation_problem(error: Any) -> str:
     raised = (error.get("ctx") or {}).get("error")
     if error.get("type") == "value_error" and raised is not None:
         return str(raised)
+    if error.get("type") in ("bool_parsing", "bool_type"):  # pydantic's words say not what it reads
+        return "expected true or false (also read: yes or no, on or off, 1 or 0)"
     return str(error["msg"])
 
 
