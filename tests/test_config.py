@@ -677,3 +677,21 @@ def test_a_switch_that_is_no_boolean_says_what_it_reads(monkeypatch: pytest.Monk
     ) in str(caught.value)
     monkeypatch.setenv("WEBFERRET_VERIFY", "off")
     assert load_settings().verify is False
+
+
+def test_a_relative_home_in_the_config_file_is_under_the_file_s_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`home = "pages"` in `~/.config/webferret/config.toml` was read from the directory each call ran
+    in: a store in every project a call was made from. A flag or variable is still read from there."""
+    folder = tmp_path / "config" / "webferret"
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text('home = "pages"\n')
+    elsewhere = tmp_path / "project"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert load_settings().home == folder / "pages"  # the XDG file (XDG_CONFIG_HOME is tmp_path/config)
+    monkeypatch.setenv("WEBFERRET_CONFIG", "../config/webferret/config.toml")
+    assert load_settings().home == folder / "pages"
+    monkeypatch.setenv("WEBFERRET_HOME", "here")
+    assert load_settings().home == Path("here")  # the environment's, as a shell reads it

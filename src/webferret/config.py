@@ -514,10 +514,16 @@ class Settings(BaseSettings):
 
 
 class _TomlFile(TomlConfigSettingsSource):
-    """The TOML settings file, read as `read_toml` reads it (a byte-order mark allowed)."""
+    """The TOML settings file, read as `read_toml` reads it (a byte-order mark allowed), a relative
+    `home` from the file's folder: from the directory a call ran in, each project had a store."""
 
     def _read_file(self, file_path: Path) -> dict[str, Any]:  # type: ignore[override]  # a file's path only here
-        return read_toml(file_path)
+        values = read_toml(file_path)
+        home = values.get("home")
+        if isinstance(home, str) and home.strip() and not home.strip().startswith("~"):
+            folder = os.path.dirname(os.path.abspath(file_path))
+            values["home"] = os.path.join(folder, home.strip())  # (an absolute one is itself)
+        return values
 
 
 def load_settings(**overrides: Any) -> Settings:
