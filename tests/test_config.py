@@ -695,3 +695,27 @@ def test_a_relative_home_in_the_config_file_is_under_the_file_s_folder(
     assert load_settings().home == folder / "pages"
     monkeypatch.setenv("WEBFERRET_HOME", "here")
     assert load_settings().home == Path("here")  # the environment's, as a shell reads it
+
+
+def test_a_byte_cap_past_what_curl_takes_is_refused_at_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """`WEBFERRET_MAX_BYTES=9223372036854775808` (2**63, "no cap") was taken, and every page the
+    impersonate tier read failed as `internal: OverflowError: int too big to convert` (curl's cap is
+    a signed 64-bit count), the browser's with a traceback on stderr."""
+    from webferret.limits import MAX_BYTES
+
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(2**63))
+    with pytest.raises(ConfigError, match=f"setting 'max_bytes' .*less than or equal to {MAX_BYTES}"):
+        load_settings()
+    monkeypatch.delenv("WEBFERRET_MAX_BYTES")
+    with pytest.raises(SystemExit) as usage:
+        main(["fetch", simweb.url("/article"), "--max-bytes", str(2**63)])
+    assert usage.value.code == 2
+    assert f"argument --max-bytes: expected a whole number from 1 to {MAX_BYTES}" in capsys.readouterr().err
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(MAX_BYTES))  # the largest cap curl is given whole
+    url = simweb.url("/article")
+    assert (
+        main(["fetch", url, "--allow-host", "127.0.0.1", "--tier", "impersonate", "--fresh", "--json"]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["data"]["pages"][0]["fetched_via"] == "impersonate"

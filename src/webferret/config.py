@@ -24,6 +24,7 @@ from pydantic_settings import (
 )
 
 from webferret.limits import (
+    MAX_BYTES,
     MAX_CONCURRENCY,
     MAX_PAGE_TOKENS,
     MAX_SECONDS,
@@ -143,7 +144,12 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=default_home, description="store and cache directory")
 
     # fetching
-    max_bytes: int = Field(default=10 * MiB, gt=0, description="cap on decompressed body bytes")
+    max_bytes: int = Field(
+        default=10 * MiB,
+        gt=0,
+        le=MAX_BYTES,
+        description=f"cap on decompressed body bytes, at most {MAX_BYTES}",
+    )
     timeout: Seconds = Field(default=30.0, description=_seconds("per-page timeout"))
     budget: Seconds = Field(default=120.0, description=_seconds("per-call time budget"))
     max_redirects: int = Field(default=5, ge=0, le=50, description="redirects followed (each hop re-checked)")

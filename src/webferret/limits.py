@@ -34,6 +34,10 @@ MAX_LISTED = 10_000
 MAX_SECONDS = 86_400.0
 """The longest `timeout` or `budget` of a call, in seconds (a day: the browser's own clock ends at
 about 24 days, and no page takes a day)."""
+MAX_BYTES = 2**63 - 1
+"""The largest `max_bytes` (a setting, `--max-bytes`, a call's `fetch_options`): what curl takes as a
+cap, a signed 64-bit count (a larger one failed every page the impersonate tier read, and the
+browser's, as `internal`); far more than any body, so as good as none."""
 MAX_CONCURRENCY = 256
 """The most pages one batch fetches at once (the setting `concurrency`, a call's `fetch_options`)."""
 MAX_URLS_SETTING = 1000

@@ -25,6 +25,7 @@ from webferret.cli.common import (
     start_early,
 )
 from webferret.cli.numbers import whole_number
+from webferret.limits import MAX_BYTES
 
 POSITIVE = whole_number()
 LISTED_PAGES = 8  # pages to fork extraction workers for before a URL list is read (`max_urls`' default)
@@ -41,7 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     parser.add_argument("--max-chars", type=POSITIVE, metavar="N", help="clip each body at N characters")
     add_fetch_limits(parser)
-    parser.add_argument("--max-bytes", type=POSITIVE, metavar="N", help="cap on decompressed bytes")
+    parser.add_argument(
+        "--max-bytes", type=whole_number(1, MAX_BYTES), metavar="N", help="cap on decompressed bytes"
+    )
     parser.add_argument("--screenshot", metavar="PATH", help="save a PNG of the rendered page (browser tier)")
     parser.add_argument(
         "--mobile", action="store_true", default=None, help="render as a phone (picks the browser tier)"
