@@ -48,6 +48,25 @@ async def test_a_search_weight_the_setting_refuses_is_refused_per_call(weight: o
         }
 
 
+async def test_a_switch_option_that_is_no_boolean_is_refused() -> None:
+    """`fetch_options(mobile="no")` was truthy: it picked the browser and rendered as a phone;
+    `extract_options(links="no")` listed the links, `search_options(fresh="no")` skipped the store (as
+    `CrawlOptions(robots="no")` is refused)."""
+    async with Ferret() as ferret:
+        for make, name in [
+            (ferret.fetch_options, "mobile"),
+            (ferret.extract_options, "links"),
+            (ferret.extract_options, "whole_page"),
+            (ferret.search_options, "fresh"),
+        ]:
+            with pytest.raises(FerretError) as info:
+                make(**{name: "no"})
+            assert info.value.code == ErrorCode.INVALID_ARGUMENT
+            assert info.value.message == f"{name}: true or false, not 'no'"
+        assert ferret.fetch_options(mobile=True).tier == "browser"
+        assert ferret.extract_options(links=False).links is False
+
+
 async def test_a_misspelt_per_call_option_is_invalid_argument_listing_the_real_ones() -> None:
     """Not a bare TypeError from the dataclass: the README promises FerretError for a bad argument."""
     async with Ferret() as ferret:

@@ -43,6 +43,12 @@ def check_switch(name: str, value: object) -> None:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{name}: true or false, not {value!r}"[:300])
 
 
+def check_switches(options: object, *names: str) -> None:
+    """Refuse (`invalid_argument`) a switch of `options` that is no bool (`robots="no"` is truthy)."""
+    for name in names:
+        check_switch(name, getattr(options, name))
+
+
 def is_whole(value: object) -> bool:
     """Whether `value` is an `int` (a bool is not, nor `"3"` or `3.0`)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from webferret.arguments import check_switch, check_text, globs_of
+from webferret.arguments import check_text, globs_of
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url
 from webferret.net.urlpath import as_requested, without_dot_segments
@@ -40,12 +40,6 @@ NOT_PAGES = frozenset(
     )
 )
 """File name endings of links a crawl does not follow: nothing in them reads as text."""
-
-
-def check_switches(options: object, *names: str) -> None:
-    """Refuse (`invalid_argument`) a switch of `options` that is no bool (`robots="no"` is truthy)."""
-    for name in names:
-        check_switch(name, getattr(options, name))
 
 
 def site_rules(options: CrawlOptions | MapOptions) -> None:

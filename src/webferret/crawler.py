@@ -39,12 +39,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from webferret.arguments import is_whole
+from webferret.arguments import check_switches, is_whole
 from webferret.callbacks import Held
 from webferret.crawl_hops import judging_hops
 from webferret.crawl_rules import (
     Follow,
-    check_switches,
     default_scope,
     robots_allowed,
     robots_unread,

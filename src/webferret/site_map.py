@@ -21,10 +21,9 @@ from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, Field
 
-from webferret.arguments import check_text, is_whole
+from webferret.arguments import check_switches, check_text, is_whole
 from webferret.crawl_rules import (
     Follow,
-    check_switches,
     robots_allowed,
     robots_unread,
     site_robots,

@@ -35,8 +35,9 @@ class ExtractOptions:
     def __post_init__(self) -> None:
         """A list of excludes becomes a tuple (one string is one selector); a bad selector is
         `FerretError(invalid_argument)`."""
-        from webferret.arguments import check_text, strings_of
+        from webferret.arguments import check_switches, check_text, strings_of
 
+        check_switches(self, "links", "whole_page")  # `links="no"` listed them
         excluded = strings_of("exclude", self.exclude, "CSS selectors such as ('nav', '.ads')")
         object.__setattr__(self, "exclude", excluded)
         if self.selector is not None:

@@ -76,6 +76,9 @@ class FetchOptions:
     clip: bool = False
 
     def __post_init__(self) -> None:
+        from webferret.arguments import check_switches
+
+        check_switches(self, "mobile", "allow_private_hosts")  # `mobile="no"` picked the browser
         for name in ("timeout", "budget"):  # a search's verify_timeout sets both
             check_seconds(name if self.timed_by == "timeout" else self.timed_by, getattr(self, name))
         if self.wait_for is not None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from webferret.arguments import check_switches
 from webferret.config import region
 from webferret.fetch.types import check_seconds
 from webferret.limits import is_weight
@@ -74,6 +75,7 @@ class SearchOptions:
             if not is_weight(weight):
                 message = f"weights: {name}={weight!r}: a weight is a finite number, 0 or more"
                 raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+        check_switches(self, "verify", "fresh")  # `fresh="no"` skipped the store
         for name in ("engine_timeout", "verify_timeout"):
             check_seconds(name, getattr(self, name))
         if self.time_range is not None and self.time_range not in TIME_RANGES:
