@@ -719,3 +719,24 @@ def test_a_byte_cap_past_what_curl_takes_is_refused_at_start(
         main(["fetch", url, "--allow-host", "127.0.0.1", "--tier", "impersonate", "--fresh", "--json"]) == 0
     )
     assert json.loads(capsys.readouterr().out)["data"]["pages"][0]["fetched_via"] == "impersonate"
+
+
+def test_a_misspelt_setting_name_is_named_with_the_setting_meant(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`timout = 5` in the settings file (or `Ferret(timout=5)`) was refused as pydantic's "Extra
+    inputs are not permitted", which says neither that no such setting exists nor which was meant."""
+    config = tmp_path / "config.toml"
+    config.write_text("timout = 5\n[fetch]\ntimeout = 3\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert f"setting 'timout' ({config}): no such setting: did you mean 'timeout'? (got 5)" in str(
+        caught.value
+    )
+    assert "setting 'fetch' (" in str(caught.value) and "no such setting (the README's" in str(caught.value)
+    monkeypatch.delenv("WEBFERRET_CONFIG")
+    with pytest.raises(
+        ConfigError, match=r"'max_byte' \(given as an argument\): no such setting: did you mean"
+    ):
+        load_settings(max_byte=5)

@@ -10,7 +10,7 @@ import dataclasses
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -559,6 +559,9 @@ def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
             name = ".".join(str(part) for part in err["loc"]) or "settings"
             where = _source_of(str(err["loc"][0]) if err["loc"] else name, given)
             problem, value = validation_problem(err), err.get("input")
+            if err["type"] == "extra_forbidden":  # pydantic's "Extra inputs are not permitted"
+                close = closest(name.lower(), Settings.model_fields)
+                problem = f"no such setting: did you mean '{close}'?" if close else _NO_SUCH_SETTING
             named = "(got " in problem  # the check named the value it refused already
             shown = "" if named else f" (got {without_password(repr(value))})"
             problems.append(f"setting '{name}' ({where}): {problem}{shown}")
@@ -569,6 +572,17 @@ def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
         raise ConfigError(f"cannot read settings: {config_file()} is not UTF-8 text: {exc}") from None
     except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
+
+
+_NO_SUCH_SETTING = "no such setting (the README's Configuration table lists them)"
+
+
+def closest(name: str, names: Iterable[str]) -> str | None:
+    """The one of `names` that `name` is most likely a misspelling of, or None (none is close)."""
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _source_of(name: str, overrides: dict[str, Any]) -> str:
@@ -598,17 +612,15 @@ def misspelt_variable(environ: Mapping[str, str]) -> None:
     (`WEBFERRET_TIMOUT`, `WEBFERRET_ALLOWED_HOSTS`): it would be ignored without a word, and the call
     run without the limit or the hosts its user set. A name close to none is left alone (another
     program's: the benchmark's `WEBFERRET_BENCH_NETNS`, an image's `WEBFERRET_VERSION`)."""
-    import difflib
-
     known = {env.removeprefix("WEBFERRET_") for name in Settings.model_fields for env in env_names(name)}
     known.add("CONFIG")
     for variable in sorted(environ):
         name = variable.upper().removeprefix("WEBFERRET_")  # (read in any case, as the settings are)
         if name == variable.upper() or name in known:
             continue
-        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+        close = closest(name, known)
         if close:
-            raise ValueError(f"{variable} is no setting: did you mean WEBFERRET_{close[0]}?")
+            raise ValueError(f"{variable} is no setting: did you mean WEBFERRET_{close}?")
 
 
 REGION = re.compile(r"[a-z]{2}-(?:[a-z]{2}|tzh)")
