@@ -740,3 +740,20 @@ def test_a_misspelt_setting_name_is_named_with_the_setting_meant(
         ConfigError, match=r"'max_byte' \(given as an argument\): no such setting: did you mean"
     ):
         load_settings(max_byte=5)
+
+
+def test_a_default_config_file_that_links_to_nothing_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`~/.config/webferret/config.toml` as a link into a dotfiles folder that moved was taken for no
+    file at all: its settings were skipped without a word (a directory there is refused)."""
+    folder = tmp_path / "config" / "webferret"  # XDG_CONFIG_HOME is tmp_path/config (conftest)
+    folder.mkdir(parents=True)
+    (folder / "config.toml").symlink_to(tmp_path / "dotfiles" / "webferret.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    target = tmp_path / "dotfiles" / "webferret.toml"
+    assert f"(the default config file) is a link to {target}, which does not exist" in str(caught.value)
+    (tmp_path / "dotfiles").mkdir()
+    (tmp_path / "dotfiles" / "webferret.toml").write_text("timeout = 7\n")
+    assert load_settings().timeout == 7

@@ -71,8 +71,9 @@ def _wait(default: float, description: str, most: float | None = None) -> Any:
 
 def config_file() -> Path | None:
     """The TOML file in use: `$WEBFERRET_CONFIG` (which must be a file; `/dev/null` names none),
-    else the XDG one if present. One that is there but no file (a directory, a FIFO) is a
-    `ValueError` naming it, as a missing `$WEBFERRET_CONFIG` is: it would be skipped without a word."""
+    else the XDG one if present. One that is there but no file (a directory, a FIFO, a link to
+    nothing) is a `ValueError` naming it, as a missing `$WEBFERRET_CONFIG` is: it would be skipped
+    without a word."""
     named = os.environ.get("WEBFERRET_CONFIG")
     if named:
         try:  # `~/x.toml` from an MCP client's env, which no shell expands
@@ -87,7 +88,7 @@ def config_file() -> Path | None:
         return path
     path = default_config_file()
     problem = _not_a_file(path)
-    if problem and path.exists():
+    if problem and (path.exists() or path.is_symlink()):  # a link to a file moved away is no absence
         raise ValueError(f"{path} (the default config file) {problem}")
     return None if problem else path
 
@@ -108,6 +109,8 @@ def _not_a_file(path: Path) -> str | None:
     """What is wrong with `path` as a config file (it does not exist, it is a directory), or None."""
     if path.is_file():
         return None
+    if path.is_symlink() and not path.exists():
+        return f"is a link to {os.readlink(path)}, which does not exist"
     if not path.exists():
         return "does not exist"
     return "is a directory, not a file" if path.is_dir() else "is no regular file (a FIFO, a device)"
