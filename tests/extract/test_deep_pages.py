@@ -56,3 +56,23 @@ def test_flattening_keeps_the_tags_within_the_depth_and_the_text() -> None:
     assert flat.count("<br>") == 2 and flat.endswith("words" + "</div>" * KEPT_DEPTH + "<p>a<p>b")
     shallow = "<ul><li>one<li>two</ul>" * 2000  # siblings closed by their next: never deep
     assert flattened(shallow) is shallow
+
+
+@pytest.mark.parametrize("opened", ["<div>", '<font color="red">'])
+@pytest.mark.parametrize(
+    "options",
+    [ExtractOptions(), ExtractOptions(whole_page=True), ExtractOptions(format="html", whole_page=True)],
+    ids=["main", "whole", "whole-html"],
+)
+def test_a_flattened_thread_is_rendered_to_its_last_post_in_every_view(
+    opened: str, options: ExtractOptions
+) -> None:
+    """Flattened to 512 open elements, the page parsed whole but what renders it recursed deeper than
+    Python goes: the whole page of a thread of unclosed `<div>` or `<font>` failed as
+    `unsupported_content` (RecursionError), and the HTML view stopped at post 251."""
+    posts = "".join(f"{opened}<p>Post {n}: {WORDS}</p>" for n in range(3000))
+    html = f"<html><head><title>Thread</title></head><body><main>{posts}<p>The end.</p></main></body></html>"
+    page = extract_document(
+        html.encode(), url="https://deep.example/", content_type="text/html", options=options
+    )
+    assert "Post 2999: Ferrets dig" in page.content and "The end." in page.content

@@ -24,8 +24,13 @@ from lxml import etree
 
 from webferret.extract.blocks import BLOCK_TAGS
 
-KEPT_DEPTH = 512
-"""Open elements a flattened page keeps (a real page rarely goes past 40)."""
+KEPT_DEPTH = 200
+"""Open elements a flattened page keeps (a real page rarely goes past 40): few enough for what reads
+the tree after the parser, which recursion bounds (the Markdown and text renderers take two or three
+Python frames a level, under the interpreter's 1,000; the HTML view's cleaning parses again with
+libxml2's default limit of 256). At 512 the whole page (`--whole-page`, `--selector`), a thread of
+unclosed `<font>` or nested lists failed as `unsupported_content` (RecursionError), and the HTML view
+ended at post 251."""
 
 # a tag: its name, and attributes read once (a quoted value is one token; a `<` ends an unclosed
 # tag, so text of many `<a` without a `>` is read once, not once per `<`)
