@@ -76,3 +76,17 @@ def test_a_flattened_thread_is_rendered_to_its_last_post_in_every_view(
         html.encode(), url="https://deep.example/", content_type="text/html", options=options
     )
     assert "Post 2999: Ferrets dig" in page.content and "The end." in page.content
+
+
+@pytest.mark.parametrize("opened", ["<ul><li>", "<ol><li>", "<table><tr><td>"])
+def test_a_thread_of_nested_lists_flattened_is_read_past_the_last_list_kept(opened: str) -> None:
+    """Flattening kept a list's start as the last element and left out its item's (`<li>`): the rest
+    of the page was text directly in a `<ul>`, which the whole page's views do not read (the thread
+    ended at post 99 of 3,000, its end lost). The item of a list or table kept is kept too."""
+    posts = "".join(f"{opened}<p>Post {n}: {WORDS}</p>" for n in range(3000))
+    html = f"<html><head><title>Thread</title></head><body><main>{posts}<p>The end.</p></main></body></html>"
+    for options in (ExtractOptions(whole_page=True), ExtractOptions(whole_page=True, format="text")):
+        page = extract_document(
+            html.encode(), url="https://deep.example/", content_type="text/html", options=options
+        )
+        assert "Post 2999: Ferrets dig" in page.content and "The end." in page.content

@@ -40,6 +40,14 @@ _VOID = frozenset((
     "track", "wbr",
 ))  # fmt: skip
 _SIBLING_CLOSED = frozenset(("p", "li", "dt", "dd", "option", "tr", "td", "th"))
+_ITEMS = {
+    "ul": ("li",), "ol": ("li",), "menu": ("li",), "dl": ("dt", "dd"), "select": ("option", "optgroup"),
+    "table": ("tbody", "thead", "tfoot", "tr", "caption"), "tbody": ("tr",), "thead": ("tr",),
+    "tfoot": ("tr",), "tr": ("td", "th"),
+}  # fmt: skip
+"""The items of an element that renders only its items (a list's text outside an `<li>` is read by no
+view): past the depth, an item of the innermost open element is kept, at most three levels more
+(table, tbody, tr, td), so the text that follows is in an item, not lost in a bare list or table."""
 _CLOSING_P = BLOCK_TAGS - {"body", "caption", "html", "tbody", "td", "tfoot", "th", "thead", "tr"}
 """Start tags that close an open `<p>` (a paragraph holds no block), as browsers and libxml2 do."""
 
@@ -75,7 +83,7 @@ def flattened(page: str) -> str:
             _close(open_names, open_count, "p")
         elif name in _SIBLING_CLOSED and open_names and open_names[-1] == name:
             open_count[open_names.pop()] -= 1
-        if len(open_names) < KEPT_DEPTH:
+        if len(open_names) < KEPT_DEPTH or name in _ITEMS.get(open_names[-1], ()):
             open_names.append(name)
             open_count[name] += 1
             continue
