@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +102,32 @@ async def test_after_a_page_given_up_on_the_next_pages_go_to_processes_that_can_
         assert wait_for(lambda: not any(worker.is_alive() for worker in workers), 10)
         again = await extractor.extract(raw(2), ExtractOptions())
         assert again.title == "Page 2" and extractor._executor() is extractor._processes
+    finally:
+        extractor.close()
+
+
+async def test_after_a_worker_died_the_next_pages_go_to_a_pool_in_its_place() -> None:
+    """A worker killed (out of memory, a crash) broke its pool, which was kept: every later page of
+    the session was sent to it, refused, and extracted in a thread, which nothing stops (a hostile
+    page there held the CPU and the GIL for good). The next page starts a pool in its place."""
+    extractor = Extractor(workers=2)
+    try:
+        extractor.expect(PROCESS_MIN_PAGES)
+        assert extractor._processes is not None and extractor._pool_ready is not None
+        await asyncio.wrap_future(extractor._pool_ready)
+        broken = extractor._processes
+        os.kill(next(iter(broken._processes)), signal.SIGKILL)  # type: ignore[attr-defined]
+        assert wait_for(lambda: broken._broken, 10)  # type: ignore[attr-defined]
+        first = await extractor.extract(raw(1), ExtractOptions())  # refused by the broken pool: a thread
+        assert first.title == "Page 1"
+        second = await extractor.extract(raw(2), ExtractOptions())
+        assert second.title == "Page 2"
+        assert extractor._processes is not None and extractor._processes is not broken
+        assert extractor._pool_ready is not None
+        await asyncio.wrap_future(extractor._pool_ready)
+        assert extractor._executor() is extractor._processes
+        third = await extractor.extract(raw(3), ExtractOptions())
+        assert third.title == "Page 3"
     finally:
         extractor.close()
 

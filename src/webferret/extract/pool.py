@@ -406,7 +406,7 @@ class Extractor:
                 job = executor.submit(run_extraction, *args)
                 extracted, error = await asyncio.wrap_future(job)
             except BrokenProcessPool:  # a worker died (killed, out of memory): this page goes to a thread
-                self._forked = None
+                self._end_pool(executor)
                 extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
             except asyncio.CancelledError:
                 self._abandoned = True
@@ -447,11 +447,15 @@ class Extractor:
         thread, as for a worker that died), and the next page starts a new one (`_replaced`). A job
         not started yet is only cancelled; a thread cannot be stopped (the next pages go to a pool
         of processes too)."""
-        if job.cancel() or job.done():
-            return
+        if not (job.cancel() or job.done()):
+            self._end_pool(executor)
+
+    def _end_pool(self, executor: Executor) -> None:
+        """End the pool of processes `executor` is (a page on it given up on, or a worker of it dead:
+        a broken pool answers no page again), and have the next page start one in its place
+        (`_replaced`); pages in threads, which cannot be stopped, go to processes from then on too.
+        A worker dying left its pool in place: every later page of the session went to a thread."""
         self._replace = True
-        if executor is self._threads:
-            return
         if self._forked is not None and executor is self._forked.pool:
             self._forked.shutdown(used=True, abandoned=True)
             self._forked = None
