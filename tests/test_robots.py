@@ -262,15 +262,32 @@ async def test_a_robots_txt_that_redirects_in_a_loop_is_unavailable_not_unreacha
     assert rules.allows(simweb.url("/docs/x"))
 
 
-async def _loaded(base: str, timeout: float = 5) -> Any:
-    """The robots.txt rules of the site at `base`, read through the http tier (127.0.0.1 allowed)."""
+@pytest.mark.parametrize("max_redirects", [0, 2])
+async def test_a_robots_txt_behind_a_redirect_is_read_whatever_the_pages_redirect_limit(
+    simweb: SimWeb, max_redirects: int
+) -> None:
+    """robots.txt was asked for with the pages' `max_redirects`: set below the redirects of a site's
+    robots.txt (http to https, to www: one or two), its redirects were too many, read as no file, so
+    every path of the site was allowed, its Disallow rules ignored. RFC 9309 (2.3.1.2) has a crawler
+    follow at least five."""
+    for hop in range(3):
+        simweb.add(f"/robots{hop or ''}.txt", "", status=301, headers={"Location": f"/robots{hop + 1}.txt"})
+    simweb.add("/robots3.txt", "User-agent: *\nDisallow: /private\n", headers={"Content-Type": "text/plain"})
+    rules = await _loaded(simweb.base, max_redirects=max_redirects)
+    assert rules.verdict == "rules", rules.reason
+    assert not rules.allows(simweb.url("/private/x")) and rules.allows(simweb.url("/docs"))
+
+
+async def _loaded(base: str, timeout: float = 5, **more: Any) -> Any:
+    """The robots.txt rules of the site at `base`, read through the http tier (127.0.0.1 allowed;
+    `more`: other fetch options)."""
     from webferret.fetch.fetcher import Fetcher
     from webferret.fetch.robots import fetcher_getter
     from webferret.fetch.types import FetchOptions
 
     fetcher = Fetcher()
     try:
-        options = FetchOptions(allow_hosts=("127.0.0.1",), timeout=timeout, tier="http")
+        options = FetchOptions(allow_hosts=("127.0.0.1",), timeout=timeout, tier="http", **more)
         return await load_rules(base, fetcher_getter(fetcher, options))
     finally:
         await fetcher.aclose()

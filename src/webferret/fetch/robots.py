@@ -3,7 +3,7 @@
 - 2xx: the rules apply (the longest match wins, as Protego implements RFC 9309).
 - 4xx (robots.txt missing or refused): everything is allowed.
 - 5xx, or unreachable (DNS, connect, timeout, refused by policy): everything is disallowed.
-- Redirects are followed by the getter (the fetcher follows up to `max_redirects`); more of them,
+- Redirects are followed by the getter (the fetcher follows `max_redirects`, 5 at least); more of them,
   or a loop, reach no file: it is unavailable, as a 4xx (RFC 9309 2.3.1.2), not unreachable.
 
 The answer for an origin is cached (`ttl` seconds, 24 h as RFC 9309 suggests) behind `RobotsCache`
@@ -28,6 +28,9 @@ from webferret.net.urlpath import as_requested
 
 PRODUCT_TOKEN = "webferret"
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309: parse at least 500 KiB
+ROBOTS_REDIRECTS = 5
+"""Redirects of a robots.txt followed at least, whatever the pages' `max_redirects` (RFC 9309 2.3.1.2:
+five); past them (or a loop) there is no file: all paths allowed."""
 DEFAULT_TTL = 24 * 3600.0
 ROBOTS_TIMEOUT = 10.0
 """At most this many seconds for a robots.txt (less when the call's own timeout is shorter): a slow
@@ -211,8 +214,11 @@ def fetcher_getter(fetcher: Any, options: Any) -> RobotsGetter:
     """A getter that reads robots.txt through webferret's fetcher (SSRF guard, caps, redirects). A
     robots.txt behind the site's anti-bot wall is asked for once more as a browser looks on the wire
     (`impersonate`), as the site's pages are; still walled, the wall's status is its answer. A
-    robots.txt longer than `MAX_ROBOTS_BYTES` is read to there (RFC 9309), not refused as too large."""
-    options = options.with_(max_bytes=MAX_ROBOTS_BYTES, clip=True)
+    robots.txt longer than `MAX_ROBOTS_BYTES` is read to there (RFC 9309), not refused as too large;
+    its redirects are followed to `ROBOTS_REDIRECTS` at least (with the pages' `max_redirects` at 0,
+    the http-to-https redirect of a site's robots.txt was too many: no file, every path allowed)."""
+    most = max(options.max_redirects, ROBOTS_REDIRECTS)
+    options = options.with_(max_bytes=MAX_ROBOTS_BYTES, clip=True, max_redirects=most)
 
     async def get(url: str, opts: Any = options) -> tuple[int, bytes]:
         try:
