@@ -736,3 +736,25 @@ def test_bold_before_an_empty_element_then_a_letter_renders() -> None:
     block = "<p><strong>Every creator is flying blind.</strong><strong><br></strong>Not because we care.</p>"
     assert "**Every creator is flying blind**.Not because we care." in trafilaturas(block)
     assert render("<p><b>Note:</b><span></span>text</p>") == "**Note**:text\n"
+
+
+def test_nested_definition_lists_are_rendered_once_each() -> None:
+    """A definition list was rendered to see whether each definition is one line, then again as blocks
+    when one is not: each level of nested `<dl><dd>` doubled the work (16 levels took 2 s, a 240-byte
+    page of 30 a worker's whole budget). Each is now rendered once: the renderer's work grows with
+    the page, counted here in the elements it renders."""
+    from webferret.extract.markdown import Renderer
+
+    class Counting(Renderer):
+        rendered = 0
+
+        def blocks(self, node: etree._Element) -> list[str]:
+            Counting.rendered += 1
+            return super().blocks(node)
+
+    levels = 14
+    nested = "".join(f"<dl><dt>Term {n}</dt><dd><p>Meaning {n}.</p>" for n in range(levels))
+    root = html.fragment_fromstring(nested, create_parent="div")
+    markdown = Counting("https://x.org/").render(root)
+    assert "Meaning 13." in markdown and "Term 0" in markdown
+    assert Counting.rendered < 10 * levels, Counting.rendered

@@ -448,7 +448,9 @@ class Renderer:
         by "; "), so each term stays with what it means. Any other, and every one in plain text,
         block by block (`dl`) or item by item (`list`)."""
         plain = self.blocks if tag_name(node) == "dl" else self._items
-        if self.text:
+        if self.text or any(_holds_definitions(child) for child in node):
+            # a definition holding a definition list is no line: rendered once, as blocks (rendered to
+            # be looked at, then again as blocks, each level doubled the time: 16 nested took 2 s)
             return plain(node)
         pairs: list[tuple[str, list[str]]] = []
         for child in node:
@@ -797,6 +799,11 @@ def cell_span(cell: etree._Element, name: str) -> int:
     """A cell's `colspan` or `rowspan`: at least 1 (an absent, zero or malformed span is 1)."""
     value = (cell.get(name) or "").strip()
     return max(int(value), 1) if value.isdigit() else 1
+
+
+def _holds_definitions(node: etree._Element) -> bool:
+    """Whether a definition list (`dl`, trafilatura's `list`) is inside `node`."""
+    return isinstance(node.tag, str) and next(node.iterdescendants("dl", "list"), None) is not None
 
 
 def _definition_part(node: etree._Element) -> str | None:
