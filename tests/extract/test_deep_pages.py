@@ -90,3 +90,21 @@ def test_a_thread_of_nested_lists_flattened_is_read_past_the_last_list_kept(open
             html.encode(), url="https://deep.example/", content_type="text/html", options=options
         )
         assert "Post 2999: Ferrets dig" in page.content and "The end." in page.content
+
+
+@pytest.mark.parametrize("thread", ["<dl>{posts}</dl>", "{posts}"], ids=["one-list", "a-list-a-post"])
+def test_a_thread_of_unclosed_definitions_is_read_to_its_last_post(thread: str) -> None:
+    """libxml2 nests a `<dd>` (and a `<dt>`) left open inside the next, where a browser closes it: the
+    count took them for closed by their next, so such a thread was never flattened, stopped at
+    2,048 open elements (its last thousand posts lost) and its whole page failed as RecursionError."""
+    opened = "<dd>" if thread.startswith("<dl>") else "<dl><dd>"
+    posts = "".join(f"{opened}<p>Post {n}: {WORDS}</p>" for n in range(3000))
+    body = thread.format(posts=posts)
+    html = f"<html><head><title>Thread</title></head><body><main>{body}<p>The end.</p></main></body></html>"
+    page = extract_document(
+        html.encode(),
+        url="https://deep.example/",
+        content_type="text/html",
+        options=ExtractOptions(whole_page=True),
+    )
+    assert "Post 2999: Ferrets dig" in page.content and "The end." in page.content

@@ -9,7 +9,7 @@ left out (a block's start as a line break, so its text stays a line of its own) 
 end tag: nothing nests past that depth, and the text stays where it was.
 
 The open elements are counted from the tags as written (one pass, each tag read once): an element
-the standard closes by a sibling of its name (`<p>`, `<li>`, cells) is closed so, as is a paragraph
+libxml2 closes by a sibling of its name (`<p>`, `<li>`, cells; not `<dd>`) is closed so, as is a paragraph
 by a block's start, void elements never open, and an end tag closes back to the element it names
 (one naming no open element is passed over). It is a count, not a parser: it
 needs only be close enough to keep the depth under libxml2's limit.
@@ -39,7 +39,8 @@ _VOID = frozenset((
     "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source",
     "track", "wbr",
 ))  # fmt: skip
-_SIBLING_CLOSED = frozenset(("p", "li", "dt", "dd", "option", "tr", "td", "th"))
+_SIBLING_CLOSED = frozenset(("p", "li", "option", "tr", "td", "th"))
+"""Elements libxml2 closes at the start of another of their name (not `dt` and `dd`: it nests them)."""
 _ITEMS = {
     "ul": ("li",), "ol": ("li",), "menu": ("li",), "dl": ("dt", "dd"), "select": ("option", "optgroup"),
     "table": ("tbody", "thead", "tfoot", "tr", "caption"), "tbody": ("tr",), "thead": ("tr",),
