@@ -171,6 +171,20 @@ def test_a_handle_cut_short_is_not_found_naming_the_handle_it_may_be(
     assert code == 1 and "did you mean" not in out["error"]["message"]
 
 
+def test_a_handle_cut_short_on_an_international_host_is_named_in_any_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`BÜCHER.example~D406` (a whole handle is read in any case): SQL's LIKE folds ASCII letters
+    only, so a site in capitals past ASCII named no stored handle it may be."""
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url="https://bücher.example/a", ok=True, title="Books", content="Stoats read."))
+    store.close()
+    handle = _handle(tmp_path, "https://bücher.example/a")
+    code, out = _json(capsys, "open", handle[:-6].upper(), "--home", str(tmp_path))
+    assert code == 1 and out["error"]["code"] == "not_found"
+    assert f"did you mean {handle}?" in out["error"]["message"]
+
+
 def test_open_an_unfetched_url_says_to_fetch_it(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _json(capsys, "open", "https://doc.example/never", "--home", str(home))
     assert code == 1 and out["error"]["code"] == "not_found"

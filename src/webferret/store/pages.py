@@ -286,10 +286,11 @@ class PageStore:
 
     def completions(self, prefix: str, most: int = 3) -> list[str]:
         """The stored documents whose handle starts with `prefix` (a handle cut short: `site~2a82c9`),
-        at most `most`, for a `not_found` to name; none for anything else."""
+        at most `most`, for a `not_found` to name; none for anything else. In any case, as a whole
+        handle is read (`BÜCHER.example~D406`: SQL's LIKE folds the case of ASCII letters only)."""
         if not _CUT_SHORT.match(prefix):
             return []
-        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         query = (
             "SELECT DISTINCT document FROM pages WHERE document LIKE ? ESCAPE '\\' ORDER BY document LIMIT ?"
         )
