@@ -93,6 +93,20 @@ def test_an_international_host_names_its_page_in_either_spelling(store: PageStor
     assert not store.holds("https://bücher.example/none")
 
 
+def test_an_international_host_written_decomposed_names_its_page_read_in_punycode(
+    store: PageStore,
+) -> None:
+    """`bu\u0308cher.example` (a `u` and a combining diaeresis, as a macOS paste may give it) is the
+    `xn--bcher-kva.example` a client fetched: its Punycode was made from the uncomposed letters, a
+    name of no page, so the page read there was neither opened nor kept by `--site`."""
+    puny = store.put(_page("https://xn--bcher-kva.example/b", "Held words."))
+    for url in ("https://bu\u0308cher.example/b", "https://BU\u0308CHER.example/b"):
+        found = store.lookup(url)
+        assert found is not None and found.page.handle == puny.handle
+    listed = store.listed(site="bu\u0308cher.example")
+    assert [page.handle for page in listed.pages] == [puny.handle]
+
+
 def test_adds_are_idempotent_on_url_and_content(store: PageStore) -> None:
     for _ in range(3):
         store.put(_page("https://x.example/", "Same words."))

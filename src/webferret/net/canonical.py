@@ -82,13 +82,15 @@ def in_letters(host: str) -> str:
 def in_ascii(host: str) -> str:
     """`host` as a client sends it: each label not in ASCII in Punycode (`bücher` is `xn--bcher-kva`,
     as httpx and a browser write it, so a fetched page's final URL names it so); the inverse of
-    `in_letters` for a host in lower case."""
+    `in_letters` for a host in lower case. Its letters are composed first, as IDNA composes them:
+    `bu\u0308cher` (a `u` and a combining diaeresis) is `xn--bcher-kva`, not another name."""
     if host.isascii():
         return host
+    letters = in_letters(host)
     try:
         return ".".join(
             label if label.isascii() else "xn--" + label.encode("punycode").decode()
-            for label in host.split(".")
+            for label in letters.split(".")
         )
     except UnicodeError:
         return host

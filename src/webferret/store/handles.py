@@ -78,12 +78,13 @@ def spellings(url: str) -> list[str]:
         host, port = parts.hostname or "", parts.port
     except ValueError:
         return [url]
-    other = in_letters(host) if "xn--" in host else in_ascii(host)
-    if other == host:
-        return [url]
-    user = parts.netloc.rpartition("@")[0]
-    netloc = f"{user + '@' if user else ''}{other}{f':{port}' if port is not None else ''}"
-    return [url, urlunsplit(parts._replace(netloc=netloc))]
+    user, port_part = parts.netloc.rpartition("@")[0], f":{port}" if port is not None else ""
+    others = dict.fromkeys((in_letters(host), in_ascii(host)))  # (a host may mix the two)
+    return [url] + [
+        urlunsplit(parts._replace(netloc=f"{user + '@' if user else ''}{other}{port_part}"))
+        for other in others
+        if other != host
+    ]
 
 
 def looks_like_handle(text: str) -> bool:
