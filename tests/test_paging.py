@@ -123,6 +123,19 @@ def test_an_html_paragraph_longer_than_a_page_is_never_cut_inside_a_tag() -> Non
             assert page.count("<") == page.count(">") and page.count("&") == page.count(";"), page[:80]
 
 
+def test_what_reads_as_a_tag_longer_than_a_page_is_cut_inside_it_keeping_the_budget() -> None:
+    """Prose's `a<b ... b>c` (or a tag of a thousand characters) reads as a tag: no page was cut
+    inside it, so at 100 tokens a page the paragraph made one page of 6 tokens and one of 355."""
+    words = " ".join(f"word{i}" for i in range(150))
+    text = f"Intro words here.\n\nif a<b then {words} else b>c " + words.replace("word", "more") + "\n"
+    pages = paginate(text, 100)
+    assert "".join(pages) == text and max(estimate_tokens(page) for page in pages) <= 100
+    assert all(page[-1] in " \n" for page in pages)  # at a word's end, inside the `tag` too
+    href = f'<p>Read <a href="https://example.org/{"x" * 1500}">it</a> now.</p>\n'
+    pages = paginate(href, 100)
+    assert "".join(pages) == href and max(estimate_tokens(page) for page in pages) <= 100
+
+
 def test_a_code_block_larger_than_a_page_is_cut_between_lines() -> None:
     code = "```json\n" + "".join(f'  {{"id": {i}, "v": "{"x" * 20}"}},\n' for i in range(5000)) + "```\n"
     text = "Intro line.\n\n" + code + "\nAfter.\n"

@@ -33,8 +33,10 @@ _FLAG_LETTERS = "\U0001f1e6", "\U0001f1ff"  # regional indicators A-Z, the first
 _VIRAMA = 9  # the canonical combining class of a virama (Devanagari `्`), which joins two consonants
 
 # cut ranks, best first; CODE and CHAR only where nothing better lets a page fit its budget; HEADED,
-# right after a heading, only where nothing but those would do (a page ending on its heading)
-HEADING, PARAGRAPH, LINE, SENTENCE, WORD, HEADED, CODE, CHAR = range(8)
+# right after a heading, only where nothing but those would do (a page ending on its heading);
+# TAG_WORD and TAG_CHAR, inside a tag (`_Tags`), only in one larger than a page: a page ends before a
+# tag that fits the next, and no page outgrows its budget (prose's `a<b ... b>c` reads as a tag too)
+HEADING, PARAGRAPH, LINE, SENTENCE, WORD, HEADED, CODE, CHAR, TAG_WORD, TAG_CHAR = range(10)
 
 
 class _Tokens:
@@ -65,10 +67,12 @@ def _inline_cuts(line: str, start: int, best: dict[int, int], prose: bool = True
         for rank, pattern in ((SENTENCE, _SENTENCE_END), (WORD, _SPACE)):
             for match in pattern.finditer(line):
                 at = start + match.end()
-                if first < at < last and at not in best and tags.around(at - start) is None:
-                    best[at] = rank
+                if first < at < last and at not in best:
+                    best[at] = rank if tags.around(at - start) is None else TAG_WORD
     cut = 0
     for at in range(first + CHAR_STEP, last, CHAR_STEP):
+        if tags.around(at - start) is not None:
+            best.setdefault(start + _character_start(line, at - start, at - start - CHAR_STEP), TAG_CHAR)
         if at - start > cut:
             cut = _character_start(line, tags.outside(at - start, cut), cut)
             if start + cut < last:
