@@ -206,6 +206,22 @@ def test_passages_numbered_by_an_older_cut_are_counted_again(store: PageStore) -
     assert store.find("marker7")[0].page == want != 99
 
 
+def test_passages_numbered_before_the_cuts_between_characters_and_tags_are_counted_again(
+    store: PageStore,
+) -> None:
+    """Pages were cut otherwise (a flag split in two, a page ended inside `<a href`) by the paging of
+    revision 1, whose stamp was kept: a store of then named, in `find`, pages `open` shows otherwise."""
+    line = " ".join(f'<a href="https://a.example/{i}">link {i}</a>' for i in range(400))
+    put = store.put(_page("https://a.example/links", f"# Links\n\n<p>{line} Marker.</p>\n"))
+    want = store.find("marker")[0].page
+    with sqlite3.connect(store.path) as conn:  # as revision 1 (1 << 32, plus page_tokens) numbered it
+        conn.execute("UPDATE chunks SET page_no = 99")
+        conn.execute(
+            "UPDATE pages SET paged_at = ? WHERE handle = ?", ((1 << 32) + store.page_tokens, put.handle)
+        )
+    assert store.find("marker")[0].page == want != 99
+
+
 def test_a_passage_names_the_url_its_page_was_read_from_as_open_does(store: PageStore) -> None:
     """The URL a redirect ended at (`final_url`), as `open` shows it, else the URL asked."""
     put = store.put(
