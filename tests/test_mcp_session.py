@@ -179,6 +179,8 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
         many = await session.call_tool("web_fetch", {"urls": [f"{site}/{i}" for i in range(9)]})
         unknown = await session.call_tool("web_teleport", {})
         no_start = await session.call_tool("web_crawl", {"depth": 9})
+        misnamed = await session.call_tool("web_open", {"handle": "a.example~0", "max_token": 500})
+        stranger = await session.call_tool("web_map", {"url": f"{site}/", "depth": 2})
         untimed = await session.call_tool(
             "web_search", {"query": "ferrets", "engines": ["wikipedia"], "time_range": "week"}
         )
@@ -205,6 +207,11 @@ async def test_lists_tools_and_answers_bad_arguments_as_tool_errors(site: str, t
         assert _text(result).startswith("ERROR invalid_argument:")
     assert "urls" in empty.structured_content["error"]["message"]
     assert "url" in no_start.structured_content["error"]["message"]
+    for result, said in (
+        (misnamed, "bad arguments for web_open: max_token: no such argument: did you mean 'max_tokens'?"),
+        (stranger, "bad arguments for web_map: depth: no such argument (web_map takes url, "),
+    ):
+        assert result.is_error and result.structured_content["error"]["message"].startswith(said)
     assert "depth" in no_start.structured_content["error"]["message"]
     assert "at most 8 per call (setting max_urls)" in many.structured_content["error"]["message"]
     assert len(alive.tools) == 5

@@ -18,10 +18,10 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from webferret import __version__
-from webferret.config import Settings
+from webferret.config import Settings, closest
 from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.net.urltext import url_named
@@ -123,11 +123,19 @@ def failure(
     )
 
 
-def _invalid(name: str, exc: ValidationError) -> str:
+def _invalid(name: str, model: type[BaseModel], exc: ValidationError) -> str:
+    """What is wrong with a call's arguments; an argument the tool has not is named as such, with the
+    one meant (`max_token` for `max_tokens`) or the ones it takes (pydantic's 'Extra inputs are not permitted'
+    said neither, where `webferret api` and the settings do)."""
     problems = []
     for err in exc.errors():
         where = ".".join(str(part) for part in err["loc"]) or "arguments"
-        problems.append(f"{where}: {validation_problem(err)}")
+        problem = validation_problem(err)
+        if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+            close = closest(where.lower(), model.model_fields)
+            takes = f"{name} takes {', '.join(model.model_fields)}"
+            problem = f"no such argument: did you mean '{close}'?" if close else f"no such argument ({takes})"
+        problems.append(f"{where}: {problem}")
     return f"bad arguments for {name}: " + "; ".join(problems)
 
 
@@ -150,7 +158,7 @@ async def call_tool(
     try:
         args = model.model_validate(arguments)
     except ValidationError as exc:
-        return failure(ErrorCode.INVALID_ARGUMENT, _invalid(name, exc))
+        return failure(ErrorCode.INVALID_ARGUMENT, _invalid(name, model, exc))
     try:
         if name == "web_search":
             return success(await tools.web_search(args, session))  # type: ignore[arg-type]
