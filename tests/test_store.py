@@ -14,7 +14,7 @@ import pytest
 
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.store.pages import PageStore
-from webferret.store.passages import match_expression, query_terms
+from webferret.store.passages import LISTED_HANDLES, match_expression, query_terms
 from webferret.store.schema import SCHEMA_VERSION
 from webferret.tokens import estimate_tokens
 
@@ -145,6 +145,19 @@ def test_a_site_in_letters_or_punycode_keeps_the_pages_of_both_spellings(store: 
         assert store.listed(site).total == 3
         assert len(store.find("winter", site=site, n=10)) == 3
         assert sum(1 for _ in store.readings(site)) == 3
+
+
+def test_find_in_a_site_of_more_pages_than_a_statement_takes_parameters(store: PageStore) -> None:
+    """`find --site` named each of the site's pages by a parameter of one statement: past SQLite's cap
+    (32,766 in many builds; set to 100 here, as a smaller build's) the search was an error, "too many
+    SQL variables"."""
+    for i in range(LISTED_HANDLES + 100):
+        store.put(_page(f"https://big.example/{i}", f"# Page {i}\n\nStoats number {i} in winter."))
+    store.put(_page("https://other.example/x", "# Other\n\nStoats elsewhere in winter."))
+    for conn in {store._conn, store._reader}:
+        conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100)
+    found = store.find("stoats", site="big.example", n=10)
+    assert len(found) == 10 and all(p.url.startswith("https://big.example/") for p in found)
 
 
 def test_a_search_of_some_pages_reads_the_index_once_not_once_per_passage(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ same shapes. Chunks written without FTS5 mark the index stale; the next FTS5 ses
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sqlite3
@@ -220,9 +221,23 @@ def _handle_filter(handles: Sequence[str] | None) -> tuple[str, list[object]]:
     pages in a store of 5,000): the query runs once and its matches are checked against the list."""
     if not handles:
         return "", []
-    marks = ", ".join("?" for _ in handles)
-    chosen = f"SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.handle IN ({marks})"
-    return f" AND +rowid IN ({chosen})", list(handles)
+    among, params = handles_in("p.handle", handles)
+    chosen = f"SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE {among}"
+    return f" AND +rowid IN ({chosen})", params
+
+
+LISTED_HANDLES = 500
+"""Handles a statement names one parameter each (`handles_in`); more go as one JSON array."""
+
+
+def handles_in(column: str, handles: Sequence[str]) -> tuple[str, list[object]]:
+    """`column IN (...)` the `handles`, and its parameters: one each for a few; past `LISTED_HANDLES`
+    (a site's pages, `find --site`) one JSON array read by `json_each`, as SQLite caps a statement's
+    parameters (32,766 in many builds, 250,000 in others): a site with more stored pages was an
+    error ("too many SQL variables")."""
+    if len(handles) <= LISTED_HANDLES:
+        return f"{column} IN ({', '.join('?' for _ in handles)})", list(handles)
+    return f"{column} IN (SELECT value FROM json_each(?))", [json.dumps(list(handles))]
 
 
 def _fts_search(
@@ -277,7 +292,8 @@ def _scan_search(
     """BM25 without FTS5: LIKE finds candidate chunks, Python counts terms and scores them."""
     where, params = "", []
     if handles:
-        where, params = f" AND p.handle IN ({', '.join('?' for _ in handles)})", list(handles)
+        among, params = handles_in("p.handle", handles)
+        where = f" AND {among}"
     patterns = ["%" + _like_escape(spelling) + "%" for spelling in _spellings(terms, asked)]
     likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in patterns)
     rows = conn.execute(
