@@ -27,7 +27,7 @@ import time
 from types import FrameType
 
 from webferret.blas import single_threaded
-from webferret.cli.served import fork_child
+from webferret.cli.served import CLIENT_LEFT, fork_child
 from webferret.cli.warm import freeze_heap, import_call_modules
 from webferret.handoff import fingerprint, peer_uid, ping, socket_folder_problem
 
@@ -88,7 +88,7 @@ def listen(path: str) -> socket.socket:
 
 class Server:
     """The accept loop: one child per connection (the spare forked ahead, else one forked then),
-    reaped as they end, ended (SIGTERM) when its client goes away without waiting for it."""
+    reaped as they end, ended (`CLIENT_LEFT`) when its client goes away without waiting for it."""
 
     def __init__(self, path: str, idle_timeout: float) -> None:
         self.path = path
@@ -185,7 +185,7 @@ class Server:
         pid = self.callers.pop(fd)
         self.poller.unregister(fd)
         with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGTERM)
+            os.kill(pid, CLIENT_LEFT)
 
     def _wait(self) -> float | None:
         """Seconds to wait for an event: until the idle timeout, and at most `CHECK_SECONDS` (to see

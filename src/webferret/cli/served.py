@@ -14,8 +14,10 @@ reads (each page comes with its options).
 The exit code goes to the client as soon as the call's output is written. Then the child lets go
 of the client's stdio (a pipe reading the output ends with the answer), runs the work held for after
 the answer (`webferret.after_answer`: the store's close, the event loop's end), ends the workers no
-call adopted and reaps its children, with SIGTERM blocked: the server sends it when a client leaves,
-to stop the work of one killed mid-call, and a client leaves on its answer.
+call adopted and reaps its children, with `CLIENT_LEFT` blocked: the server sends it when a client
+leaves, to stop the work of one killed mid-call, and a client leaves on its answer. A call whose client
+was killed lets go of its stdio before it ends as by SIGTERM: a process killed outright writes nothing
+more, and neither does its call (no "interrupted" line, no envelope in the file its output went to).
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ MAX_REQUEST = 4 * 1024 * 1024
 _started = False  # the client was told the call runs here
 
 
-HELD_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+CLIENT_LEFT = signal.SIGUSR1
+"""What the server sends a call's child whose client went away before its answer (`_client_left`)."""
+HELD_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, CLIENT_LEFT})
 
 
 def fork_child() -> int:
@@ -114,9 +118,18 @@ def _leave_parent(inherited: list[int]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(CLIENT_LEFT, _client_left)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)  # held since `fork_child`
     with contextlib.suppress(OSError):
         os.setsid()
+
+
+def _client_left(_signum: int, _frame: object) -> None:
+    """The client went away mid-call (killed outright: it forwards the signals it can catch): the
+    call ends as by SIGTERM, which the same call in its own process would not have lived to see, so
+    what it says on ending goes nowhere rather than to the output of a process that is gone."""
+    _release_client_stdio()
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
@@ -148,7 +161,7 @@ def _answer(conn: socket.socket, request: dict[str, Any], fds: list[int], expect
     # the server stops a call whose client left, and this one's leaves on its answer: what is left
     # here (the held work, the workers' reaping) is not cut short. Blocked, not ignored: the held
     # end of the event loop puts back the handler its SIGTERM handling replaced
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, CLIENT_LEFT})
     with contextlib.suppress(OSError):  # a client killed (kill -9) is past hearing its exit code
         send_line(conn, {"exit": code})
     _started = False  # nothing more is said to the client
