@@ -642,3 +642,53 @@ def test_a_served_search_remembers_what_it_could_not_read(
     second = unreachable()
     assert [item["remembered_at"] is not None for item in (*first, *second)] == [False, True]
     assert simweb.served("/remember/dead") == 1
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (`T`: stopped) from /proc."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def _until_stopped(pid: int, stopped: bool = True) -> None:
+    deadline = time.monotonic() + 15
+    while (_state(pid) == "T") != stopped:
+        assert time.monotonic() < deadline, f"process {pid} never {'stopped' if stopped else 'went on'}"
+        time.sleep(0.02)
+
+
+def test_ctrl_z_on_the_client_stops_its_call(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    """SIGTSTP (Ctrl-Z) stops the call with its client and SIGCONT (fg, bg) goes on with it, as the
+    call in its own process; the child, in its own session, ran on and wrote to the terminal of a
+    stopped job."""
+    said = tmp_path / "said.txt"
+    released = threading.Event()
+    simweb.add("/serve/stopped", stream=lambda handler, web: _held(handler, released))
+    try:
+        with said.open("wb") as output:
+            proc = _slow_call(server, simweb, output, "/serve/stopped")
+        child = int(Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()[0])
+        proc.send_signal(signal.SIGTSTP)
+        _until_stopped(proc.pid)
+        _until_stopped(child)
+        proc.send_signal(signal.SIGCONT)
+        _until_stopped(child, stopped=False)
+    finally:
+        released.set()
+    assert proc.wait(timeout=30) == 0
+    assert b"# Warm" in said.read_bytes()
+
+
+def test_a_stopped_call_whose_client_is_killed_ends(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
+    """Ctrl-Z, then the stopped job killed: the call's child, stopped with its client, ends too (as
+    the same call in its own process dies), rather than stay stopped for good."""
+    released = threading.Event()
+    simweb.add("/serve/stopped-killed", stream=lambda handler, web: _held(handler, released))
+    try:
+        with (tmp_path / "said.txt").open("wb") as output:
+            proc = _slow_call(server, simweb, output, "/serve/stopped-killed")
+        child = int(Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()[0])
+        proc.send_signal(signal.SIGTSTP)
+        _until_stopped(child)
+        _child_ends_with_its_client(server, proc)
+    finally:
+        released.set()

@@ -6,8 +6,9 @@ off when the setting `serve` (env `WEBFERRET_SERVE`, else the TOML file) is not 
 folder belongs to this user and no one else may enter it, the server runs as this user, and it runs
 the same installed webferret (`fingerprint()`). Then the server's forked child gets this process's
 argv, environment, cwd, umask and its stdin/stdout/stderr, runs the call, and reports the exit code;
-this process forwards Ctrl-C and SIGTERM to that child meanwhile. Anything else returns None before
-the call started, and the caller runs it in-process as if no server existed. With `serve = start`,
+this process forwards Ctrl-C and SIGTERM to that child meanwhile (and stops it with itself on
+Ctrl-Z). Anything else returns None before the call started, and the caller runs it in-process as if
+no server existed. With `serve = start`,
 a call that finds no server also starts one in the background (`spawn_server`, as `webferret serve
 --detach` does) for the calls after it.
 
@@ -345,9 +346,9 @@ def _request(argv: list[str]) -> dict[str, Any]:
 
 
 def _relay(reader: LineReader, pid: int) -> int:
-    """Forward Ctrl-C/SIGTERM/SIGHUP to the child until its exit code arrives: those this process
-    does not ignore (`nohup`, a script's background job ignoring Ctrl-C), as the call in-process
-    would not end by one it ignores."""
+    """Forward Ctrl-C/SIGTERM/SIGHUP to the child until its exit code arrives, and stop and continue
+    it with this process (Ctrl-Z): those signals this process does not ignore (`nohup`, a script's
+    background job ignoring Ctrl-C), as the call in-process would not end by one it ignores."""
 
     forwarded: set[int] = set()
 
@@ -358,9 +359,21 @@ def _relay(reader: LineReader, pid: int) -> int:
         except OSError:
             pass
 
+    def suspend(_signum: int, _frame: object) -> None:
+        """Ctrl-Z (SIGTSTP): the call stops with this process, and goes on when it does, as the same
+        call in its own process would; the child, in a session of its own, gets no SIGTSTP from the
+        terminal (nor would heed one: its group is orphaned), so it is stopped, its workers with it."""
+        signal_call(pid, _signal.SIGSTOP)
+        _signal.signal(_signal.SIGTSTP, _signal.SIG_DFL)
+        os.kill(os.getpid(), _signal.SIGTSTP)  # stops here until SIGCONT
+        _signal.signal(_signal.SIGTSTP, suspend)
+        signal_call(pid, _signal.SIGCONT)
+
     for signum in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP):
         if _signal.getsignal(signum) != _signal.SIG_IGN:
             _signal.signal(signum, forward)
+    if _signal.getsignal(_signal.SIGTSTP) != _signal.SIG_IGN:
+        _signal.signal(_signal.SIGTSTP, suspend)
     while True:
         try:
             message = reader.message()
@@ -378,6 +391,17 @@ def _relay(reader: LineReader, pid: int) -> int:
                 name = _signal_name(ended_by)
                 sys.stderr.write(f"webferret: error: internal: the call's process was ended by {name}\n")
             return int(message["exit"])
+
+
+def signal_call(pid: int, signum: int) -> None:
+    """Send `signum` to the call's child and the processes it started (its group, as its session's
+    leader), or to the child alone if it leads none."""
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signum)
+            return
+        except OSError:
+            pass
 
 
 def _signal_name(number: int) -> str:

@@ -29,7 +29,7 @@ from types import FrameType
 from webferret.blas import single_threaded
 from webferret.cli.served import CLIENT_LEFT, fork_child
 from webferret.cli.warm import freeze_heap, import_call_modules
-from webferret.handoff import fingerprint, peer_uid, ping, socket_folder_problem
+from webferret.handoff import fingerprint, peer_uid, ping, signal_call, socket_folder_problem
 
 CHECK_SECONDS = 5.0  # how often an idle server looks whether its socket path is still its own
 
@@ -181,11 +181,13 @@ class Server:
             return True
 
     def _caller_left(self, fd: int) -> None:
-        """A client closed its end (it ended, even by SIGKILL): its call's child ends too."""
+        """A client closed its end (it ended, even by SIGKILL): its call's child ends too, and goes on
+        to end if it was stopped with its client (Ctrl-Z, then the stopped job killed)."""
         pid = self.callers.pop(fd)
         self.poller.unregister(fd)
         with contextlib.suppress(OSError):
             os.kill(pid, CLIENT_LEFT)
+        signal_call(pid, signal.SIGCONT)
 
     def _wait(self) -> float | None:
         """Seconds to wait for an event: until the idle timeout, and at most `CHECK_SECONDS` (to see
