@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 from serve_programs import STALE_SERVER
@@ -197,7 +199,7 @@ def test_bad_setting_falls_back_to_in_process(server: Served, tmp_path: Path) ->
 
 
 def _slow_call(
-    server: Served, simweb: SimWeb, output: int = subprocess.PIPE, path: str = ""
+    server: Served, simweb: SimWeb, output: int | IO[bytes] = subprocess.PIPE, path: str = ""
 ) -> subprocess.Popen[bytes]:
     """A handed-off fetch of the 3-second page (or of the test's own route at `path`), returned once
     its request reached the web (its own path: a late request of an earlier test may ask for /slow)."""
@@ -217,41 +219,35 @@ def _slow_call(
 
 
 def test_sigint_on_the_client_ends_the_child(server: Served, simweb: SimWeb) -> None:
-    proc = _slow_call(server, simweb)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
+    with _held_call(server, simweb, "/serve/sigint") as proc:  # (a page that answered in 3 s could be
+        proc.send_signal(signal.SIGINT)  # read before a loaded machine forwarded the signal: exit 0)
+        _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     assert b"interrupted" in err and b"Traceback" not in err
 
 
 def test_a_child_killed_by_a_signal_is_reported(server: Served, simweb: SimWeb) -> None:
-    proc = _slow_call(server, simweb)
-    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
-    assert len(children) == 1
-    os.kill(int(children[0]), signal.SIGKILL)
-    _, err = proc.communicate(timeout=20)
+    with _held_call(server, simweb, "/serve/child-killed") as proc:
+        children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+        assert len(children) == 1
+        os.kill(int(children[0]), signal.SIGKILL)
+        _, err = proc.communicate(timeout=20)
     assert proc.returncode == 128 + signal.SIGKILL
     assert err.decode().strip() == "webferret: error: internal: the call's process was ended by SIGKILL"
 
 
 def test_sigterm_on_the_client_ends_it_as_without_a_server(server: Served, simweb: SimWeb) -> None:
-    proc = _slow_call(server, simweb)
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=20)
+    with _held_call(server, simweb, "/serve/sigterm") as proc:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
     assert proc.returncode == 128 + signal.SIGTERM, err  # as its own process ends: 143, what it had done said
     assert b"interrupted" in err and b"internal" not in err and b"Traceback" not in err
 
 
 def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
     said = tmp_path / "said.txt"  # a file, as `> out 2> err`: no pipe the call's child would hold open
-    released = threading.Event()  # the page answers only when the test ends: only the kill ends the call
-    simweb.add("/serve/held", stream=lambda handler, web: _held(handler, released))
-    try:
-        with said.open("wb") as output:
-            proc = _slow_call(server, simweb, output, "/serve/held")
+    with said.open("wb") as output, _held_call(server, simweb, "/serve/held", output) as proc:
         _child_ends_with_its_client(server, proc)
-    finally:
-        released.set()
     # as the same call in its own process, killed outright: it writes nothing more. Not the exit code
     # it could not send (an internal error), nor the "interrupted" line of the call the server ended
     assert said.read_bytes() == b""
@@ -260,6 +256,20 @@ def test_a_killed_client_ends_its_call(server: Served, simweb: SimWeb, tmp_path:
 def _held(handler: Handler, released: threading.Event) -> None:
     released.wait(60)
     handler.reply(200, PAGE.encode())
+
+
+@contextlib.contextmanager
+def _held_call(
+    server: Served, simweb: SimWeb, path: str, output: int | IO[bytes] = subprocess.PIPE
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A handed-off fetch of a page held at `path` (the test's own) until the block ends: only what
+    the test does ends the call before that, however slow the machine."""
+    released = threading.Event()
+    simweb.add(path, stream=lambda handler, web: _held(handler, released))
+    try:
+        yield _slow_call(server, simweb, output, path)
+    finally:
+        released.set()
 
 
 def _child_ends_with_its_client(server: Served, proc: subprocess.Popen[bytes]) -> None:
@@ -661,19 +671,13 @@ def test_ctrl_z_on_the_client_stops_its_call(server: Served, simweb: SimWeb, tmp
     call in its own process; the child, in its own session, ran on and wrote to the terminal of a
     stopped job."""
     said = tmp_path / "said.txt"
-    released = threading.Event()
-    simweb.add("/serve/stopped", stream=lambda handler, web: _held(handler, released))
-    try:
-        with said.open("wb") as output:
-            proc = _slow_call(server, simweb, output, "/serve/stopped")
+    with said.open("wb") as output, _held_call(server, simweb, "/serve/stopped", output) as proc:
         child = int(Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()[0])
         proc.send_signal(signal.SIGTSTP)
         _until_stopped(proc.pid)
         _until_stopped(child)
         proc.send_signal(signal.SIGCONT)
         _until_stopped(child, stopped=False)
-    finally:
-        released.set()
     assert proc.wait(timeout=30) == 0
     assert b"# Warm" in said.read_bytes()
 
@@ -681,14 +685,11 @@ def test_ctrl_z_on_the_client_stops_its_call(server: Served, simweb: SimWeb, tmp
 def test_a_stopped_call_whose_client_is_killed_ends(server: Served, simweb: SimWeb, tmp_path: Path) -> None:
     """Ctrl-Z, then the stopped job killed: the call's child, stopped with its client, ends too (as
     the same call in its own process dies), rather than stay stopped for good."""
-    released = threading.Event()
-    simweb.add("/serve/stopped-killed", stream=lambda handler, web: _held(handler, released))
-    try:
-        with (tmp_path / "said.txt").open("wb") as output:
-            proc = _slow_call(server, simweb, output, "/serve/stopped-killed")
+    with (
+        (tmp_path / "said.txt").open("wb") as output,
+        _held_call(server, simweb, "/serve/stopped-killed", output) as proc,
+    ):
         child = int(Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()[0])
         proc.send_signal(signal.SIGTSTP)
         _until_stopped(child)
         _child_ends_with_its_client(server, proc)
-    finally:
-        released.set()
