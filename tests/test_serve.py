@@ -198,26 +198,6 @@ def test_bad_setting_falls_back_to_in_process(server: Served, tmp_path: Path) ->
     assert answered == "None"
 
 
-def _slow_call(
-    server: Served, simweb: SimWeb, output: int | IO[bytes] = subprocess.PIPE, path: str = ""
-) -> subprocess.Popen[bytes]:
-    """A handed-off fetch of the 3-second page (or of the test's own route at `path`), returned once
-    its request reached the web (its own path: a late request of an earlier test may ask for /slow)."""
-    path = path or "/serve/slow"
-    url = simweb.url(path) if path in simweb.routes else simweb.own(path, "/slow")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "webferret", "fetch", url, *ALLOW],
-        env=_env(WEBFERRET_SERVE=server.path),
-        stdout=output,
-        stderr=output,
-    )
-    deadline = time.monotonic() + 20
-    while not simweb.served(path):
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.02)
-    return proc
-
-
 def test_sigint_on_the_client_ends_the_child(server: Served, simweb: SimWeb) -> None:
     with _held_call(server, simweb, "/serve/sigint") as proc:  # (a page that answered in 3 s could be
         proc.send_signal(signal.SIGINT)  # read before a loaded machine forwarded the signal: exit 0)
@@ -267,7 +247,17 @@ def _held_call(
     released = threading.Event()
     simweb.add(path, stream=lambda handler, web: _held(handler, released))
     try:
-        yield _slow_call(server, simweb, output, path)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "webferret", "fetch", simweb.url(path), *ALLOW],
+            env=_env(WEBFERRET_SERVE=server.path),
+            stdout=output,
+            stderr=output,
+        )
+        deadline = time.monotonic() + 20
+        while not simweb.served(path):  # its request reached the web: the call runs
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.02)
+        yield proc
     finally:
         released.set()
 
@@ -547,9 +537,9 @@ def _spare(server: int) -> tuple[str, list[str]]:
 
 def test_the_next_call_runs_in_a_child_forked_ahead(server: Served, simweb: SimWeb) -> None:
     spare, workers = _spare(server.proc.pid)  # no call runs: the spare waits, its workers forked too
-    proc = _slow_call(server, simweb, subprocess.DEVNULL)
-    assert _children(server.proc.pid) == [spare]  # the call runs there; no other child meanwhile
-    assert _children(int(spare)) == workers  # with the workers forked ahead
+    with _held_call(server, simweb, "/serve/spare", subprocess.DEVNULL) as proc:  # runs till the block ends
+        assert _children(server.proc.pid) == [spare]  # the call runs there; no other child meanwhile
+        assert _children(int(spare)) == workers  # with the workers forked ahead
     proc.wait(timeout=30)
     after, _ = _spare(server.proc.pid)
     assert after != spare
