@@ -344,13 +344,32 @@ def _title(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str 
 
 
 def _time_date(tree: html.HtmlElement) -> str | None:
+    """The date of a `<time datetime>` marked as the publication's, else of the first one that is not a
+    comment's or a sidebar's (the date a reader left a comment, or a recent post's, is not the page's)."""
     times = [t for t in tree.iter("time") if t.get("datetime")]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
-    for node in marked or times[:1]:
+    for node in marked or [t for t in times if not _aside(t)][:1]:
         date = iso_date(node.get("datetime"))
         if date:
             return date
     return None
+
+
+def _aside(node: html.HtmlElement) -> bool:
+    """Whether an element stands in a comment or a reply (its class, id or role names one, or it is in
+    a `Comment` or `Answer` item, `_reply`), an `<aside>` or a `<nav>`: beside the page's own content."""
+    if _reply(node) is not None:
+        return True
+    for ancestor in node.iterancestors():
+        if ancestor.tag in ("aside", "nav"):
+            return True
+        names = f"{ancestor.get('class', '')} {ancestor.get('id', '')} {ancestor.get('role', '')}".lower()
+        if ancestor.tag not in ("html", "body") and any(name in names for name in _COMMENT_NAMES):
+            return True
+    return False
+
+
+_COMMENT_NAMES = ("comment", "reply", "replies", "disqus", "respond")
 
 
 _AUTHOR_KEYS = (

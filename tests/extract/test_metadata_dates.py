@@ -1,0 +1,32 @@
+"""A page's dates are its own: never a comment's, a reply's or a sidebar's."""
+
+from __future__ import annotations
+
+from webferret.extract.htmlpage import parse_html
+from webferret.extract.metadata import extract_metadata
+
+URL = "https://example.com/blog/a-post"
+
+
+def _published(body: str) -> str | None:
+    return extract_metadata(parse_html(f"<html><head></head><body>{body}</body></html>", URL), URL).published
+
+
+def test_a_comment_s_time_is_not_the_page_s_date() -> None:
+    comment = '<div class="comment"><time datetime="2021-03-04T10:00">March 4</time><p>Nice post!</p></div>'
+    assert _published(f"<article><h1>A post</h1><p>Text.</p></article>{comment}") is None
+    reply = (
+        '<article itemscope itemtype="https://schema.org/Article"><p>Text.</p>'
+        '<div itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+        '<time datetime="2021-03-04">March 4</time></div></article>'
+    )
+    assert _published(reply) is None
+
+
+def test_a_sidebar_s_time_is_passed_over_for_the_article_s() -> None:
+    sidebar = '<aside><a href="/old">Old post</a> <time datetime="2019-01-02">Jan 2</time></aside>'
+    article = '<article><time datetime="2024-05-06">May 6</time><p>Text.</p></article>'
+    assert _published(sidebar + article) == "2024-05-06"
+    assert _published(article + '<section id="comments"><time datetime="2024-06-01">x</time></section>') == (
+        "2024-05-06"
+    )
