@@ -30,3 +30,19 @@ def test_a_sidebar_s_time_is_passed_over_for_the_article_s() -> None:
     assert _published(article + '<section id="comments"><time datetime="2024-06-01">x</time></section>') == (
         "2024-05-06"
     )
+
+
+def test_a_comment_s_microdata_date_is_not_the_page_s() -> None:
+    for date in (
+        '<meta itemprop="datePublished" content="2022-09-09">',
+        '<time itemprop="dateCreated" datetime="2022-09-09">x</time>',
+    ):
+        page = (
+            '<article itemscope itemtype="https://schema.org/BlogPosting"><h1 itemprop="headline">A post</h1>'
+            '<div itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+            f'<span itemprop="author">Zed</span>{date}<p itemprop="text">Great</p></div></article>'
+        )
+        assert _published(page) is None
+    dated = '<meta itemprop="datePublished" content="2020-01-02">'
+    page = page.replace('<h1 itemprop="headline">', f'{dated}<h1 itemprop="headline">')
+    assert _published(page) == "2020-01-02"

@@ -139,7 +139,8 @@ def iso_date(value: Any) -> str | None:
 
 
 def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
-    """`<meta>` values keyed by lower-cased name/property/itemprop/http-equiv (first one wins)."""
+    """`<meta>` values keyed by lower-cased name/property/itemprop/http-equiv (first one wins). A
+    microdata property of a comment or an answer (`_reply`) is that reply's, not the page's."""
     found: dict[str, str] = {}
     for meta in tree.iter("meta"):
         content = meta.get("content")
@@ -147,12 +148,18 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
             continue
         for attr in ("property", "name", "itemprop", "http-equiv"):
             key = (meta.get(attr) or "").strip().lower()
-            if key and key not in found and content.strip():
+            if key and key not in found and content.strip() and (attr != "itemprop" or _reply(meta) is None):
                 found[key] = content.strip()
     for node in _MICRODATA(tree):  # `<span itemprop="datePublished" content="2019-09-09">`
         key = node.get("itemprop", "").strip().lower()
         value = (node.get("content") or node.get("datetime") or "").strip()
-        if key in _MICRODATA_DATES and key not in found and value and node.tag != "meta":
+        if (
+            key in _MICRODATA_DATES
+            and key not in found
+            and value
+            and node.tag != "meta"
+            and _reply(node) is None
+        ):
             found[key] = value
     return found
 
