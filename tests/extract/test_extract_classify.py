@@ -232,3 +232,29 @@ def test_a_few_words_make_a_thin_page_whatever_their_title() -> None:
     assert thin.quality is not None and thin.quality < 0.1
     fuller = page(f"<main>{PROSE[:700]}</p></main>")
     assert fuller.quality is not None and fuller.quality > thin.quality + 0.3
+
+
+def test_a_short_page_about_a_not_found_error_is_no_soft_404() -> None:
+    """A question or a fix whose topic is an error saying "not found" (a shell's, a server's) is a
+    page, not a page missing; a page saying it is missing still is one."""
+    question = (
+        "<main><p>I installed node and opened a new terminal. Running npm gives the error below.</p>"
+        "<pre><code>$ npm -v\nzsh: command not found: npm</code></pre>"
+        "<p>I added /usr/local/bin to my PATH in .zshrc but nothing changed. Any ideas?</p></main>"
+    )
+    fix = (
+        "<main><p>When nginx answers 404 Not Found for files that exist, check the root directive.</p></main>"
+    )
+    topics = [
+        titled("zsh: command not found: npm after installing node", question),
+        titled('Fix "404 Not Found" errors in nginx', fix),
+    ]
+    assert [extracted.extra.get("quality_veto") for extracted in topics] == [None, None]
+    gone = [
+        titled(
+            "404 - File or directory not found.", "<p>The resource you are looking for has been removed.</p>"
+        ),
+        titled("Acme", "<h1>Error 404 (Not Found)!!1</h1><p>That’s all we know.</p>"),
+        titled("Acme", "<p>The requested URL /x was not found on this server.</p>"),
+    ]
+    assert [extracted.extra.get("quality_veto") for extracted in gone] == ["soft_404"] * 3

@@ -66,6 +66,30 @@ LOGIN_WALL = re.compile(
 ASKED_TO_LOG_IN = re.compile(r"\bplease (log|sign) in\b", re.I)
 """A wall on a page of fewer than `FORM_ONLY_WORDS` words; on a longer one a how-to's step ("Please log in
 to the dashboard and open Settings")."""
+_SAYINGS = re.compile(r"[.!?\n|–—·»]+|\s[-:]\s")
+_NAMES_THE_PAGE = re.compile(r"\b(page|url|address|link)s?\b", re.I)
+# what a not-found saying may hold besides its phrase: "Error 404 (Not Found)", "File or directory not found"
+_FILLER = re.compile(
+    r"\b(error|erreur|fehler|oops|whoops|sorry|hmm|uh|oh|http|status|code|file|directory|or|object)\b"
+    r"|[\W\d_]+",
+    re.I,
+)
+
+
+def says_not_found(text: str) -> bool:
+    """Whether a title or a text says the page was not found: one of its sentences (or of a title's
+    parts) has a `SOFT_404` phrase and names the page ("The page you requested could not be found"),
+    or is that phrase alone ("404 Not Found", "Error: not found"). A phrase in a sentence about
+    something else ("zsh: command not found: npm", "Fix 404 Not Found errors in nginx") is a page's
+    topic, not the page missing."""
+    for saying in _SAYINGS.split(text):
+        if SOFT_404.search(saying) and (
+            _NAMES_THE_PAGE.search(saying) or not _FILLER.sub("", SOFT_404.sub("", saying))
+        ):
+            return True
+    return False
+
+
 SOFT_404_WORDS = 300
 """A title that says 404 or "not found" makes a soft 404 only of a page with fewer words than this:
 "Understanding the HTTP 404 status code" is an article about it."""
@@ -176,9 +200,9 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
     # was not found declares none
     if not any(kind in ARTICLE_TYPES for kind in signals.ld_types):
         title = signals.title or ""
-        if signals.words < SOFT_404_WORDS and SOFT_404.search(title):
+        if signals.words < SOFT_404_WORDS and says_not_found(title):
             return "soft_404"
-        if signals.words < 150 and SOFT_404.search(f"{title} {text[:300]}"):
+        if signals.words < 150 and says_not_found(f"{title}\n{text[:300]}"):
             return "soft_404"
     if signals.words < 200:
         if LOGIN_WALL.search(text):
