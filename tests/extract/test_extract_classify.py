@@ -258,3 +258,17 @@ def test_a_short_page_about_a_not_found_error_is_no_soft_404() -> None:
         titled("Acme", "<p>The requested URL /x was not found on this server.</p>"),
     ]
     assert [extracted.extra.get("quality_veto") for extracted in gone] == ["soft_404"] * 3
+
+
+def test_a_soft_404_in_another_language_is_vetoed() -> None:
+    sayings = [
+        ("Seite nicht gefunden", "<h1>Seite nicht gefunden</h1><p>Zur Startseite.</p>"),
+        ("Acme", "<h1>Oups</h1><p>La page que vous cherchez est introuvable.</p>"),
+        ("Página no encontrada | Acme", "<p>Vuelve al inicio.</p>"),
+        ("Страница не найдена", "<p>Вернуться на главную.</p>"),
+    ]
+    assert [titled(title, body).extra.get("quality_veto") for title, body in sayings] == ["soft_404"] * 4
+    topic = titled(
+        "Befehl nicht gefunden: npm", "<main><p>Nach der Installation fehlt npm im PATH.</p></main>"
+    )
+    assert topic.extra.get("quality_veto") is None

@@ -57,7 +57,10 @@ SOFT_404 = re.compile(
     r"\b(404|page not found|not found|page (does not|doesn[’']t) exist|no longer available"
     r"|(could|can) ?not be found"
     r"|(can[’']t|cannot|could not|couldn[’']t|unable to) find (that|this|the|your) page"
-    r"|(this|that|the) page (is not|isn[’']t|is no longer) available)\b",
+    r"|(this|that|the) page (is not|isn[’']t|is no longer) available"
+    # other languages: German, French, Spanish, Italian, Portuguese, Dutch, Polish, Russian, Japanese, Chinese
+    r"|nicht gefunden|introuvable|page non trouvée|no encontrada|non trovata|não encontrada|niet gevonden"
+    r"|nie znaleziono|не найдена|ページが見つかりません|页面不存在|找不到页面|頁面不存在)\b",
     re.I,
 )
 LOGIN_WALL = re.compile(
@@ -67,10 +70,10 @@ ASKED_TO_LOG_IN = re.compile(r"\bplease (log|sign) in\b", re.I)
 """A wall on a page of fewer than `FORM_ONLY_WORDS` words; on a longer one a how-to's step ("Please log in
 to the dashboard and open Settings")."""
 _SAYINGS = re.compile(r"[.!?\n|–—·»]+|\s[-:]\s")
-_NAMES_THE_PAGE = re.compile(r"\b(page|url|address|link)s?\b", re.I)
+_NAMES_THE_PAGE = re.compile(r"\b(page|url|address|link|seite|página|pagina|strona|страница)s?\b", re.I)
 # what a not-found saying may hold besides its phrase: "Error 404 (Not Found)", "File or directory not found"
 _FILLER = re.compile(
-    r"\b(error|erreur|fehler|oops|whoops|sorry|hmm|uh|oh|http|status|code|file|directory|or|object)\b"
+    r"\b(error|erreur|fehler|fout|errore|erro|błąd|ошибка|oops|whoops|sorry|hmm|uh|oh|http|status|code|file|directory|or|object)\b"
     r"|[\W\d_]+",
     re.I,
 )
