@@ -272,3 +272,9 @@ def test_a_soft_404_in_another_language_is_vetoed() -> None:
         "Befehl nicht gefunden: npm", "<main><p>Nach der Installation fehlt npm im PATH.</p></main>"
     )
     assert topic.extra.get("quality_veto") is None
+
+
+def test_a_type_written_as_its_iri_is_that_type() -> None:
+    """JSON-LD may write a type as its full IRI or with the `schema:` prefix: it is the same type."""
+    for kind in ("http://schema.org/Product", "https://schema.org/Product", "schema:Product"):
+        assert page(f"<article>{PROSE}</article>", head=ld(kind)).page_type == "product"

@@ -220,8 +220,13 @@ def ld_nodes(blocks: list[Any]) -> list[dict[str, Any]]:
 
 
 def ld_types(node: dict[str, Any]) -> list[str]:
+    """A node's schema.org types by their short names: `NewsArticle` also for a type written as its
+    IRI (`http://schema.org/NewsArticle`) or with a prefix (`schema:NewsArticle`)."""
     kind = node.get("@type")
-    return [str(k) for k in kind] if isinstance(kind, list) else [str(kind)]
+    return [_SCHEMA_IRI.sub("", str(k)) for k in (kind if isinstance(kind, list) else [kind])]
+
+
+_SCHEMA_IRI = re.compile(r"^(?:https?://(?:www\.)?schema\.org/|schema:)", re.I)
 
 
 def names(value: Any) -> list[str]:
