@@ -1,6 +1,8 @@
-"""A page's dates are its own: never a comment's, a reply's or a sidebar's."""
+"""A page's dates and author are its own: never a comment's, a reply's, a review's or a sidebar's."""
 
 from __future__ import annotations
+
+import json
 
 from webferret.extract.htmlpage import parse_html
 from webferret.extract.metadata import extract_metadata
@@ -46,3 +48,19 @@ def test_a_comment_s_microdata_date_is_not_the_page_s() -> None:
     dated = '<meta itemprop="datePublished" content="2020-01-02">'
     page = page.replace('<h1 itemprop="headline">', f'{dated}<h1 itemprop="headline">')
     assert _published(page) == "2020-01-02"
+
+
+def test_a_product_s_review_is_not_the_page_s_author_nor_date() -> None:
+    review = {
+        "@type": "Review",
+        "datePublished": "2023-02-02",
+        "author": {"@type": "Person", "name": "Grumpy"},
+    }
+    graph = {"@context": "https://schema.org", "@graph": [{"@type": "Product", "name": "Widget"}, review]}
+    head = f'<script type="application/ld+json">{json.dumps(graph)}</script>'
+    url = "https://shop.example.com/products/widget"
+    meta = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>", url), url)
+    assert (meta.byline, meta.published) == (None, None)
+    alone = f'<script type="application/ld+json">{json.dumps(review)}</script>'  # a critic's review page
+    meta = extract_metadata(parse_html(f"<html><head>{alone}</head><body><p>x</p></body></html>", URL), URL)
+    assert (meta.byline, meta.published) == ("Grumpy", "2023-02-02")

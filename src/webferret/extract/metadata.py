@@ -262,7 +262,7 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
     entities = [n["mainEntity"] for n in nodes if isinstance(n.get("mainEntity"), dict)]
     nodes = nodes + [entity for entity in entities if "@type" in entity]
     main = next((n for n in nodes if any(t in ARTICLE_TYPES for t in ld_types(n))), None)
-    main = main or next((n for n in nodes if "datePublished" in n or "headline" in n), None)
+    main = main or next((n for n in _own_nodes(nodes) if "datePublished" in n or "headline" in n), None)
     if main is not None:
         ids = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
         meta.title = clean(main.get("headline")) or clean(main.get("name"))
@@ -276,6 +276,21 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
     site = next((n for n in nodes if "WebSite" in ld_types(n)), None)
     if site is not None and not meta.site_name:
         meta.site_name = clean(site.get("name"))
+
+
+_REPLY_TYPES = frozenset(("Review", "Comment", "Answer"))
+_REPLIED_TO = frozenset(
+    ("Product", "ProductGroup", "IndividualProduct", "Question", "DiscussionForumPosting")
+)
+
+
+def _own_nodes(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The nodes that can speak for the page itself: on a page of a product, a question or a thread,
+    not its reviews, answers or comments written as nodes of their own (a reviewer is not the author
+    of a shop's page, nor is a review's date the page's). A review alone is the page's (a critic's)."""
+    if not any(_REPLIED_TO.intersection(ld_types(n)) for n in nodes):
+        return nodes
+    return [n for n in nodes if not _REPLY_TYPES.intersection(ld_types(n))]
 
 
 def _referred(value: Any, ids: dict[str, dict[str, Any]]) -> Any:
