@@ -64,3 +64,16 @@ def test_a_product_s_review_is_not_the_page_s_author_nor_date() -> None:
     alone = f'<script type="application/ld+json">{json.dumps(review)}</script>'  # a critic's review page
     meta = extract_metadata(parse_html(f"<html><head>{alone}</head><body><p>x</p></body></html>", URL), URL)
     assert (meta.byline, meta.published) == ("Grumpy", "2023-02-02")
+
+
+def test_a_q_and_a_page_s_date_and_author_are_its_question_s() -> None:
+    answer = {"@type": "Answer", "dateCreated": "2021-02-02", "author": {"name": "Answerer"}}
+    question = {"@type": "Question", "name": "Why?", "dateCreated": "2021-01-01", "author": {"name": "Asker"}}
+    page = {
+        "@context": "https://schema.org",
+        "@type": "QAPage",
+        "mainEntity": question | {"acceptedAnswer": answer},
+    }
+    head = f'<script type="application/ld+json">{json.dumps(page)}</script>'
+    meta = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>", URL), URL)
+    assert (meta.byline, meta.published) == ("Asker", "2021-01-01")

@@ -262,7 +262,10 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
     entities = [n["mainEntity"] for n in nodes if isinstance(n.get("mainEntity"), dict)]
     nodes = nodes + [entity for entity in entities if "@type" in entity]
     main = next((n for n in nodes if any(t in ARTICLE_TYPES for t in ld_types(n))), None)
-    main = main or next((n for n in _own_nodes(nodes) if "datePublished" in n or "headline" in n), None)
+    own = _own_nodes(nodes)
+    # a Q&A page's question or a forum's first post, else any node with a date or a headline
+    main = main or next((n for n in own if _THREADS.intersection(ld_types(n))), None)
+    main = main or next((n for n in own if "datePublished" in n or "headline" in n), None)
     if main is not None:
         ids = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
         meta.title = clean(main.get("headline")) or clean(main.get("name"))
@@ -279,9 +282,9 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
 
 
 _REPLY_TYPES = frozenset(("Review", "Comment", "Answer"))
-_REPLIED_TO = frozenset(
-    ("Product", "ProductGroup", "IndividualProduct", "Question", "DiscussionForumPosting")
-)
+_PRODUCTS = frozenset(("Product", "ProductGroup", "IndividualProduct"))
+_THREADS = frozenset(("Question", "DiscussionForumPosting"))
+_REPLIED_TO = _PRODUCTS | _THREADS
 
 
 def _own_nodes(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
