@@ -215,3 +215,22 @@ def test_an_article_that_is_the_web_page_s_main_entity_gives_its_author_and_date
     }
     meta = _meta("<title>Nested</title>", ld=ld)
     assert (meta.byline, meta.published) == ("Jane Roe", "2024-05-06")
+
+
+def test_a_title_that_is_only_the_site_s_name_yields_to_the_page_s_own() -> None:
+    """og:title or `<title>` set to the site's name on every page: the page's headline is its title,
+    but on the home page, or when nothing else names the page, the site's name is."""
+    site = '<meta property="og:site_name" content="Example News">'
+    site += '<meta property="og:title" content="Example News">'
+
+    def title(head: str, body: str, url: str = "https://www.example.com/news/story") -> str | None:
+        return extract_metadata(
+            parse_html(f"<html><head>{head}</head><body>{body}</body></html>", url), url
+        ).title
+
+    assert title(f"<title>Real headline | Example News</title>{site}", "<p>x</p>") == "Real headline"
+    assert title(f"<title>Example News</title>{site}", "<h1>Real headline</h1><p>x</p>") == "Real headline"
+    assert title(f"<title>Example News</title>{site}", "<h1>Welcome</h1>", "https://www.example.com/") == (
+        "Example News"
+    )
+    assert title(f"<title>Example News</title>{site}", "<p>x</p>") == "Example News"

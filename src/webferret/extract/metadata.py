@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import unescape
@@ -355,12 +356,35 @@ def _reply(node: html.HtmlElement) -> str | None:
     return None
 
 
-def _title(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str | None:
-    title = clean(tags.get("og:title")) or clean(tags.get("twitter:title"))
+def _title(
+    tree: html.HtmlElement, tags: dict[str, str], marks: _Marked, url: str | None, headline: str | None
+) -> str | None:
+    """The page's title: og:title, else the marked headline, else `<title>` (or the `<h1>` it holds),
+    else JSON-LD's `headline`. A title that is only the site's name says nothing of a page other than
+    the home page: the next source is taken, and the site's name only when no other names the page."""
+    site = (
+        ""
+        if home_page(url)
+        else _squeezed(clean(tags.get("og:site_name")) or clean(tags.get("application-name")))
+    )
+    found = _page_title(tree, tags, marks, lambda text: bool(site) and _squeezed(text) == site) or headline
+    return found or clean(tags.get("og:title")) or clean(tags.get("twitter:title")) or _title_text(tree)
+
+
+def _title_text(tree: html.HtmlElement) -> str | None:
+    node = tree.find(".//title")
+    return clean(node.text_content()) if node is not None else None
+
+
+def _page_title(
+    tree: html.HtmlElement, tags: dict[str, str], marks: _Marked, site_only: Callable[[str], bool]
+) -> str | None:
+    own = [text for text in (clean(tags.get("og:title")), clean(tags.get("twitter:title"))) if text]
+    title = next((text for text in own if not site_only(text)), None)
     if title:
         return title
-    node = tree.find(".//title")
-    raw = clean(node.text_content()) if node is not None else None
+    raw = _title_text(tree)
+    raw = None if raw and site_only(raw) else raw
     marked = marks.headlines()
     if marked and clean(marked[0].text_content()):
         return clean(marked[0].text_content())
@@ -448,7 +472,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     meta = Metadata(jsonld=blocks, ld_types=[t for n in nodes for t in ld_types(n)])
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
-    meta.title = _title(tree, tags, marks) or meta.title
+    meta.title = _title(tree, tags, marks, url, meta.title)
     meta.byline = _without_by(meta.byline or _byline(tree, tags, marks))
     meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
     meta.published = (
