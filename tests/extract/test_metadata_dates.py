@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from webferret.extract.htmlpage import parse_html
-from webferret.extract.metadata import extract_metadata
+from webferret.extract.metadata import extract_metadata, latest_date
 
 URL = "https://example.com/blog/a-post"
 
@@ -77,3 +78,12 @@ def test_a_q_and_a_page_s_date_and_author_are_its_question_s() -> None:
     head = f'<script type="application/ld+json">{json.dumps(page)}</script>'
     meta = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>", URL), URL)
     assert (meta.byline, meta.published) == ("Asker", "2021-01-01")
+
+
+def test_the_latest_date_a_page_may_state_is_a_year_on_also_from_29_february() -> None:
+    """A date more than a year ahead is no page's; on 29 February that year ends on 1 March (there is
+    no 29 February next year: reading dates must not fail that day)."""
+    day = datetime(2028, 2, 29, 12, tzinfo=UTC)
+    assert latest_date(day) == datetime(2029, 3, 1, 12, tzinfo=UTC)
+    assert latest_date(datetime(2027, 12, 5, tzinfo=UTC)) == datetime(2028, 12, 5, tzinfo=UTC)
+    assert latest_date(datetime(2027, 3, 1, tzinfo=UTC)) == datetime(2028, 3, 1, tzinfo=UTC)

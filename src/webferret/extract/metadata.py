@@ -6,11 +6,12 @@ free text, so a copyright line can never become a publication date.
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from html import unescape
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -134,9 +135,14 @@ def iso_date(value: Any) -> str | None:
         date = datetime(year, month, day, tzinfo=UTC)
     except ValueError:
         return None
-    if year < 1990 or date > datetime.now(UTC).replace(year=datetime.now(UTC).year + 1):
+    if year < 1990 or date > latest_date(datetime.now(UTC)):
         return None
     return date.strftime("%Y-%m-%d")
+
+
+def latest_date(now: datetime) -> datetime:
+    """The latest date a page may state: a year from `now` (from 29 February, 1 March of next year)."""
+    return now + timedelta(days=366 if calendar.isleap(now.year + (now.month > 2)) else 365)
 
 
 def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
