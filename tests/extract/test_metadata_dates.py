@@ -87,3 +87,10 @@ def test_the_latest_date_a_page_may_state_is_a_year_on_also_from_29_february() -
     assert latest_date(day) == datetime(2029, 3, 1, 12, tzinfo=UTC)
     assert latest_date(datetime(2027, 12, 5, tzinfo=UTC)) == datetime(2028, 12, 5, tzinfo=UTC)
     assert latest_date(datetime(2027, 3, 1, tzinfo=UTC)) == datetime(2028, 3, 1, tzinfo=UTC)
+
+
+def test_a_reading_time_or_an_hour_before_the_date_is_passed_over() -> None:
+    byline = '<p><time datetime="PT5M">5 min read</time> · <time datetime="10:30">10:30</time></p>'
+    assert _published(f'<article>{byline}<time datetime="2024-05-03">May 3</time><p>Text.</p></article>') == (
+        "2024-05-03"
+    )

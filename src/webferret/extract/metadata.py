@@ -404,15 +404,22 @@ def _page_title(
 
 
 def _time_date(tree: html.HtmlElement) -> str | None:
-    """The date of a `<time datetime>` marked as the publication's, else of the first one that is not a
-    comment's or a sidebar's (the date a reader left a comment, or a recent post's, is not the page's)."""
+    """The date of a `<time datetime>` marked as the publication's, else of the first one stating a date
+    (not a duration such as "5 min read", nor an hour alone) that is not a comment's or a sidebar's (the
+    date a reader left a comment, or a recent post's, is not the page's)."""
     times = [t for t in tree.iter("time") if t.get("datetime")]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
-    for node in marked or [t for t in times if not _aside(t)][:1]:
-        date = iso_date(node.get("datetime"))
-        if date:
+    for node in marked:
+        if date := iso_date(node.get("datetime")):
             return date
-    return None
+    if marked:
+        return None
+    dated = ((t, iso_date(t.get("datetime"))) for t in times if _DATE_LIKE.search(t.get("datetime", "")))
+    return next((date for node, date in dated if not _aside(node)), None)
+
+
+# what a `datetime` attribute holds when it states a day: a year among digits or words, not "PT5M" or "10:30"
+_DATE_LIKE = re.compile(r"\d{4}")
 
 
 def _aside(node: html.HtmlElement) -> bool:
