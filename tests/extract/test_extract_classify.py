@@ -278,3 +278,14 @@ def test_a_type_written_as_its_iri_is_that_type() -> None:
     """JSON-LD may write a type as its full IRI or with the `schema:` prefix: it is the same type."""
     for kind in ("http://schema.org/Product", "https://schema.org/Product", "schema:Product"):
         assert page(f"<article>{PROSE}</article>", head=ld(kind)).page_type == "product"
+
+
+def test_a_cookie_wall_in_another_language_is_vetoed() -> None:
+    walls = [
+        "<h1>Bevor Sie zu Google weitergehen</h1><p>Wir verwenden Cookies und Daten.</p>"
+        "<button>Alle akzeptieren</button><button>Alle ablehnen</button>",
+        "<p>Nous utilisons des cookies pour mesurer l'audience.</p><button>Tout accepter</button>"
+        "<button>Tout refuser</button>",
+        "<p>Utilizamos cookies propias y de terceros.</p><button>Aceptar todo</button>",
+    ]
+    assert [page(body).extra.get("quality_veto") for body in walls] == ["cookie_wall"] * 3

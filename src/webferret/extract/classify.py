@@ -104,7 +104,14 @@ THIN_WORDS = 50
 COOKIE_WALL = re.compile(
     r"\b(we use cookies (and|to|for|on|so)|(this|our) (web)?site uses cookies|accept (all )?cookies"
     r"|cookie (settings|consent|policy)|consent to (the use of )?cookies|our \d* ?partners (use|store)"
-    r"|accept all\b[\s\S]{0,300}\breject all|before you continue)\b",
+    r"|accept all\b[\s\S]{0,300}\breject all|before you continue"
+    # German, French, Spanish, Italian, Dutch consent screens
+    r"|wir verwenden cookies|(diese|unsere) (web)?seite verwendet cookies|bevor sie zu google weitergehen"
+    r"|alle akzeptieren\b[\s\S]{0,300}\balle ablehnen|nous utilisons des cookies|ce site utilise des cookies"
+    r"|tout accepter\b[\s\S]{0,300}\btout refuser|utilizamos cookies|este sitio (web )?utiliza cookies"
+    r"|aceptar todo\b[\s\S]{0,300}\brechazar todo|utilizziamo (i )?cookie|questo sito utilizza (i )?cookie"
+    r"|accetta tutto\b[\s\S]{0,300}\brifiuta tutto|(wij|we) gebruiken cookies"
+    r"|alles accepteren\b[\s\S]{0,300}\balles weigeren)\b",
     re.I,
 )
 
