@@ -289,3 +289,12 @@ def test_a_cookie_wall_in_another_language_is_vetoed() -> None:
         "<p>Utilizamos cookies propias y de terceros.</p><button>Aceptar todo</button>",
     ]
     assert [page(body).extra.get("quality_veto") for body in walls] == ["cookie_wall"] * 3
+
+
+def test_a_login_wall_in_another_language_is_vetoed() -> None:
+    walls = [
+        "<h1>Nur für Abonnenten</h1><p>Melden Sie sich an, um weiterzulesen.</p>",
+        "<h1>Réservé aux abonnés</h1><p>Connectez-vous pour lire la suite de cet article.</p>",
+        "<h1>Contenido exclusivo</h1><p>Inicia sesión para continuar leyendo.</p>",
+    ]
+    assert [page(body).extra.get("quality_veto") for body in walls] == ["login_wall"] * 3

@@ -64,7 +64,12 @@ SOFT_404 = re.compile(
     re.I,
 )
 LOGIN_WALL = re.compile(
-    r"\b(sign in|log in|login) (to|or create an account to) (continue|view|read|see|access)\b", re.I
+    r"\b((sign in|log in|login) (to|or create an account to) (continue|view|read|see|access)"
+    # German, French, Spanish, Italian, Dutch
+    r"|(melden sie sich an|melde dich an),? um (weiterzulesen|fortzufahren|[^.]{0,40} zu (lesen|sehen))"
+    r"|connectez-vous pour (continuer|voir|lire|accéder)|inicia sesión para (continuar|ver|leer|acceder)"
+    r"|accedi per (continuare|vedere|leggere)|log in om (verder|door) te (gaan|lezen))\b",
+    re.I,
 )
 ASKED_TO_LOG_IN = re.compile(r"\bplease (log|sign) in\b", re.I)
 """A wall on a page of fewer than `FORM_ONLY_WORDS` words; on a longer one a how-to's step ("Please log in
