@@ -1,4 +1,4 @@
-"""A page's dates and author are its own: never a comment's, a reply's, a review's or a sidebar's."""
+"""A page's dates and author are its own: never a comment's, a reply's or a review's."""
 
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ def test_a_comment_s_time_is_not_the_page_s_date() -> None:
     assert _published(reply) is None
 
 
-def test_a_sidebar_s_time_is_passed_over_for_the_article_s() -> None:
-    sidebar = '<aside><a href="/old">Old post</a> <time datetime="2019-01-02">Jan 2</time></aside>'
-    article = '<article><time datetime="2024-05-06">May 6</time><p>Text.</p></article>'
-    assert _published(sidebar + article) == "2024-05-06"
-    assert _published(article + '<section id="comments"><time datetime="2024-06-01">x</time></section>') == (
-        "2024-05-06"
-    )
+def test_a_comment_section_s_time_is_passed_over_for_the_article_s() -> None:
+    """And an article's own date in an `<aside>` of its meta (as many blogs have it) is its date."""
+    meta = '<aside class="post-meta"><time datetime="2024-05-06">May 6</time></aside>'
+    article = f"<article>{meta}<p>Text.</p></article>"
+    comments = '<section id="comments"><time datetime="2024-06-01">x</time></section>'
+    assert _published(comments + article) == "2024-05-06"
+    assert _published(article + comments) == "2024-05-06"
 
 
 def test_a_comment_s_microdata_date_is_not_the_page_s() -> None:

@@ -405,8 +405,8 @@ def _page_title(
 
 def _time_date(tree: html.HtmlElement) -> str | None:
     """The date of a `<time datetime>` marked as the publication's, else of the first one stating a date
-    (not a duration such as "5 min read", nor an hour alone) that is not a comment's or a sidebar's (the
-    date a reader left a comment, or a recent post's, is not the page's)."""
+    (not a duration such as "5 min read", nor an hour alone) that is not a comment's (the date a reader
+    left a comment is not the page's)."""
     times = [t for t in tree.iter("time") if t.get("datetime")]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
     for node in marked:
@@ -423,20 +423,20 @@ _DATE_LIKE = re.compile(r"\d{4}")
 
 
 def _aside(node: html.HtmlElement) -> bool:
-    """Whether an element stands in a comment or a reply (its class, id or role names one, or it is in
-    a `Comment` or `Answer` item, `_reply`), an `<aside>` or a `<nav>`: beside the page's own content."""
+    """Whether an element stands in a comment (its class or id names a comment section, or it is in a
+    `Comment` or `Answer` item, `_reply`). An `<aside>` is not enough: many articles hold their own
+    date in one (`<article><aside class="post-meta"><time>`), and a forum's wrapper of its posts
+    and replies holds the thread's first post."""
     if _reply(node) is not None:
         return True
     for ancestor in node.iterancestors():
-        if ancestor.tag in ("aside", "nav"):
-            return True
-        names = f"{ancestor.get('class', '')} {ancestor.get('id', '')} {ancestor.get('role', '')}".lower()
+        names = f"{ancestor.get('class', '')} {ancestor.get('id', '')}".lower()
         if ancestor.tag not in ("html", "body") and any(name in names for name in _COMMENT_NAMES):
             return True
     return False
 
 
-_COMMENT_NAMES = ("comment", "reply", "replies", "disqus", "respond")
+_COMMENT_NAMES = ("comment", "disqus", "respond")
 
 
 _AUTHOR_KEYS = (
