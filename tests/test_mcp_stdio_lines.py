@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +83,18 @@ def _answers(home: Path, lines: list[str], count: int) -> list[dict[str, Any]]:
         text=True,
     )
     assert process.stdin is not None and process.stdout is not None
+    written: queue.Queue[str] = queue.Queue()  # each line the server writes, read as it comes
+    stdout = process.stdout
+    threading.Thread(target=lambda: [written.put(line) for line in stdout], daemon=True).start()
     answers: list[dict[str, Any]] = []
     try:
         process.stdin.write("\n".join(lines) + "\n")
         process.stdin.flush()
-        for _ in range(count):
-            assert select.select([process.stdout], [], [], 30)[0], f"no answer after {answers}"
-            answers.append(json.loads(process.stdout.readline()))
+        for _ in range(count):  # (not `select` on the pipe: two answers read in one chunk left the
+            try:  # second in the stream's buffer, where `select` does not look, and the test waited)
+                answers.append(json.loads(written.get(timeout=30)))
+            except queue.Empty:
+                raise AssertionError(f"no answer after {answers}") from None
     finally:
         process.kill()
         process.wait()
