@@ -5,21 +5,15 @@ event stream a call is answered on was ended at once)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import signal
 import socket
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from listening_port import listening_port
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
+from mcp_http import mcp_http
 
 ARTICLE = (
     "<!doctype html><html><head><title>Late ferrets</title></head><body><main><article>"
@@ -78,31 +72,16 @@ async def test_a_call_in_flight_is_answered_before_the_server_stops(
     tmp_path: Path, gated: tuple[str, _Gate]
 ) -> None:
     url, gate = gated
-    program = shutil.which("webferret", path=str(Path(sys.executable).parent))
-    command = [program or "webferret", "mcp", "--http", "127.0.0.1:0", "--allow-host", "127.0.0.1"]
-    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stderr is not None
-        port = listening_port(process.stderr)
-        async with (
-            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            await session.list_tools()  # (the client checks an answer against them: asked now, not after)
-            call = asyncio.create_task(session.call_tool("web_fetch", {"urls": [url]}))
-            assert await asyncio.to_thread(gate.asked.wait, 60)
-            process.send_signal(signal.SIGTERM)
-            while _listening(port):  # it stops taking calls at once
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(1)  # past sse-starlette's drain (it polls every 0.5 s), which cut the call
-            gate.release.set()
-            answer = await call
-        assert process.wait(timeout=60) is not None
-    finally:
-        process.kill()
-        _, err = process.communicate(timeout=30)
-    assert not answer.is_error, err
+    async with mcp_http(tmp_path, "--allow-host", "127.0.0.1") as served:
+        await served.session.list_tools()  # (the client checks an answer against them: asked now, not after)
+        call = asyncio.create_task(served.session.call_tool("web_fetch", {"urls": [url]}))
+        assert await asyncio.to_thread(gate.asked.wait, 60)
+        served.process.send_signal(signal.SIGTERM)
+        while _listening(served.port):  # it stops taking calls at once
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1)  # past sse-starlette's drain (it polls every 0.5 s), which cut the call
+        gate.release.set()
+        answer = await call
+        assert await asyncio.to_thread(served.process.wait, 60) is not None
+    assert not answer.is_error, served.stderr
     assert answer.structured_content["pages"][0]["title"] == "Late ferrets"

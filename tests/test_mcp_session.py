@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp_http import mcp_http
 
 from webferret.ferret import Ferret
 
@@ -637,30 +638,11 @@ async def test_the_next_passages_of_one_sites_search_stay_on_that_site(site: str
 
 
 async def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
-    import subprocess
-
-    from listening_port import listening_port
-    from mcp.client.streamable_http import streamable_http_client
-
-    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
-    command = [_webferret(), "mcp", "--http", "127.0.0.1:0"]  # any free port: the line it writes names it
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stderr is not None
-        port = listening_port(process.stderr)
-        async with (
-            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            tools = await session.list_tools()
-            bad = await session.call_tool("web_open", {"handle": ""})
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
-    served = {tool.name for tool in tools.tools}
-    assert served == {"web_search", "web_fetch", "web_open", "web_crawl", "web_map"}
+    async with mcp_http(tmp_path) as served:
+        tools = await served.session.list_tools()
+        bad = await served.session.call_tool("web_open", {"handle": ""})
+    served_tools = {tool.name for tool in tools.tools}
+    assert served_tools == {"web_search", "web_fetch", "web_open", "web_crawl", "web_map"}
     assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_argument"
 
 
