@@ -485,6 +485,26 @@ async def test_a_stored_page_robots_txt_disallows_is_not_searched_by_its_handle(
     assert "Secret" not in _text(found)
 
 
+async def test_a_stored_page_robots_txt_disallows_is_not_searched_or_listed_among_all(
+    site: str, tmp_path: Path
+) -> None:
+    """A search of every stored page answered the disallowed page's passages, and the listing named
+    it, though opening it is refused."""
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as cli:
+        secret = await cli.fetch(f"{site}/private/secret")
+        shown = await cli.fetch(f"{site}/ferrets/short")
+    assert secret.ok and shown.ok
+    async with mcp_session(site, tmp_path) as session:
+        searched = await session.call_tool("web_open", {"search": "ferrets"})
+        listed = await session.call_tool("web_open", {})
+    assert {p["handle"] for p in searched.structured_content["passages"]} == {shown.handle}
+    assert [page["handle"] for page in listed.structured_content["pages"]] == [shown.handle]
+    assert listed.structured_content["total"] == 1
+    async with mcp_session(site, tmp_path, env_extra={"WEBFERRET_RESPECT_ROBOTS": "false"}) as session:
+        searched = await session.call_tool("web_open", {"search": "ferrets"})
+    assert {p["handle"] for p in searched.structured_content["passages"]} == {shown.handle, secret.handle}
+
+
 @needs_search
 async def test_a_read_results_next_is_the_tool_call(site: str, tmp_path: Path) -> None:
     """`read[].next` was the CLI's command (`webferret open ... --page 2`)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -33,7 +33,10 @@ from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
 from webferret.present.pages import counted, failure_text
+from webferret.store.types import ListedPage, Passage
 from webferret.tokens import content_tokens
+
+_Stored = TypeVar("_Stored", ListedPage, Passage)
 
 TimeRange = Literal["day", "week", "month", "year"]
 """`webferret.search.types.TIME_RANGES` as a schema can name them (a test keeps the two equal)."""
@@ -610,6 +613,26 @@ class AgentTools:
         why of one page asked for)."""
         return not (url and self.domains.refusal(url)) and handle not in withheld
 
+    async def _robots_kept(self, found: list[_Stored], wanted: int) -> list[_Stored]:
+        """`found` without the pages robots.txt disallows, when this server honours it, kept in order
+        and checked until `wanted` are kept (the rest follow unchecked): a listing or a search of
+        every stored page asks robots.txt only of the sites of what it shows, as `_refuse_stored`
+        asks of one page (a robots.txt that cannot be read refuses nothing)."""
+        if not self.settings.respect_robots:
+            return found
+        kept: list[_Stored] = []
+        verdicts: dict[str, bool] = {}
+        index = 0
+        while index < len(found) and len(kept) < wanted:
+            batch = found[index : index + wanted - len(kept)]
+            index += len(batch)
+            asked = list({item.url for item in batch if item.url and item.url not in verdicts})
+            refusals = await asyncio.gather(*(self._robots_refusal(url) for url in asked))
+            for url, refused in zip(asked, refusals, strict=True):
+                verdicts[url] = refused is None or refused.code != ErrorCode.ROBOTS_DISALLOWED
+            kept += [item for item in batch if not item.url or verdicts[item.url]]
+        return kept + found[index:]
+
     async def _withheld(self) -> set[str]:
         """The handles of stored documents read under an SSRF exemption this server's settings do
         not cover: an agent reads no private page the guard would keep it from fetching."""
@@ -626,13 +649,15 @@ class AgentTools:
 
     async def _listed(self, site: str | None) -> Answer:
         withheld = await self._withheld()
-        if not self.domains.active and not withheld:
+        if not self.domains.active and not withheld and not self.settings.respect_robots:
             listed = await self.ferret.list_stored(site, LISTED_PAGES)
-        else:  # the pages the lists refuse (or withheld) are left out before the newest are taken
+        else:  # the pages refused (lists, withheld, robots.txt) are left out before the newest are taken
             listed = await self.ferret.list_stored(site, MAX_LISTED)
             allowed = [page for page in listed.pages if self._shown(page.url, page.handle, withheld)]
-            total = len(allowed) if listed.total <= MAX_LISTED else listed.total
-            listed = listed.model_copy(update={"pages": allowed[:LISTED_PAGES], "total": total})
+            total = len(allowed) if listed.total <= MAX_LISTED else listed.total  # (robots.txt unasked)
+            shown = await self._robots_kept(allowed, LISTED_PAGES)
+            total -= len(allowed) - len(shown)  # those it disallowed among the ones checked
+            listed = listed.model_copy(update={"pages": shown[:LISTED_PAGES], "total": total})
         data = listed.model_dump(mode="json")
         return Answer(views.render_listed(data, self.fence()), data)
 
@@ -647,10 +672,12 @@ class AgentTools:
         page = args.page or 1
         start = (page - 1) * PASSAGES
         # one more than the page holds says whether another follows; refused ones are left out first
-        filtered = self.domains.active or bool(withheld)
+        filtered = self.domains.active or bool(withheld) or self.settings.respect_robots
         most = MAX_PASSAGES if filtered else min(start + PASSAGES + 1, MAX_PASSAGES)
         found = await self.ferret.find(args.search, [args.handle] if args.handle else None, most, args.site)
         found = [p for p in found if self._shown(p.url, p.handle, withheld)]
+        if args.handle is None:  # (one page's robots.txt was asked above)
+            found = await self._robots_kept(found, start + PASSAGES + 1)
         shown = found[start : start + PASSAGES]
         more = len(found) > start + PASSAGES
         following = views.passages_call(args.search or "", args.handle, page + 1, args.site) if more else None
