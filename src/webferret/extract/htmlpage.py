@@ -111,7 +111,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     parser = _parser()
     try:
         tree = html.document_fromstring(parseable(text), parser=parser)
-        if nesting.stopped_deep(parser):  # the rest of the page was dropped: read it flattened
+        if nesting.stopped_deep(parser) or nesting.too_deep(tree):  # (the rest dropped, or too deep)
             tree = html.document_fromstring(parseable(nesting.flattened(text)), parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise FerretError(
