@@ -66,6 +66,8 @@ def test_different_pages_keep_distinct_keys() -> None:
             "https://m.example.org/article",
             "https://mobile.example.org/article/",
         ],
+        ["https://example.co.uk/a", "https://m.example.co.uk/a", "https://amp.example.co.uk/a"],
+        ["https://ferrets.github.io/a", "https://m.ferrets.github.io/a"],
         [
             "https://example.org/news/ferrets",
             "https://amp.example.org/news/ferrets",
@@ -93,6 +95,9 @@ def test_editions_of_one_page_share_a_key(spellings: list[str]) -> None:
     ("one", "other"),
     [
         ("https://m.co/a", "https://co/a"),  # `m` is the site's own name here
+        ("https://amp.co.uk/a", "https://co.uk/a"),  # under a suffix of two labels too
+        ("https://amp.github.io/a", "https://github.io/a"),  # a user's site under a public suffix
+        ("https://m.blogspot.com/a", "https://blogspot.com/a"),
         ("https://example.org/amp", "https://example.org/"),  # a page named amp
         ("https://youtu.be/a", "https://youtu.be/b"),
         ("https://youtu.be/a/b", "https://www.youtube.com/watch?v=a/b"),  # no short link

@@ -182,10 +182,20 @@ def edition_host(host: str) -> str:
     as `reddit.com`. The merge key reads pages so, and a search's `--site` both the site and each
     result's host."""
     labels = host.split(".")
-    kept = ".".join(
-        label for i, label in enumerate(labels) if not (label in _EDITION_LABELS and len(labels) - i > 2)
-    )
+    if any(label in _EDITION_LABELS for label in labels[:-2]):  # (rare: the suffix list is read only then)
+        named = len(labels) - _site_labels(host)  # the labels before the site's registered name
+        labels = [label for i, label in enumerate(labels) if not (label in _EDITION_LABELS and i < named)]
+    kept = ".".join(labels)
     return "reddit.com" if kept in _REDDIT_HOSTS else kept
+
+
+def _site_labels(host: str) -> int:
+    """The labels of the name `host`'s site is registered under (`example.co.uk`: 3; `amp.github.io`,
+    a user's site under a public suffix: 3), by the Public Suffix List; 2 for a name it cannot read."""
+    from tld import get_tld  # (the list takes 80 ms to load: a host with an edition's label only)
+
+    found = get_tld(host, fix_protocol=True, fail_silently=True, as_object=True)
+    return len(found.fld.split(".")) if found is not None and not isinstance(found, str) else 2
 
 
 def _from_amp_cache(url: str) -> str:
