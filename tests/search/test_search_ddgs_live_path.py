@@ -144,3 +144,14 @@ async def test_github_says_why_it_refused_a_search(
         await engine_runner.run(engine, EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.ENGINE_ERROR and caught.value.status == status
     assert said in caught.value.message
+
+
+async def test_a_reddit_rate_limit_keeps_its_retry_after(simweb: SimWeb, engine_runner: EngineRunner) -> None:
+    """Reddit's refusal dropped its Retry-After: the engine rested the default five minutes, not the
+    two it was asked to (every engine's rate limit is read so by the runner)."""
+    from webferret.search.engines import reddit
+
+    url = simweb.add("/reddit/limited", "<html></html>", status=429, headers={"Retry-After": "120"})
+    with pytest.raises(FerretError) as caught:
+        await engine_runner.run(local(reddit.ENGINE, url), EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 120

@@ -116,6 +116,8 @@ class EngineRunner:
             if error is not None:
                 raise error
         except FerretError as exc:
+            if exc.code == ErrorCode.RATE_LIMITED and exc.retry_after is None:  # whichever check said it
+                exc.retry_after = retry_after_seconds(response.headers.get("retry-after"))
             if exc.code == ErrorCode.RATE_LIMITED and self.pacer is not None:
                 key = pace_key(engine, query)
                 await asyncio.to_thread(self.pacer.suspend, key, exc.retry_after, exc.message)

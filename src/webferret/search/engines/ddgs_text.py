@@ -141,12 +141,10 @@ def check(response: EngineResponse, name: str | None = None) -> None:
         mark = None
     if response.status in RATE_LIMIT_STATUSES or mark:
         why = f"a captcha page ({mark})" if mark else f"HTTP {response.status}"
-        retry = response.headers.get("retry-after")
-        raise FerretError(
+        raise FerretError(  # the runner reads its Retry-After
             ErrorCode.RATE_LIMITED,
             f"the engine answered {why}: it is rate-limiting this IP",
             status=response.status,
-            retry_after=float(retry) if retry and retry.isdigit() else None,
         )
 
 

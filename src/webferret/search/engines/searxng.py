@@ -73,8 +73,7 @@ def check(response: EngineResponse) -> None:
             "under `search.formats` (e.g. formats: [html, json])",
             status=403,
         )
-    if response.status == 429:
-        retry = response.headers.get("retry-after", "")
+    if response.status == 429:  # the runner reads its Retry-After
         raise FerretError(
             ErrorCode.RATE_LIMITED,
             "the SearXNG instance answered HTTP 429 Too Many Requests: its limiter (`server.limiter` in "
@@ -82,7 +81,6 @@ def check(response: EngineResponse) -> None:
             "the machine's address to `botdetection.ip_lists.pass_ip` in the instance's limiter.toml, "
             "or turn the limiter off for an instance of your own",
             status=429,
-            retry_after=float(retry) if retry.isdigit() else None,
         )
     if response.status == 404:
         raise FerretError(
