@@ -155,3 +155,20 @@ async def test_a_reddit_rate_limit_keeps_its_retry_after(simweb: SimWeb, engine_
     with pytest.raises(FerretError) as caught:
         await engine_runner.run(local(reddit.ENGINE, url), EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 120
+
+
+async def test_github_rests_until_its_rate_limit_resets(simweb: SimWeb, engine_runner: EngineRunner) -> None:
+    """GitHub's spent search limit names its reset (`x-ratelimit-reset`, within the minute), not a
+    Retry-After: the engine rested the default five minutes while GitHub would answer again soon."""
+    import time
+
+    from webferret.search.engines import github
+
+    reset = int(time.time()) + 40
+    headers = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)}
+    body = json.dumps({"message": "API rate limit exceeded for 127.0.0.1."})
+    url = simweb.add("/github/spent", body, status=403, headers=headers)
+    with pytest.raises(FerretError) as caught:
+        await engine_runner.run(local(github.ENGINE, url), EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.RATE_LIMITED
+    assert caught.value.retry_after is not None and 0 < caught.value.retry_after <= 40

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,12 +31,14 @@ def check(response: EngineResponse) -> None:
     """GitHub answers 403 (not 429) when the anonymous rate limit is spent."""
     remaining = response.headers.get("x-ratelimit-remaining")
     if response.status in (403, 429) and (remaining == "0" or "rate limit" in response.text.lower()):
-        reset = response.headers.get("retry-after")
+        # as GitHub asks: its Retry-After (the runner reads it), else a spent limit's reset, else the
+        # pacer's default rest (a secondary limit: "at least one minute")
+        spent = remaining == "0" and "retry-after" not in response.headers
         raise FerretError(
             ErrorCode.RATE_LIMITED,
             "GitHub's search rate limit is spent (set GITHUB_TOKEN for a higher one)",
             status=response.status,
-            retry_after=float(reset) if reset and reset.isdigit() else None,
+            retry_after=until_reset(response.headers) if spent else None,
         )
     if response.status >= 400 and (said := _said(response.text)):
         token = " (the token: setting github_token, env GITHUB_TOKEN)" if response.status == 401 else ""
@@ -43,6 +47,16 @@ def check(response: EngineResponse) -> None:
             f"GitHub refused the search (HTTP {response.status}): {said}{token}",
             status=response.status,
         )
+
+
+def until_reset(headers: Mapping[str, str]) -> float | None:
+    """Seconds until the rate limit's window ends: GitHub names its end (`x-ratelimit-reset`, Unix
+    seconds; the search API's window is a minute), which a primary limit's answer gives instead of a
+    Retry-After. None when absent or unreadable."""
+    reset = headers.get("x-ratelimit-reset", "").strip()
+    if not reset.isdigit():
+        return None
+    return max(0.0, int(reset) - time.time())
 
 
 def _said(body: str) -> str | None:
