@@ -62,6 +62,35 @@ async def test_site_filter_reaches_the_upstream_engines(
     assert "burrows site:example.org" in fake_web.server.queries
 
 
+async def test_a_site_written_in_the_query_filters_as_the_site_option(
+    tmp_path: Path, searx: SearxServer, fake_web: FakeWeb
+) -> None:
+    """`burrows site:example.org` was sent as written and nothing checked it: an upstream engine that
+    ignores the operator (as the fake one does) listed its pages on other hosts as the site's."""
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search(
+            "burrows site:example.org", f.search_options(engines=("searxng",), verify=False)
+        )
+    assert "burrows site:example.org" in fake_web.server.queries  # still sent to the engine so
+    assert result.results == [] and "not on example.org left out" in " ".join(result.warnings)
+
+
+def test_only_a_querys_one_site_operator_names_its_site() -> None:
+    from webferret.search.router import query_text
+
+    assert query_text("tokio select Site:WWW.Docs.rs/") == ("tokio select", "docs.rs")
+    assert query_text("!gh tokio site:docs.rs") == ("tokio", "docs.rs")  # the operator is more precise
+    for kept in (
+        "site:docs.rs",
+        "x site:a.org OR site:b.org",
+        "x site:a.org/docs",
+        "x -site:a.org",
+        "x (site:a.org)",
+        "x site:",
+    ):
+        assert query_text(kept) == (kept, None)
+
+
 def test_cli_agent_view_fences_titles_and_snippets(
     tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -43,7 +43,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         + ", ".join(name for name in ENGINE_NAMES if name not in DDGS_DISABLED)
         + f"; {', '.join(DDGS_DISABLED)} only where the installed ddgs enables them",
     )
-    parser.add_argument("--site", metavar="HOST", help="only results from this site (wins over a bang)")
+    parser.add_argument(
+        "--site",
+        metavar="HOST",
+        help="only results from this site (wins over a site: in the query and a bang)",
+    )
     parser.add_argument(
         "--time",
         choices=TIME_RANGES,

@@ -16,6 +16,7 @@ from webferret.limits import MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Hit
 from webferret.net.canonical import canonical_host, edition_host
 from webferret.net.domains import covers, host_of
+from webferret.net.hostspec import site_host
 from webferret.remote_text import quoted
 from webferret.search.engines import BANGS, auto_chain
 from webferret.search.fusion import fuse
@@ -35,11 +36,33 @@ def parse_bangs(query: str) -> tuple[str, str | None]:
     return " ".join(words), site
 
 
+def parse_site_operator(text: str) -> tuple[str, str | None]:
+    """Split a `site:HOST` written in the query out of it: (text without it, the site as `--site`
+    reads it). Only a query's one `site:` naming a host, beside other words, counts: an exclusion
+    (`-site:x.org`), a part of a site (`site:x.org/docs`, which the web's engines read), an OR of
+    several sites, or a query of nothing else stay as written."""
+    words = text.split()
+    found = [i for i, word in enumerate(words) if word[:5].lower() == "site:"]
+    if len(found) != 1 or len(words) < 2 or "OR" in words or "|" in words:
+        return text, None
+    written = words[found[0]][5:]
+    if "/" in written.rstrip("/"):
+        return text, None
+    try:
+        site = edition_host(site_host(written))
+    except ValueError:
+        return text, None
+    return " ".join(words[: found[0]] + words[found[0] + 1 :]), site
+
+
 def query_text(query: str) -> tuple[str, str | None]:
-    """The query as the engines are sent it (`parse_bangs`: bangs left out, one space between words)
-    and the site of its bang; a text that is empty, or longer than `MAX_QUERY_CHARS`, is
-    `invalid_argument` (a bang does not count: it is never sent)."""
-    text, site = parse_bangs(query)
+    """The query as the engines are sent it (`parse_bangs`: bangs left out, one space between words;
+    `parse_site_operator`: a `site:HOST` left out, the engines are sent it as the site's) and the
+    site it names (its `site:`, else its bang's); a text that is empty, or longer than
+    `MAX_QUERY_CHARS`, is `invalid_argument` (a bang does not count: it is never sent)."""
+    text, bang_site = parse_bangs(query)
+    text, site = parse_site_operator(text)
+    site = site or bang_site
     if not text.strip():
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "the query is empty")
     if len(text) > MAX_QUERY_CHARS:
@@ -61,7 +84,9 @@ def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
     if len(kept) == len(hits):
         return kept, []
     left = len(hits) - len(kept)
-    return kept, [f"{left} result(s) not on {domain} left out (the site filter: site or a bang)"]
+    return kept, [
+        f"{left} result(s) not on {domain} left out (the site filter: site, a site: in the query or a bang)"
+    ]
 
 
 def site_domain(host: str) -> str:
@@ -158,8 +183,8 @@ class Router:
         ]
 
     async def search(self, query: str, options: SearchOptions) -> RouterOutcome:
-        text, bang_site = query_text(query)
-        site = options.site or bang_site
+        text, query_site = query_text(query)
+        site = options.site or query_site
         slots = self.plan(options.engines, site, bool(options.searxng_url))
         self.check_weights(options.weights)
         outcome = RouterOutcome(text=text, site=site)
