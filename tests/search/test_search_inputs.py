@@ -37,6 +37,8 @@ from webferret.search.types import SearchOptions
         ("WWW.GitHub.com", "github.com"),  # as results merge and handles are named: github.com's
         ("https://www.github.com/rust-lang", "github.com"),
         ("www.com", "www.com"),
+        (".edu", "edu"),  # as engines read `site:.edu`: it kept nothing, no host ending in `..edu`
+        (".Example.org", "example.org"),
     ],
 )
 def test_a_site_is_the_host_of_what_was_written(written: str, host: str) -> None:

@@ -84,9 +84,9 @@ _NOT_IN_HOSTS = frozenset("\"'<>\\^`{|}@?#%,;=*!()[]")
 def site_host(text: str) -> str:
     """The host a `--site` filter keeps: `example.org` as written (lower case), an IP address (an
     IPv6 one with or without brackets), or the host of `https://example.org/docs` or
-    `example.org:8080`; `ValueError` for anything else. A `www.` before a domain is dropped, as the
-    merging of results and the store's handles drop it: `www.github.com` keeps `github.com` and its
-    subdomains."""
+    `example.org:8080`; `ValueError` for anything else. A dot before it (`.edu`) or after it is
+    dropped, and a `www.` before a domain, as the merging of results and the store's handles drop
+    it: `www.github.com` keeps `github.com` and its subdomains."""
     written = text.strip()
     try:
         return str(ipaddress.IPv6Address(written))  # `::1`, which a URL writes `[::1]`
@@ -97,7 +97,7 @@ def site_host(text: str) -> str:
         host = urlsplit(target).hostname or ""
     except ValueError:
         host = ""
-    host = host.rstrip(".")
+    host = host.strip(".")  # `.edu` (as search engines take `site:.edu`) is `edu`; `x.org.` is `x.org`
     if "@" in written or any(char.isspace() for char in written):  # a user name, a second word
         host = ""
     if not host or any(char in _NOT_IN_HOSTS for char in host):
