@@ -74,6 +74,9 @@ def test_different_pages_keep_distinct_keys() -> None:
             "https://example.org/news/ferrets/amp",
             "https://example.org/news/ferrets?amp=1",
             "https://example-org.cdn.ampproject.org/c/s/example.org/news/ferrets",
+            "https://www.google.com/amp/s/example.org/news/ferrets/amp",  # Google's AMP viewer
+            "https://www.google.co.uk/amp/s/www.example.org/news/ferrets",
+            "http://google.de/amp/example.org/news/ferrets",
         ],
         ["https://example.org/a/b", "https://example.org/a/./b", "https://example.org/a/c/../b"],
         [
@@ -103,7 +106,12 @@ def test_editions_of_one_page_share_a_key(spellings: list[str]) -> None:
         ("https://youtu.be/a/b", "https://www.youtube.com/watch?v=a/b"),  # no short link
         ("https://www.youtube.com/watch?v=a", "https://www.youtube.com/watch?v=b"),
         ("https://example.org/a/b", "https://example.org/b"),
-        ("https://old.example.org/x", "https://example.org/x"),  # only Reddit's old and new are one site
+        ("https://old.example.org/x", "https://example.org/x"),
+        ("https://www.google.com/amp", "https://amp/"),  # Google's own page named amp
+        (
+            "https://www.google.com/amp/s/x.org/a",
+            "https://notgoogle.com/amp/s/x.org/a",
+        ),  # only Reddit's old and new are one site
         ("https://example.org/a%2Fb", "https://example.org/a/b"),  # one segment holding a slash, and two
         ("https://example.org/a%2fb/c", "https://example.org/a/b/c"),
     ],

@@ -4,8 +4,8 @@
 Both drop what never changes the page: fragments, default ports, tracking parameters,
 a trailing slash, dot segments, the host's case and its `www.` prefix. The merge key also reads
 another edition of the same page as that page: a mobile host (`en.m.wikipedia.org`, `m.site.com`),
-an AMP copy (`amp.` host, a final `/amp`, `?amp=1`, Google's AMP cache), old and new Reddit, and
-YouTube's short links.
+an AMP copy (`amp.` host, a final `/amp`, `?amp=1`, Google's AMP cache and viewer), old and new
+Reddit, and YouTube's short links.
 """
 
 from __future__ import annotations
@@ -198,16 +198,27 @@ def _site_labels(host: str) -> int:
     return len(found.fld.split(".")) if found is not None and not isinstance(found, str) else 2
 
 
+_GOOGLE = re.compile(r"(?:www\.)?google\.(?:com?\.)?[a-z]{2,3}")
+"""Google's own hosts (`www.google.com`, `google.co.uk`, `www.google.de`), whose `/amp/` viewer shows
+an AMP page under Google's address (`https://www.google.com/amp/s/site.com/a`)."""
+
+
 def _from_amp_cache(url: str) -> str:
-    """The page a Google AMP cache URL (`https://site-com.cdn.ampproject.org/c/s/site.com/a`) serves."""
+    """The page a Google AMP cache URL (`https://site-com.cdn.ampproject.org/c/s/site.com/a`) or
+    Google's AMP viewer (`https://www.google.com/amp/s/site.com/a`) serves."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return url
-    if not (parts.hostname or "").endswith(".cdn.ampproject.org"):
-        return url
+    host = parts.hostname or ""
     kind, _, rest = parts.path.lstrip("/").partition("/")  # `c` (page), `v` (viewer); then `s` for https
-    if kind not in ("c", "v") or not rest:
+    if host.endswith(".cdn.ampproject.org"):
+        kinds = ("c", "v")
+    elif _GOOGLE.fullmatch(host):
+        kinds = ("amp",)
+    else:
+        return url
+    if kind not in kinds or not rest:
         return url
     scheme = "https" if rest.startswith("s/") else "http"
     rest = rest[2:] if rest.startswith("s/") else rest
