@@ -291,6 +291,26 @@ def test_a_cookie_wall_in_another_language_is_vetoed() -> None:
     assert [page(body).extra.get("quality_veto") for body in walls] == ["cookie_wall"] * 3
 
 
+def test_a_short_cookie_policy_is_no_cookie_wall() -> None:
+    """A site's cookie policy says what a consent screen says ("we use cookies to..."): short, it was
+    vetoed as a cookie wall, and a search dropped it as blocked_by_site."""
+    policy = (
+        "<article><h1>Cookie Policy</h1><p>We use cookies to remember your settings and to count visits. "
+        "You can turn them off in your browser; the site keeps working without them.</p></article>"
+    )
+    assert titled("Cookie Policy | Ferret Club", policy).extra.get("quality_veto") is None
+    assert (
+        page(policy.replace("Cookie Policy", "Cookies"), url="https://ex.org/cookie-policy").extra.get(
+            "quality_veto"
+        )
+        is None
+    )
+    french = "<p>Nous utilisons des cookies pour mesurer l'audience du site.</p>"
+    assert titled("Politique de gestion des cookies", french).extra.get("quality_veto") is None
+    settings = "<p>We use cookies to improve your experience.</p><button>Accept all cookies</button>"
+    assert titled("Cookie settings", settings).extra.get("quality_veto") == "cookie_wall"
+
+
 def test_a_login_wall_in_another_language_is_vetoed() -> None:
     walls = [
         "<h1>Nur für Abonnenten</h1><p>Melden Sie sich an, um weiterzulesen.</p>",

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from lxml import html
 
@@ -120,6 +120,14 @@ COOKIE_WALL = re.compile(
     re.I,
 )
 
+COOKIE_POLICY = re.compile(
+    r"cookies?[\s_-]*(policy|notice|statement|declaration|richtlinie|erkl(ä|ae)rung|hinweise|beleid|verklaring)"
+    r"|(politique|pol[ií]tica|informativa|d[ée]claration)[\s_-]+(\w+[\s_-]+){0,3}cookies?",
+    re.I,
+)
+"""A title or an address naming a page about the site's cookies: its words are the wall's, its
+topic is not a wall (a consent screen is titled by its site, "Before you continue", "Cookie settings")."""
+
 
 @dataclass(frozen=True)
 class Signals:
@@ -224,9 +232,15 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
             return "login_wall"
         if signals.words < FORM_ONLY_WORDS and (ASKED_TO_LOG_IN.search(text) or _shown_password(tree)):
             return "login_wall"
-        if COOKIE_WALL.search(text):
+        if COOKIE_WALL.search(text) and not _about_cookies(signals):
             return "cookie_wall"
     return None
+
+
+def _about_cookies(signals: Signals) -> bool:
+    """Whether the page's title or its address's path names a cookie policy (`COOKIE_POLICY`)."""
+    path = urlsplit(signals.url).path if signals.url else ""
+    return any(COOKIE_POLICY.search(said) for said in (signals.title or "", unquote(path)))
 
 
 def _shown_password(tree: html.HtmlElement) -> bool:
