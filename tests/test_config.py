@@ -1,6 +1,7 @@
 """Settings: defaults, env, TOML, and errors that name the setting."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,27 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert settings.max_redirects == 5
     assert settings.max_urls == 8
     assert settings.home == tmp_path / "webferret"
+
+
+def test_an_xdg_folder_given_as_a_relative_path_is_not_used(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The XDG spec calls a relative path in XDG_CACHE_HOME, XDG_CONFIG_HOME or XDG_RUNTIME_DIR invalid:
+    it was taken from the working folder, so each folder a command ran in had a store, settings file
+    or serve socket of its own; the default is used instead."""
+    from webferret.config import default_config_file
+    from webferret.handoff import default_socket, serve_setting
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for name in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"):
+        monkeypatch.setenv(name, "relative")
+    (tmp_path / "relative" / "webferret").mkdir(parents=True)
+    (tmp_path / "relative" / "webferret" / "config.toml").write_text('serve = "start"\n')
+    assert load_settings().home == tmp_path / ".cache" / "webferret"
+    assert default_config_file() == tmp_path / ".config" / "webferret" / "config.toml"
+    assert default_socket() == f"/tmp/webferret-{os.getuid()}/serve.sock"
+    assert serve_setting({"XDG_CONFIG_HOME": "relative", "HOME": str(tmp_path)}) == "auto"
 
 
 def test_env_and_comma_lists(monkeypatch: pytest.MonkeyPatch) -> None:

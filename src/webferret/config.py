@@ -33,19 +33,18 @@ from webferret.limits import (
     is_weight,
 )
 from webferret.tomlfile import read_toml
+from webferret.xdg import xdg_dir
 
 MiB = 1024 * 1024
 
 
 def default_home() -> Path:
     """The XDG cache dir for webferret (`$XDG_CACHE_HOME/webferret`, else `~/.cache/webferret`)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "webferret"
+    return Path(xdg_dir("XDG_CACHE_HOME", "~/.cache") or "") / "webferret"
 
 
 def default_config_file() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "webferret" / "config.toml"
+    return Path(xdg_dir("XDG_CONFIG_HOME", "~/.config") or "") / "webferret" / "config.toml"
 
 
 class ConfigError(ValueError):

@@ -32,6 +32,8 @@ import stat
 import sys
 import time
 
+from webferret.xdg import xdg_dir
+
 TYPE_CHECKING = False  # as `typing.TYPE_CHECKING`, without importing `typing` (about 7 ms)
 if TYPE_CHECKING:
     import subprocess
@@ -64,7 +66,7 @@ def fingerprint() -> str:
 
 def default_socket() -> str:
     """`$XDG_RUNTIME_DIR/webferret/serve.sock`, else `/tmp/webferret-<uid>/serve.sock`."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    runtime = xdg_dir("XDG_RUNTIME_DIR", None)
     folder = os.path.join(runtime, "webferret") if runtime else f"/tmp/webferret-{os.getuid()}"
     return os.path.join(folder, "serve.sock")
 
@@ -75,7 +77,7 @@ def serve_setting(env: Mapping[str, str]) -> str:
     if value is not None:
         return value.strip()
     config = os.path.expanduser(env.get("WEBFERRET_CONFIG", "")) or os.path.join(
-        env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"),
+        xdg_dir("XDG_CONFIG_HOME", "~/.config", env) or "",
         "webferret",
         "config.toml",
     )
