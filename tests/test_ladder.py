@@ -196,6 +196,37 @@ async def test_auto_reads_a_javascript_page_through_the_browser(ferret: Ferret) 
     ]
 
 
+SENT_ON = (
+    b'<html><body><p>Redirecting...</p><script>window.location.href = "/article";</script></body></html>'
+)
+
+
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_auto_follows_a_page_that_a_script_sends_on(ferret: Ferret) -> None:
+    """A "Redirecting..." page whose script sets `location` is a shell: the browser follows it."""
+    with serve() as site:
+        site.page("/", SENT_ON)
+        site.page("/article", ARTICLE)
+        page = await ferret.fetch(site.base + "/", fresh=True)
+        fixed = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="http"), fresh=True)
+    assert page.ok and page.fetched_via == "browser", page.error
+    assert "playful mustelids" in page.content and page.final_url == site.base + "/article"
+    first = page.meta["trail"][0]
+    assert (first["via"], first["verdict"]) == ("http", "js_shell")
+    assert fixed.error is not None and fixed.error.code == ErrorCode.NEEDS_JAVASCRIPT
+
+
+def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
+    from webferret.fetch.blocks import js_shell
+
+    script = b'<script>if (location.href == "x") { var here = location.href; }</script>'
+    reads = b"<html><body><p>Hello there</p>" + script + b"</body></html>"
+    assert not js_shell(reads, "text/html").js_shell
+    long_page = ARTICLE.replace(b"</body>", b'<script>location.href = "/elsewhere";</script></body>')
+    assert not js_shell(long_page, "text/html").js_shell
+
+
 @needs_chromium
 @pytest.mark.asyncio(loop_scope="module")
 async def test_auto_gets_through_the_interstitial_with_the_browser(ferret: Ferret) -> None:

@@ -120,6 +120,11 @@ JS_NOTICE = re.compile(
     r"requires javascript|need(s)? javascript|without javascript",
     re.IGNORECASE,
 )
+SCRIPT_REDIRECT = re.compile(
+    r"\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign)\s*\(",
+)
+"""A script that sends the reader to another page (`location.href = "/next"`, `location.replace(...)`),
+as a "Redirecting..." page does in place of a `<meta>` refresh."""
 SPA_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
 
 
@@ -201,6 +206,8 @@ def js_shell(body: bytes, content_type: str | None = None, view: BodyView | None
         return CONTENT
     if JS_NOTICE.search(markup.notice) or JS_NOTICE.search(markup.bare):
         return Verdict(js_shell=True, reason="the page asks for JavaScript and shows almost no text")
+    if markup.script_redirect:
+        return Verdict(js_shell=True, reason="the page shows almost no text and a script sends it on")
     if markup.has_script and not markup.bare:
         return Verdict(js_shell=True, reason="the page has scripts and no text")
     return CONTENT
@@ -245,7 +252,13 @@ class Markup:
     def __init__(self, tree: lxml_html.HtmlElement) -> None:
         self.tree = tree
         self.notice = " ".join(el.text_content() for el in tree.iter("noscript"))  # the `<noscript>` text
-        self.has_script = tree.find(".//script") is not None
+        self.scripts = [script.text or "" for script in tree.iter("script")]  # read before the strip
+        self.has_script = bool(self.scripts)
+
+    @property
+    def script_redirect(self) -> bool:
+        """Whether an inline script sends the reader to another page (`SCRIPT_REDIRECT`)."""
+        return any(SCRIPT_REDIRECT.search(script) for script in self.scripts)
 
     @cached_property
     def raw_visible(self) -> str:
