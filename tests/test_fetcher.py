@@ -115,6 +115,25 @@ async def test_gzip_bomb_stops_at_the_default_cap(fetcher: Fetcher, simweb: SimW
     assert error.code == ErrorCode.TOO_LARGE
 
 
+async def test_an_error_after_a_redirect_names_the_hop_it_struck(
+    fetcher: Fetcher, simweb: SimWeb, closed_port: int
+) -> None:
+    """Any hop's error, not only a timeout, leaves the trail of the hops before it and marks its own."""
+    bomb = simweb.add("/to-bomb", status=302, headers={"Location": "/gzip-bomb"})
+    error = await fetch_error(fetcher, bomb, LOCAL.with_(max_bytes=1024 * 1024))
+    assert error.code == ErrorCode.TOO_LARGE
+    assert error.trail == [
+        {"url": bomb, "via": "http", "status": 302},
+        {"url": simweb.url("/gzip-bomb"), "via": "http", "error": "too_large"},
+    ]
+    closed = f"http://127.0.0.1:{closed_port}/"
+    moved = simweb.add("/to-closed", status=302, headers={"Location": closed})
+    error = await fetch_error(fetcher, moved)
+    assert error.code == ErrorCode.CONNECT_FAILED
+    assert [hop.get("status") or hop.get("error") for hop in error.trail] == [302, "connect_failed"]
+    assert error.trail[-1]["url"] == closed
+
+
 async def test_a_dripping_server_hits_the_page_timeout(fetcher: Fetcher, simweb: SimWeb) -> None:
     error = await fetch_error(fetcher, simweb.url("/drip"), LOCAL.with_(timeout=1.0))
     assert error.code == ErrorCode.TIMEOUT and "1 s" in error.message

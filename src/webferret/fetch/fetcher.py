@@ -125,9 +125,9 @@ class Fetcher:
                 error = FerretError(ErrorCode.TIMEOUT, message)
                 error.trail = struck_trail(progress)
                 raise error from None
-            except FerretError as exc:  # a tier's own time-out (the browser's) shows where it struck too
-                if exc.code == ErrorCode.TIMEOUT and not exc.trail:
-                    exc.trail = struck_trail(progress)
+            except FerretError as exc:  # any hop's error (a tier's own time-out too) shows where it struck
+                if not exc.trail:
+                    exc.trail = struck_trail(progress, exc.code.value)
                 raise
         raw.elapsed_ms = (time.monotonic() - started) * 1000
         if opts.tier == "auto":

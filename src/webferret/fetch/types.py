@@ -296,6 +296,7 @@ class RawResponse:
         return value or None
 
 
-def struck_trail(progress: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The hops begun before a timeout: those that answered as they are, the one it struck marked."""
-    return [hop if "status" in hop else {**hop, "error": "timeout"} for hop in progress]
+def struck_trail(progress: list[dict[str, Any]], error: str = "timeout") -> list[dict[str, Any]]:
+    """The hops begun before an error (a timeout, a body past the cap, a refused connection): those
+    that answered as they are, the one it struck marked with the error's code."""
+    return [hop if "status" in hop else {**hop, "error": error} for hop in progress]
