@@ -184,6 +184,13 @@ async def test_a_retry_after_date_is_said_in_days(fetcher: Fetcher, simweb: SimW
     assert re.search(r"; retry after \d{5} days$", error.message) and (error.retry_after or 0) > 1e9
 
 
+async def test_a_503_says_when_to_come_back(fetcher: Fetcher, simweb: SimWeb) -> None:
+    url = simweb.add("/maintenance", b"down for maintenance", status=503, headers={"Retry-After": "120"})
+    error = await fetch_error(fetcher, url)
+    assert (error.code, error.status, error.retry_after) == (ErrorCode.HTTP_ERROR, 503, 120.0)
+    assert error.message == "HTTP 503 Service Unavailable; retry after 2 min"
+
+
 async def test_conditional_request_returns_304(fetcher: Fetcher, simweb: SimWeb) -> None:
     first = await fetcher.fetch(simweb.url("/etag"), LOCAL)
     assert first.status == 200 and first.headers["etag"] == '"v1"'

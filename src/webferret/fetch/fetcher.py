@@ -241,20 +241,16 @@ def _check_redirect(
 
 
 def _check_status(raw: RawResponse) -> None:
-    """Raise for an HTTP status that is an error; an error page is never content."""
+    """Raise for an HTTP status that is an error; an error page is never content. The server's
+    Retry-After (a 429's, a 503's for its maintenance) is said and kept in `retry_after`."""
+    if raw.status < 400:
+        return
     where = f" from {raw.final_url}" if raw.final_url != raw.url else ""
-    if raw.status == 429:
-        wait = retry_after(raw)
-        after = f"; retry after {_wait_text(wait)}" if wait is not None else ""
-        raise FerretError(
-            ErrorCode.RATE_LIMITED,
-            f"HTTP 429 Too Many Requests{where}{after}",
-            status=429,
-            retry_after=wait,
-        )
-    if raw.status >= 400:
-        message = f"HTTP {raw.status}{_reason(raw.status)}{where}"
-        raise FerretError(ErrorCode.HTTP_ERROR, message, status=raw.status)
+    wait = retry_after(raw)
+    after = f"; retry after {_wait_text(wait)}" if wait is not None else ""
+    code = ErrorCode.RATE_LIMITED if raw.status == 429 else ErrorCode.HTTP_ERROR
+    message = f"HTTP {raw.status}{_reason(raw.status)}{where}{after}"
+    raise FerretError(code, message, status=raw.status, retry_after=wait)
 
 
 def _wait_text(seconds: float) -> str:
