@@ -152,6 +152,14 @@ def test_utf16_declared_without_a_bom_is_text() -> None:
     assert sniff_kind(body, "text/html") == "binary"  # undeclared, without a BOM: NUL bytes
 
 
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-32"])
+def test_a_utf16_label_on_a_utf8_page_is_a_lie(label: str) -> None:
+    body = f"<html><head><title>Narrow</title></head><body><p>{CAFE}</p></body></html>".encode()
+    assert CAFE in decode_body(body, f"text/html; charset={label}")
+    meta = f"<html><head><meta charset='{label}'><title>x</title></head><body><p>{CAFE}</p></body></html>"
+    assert CAFE in decode_body(meta.encode(), "text/html")
+
+
 def test_a_few_stray_nul_bytes_in_a_page_labelled_html_are_not_binary() -> None:
     body = ("<html><body><p>" + "Ferrets dig. " * 20 + "\x00" * 5 + "</p></body></html>").encode()
     assert sniff_kind(body, "text/html") == "html"

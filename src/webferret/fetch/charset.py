@@ -3,7 +3,9 @@ charset, then `<meta charset>` / `http-equiv` (or an XML declaration), then dete
 charset-normalizer. A single-byte label (windows-1252, ISO 8859-x) on a body that is valid UTF-8 with
 wide characters is a wrong label: the body is read as UTF-8.
 
-A declared charset that cannot decode the bytes is treated as a lie and the next source is tried.
+A declared charset that cannot decode the bytes is treated as a lie and the next source is tried, and
+so is a UTF-16 or UTF-32 label (no BOM) on a body without NUL bytes (ASCII markup in UTF-16 has one
+every other byte).
 Bytes that are UTF-8 but for a few broken sequences (one stray byte in a page of umlauts and kana)
 are read as UTF-8 with U+FFFD there, as a browser reads them, not as a single-byte charset (every
 character of the page wrong). Labels follow browsers: `iso-8859-1`, `latin1` and `us-ascii` mean windows-1252.
@@ -46,6 +48,8 @@ DETECT_BYTES = 64 * 1024
 def decode_body(body: bytes, content_type: str | None) -> str:
     """The text of `body`, decoded by the first charset source that works (see module docstring)."""
     for encoding in (_bom_charset(body), declared_charset(content_type), meta_charset(body)):
+        if encoding and _wide(encoding) and b"\x00" not in body[:SCAN_BYTES]:
+            continue  # UTF-16 or -32 text of any markup is full of NUL bytes: this label is wrong
         if encoding and _single_byte(encoding) and not body.isascii():
             text = _try(body, "utf-8")  # valid UTF-8 with wide characters: the label is wrong
             if text is not None:
@@ -123,6 +127,12 @@ def _single_byte(encoding: str) -> bool:
         except (UnicodeEncodeError, LookupError):
             continue
     return True
+
+
+def _wide(encoding: str) -> bool:
+    """Whether `encoding` is UTF-16 or UTF-32, which decode almost any bytes (into CJK mojibake when
+    the label lies), so a failed decode cannot tell the lie."""
+    return encoding.replace("_", "-").startswith(("utf-16", "utf-32"))
 
 
 def _bom_charset(body: bytes) -> str | None:
