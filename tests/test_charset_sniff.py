@@ -108,6 +108,8 @@ def test_undeclared_western_text_is_windows_1252_when_detection_ties() -> None:
         (b'{"a": [1, 2]}', "application/json", "json"),
         (b'{"a": [1, 2]}', None, "json"),
         (article_html().encode(), "application/json", "html"),  # a wrong label: JSON never opens with `<`
+        (article_html().encode(), "application/pdf", "html"),  # nor a PDF
+        (b"\n\n%PDF-1.4\n<</Type /Catalog>>", "application/pdf", "pdf"),  # bytes before its header
         (b'  ["<p>", 1]', "application/json", "json"),
         (b"[1, 2", None, "text"),
         (b'<?xml version="1.0"?><feed/>', "application/atom+xml", "xml"),
