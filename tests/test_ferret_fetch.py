@@ -175,6 +175,21 @@ async def test_a_meta_refresh_page_is_a_redirect_hop(simweb: SimWeb, tmp_path: o
     assert page.meta["trail"][0] == {"url": moved, "via": "http", "status": 200, "meta_refresh": True}
 
 
+async def test_a_refresh_header_is_a_redirect_hop(simweb: SimWeb, tmp_path: object) -> None:
+    """`Refresh: 0; url=...` in the answer's headers sends a browser on as the `<meta>` tag does."""
+    headers = {"Content-Type": "text/html", "Refresh": "0; url=/article"}
+    moved = simweb.add("/moved-by-header", "<html><body>Redirecting...</body></html>", headers=headers)
+    stay = simweb.add(
+        "/reloads", _refreshing("0", "<p>Ferrets stay.</p>"), headers={**headers, "Refresh": "60"}
+    )
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(moved)
+        kept = await ferret.fetch(stay)
+    assert page.ok and page.final_url == simweb.url("/article") and page.title == "The Ferret Field Guide"
+    assert page.meta["trail"][0] == {"url": moved, "via": "http", "status": 200, "meta_refresh": True}
+    assert kept.final_url == stay and "Ferrets stay" in kept.content
+
+
 @pytest.mark.parametrize(
     ("content", "noscript"),
     [

@@ -1,4 +1,5 @@
-"""A `<meta http-equiv="refresh">` redirect: the page a browser goes on to.
+"""A `<meta http-equiv="refresh">` redirect (or its HTTP header, `Refresh: 0; url=/new`): the page a
+browser goes on to.
 
 Old sites, link shorteners and moved pages answer 200 with a small page whose head says
 `<meta http-equiv="refresh" content="0; url=/new">`; the page itself is "Redirecting..." and nothing
@@ -33,15 +34,24 @@ def refresh_target(raw: RawResponse, url: str) -> str | None:
         return None
     if mime_of(raw.content_type) not in (*HTML_TYPES, ""):
         return None
+    header = raw.headers.get("refresh")
+    if header:
+        return _target(header, url)
     head = _UNREAD.sub(b"", raw.body[: _HEAD * 4])[:_HEAD]
     for tag in _META.findall(head):
         if not _REFRESH.search(tag):
             continue
         content = _CONTENT.search(tag)
         value = next((group for group in content.groups() if group), b"") if content else b""
-        found = _TARGET.match(value.decode("utf-8", "replace"))
-        if found is None or not found.group(2).strip() or float(found.group(1)) > MAX_DELAY:
-            return None
-        target = urljoin(url, found.group(2).strip())
-        return None if urldefrag(target)[0] == urldefrag(url)[0] else target
+        return _target(value.decode("utf-8", "replace"), url)
     return None
+
+
+def _target(value: str, url: str) -> str | None:
+    """The URL a refresh's value (`0; url=/new`) sends a reader on to from `url`, or None: no target,
+    a delay past `MAX_DELAY`, or `url` itself again (a reload)."""
+    found = _TARGET.match(value)
+    if found is None or not found.group(2).strip() or float(found.group(1)) > MAX_DELAY:
+        return None
+    target = urljoin(url, found.group(2).strip())
+    return None if urldefrag(target)[0] == urldefrag(url)[0] else target
