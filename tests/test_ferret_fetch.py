@@ -190,6 +190,16 @@ async def test_a_refresh_header_is_a_redirect_hop(simweb: SimWeb, tmp_path: obje
     assert kept.final_url == stay and "Ferrets stay" in kept.content
 
 
+async def test_a_refresh_to_a_refused_address_says_so_in_the_trail(simweb: SimWeb, tmp_path: object) -> None:
+    moved = simweb.add(
+        "/to-private", _refreshing("0; url=http://10.0.0.1/"), headers={"Content-Type": "text/html"}
+    )
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(moved)
+    assert page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
+    assert page.meta["trail"] == [{"url": moved, "via": "http", "status": 200, "meta_refresh": True}]
+
+
 @pytest.mark.parametrize(
     ("content", "noscript"),
     [

@@ -170,7 +170,7 @@ class Fetcher:
                     continue
             location = raw.headers.get("location") if is_redirect_status(raw.status) else None
             if location is None and (moved := refresh_target(raw, target.url)) is not None:
-                trail[-1]["meta_refresh"] = True  # a "Redirecting..." page: a hop, as a browser takes it
+                trail[-1]["meta_refresh"] = begun["meta_refresh"] = True  # a hop, as a browser takes it
                 location = moved
             if not location:
                 _check_no_location(raw.status, target.url, trail)
