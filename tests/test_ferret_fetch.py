@@ -175,6 +175,16 @@ async def test_a_meta_refresh_page_is_a_redirect_hop(simweb: SimWeb, tmp_path: o
     assert page.meta["trail"][0] == {"url": moved, "via": "http", "status": 200, "meta_refresh": True}
 
 
+async def test_a_page_that_cannot_be_read_keeps_its_trail(simweb: SimWeb, tmp_path: object) -> None:
+    """A body extraction refuses (a PNG served as HTML) still says how it was fetched."""
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(simweb.url("/png-as-html"), fresh=True)
+    assert page.error is not None and page.error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert page.meta["trail"] == [
+        {"url": simweb.url("/png-as-html"), "via": "http", "status": 200, "verdict": "ok"}
+    ]
+
+
 async def test_a_refresh_header_is_a_redirect_hop(simweb: SimWeb, tmp_path: object) -> None:
     """`Refresh: 0; url=...` in the answer's headers sends a browser on as the `<meta>` tag does."""
     headers = {"Content-Type": "text/html", "Refresh": "0; url=/article"}

@@ -750,7 +750,7 @@ class Ferret:
                     else " whose content its scripts draw (the browser tier renders it)"
                 )
             error = ErrorInfo(code=ErrorCode.EMPTY_CONTENT, message=message)
-            return failed_raw(raw, error, {"trail": raw.trail, "extract": extracted.extra})
+            return failed_raw(raw, error, {"extract": extracted.extra})
         return page
 
     # -- searching ----------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, without_pa
 
 
 def failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None = None) -> Page:
-    """The failed page for a response in hand: `error`, with what the response says of the page."""
+    """The failed page for a response in hand: `error`, with what the response says of the page
+    (its `meta.trail` too: how it was read, as a page that is read says)."""
     return Page.failed(
         raw.url,
         error,
@@ -19,7 +20,7 @@ def failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None =
         status=raw.status,
         content_type=raw.content_type,
         fetched_via=raw.fetched_via,
-        meta=meta or {},
+        meta={"trail": raw.trail, **(meta or {})},
     )
 
 
