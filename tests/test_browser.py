@@ -124,6 +124,21 @@ async def test_a_pdf_is_read_as_the_server_sent_it(tier: BrowserTier) -> None:
     assert raw.body == pdf and raw.content_type == "application/pdf"
 
 
+@pytest.mark.parametrize("name", ["pdf", "png"])
+async def test_a_document_labelled_html_that_is_not_is_read_as_the_server_sent_it(
+    tier: BrowserTier, name: str
+) -> None:
+    """A PDF or an image served as text/html: Chromium draws its bytes as text ("%PDF-1.4 1 0 obj"),
+    the other tiers read the PDF and refuse the image; the page is the bytes sent, as theirs is."""
+    from tests.extract.test_extract_kinds import make_pdf
+
+    body = make_pdf(["Ferrets mislabelled."]) if name == "pdf" else b"\x89PNG\r\n\x1a\n" + bytes(300)
+    with serve() as site:
+        site.page("/doc", body, content_type="text/html")
+        raw = await render(tier, site.base + "/doc", OPTS)
+    assert raw.body == body and raw.status == 200
+
+
 @pytest.mark.parametrize("kind", ["application/pdf", "application/zip"])
 async def test_a_document_served_as_an_attachment_is_read_as_the_server_sent_it(
     tier: BrowserTier, kind: str

@@ -257,7 +257,11 @@ class BrowserTier:
             main = [r for r in last if r.frame == page.main_frame and r.url not in downloads]
             status = main[-1].status if main else 200
             headers = await main[-1].all_headers() if main else {}
-            body, headers = await _document(main[-1] if main else None, html, headers, guard.main_body)
+            shown = main[-1] if main else None
+            answered = (
+                guard.main_answer is not None and shown is not None and guard.main_answer[0] == shown.url
+            )
+            body, headers = await _document(shown, html, headers, guard.main_body, drawn=answered)
             # steps that lead to another page read it as the page they were done on (its variant,
             # `store.variants`): where they led is the trail's `after_actions`, no redirect
             final_url = landed if opts.actions else page.url
@@ -318,13 +322,19 @@ def _check_web(url: str, when: str = "") -> None:
 
 
 async def _document(
-    response: Any, rendered: str, headers: dict[str, str], sent: bytes | None = None
+    response: Any, rendered: str, headers: dict[str, str], sent: bytes | None = None, *, drawn: bool = False
 ) -> tuple[bytes, dict[str, str]]:
     """The body and headers a page is read from: the rendered DOM of an HTML document; the bytes the
     server sent for any other kind (text, JSON, XML, PDF), which Chromium would show wrapped in a
     viewer: `sent`, as the guard answered the browser with them (a PDF viewer's response body is
-    cut short), else the response's."""
+    cut short), else the response's. A body labelled HTML that is not (a PDF, an image: `sniff_kind`)
+    is read from `sent` too, as the other tiers read it (Chromium draws its bytes as text), when
+    `drawn` says `sent` is the document shown (not a download a script started since)."""
+    from webferret.fetch.sniff import sniff_kind
+
     kind = headers.get("content-type", "")
+    if drawn and sent is not None and sniff_kind(sent, kind) in ("pdf", "binary"):
+        return sent, headers
     if response is not None and kind and "html" not in kind.lower():
         if sent is not None:
             return sent, headers
