@@ -299,6 +299,7 @@ async def test_a_script_navigating_to_a_refused_address_is_that_error_not_chromi
             await render(tier, site.base + "/", OPTS)
     assert secret.hits == []
     assert info.value.code == ErrorCode.BLOCKED_ADDRESS and "127.0.0.2" in info.value.message
+    assert f'the page went on to "http://127.0.0.2:{port}/meta"' in info.value.message  # not the URL asked
 
 
 @pytest.mark.parametrize("target", ["file://{secret}", "FILE://{secret}", "view-source:file://{secret}"])

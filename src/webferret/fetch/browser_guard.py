@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 from webferret.fetch.fetcher import admitted
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.types import FetchOptions
-from webferret.models import ErrorCode, FerretError
+from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import UrlPolicy
 from webferret.net.proxy import ProxyRoute
 from webferret.remote_text import quoted, url_without_blanks
@@ -131,7 +131,7 @@ class Guard:
             status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
             if main:
-                self.main_error = self.main_error or exc
+                self.main_error = self.main_error or _went(exc, request.url, self._page)
             await route.abort("blockedbyclient" if exc.code == ErrorCode.BLOCKED_ADDRESS else "failed")
             return
         location = got.get("location")
@@ -224,3 +224,12 @@ def lost(exc: BaseException) -> bool:
     """Did the browser, its context or the page close under a render (Playwright's TargetClosedError,
     which its public API does not export by name)?"""
     return type(exc).__name__ == "TargetClosedError"
+
+
+def _went(exc: FerretError, url: str, page: str) -> FerretError:
+    """`exc` for the page's own document at `url`, its message naming `url` when the page went there
+    from `page` (a script's navigation, a form post): the guard names a refused host, not the page."""
+    shown = without_password(url) or url
+    if url != page and shown not in exc.message:
+        exc.message = f"{exc.message} (the page went on to {quoted(shown, 200)})"
+    return exc
