@@ -221,8 +221,13 @@ def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
     from webferret.fetch.blocks import js_shell
 
     script = b'<script>if (location.href == "x") { var here = location.href; }</script>'
+    buster = b"<script>if (top != self) { top.location = self.location; }</script>"
     reads = b"<html><body><p>Hello there</p>" + script + b"</body></html>"
     assert not js_shell(reads, "text/html").js_shell
+    assert not js_shell(reads.replace(script, buster), "text/html").js_shell
+    for sends in (b"location = '/a'", b"document.location.href='/a'", b"window.location.replace('/a')"):
+        page = reads.replace(script, b"<script>" + sends + b"</script>")
+        assert js_shell(page, "text/html").js_shell, sends
     long_page = ARTICLE.replace(b"</body>", b'<script>location.href = "/elsewhere";</script></body>')
     assert not js_shell(long_page, "text/html").js_shell
 

@@ -121,10 +121,12 @@ JS_NOTICE = re.compile(
     re.IGNORECASE,
 )
 SCRIPT_REDIRECT = re.compile(
-    r"\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign)\s*\(",
+    r"(?<![\w.$])(?:(?:window|document|self)\.)?location"
+    r"(?:(?:\.href)?\s*=(?!=)|\.(?:replace|assign)\s*\()",
 )
 """A script that sends the reader to another page (`location.href = "/next"`, `location.replace(...)`),
-as a "Redirecting..." page does in place of a `<meta>` refresh."""
+as a "Redirecting..." page does in place of a `<meta>` refresh; not a frame-buster's
+`top.location = self.location`, which moves nothing when the page is not in a frame."""
 SPA_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
 
 
