@@ -236,6 +236,20 @@ async def test_a_compression_bomb_is_refused_at_the_cap_not_decoded_into_memory(
     assert peak < 20_000_000, peak  # the cap is 100 KB
 
 
+@pytest.mark.parametrize("encoding", ["br", "gzip", "deflate"])
+async def test_a_body_its_content_encoding_does_not_decode_is_unsupported_content(encoding: str) -> None:
+    """A corrupt brotli body was `connect_failed` ("the request failed", curl's write error), as if
+    the server could not be reached; a corrupt gzip one is `unsupported_content`, and so is it now."""
+    policy = loopback_policy()
+    with serve() as site:
+        site.page("/corrupt", b"<html><p>not compressed at all</p></html>" * 20, content_encoding=encoding)
+        target = await policy.vet(site.base + "/corrupt")
+        with pytest.raises(FerretError) as info:
+            await ImpersonateTier().fetch(target, OPTS, policy)
+    assert info.value.code == ErrorCode.UNSUPPORTED_CONTENT, info.value
+    assert "content encoding did not decode" in info.value.message
+
+
 @pytest.mark.parametrize(
     ("head", "said"),
     [

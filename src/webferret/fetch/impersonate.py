@@ -40,6 +40,12 @@ CURL_ERRORS: dict[int, tuple[ErrorCode, str]] = {
         ErrorCode.UNSUPPORTED_CONTENT,
         "a body whose content encoding did not decode",
     ),
+    # our own writer refuses only past the cap (`CappedBody`, `too_large`): else it is curl's
+    # decoder's, a body its Content-Encoding (brotli) does not decode
+    CurlECode.WRITE_ERROR: (
+        ErrorCode.UNSUPPORTED_CONTENT,
+        "a body whose content encoding did not decode",
+    ),
 }
 
 
