@@ -134,6 +134,20 @@ async def test_an_error_after_a_redirect_names_the_hop_it_struck(
     assert error.trail[-1]["url"] == closed
 
 
+async def test_a_later_tier_that_fails_is_in_the_trail_too(fetcher: Fetcher, simweb: SimWeb) -> None:
+    """The http tier hands a brotli body on to impersonate; a corrupt one fails there too, and the
+    trail says both, not only the hop the http tier handed on."""
+    url = simweb.add(
+        "/bad-brotli", b"<html><p>not brotli</p></html>" * 20, headers={"Content-Encoding": "br"}
+    )
+    error = await fetch_error(fetcher, url, LOCAL.with_(tier="auto"))
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert [(hop["via"], hop.get("error")) for hop in error.trail] == [
+        ("http", "unsupported_content"),
+        ("impersonate", "unsupported_content"),
+    ]
+
+
 async def test_a_dripping_server_hits_the_page_timeout(fetcher: Fetcher, simweb: SimWeb) -> None:
     error = await fetch_error(fetcher, simweb.url("/drip"), LOCAL.with_(timeout=1.0))
     assert error.code == ErrorCode.TIMEOUT and "1 s" in error.message

@@ -158,7 +158,12 @@ class Fetcher:
             hop = opts.for_request(target.url, url)
             sent = cookies.sent(target.url, hop.headers)
             hop = hop if sent == hop.headers else hop.with_(headers=sent)
-            raw = await self._hop(target, hop, policy, tier)
+            try:
+                raw = await self._hop(target, hop, policy, tier)
+            except FerretError as exc:  # this tier's hops, the one it struck marked (a tier before
+                if not exc.trail:  # it is put ahead by the ladder)
+                    exc.trail = [*trail, {**begun, "error": exc.code.value}]
+                raise
             begun["status"] = raw.status
             hops = raw.trail or [{"url": shown, "status": raw.status}]  # a browser lists its own
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
