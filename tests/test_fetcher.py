@@ -108,6 +108,7 @@ async def test_gzip_is_decoded(fetcher: Fetcher, simweb: SimWeb) -> None:
 async def test_byte_cap_on_decompressed_bytes(fetcher: Fetcher, simweb: SimWeb, path: str) -> None:
     error = await fetch_error(fetcher, simweb.url(path), LOCAL.with_(max_bytes=1024 * 1024))
     assert error.code == ErrorCode.TOO_LARGE and "max_bytes" in error.message
+    assert error.status == 200  # the server answered; its body was too large
 
 
 async def test_gzip_bomb_stops_at_the_default_cap(fetcher: Fetcher, simweb: SimWeb) -> None:

@@ -69,9 +69,12 @@ def _decoder(headers: httpx.Headers, url: str, status: int | None = None) -> _In
     raise UnreadEncoding(url, raw, status)
 
 
-def too_large(max_bytes: int, detail: str = "") -> FerretError:
+def too_large(max_bytes: int, detail: str = "", status: int | None = None) -> FerretError:
+    """`too_large`; `status`: the HTTP status the server answered with, before its body passed the cap."""
     return FerretError(
-        ErrorCode.TOO_LARGE, f"body larger than the cap of {max_bytes} bytes{detail} (setting max_bytes)"
+        ErrorCode.TOO_LARGE,
+        f"body larger than the cap of {max_bytes} bytes{detail} (setting max_bytes)",
+        status=status,
     )
 
 
@@ -89,12 +92,13 @@ async def read_capped(response: httpx.Response, max_bytes: int, url: str, *, cli
     decoder = _decoder(response.headers, url, response.status_code)
     length = declared_length(response.headers)
     if not clip and isinstance(decoder, _Identity) and length is not None and length > max_bytes:
-        raise too_large(max_bytes, f" (Content-Length {length})")
+        raise too_large(max_bytes, f" (Content-Length {length})", response.status_code)
     out = bytearray()
     async for chunk in response.aiter_raw():
         out += decoder.feed(chunk, max_bytes - len(out) + 1)
         if len(out) > max_bytes and clip:
             return bytes(out[:max_bytes])
         if len(out) > max_bytes:
-            raise too_large(max_bytes, " once decompressed" if isinstance(decoder, _Inflater) else "")
+            detail = " once decompressed" if isinstance(decoder, _Inflater) else ""
+            raise too_large(max_bytes, detail, response.status_code)
     return bytes(out)
