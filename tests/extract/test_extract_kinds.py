@@ -101,6 +101,24 @@ def test_pdf_sniffed_even_when_served_as_html() -> None:
     assert page.content_type == "application/pdf"
 
 
+def test_a_page_served_as_a_pdf_is_read_as_the_page_it_is(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A login or error page at a report's address, served as application/pdf (or saved as
+    `report.pdf`), was handed to the PDF reader: `the PDF cannot be read: Stream has ended
+    unexpectedly`. No PDF opens without `%PDF-` in its first KB (nor an object, its header lost)."""
+    page = "<html><head><title>Sign in</title></head><body><h1>Sign in to read the report</h1></body></html>"
+    url = simweb.add("/report.pdf", page, headers={"Content-Type": "application/pdf"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    fetched = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert (fetched["title"], fetched["content_type"]) == ("Sign in", "text/html")
+    assert run(b"Plain words, no PDF.\n", "https://ex.org/notes.pdf", "application/pdf").content == (
+        "Plain words, no PDF.\n"
+    )
+    junk_first = b"\r\n<!-- served by a proxy -->\n" + make_pdf(["Still a PDF"])  # readers skip it
+    assert "Still a PDF" in run(junk_first, "https://ex.org/a.pdf", "application/pdf").content
+
+
 def test_encrypted_pdf_is_unsupported_and_says_why() -> None:
     error = error_of(make_pdf(["secret"], password="hunter2"), "https://ex.org/locked.pdf", "application/pdf")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT

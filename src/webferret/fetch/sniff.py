@@ -48,6 +48,9 @@ _BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
 SNIFF_BYTES = 1024
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _ANY_TAG = re.compile(rb"<[a-zA-Z!/?]")
+_PDF_PARTS = re.compile(rb"%PDF-|\d+\s+\d+\s+obj\b")
+"""What a PDF's first KB holds: its header (a reader finds it past leading junk), or, its header
+lost, an object."""
 _CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 """The control bytes that text holds few of (tab, line breaks, form feed and escape are text's own)."""
 
@@ -83,6 +86,8 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     if magic is not None:
         return magic
     declared = _declared(mime_of(content_type))
+    if declared == "pdf" and _PDF_PARTS.search(head) is None and _looks_textual(head):
+        declared = None  # a login or error page (or text) under a PDF's label: read as what it is
     wide = head.startswith((b"\xff\xfe", b"\xfe\xff")) or _declares_wide(content_type)  # UTF-16 or -32
     if not wide and not _looks_textual(head, labelled=declared in ("html", "json", "xml", "text")):
         return "binary"
