@@ -16,6 +16,8 @@ from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Line, Run, collect, page_markdown
 from webferret.extract.types import ExtractOptions
 
+DIFFERENCES = ("/fi", "/fl", "/uniFEE3", "/uniFEAE", "/uniFEA4", "/uniFE92", "/uniFE8E")
+
 
 def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
     """A one-page PDF drawing each `(y, font size, text)` at the left margin."""
@@ -24,7 +26,8 @@ def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
 
 def pdf_drawing(*contents: str) -> bytes:
     """A PDF with a page drawing each of `contents` (PDF operators; fonts /F1 and /F2 are Helvetica,
-    and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does; /F3 is Courier)."""
+    and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does, and 3 to 7 the letters
+    of `مرحبا` in the shapes they take in it, as Chrome's PDFs name them; /F3 is Courier)."""
     writer = PdfWriter()
     font = DictionaryObject(
         {
@@ -37,7 +40,7 @@ def pdf_drawing(*contents: str) -> bytes:
     courier[NameObject("/BaseFont")] = NameObject("/Courier")
     ligatures = DictionaryObject(font)
     ligatures[NameObject("/Encoding")] = DictionaryObject(
-        {NameObject("/Differences"): ArrayObject([NumberObject(1), NameObject("/fi"), NameObject("/fl")])}
+        {NameObject("/Differences"): ArrayObject([NumberObject(1), *map(NameObject, DIFFERENCES)])}
     )
     resources = DictionaryObject(
         {
@@ -136,6 +139,17 @@ def test_ligatures_are_the_letters_they_join() -> None:
             pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions(format=fmt)
         )
         assert "The field team logged the flow of each fish." in text.content
+
+
+def test_arabic_letters_in_their_shapes_are_the_letters() -> None:
+    """Chrome maps an Arabic word's glyphs to the presentation forms of its letters (initial, medial,
+    final): `ﻣﺮﺣﺒﺎ` was the text, which no search for `مرحبا` finds and no reader's words count."""
+    content = "BT /F2 10 Tf 72 600 Td (\007\006\005\004\003) Tj ET"  # drawn left to right, last letter first
+    for fmt in ("markdown", "text"):
+        text = extract_document(
+            pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions(format=fmt)
+        )
+        assert "مرحبا" in text.content and "\ufee3" not in text.content
 
 
 def test_a_compound_hyphenated_at_a_lines_end_keeps_its_hyphen() -> None:

@@ -30,12 +30,23 @@ from webferret.models import ErrorCode, FerretError, Link
 from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
+_PRESENTATION_FORMS = (*range(0xFB00, 0xFE00), *range(0xFE70, 0xFF00))
+"""Unicode's presentation forms: Latin and Hebrew ligatures, and Arabic letters in their initial, medial,
+final and isolated shapes and ligatures (Arabic Presentation Forms-A and -B)."""
 _LIGATURES = str.maketrans(
-    {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in range(0xFB00, 0xFB07)} | {"\x7f": "•"}
+    {
+        chr(code): shaped
+        for code in _PRESENTATION_FORMS
+        if (shaped := unicodedata.normalize("NFKC", chr(code)).lstrip(" ")) != chr(code)
+    }
+    | {"\x7f": "•"}
 )
 """The Latin ligatures a font draws as one glyph (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), as the letters they join: the text is
-searched and read by its words, and `ﬁle` is not `file`. And the bullet that WinAnsiEncoding also
-draws at code 127 (PDF 1.7, Annex D; ReportLab's lists), which pypdf reads as the control DEL."""
+searched and read by its words, and `ﬁle` is not `file`. So too an Arabic letter in the shape it takes
+in its word (`ﻣﺮﺣﺒﺎ`, as Chrome's PDFs map them), as the letter (`مرحبا`); a
+vowel mark's spacing form is the mark, without the space Unicode puts before it. And the bullet that
+WinAnsiEncoding also draws at code 127 (PDF 1.7, Annex D; ReportLab's lists), which pypdf reads as
+the control DEL."""
 
 
 def _open(body: bytes, where: str) -> PdfReader:
