@@ -24,6 +24,22 @@ def test_a_list_under_a_table_is_no_row_of_it(mark: str) -> None:
     assert blocks[1].endswith("Calibrate the counters each month against the video.")
 
 
+def test_a_list_over_a_table_is_not_its_header() -> None:
+    """Chrome draws a numbered list's numbers apart from its items: the last item of a list right over a
+    narrow table fell in its columns and was its header (`| 3. | Count the fish |  |`)."""
+    items = ["Measure the width", "Record the depth", "Count the fish"]
+    listed = [_cells(662 - 14 * n, (48, f"{n}."), (64, item)) for n, item in enumerate(items, 1)]
+    sites = [("Site", "Width", "Depth"), ("Pitlochry", "12 m", "3 m"), ("Perth", "40 m", "5 m")]
+    rows = [_cells(590 - 19 * n, *zip((37, 94, 139), row, strict=True)) for n, row in enumerate(sites)]
+    blocks = _pdf_text(" ".join([*listed, *rows])).split("\n\n")[1:]
+    assert blocks == [
+        "1. Measure the width",
+        "2. Record the depth",
+        "3. Count the fish",
+        "| Site | Width | Depth |\n|---|---|---|\n| Pitlochry | 12 m | 3 m |\n| Perth | 40 m | 5 m |\n",
+    ]
+
+
 def test_a_table_may_number_its_rows() -> None:
     rows = [
         ("No.", "Weir", "Count"),

@@ -8,8 +8,9 @@ are centred at one place (numbers set flush right start apart), and the first ro
 set otherwise, lies over them. Not a table: columns of running text set side by side (a page of two
 columns drawn line by line, lines numbered in the margin), whose cells are long or go on from the line
 above in lower case; a list, whose marks (bullets, numbers with or without a dot) are the first of two
-columns (and a list under a table whose first column holds no marks is no row of it); lines broken by a
-word in another font, whose runs start wherever their words do; justified lines drawn word by word,
+columns (and a list under a table whose first column holds no marks is no row of it, nor its last item
+over such a table its header); lines broken by a word in another font, whose runs start wherever their
+words do; justified lines drawn word by word,
 whose cells stand a word space apart; a table of contents, whose rows end with page numbers in order; a
 form, whose labels end with a colon. A run that starts where the one before it did goes on its cell (a
 word in bold in a cell's paragraph). A row below the first may leave cells empty: its runs go to the
@@ -132,14 +133,16 @@ def _apart(rows: list[Row]) -> bool:
 def _header_above(lines: Sequence[Line], start: int, rows: list[Row]) -> Row | None:
     """The table's header on the line above its first row, where it has fewer cells than the rows (an
     empty corner over a column of names), as a row: its two or more runs in the columns they fall in;
-    None if there is none."""
+    None if there is none (a list's item, its mark over a first column that holds none, is none)."""
     above, first = lines[start - 1], lines[start]
     if len(_cells(above)) >= len(rows[0]) or not 0 < above.y - first.y <= ROW_GAP * max(
         above.size, first.size
     ):
         return None
     header = _placed(above, rows)
-    return header if header and _aligned([header, *rows], max(above.size, first.size)) else None
+    if header is None or _list_item(header, [header, *rows]):  # a list's last item over the table
+        return None
+    return header if _aligned([header, *rows], max(above.size, first.size)) else None
 
 
 def _rows(lines: Sequence[Line], start: int) -> tuple[list[Row], int]:
