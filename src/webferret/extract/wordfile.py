@@ -2,16 +2,18 @@
 from its styles, lists, tables, links, emphasis), rendered by the same Markdown writer as a page;
 title, author and dates from its properties (`zipped.core_properties`).
 
-The whole document is its content (no main-content choice). Images are left as their alt text (mammoth
-would inline them as data URIs), nothing outside the file is opened (mammoth's external file access
-stays off), and a file whose parts unpack too far is refused before it is read (`zipped`).
+The whole document is its content (no main-content choice), less the text Word hides (a run formatted
+hidden: mammoth would show it, as a page's `display: none` text is not). Images are left as their alt
+text (mammoth would inline them as data URIs), nothing outside the file is opened (mammoth's external
+file access stays off), and a file whose parts unpack too far is refused before it is read (`zipped`).
 """
 
 from __future__ import annotations
 
 import io
+import zipfile
 
-from lxml import html
+from lxml import etree, html
 
 from webferret.extract import zipped
 from webferret.extract.textual import file_name
@@ -29,7 +31,7 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 
     images = mammoth.images.img_element(_no_src)
     try:
-        converted = mammoth.convert_to_html(io.BytesIO(body), convert_image=images)
+        converted = mammoth.convert_to_html(io.BytesIO(_shown(archive, body)), convert_image=images)
     except Exception as exc:  # a damaged part: mammoth raises many kinds
         raise zipped.unreadable(what, exc) from None
     root = html.fragment_fromstring(converted.value or "", create_parent="div")
@@ -37,6 +39,37 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     fields = zipped.described(archive, title)
     extra = {"document": "docx"}
     return whole_document(root, url, options, what=what, content_type=DOCX_TYPE, fields=fields, extra=extra)
+
+
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_HIDDEN_RUNS = etree.XPath(
+    "//w:r[w:rPr/w:vanish[not(@w:val) or not(@w:val = '0' or @w:val = 'false' or @w:val = 'off')]]",
+    namespaces={"w": _W},
+)
+"""The runs of a part that Word does not show: those formatted hidden (`<w:vanish/>`)."""
+_TEXT_PARTS = ("word/document.xml", "word/footnotes.xml", "word/endnotes.xml")
+
+
+def _shown(archive: zipfile.ZipFile, body: bytes) -> bytes:
+    """The document in `body` (its `archive`) without the runs Word hides in its text's parts; `body`
+    itself when it hides none."""
+    changed: dict[str, bytes] = {}
+    for name in _TEXT_PARTS:
+        if name not in archive.NameToInfo or b"vanish" not in archive.read(name):
+            continue
+        root = zipped.part(archive, name)
+        hidden = _HIDDEN_RUNS(root) if root is not None else []
+        for run in hidden:
+            run.getparent().remove(run)
+        if hidden:
+            changed[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+    if not changed:
+        return body
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as shown:
+        for item in archive.infolist():
+            shown.writestr(item, changed.get(item.filename) or archive.read(item))
+    return out.getvalue()
 
 
 def _no_src(image: object) -> dict[str, str]:
