@@ -17,6 +17,7 @@ from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.metadata import iso_date
 from webferret.extract.pdfcode import letter_width
+from webferret.extract.pdffields import with_fields
 from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Run, page_markdown
 from webferret.extract.pdflinks import Placed, annotated_links, distinct
@@ -97,6 +98,9 @@ def _page_texts(
         except Exception as exc:  # a damaged page: pypdf raises many kinds
             unreadable[number] = _said(exc)
             text, runs = "", []
+        else:
+            runs, answers = with_fields(page, runs)  # a form's filled-in values
+            text = "\n".join([text, *answers])
         read.append((text.translate(_LIGATURES), runs))
         links += annotated_links(page, placed, base)
     compounds = compounds_of([text for text, _ in read])
