@@ -268,6 +268,27 @@ def test_markdown_is_titled_by_its_heading(body: bytes, title: str) -> None:
     assert page.title == title and page.content.startswith(body.decode().strip()[:10])
 
 
+def test_a_markdown_files_front_matter_gives_its_author_dates_and_description() -> None:
+    """Jekyll's and Hugo's front matter says who wrote a post and when: only its title was read, and
+    its lines were counted as the page's words."""
+    body = (
+        b"---\ntitle: Ferret care\nauthor: 'Ada Burrow'\ndate: 2024-03-05T10:00:00+01:00\n"
+        b"lastmod: 2024-04-01\ndescription: How to keep a ferret.\ntags: [pets]\n---\n\n"
+        b"# Ferret care\n\nFeed them.\n"
+    )
+    for fmt in ("markdown", "text"):
+        page = run(body, "https://ex.org/posts/care.md", "text/markdown", ExtractOptions(format=fmt))
+        assert (page.title, page.byline, page.published, page.modified, page.description) == (
+            "Ferret care",
+            "Ada Burrow",
+            "2024-03-05",
+            "2024-04-01",
+            "How to keep a ferret.",
+        )
+        assert page.word_count == 4
+    assert run(b"# Notes\n\nNo front matter.\n", "https://ex.org/n.md", "text/markdown").byline is None
+
+
 def test_binary_and_png_served_as_html_are_unsupported() -> None:
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
     error = error_of(png, "https://ex.org/page", "text/html")

@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from webferret.extract.codelang import language_for
+from webferret.extract.metadata import iso_date
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.fetch.sniff import HTML_TYPES
@@ -19,6 +20,8 @@ _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _FRONT_MATTER = re.compile(r"\A---\r?\n(?:.*\n)*?---\r?\n")
+_FRONT_FIELD = re.compile(r"^([A-Za-z]+):[ \t]*['\"]?(.*?)['\"]?[ \t]*\r?$", re.MULTILINE)
+"""A front matter's `key: value` line at its top level (a quoted value without its quotes)."""
 _FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
 
 
@@ -46,10 +49,33 @@ def markdown_title(text: str) -> str | None:
     return heading.group(1).strip() if heading else None
 
 
+def front_matter(text: str) -> dict[str, str | None]:
+    """The page fields a Markdown document's front matter gives (Jekyll's, Hugo's: `author:`, `date:`,
+    `lastmod:` or `updated:`, `description:` or `summary:`, each a plain value on its own line)."""
+    front = _FRONT_MATTER.match(text[:4000])
+    if front is None:
+        return {}
+    said = {key.lower(): value.strip() for key, value in _FRONT_FIELD.findall(front.group())}
+    modified = said.get("lastmod") or said.get("updated") or said.get("modified") or ""
+    return {
+        "byline": said.get("author") or None,
+        "published": iso_date(said.get("date", "")[:10]),
+        "modified": iso_date(modified[:10]),
+        "description": said.get("description") or said.get("summary") or None,
+    }
+
+
 def _result(
-    content: str, text: str, mime: str, url: str | None, options: ExtractOptions, title: str | None = None
+    content: str,
+    text: str,
+    mime: str,
+    url: str | None,
+    options: ExtractOptions,
+    title: str | None = None,
+    fields: dict[str, str | None] | None = None,
 ) -> Extracted:
     return Extracted(
+        **(fields or {}),
         content_type=mime,
         title=title or file_name(url),
         format=options.format,
@@ -105,9 +131,11 @@ def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions)
     if mime in HTML_TYPES:  # labelled HTML, yet no tag in it (`sniff_kind`): words, not HTML source
         lang = "markdown" if markdown_title(text) else None
     if mime in MARKDOWN_TYPES or lang == "markdown":
-        plain = markdown_as_text(text) if options.format == "text" else text
+        front = _FRONT_MATTER.match(text)  # its fields are the page's, not its words (nor counted)
+        plain = markdown_as_text(text) if options.format == "text" else text[front.end() if front else 0 :]
         title = markdown_title(text)
-        return _result(text.strip() + "\n", plain, mime or "text/markdown", url, options, title)
+        fields = front_matter(text)
+        return _result(text.strip() + "\n", plain, mime or "text/markdown", url, options, title, fields)
     if lang:
         return _result(fenced(text, lang), text, mime or "text/plain", url, options)
     return _result(text.strip() + "\n", text, mime or "text/plain", url, options)
