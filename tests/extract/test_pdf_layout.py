@@ -192,6 +192,23 @@ def test_a_first_line_set_largest_is_the_title_though_the_other_pages_repeat_it(
     )
 
 
+def test_pages_that_are_all_alike_keep_their_words() -> None:
+    """A sheet of tickets or a flyer printed page after page repeats all its lines on every page: they
+    were all taken for running headers and footers, and the document read as empty page markers
+    (`ok`, 0 words), its title from a line no longer in it."""
+    ticket = (
+        "BT /F1 10 Tf 72 700 Td (Spring fair admission ticket) Tj ET "
+        "BT /F1 10 Tf 72 680 Td (Valid on Saturday 4 May only) Tj ET"
+    )
+    text = extract_document(
+        pdf_drawing(*[ticket] * 4), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert (text.title, text.word_count) == ("Spring fair admission ticket", 40)
+    assert " ".join(text.content.split("<!-- page 4 -->\n\n")[1].split()) == (
+        "Spring fair admission ticket Valid on Saturday 4 May only"
+    )
+
+
 def test_running_headers_footers_and_page_numbers_are_left_out() -> None:
     """What opens or closes page after page alike (a report's name, `Page 2 of 4`, a bare page
     number) is not read between one page's last sentence and the next one's first; a heading that

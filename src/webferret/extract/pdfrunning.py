@@ -4,7 +4,8 @@ A report, a paper or a manual repeats its name, its chapter, a page number ("Pag
 notice at the top or bottom of its pages. Read as text they are noise between each page's last
 sentence and the next page's first. A page's first and last blocks (a paragraph of its Markdown,
 not a heading) that are short and repeat on many pages, their numbers aside, are left out (page
-numbers among them).
+numbers among them). Pages that hold nothing else (a sheet of tickets, a flyer printed page after page)
+keep them: they are the document.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def without_running(markdowns: list[str]) -> list[str]:
                 if at not in edges or not running.intersection(_marks(blocks, at, number))
             )
         )
-    return kept
+    return kept if any(kept) else markdowns  # pages all alike (tickets, a flyer): nothing else to read
 
 
 def _edges(blocks: list[str]) -> set[int]:

@@ -62,7 +62,10 @@ def first_line_title(
         return None
     running = _running_lines(texts[1:])
     lines = [" ".join(line.split()) for line in texts[0].splitlines()]
-    for line in [line for line in lines if line][:LINES_LOOKED_AT]:
+    looked_at = [line for line in lines if line][:LINES_LOOKED_AT]
+    if all(line.casefold() in running for line in looked_at):
+        running = set()  # pages all alike (tickets, a flyer): the first page's lines are its own
+    for line in looked_at:
         if line.casefold() in rows:
             return None
         if (line.casefold() in running and line != largest) or not _reads_like_title(line):
