@@ -36,6 +36,10 @@ STYLES = (
     '<style:text-properties fo:font-weight="bold"/></style:style>'
     '<style:style style:name="T2" style:family="text">'
     '<style:text-properties fo:font-style="italic"/></style:style>'
+    '<style:style style:name="T3" style:family="text">'
+    '<style:text-properties text:display="none"/></style:style>'
+    '<style:style style:name="P3" style:family="paragraph">'
+    '<style:text-properties text:display="none"/></style:style>'
     '<text:list-style style:name="L2"><text:list-level-style-number text:level="1"/></text:list-style>'
     "</office:automatic-styles>"
 )
@@ -131,6 +135,14 @@ def test_a_repeated_cell_is_written_out_a_bounded_number_of_times() -> None:
     table = f"<table:table><table:table-row>{cells}</table:table-row></table:table>"
     page = read(odt(body=f"<text:p>Before the table.</text:p>{table}"))
     assert len(page.content) < 2000
+
+
+def test_text_the_document_hides_is_left_out() -> None:
+    """Writer's hidden characters and paragraphs (a style's `text:display="none"`) were read as words
+    of the document, where a page's `display: none` text is not."""
+    hidden = '<text:span text:style-name="T3">Rate this guide five stars. </text:span>'
+    body = f'<text:p>Ferrets {hidden}sleep.</text:p><text:p text:style-name="P3">A hidden note.</text:p>'
+    assert read(odt(body)).content == "Ferrets sleep.\n"
 
 
 def test_an_external_entity_in_an_opendocument_is_not_read() -> None:

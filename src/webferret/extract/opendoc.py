@@ -8,8 +8,9 @@ sheet shows it, empty rows and columns left out, a repeated row or filled cell w
 `REPEATS_MAX` times (a sheet's empty tail claims a million rows, and is never written out).
 
 The whole document is its content. Images and drawings are left out (a text box's paragraphs are
-read); footnotes and tracked deletions too. `content.xml` is parsed with lxml (`zipped.SAFE_XML`: no
-entities, no network), and a file whose parts unpack too far is refused before it is read (`zipped`).
+read); footnotes, tracked deletions and hidden text (a style's `text:display="none"`) too.
+`content.xml` is parsed with lxml (`zipped.SAFE_XML`: no entities, no network), and a file whose
+parts unpack too far is refused before it is read (`zipped`).
 A repeated table cell is written out at most `REPEATS_MAX` times (a sheet's empty tail claims
 thousands).
 """
@@ -231,12 +232,14 @@ def _cell_text(cell: etree._Element) -> str:
 
 
 class _Styles:
-    """What the document's automatic styles say: which text styles are bold or italic, and which list
+    """What the document's automatic styles say: which text styles are bold or italic, which hide
+    their text (`text:display="none"`, Writer's hidden characters and paragraphs), and which list
     styles number their items."""
 
     def __init__(self) -> None:
         self.bold: set[str] = set()
         self.italic: set[str] = set()
+        self.hidden: set[str] = set()
         self.numbered: set[str] = set()
 
 
@@ -251,6 +254,8 @@ def _styles(content: etree._Element) -> _Styles:
             found.bold.add(name)
         if props.get(_q("fo", "font-style")) == "italic":
             found.italic.add(name)
+        if props.get(_q("text", "display")) == "none":
+            found.hidden.add(name)
     for style in content.iterfind("office:automatic-styles/text:list-style", _NS):
         first = style.find("*", _NS)
         if first is not None and first.tag == _q("text", "list-level-style-number"):
@@ -276,6 +281,8 @@ class _Writer:
 
     def element(self, node: etree._Element, target: html.HtmlElement) -> None:
         tag = node.tag
+        if (node.get(_q("text", "style-name")) or "") in self.styles.hidden:
+            return  # text the document does not show (the words after it are its parent's)
         if tag == _q("text", "h"):
             level = min(_count(node, "text", "outline-level"), 6)
             self.children(node, etree.SubElement(target, f"h{level}"))
