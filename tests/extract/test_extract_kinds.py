@@ -119,6 +119,20 @@ def test_a_page_served_as_a_pdf_is_read_as_the_page_it_is(
     assert "Still a PDF" in run(junk_first, "https://ex.org/a.pdf", "application/pdf").content
 
 
+@pytest.mark.parametrize(("said", "language"), [("en-GB", "en-GB"), ("<script>", None)])
+def test_a_pdf_names_its_language_in_its_catalog(said: str, language: str | None) -> None:
+    """Chrome and Word write the document's language as the catalog's `/Lang`; it was left out, and the
+    page had no language where its Word or EPUB twin had one."""
+    from pypdf.generic import TextStringObject
+
+    writer = PdfWriter(clone_from=io.BytesIO(make_pdf(["Words"])))
+    writer._root_object[NameObject("/Lang")] = TextStringObject(said)
+    out = io.BytesIO()
+    writer.write(out)
+    assert run(out.getvalue(), "https://ex.org/a.pdf", "application/pdf").language == language
+    assert run(make_pdf(["Words"]), "https://ex.org/a.pdf", "application/pdf").language is None
+
+
 def test_encrypted_pdf_is_unsupported_and_says_why() -> None:
     error = error_of(make_pdf(["secret"], password="hunter2"), "https://ex.org/locked.pdf", "application/pdf")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT

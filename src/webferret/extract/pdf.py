@@ -161,14 +161,30 @@ def _info(reader: PdfReader) -> dict[str, str | None]:
         meta = reader.metadata
     except (PyPdfError, ValueError, KeyError, TypeError):
         meta = None
+    language = _language(reader)
     if meta is None:
-        return {"title": None, "author": None, "created": None, "modified": None}
+        return {"title": None, "author": None, "created": None, "modified": None, "language": language}
     return {
         "title": usable_title(meta.title),
         "author": usable_author(meta.author),
         "created": iso_date(str(meta.get("/CreationDate", ""))[2:10]),
         "modified": iso_date(str(meta.get("/ModDate", ""))[2:10]),
+        "language": language,
     }
+
+
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+
+
+def _language(reader: PdfReader) -> str | None:
+    """The document's language as its catalog's `/Lang` names it (`en-GB`; Chrome and Word write
+    it), or None when it names none or no language tag."""
+    try:
+        said = reader.trailer["/Root"].get_object().get("/Lang")
+    except Exception:  # a damaged catalog: whatever pypdf raises for it
+        return None
+    tag = str(said.get_object()).strip() if said is not None else ""
+    return tag if _LANGUAGE_TAG.fullmatch(tag) else None
 
 
 def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
@@ -202,6 +218,7 @@ def extract_pdf(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
         content_type="application/pdf",
         title=info["title"] or first_line_title(texts, largest, _table_rows(markdowns[0])) or file_name(url),
         byline=info["author"],
+        language=info["language"],
         published=info["created"],
         modified=info["modified"],
         page_type="other",
