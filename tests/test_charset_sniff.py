@@ -98,6 +98,9 @@ def test_undeclared_western_text_is_windows_1252_when_detection_ties() -> None:
         (b"\xff\xd8\xff\xe0\x00\x10JFIF", "text/html; charset=utf-8", "binary"),
         (b"%PDF-1.7\n%\xe2\xe3", "application/octet-stream", "pdf"),
         (b"%PDF-1.4\n", "text/html", "pdf"),
+        (b"\r\n\r\n%PDF-1.4\n%\xe2\xe3", "application/octet-stream", "pdf"),  # a script's blank lines first
+        (b"\xef\xbb\xbf%PDF-1.7\n", None, "pdf"),
+        (b"A note on the %PDF-1.7 header.\n", None, "text"),
         (gzip.compress(b"x"), "text/plain", "binary"),
         (b"PK\x03\x04rest", None, "binary"),
         (bytes(range(256)), "application/octet-stream", "binary"),

@@ -133,6 +133,22 @@ def test_a_pdf_names_its_language_in_its_catalog(said: str, language: str | None
     assert run(make_pdf(["Words"]), "https://ex.org/a.pdf", "application/pdf").language is None
 
 
+def test_a_pdf_after_a_scripts_blank_lines_is_a_pdf(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A download script that prints a blank line before the file sends `\\r\\n%PDF-...` as
+    application/octet-stream: readers skip the blank line; it was read as text, the PDF's source."""
+    url = simweb.add(
+        "/download/7",
+        b"\r\n\r\n" + make_pdf(["Weir counts"]),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    fetched = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert (fetched["title"], fetched["content_type"]) == ("Field Notes", "application/pdf")
+    assert "Weir counts" in fetched["content"] and "obj" not in fetched["content"]
+
+
 def test_encrypted_pdf_is_unsupported_and_says_why() -> None:
     error = error_of(make_pdf(["secret"], password="hunter2"), "https://ex.org/locked.pdf", "application/pdf")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT

@@ -117,6 +117,8 @@ def _magic(head: bytes) -> Kind | None:
     for prefix, kind in _MAGIC:
         if head.startswith(prefix):
             return kind
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n\f\x00").startswith(b"%PDF-"):
+        return "pdf"  # a script's stray blank lines or BOM before a PDF: its readers skip them
     if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
         return "binary"
     if head[4:8] == b"ftyp":  # mp4, mov, heic
