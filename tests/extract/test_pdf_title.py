@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from pypdf import PdfReader, PdfWriter
 from test_pdf_layout import _cells, pdf_drawing
 from test_pdf_tables import TERMS
@@ -39,3 +40,22 @@ def test_reportlabs_placeholder_title_and_author_are_none() -> None:
         body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
     )
     assert (read.title, read.byline) == ("Weir Counts", None)
+
+
+@pytest.mark.parametrize(
+    "placeholder", ["notes.html", "burrow.example/reports/weirs?year=2024", "about:blank"]
+)
+def test_chromes_title_of_a_page_without_one_is_none(placeholder: str) -> None:
+    """Chrome's `Save as PDF` of a page without a `<title>` names the PDF by the file's name or the
+    page's address (`burrow.example/reports/weirs?year=2024`): it was the title, not the page's
+    heading."""
+    writer = PdfWriter(
+        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
+    )
+    writer.add_metadata({"/Title": placeholder})
+    body = io.BytesIO()
+    writer.write(body)
+    read = extract_document(
+        body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert read.title == "Weir Counts"

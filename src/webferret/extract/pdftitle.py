@@ -18,7 +18,10 @@ _JUNK_TITLE = re.compile(
       | \(?(?:anonymous|unspecified)\)?
       | microsoft\s+(?:word|powerpoint|excel)\b.*
       | (?:powerpoint|keynote)\s+presentation
-      | .*\.(?:docx?|odt|rtf|pptx?|xlsx?|pdf|tex|dvi|ps|indd|qxd|pages|txt)
+      | .*\.(?:docx?|odt|rtf|pptx?|xlsx?|pdf|tex|dvi|ps|indd|qxd|pages|txt|html?|xhtml|php|aspx?)
+      | (?:https?|file)://\S*
+      | about:blank
+      | [\w-]+(?:\.[\w-]+)+(?::\d+)?/\S*  # Chrome's title of a page without one: its address
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
