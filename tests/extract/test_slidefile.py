@@ -136,6 +136,29 @@ def test_every_slide_is_a_section_with_its_title_bullets_table_and_notes() -> No
     assert "- " not in text and "Notes: Thank the wardens." in text and "River\tFish" in text
 
 
+def placed(y: int, x: int, *paragraphs: str) -> str:
+    """A text box with its top left corner at (x, y), in EMU."""
+    where = f'<p:spPr><a:xfrm><a:off x="{x}" y="{y}"/><a:ext cx="9" cy="9"/></a:xfrm></p:spPr>'
+    return f"<p:sp><p:nvSpPr><p:nvPr/></p:nvSpPr>{where}<p:txBody>{''.join(paragraphs)}</p:txBody></p:sp>"
+
+
+def test_a_slides_text_boxes_are_read_from_its_top_down() -> None:
+    """A slide's shapes are drawn in the order they were added: a box added last at the top of the
+    slide was read last, after the boxes below it."""
+    grouped = placed(0, 0, para("Grouped"))  # at the group's own place on the slide
+    group = f'<p:grpSp><p:grpSpPr><a:xfrm><a:off x="0" y="3000"/></a:xfrm></p:grpSpPr>{grouped}</p:grpSp>'
+    drawn = slide(
+        placed(5000, 0, para("Bottom")),
+        placed(1000, 4000, para("Top right")),
+        group,
+        shape("title", para("Order")),
+        placed(1000, 0, para("Top left")),
+    )
+    assert read(deck([drawn], notes=None)).content == (
+        "## Slide 1: Order\n\nTop left\n\nTop right\n\nGrouped\n\nBottom\n"
+    )
+
+
 def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
     content = read(deck(order=[3, 1, 2])).content
     assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")

@@ -3,12 +3,14 @@ text boxes' paragraphs (a bulleted or indented paragraph as a list item at its l
 its speaker notes; title, author and dates from the deck's properties.
 
 The slides are read from their XML with lxml (`zipped.SAFE_XML`: no entities, no network), in the
-order `ppt/presentation.xml` lists them. Pictures, charts and layouts carry no text of their own here.
-A file whose parts unpack too far is refused before it is read (`zipped`).
+order `ppt/presentation.xml` lists them, each slide's shapes from its top down (`_in_reading_order`).
+Pictures, charts and layouts carry no text of their own here. A file whose parts unpack too far is
+refused before it is read (`zipped`).
 """
 
 from __future__ import annotations
 
+import math
 import posixpath
 import zipfile
 from collections.abc import Iterable, Iterator
@@ -132,18 +134,41 @@ def _slide(slide: etree._Element, text: bool) -> tuple[str, list[str]]:
 
 
 def _shapes(slide: etree._Element) -> Iterator[etree._Element]:
-    """The slide's shapes with text and its tables, in drawing order (groups opened)."""
+    """The slide's shapes with text and its tables, in reading order (groups opened)."""
     tree = slide.find("p:cSld/p:spTree", _NS)
-    if tree is None:
-        return
-    stack = list(reversed(tree))
-    while stack:
-        node = stack.pop()
+    if tree is not None:
+        yield from _in_reading_order(tree)
+
+
+def _in_reading_order(holder: etree._Element) -> Iterator[etree._Element]:
+    """The shapes with text and the tables of a shape tree or a group, from the top of the slide down
+    and, at one height, from the left: the order they were drawn in (z-order) is the order they were
+    added, not read (a text box added last at the top of the slide came last). A shape that sets no
+    place of its own (a placeholder where its layout puts it: the slide's title, its body) comes first,
+    in drawing order; a group's shapes come in its place, in their own order."""
+    for node in sorted(holder, key=_place):  # (a stable sort: shapes at one place keep their order)
         local = etree.QName(node).localname if isinstance(node.tag, str) else ""
         if local == "grpSp":
-            stack.extend(reversed(node))
+            yield from _in_reading_order(node)
         elif local == "sp" or (local == "graphicFrame" and node.find(".//a:tbl", _NS) is not None):
             yield node
+
+
+_OFFSETS = ("p:spPr/a:xfrm/a:off", "p:grpSpPr/a:xfrm/a:off", "p:xfrm/a:off")
+"""Where a shape, a group or a table's frame says its top left corner is."""
+
+
+def _place(node: etree._Element) -> tuple[float, float]:
+    """A shape's top left corner as (its height, its left), or the top of the slide for one that
+    sets none."""
+    for path in _OFFSETS:
+        offset = node.find(path, _NS)
+        if offset is not None:
+            try:
+                return float(offset.get("y", 0)), float(offset.get("x", 0))
+            except ValueError:  # a damaged number: the place of no place
+                break
+    return -math.inf, -math.inf
 
 
 def _placeholder(shape: etree._Element) -> str | None:
