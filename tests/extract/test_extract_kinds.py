@@ -228,6 +228,21 @@ def test_a_damaged_pdf_page_is_marked_and_the_others_are_read() -> None:
     assert text.content == "First page words\n\nThird page words\n" and text.word_count == 6
 
 
+def test_pages_past_what_one_pdf_may_draw_are_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A content stream that unpacks to 60 MB, shared by 2,000 pages: a 375 KB file held `extract`
+    for more than half an hour (each page parsed it anew). The pages are read until they have drawn
+    `DRAWN_MAX` bytes; each page after says it was not read."""
+    from webferret.extract import pdfsize
+
+    drawn = len(b"BT /F1 12 Tf 72 720 Td (Words one) Tj ET")  # each page's content stream
+    monkeypatch.setattr(pdfsize, "DRAWN_MAX", 2 * drawn + 10)
+    page = run(make_pdf(["Words one", "Words two", "Words six"]), "https://ex.org/a.pdf", "application/pdf")
+    assert page.content.startswith("<!-- page 1 -->\n\nWords one\n\n<!-- page 2 -->\n\nWords two\n\n")
+    why = "the pages up to it draw more than 90 bytes, the most read in one PDF"
+    assert page.content.endswith(f"<!-- page 3: cannot be read ({why}) -->\n")
+    assert [item["page"] for item in page.extra["unreadable_pages"]] == [3]
+
+
 def test_a_pdf_whose_every_page_is_damaged_says_so() -> None:
     error = error_of(damaged(make_pdf(["One", "Two"]), 1, 2), "https://ex.org/broken.pdf", "application/pdf")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT

@@ -22,6 +22,7 @@ from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Run, page_markdown
 from webferret.extract.pdflinks import Placed, annotated_links, distinct
 from webferret.extract.pdfrunning import without_running
+from webferret.extract.pdfsize import Drawn
 from webferret.extract.pdftables import table_text
 from webferret.extract.pdftitle import first_line_title, usable_author, usable_title
 from webferret.extract.textual import file_name
@@ -89,12 +90,18 @@ def _page_texts(
             f"the PDF at {where} cannot be read: its list of pages is damaged ({_said(exc)})",
         ) from None
     read: list[tuple[str, list[Run]]] = []
+    drawn = Drawn()  # what the pages read so far draw: a budget (`pdfsize`)
     for number, page in enumerate(pages, start=1):
         runs: list[Run] = []
         placed: list[Placed] = []
         widths: dict[int, float] = {}  # each font's monospaced letter width (or 0), by the font's id
         try:
+            if refused := drawn.refused(page):
+                raise _NotRead(refused)
             text = page.extract_text(visitor_text=partial(_keep_run, runs, placed, widths)) or ""
+        except _NotRead as exc:
+            unreadable[number] = str(exc)
+            text, runs = "", []
         except Exception as exc:  # a damaged page: pypdf raises many kinds
             unreadable[number] = _said(exc)
             text, runs = "", []
@@ -109,6 +116,10 @@ def _page_texts(
         texts.append(plain)
         markdowns.append(page_markdown(runs, plain, compounds) if plain else "")
     return texts, markdowns, unreadable, distinct(links)
+
+
+class _NotRead(Exception):
+    """A page left unread, and why (not a damaged one: its words are the reason)."""
 
 
 def _said(exc: Exception) -> str:
