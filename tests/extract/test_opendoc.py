@@ -28,7 +28,8 @@ NS = (
     'xmlns:xlink="http://www.w3.org/1999/xlink" '
     'xmlns:dc="http://purl.org/dc/elements/1.1/" '
     'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
-    'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"'
+    'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
+    'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"'
 )
 STYLES = (
     "<office:automatic-styles>"
@@ -315,6 +316,29 @@ def test_an_opendocument_presentation_is_a_section_per_slide() -> None:
     assert read(deck, format="text").content.startswith(
         "Slide 1: Where we counted\n\n- Tay\n- Spey\n\nCounted by Ada."
     )
+
+
+def test_a_slides_shapes_are_read_from_its_top_down_and_groups_opened() -> None:
+    """A slide lists its shapes in the order they were added: a box added last at its top was read
+    last; and a group's text boxes (`draw:g`) and a shape's own paragraphs were left out."""
+
+    def placed(y: str, x: str, words: str) -> str:
+        box = f"<draw:text-box><text:p>{words}</text:p></draw:text-box>"
+        return f'<draw:frame svg:x="{x}" svg:y="{y}">{box}</draw:frame>'
+
+    shape = '<draw:custom-shape svg:x="1cm" svg:y="40mm"><text:p>In a shape</text:p></draw:custom-shape>'
+    slide = (
+        '<draw:page draw:name="page1">'
+        + placed("15cm", "2cm", "Bottom")
+        + placed("1cm", "12cm", "Top right")
+        + f"<draw:g>{placed('8cm', '2cm', 'Grouped')}</draw:g>"
+        + frame("title", "<text:p>Order</text:p>")
+        + placed("10mm", "2cm", "Top left")  # as high as `Top right`: read first, from the left
+        + shape
+        + "</draw:page>"
+    )
+    page = read(odt(slide, meta=None, kind=ODP_TYPE, holder="presentation"), ODP_TYPE)
+    assert page.content == ("## Slide 1: Order\n\nTop left\n\nTop right\n\nIn a shape\n\nGrouped\n\nBottom\n")
 
 
 def test_a_bomb_in_the_mimetype_member_is_refused_before_it_is_unpacked() -> None:

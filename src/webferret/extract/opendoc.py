@@ -24,6 +24,7 @@ from lxml import etree, html
 
 from webferret.extract import zipped
 from webferret.extract.metadata import iso_date
+from webferret.extract.opendraw import shapes
 from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -155,12 +156,13 @@ def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElem
     section = html.Element("section")
     heading = etree.SubElement(section, "h2")
     title = ""
-    for frame in slide.iterfind("draw:frame", _NS):
+    for frame in shapes(slide):  # from the top of the slide down, groups opened
         kind = frame.get(_q("presentation", "class")) or ""
         if kind == "title" and not title:
             title = " ".join("".join(frame.itertext()).split())
             continue
-        for box in frame.iterfind("draw:text-box", _NS):
+        boxes = frame.iterfind("draw:text-box", _NS) if frame.tag == _q("draw", "frame") else [frame]
+        for box in boxes:  # (a shape holds its paragraphs itself)
             holder = etree.SubElement(section, "ul") if kind == "outline" else section
             for block in box:
                 if kind == "outline" and block.tag == _q("text", "p"):
