@@ -61,6 +61,21 @@ def test_fetch_reads_a_csv_file(simweb: SimWeb, capsys: pytest.CaptureFixture[st
     assert page["ok"] and page["content"].startswith("| river | opens | note |")
 
 
+@pytest.mark.parametrize(
+    "disposition", ['attachment; filename="rivers.csv"', "attachment; filename*=UTF-8''r%C3%ADos.csv"]
+)
+def test_fetch_reads_a_csv_download_by_the_name_it_is_sent_under(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str], disposition: str
+) -> None:
+    """A download endpoint sends a file as application/octet-stream, its name in Content-Disposition:
+    the CSV file was read as text, its rows as lines."""
+    headers = {"Content-Type": "application/octet-stream", "Content-Disposition": disposition}
+    url = simweb.add("/export/7", RIVERS, headers=headers)
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["content_type"] == "text/csv" and page["content"].startswith("| river | opens | note |")
+
+
 def test_one_line_far_wider_than_the_rest_does_not_widen_every_row(
     simweb: SimWeb, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -292,8 +292,37 @@ class RawResponse:
 
     @property
     def content_type(self) -> str | None:
-        value = self.headers.get("content-type")
-        return value or None
+        """The body's type as the server says it: its Content-Type, or, where that says nothing of
+        the body (none, `application/octet-stream`: a download), the type of the file name its
+        Content-Disposition gives (`attachment; filename="rivers.csv"` is a CSV file)."""
+        value = self.headers.get("content-type") or None
+        if (value or "").split(";")[0].strip().lower() not in _GENERIC_TYPES:
+            return value
+        return _attachment_type(self.headers.get("content-disposition")) or value
+
+
+_GENERIC_TYPES = frozenset(
+    (
+        "",
+        "application/octet-stream",
+        "binary/octet-stream",
+        "application/force-download",
+        "application/download",
+    )
+)
+
+
+def _attachment_type(disposition: str | None) -> str | None:
+    """The type of the file a Content-Disposition names (by its extension), or None."""
+    if not disposition:
+        return None
+    import mimetypes
+    from email.message import Message
+
+    header = Message()
+    header["content-disposition"] = disposition
+    name = header.get_filename()
+    return mimetypes.guess_type(name)[0] if isinstance(name, str) else None
 
 
 def struck_trail(progress: list[dict[str, Any]], error: str = "timeout") -> list[dict[str, Any]]:
