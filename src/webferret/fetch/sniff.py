@@ -93,8 +93,6 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
         return "binary"
     if declared == "json" and _is_markup(head):  # JSON never opens with `<`: a server's wrong label
         return "html"
-    if declared == "pdf" and b"%PDF-" not in head and _is_markup(head):
-        return "html"  # an error page or a viewer's page under the PDF's label: no PDF opens with `<`
     if declared == "html" and not wide and _is_json(body, head):
         return "json"  # an API's answer under a wrong label: no page opens with `{` or `[`
     if declared == "html" and head.strip() and not wide and _ANY_TAG.search(head) is None:
