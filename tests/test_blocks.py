@@ -86,6 +86,9 @@ def test_real_articles_are_content(path: Path) -> None:
         (403, {"set-cookie": "_pxhd=abc; Path=/"}, "perimeterx"),
         (403, {"server": "AkamaiGHost"}, "akamai"),
         (403, {"x-iinfo": "9-1234-0 0NNN RT(1 2) q(0 -1 -1 0) r(0 -1)"}, "imperva"),
+        (202, {"x-amzn-waf-action": "challenge"}, "aws-waf"),
+        (405, {"x-amzn-waf-action": "captcha"}, "aws-waf"),
+        (403, {"server": "ddos-guard"}, "ddos-guard"),
     ],
 )
 def test_header_markers_win_over_an_innocent_body(status: int, headers: dict[str, str], vendor: str) -> None:
@@ -219,3 +222,27 @@ def test_a_long_page_is_content_once_its_text_is_long() -> None:
     assert classify(200, {}, body, "text/html", view).kind == "ok"
     assert js_shell(body, "text/html", view).kind == "ok"
     assert view.markup is not None and "empty_root" not in vars(view.markup)
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "vendor"),
+    [
+        (
+            202,
+            b"<html><head><script>window.gokuProps = {key: 'x'};</script>"
+            b'<script src="https://abc.token.awswaf.com/abc/challenge.js"></script></head><body></body></html>',
+            "aws-waf",
+        ),
+        (
+            200,
+            b"<html><head><title>DDoS-Guard</title>"
+            b'<script src="/.well-known/ddos-guard/js-challenge/index.js"></script></head>'
+            b"<body><p>Checking your browser before accessing the site.</p></body></html>",
+            "ddos-guard",
+        ),
+    ],
+)
+def test_aws_waf_and_ddos_guard_challenges_are_walls(status: int, body: bytes, vendor: str) -> None:
+    """Neither was known: the challenge page was read as the page (a one-line page, or none)."""
+    verdict = classify(status, {}, body, "text/html")
+    assert verdict.blocked and verdict.vendor == vendor

@@ -64,9 +64,9 @@ async def test_a_big_body_is_judged_off_the_event_loop(monkeypatch: pytest.Monke
     judged: list[bool] = []
     real = ladder.judge
 
-    def recorded(raw: RawResponse, tier: str) -> object:
+    def recorded(raw: RawResponse, tier: str, climbs: bool = False) -> object:
         judged.append(threading.current_thread() is threading.main_thread())
-        return real(raw, tier)
+        return real(raw, tier, climbs)
 
     monkeypatch.setattr(ladder, "judge", recorded)
     big = ARTICLE.replace(b"</body>", b"<div><p>more</p></div>" * (ladder.JUDGED_APART // 20) + b"</body>")
@@ -105,6 +105,23 @@ async def test_terminal_answers_are_not_escalated(status: int) -> None:
     attempt = answers({"http": (status, WALL)})
     raw = await climb("auto", attempt)
     assert attempt.asked == ["http"] and raw.status == status and raw.trail[0]["verdict"] == "terminal"
+
+
+FORBIDDEN = b"<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>"
+
+
+async def test_a_bare_403_is_asked_again_with_a_browsers_fingerprint_once() -> None:
+    """A 403 no vendor marks (a server refusing clients by their TLS fingerprint answers so) ended the
+    fetch at the http tier; it is asked once more by the impersonate tier, whose own 403 is the answer."""
+    through = answers({"http": (403, FORBIDDEN), "impersonate": (200, ARTICLE)})
+    raw = await climb("auto", through)
+    assert through.asked == ["http", "impersonate"] and raw.status == 200
+    assert raw.trail[0]["verdict"] == "blocked" and "fingerprint" in raw.trail[0]["reason"]
+    refused = answers({"http": (403, FORBIDDEN), "impersonate": (403, FORBIDDEN), "browser": (200, ARTICLE)})
+    raw = await climb("auto", refused)
+    assert refused.asked == ["http", "impersonate"] and raw.status == 403  # the page's answer: http_error
+    alone = answers({"http": (403, FORBIDDEN)})
+    assert (await climb("http", alone)).status == 403  # a fixed tier: no block said
 
 
 @pytest.mark.parametrize("tier", ["http", "impersonate"])

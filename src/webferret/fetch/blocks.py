@@ -90,6 +90,8 @@ BODY_MARKERS: tuple[Marker, ...] = (
     _m("akamai", "Akamai Bot Manager interstitial", r"bm-verify=|/_sec/verify\?provider=|_abck", True),
     _m("akamai", "Akamai access denied", r"<title>\s*Access Denied\s*</title>[\s\S]*errors\.edgesuite\.net"),
     _m("imperva", "Imperva/Incapsula block", r"_Incapsula_Resource|Incapsula incident ID|/_incapsula_", True),
+    _m("aws-waf", "AWS WAF challenge", r"window\.gokuProps|\.token\.awswaf\.com|AwsWafIntegration", True),
+    _m("ddos-guard", "DDoS-Guard browser check", r"/\.well-known/ddos-guard/|check\.ddos-guard\.net", True),
     _m("duckduckgo", "DuckDuckGo anomaly challenge", r"anomaly\.js\?|anomaly-modal", True),
     _m("google", "Google 'enable JavaScript' wall", r"/httpservice/retry/enablejs|/sorry/index\?", True),
     _m("baidu", "Baidu security verification", r"<title>\s*百度安全验证\s*</title>"),
@@ -171,6 +173,11 @@ def header_verdict(status: int, headers: Mapping[str, str]) -> Verdict | None:
         return Verdict(blocked=True, vendor="akamai", reason="Akamai answered HTTP 403")
     if status >= 400 and (headers.get("x-iinfo") or "incap_ses" in cookies):
         return Verdict(blocked=True, vendor="imperva", reason=f"Imperva/Incapsula answered HTTP {status}")
+    if headers.get("x-amzn-waf-action"):  # `challenge` (HTTP 202) or `captcha` (405)
+        reason = f"AWS WAF asked for a {quoted(headers.get('x-amzn-waf-action'), 40)} (HTTP {status})"
+        return Verdict(blocked=True, vendor="aws-waf", reason=reason)
+    if status in (403, 503) and server == "ddos-guard":
+        return Verdict(blocked=True, vendor="ddos-guard", reason=f"DDoS-Guard answered HTTP {status}")
     return None
 
 

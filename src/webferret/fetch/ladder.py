@@ -4,7 +4,8 @@
 block or a JavaScript shell to `browser` (a shell skips `impersonate`, which runs no JavaScript). A
 body in a content encoding the http tier does not decode (brotli or zstd, sent unasked) is read by
 the next tier.
-A terminal answer (404, 401, 451, a geo block, a rate limit) is never escalated. A fixed tier
+A bare 403 (no vendor's mark) climbs to `impersonate` alone (`BARE_403`). A terminal answer (404,
+401, 451, a geo block, a rate limit) is never escalated. A fixed tier
 (`http`, `impersonate`, `browser`) is tried alone. Still blocked after the last tier: `blocked_by_site`
 naming the vendor; a JavaScript shell where the browser may not run: `needs_javascript`. A shell these
 verdicts pass that extraction then finds (a spinner under a long menu) is read again by the browser
@@ -27,6 +28,10 @@ JUDGED_APART = 256 * 1024
 """Bytes of a body from which its verdict is made in a thread: parsing it holds the event loop up
 (a 10 MB page of small elements 0.4 s), where other calls' requests and answers wait."""
 Attempt = Callable[[str], Awaitable[RawResponse]]
+BARE_403 = Verdict(blocked=True, reason="HTTP 403 with no wall's mark: perhaps its TLS fingerprint refused")
+"""The http tier's 403 that no vendor marks: a server that refuses clients by their TLS fingerprint
+answers so, and the impersonate tier, a browser's fingerprint, is asked once. Its own bare 403 is
+the page's answer (`http_error`): the browser shows the same fingerprint."""
 
 
 def plan(tier: Tier) -> tuple[str, ...]:
@@ -34,10 +39,13 @@ def plan(tier: Tier) -> tuple[str, ...]:
     return AUTO if tier == "auto" else (tier,)
 
 
-def judge(raw: RawResponse, tier: str) -> Verdict:
-    """The verdict on one tier's answer; a rendered page (browser) is never called a shell."""
+def judge(raw: RawResponse, tier: str, climbs: bool = False) -> Verdict:
+    """The verdict on one tier's answer; a rendered page (browser) is never called a shell. `climbs`:
+    a tier is left above this one (a bare 403 of the http tier then climbs: `BARE_403`)."""
     view = BodyView(raw.body, raw.content_type)  # decoded once, parsed at most once, for both verdicts
     verdict = classify(raw.status, raw.headers, raw.body, raw.content_type, view)
+    if raw.status == 403 and tier == "http" and climbs and verdict == CONTENT:
+        return BARE_403
     if verdict.blocked or verdict.terminal or tier == "browser" or not 200 <= raw.status < 300:
         return verdict
     return js_shell(raw.body, raw.content_type, view)
@@ -76,7 +84,8 @@ async def climb(tier: Tier, attempt: Attempt, start: str | None = None) -> RawRe
                 raise
             raise final_error(verdict, trail, (name, exc)) from None
         big = len(raw.body) >= JUDGED_APART
-        verdict = await asyncio.to_thread(judge, raw, name) if big else judge(raw, name)
+        climbs = index + 1 < len(steps)
+        verdict = await asyncio.to_thread(judge, raw, name, climbs) if big else judge(raw, name, climbs)
         trail.extend(_marked(raw, name, verdict))
         if skipped:  # (once: on the first hop)
             trail[0]["skipped_tiers"], skipped = skipped, []
