@@ -245,11 +245,12 @@ def _held_call(
     released = threading.Event()
     simweb.add(path, stream=lambda handler, web: _held(handler, released))
     try:
-        proc = subprocess.Popen(
+        proc = subprocess.Popen(  # a job of its own, as a shell starts one: a group Ctrl-Z can stop
             [sys.executable, "-m", "webferret", "fetch", simweb.url(path), *ALLOW],
             env=_env(WEBFERRET_SERVE=server.path),
             stdout=output,
             stderr=output,
+            process_group=0,
         )
         deadline = time.monotonic() + 20
         while not simweb.served(path):  # its request reached the web: the call runs
@@ -660,6 +661,25 @@ def _state(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
+def _suspend(proc: subprocess.Popen[bytes]) -> None:
+    """Ctrl-Z to the client once it handles it (it does from the call's start; a signal sent before
+    would stop it alone, by the default action, as a terminal's would in that instant)."""
+    caught = 1 << (signal.SIGTSTP - 1)
+    deadline = time.monotonic() + 15
+    while not int(_status(proc.pid, "SigCgt"), 16) & caught:
+        assert time.monotonic() < deadline, "the client never took up Ctrl-Z"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTSTP)
+
+
+def _status(pid: int, field: str) -> str:
+    """A field of /proc/PID/status."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no {field} in /proc/{pid}/status")
+
+
 def _until_stopped(pid: int, stopped: bool = True) -> None:
     deadline = time.monotonic() + 15
     while (_state(pid) == "T") != stopped:
@@ -674,7 +694,7 @@ def test_ctrl_z_on_the_client_stops_its_call(server: Served, simweb: SimWeb, tmp
     said = tmp_path / "said.txt"
     with said.open("wb") as output, _held_call(server, simweb, "/serve/stopped", output) as proc:
         child = int(_call_child(server, proc))
-        proc.send_signal(signal.SIGTSTP)
+        _suspend(proc)
         _until_stopped(proc.pid)
         _until_stopped(child)
         proc.send_signal(signal.SIGCONT)
@@ -691,6 +711,6 @@ def test_a_stopped_call_whose_client_is_killed_ends(server: Served, simweb: SimW
         _held_call(server, simweb, "/serve/stopped-killed", output) as proc,
     ):
         child = int(_call_child(server, proc))
-        proc.send_signal(signal.SIGTSTP)
+        _suspend(proc)
         _until_stopped(child)
         _child_ends_with_its_client(server, proc)
