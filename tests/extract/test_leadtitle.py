@@ -92,3 +92,13 @@ def test_the_opening_block_is_the_whole_heading_and_never_the_whole_content() ->
     )
     kept_tail = "<div><h1>Town holds back the flood</h1>The river rose.</div>"
     assert left(kept_tail) == "<div>The river rose.</div>"
+
+
+def test_a_sentence_that_opens_with_the_title_in_code_keeps_it() -> None:
+    # a reference page titled by its API name opens "`useState` is a React Hook...": the name is part of
+    # the sentence, not a headline on its own
+    page = _page(
+        '<meta property="og:title" content="useState">',
+        "<p><code>useState</code> is a React Hook that lets you add a state variable to your component.</p>",
+    )
+    assert _content(page).startswith("`useState` is a React Hook")

@@ -19,8 +19,15 @@ from lxml import etree
 from webferret.extract.blocks import drop_keep_tail, holds_text
 from webferret.extract.features import normalize
 
-_INLINE = frozenset(("a", "span", "b", "strong", "i", "em", "hi", "ref", "font", "u", "small", "mark"))
-"""An opening text's element that is part of a larger block (the heading's link, its bold)."""
+_INLINE = frozenset(
+    (
+        *("a", "span", "b", "strong", "i", "em", "hi", "ref", "font", "u", "small", "mark"),
+        *("code", "kbd", "samp", "var", "tt", "abbr", "cite", "q", "time", "data", "sub", "sup"),
+        *("s", "del", "ins", "bdi"),
+    )
+)
+"""An opening text's element that is part of a larger block (the heading's link, its bold, the name in
+`code` a sentence opens with: "`useState` is a React Hook...")."""
 PART_WORDS = 3
 """At least, in an opening that is only part of `<title>`."""
 TITLE_CHARS = 500
