@@ -567,6 +567,24 @@ def test_trafilaturas_definition_list_keeps_each_term_with_its_definition() -> N
     assert Renderer("https://example.org/").render(node) == "- **Region**: Where data lives.\n"
 
 
+def test_trafilaturas_definition_list_of_blocks_keeps_terms_apart_from_their_definitions() -> None:
+    """A definition of several blocks (a sentence, then a code block) made trafilatura's whole list a
+    bulleted list of terms and definitions alike (`- {{ field.label }}` then `- The label of the field`),
+    as if each were an entry of its own. It reads block by block, as HTML's `dl` does."""
+    from lxml import etree
+
+    from webferret.extract.markdown import Renderer
+
+    node = etree.fromstring(
+        '<doc><list rend="dl"><item rend="dt-1">Install</item><item rend="dd-1"><p>Run the installer.</p>'
+        '<code>sh install.sh</code></item><item rend="dt-2">Region</item><item rend="dd-2">Where data lives.'
+        "</item></list></doc>"
+    )
+    out = Renderer("https://example.org/").render(node)
+    assert "- Install" not in out and "- Run" not in out
+    assert "Install\n\nRun the installer." in out and "Region\n\nWhere data lives." in out
+
+
 def test_a_cell_spanning_rows_keeps_the_columns_below_it_in_place() -> None:
     snippet = (
         "<table><tr><th>Version</th><th>Released</th><th>Python</th></tr>"

@@ -445,9 +445,10 @@ class Renderer:
     def _definitions(self, node: etree._Element) -> list[str]:
         """A definition list (HTML's `dl`, trafilatura's `list rend="dl"`) whose every term and
         definition is one line, as `- **term**: definition` (several definitions of a term joined
-        by "; "), so each term stays with what it means. Any other, and every one in plain text,
-        block by block (`dl`) or item by item (`list`)."""
-        plain = self.blocks if tag_name(node) == "dl" else self._items
+        by "; "), so each term stays with what it means. Any other block by block: a term, then what
+        it means (as bullets, a term and its definition would read as two entries of a list). In plain
+        text, trafilatura's `list` item by item, as before."""
+        plain = self._items if self.text and tag_name(node) == "list" else self.blocks
         if self.text or any(_holds_definitions(child) for child in node):
             # a definition holding a definition list is no line: rendered once, as blocks (rendered to
             # be looked at, then again as blocks, each level doubled the time: 16 nested took 2 s)
