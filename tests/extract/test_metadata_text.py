@@ -157,6 +157,17 @@ def test_every_author_a_page_s_meta_tags_name_is_in_the_byline() -> None:
     assert _meta(creators).byline == "Kooman, F.; Jong, M."
 
 
+def test_a_user_name_for_author_yields_to_the_name_the_page_writes() -> None:
+    """A CMS's JSON-LD gave its login ("kevin-r") for the author while the page's meta tag named him
+    ("Kevin Rebong"): the byline was the login. A user name stays when nothing better is written."""
+    ld = {"@type": "NewsArticle", "headline": "Layoffs", "author": {"@type": "Person", "name": "kevin-r"}}
+    assert _meta('<meta name="author" content="Kevin Rebong">', ld=ld).byline == "Kevin Rebong"
+    assert _meta("", ld=ld).byline == "kevin-r"
+    assert _meta('<meta name="author" content="webdesk">', ld=ld).byline == "kevin-r"
+    named = {**ld, "author": {"name": "Jane Roe"}}
+    assert _meta('<meta name="author" content="Kevin Rebong">', ld=named).byline == "Jane Roe"
+
+
 def test_a_json_ld_author_given_by_reference_is_named() -> None:
     """Yoast's `@graph` names the article's author by its `@id`, the Person node elsewhere in the graph."""
     person = "https://acme.test/#/schema/person/1"

@@ -458,6 +458,23 @@ def _byline(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str
     return None
 
 
+_HANDLE = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+"""An author written as a user name ("kevin-r", "sara.r.peter"): lower case, no space."""
+
+
+def _stated_byline(
+    from_jsonld: str | None, tree: html.HtmlElement, tags: dict[str, str], marks: _Marked
+) -> str | None:
+    """JSON-LD's author, else the meta tags' or the markup's; a user name JSON-LD gives ("kevin-r")
+    yields to the person's name when the page writes it elsewhere (`<meta name="author">`)."""
+    if from_jsonld and not _HANDLE.fullmatch(from_jsonld):
+        return from_jsonld
+    other = _byline(tree, tags, marks)
+    if from_jsonld and (other is None or _HANDLE.fullmatch(other)):
+        return from_jsonld
+    return other
+
+
 def _meta_names(tree: html.HtmlElement, key: str) -> list[str]:
     """Every name the page's `<meta>` tags of one key give, in order, each once: a paper's
     `citation_author` and a page's `author` or `DC.Creator` come one tag per author."""
@@ -486,7 +503,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
     meta.title = _title(tree, tags, marks, url, meta.title)
-    meta.byline = _without_by(meta.byline or _byline(tree, tags, marks))
+    meta.byline = _without_by(_stated_byline(meta.byline, tree, tags, marks))
     meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
