@@ -585,6 +585,26 @@ def test_trafilaturas_definition_list_of_blocks_keeps_terms_apart_from_their_def
     assert "Install\n\nRun the installer." in out and "Region\n\nWhere data lives." in out
 
 
+def test_rows_and_cells_outside_a_table_are_blocks() -> None:
+    """trafilatura's copy of a page laid out in a table may keep its rows and cells without the table
+    (`<div><row><cell>`): read as inline elements, the page's heading and paragraphs ran into one line
+    ("An IntroFirst paragraph.Second paragraph.")."""
+    from lxml import etree
+
+    from webferret.extract.markdown import Renderer
+
+    node = etree.fromstring(
+        '<body><div><row><cell id="nav"/><cell><table><row><cell><div><p/><head rend="h2">An Intro</head>'
+        "<p>First paragraph.</p><p>Second paragraph.</p></div></cell></row></table></cell></row></div></body>"
+    )
+    assert Renderer("https://example.org/").render(node) == (
+        "## An Intro\n\nFirst paragraph.\n\nSecond paragraph.\n"
+    )
+    assert Renderer("https://example.org/", text=True).render(node) == (
+        "An Intro\n\nFirst paragraph.\n\nSecond paragraph.\n"
+    )
+
+
 def test_a_cell_spanning_rows_keeps_the_columns_below_it_in_place() -> None:
     snippet = (
         "<table><tr><th>Version</th><th>Released</th><th>Python</th></tr>"

@@ -29,6 +29,9 @@ BLOCK = frozenset((
     "center", "figure", "figcaption", "dl", "dt", "dd", "details", "summary", "fieldset", "hgroup",
 ))  # fmt: skip
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
+# blocks besides: a table's rows and cells outside any table are too (trafilatura leaves a page laid out
+# in a table as `<div><row><cell>...`: read inline, its headings and paragraphs ran into one line)
+_OTHER_BLOCKS = frozenset(("hr", "head", "li", "item", "row", "cell", "tr", "td", "th"))
 EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del": "~~", "s": "~~"}
 HI_MARKS = {"#b": "**", "#i": "*", "#u": "", "#t": "`", "#sub": "", "#sup": ""}
 INLINE_CODE = frozenset(("code", "kbd", "samp", "tt", "var"))
@@ -353,7 +356,7 @@ class Renderer:
 
     def _is_block(self, node: etree._Element) -> bool:
         tag = tag_name(node)
-        if tag in BLOCK or tag in HEADINGS or tag in self._blocks or tag in ("hr", "head", "li", "item"):
+        if tag in BLOCK or tag in HEADINGS or tag in self._blocks or tag in _OTHER_BLOCKS:
             return True
         if tag in ("a", "ref"):
             return _wraps_heading(node)
