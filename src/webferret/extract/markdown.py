@@ -19,6 +19,7 @@ from webferret.extract.codelang import code_language
 from webferret.extract.emphasis import held, placed, released, settled
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
+from webferret.net.redirects import unwrap_redirect
 
 SKIP = frozenset((
     "script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "embed", "title",
@@ -236,7 +237,7 @@ class Renderer:
         if not href or href.startswith(("javascript:", "data:", "#", "mailto:", "tel:")):
             return None
         try:
-            return strip_tracking(urljoin(self.base_url, href))
+            return strip_tracking(unwrap_redirect(urljoin(self.base_url, href)))
         except ValueError:
             return None
 
