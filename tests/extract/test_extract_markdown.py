@@ -122,6 +122,17 @@ def test_an_advertisement_s_label_is_left_out() -> None:
     assert out == "First.\n\nSecond.\n\n- Branding\n- Advertising\n"
 
 
+def test_a_skip_link_for_screen_readers_is_left_out() -> None:
+    """The New York Times ends its story with a visually hidden "Continue reading the main story" link;
+    a page's "Skip to content" link may sit inside what is chosen. Neither is the page's text."""
+    out = render(
+        "<p>First.</p><p><a class='visually-hidden skip-to-text-link' href='#whats-next'>Continue reading "
+        "the main story</a></p><p><a href='#content'>Skip to content</a></p><p>Skip to the next part: it "
+        "is short.</p>"
+    )
+    assert out == "First.\n\nSkip to the next part: it is short.\n"
+
+
 def test_a_list_of_contents_title_alone_and_a_placeholder_alt_text_are_left_out() -> None:
     # the list itself is drawn by a script the page was read without; Stack Exchange's default alt
     out = render(

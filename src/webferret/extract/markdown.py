@@ -62,7 +62,8 @@ _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
 # a line of the page's chrome around the content, alone in its block: the comment section's prompts
 # ("Leave a Reply", "12 comments"), the labels of the boxes after an article ("You may also like"),
 # an advertisement's slot ("Advertisement", "SKIP ADVERTISEMENT", "Story continues below
-# advertisement"), the title of a list of contents its page draws with a script ("Table of contents"),
+# advertisement"), a skip link for screen readers ("Skip to content", "Continue reading the main story"),
+# the title of a list of contents its page draws with a script ("Table of contents"),
 # and the buttons of a shop's product card or a dialog, which read as text ("Quick view", "Add to
 # wishlist", "Compare", "Close")
 _CHROME_LINE = re.compile(
@@ -72,6 +73,7 @@ _CHROME_LINE = re.compile(
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
     r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?"
+    r"|skip to (?:the )?(?:main )?(?:content|navigation|text|article|story)|continue reading the main story"
     r"|table of contents?|on this page|in this (?:article|post|guide)|jump to(?: section)?"
     r"|click to (?:expand|shrink)(?:\.\.\.|…)?)"  # a forum quote's fold (XenForo)
 )
