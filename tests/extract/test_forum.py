@@ -189,6 +189,22 @@ def test_a_quote_of_a_post_already_read_is_left_out_and_a_quote_of_an_older_one_
     assert "Click to expand" not in content  # the quote's fold, not its words
 
 
+def test_a_quote_left_out_takes_its_attribution_line_with_it() -> None:
+    """Discourse puts a quotation's "ann:" line and avatar beside the quote in one `<aside>`: the quote
+    of a post already read went, its attribution stayed over the reply ("![](avatar) ann:"). A short
+    reply after a quote, in the same container, is the reply's and stays."""
+    quoting = (
+        f'<div itemscope itemtype="{SCHEMA}Comment">{_person("bob")}<div itemprop="text">'
+        '<aside class="quote"><div class="title"><img class="avatar" src="/a/ann.png" alt=""> ann:</div>'
+        f"<blockquote><p>{OPENER}</p></blockquote></aside><p>{REPLY_ONE}</p></div></div>"
+        f'<div itemscope itemtype="{SCHEMA}Comment">{_person("cy")}<div itemprop="text"><div>'
+        f"<blockquote><p>{REPLY_ONE}</p></blockquote>Agreed, thanks!</div></div></div>"
+    )
+    content = _read(_thread(replies=quoting)).content
+    assert "ann:" not in content and "ann.png" not in content
+    assert content.count("pour off the liquid") == 1 and "Agreed, thanks!" in content
+
+
 def test_a_thread_says_a_long_block_once_even_when_it_declares_itself_an_article() -> None:
     # XenForo declares `og:type` article; a writer's repeats are kept in an article, not in a thread
     notice = "Posted from the Bakers app: download it for free and never miss a reply to your threads again."

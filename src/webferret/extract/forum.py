@@ -44,6 +44,8 @@ DATES = ("datePublished", "dateCreated", "commentTime")
 WORD = re.compile(r"\w+")
 MAX_NAME = 60
 QUOTED = 0.8
+ATTRIBUTION_WORDS = 6
+"""At most, besides a quotation, in the container that holds it with its attribution ("ann said:")."""
 
 
 @dataclass
@@ -88,7 +90,7 @@ def assemble(posts: list[Post]) -> html.HtmlElement:
         text = deepcopy(post.text)
         for quote in text.xpath(".//blockquote"):
             if _read_before(quote, read):
-                quote.drop_tree()
+                _with_attribution(quote, text).drop_tree()
         read |= _shingles(_words(" ".join(post.text.itertext())))
         root.append(text)
     return root
@@ -99,6 +101,24 @@ def _read_before(quote: html.HtmlElement, read: set[tuple[str, ...]]) -> bool:
     (its own attribution line, "ann said:", is a few of them)."""
     shingles = _shingles(_words(" ".join(quote.itertext())))
     return bool(shingles) and len(shingles & read) >= QUOTED * len(shingles)
+
+
+def _with_attribution(quote: html.HtmlElement, text: html.HtmlElement) -> html.HtmlElement:
+    """The quotation with the container that holds only it and its attribution line, inside the post's
+    `text`: Discourse writes `<aside class="quote"><div class="title"><img> ann:</div><blockquote>`,
+    and the quotation alone left "ann:" (and her avatar) over the reply."""
+    holder = quote.getparent()
+    if holder is None or holder is text or _text_after(quote):  # a reply after it is no attribution
+        return quote
+    own = len(_words(" ".join(holder.itertext()))) - len(_words(" ".join(quote.itertext())))
+    return holder if own <= ATTRIBUTION_WORDS else quote
+
+
+def _text_after(element: html.HtmlElement) -> bool:
+    """Whether text follows `element` inside its parent."""
+    return bool((element.tail or "").strip()) or any(
+        "".join(sibling.itertext()).strip() for sibling in element.itersiblings()
+    )
 
 
 def _shingles(words: list[str]) -> set[tuple[str, ...]]:
