@@ -162,6 +162,14 @@ def test_code_block_fenced_with_language_from_class_variants() -> None:
         assert out == '```rust\nfn main() {\n    println!("hi");\n}\n```\n', attrs
 
 
+def test_a_class_that_names_no_language_fences_without_one() -> None:
+    # Discourse marks every code block it was given no language for `lang-auto`: "auto" is no language
+    for attrs in ('class="lang-auto"', 'class="language-plaintext"', 'class="nohighlight"'):
+        assert render(f"<pre><code {attrs}>2024-05-03 ERROR boot</code></pre>") == (
+            "```\n2024-05-03 ERROR boot\n```\n"
+        ), attrs
+
+
 def test_code_with_backticks_gets_a_longer_fence_and_inline_code() -> None:
     out = render("<p>Run <code>ls -l</code> now</p><pre>a ``` b</pre>")
     assert "Run `ls -l` now" in out

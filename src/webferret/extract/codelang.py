@@ -15,7 +15,8 @@ _CLASS_LANG = re.compile(
     r"|sourceCode\s+(?:numberSource\s+)?)([A-Za-z0-9+#._-]+)",
     re.I,
 )
-_NOT_LANGS = frozenset(("none", "plaintext", "text", "nohighlight", "plain", "default", "source"))
+# no language: Discourse's `lang-auto` leaves it to the highlighter's guess
+_NOT_LANGS = frozenset(("none", "plaintext", "text", "nohighlight", "plain", "default", "source", "auto"))
 
 EXTENSIONS = {
     "py": "python",
