@@ -122,6 +122,19 @@ def test_an_advertisement_s_label_is_left_out() -> None:
     assert out == "First.\n\nSecond.\n\n- Branding\n- Advertising\n"
 
 
+def test_a_user_s_avatar_is_no_picture_of_the_text() -> None:
+    """A forum's quote says who is quoted with their avatar beside the name (Discourse's
+    `<img class="avatar">`): the Markdown showed a 24-pixel face before "ann:". A picture in the post
+    stays."""
+    out = render(
+        '<div class="title"><img class="avatar" width="24" src="/u/ann/48.png" alt=""> ann:</div>'
+        "<blockquote><p>Rye wakes it faster.</p></blockquote>"
+        '<p><img class="user-avatar-img" src="/u/bob.png">'
+        '<img class="wp-image" src="/starter.png" alt="Starter"></p>'
+    )
+    assert out == "ann:\n\n> Rye wakes it faster.\n\n![Starter](https://example.org/starter.png)\n"
+
+
 def test_a_skip_link_for_screen_readers_is_left_out() -> None:
     """The New York Times ends its story with a visually hidden "Continue reading the main story" link;
     a page's "Skip to content" link may sit inside what is chosen. Neither is the page's text."""

@@ -77,6 +77,8 @@ _CHROME_LINE = re.compile(
     r"|table of contents?|on this page|in this (?:article|post|guide)|jump to(?: section)?"
     r"|click to (?:expand|shrink)(?:\.\.\.|…)?)"  # a forum quote's fold (XenForo)
 )
+# an image a class names a user's picture (`avatar`, Discourse's; `user-avatar`, `avatar-img`...)
+_AVATAR = re.compile(r"(?i)(?:^|[\s_-])avatar(?:$|[\s_-])")
 # an image's alt text that an editor filled in for the writer (Stack Exchange's)
 _NO_ALT = frozenset(("enter image description here", "image description", "alt text"))
 _TO_TOP = re.compile(r"(?i)(?:(?:back|return|go|scroll|jump) )?(?:to )?(?:the )?top(?: of (?:the )?page)?")
@@ -755,6 +757,8 @@ class Renderer:
         return f"{lead}[{link_label(label)}]({link_target(target)}){trail}"
 
     def _image(self, node: etree._Element) -> str:
+        if _AVATAR.search(node.get("class") or ""):
+            return ""  # a poster's face beside a post or a quote's "ann:", not the post's picture
         alt = _SPACE.sub(" ", node.get("alt") or node.get("title") or "").strip()
         if alt.lower() in _NO_ALT:
             alt = ""
