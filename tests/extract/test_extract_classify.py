@@ -29,6 +29,19 @@ def test_page_type_from_jsonld_before_anything_else() -> None:
     assert page(f"<article>{PROSE}</article>", head=graph).page_type == "article"
 
 
+def test_a_page_declaring_one_product_after_a_list_is_a_product() -> None:
+    """Best Buy and Sephora write a carousel's `ItemList` before their product's node, Shopify shops
+    their catalogue (`OfferCatalog`): the first type made each product page a listing."""
+    head = ld("ItemList") + ld("BreadcrumbList") + ld("Product")
+    assert page(f"<article>{PROSE}</article>", head=head).page_type == "product"
+    assert page(f"<article>{PROSE}</article>", head=ld("OfferCatalog") + ld("ProductGroup")).page_type == (
+        "product"
+    )
+    several = ld("ItemList") + ld("Product") + ld("Product")  # a category's products, each a node
+    assert page(f"<article>{PROSE}</article>", head=several).page_type == "listing"
+    assert page(f"<article>{PROSE}</article>", head=ld("NewsArticle") + ld("Product")).page_type == "article"
+
+
 def test_page_type_from_og_type_and_url_shape() -> None:
     assert page(PROSE, head='<meta property="og:type" content="product">').page_type == "product"
     assert page(PROSE, url="https://ex.org/").page_type == "homepage"

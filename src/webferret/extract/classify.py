@@ -173,9 +173,9 @@ def repetition(tree: html.HtmlElement) -> int:
 
 
 def page_type(signals: Signals) -> PageType:
-    for kind in signals.ld_types:
-        if kind in LD_TYPES:
-            return LD_TYPES[kind]
+    declared = _declared_type(signals.ld_types)
+    if declared is not None:
+        return declared
     if home_page(signals.url):
         return "homepage"
     parts = urlsplit(signals.url or "")
@@ -200,6 +200,21 @@ def page_type(signals: Signals) -> PageType:
     if signals.repetition >= 10 and signals.words < 40 * signals.repetition:
         return "listing"
     return "article" if signals.words >= 250 else "other"
+
+
+def _declared_type(ld_types: tuple[str, ...]) -> PageType | None:
+    """The type the page's first typed JSON-LD node says; a product page's one `Product` over the lists
+    written before it (a breadcrumb's or a carousel's `ItemList`, the shop's `OfferCatalog` in its
+    `Organization`), which made a product page a listing. A page of several products is a listing."""
+    kinds = [LD_TYPES[kind] for kind in ld_types if kind in LD_TYPES]
+    if not kinds:
+        return None
+    if kinds[0] == "listing" and sum(kind in _PRODUCT_NODES for kind in ld_types) == 1:
+        return "product"
+    return kinds[0]
+
+
+_PRODUCT_NODES = frozenset(("Product", "ProductGroup", "IndividualProduct"))
 
 
 def _generators(tree: html.HtmlElement | None) -> str:
