@@ -182,3 +182,38 @@ def test_a_loose_run_that_is_a_small_part_of_its_block_stays_as_it_is() -> None:
     )
     markdown = _loose(page, "<code>port</code> to a number.")
     assert "The guide goes on" not in markdown and "`port` to a number." in markdown
+
+
+def test_headings_trafilatura_made_paragraphs_are_headings_again() -> None:
+    """trafilatura recovered a financial planner's guide paragraph by paragraph and wrote each of its
+    37 `<h2>`/`<h3>` as a `<p>`: the Markdown read as one run of text without sections."""
+    from webferret.extract.restored import restore_headings
+
+    page = parse_html(
+        "<html><body><h1>Plan early</h1><h2>Why it matters</h2><p>Money grows.</p><h3>Budgets</h3>"
+        "<p>Write one.</p><div class='card'><h3>Budgets</h3></div><h4>Notes</h4><p>Notes</p></body></html>",
+        None,
+    )
+    root = etree.fromstring(
+        "<body><p>Why it matters</p><p>Money grows.</p><p>Budgets</p><p>Write one.</p><p>Notes</p>"
+        '<head rend="h2">Plan early</head><p>Plan early</p></body>'
+    )
+    restore_headings(root, page)
+    assert [(el.tag, el.get("rend")) for el in root] == [
+        ("head", "h2"),
+        ("p", None),
+        ("head", "h3"),  # two headings of one text and level: that level
+        ("p", None),
+        ("p", None),  # a paragraph of the page says it too: it may be that paragraph
+        ("head", "h2"),
+        ("p", None),  # the page's title already a heading here: said again, it stays a paragraph
+    ]
+
+
+def test_a_guide_trafilatura_recovered_keeps_its_sections() -> None:
+    path = shared_dir() / "bench" / "multitype" / "dev" / "html" / "4096.html.gz"
+    raw = gzip.decompress(path.read_bytes())
+    url = "https://www.reithandassociates.com/blog/financial-planning-for-the-future-you---tips-for-millennials-gen-z"
+    content = extract_document(raw, url=url, content_type="text/html", options=ExtractOptions()).content
+    assert "\n## Setting the Stage: Understanding the Importance of Financial Planning\n" in content
+    assert "\n### Why Financial Planning Matters\n" in content

@@ -210,6 +210,8 @@ def _body(
         restored.restore_spans(main.element, tree)
         restored.restore_cell_lists(main.element, tree)
         restored.restore_starts(main.element, tree)
+    if main.source == "trafilatura":
+        restored.restore_headings(main.element, tree)
     # an article's writer repeats a paragraph on purpose (an interview's question, a recipe's line);
     # elsewhere a long block said again is a quotation of a post above, or a promotion repeated
     # (a forum thread is no article, whatever its `og:type` says)

@@ -6,7 +6,9 @@ trafilatura writes its own XML of the blocks it keeps, and some of what the page
   `| Tay | Sea trout | 1 Feb |`;
 - the number an ordered list starts at (`<ol start="5">`): its steps were renumbered from 1;
 - a list in a table cell (`<td><ul><li>10 users</li>...`): it left the cell empty, so a plan's
-  features or a parameter's allowed values were lost.
+  features or a parameter's allowed values were lost;
+- a heading, when it recovers a page's text paragraph by paragraph: `<h2>Why it matters</h2>` came out
+  a paragraph (`<p>`), and a guide of 37 sections read as one run of text.
 Each is put back where the kept block holds exactly the page's text (a table that lost its cells'
 lists: the rest of the page's text, row by row).
 """
@@ -25,6 +27,8 @@ from webferret.extract.markdown import cell_span
 SPANS = True  # bench switch: off leaves trafilatura's tables as it gives them, their spans lost
 STARTS = True  # bench switch: off numbers trafilatura's ordered lists from 1
 CELL_LISTS = True  # bench switch: off leaves trafilatura's tables without the lists of their cells
+HEADINGS = True  # bench switch: off leaves the headings trafilatura made paragraphs as paragraphs
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _LISTS = ("ul", "ol", "dl")
 
 
@@ -124,3 +128,30 @@ def restore_starts(root: etree._Element, page: etree._Element) -> None:
 def _spans(cell: etree._Element) -> bool:
     """Whether a cell spans rows or columns, as the renderer reads its spans (`cell_span`)."""
     return cell_span(cell, "rowspan") > 1 or cell_span(cell, "colspan") > 1
+
+
+def restore_headings(root: etree._Element, page: etree._Element) -> None:
+    """Make each paragraph of `root` (trafilatura's) whose whole text is that of a `page` heading, and of
+    no `page` paragraph, that heading again (`<head rend="h2">`), unless `root` holds it as a heading."""
+    if not HEADINGS:
+        return
+    levels: dict[str, str | None] = {}
+    for heading in page.iter(*_HEADINGS):
+        if text := _words(heading):
+            levels[text] = heading.tag if levels.get(text, heading.tag) == heading.tag else None
+    if not levels:
+        return
+    for paragraph in page.iter("p"):
+        levels.pop(_words(paragraph), None)
+    for head in root.iter("head", *_HEADINGS):
+        levels.pop(_words(head), None)
+    for paragraph in root.iter("p"):
+        level = levels.get(_words(paragraph)) if levels else None
+        if level is not None:
+            paragraph.tag = "head"
+            paragraph.attrib.clear()
+            paragraph.set("rend", level)
+
+
+def _words(node: etree._Element) -> str:
+    return " ".join("".join(node.itertext()).split())
