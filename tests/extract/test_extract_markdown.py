@@ -122,6 +122,17 @@ def test_an_advertisement_s_label_is_left_out() -> None:
     assert out == "First.\n\nSecond.\n\n- Branding\n- Advertising\n"
 
 
+def test_a_heading_s_permalink_showing_its_own_address_is_left_out() -> None:
+    """A List Apart ends each heading with `<a href="#section2">#section2</a>`: the Markdown heading read
+    "Preferring real estate to architecture#section2". A link to a place that is part of the words
+    stays, and a heading that is only such a link is still said."""
+    out = render(
+        '<h2 id="section2">Preferring real estate<a class="subhead-anchor" href="#section2">#section2</a>'
+        '</h2><p>Text.</p><h2>Issue <a href="#42">#42</a> fixed</h2><h3><a href="#x">#x</a></h3><p>More.</p>'
+    )
+    assert out == "## Preferring real estate\n\nText.\n\n## Issue #42 fixed\n\n### #x\n\nMore.\n"
+
+
 def test_a_user_s_avatar_is_no_picture_of_the_text() -> None:
     """A forum's quote says who is quoted with their avatar beside the name (Discourse's
     `<img class="avatar">`): the Markdown showed a 24-pixel face before "ann:". A picture in the post

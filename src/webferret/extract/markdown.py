@@ -125,6 +125,21 @@ def _anchor_first(heading: etree._Element) -> bool:
     return tag_name(first) in ("a", "ref") and target.startswith("#") and bool(mark) and set(mark) <= _MARKS
 
 
+def _address_last(heading: etree._Element) -> str | None:
+    """The in-page address a heading ends with when its last element is a link showing its own
+    target (`<a class="subhead-anchor" href="#section2">#section2</a>`: A List Apart's permalinks)."""
+    if len(heading) == 0 or (heading[-1].tail or "").strip():
+        return None
+    last = heading[-1]
+    target = (last.get("href") or last.get("target") or "").strip()
+    shown = "".join(last.itertext()).strip()
+    return (
+        shown
+        if tag_name(last) in ("a", "ref") and len(target) > 1 and target.startswith("#") and shown == target
+        else None
+    )
+
+
 def _invisible(text: str) -> bool:
     """Whether a block shows nothing: zero-width characters, with at most spaces and emphasis marks
     around them (a line of marks alone, a story's "* * *", is left as it is). The strip stops at a
@@ -299,6 +314,8 @@ class Renderer:
             start = 1 if _anchor_first(node) else 0  # rustdoc's "§" link before a heading's words
             title = settled(_collapse(self._inline_children(node, start)).strip())  # one line
             title = _PERMALINK.sub("", title).strip(_ZERO_WIDTH_CHARS)
+            if (address := _address_last(node)) and title.endswith(address) and title != address:
+                title = title[: -len(address)].rstrip()  # "Why it matters#section2"
             if title.startswith("**") and title.endswith("**") and "**" not in title[2:-2]:
                 title = title[2:-2].strip()  # a heading all in bold is a heading: the marks say nothing
             if not title or _says_nothing(title):
