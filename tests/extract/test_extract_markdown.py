@@ -120,6 +120,12 @@ def test_an_advertisement_s_label_is_left_out() -> None:
         "<ul><li>Branding</li><li>Advertising</li></ul>"
     )
     assert out == "First.\n\nSecond.\n\n- Branding\n- Advertising\n"
+    # Top Gear's slot between the entries of a ranked list, inside each item
+    ranked = render(
+        "<ol><li><h2>Kia PV5</h2><p>Spacious.</p><div>Advertisement - Page continues below</div></li>"
+        "<li><h2>Volvo EX90</h2></li></ol>"
+    )
+    assert ranked == "1. ## Kia PV5\n\n   Spacious.\n2. ## Volvo EX90\n"
 
 
 def test_a_heading_s_permalink_showing_its_own_address_is_left_out() -> None:

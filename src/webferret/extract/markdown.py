@@ -72,7 +72,8 @@ _CHROME_LINE = re.compile(
     r"|see all reviews|close|read more"
     r"|you must be logged in to post a comment\.?|tell us what you think\W*|you may also like"
     r"|related (?:posts|articles|stories)|share this (?:article|story|post):?"
-    r"|(?:skip )?advertisements?|(?:story|article) continues below(?: (?:this )?advertisement)?"
+    r"|(?:skip )?advertisements?|(?:advertisement\W*)?(?:story|article|page|content) continues below"
+    r"(?: (?:this )?advertisement)?"
     r"|skip to (?:the )?(?:main )?(?:content|navigation|text|article|story)|continue reading the main story"
     r"|table of contents?|on this page|in this (?:article|post|guide)|jump to(?: section)?"
     r"|click to (?:expand|shrink)(?:\.\.\.|…)?)"  # a forum quote's fold (XenForo)
