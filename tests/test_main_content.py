@@ -89,6 +89,22 @@ def test_assemble_never_reopens_a_container_after_other_content() -> None:
     assert "- An item with a list:\n  - inner one" in markdown
 
 
+def test_a_container_s_words_after_its_heading_are_read_after_it() -> None:
+    """Kubernetes writes a note as `<div class="alert"><h4>Note:</h4>You need to install...</div>`: the
+    div's block is listed where the div opens, so its words came before the heading that opens it."""
+    page = (
+        "<html><body><h2>What is a Pod?</h2><div class='alert'><h4>Note:</h4>You need to install a "
+        "<a href='/cr'>container runtime</a> on each node.</div><p>The shared context of a Pod.</p>"
+        "<li><h3>Item</h3>Its words.</li><p>After.</p></body></html>"
+    )
+    markdown = to_markdown(assemble([b for b in blocks_of(page) if b.text]))
+    assert markdown.startswith(
+        "## What is a Pod?\n\n#### Note:\n\nYou need to install a [container runtime](/cr) on each "
+        "node.\n\nThe shared context of a Pod.\n\n"
+    )
+    assert markdown.endswith("After.\n")
+
+
 def test_a_blockquote_that_is_a_forum_post_s_body_is_no_quotation() -> None:
     page = STRUCTURED.replace("<blockquote><p>Another", '<blockquote class="messageText ugc"><p>Another')
     kept = [b for b in blocks_of(page) if b.text]

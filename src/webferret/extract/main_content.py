@@ -284,7 +284,7 @@ class _Assembly:
         self.copies: dict[lxml.html.HtmlElement, lxml.html.HtmlElement] = {}
 
     def of(self, kept: list[B.Block]) -> lxml.html.HtmlElement:
-        for block in kept:
+        for block in _in_reading_order(kept):
             el = block.element
             quote = next((q for q in el.iterancestors("blockquote") if not _holds_a_post(q)), None)
             target = self.out if quote is None else self._container(quote, "blockquote", self.out)
@@ -325,6 +325,45 @@ class _Assembly:
                 return False
             node = parent
         return True
+
+
+def _in_reading_order(kept: list[B.Block]) -> list[B.Block]:
+    """`kept` in the order their words are read. A block is listed where its element opens, so the
+    words a container holds after a block of its own came before that block: Kubernetes' note,
+    `<div class="alert"><h4>Note:</h4>You need to install...</div>`, read "You need to install...",
+    then "Note:". Such a container opening with a heading (not a list's item, whose words regroup
+    with it) goes after the blocks of that heading."""
+    late = {id(block): after for block in kept if (after := _opened_by_blocks(block)) is not None}
+    if not late:
+        return kept
+    order: list[B.Block] = []
+    waiting: list[tuple[B.Block, lxml.html.HtmlElement]] = []
+    for block in kept:
+        while waiting and not _inside(block.element, waiting[-1][1]):
+            order.append(waiting.pop()[0])
+        if id(block) in late:
+            waiting.append((block, late[id(block)]))
+        else:
+            order.append(block)
+    order.extend(block for block, _ in reversed(waiting))
+    return order
+
+
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
+def _opened_by_blocks(block: B.Block) -> lxml.html.HtmlElement | None:
+    """The heading a container's own words follow when it opens with one (no words before it)."""
+    el = block.element
+    if block.atomic or el.tag in ("li", "dt", "dd") or (el.text or "").strip():
+        return None
+    first = next((child for child in el if isinstance(child.tag, str)), None)
+    return first if first is not None and first.tag in _HEADINGS else None
+
+
+def _inside(el: lxml.html.HtmlElement, part: lxml.html.HtmlElement) -> bool:
+    """Whether `el` is `part` or inside it."""
+    return el is part or any(up is part for up in el.iterancestors())
 
 
 _POST_BODY = re.compile(r"(?:message|post)[-_]?(?:text|content|body)", re.I)
