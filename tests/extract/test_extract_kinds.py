@@ -467,3 +467,24 @@ def test_a_links_words_are_found_by_height_in_the_order_drawn() -> None:
     )
     assert runs.within([70.0, 686.0, 200.0, 712.0]) == "the first line, then"
     assert runs.within([0.0, 0.0, 1.0]) == ""
+
+
+def test_a_front_matters_values_below_their_keys_are_read() -> None:
+    """A YAML value written on the lines below its key (Hugo's `description: >-`, a list of authors)
+    was read as the line of its key: the description `>-`, the title `|`, no author. One without a
+    title is still titled by its heading."""
+    body = (
+        b"---\ntitle: |\n  Ferret care\ndescription: >-\n  How to keep\n  a ferret.\nauthor:\n"
+        b"  - 'Ada Burrow'\n  - Ben Stoat\ndate: 2024-03-05\n---\n\n# Heading\n\nFeed them.\n"
+    )
+    page = run(body, "https://ex.org/posts/care.md", "text/markdown")
+    assert (page.title, page.description, page.byline, page.published) == (
+        "Ferret care",
+        "How to keep a ferret.",
+        "Ada Burrow, Ben Stoat",
+        "2024-03-05",
+    )
+    untitled = run(
+        b"---\nauthor: Ada\n---\n\n# Heading\n\nFeed them.\n", "https://ex.org/c.md", "text/markdown"
+    )
+    assert (untitled.title, untitled.byline) == ("Heading", "Ada")

@@ -6,6 +6,7 @@ import json
 import math
 import re
 from decimal import Decimal
+from itertools import takewhile
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
@@ -20,9 +21,10 @@ _FENCE_RUN = re.compile(r"`{3,}")
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _FRONT_MATTER = re.compile(r"\A---\r?\n(?:.*\n)*?---\r?\n")
-_FRONT_FIELD = re.compile(r"^([A-Za-z]+):[ \t]*['\"]?(.*?)['\"]?[ \t]*\r?$", re.MULTILINE)
-"""A front matter's `key: value` line at its top level (a quoted value without its quotes)."""
-_FRONT_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*['\"]?(.+?)['\"]?[ \t]*\n(?:.*\n)*?---\n")
+_FRONT_FIELD = re.compile(r"([A-Za-z]+):(.*)")
+"""A front matter's `key: value` line at its top level."""
+_BLOCK_SCALAR = re.compile(r"[|>][+-]?[1-9]?[+-]?")
+"""A YAML value written on the lines below its key (`description: >-`, `summary: |`)."""
 
 
 def fenced(text: str, lang: str = "") -> str:
@@ -41,9 +43,9 @@ def markdown_title(text: str) -> str | None:
     """A Markdown document's title: its front matter's `title:`, else its first `#` heading (outside
     code fences, within the first 4,000 characters), else None."""
     head = text[:4000]
-    front = _FRONT_TITLE.match(head)
-    if front:
-        return front.group(1).strip() or None
+    front = _FRONT_MATTER.match(head)
+    if front and (title := _front_fields(front.group()).get("title")):
+        return title
     outside = re.sub(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$", "", head)
     heading = _ATX_HEADING.search(outside)
     return heading.group(1).strip() if heading else None
@@ -55,7 +57,7 @@ def front_matter(text: str) -> dict[str, str | None]:
     front = _FRONT_MATTER.match(text[:4000])
     if front is None:
         return {}
-    said = {key.lower(): value.strip() for key, value in _FRONT_FIELD.findall(front.group())}
+    said = _front_fields(front.group())
     modified = said.get("lastmod") or said.get("updated") or said.get("modified") or ""
     return {
         "byline": said.get("author") or None,
@@ -63,6 +65,40 @@ def front_matter(text: str) -> dict[str, str | None]:
         "modified": iso_date(modified[:10]),
         "description": said.get("description") or said.get("summary") or None,
     }
+
+
+def _front_fields(front: str) -> dict[str, str]:
+    """A front matter's top-level fields by their lower-case keys: a value on its key's line as written
+    (quotes left out); a block scalar (`description: >-` and the indented lines below it) as its lines
+    joined by spaces; a list below its key (`author:` and `- Ada Burrow` lines) as its items joined by
+    commas."""
+    said: dict[str, str] = {}
+    lines = front.splitlines()[1:-1]  # within its `---` lines
+    for at, line in enumerate(lines):
+        field = _FRONT_FIELD.fullmatch(line)
+        if field is None:
+            continue
+        value = _unquoted(field.group(2).strip())
+        if not value or _BLOCK_SCALAR.fullmatch(value):
+            below = [row.strip() for row in takewhile(_below_key, lines[at + 1 :]) if row.strip()]
+            items = [_unquoted(row[1:].strip()) for row in below if row.startswith("-")]
+            if not value and items and len(items) == len(below):
+                value = ", ".join(item for item in items if item)
+            elif value:
+                value = " ".join(below)
+        said[field.group(1).lower()] = value
+    return said
+
+
+def _unquoted(value: str) -> str:
+    """A YAML value without the quotes around it."""
+    quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "'\""
+    return value[1:-1] if quoted else value
+
+
+def _below_key(line: str) -> bool:
+    """Whether a front matter's `line` belongs to the key above it: indented, blank, or a list item."""
+    return not line.strip() or line[0] in " \t" or line.startswith("- ")
 
 
 def _result(
