@@ -249,6 +249,17 @@ def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
     assert not js_shell(long_page, "text/html").js_shell
 
 
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_short_page_whose_script_names_a_variable_location_is_read(ferret: Ferret) -> None:
+    """A script's own variable named `location` sends no one anywhere: a short store page that set
+    `var location = "Paris"` failed as needs_javascript on the http tier (a script redirect)."""
+    script = b"<script>var location = 'Paris'; document.title = location;</script>"
+    with serve() as site:
+        site.page("/", b"<html><body><p>Our store in Paris is open.</p>" + script + b"</body></html>")
+        page = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="http"), fresh=True)
+    assert page.ok and "Our store in Paris is open." in page.content, page.error
+
+
 @needs_chromium
 @pytest.mark.asyncio(loop_scope="module")
 async def test_auto_gets_through_the_interstitial_with_the_browser(ferret: Ferret) -> None:

@@ -123,12 +123,13 @@ JS_NOTICE = re.compile(
     re.IGNORECASE,
 )
 SCRIPT_REDIRECT = re.compile(
-    r"(?<![\w.$])(?:(?:window|document|self)\.)?location"
+    r"(?<![\w.$])(?<!var )(?<!let )(?<!const )(?:(?:window|document|self)\.)?location"
     r"(?:(?:\.href)?\s*=(?!=)|\.(?:replace|assign)\s*\()",
 )
 """A script that sends the reader to another page (`location.href = "/next"`, `location.replace(...)`),
 as a "Redirecting..." page does in place of a `<meta>` refresh; not a frame-buster's
-`top.location = self.location`, which moves nothing when the page is not in a frame."""
+`top.location = self.location`, which moves nothing when the page is not in a frame, nor a variable
+of the script's own named `location` (`var location = "Paris"`)."""
 SPA_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
 
 
