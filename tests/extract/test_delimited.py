@@ -76,6 +76,24 @@ def test_fetch_reads_a_csv_download_by_the_name_it_is_sent_under(
     assert page["content_type"] == "text/csv" and page["content"].startswith("| river | opens | note |")
 
 
+def test_a_download_named_as_a_photo_that_answers_a_page_is_read_as_the_page(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A download link that answers a sign-in page, still as application/octet-stream under the
+    file's name (`photo.jpg`): the name's type (image/jpeg) was taken for the page's, and the page
+    failed as unsupported_content, "cannot read content of type image/jpeg"."""
+    headers = {
+        "Content-Type": "application/octet-stream",
+        "Content-Disposition": 'attachment; filename="photo.jpg"',
+    }
+    body = "<html><head><title>Sign in to download</title></head><body><h1>Sign in to download</h1>"
+    body += "<p>This photo is shared with members only: sign in to download it.</p></body></html>"
+    url = simweb.add("/download/7", body, headers=headers)
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and "shared with members only" in page["content"], page["error"]
+
+
 def test_one_line_far_wider_than_the_rest_does_not_widen_every_row(
     simweb: SimWeb, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -313,16 +313,21 @@ _GENERIC_TYPES = frozenset(
 
 
 def _attachment_type(disposition: str | None) -> str | None:
-    """The type of the file a Content-Disposition names (by its extension), or None."""
+    """The type of the file a Content-Disposition names (by its extension) when it is a kind of text
+    (`rivers.csv`, `notes.md`), or None: a binary file's bytes say what they are, and a name such as
+    `photo.jpg` or `clip.mp4` is no label of the sign-in page a download link answers with."""
     if not disposition:
         return None
     import mimetypes
     from email.message import Message
 
+    from webferret.fetch.sniff import declares_text
+
     header = Message()
     header["content-disposition"] = disposition
     name = header.get_filename()
-    return mimetypes.guess_type(name)[0] if isinstance(name, str) else None
+    guessed = mimetypes.guess_type(name)[0] if isinstance(name, str) else None
+    return guessed if guessed and declares_text(guessed) else None
 
 
 def struck_trail(progress: list[dict[str, Any]], error: str = "timeout") -> list[dict[str, Any]]:
