@@ -97,7 +97,23 @@ async def test_connection_failure_names_the_engine() -> None:
 def test_retry_after_seconds() -> None:
     assert retry_after_seconds("120") == 120
     assert retry_after_seconds(None) is None
-    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") is None
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0  # a date past: come back now
+    assert retry_after_seconds("soon") is None and retry_after_seconds("1e400") is None
+
+
+async def test_an_engines_retry_after_as_a_date_is_read(tmp_path: Path) -> None:
+    """RFC 9110's other form of Retry-After, an HTTP date, was ignored for an engine (a page's was
+    read): the engine rested the default five minutes, not until the date it named."""
+    from datetime import UTC, datetime, timedelta
+    from email.utils import format_datetime
+
+    when = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
+    pacer = Pacer(tmp_path / "pacing.sqlite")
+    r = runner(lambda request: httpx.Response(429, headers={"Retry-After": when}), pacer)
+    with pytest.raises(FerretError) as caught:
+        await r.run(searxng.ENGINE, SEARX, timeout=5)
+    wait = caught.value.retry_after
+    assert caught.value.code == ErrorCode.RATE_LIMITED and wait is not None and 3000 < wait <= 3600
 
 
 def test_transport_failures_get_their_own_codes() -> None:

@@ -24,8 +24,6 @@ import asyncio
 import contextlib
 import ssl
 import time
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -44,6 +42,7 @@ from webferret.net.policy import Resolver, Target, UrlPolicy
 from webferret.net.proxy import ProxyRoute
 from webferret.net.rewrite import rewrite_url
 from webferret.remote_text import quoted, url_without_blanks
+from webferret.retry_after import retry_after_seconds
 
 
 class Fetcher:
@@ -274,16 +273,5 @@ def _reason(status: int) -> str:
 
 
 def retry_after(raw: RawResponse) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None when absent or bad."""
-    value = (raw.headers.get("retry-after") or "").strip()
-    if not value:
-        return None
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    """Seconds from a Retry-After header (`retry_after_seconds`), None when absent or bad."""
+    return retry_after_seconds(raw.headers.get("retry-after"))

@@ -13,6 +13,7 @@ import httpx
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import UrlPolicy
 from webferret.remote_text import quoted
+from webferret.retry_after import retry_after_seconds
 from webferret.search.engines._common import unreachable
 from webferret.search.pacing import Pacer
 from webferret.search.types import Engine, EngineAnswer, EngineQuery, EngineResponse, RequestSpec
@@ -24,16 +25,6 @@ RETRY_STATUSES = (500, 502, 503, 504)
 RETRY_DELAY = 0.5
 MAX_ANSWER_BYTES = 5 * 1024 * 1024  # a results page is tens of KB; more is a broken or hostile engine
 MAX_REDIRECTS = 5
-
-
-def retry_after_seconds(value: str | None) -> float | None:
-    """A Retry-After header in seconds (its HTTP-date form is ignored)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value.strip()))
-    except ValueError:
-        return None
 
 
 def status_error(engine: str, response: EngineResponse) -> FerretError | None:
