@@ -242,7 +242,13 @@ def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
     reads = b"<html><body><p>Hello there</p>" + script + b"</body></html>"
     assert not js_shell(reads, "text/html").js_shell
     assert not js_shell(reads.replace(script, buster), "text/html").js_shell
-    for sends in (b"location = '/a'", b"document.location.href='/a'", b"window.location.replace('/a')"):
+    for sends in (
+        b"location = '/a'",
+        b"document.location.href='/a'",
+        b"window.location.replace('/a')",
+        b"setTimeout(function () { location.href = '/a'; }, 2000)",
+        b"function away() { location.href = '/a'; } away();",
+    ):
         page = reads.replace(script, b"<script>" + sends + b"</script>")
         assert js_shell(page, "text/html").js_shell, sends
     long_page = ARTICLE.replace(b"</body>", b'<script>location.href = "/elsewhere";</script></body>')
@@ -258,6 +264,26 @@ async def test_a_short_page_whose_script_names_a_variable_location_is_read(ferre
         site.page("/", b"<html><body><p>Our store in Paris is open.</p>" + script + b"</body></html>")
         page = await ferret.fetch(site.base + "/", options=ferret.fetch_options(tier="http"), fresh=True)
     assert page.ok and "Our store in Paris is open." in page.content, page.error
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_short_page_whose_script_moves_only_when_the_reader_acts_is_read(ferret: Ferret) -> None:
+    """A country picker whose link calls `go(this.href)`, a select whose change sets `location`: the
+    script sends the reader on when they act, not as the page loads. Such a short page failed as
+    needs_javascript on the http tier (browser_unavailable in auto without Chromium)."""
+    picks = (
+        b"<script>function go(u) { window.location.href = u; }</script>",
+        b"<script>menu.onchange = function() { location.href = this.value; };</script>",
+        b"<script>button.addEventListener('click', () => { location.assign('/fr'); });</script>",
+    )
+    with serve() as site:
+        for number, script in enumerate(picks):
+            body = b"<html><body><h1>Choose your country</h1><p><a href='/fr'>France</a></p>"
+            site.page(f"/{number}", body + script + b"</body></html>")
+        http = ferret.fetch_options(tier="http")
+        pages = [await ferret.fetch(f"{site.base}/{n}", options=http, fresh=True) for n in range(len(picks))]
+    for page in pages:
+        assert page.ok and "France" in page.content, page.error
 
 
 @needs_chromium

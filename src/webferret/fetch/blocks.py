@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from webferret.fetch.script_redirect import sends_on
 from webferret.remote_text import quoted
 
 if TYPE_CHECKING:
@@ -122,14 +123,6 @@ JS_NOTICE = re.compile(
     r"requires javascript|need(s)? javascript|without javascript",
     re.IGNORECASE,
 )
-SCRIPT_REDIRECT = re.compile(
-    r"(?<![\w.$])(?<!var )(?<!let )(?<!const )(?:(?:window|document|self)\.)?location"
-    r"(?:(?:\.href)?\s*=(?!=)|\.(?:replace|assign)\s*\()",
-)
-"""A script that sends the reader to another page (`location.href = "/next"`, `location.replace(...)`),
-as a "Redirecting..." page does in place of a `<meta>` refresh; not a frame-buster's
-`top.location = self.location`, which moves nothing when the page is not in a frame, nor a variable
-of the script's own named `location` (`var location = "Paris"`)."""
 SPA_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
 
 
@@ -267,8 +260,8 @@ class Markup:
 
     @property
     def script_redirect(self) -> bool:
-        """Whether an inline script sends the reader to another page (`SCRIPT_REDIRECT`)."""
-        return any(SCRIPT_REDIRECT.search(script) for script in self.scripts)
+        """Whether an inline script sends the reader to another page as it loads (`sends_on`)."""
+        return any(sends_on(script) for script in self.scripts)
 
     @cached_property
     def raw_visible(self) -> str:

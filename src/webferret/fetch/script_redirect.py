@@ -1,0 +1,76 @@
+"""Whether a page's inline script sends it on to another page as it loads: a "Redirecting..." page's
+`location.href = "/next"` (at its top level, in a timer, an `onload`, a block), in place of a `<meta>`
+refresh. Not a frame-buster's `top.location = self.location` (it moves nothing outside a frame), a
+variable of the script's own named `location`, nor a move the reader makes: inside a function the
+script declares by name and never calls itself (a link's `onclick="go(this.href)"` calls it), or a
+handler of a click, a change or a key.
+
+The script is read once, its braces counted (not parsed: a brace in a string miscounts, which errs
+on either side as rarely), so a large inline script costs a pass, not one per assignment."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+SETS_LOCATION = re.compile(
+    r"(?<![\w.$])(?<!var )(?<!let )(?<!const )(?:(?:window|document|self)\.)?location"
+    r"(?:(?:\.href)?\s*=(?!=)|\.(?:replace|assign)\s*\()",
+)
+"""Setting the page's location (`location = ...`, `window.location.href = ...`, `location.replace(...)`)."""
+_LOOKED_BACK = 200
+"""The characters before a block's `{` that say what opens it."""
+_NAMED = re.compile(
+    r"(?:\bfunction\s+([\w$]+)\s*|\b(?:var|let|const)\s+([\w$]+)\s*=\s*(?:function\s*)?)"
+    r"(?:\([^()]*\)|[\w$]+)\s*(?:=>\s*)?$"
+)
+"""A function declared by name (`function go(u)`, `const go = (u) =>`), its body's `{` next."""
+_USER_EVENT = r"(?:click|dblclick|change|submit|input|key\w*|mouse\w*|pointer\w*|touch\w*)"
+_CALL = re.compile(r"(?<![\w$.])([\w$]+)\s*\(")
+_HANDLER = re.compile(
+    rf"(?:\bon{_USER_EVENT}\s*=|addEventListener\(\s*['\"]{_USER_EVENT}['\"]\s*,)[^;{{}}]*$", re.IGNORECASE
+)
+
+
+def sends_on(script: str) -> bool:
+    """Whether `script` sets the page's location as it runs (see the module)."""
+    found = [match.start() for match in SETS_LOCATION.finditer(script)]
+    if not found:
+        return False
+    reader = _ReadersBlocks(script)
+    held: list[bool] = []  # for each open block, whether the reader's act runs it (or one around it)
+    braces = re.finditer(r"[{}]", script)
+    brace = next(braces, None)
+    for at in found:
+        while brace is not None and brace.start() < at:
+            if brace.group() == "{":
+                held.append((held[-1] if held else False) or reader.opens(brace.start()))
+            elif held:
+                held.pop()
+            brace = next(braces, None)
+        if not (held and held[-1]):
+            return True
+    return False
+
+
+class _ReadersBlocks:
+    """Which blocks of a script only the reader's act runs: a function's body the script declares by
+    name and never calls itself, a handler of a click, a change or a key."""
+
+    def __init__(self, script: str) -> None:
+        self.script = script
+        self._calls: Counter[str] | None = None
+
+    def opens(self, start: int) -> bool:
+        """Whether the block whose `{` is at `start` is one (each block asked once)."""
+        head = self.script[max(0, start - _LOOKED_BACK) : start]
+        named = _NAMED.search(head)
+        if named is not None and not self._called(named.group(1) or named.group(2)):
+            return True
+        return _HANDLER.search(head) is not None
+
+    def _called(self, name: str) -> bool:
+        """Whether the script calls the function `name` somewhere besides declaring it."""
+        if self._calls is None:  # every name's calls, counted in one pass
+            self._calls = Counter(_CALL.findall(self.script))
+        return self._calls[name] > 1
