@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from webferret.extract.document import extract_document
 from webferret.extract.types import Extracted, ExtractOptions
@@ -322,6 +324,27 @@ def test_a_short_cookie_policy_is_no_cookie_wall() -> None:
     assert titled("Politique de gestion des cookies", french).extra.get("quality_veto") is None
     settings = "<p>We use cookies to improve your experience.</p><button>Accept all cookies</button>"
     assert titled("Cookie settings", settings).extra.get("quality_veto") == "cookie_wall"
+
+
+def test_a_hostile_title_of_underscores_is_read_once() -> None:
+    """A consent screen titled `Politique a_a_a_...` (6,000 characters): the cookie policy's pattern
+    tried every split of it into words at each `_` (minutes; 6 s at 1,600 characters). Run in a
+    child, so a regression fails rather than hangs the suite. A policy's address in `_` words is one."""
+    code = (
+        "from webferret.extract.document import extract_document\n"
+        "from webferret.extract.types import ExtractOptions\n"
+        "wall = '<p>We use cookies to improve your visit.</p><button>Accept all cookies</button>'\n"
+        "title = 'Politique ' + 'a_' * 3000\n"
+        "body = f'<html><head><title>{title}</title></head><body>{wall}</body></html>'.encode()\n"
+        "def veto(url):\n"
+        "    page = extract_document(body, url=url, content_type='text/html', options=ExtractOptions())\n"
+        "    return page.extra.get('quality_veto')\n"
+        "assert veto('https://ex.org/p') == 'cookie_wall'\n"
+        "assert veto('https://ex.org/' + title.replace(' ', '_')) == 'cookie_wall'\n"
+        "assert veto('https://ex.org/politique_de_cookies') is None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_login_wall_in_another_language_is_vetoed() -> None:
