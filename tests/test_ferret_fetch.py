@@ -1,5 +1,9 @@
 """The library face: `Ferret.fetch` / `fetch_many` and the sync facade on the simulated web."""
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -208,6 +212,32 @@ async def test_a_refresh_to_a_refused_address_says_so_in_the_trail(simweb: SimWe
         page = await ferret.fetch(moved)
     assert page.error is not None and page.error.code == ErrorCode.BLOCKED_ADDRESS
     assert page.meta["trail"] == [{"url": moved, "via": "http", "status": 200, "meta_refresh": True}]
+
+
+def test_a_refresh_of_many_spaces_is_read_once(simweb: SimWeb, tmp_path: Path) -> None:
+    """A refresh's value of `0`, spaces and stray quotes (in its `<meta>` or its header): its pattern
+    tried each split of the spaces (16 s at 500, hours at 3,000) with the event loop held, so no
+    page's timeout ended it. Run in a child, so a regression fails rather than hangs the suite."""
+    value = "0" + " " * 3000 + "x'y'z"
+    meta = simweb.add("/spaced-meta", _refreshing(value), headers={"Content-Type": "text/html"})
+    header = simweb.add(
+        "/spaced-header", "<html><body><p>Ferrets stay.</p></body></html>", headers={"Refresh": value}
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "webferret",
+        "fetch",
+        meta,
+        header,
+        "--json",
+        "--allow-host",
+        "127.0.0.1",
+    ]
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path)}
+    done = subprocess.run(command, timeout=60, capture_output=True, text=True, env=env)
+    pages = json.loads(done.stdout)["data"]["pages"]
+    assert [(page["ok"], page["final_url"]) for page in pages] == [(True, meta), (True, header)]
 
 
 @pytest.mark.parametrize(
