@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -339,6 +341,30 @@ def test_a_slides_shapes_are_read_from_its_top_down_and_groups_opened() -> None:
     )
     page = read(odt(slide, meta=None, kind=ODP_TYPE, holder="presentation"), ODP_TYPE)
     assert page.content == ("## Slide 1: Order\n\nTop left\n\nTop right\n\nIn a shape\n\nGrouped\n\nBottom\n")
+
+
+def test_a_shapes_place_of_many_spaces_is_read_once(tmp_path: Path) -> None:
+    """A shape placed at `5`, 100,000 spaces and `x` (a place that is none): its pattern read the
+    spaces two ways, and each split was tried (26 s a shape). Run in a child, so a regression fails
+    rather than hangs the suite."""
+    place = "5" + " " * 100_000 + "x"
+    shapes = "".join(
+        f'<draw:frame svg:x="1cm" svg:y="{place}"><draw:text-box><text:p>Box {n}</text:p></draw:text-box>'
+        "</draw:frame>"
+        for n in range(4)
+    )
+    deck = tmp_path / "deck.odp"
+    deck.write_bytes(odt(f'<draw:page draw:name="p">{shapes}</draw:page>', None, ODP_TYPE, "presentation"))
+    code = (
+        "import sys\n"
+        "from webferret.extract.document import extract_document\n"
+        "from webferret.extract.types import ExtractOptions\n"
+        "body = open(sys.argv[1], 'rb').read()\n"
+        "page = extract_document(body, url=None, content_type=None, options=ExtractOptions())\n"
+        "assert 'Box 0' in page.content and 'Box 3' in page.content, page.content\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(deck)], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_bomb_in_the_mimetype_member_is_refused_before_it_is_unpacked() -> None:

@@ -19,7 +19,9 @@ _SVG = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
 GROUP = f"{{{_DRAW}}}g"
 SHAPES = frozenset(f"{{{_DRAW}}}{name}" for name in ("frame", "custom-shape", "rect", "ellipse"))
 """The drawn shapes that hold text: a frame's text box or table, a shape's own paragraphs."""
-_LENGTH = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*(cm|mm|in|pt|pc|px)?\s*")
+_LENGTH = re.compile(r"(-?\d+(?:\.\d+)?)[ \t]*(cm|mm|in|pt|pc|px)?")
+"""A length as written (`2.5cm`), its blanks around it stripped first: a pattern's own blanks on
+either side of an optional unit were two ways to read `5`, spaces and `x` (quadratic in the spaces)."""
 _POINTS = {"cm": 72 / 2.54, "mm": 72 / 25.4, "in": 72.0, "pt": 1.0, "pc": 12.0, "px": 0.75, None: 1.0}
 _NOWHERE = (-math.inf, -math.inf)
 
@@ -44,5 +46,5 @@ def _place(node: etree._Element) -> tuple[float, float]:
 
 
 def _points(length: str | None) -> float | None:
-    found = _LENGTH.fullmatch(length or "")
+    found = _LENGTH.fullmatch((length or "").strip())
     return float(found.group(1)) * _POINTS[found.group(2)] if found else None
