@@ -251,6 +251,12 @@ def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
     ):
         page = reads.replace(script, b"<script>" + sends + b"</script>")
         assert js_shell(page, "text/html").js_shell, sends
+    named = b"<script>function away() { location.href = '/a'; }</script>"
+    for runs in (b"<body onload='away()'>", b"<body><script>window.onload = away;</script>"):
+        page = reads.replace(b"<body>", runs).replace(script, named)
+        assert js_shell(page, "text/html").js_shell, runs
+    timed = named.replace(b"}</script>", b"} setTimeout(away, 3000);</script>")
+    assert js_shell(reads.replace(script, timed), "text/html").js_shell
     long_page = ARTICLE.replace(b"</body>", b'<script>location.href = "/elsewhere";</script></body>')
     assert not js_shell(long_page, "text/html").js_shell
 

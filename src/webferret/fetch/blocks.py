@@ -257,11 +257,13 @@ class Markup:
         self.notice = " ".join(el.text_content() for el in tree.iter("noscript"))  # the `<noscript>` text
         self.scripts = [script.text or "" for script in tree.iter("script")]  # read before the strip
         self.has_script = bool(self.scripts)
+        self.onload = [body.get("onload") or "" for body in tree.iter("body", "frameset")]
 
     @property
     def script_redirect(self) -> bool:
         """Whether an inline script sends the reader to another page as it loads (`sends_on`)."""
-        return any(sends_on(script) for script in self.scripts)
+        page_code = "\n".join([*self.scripts, *self.onload])
+        return any(sends_on(script, page_code) for script in self.scripts)
 
     @cached_property
     def raw_visible(self) -> str:

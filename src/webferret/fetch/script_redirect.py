@@ -27,17 +27,23 @@ _NAMED = re.compile(
 """A function declared by name (`function go(u)`, `const go = (u) =>`), its body's `{` next."""
 _USER_EVENT = r"(?:click|dblclick|change|submit|input|key\w*|mouse\w*|pointer\w*|touch\w*)"
 _CALL = re.compile(r"(?<![\w$.])([\w$]+)\s*\(")
+_HANDED_ON = re.compile(
+    r"(?:\bonload\s*=|\bset(?:Timeout|Interval)\s*\(|addEventListener\s*\(\s*['\"](?:load|DOMContentLoaded)['\"]\s*,)"
+    r"\s*([\w$]+)\b"
+)
+"""A function handed on to run as the page loads or after a time, by its name."""
 _HANDLER = re.compile(
     rf"(?:\bon{_USER_EVENT}\s*=|addEventListener\(\s*['\"]{_USER_EVENT}['\"]\s*,)[^;{{}}]*$", re.IGNORECASE
 )
 
 
-def sends_on(script: str) -> bool:
-    """Whether `script` sets the page's location as it runs (see the module)."""
+def sends_on(script: str, page_code: str | None = None) -> bool:
+    """Whether `script` sets the page's location as it runs (see the module); `page_code`: all the
+    page's code (its scripts and its `<body onload>`), where a function declared here is called."""
     found = [match.start() for match in SETS_LOCATION.finditer(script)]
     if not found:
         return False
-    reader = _ReadersBlocks(script)
+    reader = _ReadersBlocks(script, script if page_code is None else page_code)
     held: list[bool] = []  # for each open block, whether the reader's act runs it (or one around it)
     braces = re.finditer(r"[{}]", script)
     brace = next(braces, None)
@@ -57,8 +63,9 @@ class _ReadersBlocks:
     """Which blocks of a script only the reader's act runs: a function's body the script declares by
     name and never calls itself, a handler of a click, a change or a key."""
 
-    def __init__(self, script: str) -> None:
+    def __init__(self, script: str, page_code: str) -> None:
         self.script = script
+        self.page_code = page_code
         self._calls: Counter[str] | None = None
 
     def opens(self, start: int) -> bool:
@@ -70,7 +77,9 @@ class _ReadersBlocks:
         return _HANDLER.search(head) is not None
 
     def _called(self, name: str) -> bool:
-        """Whether the script calls the function `name` somewhere besides declaring it."""
+        """Whether the page's code calls the function `name` somewhere besides declaring it, or has
+        it called as the page loads or after a time (`onload = name`, `setTimeout(name, 3000)`)."""
         if self._calls is None:  # every name's calls, counted in one pass
-            self._calls = Counter(_CALL.findall(self.script))
+            self._calls = Counter(_CALL.findall(self.page_code))
+            self._calls.update({name: 2 for name in _HANDED_ON.findall(self.page_code)})
         return self._calls[name] > 1
