@@ -59,3 +59,19 @@ def test_chromes_title_of_a_page_without_one_is_none(placeholder: str) -> None:
         body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
     )
     assert read.title == "Weir Counts"
+
+
+@pytest.mark.parametrize("title", ["Node.js/Express", "Vue.js/Nuxt in Practice", "ASP.NET/MVC"])
+def test_a_title_naming_a_library_and_its_framework_is_the_title(title: str) -> None:
+    """Chrome's title of a page without one is its address, whose host it writes in lower case: a
+    title such as `Node.js/Express` was taken for one and left out (the page's first line instead)."""
+    writer = PdfWriter(
+        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
+    )
+    writer.add_metadata({"/Title": title})
+    body = io.BytesIO()
+    writer.write(body)
+    read = extract_document(
+        body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert read.title == title

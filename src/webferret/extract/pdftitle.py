@@ -21,7 +21,9 @@ _JUNK_TITLE = re.compile(
       | .*\.(?:docx?|odt|rtf|pptx?|xlsx?|pdf|tex|dvi|ps|indd|qxd|pages|txt|html?|xhtml|php|aspx?)
       | (?:https?|file)://\S*
       | about:blank
-      | [\w-]+(?:\.[\w-]+)+(?::\d+)?/\S*  # Chrome's title of a page without one: its address
+      # Chrome's title of a page without one: its address, the host lower-cased (`Node.js/Express`
+      # is a title)
+      | (?-i:(?:[^\W_A-Z]|[-_])+(?:\.(?:[^\W_A-Z]|[-_])+)+)(?::\d+)?/\S*
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
