@@ -204,6 +204,18 @@ async def test_a_refresh_header_is_a_redirect_hop(simweb: SimWeb, tmp_path: obje
     assert kept.final_url == stay and "Ferrets stay" in kept.content
 
 
+async def test_a_refresh_header_that_reloads_leaves_the_pages_own_refresh(
+    simweb: SimWeb, tmp_path: object
+) -> None:
+    """A server's `Refresh: 60` (a reload a minute on) and the page's `<meta>` refresh `0; url=...`:
+    a browser goes on at once, as the shorter asks; the header hid the page's own refresh."""
+    headers = {"Content-Type": "text/html", "Refresh": "60"}
+    moved = simweb.add("/reload-and-move", _refreshing("0; url=/article"), headers=headers)
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(moved)
+    assert page.ok and page.final_url == simweb.url("/article"), page.error
+
+
 async def test_a_refresh_to_a_refused_address_says_so_in_the_trail(simweb: SimWeb, tmp_path: object) -> None:
     moved = simweb.add(
         "/to-private", _refreshing("0; url=http://10.0.0.1/"), headers={"Content-Type": "text/html"}

@@ -36,9 +36,10 @@ def refresh_target(raw: RawResponse, url: str) -> str | None:
         return None
     if mime_of(raw.content_type) not in (*HTML_TYPES, ""):
         return None
+    # a header's reload (`Refresh: 60`) is no target: the page's `<meta>` may still be one, the sooner
     header = raw.headers.get("refresh")
-    if header:
-        return _target(header, url)
+    if header and (target := _target(header, url)) is not None:
+        return target
     head = _UNREAD.sub(b"", raw.body[: _HEAD * 4])[:_HEAD]
     for tag in _META.findall(head):
         if not _REFRESH.search(tag):
