@@ -136,13 +136,14 @@ async def request_once(
             http_version=CurlHttpVersion.V1_1 if target.url.startswith("http:") else None,
         )
     except RequestException as exc:
+        answered = exc.response.status_code if exc.response is not None else None  # before the body
         if body.over and body.clip and exc.response is not None:  # curl stopped at the cap, as asked
             response = exc.response
         elif body.over:
-            raise body.too_large() from None
+            raise body.too_large(answered) from None
         elif exc.code == CurlECode.FILESIZE_EXCEEDED:  # a Content-Length past the cap: no body read yet;
             said = " (its Content-Length says so)" if body.empty else ""  # else one without, read to it
-            raise too_large(opts.max_bytes, said) from None
+            raise too_large(opts.max_bytes, said, answered) from None
         else:
             raise _ferret_error(exc, target, proxy) from None
     del tunnel_to  # curl no longer needs the list
@@ -210,9 +211,10 @@ class CappedBody:
     def empty(self) -> bool:
         return self._size == 0
 
-    def too_large(self) -> FerretError:
+    def too_large(self, status: int | None = None) -> FerretError:
+        """`too_large`; `status`: the HTTP status the server answered with, before its body."""
         msg = f"body larger than the cap of {self.most} bytes, decompressed (setting max_bytes)"
-        return FerretError(ErrorCode.TOO_LARGE, msg)
+        return FerretError(ErrorCode.TOO_LARGE, msg, status=status)
 
 
 def _ferret_error(exc: RequestException, target: Target, proxy: Proxy | None = None) -> FerretError:
