@@ -7,6 +7,7 @@ import io
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (
     ArrayObject,
+    DecodedStreamObject,
     DictionaryObject,
     FloatObject,
     NameObject,
@@ -84,3 +85,16 @@ def test_a_field_without_a_label_beside_it_is_read_where_it_stands() -> None:
         body, url=None, content_type="application/pdf", options=ExtractOptions()
     ).content
     assert "Name: Free text between the lines City:" in content
+
+
+def test_a_long_answer_kept_in_a_text_stream_is_read_as_its_text() -> None:
+    """A text field's value may be a text stream (a long answer): its dictionary was read as the
+    answer (`Name: {}`)."""
+    widget = _widget("/Tx", "Jane Doe", (150, 692, 350, 712))
+    stream = DecodedStreamObject()
+    stream.set_data(b"Jane Doe")
+    widget[NameObject("/V")] = stream
+    page = extract_document(
+        form(LABELS, widget), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert "Name: Jane Doe" in page.content, page.content

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pypdf.generic import ArrayObject
+from pypdf.generic import ArrayObject, StreamObject, create_string_object
 
 from webferret.extract.pdflayout import Run
 
@@ -52,7 +52,7 @@ def _fields(page: Any) -> list[tuple[tuple[float, float, float], str]]:
             continue
         if int(_inherited(widget, "/Ff") or 0) & PASSWORD:
             continue
-        shown = ", ".join(map(str, value)) if isinstance(value, ArrayObject) else str(value)
+        shown = _text(value)
         rect = [float(number) for number in widget.get("/Rect") or []]
         if " ".join(shown.split()) and len(rect) == 4:
             low, high = sorted(rect[1::2])
@@ -60,6 +60,16 @@ def _fields(page: Any) -> list[tuple[tuple[float, float, float], str]]:
         if len(found) == MAX_FIELDS:
             break
     return found
+
+
+def _text(value: Any) -> str:
+    """A field's value as text: a string, a list's choices joined, or a text stream's text (a long
+    answer may be one, PDF 1.7, 12.7.4.3; its dictionary was read as the answer)."""
+    if isinstance(value, ArrayObject):
+        return ", ".join(_text(item.get_object()) for item in value)
+    if isinstance(value, StreamObject):
+        return str(create_string_object(value.get_data()))
+    return str(value)
 
 
 def _inherited(widget: Any, key: str) -> Any:
