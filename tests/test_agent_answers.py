@@ -194,3 +194,36 @@ async def test_a_passage_page_past_the_cap_says_it_is_the_cap(tmp_path: Path) ->
         answer = await AgentTools(ferret, settings).web_open(WebOpenArgs(search="ferret naps", page=past))
     assert answer.data["passages"] == []
     assert f"its best {MAX_PASSAGES} passages (pages 1-{past - 1})" in answer.text
+
+
+async def test_a_listing_waits_no_longer_for_a_robots_txt_that_does_not_answer(
+    simweb: SimWeb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listing or search of stored pages asks their sites' robots.txt; one a site no longer answers
+    held the call for its whole time-out (a 10 s wait each call, here made a minute): it is waited for
+    `STORED_ROBOTS_WAIT` at most, then read as unread (it refuses nothing)."""
+    import asyncio
+    import threading
+
+    from webferret.config import load_settings
+    from webferret.ferret import Ferret
+    from webferret.fetch import robots_cache
+    from webferret.mcp_tools import AgentTools
+
+    released = threading.Event()
+    simweb.add("/robots.txt", stream=lambda handler, web: released.wait(60))
+    monkeypatch.setattr(robots_cache, "ROBOTS_TIMEOUT", 60.0)
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url=simweb.url("/held-robots/page"), ok=True, title="Kept", content="A ferret naps."))
+    store.close()
+    settings = load_settings(home=tmp_path, allow_hosts=["127.0.0.1"], timeout=60)
+    try:
+        async with Ferret(settings) as ferret:
+            tools = AgentTools(ferret, settings)
+            listed = await asyncio.wait_for(tools.web_open(WebOpenArgs()), 30)
+            found = await asyncio.wait_for(tools.web_open(WebOpenArgs(search="ferret")), 30)
+            released.set()
+    finally:
+        released.set()
+    assert [page["title"] for page in listed.data["pages"]] == ["Kept"]
+    assert [passage["title"] for passage in found.data["passages"]] == ["Kept"]

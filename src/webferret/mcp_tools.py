@@ -147,6 +147,9 @@ class WebFetchArgs(BaseModel):
 
 LISTED_PAGES = 30  # web_open without a handle or search: the pages stored last
 PASSAGES = 10  # web_open with a search: the best passages
+STORED_ROBOTS_WAIT = 3.0
+"""Seconds a listing or a search of stored pages waits for their sites' robots.txt (once a day a site,
+from the network): a site that no longer answers holds it no longer, its pages shown (unread)."""
 
 _VIEWS = {  # web_open's answers that are not a page: each takes a handle and nothing that reads a page
     "outline": "lists one stored document's headings",
@@ -617,21 +620,37 @@ class AgentTools:
         """`found` without the pages robots.txt disallows, when this server honours it, kept in order
         and checked until `wanted` are kept (the rest follow unchecked): a listing or a search of
         every stored page asks robots.txt only of the sites of what it shows, as `_refuse_stored`
-        asks of one page (a robots.txt that cannot be read refuses nothing)."""
+        asks of one page (a robots.txt that cannot be read, or not within `STORED_ROBOTS_WAIT`, refuses
+        nothing)."""
         if not self.settings.respect_robots:
             return found
         kept: list[_Stored] = []
         verdicts: dict[str, bool] = {}
         index = 0
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + STORED_ROBOTS_WAIT
         while index < len(found) and len(kept) < wanted:
             batch = found[index : index + wanted - len(kept)]
             index += len(batch)
-            asked = list({item.url for item in batch if item.url and item.url not in verdicts})
-            refusals = await asyncio.gather(*(self._robots_refusal(url) for url in asked))
-            for url, refused in zip(asked, refusals, strict=True):
-                verdicts[url] = refused is None or refused.code != ErrorCode.ROBOTS_DISALLOWED
+            urls = list(dict.fromkeys(item.url for item in batch if item.url and item.url not in verdicts))
+            checks = [asyncio.ensure_future(self._disallowed(url)) for url in urls]
+            try:
+                if checks:
+                    await asyncio.wait(checks, timeout=max(0.0, ends - loop.time()))
+            except asyncio.CancelledError:  # the call was: its checks are
+                for check in checks:
+                    check.cancel()
+                raise
+            for url, check in zip(urls, checks, strict=True):  # unanswered in time: unread, refuses nothing
+                verdicts[url] = not (check.done() and check.exception() is None and check.result())
+                check.cancel()
             kept += [item for item in batch if not item.url or verdicts[item.url]]
         return kept + found[index:]
+
+    async def _disallowed(self, url: str) -> bool:
+        """Whether robots.txt disallows `url` (one that cannot be read disallows nothing here)."""
+        refused = await self._robots_refusal(url)
+        return refused is not None and refused.code == ErrorCode.ROBOTS_DISALLOWED
 
     async def _withheld(self) -> set[str]:
         """The handles of stored documents read under an SSRF exemption this server's settings do
