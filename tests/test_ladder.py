@@ -367,6 +367,26 @@ async def test_the_guard_refuses_a_redirect_to_a_refused_address(ferret: Ferret)
     assert secret.hits == []
 
 
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_bare_403_stands_when_the_impersonate_tier_then_fails(ferret: Ferret) -> None:
+    """A bare 403 asked once more by the impersonate tier, which then fails on its own (here its
+    redirect to a refused address): the page's answer is its 403 (http_error), as before the tier was
+    asked, not a block by an 'unknown' vendor."""
+
+    def refusing(hit: Hit) -> Reply:
+        if "webferret" in hit.headers.get("user-agent", ""):
+            return 403, {"content-type": "text/html"}, FORBIDDEN
+        return 302, {"location": "http://10.0.0.1/"}, b""
+
+    with serve() as site:
+        site.routes["/"] = refusing
+        page = await ferret.fetch(site.base + "/", fresh=True)
+    assert page.error is not None and page.error.code == ErrorCode.HTTP_ERROR, page.error
+    assert page.error.status == 403 and page.error.vendor is None
+    assert [hop["via"] for hop in page.meta["trail"]] == ["http", "impersonate"]
+    assert page.meta["trail"][-1]["error"] == "blocked_address"
+
+
 @pytest.mark.parametrize(
     ("status", "body", "parses"),
     [

@@ -31,7 +31,8 @@ Attempt = Callable[[str], Awaitable[RawResponse]]
 BARE_403 = Verdict(blocked=True, reason="HTTP 403 with no wall's mark: perhaps its TLS fingerprint refused")
 """The http tier's 403 that no vendor marks: a server that refuses clients by their TLS fingerprint
 answers so, and the impersonate tier, a browser's fingerprint, is asked once. Its own bare 403 is
-the page's answer (`http_error`): the browser shows the same fingerprint."""
+the page's answer (`http_error`): the browser shows the same fingerprint; so is the http tier's when
+the impersonate tier then fails on its own (a time-out, a refused redirect)."""
 
 
 def plan(tier: Tier) -> tuple[str, ...]:
@@ -68,7 +69,7 @@ async def climb(tier: Tier, attempt: Attempt, start: str | None = None) -> RawRe
     steps = plan(tier)
     trail: list[dict[str, Any]] = []
     index, verdict = (steps.index(start) if start in steps else 0), CONTENT
-    skipped = list(steps[:index])
+    skipped, last = list(steps[:index]), None
     while True:
         name = steps[index]
         try:
@@ -82,11 +83,16 @@ async def climb(tier: Tier, attempt: Attempt, start: str | None = None) -> RawRe
             if not verdict.escalate:  # the tier before did not fail by a wall: this one's own error
                 exc.trail = [*trail, *exc.trail]
                 raise
+            if verdict is BARE_403 and last is not None:  # asked once more in vain: its 403 stands
+                failed = exc.trail or [{"via": name, "error": exc.code.value, "reason": exc.message}]
+                last.trail = [*trail, *failed]
+                return last
             raise final_error(verdict, trail, (name, exc)) from None
         big = len(raw.body) >= JUDGED_APART
         climbs = index + 1 < len(steps)
         verdict = await asyncio.to_thread(judge, raw, name, climbs) if big else judge(raw, name, climbs)
         trail.extend(_marked(raw, name, verdict))
+        last = raw
         if skipped:  # (once: on the first hop)
             trail[0]["skipped_tiers"], skipped = skipped, []
         nxt = next_tier(steps, index, verdict)
