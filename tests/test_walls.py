@@ -60,6 +60,22 @@ async def test_a_wall_a_redirect_leads_to_is_the_site_it_stands_at(tmp_path: Pat
     assert other.meta["trail"][0]["skipped_tiers"] == ["http"]
 
 
+async def test_a_page_refused_by_every_tier_leaves_its_site_unwalled(tmp_path: Path) -> None:
+    """A bare 403 (no wall's mark) is asked once more by the impersonate tier; its same 403 got past
+    nothing, yet the site was remembered as walled: one forbidden page, and its next pages skipped http."""
+    settings = Settings(allow_hosts=["127.0.0.1"], home=tmp_path / "home")
+    with serve() as site:
+        site.page("/private", b"<html><body><h1>Forbidden</h1></body></html>", 403)
+        site.page("/open", ARTICLE)
+        async with Ferret(settings) as ferret:
+            refused = await ferret.fetch(site.base + "/private")
+            page = await ferret.fetch(site.base + "/open")
+    assert refused.error is not None and refused.error.status == 403
+    assert [hop["via"] for hop in refused.meta["trail"]] == ["http", "impersonate"]
+    assert page.ok and page.fetched_via == "http", page.error
+    assert [hop["via"] for hop in page.meta["trail"]] == ["http"]
+
+
 def trail(*hops: tuple[str, str]) -> list[dict[str, str]]:
     return [{"url": "https://x.org/", "via": via, "verdict": verdict} for via, verdict in hops]
 

@@ -48,9 +48,12 @@ class Walls:
         wall is the site of the hop it stood at: a redirect's (`url` may lead to another site's wall)."""
         if not trail:
             return
-        tier = trail[-1].get("via")
+        tier, last = trail[-1].get("via"), trail[-1]
         walls = [_site(hop.get("url") or url) for hop in trail if hop.get("verdict") == "blocked"]
-        if walls and tier in ("impersonate", "browser") and trail[-1].get("verdict") == "ok":
+        # read past it: not refused there too (a bare 403 asked again, `fetch.ladder.BARE_403`, whose
+        # answer is the same 403, was no wall: one forbidden page, and its site's every page skipped http)
+        past = last.get("verdict") == "ok" and (last.get("status") or 200) < 400
+        if walls and tier in ("impersonate", "browser") and past:
             for site in filter(None, dict.fromkeys(walls)):
                 self._tiers.pop(site, None)  # put back last: the oldest goes first
                 self._tiers[site] = (tier, time.monotonic())
