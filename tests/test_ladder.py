@@ -234,6 +234,31 @@ async def test_auto_follows_a_page_that_a_script_sends_on(ferret: Ferret) -> Non
     assert fixed.error is not None and fixed.error.code == ErrorCode.NEEDS_JAVASCRIPT
 
 
+def test_a_large_scripts_blocks_are_looked_back_on_only_around_a_location_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every block of a script was judged by the words before its `{` (a look back of 200 characters,
+    two patterns), though only the blocks around a location set matter: a 5 MB inline bundle took 4 s
+    per tier. A block is judged only when a location set stands inside it, and once."""
+    from webferret.fetch import script_redirect
+
+    judged: list[int] = []
+    real = script_redirect._ReadersBlocks.opens
+
+    def counted(self: script_redirect._ReadersBlocks, start: int) -> bool:
+        judged.append(start)
+        return real(self, start)
+
+    monkeypatch.setattr(script_redirect._ReadersBlocks, "opens", counted)
+    bundle = "function n(e){if(e){return r.o(e,{a:1})}var i=e.x||{};return i};" * 1000
+    assert script_redirect.sends_on(bundle + "window.location.href = '/next';")
+    assert judged == []  # at the top level: no block around it
+    inside = "function away() { if (ready) { location.href = '/a'; } } " + bundle + "away();"
+    assert script_redirect.sends_on(inside) and len(judged) == 2  # `away` (called) and its `if` alone
+    assert not script_redirect.sends_on("function go(u) { location.href = u; location.replace(u); }")
+    assert len(judged) == 3  # `go`, uncalled: judged once for both of its location sets
+
+
 def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
     from webferret.fetch.blocks import js_shell
 

@@ -6,7 +6,8 @@ script declares by name and never calls itself (a link's `onclick="go(this.href)
 handler of a click, a change or a key.
 
 The script is read once, its braces counted (not parsed: a brace in a string miscounts, which errs
-on either side as rarely), so a large inline script costs a pass, not one per assignment."""
+on either side as rarely), so a large inline script costs a pass, not one per assignment; only the
+blocks around a location set are judged by the words before them."""
 
 from __future__ import annotations
 
@@ -44,16 +45,22 @@ def sends_on(script: str, page_code: str | None = None) -> bool:
     if not found:
         return False
     reader = _ReadersBlocks(script, script if page_code is None else page_code)
-    held: list[bool] = []  # for each open block, whether the reader's act runs it (or one around it)
+    opened: list[int] = []  # the `{` of each open block, outermost first
+    # for the outer open blocks judged so far, whether the reader's act runs it (or one around it):
+    # judged only around a location set, so a large script's other blocks cost no look back
+    held: list[bool] = []
     braces = re.finditer(r"[{}]", script)
     brace = next(braces, None)
     for at in found:
         while brace is not None and brace.start() < at:
             if brace.group() == "{":
-                held.append((held[-1] if held else False) or reader.opens(brace.start()))
-            elif held:
-                held.pop()
+                opened.append(brace.start())
+            elif opened:
+                opened.pop()
+                del held[len(opened) :]
             brace = next(braces, None)
+        while len(held) < len(opened) and not (held and held[-1]):
+            held.append(reader.opens(opened[len(held)]))
         if not (held and held[-1]):
             return True
     return False
