@@ -246,3 +246,18 @@ def test_aws_waf_and_ddos_guard_challenges_are_walls(status: int, body: bytes, v
     """Neither was known: the challenge page was read as the page (a one-line page, or none)."""
     verdict = classify(status, {}, body, "text/html")
     assert verdict.blocked and verdict.vendor == vendor
+
+
+def test_a_short_page_using_aws_wafs_javascript_integration_is_content() -> None:
+    """AWS WAF's JavaScript integration (its `challenge.js` from `token.awswaf.com`, the page's calls to
+    `AwsWafIntegration`) runs on a site's own pages, to hold a token for their requests: a short page
+    using it (an order's tracking) was taken for AWS WAF's challenge, whose own mark is `window.gokuProps`."""
+    body = (
+        b"<html><head><title>Track your order</title>"
+        b'<script src="https://abc.eu-west-1.token.awswaf.com/abc/def/challenge.js" defer></script></head>'
+        b"<body><h1>Track your order</h1><p>Enter the number on your receipt to see where it is.</p>"
+        b"<form><input name='order'><button>Track</button></form>"
+        b"<script>form.onsubmit = () => AwsWafIntegration.fetch('/track', {method: 'POST'});</script>"
+        b"</body></html>"
+    )
+    assert classify(200, {"content-type": "text/html"}, body, "text/html").kind == "ok"

@@ -91,7 +91,9 @@ BODY_MARKERS: tuple[Marker, ...] = (
     _m("akamai", "Akamai Bot Manager interstitial", r"bm-verify=|/_sec/verify\?provider=|_abck", True),
     _m("akamai", "Akamai access denied", r"<title>\s*Access Denied\s*</title>[\s\S]*errors\.edgesuite\.net"),
     _m("imperva", "Imperva/Incapsula block", r"_Incapsula_Resource|Incapsula incident ID|/_incapsula_", True),
-    _m("aws-waf", "AWS WAF challenge", r"window\.gokuProps|\.token\.awswaf\.com|AwsWafIntegration", True),
+    # its challenge's `gokuProps`: not its JavaScript integration (`token.awswaf.com/.../challenge.js`,
+    # `AwsWafIntegration`), which a site's own pages run to hold a token for their requests
+    _m("aws-waf", "AWS WAF challenge", r"window\.gokuProps\b", True),
     _m("ddos-guard", "DDoS-Guard browser check", r"/\.well-known/ddos-guard/|check\.ddos-guard\.net", True),
     _m("duckduckgo", "DuckDuckGo anomaly challenge", r"anomaly\.js\?|anomaly-modal", True),
     _m("google", "Google 'enable JavaScript' wall", r"/httpservice/retry/enablejs|/sorry/index\?", True),
