@@ -273,6 +273,8 @@ def test_a_script_that_only_reads_the_location_is_no_redirect() -> None:
         b"window.location.replace('/a')",
         b"setTimeout(function () { location.href = '/a'; }, 2000)",
         b"function away() { location.href = '/a'; } away();",
+        b"var away = function () { location.href = '/a'; }; away();",  # a function assigned, then called
+        b"const away = () => { location.href = '/a'; }; away();",
     ):
         page = reads.replace(script, b"<script>" + sends + b"</script>")
         assert js_shell(page, "text/html").js_shell, sends

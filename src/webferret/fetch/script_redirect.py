@@ -28,6 +28,8 @@ _NAMED = re.compile(
 """A function declared by name (`function go(u)`, `const go = (u) =>`), its body's `{` next."""
 _USER_EVENT = r"(?:click|dblclick|change|submit|input|key\w*|mouse\w*|pointer\w*|touch\w*)"
 _CALL = re.compile(r"(?<![\w$.])([\w$]+)\s*\(")
+_DECLARED = re.compile(r"\bfunction\s+([\w$]+)\s*\(")
+"""A function's declaration, which `_CALL` reads as a call of its name (`function go(u)`)."""
 _HANDED_ON = re.compile(
     r"(?:\bonload\s*=|\bset(?:Timeout|Interval)\s*\(|addEventListener\s*\(\s*['\"](?:load|DOMContentLoaded)['\"]\s*,)"
     r"\s*([\w$]+)\b"
@@ -86,7 +88,9 @@ class _ReadersBlocks:
     def _called(self, name: str) -> bool:
         """Whether the page's code calls the function `name` somewhere besides declaring it, or has
         it called as the page loads or after a time (`onload = name`, `setTimeout(name, 3000)`)."""
-        if self._calls is None:  # every name's calls, counted in one pass
+        if self._calls is None:  # every name's calls, counted in one pass (its declaration is none: a
+            # function assigned, `var go = function () {...}`, is declared without one)
             self._calls = Counter(_CALL.findall(self.page_code))
-            self._calls.update({name: 2 for name in _HANDED_ON.findall(self.page_code)})
-        return self._calls[name] > 1
+            self._calls.subtract(_DECLARED.findall(self.page_code))
+            self._calls.update(_HANDED_ON.findall(self.page_code))
+        return self._calls[name] > 0
