@@ -10,7 +10,7 @@ from test_pdf_layout import _cells, pdf_drawing
 from test_pdf_tables import TERMS
 
 from webferret.extract.document import extract_document
-from webferret.extract.types import ExtractOptions
+from webferret.extract.types import Extracted, ExtractOptions
 
 
 def test_a_table_opening_the_first_page_gives_no_title() -> None:
@@ -49,29 +49,22 @@ def test_chromes_title_of_a_page_without_one_is_none(placeholder: str) -> None:
     """Chrome's `Save as PDF` of a page without a `<title>` names the PDF by the file's name or the
     page's address (`burrow.example/reports/weirs?year=2024`): it was the title, not the page's
     heading."""
-    writer = PdfWriter(
-        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
-    )
-    writer.add_metadata({"/Title": placeholder})
+    assert _titled("Weir Counts", placeholder).title == "Weir Counts"
+
+
+def _titled(heading: str, title: str) -> Extracted:
+    """A one-page PDF whose page opens with `heading` and whose metadata says `title`, read."""
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, heading), size=18)))))
+    writer.add_metadata({"/Title": title})
     body = io.BytesIO()
     writer.write(body)
-    read = extract_document(
+    return extract_document(
         body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
     )
-    assert read.title == "Weir Counts"
 
 
 @pytest.mark.parametrize("title", ["Node.js/Express", "Vue.js/Nuxt in Practice", "ASP.NET/MVC"])
 def test_a_title_naming_a_library_and_its_framework_is_the_title(title: str) -> None:
     """Chrome's title of a page without one is its address, whose host it writes in lower case: a
     title such as `Node.js/Express` was taken for one and left out (the page's first line instead)."""
-    writer = PdfWriter(
-        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
-    )
-    writer.add_metadata({"/Title": title})
-    body = io.BytesIO()
-    writer.write(body)
-    read = extract_document(
-        body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
-    )
-    assert read.title == title
+    assert _titled("Weir Counts", title).title == title
