@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,12 @@ from pathlib import Path
 import pytest
 from simweb import SimWeb
 from storeweb import Web, serve
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    # a run started as a background job of a script inherits Ctrl-C ignored, and so would every
+    # program a test starts (a shell ignores it for its asynchronous commands): the tests of what
+    # Ctrl-C does need it heard, as a terminal's job hears it
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
