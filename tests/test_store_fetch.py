@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -332,3 +333,21 @@ async def test_a_304_from_a_url_that_no_longer_redirects_is_not_the_stored_page(
     assert "Scaffolding" in during.content and during.final_url == simweb.url("/maintenance")
     assert after.fetched_via == "http" and after.final_url == simweb.url("/a")
     assert "Aardvarks" in after.content and "Scaffolding" not in after.content
+
+
+async def test_a_reading_dated_ahead_is_not_fresh_nor_first(web: Web, tmp_path: Path) -> None:
+    """A reading stored while the clock ran a day ahead (then set back) had no age: it was served
+    without the network until the clock caught up, and a newer reading stayed behind it (opened,
+    listed and pruned by date). It is stale now, and a new reading is dated after it."""
+    web.docs["/t"] = Doc(article("Clocks", "Clocks drift and are corrected."), etag='"t1"')
+    async with loopback_ferret(tmp_path) as ferret:
+        first = await ferret.fetch(web.url("/t"))
+        with sqlite3.connect(ferret.store.path) as conn:
+            conn.execute("UPDATE pages SET fetched_at = fetched_at + 86400")
+        web.docs["/t"] = Doc(article("Clocks", "A corrected clock tells the truth."), etag='"t2"')
+        again = await ferret.fetch(web.url("/t"))
+        assert again.fetched_via == "http" and "corrected clock" in again.content
+        opened = await ferret.open(first.handle or "")
+        assert "corrected clock" in opened.content
+        assert (await ferret.fetch(web.url("/t"))).fetched_via == "store"
+    assert web.hits("/t") == 2

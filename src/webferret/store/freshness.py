@@ -86,9 +86,17 @@ def read_via(page: Page) -> str:
     return str(last.get("via") or "") if isinstance(last, dict) else ""
 
 
+CLOCK_SLACK = 300.0
+"""How far ahead of the clock a stored reading may be dated and still have an age: a store shared by
+machines whose clocks differ a little. Further ahead, the clock that dated it has since been set
+back (it ran ahead, then was corrected), and how old the reading is cannot be known."""
+
+
 def is_fresh(stored: StoredPage, fresh_seconds: float, now: float | None = None) -> bool:
-    """Was `stored` fetched (or revalidated) less than `fresh_seconds` ago?"""
-    return ((now if now is not None else time.time()) - stored.fetched_at) < fresh_seconds
+    """Was `stored` fetched (or revalidated) less than `fresh_seconds` ago? A reading dated further
+    ahead than `CLOCK_SLACK` is not: its age is unknown (it stayed fresh until the clock caught up)."""
+    age = (now if now is not None else time.time()) - stored.fetched_at
+    return -CLOCK_SLACK <= age < fresh_seconds
 
 
 def with_validators(options: FetchOptions, stored: StoredPage | None) -> FetchOptions:

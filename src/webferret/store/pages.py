@@ -22,6 +22,7 @@ from webferret.models import Page
 from webferret.store import schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
+from webferret.store.freshness import CLOCK_SLACK
 from webferret.store.handles import content_hash, handle_for, spellings
 from webferret.store.listing import indexed_handles, newest_documents
 from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
@@ -226,6 +227,7 @@ class PageStore:
         handle = (named or variant_handle(document, key)) if key else document
         if key:
             key_url = f"{key_url}\n{key}"  # a variant's text is a version of the variant only
+        _date_back(conn, key_url, row[4])
         change = change_since(conn, key_url, row[3])
         page_id = conn.execute(
             "INSERT INTO pages (handle, document, key_url, url, final_url, canonical_url, content_hash, "
@@ -553,6 +555,17 @@ class PageStore:
             return removed, documents
 
         return self._write(write)
+
+
+def _date_back(conn: sqlite3.Connection, key_url: str, stamp: float) -> None:
+    """Date the readings of `key_url` stored ahead of the clock (by a clock since set back) just
+    before the reading stamped `stamp` being written: it is the newest the store knows to be, and a
+    reading dated ahead would stay opened, listed first and unpruned until the clock caught up."""
+    now = time.time()
+    conn.execute(
+        "UPDATE pages SET fetched_at = ? WHERE key_url = ? AND fetched_at > ?",
+        (min(now, stamp) - 0.001, key_url, now + CLOCK_SLACK),
+    )
 
 
 def _documents(conn: sqlite3.Connection) -> int:
