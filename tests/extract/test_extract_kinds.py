@@ -306,6 +306,8 @@ def test_plain_text_and_xml() -> None:
         (b"Intro line.\n\n```sh\n# not a heading\n```\n\n## Install ##\n\nRun it.\n", "Install"),
         (b"---\ntitle: 'From the front matter'\n---\n# Heading\n", "From the front matter"),
         (b"#hashtag, no heading here\n", "README.md"),  # nothing to take: the file name, as before
+        # a YAML comment in the front matter is no heading (it titled the file "Build settings")
+        (b"---\n# Build settings\nlayout: post\n---\n\nWords.\n\n## Care\n", "Care"),
     ],
 )
 def test_markdown_is_titled_by_its_heading(body: bytes, title: str) -> None:

@@ -41,23 +41,29 @@ def file_name(url: str | None) -> str | None:
 
 def markdown_title(text: str) -> str | None:
     """A Markdown document's title: its front matter's `title:`, else its first `#` heading (outside
-    code fences, within the first 4,000 characters), else None."""
-    head = text[:4000]
-    front = _FRONT_MATTER.match(head)
-    if front and (title := _front_fields(front.group()).get("title")):
-        return title
+    code fences, within the first 4,000 characters after the front matter), else None."""
+    said, body = split_front(text)
+    return said.get("title") or _first_heading(body)
+
+
+def _first_heading(body: str) -> str | None:
+    head = body[:4000]
     outside = re.sub(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$", "", head)
     heading = _ATX_HEADING.search(outside)
     return heading.group(1).strip() if heading else None
 
 
-def front_matter(text: str) -> dict[str, str | None]:
-    """The page fields a Markdown document's front matter gives (Jekyll's, Hugo's: `author:`, `date:`,
-    `lastmod:` or `updated:`, `description:` or `summary:`, each a plain value on its own line)."""
-    front = _FRONT_MATTER.match(text[:4000])
-    if front is None:
-        return {}
-    said = _front_fields(front.group())
+def split_front(text: str) -> tuple[dict[str, str], str]:
+    """A Markdown document's front matter (its top-level fields, `_front_fields`) and the text after
+    it: the front matter is the page's metadata, not its words, and a YAML `# comment` in it is no
+    heading."""
+    front = _FRONT_MATTER.match(text)
+    return (_front_fields(front.group()), text[front.end() :]) if front else ({}, text)
+
+
+def front_matter(said: dict[str, str]) -> dict[str, str | None]:
+    """The page fields a Markdown document's front matter fields `said` give (Jekyll's, Hugo's:
+    `author:`, `date:`, `lastmod:` or `updated:`, `description:` or `summary:`)."""
     modified = said.get("lastmod") or said.get("updated") or said.get("modified") or ""
     return {
         "byline": said.get("author") or None,
@@ -167,27 +173,26 @@ def extract_text(text: str, mime: str, url: str | None, options: ExtractOptions)
     if mime in HTML_TYPES:  # labelled HTML, yet no tag in it (`sniff_kind`): words, not HTML source
         lang = "markdown" if markdown_title(text) else None
     if mime in MARKDOWN_TYPES or lang == "markdown":
-        front = _FRONT_MATTER.match(text)  # its fields are the page's, not its words (nor counted)
-        plain = markdown_as_text(text) if options.format == "text" else text[front.end() if front else 0 :]
-        title = markdown_title(text)
-        fields = front_matter(text)
-        return _result(text.strip() + "\n", plain, mime or "text/markdown", url, options, title, fields)
+        said, body = split_front(text)  # its fields are the page's, not its words (nor counted)
+        plain = markdown_as_text(body) if options.format == "text" else body
+        title = said.get("title") or _first_heading(body)
+        return _result(
+            text.strip() + "\n", plain, mime or "text/markdown", url, options, title, front_matter(said)
+        )
     if lang:
         return _result(fenced(text, lang), text, mime or "text/plain", url, options)
     return _result(text.strip() + "\n", text, mime or "text/plain", url, options)
 
 
-def markdown_as_text(text: str) -> str:
-    """A Markdown document as `--format text` gives an HTML page: its words in the same blocks,
-    without marks or link targets (read by markdown-it, CommonMark with GFM tables, and rendered as
-    an HTML page's text is)."""
+def markdown_as_text(body: str) -> str:
+    """A Markdown document's `body` (after its front matter) as `--format text` gives an HTML page:
+    its words in the same blocks, without marks or link targets (read by markdown-it, CommonMark
+    with GFM tables, and rendered as an HTML page's text is)."""
     import lxml.html
     from markdown_it import MarkdownIt
 
     from webferret.extract.markdown import to_text
 
-    front = _FRONT_MATTER.match(text)  # metadata (the title is the page's), not words of the page
-    body = text[front.end() :] if front else text
     rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(body)  # its tags: words
     if not rendered.strip():
         return ""
