@@ -99,6 +99,30 @@ async def test_a_redirect_to_another_scheme_is_refused_by_its_scheme(
     assert raw.final_url == simweb.url("/article")  # a scheme-relative path, as browsers read it
 
 
+def two_locations(handler: Handler, web: SimWeb) -> None:
+    """A redirect whose `Location` is sent twice (a server and its proxy each adding one)."""
+    second = "/article" if handler.path.endswith("same") else "/elsewhere"
+    handler.send_response(302)
+    for place in ("/article", second):
+        handler.send_header("Location", place)
+    handler.send_header("Content-Length", "0")
+    handler.send_header("Connection", "close")
+    handler.end_headers()
+
+
+@pytest.mark.parametrize(
+    ("path", "tier"), [("/twice-same", "http"), ("/twice-same", "impersonate"), ("/twice", "http")]
+)
+async def test_a_location_sent_twice_is_the_first(
+    fetcher: Fetcher, simweb: SimWeb, path: str, tier: str
+) -> None:
+    """Both joined, "/article, /elsewhere", were followed as one address (a 404 at best). curl
+    refuses two that differ (the impersonate tier's error says so) and takes two alike as one."""
+    simweb.add(path, stream=two_locations)
+    raw = await fetcher.fetch(simweb.url(path), LOCAL.with_(tier=tier))
+    assert raw.final_url == simweb.url("/article") and b"The Ferret Field Guide" in raw.body
+
+
 async def test_gzip_is_decoded(fetcher: Fetcher, simweb: SimWeb) -> None:
     raw = await fetcher.fetch(simweb.url("/gzip-article"), LOCAL)
     assert b"Gzipped" in raw.body

@@ -109,7 +109,12 @@ def _headers(opts: FetchOptions) -> dict[str, str]:
 async def _set_aside_unusable_location(response: httpx.Response) -> None:
     """A `Location` httpx cannot make a URL of (`data:`, `javascript:`, `http:ok`) is moved out of
     its way: it raises `InvalidURL` building the next request even when redirects are not followed,
-    and the response with it. The Fetcher then refuses it by its scheme, as it does for other tiers."""
+    and the response with it. The Fetcher then refuses it by its scheme, as it does for other tiers.
+    A `Location` sent twice (a server and its proxy each adding one) is the first, as curl and
+    Firefox take it: the two joined ("/a, /b") are no address."""
+    first, *more = response.headers.get_list("location") or [None]
+    if first is not None and more:
+        response.headers["location"] = first
     location = response.headers.get("location")
     if location is None or not is_redirect(response):
         return

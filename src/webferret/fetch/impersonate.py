@@ -172,10 +172,13 @@ def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:
 
 
 def _merged_headers(response: Response) -> dict[str, str]:
-    """Header names lower-cased; repeats joined (set-cookie by newlines, as Playwright expects)."""
+    """Header names lower-cased; repeats joined (set-cookie by newlines, as Playwright expects), but
+    for `Location`: the first, as the http tier takes it."""
     merged: dict[str, str] = {}
     for key, value in response.headers.multi_items():
         name = key.lower()
+        if name == "location" and name in merged:
+            continue
         glue = "\n" if name == "set-cookie" else ", "
         merged[name] = f"{merged[name]}{glue}{value}" if name in merged else value
     return merged
