@@ -232,7 +232,8 @@ class WebCrawlArgs(BaseModel):
     scope: str | None = Field(
         default=None,
         max_length=2000,
-        description="follow only links under this URL prefix on url's host (default: url's folder)",
+        description="follow only links under this URL prefix on url's host (default: the folder of the "
+        "page url leads to)",
     )
     include: list[str] | None = Field(
         default=None,
@@ -266,7 +267,7 @@ class WebMapArgs(BaseModel):
     scope: str | None = Field(
         default=None,
         max_length=2000,
-        description="list only URLs under this prefix on url's host (default: the host)",
+        description="list only URLs under this prefix on url's host (default: the host url leads to)",
     )
     include: list[str] | None = Field(
         default=None, max_length=20, description="list only URL paths matching one of these globs"
@@ -480,21 +481,19 @@ class AgentTools:
 
     # -- web_crawl ---------------------------------------------------------------------------
     async def web_crawl(self, args: WebCrawlArgs) -> Answer:
-        from webferret.crawl_rules import default_scope
         from webferret.crawler import CrawlOptions
 
         await self._check_start(args.url)  # a start that is no URL is said to be so, not its scope
-        scope = args.scope or default_scope(args.url)
         options = CrawlOptions(
             depth=1 if args.depth is None else args.depth,
             limit=args.limit or 10,
-            scope=scope,  # named, so a redirect of the start to another host does not move it
+            scope=args.scope,  # none: the folder of the page the start landed on, as the CLI's
             include=tuple(args.include or ()),
             exclude=tuple(args.exclude or ()),
             robots=self.settings.respect_robots,
             sitemap=bool(args.sitemap),
         )
-        self._check_scope(args.url, scope)
+        self._check_scope(args.url, args.scope)
         fetch = self.ferret.fetch_options(admit=self._admission)
         result = await self.ferret.crawl(args.url, options, fetch=fetch, fresh=bool(args.fresh))
         data = result.model_dump(mode="json")
@@ -513,11 +512,15 @@ class AgentTools:
         if refused is not None:
             raise FerretError(refused.code, refused.message)
 
-    def _check_scope(self, url: str, scope: str) -> None:
+    def _check_scope(self, url: str, scope: str | None) -> None:
         """Refuse a crawl's or map's scope that the domain lists refuse, or off its start's host:
-        what they list is on that host alone."""
+        what they list is on that host alone. None (the agent named none): the crawl or map scopes
+        itself by where the start landed, each page it reads admitted as a fetch's (`_admission`:
+        a redirect's hop to a host the lists refuse is not read)."""
         from webferret.crawl_rules import site_of
 
+        if scope is None:
+            return
         outside = self.domains.refusal(scope)
         if outside:
             raise FerretError(ErrorCode.INVALID_ARGUMENT, outside)
@@ -527,15 +530,14 @@ class AgentTools:
 
     # -- web_map -----------------------------------------------------------------------------
     async def web_map(self, args: WebMapArgs) -> Answer:
-        from webferret.site_map import MapOptions, site_root
+        from webferret.site_map import MapOptions
 
         await self._check_start(args.url)
-        scope = args.scope or site_root(args.url)
-        self._check_scope(args.url, scope)
+        self._check_scope(args.url, args.scope)
         options = MapOptions(
             limit=args.limit or 50,
             search=args.search,
-            scope=scope,
+            scope=args.scope,  # none: the host the start landed on, as the CLI's
             include=tuple(args.include or ()),
             exclude=tuple(args.exclude or ()),
             robots=self.settings.respect_robots,
