@@ -618,3 +618,21 @@ async def test_a_robots_txt_redirected_where_the_guard_refuses_does_not_end_the_
         result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
     read = [page.url.removeprefix(site.base) for page in result.pages if page.ok]
     assert read[0] == "/guide/intro" and "/guide/dig" in read and result.crawl_delay is None
+
+
+async def test_the_budget_ends_the_judging_of_a_pages_links(
+    site: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level of 1,000 pages of 1,000 links each holds a million links to judge (seconds past the
+    budget, the crawl deaf to Ctrl-C meanwhile): they were judged whatever the budget left, though
+    none of them could be followed then."""
+    many = [f"/guide/many/{n}" for n in range(300)]
+    site.add("/guide/many", page("Many", *many), headers=HTML)
+    judged = held_past(4.0, monkeypatch, "/guide/many/")
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        assert (await ferret.fetch(site.url("/article"))).ok  # the extractor ready (see the sitemap's)
+        fetch = ferret.fetch_options().with_(budget=4.0)
+        result = await crawl(ferret, site.url("/guide/many"), CrawlOptions(depth=1), fetch=fetch)
+    assert sum("/guide/many/" in url for url in judged) == 1  # the others, counted, not judged
+    assert result.not_followed["budget"] >= len(many) - 1
+    assert [p.url for p in result.pages] == [site.url("/guide/many")]

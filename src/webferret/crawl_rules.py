@@ -109,12 +109,14 @@ class Follow:
         self._include = include
         self._exclude = exclude
 
-    def links(self, page: Page, seen: set[str], skipped: Counter[str]) -> list[str]:
+    def links(
+        self, page: Page, seen: set[str], skipped: Counter[str], deadline: float | None = None
+    ) -> list[str]:
         """The links of `page` to follow: its main content's first, then the rest, each in the page's
-        order, as extraction keeps them (see `judged`)."""
+        order, as extraction keeps them (see `judged`; past `deadline`, counted as `budget`)."""
         if page.final_url:
             seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
-        return self.judged([link.url for link in page.links or []], seen, skipped)
+        return self.judged([link.url for link in page.links or []], seen, skipped, deadline)
 
     def judged(
         self, urls: list[str], seen: set[str], skipped: Counter[str], deadline: float | None = None

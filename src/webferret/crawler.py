@@ -240,7 +240,7 @@ async def crawl(
                 if not once.first(url, page):  # another link of the crawl led to this page: listed there
                     skipped["same_page"] += 1
                     continue
-                queued = follow.links(page, seen, skipped)
+                queued = follow.links(page, seen, skipped, deadline)  # past the budget: counted, not judged
                 if depth == options.depth:
                     skipped["past_depth"] += len(queued)
                     queued = []
