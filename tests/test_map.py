@@ -83,6 +83,22 @@ def test_map_lists_the_pages_links_then_the_sitemaps(
     assert data["not_listed"] == {"out_of_scope": 1, "not_a_page": 1, "robots": 2}
 
 
+def test_the_library_facade_maps(site: SimWeb) -> None:
+    """`webferret.map_site` runs a map from a script, as `webferret.crawl` runs a crawl (there was
+    no sync map: a script had to run `Ferret.map_site` in an event loop of its own)."""
+    import webferret
+
+    mapped = webferret.map_site(
+        site.url("/docs/start"), search="install", exclude="/docs/upgrade*", allow_hosts=["127.0.0.1"]
+    )
+    assert isinstance(mapped, webferret.SiteMap)
+    assert [entry.url.removeprefix(site.base) for entry in mapped.urls] == [
+        "/docs/install",
+        "/docs/installation-faq",
+    ]
+    assert "map_site" in webferret.__all__
+
+
 def test_search_keeps_the_matching_urls_best_first(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["map", site.url("/docs/start"), "--search", "Install", "--json", *ALLOW]) == 0
     data = json.loads(capsys.readouterr().out)["data"]

@@ -28,6 +28,7 @@ __all__ = [
     "crawl",
     "fetch",
     "fetch_many",
+    "map_site",
     "outline",
     "search",
 ]  # `find` and `open` too, as attributes (`webferret.open`): a star import must not hide the built-in open
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from webferret.search.types import SearchResult
     from webferret.site_map import MapOptions, SiteMap
     from webferret.store.types import DocumentOutline, OpenedPage, Passage
-    from webferret.sync_api import crawl, fetch, fetch_many, outline, search
+    from webferret.sync_api import crawl, fetch, fetch_many, map_site, outline, search
     from webferret.sync_api import find as find
     from webferret.sync_api import open as open
 
@@ -56,6 +57,7 @@ _LAZY = {
     "fetch": "webferret.sync_api",
     "fetch_many": "webferret.sync_api",
     "find": "webferret.sync_api",
+    "map_site": "webferret.sync_api",
     "open": "webferret.sync_api",
     "outline": "webferret.sync_api",
     "search": "webferret.sync_api",

@@ -1,5 +1,5 @@
 """The sync facades for scripts: `webferret.fetch(url)`, `fetch_many`, `open`, `outline`, `find`,
-`crawl` and `search`, each running one `Ferret` call in an event loop of its own."""
+`crawl`, `map_site` and `search`, each running one `Ferret` call in an event loop of its own."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from webferret.crawler import CrawlOptions, CrawlResult
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.search.types import SearchResult
+from webferret.site_map import MapOptions, SiteMap
 from webferret.store.types import DocumentOutline, OpenedPage, Passage
 
 
@@ -102,6 +103,31 @@ def crawl(
             return await ferret.crawl(url, options, fresh=fresh)
 
     return _run_sync("crawl", run)
+
+
+def map_site(
+    url: str,
+    *,
+    search: str | None = None,
+    limit: int = 100,
+    scope: str | None = None,
+    include: Sequence[str] | str = (),
+    exclude: Sequence[str] | str = (),
+    robots: bool = True,
+    sitemap: bool = True,
+    fresh: bool = False,
+    **settings: Any,
+) -> SiteMap:
+    """Map a site from a script: `webferret.map_site("https://docs.example/", search="install")`
+    (`Ferret.map_site` with these `MapOptions`; other keywords are settings)."""
+    rules = {"scope": scope, "include": include, "exclude": exclude, "robots": robots, "sitemap": sitemap}
+    options = MapOptions(limit=limit, search=search, **rules)  # type: ignore[arg-type]  (checked there)
+
+    async def run() -> SiteMap:
+        async with Ferret(**settings) as ferret:
+            return await ferret.map_site(url, options, fresh=fresh)
+
+    return _run_sync("map_site", run)
 
 
 def search(
