@@ -389,3 +389,20 @@ def test_the_sitemaps_a_map_could_not_read_are_named(
     assert f"sitemaps not read: {simweb.url('/sitemap.xml')}: HTTP 404" in capsys.readouterr().out
     assert main(["map", simweb.url("/unmapped/start"), "--agent", *ALLOW]) == 0
     assert "Sitemaps not read: " in capsys.readouterr().out
+
+
+async def test_the_sitemaps_an_index_names_past_the_files_read_are_counted(simweb: SimWeb) -> None:
+    """An index of 25 sitemaps: 20 files are read (the index and 19 of them), and the 6 left were
+    said nowhere, so a map of 19 of a site's 25 parts looked whole."""
+    named = "".join(f"<sitemap><loc>{simweb.url(f'/parts/{n}.xml')}</loc></sitemap>" for n in range(25))
+    simweb.add("/parts/start", page("Start"), headers=HTML)
+    robots = f"User-agent: *\nSitemap: {simweb.url('/parts/index.xml')}\n"
+    simweb.add("/robots.txt", robots, headers={"Content-Type": "text/plain"})
+    simweb.add("/parts/index.xml", f"<sitemapindex>{named}</sitemapindex>", headers=XML)
+    for n in range(25):
+        listed = f"<urlset><url><loc>{simweb.url(f'/parts/page{n}')}</loc></url></urlset>"
+        simweb.add(f"/parts/{n}.xml", listed, headers=XML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/parts/start"))
+    assert result.sitemap_urls == 19
+    assert result.sitemap_unread == "6 sitemap files the indexes named past the 20 read in a call"

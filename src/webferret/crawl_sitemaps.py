@@ -3,8 +3,9 @@
 The sitemaps read are those the site's robots.txt names (`Sitemap:`; read for them when its rules
 are not honoured too), else `/sitemap.xml` where robots.txt allows it (when honoured); a sitemap
 index's sitemaps are read too, each file once, up to `SITEMAPS_READ` files. The answer names the
-files that could not be read and why, or why none was asked for (`Sitemaps.unread`): a caller that
-asked for the sitemaps is told, not left to guess from a count that is missing or small.
+files that could not be read and why, or why none was asked for, and how many files past the cap an
+index named (`Sitemaps.unread`): a caller that asked for the sitemaps is told, not left to guess from
+a count that is missing or small.
 """
 
 from __future__ import annotations
@@ -67,9 +68,10 @@ async def sitemap_listed(
     xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []
     asked: set[str] = set()  # the sitemaps read, each once: an index that names itself reads no loop
+    past_cap: set[str] = set()  # those an index named past the `SITEMAPS_READ` files
     answered = False  # a sitemap was read: it listed `found`, if only none
     failures: list[str] = []
-    while deadline > time.monotonic() and (batch := _not_asked(queue, asked)):
+    while deadline > time.monotonic() and (batch := _not_asked(queue, asked, past_cap)):
         queue = []
         left = opts.left_of(deadline).with_(max_bytes=max(opts.max_bytes, SITEMAP_BYTES))
         for url, page in zip(
@@ -86,17 +88,22 @@ async def sitemap_listed(
                 failures.append(_failure(url, page))
     if not answered and not failures:
         return Sitemaps(None, "the call's time budget ran out before a sitemap was read")
-    return Sitemaps(found if answered else None, _unread(failures))
+    return Sitemaps(found if answered else None, _unread(failures, len(past_cap)))
 
 
-def _not_asked(sitemaps: list[str], asked: set[str]) -> list[str]:
+def _not_asked(sitemaps: list[str], asked: set[str], past_cap: set[str]) -> list[str]:
     """The `sitemaps` not `asked` for yet (however written), each once, while fewer than
-    `SITEMAPS_READ` files were; added to `asked`."""
+    `SITEMAPS_READ` files were; added to `asked`, and those past that cap to `past_cap`."""
     batch: list[str] = []
     for url in sitemaps:
-        if len(asked) < SITEMAPS_READ and (key := canonical_url(url)) not in asked:
+        key = canonical_url(url)
+        if key in asked:
+            continue
+        if len(asked) < SITEMAPS_READ:
             asked.add(key)
             batch.append(url)
+        else:
+            past_cap.add(key)
     return batch
 
 
@@ -107,10 +114,13 @@ def _failure(url: str, page: Page) -> str:
     return f"{url} holds no sitemap entry ({page.content_type or 'of no type'})"
 
 
-def _unread(failures: list[str]) -> str | None:
-    """The files that could not be read, and why, on a line (None: none)."""
-    if not failures:
-        return None
-    said = "; ".join(failures[:REASONS_SAID])
-    more = len(failures) - REASONS_SAID
-    return said + (f"; and {more} more" if more > 0 else "")
+def _unread(failures: list[str], past_cap: int = 0) -> str | None:
+    """The files that could not be read, and why, and how many more an index named than
+    `SITEMAPS_READ` lets be read, on a line (None: none)."""
+    said = failures[:REASONS_SAID]
+    if len(failures) > REASONS_SAID:
+        said.append(f"and {len(failures) - REASONS_SAID} more")
+    if past_cap:
+        files = f"{past_cap} sitemap file{'s' * (past_cap != 1)}"
+        said.append(f"{files} the indexes named past the {SITEMAPS_READ} read in a call")
+    return "; ".join(said) or None

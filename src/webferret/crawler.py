@@ -129,7 +129,7 @@ class CrawlResult(BaseModel):
     sitemap_unread: str | None = Field(
         default=None,
         description="with `sitemap`: the sitemap files that could not be read and why, or why "
-        "none was asked for",
+        "none was asked for; how many an index named past the 20 read",
     )
     crawl_delay: float | None = Field(
         default=None, description="seconds between requests robots.txt asked for: pages read one at a time"

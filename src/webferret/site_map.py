@@ -98,7 +98,8 @@ class SiteMap(BaseModel):
     )
     sitemap_unread: str | None = Field(
         default=None,
-        description="the sitemap files that could not be read and why, or why none was asked for",
+        description="the sitemap files that could not be read and why, or why none was asked for; how "
+        "many an index named past the 20 read",
     )
     not_listed: dict[str, int] = Field(
         default_factory=dict,
