@@ -636,3 +636,22 @@ async def test_the_budget_ends_the_judging_of_a_pages_links(
     assert sum("/guide/many/" in url for url in judged) == 1  # the others, counted, not judged
     assert result.not_followed["budget"] >= len(many) - 1
     assert [p.url for p in result.pages] == [site.url("/guide/many")]
+
+
+async def test_a_site_that_asked_to_wait_is_not_asked_again_by_the_crawl(simweb: SimWeb) -> None:
+    """A page answered 429 with a Retry-After of an hour: the crawl asked the site its other pages
+    all the same, at once, each answered 429 again. They are not asked now: each fails saying why."""
+    busy = [f"/busy/{n}" for n in range(6)]
+    simweb.add("/busy/start", page("Start", *busy), headers=HTML)
+    for path in busy:
+        simweb.add(path, "slow down", status=429, headers={"Retry-After": "3600"})
+    async with Ferret(allow_hosts=["127.0.0.1"], per_host_concurrency=1) as ferret:
+        result = await crawl(ferret, simweb.url("/busy/start"), CrawlOptions(depth=1))
+        again = await ferret.fetch(simweb.url("/busy/1"))  # a fetch of its own is the caller's ask
+    assert simweb.served(*busy) == 2
+    failed = result.pages[1:]
+    assert [p.error.code if p.error else None for p in failed] == [ErrorCode.RATE_LIMITED] * len(busy)
+    said = [p.error.message for p in failed[1:] if p.error]
+    assert all(m.startswith(f"not asked: the site answered {simweb.url('/busy/0')} HTTP 429") for m in said)
+    assert all(p.error and p.error.retry_after and p.error.retry_after > 3500 for p in failed)
+    assert again.error is not None and again.error.code == ErrorCode.RATE_LIMITED

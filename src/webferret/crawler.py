@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
@@ -53,6 +53,7 @@ from webferret.crawl_rules import (
     within,
 )
 from webferret.crawl_sitemaps import sitemap_listed
+from webferret.fetch.rate_limits import RateLimits
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.canonical import canonical_url
@@ -160,7 +161,7 @@ async def crawl(
     of those pages (a level's pages with no links counted), and `unfinished`, its pages not read."""
     options = options or CrawlOptions()
     started = time.monotonic()
-    opts = fetch or ferret.fetch_options()
+    opts = replace(fetch or ferret.fetch_options(), rate_limits=RateLimits())  # a 429's wait kept
     deadline = started + opts.budget
     xopts = ferret.extract_options(links=True, link_limit=FOLLOWED_LINKS)
     scope = options.scope or default_scope(start)  # a start that is no URL fails as its page says

@@ -107,6 +107,8 @@ class Fetcher:
         if opts.tier == "browser":  # a cold start of the browser asked for is not the page's time
             await self.tier_for("browser").ready()
         async with self._host_slot(url, opts) if capped else contextlib.nullcontext():
+            if capped and opts.rate_limits is not None:  # (a robots.txt is the site's answer to read)
+                opts.rate_limits.check(url)
             started = time.monotonic()
             try:
                 async with asyncio.timeout(opts.timeout):
@@ -135,6 +137,8 @@ class Fetcher:
             _check_status(raw)
         except FerretError as exc:
             exc.trail = raw.trail
+            if opts.rate_limits is not None:
+                opts.rate_limits.learn(raw.final_url, exc)
             raise
         return raw
 

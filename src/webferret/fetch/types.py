@@ -12,6 +12,7 @@ from webferret.limits import MAX_SECONDS
 
 if TYPE_CHECKING:
     from webferret.config import Settings
+    from webferret.fetch.rate_limits import RateLimits
     from webferret.models import ErrorInfo
 
 Tier = Literal["auto", "http", "impersonate", "browser"]
@@ -74,6 +75,9 @@ class FetchOptions:
     # a body longer than `max_bytes` is cut there rather than refused as `too_large` (http and
     # impersonate tiers): robots.txt, of which RFC 9309 has a crawler read the first 500 KiB
     clip: bool = False
+    # the sites that answered a page 429 with a Retry-After, shared by the fetches of one call (a
+    # crawl's, `fetch.rate_limits`): their next pages are not asked until that wait is over
+    rate_limits: RateLimits | None = None
 
     def __post_init__(self) -> None:
         from webferret.arguments import check_switches

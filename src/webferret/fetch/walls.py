@@ -32,7 +32,7 @@ class Walls:
 
     def start(self, url: str) -> str | None:
         """The tier a page at `url` starts at in `auto` (None: the first, `http`)."""
-        site = _site(url)
+        site = site_key(url)
         remembered = self._tiers.get(site) if site else None
         if remembered is None:
             return None
@@ -49,7 +49,7 @@ class Walls:
         if not trail:
             return
         tier, last = trail[-1].get("via"), trail[-1]
-        walls = [_site(hop.get("url") or url) for hop in trail if hop.get("verdict") == "blocked"]
+        walls = [site_key(hop.get("url") or url) for hop in trail if hop.get("verdict") == "blocked"]
         # read past it: not refused there too (a bare 403 asked again, `fetch.ladder.BARE_403`, whose
         # answer is the same 403, was no wall: one forbidden page, and its site's every page skipped http)
         past = last.get("verdict") == "ok" and (last.get("status") or 200) < 400
@@ -60,11 +60,11 @@ class Walls:
             while len(self._tiers) > SITES_REMEMBERED:
                 del self._tiers[next(iter(self._tiers))]
         elif not walls and tier == "http":
-            self._tiers.pop(_site(trail[-1].get("url") or url), None)
-            self._tiers.pop(_site(url), None)
+            self._tiers.pop(site_key(trail[-1].get("url") or url), None)
+            self._tiers.pop(site_key(url), None)
 
 
-def _site(url: str) -> str:
+def site_key(url: str) -> str:
     """The site of `url`: its scheme, host and port (`https://example.org:443`); "" for no web URL."""
     try:
         parts = urlsplit(url)

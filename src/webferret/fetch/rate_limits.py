@@ -1,0 +1,51 @@
+"""Sites that asked a crawl to wait: a page answered 429 with a Retry-After (RFC 6585) says how long
+the site (its scheme, host and port) wants no more requests.
+
+The fetches of one call that reads a site's pages (a crawl) share a `RateLimits` (`FetchOptions.
+rate_limits`): each site that answered so is remembered until its wait is over, and until then its
+next pages are not asked; they fail at once as `rate_limited`, saying which page the site answered
+so and how long is left (`retry_after`). The crawl then stops knocking where it was asked to wait (it
+asked a site its 38 other pages within a second of a 429 asking for 2 minutes, each answered 429
+again). A 429 without a Retry-After names no time, and is not remembered.
+"""
+
+from __future__ import annotations
+
+import time
+
+from webferret.fetch.walls import site_key
+from webferret.models import ErrorCode, FerretError
+
+SITES_REMEMBERED = 1000
+"""At most this many sites (the one remembered longest ago is forgotten first)."""
+
+
+class RateLimits:
+    """The sites that answered 429 with a Retry-After: until when, and the page they answered."""
+
+    def __init__(self) -> None:
+        self._until: dict[str, tuple[float, str, str]] = {}  # site -> (monotonic end, page, message)
+
+    def check(self, url: str) -> None:
+        """Raise `rate_limited` when the site of `url` asked for no requests until a time not yet come."""
+        site = site_key(url)
+        remembered = self._until.get(site) if site else None
+        if remembered is None:
+            return
+        until, page, said = remembered
+        left = until - time.monotonic()
+        if left <= 0:
+            del self._until[site]
+            return
+        message = f"not asked: the site answered {page} {said}; {left:.0f} s of that wait left"
+        raise FerretError(ErrorCode.RATE_LIMITED, message, status=429, retry_after=left)
+
+    def learn(self, url: str, error: FerretError) -> None:
+        """Remember the site of `url`, whose page answered `error`, when it is a 429 with a wait."""
+        site = site_key(url)
+        if not site or error.code != ErrorCode.RATE_LIMITED or not error.retry_after:
+            return
+        self._until.pop(site, None)  # put back last: the oldest goes first
+        self._until[site] = (time.monotonic() + error.retry_after, url, error.message)
+        while len(self._until) > SITES_REMEMBERED:
+            del self._until[next(iter(self._until))]
