@@ -655,3 +655,20 @@ async def test_a_site_that_asked_to_wait_is_not_asked_again_by_the_crawl(simweb:
     assert all(m.startswith(f"not asked: the site answered {simweb.url('/busy/0')} HTTP 429") for m in said)
     assert all(p.error and p.error.retry_after and p.error.retry_after > 3500 for p in failed)
     assert again.error is not None and again.error.code == ErrorCode.RATE_LIMITED
+
+
+async def test_a_crawl_delay_is_not_waited_before_pages_of_a_site_that_asked_to_wait(simweb: SimWeb) -> None:
+    """With a Crawl-delay, each page of a site that answered 429 with an hour's Retry-After waited
+    the delay before failing at once, unasked: the budget went by in pauses before no request."""
+    simweb.add("/robots.txt", "User-agent: *\nCrawl-delay: 1\n", headers={"Content-Type": "text/plain"})
+    busy = [f"/held/{n}" for n in range(6)]
+    simweb.add("/held/start", page("Start", *busy), headers=HTML)
+    for path in busy:
+        simweb.add(path, "slow down", status=429, headers={"Retry-After": "3600"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        assert (await ferret.fetch(simweb.url("/article"))).ok  # the extractor ready
+        fetch = ferret.fetch_options(budget=4)  # the start, a pause, the 429: 2 pauses left at most
+        result = await crawl(ferret, simweb.url("/held/start"), CrawlOptions(depth=1), fetch=fetch)
+    assert result.crawl_delay == 1 and simweb.served(*busy) == 1
+    assert [p.error.code if p.error else None for p in result.pages[1:]] == [ErrorCode.RATE_LIMITED] * 6
+    assert "budget" not in result.not_followed

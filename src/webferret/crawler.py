@@ -290,8 +290,9 @@ async def _read(
 ) -> list[Page]:
     """The pages at `urls`, all at once (within the fetch's concurrency limits), or with `delay`, one
     at a time, each request `delay` seconds after the one before it (the last level's, for the first;
-    a page the store answers sends none and waits for none); with a delay, the pages the deadline
-    leaves no time for are not read (the answer is shorter).
+    a page the store answers, or of a site that asked to wait (`rate_limits`), sends none and waits
+    for none); with a delay, the pages the deadline leaves no time for are not read (the answer is
+    shorter).
     `finished(url, page)` is called as each page is read."""
     if not delay:
         if deadline <= time.monotonic():  # spent already: none read (a budget of 0 is no budget)
@@ -299,8 +300,9 @@ async def _read(
         budget = opts.left_of(deadline)
         return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
     pages: list[Page] = []
+    held = opts.rate_limits.holds if opts.rate_limits is not None else lambda url: False
     for url in urls:
-        if not await ferret.in_store(url, opts, xopts, fresh):  # only a request waits
+        if not held(url) and not await ferret.in_store(url, opts, xopts, fresh):  # only a request waits
             if time.monotonic() + delay >= deadline:
                 break
             await asyncio.sleep(delay)

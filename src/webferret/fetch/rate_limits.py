@@ -28,17 +28,29 @@ class RateLimits:
 
     def check(self, url: str) -> None:
         """Raise `rate_limited` when the site of `url` asked for no requests until a time not yet come."""
+        held = self._held(url)
+        if held is not None:
+            left, page, said = held
+            message = f"not asked: the site answered {page} {said}; {left:.0f} s of that wait left"
+            raise FerretError(ErrorCode.RATE_LIMITED, message, status=429, retry_after=left)
+
+    def holds(self, url: str) -> bool:
+        """Whether a page at `url` would not be asked (`check`): no request, so no pause before it."""
+        return self._held(url) is not None
+
+    def _held(self, url: str) -> tuple[float, str, str] | None:
+        """The seconds left of the wait the site of `url` asked for, its page and what it said; None
+        when it asked none, or its wait is over (then forgotten)."""
         site = site_key(url)
         remembered = self._until.get(site) if site else None
         if remembered is None:
-            return
+            return None
         until, page, said = remembered
         left = until - time.monotonic()
         if left <= 0:
             del self._until[site]
-            return
-        message = f"not asked: the site answered {page} {said}; {left:.0f} s of that wait left"
-        raise FerretError(ErrorCode.RATE_LIMITED, message, status=429, retry_after=left)
+            return None
+        return left, page, said
 
     def learn(self, url: str, error: FerretError) -> None:
         """Remember the site of `url`, whose page answered `error`, when it is a 429 with a wait."""
