@@ -672,3 +672,20 @@ async def test_a_crawl_delay_is_not_waited_before_pages_of_a_site_that_asked_to_
     assert result.crawl_delay == 1 and simweb.served(*busy) == 1
     assert [p.error.code if p.error else None for p in result.pages[1:]] == [ErrorCode.RATE_LIMITED] * 6
     assert "budget" not in result.not_followed
+
+
+async def test_a_page_linked_over_http_and_https_is_read_once(site: SimWeb) -> None:
+    """The scope takes http and https alike, and a site's links and sitemaps mix the two (an old page's
+    absolute http:// links, a sitemap's https:// URLs): each was followed as another page, read twice
+    (or once more through a redirect)."""
+    secure = site.base.replace("http://", "https://")
+    site.add(
+        "/guide/mixed",
+        page("Mixed", "/guide/dig", f"{secure}/guide/dig", f"{secure}/guide/swim"),
+        headers=HTML,
+    )
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        # (no robots.txt: the simulated web's https is no server, and its robots.txt unreachable)
+        result = await crawl(ferret, site.url("/guide/mixed"), CrawlOptions(depth=1, robots=False))
+    urls = [p.url.removeprefix(site.base) for p in result.pages]
+    assert urls == ["/guide/mixed", "/guide/dig", f"{secure}/guide/swim"]  # swim: no other way to it

@@ -115,7 +115,7 @@ class Follow:
         """The links of `page` to follow: its main content's first, then the rest, each in the page's
         order, as extraction keeps them (see `judged`; past `deadline`, counted as `budget`)."""
         if page.final_url:
-            seen.add(canonical_url(page.final_url))  # a page a redirect reached is not read again
+            seen.add(page_key(page.final_url))  # a page a redirect reached is not read again
         return self.judged([link.url for link in page.links or []], seen, skipped, deadline)
 
     def judged(
@@ -128,7 +128,7 @@ class Follow:
         followed: list[str] = []
         for written in within(urls, deadline, skipped):
             url = as_requested(written)
-            key = canonical_url(url)
+            key = page_key(url)
             if key in seen:
                 continue
             seen.add(key)
@@ -160,6 +160,14 @@ class Follow:
         if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
             return "excluded"
         return None
+
+
+def page_key(url: str) -> str:
+    """The key of the page at `url` a crawl or a map reads or lists once: its `canonical_url`, http
+    and https alike, as a scope takes them (a site's links and sitemaps mix the two schemes, the
+    one redirecting to the other)."""
+    key = canonical_url(url)
+    return "https://" + key[len("http://") :] if key.startswith("http://") else key
 
 
 def site_of(url: str) -> tuple[str, int | None] | None:

@@ -13,7 +13,8 @@ and only:
 - past the `include` globs (any of them, when given) and none of the `exclude` globs, both matched
   against the URL's path (`/guide/*`, `*.html`, `*/changelog/*`);
 - to documents a reader can use: not images, media, fonts, styles, scripts or archives;
-- once per URL, however it is written (`canonical_url`), and not to a page a redirect reached before;
+- once per URL, however it is written (`canonical_url`, http and https alike: `page_key`), and not to
+  a page a redirect reached before;
   each URL judged, read and listed as a client requests it, its dot segments resolved (`as_requested`);
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
@@ -45,6 +46,7 @@ from webferret.crawl_hops import judging_hops
 from webferret.crawl_rules import (
     Follow,
     default_scope,
+    page_key,
     robots_allowed,
     robots_unread,
     site_robots,
@@ -56,7 +58,6 @@ from webferret.crawl_sitemaps import sitemap_listed
 from webferret.fetch.rate_limits import RateLimits
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
-from webferret.net.canonical import canonical_url
 from webferret.net.urlpath import as_requested
 from webferret.page_failures import never_requested
 
@@ -167,7 +168,7 @@ async def crawl(
     scope = options.scope or default_scope(start)  # a start that is no URL fails as its page says
     follow = Follow(scope, options.include, options.exclude)
     robots = site_robots(ferret, opts) if options.robots else None
-    seen = {canonical_url(start)}
+    seen = {page_key(start)}
     once = ReadOnce()
     held = Held()  # what the caller's callbacks raise, raised once the crawl is finished
     level: list[tuple[str, str | None]] = [(start, None)]
@@ -348,7 +349,7 @@ class ReadOnce:
     def first(self, url: str, page: Page) -> bool:
         """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
         again of the same link, the answer is the same)."""
-        key = canonical_url(page.final_url or url)
+        key = page_key(page.final_url or url)
         return self._read_from.setdefault(key, url) == url
 
 

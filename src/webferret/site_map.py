@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from webferret.arguments import check_switches, check_text, is_whole
 from webferret.crawl_rules import (
     Follow,
+    page_key,
     robots_allowed,
     robots_unread,
     site_robots,
@@ -33,7 +34,6 @@ from webferret.crawl_rules import (
 from webferret.crawl_sitemaps import sitemap_listed
 from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
-from webferret.net.canonical import canonical_url
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
@@ -132,10 +132,10 @@ async def map_site(
     scope = options.scope or site_root(where)
     follow = Follow(scope, options.include, options.exclude)
     skipped: Counter[str] = Counter()
-    seen = {canonical_url(start)}
+    seen = {page_key(start)}
     texts: dict[str, str] = {}  # by canonical URL: `/install#windows` names the page `/install` too
     for link in page.links or []:
-        if link.text and not texts.get(key := canonical_url(link.url)):
+        if link.text and not texts.get(key := page_key(link.url)):
             texts[key] = link.text  # the first link with words (a bare icon link before it has none)
     found = [(url, "page") for url in follow.links(page, seen, skipped)] if page.ok else []
     linked = len(found)  # the page's own links, a few: judged by robots.txt whatever the budget left
@@ -155,7 +155,7 @@ async def map_site(
         allowed = {url for url, _ in kept}
         found = [(url, source) for url, source in found if url in allowed]
     from_page = sum(source == "page" for _, source in found)
-    mapped = [MappedUrl(url=url, text=texts.get(canonical_url(url)), source=source) for url, source in found]  # type: ignore[arg-type]
+    mapped = [MappedUrl(url=url, text=texts.get(page_key(url)), source=source) for url, source in found]  # type: ignore[arg-type]
     if options.search:
         mapped = ranked(mapped, options.search)
     return SiteMap(
