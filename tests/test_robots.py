@@ -291,3 +291,18 @@ async def _loaded(base: str, timeout: float = 5, **more: Any) -> Any:
         return await load_rules(base, fetcher_getter(fetcher, options))
     finally:
         await fetcher.aclose()
+
+
+def test_a_group_naming_the_version_our_user_agent_sends_applies_to_us() -> None:
+    """The User-Agent header ends `webferret/0.1`: a site's owner who copies that from their logs into
+    robots.txt wrote a group that was not ours (matched against the bare token `webferret`), and
+    their Disallow and Crawl-delay were not honoured."""
+    text = "User-agent: *\nAllow: /\n\nUser-agent: WebFerret/0.1\nDisallow: /private/\nCrawl-delay: 4\n"
+    rules = RobotsRules("https://x.example", "rules", "https://x.example/robots.txt answered 200", text)
+    assert not rules.allows("https://x.example/private/notes")
+    assert rules.allows("https://x.example/public/notes")
+    assert rules.delay() == 4
+    other = RobotsRules(
+        "https://x.example", "rules", "answered 200", "User-agent: webferret/9\nDisallow: /\n"
+    )
+    assert other.allows("https://x.example/page")  # another version's group is not ours

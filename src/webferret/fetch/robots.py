@@ -23,10 +23,15 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from protego import Protego
 
+from webferret import __version__
 from webferret.models import ErrorCode, FerretError
 from webferret.net.urlpath import as_requested
 
 PRODUCT_TOKEN = "webferret"
+ROBOT_NAME = f"{PRODUCT_TOKEN}/{__version__}"
+"""The name a robots.txt group is matched against (by Protego: a group whose `User-agent` stands in
+it at a word's start): the product token, and the token with the version the User-Agent header
+sends (`webferret/0.1`), which a site's owner may copy from their logs into robots.txt."""
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309: parse at least 500 KiB
 ROBOTS_REDIRECTS = 5
 """Redirects of a robots.txt followed at least, whatever the pages' `max_redirects` (RFC 9309 2.3.1.2:
@@ -57,14 +62,14 @@ class RobotsRules:
     text: str = ""
     unreachable: ErrorCode | None = None  # why robots.txt could not be read (connect_failed, timeout...)
 
-    def allows(self, url: str, user_agent: str = PRODUCT_TOKEN) -> bool:
+    def allows(self, url: str, user_agent: str = ROBOT_NAME) -> bool:
         """Whether the rules allow `url`, judged by the path a server reads (dot segments resolved,
         runs of slashes one: a rule on `/private` is not passed by writing the path another way)."""
         if self.verdict != "rules":
             return self.verdict == "allow_all"
         return bool(self._parser.can_fetch(as_requested(url, merged=True), user_agent))
 
-    def delay(self, user_agent: str = PRODUCT_TOKEN) -> float | None:
+    def delay(self, user_agent: str = ROBOT_NAME) -> float | None:
         """The seconds robots.txt asks between requests (`Crawl-delay`, or `Request-rate` as a
         delay), the longer of the two; None when it asks none."""
         if self.verdict != "rules":
@@ -157,7 +162,7 @@ class RobotsPolicy:
         get: RobotsGetter,
         *,
         cache: RobotsCache | None = None,
-        user_agent: str = PRODUCT_TOKEN,
+        user_agent: str = ROBOT_NAME,
         keep_failures: bool = False,
     ) -> None:
         """`keep_failures`: a robots.txt that could not be read (a 5xx, an outage) is answered so for
