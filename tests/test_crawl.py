@@ -689,3 +689,15 @@ async def test_a_page_linked_over_http_and_https_is_read_once(site: SimWeb) -> N
         result = await crawl(ferret, site.url("/guide/mixed"), CrawlOptions(depth=1, robots=False))
     urls = [p.url.removeprefix(site.base) for p in result.pages]
     assert urls == ["/guide/mixed", "/guide/dig", f"{secure}/guide/swim"]  # swim: no other way to it
+
+
+async def test_a_short_wait_a_site_asked_for_is_waited_out_not_failed(simweb: SimWeb) -> None:
+    """A 429 asking for a second (within `retry_after_max`, as its own retry waits): the site's next
+    page waits out what is left of it and is read, not failed unasked."""
+    simweb.add("/short/start", page("Start", "/short/busy", "/short/next"), headers=HTML)
+    simweb.add("/short/busy", "slow down", status=429, headers={"Retry-After": "1"})
+    simweb.add("/short/next", page("Next"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"], per_host_concurrency=1) as ferret:
+        result = await crawl(ferret, simweb.url("/short/start"), CrawlOptions(depth=1))
+    codes = {p.url.removeprefix(simweb.base): p.error.code if p.error else None for p in result.pages}
+    assert codes == {"/short/start": None, "/short/busy": ErrorCode.RATE_LIMITED, "/short/next": None}

@@ -301,9 +301,10 @@ async def _read(
         budget = opts.left_of(deadline)
         return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
     pages: list[Page] = []
-    held = opts.rate_limits.holds if opts.rate_limits is not None else lambda url: False
+    limits = opts.rate_limits
     for url in urls:
-        if not held(url) and not await ferret.in_store(url, opts, xopts, fresh):  # only a request waits
+        held = limits is not None and limits.holds(url, opts.retry_after_max)
+        if not held and not await ferret.in_store(url, opts, xopts, fresh):  # only a request waits
             if time.monotonic() + delay >= deadline:
                 break
             await asyncio.sleep(delay)

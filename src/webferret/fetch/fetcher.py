@@ -108,7 +108,7 @@ class Fetcher:
             await self.tier_for("browser").ready()
         async with self._host_slot(url, opts) if capped else contextlib.nullcontext():
             if capped and opts.rate_limits is not None:  # (a robots.txt is the site's answer to read)
-                opts.rate_limits.check(url)
+                await opts.rate_limits.wait(url, opts.retry_after_max)
             started = time.monotonic()
             try:
                 async with asyncio.timeout(opts.timeout):

@@ -4,13 +4,15 @@ the site (its scheme, host and port) wants no more requests.
 The fetches of one call that reads a site's pages (a crawl) share a `RateLimits` (`FetchOptions.
 rate_limits`): each site that answered so is remembered until its wait is over, and until then its
 next pages are not asked; they fail at once as `rate_limited`, saying which page the site answered
-so and how long is left (`retry_after`). The crawl then stops knocking where it was asked to wait (it
+so and how long is left (`retry_after`), unless that is short (`retry_after_max`, as a 429's own
+retry waits): then they wait it out. The crawl then stops knocking where it was asked to wait (it
 asked a site its 38 other pages within a second of a 429 asking for 2 minutes, each answered 429
 again). A 429 without a Retry-After names no time, and is not remembered.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from webferret.fetch.walls import site_key
@@ -26,17 +28,25 @@ class RateLimits:
     def __init__(self) -> None:
         self._until: dict[str, tuple[float, str, str]] = {}  # site -> (monotonic end, page, message)
 
-    def check(self, url: str) -> None:
-        """Raise `rate_limited` when the site of `url` asked for no requests until a time not yet come."""
+    async def wait(self, url: str, short: float) -> None:
+        """Wait out what is left of the wait the site of `url` asked for when that is `short` (at most
+        that many seconds: the fetch's `retry_after_max`, as a 429's own retry waits), else raise
+        `rate_limited`: the page is not asked."""
         held = self._held(url)
-        if held is not None:
-            left, page, said = held
-            message = f"not asked: the site answered {page} {said}; {left:.0f} s of that wait left"
-            raise FerretError(ErrorCode.RATE_LIMITED, message, status=429, retry_after=left)
+        if held is None:
+            return
+        left, page, said = held
+        if left <= short:
+            await asyncio.sleep(left)
+            return
+        message = f"not asked: the site answered {page} {said}; {left:.0f} s of that wait left"
+        raise FerretError(ErrorCode.RATE_LIMITED, message, status=429, retry_after=left)
 
-    def holds(self, url: str) -> bool:
-        """Whether a page at `url` would not be asked (`check`): no request, so no pause before it."""
-        return self._held(url) is not None
+    def holds(self, url: str, short: float) -> bool:
+        """Whether a page at `url` would not be asked (`wait` raises): no request, so no pause
+        before it."""
+        held = self._held(url)
+        return held is not None and held[0] > short
 
     def _held(self, url: str) -> tuple[float, str, str] | None:
         """The seconds left of the wait the site of `url` asked for, its page and what it said; None
