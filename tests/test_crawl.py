@@ -701,3 +701,12 @@ async def test_a_short_wait_a_site_asked_for_is_waited_out_not_failed(simweb: Si
         result = await crawl(ferret, simweb.url("/short/start"), CrawlOptions(depth=1))
     codes = {p.url.removeprefix(simweb.base): p.error.code if p.error else None for p in result.pages}
     assert codes == {"/short/start": None, "/short/busy": ErrorCode.RATE_LIMITED, "/short/next": None}
+
+
+async def test_the_links_of_a_page_past_those_looked_at_are_counted(simweb: SimWeb) -> None:
+    """An index of 1,050 links: the crawl looks at 1,000 of a page, and the other 50 were counted
+    nowhere, as if the page had none."""
+    simweb.add("/index/all", page("All", *(f"/index/{n}" for n in range(1050))), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/index/all"), CrawlOptions(depth=0))
+    assert result.not_followed == {"past_depth": 1000, "past_link_cap": 50}

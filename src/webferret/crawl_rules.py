@@ -113,10 +113,14 @@ class Follow:
         self, page: Page, seen: set[str], skipped: Counter[str], deadline: float | None = None
     ) -> list[str]:
         """The links of `page` to follow: its main content's first, then the rest, each in the page's
-        order, as extraction keeps them (see `judged`; past `deadline`, counted as `budget`)."""
+        order, as extraction keeps them (see `judged`; past `deadline`, counted as `budget`); those
+        past the links extraction kept (`links_total`: a crawl looks at 1,000 of a page, a map
+        5,000) are counted as `past_link_cap`."""
         if page.final_url:
             seen.add(page_key(page.final_url))  # a page a redirect reached is not read again
-        return self.judged([link.url for link in page.links or []], seen, skipped, deadline)
+        links = [link.url for link in page.links or []]
+        skipped["past_link_cap"] += max(0, int(page.meta.get("links_total") or 0) - len(links))
+        return self.judged(links, seen, skipped, deadline)
 
     def judged(
         self, urls: list[str], seen: set[str], skipped: Counter[str], deadline: float | None = None

@@ -123,7 +123,8 @@ class CrawlResult(BaseModel):
     pages: list[CrawledPage]
     not_followed: dict[str, int] = Field(
         description="links not followed, by why: out_of_scope, excluded, not_a_page, robots, past_depth, "
-        "past_limit, budget, same_page (it led to a page another link read)"
+        "past_limit, budget, same_page (it led to a page another link read), past_link_cap (a page's "
+        "links past the 1,000 looked at)"
     )
     sitemap_urls: int | None = Field(
         default=None, description="URLs the site's sitemaps listed (with `sitemap`; None: none read)"

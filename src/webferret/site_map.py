@@ -104,7 +104,8 @@ class SiteMap(BaseModel):
     not_listed: dict[str, int] = Field(
         default_factory=dict,
         description="URLs found but not listed, by why: out_of_scope, excluded, not_a_page, robots, "
-        "budget (the call's budget ran out before they were judged)",
+        "budget (the call's budget ran out before they were judged), past_link_cap (the page's links "
+        "past the 5,000 looked at)",
     )
     start_error: ErrorInfo | None = Field(default=None, description="why the start page could not be read")
     robots_unread: str | None = Field(

@@ -243,6 +243,7 @@ CRAWL_REASONS = {
     "past_limit": "past the limit",
     "budget": "left when the time budget ran out",
     "same_page": "led to a page already read",
+    "past_link_cap": "past the 1,000 links of a page looked at",
 }
 
 
