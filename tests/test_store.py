@@ -316,6 +316,32 @@ def test_prune_and_clear(store: PageStore) -> None:
     assert store.find("ferret") == []
 
 
+def test_a_listing_sees_one_snapshot_while_another_process_prunes(tmp_path: Path) -> None:
+    """`store list` reads the documents, then each one's newest reading: a prune committed between
+    the two (another process's, here another connection's) left it reading a row gone (TypeError)."""
+    old = datetime.now(UTC) - timedelta(days=10)
+    reader, pruner = PageStore.in_home(tmp_path), PageStore.in_home(tmp_path)
+    reader.put(_page("https://old.example/", "Old ferret news.", fetched_at=old))
+    reader.put(_page("https://new.example/", "New ferret news."))
+    pruned: list[tuple[int, int]] = []
+
+    def prune_before_the_second_statement(statement: str) -> None:
+        if statement.startswith("SELECT handle, url, final_url") and not pruned:
+            pruned.append(pruner.prune(7 * 86400))
+
+    reader._reader.set_trace_callback(prune_before_the_second_statement)
+    try:
+        listed = reader.listed()
+    finally:
+        reader._reader.set_trace_callback(None)
+        pruner.close()
+    assert pruned == [(1, 1)]  # the prune did commit in between
+    assert [page.url for page in listed.pages] == ["https://new.example/", "https://old.example/"]
+    assert listed.total == 2
+    assert [page.url for page in reader.listed().pages] == ["https://new.example/"]  # and is seen next
+    reader.close()
+
+
 def test_stats_describe_the_store(store: PageStore) -> None:
     _fill(store)
     stats = store.stats()

@@ -153,8 +153,20 @@ class PageStore:
             schema.wait_for_locks(self._conn)
 
     def _read(self, action: Callable[[sqlite3.Connection], T]) -> T:
+        """`action` on the reader's connection, in one read transaction: its statements see one
+        snapshot of the store, so a write (a prune, another process's page) that commits between
+        two of them does not leave the second looking for a row the first found."""
+
+        def attempt() -> T:
+            self._reader.execute("BEGIN")
+            try:
+                return action(self._reader)
+            finally:
+                if self._reader.in_transaction:
+                    self._reader.execute("COMMIT")
+
         with self._read_lock:
-            return schema.named_failure(self.path, lambda: retry_locked(lambda: action(self._reader)))
+            return schema.named_failure(self.path, lambda: retry_locked(attempt))
 
     # -- pages ----------------------------------------------------------------------------------
     def put(
