@@ -39,6 +39,19 @@ def test_tracking_parameters_are_not_part_of_a_handle() -> None:
     assert handle_for("https://example.org/p?id=8") != plain
 
 
+def test_a_path_and_query_are_percent_encoded_as_a_client_sends_them() -> None:
+    """`/café` is sent as `/caf%C3%A9`, and an escape's hex is one in either case (RFC 3986
+    6.2.2.1): one page, one handle. A reserved character and its escape stay two (`&`, `%26`)."""
+    sent = "https://example.org/caf%C3%A9?q=caf%C3%A9%20au%20lait"
+    for written in (
+        "https://example.org/café?q=café au lait",
+        "https://example.org/caf%c3%a9?q=caf%c3%a9%20au lait",
+    ):
+        assert canonical_url(written) == sent and handle_for(written) == handle_for(sent)
+    assert handle_for("https://example.org/a?x=1&y=2") != handle_for("https://example.org/a?x=1%26y=2")
+    assert canonical_url("https://example.org/a%2fb") == "https://example.org/a%2Fb"  # still one segment
+
+
 def test_dot_segments_are_resolved_as_a_client_sends_the_url() -> None:
     one = handle_for("https://x.org/art/1")
     assert handle_for("https://x.org/./art/1") == handle_for("https://x.org/art/y/../1") == one

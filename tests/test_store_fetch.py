@@ -41,6 +41,21 @@ async def test_a_fragment_is_not_the_pages_url(web: Web, ferret: Ferret) -> None
     assert later.fetched_via == "store" and later.final_url == web.url("/f")
 
 
+async def test_a_url_in_its_letters_or_percent_encoded_is_one_page(web: Web, ferret: Ferret) -> None:
+    """A browser shows `/café` and copies `/caf%C3%A9` (a client sends both as the latter; the hex
+    in either case is one escape): read under one, the page answers the others from the store and
+    opens by any of them."""
+    doc = Doc(article("Cafe", "A cafe serves coffee to ferrets."))
+    web.docs["/caf%C3%A9"] = web.docs["/café"] = doc  # the path as the server reads it, either way
+    first = await ferret.fetch(web.url("/caf%C3%A9"))
+    letters = await ferret.fetch(web.url("/café"))
+    lower = await ferret.fetch(web.url("/caf%c3%a9"))
+    opened = await ferret.open(web.url("/café"))
+    assert first.fetched_via == "http" and letters.fetched_via == lower.fetched_via == "store"
+    assert letters.handle == lower.handle == opened.handle == first.handle
+    assert len(web.requests) == 1
+
+
 async def test_stale_page_is_revalidated_with_its_etag(web: Web, tmp_path: Path) -> None:
     web.docs["/e"] = Doc(article("Etags", "Validators save bandwidth."), etag='"e1"')
     async with loopback_ferret(tmp_path, fresh_seconds=0) as ferret:

@@ -9,9 +9,22 @@ URL past the rule.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 _SLASHES = re.compile(r"/{2,}")
+_UNSENT = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]")
+"""An escape, or a character RFC 3986 lets no URL hold (a letter not ASCII, a space, `"<>\\^`{|}`)."""
+
+
+def percent_encoded(text: str) -> str:
+    """A path or query as a client sends it: a character no URL may hold encoded in UTF-8 (`café`
+    is `caf%C3%A9`, `a b` is `a%20b`), the hex of every escape in capitals (RFC 3986 6.2.2.1:
+    `%c3%a9` is `%C3%A9`), the rest as it is (a reserved character and its escape are not one: `&`,
+    `%26`). So the two ways an address is written, as a browser shows it and as it copies it, are
+    one page."""
+    return _UNSENT.sub(
+        lambda found: found[0].upper() if found[0][0] == "%" else quote(found[0], safe=""), text
+    )
 
 
 def without_dot_segments(path: str) -> str:

@@ -2,7 +2,8 @@
 
 The canonical form here is deliberately small (lower-case scheme and host, the host's letters
 composed, no default port, no fragment, no tracking parameters such as `utm_*` (they never change the
-page: `net.canonical`), an empty path as `/`); two spellings of one address therefore share one handle.
+page: `net.canonical`), an empty path as `/`, path and query percent-encoded as a client sends them:
+`urlpath.percent_encoded`); two spellings of one address therefore share one handle.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from webferret.models import Page
 from webferret.net.canonical import in_ascii, in_letters, strip_tracking
-from webferret.net.urlpath import without_dot_segments
+from webferret.net.urlpath import percent_encoded, without_dot_segments
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 HANDLE_RE = re.compile(r"^[^\s/]+~[0-9a-f]{12}$")  # the site: any host (`bücher.example`, `a_b.example`)
@@ -44,7 +45,8 @@ def _canonical(url: str) -> str:
     netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
     if parts.username:  # the password is never kept (`models.without_password`): nor does it name a page
         netloc = f"{parts.username}@{netloc}"
-    return urlunsplit((scheme, netloc, without_dot_segments(parts.path) or "/", parts.query, ""))
+    path, query = percent_encoded(without_dot_segments(parts.path)) or "/", percent_encoded(parts.query)
+    return urlunsplit((scheme, netloc, path, query, ""))
 
 
 def handle_for(url: str) -> str:
