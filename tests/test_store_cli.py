@@ -171,6 +171,21 @@ def test_a_handle_cut_short_is_not_found_naming_the_handle_it_may_be(
     assert code == 1 and "did you mean" not in out["error"]["message"]
 
 
+def test_a_handle_copied_with_the_marks_around_it_is_not_found_naming_it(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole handle copied from prose or Markdown with a mark beside it (`` `h` ``, `h.`, `(h)`):
+    the error said only that handles come from fetch and search answers."""
+    handle = _handle(home, "https://doc.example/long")
+    for written in (f"`{handle}`", f"{handle}.", f"({handle.upper()}),"):
+        for args in (["open", written], ["find", "stoats", "--handle", written]):
+            code, out = _json(capsys, *args, "--home", str(home))
+            assert code == 1 and out["error"]["code"] == "not_found"
+            assert out["error"]["message"].endswith(f"(did you mean {handle}?)")
+    code, out = _json(capsys, "open", f"x{handle}", "--home", str(home))  # another site's handle
+    assert code == 1 and "did you mean" not in out["error"]["message"]
+
+
 def test_a_handle_cut_short_on_an_international_host_is_named_in_any_case(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

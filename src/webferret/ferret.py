@@ -801,7 +801,8 @@ def not_stored(handle: str, near: Sequence[str] = ()) -> FerretError:
         return FerretError(ErrorCode.NOT_FOUND, f"no stored page for {clipped(handle, 300)}: fetch it first")
     message = f"no stored page has the handle {clipped(handle, 80)!r}"
     if near:
-        message += f" (a handle has 12 hex digits after '~': did you mean {' or '.join(near)}?)"
+        short = "a handle has 12 hex digits after '~': " if len(handle.rpartition("~")[2]) < 12 else ""
+        message += f" ({short}did you mean {' or '.join(near)}?)"
     else:
         message += " (handles come from fetch and search answers)"
     return FerretError(ErrorCode.NOT_FOUND, message)
