@@ -517,6 +517,20 @@ def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.Captu
     assert out["data"]["passages"] == []  # both narrow: a handle of another site finds nothing
 
 
+def test_store_import_reads_a_file_that_begins_with_a_byte_order_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An export saved again by a Windows editor (a BOM, CRLF line ends): its first page was
+    skipped as "Invalid JSON at line 1 column 1"."""
+    lines = [
+        json.dumps({"url": f"https://bom.example/{n}", "ok": True, "content": "Stoats."}) for n in (1, 2)
+    ]
+    saved = tmp_path / "pages.jsonl"
+    saved.write_bytes("\r\n".join(lines).encode("utf-8-sig"))
+    code, out = _json(capsys, "store", "import", str(saved), "--home", str(tmp_path / "home"))
+    assert code == 0 and (out["data"]["imported"], out["data"]["skipped"]) == (2, 0)
+
+
 def test_store_import_keeps_what_store_export_wrote(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

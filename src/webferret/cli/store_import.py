@@ -96,6 +96,8 @@ def _numbered(name: str, stream: TextIO, most: int) -> Iterator[tuple[str, str]]
     number = 0
     while line := stream.readline(most + 1):
         number += 1
+        if number == 1:  # a byte order mark, as Windows editors and PowerShell write one: no text
+            line = line.removeprefix("\ufeff")
         if len(line) > most and not line.endswith("\n"):
             while (rest := stream.readline(most)) and not rest.endswith("\n"):
                 pass  # the rest of an oversize line, a piece at a time
