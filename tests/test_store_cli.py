@@ -517,6 +517,27 @@ def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.Captu
     assert out["data"]["passages"] == []  # both narrow: a handle of another site finds nothing
 
 
+def test_a_damaged_stored_reading_is_named_and_read_anew_by_a_fetch(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stored page whose JSON cannot be read (a damaged row, a hand edit): `open` and `export`
+    were internal errors (a pydantic ValidationError), and a fetch of its URL one too, not a read."""
+    url, home = simweb.url("/article"), str(tmp_path)
+    code, _ = _json(capsys, "fetch", url, "--home", home, "--allow-host", "127.0.0.1")
+    handle = _handle(tmp_path, url)
+    with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn, conn:
+        conn.execute("UPDATE pages SET page_json = '{not json'")
+    for args in (["open", handle], ["store", "export"]):
+        assert main([*args, "--home", home]) == 1
+        said = capsys.readouterr().err
+        assert f"damaged reading of {handle}" in said and "internal" not in said
+    code, fetched = _json(capsys, "fetch", url, "--home", home, "--allow-host", "127.0.0.1")
+    page = fetched["data"]["pages"][0]
+    assert code == 0 and page["fetched_via"] == "http" and "store_error" not in page["meta"]
+    code, opened = _json(capsys, "open", handle, "--home", home)  # the new reading replaced it
+    assert code == 0 and opened["data"]["url"] == url
+
+
 def test_store_import_reads_a_file_that_begins_with_a_byte_order_mark(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from pydantic import ValidationError
+
 from webferret.models import Page
 from webferret.store import schema
 from webferret.store.changes import change_since, iso
@@ -295,7 +297,7 @@ class PageStore:
             return row or conn.execute(opened, (handle,)).fetchone()
 
         row = self._read(read)
-        return _stored(row) if row else None
+        return _stored(row, self.path) if row else None
 
     def holds(self, handle: str) -> bool:
         """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
@@ -350,7 +352,7 @@ class PageStore:
                 (document, variant),
             ).fetchone()
         )
-        return _stored(row) if row else None
+        return _stored(row, self.path) if row else None
 
     def previous(self, stored: StoredPage) -> StoredPage | None:
         """The reading of `stored`'s URL (and way of reading it) stored before it, or None."""
@@ -361,7 +363,7 @@ class PageStore:
                 (stored.id, stored.fetched_at),
             ).fetchone()
         )
-        return _stored(row) if row else None
+        return _stored(row, self.path) if row else None
 
     def lookup_many(self, asked: Sequence[tuple[str, str]]) -> list[StoredPage | None]:
         """`lookup` for each (URL, variant) of `asked`, in order (one thread's trip for a search's
@@ -595,11 +597,22 @@ def _when(stamp: float) -> datetime:
     return datetime.fromtimestamp(stamp, UTC)
 
 
-def _stored(row: Row) -> StoredPage:
+def _stored(row: Row, path: Path) -> StoredPage:
+    """The stored reading `row` holds (of the store at `path`). One whose page JSON cannot be read
+    (damaged, or written by hand) is `UnusableStore`, naming it: a fetch reads its URL anew (and
+    the reading it stores replaces it), a reading command says which page and why."""
     page_id, handle, page_json, content, digest, fetched_at, etag, modified, tokens, exempt, private, doc = (
         row
     )
-    page = Page.model_validate_json(page_json).model_copy(
+    try:
+        read = Page.model_validate_json(page_json)
+    except ValidationError as exc:
+        why = exc.errors()[0]["msg"]
+        raise schema.UnusableStore(
+            f"the page store at {path} holds a damaged reading of {handle} ({why}): fetch its URL "
+            "again to replace it"
+        ) from None
+    page = read.model_copy(
         update={
             "content": content,
             "handle": handle,
