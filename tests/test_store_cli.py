@@ -182,8 +182,20 @@ def test_a_handle_copied_with_the_marks_around_it_is_not_found_naming_it(
             code, out = _json(capsys, *args, "--home", str(home))
             assert code == 1 and out["error"]["code"] == "not_found"
             assert out["error"]["message"].endswith(f"(did you mean {handle}?)")
-    code, out = _json(capsys, "open", f"x{handle}", "--home", str(home))  # another site's handle
-    assert code == 1 and "did you mean" not in out["error"]["message"]
+
+
+def test_a_handles_hash_without_its_site_is_not_found_naming_the_handle(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hash alone, or under a site dropped short or mistyped (`example~hash12` for
+    `doc.example~hash12`): twelve hex digits name one URL, but the error named no handle."""
+    handle = _handle(home, "https://doc.example/long")
+    digits = handle.partition("~")[2]
+    for written in (digits, f"~{digits.upper()}", f"example~{digits}"):
+        for args in (["open", written], ["find", "stoats", "--handle", written]):
+            code, out = _json(capsys, *args, "--home", str(home))
+            assert code == 1 and out["error"]["code"] == "not_found"
+            assert out["error"]["message"].endswith(f"(did you mean {handle}?)")
 
 
 def test_a_handle_cut_short_on_an_international_host_is_named_in_any_case(

@@ -49,6 +49,9 @@ MOST_HITS_READ = 20_000
 """The most hits one `find` reads to find `n` distinct passages among copies."""
 _CUT_SHORT = re.compile(r"^[^\s/~]+~[0-9a-fA-F]{1,11}$")
 """A handle cut short: its site and the first of its 12 hex digits."""
+_HASH_ALONE = re.compile(r"^(?:[^\s/~]*~)?([0-9a-fA-F]{12})$")
+"""A handle's hash without its site, or with another site than the one it has (a 12-hex hash names
+one URL: a site dropped or mistyped does not make it another page's)."""
 _WITHIN = re.compile(r"[^\W_][^\s/~`'\"<>()\[\]{},;]*~[0-9a-fA-F]{12}(?![0-9a-fA-F])")
 """A whole handle inside other text: copied with the marks around it (`` `site~hash12` ``, `site~hash12.`)."""
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
@@ -306,15 +309,19 @@ class PageStore:
 
     def completions(self, prefix: str, most: int = 3) -> list[str]:
         """The stored documents whose handle starts with `prefix` (a handle cut short: `site~2a82c9`),
-        at most `most`, for a `not_found` to name; or the stored document of a whole handle copied
-        with marks around it (`` `site~hash12` ``, `site~hash12.`); none for anything else. In any
+        at most `most`, for a `not_found` to name; or those of its hash given alone or under another
+        site (`2a82c9d1e0f4`, `wikipedia.org~2a82c9d1e0f4`); or the stored document of a whole handle
+        copied with marks around it (`` `site~hash12` ``, `site~hash12.`); none for anything else. In any
         case, as a whole handle is read (`BÜCHER.example~D406`: SQL's LIKE folds the case of ASCII
         letters only)."""
-        if not _CUT_SHORT.match(prefix):
+        if alone := _HASH_ALONE.match(prefix):
+            pattern = f"%~{alone[1].lower()}"
+        elif _CUT_SHORT.match(prefix):
+            pattern = prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        else:
             within = _WITHIN.search(prefix)
             named = within[0].lower() if within and within[0] != prefix else None
             return [self.resolve(named)] if named and self.holds(named) else []
-        pattern = prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         query = (
             "SELECT DISTINCT document FROM pages WHERE document LIKE ? ESCAPE '\\' ORDER BY document LIMIT ?"
         )
