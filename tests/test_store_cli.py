@@ -533,16 +533,18 @@ def test_a_damaged_stored_reading_is_named_and_read_anew_by_a_fetch(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A stored page whose JSON cannot be read (a damaged row, a hand edit): `open` and `export`
-    were internal errors (a pydantic ValidationError), and a fetch of its URL one too, not a read."""
+    were internal errors (a pydantic ValidationError; the export ended there), and a fetch of its
+    URL one too, not a read. The export now writes the other pages and names the damaged one."""
     url, home = simweb.url("/article"), str(tmp_path)
-    code, _ = _json(capsys, "fetch", url, "--home", home, "--allow-host", "127.0.0.1")
+    code, _ = _json(capsys, "fetch", url, simweb.url("/text"), "--home", home, "--allow-host", "127.0.0.1")
     handle = _handle(tmp_path, url)
     with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn, conn:
-        conn.execute("UPDATE pages SET page_json = '{not json'")
+        conn.execute("UPDATE pages SET page_json = '{not json' WHERE handle = ?", (handle,))
     for args in (["open", handle], ["store", "export"]):
         assert main([*args, "--home", home]) == 1
-        said = capsys.readouterr().err
-        assert f"damaged reading of {handle}" in said and "internal" not in said
+        said = capsys.readouterr()
+        assert f"damaged reading of {handle}" in said.err and "internal" not in said.err
+    assert [json.loads(line)["url"] for line in said.out.splitlines()] == [simweb.url("/text")]
     code, fetched = _json(capsys, "fetch", url, "--home", home, "--allow-host", "127.0.0.1")
     page = fetched["data"]["pages"][0]
     assert code == 0 and page["fetched_via"] == "http" and "store_error" not in page["meta"]

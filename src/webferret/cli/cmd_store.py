@@ -149,8 +149,8 @@ def _export(args: argparse.Namespace, store: Any) -> int:
     stderr. A reader that closes the pipe (`| head`) ends it quietly."""
     from webferret.present.pages import clip_page
 
-    written = 0
-    for stored in store.readings(args.site, args.since):
+    written, damaged = 0, []
+    for stored in store.readings(args.site, args.since, damaged):
         page = stored.page if args.links else stored.page.model_copy(update={"links": None})
         try:
             sys.stdout.write(clip_page(page, args.max_chars).model_dump_json() + "\n")
@@ -161,8 +161,10 @@ def _export(args: argparse.Namespace, store: Any) -> int:
             return EXIT_OK
         written += 1
     sys.stdout.flush()
+    for problem in damaged:
+        sys.stderr.write(f"webferret: skipped: {problem}\n")
     sys.stderr.write(f"exported {written} page{'' if written == 1 else 's'}\n")
-    return EXIT_OK
+    return EXIT_FAILED if damaged else EXIT_OK
 
 
 def _forget_unreachable(home: Path) -> int:

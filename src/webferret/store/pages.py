@@ -529,13 +529,23 @@ class PageStore:
 
         return self._read(read)
 
-    def readings(self, site: str | None = None, since_s: float | None = None) -> Iterator[StoredPage]:
+    def readings(
+        self, site: str | None = None, since_s: float | None = None, damaged: list[str] | None = None
+    ) -> Iterator[StoredPage]:
         """The reading each document's handle opens (of `site`; read in the last `since_s` seconds),
-        fetched last first, one at a time: a store of any size is exported without holding it all."""
+        fetched last first, one at a time: a store of any size is exported without holding it all.
+        `damaged`: a reading that cannot be read is said there and passed over (else it raises
+        `DamagedReading`), so one damaged row does not end an export of the others."""
         since = time.time() - since_s if since_s is not None else None
         _, documents = self._read(lambda conn: newest_documents(conn, site, since))
         for document, _ in documents:
-            stored = self.get(document)
+            try:
+                stored = self.get(document)
+            except schema.DamagedReading as exc:
+                if damaged is None:
+                    raise
+                damaged.append(exc.message)
+                continue
             if stored is not None:  # pruned since the list was read
                 yield stored
 
@@ -615,7 +625,7 @@ def _stored(row: Row, path: Path) -> StoredPage:
         read = Page.model_validate_json(page_json)
     except ValidationError as exc:
         why = exc.errors()[0]["msg"]
-        raise schema.UnusableStore(
+        raise schema.DamagedReading(
             f"the page store at {path} holds a damaged reading of {handle} ({why}): fetch its URL "
             "again to replace it"
         ) from None

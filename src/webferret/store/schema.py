@@ -104,6 +104,10 @@ class UnusableStore(sqlite3.OperationalError, FerretError):
         FerretError.__init__(self, ErrorCode.INVALID_ARGUMENT, message)
 
 
+class DamagedReading(UnusableStore):
+    """One stored reading cannot be read (its page JSON damaged), the rest of the store can."""
+
+
 def is_locked(exc: sqlite3.Error) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
