@@ -552,6 +552,20 @@ def test_a_damaged_stored_reading_is_named_and_read_anew_by_a_fetch(
     assert code == 0 and opened["data"]["url"] == url
 
 
+def test_a_damaged_reading_leaves_the_other_pages_of_a_fetch_to_the_store(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The look-ups of one call go to the store together: one damaged reading failed them all, and
+    every page of the call was read from the network again."""
+    damaged, kept, home = simweb.url("/article"), simweb.url("/text"), str(tmp_path)
+    _json(capsys, "fetch", damaged, kept, "--home", home, "--allow-host", "127.0.0.1")
+    with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn, conn:
+        conn.execute("UPDATE pages SET page_json = '{' WHERE url = ?", (damaged,))
+    code, out = _json(capsys, "fetch", damaged, kept, "--home", home, "--allow-host", "127.0.0.1")
+    via = {page["url"]: page["fetched_via"] for page in out["data"]["pages"]}
+    assert code == 0 and via == {damaged: "http", kept: "store"}
+
+
 def test_store_import_reads_a_file_that_begins_with_a_byte_order_mark(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

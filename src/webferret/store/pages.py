@@ -374,8 +374,14 @@ class PageStore:
 
     def lookup_many(self, asked: Sequence[tuple[str, str]]) -> list[StoredPage | None]:
         """`lookup` for each (URL, variant) of `asked`, in order (one thread's trip for a search's
-        candidates)."""
-        return [self.lookup(url, variant) for url, variant in asked]
+        candidates); a damaged reading is None (read anew), not the failure of the others'."""
+        return [self._lookup_undamaged(url, variant) for url, variant in asked]
+
+    def _lookup_undamaged(self, url: str, variant: str) -> StoredPage | None:
+        try:
+            return self.lookup(url, variant)
+        except schema.DamagedReading:
+            return None
 
     def revalidated(self, stored: StoredPage, headers: Mapping[str, str] | None = None) -> Page:
         """Record that the server confirmed `stored` is current (a 304); answer its refreshed page."""
