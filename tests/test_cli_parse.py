@@ -55,6 +55,20 @@ def test_what_no_command_takes_is_still_a_usage_error(
     assert f"webferret {' '.join(argv[:2] if argv[0] == 'store' else argv[:1])}: error:" in err  # named
 
 
+@pytest.mark.parametrize(
+    "argv", [["--json", "fetch", "https://a.example/"], ["--bogus", "search", "q", "--json", "w"]]
+)
+def test_an_option_before_the_command_is_a_usage_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`webferret --json fetch URL` fetched as if `--json` were never given (a human answer, no
+    envelope): the options before the command were dropped when the command's were intermixed."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse(build_parser(), argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and f"webferret: error: unrecognized arguments: {argv[0]}" in err
+
+
 @pytest.mark.parametrize("url", ["notaurl", "example.org/page", "/a/b", "https://"])
 def test_extract_url_must_be_absolute(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A bare word as --url resolved every relative link against nothing, silently."""

@@ -90,7 +90,10 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
         leaf.error(f"unrecognized arguments: {' '.join(extras)}")  # named by its own command
     if not extras or command is None or _has_subcommands(command):
         return parser.parse_args(argv)  # as before: no extras, or argparse's own usage error
-    rest = argv[argv.index(args.command) + 1 :]
+    at = argv.index(args.command)
+    if at:  # `webferret --json fetch URL`: what stands before the command is no option of webferret's
+        parser.error(f"unrecognized arguments: {' '.join(argv[:at])}")
+    rest = argv[at + 1 :]
     return command.parse_intermixed_args(rest, namespace=argparse.Namespace(command=args.command))
 
 
