@@ -613,6 +613,23 @@ def test_a_github_token_is_read_without_spaces_around_it_and_a_blank_one_is_none
     assert load_settings().github_token is None
 
 
+def test_webferrets_own_github_token_wins_over_the_shells(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A GITHUB_TOKEN kept in the shell for other tools (gh, CI) was taken over the one given to
+    webferret itself: the setting's name read the environment without regard to case, so
+    `GITHUB_TOKEN` answered for `github_token` before `WEBFERRET_GITHUB_TOKEN` was asked."""
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_shell")
+    monkeypatch.setenv("WEBFERRET_GITHUB_TOKEN", "ghp_webferret")
+    assert load_settings().github_token == "ghp_webferret"
+    assert load_settings(github_token="ghp_argument").github_token == "ghp_argument"
+    monkeypatch.delenv("WEBFERRET_GITHUB_TOKEN")
+    assert load_settings().github_token == "ghp_shell"
+    monkeypatch.setenv("WEBFERRET_GITHUB_TOKEN", "ghp_s\u00e9kret")
+    with pytest.raises(ConfigError, match="setting 'github_token' \\(WEBFERRET_GITHUB_TOKEN\\): "):
+        load_settings()
+
+
 @pytest.mark.parametrize(
     ("variable", "meant"),
     [

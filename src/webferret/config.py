@@ -260,7 +260,7 @@ class Settings(BaseSettings):
     )
     github_token: str | None = Field(
         default=None,
-        validation_alias=AliasChoices("github_token", "WEBFERRET_GITHUB_TOKEN", "GITHUB_TOKEN"),
+        validation_alias=AliasChoices("WEBFERRET_GITHUB_TOKEN", "github_token", "GITHUB_TOKEN"),
         description="GitHub token for the github engine (env GITHUB_TOKEN); anonymous when unset",
         repr=False,
     )
@@ -558,8 +558,9 @@ def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
 
         problems = []
         for err in exc.errors():
-            name = ".".join(str(part) for part in err["loc"]) or "settings"
-            where = _source_of(str(err["loc"][0]) if err["loc"] else name, given)
+            loc = [_field_named(str(err["loc"][0])), *err["loc"][1:]] if err["loc"] else []
+            name = ".".join(str(part) for part in loc) or "settings"
+            where = _source_of(str(loc[0]) if loc else name, given)
             problem, value = validation_problem(err), err.get("input")
             if err["type"] == "extra_forbidden":  # pydantic's "Extra inputs are not permitted"
                 close = closest(name.lower(), Settings.model_fields)
@@ -574,6 +575,15 @@ def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
         raise ConfigError(f"cannot read settings: {config_file()} is not UTF-8 text: {exc}") from None
     except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
+
+
+def _field_named(name: str) -> str:
+    """The setting that `name` is, or is an alias of (`WEBFERRET_GITHUB_TOKEN` is `github_token`)."""
+    for field_name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        if isinstance(alias, AliasChoices) and name in (str(choice) for choice in alias.choices):
+            return field_name
+    return name
 
 
 _NO_SUCH_SETTING = "no such setting (the README's Configuration table lists them)"
