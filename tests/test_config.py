@@ -257,6 +257,8 @@ def test_a_browser_ws_endpoint_is_taken_and_a_blank_one_is_none(monkeypatch: pyt
         ("ads.example/track", "not a URL or path"),
         ("ads.example:443", "without a port: it covers every port (got 'ads.example:443'; write"),
         ("ads example", "expected a domain such as example.org"),
+        ('["ads.example"]', "'[' is in no host name; several are written separated by commas"),
+        ("ads.example;more.example", "';' is in no host name"),
     ],
 )
 def test_a_domain_list_entry_that_matches_no_host_is_refused_at_start(
@@ -271,6 +273,16 @@ def test_a_domain_list_entry_that_matches_no_host_is_refused_at_start(
         assert f"setting '{name}' (WEBFERRET_{name.upper()}): expected a domain" in str(info.value)
         assert said in str(info.value)
         monkeypatch.delenv(f"WEBFERRET_{name.upper()}")
+
+
+def test_an_allow_hosts_entry_written_as_a_json_list_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`WEBFERRET_ALLOW_HOSTS='["10.0.0.5"]'` (a list as other tools read their variables) was one
+    host named with brackets and quotes, which exempted nothing; `[::1]` still names an address."""
+    monkeypatch.setenv("WEBFERRET_ALLOW_HOSTS", '["10.0.0.5"]')
+    with pytest.raises(ConfigError) as refused:
+        load_settings()
+    assert "setting 'allow_hosts' (WEBFERRET_ALLOW_HOSTS)" in str(refused.value)
+    assert "'\"' is in no host name" in str(refused.value)
 
 
 def test_domain_list_entries_as_written_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:

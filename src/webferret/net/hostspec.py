@@ -32,6 +32,8 @@ def allow_host_entry(text: str) -> str:
         raise ValueError(
             f"expected a host without a port: it is allowed on every port (got {text!r}; write {bare!r})"
         )
+    unbracketed = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # `[::1]`
+    _no_stray_character(text, unbracketed, "a host name or IP address")
     return text
 
 
@@ -48,7 +50,19 @@ def domain_entry(text: str) -> str:
         raise ValueError(
             f"expected a domain without a port: it covers every port (got {text!r}; write {bare!r})"
         )
+    _no_stray_character(text, domain.lstrip("*"), "a domain such as example.org")  # `*.example.org`
     return text
+
+
+def _no_stray_character(text: str, entry: str, what: str) -> None:
+    """`ValueError` when `entry` holds a character no host name has: `["a.example"]` (a JSON list)
+    or `a.example;b.example` is matched against no host, and would allow or block nothing."""
+    stray = next((char for char in entry if char in _NOT_IN_HOSTS), None)
+    if stray is not None:
+        raise ValueError(
+            f"expected {what} (got {text!r}: {stray!r} is in no host name; several are written "
+            "separated by commas, a.example,b.example)"
+        )
 
 
 def _no_url(text: str, entry: str, what: str) -> None:
