@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -99,3 +100,30 @@ def _answers(home: Path, lines: list[str], count: int) -> list[dict[str, Any]]:
         process.kill()
         process.wait()
     return answers
+
+
+def test_ctrl_c_ends_the_server_while_its_client_is_silent(tmp_path: Path) -> None:
+    """Ctrl-C held `webferret mcp` until its client wrote another line or closed stdin: the SDK reads
+    each line in a worker thread and waited for that read to end. It ends now, exit 130, its client
+    still connected; the answers it wrote before stand."""
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webferret", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(json.dumps(INIT) + "\n")
+        process.stdin.flush()
+        assert "capabilities" in json.loads(process.stdout.readline())["result"]  # reading stdin now
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+        process.stdin.close()
+    assert code == 130

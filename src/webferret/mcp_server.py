@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from webferret import __version__
 from webferret.config import Settings, closest
+from webferret.mcp_stdin import wire_stdin
 from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.net.urltext import url_named
@@ -216,24 +217,25 @@ async def serve_stdio(settings: Settings) -> None:
     server = build_server(settings)
     import_call_modules()  # a resident server loads at start what its first call would
     freeze_heap()
-    async with stdio_server() as (read_stream, write_stream):
-        relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    with wire_stdin() as lines:  # read so that Ctrl-C ends the server (see `mcp_stdin`)
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+            relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
-        async def relay() -> None:
-            """Messages on to the server; a line it cannot read answered (the SDK drops it silently,
-            and the client would wait for its answer until its own timeout)."""
-            async with relay_writer:
-                async for item in read_stream:
-                    if isinstance(item, Exception):
-                        await write_stream.send(SessionMessage(unreadable_line(item)))
-                    elif _request_without_id(item.message):
-                        await write_stream.send(SessionMessage(_without_id(item.message.method)))
-                    else:
-                        await relay_writer.send(item)
+            async def relay() -> None:
+                """Messages on to the server; a line it cannot read answered (the SDK drops it silently,
+                and the client would wait for its answer until its own timeout)."""
+                async with relay_writer:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            await write_stream.send(SessionMessage(unreadable_line(item)))
+                        elif _request_without_id(item.message):
+                            await write_stream.send(SessionMessage(_without_id(item.message.method)))
+                        else:
+                            await relay_writer.send(item)
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(relay)
-            await server.run(relay_reader, write_stream, server.create_initialization_options())
+            async with anyio.create_task_group() as group:
+                group.start_soon(relay)
+                await server.run(relay_reader, write_stream, server.create_initialization_options())
 
 
 def _request_without_id(message: Any) -> bool:
