@@ -171,3 +171,50 @@ def test_a_url_given_twice_is_one_page_in_the_count(
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     assert err.endswith("interrupted: 1 of 2 pages not finished\n"), err
+
+
+READ_SYSCALL = {"x86_64": "0", "aarch64": "63"}  # read(2), as /proc/PID/task/TID/syscall names it
+
+
+@pytest.mark.skipif(os.uname().machine not in READ_SYSCALL, reason="read(2)'s number on this machine")
+@pytest.mark.parametrize("command", [["fetch", "-"], ["extract", "-"], ["store", "import", "-"]])
+def test_ctrl_c_while_standard_input_is_read_ends_the_call(command: list[str], webferret_home: Path) -> None:
+    """`fetch -`, `extract -` and `store import -` read standard input inside the call's event loop
+    (`extract` in a worker thread, whose read the loop's end waited for): the first Ctrl-C only
+    cancelled the call's task, which the read holding the loop never let run, so the call went on
+    waiting for input until a second Ctrl-C or the end of stdin. It now ends at the first, exit 130."""
+    env = {**os.environ, "WEBFERRET_HOME": str(webferret_home), "WEBFERRET_SERVE": "off"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webferret", *command],
+        stdin=subprocess.PIPE,  # held open, and nothing written: the call waits for its input
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        _wait_reading_stdin(proc)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+        assert proc.stdin is not None and proc.stderr is not None
+        proc.stdin.close()
+        err = proc.stderr.read()
+    assert code == 130 and err.endswith("webferret: interrupted\n"), err
+
+
+def _wait_reading_stdin(proc: subprocess.Popen[str]) -> None:
+    """Until a thread of `proc` waits in read(2) on its standard input (fd 0)."""
+    blocked = [READ_SYSCALL[os.uname().machine], "0x0"]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        for task in Path(f"/proc/{proc.pid}/task").iterdir():
+            try:
+                if (task / "syscall").read_text().split()[:2] == blocked:
+                    return
+            except (OSError, IndexError):  # a thread that ended meanwhile
+                continue
+        time.sleep(0.01)
+    raise AssertionError("the call never waited for its standard input")

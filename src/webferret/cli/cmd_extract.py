@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from webferret.cli.cmd_fetch import POSITIVE
 from webferret.cli.common import (
@@ -16,6 +17,9 @@ from webferret.cli.common import (
     settings_from_args,
     start_early,
 )
+
+if TYPE_CHECKING:
+    from webferret.models import FerretError
 
 
 def _absolute_url(text: str) -> str:
@@ -107,7 +111,17 @@ def _source(name: str, url: str | None) -> tuple[str | None, str | None, str | N
     return path.absolute().as_uri(), guessed, None
 
 
-async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
+def _stdin(max_bytes: int) -> bytes | FerretError:
+    """Standard input's bytes, or why they cannot be read (that page's error)."""
+    from webferret.models import FerretError
+
+    try:
+        return _read("-", max_bytes)
+    except FerretError as exc:
+        return exc
+
+
+async def _one(ferret: Any, name: str, url: str | None, xopts: Any, stdin: bytes | FerretError | None) -> Any:
     import asyncio
 
     from webferret.local_pages import page_of
@@ -115,20 +129,23 @@ async def _one(ferret: Any, name: str, url: str | None, xopts: Any) -> Any:
 
     page_url, content_type, base = _source(name, url)
     try:
-        body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
+        if name != "-":
+            body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
+        elif isinstance(stdin, FerretError):
+            raise stdin
+        else:
+            body = stdin or b""
     except FerretError as exc:
         return Page.failed(without_password(page_url), exc.info(), fetched_via="file")
     page = await page_of(ferret, body, content_type, base, xopts)
     return page if base == page_url else page.model_copy(update={"url": page_url, "final_url": page_url})
 
 
-async def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from webferret.cli.pages_out import write_pages
-    from webferret.ferret import Ferret
+def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
+    """The files checked and standard input read before the event loop runs, then the extraction:
+    a Ctrl-C while stdin is read ends the call at once (read in a worker thread, it held the loop's
+    end until stdin closed)."""
     from webferret.models import ErrorCode, FerretError
-    from webferret.present.pages import clip_page
 
     if "" in args.files:  # `Path("")` is the current directory
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "an empty FILE name was given (an unset variable?)")
@@ -138,10 +155,21 @@ async def run(args: argparse.Namespace) -> int:
         given = f"{len(args.files)} files were given"
         message = f"--url is the address of one page, and {given}: extract them one by one"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
-    async with Ferret(settings_from_args(args)) as ferret:
+    settings = settings_from_args(args)
+    return _extract(args, settings, _stdin(settings.max_bytes) if "-" in args.files else None)
+
+
+async def _extract(args: argparse.Namespace, settings: Any, stdin: bytes | FerretError | None) -> int:
+    import asyncio
+
+    from webferret.cli.pages_out import write_pages
+    from webferret.ferret import Ferret
+    from webferret.present.pages import clip_page
+
+    async with Ferret(settings) as ferret:
         xopts = ferret.extract_options(
             format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
         )
         ferret.extractor.warm(len(args.files))
-        pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts) for name in args.files))
+        pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts, stdin) for name in args.files))
     return write_pages(args, [clip_page(page, args.max_chars) for page in pages])

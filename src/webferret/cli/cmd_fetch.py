@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Coroutine
 from typing import Any
 
 from webferret.cli.common import (
@@ -110,14 +111,22 @@ def _browser_tier(args: argparse.Namespace) -> str | None:
     return "browser"
 
 
-async def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
+    """The URLs gathered before the event loop runs, then the fetch: a Ctrl-C while standard input
+    is read (`fetch -`) ends the call at once, where asyncio's own handler only cancels the call's
+    task, which a read holding the loop's thread never lets run (the second Ctrl-C ended it)."""
+    from webferret.cli.url_list import gather_urls
+
+    args.urls = gather_urls(args.urls, args.urls_from or ())
+    return _fetch(args)
+
+
+async def _fetch(args: argparse.Namespace) -> int:
     import asyncio
 
     from webferret.cli.pages_out import PageStream
-    from webferret.cli.url_list import gather_urls
     from webferret.ferret import Ferret
 
-    args.urls = gather_urls(args.urls, args.urls_from or ())
     settings = settings_from_args(args)
     done: dict[str, Any] = {}  # pages finished so far, by URL
     lines = _lines(args, settings)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,13 +80,21 @@ def duration(text: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
-async def run(args: argparse.Namespace) -> int:
-    from webferret.ferret import Ferret
-
+def run(args: argparse.Namespace) -> int | Coroutine[Any, Any, int]:
+    """`store import` runs before any event loop (it awaits nothing): a Ctrl-C while it reads its
+    lines (standard input, a long file) ends it at once, where asyncio's own handler only cancels
+    the call's task, which a read holding the loop's thread never lets run. The other actions run
+    in the loop."""
     if args.store_action == "import":  # into the home's store, made when it has none
         from webferret.cli.store_import import run_import
 
         return run_import(args, settings_from_args(args))
+    return _run(args)
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from webferret.ferret import Ferret
+
     async with Ferret(settings_from_args(args)) as ferret:
         ferret.check_store()  # a mistyped --home is said, not made into an empty store
         store = ferret.store
