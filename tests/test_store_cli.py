@@ -6,6 +6,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -348,6 +349,27 @@ def test_store_clear_asks_on_a_terminal(
     assert f"Remove 2 stored pages in {home}? [y/N]" in capsys.readouterr().err
     assert main(["store", "stats", "--home", str(home)]) == 0
     assert f"pages: {left}" in capsys.readouterr().out
+
+
+class _CtrlC(_Terminal):
+    """A terminal whose user presses Ctrl-C at the question (the line after it says yes)."""
+
+    def readline(self, size: int | None = -1, /) -> str:
+        os.kill(os.getpid(), signal.SIGINT)
+        return "y\n"
+
+
+def test_ctrl_c_at_the_store_clear_question_ends_the_call(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The question was read inside the call's event loop, where asyncio's own Ctrl-C handler only
+    cancels the call's task, which the read holding the loop never let run: the call went on
+    waiting for the answer and took the one after the Ctrl-C ('y' removed every page)."""
+    monkeypatch.setattr("sys.stdin", _CtrlC())
+    assert main(["store", "clear", "--home", str(home)]) == 130
+    assert capsys.readouterr().err.endswith("webferret: interrupted\n")
+    assert main(["store", "stats", "--home", str(home)]) == 0
+    assert "pages: 2" in capsys.readouterr().out
 
 
 def test_find_with_no_match_does_not_echo_a_long_query(

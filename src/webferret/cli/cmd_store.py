@@ -4,9 +4,10 @@ after the page store."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -198,9 +199,30 @@ def _confirm_clear(args: argparse.Namespace, pages: int, versions: int, home: st
     if not sys.stdin.isatty():
         message = f"store clear would remove {what}; add --yes to confirm (stdin is not a terminal to ask)"
         return fail(args, "invalid_argument", message, EXIT_USAGE)
-    sys.stderr.write(f"Remove {what}? [y/N] ")
-    sys.stderr.flush()
-    if sys.stdin.readline().strip().lower() in ("y", "yes"):
+    with _ctrl_c_raises():  # before the question: a Ctrl-C once it is shown ends the call
+        sys.stderr.write(f"Remove {what}? [y/N] ")
+        sys.stderr.flush()
+        answer = sys.stdin.readline()
+    if answer.strip().lower() in ("y", "yes"):
         return None
     sys.stderr.write("nothing removed\n")
     return EXIT_FAILED
+
+
+@contextlib.contextmanager
+def _ctrl_c_raises() -> Iterator[None]:
+    """Ctrl-C raises `KeyboardInterrupt` at once while the call's event loop waits on the user (the
+    prompt): asyncio's own handler only cancels the call's task, which the read holding the loop's
+    thread never let run, so a Ctrl-C at the prompt did nothing. (Ignored Ctrl-C stays ignored.)"""
+    import signal
+    import threading
+
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
