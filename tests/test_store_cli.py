@@ -372,6 +372,28 @@ def test_ctrl_c_at_the_store_clear_question_ends_the_call(
     assert "pages: 2" in capsys.readouterr().out
 
 
+class _CtrlCOnce(io.StringIO):
+    """An output whose user presses Ctrl-C as the first line is written (and never again)."""
+
+    pressed = False
+
+    def write(self, text: str, /) -> int:
+        if not self.pressed:
+            self.pressed = True
+            os.kill(os.getpid(), signal.SIGINT)
+        return super().write(text)
+
+
+def test_ctrl_c_during_store_export_ends_it(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The export writes inside the call's event loop without awaiting, where asyncio's own Ctrl-C
+    handler only cancels the call's task: a Ctrl-C did nothing until every page was written (a
+    reader that stopped reading, `| less`, held the call for ever). It ends now, nothing more written."""
+    output = _CtrlCOnce()
+    monkeypatch.setattr("sys.stdout", output)
+    assert main(["store", "export", "--home", str(home)]) == 130
+    assert output.pressed and output.getvalue() == ""
+
+
 def test_find_with_no_match_does_not_echo_a_long_query(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -102,7 +102,8 @@ async def _run(args: argparse.Namespace) -> int:
         if args.store_action == "list":
             return _list(args, await ferret.list_stored(args.site, args.n))
         if args.store_action == "export":
-            return _export(args, store)
+            with _ctrl_c_raises():  # a long export, or a reader that stopped reading (`| less`)
+                return _export(args, store)
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
@@ -211,9 +212,9 @@ def _confirm_clear(args: argparse.Namespace, pages: int, versions: int, home: st
 
 @contextlib.contextmanager
 def _ctrl_c_raises() -> Iterator[None]:
-    """Ctrl-C raises `KeyboardInterrupt` at once while the call's event loop waits on the user (the
-    prompt): asyncio's own handler only cancels the call's task, which the read holding the loop's
-    thread never let run, so a Ctrl-C at the prompt did nothing. (Ignored Ctrl-C stays ignored.)"""
+    """Ctrl-C raises `KeyboardInterrupt` at once while the call's event loop thread works or waits
+    without awaiting (the question of `clear`, an `export`): asyncio's own handler only cancels the
+    call's task, which the thread never let run, so a Ctrl-C did nothing. (Ignored stays ignored.)"""
     import signal
     import threading
 
