@@ -71,11 +71,10 @@ def test_a_request_whose_id_is_none_is_answered_not_dropped(tmp_path: Path) -> N
     assert answers[-1] == {"jsonrpc": "2.0", "id": 3, "result": {}}  # and the server goes on
 
 
-def _answers(home: Path, lines: list[str], count: int) -> list[dict[str, Any]]:
-    """The first `count` answers `webferret mcp` (stdio) writes to `lines`; a line left unanswered
-    fails the test, not hangs it."""
+def _server(home: Path) -> subprocess.Popen[str]:
+    """`webferret mcp` over stdio with its store in `home`, its three streams pipes."""
     env = {**os.environ, "WEBFERRET_HOME": str(home), "WEBFERRET_SERVE": "off"}
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "webferret", "mcp"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -83,6 +82,12 @@ def _answers(home: Path, lines: list[str], count: int) -> list[dict[str, Any]]:
         env=env,
         text=True,
     )
+
+
+def _answers(home: Path, lines: list[str], count: int) -> list[dict[str, Any]]:
+    """The first `count` answers `webferret mcp` (stdio) writes to `lines`; a line left unanswered
+    fails the test, not hangs it."""
+    process = _server(home)
     assert process.stdin is not None and process.stdout is not None
     written: queue.Queue[str] = queue.Queue()  # each line the server writes, read as it comes
     stdout = process.stdout
@@ -106,15 +111,7 @@ def test_ctrl_c_ends_the_server_while_its_client_is_silent(tmp_path: Path) -> No
     """Ctrl-C held `webferret mcp` until its client wrote another line or closed stdin: the SDK reads
     each line in a worker thread and waited for that read to end. It ends now, exit 130, its client
     still connected; the answers it wrote before stand."""
-    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path), "WEBFERRET_SERVE": "off"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "webferret", "mcp"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
+    process = _server(tmp_path)
     assert process.stdin is not None and process.stdout is not None
     try:
         process.stdin.write(json.dumps(INIT) + "\n")
