@@ -376,6 +376,22 @@ async def test_a_sitemap_robots_txt_names_by_its_path_is_read(simweb: SimWeb) ->
     assert result.sitemap_urls == 1 and [entry.url for entry in result.urls] == [simweb.url("/pathed/listed")]
 
 
+async def test_a_text_sitemap_robots_txt_names_is_read(simweb: SimWeb) -> None:
+    """`Sitemap: .../sitemap.txt`, the protocol's text form (a URL a line): "holds no sitemap entry"."""
+    simweb.add("/texted/start", page("Start"), headers=HTML)
+    simweb.add(
+        "/robots.txt",
+        f"User-agent: *\nSitemap: {simweb.url('/texted/sitemap.txt')}\n",
+        headers={"Content-Type": "text/plain"},
+    )
+    listed = [simweb.url("/texted/one"), simweb.url("/texted/two")]
+    simweb.add("/texted/sitemap.txt", "\n".join(listed) + "\n", headers={"Content-Type": "text/plain"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/texted/start"))
+    assert result.sitemap_urls == 2 and result.sitemap_unread is None
+    assert [entry.url for entry in result.urls] == listed
+
+
 def test_the_sitemaps_a_map_could_not_read_are_named(
     simweb: SimWeb, capsys: pytest.CaptureFixture[str]
 ) -> None:

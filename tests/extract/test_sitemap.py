@@ -127,3 +127,20 @@ def test_fetch_reads_a_sitemap(simweb: SimWeb, tmp_path: Path, capsys: pytest.Ca
         "https://docs.example/api/",
         "https://docs.example/release%20notes/",
     ]
+
+
+def test_a_text_sitemap_lists_its_pages() -> None:
+    """sitemaps.org's text form, one URL a line (robots.txt may name it): it was read as text, with
+    no links, so a map or a crawl said it "holds no sitemap entry"."""
+    body = "https://docs.example/guide/\r\n\nhttps://docs.example/api/?v=2\n"
+    for content_type in ("text/plain; charset=utf-8", None):
+        page = read(body, content_type)
+        assert page.content == "2 pages:\n\n- https://docs.example/guide/\n- https://docs.example/api/?v=2\n"
+        assert page.extra["sitemap"] == "urlset" and page.content_type == "text/plain"
+        assert [link.url for link in page.links] == [
+            "https://docs.example/guide/",
+            "https://docs.example/api/?v=2",
+        ]
+    for text in ("See https://docs.example/guide/\n", "https://docs.example/a\nnotes\n", "# links\n"):
+        assert "sitemap" not in read(text, "text/plain").extra  # other text is text
+    assert "sitemap" not in read("https://docs.example/a\n", "text/markdown").extra

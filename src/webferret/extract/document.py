@@ -80,6 +80,11 @@ def _extract_kind(
     if kind in ("xml", "html", "text") and (listing := _listing(body, url, content_type, options)):
         return listing
     text = decode_body(body, content_type)
+    if kind == "text" and mime in ("", "text/plain"):  # URLs alone, a line each: a text sitemap
+        from webferret.extract.sitemap import extract_text_sitemap
+
+        if listed := extract_text_sitemap(text, url, options):
+            return listed
     if kind == "html":
         from webferret.extract.htmlpage import extract_html
 

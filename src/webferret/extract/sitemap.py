@@ -37,6 +37,29 @@ def extract_sitemap(body: bytes, url: str | None, options: ExtractOptions) -> Ex
     index = etree.QName(root).localname == "sitemapindex"
     entries = [_entry(node) for node in root if _local(node) in ("url", "sitemap")]
     entries = [(loc, day) for loc, day in entries if loc.lower().startswith(("http://", "https://"))]
+    return _listed(entries, index, url, options)
+
+
+TEXT_SITEMAP_LINE = re.compile(r"https?://\S+", re.IGNORECASE)
+
+
+def extract_text_sitemap(text: str, url: str | None, options: ExtractOptions) -> Extracted | None:
+    """A text sitemap (sitemaps.org: one absolute URL a line, nothing else; robots.txt may name one,
+    `Sitemap: https://site/sitemap.txt`) as the list of pages it is, or None for any other text."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines or not all(TEXT_SITEMAP_LINE.fullmatch(line) for line in lines):
+        return None
+    return _listed([(line, None) for line in lines], False, url, options, "text/plain")
+
+
+def _listed(
+    entries: list[tuple[str, str | None]],
+    index: bool,
+    url: str | None,
+    options: ExtractOptions,
+    content_type: str = "application/xml",
+) -> Extracted | None:
+    """A sitemap's `entries` (location, date of change) as its list: pages, or (`index`) sitemaps."""
     if not entries:
         return None
     what = "sitemaps" if index else "pages"
@@ -47,8 +70,8 @@ def extract_sitemap(body: bytes, url: str | None, options: ExtractOptions) -> Ex
         text = text.replace("\n- ", "\n")
     kind = "sitemapindex" if index else "urlset"
     return Extracted(
-        content_type="application/xml",
-        title=file_name(url) or "sitemap.xml",
+        content_type=content_type,
+        title=file_name(url) or "sitemap",
         page_type="listing",
         format="text" if options.format == "text" else "markdown",
         content=text,
