@@ -173,12 +173,18 @@ it is copied as it is (`web_open(handle=...)`, `web_fetch(urls=[...])`), never w
 glued to it."""
 
 
+_BLANKS = re.compile(r"[^\S\n]+")
+"""What sets words apart: any white space but a line break, a no-break, em, ideographic or thin space
+too (a text file or a code block keeps them), so no words of a page read as unmarked."""
+
+
 def _datamark_line(line: str, mark: str) -> str:
-    stripped = line.lstrip(" \t")
+    stripped = line.lstrip()  # the indentation is kept, blank characters of any kind
     indent = line[: len(line) - len(stripped)]
+    stripped = stripped.rstrip()
     if "~" not in stripped and "://" not in stripped:  # no handle nor URL in the line: every space marked
-        return indent + re.sub(r"[ \t]+", mark, stripped.rstrip(" \t"))
-    words = re.split(r"[ \t]+", stripped.rstrip(" \t"))
+        return indent + _BLANKS.sub(mark, stripped)
+    words = _BLANKS.split(stripped)
     joined = [words[0]]
     for before, word in pairwise(words):
         joined += [" " if _HANDLE.search(before) or _HANDLE.search(word) else mark, word]
