@@ -66,21 +66,24 @@ _SEP = r"[\s\-_:.|/\\*#=~`'\"()\[\]{}]*"
 _WORDS = r"(?:web{s})?(?:content|data|text|page)"
 _EDGE = r"(?:begin|end|start|stop|open|close)"
 _WHOLE_MARKER = r"(?:\\?<){3,}[^<>\n]{0,160}(?:\\?>){3,}"  # a whole marker-shaped part, nonce and all
-_BRACKET_RUNS = (r"(?:\\?<){3,}", r"(?:\\?>){3,}")  # Markdown may escape them: \<\<\<
+# a marker's bracket runs (Markdown may escape them: \<\<\<) go with the fence words they open or
+# close; a run alone is no marker, and code is full of them (Python's `>>>` prompt, C++'s `int>>>`)
+_OPENING, _CLOSING = r"(?:(?:\\?<){3,}[ \t]*)?", r"(?:[ \t]*(?:\\?>){3,})?"
 _FENCE_WORDS = re.compile(
-    "|".join(
+    _WHOLE_MARKER
+    + f"|{_OPENING}(?:"
+    + "|".join(
         (
-            _WHOLE_MARKER,
             rf"webferret{_SEP}untrusted(?:{_SEP}{_EDGE}(?![a-z]))?(?:{_SEP}[0-9a-f]{{8,}})?",
             rf"untrusted{_SEP}(?:{_WORDS}{_SEP})?{_EDGE}(?![a-z])",
             rf"(?<![a-z]){_EDGE}{_SEP}(?:of{_SEP})?(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
-            *_BRACKET_RUNS,
         )
     ).replace("{s}", _SEP)
+    + f"){_CLOSING}"
 )
 # `_FENCE_WORDS` without the alternatives that need the word "untrusted": on a text without that word
 # they match nowhere, so this finds the same matches (alternatives are tried in the same order), faster
-_BRACKETS = re.compile("|".join((_WHOLE_MARKER, *_BRACKET_RUNS)))
+_BRACKETS = re.compile(_WHOLE_MARKER)
 
 
 @lru_cache(maxsize=4096)
