@@ -76,7 +76,9 @@ _FENCE_WORDS = re.compile(
         (
             rf"webferret{_SEP}untrusted(?:{_SEP}{_EDGE}(?![a-z]))?(?:{_SEP}[0-9a-f]{{8,}})?",
             rf"untrusted{_SEP}(?:{_WORDS}{_SEP})?{_EDGE}(?![a-z])",
-            rf"(?<![a-z]){_EDGE}{_SEP}(?:of{_SEP})?(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
+            rf"(?<![a-z]){_EDGE}{_SEP}of{_SEP}(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
+            # without "of": "untrusted" alone, or before a fence word ("open untrusted files" is advice)
+            rf"(?<![a-z]){_EDGE}{_SEP}(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z])|(?![ \t]*[a-z0-9]))",
         )
     ).replace("{s}", _SEP)
     + f"){_CLOSING}"
