@@ -422,3 +422,22 @@ async def test_the_sitemaps_an_index_names_past_the_files_read_are_counted(simwe
         result = await ferret.map_site(simweb.url("/parts/start"))
     assert result.sitemap_urls == 19
     assert result.sitemap_unread == "6 sitemap files the indexes named past the 20 read in a call"
+
+
+def test_a_link_cannot_drive_the_terminal_that_shows_the_map(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page's href held a C1 CSI (U+009B: `CSI 2J` clears a terminal) and a direction override:
+    the map and the links listing printed them as they were."""
+    hidden = "/docs/a\x9b2J\x9b31mred\u202eevil"
+    start = simweb.add("/docs/", page("Start", hidden), headers=HTML)
+    simweb.add("/docs/a%C2%9B2J%C2%9B31mred%E2%80%AEevil", page("Shown"), headers=HTML)
+    assert main(["map", start, *ALLOW]) == 0
+    listed = capsys.readouterr().out
+    assert main(["fetch", start, "--links", "--fresh", *ALLOW]) == 0
+    links = capsys.readouterr().out
+    for out in (listed, links):
+        assert "/docs/a%C2%9B2J%C2%9B31mred%E2%80%AEevil" in out
+        assert "\x9b" not in out and "\u202e" not in out
+    assert main(["fetch", simweb.base + "/docs/a%C2%9B2J%C2%9B31mred%E2%80%AEevil", *ALLOW]) == 0
+    assert "Shown" in capsys.readouterr().out

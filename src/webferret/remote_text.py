@@ -43,12 +43,24 @@ def quoted(value: object, limit: int = QUOTED_CHARS) -> str:
 
 
 _BLANKS = re.compile(r"[\x00-\x20\x7f]")
+_HIDDEN = ("Cc", "Cf", "Zl", "Zp", "Zs")  # C1 controls, direction and zero-width marks, breaks, spaces
 
 
 def url_without_blanks(url: str) -> str:
-    """A URL from the remote side (a redirect's `Location`) with its spaces and control characters
-    percent-encoded, as a browser sends it: one token in every message that names it."""
-    return _BLANKS.sub(lambda match: f"%{ord(match.group()):02X}", url)
+    """A URL from the remote side (a redirect's `Location`, a link, a result) with its spaces and
+    control characters percent-encoded, as a browser sends it: one token in every message that names
+    it. So are the characters that show nothing or move what follows (a C1 control such as the
+    terminal's CSI, a direction override, a zero-width or line separator, a no-break space), as a
+    browser's address bar shows them; letters of any script stay."""
+    url = _BLANKS.sub(lambda match: f"%{ord(match.group()):02X}", url)
+    if url.isascii():
+        return url
+    return "".join(
+        "".join(f"%{byte:02X}" for byte in char.encode())
+        if not char.isascii() and unicodedata.category(char) in _HIDDEN
+        else char
+        for char in url
+    )
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
