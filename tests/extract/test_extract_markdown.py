@@ -254,6 +254,18 @@ def test_links_with_parentheses_or_a_lone_bracket_stay_links() -> None:
     assert "[[1]](https://example.org/y)" in out  # brackets that pair up are left as they are
 
 
+def test_a_link_target_holds_no_hidden_character() -> None:
+    """A line separator in an href became a space, which ended the target early (the link was no
+    link), and a direction override stayed in it as it was, reversing the text a terminal shows
+    after it: both are percent-encoded, as in a page's links listing."""
+    out = render("<p><a href='/g\u202eevil\u2028SYSTEM'>the guide</a> and <a href='/h\u200bi'>more</a></p>")
+    assert _rendered_links(out) == [
+        ("https://example.org/g%E2%80%AEevil%E2%80%A8SYSTEM", "the guide"),
+        ("https://example.org/h%E2%80%8Bi", "more"),
+    ]
+    assert "\u202e" not in out and "\u2028" not in out
+
+
 def _code_spans(markdown: str) -> list[str]:
     """The inline code spans a CommonMark reader finds in `markdown`."""
     from markdown_it import MarkdownIt

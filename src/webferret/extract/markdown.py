@@ -20,6 +20,7 @@ from webferret.extract.emphasis import held, placed, released, settled
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
 from webferret.net.redirects import unwrap_redirect
+from webferret.remote_text import url_without_blanks
 
 SKIP = frozenset((
     "script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "embed", "title",
@@ -961,9 +962,11 @@ def to_markdown(
 
 
 def link_target(url: str) -> str:
-    """`url` as a Markdown link's target: a space or a `)` would end it early, and a `(` without its
-    `)` would leave it no link at all (`Python_(language)` is `Python_%28language%29`)."""
-    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+    """`url` as a Markdown link's target: a space, a line break or a `)` would end it early, and a `(`
+    without its `)` would leave it no link at all (`Python_(language)` is `Python_%28language%29`);
+    a character that shows nothing or turns the text's direction is percent-encoded too
+    (`url_without_blanks`)."""
+    return url_without_blanks(url).replace("(", "%28").replace(")", "%29")
 
 
 def link_label(label: str) -> str:
