@@ -58,3 +58,40 @@ def test_direction_overrides_never_reverse_a_title_or_snippet() -> None:
     page = Page(url="https://a.example/", title="עברית\u200f (Hebrew)", content=f"body {spoofed}")
     assert page.title == "עברית\u200f (Hebrew)"  # a direction mark is text of its own: kept
     assert "\u202e" in page.content  # the page's text is as it was: only one-line fields are shown bare
+
+
+def test_a_products_facts_cannot_drive_the_terminal_nor_flood_it(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A product's name, brand, SKU, currency and availability are the page's words, shown in the
+    page's header: its JSON-LD's escapes cleared the screen and retitled the terminal, and a
+    currency of kilobytes was shown whole."""
+    import json
+
+    from webferret.cli import main
+
+    shown = ESCAPES.replace("\x00", "")
+    product = {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": f"Hammock {shown}",
+        "brand": {"@type": "Brand", "name": f"Acme {shown}"},
+        "sku": f"H-1 {shown}",
+        "offers": {"@type": "Offer", "price": "19.99", "priceCurrency": f"USD {shown} {'X' * 5000}"},
+    }
+    body = f'<html><head><title>Hammock</title><script type="application/ld+json">{json.dumps(product)}'
+    body += f"</script></head><body><main><h1>Hammock</h1><p>{'A hammock for ferrets. ' * 20}</p></main>"
+    url = simweb.add("/product", body + "</body></html>", headers={"Content-Type": "text/html"})
+    assert main(["fetch", "--allow-host", "127.0.0.1", url]) == 0
+    out = capsys.readouterr().out
+    assert "19.99 USD red link" in out and not any(c in out for c in "\x1b\x07\x9b")
+    assert "X" * 200 not in out
+    assert main(["fetch", "--allow-host", "127.0.0.1", "--json", url]) == 0
+    facts = json.loads(capsys.readouterr().out)["data"]["pages"][0]["product"]
+    words = {key: " ".join(facts[key].split()) for key in ("name", "brand", "sku")}
+    assert words == {
+        "name": "Hammock red link hidden",
+        "brand": "Acme red link hidden",
+        "sku": "H-1 red link hidden",
+    }
+    assert len(facts["currency"]) <= 40

@@ -17,6 +17,8 @@ CONTRACT_VERSION = "1.0"
 MAX_CHARS = {"title": 300, "byline": 200, "site_name": 120, "description": 1000, "snippet": 1000, "text": 300}
 """The most characters of a page's or a search result's one-line fields (a link's `text`): a page's
 180 KB `<title>` or an engine's 200 KB snippet would flood every answer that names it."""
+MAX_CHARS |= {"name": 300, "brand": 120, "sku": 120, "currency": 40, "availability": 60}
+MAX_CHARS |= dict.fromkeys(("price", "low_price", "high_price"), 40)  # a product's facts, shown in its header
 
 
 def clipped(text: str | None, limit: int) -> str | None:
@@ -214,6 +216,10 @@ class Product(BaseModel):
     rating: float | None = None
     best_rating: float | None = None
     reviews: int | None = Field(default=None, description="number of reviews (or ratings) behind `rating`")
+
+    _clipped = field_validator(
+        "name", "brand", "sku", "price", "low_price", "high_price", "currency", "availability"
+    )(_clip)
 
 
 class Page(BaseModel):
