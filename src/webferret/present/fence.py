@@ -90,7 +90,8 @@ _BRACKETS = re.compile(_WHOLE_MARKER)
 
 @lru_cache(maxsize=4096)
 def _fold(char: str) -> str:
-    """One character's skeleton: NFKC, case-folded, look-alikes mapped, invisible marks dropped."""
+    """One character's skeleton: NFKD without its marks, case-folded, look-alikes mapped, invisible
+    marks dropped."""
     category = unicodedata.category(char)
     if category in ("Cf", "Mn", "Me", "Cc") and char not in "\n\t":
         return ""
@@ -98,8 +99,12 @@ def _fold(char: str) -> str:
         return "-"
     if char in _LOOKALIKES:  # as written: a capital (Greek Ν) may look like another letter than its small one
         return _LOOKALIKES[char]
-    parts = unicodedata.normalize("NFKC", char)  # a mathematical or full-width letter: the letter itself
-    return "".join(_LOOKALIKES.get(part) or _fold_case(part) for part in parts)
+    # a mathematical or full-width letter: the letter itself; a letter with a mark composed into it
+    # (é, ẹ): the letter, as when the mark is written after it (a combining mark, dropped above)
+    parts = unicodedata.normalize("NFKD", char)
+    return "".join(
+        _LOOKALIKES.get(part) or _fold_case(part) for part in parts if unicodedata.category(part) != "Mn"
+    )
 
 
 def _fold_case(char: str) -> str:
