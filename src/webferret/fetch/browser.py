@@ -220,7 +220,8 @@ class BrowserTier:
             if await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN):
                 sent = _as_sent(url, guard, started)  # an attachment: the document is what was sent
                 if opts.screenshot:
-                    kind = (sent.content_type or "a file").split(";")[0].strip()
+                    declared = (sent.content_type or "").split(";")[0].strip()
+                    kind = quoted(declared, 60) if declared else "a file"  # the server's words: quoted
                     sent.screenshot_missing = (
                         f"the browser took it for a download ({kind}), which it does not draw"
                     )
