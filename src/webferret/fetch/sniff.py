@@ -74,9 +74,17 @@ def xml_root(body: bytes) -> str | None:
     return found.group(1).decode("ascii").lower() if found else None
 
 
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}")
+"""A media type's `type/subtype` (RFC 6838's names: at most 127 characters each)."""
+
+
 def mime_of(content_type: str | None) -> str:
-    """The bare media type of a Content-Type value, lower-cased ("" when absent)."""
-    return (content_type or "").split(";")[0].strip().lower()
+    """The bare media type of a Content-Type value, lower-cased: its first word before any `;`
+    (`text/plain junk` is `text/plain`), or "" when absent or no media type (as a browser reads an
+    invalid one: no type, the body sniffed), so a sentence a server wrote there is never the type."""
+    first = (content_type or "").split(";")[0].strip().lower()
+    first = first.split(maxsplit=1)[0] if first else ""
+    return first if _MEDIA_TYPE.fullmatch(first) else ""
 
 
 def sniff_kind(body: bytes, content_type: str | None) -> Kind:
