@@ -710,3 +710,17 @@ async def test_the_links_of_a_page_past_those_looked_at_are_counted(simweb: SimW
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
         result = await crawl(ferret, simweb.url("/index/all"), CrawlOptions(depth=0))
     assert result.not_followed == {"past_depth": 1000, "past_link_cap": 50}
+
+
+async def test_a_stored_pages_links_past_those_looked_at_are_counted(simweb: SimWeb) -> None:
+    """The same index read by a map first (which keeps up to 5,000 of a page's links in the store):
+    the crawl, answered from the store, was handed the first 1,000 and told nothing of the other
+    50, so `past_link_cap` was missing."""
+    from webferret.site_map import MapOptions
+
+    simweb.add("/kept/all", page("All", *(f"/kept/{n}" for n in range(1050))), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        await ferret.map_site(simweb.url("/kept/all"), MapOptions(limit=10, robots=False, sitemap=False))
+        result = await crawl(ferret, simweb.url("/kept/all"), CrawlOptions(depth=0))
+    assert simweb.served("/kept/all") == 1  # the crawl's reading came from the store
+    assert result.not_followed == {"past_depth": 1000, "past_link_cap": 50}

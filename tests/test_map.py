@@ -188,10 +188,13 @@ async def test_a_sitemap_past_a_pages_link_cap_is_read_whole(simweb: SimWeb) -> 
         plain = await ferret.fetch(simweb.url("/sitemap.xml"), extract=ferret.extract_options(links=True))
         result = await ferret.map_site(simweb.url("/big/start"), MapOptions(limit=10, robots=False))
         again = await ferret.fetch(simweb.url("/sitemap.xml"), extract=ferret.extract_options(links=True))
+        stored = await ferret.stored(simweb.url("/sitemap.xml"))
     # a plain read keeps 1,000 and says how many there were; the map, asking for more, reads it again
     assert plain.meta["links_total"] == 1500 and len(plain.links or []) == 20
     assert result.sitemap_urls == 1500 and result.total == 1500
-    assert again.fetched_via == "store" and "links_total" not in again.meta  # the whole reading kept
+    assert again.fetched_via == "store" and again.meta["links_total"] == 1500  # answered with 20 of them
+    assert stored is not None and len(stored.page.links or []) == 1500  # the whole reading kept
+    assert "links_total" not in stored.page.meta
 
 
 async def test_a_urls_text_is_its_first_link_with_words(simweb: SimWeb) -> None:

@@ -140,11 +140,16 @@ def served(page: Page, xopts: ExtractOptions, via: FetchedVia, asked: str | None
 
 
 def as_asked(page: Page, xopts: ExtractOptions) -> Page:
-    """`page` with the links `xopts` asks for: none without `links`, else the first `link_limit`. A
-    page is read and stored with all its links (`ferret.STORED_LINKS` at most), so that a later call
-    can list them from the store."""
+    """`page` with the links `xopts` asks for: none without `links`, else the first `link_limit`,
+    and then `meta.links_total` says how many it has (as a reading the store cut says it: a crawl
+    counts those past the ones it looked at, also of a page a map stored with more). A page is read
+    and stored with all its links (`ferret.STORED_LINKS` at most, more when asked), so that a later
+    call can list them from the store."""
     if not xopts.links:
         return page if page.links is None else page.model_copy(update={"links": None})
     if page.links is None or len(page.links) <= xopts.link_limit:
         return page
-    return page.model_copy(update={"links": page.links[: xopts.link_limit]})
+    total = max(len(page.links), int(page.meta.get("links_total") or 0))
+    return page.model_copy(
+        update={"links": page.links[: xopts.link_limit], "meta": {**page.meta, "links_total": total}}
+    )
