@@ -183,7 +183,25 @@ def test_ctrl_c_while_standard_input_is_read_ends_the_call(command: list[str], w
     (`extract` in a worker thread, whose read the loop's end waited for): the first Ctrl-C only
     cancelled the call's task, which the read holding the loop never let run, so the call went on
     waiting for input until a second Ctrl-C or the end of stdin. It now ends at the first, exit 130."""
-    env = {**os.environ, "WEBFERRET_HOME": str(webferret_home), "WEBFERRET_SERVE": "off"}
+    code, err = _signalled_while_reading_stdin(command, webferret_home, signal.SIGINT)
+    assert code == 130 and err.endswith("webferret: interrupted\n"), err
+
+
+@pytest.mark.skipif(os.uname().machine not in READ_SYSCALL, reason="read(2)'s number on this machine")
+@pytest.mark.parametrize("command", [["fetch", "--json", "-"], ["extract", "-"], ["store", "import", "-"]])
+def test_sigterm_while_standard_input_is_read_ends_the_call_as_ctrl_c(
+    command: list[str], webferret_home: Path
+) -> None:
+    """Standard input is read before the call's event loop, whose SIGTERM handler ends a call as
+    Ctrl-C does: a SIGTERM (a timeout wrapper, an agent's harness) killed the process outright, with
+    no word on stderr and, with --json, no envelope for its reader. It ends as after Ctrl-C, 143."""
+    code, err = _signalled_while_reading_stdin(command, webferret_home, signal.SIGTERM)
+    assert code == 143 and err.endswith("webferret: interrupted\n"), err
+
+
+def _signalled_while_reading_stdin(command: list[str], home: Path, signum: int) -> tuple[int, str]:
+    """The exit code and stderr of `webferret COMMAND` sent `signum` while it waits for its stdin."""
+    env = {**os.environ, "WEBFERRET_HOME": str(home), "WEBFERRET_SERVE": "off"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "webferret", *command],
         stdin=subprocess.PIPE,  # held open, and nothing written: the call waits for its input
@@ -194,7 +212,7 @@ def test_ctrl_c_while_standard_input_is_read_ends_the_call(command: list[str], w
     )
     try:
         _wait_reading_stdin(proc)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         code = proc.wait(timeout=30)
     finally:
         proc.kill()
@@ -202,7 +220,7 @@ def test_ctrl_c_while_standard_input_is_read_ends_the_call(command: list[str], w
         assert proc.stdin is not None and proc.stderr is not None
         proc.stdin.close()
         err = proc.stderr.read()
-    assert code == 130 and err.endswith("webferret: interrupted\n"), err
+    return code, err
 
 
 def _wait_reading_stdin(proc: subprocess.Popen[str]) -> None:

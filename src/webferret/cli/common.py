@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -289,7 +290,8 @@ def run_command(args: argparse.Namespace) -> int:
     from webferret.models import ErrorCode, FerretError
 
     try:
-        result = args.run(args)
+        with _sigterm_raises():  # what runs before the event loop: stdin read, `store import`
+            result = args.run(args)
         if asyncio.iscoroutine(result):
             result = _run_loop(_collecting_once_waiting(result))
         return EXIT_TERMINATED if _terminated else int(result or 0)
@@ -350,6 +352,34 @@ def _terminate(task: Any) -> None:
     """SIGTERM: the call ends as after Ctrl-C (the task cancelled), its exit status 143."""
     _terminated.append(True)
     task.cancel()
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """SIGTERM ends the call as Ctrl-C does (`KeyboardInterrupt`, exit 143) while a command works
+    before its event loop, whose own handler (`_collecting_once_waiting`) is not in place yet:
+    `fetch -` waiting for its URLs was killed outright, saying nothing (no `--json` envelope).
+    A handler already set (ignored, or a caller's) stays."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGTERM)
+    if before is not signal.SIG_DFL:
+        yield
+        return
+
+    def stop(_signum: int, _frame: object) -> None:
+        _terminated.append(True)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 Runner = Callable[[argparse.Namespace], Awaitable[int] | int]
