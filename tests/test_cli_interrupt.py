@@ -225,7 +225,15 @@ def _signalled_while_reading_stdin(command: list[str], home: Path, signum: int) 
 
 def _wait_reading_stdin(proc: subprocess.Popen[str]) -> None:
     """Until a thread of `proc` waits in read(2) on its standard input (fd 0)."""
-    blocked = [READ_SYSCALL[os.uname().machine], "0x0"]
+    _wait_blocked(proc, READ_SYSCALL, "0x0")
+
+
+WRITE_SYSCALL = {"x86_64": "1", "aarch64": "64"}  # write(2)
+
+
+def _wait_blocked(proc: subprocess.Popen[str], syscall: dict[str, str], fd: str) -> None:
+    """Until a thread of `proc` waits in `syscall` (by machine) on the descriptor `fd` (`0x1`)."""
+    blocked = [syscall[os.uname().machine], fd]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and proc.poll() is None:
         for task in Path(f"/proc/{proc.pid}/task").iterdir():
@@ -235,4 +243,43 @@ def _wait_reading_stdin(proc: subprocess.Popen[str]) -> None:
             except (OSError, IndexError):  # a thread that ended meanwhile
                 continue
         time.sleep(0.01)
-    raise AssertionError("the call never waited for its standard input")
+    raise AssertionError(f"the call never waited in {blocked}")
+
+
+@pytest.mark.skipif(os.uname().machine not in WRITE_SYSCALL, reason="write(2)'s number on this machine")
+def test_sigterm_during_a_store_export_whose_reader_stopped_ends_it(webferret_home: Path) -> None:
+    """The export writes inside the call's event loop without awaiting, where the loop's SIGTERM
+    handler only cancels the call's task: with a reader that stopped reading (`| less`), a SIGTERM
+    (a timeout wrapper's) did nothing, and the call waited for ever. It ends now, exit 143."""
+    lines = (
+        json.dumps({"url": f"https://doc.example/{n}", "content": "word " * 2000, "ok": True})
+        for n in range(200)
+    )
+    webferret_home.mkdir(parents=True, exist_ok=True)
+    (webferret_home / "pages.jsonl").write_text("\n".join(lines) + "\n")
+    env = {**os.environ, "WEBFERRET_HOME": str(webferret_home), "WEBFERRET_SERVE": "off"}
+    imported = subprocess.run(
+        [sys.executable, "-m", "webferret", "store", "import", str(webferret_home / "pages.jsonl")],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert imported.returncode == 0, imported.stderr
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webferret", "store", "export"],
+        stdout=subprocess.PIPE,  # never read: the pipe fills, and the export waits to write
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        _wait_blocked(proc, WRITE_SYSCALL, "0x1")
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+        assert proc.stderr is not None and proc.stdout is not None
+        err = proc.stderr.read()
+        proc.stdout.close()
+    assert code == 143 and err.endswith("webferret: interrupted\n"), err

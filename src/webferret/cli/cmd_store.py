@@ -4,10 +4,9 @@ after the page store."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import re
 import sys
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from webferret.cli.common import (
     add_site,
     fail,
     settings_from_args,
+    signals_raise,
 )
 from webferret.cli.numbers import whole_number
 from webferret.limits import MAX_LISTED
@@ -102,7 +102,7 @@ async def _run(args: argparse.Namespace) -> int:
         if args.store_action == "list":
             return _list(args, await ferret.list_stored(args.site, args.n))
         if args.store_action == "export":
-            with _ctrl_c_raises():  # a long export, or a reader that stopped reading (`| less`)
+            with signals_raise():  # a long export, or a reader that stopped reading (`| less`)
                 return _export(args, store)
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
@@ -200,7 +200,7 @@ def _confirm_clear(args: argparse.Namespace, pages: int, versions: int, home: st
     if not sys.stdin.isatty():
         message = f"store clear would remove {what}; add --yes to confirm (stdin is not a terminal to ask)"
         return fail(args, "invalid_argument", message, EXIT_USAGE)
-    with _ctrl_c_raises():  # before the question: a Ctrl-C once it is shown ends the call
+    with signals_raise():  # before the question: a Ctrl-C once it is shown ends the call
         sys.stderr.write(f"Remove {what}? [y/N] ")
         sys.stderr.flush()
         answer = sys.stdin.readline()
@@ -208,22 +208,3 @@ def _confirm_clear(args: argparse.Namespace, pages: int, versions: int, home: st
         return None
     sys.stderr.write("nothing removed\n")
     return EXIT_FAILED
-
-
-@contextlib.contextmanager
-def _ctrl_c_raises() -> Iterator[None]:
-    """Ctrl-C raises `KeyboardInterrupt` at once while the call's event loop thread works or waits
-    without awaiting (the question of `clear`, an `export`): asyncio's own handler only cancels the
-    call's task, which the thread never let run, so a Ctrl-C did nothing. (Ignored stays ignored.)"""
-    import signal
-    import threading
-
-    before = signal.getsignal(signal.SIGINT)
-    if before is signal.SIG_IGN or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)

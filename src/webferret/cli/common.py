@@ -290,7 +290,7 @@ def run_command(args: argparse.Namespace) -> int:
     from webferret.models import ErrorCode, FerretError
 
     try:
-        with _sigterm_raises():  # what runs before the event loop: stdin read, `store import`
+        with signals_raise():  # what runs before the event loop: stdin read, `store import`
             result = args.run(args)
         if asyncio.iscoroutine(result):
             result = _run_loop(_collecting_once_waiting(result))
@@ -355,31 +355,36 @@ def _terminate(task: Any) -> None:
 
 
 @contextlib.contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """SIGTERM ends the call as Ctrl-C does (`KeyboardInterrupt`, exit 143) while a command works
-    before its event loop, whose own handler (`_collecting_once_waiting`) is not in place yet:
-    `fetch -` waiting for its URLs was killed outright, saying nothing (no `--json` envelope).
-    A handler already set (ignored, or a caller's) stays."""
+def signals_raise() -> Iterator[None]:
+    """Ctrl-C and SIGTERM raise `KeyboardInterrupt` at once (SIGTERM marking the call terminated,
+    exit 143) while the call's thread works or waits outside a turn of its event loop: before the
+    loop starts (`fetch -` reading its URLs, `store import`), whose own SIGTERM handler
+    (`_collecting_once_waiting`) is not in place yet, so SIGTERM killed the call outright, saying
+    nothing; or within it without awaiting (the question of `store clear`, a `store export` whose
+    reader stopped reading), where the loop's handlers only cancel the call's task, which the thread
+    never lets run, so a Ctrl-C or SIGTERM did nothing. (Ignored stays ignored.)"""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.getsignal(signal.SIGTERM)
-    if before is not signal.SIG_DFL:
-        yield
-        return
-
-    def stop(_signum: int, _frame: object) -> None:
-        _terminated.append(True)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
+    raising = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: _raise_terminated}
+    before = {signum: signal.getsignal(signum) for signum in raising}
+    for signum, handler in raising.items():
+        if before[signum] is not signal.SIG_IGN:
+            signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def _raise_terminated(_signum: int, _frame: object) -> None:
+    """SIGTERM outside the event loop's turn: the call ends as after Ctrl-C, its exit status 143."""
+    _terminated.append(True)
+    raise KeyboardInterrupt
 
 
 Runner = Callable[[argparse.Namespace], Awaitable[int] | int]
