@@ -185,6 +185,25 @@ def test_a_handle_copied_with_the_marks_around_it_is_not_found_naming_it(
             assert out["error"]["message"].endswith(f"(did you mean {handle}?)")
 
 
+def test_a_long_text_given_for_a_handle_is_searched_for_one_at_once(home: Path) -> None:
+    """The look for a whole handle inside the text given tried each of its characters as the start
+    of a site, each read to the end of the run it stands in: 400,000 letters before a handle (a page
+    pasted where a handle goes) held the call for minutes. Each run is read once now."""
+    handle = _handle(home, "https://doc.example/long")
+    script = (
+        "import sys; from pathlib import Path; from webferret.store.pages import PageStore; "
+        "print(PageStore.in_home(Path(sys.argv[1])).completions('\u00e9' * 400_000 + sys.argv[2]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(home), f"`{handle}`."],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a bound for a hung call, far above the time it takes
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str([handle])
+
+
 def test_a_handles_hash_without_its_site_is_not_found_naming_the_handle(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -52,8 +52,13 @@ _CUT_SHORT = re.compile(r"^[^\s/~]+~[0-9a-fA-F]{1,11}$")
 _HASH_ALONE = re.compile(r"^(?:[^\s/~]*~)?([0-9a-fA-F]{12})$")
 """A handle's hash without its site, or with another site than the one it has (a 12-hex hash names
 one URL: a site dropped or mistyped does not make it another page's)."""
-_WITHIN = re.compile(r"[^\W_][^\s/~`'\"<>()\[\]{},;]*~[0-9a-fA-F]{12}(?![0-9a-fA-F])")
-"""A whole handle inside other text: copied with the marks around it (`` `site~hash12` ``, `site~hash12.`)."""
+_IN_SITE = r"[^\s/~`'\"<>()\[\]{},;]"
+"""A character a handle's site may hold, as it stands in text (no space, mark or bracket)."""
+_WITHIN = re.compile(rf"(?<!{_IN_SITE}){_IN_SITE}*~[0-9a-fA-F]{{12}}(?![0-9a-fA-F])")
+"""A whole handle inside other text: copied with the marks around it (`` `site~hash12` ``, `site~hash12.`):
+a run of site characters, tried from its start only (from each of its characters, a long text was
+read once per character), its site from its first letter or digit on (`_handle_within`)."""
+_SITE_FROM = re.compile(r"[^\W_]")
 _NOT_IN_JSON = {"content", "handle", "tokens", "duplicate_of", "fetched_via", "fetched_at"}
 _COLUMNS = (
     "id, handle, page_json, content, content_hash, fetched_at, etag, last_modified, tokens, exempt, private, "
@@ -319,8 +324,8 @@ class PageStore:
         elif _CUT_SHORT.match(prefix):
             pattern = prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         else:
-            within = _WITHIN.search(prefix)
-            named = within[0].lower() if within and within[0] != prefix else None
+            within = _handle_within(prefix)
+            named = within.lower() if within and within != prefix else None
             return [self.resolve(named)] if named and self.holds(named) else []
         query = (
             "SELECT DISTINCT document FROM pages WHERE document LIKE ? ESCAPE '\\' ORDER BY document LIMIT ?"
@@ -598,6 +603,15 @@ class PageStore:
             return removed, documents
 
         return self._write(write)
+
+
+def _handle_within(text: str) -> str | None:
+    """The first whole handle inside `text` (see `_WITHIN`), or None."""
+    for found in _WITHIN.finditer(text):
+        site = found[0][: -len("~0123456789ab")]
+        if first := _SITE_FROM.search(site):
+            return found[0][first.start() :]
+    return None
 
 
 def _date_back(conn: sqlite3.Connection, key_url: str, stamp: float) -> None:
