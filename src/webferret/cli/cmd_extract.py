@@ -15,6 +15,7 @@ from webferret.cli.common import (
     add_scope,
     scope_options,
     settings_from_args,
+    signals_raise,
     start_early,
 )
 
@@ -156,7 +157,9 @@ def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
         message = f"--url is the address of one page, and {given}: extract them one by one"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     settings = settings_from_args(args)
-    return _extract(args, settings, _stdin(settings.max_bytes) if "-" in args.files else None)
+    with signals_raise():  # SIGTERM too: the loop's handler is not in place yet
+        stdin = _stdin(settings.max_bytes) if "-" in args.files else None
+    return _extract(args, settings, stdin)
 
 
 async def _extract(args: argparse.Namespace, settings: Any, stdin: bytes | FerretError | None) -> int:

@@ -23,6 +23,7 @@ from webferret.cli.common import (
     request_header,
     scope_options,
     settings_from_args,
+    signals_raise,
     start_early,
 )
 from webferret.cli.numbers import whole_number
@@ -117,7 +118,8 @@ def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
     task, which a read holding the loop's thread never lets run (the second Ctrl-C ended it)."""
     from webferret.cli.url_list import gather_urls
 
-    args.urls = gather_urls(args.urls, args.urls_from or ())
+    with signals_raise():  # SIGTERM too: the loop's handler is not in place yet
+        args.urls = gather_urls(args.urls, args.urls_from or ())
     return _fetch(args)
 
 

@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int | Coroutine[Any, Any, int]:
     if args.store_action == "import":  # into the home's store, made when it has none
         from webferret.cli.store_import import run_import
 
-        return run_import(args, settings_from_args(args))
+        with signals_raise():  # SIGTERM too: no event loop's handler here
+            return run_import(args, settings_from_args(args))
     return _run(args)
 
 

@@ -290,8 +290,7 @@ def run_command(args: argparse.Namespace) -> int:
     from webferret.models import ErrorCode, FerretError
 
     try:
-        with signals_raise():  # what runs before the event loop: stdin read, `store import`
-            result = args.run(args)
+        result = args.run(args)
         if asyncio.iscoroutine(result):
             result = _run_loop(_collecting_once_waiting(result))
         return EXIT_TERMINATED if _terminated else int(result or 0)
@@ -360,7 +359,8 @@ def signals_raise() -> Iterator[None]:
     exit 143) while the call's thread works or waits outside a turn of its event loop: before the
     loop starts (`fetch -` reading its URLs, `store import`), whose own SIGTERM handler
     (`_collecting_once_waiting`) is not in place yet, so SIGTERM killed the call outright, saying
-    nothing; or within it without awaiting (the question of `store clear`, a `store export` whose
+    nothing (not around a whole command: a server's own handling of SIGTERM stays as it was);
+    or within it without awaiting (the question of `store clear`, a `store export` whose
     reader stopped reading), where the loop's handlers only cancel the call's task, which the thread
     never lets run, so a Ctrl-C or SIGTERM did nothing. (Ignored stays ignored.)"""
     import signal
