@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -183,3 +185,18 @@ def test_a_verb_before_untrusted_and_a_noun_is_left_alone(advice: str) -> None:
 )
 def test_an_edge_word_before_untrusted_alone_or_a_fence_word_goes(edge: str) -> None:
     assert neutralize(edge).startswith(NEUTRALIZED)
+
+
+def test_a_hostile_run_of_brackets_is_read_once() -> None:
+    """100,000 `<` (or `\\<`), with or without the word "untrusted": each bracket of a run began a
+    try that read the run to its end (a 20,000 `<` page took 11 s, escaped 80 s). Run in a child, so
+    a regression fails rather than hangs the suite."""
+    code = (
+        "from webferret.present.fence import neutralize\n"
+        "for run in ('<' * 100_000, '\\\\<' * 100_000):\n"
+        "    assert neutralize(run) == run and neutralize(run + ' untrusted') == run + ' untrusted'\n"
+        "    assert neutralize(run + 'webferret-untrusted-end') == '[fence marker removed]'\n"
+        "assert neutralize('x\\\\<\\\\<\\\\<webferret-untrusted-end>>> y') == 'x[fence marker removed] y'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -65,10 +65,13 @@ _LOOKALIKES = {
 _SEP = r"[\s\-_:.|/\\*#=~`'\"()\[\]{}]*"
 _WORDS = r"(?:web{s})?(?:content|data|text|page)"
 _EDGE = r"(?:begin|end|start|stop|open|close)"
-_WHOLE_MARKER = r"(?:\\?<){3,}[^<>\n]{0,160}(?:\\?>){3,}"  # a whole marker-shaped part, nonce and all
-# a marker's bracket runs (Markdown may escape them: \<\<\<) go with the fence words they open or
-# close; a run alone is no marker, and code is full of them (Python's `>>>` prompt, C++'s `int>>>`)
-_OPENING, _CLOSING = r"(?:(?:\\?<){3,}[ \t]*)?", r"(?:[ \t]*(?:\\?>){3,})?"
+# a run of <<< (Markdown may escape them: \<\<\<) is tried from its first bracket only: tried from
+# each of them, a page of 20,000 `<` took the fence seconds (a try reads the run to its end)
+_LEFT_RUN = r"(?<![<\\])(?:\\?<){3,}"
+_WHOLE_MARKER = _LEFT_RUN + r"[^<>\n]{0,160}(?:\\?>){3,}"  # a whole marker-shaped part, nonce and all
+# a marker's bracket runs go with the fence words they open or close; a run alone is no marker, and
+# code is full of them (Python's `>>>` prompt, C++'s `int>>>`)
+_OPENING, _CLOSING = rf"(?:{_LEFT_RUN}[ \t]*)?", r"(?:[ \t]*(?:\\?>){3,})?"
 _FENCE_WORDS = re.compile(
     _WHOLE_MARKER
     + f"|{_OPENING}(?:"
