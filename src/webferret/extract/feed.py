@@ -16,6 +16,7 @@ from typing import Any
 from webferret.extract.markdown import link_target
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
+from webferret.fetch.sniff import mime_of
 from webferret.models import ErrorCode, FerretError, Link
 
 _SPACE = re.compile(r"\s+")
@@ -123,7 +124,7 @@ def _bracketed(text: str) -> str:
 
 def _declared(content_type: str | None, version: str) -> str:
     """The type the feed was served as when it says XML, else the one its kind has."""
-    mime = (content_type or "").split(";")[0].strip().lower()
+    mime = mime_of(content_type)
     if "xml" in mime:
         return mime
     return "application/atom+xml" if version.startswith("atom") else "application/rss+xml"
