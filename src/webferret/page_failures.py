@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from webferret.fetch.sniff import mime_of
 from webferret.fetch.types import FetchOptions, RawResponse, struck_trail
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page, without_password
 
 
 def failed_raw(raw: RawResponse, error: ErrorInfo, meta: dict[str, Any] | None = None) -> Page:
     """The failed page for a response in hand: `error`, with what the response says of the page
-    (its `meta.trail` too: how it was read, as a page that is read says)."""
+    (its `meta.trail` too: how it was read, as a page that is read says). Its `content_type` is the
+    media type the server gave (`mime_of`), as a page that is read has: never the header's other words."""
     return Page.failed(
         raw.url,
         error,
         final_url=raw.final_url,
         status=raw.status,
-        content_type=raw.content_type,
+        content_type=mime_of(raw.content_type) or None,
         fetched_via=raw.fetched_via,
         meta={"trail": raw.trail, **(meta or {})},
     )
