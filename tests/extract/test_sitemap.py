@@ -144,3 +144,16 @@ def test_a_text_sitemap_lists_its_pages() -> None:
     for text in ("See https://docs.example/guide/\n", "https://docs.example/a\nnotes\n", "# links\n"):
         assert "sitemap" not in read(text, "text/plain").extra  # other text is text
     assert "sitemap" not in read("https://docs.example/a\n", "text/markdown").extra
+
+
+def test_a_text_sitemaps_hidden_characters_are_percent_encoded_as_an_xml_sitemaps_are() -> None:
+    """A text sitemap's lines were listed as written: a U+009B (a terminal's CSI) or a U+202E in a
+    URL reached the listing and `links` raw, where an XML sitemap's `<loc>` had them percent-encoded."""
+    body = "https://docs.example/x\u009b2Jy\nhttps://docs.example/\u202egnp.exe\nhttps://docs.example/caf\u00e9\n"
+    page = read(body, "text/plain")
+    assert [link.url for link in page.links] == [
+        "https://docs.example/x%C2%9B2Jy",
+        "https://docs.example/%E2%80%AEgnp.exe",
+        "https://docs.example/caf\u00e9",
+    ]
+    assert "\u009b" not in page.content and "\u202e" not in page.content

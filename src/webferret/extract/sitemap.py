@@ -49,7 +49,7 @@ def extract_text_sitemap(text: str, url: str | None, options: ExtractOptions) ->
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines or not all(TEXT_SITEMAP_LINE.fullmatch(line) for line in lines):
         return None
-    return _listed([(line, None) for line in lines], False, url, options, "text/plain")
+    return _listed([(url_without_blanks(line), None) for line in lines], False, url, options, "text/plain")
 
 
 def _listed(
