@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import httpx
+import pytest
+
 from webferret.present.agent import safe_message
 from webferret.remote_text import one_line, quoted, url_without_blanks
 
@@ -30,3 +33,18 @@ def test_a_remote_url_shows_no_hidden_character() -> None:
     sends them, so the URL still names the same resource), letters of any script kept."""
     url = "http://h/a\x9b2J\u202etxt.exe\u200b\u2028b\u00a0c?q=é"
     assert url_without_blanks(url) == "http://h/a%C2%9B2J%E2%80%AEtxt.exe%E2%80%8B%E2%80%A8b%C2%A0c?q=é"
+
+
+@pytest.mark.parametrize("host", ["ශ්\u200dරී.lk", "می\u200cخواهم.ir"])
+def test_an_international_host_keeps_its_joiners(host: str) -> None:
+    """A Sinhala or Persian host name writes a zero-width joiner or non-joiner between its letters
+    (IDNA allows them there): percent-encoded, the link named no host at all, and its fetch failed
+    with invalid_url. After the host they are encoded as any hidden character."""
+    url = f"https://{host}/a\u200db?q=x\u200cy"
+    kept = url_without_blanks(url)
+    assert kept == f"https://{host}/a%E2%80%8Db?q=x%E2%80%8Cy"
+    assert httpx.URL(kept).raw_host == httpx.URL(f"https://{host}/").raw_host  # the name the client sends
+    assert url_without_blanks("https://a\u202eb\u200b.org/") == "https://a%E2%80%AEb%E2%80%8B.org/"
+    assert (
+        url_without_blanks("https://a\u200db\u200c.org/") == "https://a%E2%80%8Db%E2%80%8C.org/"
+    )  # no script's

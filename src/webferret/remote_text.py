@@ -44,6 +44,12 @@ def quoted(value: object, limit: int = QUOTED_CHARS) -> str:
 
 _BLANKS = re.compile(r"[\x00-\x20\x7f]")
 _HIDDEN = ("Cc", "Cf", "Zl", "Zp", "Zs")  # C1 controls, direction and zero-width marks, breaks, spaces
+_AUTHORITY = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#]*", re.IGNORECASE)
+_JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: IDNA lets a host name hold them where its script joins
+letters with them (a Persian `می‌خواهم.ir`, a Sinhala `ශ්‍රී.lk`); percent-encoded, the host is no name
+(a client refuses it), so they stay in the host between two such letters, and are encoded elsewhere
+as any hidden character (`a\u200db.org` would read as `ab.org`)."""
 
 
 def url_without_blanks(url: str) -> str:
@@ -55,12 +61,21 @@ def url_without_blanks(url: str) -> str:
     url = _BLANKS.sub(lambda match: f"%{ord(match.group()):02X}", url)
     if url.isascii():
         return url
+    authority = _AUTHORITY.match(url)
+    host_end = authority.end() if authority else 0
     return "".join(
         "".join(f"%{byte:02X}" for byte in char.encode())
-        if not char.isascii() and unicodedata.category(char) in _HIDDEN
+        if not char.isascii()
+        and unicodedata.category(char) in _HIDDEN
+        and not (char in _JOINERS and _joins_letters(url, at, host_end))
         else char
-        for char in url
+        for at, char in enumerate(url)
     )
+
+
+def _joins_letters(url: str, at: int, host_end: int) -> bool:
+    """Whether the joiner at `at` stands in the host between two characters of a script not Latin."""
+    return 0 < at < host_end - 1 and not url[at - 1].isascii() and not url[at + 1].isascii()
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
