@@ -68,7 +68,12 @@ _EDGE = r"(?:begin|end|start|stop|open|close)"
 # a run of <<< (Markdown may escape them: \<\<\<) is tried from its first bracket only: tried from
 # each of them, a page of 20,000 `<` took the fence seconds (a try reads the run to its end)
 _LEFT_RUN = r"(?<![<\\])(?:\\?<){3,}"
-_WHOLE_MARKER = _LEFT_RUN + r"[^<>\n]{0,160}(?:\\?>){3,}"  # a whole marker-shaped part, nonce and all
+# a CUDA kernel's launch (`add<<<blocks, threads>>>(x, y)`: a name, its launch settings, its arguments)
+# is code, no marker; fence words or the nonce inside it are still found by their own alternatives
+_LAUNCH = r"(?<=[a-z0-9_>])<<<[^<>\n]{0,160}>>>\("
+_WHOLE_MARKER = (
+    rf"(?!{_LAUNCH}){_LEFT_RUN}[^<>\n]{{0,160}}(?:\\?>){{3,}}"  # a marker-shaped part, nonce and all
+)
 # a marker's bracket runs go with the fence words they open or close; a run alone is no marker, and
 # code is full of them (Python's `>>>` prompt, C++'s `int>>>`)
 _OPENING, _CLOSING = rf"(?:{_LEFT_RUN}[ \t]*)?", r"(?:[ \t]*(?:\\?>){3,})?"
