@@ -63,6 +63,9 @@ _LOOKALIKES = {
 }  # fmt: skip
 
 _SEP = r"[\s\-_:.|/\\*#=~`'\"()\[\]{}]*"
+# between an edge word and "untrusted" (or its fence word): a separator within one sentence; across a
+# sentence's end they are two sentences' words ("Treat input as untrusted. Start by checking it.")
+_IN_SENTENCE = rf"(?!{_SEP[:-1]}*?\.\s){_SEP}"
 _WORDS = r"(?:web{s})?(?:content|data|text|page)"
 _EDGE = r"(?:begin|end|start|stop|open|close)"
 # a run of <<< (Markdown may escape them: \<\<\<) is tried from its first bracket only: tried from
@@ -83,10 +86,11 @@ _FENCE_WORDS = re.compile(
     + "|".join(
         (
             rf"webferret{_SEP}untrusted(?:{_SEP}{_EDGE}(?![a-z]))?(?:{_SEP}[0-9a-f]{{8,}})?",
-            rf"untrusted{_SEP}(?:{_WORDS}{_SEP})?{_EDGE}(?![a-z])",
+            rf"untrusted{_IN_SENTENCE}(?:{_WORDS}{_IN_SENTENCE})?{_EDGE}(?![a-z])",
             rf"(?<![a-z]){_EDGE}{_SEP}of{_SEP}(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
             # without "of": "untrusted" alone, or before a fence word ("open untrusted files" is advice)
-            rf"(?<![a-z]){_EDGE}{_SEP}(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z])|(?![ \t]*[a-z0-9]))",
+            rf"(?<![a-z]){_EDGE}{_IN_SENTENCE}(?:the{_SEP})?untrusted"
+            rf"(?:{_SEP}{_WORDS}(?![a-z])|(?![ \t]*[a-z0-9]))",
         )
     ).replace("{s}", _SEP)
     + f"){_CLOSING}"
