@@ -461,3 +461,21 @@ def test_a_sitemap_served_under_a_sentence_for_its_type_names_the_type_alone(
     assert "holds no sitemap entry (text/plain)" in out and "SYSTEM" not in out
     assert main(["fetch", simweb.url("/map.txt"), "--json", *ALLOW]) == 0
     assert json.loads(capsys.readouterr().out)["data"]["pages"][0]["content_type"] == "text/plain"
+
+
+def test_an_ascii_control_in_a_link_cannot_drive_the_terminal_either(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An href with an ESC and a backspace but nothing urljoin rewrites (`ESC c` resets a terminal)
+    took the fast way of an already absolute or root-relative link, which skipped the encoding:
+    the map and the links listing printed them raw."""
+    start = simweb.add(
+        "/ctl/", page("Start", "/ctl/a\x1bcb\x08", simweb.url("/ctl/z\x1bc\x7f")), headers=HTML
+    )
+    assert main(["map", start, *ALLOW]) == 0
+    listed = capsys.readouterr().out
+    assert main(["fetch", start, "--links", "--fresh", *ALLOW]) == 0
+    links = capsys.readouterr().out
+    for out in (listed, links):
+        assert "/ctl/a%1Bcb%08" in out and "/ctl/z%1Bc%7F" in out
+        assert not any(char in out for char in "\x1b\x08\x7f")

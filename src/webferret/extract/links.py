@@ -18,8 +18,9 @@ MAX_LINK_URL = 2048
 flood a links listing)."""
 # what urljoin and urldefrag would rewrite or check in an absolute URL: a query, fragment or parameters
 # (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated),
-# spaces (percent-encoded, as a browser sends them)
-_REWRITTEN = re.compile(r"[?#;\[\]\t\r\n ]")
+# spaces and other controls (percent-encoded, as a browser sends them: an ESC or a backspace kept
+# would drive the terminal that shows a links listing)
+_REWRITTEN = re.compile(r"[?#;\[\]\x00-\x20\x7f]")
 
 
 @functools.lru_cache(maxsize=8192)
