@@ -114,6 +114,15 @@ def test_a_feeds_type_is_its_media_type_never_the_servers_sentence(served: str, 
     assert read(RSS, served).content_type == shown
 
 
+def test_an_entrys_link_shows_no_control_nor_hidden_mark() -> None:
+    """An entry's link was listed as the feed wrote it: an ESC (`ESC c` resets a terminal) or a
+    U+202E reached the page's links, and so the --links listing, raw (its Markdown had them encoded)."""
+    hostile = RSS.replace("https://burrow.example/key", "https://burrow.example/k\u202eey\x1bc")
+    page = read(hostile, "application/rss+xml", links=True)
+    assert page.links[0].url == "https://burrow.example/k%E2%80%AEey%1Bc"
+    assert "](https://burrow.example/k%E2%80%AEey%1Bc)" in page.content
+
+
 def test_a_feed_served_as_html_asked_as_html_answers_markdown() -> None:
     page = read(RSS, "text/html", format="html")
     assert page.format == "markdown"

@@ -18,6 +18,7 @@ from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.fetch.sniff import mime_of
 from webferret.models import ErrorCode, FerretError, Link
+from webferret.remote_text import url_without_blanks
 
 _SPACE = re.compile(r"\s+")
 _BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote|/pre)\b[^>]*>", re.IGNORECASE)
@@ -90,7 +91,7 @@ def _entry(entry: Any) -> tuple[str, str, str, str | None]:
     day = _day(entry.get("published_parsed") or entry.get("updated_parsed"))
     author = _text(entry.get("author"))
     line = " · ".join(part for part in (day, f"by {author}" if author else None) if part)
-    link = entry.get("link") or ""
+    link = url_without_blanks(entry.get("link") or "")  # shown in listings: no control nor hidden mark
     return heading, line, summary, link if link.lower().startswith(("http://", "https://")) else None
 
 
