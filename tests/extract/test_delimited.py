@@ -62,14 +62,20 @@ def test_fetch_reads_a_csv_file(simweb: SimWeb, capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize(
-    "disposition", ['attachment; filename="rivers.csv"', "attachment; filename*=UTF-8''r%C3%ADos.csv"]
+    ("sent_as", "disposition"),
+    [
+        ("application/octet-stream", 'attachment; filename="rivers.csv"'),
+        ("application/octet-stream", "attachment; filename*=UTF-8''r%C3%ADos.csv"),
+        ("Application/Octet-Stream download", 'attachment; filename="rivers.csv"'),  # its first word
+        ("download", 'attachment; filename="rivers.csv"'),  # no type: as none
+    ],
 )
 def test_fetch_reads_a_csv_download_by_the_name_it_is_sent_under(
-    simweb: SimWeb, capsys: pytest.CaptureFixture[str], disposition: str
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str], sent_as: str, disposition: str
 ) -> None:
-    """A download endpoint sends a file as application/octet-stream, its name in Content-Disposition:
-    the CSV file was read as text, its rows as lines."""
-    headers = {"Content-Type": "application/octet-stream", "Content-Disposition": disposition}
+    """A download endpoint sends a file as application/octet-stream (or a type that is none), its
+    name in Content-Disposition: the CSV file was read as text, its rows as lines."""
+    headers = {"Content-Type": sent_as, "Content-Disposition": disposition}
     url = simweb.add("/export/7", RIVERS, headers=headers)
     assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]

@@ -297,10 +297,12 @@ class RawResponse:
     @property
     def content_type(self) -> str | None:
         """The body's type as the server says it: its Content-Type, or, where that says nothing of
-        the body (none, `application/octet-stream`: a download), the type of the file name its
-        Content-Disposition gives (`attachment; filename="rivers.csv"` is a CSV file)."""
+        the body (none, no valid type, `application/octet-stream`: a download), the type of the file
+        name its Content-Disposition gives (`attachment; filename="rivers.csv"` is a CSV file)."""
+        from webferret.fetch.sniff import mime_of
+
         value = self.headers.get("content-type") or None
-        if (value or "").split(";")[0].strip().lower() not in _GENERIC_TYPES:
+        if mime_of(value) not in _GENERIC_TYPES:
             return value
         return _attachment_type(self.headers.get("content-disposition")) or value
 
