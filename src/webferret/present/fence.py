@@ -70,7 +70,7 @@ _WORDS = r"(?:web{s})?(?:content|data|text|page)"
 _EDGE = r"(?:begin|end|start|stop|open|close)"
 # a run of <<< (Markdown may escape them: \<\<\<) is tried from its first bracket only: tried from
 # each of them, a page of 20,000 `<` took the fence seconds (a try reads the run to its end)
-_LEFT_RUN = r"(?<![<\\])(?:\\?<){3,}"
+_LEFT_RUN = r"(?<!<)(?<!(?<!\\)\\)(?:\\?<){3,}"  # not after a bracket, nor after a backslash escaping one
 # a CUDA kernel's launch (`add<<<blocks, threads>>>(x, y)`: a name, its launch settings, its arguments)
 # is code, no marker; fence words or the nonce inside it are still found by their own alternatives
 _LAUNCH = r"(?<=[a-z0-9_>])<<<[^<>\n]{0,160}>>>\("
