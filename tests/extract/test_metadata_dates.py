@@ -94,3 +94,24 @@ def test_a_reading_time_or_an_hour_before_the_date_is_passed_over() -> None:
     assert _published(f'<article>{byline}<time datetime="2024-05-03">May 3</time><p>Text.</p></article>') == (
         "2024-05-03"
     )
+
+
+def _dates(head: str) -> tuple[str | None, str | None]:
+    meta = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>", URL), URL)
+    return meta.published, meta.modified
+
+
+def test_a_modified_date_earlier_than_the_publication_is_not_answered() -> None:
+    """A page is not changed before it is out: a stated change before the publication is no change."""
+    ld = {"@type": "Article", "datePublished": "Aug 21, 2025", "dateModified": "Aug 20, 2025"}
+    assert _dates(f'<script type="application/ld+json">{json.dumps(ld)}</script>') == ("2025-08-21", None)
+    later = '<meta property="article:modified_time" content="2025-09-02T10:00:00+00:00">'
+    assert _dates(f'<meta property="article:published_time" content="2025-08-21">{later}') == (
+        "2025-08-21",
+        "2025-09-02",
+    )
+    same = '<meta property="article:modified_time" content="2025-08-21T18:00:00+00:00">'
+    assert _dates(f'<meta property="article:published_time" content="2025-08-21T09:00:00+00:00">{same}') == (
+        "2025-08-21",
+        "2025-08-21",
+    )

@@ -509,6 +509,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
     ) or _time_date(tree)
     meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
+    meta.modified = _after_publication(meta.modified, meta.published)
     meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
     meta.language = _language(tree, tags)
     meta.og_type = clean(tags.get("og:type"))
@@ -523,6 +524,12 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
 
     meta.product = product_facts(nodes, tags)
     return meta
+
+
+def _after_publication(modified: str | None, published: str | None) -> str | None:
+    """The modified date, unless it is earlier than the publication's: a page is not changed before it
+    is out, so one of the two dates the markup states is wrong, and the change is not answered."""
+    return None if modified and published and modified < published else modified
 
 
 def _decoded(text: str | None) -> str | None:
