@@ -245,3 +245,31 @@ def test_a_title_that_is_only_the_site_s_name_yields_to_the_page_s_own() -> None
         "Example News"
     )
     assert title(f"<title>Example News</title>{site}", "<p>x</p>") == "Example News"
+
+
+def test_a_site_name_after_a_bullet_with_more_words_or_holding_the_separator_leaves_the_title() -> None:
+    """`• Gardenary`, `| EcoFlow ZA` (the site's name and a word more), `- Nintendo - Official Site`
+    and `- BBK Marketing - BlackBoxKey` (a site name holding the separator) all name the site."""
+
+    def title(text: str, url: str, site: str | None = None) -> str | None:
+        named = f'<meta property="og:site_name" content="{site}">' if site else ""
+        return _meta(f"<title>{text}</title>{named}", url).title
+
+    blog = "https://www.gardenary.com/blog/planting"
+    assert title("Gardenary Planting vs. Ordinary Planting • Gardenary", blog, "Gardenary") == (
+        "Gardenary Planting vs. Ordinary Planting"
+    )
+    ecoflow = "https://www.ecoflow.com/us/blog/laptop-watts"
+    assert title("How Many Watts Does a Laptop Use? | EcoFlow ZA", ecoflow, "EcoFlow") == (
+        "How Many Watts Does a Laptop Use?"
+    )
+    switch = "https://www.nintendo.com/us/gaming-systems/switch/oled-model"
+    assert title("Nintendo Switch – OLED Model - Nintendo - Official Site", switch) == (
+        "Nintendo Switch – OLED Model"
+    )
+    guide = "https://bbkmarketing.com/2025/02/11/reviews-guide"
+    site = "BBK Marketing - BlackBoxKey"
+    assert title(f"A Guide to Product Reviews - {site}", guide, site) == "A Guide to Product Reviews"
+    # a last part that only begins with the site's name, in many words, is the page's own
+    long = "Review | EcoFlow River 2 Pro portable power station tested for a week"
+    assert title(long, ecoflow, "EcoFlow") == long

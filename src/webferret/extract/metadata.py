@@ -34,8 +34,8 @@ _PLACEHOLDER = re.compile(
     r"(?:[a-z_][a-z0-9_]*\.)+(?:author|name|creator|byline|writer)s?|.*(?:\{\{|\$\{|\{%).*", re.I
 )
 _NOT_ALNUM = re.compile(r"[\W_]+")
-_TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " » ")
-_SEPARATOR_MARKS = "|-–—:·»"
+_TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ")
+_SEPARATOR_MARKS = "|-–—:·•»"
 PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
     "publishdate", "pubdate", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.created",
@@ -578,12 +578,38 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
         return title
     names = [name for name in (_squeezed(site), _host_label(url)) if name]
     for sep in _TITLE_SEPARATORS:
-        head, found, tail = title.rpartition(sep)
-        if found and head.strip() and _names_site(tail, names):
-            return head.strip()
+        head = _site_cut(title, sep, names)
+        if head:
+            return head
         if site and title.startswith(site + sep) and title[len(site + sep) :].strip():
             return title[len(site + sep) :].strip()
     return title
+
+
+def _site_cut(title: str, sep: str, names: list[str]) -> str | None:
+    """The title before the `sep` that begins its site's name: the last part (`| Al Bawaba`, or one that
+    begins with the name and a few words more, `| EcoFlow ZA`, `- Nintendo - Official Site`), else
+    the last parts together when the name holds the separator itself (`- BBK Marketing - BlackBoxKey`)."""
+    head, found, tail = title.rpartition(sep)
+    while found and head.strip():
+        if _names_site(tail, names) or _brand_first(tail, names):
+            return head.strip()
+        head, found, part = head.rpartition(sep)
+        tail = f"{part}{sep}{tail}"
+    return None
+
+
+def _brand_first(part: str, names: list[str]) -> bool:
+    """Whether a title's last part is the site's name and a few words more (`EcoFlow ZA`, `Nexxis USA`,
+    `Bridgestone Tires`, `Nintendo - Official Site`)."""
+    squeezed = _squeezed(part)
+    return len(part.split()) <= _BRAND_WORDS and any(
+        len(name) >= 4 and squeezed.startswith(name) for name in names
+    )
+
+
+_BRAND_WORDS = 4
+"""At most this many words in a title's last part that begins with the site's name and names the site."""
 
 
 def home_page(url: str | None) -> bool:
