@@ -68,6 +68,13 @@ def test_an_author_label_a_link_label_or_a_placeholder_is_no_name() -> None:
     assert _meta('<meta name="author" content="page.head.extra.author">').byline is None
     assert _meta('<meta name="author" content="{{ post.author }}">').byline is None
     assert _meta('<meta name="author" content="sara.r.peter">').byline == "sara.r.peter"  # a user name
+    ld = {
+        "@type": "BlogPosting",
+        "author": {"name": "undefined", "url": "https://binariks.com/authors/undefined/"},
+    }
+    assert _meta("", ld=ld).byline is None  # a script's empty value
+    ld = {"@type": "NewsArticle", "author": {"@type": "Person", "name": ", USA TODAY"}}
+    assert _meta('<meta name="author" content="Brian Truitt">', ld=ld).byline == "Brian Truitt"
     bio = '<div class="author-bio"><a rel="author" href="/author/d">View more posts</a></div>'
     page = f"<html><body><p>x</p>{bio}<span itemprop='author'>Dee Walter</span></body></html>"
     assert extract_metadata(parse_html(page, None), None).byline == "Dee Walter"

@@ -29,9 +29,12 @@ _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
 _MARKED = etree.XPath('//*[@itemprop="headline" or @itemprop="author" or @rel="author"]')
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _BY = re.compile(r"^(?:(?:(?:written|posted|published) )?by|author):?\s+", re.I)
-# a template's placeholder left unfilled ("page.head.extra.author", "{{ author }}")
+# a template's placeholder left unfilled ("page.head.extra.author", "{{ author }}"), a script's empty
+# value ("undefined", "null"), or a name left empty before its affiliation (", USA TODAY")
 _PLACEHOLDER = re.compile(
-    r"(?:[a-z_][a-z0-9_]*\.)+(?:author|name|creator|byline|writer)s?|.*(?:\{\{|\$\{|\{%).*", re.I
+    r"(?:[a-z_][a-z0-9_]*\.)+(?:author|name|creator|byline|writer)s?|.*(?:\{\{|\$\{|\{%).*"
+    r"|undefined|null|none|[,;:/|].*",
+    re.I,
 )
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ")
@@ -247,7 +250,7 @@ def names(value: Any) -> list[str]:
 
 def _a_name(text: str | None) -> bool:
     """Whether an author value can be a name: not a profile URL, nor a number (a Facebook profile id in
-    `article:author`), nor a template's unfilled placeholder."""
+    `article:author`), nor a template's unfilled placeholder or a script's empty value."""
     return (
         bool(text)
         and not text.startswith("http")
