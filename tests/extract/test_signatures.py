@@ -59,3 +59,23 @@ def test_a_signature_in_any_case_of_the_name_and_inside_another_counts_once() ->
     tree = html.fromstring(page)
     assert signatures.drop_signatures(tree, page) == 2
     assert " ".join(tree.text_content().split()) == "Kept."
+
+
+def test_an_asker_marked_in_a_card_named_signature_is_still_the_page_s_byline() -> None:
+    """Stack Exchange writes a question's asker in `<div class="post-signature owner">`: the card is no
+    content, but the author it marks is the page's."""
+    card = (
+        "<div class='post-signature owner'><div class='user-info'>asked Feb 4, 2014"
+        "<div class='user-details' itemprop='author' itemscope itemtype='http://schema.org/Person'>"
+        "<a href='/users/2911408/vader' itemprop='url'>Vader</a><meta itemprop='name' content='Vader'>"
+        "</div></div></div>"
+    )
+    page = (
+        "<html><head><title>Catch every exception?</title></head><body>"
+        "<main itemscope itemtype='https://schema.org/QAPage'>"
+        f"<div itemprop='mainEntity' itemscope itemtype='https://schema.org/Question'><p>{POST}</p>{card}"
+        "</div></main></body></html>"
+    )
+    extracted = extract_html(page, "https://stackoverflow.com/questions/21553327", ExtractOptions())
+    assert extracted.byline == "Vader"
+    assert "asked Feb 4" not in extracted.content

@@ -135,7 +135,6 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         popups.drop_popups(tree)
     dialogs.drop_dialogs(tree, text)
     states.settle(tree, text)
-    signatures.drop_signatures(tree, text)
     spacing.space_touching(tree)
     return tree
 
@@ -243,6 +242,8 @@ def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted
     memoize_stoplists()  # justext's stoplist (trafilatura's rescue) built fast, out of the collector's way
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
+    # after the metadata: a question's asker is marked in the card Stack Exchange names `post-signature`
+    signatures.drop_signatures(tree, text)
     article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
     shop = not grids.other_goods(meta.ld_types, meta.og_type)
     body = _body(tree, url, text, options, article, meta.title, shop)

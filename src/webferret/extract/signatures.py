@@ -1,4 +1,5 @@
-"""Forum posts' signatures, gone before anything reads the page.
+"""Forum posts' signatures, gone before the page's content is read (after its metadata: a card that
+holds a post's author mark, as Stack Exchange's `post-signature`, names the page's author).
 
 A forum prints each member's signature under every post they write: a motto, a list of their gear,
 links to their shop, a "buy me a coffee". It is the same few lines after each of that member's posts,
