@@ -115,3 +115,32 @@ def test_a_modified_date_earlier_than_the_publication_is_not_answered() -> None:
         "2025-08-21",
         "2025-08-21",
     )
+
+
+def _body_dates(body: str) -> tuple[str | None, str | None]:
+    meta = extract_metadata(parse_html(f"<html><head></head><body>{body}</body></html>", URL), URL)
+    return meta.published, meta.modified
+
+
+def test_a_time_that_says_when_the_page_was_last_changed_is_its_modified_date_not_its_publication() -> None:
+    """A docs page's "Last updated: <time>" footer, MDN's "This page was last modified on <time>" and a
+    `<time>` in an element named for a change (`field--name-changed`, `theme-last-updated`) date the
+    page's last change; a `<time>` named for the publication beside it is still its date."""
+    text = "<article><h1>Fetch API</h1><p>Text.</p></article>"
+    assert _body_dates(f'{text}<p>Last updated: <time datetime="2025-08-01T12:36:17Z">Aug 1</time></p>') == (
+        None,
+        "2025-08-01",
+    )
+    mdn = '<p>This page was last modified on <time datetime="2025-12-19T19:59:21Z">Dec 19, 2025</time></p>'
+    assert _body_dates(text + mdn) == (None, "2025-12-19")
+    drupal = '<div class="field--name-changed"><time datetime="2026-02-12T14:36:23">Feb 12</time></div>'
+    assert _body_dates(drupal + text) == (None, "2026-02-12")
+    both = (
+        '<span class="posted-on">Posted on <time class="entry-date published" datetime="2020-06-29">June 29'
+        '</time><time class="updated" datetime="2021-11-12">November 12, 2021</time></span>'
+    )
+    assert _body_dates(both + text) == ("2020-06-29", "2021-11-12")
+    assert _body_dates(f'<p>Published <time datetime="2024-05-03">May 3</time></p>{text}') == (
+        "2024-05-03",
+        None,
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html import unescape
@@ -409,7 +409,7 @@ def _page_title(
 def _time_date(tree: html.HtmlElement) -> str | None:
     """The date of a `<time datetime>` marked as the publication's, else of the first one stating a date
     (not a duration such as "5 min read", nor an hour alone) that is not a comment's (the date a reader
-    left a comment is not the page's)."""
+    left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`)."""
     times = [t for t in tree.iter("time") if t.get("datetime")]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
     for node in marked:
@@ -417,8 +417,59 @@ def _time_date(tree: html.HtmlElement) -> str | None:
             return date
     if marked:
         return None
-    dated = ((t, iso_date(t.get("datetime"))) for t in times if _DATE_LIKE.search(t.get("datetime", "")))
-    return next((date for node, date in dated if not _aside(node)), None)
+    return next((date for node, date in _dated(times) if not _updated(node)), None)
+
+
+def _time_modified(tree: html.HtmlElement) -> str | None:
+    """The date of the first `<time datetime>` that says when the page was last changed (`_updated`)."""
+    times = [t for t in tree.iter("time") if t.get("datetime")]
+    return next((date for node, date in _dated(times) if _updated(node)), None)
+
+
+def _dated(times: list[html.HtmlElement]) -> Iterator[tuple[html.HtmlElement, str | None]]:
+    """Each `<time>` stating a day that is no comment's, with its date."""
+    for node in times:
+        if _DATE_LIKE.search(node.get("datetime", "")) and not _aside(node):
+            yield node, iso_date(node.get("datetime"))
+
+
+# the words that say a date is a change's, in a label before it or in a class name
+_UPDATE_LABEL = re.compile(r"\b(?:updated|modified|changed|revised)(?: on| at)?\s*:?\s*$", re.I)
+_UPDATE_NAME = re.compile(r"updated|modified|changed|revised|last-?mod", re.I)
+_PUBLISH_NAME = re.compile(r"publish|posted|created", re.I)
+
+
+def _updated(node: html.HtmlElement) -> bool:
+    """Whether a `<time>` says when the page was last changed, not when it came out: the text just
+    before it says so ("Last updated:", "This page was last modified on"), or the first class name of
+    it and its two holders that names either names a change (`theme-last-updated`,
+    `field--name-changed`; `published-date` is the publication's)."""
+    parent = node.getparent()
+    if parent is not None and _UPDATE_LABEL.search(_text_before(node, parent)):
+        return True
+    holder: html.HtmlElement | None = node
+    for _ in range(3):
+        if holder is None:
+            break
+        names = f"{holder.get('class', '')} {holder.get('id', '')}"
+        if _PUBLISH_NAME.search(names):
+            return False
+        if _UPDATE_NAME.search(names):
+            return True
+        holder = holder.getparent()
+    return False
+
+
+def _text_before(node: html.HtmlElement, parent: html.HtmlElement) -> str:
+    """The last words of `parent`'s text before its child `node` (a comment's words left out)."""
+    text = [parent.text or ""]
+    for child in parent:
+        if child is node:
+            break
+        if isinstance(child.tag, str):
+            text.append(child.text_content())
+        text.append(child.tail or "")
+    return "".join(text)[-60:]
 
 
 # what a `datetime` attribute holds when it states a day: a year among digits or words, not "PT5M" or "10:30"
@@ -512,7 +563,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
     ) or _time_date(tree)
     meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
-    meta.modified = _after_publication(meta.modified, meta.published)
+    meta.modified = _after_publication(meta.modified or _time_modified(tree), meta.published)
     meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
     meta.language = _language(tree, tags)
     meta.og_type = clean(tags.get("og:type"))
