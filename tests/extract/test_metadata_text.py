@@ -217,6 +217,28 @@ def test_a_relative_canonical_and_image_resolve_against_the_base() -> None:
     assert _meta('<link rel="canonical" href="/a/b">').canonical_url == "https://www.accruent.com/a/b"
 
 
+def test_a_canonical_that_cannot_be_the_page_s_address_is_passed_over() -> None:
+    """A template's canonical naming the home page on a deep page, a slug where the host goes or an
+    escaped path gives way to `og:url`, else to none; a home page's own canonical stays."""
+    post = "https://oneuptime.com/blog/post/2026-01-26-query-optimization/view"
+    og = f'<meta property="og:url" content="{post}">'
+    assert _meta(f'<link rel="canonical" href="https://oneuptime.com">{og}', url=post).canonical_url == post
+    assert _meta('<link rel="canonical" href="https://oneuptime.com/">', url=post).canonical_url is None
+    trip = "https://madelinemarquardt.com/packing-list-for-a-backpacking-trip/"
+    assert (
+        _meta('<link rel="canonical" href="http://packing-list-backpacking-trip">', url=trip).canonical_url
+        is None
+    )
+    escaped = '<meta property="og:url" content="https://blog.example.fr%2Farticles%2F2025-12-15%2BRust">'
+    assert _meta(escaped, url="https://blog.example.fr/articles/2025-12-15+Rust").canonical_url is None
+    home = "https://liteaf.com/?srsltid=AfmBOoqGgduANbdLFsj1wTx6x5Wo4A0k"
+    assert _meta('<link rel="canonical" href="https://liteaf.com/">', url=home).canonical_url == (
+        "https://liteaf.com/"
+    )
+    local = "http://127.0.0.1:8080/docs/page"
+    assert _meta('<link rel="canonical" href="/docs/page">', url=local).canonical_url == local
+
+
 def test_an_article_that_is_the_web_page_s_main_entity_gives_its_author_and_date() -> None:
     """A WebPage whose `mainEntity` is the article (XenForo's thread, a CMS's article): its author and
     dates, not the page's first reply's."""

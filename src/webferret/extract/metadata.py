@@ -570,7 +570,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     image = meta.image or clean(tags.get("og:image")) or clean(tags.get("twitter:image"))
     base = base_url(tree, url)  # relative addresses resolve against `<base href>`, as a browser's do
     meta.image = urljoin(base or "", image) if image else None
-    meta.canonical_url = _canonical(tree, tags, base)
+    meta.canonical_url = _canonical(tree, tags, base, url)
     for name in ("title", "byline", "site_name", "description"):
         setattr(meta, name, _decoded(getattr(meta, name)))
     meta.title = _strip_site(meta.title, meta.site_name, url)
@@ -614,12 +614,34 @@ def _language_tag(tag: str) -> str:
     return "-".join(out)
 
 
-def _canonical(tree: html.HtmlElement, tags: dict[str, str], url: str | None) -> str | None:
-    for link in tree.iter("link"):
-        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            return urljoin(url or "", link.get("href", "").strip())
-    value = clean(tags.get("og:url"))
-    return urljoin(url or "", value) if value else None
+def _canonical(tree: html.HtmlElement, tags: dict[str, str], base: str | None, url: str | None) -> str | None:
+    """The page's canonical address (`<link rel=canonical>`, else `og:url`), resolved against `base`,
+    the first one that can be the page's (`_an_address_of`)."""
+    stated = [
+        link.get("href", "")
+        for link in tree.iter("link")
+        if "canonical" in (link.get("rel") or "").lower().split()
+    ]
+    for value in [*stated, tags.get("og:url", "")]:
+        address = urljoin(base or "", value.strip()) if value.strip() else None
+        if address and _an_address_of(address, url):
+            return address
+    return None
+
+
+def _an_address_of(address: str, url: str | None) -> bool:
+    """Whether a canonical address the page states can be the page's: its host can be one (a name
+    with a dot, not a slug a template put there, `https://packing-list-backpacking-trip`, nor an
+    escaped path, `https://blog.example%2Farticles%2F...`), and it is not the site's home page when the
+    page read from the web has a path of its own (a template's `<link rel=canonical
+    href="https://example.com">` on every page; a home page's `/?utm_source=...` is the home page)."""
+    parts = urlsplit(address)
+    page = urlsplit(url) if url else None
+    host, page_host = parts.hostname or "", (page.hostname or "") if page else ""
+    if parts.scheme in ("http", "https") and ("%" in host or ("." not in host and host != page_host)):
+        return False
+    deep = page is not None and page.scheme in ("http", "https") and page.path not in ("", "/")
+    return not (deep and home_page(address))
 
 
 def _strip_site(title: str | None, site: str | None, url: str | None = None) -> str | None:
