@@ -144,3 +144,15 @@ def test_a_time_that_says_when_the_page_was_last_changed_is_its_modified_date_no
         "2024-05-03",
         None,
     )
+
+
+def test_a_utc_time_a_day_off_the_day_the_post_s_address_states_is_that_day() -> None:
+    """WordPress dates a post's address by the site's own day (`/2025/12/18/`) and its meta tag by UTC
+    (`2025-12-19T02:41:41+00:00`, 21:41 on the 18th in New York): the post came out on the 18th."""
+    head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
+    page = f"<html><head>{head}</head><body><p>x</p></body></html>"
+    post = "https://whatever.example.com/2025/12/18/comfort-watches/"
+    assert extract_metadata(parse_html(page, post), post).published == "2025-12-18"
+    later = "https://whatever.example.com/2025/12/10/comfort-watches/"  # written then, out later: its date
+    assert extract_metadata(parse_html(page, later), later).published == "2025-12-19"
+    assert extract_metadata(parse_html(page, URL), URL).published == "2025-12-19"

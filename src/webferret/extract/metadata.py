@@ -563,6 +563,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
     ) or _time_date(tree)
     meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
+    meta.published = _local_day(meta.published, url)
     meta.modified = _after_publication(meta.modified or _time_modified(tree), meta.published)
     meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
     meta.language = _language(tree, tags)
@@ -578,6 +579,23 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
 
     meta.product = product_facts(nodes, tags)
     return meta
+
+
+def _local_day(published: str | None, url: str | None) -> str | None:
+    """The publication's day in the site's own time: a date the markup states is often a UTC time
+    ("2025-12-19T02:41:41+00:00"), a day after (or before) the one the site dates the post by, which
+    its address states (`/2025/12/18/`, a WordPress permalink): a day apart, the address's day."""
+    found = _URL_DAY.search(urlsplit(url).path) if published and url else None
+    if not found or not published:
+        return published
+    try:
+        stated, own = datetime.fromisoformat(published), datetime(*(int(part) for part in found.groups()))
+    except ValueError:
+        return published
+    return own.strftime("%Y-%m-%d") if abs((stated - own).days) == 1 else published
+
+
+_URL_DAY = re.compile(r"/((?:19|20)\d\d)/(\d\d)/(\d\d)(?:/|$)")
 
 
 def _after_publication(modified: str | None, published: str | None) -> str | None:
