@@ -87,6 +87,19 @@ def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
     assert _meta("<title>-40 degrees in Winnipeg</title>").title == "-40 degrees in Winnipeg"
 
 
+def test_the_language_of_an_html_tag_written_after_a_style_is_the_page_s() -> None:
+    """A `<style>` before `<html lang>` (Sephora's, an emotion style) does not take the page's language
+    away: a browser gives the root the later tag's attributes."""
+    style = "<style>.css-r6sydd{height:100vh}</style>"
+    rest = "<head><title>t</title></head><body><p>x</p></body></html>"
+    page = f'<!DOCTYPE html>{style}<html lang="de-DE" class="css-r6sydd">{rest}'
+    assert extract_metadata(parse_html(page, None), None).language == "de-DE"
+    page = f"{style}<html xml:lang='fr'><head><title>t</title></head><body><p>x</p></body></html>"
+    assert extract_metadata(parse_html(page, None), None).language == "fr"
+    page = f"{style}<html><head><title>t</title></head><body><p>lang=en</p></body></html>"
+    assert extract_metadata(parse_html(page, None), None).language is None
+
+
 def test_language_tags_come_in_their_usual_case() -> None:
     for given, expected in (
         ("en-us", "en-US"),

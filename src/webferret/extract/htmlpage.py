@@ -41,6 +41,7 @@ from webferret.extract.imagelinks import name_image_links
 from webferret.extract.links import main_targets, page_links
 from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, answered_jsonld, base_url, extract_metadata
+from webferret.extract.roottag import keep_root_language
 from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.starttags import parseable
 from webferret.extract.stoplists import memoize_stoplists
@@ -117,6 +118,7 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         raise FerretError(
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
+    keep_root_language(tree, text)
     unwrap_holders(tree)
     if hints.holds(text, _FIGURE) and hints.holds(text, _PRE):
         code_figures(tree)
