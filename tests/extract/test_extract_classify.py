@@ -134,8 +134,12 @@ def test_a_soft_404_in_other_words_is_vetoed() -> None:
         "<h1>Hmm, we couldn’t find that page</h1><p>It may have moved. Go back home.</p>",
         "<h1>Page unavailable</h1><p>The page you requested could not be found. Check the address.</p>",
         "<h1>Sorry, this page isn't available</h1><p>The link you followed may be broken.</p>",
+        # WordPress's starter theme (_s) and its Twenty themes, under a title that is the site's name
+        "<h1>Oops! That page can’t be found.</h1><p>It looks like nothing was found at this location. "
+        "Maybe try one of the links below or a search?</p>",
+        "<h1>The page you were looking for couldn't be found</h1><p>Go back home.</p>",
     ]
-    assert [page(body).extra.get("quality_veto") for body in sayings] == ["soft_404"] * 3
+    assert [page(body).extra.get("quality_veto") for body in sayings] == ["soft_404"] * 5
 
 
 def test_login_wall_is_vetoed() -> None:

@@ -55,7 +55,7 @@ FORUM_GENERATOR = re.compile(
 )
 SOFT_404 = re.compile(
     r"\b(404|page not found|not found|page (does not|doesn[’']t) exist|no longer available"
-    r"|(could|can) ?not be found"
+    r"|(could|can) ?not be found|(can|couldn)[’']t be found"
     r"|(can[’']t|cannot|could not|couldn[’']t|unable to) find (that|this|the|your) page"
     r"|(this|that|the) page (is not|isn[’']t|is no longer) available"
     # other languages: German, French, Spanish, Italian, Portuguese, Dutch, Polish, Russian, Japanese, Chinese
