@@ -188,6 +188,20 @@ def test_a_user_name_for_author_yields_to_the_name_the_page_writes() -> None:
     assert _meta('<meta name="author" content="Kevin Rebong">', ld=named).byline == "Jane Roe"
 
 
+def test_the_site_s_name_for_author_yields_to_the_person_the_page_marks() -> None:
+    """Instructables' JSON-LD names the site as each project's author while the page marks its maker
+    (`rel=author`): the byline was the site's name. The site's name stays when no person is named."""
+    ld = {"@type": "Article", "author": {"@type": "Organization", "name": "Instructables"}}
+    site = '<meta property="og:site_name" content="Instructables">'
+    url = "https://www.instructables.com/Mixing-Bowl/"
+    maker = '<a rel="author" href="/member/MixmasterFred/">MixmasterFred</a>'
+    page = f'<html><head>{site}<script type="application/ld+json">{json.dumps(ld)}</script></head>'
+    meta = extract_metadata(parse_html(f"{page}<body><p>x</p>{maker}</body></html>", url), url)
+    assert meta.byline == "MixmasterFred"
+    meta = extract_metadata(parse_html(f"{page}<body><p>x</p></body></html>", url), url)
+    assert meta.byline == "Instructables"
+
+
 def test_a_json_ld_author_given_by_reference_is_named() -> None:
     """Yoast's `@graph` names the article's author by its `@id`, the Person node elsewhere in the graph."""
     person = "https://acme.test/#/schema/person/1"

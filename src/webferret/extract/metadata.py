@@ -517,16 +517,25 @@ _HANDLE = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 
 
 def _stated_byline(
-    from_jsonld: str | None, tree: html.HtmlElement, tags: dict[str, str], marks: _Marked
+    from_jsonld: str | None, tree: html.HtmlElement, tags: dict[str, str], marks: _Marked, site: str | None
 ) -> str | None:
-    """JSON-LD's author, else the meta tags' or the markup's; a user name JSON-LD gives ("kevin-r")
-    yields to the person's name when the page writes it elsewhere (`<meta name="author">`)."""
-    if from_jsonld and not _HANDLE.fullmatch(from_jsonld):
+    """JSON-LD's author, else the meta tags' or the markup's; a user name or the site's name JSON-LD
+    gives ("kevin-r", "Cleveland Clinic") yields to the person's name when the page writes it elsewhere
+    (`<meta name="author">`, an element marked as the author)."""
+    if from_jsonld and not _stand_in(from_jsonld, site):
         return from_jsonld
     other = _byline(tree, tags, marks)
-    if from_jsonld and (other is None or _HANDLE.fullmatch(other)):
-        return from_jsonld
-    return other
+    if other and not _stand_in(other, site):
+        return other
+    # both stand in, or one is missing: a name written as one over a user name
+    stated = [name for name in (from_jsonld, other) if name]
+    return next((name for name in stated if not _HANDLE.fullmatch(name)), stated[0] if stated else None)
+
+
+def _stand_in(name: str, site: str | None) -> bool:
+    """Whether an author stands in for a person: a user name ("kevin-r"), or the site's own name (a
+    publisher written as the author of its pages: "Cleveland Clinic" on Cleveland Clinic's)."""
+    return bool(_HANDLE.fullmatch(name)) or (bool(site) and _squeezed(name) == _squeezed(site))
 
 
 def _meta_names(tree: html.HtmlElement, key: str) -> list[str]:
@@ -557,8 +566,8 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
     meta.title = _title(tree, tags, marks, url, meta.title)
-    meta.byline = _without_by(_stated_byline(meta.byline, tree, tags, marks))
     meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
+    meta.byline = _without_by(_stated_byline(meta.byline, tree, tags, marks, meta.site_name))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
     ) or _time_date(tree)
