@@ -329,3 +329,22 @@ def test_a_site_name_after_a_bullet_with_more_words_or_holding_the_separator_lea
     # a last part that only begins with the site's name, in many words, is the page's own
     long = "Review | EcoFlow River 2 Pro portable power station tested for a week"
     assert title(long, ecoflow, "EcoFlow") == long
+
+
+def test_a_description_written_as_html_is_its_text() -> None:
+    """An excerpt escaped into `og:description` as HTML reads as its text; a description naming a tag
+    (MDN's "The <table> HTML element") stays as written."""
+    markup = (
+        "&lt;p&gt;We&#x27;re excited to introduce &lt;strong&gt;Mini-SGLang&lt;/strong&gt;, a fast engine ..."
+    )
+    assert _meta(f'<meta property="og:description" content="{markup}">').description == (
+        "We're excited to introduce Mini-SGLang, a fast engine ..."
+    )
+    mdn = "The &lt;table&gt; HTML element represents tabular data."
+    assert _meta(f'<meta name="description" content="{mdn}">').description == (
+        "The <table> HTML element represents tabular data."
+    )
+    code = "Set &lt;TargetFrameworks&gt;net8.0&lt;/TargetFrameworks&gt; and AddHttpClient&lt;IWeather&gt;()"
+    assert _meta(f'<meta name="description" content="{code}">').description == (
+        "Set <TargetFrameworks>net8.0</TargetFrameworks> and AddHttpClient<IWeather>()"
+    )

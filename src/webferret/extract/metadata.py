@@ -584,6 +584,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     for name in ("title", "byline", "site_name", "description"):
         setattr(meta, name, _decoded(getattr(meta, name)))
     meta.title = _strip_site(meta.title, meta.site_name, url)
+    meta.description = _markup_text(meta.description)
     from webferret.extract.product import product_facts  # it reads JSON-LD with this module's helpers
 
     meta.product = product_facts(nodes, tags)
@@ -617,6 +618,23 @@ def _decoded(text: str | None) -> str | None:
     """Text with the HTML entities left in it decoded: CMS plugins write `&amp;` and `&#8217;` into
     JSON-LD strings, and escape some attributes twice."""
     return clean(unescape(text)) if text and _ENTITY.search(text) else text
+
+
+def _markup_text(text: str | None) -> str | None:
+    """A description written as HTML (a CMS's excerpt, `<p>We're excited to introduce
+    <strong>Mini-SGLang</strong>...`) as its text; one that only names a tag ("The <table> HTML
+    element represents...", MDN's) or holds code is text already: an excerpt's markup closes the
+    elements of prose (`</p>`, `</a>`, `</strong>`) or opens a paragraph."""
+    if not text or not _MARKUP.search(text):
+        return text
+    try:
+        return clean(html.fragment_fromstring(text, create_parent="div").text_content())
+    except (etree.ParserError, ValueError):
+        return text
+
+
+# the elements an excerpt is written in, closed (a code sample's `</TargetFrameworks>` is text)
+_MARKUP = re.compile(r"</(?:p|a|strong|em|b|i|span|div|li|ul|ol|h[1-6])\s*>|<(?:p|br)\b[^>]*>", re.I)
 
 
 def _without_by(byline: str | None) -> str | None:
