@@ -51,6 +51,10 @@ def test_by_and_entities_are_taken_out() -> None:
     assert meta.byline == "TOM KRISHER, AP Auto Writer"
     assert meta.site_name == "Camels & Chocolate"
     assert _meta('<meta name="author" content="by: Jane Roe">').byline == "Jane Roe"
+    analysis = {"@type": "NewsArticle", "author": {"name": "Analysis by Chris Cillizza, CNN Editor-at-large"}}
+    assert _meta("", ld=analysis).byline == "Chris Cillizza, CNN Editor-at-large"
+    assert _meta('<meta name="author" content="Opinion by Jane Roe">').byline == "Jane Roe"
+    assert _meta('<meta name="author" content="Abby Roe">').byline == "Abby Roe"
 
 
 def test_an_author_that_is_a_number_or_a_url_is_no_byline() -> None:

@@ -28,7 +28,12 @@ _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
 # every element marked as the headline or an author: one scan of the tree for both questions
 _MARKED = etree.XPath('//*[@itemprop="headline" or @itemprop="author" or @rel="author"]')
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
-_BY = re.compile(r"^(?:(?:(?:written|posted|published) )?by|author):?\s+", re.I)
+# "By", "Written by", and a column's label before it ("Analysis by Chris Cillizza", "Opinion by")
+_BY = re.compile(
+    r"^(?:(?:(?:written|posted|published|analysis|opinion|commentary|review|reporting|story) )?by"
+    r"|author):?\s+",
+    re.I,
+)
 # a template's placeholder left unfilled ("page.head.extra.author", "{{ author }}"), a script's empty
 # value ("undefined", "null"), or a name left empty before its affiliation (", USA TODAY")
 _PLACEHOLDER = re.compile(
