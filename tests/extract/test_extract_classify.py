@@ -44,6 +44,16 @@ def test_a_page_declaring_one_product_after_a_list_is_a_product() -> None:
     assert page(f"<article>{PROSE}</article>", head=ld("NewsArticle") + ld("Product")).page_type == "article"
 
 
+def test_a_home_page_reached_with_a_tracking_parameter_is_a_home_page() -> None:
+    """Google adds `?srsltid=` to the shop pages it lists: a shop's home page read at that address was
+    typed by its cards or words (a listing, an article) and lost the brand of its title."""
+    shop = "https://liteaf.com/?srsltid=AfmBOoqGgduANbdLFsj1wTx6x5Wo4A0kepzx7h55XAcPr5geO4dG"
+    found = page(PROSE, url=shop, head='<meta property="og:title" content="Why hike heavy? | Liteaf">')
+    assert (found.page_type, found.title) == ("homepage", "Why hike heavy? | Liteaf")
+    assert page(PROSE, url="https://ex.org/?utm_source=news&gclid=1").page_type == "homepage"
+    assert page(PROSE, url="https://ex.org/?p=123").page_type != "homepage"
+
+
 def test_page_type_from_og_type_and_url_shape() -> None:
     assert page(PROSE, head='<meta property="og:type" content="product">').page_type == "product"
     assert page(PROSE, url="https://ex.org/").page_type == "homepage"

@@ -20,6 +20,7 @@ from lxml import etree, html
 
 from webferret.extract.microdata import item_kind, item_of
 from webferret.models import Product
+from webferret.net.canonical import strip_tracking
 from webferret.remote_text import json_value
 
 _DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
@@ -739,9 +740,10 @@ _BRAND_WORDS = 4
 
 
 def home_page(url: str | None) -> bool:
-    """Whether `url` is a site's home page: a host, and no path or query (a page read from standard
-    input, with no URL, is none)."""
-    parts = urlsplit(url) if url else None
+    """Whether `url` is a site's home page: a host, and no path or query but tracking parameters
+    (`/?srsltid=...` of a shop's home page found through Google, `/?utm_source=...`; a page read from
+    standard input, with no URL, is none)."""
+    parts = urlsplit(strip_tracking(url)) if url else None
     return parts is not None and bool(parts.hostname) and parts.path in ("", "/") and not parts.query
 
 

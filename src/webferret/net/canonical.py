@@ -40,6 +40,7 @@ TRACKING_PARAMS = frozenset(
         "ref_src",
         "ref_url",
         "spm",
+        "srsltid",
     }
 )
 DEFAULT_PORTS = {"http": 80, "https": 443}
