@@ -217,6 +217,26 @@ def test_a_page_carries_its_json_ld_blocks(tmp_path: Path, capsys: pytest.Captur
     assert blocks == [article | {"headline": "Stoats \ufffd"}]  # the big one is over the limit
 
 
+def test_a_json_ld_block_too_large_is_passed_over_not_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shop's catalogue block over the limit, written before the page's breadcrumb and its article's
+    node, leaves those answered."""
+    big = {"@type": "OfferCatalog", "itemListElement": ["x" * 60_000, "y" * 60_000]}
+    crumbs = {
+        "@type": "BreadcrumbList",
+        "itemListElement": [{"@type": "ListItem", "position": 1, "name": "Home"}],
+    }
+    article = {"@type": "Article", "headline": "Stoats in winter"}
+    scripts = "".join(
+        f'<script type="application/ld+json">{json.dumps(b)}</script>' for b in (big, crumbs, article)
+    )
+    page = tmp_path / "p.html"
+    page.write_text(f"<html><head><title>Stoats</title>{scripts}</head><body><p>Stoats.</p></body></html>")
+    code, out = run_cli(["extract", str(page), "--json"], capsys)
+    assert code == 0 and json.loads(out)["data"]["pages"][0]["jsonld"] == [crumbs, article]
+
+
 @pytest.mark.parametrize("cap", [str(2**50), str(sys.maxsize)])
 def test_a_large_max_bytes_reads_a_small_file(
     cap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

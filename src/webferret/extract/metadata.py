@@ -204,7 +204,9 @@ a shop's page can carry megabytes of it."""
 
 
 def answered_jsonld(blocks: list[Any]) -> list[Any]:
-    """The JSON-LD blocks a page is answered with: whole blocks, in page order, up to `JSONLD_CHARS`."""
+    """The JSON-LD blocks a page is answered with: whole blocks, in page order, up to `JSONLD_CHARS`;
+    a block too large for what is left is passed over, not the end (a shop's huge catalogue block
+    before its breadcrumb or its article's node)."""
     kept: list[Any] = []
     total = 0
     for block in blocks:
@@ -212,10 +214,9 @@ def answered_jsonld(blocks: list[Any]) -> list[Any]:
             text = json.dumps(block, ensure_ascii=False, allow_nan=False)
         except ValueError:  # NaN or Infinity: no JSON
             continue
-        total += len(text)
-        if total > JSONLD_CHARS:
-            break
-        kept.append(json.loads(text))
+        if total + len(text) <= JSONLD_CHARS:
+            total += len(text)
+            kept.append(json.loads(text))
     return kept
 
 
