@@ -179,6 +179,12 @@ def test_every_author_a_page_s_meta_tags_name_is_in_the_byline() -> None:
     assert _meta(page).byline == "Alice Able, Bob Baker"
     creators = '<meta name="DC.Creator" content="Kooman, F."><meta name="DC.Creator" content="Jong, M.">'
     assert _meta(creators).byline == "Kooman, F.; Jong, M."
+    # JMIR's DC.Creator names the first author, its citation_authors every one: the longer list
+    jmir = '<meta name="DC.Creator" content="Jennifer Huberty">' + "".join(
+        f'<meta name="citation_authors" content="{n}">'
+        for n in ("Jennifer Huberty", "Jeni Green", "Chong Lee")
+    )
+    assert _meta(jmir).byline == "Jennifer Huberty, Jeni Green, Chong Lee"
 
 
 def test_a_user_name_for_author_yields_to_the_name_the_page_writes() -> None:

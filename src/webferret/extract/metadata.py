@@ -501,16 +501,19 @@ _COMMENT_NAMES = ("comment", "disqus", "respond")
 
 
 _AUTHOR_KEYS = (
-    "author", "article:author", "dc.creator", "dc:creator", "citation_author", "parsely-author",
-    "sailthru.author", "byl",
+    "author", "article:author", "dc.creator", "dc:creator", "citation_author", "citation_authors",
+    "parsely-author", "sailthru.author", "byl",
 )  # fmt: skip
 
 
 def _byline(tree: html.HtmlElement, tags: dict[str, str], marks: _Marked) -> str | None:
-    for key in _AUTHOR_KEYS:
-        if _a_name(clean(tags.get(key))) and (found := _meta_names(tree, key)):
-            # "Smith, John; Doe, Jane" when the names are written surname first
-            return ("; " if any("," in name for name in found) else ", ").join(found)
+    stated = [
+        names for key in _AUTHOR_KEYS if _a_name(clean(tags.get(key))) and (names := _meta_names(tree, key))
+    ]
+    if stated:
+        found = max(stated, key=len)  # the key naming every author (JMIR's DC.Creator names the first)
+        # "Smith, John; Doe, Jane" when the names are written surname first
+        return ("; " if any("," in name for name in found) else ", ").join(found)
     for node in marks.authors():
         named = node.xpath('.//*[@itemprop="name"]')  # its text, or a `<meta itemprop="name" content>`
         value = clean((named[0].get("content") or named[0].text_content()) if named else node.text_content())
