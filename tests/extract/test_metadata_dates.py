@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
+from webferret.extract.dates import latest_date
 from webferret.extract.htmlpage import parse_html
-from webferret.extract.metadata import extract_metadata, latest_date
+from webferret.extract.metadata import extract_metadata
 
 URL = "https://example.com/blog/a-post"
 

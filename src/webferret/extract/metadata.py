@@ -6,24 +6,23 @@ free text, so a copyright line can never become a publication date.
 
 from __future__ import annotations
 
-import calendar
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from html import unescape
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
 
-from webferret.extract.microdata import item_kind, item_of
+from webferret.extract.dates import after_publication, iso_date, local_day
+from webferret.extract.microdata import reply_kind
+from webferret.extract.timetags import time_modified, time_published
 from webferret.models import Product
 from webferret.net.canonical import strip_tracking
 from webferret.remote_text import json_value
 
-_DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
 _SPACE = re.compile(r"\s+")
 _JSON_WRAPPERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|-->")
 # every element marked as the headline or an author: one scan of the tree for both questions
@@ -95,68 +94,9 @@ def clean(value: Any) -> str | None:
     return text or None
 
 
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december",
-)  # fmt: skip
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-# a date a page's markup writes in words, as its visible text does: "Dec 16, 2025", "16 December 2025",
-# "Tue, 15 Nov 2022 08:12:31 GMT", "Dec 19th 2025", "2023 Jan 7" (PubMed's citation dates)
-_WORDY_DATES = (
-    (re.compile(rf"\b([a-z]{{3,9}})\.? {_DAY},? (\d{{4}})(?!\d)", re.I), (3, 1, 2)),
-    (re.compile(rf"\b{_DAY}\.? ([a-z]{{3,9}})\.?,? (\d{{4}})(?!\d)", re.I), (3, 2, 1)),
-    (re.compile(r"\b(\d{4}) ([a-z]{3,9})\.? (\d{1,2})(?!\d)", re.I), (1, 2, 3)),
-)
-_SHORT_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")  # 2019/1/22: year first, one-digit parts
-
-
-def _month(word: str) -> int | None:
-    """1-12 for an English month's name or its abbreviation ("Sept" too), else None."""
-    word = word.lower()
-    return next((n for n, name in enumerate(_MONTHS, 1) if len(word) >= 3 and name.startswith(word)), None)
-
-
-def _date_parts(text: str) -> tuple[int, int, int] | None:
-    """Year, month and day of the first date `text` states: ISO-like digits, else a year-first date of
-    one-digit parts, else a date with its month in words. A date of digits alone in another order
-    (05/03/2021) says no month for sure and is none."""
-    match = _DATE.search(text) or _SHORT_DATE.search(text)
-    if match:
-        year, month, day = (int(part) for part in match.groups())
-        return year, month, day
-    for pattern, (year_at, month_at, day_at) in _WORDY_DATES:
-        for found in pattern.finditer(text):
-            month = _month(found.group(month_at))
-            if month is not None:
-                return int(found.group(year_at)), month, int(found.group(day_at))
-    return None
-
-
-def iso_date(value: Any) -> str | None:
-    """`YYYY-MM-DD` from a date string (ISO-like, or with its month in words), or None when it is not
-    a plausible date."""
-    text = clean(value)
-    parts = _date_parts(text) if text else None
-    if parts is None:
-        return None
-    year, month, day = parts
-    try:
-        date = datetime(year, month, day, tzinfo=UTC)
-    except ValueError:
-        return None
-    if year < 1990 or date > latest_date(datetime.now(UTC)):
-        return None
-    return date.strftime("%Y-%m-%d")
-
-
-def latest_date(now: datetime) -> datetime:
-    """The latest date a page may state: a year from `now` (from 29 February, 1 March of next year)."""
-    return now + timedelta(days=366 if calendar.isleap(now.year + (now.month > 2)) else 365)
-
-
 def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
     """`<meta>` values keyed by lower-cased name/property/itemprop/http-equiv (first one wins). A
-    microdata property of a comment or an answer (`_reply`) is that reply's, not the page's."""
+    microdata property of a comment or an answer (`reply_kind`) is that reply's, not the page's."""
     found: dict[str, str] = {}
     for meta in tree.iter("meta"):
         content = meta.get("content")
@@ -164,7 +104,12 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
             continue
         for attr in ("property", "name", "itemprop", "http-equiv"):
             key = (meta.get(attr) or "").strip().lower()
-            if key and key not in found and content.strip() and (attr != "itemprop" or _reply(meta) is None):
+            if (
+                key
+                and key not in found
+                and content.strip()
+                and (attr != "itemprop" or reply_kind(meta) is None)
+            ):
                 found[key] = content.strip()
     for node in _MICRODATA(tree):  # `<span itemprop="datePublished" content="2019-09-09">`
         key = node.get("itemprop", "").strip().lower()
@@ -174,7 +119,7 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
             and key not in found
             and value
             and node.tag != "meta"
-            and _reply(node) is None
+            and reply_kind(node) is None
         ):
             found[key] = value
     return found
@@ -342,34 +287,19 @@ class _Marked:
 
     def authors(self) -> list[html.HtmlElement]:
         """`//*[@rel="author" or @itemprop="author"][1]`: of each element's children, the first marked;
-        never the author of an answer, and the authors of comments on other items last (`_reply`)."""
+        never the author of an answer, and the authors of comments on other items last (`reply_kind`)."""
         firsts: list[html.HtmlElement] = []
         commenters: list[html.HtmlElement] = []
         parents: set[html.HtmlElement | None] = set()
         for node in self._all():
             if node.get("rel") != "author" and node.get("itemprop") != "author":
                 continue
-            reply = _reply(node)
+            reply = reply_kind(node)
             parent = node.getparent()
             if reply != "answer" and parent not in parents:
                 parents.add(parent)
                 (commenters if reply == "comment" else firsts).append(node)
         return firsts + commenters
-
-
-def _reply(node: html.HtmlElement) -> str | None:
-    """What kind of reply an author mark belongs to, if any: "answer" when its nearest microdata item
-    is an `Answer` (Stack Exchange's, a forum's replies marked so: never the page's author),
-    "comment" for a `Comment` made on another item (a comment under a question, an answer or a post:
-    the page's author only when no other mark names one). A `Comment` that stands alone is a forum's
-    post (XenForo marks every post so), whose first is the thread's own."""
-    scope = item_of(node)
-    kind = "" if scope is None else item_kind(scope)
-    if kind == "Answer":
-        return "answer"
-    if kind == "Comment" and item_of(scope) is not None:
-        return "comment"
-    return None
 
 
 def _title(
@@ -411,93 +341,6 @@ def _page_title(
         return headings[0] if headings else None
     inside = [h for h in headings if h in raw and len(h) * 3 > len(raw)]
     return max(inside, key=len) if inside else raw
-
-
-def _time_date(tree: html.HtmlElement) -> str | None:
-    """The date of a `<time datetime>` marked as the publication's, else of the first one stating a date
-    (not a duration such as "5 min read", nor an hour alone) that is not a comment's (the date a reader
-    left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`)."""
-    times = [t for t in tree.iter("time") if t.get("datetime")]
-    marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
-    for node in marked:
-        if date := iso_date(node.get("datetime")):
-            return date
-    if marked:
-        return None
-    return next((date for node, date in _dated(times) if not _updated(node)), None)
-
-
-def _time_modified(tree: html.HtmlElement) -> str | None:
-    """The date of the first `<time datetime>` that says when the page was last changed (`_updated`)."""
-    times = [t for t in tree.iter("time") if t.get("datetime")]
-    return next((date for node, date in _dated(times) if _updated(node)), None)
-
-
-def _dated(times: list[html.HtmlElement]) -> Iterator[tuple[html.HtmlElement, str | None]]:
-    """Each `<time>` stating a day that is no comment's, with its date."""
-    for node in times:
-        if _DATE_LIKE.search(node.get("datetime", "")) and not _aside(node):
-            yield node, iso_date(node.get("datetime"))
-
-
-# the words that say a date is a change's, in a label before it or in a class name
-_UPDATE_LABEL = re.compile(r"\b(?:updated|modified|changed|revised)(?: on| at)?\s*:?\s*$", re.I)
-_UPDATE_NAME = re.compile(r"updated|modified|changed|revised|last-?mod", re.I)
-_PUBLISH_NAME = re.compile(r"publish|posted|created", re.I)
-
-
-def _updated(node: html.HtmlElement) -> bool:
-    """Whether a `<time>` says when the page was last changed, not when it came out: the text just
-    before it says so ("Last updated:", "This page was last modified on"), or the first class name of
-    it and its two holders that names either names a change (`theme-last-updated`,
-    `field--name-changed`; `published-date` is the publication's)."""
-    parent = node.getparent()
-    if parent is not None and _UPDATE_LABEL.search(_text_before(node, parent)):
-        return True
-    holder: html.HtmlElement | None = node
-    for _ in range(3):
-        if holder is None:
-            break
-        names = f"{holder.get('class', '')} {holder.get('id', '')}"
-        if _PUBLISH_NAME.search(names):
-            return False
-        if _UPDATE_NAME.search(names):
-            return True
-        holder = holder.getparent()
-    return False
-
-
-def _text_before(node: html.HtmlElement, parent: html.HtmlElement) -> str:
-    """The last words of `parent`'s text before its child `node` (a comment's words left out)."""
-    text = [parent.text or ""]
-    for child in parent:
-        if child is node:
-            break
-        if isinstance(child.tag, str):
-            text.append(child.text_content())
-        text.append(child.tail or "")
-    return "".join(text)[-60:]
-
-
-# what a `datetime` attribute holds when it states a day: a year among digits or words, not "PT5M" or "10:30"
-_DATE_LIKE = re.compile(r"\d{4}")
-
-
-def _aside(node: html.HtmlElement) -> bool:
-    """Whether an element stands in a comment (its class or id names a comment section, or it is in a
-    `Comment` or `Answer` item, `_reply`). An `<aside>` is not enough: many articles hold their own
-    date in one (`<article><aside class="post-meta"><time>`), and a forum's wrapper of its posts
-    and replies holds the thread's first post."""
-    if _reply(node) is not None:
-        return True
-    for ancestor in node.iterancestors():
-        names = f"{ancestor.get('class', '')} {ancestor.get('id', '')}".lower()
-        if ancestor.tag not in ("html", "body") and any(name in names for name in _COMMENT_NAMES):
-            return True
-    return False
-
-
-_COMMENT_NAMES = ("comment", "disqus", "respond")
 
 
 _AUTHOR_KEYS = (
@@ -580,10 +423,10 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     meta.byline = _without_by(_stated_byline(meta.byline, tree, tags, marks, meta.site_name))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
-    ) or _time_date(tree)
+    ) or time_published(tree)
     meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
-    meta.published = _local_day(meta.published, url)
-    meta.modified = _after_publication(meta.modified or _time_modified(tree), meta.published)
+    meta.published = local_day(meta.published, url)
+    meta.modified = after_publication(meta.modified or time_modified(tree), meta.published)
     meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
     meta.language = _language(tree, tags)
     meta.og_type = clean(tags.get("og:type"))
@@ -599,29 +442,6 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
 
     meta.product = product_facts(nodes, tags)
     return meta
-
-
-def _local_day(published: str | None, url: str | None) -> str | None:
-    """The publication's day in the site's own time: a date the markup states is often a UTC time
-    ("2025-12-19T02:41:41+00:00"), a day after (or before) the one the site dates the post by, which
-    its address states (`/2025/12/18/`, a WordPress permalink): a day apart, the address's day."""
-    found = _URL_DAY.search(urlsplit(url).path) if published and url else None
-    if not found or not published:
-        return published
-    try:
-        stated, own = datetime.fromisoformat(published), datetime(*(int(part) for part in found.groups()))
-    except ValueError:
-        return published
-    return own.strftime("%Y-%m-%d") if abs((stated - own).days) == 1 else published
-
-
-_URL_DAY = re.compile(r"/((?:19|20)\d\d)/(\d\d)/(\d\d)(?:/|$)")
-
-
-def _after_publication(modified: str | None, published: str | None) -> str | None:
-    """The modified date, unless it is earlier than the publication's: a page is not changed before it
-    is out, so one of the two dates the markup states is wrong, and the change is not answered."""
-    return None if modified and published and modified < published else modified
 
 
 def _decoded(text: str | None) -> str | None:

@@ -43,3 +43,18 @@ def value(elements: list[etree._Element] | None) -> str | None:
         if text:
             return text
     return None
+
+
+def reply_kind(node: etree._Element) -> str | None:
+    """What kind of reply an author mark belongs to, if any: "answer" when its nearest microdata item
+    is an `Answer` (Stack Exchange's, a forum's replies marked so: never the page's author),
+    "comment" for a `Comment` made on another item (a comment under a question, an answer or a post:
+    the page's author only when no other mark names one). A `Comment` that stands alone is a forum's
+    post (XenForo marks every post so), whose first is the thread's own."""
+    scope = item_of(node)
+    kind = "" if scope is None else item_kind(scope)
+    if kind == "Answer":
+        return "answer"
+    if kind == "Comment" and item_of(scope) is not None:
+        return "comment"
+    return None

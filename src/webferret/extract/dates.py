@@ -1,0 +1,94 @@
+"""Dates a page's markup states, read as `YYYY-MM-DD`: ISO-like digits or a month in words, never digits
+in an order that leaves the month in doubt; the publication's day in the site's own time; a change that
+cannot precede the publication.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+_DATE = re.compile(r"(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})")
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+)  # fmt: skip
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+# a date a page's markup writes in words, as its visible text does: "Dec 16, 2025", "16 December 2025",
+# "Tue, 15 Nov 2022 08:12:31 GMT", "Dec 19th 2025", "2023 Jan 7" (PubMed's citation dates)
+_WORDY_DATES = (
+    (re.compile(rf"\b([a-z]{{3,9}})\.? {_DAY},? (\d{{4}})(?!\d)", re.I), (3, 1, 2)),
+    (re.compile(rf"\b{_DAY}\.? ([a-z]{{3,9}})\.?,? (\d{{4}})(?!\d)", re.I), (3, 2, 1)),
+    (re.compile(r"\b(\d{4}) ([a-z]{3,9})\.? (\d{1,2})(?!\d)", re.I), (1, 2, 3)),
+)
+_SHORT_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")  # 2019/1/22: year first, one-digit parts
+
+
+def _month(word: str) -> int | None:
+    """1-12 for an English month's name or its abbreviation ("Sept" too), else None."""
+    word = word.lower()
+    return next((n for n, name in enumerate(_MONTHS, 1) if len(word) >= 3 and name.startswith(word)), None)
+
+
+def _date_parts(text: str) -> tuple[int, int, int] | None:
+    """Year, month and day of the first date `text` states: ISO-like digits, else a year-first date of
+    one-digit parts, else a date with its month in words. A date of digits alone in another order
+    (05/03/2021) says no month for sure and is none."""
+    match = _DATE.search(text) or _SHORT_DATE.search(text)
+    if match:
+        year, month, day = (int(part) for part in match.groups())
+        return year, month, day
+    for pattern, (year_at, month_at, day_at) in _WORDY_DATES:
+        for found in pattern.finditer(text):
+            month = _month(found.group(month_at))
+            if month is not None:
+                return int(found.group(year_at)), month, int(found.group(day_at))
+    return None
+
+
+def iso_date(value: Any) -> str | None:
+    """`YYYY-MM-DD` from a date string (ISO-like, or with its month in words), or None when it is not
+    a plausible date."""
+    text = " ".join(value.split()) if isinstance(value, str) else None
+    parts = _date_parts(text) if text else None
+    if parts is None:
+        return None
+    year, month, day = parts
+    try:
+        date = datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
+    if year < 1990 or date > latest_date(datetime.now(UTC)):
+        return None
+    return date.strftime("%Y-%m-%d")
+
+
+def latest_date(now: datetime) -> datetime:
+    """The latest date a page may state: a year from `now` (from 29 February, 1 March of next year)."""
+    return now + timedelta(days=366 if calendar.isleap(now.year + (now.month > 2)) else 365)
+
+
+def local_day(published: str | None, url: str | None) -> str | None:
+    """The publication's day in the site's own time: a date the markup states is often a UTC time
+    ("2025-12-19T02:41:41+00:00"), a day after (or before) the one the site dates the post by, which
+    its address states (`/2025/12/18/`, a WordPress permalink): a day apart, the address's day."""
+    found = _URL_DAY.search(urlsplit(url).path) if published and url else None
+    if not found or not published:
+        return published
+    try:
+        stated, own = datetime.fromisoformat(published), datetime(*(int(part) for part in found.groups()))
+    except ValueError:
+        return published
+    return own.strftime("%Y-%m-%d") if abs((stated - own).days) == 1 else published
+
+
+_URL_DAY = re.compile(r"/((?:19|20)\d\d)/(\d\d)/(\d\d)(?:/|$)")
+
+
+def after_publication(modified: str | None, published: str | None) -> str | None:
+    """The modified date, unless it is earlier than the publication's: a page is not changed before it
+    is out, so one of the two dates the markup states is wrong, and the change is not answered."""
+    return None if modified and published and modified < published else modified

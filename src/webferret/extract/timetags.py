@@ -1,0 +1,100 @@
+"""A page's dates as its `<time datetime>` elements state them, when its markup names none: the
+publication's, never a comment's nor a change's, and the last change's ("Last updated: <time>").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from lxml import html
+
+from webferret.extract.dates import iso_date
+from webferret.extract.microdata import reply_kind
+
+
+def time_published(tree: html.HtmlElement) -> str | None:
+    """The date of a `<time datetime>` marked as the publication's, else of the first one stating a date
+    (not a duration such as "5 min read", nor an hour alone) that is not a comment's (the date a reader
+    left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`)."""
+    times = [t for t in tree.iter("time") if t.get("datetime")]
+    marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
+    for node in marked:
+        if date := iso_date(node.get("datetime")):
+            return date
+    if marked:
+        return None
+    return next((date for node, date in _dated(times) if not _updated(node)), None)
+
+
+def time_modified(tree: html.HtmlElement) -> str | None:
+    """The date of the first `<time datetime>` that says when the page was last changed (`_updated`)."""
+    times = [t for t in tree.iter("time") if t.get("datetime")]
+    return next((date for node, date in _dated(times) if _updated(node)), None)
+
+
+def _dated(times: list[html.HtmlElement]) -> Iterator[tuple[html.HtmlElement, str | None]]:
+    """Each `<time>` stating a day that is no comment's, with its date."""
+    for node in times:
+        if _DATE_LIKE.search(node.get("datetime", "")) and not _aside(node):
+            yield node, iso_date(node.get("datetime"))
+
+
+# the words that say a date is a change's, in a label before it or in a class name
+_UPDATE_LABEL = re.compile(r"\b(?:updated|modified|changed|revised)(?: on| at)?\s*:?\s*$", re.I)
+_UPDATE_NAME = re.compile(r"updated|modified|changed|revised|last-?mod", re.I)
+_PUBLISH_NAME = re.compile(r"publish|posted|created", re.I)
+
+
+def _updated(node: html.HtmlElement) -> bool:
+    """Whether a `<time>` says when the page was last changed, not when it came out: the text just
+    before it says so ("Last updated:", "This page was last modified on"), or the first class name of
+    it and its two holders that names either names a change (`theme-last-updated`,
+    `field--name-changed`; `published-date` is the publication's)."""
+    parent = node.getparent()
+    if parent is not None and _UPDATE_LABEL.search(_text_before(node, parent)):
+        return True
+    holder: html.HtmlElement | None = node
+    for _ in range(3):
+        if holder is None:
+            break
+        names = f"{holder.get('class', '')} {holder.get('id', '')}"
+        if _PUBLISH_NAME.search(names):
+            return False
+        if _UPDATE_NAME.search(names):
+            return True
+        holder = holder.getparent()
+    return False
+
+
+def _text_before(node: html.HtmlElement, parent: html.HtmlElement) -> str:
+    """The last words of `parent`'s text before its child `node` (a comment's words left out)."""
+    text = [parent.text or ""]
+    for child in parent:
+        if child is node:
+            break
+        if isinstance(child.tag, str):
+            text.append(child.text_content())
+        text.append(child.tail or "")
+    return "".join(text)[-60:]
+
+
+# what a `datetime` attribute holds when it states a day: a year among digits or words, not "PT5M" or "10:30"
+_DATE_LIKE = re.compile(r"\d{4}")
+
+
+def _aside(node: html.HtmlElement) -> bool:
+    """Whether an element stands in a comment (its class or id names a comment section, or it is in a
+    `Comment` or `Answer` item, `reply_kind`). An `<aside>` is not enough: many articles hold their own
+    date in one (`<article><aside class="post-meta"><time>`), and a forum's wrapper of its posts
+    and replies holds the thread's first post."""
+    if reply_kind(node) is not None:
+        return True
+    for ancestor in node.iterancestors():
+        names = f"{ancestor.get('class', '')} {ancestor.get('id', '')}".lower()
+        if ancestor.tag not in ("html", "body") and any(name in names for name in _COMMENT_NAMES):
+            return True
+    return False
+
+
+_COMMENT_NAMES = ("comment", "disqus", "respond")
