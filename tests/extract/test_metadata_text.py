@@ -358,3 +358,13 @@ def test_a_description_written_as_html_is_its_text() -> None:
     assert _meta(f'<meta name="description" content="{code}">').description == (
         "Set <TargetFrameworks>net8.0</TargetFrameworks> and AddHttpClient<IWeather>()"
     )
+
+
+def test_a_site_name_loses_the_separators_of_an_empty_part() -> None:
+    """A template's `{site} | {tagline}` with no tagline leaves "Ambient Air Solutions |"."""
+    for given, expected in (
+        ("Ambient Air Solutions |", "Ambient Air Solutions"),
+        ("MonsGeek - - Make Cool Gears Accessible", "MonsGeek - Make Cool Gears Accessible"),
+        ("Nuts & Volts - Electronics", "Nuts & Volts - Electronics"),
+    ):
+        assert _meta(f'<meta property="og:site_name" content="{given}">').site_name == expected

@@ -419,7 +419,9 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     _from_jsonld(meta, nodes)
     marks = _Marked(tree)
     meta.title = _title(tree, tags, marks, url, meta.title)
-    meta.site_name = meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
+    meta.site_name = _without_empty_parts(
+        meta.site_name or clean(tags.get("og:site_name")) or clean(tags.get("application-name"))
+    )
     meta.byline = _without_by(_stated_byline(meta.byline, tree, tags, marks, meta.site_name))
     meta.published = (
         meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
@@ -442,6 +444,18 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
 
     meta.product = product_facts(nodes, tags)
     return meta
+
+
+def _without_empty_parts(name: str | None) -> str | None:
+    """A site's name without the separators a template left beside an empty part (`{site} | {tagline}`
+    with no tagline: "Ambient Air Solutions |", "MonsGeek - - Make Cool Gears Accessible")."""
+    if not name:
+        return name
+    name = _EMPTY_PART.sub(r"\1", name)
+    return name.strip(_SEPARATOR_MARKS + " ") or name
+
+
+_EMPTY_PART = re.compile(r"(\s[|\-–—·•»])(?:\s[|\-–—·•»])+(?=\s)")
 
 
 def _decoded(text: str | None) -> str | None:
