@@ -224,6 +224,22 @@ def test_an_app_shell_has_no_content_of_its_own() -> None:
     assert shell.content == "" and shell.word_count == 0
 
 
+def test_a_scripted_page_that_shows_much_more_than_its_main_content_is_no_shell() -> None:
+    """Best Buy's and eBay's item pages run dozens of scripts and show hundreds of words (menus,
+    specifications, prices) around a main content read short: a thin page, not an empty shell."""
+    scripts = "<script>var a = 1;</script>" * 3
+    menu = (
+        "<nav><ul>"
+        + "".join(f"<li><a href='/c/{n}'>Department {n} deals</a></li>" for n in range(40))
+        + "</ul></nav>"
+    )
+    item = (
+        "<main><h1>Surface Laptop 13.8 inch</h1><p>Snapdragon X Plus, 16GB memory, 512GB storage.</p></main>"
+    )
+    thin = page(f"{menu}{item}{scripts}")
+    assert thin.word_count < 30 and "quality_veto" not in thin.extra
+
+
 def test_a_short_scripted_page_without_a_mount_point_keeps_its_words() -> None:
     scripts = "<script>var a = 1;</script>" * 3
     short = page(f"<p>Back soon: the shop reopens on Monday at nine.</p>{scripts}")

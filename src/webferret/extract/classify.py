@@ -16,6 +16,7 @@ from lxml import html
 
 from webferret.extract.blocks import hidden
 from webferret.extract.metadata import ARTICLE_TYPES, home_page
+from webferret.extract.words import count_words
 from webferret.fetch.blocks import SPA_ROOTS, empty_root
 from webferret.models import PageType
 
@@ -270,7 +271,34 @@ def _shown_password(tree: html.HtmlElement) -> bool:
 
 
 def _is_shell(tree: html.HtmlElement) -> bool:
-    return bool(_mounts(tree)) or sum(1 for _ in tree.iter("script")) >= 3
+    """Whether the page is a script app's shell: a framework's mount point, or scripts (three or more)
+    around a page that shows next to nothing. A shop's or a store's page whose scripts are many and
+    whose main content was read short (Best Buy's product, eBay's item: hundreds of words in the HTML)
+    is no shell."""
+    if _mounts(tree):
+        return True
+    return sum(1 for _ in tree.iter("script")) >= 3 and _shown_words(tree) < SHELL_WORDS
+
+
+SHELL_WORDS = 100
+"""Fewer words than this in a page's body (scripts and styles left out), with scripts and no mount
+point, make it a shell when its main content is nearly empty too."""
+_UNSHOWN = frozenset(("script", "style", "noscript", "template"))
+
+
+def _shown_words(tree: html.HtmlElement) -> int:
+    """The words of the page's body, its scripts', styles' and templates' text left out."""
+    body = tree.find("body")
+    if body is None:
+        return 0
+    texts = [
+        part
+        for node in body.iter()
+        if isinstance(node.tag, str)
+        for part in ((node.text if node.tag not in _UNSHOWN else None), node.tail)
+        if part
+    ]
+    return count_words(" ".join(texts))
 
 
 def empty_app_mount(tree: html.HtmlElement) -> bool:
