@@ -368,3 +368,15 @@ def test_a_site_name_loses_the_separators_of_an_empty_part() -> None:
         ("Nuts & Volts - Electronics", "Nuts & Volts - Electronics"),
     ):
         assert _meta(f'<meta property="og:site_name" content="{given}">').site_name == expected
+
+
+def test_an_icon_s_svg_title_is_not_the_page_s() -> None:
+    """A page that writes no `<title>` of its own in its head takes its heading, not the label of a
+    social icon drawn before it (`<svg><title>LinkedIn</title>`)."""
+    icons = "".join(
+        f"<a href='/s/{n}'><svg><title>{n}</title><path d='M0 0'/></svg></a>"
+        for n in ("LinkedIn", "Facebook")
+    )
+    heading = "<h1>24 inch Deep Standing Desk</h1><p>x</p>"
+    page = f"<html><head></head><body><header>{icons}</header>{heading}</body></html>"
+    assert extract_metadata(parse_html(page, None), None).title == "24 inch Deep Standing Desk"

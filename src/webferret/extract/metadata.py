@@ -318,8 +318,12 @@ def _title(
 
 
 def _title_text(tree: html.HtmlElement) -> str | None:
-    node = tree.find(".//title")
-    return clean(node.text_content()) if node is not None else None
+    """The text of the page's `<title>`: not an icon's (an `<svg>` names its drawing with one,
+    "LinkedIn", "Facebook", on pages that write no title of their own in their head)."""
+    for node in tree.iter("title"):
+        if not any(ancestor.tag == "svg" for ancestor in node.iterancestors()):
+            return clean(node.text_content())
+    return None
 
 
 def _page_title(
