@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
+from child import run_python
 
 PROGRAM = """
 import os
@@ -34,7 +33,7 @@ def _last_line(code: str, given: str | None) -> str:
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if given is not None:
         env["OPENBLAS_NUM_THREADS"] = given
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    done = run_python(code, 120, env)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip().splitlines()[-1]
 

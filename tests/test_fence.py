@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
+from child import passes
 
 from webferret.present.fence import DATAMARK, NEUTRALIZED, Fence, datamark, neutralize
 
@@ -216,8 +215,7 @@ def test_a_hostile_run_of_brackets_is_read_once() -> None:
         "assert neutralize('x\\\\<\\\\<\\\\<webferret-untrusted-end>>> y') == 'x[fence marker removed] y'\n"
         "assert neutralize('x\\\\\\\\<<<webferret-untrusted-end>>>') == 'x\\\\\\\\[fence marker removed]'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    passes(code)
 
 
 def test_a_kernel_launch_shaped_marker_still_loses_its_fence_words() -> None:

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from child import run_python
 
 import webferret
 
@@ -21,7 +20,7 @@ def test_every_public_name_resolves() -> None:
 
 def test_importing_the_package_imports_none_of_them() -> None:
     code = "import sys, webferret; print(sorted(m for m in sys.modules if m.startswith('webferret.')))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = run_python(code)
     assert done.stdout.strip() == "[]", done.stdout
 
 

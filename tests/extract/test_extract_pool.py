@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from child import run_python
 from simweb import wait_for
 
 from webferret.cli import main
@@ -232,7 +233,7 @@ def test_forked_workers_report_ready_and_run_niced(stagger: bool) -> None:
     """Both workers import the extractor and say so; they extract niced (the later one may stay at
     the lower priority it imported at, where lowering the niceness again is not allowed)."""
     code = FORKED_WORKERS.replace("{stagger}", str(stagger))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = run_python(code, 120)
     assert done.returncode == 0, done.stderr
     ready, base, nice = done.stdout.split(" ", 2)
     assert ready == "2"
@@ -271,7 +272,7 @@ def test_a_worker_builds_the_stoplist_at_start_or_when_a_page_needs_it(stoplists
     """A search's workers build justext's stoplist while they wait; a fetch's leave it to the first
     page whose rescue reads it, which extracts the same either way."""
     code = STOPLIST_WORKER.replace("{stoplists}", str(stoplists))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = run_python(code, 120)
     assert done.returncode == 0, done.stderr
     before, after, text = done.stdout.strip().split(" ", 2)
     assert before == str(stoplists) and after == "True"

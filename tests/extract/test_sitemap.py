@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from child import run_python
 from simweb import SimWeb
 
 from webferret.cli import main
@@ -111,7 +110,7 @@ def test_bare_ampersands_are_read_outside_cdata_and_unclosed_sections_are_read_o
         "page = extract_sitemap(body, 'https://docs.example/sitemap.xml', ExtractOptions(links=True))\n"
         "print(len(page.links) if page else 0)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = run_python(code)
     assert done.returncode == 0 and done.stdout.split() == ["2"], done.stderr[-500:]
 
 
