@@ -143,6 +143,7 @@ def test_a_text_sitemap_lists_its_pages() -> None:
     for text in ("See https://docs.example/guide/\n", "https://docs.example/a\nnotes\n", "# links\n"):
         assert "sitemap" not in read(text, "text/plain").extra  # other text is text
     assert "sitemap" not in read("https://docs.example/a\n", "text/markdown").extra
+    assert read("https://docs.example/a\n", "text/plain").content.startswith("1 page:\n")  # not "1 pages"
 
 
 def test_a_text_sitemaps_hidden_characters_are_percent_encoded_as_an_xml_sitemaps_are() -> None:

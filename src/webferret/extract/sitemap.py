@@ -62,7 +62,7 @@ def _listed(
     """A sitemap's `entries` (location, date of change) as its list: pages, or (`index`) sitemaps."""
     if not entries:
         return None
-    what = "sitemaps" if index else "pages"
+    what = ("sitemap" if index else "page") + ("s" if len(entries) != 1 else "")
     lines = [f"{len(entries)} {what}" + (" (each a sitemap of its own)" if index else "") + ":", ""]
     lines += [f"- {loc}" + (f" · {day}" if day else "") for loc, day in entries]
     text = "\n".join(lines) + "\n"
