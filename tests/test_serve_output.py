@@ -58,6 +58,19 @@ def test_a_served_call_is_unbuffered_as_its_client_asked(
     assert served.stderr == alone.stderr
 
 
+def test_output_that_fails_midway_is_said_as_output_not_a_fault(
+    server: Served, simweb: SimWeb, tmp_path: Path
+) -> None:
+    """A write that fails mid-call (unbuffered output, or a page longer than the buffer) was said as
+    `internal: OSError ... No space left on device`, a fault of webferret's; it is the output's."""
+    argv = ["fetch", simweb.url("/article"), *ALLOW]
+    for serve in (server.path, "off"):
+        done = _into_full_disk(argv, serve, tmp_path / serve.replace("/", "_"), PYTHONUNBUFFERED="1")
+        assert done.returncode == 1, (serve, done.stderr)
+        assert b"the output could not be written: No space left on device" in done.stderr, done.stderr
+        assert b"internal" not in done.stderr
+
+
 def test_a_served_calls_encoding_is_its_clients_not_the_servers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

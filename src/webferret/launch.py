@@ -52,12 +52,13 @@ def flush_output(code: int) -> int:
             pass
         except OSError as exc:
             if stream is sys.stdout:
-                _say_unwritten(exc)
+                say_unwritten(exc)
             code = code or 1
     return code
 
 
-def _say_unwritten(exc: OSError) -> None:
+def say_unwritten(exc: OSError) -> None:
+    """Say on stderr that the output could not be written, and why (`exc`)."""
     try:
         sys.stderr.write(f"webferret: error: the output could not be written: {exc.strerror or exc}\n")
         sys.stderr.flush()

@@ -308,11 +308,26 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
+        if _unwritable(exc):  # stdout on a full disk or a failing device, met mid-call
+            from webferret.launch import say_unwritten
+
+            say_unwritten(exc)
+            return EXIT_FAILED
         if getattr(args, "debug", False):
             import traceback
 
             traceback.print_exc()
         return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
+
+
+def _unwritable(exc: BaseException) -> bool:
+    """Whether `exc` is a write that failed for want of room or a device (a full disk, a quota, a
+    failing disk) on no file of its own naming: the call's output (as `launch.flush_output` says it
+    when the end's flush meets it), not a fault of webferret's."""
+    import errno
+
+    failed = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+    return isinstance(exc, OSError) and exc.errno in failed and exc.filename is None
 
 
 def _run_loop(command: Coroutine[Any, Any, T]) -> T:
