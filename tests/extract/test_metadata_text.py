@@ -380,3 +380,15 @@ def test_an_icon_s_svg_title_is_not_the_page_s() -> None:
     heading = "<h1>24 inch Deep Standing Desk</h1><p>x</p>"
     page = f"<html><head></head><body><header>{icons}</header>{heading}</body></html>"
     assert extract_metadata(parse_html(page, None), None).title == "24 inch Deep Standing Desk"
+
+
+def test_a_last_part_whose_first_word_only_begins_with_the_site_s_name_stays_in_the_title() -> None:
+    """`Timeline of events` on time.com and `Applesauce recipes` on apple.com begin with the host's name
+    but not with a word of it: they are the page's own words; `Doom9's Forum` still names doom9."""
+    for text, url in (
+        ("Ukraine war, day by day - Timeline of events", "https://time.com/7/ukraine-war/"),
+        ("How to peel apples - Applesauce recipes", "https://www.apple.com/newsroom/peel/"),
+    ):
+        assert _meta(f"<title>{text}</title>", url).title == text
+    forum = "https://forum.doom9.org/showthread.php?t=186269"
+    assert _meta("<title>Wrong refresh rate - Doom9's Forum</title>", forum).title == "Wrong refresh rate"

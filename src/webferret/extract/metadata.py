@@ -570,11 +570,22 @@ def _site_cut(title: str, sep: str, names: list[str]) -> str | None:
 
 def _brand_first(part: str, names: list[str]) -> bool:
     """Whether a title's last part is the site's name and a few words more (`EcoFlow ZA`, `Nexxis USA`,
-    `Bridgestone Tires`, `Nintendo - Official Site`)."""
-    squeezed = _squeezed(part)
+    `Bridgestone Tires`, `Nintendo - Official Site`): the name ends where a word does, so a word that
+    only begins with it (`Timeline of events` on time.com, `Applesauce recipes` on apple.com) is the
+    page's own."""
     return len(part.split()) <= _BRAND_WORDS and any(
-        len(name) >= 4 and squeezed.startswith(name) for name in names
+        len(name) >= 4 and _begins_with(part, name) for name in names
     )
+
+
+def _begins_with(text: str, name: str) -> bool:
+    """Whether `text` begins with `name` (a squeezed name: letters and digits compared) and a word
+    ends where the name does ("Doom9's Forum" begins with doom9, "Timeline" not with time)."""
+    spaced = _NON_ALNUM_RUN.join(map(re.escape, name))
+    return re.match(f"{_NON_ALNUM_RUN}{spaced}(?![^\\W_])", text, re.I) is not None
+
+
+_NON_ALNUM_RUN = r"[\W_]*"
 
 
 _BRAND_WORDS = 4
