@@ -157,3 +157,25 @@ def test_a_utc_time_a_day_off_the_day_the_post_s_address_states_is_that_day() ->
     later = "https://whatever.example.com/2025/12/10/comfort-watches/"  # written then, out later: its date
     assert extract_metadata(parse_html(page, later), later).published == "2025-12-19"
     assert extract_metadata(parse_html(page, URL), URL).published == "2025-12-19"
+
+
+def test_a_date_stated_in_the_site_s_own_time_is_kept_when_the_address_states_the_day_before() -> None:
+    """A date alone, or a time with the site's own offset, is the site's day already: an address dated a
+    day apart names another day (a roundup of the day before posted the next morning), in a meta tag,
+    JSON-LD or a `<time>`. A UTC time however written ("GMT+0000", a script's) is still moved."""
+    roundup = "https://news.example.com/2025/12/18/daily-roundup/"
+
+    def published(head: str, body: str = "<p>x</p>") -> str | None:
+        page = f"<html><head>{head}</head><body>{body}</body></html>"
+        return extract_metadata(parse_html(page, roundup), roundup).published
+
+    def tag(value: str) -> str:
+        return f'<meta property="article:published_time" content="{value}">'
+
+    assert published(tag("2025-12-19T07:00:00-05:00")) == "2025-12-19"
+    assert published(tag("2025-12-19")) == "2025-12-19"
+    ld = '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "%s"}</script>'
+    assert published(ld % "2025-12-19T08:00:00+09:00") == "2025-12-19"
+    assert published("", '<p>Posted <time datetime="2025-12-19">Dec 19</time></p>') == "2025-12-19"
+    assert published(ld % "Fri Dec 19 2025 03:05:46 GMT+0000") == "2025-12-18"
+    assert published("", '<p>Posted <time datetime="2025-12-19T03:05Z">Dec 18</time></p>') == "2025-12-18"

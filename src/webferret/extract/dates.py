@@ -71,21 +71,28 @@ def latest_date(now: datetime) -> datetime:
     return now + timedelta(days=366 if calendar.isleap(now.year + (now.month > 2)) else 365)
 
 
-def local_day(published: str | None, url: str | None) -> str | None:
-    """The publication's day in the site's own time: a date the markup states is often a UTC time
-    ("2025-12-19T02:41:41+00:00"), a day after (or before) the one the site dates the post by, which
-    its address states (`/2025/12/18/`, a WordPress permalink): a day apart, the address's day."""
-    found = _URL_DAY.search(urlsplit(url).path) if published and url else None
-    if not found or not published:
-        return published
+def local_day(value: Any, url: str | None) -> str | None:
+    """`iso_date(value)` on the site's own day: a UTC time ("2025-12-19T02:41:41+00:00", WordPress's
+    meta tag) is often a day after (or before) the one the site dates the post by, which its address
+    states (`/2025/12/18/`, a WordPress permalink): a day apart, the address's day. A date alone, or a
+    time stated with the site's own offset ("2025-12-19T07:00:00-05:00"), is that day already: an
+    address a day apart dates something else (a daily roundup of the day before)."""
+    date = iso_date(value)
+    found = _URL_DAY.search(urlsplit(url).path) if date and url and _UTC.search(value) else None
+    if not found or not date:
+        return date
     try:
-        stated, own = datetime.fromisoformat(published), datetime(*(int(part) for part in found.groups()))
+        stated, own = datetime.fromisoformat(date), datetime(*(int(part) for part in found.groups()))
     except ValueError:
-        return published
-    return own.strftime("%Y-%m-%d") if abs((stated - own).days) == 1 else published
+        return date
+    return own.strftime("%Y-%m-%d") if abs((stated - own).days) == 1 else date
 
 
 _URL_DAY = re.compile(r"/((?:19|20)\d\d)/(\d\d)/(\d\d)(?:/|$)")
+# a time of day stated in UTC: "02:41:41+00:00", "02:41Z", "08:12:31 GMT", "03:05:46 GMT+0000" (a script's)
+_UTC = re.compile(
+    r"\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:z|(?:gmt|utc)?\s*[+-]00(?::?00)?|gmt|utc)(?:\s*\([^)]*\))?\s*$", re.I
+)
 
 
 def after_publication(modified: str | None, published: str | None) -> str | None:

@@ -219,7 +219,7 @@ def _image(value: Any) -> str | None:
     return clean(value)
 
 
-def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
+def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]], url: str | None) -> None:
     # a page's article may be its WebPage's `mainEntity` rather than a node of its own
     entities = [n["mainEntity"] for n in nodes if isinstance(n.get("mainEntity"), dict)]
     nodes = nodes + [entity for entity in entities if "@type" in entity]
@@ -232,7 +232,7 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]]) -> None:
         ids = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
         meta.title = clean(main.get("headline")) or clean(main.get("name"))
         meta.byline = ", ".join(dict.fromkeys(names(_referred(main.get("author"), ids)))) or None
-        meta.published = iso_date(main.get("datePublished")) or iso_date(main.get("dateCreated"))
+        meta.published = local_day(main.get("datePublished"), url) or local_day(main.get("dateCreated"), url)
         meta.modified = iso_date(main.get("dateModified"))
         meta.description = clean(main.get("description"))
         meta.image = _image(main.get("image"))
@@ -420,7 +420,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     blocks = jsonld_blocks(tree)
     nodes = ld_nodes(blocks)
     meta = Metadata(jsonld=blocks, ld_types=[t for n in nodes for t in ld_types(n)])
-    _from_jsonld(meta, nodes)
+    _from_jsonld(meta, nodes, url)
     marks = _Marked(tree)
     meta.title = _title(tree, tags, marks, url, meta.title)
     meta.site_name = _without_empty_parts(
@@ -428,10 +428,9 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     )
     meta.byline = _without_by(_stated_byline(meta.byline, tree, tags, marks, meta.site_name))
     meta.published = (
-        meta.published or next(filter(None, (iso_date(tags.get(k)) for k in PUBLISHED_KEYS)), None)
-    ) or time_published(tree)
+        meta.published or next(filter(None, (local_day(tags.get(k), url) for k in PUBLISHED_KEYS)), None)
+    ) or time_published(tree, url)
     meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
-    meta.published = local_day(meta.published, url)
     meta.modified = after_publication(meta.modified or time_modified(tree), meta.published)
     meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
     meta.language = _language(tree, tags)

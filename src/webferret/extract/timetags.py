@@ -9,22 +9,24 @@ from collections.abc import Iterator
 
 from lxml import html
 
-from webferret.extract.dates import iso_date
+from webferret.extract.dates import iso_date, local_day
 from webferret.extract.microdata import reply_kind
 
 
-def time_published(tree: html.HtmlElement) -> str | None:
+def time_published(tree: html.HtmlElement, url: str | None) -> str | None:
     """The date of a `<time datetime>` marked as the publication's, else of the first one stating a date
     (not a duration such as "5 min read", nor an hour alone) that is not a comment's (the date a reader
-    left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`)."""
+    left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`); on the
+    site's own day (`local_day`, `url` the page's address)."""
     times = [t for t in tree.iter("time") if t.get("datetime")]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
     for node in marked:
-        if date := iso_date(node.get("datetime")):
+        if date := local_day(node.get("datetime"), url):
             return date
     if marked:
         return None
-    return next((date for node, date in _dated(times) if not _updated(node)), None)
+    first = next((node for node, _ in _dated(times) if not _updated(node)), None)
+    return None if first is None else local_day(first.get("datetime"), url)
 
 
 def time_modified(tree: html.HtmlElement) -> str | None:
