@@ -104,6 +104,18 @@ def test_the_language_of_an_html_tag_written_after_a_style_is_the_page_s() -> No
     assert extract_metadata(parse_html(page, None), None).language is None
 
 
+def test_an_html_tag_later_in_the_page_than_its_own_gives_no_language() -> None:
+    """A page whose own `<html>` states no language takes none from a code sample's `<html lang>`
+    later in it; of IE's conditional `<html>` tags before the page's own, the page's own is read."""
+    style = "<style>.a{color:red}</style>"
+    sample = '<textarea>&lt;!DOCTYPE html&gt;\n<html lang="fr"></textarea>'
+    page = f"{style}<html><head><title>t</title></head><body><p>x</p>{sample}</body></html>"
+    assert extract_metadata(parse_html(page, None), None).language is None
+    ie = '<!--[if IE 8]><html class="ie8" lang="en"><![endif]-->'
+    page = f'{ie}{style}<html lang="de"><head><title>t</title></head><body><p>x</p></body></html>'
+    assert extract_metadata(parse_html(page, None), None).language == "de"
+
+
 def test_language_tags_come_in_their_usual_case() -> None:
     for given, expected in (
         ("en-us", "en-US"),
