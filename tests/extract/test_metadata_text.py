@@ -288,6 +288,16 @@ def test_a_canonical_that_cannot_be_the_page_s_address_is_passed_over() -> None:
     assert _meta('<link rel="canonical" href="/docs/page">', url=local).canonical_url == local
 
 
+def test_a_home_page_read_at_its_index_document_keeps_its_home_canonical() -> None:
+    """`/index.html` and `/default.aspx` are the home page: its canonical `/` is its own address; a
+    folder's index (`/blog/index.html`) is a page of its own."""
+    canonical = '<link rel="canonical" href="https://www.example.com/">'
+    for index in ("index.html", "index.php", "default.aspx"):
+        home = f"https://www.example.com/{index}"
+        assert _meta(canonical, url=home).canonical_url == "https://www.example.com/"
+    assert _meta(canonical, url="https://www.example.com/blog/index.html").canonical_url is None
+
+
 def test_an_article_that_is_the_web_page_s_main_entity_gives_its_author_and_date() -> None:
     """A WebPage whose `mainEntity` is the article (XenForo's thread, a CMS's article): its author and
     dates, not the page's first reply's."""

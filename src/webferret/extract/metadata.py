@@ -526,14 +526,20 @@ def _an_address_of(address: str, url: str | None) -> bool:
     with a dot, not a slug a template put there, `https://packing-list-backpacking-trip`, nor an
     escaped path, `https://blog.example%2Farticles%2F...`), and it is not the site's home page when the
     page read from the web has a path of its own (a template's `<link rel=canonical
-    href="https://example.com">` on every page; a home page's `/?utm_source=...` is the home page)."""
+    href="https://example.com">` on every page; a home page's `/?utm_source=...` and its index
+    document, `/index.html`, are the home page)."""
     parts = urlsplit(address)
     page = urlsplit(url) if url else None
     host, page_host = parts.hostname or "", (page.hostname or "") if page else ""
     if parts.scheme in ("http", "https") and ("%" in host or ("." not in host and host != page_host)):
         return False
-    deep = page is not None and page.scheme in ("http", "https") and page.path not in ("", "/")
+    path = _INDEX_DOCUMENT.sub("/", page.path) if page else ""
+    deep = page is not None and page.scheme in ("http", "https") and path not in ("", "/")
     return not (deep and home_page(address))
+
+
+# the document a server answers for a folder's own address: `/index.html` is `/`
+_INDEX_DOCUMENT = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?|jsp)$", re.I)
 
 
 def _strip_site(title: str | None, site: str | None, url: str | None = None) -> str | None:
