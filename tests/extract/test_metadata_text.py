@@ -382,6 +382,21 @@ def test_a_description_written_as_html_is_its_text() -> None:
     )
 
 
+def test_a_description_naming_a_paragraph_or_a_line_break_element_stays_as_written() -> None:
+    """MDN's pages on `<p>` and `<br>` name the element in their description's first sentence: it is
+    no markup; an excerpt that opens with a paragraph or breaks its lines as `<br />` is."""
+    for mdn in (
+        "The &lt;p&gt; HTML element represents a paragraph.",
+        "The &lt;br&gt; HTML element produces a line break in text (carriage-return).",
+    ):
+        assert _meta(f'<meta name="description" content="{mdn}">').description == (
+            mdn.replace("&lt;", "<").replace("&gt;", ">")
+        )
+    for excerpt in ("&lt;p&gt;Spoilers ahead", "Line one&lt;br /&gt;Line two"):
+        described = _meta(f'<meta name="description" content="{excerpt}">').description
+        assert described in ("Spoilers ahead", "Line oneLine two")
+
+
 def test_a_site_name_loses_the_separators_of_an_empty_part() -> None:
     """A template's `{site} | {tagline}` with no tagline leaves "Ambient Air Solutions |"."""
     for given, expected in (

@@ -470,8 +470,8 @@ def _decoded(text: str | None) -> str | None:
 def _markup_text(text: str | None) -> str | None:
     """A description written as HTML (a CMS's excerpt, `<p>We're excited to introduce
     <strong>Mini-SGLang</strong>...`) as its text; one that only names a tag ("The <table> HTML
-    element represents...", MDN's) or holds code is text already: an excerpt's markup closes the
-    elements of prose (`</p>`, `</a>`, `</strong>`) or opens a paragraph."""
+    element represents...", "The <p> HTML element", MDN's) or holds code is text already: an excerpt's
+    markup closes the elements of prose (`</p>`, `</a>`, `</strong>`) or opens a paragraph (`_MARKUP`)."""
     if not text or not _MARKUP.search(text):
         return text
     try:
@@ -480,8 +480,12 @@ def _markup_text(text: str | None) -> str | None:
         return text
 
 
-# the elements an excerpt is written in, closed (a code sample's `</TargetFrameworks>` is text)
-_MARKUP = re.compile(r"</(?:p|a|strong|em|b|i|span|div|li|ul|ol|h[1-6])\s*>|<(?:p|br)\b[^>]*>", re.I)
+# the elements an excerpt is written in, closed (a code sample's `</TargetFrameworks>` is text); a
+# paragraph opened where the text begins or with attributes, a line broken as `<br />`: a bare `<p>`
+# or `<br>` within a sentence names the element (MDN's "The <p> HTML element represents...")
+_MARKUP = re.compile(
+    r"</(?:p|a|strong|em|b|i|span|div|li|ul|ol|h[1-6])\s*>|^\s*<p\b[^>]*>|<p\s[^>]*>|<br\s*/>", re.I
+)
 
 
 def _without_by(byline: str | None) -> str | None:
