@@ -429,3 +429,14 @@ def test_a_last_part_whose_first_word_only_begins_with_the_site_s_name_stays_in_
         assert _meta(f"<title>{text}</title>", url).title == text
     forum = "https://forum.doom9.org/showthread.php?t=186269"
     assert _meta("<title>Wrong refresh rate - Doom9's Forum</title>", forum).title == "Wrong refresh rate"
+
+
+def test_a_title_of_thousands_of_parts_is_read_once() -> None:
+    """Only a title's last few parts can name its site: a title of ten thousand ` - ` parts (a hostile
+    page's) is answered whole, its parts not taken together one more at a time (that took 10 s)."""
+    text = "word - " * 10_000 + "end"
+    assert _meta(f"<title>{text}</title>", url="https://www.example.com/a/b").title == text
+    site = "BBK Marketing - BlackBoxKey"
+    named = f'<meta property="og:site_name" content="{site}">'
+    guide = "https://bbkmarketing.com/2025/02/11/reviews-guide"
+    assert _meta(f"<title>One - two - {site}</title>{named}", url=guide).title == "One - two"

@@ -567,14 +567,21 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
 def _site_cut(title: str, sep: str, names: list[str]) -> str | None:
     """The title before the `sep` that begins its site's name: the last part (`| Al Bawaba`, or one that
     begins with the name and a few words more, `| EcoFlow ZA`, `- Nintendo - Official Site`), else
-    the last parts together when the name holds the separator itself (`- BBK Marketing - BlackBoxKey`)."""
+    the last parts together when the name holds the separator itself (`- BBK Marketing - BlackBoxKey`),
+    up to `_SITE_PARTS` of them: a title of thousands of parts is read in one pass, not once a part."""
     head, found, tail = title.rpartition(sep)
-    while found and head.strip():
+    for _ in range(_SITE_PARTS):
+        if not (found and head.strip()):
+            break
         if _names_site(tail, names) or _brand_first(tail, names):
             return head.strip()
         head, found, part = head.rpartition(sep)
         tail = f"{part}{sep}{tail}"
     return None
+
+
+_SITE_PARTS = 4
+"""The last parts of a title, at most, that can name its site together (`BBK Marketing - BlackBoxKey`)."""
 
 
 def _brand_first(part: str, names: list[str]) -> bool:
