@@ -70,15 +70,24 @@ def _updated(node: html.HtmlElement) -> bool:
 
 
 def _text_before(node: html.HtmlElement, parent: html.HtmlElement) -> str:
-    """The last words of `parent`'s text before its child `node` (a comment's words left out)."""
-    text = [parent.text or ""]
-    for child in parent:
-        if child is node:
+    """The last words of `parent`'s text before its child `node` (a comment's words left out): the
+    last 60 characters, from the few elements just before it (`_LABEL_ELEMENTS`), so a list of
+    thousands of `<time>` in one element is read once, not once a `<time>`."""
+    text = ""
+    sibling = node.getprevious()
+    for _ in range(_LABEL_ELEMENTS):
+        if sibling is None:
+            return ((parent.text or "") + text)[-60:]
+        own = sibling.text_content() if isinstance(sibling.tag, str) else ""
+        text = own + (sibling.tail or "") + text
+        if len(text) >= 60:
             break
-        if isinstance(child.tag, str):
-            text.append(child.text_content())
-        text.append(child.tail or "")
-    return "".join(text)[-60:]
+        sibling = sibling.getprevious()
+    return text[-60:]
+
+
+_LABEL_ELEMENTS = 4
+"""The elements before a `<time>`, at most, whose text is read for its label ("<b>Last</b> updated:")."""
 
 
 # what a `datetime` attribute holds when it states a day: a year among digits or words, not "PT5M" or "10:30"
