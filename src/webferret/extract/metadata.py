@@ -589,9 +589,10 @@ def _brand_first(part: str, names: list[str]) -> bool:
     `Bridgestone Tires`, `Nintendo - Official Site`): the name ends where a word does, so a word that
     only begins with it (`Timeline of events` on time.com, `Applesauce recipes` on apple.com) is the
     page's own."""
-    return len(part.split()) <= _BRAND_WORDS and any(
-        len(name) >= 4 and _begins_with(part, name) for name in names
-    )
+    if len(part.split()) > _BRAND_WORDS:
+        return False
+    squeezed = _squeezed(part)  # compared first: a pattern is built only for a name the part begins with
+    return any(len(name) >= 4 and squeezed.startswith(name) and _begins_with(part, name) for name in names)
 
 
 def _begins_with(text: str, name: str) -> bool:
