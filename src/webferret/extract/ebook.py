@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree, html
 
 from webferret.extract import zipped
-from webferret.extract.metadata import iso_date
+from webferret.extract.dates import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from lxml import etree, html
 
 from webferret.extract import zipped
-from webferret.extract.metadata import iso_date
+from webferret.extract.dates import iso_date
 from webferret.extract.opendraw import shapes
 from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name

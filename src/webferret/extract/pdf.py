@@ -15,7 +15,7 @@ from functools import partial
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
-from webferret.extract.metadata import iso_date
+from webferret.extract.dates import iso_date
 from webferret.extract.pdfcode import letter_width
 from webferret.extract.pdffields import with_fields
 from webferret.extract.pdfhyphens import compounds_of, unbroken

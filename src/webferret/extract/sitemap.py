@@ -13,7 +13,7 @@ import re
 
 from lxml import etree
 
-from webferret.extract.metadata import iso_date
+from webferret.extract.dates import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from webferret.extract.codelang import language_for
-from webferret.extract.metadata import iso_date
+from webferret.extract.dates import iso_date
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.fetch.sniff import HTML_TYPES

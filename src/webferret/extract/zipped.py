@@ -8,7 +8,7 @@ import zipfile
 
 from lxml import etree
 
-from webferret.extract.metadata import iso_date
+from webferret.extract.dates import iso_date
 from webferret.fetch.sniff import ZIP_MAGIC
 from webferret.models import ErrorCode, FerretError
 from webferret.remote_text import one_line
