@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from webferret import Ferret
@@ -113,6 +115,12 @@ async def _async(make: object, *args: object, **kwargs: object) -> object:
         (lambda f: _async(f.extract_options, selector=5), "selector: a string, not int"),
         (lambda f: _async(f.extract_options, exclude=[5]), "exclude: CSS selectors"),
         (lambda f: _async(f.fetch_options, wait_for=5), "wait_for: a string, not int"),
+        # each was taken, then a TypeError traceback or an `internal` page once a fetch used it
+        (lambda f: _async(f.fetch_options, screenshot=True), "screenshot: a string, not bool"),
+        (lambda f: _async(f.fetch_options, rate_limits=5), "rate_limits: a RateLimits"),
+        (lambda f: _async(f.fetch_options, admit="x"), "admit: an async function"),
+        (lambda f: _async(f.fetch_options, clip="yes"), "clip: true or false"),
+        (lambda f: _async(f.fetch_options, budget_set="x"), "budget_set: a number of seconds"),
         (lambda f: _async(Ferret, {"timeout": 5}), "settings: a Settings"),
         # a truthy string was read as true (fresh="no" skipped the store)
         (lambda f: f.fetch("http://a.example/", fresh="no"), "fresh: true or false, not 'no'"),
@@ -179,3 +187,8 @@ def test_the_public_names_are_listed() -> None:
     import webferret
 
     assert {"Ferret", "FerretError", "crawl", "fetch_many"} <= set(dir(webferret))
+
+
+async def test_a_screenshot_path_may_be_a_path(tmp_path: Path) -> None:
+    async with Ferret(home=tmp_path) as ferret:
+        assert ferret.fetch_options(screenshot=tmp_path / "a.png").screenshot == str(tmp_path / "a.png")

@@ -82,7 +82,10 @@ class FetchOptions:
     def __post_init__(self) -> None:
         from webferret.arguments import check_switches
 
-        check_switches(self, "mobile", "allow_private_hosts")  # `mobile="no"` picked the browser
+        check_switches(
+            self, "mobile", "allow_private_hosts", "draws_later", "clip"
+        )  # `mobile="no"` is truthy
+        _check_internal(self)
         for name in ("timeout", "budget"):  # a search's verify_timeout sets both
             check_seconds(name if self.timed_by == "timeout" else self.timed_by, getattr(self, name))
         if self.wait_for is not None:
@@ -102,6 +105,7 @@ class FetchOptions:
         if needs:  # only the browser waits for an element, takes a picture, acts or renders as a phone
             object.__setattr__(self, "tier", "browser")
         if self.screenshot is not None:  # an empty path too: it was taken for no picture asked
+            object.__setattr__(self, "screenshot", screenshot_path(self.screenshot))
             check_screenshot(self.screenshot)
         object.__setattr__(self, "headers", header_pairs(self.headers))
         for name, value in self.headers:
@@ -233,6 +237,35 @@ def same_origin(url: str, other: str) -> bool:
 
 
 SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg")
+
+
+def screenshot_path(path: object) -> str:
+    """A screenshot's path as text (a `pathlib.Path` is taken), or `invalid_argument`."""
+    import os
+
+    from webferret.arguments import check_text
+
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    check_text("screenshot", path)
+    return str(path)
+
+
+def _check_internal(options: FetchOptions) -> None:
+    """Refuse (`invalid_argument`) the options the project's own calls set (`fetch_options()` takes
+    them too) when one is of the wrong kind: it would fail the page later as an internal error."""
+    from webferret.arguments import check_type
+    from webferret.fetch.rate_limits import RateLimits
+    from webferret.models import ErrorCode, FerretError
+
+    check_type("rate_limits", options.rate_limits, RateLimits, "webferret.fetch.rate_limits.RateLimits()")
+    if options.budget_set is not None:
+        check_seconds("budget_set", options.budget_set)
+    if options.admit is not None and not callable(options.admit):
+        why = f"admit: an async function of a URL, not {type(options.admit).__name__}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, why)
+    if not isinstance(options.timed_by, str) or not options.timed_by:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"timed_by: a setting's name, not {options.timed_by!r}")
 
 
 def check_screenshot(path: str) -> None:
