@@ -118,6 +118,22 @@ def test_a_modified_date_earlier_than_the_publication_is_not_answered() -> None:
     )
 
 
+def test_a_change_the_day_before_a_publication_moved_to_its_address_s_day_is_that_day() -> None:
+    """WordPress states both times in UTC: published 23:30 and changed 23:45 on the 17th are the 18th
+    on the site's own clock, the day its address states; the change was dropped as before the
+    publication once the publication alone had moved."""
+    url = "https://blog.example/2025/12/18/ferrets/"
+    head = (
+        '<meta property="article:published_time" content="2025-12-17T23:30:00+00:00">'
+        '<meta property="article:modified_time" content="2025-12-17T23:45:00+00:00">'
+    )
+    meta = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>", url), url)
+    assert (meta.published, meta.modified) == ("2025-12-18", "2025-12-18")
+    earlier = head.replace("2025-12-17T23:45", "2025-12-16T23:45")  # two days before: still wrong markup
+    meta = extract_metadata(parse_html(f"<html><head>{earlier}</head><body><p>x</p></body></html>", url), url)
+    assert (meta.published, meta.modified) == ("2025-12-18", None)
+
+
 def _body_dates(body: str) -> tuple[str | None, str | None]:
     meta = extract_metadata(parse_html(f"<html><head></head><body>{body}</body></html>", URL), URL)
     return meta.published, meta.modified

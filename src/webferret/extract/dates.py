@@ -78,14 +78,21 @@ def local_day(value: Any, url: str | None) -> str | None:
     time stated with the site's own offset ("2025-12-19T07:00:00-05:00"), is that day already: an
     address a day apart dates something else (a daily roundup of the day before)."""
     date = iso_date(value)
-    found = _URL_DAY.search(urlsplit(url).path) if date and url and _UTC.search(value) else None
-    if not found or not date:
-        return date
+    own = url_day(url) if date and _UTC.search(value) else None
+    return own if own and date and _days_apart(date, own) == 1 else date
+
+
+def url_day(url: str | None) -> str | None:
+    """The day a page's address states (`/2025/12/18/`, a WordPress permalink), or None."""
+    found = _URL_DAY.search(urlsplit(url).path) if url else None
     try:
-        stated, own = datetime.fromisoformat(date), datetime(*(int(part) for part in found.groups()))
+        return datetime(*(int(part) for part in found.groups())).strftime("%Y-%m-%d") if found else None
     except ValueError:
-        return date
-    return own.strftime("%Y-%m-%d") if abs((stated - own).days) == 1 else date
+        return None
+
+
+def _days_apart(first: str, second: str) -> int:
+    return abs((datetime.fromisoformat(first) - datetime.fromisoformat(second)).days)
 
 
 _URL_DAY = re.compile(r"/((?:19|20)\d\d)/(\d\d)/(\d\d)(?:/|$)")
@@ -95,7 +102,11 @@ _UTC = re.compile(
 )
 
 
-def after_publication(modified: str | None, published: str | None) -> str | None:
+def after_publication(modified: str | None, published: str | None, url: str | None = None) -> str | None:
     """The modified date, unless it is earlier than the publication's: a page is not changed before it
-    is out, so one of the two dates the markup states is wrong, and the change is not answered."""
-    return None if modified and published and modified < published else modified
+    is out, so one of the two dates the markup states is wrong, and the change is not answered. But a
+    change the day before a publication moved to its address's day (`local_day`: a UTC time, a day
+    off the site's own) was made that day too: it is dated so."""
+    if not (modified and published and modified < published):
+        return modified
+    return published if url_day(url) == published and _days_apart(modified, published) == 1 else None

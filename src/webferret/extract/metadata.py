@@ -431,7 +431,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
         meta.published or next(filter(None, (local_day(tags.get(k), url) for k in PUBLISHED_KEYS)), None)
     ) or time_published(tree, url)
     meta.modified = meta.modified or next(filter(None, (iso_date(tags.get(k)) for k in MODIFIED_KEYS)), None)
-    meta.modified = after_publication(meta.modified or time_modified(tree), meta.published)
+    meta.modified = after_publication(meta.modified or time_modified(tree), meta.published, url)
     meta.description = clean(tags.get("og:description")) or clean(tags.get("description")) or meta.description
     meta.language = _language(tree, tags)
     meta.og_type = clean(tags.get("og:type"))
