@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from webferret.fetch.blocks import BodyView, body_verdict, js_shell, letters, visible_text
 from webferret.fetch.browser_guard import Guard, lost
+from webferret.fetch.sniff import mime_of
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import Target, UrlPolicy
@@ -220,7 +221,7 @@ class BrowserTier:
             if await _navigate(page, url, opts, guard, started + opts.timeout - READING_MARGIN):
                 sent = _as_sent(url, guard, started)  # an attachment: the document is what was sent
                 if opts.screenshot:
-                    declared = (sent.content_type or "").split(";")[0].strip()
+                    declared = mime_of(sent.content_type)
                     kind = quoted(declared, 60) if declared else "a file"  # the server's words: quoted
                     sent.screenshot_missing = (
                         f"the browser took it for a download ({kind}), which it does not draw"
@@ -336,7 +337,7 @@ async def _document(
     kind = headers.get("content-type", "")
     if drawn and sent is not None and sniff_kind(sent, kind) in ("pdf", "binary"):
         return sent, headers
-    if response is not None and kind and "html" not in kind.lower():
+    if response is not None and mime_of(kind) and "html" not in mime_of(kind):
         if sent is not None:
             return sent, headers
         from playwright.async_api import Error

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from webferret.fetch.sniff import mime_of
 from webferret.http_api.calls import Endpoint, endpoints
 from webferret.http_api.guard import Guard
 from webferret.http_api.markdown import reader, searcher
@@ -184,7 +185,7 @@ def _extractor(max_bytes: int) -> View:
 
         asked = ExtractParams.from_query(request.query_params.multi_items())
         kind = request.headers.get("content-type", "")
-        if kind.split(";")[0].strip().lower() == "multipart/form-data":  # `curl -F file=@page.html`
+        if mime_of(kind) == "multipart/form-data":  # `curl -F file=@page.html`
             raise ParamError(
                 "/extract takes the document itself as the body, not a multipart form: "
                 "curl --data-binary @FILE -H 'Content-Type: text/html' (its kind), not -F"
