@@ -857,3 +857,18 @@ def test_nested_definition_lists_are_rendered_once_each() -> None:
     markdown = Counting("https://x.org/").render(root)
     assert "Meaning 13." in markdown and "Term 0" in markdown
     assert Counting.rendered < 10 * levels, Counting.rendered
+
+
+def test_a_superscript_or_subscript_of_digits_is_raised_or_lowered() -> None:
+    """Markdown has no superscript: `mc<sup>2</sup>` read `mc2` and `10<sup>-3</sup>` read `10-3`.
+    Digits and signs take Unicode's raised and lowered forms; letters and footnotes stay as they are."""
+    snippet = (
+        "<p>E = mc<sup>2</sup>, 10<sup>-3</sup> m, H<sub>2</sub>O, the 1<sup>st</sup> of May, "
+        "Brand<sup>TM</sup>"
+        ', a claim<sup>[4]</sup> and a note<sup><a href="https://example.org/n">5</a></sup>.</p>'
+    )
+    expected = "E = mc², 10⁻³ m, H₂O, the 1st of May, BrandTM, a claim[4] and a note"
+    assert render(snippet).startswith(expected + "[5](https://example.org/n).")
+    assert to_text(html.fragment_fromstring(snippet, create_parent="div")).strip() == expected + "⁵."
+    trafilatura_s = '<p>x<hi rend="#sup">2</hi> and CO<hi rend="#sub">2</hi></p>'
+    assert render(trafilatura_s).strip() == "x² and CO₂"

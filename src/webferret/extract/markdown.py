@@ -17,6 +17,7 @@ from webferret.extract.blocks import hidden
 from webferret.extract.codeblocks import LINE_NUMBERS, CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
 from webferret.extract.emphasis import held, placed, released, settled
+from webferret.extract.superscripts import shifted
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
 from webferret.net.redirects import unwrap_redirect
@@ -37,6 +38,7 @@ _OTHER_BLOCKS = frozenset(("hr", "head", "li", "item", "row", "cell", "tr", "td"
 EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del": "~~", "s": "~~"}
 HI_MARKS = {"#b": "**", "#i": "*", "#u": "", "#t": "`", "#sub": "", "#sup": ""}
 INLINE_CODE = frozenset(("code", "kbd", "samp", "tt", "var"))
+_SHIFTS = {"sup": True, "#sup": True, "sub": False, "#sub": False}  # (a `hi` names it by its `rend`)
 _SPACE = re.compile(r"\s+")
 _BLANKS = re.compile(r"\n{3,}")
 _LINE_BREAKS = re.compile(r" ?\n[\n ]*")
@@ -763,6 +765,8 @@ class Renderer:
             out = self._link(node, inner)
             self._mark = inner_mark if out == inner else ""
             return out
+        if (shift := _SHIFTS.get(node.get("rend") if tag == "hi" else tag)) is not None:
+            inner = shifted(inner, shift)  # `mc<sup>2</sup>`: mc², not mc2
         out = _wrap(inner, mark)
         self._mark = mark if out != inner else ""
         return out
