@@ -33,6 +33,7 @@ from webferret.extract import (
     spacing,
     states,
     tabs,
+    tasklists,
     wikipedia,
 )
 from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
@@ -137,6 +138,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         popups.drop_popups(tree)
     dialogs.drop_dialogs(tree, text)
     states.settle(tree, text)
+    if tasklists.has_task_boxes(text):
+        tasklists.mark_task_boxes(tree)
     spacing.space_touching(tree)
     return tree
 
