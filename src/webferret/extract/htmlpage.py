@@ -15,6 +15,7 @@ from webferret.extract import (
     cfemail,
     classify,
     dialogs,
+    footnotes,
     formulas,
     forum,
     grids,
@@ -140,6 +141,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     states.settle(tree, text)
     if tasklists.has_task_boxes(text):
         tasklists.mark_task_boxes(tree)
+    if footnotes.has_backlinks(text):
+        footnotes.drop_backlinks(tree)
     spacing.space_touching(tree)
     return tree
 
