@@ -235,5 +235,41 @@ def _regenerate() -> None:
         print(name, len(json.loads(data)))
 
 
+def _brave_row(href: str, title: str, snippet: str) -> str:
+    return (
+        f'<div data-type="web"><a href="{href}"><div class="title">{title}</div></a>'
+        f'<div class="snippet"><div class="content">{snippet}</div></div></div>'
+    )
+
+
+def _ddg_row(href: str, title: str, snippet: str) -> str:
+    return (
+        f'<div class="result results_links web-result"><div class="links_main result__body">'
+        f'<h2 class="result__title"><a class="result__a" href="{href}">{title}</a></h2>'
+        f'<a class="result__snippet" href="{href}">{snippet}</a></div></div>'
+    )
+
+
+def test_ddgs_results_keep_their_addresses_and_words_as_the_page_has_them() -> None:
+    """An address's escapes stay (`%20` is no `+`, `a%26b` one value), and a text's `<T>` is words
+    the page shows (its markup is read by the parser), not a tag to drop."""
+    brave = "<html><body>" + _brave_row(
+        "https://example.com/files/My%20Paper.pdf?q=a%26b",
+        "Vec&lt;T&gt; in std::vec",
+        "if a &lt; b and c &gt; d, see <strong>std</strong>",
+    )
+    [hit] = ddgs_text.parse_response("brave", brave + "</body></html>")
+    assert hit.url == "https://example.com/files/My%20Paper.pdf?q=a%26b"
+    assert (hit.title, hit.snippet) == ("Vec<T> in std::vec", "if a < b and c > d, see std")
+    target = "https%3A%2F%2Fexample.com%2FMy%2520Paper.pdf%3Fq%3Da%2526b"
+    ddg = _ddg_row(f"//duckduckgo.com/l/?uddg={target}&amp;rut=abc", "Option&lt;T&gt;", "&amp;lt;b&amp;gt;")
+    [hit] = ddgs_text.parse_response("duckduckgo", f"<html><body>{ddg}</body></html>")
+    assert (hit.url, hit.title, hit.snippet) == (
+        "https://example.com/My%20Paper.pdf?q=a%26b",
+        "Option<T>",
+        "&lt;b&gt;",
+    )
+
+
 if __name__ == "__main__":
     _regenerate()

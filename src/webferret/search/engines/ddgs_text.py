@@ -2,16 +2,20 @@
 
 ddgs knows each backend's URL, payload and result XPaths; we take those (`build_payload`,
 `extract_results`, `post_extract_results`) and keep the status code ddgs would drop, so a rate limit
-or a captcha becomes `rate_limited` instead of an empty answer. Its HTTP client (`primp`, with a
+or a captcha becomes `rate_limited` instead of an empty answer. A result's fields are read as the
+page has them, without ddgs's normalizers (`verbatim`). Its HTTP client (`primp`, with a
 browser fingerprint) sends the request, in a worker thread since it is synchronous.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from functools import cache
+from typing import Any, ClassVar
+from urllib.parse import unquote
 
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.search.engines._common import clean_text, make_hit, unreachable
@@ -86,19 +90,38 @@ def build_request(name: str, query: EngineQuery) -> RequestSpec:
     return RequestSpec(url=instance.search_url, method="POST", data=payload)
 
 
+@cache
+def verbatim(name: str) -> Any:
+    """Backend `name`'s class, its results' fields read as the page has them: ddgs's normalizers
+    decode every escape of an address (`/My%20Paper.pdf` became `/My+Paper.pdf`, a page of no
+    result; `?q=a%26b` became `?q=a&b`, two parameters) and drop what reads as a tag from a text the
+    page's parser has already read (`Vec<T> in std` became `Vec in std`, `if a < b and c > d` lost
+    its middle). The backend's XPaths and post-processing are ddgs's own."""
+    from ddgs.results import TextResult
+
+    class Verbatim(TextResult):
+        _normalizers: ClassVar[Mapping[str, Callable[[Any], str]]] = {}
+
+    backend = backend_class(name)
+    return type(backend.__name__, (backend,), {"result_type": Verbatim})
+
+
 def unwrap_redirect(href: str) -> str:
-    """DuckDuckGo's `//duckduckgo.com/l/?uddg=TARGET&rut=...` -> TARGET (ddgs has unquoted it)."""
-    if "uddg=" not in href:
-        return "https:" + href if href.startswith("//") else href
-    target = href.split("uddg=", 1)[1]
-    cut = target.rfind("&rut=")
-    return target[:cut] if cut >= 0 else target
+    """DuckDuckGo's `//duckduckgo.com/l/?uddg=TARGET&rut=...` -> TARGET, decoded (its own escapes
+    as the target has them); another link as it is, `//host/...` as https."""
+    if "uddg=" in href:
+        for pair in href.partition("?")[2].split("&"):
+            key, _, value = pair.partition("=")
+            if key == "uddg" and value:
+                return unquote(value)
+    return "https:" + href if href.startswith("//") else href
 
 
 def parse_response(name: str, body: str, now: datetime | None = None) -> list[Hit]:
-    """Results in `body` by ddgs's own extraction for backend `name`, each dated by the date its
-    snippet opens with (`snippet_dates`; a relative one counted back from `now`, else the clock)."""
-    cls = backend_class(name)
+    """Results in `body` by ddgs's own extraction for backend `name` (`verbatim`), each dated by the
+    date its snippet opens with (`snippet_dates`; a relative one counted back from `now`, else the
+    clock)."""
+    cls = verbatim(name)
     instance = cls.__new__(cls)  # extraction needs no HTTP client
     results = instance.post_extract_results(instance.extract_results(body))
     now = now or datetime.now(UTC)
