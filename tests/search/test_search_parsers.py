@@ -142,6 +142,19 @@ def test_searxng_titles_and_snippets_are_text() -> None:
     assert (hit.title, hit.snippet) == ("Tom & Jerry <b> bold", 'snippet em "q" \u2019 1 < 2')
 
 
+def test_searxng_plain_text_keeps_what_only_looks_like_a_tag() -> None:
+    """SearXNG sends most titles and snippets as plain text: a `<T>` or `<div>` there is words."""
+    item = {
+        "url": "https://developer.mozilla.org/en-US/docs/Web/HTML/Element/div",
+        "title": "<div>: The Content Division element - HTML | MDN",
+        "content": "Vec<T> is a growable array; HashMap<K, V> a map &amp; more",
+        "engines": ["google"],
+    }
+    hit = searxng.parse_response(json.dumps({"results": [item]}), EngineQuery(text="q"))[0]
+    assert hit.title == "<div>: The Content Division element - HTML | MDN"
+    assert hit.snippet == "Vec<T> is a growable array; HashMap<K, V> a map & more"
+
+
 def test_an_escaped_lone_surrogate_of_an_engine_is_a_replacement_character() -> None:
     """One result whose title held `"\\ud800"` (half of a character) failed the whole search as
     `internal`: its answer could not be written."""

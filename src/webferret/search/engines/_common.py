@@ -86,6 +86,17 @@ def strip_markup(text: str) -> str:
     return html.unescape(_TAGS.sub("", text))
 
 
+_MARKUP = re.compile(r"</[a-zA-Z][\w-]*\s*>|<[a-zA-Z][\w-]*\s[^<>]*=|<br\s*/?>|<!--", re.IGNORECASE)
+"""What only markup holds: a closing tag, a tag with an attribute, a line break, a comment."""
+
+
+def text_or_markup(text: str) -> str:
+    """An engine's field that one upstream sends as HTML and another as plain text (SearXNG's titles
+    and snippets): read as HTML (`strip_markup`) when it holds markup, else as text with its
+    entities decoded, where `Vec<T>` or MDN's `<div>: The Content Division element` are words."""
+    return strip_markup(text) if _MARKUP.search(text) else html.unescape(text)
+
+
 def clean_text(value: Any) -> str:
     """Collapse whitespace; None and non-strings become ''."""
     return _SPACE.sub(" ", value).strip() if isinstance(value, str) else ""

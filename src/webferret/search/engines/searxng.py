@@ -11,7 +11,7 @@ from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.remote_text import quoted
-from webferret.search.engines._common import iso_date, load_json, make_hit, strip_markup
+from webferret.search.engines._common import iso_date, load_json, make_hit, text_or_markup
 from webferret.search.regions import locale
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
@@ -110,8 +110,8 @@ def _hit(item: dict[str, Any], rank: int) -> Hit:
         NAME,
         rank,
         str(item["url"]),
-        strip_markup(str(item.get("title") or "")),
-        strip_markup(str(item.get("content") or "")),
+        text_or_markup(str(item.get("title") or "")),
+        text_or_markup(str(item.get("content") or "")),
         published=_published(item),
         engines=upstream,
         groups=sorted({UPSTREAM_GROUPS.get(name, f"searxng:{name}") for name in upstream}),
