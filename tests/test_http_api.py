@@ -451,6 +451,8 @@ def test_params_from_a_query_string() -> None:
         "b",
         "c",
     ]
+    # every region the CLI takes, DuckDuckGo's traditional Chinese of Taiwan (six letters) too
+    assert SearchParams.from_query([("q", "x"), ("region", "tw-tzh")]).region == "tw-tzh"
     with pytest.raises(ParamError, match="unknown parameter 'zz'"):
         SearchParams.from_query([("zz", "1")])  # the typo, not the missing `q`, is what is said
     from webferret.http_api.params import FindParams, StoredParams

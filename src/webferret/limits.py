@@ -17,6 +17,8 @@ it; a longer one is no search)."""
 MAX_QUERY_INPUT = 2 * MAX_QUERY_CHARS
 """The longest search query as written that the MCP tool and the HTTP API take, bangs and runs of spaces
 included (the search itself then holds it to `MAX_QUERY_CHARS`)."""
+MAX_REGION_CHARS = 6
+"""The longest search region (`config.REGION`): `tw-tzh`, DuckDuckGo's traditional Chinese of Taiwan."""
 MAX_CRAWL_PAGES = 1000
 """The most pages one crawl reads."""
 MAX_CRAWL_DEPTH = 10

@@ -24,6 +24,7 @@ from webferret.limits import (
     MAX_PASSAGES,
     MAX_QUERY_INPUT,
     MAX_READ,
+    MAX_REGION_CHARS,
     MAX_URLS_SETTING,
     MCP_CRAWL_PAGES,
     MCP_MAP_URLS,
@@ -60,7 +61,7 @@ class WebSearchArgs(BaseModel):
     )
     region: str | None = Field(
         default=None,
-        max_length=6,  # `tw-tzh`
+        max_length=MAX_REGION_CHARS,
         description="country-language, e.g. de-de or fr-fr (default: the engines')",
     )
     verify: bool | None = Field(

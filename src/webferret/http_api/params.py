@@ -24,6 +24,7 @@ from webferret.limits import (
     MAX_QUERY_CHARS,
     MAX_QUERY_INPUT,
     MAX_READ,
+    MAX_REGION_CHARS,
     MIN_PAGE_TOKENS,
 )
 from webferret.models import OutputFormat
@@ -155,7 +156,9 @@ class SearchParams(Params):
     time: Literal["day", "week", "month", "year"] | None = Field(
         default=None, description="only results of the past day, week, month or year"
     )
-    region: str | None = Field(default=None, max_length=5, description="country-language, e.g. de-de")
+    region: str | None = Field(
+        default=None, max_length=MAX_REGION_CHARS, description="country-language, e.g. de-de"
+    )
     verify: bool | None = Field(default=None, description="fetch every result to drop dead links (true)")
     verify_timeout: Seconds | None = Field(default=None, description="per-page verify timeout, s")
     engine_timeout: Seconds | None = Field(default=None, description="per-engine timeout, s")
