@@ -86,9 +86,11 @@ def json_value(text: str | bytes, **hooks: Any) -> Any:
     """`json.loads(text, **hooks)`, but a lone surrogate escaped in a string (`"\\ud800"`: half of a
     character, which no UTF-8 text can hold, so the page could be neither stored nor answered) is
     read as U+FFFD, as a browser shows it; a pair of them is the character they make, as JSON reads
-    it. `ValueError` for text that is no JSON."""
+    it. A byte order mark before it is none of it (RFC 8259 lets a reader pass over it, and a
+    browser's `fetch().json()` does). `ValueError` for text that is no JSON."""
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+    text = text.removeprefix("\ufeff")  # as decoded from UTF-8 (an engine's answer, a page's text)
     value = json.loads(text, **hooks)
     if ("\\u" in text and _ESCAPED_SURROGATE.search(text)) or _SURROGATE.search(text):
         written = json.dumps(value, ensure_ascii=False)  # a pair is one character here already

@@ -264,3 +264,12 @@ async def test_an_answer_in_another_charset_is_decoded() -> None:
         200, content=body.encode(), headers={"Content-Type": "application/json; charset=x-nosuch"}
     )
     assert (await runner(unknown).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Frettchen für Anfänger"
+
+
+async def test_an_answer_after_a_byte_order_mark_is_read() -> None:
+    """A JSON answer that opens with a UTF-8 byte order mark (as some servers write it) is JSON."""
+    body = '{"results": [{"url": "https://ferret.example/", "title": "Ferrets"}]}'
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, content=b"\xef\xbb\xbf" + body.encode(), headers={"Content-Type": "application/json"}
+    )
+    assert (await runner(handler).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Ferrets"
