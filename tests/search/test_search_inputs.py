@@ -39,6 +39,9 @@ from webferret.search.types import SearchOptions
         ("www.com", "www.com"),
         (".edu", "edu"),  # as engines read `site:.edu`: it kept nothing, no host ending in `..edu`
         (".Example.org", "example.org"),
+        ("site:Example.org", "example.org"),  # the query's operator, as a model may write the filter
+        ("SITE:docs.python.org/3/", "docs.python.org"),
+        ("site:8080", "site"),  # a host named site, on a port
     ],
 )
 def test_a_site_is_the_host_of_what_was_written(written: str, host: str) -> None:
@@ -47,7 +50,20 @@ def test_a_site_is_the_host_of_what_was_written(written: str, host: str) -> None
     assert site_text(written) == host  # the store's filter (find, stored pages) reads it the same
 
 
-@pytest.mark.parametrize("written", ["", "   ", "exa mple.org", "example.org OR evil", "a@b.org", "x.org\nq"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "",
+        "   ",
+        "exa mple.org",
+        "example.org OR evil",
+        "a@b.org",
+        "x.org\nq",
+        "javascript:alert(1)",
+        "x.org:abc",
+        "site:",
+    ],
+)
 def test_a_site_that_is_no_host_is_invalid(written: str) -> None:
     with pytest.raises(FerretError) as caught:
         SearchOptions(site=written)

@@ -100,15 +100,21 @@ def site_host(text: str) -> str:
     IPv6 one with or without brackets), or the host of `https://example.org/docs` or
     `example.org:8080`; `ValueError` for anything else. A dot before it (`.edu`) or after it is
     dropped, and a `www.` before a domain, as the merging of results and the store's handles drop
-    it: `www.github.com` keeps `github.com` and its subdomains."""
+    it: `www.github.com` keeps `github.com` and its subdomains. The query's operator written as the
+    filter (`site:example.org`, as a model writes it) is its host; a port that is no number
+    (`javascript:alert(1)`'s) names no host."""
     written = text.strip()
+    if written[:5].lower() == "site:" and not written[5:].isdigit():  # (`site:8080` is a host's port)
+        written = written[5:].strip()
     try:
         return str(ipaddress.IPv6Address(written))  # `::1`, which a URL writes `[::1]`
     except ValueError:
         pass
     target = written if "://" in written else f"http://{written}"
     try:
-        host = urlsplit(target).hostname or ""
+        parts = urlsplit(target)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018  (a port that is no number raises)
     except ValueError:
         host = ""
     host = host.strip(".")  # `.edu` (as search engines take `site:.edu`) is `edu`; `x.org.` is `x.org`
