@@ -273,3 +273,14 @@ async def test_an_answer_after_a_byte_order_mark_is_read() -> None:
         200, content=b"\xef\xbb\xbf" + body.encode(), headers={"Content-Type": "application/json"}
     )
     assert (await runner(handler).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Ferrets"
+
+
+async def test_an_answer_its_encoding_does_not_decode_is_the_engines_error() -> None:
+    """A body sent as gzip that is none: the engine answered (no `connect_failed`), unreadably."""
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, content=b'{"results": []}', headers={"Content-Encoding": "gzip"}
+    )
+    with pytest.raises(FerretError) as caught:
+        await runner(handler).run(searxng.ENGINE, SEARX, 5)
+    assert caught.value.code == ErrorCode.ENGINE_ERROR
+    assert "content encoding does not decode" in caught.value.message

@@ -161,6 +161,11 @@ class EngineRunner:
             raise FerretError(
                 ErrorCode.TIMEOUT, f"{engine.name}: no answer from {spec.url} in {timeout:g} s"
             ) from None
+        except httpx.DecodingError as exc:  # it answered (no failure to reach it), unreadably
+            raise FerretError(
+                ErrorCode.ENGINE_ERROR,
+                f"{engine.name} answered a body its content encoding does not decode: {quoted(str(exc))}",
+            ) from None
         except httpx.HTTPError as exc:
             raise unreachable(engine.name, spec.url, exc, proxy) from None
         raise FerretError(
