@@ -113,6 +113,16 @@ def test_missing_fields_are_filled_from_later_sightings() -> None:
     assert (fused.title, fused.snippet, fused.published) == ("A", "about a", "2024-01-01")
 
 
+def test_an_engines_own_fields_are_kept_whichever_engine_listed_the_page_first() -> None:
+    """GitHub's stars and SearXNG's upstream engines stay when DuckDuckGo listed the page first."""
+    ddg = hit("https://github.com/rust-lang/rust", "duckduckgo")
+    repo = hit("https://github.com/rust-lang/rust", "github", stars=100, language="Rust")
+    searx = hit("https://github.com/rust-lang/rust/", "searxng", engines=["google"], groups=["google"])
+    answers = [("duckduckgo", "bing", [ddg]), ("github", "github", [repo]), ("searxng", "searxng", [searx])]
+    fused = fuse(answers)
+    assert fused[0].extra == {"stars": 100, "language": "Rust", "engines": ["google"], "groups": ["google"]}
+
+
 def test_upstream_lists_are_united_when_one_engine_lists_a_page_twice() -> None:
     fused = fuse(
         [

@@ -60,8 +60,9 @@ def spelling_rank(url: str) -> tuple[bool, bool]:
 
 
 def _absorb(merged: _Merged, hit: Hit) -> None:
-    """Fill fields the first sighting lacked (a title, a snippet, a date) from a later one, and
-    list the page by the later one's URL when that spells it better (`spelling_rank`)."""
+    """Fill fields the first sighting lacked (a title, a snippet, a date, an engine's own fields such
+    as GitHub's stars or SearXNG's upstream engines) from a later one, and list the page by the
+    later one's URL when that spells it better (`spelling_rank`)."""
     current = merged.hit
     update: dict[str, object] = {}
     if spelling_rank(hit.url) > spelling_rank(current.url):
@@ -77,8 +78,9 @@ def _absorb(merged: _Merged, hit: Hit) -> None:
         for key in ("engines", "groups")
         if isinstance(current.extra.get(key), list) and isinstance(hit.extra.get(key), list)
     }
-    if lists:
-        update["extra"] = {**current.extra, **lists}
+    extra = {**hit.extra, **current.extra, **lists}
+    if extra != current.extra:
+        update["extra"] = extra
     if update:
         merged.hit = current.model_copy(update=update)
 
