@@ -15,7 +15,7 @@ from search_harness import SearxServer
 from simweb import Handler, SimWeb, Stream, wait_for
 
 from webferret.ferret import Ferret
-from webferret.models import Hit, Source
+from webferret.models import ErrorCode, Hit, Source
 from webferret.search.verify import RankOrder, Verification, verify_hits
 
 pytestmark = pytest.mark.filterwarnings("error")  # an unclosed connection or a lost task fails a test
@@ -134,6 +134,23 @@ async def test_a_dead_top_hit_is_replaced_by_the_first_spare(tmp_path: Path, sim
         assert names(verified) == ["alpha", "beta", "spare1"]
         assert [item.url for item in verified.unreachable] == [urls[0]]
         assert verified.not_needed == 1 and not await stored(f, urls[-1])
+
+
+async def test_a_page_that_now_redirects_to_its_sites_home_page_is_gone(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    """A removed article redirected home is a soft 404 (the home page answers no query); another
+    address of the home page itself (`/en/index.html`) is the home page."""
+    simweb.add("/", distinct_article("home"))
+    gone = simweb.add("/blog/ferret-news", status=301, headers={"Location": "/"})
+    home = simweb.add("/en/index.html", status=301, headers={"Location": "/"})
+    urls = [gone, home, *serve(simweb, "alpha")]
+    async with ferret(tmp_path) as f:
+        verified = await verify_hits(f, hits(*urls), wanted=3, timeout=30)
+    assert [hit.url for hit in verified.kept] == [home, urls[2]]
+    [dead] = verified.unreachable
+    assert dead.url == gone and dead.error is not None and dead.error.code == ErrorCode.NOT_FOUND
+    assert "redirects to its site's home page" in dead.error.message
 
 
 async def test_a_near_duplicate_top_hit_is_replaced_by_the_first_spare(

@@ -13,16 +13,19 @@ and counted as not needed.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from webferret.after_answer import holding, later
 from webferret.limits import MAX_CONCURRENCY
 from webferret.models import ErrorCode, ErrorInfo, Hit, Page
+from webferret.net.canonical import canonical_host, edition_host
 from webferret.net.domains import host_of
 from webferret.present.dedup import StreamCopies, prepare
 from webferret.search.types import DroppedDuplicate, Unreachable
@@ -49,13 +52,40 @@ place of the page the engine ranked, which a result promises."""
 
 def vetoed(page: Page) -> ErrorInfo | None:
     """Why a page read is not the page its result promises (a soft 404, an empty shell, a login or
-    cookie wall), as an error naming where; None for any other page."""
+    cookie wall, a redirect to its site's home page), as an error naming where; None for any other."""
     extract = page.meta.get("extract")
     veto = extract.get("quality_veto") if page.ok and isinstance(extract, dict) else None
     if veto not in VETOES:
-        return None
+        return moved_home(page)
     code, why = VETOES[veto]
     return ErrorInfo(code=code, message=f"{why}: {page.final_url or page.url}")
+
+
+_HOME_SEGMENT = re.compile(r"(?:index|default|home|start)(?:\.\w+)?|[a-z]{2}(?:[-_][a-z]{2})?", re.IGNORECASE)
+"""A path segment of a home page's own address (`/index.html`, `/home`) or a language's (`/en`, `/de-de`)."""
+
+
+def moved_home(page: Page) -> ErrorInfo | None:
+    """`not_found` for a page read at its site's home page after a redirect from an address deeper in
+    the site: the page the result named is gone (a removed article redirected home; search engines
+    read it as a soft 404), and the home page answers no query. None for any other page."""
+    if not page.ok or not page.final_url or page.final_url == page.url:
+        return None
+    try:
+        asked, final = urlsplit(page.url), urlsplit(page.final_url)
+    except ValueError:
+        return None
+    segments = [segment for segment in asked.path.split("/") if segment]
+    if final.path not in ("", "/") or final.query or all(map(_HOME_SEGMENT.fullmatch, segments)):
+        return None
+    if not asked.hostname or not final.hostname or _site(asked.hostname) != _site(final.hostname):
+        return None
+    message = f"the page is gone: it redirects to its site's home page {page.final_url} (a soft 404)"
+    return ErrorInfo(code=ErrorCode.NOT_FOUND, message=message)
+
+
+def _site(host: str) -> str:
+    return edition_host(canonical_host(host))
 
 
 def unreadable(page: Page) -> bool:
