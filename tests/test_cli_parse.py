@@ -22,6 +22,40 @@ def test_query_words_on_both_sides_of_options() -> None:
     assert parse(build_parser(), ["find", "borrow", "-n", "3", "checker"]).query == ["borrow", "checker"]
 
 
+@pytest.mark.parametrize(
+    ("argv", "query"),
+    [
+        (["search", "rust", "async", "-tokio", "--json"], ["rust", "async", "-tokio"]),
+        (
+            ["search", "python", "-nodejs", "-site:pinterest.com"],
+            ["python", "-nodejs", "-site:pinterest.com"],
+        ),
+        (["search", "gcc", "--json", "-fno-strict-aliasing"], ["gcc", "-fno-strict-aliasing"]),
+        (
+            ["search", "-tokio", "rust"],
+            ["rust", "-tokio"],
+        ),  # (an exclusion's place in the query is no matter)
+        (["search", "rust", "--", "-x", "-tokio"], ["rust", "-x", "-tokio"]),
+    ],
+)
+def test_a_query_word_starting_with_a_dash_is_a_word(argv: list[str], query: list[str]) -> None:
+    """`-word` excludes a word (`-site:x.org` a site) at every engine: argparse called it an
+    unrecognized option, and read `-nodejs` as `-n odejs`."""
+    args = parse(build_parser(), argv)
+    assert args.query == query and args.results is None
+
+
+def test_a_dashed_option_of_search_stays_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    args = parse(build_parser(), ["search", "q", "-n5", "-tokio", "-n", "3"])
+    assert (args.query, args.results) == (["q", "-tokio"], 3)
+    with pytest.raises(SystemExit):  # a long option written with one dash is a slip, said so
+        parse(build_parser(), ["search", "q", "-json"])
+    assert "unrecognized arguments: -json" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # a negative number is still an option's value, checked by it
+        parse(build_parser(), ["search", "q", "--engine-timeout", "-1"])
+    assert "--engine-timeout: expected a number of seconds" in capsys.readouterr().err
+
+
 def test_store_subcommands_still_parse() -> None:
     assert parse(build_parser(), ["store", "prune", "--older-than", "7d"]).older_than == 7 * 86400
 

@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     """`argv` parsed, options also between a command's positional arguments (`fetch A --json B`):
     plain argparse takes a list of positionals in one run only and calls the rest unrecognized."""
+    argv = _dash_words_as_words(parser, argv)
     args, extras = parser.parse_known_args(argv)
     command = _subparser(parser, getattr(args, "command", None))
     if extras and command is not None and _has_subcommands(command):  # `store list --bogus`
@@ -95,6 +96,36 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
         parser.error(f"unrecognized arguments: {' '.join(argv[:at])}")
     rest = argv[at + 1 :]
     return command.parse_intermixed_args(rest, namespace=argparse.Namespace(command=args.command))
+
+
+def _dash_words_as_words(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`argv`, with the words of a command that takes words starting with a dash (`search`, whose
+    query may exclude words: `rust async -tokio`, `-site:x.org`; `set_defaults(dash_words=True)`)
+    that are none of its options moved after `--`, where they are words: argparse took them for
+    unrecognized options, and `-nodejs` for `-n odejs`."""
+    at = next((i for i, word in enumerate(argv) if not word.startswith("-")), None)
+    command = _subparser(parser, argv[at]) if at is not None else None
+    if at is None or command is None or not command.get_default("dash_words"):
+        return argv
+    end = argv.index("--") if "--" in argv[at:] else len(argv)
+    options = {name: action for action in command._actions for name in action.option_strings}
+    words = [word for word in argv[at + 1 : end] if _dash_word(word, options)]
+    if not words:
+        return argv
+    head = [word for i, word in enumerate(argv[:end]) if i <= at or not _dash_word(word, options)]
+    return [*head, *(argv[end:] or ["--"]), *words]
+
+
+def _dash_word(word: str, options: dict[str, argparse.Action]) -> bool:
+    """A word that starts with one dash and is none of `options`: not `-n`, nor `-n5` (a short
+    option and its number), nor `-json` (a long option written with one dash: a slip, said as one),
+    nor a negative number (a value)."""
+    if not word.startswith("-") or word.startswith("--") or len(word) < 2 or word[1].isdigit():
+        return False
+    if word in options or "-" + word.split("=", 1)[0] in options:
+        return False
+    short = options.get(word[:2])
+    return short is None or short.nargs == 0 or not word[2:].lstrip("=").isdigit()
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
