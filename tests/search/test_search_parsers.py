@@ -284,5 +284,12 @@ def test_ddgs_results_keep_their_addresses_and_words_as_the_page_has_them() -> N
     )
 
 
+def test_a_result_s_invisible_characters_are_left_out() -> None:
+    """Soft hyphens and zero-width spaces show nothing, yet split the word whoever looks for it."""
+    shy = _brave_row("https://example.com/", "Bundes&shy;regierung&#8203; plant", "Kanzler&shy;amt")
+    [hit] = ddgs_text.parse_response("brave", f"<html><body>{shy}</body></html>")
+    assert (hit.title, hit.snippet) == ("Bundesregierung plant", "Kanzleramt")
+
+
 if __name__ == "__main__":
     _regenerate()

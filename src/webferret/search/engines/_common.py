@@ -97,9 +97,16 @@ def text_or_markup(text: str) -> str:
     return strip_markup(text) if _MARKUP.search(text) else html.unescape(text)
 
 
+_INVISIBLE = str.maketrans(dict.fromkeys("\u00ad\u200b\u2060\ufeff"))
+"""Soft hyphens (German headlines break their long words with them), zero-width spaces, word joiners
+and byte order marks: they show nothing, yet split a word for whoever looks for it (the joiners that
+letters and emoji need stay)."""
+
+
 def clean_text(value: Any) -> str:
-    """Collapse whitespace; None and non-strings become ''."""
-    return _SPACE.sub(" ", value).strip() if isinstance(value, str) else ""
+    """Collapse whitespace and drop the characters that show nothing (`_INVISIBLE`); None and
+    non-strings become ''."""
+    return _SPACE.sub(" ", value.translate(_INVISIBLE)).strip() if isinstance(value, str) else ""
 
 
 def load_json(body: str, engine: str) -> Any:
