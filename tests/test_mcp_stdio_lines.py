@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from simweb import SimWeb
+
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -71,9 +73,10 @@ def test_a_request_whose_id_is_none_is_answered_not_dropped(tmp_path: Path) -> N
     assert answers[-1] == {"jsonrpc": "2.0", "id": 3, "result": {}}  # and the server goes on
 
 
-def _server(home: Path) -> subprocess.Popen[str]:
-    """`webferret mcp` over stdio with its store in `home`, its three streams pipes."""
-    env = {**os.environ, "WEBFERRET_HOME": str(home), "WEBFERRET_SERVE": "off"}
+def _server(home: Path, **settings: str) -> subprocess.Popen[str]:
+    """`webferret mcp` over stdio with its store in `home` (and `settings`, environment variables),
+    its three streams pipes."""
+    env = {**os.environ, "WEBFERRET_HOME": str(home), "WEBFERRET_SERVE": "off", **settings}
     return subprocess.Popen(
         [sys.executable, "-m", "webferret", "mcp"],
         stdin=subprocess.PIPE,
@@ -124,3 +127,22 @@ def test_ctrl_c_ends_the_server_while_its_client_is_silent(tmp_path: Path) -> No
         process.wait()
         process.stdin.close()
     assert code == 130
+
+
+def test_a_call_asked_before_the_client_closes_stdin_is_answered(tmp_path: Path, simweb: SimWeb) -> None:
+    """`printf '...' | webferret mcp`: the SDK cancelled every call still running when stdin ended,
+    so a call was answered only when it happened to finish first (a fetch of a slow page never)."""
+    simweb.add(
+        "/mcp-slow", body="<html><body><article><p>Ferrets nap often.</p></article></body></html>", delay=1
+    )
+    call = {"name": "web_fetch", "arguments": {"urls": [simweb.url("/mcp-slow")]}}
+    lines = [
+        json.dumps(INIT),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
+    ]
+    process = _server(tmp_path, WEBFERRET_ALLOW_PRIVATE_HOSTS="true")
+    out, _ = process.communicate("\n".join(lines) + "\n", timeout=60)  # stdin closed after the lines
+    answers = {answer["id"]: answer for answer in map(json.loads, out.splitlines())}
+    assert "Ferrets nap often." in json.dumps(answers[2]["result"])
+    assert process.returncode == 0

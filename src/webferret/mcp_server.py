@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from webferret import __version__
 from webferret.config import Settings, closest
+from webferret.mcp_drain import Unanswered
 from webferret.mcp_stdin import wire_stdin
 from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
@@ -220,10 +221,13 @@ async def serve_stdio(settings: Settings) -> None:
     with wire_stdin() as lines:  # read so that Ctrl-C ends the server (see `mcp_stdin`)
         async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
             relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            out_writer, out_reader = anyio.create_memory_object_stream[SessionMessage](0)
+            unanswered = Unanswered()
 
             async def relay() -> None:
                 """Messages on to the server; a line it cannot read answered (the SDK drops it silently,
-                and the client would wait for its answer until its own timeout)."""
+                and the client would wait for its answer until its own timeout). The end of stdin
+                once what was asked before it is answered (`mcp_drain`)."""
                 async with relay_writer:
                     async for item in read_stream:
                         if isinstance(item, Exception):
@@ -231,11 +235,22 @@ async def serve_stdio(settings: Settings) -> None:
                         elif _request_without_id(item.message):
                             await write_stream.send(SessionMessage(_without_id(item.message.method)))
                         else:
+                            unanswered.asked(item.message)
                             await relay_writer.send(item)
+                    await unanswered.settled(settings.budget)
+
+            async def answer() -> None:
+                """The server's messages on to the client, each answer noted; the client's side
+                closed once the server has said all (the SDK closes the stream it is handed)."""
+                async with out_reader, write_stream:
+                    async for item in out_reader:
+                        unanswered.answered(item.message)
+                        await write_stream.send(item)
 
             async with anyio.create_task_group() as group:
                 group.start_soon(relay)
-                await server.run(relay_reader, write_stream, server.create_initialization_options())
+                group.start_soon(answer)
+                await server.run(relay_reader, out_writer, server.create_initialization_options())
 
 
 def _request_without_id(message: Any) -> bool:
