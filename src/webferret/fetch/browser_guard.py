@@ -16,8 +16,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
+from webferret.fetch.charset import browser_charset, read_body
 from webferret.fetch.fetcher import admitted
 from webferret.fetch.impersonate import new_session, request_once
+from webferret.fetch.sniff import HTML_TYPES, mime_of, sniff_kind
 from webferret.fetch.types import FetchOptions
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import UrlPolicy
@@ -144,6 +146,8 @@ class Guard:
         kept = {k: v for k, v in got.items() if k not in HOP_HEADERS}
         if main:
             self.main_body, self.main_answer = body, (request.url, status, kept)
+        if navigation:
+            body, kept = in_utf8(body, kept)
         await route.fulfill(status=status, headers=kept, body=body)
 
     async def _fetch(self, request: Request, *, follow: bool) -> tuple[int, dict[str, str], bytes]:
@@ -218,6 +222,24 @@ class Guard:
     async def aclose(self) -> None:
         self._closed = True
         await self._session.close()
+
+
+def in_utf8(body: bytes, headers: dict[str, str]) -> tuple[bytes, dict[str, str]]:
+    """An HTML document (a page's or a frame's) as the browser is given it: as sent when the browser
+    reads it in the charset the other tiers read it in (`read_body`: its BOM, its label unless the
+    bytes belie it, `<meta charset>`, else detection), else re-encoded as UTF-8 and labelled so, as
+    Chromium read a page with no label as windows-1252 (`CafÃ©`) and believed a wrong label (a header
+    label wins over a `<meta charset>`, as a browser ranks them). Another kind of body is left as sent."""
+    kind = headers.get("content-type")
+    mime = mime_of(kind)
+    if mime not in HTML_TYPES and (mime or sniff_kind(body, None) != "html"):
+        return body, headers
+    if mime and sniff_kind(body, kind) in ("pdf", "binary"):  # no text under its label: as sent
+        return body, headers
+    text, charset = read_body(body, kind)
+    if charset == browser_charset(body, kind):  # its scripts keep the page's charset too
+        return body, headers
+    return text.encode("utf-8"), {**headers, "content-type": f"{mime or 'text/html'}; charset=utf-8"}
 
 
 def lost(exc: BaseException) -> bool:

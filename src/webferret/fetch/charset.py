@@ -17,7 +17,7 @@ import codecs
 import re
 from functools import cache
 
-__all__ = ["declared_charset", "decode_body", "meta_charset"]
+__all__ = ["browser_charset", "declared_charset", "decode_body", "meta_charset", "read_body"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -47,21 +47,26 @@ DETECT_BYTES = 64 * 1024
 
 def decode_body(body: bytes, content_type: str | None) -> str:
     """The text of `body`, decoded by the first charset source that works (see module docstring)."""
+    return read_body(body, content_type)[0]
+
+
+def read_body(body: bytes, content_type: str | None) -> tuple[str, str]:
+    """The text of `body` (`decode_body`) and the Python codec it was read with."""
     for encoding in (_bom_charset(body), declared_charset(content_type), meta_charset(body)):
         if encoding and _wide(encoding) and b"\x00" not in body[:SCAN_BYTES]:
             continue  # UTF-16 or -32 text of any markup is full of NUL bytes: this label is wrong
         if encoding and _single_byte(encoding) and not body.isascii():
             text = _try(body, "utf-8")  # valid UTF-8 with wide characters: the label is wrong
             if text is not None:
-                return text
+                return text, "utf-8"
         text = _try(body, encoding)
         if text is not None:
-            return text
+            return text, str(encoding)
     text = _try(body, "utf-8")
     if text is None:
         text = mostly_utf8(body)
     if text is not None:
-        return text
+        return text, "utf-8"
     from charset_normalizer import from_bytes  # 30 ms to import: only for a body no label decodes
 
     guesses = list(from_bytes(body[:DETECT_BYTES]))
@@ -70,7 +75,14 @@ def decode_body(body: bytes, content_type: str | None) -> str:
     # a near tie (on a short French page cp1250 reads "Voilŕ" with a little less chaos than "Voilà")
     near = [g for g in guesses if best and g.chaos <= best.chaos + CP1252_SLACK]
     encoding = "cp1252" if not best or any(g.encoding == "cp1252" for g in near) else best.encoding
-    return body.decode(_normalize(encoding) or "cp1252", errors="replace")
+    encoding = _normalize(encoding) or "cp1252"
+    return body.decode(encoding, errors="replace"), encoding
+
+
+def browser_charset(body: bytes, content_type: str | None) -> str:
+    """The codec a browser reads an HTML `body` in, right or wrong: its BOM, else the header's label,
+    else its `<meta charset>`, else windows-1252 (the web's default)."""
+    return _bom_charset(body) or declared_charset(content_type) or meta_charset(body) or "cp1252"
 
 
 CP1252_SLACK = 0.025
