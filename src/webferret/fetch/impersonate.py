@@ -224,6 +224,8 @@ def _ferret_error(exc: RequestException, target: Target, proxy: Proxy | None = N
     if proxy is not None and (said := _proxy_failure(exc, target, proxy)) is not None:
         return FerretError(*said)
     code, what = CURL_ERRORS.get(int(exc.code or 0), (ErrorCode.CONNECT_FAILED, "the request failed"))
+    if exc.code == CurlECode.RECV_ERROR and "chunk" in str(exc).lower():  # curl's error for a bad chunk
+        code, what = ErrorCode.HTTP_ERROR, "broken HTTP answer: its chunked body is malformed"
     where = f"{target.host}:{target.port} ({target.address})"
     return FerretError(code, f"{what} at {where} (curl: {exc})")
 
