@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ssl
 import time
+from http.cookiejar import CookieJar, CookiePolicy
 
 import httpx
 
@@ -46,6 +47,7 @@ class HttpTier:
             transport=self.transport,
             trust_env=False,
             follow_redirects=False,
+            cookies=CookieJar(_KeepNone()),
             event_hooks={"response": [_set_aside_unusable_location]},
         )
 
@@ -85,6 +87,27 @@ class HttpTier:
             fetched_via=self.name,
             elapsed_ms=(time.monotonic() - started) * 1000,
         )
+
+
+class _KeepNone(CookiePolicy):
+    """The shared client's cookie policy: keep no cookie an answer sets. httpx's client kept them
+    and sent them with every later page of their site, all session long: a session cookie a page
+    read with the caller's own `Cookie` answered with unlocked later calls made without it. A page's
+    own redirects carry theirs (`fetch.hop_cookies`), as the other tiers do."""
+
+    netscape, rfc2965, hide_cookie2 = True, False, True
+
+    def set_ok(self, cookie: object, request: object) -> bool:
+        return False
+
+    def return_ok(self, cookie: object, request: object) -> bool:
+        return False
+
+    def domain_return_ok(self, domain: str, request: object) -> bool:
+        return False
+
+    def path_return_ok(self, path: str, request: object) -> bool:
+        return False
 
 
 def is_redirect_status(status: int) -> bool:
