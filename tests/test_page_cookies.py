@@ -42,3 +42,76 @@ async def test_a_cookie_a_page_set_is_not_sent_with_a_later_page(tmp_path: Path,
     assert first.ok and all(page.ok for page in later)
     sent = [(hit.path, hit.headers.get("cookie")) for hit in site.hits]
     assert sent == [("/account", "login=ada"), ("/account", None), ("/other", None)]
+
+
+CHROMIUM = "/usr/bin/chromium"
+ROTATING = (
+    "<html><head><title>Burrows</title></head><body><article><h1>Burrows</h1>"
+    + "<p>Ferrets dig long burrows and explore every one of them with great care and patience.</p>" * 4
+    + "</article><script>document.cookie = 'seen=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';"
+    + "document.cookie = 'passed=1; path=/'; fetch('/check');</script></body></html>"
+)
+"""A challenge's way: the page sets a cookie, its script swaps it for another and asks again."""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+async def test_the_browser_sends_the_cookies_its_page_holds_once(tmp_path: Path) -> None:
+    """The guard fetched the page's files through a curl session that kept the cookies answers set and
+    added them as a second `Cookie` header, a deleted one too (a server reading the first saw it)."""
+    with serve() as site:
+        site.page("/page", ROTATING, set_cookie="seen=1; Path=/")
+        site.page("/check", "ok", content_type="text/plain")
+        async with Ferret(
+            home=tmp_path, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True
+        ) as ferret:
+            page = await ferret.fetch(site.base + "/page", options=ferret.fetch_options(tier="browser"))
+        checks = [hit.cookies for hit in site.hits if hit.path == "/check"]
+    assert page.ok and checks == [["passed=1"]]
+
+
+HOPPING = (
+    "<html><head><title>Burrows</title></head><body><article><h1>Burrows</h1>"
+    + "<p>Ferrets dig long burrows and explore every one of them with great care and patience.</p>" * 4
+    + "</article><script>fetch('/hop').then(function () { return fetch('/after'); });</script></body></html>"
+)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+async def test_a_cookie_a_redirect_of_the_pages_files_sets_goes_on_with_the_page(tmp_path: Path) -> None:
+    """The guard follows a file's redirect itself, unseen by the browser: the cookie its hop sets goes
+    with the next hop and, given to the browser, with the page's later requests, once each."""
+    with serve() as site:
+        site.page("/page", HOPPING)
+        site.page("/hop", "", status=302, location="/landed", set_cookie="hopped=1; Path=/")
+        site.page("/landed", "ok", content_type="text/plain")
+        site.page("/after", "ok", content_type="text/plain")
+        async with Ferret(
+            home=tmp_path, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True
+        ) as ferret:
+            page = await ferret.fetch(site.base + "/page", options=ferret.fetch_options(tier="browser"))
+        sent = {hit.path: hit.cookies for hit in site.hits if hit.path in ("/landed", "/after")}
+    assert page.ok and sent == {"/landed": ["hopped=1"], "/after": ["hopped=1"]}
+
+
+def challenged(hit: Hit) -> Reply:
+    """A page behind a challenge whose script's navigation is answered by a redirect with its pass."""
+    if "passed=1" in hit.headers.get("cookie", ""):
+        return 200, {"content-type": "text/html; charset=utf-8"}, ARTICLE
+    script = "<script>setTimeout(function () { location.href = '/verify'; }, 50);</script>"
+    return 200, {"content-type": "text/html"}, f"<html><body><p>Checking</p>{script}</body></html>".encode()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+async def test_a_stopped_redirects_cookie_reaches_a_host_without_dots(tmp_path: Path) -> None:
+    """The cookie of a redirect the guard stops is given to the browser for the host it came from:
+    Python's jar names `localhost` `localhost.local`, where the browser never sent it back."""
+    with serve() as site:
+        site.routes["/"] = challenged
+        site.page("/verify", "", status=302, location="/", set_cookie="passed=1; Path=/")
+        async with Ferret(
+            home=tmp_path, allow_hosts=["localhost"], chromium_path=CHROMIUM, browser_no_sandbox=True
+        ) as ferret:
+            base = site.base.replace("127.0.0.1", "localhost")
+            page = await ferret.fetch(base + "/", options=ferret.fetch_options(tier="browser"))
+    assert page.ok and "Ferrets dig long burrows" in page.content
+    assert [hit.cookies for hit in site.hits] == [[], [], ["passed=1"]]

@@ -46,6 +46,7 @@ def free_port_on_both() -> int:
 class Hit:
     path: str
     headers: dict[str, str]
+    cookies: list[str] = field(default_factory=list)  # every `Cookie` header, in the order sent
 
 
 @dataclass
@@ -72,7 +73,8 @@ class Site:
 def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            hit = Hit(self.path, {k.lower(): v for k, v in self.headers.items()})
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            hit = Hit(self.path, headers, self.headers.get_all("cookie") or [])
             site.hits.append(hit)
             route = site.routes.get(self.path.split("?")[0]) or site.fallback
             status, headers, body = route(hit) if route else (404, {"content-type": "text/plain"}, b"nope")

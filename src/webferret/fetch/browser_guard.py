@@ -9,6 +9,7 @@ none once the page has closed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import time
 from collections.abc import Awaitable, Callable
@@ -18,6 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 from webferret.fetch.charset import browser_charset, read_body
 from webferret.fetch.fetcher import admitted
+from webferret.fetch.hop_cookies import HopCookies
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.sniff import HTML_TYPES, mime_of, sniff_kind
 from webferret.fetch.types import FetchOptions
@@ -138,6 +140,7 @@ class Guard:
             return
         location = got.get("location")
         if navigation and status in REDIRECTS and location:
+            await _give_cookies(request, request.url, got)  # the browser never sees this answer
             if request.frame.parent_frame is None:
                 self.redirect_to = url_without_blanks(urljoin(request.url, location))
                 self.stopped.set()
@@ -156,6 +159,7 @@ class Guard:
         url, method, data = request.url, request.method, request.post_data_buffer
         headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
         document = request.is_navigation_request() and request.frame.parent_frame is None
+        hops = HopCookies()
         for _ in range(self._opts.max_redirects + 1):
             target = await self._policy.vet(url)
             opts = self._opts.for_request(url, self._page, document=document)
@@ -179,6 +183,9 @@ class Guard:
             nxt = url_without_blanks(urljoin(url, location))
             if urlsplit(nxt)[:2] != urlsplit(url)[:2]:  # credentials stay with their origin
                 headers = {k: v for k, v in headers.items() if k not in ("cookie", "authorization")}
+            hops.take(url, got)  # what a hop the browser never sees sets goes on with the next ones
+            headers = dict(hops.sent(nxt, tuple(headers.items())))
+            await _give_cookies(request, url, got)
             if status in (301, 302, 303):
                 method, data = "GET", None
             url = nxt
@@ -240,6 +247,19 @@ def in_utf8(body: bytes, headers: dict[str, str]) -> tuple[bytes, dict[str, str]
     if charset == browser_charset(body, kind):  # its scripts keep the page's charset too
         return body, headers
     return text.encode("utf-8"), {**headers, "content-type": f"{mime or 'text/html'}; charset=utf-8"}
+
+
+async def _give_cookies(request: Request, url: str, answer: dict[str, str]) -> None:
+    """Give the browser the cookies of the `answer` from `url` (a hop of `request`) that it never
+    sees (a redirect the guard follows or stops): the guard's curl keeps none, and Chromium holds the
+    page's cookies. One the browser refuses is left out, as a browser leaves it."""
+    from playwright.async_api import Error
+
+    jar = HopCookies()
+    jar.take(url, answer)
+    if given := jar.for_browser(url):
+        with contextlib.suppress(Error):
+            await request.frame.page.context.add_cookies(given)  # type: ignore[arg-type]
 
 
 def lost(exc: BaseException) -> bool:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from email.message import Message
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
+from urllib.parse import urlsplit
 from urllib.request import Request
 
 
@@ -28,6 +29,19 @@ class HopCookies:
         for value in told:
             info["Set-Cookie"] = value
         self._jar.extract_cookies(_Answer(info), Request(url))  # type: ignore[arg-type]
+
+    def for_browser(self, url: str) -> list[dict[str, Any]]:
+        """The cookies the answer from `url` set, as Playwright's `BrowserContext.add_cookies` takes
+        them: one set without a Domain goes to the host of `url` only (a domain without a leading
+        dot; Python's jar names a host without dots `localhost.local`)."""
+        host = urlsplit(url).hostname or ""
+        given: list[dict[str, Any]] = []
+        for cookie in self._jar:
+            domain = cookie.domain if cookie.domain_specified else host
+            item = {"name": cookie.name, "value": cookie.value or "", "domain": domain}
+            item |= {"path": cookie.path or "/", "secure": cookie.secure, "expires": cookie.expires or -1}
+            given.append(item | {"httpOnly": cookie.has_nonstandard_attr("HttpOnly")})
+        return given
 
     def header(self, url: str) -> str | None:
         """The `Cookie` value the jar has for `url`, or None."""

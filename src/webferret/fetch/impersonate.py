@@ -76,8 +76,11 @@ def fingerprints() -> tuple[str, ...]:
 
 
 def new_session(fingerprint: str) -> AsyncSession:
-    """A curl session that ignores proxy variables and impersonates `fingerprint`."""
-    return _Session(impersonate=fingerprint, trust_env=False)  # type: ignore[arg-type]
+    """A curl session that ignores proxy variables, impersonates `fingerprint` and keeps no cookie:
+    a page's redirects carry theirs (`fetch.hop_cookies`), and in the browser tier Chromium holds the
+    page's own and sends them (a session that kept them sent a second `Cookie` header, with the
+    cookies the page's script had deleted)."""
+    return _Session(impersonate=fingerprint, trust_env=False, discard_cookies=True)  # type: ignore[arg-type]
 
 
 class _Session(AsyncSession[Response]):
