@@ -115,3 +115,19 @@ async def test_a_stopped_redirects_cookie_reaches_a_host_without_dots(tmp_path: 
             page = await ferret.fetch(base + "/", options=ferret.fetch_options(tier="browser"))
     assert page.ok and "Ferrets dig long burrows" in page.content
     assert [hit.cookies for hit in site.hits] == [[], [], ["passed=1"]]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+async def test_the_callers_cookie_and_the_pages_go_in_one_header(tmp_path: Path) -> None:
+    """`--header 'Cookie: ...'` in the browser tier went as a Cookie header of its own beside the
+    browser's, the caller's first: a server reading the first never saw the page's cookies."""
+    with serve() as site:
+        site.page("/page", ROTATING, set_cookie="seen=1; Path=/")
+        site.page("/check", "ok", content_type="text/plain")
+        async with Ferret(
+            home=tmp_path, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True
+        ) as ferret:
+            opts = ferret.fetch_options(tier="browser", headers=(("Cookie", "login=ada"),))
+            page = await ferret.fetch(site.base + "/page", options=opts)
+        checks = [hit.cookies for hit in site.hits if hit.path == "/check"]
+    assert page.ok and checks == [["login=ada; passed=1"]]

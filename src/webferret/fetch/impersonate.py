@@ -124,7 +124,7 @@ async def request_once(
     if method != "HEAD" and not opts.clip:  # a Content-Length past the cap is refused before the body
         session.curl_options[CurlOpt.MAXFILESIZE_LARGE] = opts.max_bytes
     tunnel_to = _through(session, proxy, target) if proxy is not None else None  # alive until the end
-    sent = {**dict(opts.headers), **(headers or {})}
+    sent = merged_headers(opts.headers, headers or {})
     body = CappedBody(opts.max_bytes, clip=opts.clip)
     try:
         response = await session.request(
@@ -154,6 +154,22 @@ async def request_once(
     if peer and peer != target.address and proxy is None:  # through a proxy, it is the proxy
         policy.check_peer(target.host, peer)
     return response.status_code, _merged_headers(response), body.bytes()
+
+
+def merged_headers(caller: tuple[tuple[str, str], ...], request: dict[str, str]) -> dict[str, str]:
+    """The headers of one request: the caller's (`--header`), each replaced by the request's own of
+    that name in any case (a browser's, written in lower case), but for `Cookie`: the caller's and the
+    request's in one header, as RFC 6265 has a client send them (a server reading the first of two
+    saw only the caller's, never the cookies the page holds)."""
+    sent: dict[str, str] = {}
+    spelled: dict[str, str] = {}  # a name in lower case -> as it is written in `sent`
+    for name, value in (*caller, *request.items()):
+        key = name.lower()
+        if key in spelled:
+            before = sent.pop(spelled[key])
+            value = f"{before}; {value}" if key == "cookie" else value
+        spelled[key], sent[name] = name, value
+    return sent
 
 
 def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:
