@@ -218,6 +218,15 @@ async def test_429_long_retry_after_is_not_waited(fetcher: Fetcher, simweb: SimW
     assert simweb.served("/limited/long") == 1
 
 
+async def test_429_whose_wait_outlasts_the_page_time_is_not_waited(fetcher: Fetcher, simweb: SimWeb) -> None:
+    """A Retry-After within `retry_after_max` but past the page's timeout: the 429 is the answer,
+    with its wait (it was slept on until the page's timeout struck, `timeout` with no wait said)."""
+    url = simweb.add("/limited/later", b"slow down", status=429, headers={"Retry-After": "30"})
+    error = await fetch_error(fetcher, url, LOCAL.with_(timeout=2.0, retry_after_max=60.0))
+    assert (error.code, error.status, error.retry_after) == (ErrorCode.RATE_LIMITED, 429, 30.0)
+    assert simweb.served("/limited/later") == 1
+
+
 async def test_a_retry_after_date_is_said_in_days(fetcher: Fetcher, simweb: SimWeb) -> None:
     url = simweb.add(
         "/later", b"slow down", status=429, headers={"Retry-After": "Wed, 21 Oct 2099 07:28:00 GMT"}

@@ -111,11 +111,13 @@ class Fetcher:
                 await opts.rate_limits.wait(url, opts.retry_after_max)
             started = time.monotonic()
             try:
-                async with asyncio.timeout(opts.timeout):
+                async with asyncio.timeout(opts.timeout) as scope:
                     policy = self.policy(opts)
                     start = self.walls.start(url) if opts.tier == "auto" else None
                     raw = await climb(
-                        opts.tier, lambda tier: self._follow(url, opts, policy, tier, progress), start
+                        opts.tier,
+                        lambda tier: self._follow(url, opts, policy, tier, progress, scope.when()),
+                        start,
                     )
             except TimeoutError:
                 message = (
@@ -149,7 +151,9 @@ class Fetcher:
         policy: UrlPolicy,
         tier: str = "http",
         progress: list[dict[str, Any]] | None = None,
+        deadline: float | None = None,
     ) -> RawResponse:
+        """The page's hops by `tier`; `deadline` (the event loop's clock): when the page's time is up."""
         current, seen, trail, retried = rewrite_url(url), [], [], False
         cookies = HopCookies()  # set by the page's redirects, sent with its next hops
         while True:
@@ -172,7 +176,9 @@ class Fetcher:
             trail.extend({**hop, "via": raw.fetched_via} for hop in hops)
             if raw.status == 429 and not retried:
                 wait = retry_after(raw)
-                if wait is not None and wait <= opts.retry_after_max:
+                # not a wait the page's time cannot hold: the 429 and its wait are the answer
+                left = None if deadline is None else deadline - asyncio.get_running_loop().time()
+                if wait is not None and wait <= opts.retry_after_max and (left is None or wait < left):
                     retried = True
                     await asyncio.sleep(wait)
                     continue
