@@ -148,6 +148,17 @@ def test_text_the_document_hides_is_left_out() -> None:
     assert read(odt(body)).content == "Ferrets sleep.\n"
 
 
+def test_a_comment_is_left_out_of_the_text_it_is_anchored_in() -> None:
+    """A comment (`office:annotation`, inside the paragraph it is about) was read as the paragraph's
+    words: its author, its date and its text, splitting the sentence in two."""
+    comment = (
+        "<office:annotation><dc:creator>Rev Iewer</dc:creator><dc:date>2024-01-02T10:00:00</dc:date>"
+        "<text:p>Check this claim.</text:p></office:annotation>"
+    )
+    body = f'<text:p>Ferrets are curious{comment} animals.<office:annotation-end office:name="c1"/></text:p>'
+    assert read(odt(body)).content == "Ferrets are curious animals.\n"
+
+
 def test_an_external_entity_in_an_opendocument_is_not_read() -> None:
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
     entity = b'<!DOCTYPE office:document-content [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'

@@ -8,7 +8,7 @@ sheet shows it, empty rows and columns left out, a repeated row or filled cell w
 `REPEATS_MAX` times (a sheet's empty tail claims a million rows, and is never written out).
 
 The whole document is its content. Images and drawings are left out (a text box's paragraphs are
-read); footnotes, tracked deletions and hidden text (a style's `text:display="none"`) too.
+read); footnotes, comments, tracked deletions and hidden text (a style's `text:display="none"`) too.
 `content.xml` is parsed with lxml (`zipped.SAFE_XML`: no entities, no network), and a file whose
 parts unpack too far is refused before it is read (`zipped`).
 A repeated table cell is written out at most `REPEATS_MAX` times (a sheet's empty tail claims
@@ -58,6 +58,7 @@ _SKIPPED = frozenset(
     f"{{{_NS[prefix]}}}{name}"
     for prefix, name in (
         ("text", "note"),
+        ("office", "annotation"),  # a comment: its author, date and words are no part of the text
         ("text", "tracked-changes"),
         ("text", "table-of-content"),
         ("text", "sequence-decls"),
