@@ -183,3 +183,31 @@ def test_fetch_and_extract_read_a_book(
     book.write_bytes(epub())
     assert main(["extract", str(book), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["data"]["pages"][0]["content"].endswith("- Tay\n- Spey\n")
+
+
+def with_first_chapter(data: bytes) -> bytes:
+    return rezipped(epub(), "OEBPS/text/one.xhtml", lambda _: data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Café “naive”</p></body></html>'.encode(),
+        '<?xml version="1.0" encoding="ISO-8859-1"?><html><body><p>Café “naive”</p></body></html>'.encode(
+            "cp1252"
+        ),
+    ],
+    ids=["utf-8 without a declaration", "latin-1 declared"],
+)
+def test_a_chapter_is_read_in_the_encoding_xml_gives_it(data: bytes) -> None:
+    """A chapter was parsed as HTML bytes, whose encoding is Latin-1 when no <meta> names one: an
+    XHTML chapter without an XML declaration (UTF-8, as XML is) came out as 'CafÃ©', and a declaration's
+    own encoding was not read ('Caf�')."""
+    assert read(with_first_chapter(data)).content.startswith("Café “naive”\n")
+
+
+def test_a_chapter_nested_past_the_parsers_depth_keeps_its_words() -> None:
+    """A chapter nested deeper than libxml2's limit (256) was dropped whole, and silently."""
+    deep = "<div>" * 300 + "<p>Deep in the burrow.</p>" + "</div>" * 300 + "<p>Back out.</p>"
+    page = read(with_first_chapter(chapter(deep).encode()))
+    assert page.content.startswith("Deep in the burrow.\n\nBack out.\n")

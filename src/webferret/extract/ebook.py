@@ -25,10 +25,13 @@ from webferret.extract.dates import iso_date
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
+from webferret.fetch.charset import decode_body
 from webferret.models import ErrorCode, FerretError
 
 EPUB_TYPE = "application/epub+zip"
 CHAPTER_TYPES = frozenset({"application/xhtml+xml", "text/html"})
+CHAPTER_MEDIA = "application/xhtml+xml"
+"""What a chapter is read as: XML, whose text is UTF-8 unless its declaration or a BOM says otherwise."""
 _NS = {
     "c": "urn:oasis:names:tc:opendocument:xmlns:container",
     "opf": "http://www.idpf.org/2007/opf",
@@ -125,9 +128,11 @@ def _chapter(archive: zipfile.ZipFile, name: str) -> html.HtmlElement | None:
         data = archive.read(name)
     except (KeyError, zipfile.BadZipFile, ValueError, OSError):
         return None
-    try:
-        document = html.document_fromstring(data)
-    except (etree.ParserError, ValueError):
+    from webferret.extract.htmlpage import parse_html
+
+    try:  # decoded by its XML declaration (UTF-8 without one), parsed as a page is (deep nesting too)
+        document = parse_html(decode_body(data, CHAPTER_MEDIA), name)
+    except FerretError:  # no markup at all
         return None
     etree.strip_elements(document, *_DROPPED, with_tail=False)
     body = document.find("body")
