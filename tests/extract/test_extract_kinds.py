@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import zipfile
 
 import pytest
 from pypdf import PdfWriter
@@ -344,6 +345,25 @@ def test_binary_and_png_served_as_html_are_unsupported() -> None:
     blob = error_of(b"\x00\x01\x02" * 100, "https://ex.org/blob", "application/octet-stream")
     assert blob.code == ErrorCode.UNSUPPORTED_CONTENT
     assert blob.message == 'cannot read content of type "application/octet-stream" at https://ex.org/blob'
+
+
+@pytest.mark.parametrize(
+    "mime", ["application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"]
+)
+def test_a_zip_archive_served_as_a_document_webferret_reads_is_said_to_be_one(mime: str) -> None:
+    """A zip archive (or an image) served as a PDF or a Word document was refused as 'cannot read
+    content of type "application/pdf"', as if webferret read no PDF."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("notes.txt", "not a document")
+    error = error_of(archive.getvalue(), "https://ex.org/report", mime)
+    assert error.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert error.message == (
+        f'the body is a zip archive that holds no document webferret reads, though declared "{mime}"'
+        " at https://ex.org/report"
+    )
+    png = error_of(b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "https://ex.org/report", mime)
+    assert png.message == f'the body is binary data, though declared "{mime}" at https://ex.org/report'
 
 
 ARTICLE = (

@@ -143,13 +143,27 @@ def _listing(
 
 def _binary_reason(body: bytes, mime: str | None) -> str:
     """Why binary bytes cannot be read: named by their declared type, and by what they are when a
-    textual type was declared for them (a gzip file served as text/html, say)."""
+    type webferret reads was declared for them (a gzip file served as text/html, a zip archive served
+    as a PDF: not "cannot read content of type application/pdf")."""
     if not mime:
         return "cannot read content of an unknown binary type"
-    if not declares_text(mime):
+    if not declares_text(mime) and not _read_type(mime):
         return f"cannot read content of type {quoted(mime)}"  # the server's words: quoted
-    what = "gzip-compressed data" if body[:2] == GZIP_MAGIC else "binary data"
+    if body[:2] == GZIP_MAGIC:
+        what = "gzip-compressed data"
+    elif body.startswith(ZIP_MAGIC):
+        what = "a zip archive that holds no document webferret reads"
+    else:
+        what = "binary data"
     return f"the body is {what}, though declared {quoted(mime)}"
+
+
+def _read_type(mime: str) -> bool:
+    """Whether `mime` names a binary document kind webferret reads: a PDF, an Office Open XML or
+    OpenDocument file, an EPUB book."""
+    return mime in ("application/pdf", "application/epub+zip") or mime.startswith(
+        ("application/vnd.openxmlformats-officedocument.", "application/vnd.oasis.opendocument.")
+    )
 
 
 def _compound_reason(body: bytes, where: str) -> str:
