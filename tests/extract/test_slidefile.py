@@ -159,6 +159,25 @@ def test_a_slides_text_boxes_are_read_from_its_top_down() -> None:
     )
 
 
+def test_the_footer_date_and_slide_number_every_slide_repeats_are_left_out() -> None:
+    """The deck's footer, date and slide number placeholders were read on every slide, as lines of
+    its text ('Confidential', '05/03/2025', '2'), where a PDF's running footer and page number are not."""
+    number = '<a:p><a:fld id="{B6F15528}" type="slidenum"><a:t>{n}</a:t></a:fld></a:p>'
+    slides = [
+        slide(
+            shape("title", para(f"Weir {n}")),
+            shape("body", para(f"Counted at dawn {n}")),
+            shape("ftr", para("Confidential: Weirs Board")),
+            shape("dt", para("05/03/2025")),
+            shape("sldNum", number.replace("{n}", str(n))),
+        )
+        for n in (1, 2)
+    ]
+    assert read(deck(slides, notes=None)).content == (
+        "## Slide 1: Weir 1\n\n- Counted at dawn 1\n\n## Slide 2: Weir 2\n\n- Counted at dawn 2\n"
+    )
+
+
 def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
     content = read(deck(order=[3, 1, 2])).content
     assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")

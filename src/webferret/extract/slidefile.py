@@ -4,7 +4,8 @@ its speaker notes; title, author and dates from the deck's properties.
 
 The slides are read from their XML with lxml (`zipped.SAFE_XML`: no entities, no network), in the
 order `ppt/presentation.xml` lists them, each slide's shapes from its top down (`_in_reading_order`).
-Pictures, charts and layouts carry no text of their own here. A file whose parts unpack too far is
+Pictures, charts and layouts carry no text of their own here, nor the footer, date and slide number
+a deck repeats on its slides. A file whose parts unpack too far is
 refused before it is read (`zipped`).
 """
 
@@ -33,6 +34,9 @@ _NS = {
 }
 _R_ID = f"{{{_NS['r']}}}id"
 _TITLES = ("title", "ctrTitle")
+_RUNNING = frozenset(("ftr", "dt", "sldNum"))
+"""The placeholders of a deck's running footer, date and slide number: the same on every slide (the
+number is in the slide's heading), as a PDF's running header and page number are left out."""
 _NOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide"
 
 
@@ -122,6 +126,8 @@ def _slide(slide: etree._Element, text: bool) -> tuple[str, list[str]]:
             continue
         paragraphs = shape.findall(".//a:p", _NS)
         placeholder = _placeholder(shape)
+        if placeholder in _RUNNING:
+            continue
         if placeholder in _TITLES and not title:
             title = _joined(paragraphs)
             continue
