@@ -1,10 +1,10 @@
 """Bytes and a content type in, an `Extracted` page out. Pure: no network, no event loop.
 
 Dispatches by the kind the bytes show (`sniff_kind`): HTML, PDF, JSON, XML, text/source; an RSS or Atom
-feed (`feed`) or a sitemap (`sitemap`) among them, and a Word document (`wordfile`), a spreadsheet
-(`sheetfile`), a presentation (`slidefile`), an EPUB book (`ebook`) or an OpenDocument text,
-spreadsheet or presentation (`opendoc`) among binary files, by what they hold; other binary is
-`unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
+feed (`feed`), a JSON Feed (`jsonfeed`) or a sitemap (`sitemap`) among them, and a Word document
+(`wordfile`), a spreadsheet (`sheetfile`), a presentation (`slidefile`), an EPUB book (`ebook`) or an
+OpenDocument text, spreadsheet or presentation (`opendoc`) among binary files, by what they hold; other
+binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
 compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
 """
 
@@ -89,9 +89,11 @@ def _extract_kind(
         from webferret.extract.htmlpage import extract_html
 
         return extract_html(text, url, options)
-    from webferret.extract import textual
+    from webferret.extract import jsonfeed, textual
 
     if kind == "json":
+        if jsonfeed.MARK in body and (feed := jsonfeed.extract_json_feed(text, url, content_type, options)):
+            return feed
         return textual.extract_json(text, mime, url, options)
     if kind == "xml":
         return textual.extract_xml(text, mime, url, options)

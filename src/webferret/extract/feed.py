@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from webferret.extract.markdown import link_target
@@ -35,9 +36,24 @@ def extract_feed(
     if url:
         headers["content-location"] = url  # relative links are made absolute against it
     parsed = feedparser.parse(io.BytesIO(body), response_headers=headers, sanitize_html=False)
-    feed = parsed.feed
+    version = str(parsed.get("version") or "")
+    served = _declared(content_type, version)
+    return listing(parsed.feed, parsed.entries, version or "unknown", url, served, options)
+
+
+def listing(
+    feed: Mapping[str, Any],
+    entries: Sequence[Mapping[str, Any]],
+    version: str,
+    url: str | None,
+    content_type: str,
+    options: ExtractOptions,
+) -> Extracted | None:
+    """A feed as a listing, read from its fields as feedparser names them (`title`, `subtitle`,
+    `link`, an entry's `summary`, `content`, `published_parsed`, `author`...), or None when it has
+    neither a title nor an entry; `FerretError` (`empty_content`) for a feed without entries."""
     shown = ("title", "link", "summary", "content")  # an entry with none of them has nothing to list
-    entries = [entry for entry in parsed.entries if any(entry.get(key) for key in shown)]
+    entries = [entry for entry in entries if any(entry.get(key) for key in shown)]
     title = _text(feed.get("title"))
     if not title and not entries:
         return None  # not a feed after all (an XML document whose root is called `feed`): shown as XML
@@ -57,12 +73,12 @@ def extract_feed(
             if part:
                 markdown.append(part)
                 plain.append(part)
-    extra: dict[str, object] = {"feed": parsed.get("version") or "unknown", "entries": len(entries)}
+    extra: dict[str, object] = {"feed": version, "entries": len(entries)}
     if title:
         extra["title_left_out"] = True  # the views put it back (`--quiet`) or show it above the body
     text = "\n\n".join(plain) + "\n" if plain else ""
     return Extracted(
-        content_type=_declared(content_type, str(parsed.get("version") or "")),
+        content_type=content_type,
         title=title or None,
         site_name=title or None,
         description=about or None,
@@ -79,7 +95,7 @@ def extract_feed(
     )
 
 
-def _entry(entry: Any) -> tuple[str, str, str, str | None]:
+def _entry(entry: Mapping[str, Any]) -> tuple[str, str, str, str | None]:
     """An entry's heading, its date and author line, its summary as text, and its link."""
     summary = _text(entry.get("summary"))
     if not summary and entry.get("content"):
