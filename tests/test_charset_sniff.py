@@ -138,6 +138,15 @@ def test_sniff_json_only_when_it_parses() -> None:
     assert sniff_kind(json.dumps({"k": "v" * 2000}).encode(), None) == "json"
 
 
+@pytest.mark.parametrize("content_type", [None, "application/octet-stream"])
+def test_untyped_json_that_holds_html_in_its_strings_is_json(content_type: str | None) -> None:
+    """An API's answer served without a type (or as octet-stream) whose strings hold HTML in its first
+    KB was read as an HTML page: its keys, braces and quotes as the page's words."""
+    body = json.dumps({"id": 1, "body": "<p>Hello <b>there</b></p>", "tags": ["a"]}).encode()
+    assert sniff_kind(body, content_type) == "json"
+    assert sniff_kind(b'{"broken": "<p>not json" <div>', content_type) == "html"
+
+
 def test_a_stray_byte_in_a_utf8_page_is_one_replacement_not_mojibake() -> None:
     good = "Grüße aus München, 日本語の本を読む。" * 40
     body = good.encode() + b"\xff" + good.encode()

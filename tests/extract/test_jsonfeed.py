@@ -47,7 +47,7 @@ def read(feed: object, content_type: str | None = "application/feed+json", **opt
     )
 
 
-@pytest.mark.parametrize("content_type", ["application/feed+json", "application/json"])
+@pytest.mark.parametrize("content_type", ["application/feed+json", "application/json", None])
 def test_a_json_feed_is_a_listing_of_its_items(content_type: str | None) -> None:
     """A JSON Feed was shown as the JSON it is written in: a page of braces and keys, titled by its
     file's name, no listing and no links."""

@@ -171,9 +171,9 @@ def _guess_text(body: bytes, head: bytes) -> Kind:
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if start.startswith(b"<?xml"):
         return "html" if _HTML.search(head) and b"<html" in head.lower() else "xml"
-    if _HTML.search(head):
-        return "html"
-    return "json" if _is_json(body, head) else "text"
+    if _is_json(body, head):  # before the tags: an API's answer may hold HTML in its strings
+        return "json"
+    return "html" if _HTML.search(head) else "text"
 
 
 def _is_json(body: bytes, head: bytes) -> bool:
