@@ -337,6 +337,20 @@ def test_a_markdown_files_front_matter_gives_its_author_dates_and_description() 
     assert run(b"# Notes\n\nNo front matter.\n", "https://ex.org/n.md", "text/markdown").byline is None
 
 
+@pytest.mark.parametrize(
+    ("created", "modified"), [("20240305120000Z", "20240401"), ("D:20240305120000+01'00'", "D:20240401")]
+)
+def test_a_pdfs_dates_are_read_with_or_without_their_d_prefix(created: str, modified: str) -> None:
+    """A PDF date written without its `D:` (as many writers do) was read from its third digit on
+    ('24030512'), no date: the document had no publication date."""
+    writer = PdfWriter(clone_from=io.BytesIO(make_pdf(["Dated words"])))
+    writer.add_metadata({"/CreationDate": created, "/ModDate": modified})
+    out = io.BytesIO()
+    writer.write(out)
+    page = run(out.getvalue(), "https://ex.org/dated.pdf", "application/pdf")
+    assert (page.published, page.modified) == ("2024-03-05", "2024-04-01")
+
+
 def test_binary_and_png_served_as_html_are_unsupported() -> None:
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
     error = error_of(png, "https://ex.org/page", "text/html")

@@ -178,10 +178,15 @@ def _info(reader: PdfReader) -> dict[str, str | None]:
     return {
         "title": usable_title(meta.title),
         "author": usable_author(meta.author),
-        "created": iso_date(str(meta.get("/CreationDate", ""))[2:10]),
-        "modified": iso_date(str(meta.get("/ModDate", ""))[2:10]),
+        "created": _day(meta.get("/CreationDate")),
+        "modified": _day(meta.get("/ModDate")),
         "language": language,
     }
+
+
+def _day(value: object) -> str | None:
+    """A PDF date (`D:20240305120000+01'00'`; many writers leave its `D:` out) as `YYYY-MM-DD`."""
+    return iso_date(str(value or "").strip().removeprefix("D:")[:8])
 
 
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
