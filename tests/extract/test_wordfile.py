@@ -131,6 +131,20 @@ def test_without_properties_the_first_heading_is_the_title() -> None:
     assert read(docx(body=run("Just words here."), core=None)).title == "guide.docx"
 
 
+def test_a_paragraph_in_words_title_style_is_the_title_and_a_heading() -> None:
+    """Word's Title style was read as a plain paragraph: a document whose properties name no title
+    was titled by its first section's heading ('Introduction')."""
+    titled = '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>'
+    body = run("Salmon of the Tay", "Title") + run("Introduction", "Heading1") + run("The report's words.")
+    page = read(
+        rezipped(
+            docx(body, core=None), "word/styles.xml", lambda _: STYLES.replace("</w:styles>", titled).encode()
+        )
+    )
+    assert page.title == "Salmon of the Tay"
+    assert page.content == "# Salmon of the Tay\n\n# Introduction\n\nThe report's words.\n"
+
+
 def test_an_image_is_its_alt_text_and_never_its_bytes() -> None:
     drawing = "http://schemas.openxmlformats.org/drawingml/2006"
     picture = (

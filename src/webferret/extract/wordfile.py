@@ -1,6 +1,6 @@
 """Word documents (.docx) as Markdown: mammoth turns the document into plain semantic HTML (headings
-from its styles, lists, tables, links, emphasis), rendered by the same Markdown writer as a page;
-title, author and dates from its properties (`zipped.core_properties`).
+from its styles, the Title style's among them, lists, tables, links, emphasis), rendered by the same
+Markdown writer as a page; title, author and dates from its properties (`zipped.core_properties`).
 
 The whole document is its content (no main-content choice), less the text Word hides (a run formatted
 hidden: mammoth would show it, as a page's `display: none` text is not). Images are left as their alt
@@ -21,6 +21,9 @@ from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+STYLE_MAP = "p[style-name='Title'] => h1:fresh"
+"""What mammoth is told beside its own map: Word's Title style sets the document's title, a heading
+(mammoth's map makes it a paragraph, and the first section's heading was taken for the title)."""
 
 
 def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
@@ -31,7 +34,9 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 
     images = mammoth.images.img_element(_no_src)
     try:
-        converted = mammoth.convert_to_html(io.BytesIO(_shown(archive, body)), convert_image=images)
+        converted = mammoth.convert_to_html(
+            io.BytesIO(_shown(archive, body)), convert_image=images, style_map=STYLE_MAP
+        )
     except Exception as exc:  # a damaged part: mammoth raises many kinds
         raise zipped.unreadable(what, exc) from None
     root = html.fragment_fromstring(converted.value or "", create_parent="div")
