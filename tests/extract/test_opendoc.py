@@ -159,6 +159,26 @@ def test_a_comment_is_left_out_of_the_text_it_is_anchored_in() -> None:
     assert read(odt(body)).content == "Ferrets are curious animals.\n"
 
 
+def test_a_paragraph_in_writers_title_style_is_the_title_and_a_heading() -> None:
+    """Writer's Title style (a paragraph's, or its automatic style's parent) was read as a plain
+    paragraph: a document whose metadata names no title was titled by its first section's heading."""
+    body = (
+        '<text:p text:style-name="P9">Salmon of the Tay</text:p><text:p text:style-name="Title">2025</text:p>'
+        '<text:h text:outline-level="1">Introduction</text:h><text:p>The report\'s words.</text:p>'
+    )
+    derived = '<style:style style:name="P9" style:family="paragraph" style:parent-style-name="Title"/>'
+    styled = rezipped(
+        odt(body, meta=None),
+        "content.xml",
+        lambda data: data.replace(
+            b"</office:automatic-styles>", derived.encode() + b"</office:automatic-styles>"
+        ),
+    )
+    page = read(styled)
+    assert page.title == "Salmon of the Tay"
+    assert page.content == "# Salmon of the Tay\n\n# 2025\n\n# Introduction\n\nThe report's words.\n"
+
+
 def test_an_external_entity_in_an_opendocument_is_not_read() -> None:
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
     entity = b'<!DOCTYPE office:document-content [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'

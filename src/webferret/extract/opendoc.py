@@ -236,20 +236,24 @@ def _cell_text(cell: etree._Element) -> str:
 
 class _Styles:
     """What the document's automatic styles say: which text styles are bold or italic, which hide
-    their text (`text:display="none"`, Writer's hidden characters and paragraphs), and which list
-    styles number their items."""
+    their text (`text:display="none"`, Writer's hidden characters and paragraphs), which list
+    styles number their items, and which paragraph styles are Writer's Title (the document's title,
+    a heading)."""
 
     def __init__(self) -> None:
         self.bold: set[str] = set()
         self.italic: set[str] = set()
         self.hidden: set[str] = set()
         self.numbered: set[str] = set()
+        self.title: set[str] = {"Title"}
 
 
 def _styles(content: etree._Element) -> _Styles:
     found = _Styles()
     for style in content.iterfind("office:automatic-styles/style:style", _NS):
         name = style.get(_q("style", "name")) or ""
+        if style.get(_q("style", "parent-style-name")) == "Title":
+            found.title.add(name)
         props = style.find("style:text-properties", _NS)
         if props is None:
             continue
@@ -290,7 +294,8 @@ class _Writer:
             level = min(_count(node, "text", "outline-level"), 6)
             self.children(node, etree.SubElement(target, f"h{level}"))
         elif tag == _q("text", "p"):
-            self.children(node, etree.SubElement(target, "p"))
+            titled = (node.get(_q("text", "style-name")) or "") in self.styles.title
+            self.children(node, etree.SubElement(target, "h1" if titled else "p"))
         elif tag == _q("text", "list"):
             numbered = (node.get(_q("text", "style-name")) or "") in self.styles.numbered
             listed = etree.SubElement(target, "ol" if numbered else "ul")
