@@ -70,6 +70,24 @@ def test_every_sheet_is_a_table_under_its_name() -> None:
     assert text.startswith("Rivers\n\nRiver\tOpens\tFish\tOpen?\nTay\t2025-05-01\t412\tTRUE\n")
 
 
+def test_a_formula_the_file_holds_no_value_of_is_shown_as_its_formula() -> None:
+    """A workbook a program wrote (openpyxl here) holds its formulas without their values: such a
+    cell was shown empty, the row's total silently lost. A value the file holds is still shown."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Counts"
+    for row in (["River", "Fish"], ["Tay", 412], ["Dee", 35], ["Total", "=SUM(B2:B3)"]):
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    page = read(out.getvalue())
+    assert page.content.endswith("| Dee | 35 |\n| Total | =SUM(B2:B3) |\n")
+    computed = rezipped(
+        out.getvalue(), "xl/worksheets/sheet1.xml", lambda data: data.replace(b"<v></v>", b"<v>447</v>")
+    )
+    assert read(computed).content.endswith("| Total | 447 |\n")
+
+
 def test_a_sheet_that_claims_the_whole_grid_is_read_to_its_cells() -> None:
     def whole_grid(data: bytes) -> bytes:
         assert b'<dimension ref="A1:E4"/>' in data

@@ -1,6 +1,7 @@
 """Spreadsheets (.xlsx) as Markdown: a section per sheet under its name, its cells as a table whose
 header is its first row, each cell as the sheet last showed it (the value its formula computed, a date
-as a date, a percentage as one), with title, author and dates from the workbook's properties.
+as a date, a percentage as one; a formula the file holds no value of, as its formula), with title,
+author and dates from the workbook's properties.
 
 Read with openpyxl in read-only mode, every sheet's own size read from its rows (a sheet that claims the
 whole grid is not padded to it); empty rows and columns are left out. openpyxl parses through
@@ -14,9 +15,11 @@ import io
 import math
 import re
 import warnings
+import zipfile
 from collections.abc import Iterator
 from datetime import date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from itertools import repeat
 from typing import Any
 
 from webferret.extract import zipped
@@ -32,16 +35,23 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """Every sheet of the workbook in `body` with its cells; `FerretError` says why not."""
     what = f"the spreadsheet at {url or 'input'}"
-    zipped.checked(body, what)
+    archive = zipped.checked(body, what)
     import openpyxl
 
     try:
         book = openpyxl.load_workbook(io.BytesIO(body), read_only=True, data_only=True)
+        written = (  # the formulas, for the cells whose value the file does not hold
+            openpyxl.load_workbook(io.BytesIO(body), read_only=True) if _uncached(archive) else None
+        )
     except Exception as exc:  # a damaged part: openpyxl raises many kinds
         raise zipped.unreadable(what, exc) from None
     try:
         empty = CellBudget(what, EMPTY_CELLS_MAX, "has more empty cells in its rows than")
-        sheets = [(sheet.title, filled(_cells(sheet, empty))) for sheet in book.worksheets]
+        formulas = written.worksheets if written is not None else [None] * len(book.worksheets)
+        sheets = [
+            (sheet.title, filled(_cells(sheet, empty, formula)))
+            for sheet, formula in zip(book.worksheets, formulas, strict=True)
+        ]
         properties = book.properties
     except FerretError:
         raise
@@ -49,6 +59,8 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         raise zipped.unreadable(what, exc) from None
     finally:
         book.close()
+        if written is not None:
+            written.close()
     fields = {
         "title": _clean(properties.title) or file_name(url),
         "byline": _clean(properties.creator),
@@ -66,11 +78,37 @@ up to its last): past them it is `too_large`. A row's one cell in the last colum
 ones before it, and a few KB of such rows would be read for hours."""
 
 
-def _cells(sheet: Any, empty: CellBudget) -> Iterator[list[str]]:
-    """A sheet's rows as text, each cell as the sheet shows it (`sheets.filled` keeps the filled ones)."""
+_UNCACHED = re.compile(
+    rb"""<(?:\w+:)?c\b(?:(?!\bt="str")[^>])*>\s*                         # a cell, not of a text result
+    (?:<(?:\w+:)?f\b[^>]*/>|<(?:\w+:)?f\b[^>]*>[^<]*</(?:\w+:)?f>)\s*  # its formula
+    (?:<(?:\w+:)?v\s*/>|<(?:\w+:)?v>\s*</(?:\w+:)?v>)?\s*</(?:\w+:)?c>  # no value, or an empty one""",
+    re.VERBOSE,
+)
+"""A cell that holds its formula and no value (`<c><f>SUM(B2:B3)</f><v></v></c>`): a workbook a
+program wrote (openpyxl, a report's export), never opened in a spreadsheet that computes it. (A
+formula whose result is empty text holds an empty value too, in a cell of type `str`.)"""
+
+
+def _uncached(archive: zipfile.ZipFile) -> bool:
+    """Whether a sheet of the workbook holds a formula without its value."""
+    sheets = (name for name in archive.namelist() if name.startswith("xl/worksheets/"))
+    return any(_UNCACHED.search(archive.read(name)) for name in sheets if name.endswith(".xml"))
+
+
+def _cells(sheet: Any, empty: CellBudget, formulas: Any = None) -> Iterator[list[str]]:
+    """A sheet's rows as text, each cell as the sheet shows it (`sheets.filled` keeps the filled ones);
+    a cell the file holds no value of as its formula (`=SUM(B2:B3)`), from the same sheet read for
+    its `formulas`, when given."""
     sheet.reset_dimensions()  # its claimed size may be the whole grid: read the rows it has
-    for row in sheet.iter_rows():
+    if formulas is not None:
+        formulas.reset_dimensions()
+    written = formulas.iter_rows() if formulas is not None else repeat(())
+    for row, as_written in zip(sheet.iter_rows(), written, strict=False):  # (rows alike: one XML)
         shown = [_shown(cell.value, cell.number_format) for cell in row]
+        for at, cell in enumerate(as_written):
+            value = cell.value
+            if at < len(shown) and not shown[at] and isinstance(value, str) and value.startswith("="):
+                shown[at] = " ".join(value.split())
         empty.spend(shown.count(""))
         yield shown
 
