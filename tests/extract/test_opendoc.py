@@ -351,6 +351,15 @@ def test_an_opendocument_presentation_is_a_section_per_slide() -> None:
     )
 
 
+def test_a_placeholder_title_in_the_metadata_gives_way_to_the_first_slides() -> None:
+    """A deck PowerPoint made keeps its "PowerPoint Presentation" title when saved as .odp: that
+    was the page's title."""
+    meta = META.replace("The Ferret Field Guide", "PowerPoint Presentation")
+    assert (
+        read(odt(DECK, meta=meta, kind=ODP_TYPE, holder="presentation"), ODP_TYPE).title == "Where we counted"
+    )
+
+
 def test_a_slides_shapes_are_read_from_its_top_down_and_groups_opened() -> None:
     """A slide lists its shapes in the order they were added: a box added last at its top was read
     last; and a group's text boxes (`draw:g`) and a shape's own paragraphs were left out."""

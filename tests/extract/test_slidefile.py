@@ -178,6 +178,15 @@ def test_the_footer_date_and_slide_number_every_slide_repeats_are_left_out() -> 
     )
 
 
+def test_powerpoints_placeholder_title_gives_way_to_the_first_slides() -> None:
+    """PowerPoint titles every new deck "PowerPoint Presentation" in its properties: that was the
+    page's title, where a PDF's placeholder title gives way to its first line."""
+    placeholder = rezipped(
+        deck(), "docProps/core.xml", lambda data: data.replace(b"Salmon Season", b"PowerPoint Presentation")
+    )
+    assert read(placeholder).title == "Salmon Season"  # the first slide's title
+
+
 def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
     content = read(deck(order=[3, 1, 2])).content
     assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")

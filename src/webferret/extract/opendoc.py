@@ -25,6 +25,7 @@ from lxml import etree, html
 from webferret.extract import zipped
 from webferret.extract.dates import iso_date
 from webferret.extract.opendraw import shapes
+from webferret.extract.pdftitle import usable_title
 from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -108,7 +109,7 @@ def _fields(archive: zipfile.ZipFile, title: str | None) -> dict[str, str | None
     """The page fields `meta.xml` gives; `title` when it names none."""
     meta = _metadata(archive)
     return {
-        "title": meta.get("title") or title,
+        "title": usable_title(meta.get("title")) or title,
         "byline": meta.get("creator"),
         "published": iso_date((meta.get("created") or "")[:10]),
         "modified": iso_date((meta.get("modified") or "")[:10]),

@@ -5,6 +5,7 @@ Word - report.docx", "Document1"); their first page usually opens with the title
 tool made up ("(anonymous)") is no author either. A first line is
 taken only when it reads like one: short, with words, not a page number and not a running header
 (a line that also opens or closes other pages), unless it is set larger than all else on the page.
+Office files' and OpenDocument files' titles pass `usable_title` too (a deck's "PowerPoint Presentation").
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from itertools import repeat
 from typing import Any
 
 from webferret.extract import zipped
+from webferret.extract.pdftitle import usable_title
 from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -62,7 +63,7 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         if written is not None:
             written.close()
     fields = {
-        "title": _clean(properties.title) or file_name(url),
+        "title": usable_title(properties.title) or file_name(url),
         "byline": _clean(properties.creator),
         "published": _day(properties.created),
         "modified": _day(properties.modified),

@@ -9,6 +9,7 @@ import zipfile
 from lxml import etree
 
 from webferret.extract.dates import iso_date
+from webferret.extract.pdftitle import usable_title
 from webferret.fetch.sniff import ZIP_MAGIC
 from webferret.models import ErrorCode, FerretError
 from webferret.remote_text import one_line
@@ -119,10 +120,11 @@ def core_properties(archive: zipfile.ZipFile) -> dict[str, str]:
 
 def described(archive: zipfile.ZipFile, title: str | None) -> dict[str, str | None]:
     """The page fields an office file's core properties give (`Extracted`'s title, byline, dates,
-    description and language); `title` is the title when its properties name none."""
+    description and language); `title` is the title when its properties name none, or a tool's
+    placeholder (`pdftitle.usable_title`: PowerPoint titles every new deck "PowerPoint Presentation")."""
     core = core_properties(archive)
     return {
-        "title": core.get("title") or title,
+        "title": usable_title(core.get("title")) or title,
         "byline": core.get("creator"),
         "published": iso_date((core.get("created") or "")[:10]),
         "modified": iso_date((core.get("modified") or "")[:10]),
