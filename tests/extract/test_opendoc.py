@@ -360,6 +360,24 @@ def test_a_placeholder_title_in_the_metadata_gives_way_to_the_first_slides() -> 
     )
 
 
+def test_a_title_notes_and_cells_set_on_lines_keep_their_words_apart() -> None:
+    """A slide's title, its notes and a sheet's cells were read as their text run together: a title
+    set on two lines was `Salmon countsof the Tay`, notes `Sayslowly`, a cell `onetwo`."""
+    slides = (
+        '<draw:page draw:name="page1">'
+        + frame("title", "<text:p>Salmon counts</text:p><text:p>of the<text:line-break/>Tay</text:p>")
+        + "<presentation:notes>"
+        + frame("notes", "<text:p>Say<text:line-break/>slowly<text:tab/>and<text:s/>clearly.</text:p>")
+        + "</presentation:notes></draw:page>"
+    )
+    page = read(odt(slides, meta=None, kind=ODP_TYPE, holder="presentation"), ODP_TYPE)
+    assert page.title == "Salmon counts of the Tay"
+    assert page.content == "## Slide 1: Salmon counts of the Tay\n\n> Notes: Say slowly and clearly.\n"
+    lines = "<table:table-cell><text:p>one<text:line-break/>two<!-- a comment --></text:p></table:table-cell>"
+    sheet = f'<table:table table:name="S">{row(cell("Weir"))}{row(lines)}</table:table>'
+    assert read(odt(sheet, kind=ODS_TYPE, holder="spreadsheet")).content.endswith("| one two |\n")
+
+
 def test_a_slides_shapes_are_read_from_its_top_down_and_groups_opened() -> None:
     """A slide lists its shapes in the order they were added: a box added last at its top was read
     last; and a group's text boxes (`draw:g`) and a shape's own paragraphs were left out."""

@@ -161,7 +161,7 @@ def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElem
     for frame in shapes(slide):  # from the top of the slide down, groups opened
         kind = frame.get(_q("presentation", "class")) or ""
         if kind == "title" and not title:
-            title = " ".join("".join(frame.itertext()).split())
+            title = one_line(frame)
             continue
         boxes = frame.iterfind("draw:text-box", _NS) if frame.tag == _q("draw", "frame") else [frame]
         for box in boxes:  # (a shape holds its paragraphs itself)
@@ -176,7 +176,7 @@ def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElem
                     writer.element(block, holder)
         for table in frame.iterfind("table:table", _NS):
             writer.table(table, etree.SubElement(section, "table"))
-    notes = " ".join("".join(node.itertext()) for node in slide.iterfind("presentation:notes//text:p", _NS))
+    notes = " ".join(one_line(node) for node in slide.iterfind("presentation:notes", _NS))
     if " ".join(notes.split()):
         etree.SubElement(etree.SubElement(section, "blockquote"), "p").text = "Notes: " + " ".join(
             notes.split()
@@ -225,7 +225,7 @@ def _sheet_rows(node: etree._Element, repeats: Repeats) -> Iterator[list[str]]:
 
 def _cell_text(cell: etree._Element) -> str:
     """What a cell shows: its paragraphs on one line, else its typed value."""
-    shown = " ".join(" ".join("".join(p.itertext()).split()) for p in cell.iterfind("text:p", _NS)).strip()
+    shown = " ".join(one_line(p) for p in cell.iterfind("text:p", _NS)).strip()
     if shown:
         return shown
     for kind in ("value", "date-value", "time-value", "boolean-value", "string-value"):
@@ -233,6 +233,24 @@ def _cell_text(cell: etree._Element) -> str:
         if value:
             return value
     return ""
+
+
+_APART = frozenset(_q("text", name) for name in ("p", "h", "line-break", "tab", "s"))
+"""The elements that set words apart: a paragraph or heading, a line break, a tab, a run of spaces."""
+
+
+def one_line(node: etree._Element) -> str:
+    """The words of `node` on one line, its paragraphs, line breaks, tabs and spaces (`text:s`) as
+    spaces: a title set on two lines is not `Salmon countsof the Tay`."""
+    pieces: list[str] = []
+    for event, element in etree.iterwalk(node, events=("start", "end")):
+        if element.tag in _APART:
+            pieces.append(" ")
+        if event == "start" and isinstance(element.tag, str):  # (a comment's text is none of its words)
+            pieces.append(element.text or "")
+        elif event == "end" and element is not node:
+            pieces.append(element.tail or "")
+    return " ".join("".join(pieces).split())
 
 
 class _Styles:
