@@ -346,6 +346,7 @@ def test_an_opendocument_presentation_is_a_section_per_slide() -> None:
         "## Slide 3: Rivers\n\n| River | Opens |\n|---|---|\n| Tay | May |\n"
     )  # the picture-only slide 2 has no text
     assert (page.title, page.extra["slides"], office_kind(deck)) == ("Where we counted", 2, "odp")
+    assert page.word_count == 17  # the deck's words: not its slides' `Slide N` nor the notes' label
     assert read(deck, format="text").content.startswith(
         "Slide 1: Where we counted\n\n- Tay\n- Spey\n\nCounted by Ada."
     )

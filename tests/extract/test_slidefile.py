@@ -187,6 +187,14 @@ def test_powerpoints_placeholder_title_gives_way_to_the_first_slides() -> None:
     assert read(placeholder).title == "Salmon Season"  # the first slide's title
 
 
+def test_the_word_count_is_the_decks_words_not_the_slides_headings() -> None:
+    """Each slide's `Slide N` heading and its notes' `Notes:` label were counted as the deck's words:
+    two or three words a slide that no slide holds."""
+    slides = [slide(shape("title", para("Salmon Season")), shape("body", para("Counted at dawn")))]
+    assert read(deck(slides, notes=None)).word_count == 5
+    assert read(deck(), format="text").word_count == 29  # SLIDES' 26 words, and the notes' 3
+
+
 def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
     content = read(deck(order=[3, 1, 2])).content
     assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")

@@ -27,6 +27,7 @@ from webferret.extract.dates import iso_date
 from webferret.extract.opendraw import shapes
 from webferret.extract.pdftitle import usable_title
 from webferret.extract.sheets import CellBudget, filled, workbook
+from webferret.extract.slidefile import SLIDE_LABEL_WORDS
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
@@ -142,15 +143,19 @@ def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     writer = _Writer(_styles(content), what)  # type: ignore[arg-type]
     root = html.Element("div")
     titles: list[str] = []
+    labels = 0  # the words of each `Slide N` and `Notes:` written, not counted
     for number, slide in enumerate(deck.iterfind("draw:page", _NS), start=1):
         section = _slide(writer, slide, number)
         if section is not None:
             root.append(section)
             titles.append(" ".join(section[0].text_content().split()))
+            labels += SLIDE_LABEL_WORDS + (section.find("blockquote") is not None)
     first = titles[0].partition(": ")[2] if titles and ": " in titles[0] else ""
     fields = _fields(archive, first or file_name(url))
     extra = {"document": "odp", "slides": len(titles)}
-    return whole_document(root, url, options, what=what, content_type=ODP_TYPE, fields=fields, extra=extra)
+    return whole_document(
+        root, url, options, what=what, content_type=ODP_TYPE, fields=fields, extra=extra, labels=labels
+    )
 
 
 def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElement | None:

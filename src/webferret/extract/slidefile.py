@@ -34,6 +34,8 @@ _NS = {
 }
 _R_ID = f"{{{_NS['r']}}}id"
 _TITLES = ("title", "ctrTitle")
+SLIDE_LABEL_WORDS = 2
+"""The words of a slide's heading that the reader writes (`Slide 2`), not the deck: not counted."""
 _RUNNING = frozenset(("ftr", "dt", "sldNum"))
 """The placeholders of a deck's running footer, date and slide number: the same on every slide (the
 number is in the slide's heading), as a PDF's running header and page number are left out."""
@@ -47,6 +49,7 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     text = options.format == "text"
     sections: list[str] = []
     first_title = ""
+    labels = 0  # the words of each `Slide N` and `Notes:` written, not counted
     for number, path in enumerate(_slide_paths(archive, what), start=1):
         slide = zipped.part(archive, path)
         if slide is None:
@@ -58,8 +61,10 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         first_title = first_title or title
         head = f"Slide {number}" + (f": {title}" if title else "")
         block = [head if text else f"## {head}", *lines]
+        labels += SLIDE_LABEL_WORDS
         if notes:
             block.append(f"Notes: {notes}" if text else f"> Notes: {notes}")
+            labels += 1
         sections.append("\n\n".join(block))
     if not sections:
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
@@ -70,7 +75,7 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         page_type="other",
         format="text" if text else "markdown",
         content=content,
-        word_count=count_words(content),
+        word_count=count_words(content) - labels,
         extra={"document": "pptx", "slides": len(sections)},
     )
 

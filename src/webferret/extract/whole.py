@@ -23,9 +23,11 @@ def whole_document(
     content_type: str,
     fields: dict[str, Any],
     extra: dict[str, Any],
+    labels: int = 0,
 ) -> Extracted:
     """`root` rendered as Markdown (or text) with `fields` (title, byline, dates...) and its links;
-    `empty_content` naming `what` when it has no text."""
+    `empty_content` naming `what` when it has no text. `labels`: the words of the headings and labels
+    the reader wrote (a deck's `Slide 2`, `Notes:`), no words of the document's, not counted."""
     text = options.format == "text"
     content = to_text(root) if text else to_markdown(root, url)
     words = count_words(content)
@@ -37,7 +39,7 @@ def whole_document(
         page_type="other",
         format="text" if text else "markdown",
         content=content.strip() + "\n",
-        word_count=words,
+        word_count=words - labels,
         links=page_links(root, url, main_targets(root, url)),
         extra=extra,
     )
