@@ -120,6 +120,23 @@ def test_a_page_served_as_a_pdf_is_read_as_the_page_it_is(
     assert "Still a PDF" in run(junk_first, "https://ex.org/a.pdf", "application/pdf").content
 
 
+@pytest.mark.parametrize("content_type", ["text/html", "application/octet-stream", None])
+def test_a_pdf_after_a_scripts_warnings_is_a_pdf(content_type: str | None) -> None:
+    """A PHP download script whose warning is printed before the file cannot send its Content-Type:
+    the PDF comes as text/html after the warning's HTML, and was read as an HTML page of the PDF's
+    source (`%PDF-1.3 %âãÏÓ 1 0 obj << /Producer ...`). PDF readers find its header in the first KB."""
+    warning = (
+        b"<br />\n<b>Warning</b>:  Cannot modify header information - headers already sent by (output "
+        b"started at /var/www/download.php:3) in <b>/var/www/download.php</b> on line <b>12</b><br />\n"
+    )
+    page = run(warning + make_pdf(["Weir counts"]), "https://ex.org/download.php?id=7", content_type)
+    assert (
+        page.content_type == "application/pdf" and "Weir counts" in page.content and "obj" not in page.content
+    )
+    about = b"<html><body><p>A PDF's first line:</p><pre>%PDF-1.7\n</pre><p>Its last: startxref 9 %%EOF</p>"
+    assert run(about, "https://ex.org/pdf-format", content_type).content_type != "application/pdf"
+
+
 @pytest.mark.parametrize(("said", "language"), [("en-GB", "en-GB"), ("<script>", None)])
 def test_a_pdf_names_its_language_in_its_catalog(said: str, language: str | None) -> None:
     """Chrome and Word write the document's language as the catalog's `/Lang`; it was left out, and the

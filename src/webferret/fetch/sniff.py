@@ -93,6 +93,8 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     magic = _magic(head)
     if magic is not None:
         return magic
+    if _after_warnings(body, head):
+        return "pdf"
     declared = _declared(mime_of(content_type))
     if declared == "pdf" and _PDF_PARTS.search(head) is None and _looks_textual(head):
         declared = None  # a login or error page (or text) under a PDF's label: read as what it is
@@ -130,6 +132,19 @@ def _magic(head: bytes) -> Kind | None:
     if head[4:8] == b"ftyp":  # mp4, mov, heic
         return "binary"
     return None
+
+
+_PDF_HEADER = re.compile(rb"(?:\A|\n)%PDF-\d\.\d[\r\n]")
+_PDF_END = re.compile(rb"startxref\s+\d+\s+%%EOF\s*\Z")
+PDF_TAIL_BYTES = 2048
+
+
+def _after_warnings(body: bytes, head: bytes) -> bool:
+    """Whether `body` is a PDF that a download script's warnings come before (PHP's `Cannot modify
+    header information`, sent before the file and its Content-Type, so served as text/html): a PDF's
+    header opening a line of its first KB, where PDF readers look for it, and its trailer's
+    `startxref` and end-of-file mark ending it (a page that writes of them is no PDF)."""
+    return _PDF_HEADER.search(head) is not None and _PDF_END.search(body[-PDF_TAIL_BYTES:]) is not None
 
 
 def _declares_wide(content_type: str | None) -> bool:
