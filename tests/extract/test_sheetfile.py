@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from datetime import date, datetime
 from pathlib import Path
 
@@ -86,6 +87,22 @@ def test_a_formula_the_file_holds_no_value_of_is_shown_as_its_formula() -> None:
         out.getvalue(), "xl/worksheets/sheet1.xml", lambda data: data.replace(b"<v></v>", b"<v>447</v>")
     )
     assert read(computed).content.endswith("| Total | 447 |\n")
+
+
+@pytest.mark.parametrize("core", [None, b"<cp:coreProperties xmlns:cp='x'/>"])
+def test_a_workbook_that_states_no_dates_has_none(core: bytes | None) -> None:
+    """openpyxl dates a workbook whose properties state no dates (or that has none) today: such a
+    file was published and changed the day it was read."""
+    source = zipfile.ZipFile(io.BytesIO(workbook()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for item in source.infolist():
+            if item.filename != "docProps/core.xml":
+                archive.writestr(item, source.read(item))
+            elif core is not None:
+                archive.writestr(item, core)
+    page = read(out.getvalue())
+    assert (page.title, page.byline, page.published, page.modified) == ("counts.xlsx", None, None, None)
 
 
 def test_a_sheet_that_claims_the_whole_grid_is_read_to_its_cells() -> None:

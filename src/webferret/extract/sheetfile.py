@@ -23,7 +23,6 @@ from itertools import repeat
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.pdftitle import usable_title
 from webferret.extract.sheets import CellBudget, filled, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -53,7 +52,6 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
             (sheet.title, filled(_cells(sheet, empty, formula)))
             for sheet, formula in zip(book.worksheets, formulas, strict=True)
         ]
-        properties = book.properties
     except FerretError:
         raise
     except Exception as exc:
@@ -62,14 +60,7 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         book.close()
         if written is not None:
             written.close()
-    fields = {
-        "title": usable_title(properties.title) or file_name(url),
-        "byline": _clean(properties.creator),
-        "published": _day(properties.created),
-        "modified": _day(properties.modified),
-        "description": _clean(properties.description),
-        "language": _clean(properties.language),
-    }
+    fields = zipped.described(archive, file_name(url))  # (openpyxl dates a file that says none today)
     return workbook(sheets, options, what=what, content_type=XLSX_TYPE, fields=fields, document="xlsx")
 
 
@@ -129,15 +120,6 @@ def _shown(value: object, number_format: str | None = None) -> str:
     if isinstance(value, float):
         return f"{value:.15g}"
     return " ".join(str(value).split())
-
-
-def _clean(value: object) -> str | None:
-    text = " ".join(str(value).split()) if value is not None else ""
-    return text or None
-
-
-def _day(value: object) -> str | None:
-    return value.date().isoformat() if isinstance(value, datetime) else None
 
 
 def _percent(number_format: str | None) -> bool:
