@@ -379,6 +379,19 @@ def test_a_title_notes_and_cells_set_on_lines_keep_their_words_apart() -> None:
     assert read(odt(sheet, kind=ODS_TYPE, holder="spreadsheet")).content.endswith("| one two |\n")
 
 
+def test_the_footer_date_and_slide_number_a_deck_repeats_are_left_out() -> None:
+    """A slide's footer, date and page-number frames were read as lines of its text, on every slide."""
+    running = (
+        frame("footer", "<text:p>Confidential: Weirs Board</text:p>")
+        + frame("date-time", "<text:p>05/03/2025</text:p>")
+        + frame("page-number", "<text:p><text:page-number>1</text:page-number></text:p>")
+    )
+    slides = f'<draw:page draw:name="p1">{frame("title", "<text:p>Weirs</text:p>")}{running}</draw:page>'
+    assert read(odt(slides, meta=None, kind=ODP_TYPE, holder="presentation"), ODP_TYPE).content == (
+        "## Slide 1: Weirs\n"
+    )
+
+
 def test_a_slides_shapes_are_read_from_its_top_down_and_groups_opened() -> None:
     """A slide lists its shapes in the order they were added: a box added last at its top was read
     last; and a group's text boxes (`draw:g`) and a shape's own paragraphs were left out."""

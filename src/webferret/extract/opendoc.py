@@ -158,6 +158,11 @@ def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     )
 
 
+_RUNNING = frozenset(("footer", "date-time", "page-number", "header"))
+"""The frames of a deck's running footer, date, slide number and header: the same on every slide (the
+number is in the slide's heading), left out as a .pptx's are."""
+
+
 def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElement | None:
     """One slide as a section headed `Slide N: title`, or None when it has no text."""
     section = html.Element("section")
@@ -165,6 +170,8 @@ def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElem
     title = ""
     for frame in shapes(slide):  # from the top of the slide down, groups opened
         kind = frame.get(_q("presentation", "class")) or ""
+        if kind in _RUNNING:
+            continue
         if kind == "title" and not title:
             title = one_line(frame)
             continue
