@@ -179,6 +179,22 @@ def test_a_paragraph_in_writers_title_style_is_the_title_and_a_heading() -> None
     assert page.content == "# Salmon of the Tay\n\n# 2025\n\n# Introduction\n\nThe report's words.\n"
 
 
+def test_a_content_part_that_does_not_parse_says_why() -> None:
+    """A `content.xml` cut short, or nested past libxml2's depth, was said to be a document with "no
+    text body", as if it were some other kind of file."""
+    cut = rezipped(odt(), "content.xml", lambda data: data[: len(data) // 2])
+    deep = odt(
+        "<text:list><text:list-item>" * 200 + "<text:p>Deep.</text:p>" + "</text:list-item></text:list>" * 200
+    )
+    for damaged in (cut, deep):
+        with pytest.raises(FerretError) as caught:
+            read(damaged)
+        assert caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
+        assert caught.value.message.startswith(
+            "the OpenDocument text at https://burrow.example/docs/guide.odt cannot be read: its content.xml: "
+        )
+
+
 def test_an_external_entity_in_an_opendocument_is_not_read() -> None:
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
     entity = b'<!DOCTYPE office:document-content [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'

@@ -99,9 +99,9 @@ def _opened(body: bytes, what: str, holder: str) -> tuple[zipfile.ZipFile, etree
     """The archive, its parsed `content.xml` and the body element `office:<holder>` in it
     (`unsupported_content` naming `what` when there is none)."""
     archive = zipped.checked(body, what)
-    content = zipped.part(archive, "content.xml")
-    node = content.find(f"office:body/office:{holder}", _NS) if content is not None else None
-    if content is None or node is None:
+    content = zipped.main_part(archive, "content.xml", what)
+    node = content.find(f"office:body/office:{holder}", _NS)
+    if node is None:
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no {holder} body")
     return archive, content, node
 
@@ -133,14 +133,8 @@ def extract_odt(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
 def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
     """Every slide of the OpenDocument presentation in `body` with its text; `FerretError` says why not."""
     what = f"the OpenDocument presentation at {url or 'input'}"
-    archive = zipped.checked(body, what)
-    content = zipped.part(archive, "content.xml")
-    deck = content.find("office:body/office:presentation", _NS) if content is not None else None
-    if deck is None:
-        raise FerretError(
-            ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no presentation body"
-        )
-    writer = _Writer(_styles(content), what)  # type: ignore[arg-type]
+    archive, content, deck = _opened(body, what, "presentation")
+    writer = _Writer(_styles(content), what)
     root = html.Element("div")
     titles: list[str] = []
     labels = 0  # the words of each `Slide N` and `Notes:` written, not counted

@@ -82,11 +82,7 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 
 def _slide_paths(archive: zipfile.ZipFile, what: str) -> list[str]:
     """The slides' part names in the deck's order."""
-    deck = zipped.part(archive, "ppt/presentation.xml")
-    if deck is None:
-        raise FerretError(
-            ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: its ppt/presentation.xml is no XML"
-        )
+    deck = zipped.main_part(archive, "ppt/presentation.xml", what)
     targets = _relations(archive, "ppt/presentation.xml")
     ids = [node.get(_R_ID) for node in deck.iterfind("p:sldIdLst/p:sldId", _NS)]
     return [targets[rid][1] for rid in ids if rid in targets]

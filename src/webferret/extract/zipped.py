@@ -89,6 +89,25 @@ def unreadable(what: str, exc: Exception) -> FerretError:
     return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: {said}")
 
 
+def main_part(archive: zipfile.ZipFile, name: str, what: str) -> etree._Element:
+    """The part `name` of `archive` parsed (`SAFE_XML`), the one the file is read from (an
+    OpenDocument's `content.xml`): `unsupported_content` naming `what` says why it cannot be (missing,
+    or no XML lxml parses: damaged, or nested past libxml2's depth)."""
+    try:
+        data = archive.read(name)
+    except KeyError:
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no {name}") from None
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise unreadable(what, exc) from None
+    try:
+        return etree.fromstring(data, SAFE_XML)
+    except etree.XMLSyntaxError as exc:
+        said = one_line(str(exc), 200) or type(exc).__name__
+        raise FerretError(
+            ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: its {name}: {said}"
+        ) from None
+
+
 def part(archive: zipfile.ZipFile, name: str) -> etree._Element | None:
     """The part `name` of `archive` parsed (`SAFE_XML`), or None when it is missing or no XML."""
     try:
