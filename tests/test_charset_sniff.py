@@ -120,7 +120,8 @@ def test_undeclared_western_text_is_windows_1252_when_detection_ties() -> None:
         (b"hello world\n", "text/plain", "text"),
         (b"def f():\n    return 1\n", "text/x-python", "text"),
         (b"console.log(1)", "application/javascript", "text"),
-        (b"hello", "image/png", "binary"),
+        (b"hello\x00\x01\x02", "image/png", "binary"),
+        (b"export const weirs: number = 4;\n", "video/mp2t", "text"),  # TypeScript, as nginx labels it
         (b'{"note": "caf\\u00e9 <b>x</b>"}', "text/html", "json"),  # an API's answer under a wrong label
         (b' [{"a": 1}, {"b": "<p>"}]', "text/html; charset=utf-8", "json"),
         (b"{not json} <p>a page that opens oddly</p>", "text/html", "html"),

@@ -137,6 +137,19 @@ def test_a_pdf_after_a_scripts_warnings_is_a_pdf(content_type: str | None) -> No
     assert run(about, "https://ex.org/pdf-format", content_type).content_type != "application/pdf"
 
 
+def test_a_typescript_file_a_static_server_labels_as_video_is_code(
+    simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """nginx and Python's http.server serve a `.ts` file as video/mp2t (MPEG transport stream): a
+    TypeScript file fetched from one failed as unsupported_content, "cannot read content of type
+    video/mp2t". Text under a media type is read as the text it is."""
+    code = "export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n"
+    url = simweb.add("/src/app.ts", code, headers={"Content-Type": "video/mp2t"})
+    assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
+    page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
+    assert page["ok"] and page["content"] == f"```typescript\n{code}```\n"
+
+
 @pytest.mark.parametrize(("said", "language"), [("en-GB", "en-GB"), ("<script>", None)])
 def test_a_pdf_names_its_language_in_its_catalog(said: str, language: str | None) -> None:
     """Chrome and Word write the document's language as the catalog's `/Lang`; it was left out, and the

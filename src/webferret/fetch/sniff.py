@@ -98,6 +98,8 @@ def sniff_kind(body: bytes, content_type: str | None) -> Kind:
     declared = _declared(mime_of(content_type))
     if declared == "pdf" and _PDF_PARTS.search(head) is None and _looks_textual(head):
         declared = None  # a login or error page (or text) under a PDF's label: read as what it is
+    if declared == "binary" and head.strip() and _looks_textual(head):
+        declared = None  # text under a media type: a TypeScript file is video/mp2t to nginx and Python
     wide = head.startswith((b"\xff\xfe", b"\xfe\xff")) or _declares_wide(content_type)  # UTF-16 or -32
     if not wide and not _looks_textual(head, labelled=declared in ("html", "json", "xml", "text")):
         return "binary"
