@@ -195,6 +195,23 @@ def test_the_word_count_is_the_decks_words_not_the_slides_headings() -> None:
     assert read(deck(), format="text").word_count == 29  # SLIDES' 26 words, and the notes' 3
 
 
+def test_a_slide_that_cannot_be_read_is_said_so_in_its_place() -> None:
+    """A slide whose part is cut or missing was left out without a word, the deck read as if it had
+    never had it (and a deck of such slides had "no text")."""
+    damaged = rezipped(deck(), "ppt/slides/slide2.xml", lambda data: data[:40])
+    page = read(damaged)
+    why = "its part ppt/slides/slide2.xml is missing or is no XML"
+    assert f"\n\n<!-- slide 2: cannot be read ({why}) -->\n\n## Slide 3: Totals" in page.content
+    assert page.extra["unreadable_slides"] == [{"slide": 2, "error": why}] and page.extra["slides"] == 2
+    assert "cannot be read" not in read(damaged, format="text").content
+    with pytest.raises(FerretError) as caught:
+        read(rezipped(deck([SLIDES[0]], notes=None), "ppt/slides/slide1.xml", lambda data: data[:40]))
+    assert (
+        caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
+        and "and slide 1 is damaged (its part" in caught.value.message
+    )
+
+
 def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
     content = read(deck(order=[3, 1, 2])).content
     assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")

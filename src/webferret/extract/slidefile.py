@@ -43,40 +43,70 @@ _NOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/no
 
 
 def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extracted:
-    """Every slide of the deck in `body` with its text; `FerretError` says why not."""
+    """Every slide of the deck in `body` with its text; `FerretError` says why not. A slide whose part
+    is missing or no XML is said so in its place (`<!-- slide 3: cannot be read (...) -->`) and in
+    `meta.extract.unreadable_slides`, as a PDF's damaged page is."""
     what = f"the presentation at {url or 'input'}"
     archive = zipped.checked(body, what)
     text = options.format == "text"
     sections: list[str] = []
-    first_title = ""
+    titles: list[str] = []
     labels = 0  # the words of each `Slide N` and `Notes:` written, not counted
+    unreadable: list[dict[str, object]] = []
     for number, path in enumerate(_slide_paths(archive, what), start=1):
         slide = zipped.part(archive, path)
         if slide is None:
+            why = f"its part {path} is missing or is no XML"
+            unreadable.append({"slide": number, "error": why})
+            sections += [] if text else [f"<!-- slide {number}: cannot be read ({why}) -->"]
             continue
-        title, lines = _slide(slide, text)
-        notes = _notes(archive, path)
-        if not (title or lines or notes):
-            continue
-        first_title = first_title or title
-        head = f"Slide {number}" + (f": {title}" if title else "")
-        block = [head if text else f"## {head}", *lines]
-        labels += SLIDE_LABEL_WORDS
-        if notes:
-            block.append(f"Notes: {notes}" if text else f"> Notes: {notes}")
-            labels += 1
-        sections.append("\n\n".join(block))
-    if not sections:
-        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
+        title, block, said = _section(archive, path, slide, number, text)
+        if block:
+            sections.append(block)
+            titles.append(title)
+            labels += said
+    if not titles:
+        _refuse_empty(what, unreadable)
     content = "\n\n".join(sections) + "\n"
+    extra = {"document": "pptx", "slides": len(titles)}
     return Extracted(
         content_type=PPTX_TYPE,
-        **zipped.described(archive, first_title or file_name(url)),
+        **zipped.described(archive, next(filter(None, titles), "") or file_name(url)),
         page_type="other",
         format="text" if text else "markdown",
         content=content,
         word_count=count_words(content) - labels,
-        extra={"document": "pptx", "slides": len(sections)},
+        extra=extra | ({"unreadable_slides": unreadable} if unreadable else {}),
+    )
+
+
+def _section(
+    archive: zipfile.ZipFile, path: str, slide: etree._Element, number: int, text: bool
+) -> tuple[str, str, int]:
+    """A slide's title, its section (`## Slide N: title`, its blocks and notes; "" for a slide without
+    text) and the words of the labels written in it (`Slide N`, `Notes:`)."""
+    title, lines = _slide(slide, text)
+    notes = _notes(archive, path)
+    if not (title or lines or notes):
+        return title, "", 0
+    head = f"Slide {number}" + (f": {title}" if title else "")
+    block = [head if text else f"## {head}", *lines]
+    if notes:
+        block.append(f"Notes: {notes}" if text else f"> Notes: {notes}")
+    return title, "\n\n".join(block), SLIDE_LABEL_WORDS + bool(notes)
+
+
+def _refuse_empty(what: str, unreadable: list[dict[str, object]]) -> None:
+    """`empty_content` for a deck without text; `unsupported_content` when its slides that could not
+    be read may have held it."""
+    if not unreadable:
+        raise FerretError(ErrorCode.EMPTY_CONTENT, f"{what} has no text")
+    numbers = ", ".join(str(slide["slide"]) for slide in unreadable)
+    damaged = f"slides {numbers} are" if len(unreadable) > 1 else f"slide {numbers} is"
+    first = unreadable[0]["error"]
+    raise FerretError(
+        ErrorCode.UNSUPPORTED_CONTENT,
+        f"{what} cannot be read: no slide gave text, and {damaged} damaged ({first})",
     )
 
 
