@@ -145,6 +145,27 @@ def test_a_paragraph_in_words_title_style_is_the_title_and_a_heading() -> None:
     assert page.content == "# Salmon of the Tay\n\n# Introduction\n\nThe report's words.\n"
 
 
+def test_a_footnote_keeps_its_words_without_the_arrow_back_to_its_citation() -> None:
+    """mammoth ends each footnote with a link back to where it is cited, `↑`: every footnote of the
+    document ended with an arrow that is no word of it."""
+    notes = (
+        f'<?xml version="1.0" encoding="UTF-8"?><w:footnotes xmlns:w="{W}">'
+        '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+        '<w:footnote w:id="1"><w:p><w:r><w:t>Counted at dawn.</w:t></w:r></w:p></w:footnote></w:footnotes>'
+    )
+    cited = '<w:p><w:r><w:t>Ferrets sleep</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p>'
+    linked = DOC_RELS.replace(
+        "</Relationships>",
+        f'<Relationship Id="rId7" Type="{R}/footnotes" Target="footnotes.xml"/></Relationships>',
+    )
+    body = rezipped(
+        docx(cited, **{"word__footnotes.xml": notes.encode()}),
+        "word/_rels/document.xml.rels",
+        lambda _: linked.encode(),
+    )
+    assert read(body).content == "Ferrets sleep[1]\n\n1. Counted at dawn.\n"
+
+
 def test_an_image_is_its_alt_text_and_never_its_bytes() -> None:
     drawing = "http://schemas.openxmlformats.org/drawingml/2006"
     picture = (

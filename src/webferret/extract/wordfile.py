@@ -40,12 +40,16 @@ def extract_docx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     except Exception as exc:  # a damaged part: mammoth raises many kinds
         raise zipped.unreadable(what, exc) from None
     root = html.fragment_fromstring(converted.value or "", create_parent="div")
+    for back in _BACK_LINKS(root):  # a note's "↑" back to where it is cited: no word of the document
+        back.drop_tree()
     title = first_heading(root) or file_name(url)
     fields = zipped.described(archive, title)
     extra = {"document": "docx"}
     return whole_document(root, url, options, what=what, content_type=DOCX_TYPE, fields=fields, extra=extra)
 
 
+_BACK_LINKS = etree.XPath("//a[starts-with(@href, '#footnote-ref-') or starts-with(@href, '#endnote-ref-')]")
+"""The links mammoth writes after each footnote and endnote, back to where it is cited (`↑`)."""
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _HIDDEN_RUNS = etree.XPath(
     "//w:r[w:rPr/w:vanish[not(@w:val) or not(@w:val = '0' or @w:val = 'false' or @w:val = 'off')]]",
