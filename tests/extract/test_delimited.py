@@ -49,6 +49,17 @@ def test_the_separator_is_the_one_the_file_uses(body: str, content_type: str, ur
     assert read(body, content_type, url).content.startswith("| river | opens |\n|---|---|\n| Tay | May |")
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/vnd.ms-excel", "text/comma-separated-values", "text/x-csv", "application/x-csv"],
+)
+def test_a_csv_export_under_another_name_for_csv_is_a_table(content_type: str) -> None:
+    """A download script's CSV export sent as application/vnd.ms-excel (or CSV's older names), at an
+    address without `.csv`, was shown as its comma-separated lines."""
+    page = read("river,opens\nTay,May\nSpey,June\n", content_type, "https://x.example/export?id=7")
+    assert page.content.startswith("| river | opens |\n|---|---|\n| Tay | May |")
+
+
 def test_a_file_that_is_no_table_stays_text() -> None:
     assert read("just one column\nof words\n", "text/csv").content == "just one column\nof words\n"
     assert read("a,b\n1,2\n", "text/plain").content == "a,b\n1,2\n"  # neither its type nor its name says CSV

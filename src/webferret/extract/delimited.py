@@ -1,7 +1,8 @@
 """CSV and TSV files as the table they are: a GitHub-flavoured Markdown table, its first row the header.
 
-A file is read as a table when its type says so (`text/csv`, `text/tab-separated-values`) or its name
-does (`.csv`, `.tsv`, `.tab`). The separator is the one its first lines use (`,`, `;`, a tab or `|`:
+A file is read as a table when its type says so (`text/csv` and its older names, `text/tab-separated-values`,
+and `application/vnd.ms-excel`, which download scripts send a CSV export as) or its name does (`.csv`,
+`.tsv`, `.tab`). The separator is the one its first lines use (`,`, `;`, a tab or `|`:
 many European exports separate with `;`), quoted fields may hold separators and line breaks, rows
 are as wide as the widest, and empty rows and columns are left out. A file that does not read as a
 table of two columns or more (a single column, a parse error) stays text. `--format text` gives the
@@ -23,6 +24,10 @@ from webferret.extract.words import count_words
 TYPES = {
     "text/csv": ",",
     "application/csv": ",",
+    "text/comma-separated-values": ",",
+    "text/x-csv": ",",
+    "application/x-csv": ",",
+    "application/vnd.ms-excel": ",",  # what download scripts label a CSV export (its text: no .xls file)
     "text/tab-separated-values": "\t",
 }
 SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
