@@ -195,6 +195,20 @@ def test_a_content_part_that_does_not_parse_says_why() -> None:
         )
 
 
+def test_a_lists_unnumbered_opening_entry_keeps_its_words() -> None:
+    """A list's header (`text:list-header`, an entry without a bullet or number) was left out."""
+    entries = "".join(
+        f"<text:list-item><text:p>{word}</text:p></text:list-item>" for word in ("Dig", "Sleep")
+    )
+    header = "<text:list-header><text:p>Steps to follow:</text:p></text:list-header>"
+    listed = f"<text:list>{header}{entries}</text:list>"
+    assert read(odt(listed, meta=None)).content == "Steps to follow:\n\n- Dig\n- Sleep\n"
+    title = frame("title", "<text:p>Plan</text:p>")
+    slide = f'<draw:page draw:name="p1">{title}{frame("outline", listed)}</draw:page>'
+    deck = read(odt(slide, meta=None, kind=ODP_TYPE, holder="presentation"), ODP_TYPE)
+    assert deck.content == "## Slide 1: Plan\n\n- Steps to follow:\n- Dig\n- Sleep\n"
+
+
 def test_an_external_entity_in_an_opendocument_is_not_read() -> None:
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else "\0"
     entity = b'<!DOCTYPE office:document-content [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'

@@ -152,6 +152,8 @@ def extract_odp(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     )
 
 
+_ENTRIES = frozenset((_q("text", "list-header"), _q("text", "list-item")))
+"""A list's entries: its unnumbered opening one, its items."""
 _RUNNING = frozenset(("footer", "date-time", "page-number", "header"))
 """The frames of a deck's running footer, date, slide number and header: the same on every slide (the
 number is in the slide's heading), left out as a .pptx's are."""
@@ -176,7 +178,7 @@ def _slide(writer: _Writer, slide: etree._Element, number: int) -> html.HtmlElem
                 if kind == "outline" and block.tag == _q("text", "p"):
                     writer.children(block, etree.SubElement(holder, "li"))
                 elif kind == "outline" and block.tag == _q("text", "list"):
-                    for item in block.iterfind("text:list-item", _NS):
+                    for item in (child for child in block if child.tag in _ENTRIES):  # (a header too)
                         writer.children(item, etree.SubElement(holder, "li"))
                 else:
                     writer.element(block, holder)
@@ -322,6 +324,8 @@ class _Writer:
             titled = (node.get(_q("text", "style-name")) or "") in self.styles.title
             self.children(node, etree.SubElement(target, "h1" if titled else "p"))
         elif tag == _q("text", "list"):
+            for header in node.iterfind("text:list-header", _NS):  # its unnumbered opening entry
+                self.children(header, target)
             numbered = (node.get(_q("text", "style-name")) or "") in self.styles.numbered
             listed = etree.SubElement(target, "ol" if numbered else "ul")
             for item in node.iterfind("text:list-item", _NS):
