@@ -211,3 +211,13 @@ def test_a_chapter_nested_past_the_parsers_depth_keeps_its_words() -> None:
     deep = "<div>" * 300 + "<p>Deep in the burrow.</p>" + "</div>" * 300 + "<p>Back out.</p>"
     page = read(with_first_chapter(chapter(deep).encode()))
     assert page.content.startswith("Deep in the burrow.\n\nBack out.\n")
+
+
+def test_a_chapter_the_spine_lists_again_and_again_is_read_once() -> None:
+    """A spine that lists one chapter a thousand times had it parsed and held a thousand times: a
+    book of a few KB around a 200 KB chapter held 200 MB of text, and took seconds a hundred refs."""
+    again = PACKAGE.replace(
+        '<itemref idref="two"/>', '<itemref idref="two"/>' + '<itemref idref="one"/>' * 1000
+    )
+    page = read(epub(again))
+    assert page.extra["chapters"] == 2 and page.content.count("Ferrets are **curious**") == 1
