@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from datetime import date, datetime
 from pathlib import Path
@@ -103,6 +104,19 @@ def test_a_workbook_that_states_no_dates_has_none(core: bytes | None) -> None:
                 archive.writestr(item, core)
     page = read(out.getvalue())
     assert (page.title, page.byline, page.published, page.modified) == ("counts.xlsx", None, None, None)
+
+
+def test_a_sheet_the_workbook_names_again_and_again_is_read_once() -> None:
+    """A workbook of a few KB that names one sheet's part a hundred times (each under its own name)
+    had it read a hundred times: fifty names of a 2,000-row sheet gave 11 MB of Markdown."""
+
+    def named_again(data: bytes) -> bytes:
+        sheet = re.search(rb"<sheet [^>]*/>", data).group()
+        again = b"".join(sheet.replace(b'name="Rivers"', b'name="Copy %d"' % n) for n in range(100))
+        return data.replace(sheet, sheet + again)
+
+    page = read(rezipped(workbook(), "xl/workbook.xml", named_again))
+    assert [sheet["name"] for sheet in page.extra["sheets"]] == ["Rivers", "Notes"]
 
 
 def test_a_sheet_that_claims_the_whole_grid_is_read_to_its_cells() -> None:
