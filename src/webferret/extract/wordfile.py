@@ -59,18 +59,23 @@ _HIDDEN_RUNS = etree.XPath(
 _TEXT_PARTS = ("word/document.xml", "word/footnotes.xml", "word/endnotes.xml")
 
 
+_NOTE_REFERENCES = etree.XPath("//w:footnoteReference | //w:endnoteReference", namespaces={"w": _W})
+
+
 def _shown(archive: zipfile.ZipFile, body: bytes) -> bytes:
-    """The document in `body` (its `archive`) without the runs Word hides in its text's parts; `body`
-    itself when it hides none."""
+    """The document in `body` (its `archive`) without the runs Word hides in its text's parts, nor a
+    reference to a note cited already (mammoth writes the note out again for each: a document of a few
+    KB citing one long footnote a hundred times gave 10 MB); `body` itself when it has none."""
     changed: dict[str, bytes] = {}
     for name in _TEXT_PARTS:
-        if name not in archive.NameToInfo or b"vanish" not in archive.read(name):
+        data = archive.read(name) if name in archive.NameToInfo else b""
+        if b"vanish" not in data and b"noteReference" not in data:
             continue
         root = zipped.part(archive, name)
-        hidden = _HIDDEN_RUNS(root) if root is not None else []
-        for run in hidden:
-            run.getparent().remove(run)
-        if hidden:
+        dropped = [*_HIDDEN_RUNS(root), *_cited_again(root)] if root is not None else []
+        for node in dropped:
+            node.getparent().remove(node)
+        if dropped:
             changed[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
     if not changed:
         return body
@@ -79,6 +84,18 @@ def _shown(archive: zipfile.ZipFile, body: bytes) -> bytes:
         for item in archive.infolist():
             shown.writestr(item, changed.get(item.filename) or archive.read(item))
     return out.getvalue()
+
+
+def _cited_again(root: etree._Element) -> list[etree._Element]:
+    """A part's references to a footnote or an endnote that an earlier one cites already."""
+    seen: set[tuple[str, str | None]] = set()
+    again = []
+    for reference in _NOTE_REFERENCES(root):
+        key = (etree.QName(reference).localname, reference.get(f"{{{_W}}}id"))
+        if key in seen:
+            again.append(reference)
+        seen.add(key)
+    return again
 
 
 def _no_src(image: object) -> dict[str, str]:
