@@ -219,6 +219,25 @@ def test_a_slide_the_deck_lists_again_and_again_is_read_once() -> None:
     assert page.extra["slides"] == 2 and page.content.count("Salmon Season") == 1
 
 
+def test_notes_that_many_slides_point_to_are_written_once() -> None:
+    """Each slide has notes of its own; slides that all point to one long notes part had it written
+    out by each: a 130 KB deck of 200 such slides gave 60 MB of Markdown and held 1 GB."""
+
+    def shared(data: bytes) -> bytes:
+        source = zipfile.ZipFile(io.BytesIO(data))
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            for item in source.infolist():
+                archive.writestr(item, source.read(item))
+            archive.writestr(
+                "ppt/slides/_rels/slide3.xml.rels", source.read("ppt/slides/_rels/slide2.xml.rels")
+            )
+        return out.getvalue()
+
+    page = read(shared(deck()))
+    assert page.content.count("Thank the wardens.") == 1 and page.content.endswith("| Tay | 412 |\n")
+
+
 def test_slides_come_in_the_decks_order_not_their_file_names() -> None:
     content = read(deck(order=[3, 1, 2])).content
     assert content.index("Totals") < content.index("Salmon Season") < content.index("Where we counted")

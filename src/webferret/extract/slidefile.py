@@ -53,6 +53,7 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     titles: list[str] = []
     labels = 0  # the words of each `Slide N` and `Notes:` written, not counted
     unreadable: list[dict[str, object]] = []
+    notes_read: set[str] = set()
     for number, path in enumerate(_slide_paths(archive, what), start=1):
         slide = zipped.part(archive, path)
         if slide is None:
@@ -60,7 +61,7 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
             unreadable.append({"slide": number, "error": why})
             sections += [] if text else [f"<!-- slide {number}: cannot be read ({why}) -->"]
             continue
-        title, block, said = _section(archive, path, slide, number, text)
+        title, block, said = _section(archive, path, slide, number, text, notes_read)
         if block:
             sections.append(block)
             titles.append(title)
@@ -81,12 +82,13 @@ def extract_pptx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 
 
 def _section(
-    archive: zipfile.ZipFile, path: str, slide: etree._Element, number: int, text: bool
+    archive: zipfile.ZipFile, path: str, slide: etree._Element, number: int, text: bool, notes_read: set[str]
 ) -> tuple[str, str, int]:
     """A slide's title, its section (`## Slide N: title`, its blocks and notes; "" for a slide without
-    text) and the words of the labels written in it (`Slide N`, `Notes:`)."""
+    text) and the words of the labels written in it (`Slide N`, `Notes:`); `notes_read`: the notes
+    parts read for the slides before it (`_notes`)."""
     title, lines = _slide(slide, text)
-    notes = _notes(archive, path)
+    notes = _notes(archive, path, notes_read)
     if not (title or lines or notes):
         return title, "", 0
     head = f"Slide {number}" + (f": {title}" if title else "")
@@ -136,10 +138,14 @@ def _relations(archive: zipfile.ZipFile, name: str) -> dict[str, tuple[str, str]
     return found
 
 
-def _notes(archive: zipfile.ZipFile, slide_path: str) -> str:
-    """The speaker notes of a slide, as one line."""
+def _notes(archive: zipfile.ZipFile, slide_path: str, read: set[str]) -> str:
+    """The speaker notes of a slide, as one line; "" when their part was `read` for another slide (a
+    slide has its own: a few KB of slides sharing one long notes part had it written out by each)."""
     paths = [path for kind, path in _relations(archive, slide_path).values() if kind == _NOTES]
-    notes = zipped.part(archive, paths[0]) if paths else None
+    if not paths or paths[0] in read:
+        return ""
+    read.add(paths[0])
+    notes = zipped.part(archive, paths[0])
     if notes is None:
         return ""
     bodies = [shape for shape in notes.iter(f"{{{_NS['p']}}}sp") if _placeholder(shape) == "body"]
