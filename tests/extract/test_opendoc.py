@@ -14,6 +14,7 @@ from rezip import after_declaration, rezipped
 from simweb import SimWeb
 
 from webferret.cli import main
+from webferret.extract import sheets
 from webferret.extract.document import extract_document
 from webferret.extract.opendoc import ODP_TYPE, ODS_TYPE, ODT_TYPE
 from webferret.extract.types import Extracted, ExtractOptions
@@ -327,6 +328,22 @@ def test_a_spreadsheet_without_a_filled_cell_is_empty() -> None:
     with pytest.raises(FerretError) as caught:
         read(odt(empty, kind=ODS_TYPE, holder="spreadsheet"))
     assert caught.value.code == ErrorCode.EMPTY_CONTENT and "no filled cell" in caught.value.message
+
+
+def test_a_long_cell_repeated_down_and_across_is_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One 108 KB cell repeated 50 times across and its row 50 times down, a 1.7 KB .ods, gave 270 MB
+    of Markdown and held 3.7 GB; a text's table cell repeated 50 times, 50 times its words. What the
+    cells show is bounded (`TEXT_MAX`, here made small)."""
+    monkeypatch.setattr(sheets, "TEXT_MAX", 50_000)
+    long = "Ferrets dig burrows under the shed. " * 30  # 1,080 characters
+    repeated = cell(long, number_columns_repeated="50")
+    sheet = f'<table:table table:name="S">{row(repeated, number_rows_repeated="50")}</table:table>'
+    text = f"<text:p>Before.</text:p><table:table>{row(repeated, cell('x'))}</table:table>"
+    for document in (odt(sheet, kind=ODS_TYPE, holder="spreadsheet"), odt(text)):
+        with pytest.raises(FerretError) as caught:
+            read(document)
+        assert caught.value.code == ErrorCode.TOO_LARGE, caught.value.message
+        assert caught.value.message.endswith("shows more characters in its cells than 50,000")
 
 
 def test_counts_that_are_no_numbers_count_once() -> None:

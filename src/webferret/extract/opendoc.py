@@ -26,7 +26,7 @@ from webferret.extract import zipped
 from webferret.extract.dates import iso_date
 from webferret.extract.opendraw import shapes
 from webferret.extract.pdftitle import usable_title
-from webferret.extract.sheets import CellBudget, filled, workbook
+from webferret.extract.sheets import CellBudget, filled, text_budget, workbook
 from webferret.extract.slidefile import SLIDE_LABEL_WORDS
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
@@ -199,9 +199,9 @@ def extract_ods(body: bytes, url: str | None, options: ExtractOptions) -> Extrac
     """Every sheet of the OpenDocument spreadsheet in `body` with its cells; `FerretError` says why not."""
     what = f"the OpenDocument spreadsheet at {url or 'input'}"
     archive, _, book = _opened(body, what, "spreadsheet")
-    repeats = Repeats(what)
+    repeats, shown = Repeats(what), text_budget(what)
     sheets = [
-        (node.get(_q("table", "name")) or f"Sheet {number}", filled(_sheet_rows(node, repeats)))
+        (node.get(_q("table", "name")) or f"Sheet {number}", filled(_sheet_rows(node, repeats), shown))
         for number, node in enumerate(book.iterfind("table:table", _NS), start=1)
     ]
     fields = _fields(archive, file_name(url))
@@ -303,6 +303,7 @@ class _Writer:
     def __init__(self, styles: _Styles, what: str) -> None:
         self.styles = styles
         self.repeats = Repeats(what, REPEATED_TABLE_CELLS)
+        self.shown = text_budget(what)
 
     def children(self, source: etree._Element, target: html.HtmlElement) -> None:
         if source.text and source.tag not in _BLOCK_HOLDERS:
@@ -359,7 +360,10 @@ class _Writer:
         for row in _table_rows(node):  # a row's repeats are not written out: they are a layout's empty rows
             line = etree.SubElement(target, "tr")
             for cell in row.iterfind("table:table-cell", _NS):  # a covered cell is its spanning cell's
-                for _ in range(self.repeats.times(_count(cell, "table", "number-columns-repeated"), 1)):
+                times = self.repeats.times(_count(cell, "table", "number-columns-repeated"), 1)
+                if times > 1:  # its words written again: a long cell repeated is gigabytes of few KB
+                    self.shown.spend(len(one_line(cell)) * (times - 1))
+                for _ in range(times):
                     td = etree.SubElement(line, "td")
                     for attribute, name in (
                         ("colspan", "number-columns-spanned"),

@@ -23,7 +23,7 @@ from itertools import repeat
 from typing import Any
 
 from webferret.extract import zipped
-from webferret.extract.sheets import CellBudget, filled, workbook
+from webferret.extract.sheets import CellBudget, filled, text_budget, workbook
 from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.models import FerretError
@@ -47,9 +47,10 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         raise zipped.unreadable(what, exc) from None
     try:
         empty = CellBudget(what, EMPTY_CELLS_MAX, "has more empty cells in its rows than")
+        shown = text_budget(what)
         formulas = written.worksheets if written is not None else [None] * len(book.worksheets)
         sheets = [
-            (sheet.title, filled(_cells(sheet, empty, formula)))
+            (sheet.title, filled(_cells(sheet, empty, formula), shown))
             for sheet, formula in _each_part_once(zip(book.worksheets, formulas, strict=True))
         ]
     except FerretError:

@@ -29,11 +29,28 @@ class CellBudget:
             raise FerretError(ErrorCode.TOO_LARGE, f"{self.what} {self.said} {self.most:,}")
 
 
-def filled(rows: Iterable[Sequence[str]]) -> Rows:
+TEXT_MAX = 16 * 1024 * 1024
+"""The most characters a workbook's cells may show in all: past them it is `too_large`. A few KB of
+file can show gigabytes: one long shared string in every cell of a .xlsx, one long cell repeated
+down and across an .ods (a 1.7 KB file gave 270 MB of Markdown)."""
+
+
+def text_budget(what: str) -> CellBudget:
+    """The characters (`TEXT_MAX`) the cells of the workbook `what` names may show."""
+    return CellBudget(what, TEXT_MAX, "shows more characters in its cells than")
+
+
+def filled(rows: Iterable[Sequence[str]], text: CellBudget | None = None) -> Rows:
     """The rows with a filled cell, each as wide as the widest, the columns with no filled cell left out.
     Only filled cells are kept until the columns are chosen: one row far wider than the others (a
-    CSV line of 200,000 commas) does not widen every row."""
-    kept = [row for row in ({column: cell for column, cell in enumerate(row) if cell} for row in rows) if row]
+    CSV line of 200,000 commas) does not widen every row. `text`: what the cells' characters spend."""
+    kept = []
+    for row in rows:
+        cells = {column: cell for column, cell in enumerate(row) if cell}
+        if cells and text is not None:
+            text.spend(sum(map(len, cells.values())))
+        if cells:
+            kept.append(cells)
     used = sorted(set().union(*kept))
     return [[row.get(column, "") for column in used] for row in kept]
 
