@@ -274,6 +274,38 @@ def test_pages_past_what_one_pdf_may_draw_are_not_read(monkeypatch: pytest.Monke
     assert [item["page"] for item in page.extra["unreadable_pages"]] == [3]
 
 
+def test_a_form_a_page_draws_again_and_again_counts_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's content stream of `/Fm1 Do` a thousand times (a few KB, compressed) draws a form of 5 KB
+    of text a thousand times: the form was counted once against `DRAWN_MAX`, and a 21 KB file gave
+    5 MB of text (a hundred thousand times: hours). Each time it is drawn, it counts."""
+    from webferret.extract import pdfsize
+
+    writer = PdfWriter(clone_from=io.BytesIO(make_pdf(["Words one"])))
+    form = DecodedStreamObject()
+    form.set_data(b"BT /F1 12 Tf 72 700 Td (Drawn again and again) Tj ET")
+    form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form")})
+    page = writer.pages[0]
+    font = page["/Resources"]["/Font"]
+    form[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): font})
+    page["/Resources"][NameObject("/XObject")] = DictionaryObject(
+        {NameObject("/Fm1"): writer._add_object(form)}
+    )
+    drawing = DecodedStreamObject()
+    drawing.set_data(b"q /Fm1 Do Q " * 50)
+    page[NameObject("/Contents")] = writer._add_object(drawing)
+    out = io.BytesIO()
+    writer.write(out)
+    drawn_once = len(drawing.get_data()) + len(form.get_data())  # what was counted: the form once
+    monkeypatch.setattr(pdfsize, "DRAWN_MAX", drawn_once + 10 * len(form.get_data()))
+    with pytest.raises(FerretError) as caught:
+        run(out.getvalue(), "https://ex.org/forms.pdf", "application/pdf")
+    assert "draw more than" in caught.value.message
+    monkeypatch.setattr(pdfsize, "DRAWN_MAX", drawn_once + 50 * len(form.get_data()))
+    assert (
+        "Drawn again and again" in run(out.getvalue(), "https://ex.org/forms.pdf", "application/pdf").content
+    )
+
+
 def test_a_pdf_whose_every_page_is_damaged_says_so() -> None:
     error = error_of(damaged(make_pdf(["One", "Two"]), 1, 2), "https://ex.org/broken.pdf", "application/pdf")
     assert error.code == ErrorCode.UNSUPPORTED_CONTENT

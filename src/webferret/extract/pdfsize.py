@@ -3,13 +3,16 @@ reader for hours.
 
 pypdf parses a page's content streams, unpacked, and each form (XObject) the page draws; a stream
 unpacks to at most pypdf's own limit (75 MB), but one such stream that a thousand pages share, a file
-of a few hundred KB, was parsed once a page: half an hour and more. A document's pages are read until
-they have drawn `DRAWN_MAX` bytes in all; the pages after are not read (each says so in its marker).
+of a few hundred KB, was parsed once a page: half an hour and more; and a form a page draws again
+and again is parsed each time. A document's pages are read until they have drawn `DRAWN_MAX` bytes
+in all (a form as often as it is drawn); the pages after are not read (each says so in its marker).
 A real document draws far less: a 500-page book some tens of MB.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any
 
 from pypdf.generic import ArrayObject, DictionaryObject, StreamObject
@@ -19,19 +22,43 @@ DRAWN_MAX = 128 * 1024 * 1024
 
 
 def drawn_bytes(page: Any) -> int:
-    """The unpacked bytes of a pypdf page's content streams and of the forms its resources hold (each
-    once); pypdf keeps what it unpacks, so reading the page's text does not unpack them again. What
-    cannot be unpacked counts nothing here (reading the page says what is wrong with it)."""
+    """The unpacked bytes of a pypdf page's content streams, and of the forms they draw each time they
+    draw one (a form drawn a thousand times is read a thousand times: a few KB of `/Fm1 Do`, a form of
+    5 KB of text, were 5 MB of text and minutes); pypdf keeps what it unpacks, so reading the page's
+    text does not unpack them again. What cannot be unpacked counts nothing here (reading the page
+    says what is wrong with it)."""
     contents = _resolved(page.get("/Contents"))
     streams = contents if isinstance(contents, ArrayObject) else [contents]
-    resources = _resolved(page.get("/Resources"))
+    costs: dict[int, int] = {}
+    return sum(_drawn(stream, page.get("/Resources"), costs, 0) for stream in streams)
+
+
+_DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do\b")
+"""A content stream's `/Name Do`: it draws the XObject its resources name (an image, or a form)."""
+FORMS_DEPTH = 8
+"""How deep forms drawn inside forms are weighed (pypdf reads them deeper; past it, a form counts its
+own bytes once)."""
+
+
+def _drawn(stream: Any, resources: Any, costs: dict[int, int], depth: int) -> int:
+    """The bytes `stream` draws: its own, and each form's it draws, as many times as it draws it."""
+    stream = _resolved(stream)
+    size = _unpacked(stream)
+    if not size or depth > FORMS_DEPTH:
+        return size
+    resources = _resolved(resources)
     xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, DictionaryObject) else None
-    forms = [
-        form
-        for form in map(_resolved, xobjects.values() if isinstance(xobjects, DictionaryObject) else [])
-        if isinstance(form, StreamObject) and form.get("/Subtype") == "/Form"
-    ]
-    return sum(_unpacked(stream) for stream in [*streams, *forms])
+    if not isinstance(xobjects, DictionaryObject):
+        return size
+    for name, times in Counter(_DRAWS.findall(stream.get_data())).items():
+        form = _resolved(xobjects.get("/" + name.decode("latin-1")))
+        if isinstance(form, StreamObject) and form.get("/Subtype") == "/Form":
+            key = id(form)
+            if key not in costs:
+                costs[key] = 0  # (a form that draws itself counts once)
+                costs[key] = _drawn(form, form.get("/Resources") or resources, costs, depth + 1)
+            size += times * costs[key]
+    return size
 
 
 def _resolved(value: Any) -> Any:
