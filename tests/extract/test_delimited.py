@@ -91,6 +91,8 @@ def test_fetch_reads_a_csv_download_by_the_name_it_is_sent_under(
     assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["content_type"] == "text/csv" and page["content"].startswith("| river | opens | note |")
+    # titled by the name it was sent under, not its address's last segment ("7")
+    assert page["title"] == ("ríos.csv" if "UTF-8" in disposition else "rivers.csv")
 
 
 def test_a_download_named_as_a_photo_that_answers_a_page_is_read_as_the_page(
@@ -109,6 +111,7 @@ def test_a_download_named_as_a_photo_that_answers_a_page_is_read_as_the_page(
     assert main(["fetch", url, "--json", "--allow-host", "127.0.0.1"]) == 0
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["ok"] and "shared with members only" in page["content"], page["error"]
+    assert page["title"] == "Sign in to download"  # its own title, not the download's name
 
 
 def test_one_line_far_wider_than_the_rest_does_not_widen_every_row(

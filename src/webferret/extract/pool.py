@@ -420,7 +420,7 @@ class Extractor:
         if error is not None:
             raise FerretError(error.code, error.message)
         assert extracted is not None
-        return extracted
+        return _titled_by_attachment(extracted, raw)
 
     async def _replaced(self) -> None:
         """After a page was given up on mid-extraction (`_abandon`), the session's next page starts
@@ -477,3 +477,15 @@ class Extractor:
                 else:
                     self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None
+
+
+def _titled_by_attachment(extracted: Extracted, raw: RawResponse) -> Extracted:
+    """`extracted`, titled by the file name its download gave (`Content-Disposition: attachment;
+    filename="rivers-2024.csv"`) where its title was only its address's last segment (a document
+    naming no title of its own, read from `/download?id=7`: titled "download")."""
+    from webferret.extract.textual import file_name
+
+    named = raw.attachment_name
+    if named and extracted.title == file_name(raw.final_url) and named != extracted.title:
+        return extracted.model_copy(update={"title": named})
+    return extracted

@@ -339,6 +339,11 @@ class RawResponse:
             return value
         return _attachment_type(self.headers.get("content-disposition")) or value
 
+    @property
+    def attachment_name(self) -> str | None:
+        """The file name the server gave the body (`Content-Disposition`), or None."""
+        return attachment_name(self.headers.get("content-disposition"))
+
 
 _GENERIC_TYPES = frozenset(
     (
@@ -355,18 +360,32 @@ def _attachment_type(disposition: str | None) -> str | None:
     """The type of the file a Content-Disposition names (by its extension) when it is a kind of text
     (`rivers.csv`, `notes.md`), or None: a binary file's bytes say what they are, and a name such as
     `photo.jpg` or `clip.mp4` is no label of the sign-in page a download link answers with."""
-    if not disposition:
-        return None
     import mimetypes
-    from email.message import Message
 
     from webferret.fetch.sniff import declares_text
 
+    name = attachment_name(disposition)
+    guessed = mimetypes.guess_type(name)[0] if name else None
+    return guessed if guessed and declares_text(guessed) else None
+
+
+def attachment_name(disposition: str | None) -> str | None:
+    """The file name a Content-Disposition gives (`filename*=UTF-8''...` decoded), its folders and
+    blanks left out (a server's name is no path), or None."""
+    if not disposition:
+        return None
+    from email.message import Message
+
     header = Message()
     header["content-disposition"] = disposition
-    name = header.get_filename()
-    guessed = mimetypes.guess_type(name)[0] if isinstance(name, str) else None
-    return guessed if guessed and declares_text(guessed) else None
+    try:
+        name = header.get_filename()
+    except (ValueError, LookupError):  # a charset no codec knows
+        return None
+    if not isinstance(name, str):
+        return None
+    base = " ".join(name.replace("\\", "/").rsplit("/", 1)[-1].split())
+    return base[:200] or None
 
 
 def struck_trail(progress: list[dict[str, Any]], error: str = "timeout") -> list[dict[str, Any]]:
