@@ -283,3 +283,16 @@ def test_an_external_entity_in_a_word_document_is_not_read() -> None:
     body = docx(body=run(f"Host: &secret; end {'padding ' * 3}"))
     page = read(rezipped(body, "word/document.xml", after_declaration(entity)))
     assert page.content.startswith("Host: end") and f"Host: {hostname}" not in page.content
+
+
+def test_a_reference_to_a_note_the_file_does_not_hold_is_left_out() -> None:
+    """A .docx citing a footnote it has no part for (or no such note in it), as a tool that copies
+    paragraphs between documents leaves them: mammoth failed the whole document, `('footnote', '2')`."""
+    cited = '<w:p><w:r><w:t>Ferrets sleep a lot.</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p>'
+    assert read(docx(cited)).content == "Ferrets sleep a lot.\n"
+    notes = (
+        f'<?xml version="1.0" encoding="UTF-8"?><w:footnotes xmlns:w="{W}">'
+        '<w:footnote w:id="1"><w:p><w:r><w:t>Counted at dawn.</w:t></w:r></w:p></w:footnote></w:footnotes>'
+    )
+    both = cited.replace("</w:p>", '<w:r><w:footnoteReference w:id="1"/></w:r></w:p>')
+    assert read(with_footnotes(both, notes)).content == "Ferrets sleep a lot.[1]\n\n1. Counted at dawn.\n"

@@ -65,14 +65,18 @@ _NOTE_REFERENCES = etree.XPath("//w:footnoteReference | //w:endnoteReference", n
 def _shown(archive: zipfile.ZipFile, body: bytes) -> bytes:
     """The document in `body` (its `archive`) without the runs Word hides in its text's parts, nor a
     reference to a note cited already (mammoth writes the note out again for each: a document of a few
-    KB citing one long footnote a hundred times gave 10 MB); `body` itself when it has none."""
+    KB citing one long footnote a hundred times gave 10 MB) or to a note the file does not hold
+    (mammoth failed the whole document on it); `body` itself when it has none."""
     changed: dict[str, bytes] = {}
+    notes: set[tuple[str, str | None]] | None = None
     for name in _TEXT_PARTS:
         data = archive.read(name) if name in archive.NameToInfo else b""
         if b"vanish" not in data and b"noteReference" not in data:
             continue
         root = zipped.part(archive, name)
-        dropped = [*_HIDDEN_RUNS(root), *_cited_again(root)] if root is not None else []
+        if notes is None and b"noteReference" in data:
+            notes = _notes(archive)
+        dropped = [*_HIDDEN_RUNS(root), *_unwritten(root, notes or set())] if root is not None else []
         for node in dropped:
             node.getparent().remove(node)
         if dropped:
@@ -86,16 +90,30 @@ def _shown(archive: zipfile.ZipFile, body: bytes) -> bytes:
     return out.getvalue()
 
 
-def _cited_again(root: etree._Element) -> list[etree._Element]:
-    """A part's references to a footnote or an endnote that an earlier one cites already."""
+def _unwritten(root: etree._Element, notes: set[tuple[str, str | None]]) -> list[etree._Element]:
+    """A part's references to a footnote or an endnote that an earlier one cites already, or that
+    none of the file's `notes` is (`_notes`)."""
     seen: set[tuple[str, str | None]] = set()
     again = []
     for reference in _NOTE_REFERENCES(root):
         key = (etree.QName(reference).localname, reference.get(f"{{{_W}}}id"))
-        if key in seen:
+        if key in seen or key not in notes:
             again.append(reference)
         seen.add(key)
     return again
+
+
+_NOTES = etree.XPath("/w:footnotes/w:footnote | /w:endnotes/w:endnote", namespaces={"w": _W})
+
+
+def _notes(archive: zipfile.ZipFile) -> set[tuple[str, str | None]]:
+    """The notes the file holds, each as its references name it (`footnoteReference`, its id)."""
+    held: set[tuple[str, str | None]] = set()
+    for name in _TEXT_PARTS[1:]:
+        root = zipped.part(archive, name) if name in archive.NameToInfo else None
+        for note in _NOTES(root) if root is not None else ():
+            held.add((etree.QName(note).localname + "Reference", note.get(f"{{{_W}}}id")))
+    return held
 
 
 def _no_src(image: object) -> dict[str, str]:
