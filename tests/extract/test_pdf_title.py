@@ -68,3 +68,34 @@ def test_a_title_naming_a_library_and_its_framework_is_the_title(title: str) -> 
     """Chrome's title of a page without one is its address, whose host it writes in lower case: a
     title such as `Node.js/Express` was taken for one and left out (the page's first line instead)."""
     assert _titled("Weir Counts", title).title == title
+
+
+XMP = """<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/">
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Salmon Counts of the Tay</rdf:li></rdf:Alt></dc:title>
+<dc:creator><rdf:Seq><rdf:li>Ada Weir</rdf:li><rdf:li>Tom Ness</rdf:li></rdf:Seq></dc:creator>
+<xmp:CreateDate>2024-03-05T12:00:00+01:00</xmp:CreateDate>
+<xmp:ModifyDate>2024-04-01T09:30:00Z</xmp:ModifyDate>
+</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"""
+
+
+def test_a_pdf_2_s_title_author_and_dates_come_from_its_xmp_metadata() -> None:
+    """PDF 2.0 deprecates the Info dictionary: a PDF that states its title, authors and dates in its
+    XMP packet alone was titled by its first line, with no author and no dates."""
+    from pypdf.generic import NameObject, StreamObject
+
+    writer = PdfWriter(
+        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
+    )
+    packet = StreamObject()
+    packet.set_data(XMP.encode())
+    packet.update({NameObject("/Type"): NameObject("/Metadata"), NameObject("/Subtype"): NameObject("/XML")})
+    writer._root_object[NameObject("/Metadata")] = writer._add_object(packet)
+    body = io.BytesIO()
+    writer.write(body)
+    read = extract_document(
+        body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert (read.title, read.byline) == ("Salmon Counts of the Tay", "Ada Weir, Tom Ness")
+    assert (read.published, read.modified) == ("2024-03-05", "2024-04-01")

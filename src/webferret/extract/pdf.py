@@ -10,6 +10,7 @@ import io
 import logging
 import re
 import unicodedata
+from datetime import datetime
 from functools import partial
 
 from pypdf import PdfReader
@@ -173,14 +174,38 @@ def _info(reader: PdfReader) -> dict[str, str | None]:
     except (PyPdfError, ValueError, KeyError, TypeError):
         meta = None
     language = _language(reader)
-    if meta is None:
-        return {"title": None, "author": None, "created": None, "modified": None, "language": language}
+    info: dict[str, str | None] = {"title": None, "author": None, "created": None, "modified": None}
+    if meta is not None:
+        info = {
+            "title": usable_title(meta.title),
+            "author": usable_author(meta.author),
+            "created": _day(meta.get("/CreationDate")),
+            "modified": _day(meta.get("/ModDate")),
+        }
+    if not all(info.values()):  # PDF 2.0 deprecates the Info dictionary: its XMP packet says them
+        stated = _xmp(reader)
+        info = {key: value or stated.get(key) for key, value in info.items()}
+    return info | {"language": language}
+
+
+def _xmp(reader: PdfReader) -> dict[str, str | None]:
+    """Title, author and dates from the document's XMP metadata (Dublin Core and XMP's own), as far
+    as it holds them and they are usable."""
+    try:
+        xmp = reader.xmp_metadata
+        if xmp is None:
+            return {}
+        titles, creators = xmp.dc_title or {}, xmp.dc_creator or []
+        created, modified = xmp.xmp_create_date, xmp.xmp_modify_date
+    except Exception:  # a damaged packet: pypdf and its XML parser raise many kinds
+        return {}
+    title = titles.get("x-default") or next(iter(titles.values()), None) if isinstance(titles, dict) else None
+    author = ", ".join(name for name in creators if isinstance(name, str) and name.strip())
     return {
-        "title": usable_title(meta.title),
-        "author": usable_author(meta.author),
-        "created": _day(meta.get("/CreationDate")),
-        "modified": _day(meta.get("/ModDate")),
-        "language": language,
+        "title": usable_title(title) if isinstance(title, str) else None,
+        "author": usable_author(author) if author else None,
+        "created": created.date().isoformat() if isinstance(created, datetime) else None,
+        "modified": modified.date().isoformat() if isinstance(modified, datetime) else None,
     }
 
 
