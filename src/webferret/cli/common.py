@@ -308,6 +308,8 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
+        if _pipes_closed(exc):  # the same, met in tasks (a client of `mcp` that closed its reading end)
+            return EXIT_OK
         if _unwritable(exc):  # stdout on a full disk or a failing device, met mid-call
             from webferret.launch import say_unwritten
 
@@ -318,6 +320,11 @@ def run_command(args: argparse.Namespace) -> int:
 
             traceback.print_exc()
         return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
+
+
+def _pipes_closed(exc: BaseException) -> bool:
+    """Whether `exc` is a group of tasks' errors that are all a closed pipe (`BrokenPipeError`)."""
+    return isinstance(exc, BaseExceptionGroup) and exc.split(BrokenPipeError)[1] is None
 
 
 def _unwritable(exc: BaseException) -> bool:
