@@ -78,6 +78,12 @@ def too_large(max_bytes: int, detail: str = "", status: int | None = None) -> Fe
     )
 
 
+def answers_without_body(status: int | None) -> bool:
+    """An error status (4xx/5xx) is the page's answer whatever its body's size: that body is never
+    content, so past the cap it is clipped (its start is enough to tell a wall), not `too_large`."""
+    return status is not None and status >= 400
+
+
 def declared_length(headers: httpx.Headers) -> int | None:
     try:
         value = int(headers.get("content-length", ""))

@@ -23,7 +23,7 @@ from http.cookiejar import CookieJar, CookiePolicy
 
 import httpx
 
-from webferret.fetch.body import ACCEPT_ENCODING, read_capped
+from webferret.fetch.body import ACCEPT_ENCODING, answers_without_body, read_capped
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
@@ -71,7 +71,8 @@ class HttpTier:
                     policy.check_peer(target.host, peer)  # through a proxy, the peer is the proxy
                 body = b""
                 if not is_redirect(response):
-                    body = await read_capped(response, opts.max_bytes, target.url, clip=opts.clip)
+                    clip = opts.clip or answers_without_body(response.status_code)
+                    body = await read_capped(response, opts.max_bytes, target.url, clip=clip)
             except httpx.HTTPError as exc:
                 raise network_error(exc, target, status=response.status_code) from None
             finally:

@@ -18,7 +18,7 @@ from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
 
-from webferret.fetch.body import too_large
+from webferret.fetch.body import answers_without_body, too_large
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
@@ -140,7 +140,9 @@ async def request_once(
         )
     except RequestException as exc:
         answered = exc.response.status_code if exc.response is not None else None  # before the body
-        if body.over and body.clip and exc.response is not None:  # curl stopped at the cap, as asked
+        stopped = body.over or exc.code == CurlECode.FILESIZE_EXCEEDED  # at the cap, or refused before it
+        clipped = body.clip or answers_without_body(answered)  # as asked, or an error page's
+        if stopped and clipped and exc.response is not None:  # curl stopped at the cap: its start is read
             response = exc.response
         elif body.over:
             raise body.too_large(answered) from None
