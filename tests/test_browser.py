@@ -157,6 +157,21 @@ async def test_a_document_served_as_an_attachment_is_read_as_the_server_sent_it(
     assert raw.screenshot_missing is None  # none was asked for
 
 
+@pytest.mark.parametrize(("status", "body"), [(404, b""), (503, b""), (404, b"<p>gone</p>" * 200)])
+async def test_an_error_status_without_a_shown_page_is_that_status(
+    tier: BrowserTier, status: int, body: bytes
+) -> None:
+    """An error status with an empty body (or one past `max_bytes`, which the guard answers the
+    browser with empty) makes Chromium show its own error page ("ERR_HTTP_RESPONSE_CODE_FAILURE"):
+    the page is the status the server sent, as the other tiers read it (`http_error`), not a
+    failure to connect."""
+    with serve() as site:
+        site.page("/gone", body, status=status)
+        raw = await render(tier, site.base + "/gone", OPTS.with_(max_bytes=1_000))
+    assert raw.status == status and raw.final_url == site.base + "/gone"
+    assert raw.trail == [{"url": site.base + "/gone", "status": status}]
+
+
 async def test_a_screenshot_of_an_attachment_says_why_there_is_none(
     tier: BrowserTier, tmp_path: Path
 ) -> None:

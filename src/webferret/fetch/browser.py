@@ -350,8 +350,9 @@ async def _document(
 async def _navigate(
     page: Any, url: str, opts: FetchOptions, guard: Guard, deadline: float, *, vetted: bool = True
 ) -> bool:
-    """Load `url` and let it settle, by `deadline` (`time.monotonic()`); True when the document is
-    an attachment the browser took for a download (it shows no page: `_as_sent` reads it). A
+    """Load `url` and let it settle, by `deadline` (`time.monotonic()`); True when the browser shows
+    no page for the document (an attachment it took for a download, an error status with an empty
+    body: `_as_sent` reads it, `_not_shown`). A
     main-frame redirect (from the server or after a script's navigation) is not left to the browser,
     which would not show its next hop to the route handler: the guard stops it and the next hop is
     loaded here, as a new, vetted navigation. A document whose parsing a script holds up (a
@@ -367,7 +368,7 @@ async def _navigate(
         try:
             await page.goto(url, wait_until="commit", timeout=_left(deadline) * 1000)
         except Error as exc:
-            if guard.redirect_to is None and guard.main_body is not None and _downloading(exc):
+            if guard.redirect_to is None and guard.main_body is not None and _not_shown(exc):
                 return True
             if guard.redirect_to is None:
                 raise guard.error_for(exc) from None
@@ -526,9 +527,14 @@ def _shell_letters(sent: bytes | None, shell: bool) -> int | None:
     return letters(view.visible)
 
 
-def _downloading(exc: BaseException) -> bool:
-    """Did the browser take the page's navigation for a download (Playwright's "Download is starting")?"""
-    return "Download is starting" in str(exc)
+def _not_shown(exc: BaseException) -> bool:
+    """Did the browser show no page for the document the guard answered it with: one it took for a
+    download (Playwright's "Download is starting"), or an error status with an empty body (a 404 of
+    no words, or one whose body passed `max_bytes`), for which Chromium shows its own error page
+    (`ERR_HTTP_RESPONSE_CODE_FAILURE`)? Either is read as it was sent (`_as_sent`): an error status
+    is then `http_error`, as in the other tiers, not a failure to connect."""
+    message = str(exc)
+    return "Download is starting" in message or "net::ERR_HTTP_RESPONSE_CODE_FAILURE" in message
 
 
 def _crashed(exc: BaseException) -> bool:
