@@ -172,6 +172,16 @@ async def test_an_error_status_without_a_shown_page_is_that_status(
     assert raw.trail == [{"url": site.base + "/gone", "status": status}]
 
 
+@pytest.mark.parametrize("status", [204, 205])
+async def test_a_no_content_answer_is_read_as_sent(tier: BrowserTier, status: int) -> None:
+    """Chromium stays where it was on a 204 or 205 (`ERR_ABORTED`): the page is the empty answer
+    the server sent (the other tiers' `empty_content`), not a failure to connect."""
+    with serve() as site:
+        site.page("/nothing", b"", status=status)
+        raw = await render(tier, site.base + "/nothing", OPTS)
+    assert (raw.status, raw.body) == (status, b"")
+
+
 async def test_a_screenshot_of_an_attachment_says_why_there_is_none(
     tier: BrowserTier, tmp_path: Path
 ) -> None:

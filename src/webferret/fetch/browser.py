@@ -84,6 +84,7 @@ DRAW_WAIT = 5.0
 """Most seconds a page the server sent as a JavaScript app's shell is given, once loaded, to draw its
 content: on a timer, or from a data request begun after the network went quiet."""
 DRAW_POLL = 0.25
+NO_CONTENT = (204, 205)  # statuses Chromium answers by staying where it was: it shows no page
 
 
 class BrowserTier:
@@ -288,8 +289,9 @@ def _seen(launch: asyncio.Future[None]) -> None:
 
 
 def _as_sent(url: str, guard: Guard, started: float) -> RawResponse:
-    """A document Chromium took for a download (an attachment) and would not show: read from the
-    answer the guard gave the browser, as the other tiers read it."""
+    """A document Chromium would not show (an attachment it took for a download, an error status
+    with an empty body, a 204: `_not_shown`): read from the answer the guard gave the browser, as the
+    other tiers read it."""
     answered, status, headers = guard.main_answer or (url, 200, {})
     elapsed = (time.monotonic() - started) * 1000
     body = guard.main_body or b""
@@ -352,7 +354,7 @@ async def _navigate(
 ) -> bool:
     """Load `url` and let it settle, by `deadline` (`time.monotonic()`); True when the browser shows
     no page for the document (an attachment it took for a download, an error status with an empty
-    body: `_as_sent` reads it, `_not_shown`). A
+    body, a 204: `_not_shown`; `_as_sent` reads it). A
     main-frame redirect (from the server or after a script's navigation) is not left to the browser,
     which would not show its next hop to the route handler: the guard stops it and the next hop is
     loaded here, as a new, vetted navigation. A document whose parsing a script holds up (a
@@ -368,7 +370,7 @@ async def _navigate(
         try:
             await page.goto(url, wait_until="commit", timeout=_left(deadline) * 1000)
         except Error as exc:
-            if guard.redirect_to is None and guard.main_body is not None and _not_shown(exc):
+            if guard.redirect_to is None and guard.main_answer is not None and _not_shown(exc, guard):
                 return True
             if guard.redirect_to is None:
                 raise guard.error_for(exc) from None
@@ -527,14 +529,20 @@ def _shell_letters(sent: bytes | None, shell: bool) -> int | None:
     return letters(view.visible)
 
 
-def _not_shown(exc: BaseException) -> bool:
+def _not_shown(exc: BaseException, guard: Guard) -> bool:
     """Did the browser show no page for the document the guard answered it with: one it took for a
-    download (Playwright's "Download is starting"), or an error status with an empty body (a 404 of
-    no words, or one whose body passed `max_bytes`), for which Chromium shows its own error page
-    (`ERR_HTTP_RESPONSE_CODE_FAILURE`)? Either is read as it was sent (`_as_sent`): an error status
-    is then `http_error`, as in the other tiers, not a failure to connect."""
+    download (Playwright's "Download is starting"), an error status with an empty body (a 404 of no
+    words, or one whose body passed `max_bytes`), for which Chromium shows its own error page
+    (`ERR_HTTP_RESPONSE_CODE_FAILURE`), or a 204 or 205 (No Content: Chromium stays where it was,
+    `ERR_ABORTED`)? Each is read as it was sent (`_as_sent`), so the page is what the other tiers
+    make of that answer (`http_error`, `empty_content`), not a failure to connect."""
     message = str(exc)
-    return "Download is starting" in message or "net::ERR_HTTP_RESPONSE_CODE_FAILURE" in message
+    status = guard.main_answer[1] if guard.main_answer is not None else None
+    return (
+        "Download is starting" in message
+        or "net::ERR_HTTP_RESPONSE_CODE_FAILURE" in message
+        or (status in NO_CONTENT and "net::ERR_ABORTED" in message)
+    )
 
 
 def _crashed(exc: BaseException) -> bool:
