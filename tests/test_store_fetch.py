@@ -261,6 +261,20 @@ async def test_every_page_keeps_its_links_main_content_first(web: Web, ferret: F
     assert opened.links_total is None and (await ferret.open(asked.handle)).links is None
 
 
+async def test_open_says_a_page_has_more_links_than_the_store_kept(web: Web, ferret: Ferret) -> None:
+    """The store keeps 1,000 links of a page (more when asked): `open` asking for more than it kept
+    lists those and says how many the page has (`links_total`), not that the list is whole."""
+    many = "".join(f'<li><a href="/p{i}">Part {i}</a></li>' for i in range(1200))
+    web.docs["/many"] = Doc(
+        f"<html><body><main><p>{'Ferrets dig tunnels. ' * 30}</p><ul>{many}</ul></main></body></html>"
+    )
+    page = await ferret.fetch(web.url("/many"))
+    assert page.handle is not None and page.meta["links_total"] == 1200
+    opened = await ferret.open(page.handle, link_limit=5000)
+    assert opened.links is not None and len(opened.links) == 1000
+    assert opened.links_total == 1200
+
+
 async def test_a_page_stored_without_links_is_read_again_for_them(web: Web, ferret: Ferret) -> None:
     """A page an older webferret stored (no links kept) cannot answer `links` from the store."""
     web.docs["/old"] = Doc(LINKED)

@@ -626,8 +626,9 @@ class Ferret:
         limit = self.settings.link_limit if link_limit is None else link_limit
         every = stored.page.links
         total = max(len(every), int(stored.page.meta.get("links_total") or 0))  # the store's own cap
+        shown = every[:limit]  # cut at the limit, or at what the store kept of a page of more
         return opened.model_copy(
-            update={"links": every[:limit], "links_total": total if total > limit else None}
+            update={"links": shown, "links_total": total if total > len(shown) else None}
         )
 
     async def outline(self, handle: str, page_tokens: int | None = None) -> DocumentOutline:

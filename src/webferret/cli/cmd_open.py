@@ -85,8 +85,12 @@ async def run(args: argparse.Namespace) -> int:
         listed = link_lines(opened.links) if opened.links is not None else [f"## Links\n{NOT_STORED}"]
         lines.extend(["", *listed])
         if opened.links is not None and opened.links_total:
-            shown = len(opened.links)
-            lines.append(f"({shown} of {opened.links_total} links shown: --link-limit N lists more)")
+            shown, total = len(opened.links), opened.links_total
+            if shown < (args.link_limit or settings.link_limit):  # all the store kept of a page of more
+                more = f"webferret fetch {opened.url} --link-limit {total} reads them all"
+                lines.append(f"({shown} of {total} links kept in the store: {more})")
+            else:
+                lines.append(f"({shown} of {total} links shown: --link-limit N lists more)")
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
