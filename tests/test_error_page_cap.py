@@ -35,3 +35,16 @@ async def test_a_page_past_the_cap_is_still_too_large(simweb: SimWeb) -> None:
     async with Ferret(allow_hosts=["127.0.0.1"], max_bytes=CAP) as ferret:
         page = await ferret.fetch(url)
     assert page.error is not None and page.error.code == ErrorCode.TOO_LARGE
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+async def test_a_redirect_with_a_body_past_the_cap_is_followed(simweb: SimWeb, tier: str) -> None:
+    """A redirect's body is never the page: its size does not stop the hop (the impersonate tier
+    refused it as `too_large` where the http tier, which never reads it, followed it)."""
+    target = simweb.add(
+        f"/landing-{tier}", "<html><body><main><p>" + "Ferrets land here. " * 40 + "</p></main></body></html>"
+    )
+    url = simweb.add(f"/moved-{tier}", BIG_PAGE, status=302, headers={"Location": target})
+    async with Ferret(allow_hosts=["127.0.0.1"], max_bytes=CAP, tier=tier) as ferret:
+        page = await ferret.fetch(url)
+    assert page.ok and page.final_url == target, page.error

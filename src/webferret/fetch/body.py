@@ -78,10 +78,14 @@ def too_large(max_bytes: int, detail: str = "", status: int | None = None) -> Fe
     )
 
 
+REDIRECTS = (301, 302, 303, 307, 308)
+
+
 def answers_without_body(status: int | None) -> bool:
-    """An error status (4xx/5xx) is the page's answer whatever its body's size: that body is never
-    content, so past the cap it is clipped (its start is enough to tell a wall), not `too_large`."""
-    return status is not None and status >= 400
+    """A redirect or an error status (4xx/5xx) is the page's answer whatever its body's size: that
+    body is never content, so past the cap it is clipped (an error page's start is enough to tell a
+    wall), not `too_large`."""
+    return status is not None and (status in REDIRECTS or status >= 400)
 
 
 def declared_length(headers: httpx.Headers) -> int | None:

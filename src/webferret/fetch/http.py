@@ -23,7 +23,7 @@ from http.cookiejar import CookieJar, CookiePolicy
 
 import httpx
 
-from webferret.fetch.body import ACCEPT_ENCODING, answers_without_body, read_capped
+from webferret.fetch.body import ACCEPT_ENCODING, REDIRECTS, answers_without_body, read_capped
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
@@ -31,7 +31,6 @@ from webferret.net.proxy import DIRECT, ProxyRoute
 from webferret.net.transport import PinnedTransport, peer_address
 from webferret.remote_text import quoted
 
-REDIRECTS = (301, 302, 303, 307, 308)
 _KEPT_LOCATION = "x-webferret-location"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
