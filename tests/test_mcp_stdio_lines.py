@@ -129,20 +129,23 @@ def test_ctrl_c_ends_the_server_while_its_client_is_silent(tmp_path: Path) -> No
     assert code == 130
 
 
-def test_a_call_asked_before_the_client_closes_stdin_is_answered(tmp_path: Path, simweb: SimWeb) -> None:
-    """`printf '...' | webferret mcp`: the SDK cancelled every call still running when stdin ended,
-    so a call was answered only when it happened to finish first (a fetch of a slow page never)."""
-    simweb.add(
-        "/mcp-slow", body="<html><body><article><p>Ferrets nap often.</p></article></body></html>", delay=1
-    )
-    call = {"name": "web_fetch", "arguments": {"urls": [simweb.url("/mcp-slow")]}}
+def _slow_fetch(simweb: SimWeb, path: str) -> str:
+    """The lines of a session that asks for a page `simweb` answers a second late (at `path`)."""
+    simweb.add(path, body="<html><body><article><p>Ferrets nap often.</p></article></body></html>", delay=1)
+    call = {"name": "web_fetch", "arguments": {"urls": [simweb.url(path)]}}
     lines = [
         json.dumps(INIT),
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
         json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
     ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_call_asked_before_the_client_closes_stdin_is_answered(tmp_path: Path, simweb: SimWeb) -> None:
+    """`printf '...' | webferret mcp`: the SDK cancelled every call still running when stdin ended,
+    so a call was answered only when it happened to finish first (a fetch of a slow page never)."""
     process = _server(tmp_path, WEBFERRET_ALLOW_PRIVATE_HOSTS="true")
-    out, _ = process.communicate("\n".join(lines) + "\n", timeout=60)  # stdin closed after the lines
+    out, _ = process.communicate(_slow_fetch(simweb, "/mcp-slow"), timeout=60)  # stdin closed after it
     answers = {answer["id"]: answer for answer in map(json.loads, out.splitlines())}
     assert "Ferrets nap often." in json.dumps(answers[2]["result"])
     assert process.returncode == 0
@@ -151,19 +154,10 @@ def test_a_call_asked_before_the_client_closes_stdin_is_answered(tmp_path: Path,
 def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path: Path, simweb: SimWeb) -> None:
     """A client that closed its reading end (it quit) before a call's answer: the server said
     `error: internal: ExceptionGroup: unhandled errors in a TaskGroup` and exited 1."""
-    simweb.add(
-        "/mcp-gone", body="<html><body><article><p>Ferrets nap often.</p></article></body></html>", delay=1
-    )
-    call = {"name": "web_fetch", "arguments": {"urls": [simweb.url("/mcp-gone")]}}
-    lines = [
-        json.dumps(INIT),
-        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
-    ]
     process = _server(tmp_path, WEBFERRET_ALLOW_PRIVATE_HOSTS="true")
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     process.stdout.close()  # gone before any answer
-    process.stdin.write("\n".join(lines) + "\n")
+    process.stdin.write(_slow_fetch(simweb, "/mcp-gone"))
     process.stdin.close()
     said = process.stderr.read()
     assert process.wait(timeout=60) == 0 and "error" not in said, said
