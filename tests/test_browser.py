@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import Hit, Reply, free_port_on_both, loopback_policy, serve
 
 from webferret.config import Settings
@@ -22,9 +23,8 @@ from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 from webferret.net.proxy import DIRECT
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)"),
+    needs_chromium,
     pytest.mark.asyncio(loop_scope="module"),
 ]
 SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root

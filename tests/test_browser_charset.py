@@ -4,19 +4,18 @@ a page with no charset label, or a wrong one, renders its own characters, not mo
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import loopback_policy, serve
 
 from webferret.config import Settings
 from webferret.fetch.browser import BrowserTier
 from webferret.fetch.types import FetchOptions
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)"),
+    needs_chromium,
     pytest.mark.asyncio(loop_scope="module"),
 ]
 SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import Site, serve
 
 from webferret.ferret import Ferret
 from webferret.fetch.types import FetchOptions, same_origin
 
-CHROMIUM = "/usr/bin/chromium"
 STYLE = '<link rel="stylesheet" href="/style.css">'
 SECRET = ("Authorization", "Bearer s3cret")
 ARTICLE = (
@@ -48,7 +48,7 @@ async def test_headers_go_to_the_asked_origin_and_not_past_a_redirect_off_it(
     assert all("x-team" not in hit.headers for hit in other.hits)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 async def test_the_browser_sends_them_with_the_page_and_its_own_files_only(tmp_path: Path) -> None:
     with serve() as home_site, serve() as other:
         other.page("/app.js", "document.body.insertAdjacentHTML('beforeend', '<p>from a script</p>');",

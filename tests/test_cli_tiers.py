@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import serve
 
 from webferret.cli import main
 
 ALLOW = ["--allow-host", "127.0.0.1"]
-CHROMIUM = "/usr/bin/chromium"
 SHELL = '<html><body><div id="root"></div><script src="/app.js"></script></body></html>'
 WALL = "<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p></body></html>"
 
@@ -95,7 +95,7 @@ def test_screenshot_refuses_a_tier_without_a_browser(
     assert not (tmp_path / "x.png").exists()
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 def test_screenshot_renders_with_the_browser(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from contract import fits_envelope
 from simweb import Handler, SimWeb, article_html, wait_for
 
@@ -122,10 +123,7 @@ def test_reader_answers_a_page_as_markdown_and_says_why_one_failed(api: Api, sim
     assert another.status_code == 400 and "the URL is the path" in another.text
 
 
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+@needs_chromium
 def test_the_reader_answers_the_rendered_picture_when_asked(tmp_path: Path, simweb: SimWeb) -> None:
     url = simweb.add("/api/picture", article_html("Ferret portrait", 3), headers=HTML)
     served = Api(_settings(tmp_path / "home", simweb, chromium_path=CHROMIUM, browser_no_sandbox=True))

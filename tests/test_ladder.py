@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import Hit, Reply, serve, shared_dir
 
 from webferret.config import Settings
@@ -15,8 +16,6 @@ from webferret.fetch.ladder import climb
 from webferret.fetch.types import RawResponse, Tier
 from webferret.models import ErrorCode, FerretError
 
-CHROMIUM = "/usr/bin/chromium"
-needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
 WALL = b"<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p></body></html>"
 ARTICLE = (
     b"<html><body><h1>Ferrets</h1>" + b"<p>Ferrets are small, playful mustelids.</p>" * 20 + b"</body></html>"

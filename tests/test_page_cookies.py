@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import Hit, Reply, serve
 
 from webferret.ferret import Ferret
@@ -44,7 +45,6 @@ async def test_a_cookie_a_page_set_is_not_sent_with_a_later_page(tmp_path: Path,
     assert sent == [("/account", "login=ada"), ("/account", None), ("/other", None)]
 
 
-CHROMIUM = "/usr/bin/chromium"
 ROTATING = (
     "<html><head><title>Burrows</title></head><body><article><h1>Burrows</h1>"
     + "<p>Ferrets dig long burrows and explore every one of them with great care and patience.</p>" * 4
@@ -54,7 +54,7 @@ ROTATING = (
 """A challenge's way: the page sets a cookie, its script swaps it for another and asks again."""
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 async def test_the_browser_sends_the_cookies_its_page_holds_once(tmp_path: Path) -> None:
     """The guard fetched the page's files through a curl session that kept the cookies answers set and
     added them as a second `Cookie` header, a deleted one too (a server reading the first saw it)."""
@@ -76,7 +76,7 @@ HOPPING = (
 )
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 async def test_a_cookie_a_redirect_of_the_pages_files_sets_goes_on_with_the_page(tmp_path: Path) -> None:
     """The guard follows a file's redirect itself, unseen by the browser: the cookie its hop sets goes
     with the next hop and, given to the browser, with the page's later requests, once each."""
@@ -101,7 +101,7 @@ def challenged(hit: Hit) -> Reply:
     return 200, {"content-type": "text/html"}, f"<html><body><p>Checking</p>{script}</body></html>".encode()
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 async def test_a_stopped_redirects_cookie_reaches_a_host_without_dots(tmp_path: Path) -> None:
     """The cookie of a redirect the guard stops is given to the browser for the host it came from:
     Python's jar names `localhost` `localhost.local`, where the browser never sent it back."""
@@ -117,7 +117,7 @@ async def test_a_stopped_redirects_cookie_reaches_a_host_without_dots(tmp_path: 
     assert [hit.cookies for hit in site.hits] == [[], [], ["passed=1"]]
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 async def test_the_callers_cookie_and_the_pages_go_in_one_header(tmp_path: Path) -> None:
     """`--header 'Cookie: ...'` in the browser tier went as a Cookie header of its own beside the
     browser's, the caller's first: a server reading the first never saw the page's cookies."""

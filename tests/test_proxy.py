@@ -4,9 +4,9 @@ which is asked for the vetted address (never the name), and whose failures say w
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from proxyweb import Proxy, proxy_server
 from simweb import SimWeb, article_html
 from tiers_web import free_port_on_both, loopback_policy, serve
@@ -23,7 +23,6 @@ from webferret.net.proxy import ProxyRoute, parse_proxy
 from webferret.search.unreachable import REMEMBERED
 
 OPTS = FetchOptions(timeout=10, max_bytes=100_000)
-CHROMIUM = "/usr/bin/chromium"
 TIERS = ("http", "impersonate")
 
 
@@ -134,7 +133,7 @@ async def test_hosts_in_no_proxy_are_reached_directly(name: str) -> None:
     assert proxy.asked == [] and len(site.hits) == 3
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 async def test_the_browser_tier_leaves_through_the_proxy() -> None:
     settings = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
     with serve() as site, proxy_server("http") as proxy:

@@ -6,15 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import serve
 
 from webferret.cli import main
 
-CHROMIUM = "/usr/bin/chromium"
 PAGE = "<html><head><title>Shot</title></head><body><article><p>" + "A ferret poses. " * 30 + "</p></article>"
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+@needs_chromium
 def test_a_screenshot_is_taken_although_the_page_is_stored(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -52,7 +52,7 @@ WIDTH = (
 )
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+@needs_chromium
 def test_a_phones_rendering_is_a_variant_of_its_own(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

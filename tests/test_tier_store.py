@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import serve
 
 from webferret.cli import main
@@ -14,7 +14,6 @@ from webferret.ferret import Ferret
 from webferret.mcp_tools import AgentTools, WebFetchArgs
 from webferret.models import ErrorCode, FerretError
 
-CHROMIUM = "/usr/bin/chromium"
 WORDS = "Ferrets sleep eighteen hours a day and hide socks under the sofa. " * 6
 HEAD = "<html><head><title>Socks</title></head>"
 ARTICLE = f"{HEAD}<body><article><h1>Socks</h1><p>{WORDS}</p></article></body></html>"
@@ -27,7 +26,7 @@ def fetched_via(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return page["fetched_via"]
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+@needs_chromium
 def test_cli_tier_http_after_a_browser_read_reads_anew(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from tiers_web import loopback_policy, serve
 
 from webferret.cli import main
@@ -14,8 +14,6 @@ from webferret.fetch.browser import BrowserTier
 from webferret.fetch.types import FetchOptions
 from webferret.models import ErrorCode, FerretError
 
-CHROMIUM = "/usr/bin/chromium"
-needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
 SETTINGS = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
 WORDS = "Ferrets sleep eighteen hours a day and hide socks under the sofa. " * 6
 LATE_WORDS = "Otters float on their backs and hold paws so the current does not part them. " * 6
