@@ -139,6 +139,16 @@ def test_a_heading_s_permalink_showing_its_own_address_is_left_out() -> None:
     assert out == "## Preferring real estate\n\nText.\n\n## Issue #42 fixed\n\n### #x\n\nMore.\n"
 
 
+def test_a_heading_s_permalink_mark_written_against_its_words_is_left_out() -> None:
+    """Hugo and many docs themes end a heading with `<a class="anchor" href="#quick">#</a>` and no space
+    before it: the Markdown heading read "## Quick start#". A "#" that is the heading's words stays."""
+    out = render(
+        '<h2 id="quick">Quick start<a class="anchor" href="#quick">#</a></h2><p>Text.</p>'
+        '<h2 id="c">Learn C<a href="#c">¶</a></h2><h3>C#</h3><p>More.</p>'
+    )
+    assert out == "## Quick start\n\nText.\n\n## Learn C\n\n### C#\n\nMore.\n"
+
+
 def test_a_user_s_avatar_is_no_picture_of_the_text() -> None:
     """A forum's quote says who is quoted with their avatar beside the name (Discourse's
     `<img class="avatar">`): the Markdown showed a 24-pixel face before "ann:". A picture in the post

@@ -130,8 +130,9 @@ def _anchor_first(heading: etree._Element) -> bool:
 
 
 def _address_last(heading: etree._Element) -> str | None:
-    """The in-page address a heading ends with when its last element is a link showing its own
-    target (`<a class="subhead-anchor" href="#section2">#section2</a>`: A List Apart's permalinks)."""
+    """What a heading ends with when its last element is a link to a place in the page showing its
+    own target (`<a class="subhead-anchor" href="#section2">#section2</a>`: A List Apart's permalinks)
+    or a mark alone, written against the words (Hugo's `Quick start<a class="anchor" href="#q">#</a>`)."""
     if len(heading) == 0 or (heading[-1].tail or "").strip():
         return None
     last = heading[-1]
@@ -139,7 +140,10 @@ def _address_last(heading: etree._Element) -> str | None:
     shown = "".join(last.itertext()).strip()
     return (
         shown
-        if tag_name(last) in ("a", "ref") and len(target) > 1 and target.startswith("#") and shown == target
+        if tag_name(last) in ("a", "ref")
+        and len(target) > 1
+        and target.startswith("#")
+        and (shown == target or (bool(shown) and set(shown) <= _MARKS))
         else None
     )
 
