@@ -89,6 +89,19 @@ def test_assemble_never_reopens_a_container_after_other_content() -> None:
     assert "- An item with a list:\n  - inner one" in markdown
 
 
+def test_assemble_keeps_a_quote_inside_a_quote() -> None:
+    """A reply quoting a quote (`<blockquote>...<blockquote>`) was written as one flat quote: the
+    quoted words read as the replier's own. The inner quote stays inside the outer one."""
+    page = (
+        "<html><body><article><blockquote><p>Ann wrote this reply.</p><blockquote><p>Bob said the "
+        "first thing.</p></blockquote><p>And Ann goes on.</p></blockquote><p>After.</p></article>"
+    )
+    markdown = to_markdown(assemble([b for b in blocks_of(page + "</body></html>") if b.text]))
+    assert markdown == (
+        "> Ann wrote this reply.\n>\n> > Bob said the first thing.\n>\n> And Ann goes on.\n\nAfter.\n"
+    )
+
+
 def test_a_container_s_words_after_its_heading_are_read_after_it() -> None:
     """Kubernetes writes a note as `<div class="alert"><h4>Note:</h4>You need to install...</div>`: the
     div's block is listed where the div opens, so its words came before the heading that opens it."""

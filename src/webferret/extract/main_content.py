@@ -286,8 +286,9 @@ class _Assembly:
     def of(self, kept: list[B.Block]) -> lxml.html.HtmlElement:
         for block in _in_reading_order(kept):
             el = block.element
-            quote = next((q for q in el.iterancestors("blockquote") if not _holds_a_post(q)), None)
-            target = self.out if quote is None else self._container(quote, "blockquote", self.out)
+            target = self.out
+            for quote in reversed([q for q in el.iterancestors("blockquote") if not _holds_a_post(q)]):
+                target = self._container(quote, "blockquote", target)  # a quote in a quote stays in it
             piece = copy_block(block)
             parent = el.getparent()
             if el.tag == "li" and parent is not None:
