@@ -35,6 +35,7 @@ from webferret.extract import (
     states,
     tabs,
     tasklists,
+    templates,
     wikipedia,
 )
 from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
@@ -121,6 +122,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     keep_root_language(tree, text)
+    if templates.has_templates(text):
+        templates.settle_templates(tree)
     unwrap_holders(tree)
     if hints.holds(text, _FIGURE) and hints.holds(text, _PRE):
         code_figures(tree)
