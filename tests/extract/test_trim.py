@@ -35,6 +35,21 @@ def test_trim_drops_rejected_paragraphs_and_empty_lists() -> None:
     assert "newsletter" in "".join(body.itertext())  # the input is left as it was
 
 
+def test_trim_drops_the_words_a_quote_is_left_with_when_all_its_paragraphs_go() -> None:
+    """trafilatura keeps an embedded tweet as `<quote><p>text</p>— author date</quote>`: when the tweet's
+    paragraph was dropped, "— author date" stayed, a quote of its own (and said twice once `embeds` put
+    the tweet back whole). A quote that keeps a paragraph keeps its loose words."""
+    body = etree.fromstring(
+        "<body><p>The tide rises twice a day.</p><quote><p>High tide at 6pm!</p>— Tide Watch "
+        '<ref target="https://x.example/1">March 3</ref></quote><quote><p>Kept line.</p><p>Cut line.</p>'
+        "— its source</quote><p>It falls twice a day too.</p></body>"
+    )
+    out = trim.trim(body, {normalize("High tide at 6pm!"), normalize("Cut line.")})
+    assert "Tide Watch" not in "".join(out.itertext()) and "March 3" not in "".join(out.itertext())
+    assert [el.tag for el in out] == ["p", "quote", "p"]
+    assert "".join(out[1].itertext()) == "Kept line.— its source"
+
+
 def test_trim_never_empties_the_selection() -> None:
     body = etree.fromstring("<body><p>Only this</p></body>")
     assert trim.trim(body, {normalize("Only this")}) is body

@@ -43,6 +43,7 @@ EXTEND_CUT = 0.6
 EXTEND_WORDS = 8
 EXTEND_NEW = 0.5  # share of an added block's word trigrams that trafilatura's text does not hold
 _PARAGRAPHS = ("p", "head", "item", "quote")
+_HELD = ("p", "head", "item")  # what a list or quote holds as its paragraphs
 REJECTED_KEEP = 0.5
 """A declared article whose trim keeps under this share of trafilatura's words is read as any other
 page (`rejects_choice`)."""
@@ -323,16 +324,25 @@ def trim(body: etree._Element, drop: set[str]) -> etree._Element:
         return body
     out = deepcopy(body)
     removed = False
+    emptied: set[etree._Element] = set()
     for element in list(out.iter(*_PARAGRAPHS)):
         parent = element.getparent()
         if parent is None or normalized(element) not in drop:
             continue
         drop_keep_tail(element, parent)
         removed = True
+        emptied.add(parent)
     if not removed or not "".join(out.itertext()).strip():
         return body
     for container in list(out.iter("list", "quote")):
         parent = container.getparent()
-        if parent is not None and not "".join(container.itertext()).strip():
+        if parent is not None and (not "".join(container.itertext()).strip() or _remnant(container, emptied)):
             drop_keep_tail(container, parent)
     return out
+
+
+def _remnant(container: etree._Element, emptied: set[etree._Element]) -> bool:
+    """Whether `container` lost every paragraph it held, keeping only loose words between them: a
+    tweet's "— A Reader (@reader) March 3" without the tweet, which read as a quote of its own (and
+    twice, when the tweet was put back whole: `embeds`)."""
+    return container in emptied and next(container.iter(*_HELD), None) is None
