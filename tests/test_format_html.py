@@ -4,9 +4,12 @@ import json
 from pathlib import Path
 
 import pytest
+from lxml import etree
 from simweb import SimWeb
 
 from webferret.cli import main
+from webferret.extract.cleanhtml import clean_html
+from webferret.extract.selector import MainContent
 
 ALLOW = ["--allow-host", "127.0.0.1"]
 WORDS = "Ferrets dig long tunnels under the old barn and keep their food in a dry chamber there. "
@@ -158,3 +161,17 @@ def test_a_relative_link_with_a_colon_past_its_path_stays(
     assert '<a href="#sec:burrows">the burrows section</a>' in html
     assert '<a href="figs.html#fig:2">figure 2</a>' in html
     assert '<a href="find.html?q=kind:hob">the hobs</a>' in html
+
+
+def test_trafilaturas_numbered_and_description_lists_stay_what_they_are() -> None:
+    """trafilatura's HTML makes every list a `<ul>` of `<li>`: `--format html` numbered no step the
+    Markdown numbered, and a description list's terms read as items of their own."""
+    body = etree.fromstring(
+        '<body><list rend="ol"><item>Install it.</item><item>Run it.</item></list>'
+        '<list rend="dl"><item rend="dt-1">--verbose</item><item rend="dd-1">Print more.</item></list>'
+        '<list rend="ul"><item>A point.</item></list></body>'
+    )
+    html = clean_html(MainContent(body, "trafilatura"), "https://example.org/")
+    assert "<ol>\n<li>Install it.</li>\n<li>Run it.</li>\n</ol>" in html
+    assert "<dl>\n<dt>--verbose</dt>\n<dd>Print more.</dd>\n</dl>" in html
+    assert "<ul>\n<li>A point.</li>\n</ul>" in html

@@ -54,10 +54,25 @@ def _as_html(main: MainContent) -> etree._Element:
     inline = [code for code in element.iter("code") if _is_inline(code)]
     for code in inline:  # trafilatura makes every `code` a `pre`, which closes the paragraph around it
         code.tag = _INLINE_CODE
+    kinds = _list_kinds(element)  # trafilatura makes every list a `ul` and every item an `li`
     body = convert_to_html(element)[0]  # `<html><body>...`: the body
     for code in body.iter(_INLINE_CODE):
         code.tag = "code"
+    for node, tag in kinds:
+        node.tag = tag
     return body
+
+
+def _list_kinds(element: etree._Element) -> list[tuple[etree._Element, str]]:
+    """The lists of trafilatura's tree that are not bulleted, with the HTML tag each is, and the items
+    of its description lists with theirs (`<list rend="dl">` of `<item rend="dt-1">`, `"dd-1"`)."""
+    kinds = [(node, rend) for node in element.iter("list") if (rend := node.get("rend")) in ("ol", "dl")]
+    kinds += [
+        (node, rend[:2])
+        for node in element.iter("item")
+        if (rend := node.get("rend") or "")[:3] in ("dt-", "dd-")
+    ]
+    return kinds
 
 
 _INLINE_CODE = "webferret-inline-code"
