@@ -117,6 +117,21 @@ def test_formulas_kept_through_the_main_content_choice() -> None:
     assert "mathnormal" not in extracted.content and "E=" not in extracted.content
 
 
+def test_a_formula_s_tex_is_not_escaped_as_markdown() -> None:
+    """The Markdown doubled a backslash before punctuation in a formula as in words: `\\{` read `\\\\{`
+    (a line break, then a group), `\\,` read `\\\\,`. A backslash in the words around it is still
+    escaped, and dollars of prices are no formula."""
+    tex = "\\left\\{ a \\\\ b \\right. \\, x_1 * y_2 \\&amp; z"
+    page = (
+        f"<html><head><title>Sets</title></head><body><article><h1>Sets</h1><p>{PROSE}</p><p>A set "
+        f'<span class="katex-display">{KATEX.replace("E=mc^2", tex)}</span> and C:\\dir\\*.txt for $5 or '
+        f"$6.</p><p>{PROSE}</p></article></body></html>"
+    )
+    content = extract_html(page, "https://maths.example/sets", ExtractOptions()).content
+    assert "$$\\left\\{ a \\\\ b \\right. \\, x_1 * y_2 \\& z$$" in content
+    assert "C:\\dir\\\\\\*.txt for $5 or $6." in content
+
+
 def test_a_page_without_formulas_is_not_looked_at() -> None:
     assert not formulas.has_formulas(f"<p>{PROSE}</p>")
     assert formulas.has_formulas("<p><math><mi>x</mi></math></p>")

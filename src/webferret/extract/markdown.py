@@ -59,6 +59,9 @@ _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")  # raw HTML or an autolink, to Markd
 _BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
 _REFERENCE = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")
 _BREAK = re.compile(r"(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}")  # a thematic break
+# a formula as `formulas` writes it, `$$...$$` or `$...$` (no space inside its dollars, no digit after
+# its closing one: "$5 and $6" is no formula)
+_FORMULA = re.compile(r"(\$\$[^$]+\$\$|\$[^\s$](?:[^$]*[^\s$])?\$(?!\d))")
 _UNESCAPED_BRACKET = re.compile(r"(?<!\\)[\[\]]")
 # what a script-filled element says until its script runs (the page was read without running it)
 _PLACEHOLDER = re.compile(r"(?i)(?:loading|please wait)\s*(?:\.\.\.|…)?")
@@ -153,6 +156,16 @@ def _invisible(text: str) -> bool:
     around them (a line of marks alone, a story's "* * *", is left as it is). The strip stops at a
     block's first and last visible character, so a block of words costs next to nothing."""
     return not text.strip(_BLANK_OR_MARK) and any(ch in text for ch in _ZERO_WIDTH_CHARS)
+
+
+def _escaped(text: str) -> str:
+    """`text` with what Markdown would read otherwise escaped: a backslash it reads as an escape, a `&`
+    that starts a character reference, a `<` that opens a tag (see `_Renderer._text`)."""
+    if "\\" in text:  # `\.` would read as an escaped `.`, its backslash lost
+        text = _BACKSLASH.sub(r"\\\\", text)
+    if "&" in text:  # the page's words "&copy;" would read as ©
+        text = _REFERENCE.sub(r"\\&", text)
+    return text if "<" not in text else _TAG_OPEN.sub(r"\\<", text)
 
 
 def _alone(node: etree._Element) -> bool:
@@ -684,7 +697,8 @@ class Renderer:
     def _text(self, text: str | None) -> str:
         """A text node's words. In Markdown a `<` that would open an HTML tag is escaped: the page's
         "git log <commit>" said `<commit>`, which a Markdown reader takes for a tag and hides; so are
-        a backslash a reader would take for an escape and a `&` that starts a character reference;
+        a backslash a reader would take for an escape and a `&` that starts a character reference
+        (not in a formula's TeX);
         its `*` and `_` are held until their line is whole (`emphasis.settled` escapes those read as
         marks)."""
         if not text:
@@ -692,11 +706,9 @@ class Renderer:
         text = _collapse(text)
         if self.text:
             return text
-        if "\\" in text:  # `\.` would read as an escaped `.`, its backslash lost
-            text = _BACKSLASH.sub(r"\\\\", text)
-        if "&" in text:  # the page's words "&copy;" would read as ©
-            text = _REFERENCE.sub(r"\\&", text)
-        return held(text if "<" not in text else _TAG_OPEN.sub(r"\\<", text))
+        # a formula's TeX (`formulas`) is read as it is: `\{` escaped read `\\{`, a line break and a brace
+        pieces = _FORMULA.split(text) if "$" in text else [text]  # text, formula, text, ...
+        return held("".join(piece if i % 2 else _escaped(piece) for i, piece in enumerate(pieces)))
 
     def _inline_children(self, node: etree._Element, start: int = 0) -> str:
         """The Markdown of `node`'s text and children, from its child `start` on (and that child's
