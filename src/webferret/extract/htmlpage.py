@@ -20,6 +20,7 @@ from webferret.extract import (
     forum,
     grids,
     hints,
+    lazyimages,
     leadtitle,
     mediawiki,
     nesting,
@@ -131,6 +132,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         tabs.label_code_tabs(tree, text)
     if hints.holds_any(text, _IMAGES):
         spell_icons(tree)
+    if lazyimages.has_late_images(text):
+        lazyimages.settle_images(tree)
     name_image_links(tree)
     if hints.holds_any(text, _CFEMAIL):  # rare: the search only when it is there
         cfemail.reveal(tree)
