@@ -20,6 +20,7 @@ from webferret.extract import (
     forum,
     grids,
     hints,
+    inlinequotes,
     lazyimages,
     leadtitle,
     mediawiki,
@@ -149,6 +150,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         tasklists.mark_task_boxes(tree)
     if footnotes.has_backlinks(text):
         footnotes.drop_backlinks(tree)
+    if inlinequotes.has_quotations(text):
+        inlinequotes.mark_quotations(tree)
     spacing.space_touching(tree)
     return tree
 
