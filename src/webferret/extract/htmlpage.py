@@ -51,7 +51,7 @@ from webferret.extract.selector import MainContent, choose_main
 from webferret.extract.starttags import parseable
 from webferret.extract.stoplists import memoize_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
-from webferret.extract.unwrap import code_figures, unwrap_holders
+from webferret.extract.unwrap import code_figures, times_in_sentences, unwrap_holders
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
 
@@ -67,7 +67,7 @@ leaves images out, as trafilatura's copy has none (images make its choice worse,
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _PARSERS = threading.local()
 # what the page's HTML must hold for the edits of `parse_html` that look for it (`hints`)
-_FIGURE, _PRE = hints.word("<figure"), hints.word("<pre")
+_FIGURE, _PRE, _TIME = hints.word("<figure"), hints.word("<pre"), hints.word("<time")
 _IMAGES = (hints.word("<img"), hints.word("<IMG"))
 _CFEMAIL = (hints.word("email-protection"), hints.word("data-cfemail"))
 
@@ -206,6 +206,8 @@ def _body(
     if unwrap_gutter_tables(tree):  # a highlighter's table of line numbers and code: the code alone
         text = html.tostring(tree, encoding="unicode")
     codes = collect_code_blocks(tree)  # before the selector may flatten them
+    if hints.holds(text, _TIME):  # after the metadata read the page's dates from them
+        times_in_sentences(tree)
     main = _main(tree, url, text, article, options)
     if main is None:
         return Body("", "", None, 0, set(), base)

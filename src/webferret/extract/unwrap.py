@@ -9,6 +9,9 @@ Such an element, when it holds blocks (paragraphs, headings...) and most of the 
 by its children, once, right after parsing, so all readers see the same tree. A button or noscript
 that holds a few blocks among others (an accordion's heading, a shop's option list) stays dropped.
 
+A `<time>` inside a sentence is another (`times_in_sentences`): trafilatura drops every `<time>` with
+its words, so "the market opens at <time>9 am</time> on weekdays" read "opens at on weekdays".
+
 Code in a `<figure>` is the other case (`code_figures`): trafilatura drops every figure when it leaves
 images out, and documentation generators frame their code blocks in one (Astro's Starlight and
 Expressive Code, mdBook's listings in the Rust book). Such a figure becomes a `div` and its caption
@@ -17,10 +20,13 @@ Expressive Code, mdBook's listings in the Rust book). Such a figure becomes a `d
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree, html
 
 _HOLDERS = ("noscript", "button")
 _BLOCKS = ("p", "h1", "h2", "h3", "article", "main", "table")
+_WORD = re.compile(r"\w\w")  # a word, not a comma or a lone letter
 MOSTLY = 0.5
 """Share of the body's text (characters) such an element must hold to be read as the page."""
 
@@ -53,3 +59,17 @@ def code_figures(tree: html.HtmlElement) -> None:
             figure.tag = "div"
             for caption in figure.iter("figcaption"):
                 caption.tag = "p"
+
+
+def times_in_sentences(tree: html.HtmlElement) -> None:
+    """Unwrap, in place, every `<time>` with words before and after it in its element (not a line's
+    date alone, "Posted <time>", which trafilatura rightly leaves out with the byline). Run after the
+    page's dates are read from them (`timetags`)."""
+    for node in list(tree.iter("time")):
+        parent = node.getparent()
+        if parent is None or not _WORD.search(node.tail or ""):
+            continue
+        previous = node.getprevious()
+        before = parent.text if previous is None else (previous.tail or "") + "".join(previous.itertext())
+        if _WORD.search(before or ""):
+            node.drop_tag()
