@@ -21,6 +21,7 @@ from webferret.extract import (
     grids,
     hints,
     inlinequotes,
+    invisible,
     lazyimages,
     leadtitle,
     mediawiki,
@@ -124,6 +125,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     keep_root_language(tree, text)
+    if invisible.has_invisible(text):
+        invisible.drop_invisible(tree)
     if templates.has_templates(text):
         templates.settle_templates(tree)
     unwrap_holders(tree)
