@@ -36,6 +36,7 @@ from webferret.extract import (
     signup,
     spacing,
     states,
+    tablefoot,
     tabs,
     tasklists,
     templates,
@@ -153,6 +154,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         tasklists.mark_task_boxes(tree)
     if footnotes.has_backlinks(text):
         footnotes.drop_backlinks(tree)
+    if tablefoot.has_footers(text):
+        tablefoot.place_footers(tree)
     if inlinequotes.has_quotations(text):
         inlinequotes.mark_quotations(tree)
     spacing.space_touching(tree)
