@@ -25,3 +25,13 @@ def test_soft_hyphens_and_zero_width_spaces_leave_words_whole(fmt: str) -> None:
     assert "\u00ad" not in content and "\u200b" not in content
     assert "👨\u200d👩\u200d👧" in content  # the joiner of an emoji stays
     assert "\u00ad" not in (extracted.title or "x\u00ad")
+
+
+def test_a_control_character_in_the_page_does_not_fail_the_extraction() -> None:
+    """libxml2 reads a code block's vertical tab, but lxml refuses to write such text back: taking a
+    soft hyphen out of the page failed the whole extraction."""
+    page = _PAGE.replace(
+        "</article>", "<pre><code>\x0b echo one\n\x0b echo two</code></pre><p>q<q>x\x0b</q></p></article>"
+    )
+    content = extract_html(page, "https://news.example/verkehr", ExtractOptions(whole_page=True)).content
+    assert "Der Verkehrsminister sprach" in content and "echo one" in content

@@ -12,6 +12,7 @@ from __future__ import annotations
 from lxml import html
 
 from webferret.extract import hints
+from webferret.extract.invisible import writable
 
 _Q = hints.word("<q")
 _MARKS = (("“", "”"), ("‘", "’"))  # an outer quotation's, an inner one's
@@ -26,10 +27,10 @@ def mark_quotations(tree: html.HtmlElement) -> None:
     quotes = [(quote, sum(1 for _ in quote.iterancestors("q")) % 2) for quote in tree.iter("q")]
     for quote, inner in reversed(quotes):  # the inner ones first
         opening, closing = _MARKS[inner]
-        quote.text = opening + (quote.text or "")
+        quote.text = writable(opening + (quote.text or ""))
         if len(quote):
             last = quote[-1]
-            last.tail = (last.tail or "") + closing
+            last.tail = writable((last.tail or "") + closing)
         else:
             quote.text += closing
         quote.drop_tag()

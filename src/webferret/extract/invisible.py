@@ -12,7 +12,11 @@ from lxml import html
 
 from webferret.extract import hints
 
-_INVISIBLE = str.maketrans(dict.fromkeys("\u00ad\u200b\u2060\ufeff"))
+# (and the control characters libxml2 reads in a page but lxml refuses to write back: a code block's
+# vertical tab made the whole extraction fail)
+_CONTROL = "".join(map(chr, [*range(9), 11, 12, *range(14, 32)]))
+_UNWRITABLE = str.maketrans(dict.fromkeys(_CONTROL))
+_INVISIBLE = str.maketrans(dict.fromkeys("\u00ad\u200b\u2060\ufeff" + _CONTROL))
 _SPELLINGS = (
     "\u00ad", "\u200b", "\u2060", "\ufeff", "&shy;", "&#173;", "&#xad;", "&#xAD;", "&#8203;", "&#x200b;",
     "&#x200B;", "&ZeroWidthSpace;", "&NoBreak;", "&#8288;",
@@ -28,7 +32,12 @@ def drop_invisible(tree: html.HtmlElement) -> None:
     """Take, in place, every soft hyphen, zero-width space, word joiner and byte-order mark out of the
     text of `tree`."""
     for node in tree.iter():
-        if node.text and isinstance(node.tag, str):
-            node.text = node.text.translate(_INVISIBLE)
-        if node.tail:
-            node.tail = node.tail.translate(_INVISIBLE)
+        if node.text and isinstance(node.tag, str) and (text := node.text.translate(_INVISIBLE)) != node.text:
+            node.text = text
+        if node.tail and (tail := node.tail.translate(_INVISIBLE)) != node.tail:
+            node.tail = tail
+
+
+def writable(text: str) -> str:
+    """`text` as lxml takes it back: without the control characters a page's text may hold."""
+    return text.translate(_UNWRITABLE)

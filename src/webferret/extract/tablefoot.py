@@ -10,6 +10,7 @@ from __future__ import annotations
 from lxml import html
 
 from webferret.extract import hints
+from webferret.extract.invisible import writable
 
 _TFOOT = hints.word("<tfoot")
 
@@ -28,5 +29,5 @@ def place_footers(tree: html.HtmlElement) -> None:
             tail, foot.tail = foot.tail, None
             previous = foot.getprevious()
             if tail and previous is not None:
-                previous.tail = (previous.tail or "") + tail
+                previous.tail = writable((previous.tail or "") + tail)
             table.append(foot)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from lxml import etree, html
 
 from webferret.extract import hints
+from webferret.extract.invisible import writable
 
 _TEMPLATE = hints.word("<template")
 _SHADOW_ROOT = ("shadowrootmode", "shadowroot")  # (the second, Chrome's first name for it)
@@ -52,7 +53,7 @@ def _keep_tail(node: etree._Element, parent: etree._Element) -> None:
         return
     before = node.getprevious()
     if before is not None:
-        before.tail = (before.tail or "") + node.tail
+        before.tail = writable((before.tail or "") + node.tail)
     else:
-        parent.text = (parent.text or "") + node.tail
+        parent.text = writable((parent.text or "") + node.tail)
     node.tail = None
