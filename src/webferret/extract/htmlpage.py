@@ -21,7 +21,6 @@ from webferret.extract import (
     grids,
     hints,
     inlinequotes,
-    invisible,
     lazyimages,
     leadtitle,
     mediawiki,
@@ -39,7 +38,6 @@ from webferret.extract import (
     tablefoot,
     tabs,
     tasklists,
-    templates,
     wikipedia,
 )
 from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
@@ -126,10 +124,6 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
             ErrorCode.EMPTY_CONTENT, f"no HTML could be parsed at {url or 'input'}: {exc}"
         ) from None
     keep_root_language(tree, text)
-    if invisible.has_invisible(text):
-        invisible.drop_invisible(tree)
-    if templates.has_templates(text):
-        templates.settle_templates(tree)
     unwrap_holders(tree)
     if hints.holds(text, _FIGURE) and hints.holds(text, _PRE):
         code_figures(tree)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from lxml import html
 
 from webferret.extract import hints
-from webferret.extract.invisible import writable
+from webferret.extract.writable import writable
 
 _Q = hints.word("<q")
 _MARKS = (("“", "”"), ("‘", "’"))  # an outer quotation's, an inner one's

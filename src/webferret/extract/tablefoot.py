@@ -10,7 +10,7 @@ from __future__ import annotations
 from lxml import html
 
 from webferret.extract import hints
-from webferret.extract.invisible import writable
+from webferret.extract.writable import writable
 
 _TFOOT = hints.word("<tfoot")
 
