@@ -24,3 +24,13 @@ def test_footnotes_with_links_back_are_kept_without_the_arrows() -> None:
     assert "1. About 2,500 years ago.\n2. See [Smith, 2019](https://example.org/smith)." in content
     assert "↩" not in content and "fnref" not in content
     assert "domesticated long ago.¹ They" in content  # the citation itself stays
+
+
+def test_a_citation_mark_ending_a_paragraph_stays_raised() -> None:
+    """`meat.<sup><a href="#fn:3">3</a></sup>` at a paragraph's end: trafilatura dropped the
+    superscript and kept the link's words, so the mark read as a number of the sentence, "meat.3"."""
+    page = _PAGE.replace(
+        "and eat meat.</p>", 'and eat meat.<sup id="fnref:3"><a href="#fn:3">3</a></sup></p>'
+    )
+    content = extract_html(page, "https://example.org/ferrets", ExtractOptions()).content or ""
+    assert "and eat meat.³" in content and "meat.3" not in content

@@ -148,6 +148,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
         tasklists.mark_task_boxes(tree)
     if footnotes.has_backlinks(text):
         footnotes.drop_backlinks(tree)
+    if footnotes.has_citation_marks(text):
+        footnotes.raise_citation_marks(tree)
     if tablefoot.has_footers(text):
         tablefoot.place_footers(tree)
     if inlinequotes.has_quotations(text):
