@@ -17,9 +17,9 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from webferret.extract.sheets import Rows, filled, table
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
+from webferret.net.urlpath import file_name
 
 TYPES = {
     "text/csv": ",",

@@ -22,11 +22,11 @@ from lxml import etree, html
 
 from webferret.extract import zipped
 from webferret.extract.dates import iso_date
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
 from webferret.fetch.charset import decode_body
 from webferret.models import ErrorCode, FerretError
+from webferret.net.urlpath import file_name
 
 EPUB_TYPE = "application/epub+zip"
 CHAPTER_TYPES = frozenset({"application/xhtml+xml", "text/html"})

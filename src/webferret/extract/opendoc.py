@@ -28,10 +28,10 @@ from webferret.extract.opendraw import shapes
 from webferret.extract.pdftitle import usable_title
 from webferret.extract.sheets import CellBudget, filled, text_budget, workbook
 from webferret.extract.slidefile import SLIDE_LABEL_WORDS
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
 from webferret.models import ErrorCode, FerretError
+from webferret.net.urlpath import file_name
 
 ODT_TYPE = "application/vnd.oasis.opendocument.text"
 ODS_TYPE = "application/vnd.oasis.opendocument.spreadsheet"

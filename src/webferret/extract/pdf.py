@@ -26,10 +26,10 @@ from webferret.extract.pdfrunning import without_running
 from webferret.extract.pdfsize import Drawn
 from webferret.extract.pdftables import table_text
 from webferret.extract.pdftitle import first_line_title, usable_author, usable_title
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError, Link
+from webferret.net.urlpath import file_name
 from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)

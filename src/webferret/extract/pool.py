@@ -483,7 +483,7 @@ def _titled_by_attachment(extracted: Extracted, raw: RawResponse) -> Extracted:
     """`extracted`, titled by the file name its download gave (`Content-Disposition: attachment;
     filename="rivers-2024.csv"`) where its title was only its address's last segment (a document
     naming no title of its own, read from `/download?id=7`: titled "download")."""
-    from webferret.extract.textual import file_name
+    from webferret.net.urlpath import file_name
 
     named = raw.attachment_name
     if named and extracted.title == file_name(raw.final_url) and named != extracted.title:

@@ -24,9 +24,9 @@ from typing import Any
 
 from webferret.extract import zipped
 from webferret.extract.sheets import CellBudget, filled, text_budget, workbook
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.models import FerretError
+from webferret.net.urlpath import file_name
 
 warnings.filterwarnings("ignore", module="openpyxl")  # a style it does not know, a data validation: not ours
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -14,10 +14,10 @@ import re
 from lxml import etree
 
 from webferret.extract.dates import iso_date
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import Link
+from webferret.net.urlpath import file_name
 from webferret.remote_text import url_without_blanks
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=True)

@@ -20,10 +20,10 @@ from lxml import etree
 
 from webferret.extract import zipped
 from webferret.extract.markdown import gfm_table
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
+from webferret.net.urlpath import file_name
 
 PPTX_TYPE = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 _NS = {

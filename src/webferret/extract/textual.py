@@ -7,14 +7,13 @@ import math
 import re
 from decimal import Decimal
 from itertools import takewhile
-from pathlib import PurePosixPath
-from urllib.parse import unquote, urlsplit
 
 from webferret.extract.codelang import language_for
 from webferret.extract.dates import iso_date
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.fetch.sniff import HTML_TYPES
+from webferret.net.urlpath import file_name
 from webferret.remote_text import json_value
 
 _FENCE_RUN = re.compile(r"`{3,}")
@@ -32,11 +31,6 @@ def fenced(text: str, lang: str = "") -> str:
     longest = max((len(run) for run in _FENCE_RUN.findall(text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{lang}\n{text.rstrip()}\n{fence}\n"
-
-
-def file_name(url: str | None) -> str | None:
-    name = PurePosixPath(unquote(urlsplit(url or "").path)).name
-    return name if name and name != "-" else None
 
 
 def markdown_title(text: str) -> str | None:

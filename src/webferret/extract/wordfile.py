@@ -16,9 +16,9 @@ import zipfile
 from lxml import etree, html
 
 from webferret.extract import zipped
-from webferret.extract.textual import file_name
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.whole import first_heading, whole_document
+from webferret.net.urlpath import file_name
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 STYLE_MAP = "p[style-name='Title'] => h1:fresh"

@@ -9,7 +9,8 @@ URL past the rule.
 from __future__ import annotations
 
 import re
-from urllib.parse import quote, urlsplit, urlunsplit
+from pathlib import PurePosixPath
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 _SLASHES = re.compile(r"/{2,}")
 _UNSENT = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]")
@@ -55,3 +56,10 @@ def as_requested(url: str, merged: bool = False) -> str:
         return url
     path = without_dot_segments(_SLASHES.sub("/", parts.path) if merged else parts.path)
     return url if path == parts.path else urlunsplit(parts._replace(path=path))
+
+
+def file_name(url: str | None) -> str | None:
+    """The last segment of `url`'s path, decoded (`/docs/Guide%201.pdf`: `Guide 1.pdf`), or None
+    (a path ending in `/`, or standard input's `-`)."""
+    name = PurePosixPath(unquote(urlsplit(url or "").path)).name
+    return name if name and name != "-" else None
