@@ -131,3 +131,47 @@ async def test_the_callers_cookie_and_the_pages_go_in_one_header(tmp_path: Path)
             page = await ferret.fetch(site.base + "/page", options=opts)
         checks = [hit.cookies for hit in site.hits if hit.path == "/check"]
     assert page.ok and checks == [["login=ada; passed=1"]]
+
+
+def rotating_session(hit: Hit) -> Reply:
+    """A page whose server swaps a stale session for a fresh one by a redirect to itself, and reads
+    the page only to a client that comes back with the fresh one; of two cookies of one name it reads
+    the first, as PHP and Express do."""
+    pairs = [pair.strip().partition("=") for pair in hit.headers.get("cookie", "").split(";")]
+    session = next((value for name, _, value in pairs if name == "session"), None)
+    if session == "fresh":
+        return 200, {"content-type": "text/html; charset=utf-8"}, ARTICLE
+    return 302, {"location": "/account", "set-cookie": "session=fresh; Path=/"}, b""
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate"])
+async def test_a_cookie_a_redirect_sets_replaces_the_callers_of_that_name(tmp_path: Path, tier: str) -> None:
+    """The caller's `Cookie: session=stale; lang=en` and the redirect's fresh session went on as
+    `session=stale; lang=en; session=fresh`: a server reading the first saw the stale one again, and
+    redirected until the redirects ran out. A browser replaces a cookie by name; the caller's others stay."""
+    with serve() as site:
+        site.routes["/account"] = rotating_session
+        async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+            options = ferret.fetch_options(tier=tier, headers=(("Cookie", "session=stale; lang=en"),))
+            page = await ferret.fetch(site.base + "/account", options=options, fresh=True)
+    assert page.ok, page.error
+    assert [hit.headers.get("cookie") for hit in site.hits] == [
+        "session=stale; lang=en",
+        "lang=en; session=fresh",
+    ]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
+async def test_a_cookie_the_page_holds_replaces_the_callers_of_that_name(tmp_path: Path) -> None:
+    """The caller's `passed=0` went first beside the `passed=1` the page's script set, in one header:
+    a server reading the first saw the caller's stale one."""
+    with serve() as site:
+        site.page("/page", ROTATING, set_cookie="seen=1; Path=/")
+        site.page("/check", "ok", content_type="text/plain")
+        async with Ferret(
+            home=tmp_path, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True
+        ) as ferret:
+            opts = ferret.fetch_options(tier="browser", headers=(("Cookie", "passed=0; login=ada"),))
+            page = await ferret.fetch(site.base + "/page", options=opts)
+        checks = [hit.cookies for hit in site.hits if hit.path == "/check"]
+    assert page.ok and checks == [["login=ada; passed=1"]]

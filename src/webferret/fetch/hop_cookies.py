@@ -54,9 +54,22 @@ class HopCookies:
         jar = self.header(url)
         if jar is None or not (jar.isascii() and jar.isprintable()):  # none a header can carry
             return headers
-        own = [value for name, value in headers if name.lower() == "cookie"]
+        own = "; ".join(value for name, value in headers if name.lower() == "cookie")
         rest = tuple((name, value) for name, value in headers if name.lower() != "cookie")
-        return (*rest, ("Cookie", "; ".join([*own, jar])))
+        return (*rest, ("Cookie", joined_cookies(own, jar)))
+
+
+def joined_cookies(caller: str, page: str) -> str:
+    """One `Cookie` value of a caller's (`--header`) and those the page's answers set (`page`), the
+    page's replacing the caller's of the same name as a browser replaces a cookie: a server reading
+    the first of two `session`s saw the stale one the caller sent, never the one it had just set."""
+    names = {_name(pair) for pair in page.split(";")}
+    kept = [pair.strip() for pair in caller.split(";") if pair.strip() and _name(pair) not in names]
+    return "; ".join([*kept, page] if page else kept)
+
+
+def _name(pair: str) -> str:
+    return pair.split("=", 1)[0].strip()
 
 
 class _Answer:

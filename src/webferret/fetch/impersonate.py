@@ -19,6 +19,7 @@ from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
 
 from webferret.fetch.body import answers_without_body, too_large
+from webferret.fetch.hop_cookies import joined_cookies
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
@@ -162,14 +163,15 @@ def merged_headers(caller: tuple[tuple[str, str], ...], request: dict[str, str])
     """The headers of one request: the caller's (`--header`), each replaced by the request's own of
     that name in any case (a browser's, written in lower case), but for `Cookie`: the caller's and the
     request's in one header, as RFC 6265 has a client send them (a server reading the first of two
-    saw only the caller's, never the cookies the page holds)."""
+    saw only the caller's, never the cookies the page holds), the page's winning by name
+    (`joined_cookies`)."""
     sent: dict[str, str] = {}
     spelled: dict[str, str] = {}  # a name in lower case -> as it is written in `sent`
     for name, value in (*caller, *request.items()):
         key = name.lower()
         if key in spelled:
             before = sent.pop(spelled[key])
-            value = f"{before}; {value}" if key == "cookie" else value
+            value = joined_cookies(before, value) if key == "cookie" else value
         spelled[key], sent[name] = name, value
     return sent
 
