@@ -103,3 +103,19 @@ def test_fetch_reads_a_json_feed(simweb: SimWeb, tmp_path: Path, capsys: pytest.
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["ok"] and page["page_type"] == "listing" and page["title"] == "Burrow News"
     assert page["content"].startswith("News of ferrets\n\n## [Ferrets find the lost key]")
+
+
+def test_an_item_with_an_address_or_a_date_no_reader_takes_leaves_the_rest_of_the_feed() -> None:
+    """An item whose `url` no URL parser reads (`http://[oops`) or whose date falls before the first
+    year once in UTC failed the whole feed as an internal error; as an RSS feed's, such a field is
+    missing and the other items are listed."""
+    items = [
+        {"id": "1", "title": "Broken address", "url": "http://[oops/x", "content_text": "Kept."},
+        {"id": "2", "title": "Early date", "date_published": "0001-01-01T00:00:00+01:00"},
+        {"id": "3", "title": "Fine", "url": "https://burrow.example/fine"},
+    ]
+    page = read({**FEED, "items": items})
+    assert page.content == (
+        "News of ferrets\n\n## Broken address\n\nKept.\n\n## Early date\n\n"
+        "## [Fine](https://burrow.example/fine)\n"
+    )

@@ -80,15 +80,23 @@ def _string(value: object) -> str:
 
 
 def _link(base: str, value: object) -> str:
-    return urljoin(base, _string(value)) if _string(value) else ""
+    """`value` read against `base`; '' when it is no text or no URL parser reads it (`http://[x`)."""
+    try:
+        return urljoin(base, _string(value)) if _string(value) else ""
+    except ValueError:
+        return ""
 
 
 def _parsed(value: object) -> time.struct_time | None:
-    """An RFC 3339 date as feedparser gives an RSS feed's: a UTC `struct_time`; None when it is none."""
+    """An RFC 3339 date as feedparser gives an RSS feed's: a UTC `struct_time`; None when it is none
+    (or none in UTC)."""
     try:
         moment = datetime.fromisoformat(_string(value).replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
         return None
     if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
+        try:
+            moment = moment.astimezone(UTC)
+        except OverflowError:  # before the first year or past the last once in UTC
+            return None
     return moment.timetuple()
