@@ -155,6 +155,20 @@ def test_searxng_plain_text_keeps_what_only_looks_like_a_tag() -> None:
     assert hit.snippet == "Vec<T> is a growable array; HashMap<K, V> a map & more"
 
 
+def test_a_date_utc_cannot_write_leaves_its_result_undated() -> None:
+    """One result dated `0001-01-01T00:00:00+01:00` (a .NET minimum date in a local zone) failed the
+    engine's whole answer: `could not read its answer (OverflowError: date value out of range)`."""
+    items = [
+        {"url": "https://example.org/one", "title": "One", "publishedDate": "0001-01-01T00:00:00+01:00"},
+        {"url": "https://example.org/two", "title": "Two", "publishedDate": "2024-01-06T12:00:00+01:00"},
+    ]
+    hits = searxng.parse_response(json.dumps({"results": items}), EngineQuery(text="q"))
+    assert [(hit.title, hit.published) for hit in hits] == [
+        ("One", None),
+        ("Two", "2024-01-06T11:00:00+00:00"),
+    ]
+
+
 def test_an_escaped_lone_surrogate_of_an_engine_is_a_replacement_character() -> None:
     """One result whose title held `"\\ud800"` (half of a character) failed the whole search as
     `internal`: its answer could not be written."""

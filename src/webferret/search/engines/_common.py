@@ -135,7 +135,8 @@ def make_hit(engine: str, rank: int, url: str, title: str, snippet: str = "", **
 
 
 def iso_date(value: Any) -> str | None:
-    """An ISO 8601 timestamp or date string normalized to ISO 8601 (UTC when it has an offset)."""
+    """An ISO 8601 timestamp or date string normalized to ISO 8601 (UTC when it has an offset); None
+    for anything else, a moment UTC cannot write among them (`0001-01-01T00:00:00+01:00`)."""
     if not isinstance(value, str) or not value.strip():
         return None
     text = value.strip().replace("Z", "+00:00")
@@ -145,7 +146,10 @@ def iso_date(value: Any) -> str | None:
         except ValueError:
             continue
         if moment.tzinfo is not None:
-            moment = moment.astimezone(UTC)
+            try:
+                moment = moment.astimezone(UTC)
+            except OverflowError:  # before the first year or past the last once in UTC: no date
+                return None
         return moment.isoformat()
     return None
 
