@@ -153,6 +153,21 @@ async def test_a_page_that_now_redirects_to_its_sites_home_page_is_gone(
     assert "redirects to its site's home page" in dead.error.message
 
 
+async def test_a_page_redirected_to_a_place_in_the_home_page_is_that_place(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    """A one-page site's `/contact` sent to `/#contact`, or an app's `/about` to its route `/#/about`,
+    is read at the home page's address (a fragment is no page of its own) but is that place in it, not
+    a removed page sent home: it was dropped as gone."""
+    simweb.add("/", distinct_article("home"))
+    place = simweb.add("/contact", status=301, headers={"Location": "/#contact"})
+    route = simweb.add("/about", status=302, headers={"Location": "/#/about"})
+    async with ferret(tmp_path) as f:
+        for url in (place, route):  # (one search each: the two are one page)
+            verified = await verify_hits(f, hits(url), wanted=1, timeout=30)
+            assert [hit.url for hit in verified.kept] == [url] and verified.unreachable == []
+
+
 async def test_a_near_duplicate_top_hit_is_replaced_by_the_first_spare(
     tmp_path: Path, simweb: SimWeb
 ) -> None:

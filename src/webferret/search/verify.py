@@ -69,7 +69,7 @@ def moved_home(page: Page) -> ErrorInfo | None:
     """`not_found` for a page read at its site's home page after a redirect from an address deeper in
     the site: the page the result named is gone (a removed article redirected home; search engines
     read it as a soft 404), and the home page answers no query. None for any other page."""
-    if not page.ok or not page.final_url or page.final_url == page.url:
+    if not page.ok or not page.final_url or page.final_url == page.url or _to_a_place(page):
         return None
     try:
         asked, final = urlsplit(page.url), urlsplit(page.final_url)
@@ -82,6 +82,15 @@ def moved_home(page: Page) -> ErrorInfo | None:
         return None
     message = f"the page is gone: it redirects to its site's home page {page.final_url} (a soft 404)"
     return ErrorInfo(code=ErrorCode.NOT_FOUND, message=message)
+
+
+def _to_a_place(page: Page) -> bool:
+    """Did `page`'s last hop name a place in it (`/#contact`, an app's route `/#/about`)? Its address
+    is read without it (a fragment is no page of its own), yet a one-page site's `/contact` sent
+    there is that section of the home page, not a removed page sent home."""
+    trail = page.meta.get("trail")
+    last = trail[-1] if isinstance(trail, list) and trail and isinstance(trail[-1], dict) else {}
+    return isinstance(last.get("url"), str) and "#" in last["url"].rstrip("#")
 
 
 def _site(host: str) -> str:
