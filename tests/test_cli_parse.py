@@ -50,7 +50,13 @@ def test_a_dashed_option_of_search_stays_an_option(capsys: pytest.CaptureFixture
     assert (args.query, args.results) == (["q", "-tokio"], 3)
     with pytest.raises(SystemExit):  # a long option written with one dash is a slip, said so
         parse(build_parser(), ["search", "q", "-json"])
-    assert "unrecognized arguments: -json" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "unrecognized arguments: -json (the option is --json)" in said
+    assert "a word to exclude goes after --: webferret search ... -- -json" in said  # (it said no more)
+    with pytest.raises(SystemExit):
+        parse(build_parser(), ["fetch", "https://a.example/", "-json"])
+    said = capsys.readouterr().err
+    assert "-json (the option is --json)" in said and "word to exclude" not in said
     with pytest.raises(SystemExit):  # a negative number is still an option's value, checked by it
         parse(build_parser(), ["search", "q", "--engine-timeout", "-1"])
     assert "--engine-timeout: expected a number of seconds" in capsys.readouterr().err

@@ -91,6 +91,8 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
         leaf.error(f"unrecognized arguments: {' '.join(extras)}")  # named by its own command
     if not extras or command is None or _has_subcommands(command):
         return parser.parse_args(argv)  # as before: no extras, or argparse's own usage error
+    if slips := _one_dash_slips(command, extras):
+        command.error(slips)
     at = argv.index(args.command)
     if at:  # `webferret --json fetch URL`: what stands before the command is no option of webferret's
         parser.error(f"unrecognized arguments: {' '.join(argv[:at])}")
@@ -126,6 +128,20 @@ def _dash_word(word: str, options: dict[str, argparse.Action]) -> bool:
         return False
     short = options.get(word[:2])
     return short is None or short.nargs == 0 or not word[2:].lstrip("=").isdigit()
+
+
+def _one_dash_slips(command: argparse.ArgumentParser, extras: list[str]) -> str | None:
+    """What to say of `extras` that are long options written with one dash (`-json`), or None: each
+    named with its two dashes, and, where the command takes words starting with a dash (`search`),
+    how such a word is given."""
+    options = {name for action in command._actions for name in action.option_strings}
+    slips = [word for word in extras if _dash_word(word, {}) and "-" + word.split("=", 1)[0] in options]
+    if not slips:
+        return None
+    said = ", ".join(f"{word} (the option is -{word})" for word in slips)
+    if command.get_default("dash_words"):
+        said += f"; a word to exclude goes after --: {command.prog} ... -- {' '.join(slips)}"
+    return f"unrecognized arguments: {said}"
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
