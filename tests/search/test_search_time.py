@@ -138,7 +138,7 @@ def test_results_dated_before_the_period_are_left_out() -> None:
     hits = [hit("new", "2026-11-28T10:00:00+00:00"), hit("old", "2026-10-01"), hit("undated", None)]
     kept, warnings = within(hits, "week", NOW)
     assert [h.url.rsplit("/", 1)[-1] for h in kept] == ["new", "undated"]
-    assert warnings == ["1 result(s) dated before 2026-11-23 left out (--time week)"]
+    assert warnings == ["1 result dated before 2026-11-23 left out (--time week)"]
     assert since("day", NOW).isoformat() == "2026-11-29"
 
 
@@ -153,7 +153,7 @@ def test_cli_time_year_through_a_real_searx(
     envelope = json.loads(capsys.readouterr().out)
     assert code == 0 and envelope["ok"] is True
     assert envelope["data"]["results"] == []
-    assert any("2 result(s) dated before" in w and "(--time year)" in w for w in envelope["data"]["warnings"])
+    assert any("2 results dated before" in w and "(--time year)" in w for w in envelope["data"]["warnings"])
     assert len(fake_web.server.queries) == asked  # the upstream without time support was not asked
 
 

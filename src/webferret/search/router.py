@@ -83,10 +83,10 @@ def keep_on_site(hits: list[Hit], site: str) -> tuple[list[Hit], list[str]]:
     kept = [hit for hit in hits if covers(domain, site_domain(host_of(hit.url)))]
     if len(kept) == len(hits):
         return kept, []
-    left = len(hits) - len(kept)
-    return kept, [
-        f"{left} result(s) not on {domain} left out (the site filter: site, a site: in the query or a bang)"
-    ]
+    from webferret.present.pages import counted
+
+    left = counted(len(hits) - len(kept), "result")
+    return kept, [f"{left} not on {domain} left out (the site filter: site, a site: in the query or a bang)"]
 
 
 def site_domain(host: str) -> str:
@@ -103,7 +103,11 @@ def within(hits: list[Hit], time_range: str, now: datetime) -> tuple[list[Hit], 
     kept = [hit for hit in hits if not hit.published or hit.published[:10] >= first]
     if len(kept) == len(hits):
         return kept, []
-    return kept, [f"{len(hits) - len(kept)} result(s) dated before {first} left out (--time {time_range})"]
+    from webferret.present.pages import counted
+
+    return kept, [
+        f"{counted(len(hits) - len(kept), 'result')} dated before {first} left out (--time {time_range})"
+    ]
 
 
 @dataclass

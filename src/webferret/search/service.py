@@ -133,8 +133,10 @@ def _short(result: SearchResult, wanted: int, listed: int) -> SearchResult:
     no more pages: each engine is asked for its first page of results (an agent asking for more then
     knows to search another way, not to ask again)."""
     if 0 < len(result.results) < wanted and result.answered:
+        from webferret.present.pages import counted
+
         result.warnings.append(
-            f"{len(result.results)} results of the {wanted} asked: the engines listed {listed} pages "
-            "(each is asked for its first page of results)"
+            f"{counted(len(result.results), 'result')} of the {wanted} asked: the engines listed "
+            f"{counted(listed, 'page')} (each is asked for its first page of results)"
         )
     return result
