@@ -192,3 +192,12 @@ def test_the_public_names_are_listed() -> None:
 async def test_a_screenshot_path_may_be_a_path(tmp_path: Path) -> None:
     async with Ferret(home=tmp_path) as ferret:
         assert ferret.fetch_options(screenshot=tmp_path / "a.png").screenshot == str(tmp_path / "a.png")
+
+
+async def test_a_page_past_the_last_says_how_many_there_are(tmp_path: Path) -> None:
+    """`open --page 5` of a one-page document said "has 1 page(s)"."""
+    async with Ferret(home=tmp_path) as ferret:
+        page = ferret.store.put(Page(url="https://a.example/ferrets", ok=True, content="Ferrets sleep."))
+        with pytest.raises(FerretError) as raised:
+            await ferret.open(page.handle or "", page=5)
+    assert "has 1 page of " in raised.value.message and "there is no page 5" in raised.value.message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from webferret.models import ErrorCode, FerretError, Page
+from webferret.present.pages import counted
 from webferret.present.paging import paginate
 from webferret.store.types import OpenedPage
 from webferret.tokens import estimate_tokens
@@ -33,7 +34,7 @@ def open_document(page: Page, number: int, page_tokens: int, default_page_tokens
     if not 1 <= number <= len(pieces):
         raise FerretError(
             ErrorCode.NOT_FOUND,
-            f"{handle} has {len(pieces)} page(s) of {page_tokens} tokens; there is no page {number}",
+            f"{handle} has {counted(len(pieces), 'page')} of {page_tokens} tokens; there is no page {number}",
         )
     text = pieces[number - 1]  # an exact slice: the pages joined are the document
     following = outline = None
