@@ -18,6 +18,7 @@ from lxml import html
 
 from webferret.extract import hints
 from webferret.extract.superscripts import shifted
+from webferret.extract.writable import writable
 
 _HINTS = (hints.word("↩"), hints.word("backref"), hints.word("reversefootnote"), hints.word("fnref"))
 """In the HTML of every page with such a link (the tree is not searched otherwise)."""
@@ -64,9 +65,9 @@ def raise_citation_marks(tree: html.HtmlElement) -> None:
             continue
         after = sup.tail
         sup.remove(link)
-        sup.text, link.text = link.text, None
+        sup.text, link.text = writable(link.text or "") or None, None
         for child in list(link):
             sup.append(child)
         parent.replace(sup, link)
         link.append(sup)
-        sup.tail, link.tail = None, after
+        sup.tail, link.tail = None, writable(after or "") or None

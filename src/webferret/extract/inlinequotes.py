@@ -12,7 +12,7 @@ from __future__ import annotations
 from lxml import html
 
 from webferret.extract import hints
-from webferret.extract.writable import writable
+from webferret.extract.writable import drop_tag, writable
 
 _Q = hints.word("<q")
 _MARKS = (("“", "”"), ("‘", "’"))  # an outer quotation's, an inner one's
@@ -33,4 +33,4 @@ def mark_quotations(tree: html.HtmlElement) -> None:
             last.tail = writable((last.tail or "") + closing)
         else:
             quote.text += closing
-        quote.drop_tag()
+        drop_tag(quote)

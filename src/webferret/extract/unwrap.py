@@ -24,6 +24,8 @@ import re
 
 from lxml import etree, html
 
+from webferret.extract.writable import drop_tag
+
 _HOLDERS = ("noscript", "button")
 _BLOCKS = ("p", "h1", "h2", "h3", "article", "main", "table")
 _WORD = re.compile(r"\w\w")  # a word, not a comma or a lone letter
@@ -45,7 +47,7 @@ def unwrap_holders(tree: html.HtmlElement) -> None:
         if any(a.tag in _HOLDERS for a in node.iterancestors()):
             continue  # the outer one decides
         if _chars(node) >= MOSTLY * body_chars:
-            node.drop_tag()
+            drop_tag(node)
 
 
 def _chars(node: etree._Element) -> int:
@@ -72,4 +74,4 @@ def times_in_sentences(tree: html.HtmlElement) -> None:
         previous = node.getprevious()
         before = parent.text if previous is None else (previous.tail or "") + "".join(previous.itertext())
         if _WORD.search(before or ""):
-            node.drop_tag()
+            drop_tag(node)
