@@ -168,6 +168,20 @@ async def test_a_page_redirected_to_a_place_in_the_home_page_is_that_place(
             assert [hit.url for hit in verified.kept] == [url] and verified.unreachable == []
 
 
+async def test_a_page_redirected_to_an_apps_home_route_is_gone(tmp_path: Path, simweb: SimWeb) -> None:
+    """A hash-routed app's home route (`/#/`, `/#!/`) is its home page, not a place in it: a removed
+    page sent there was kept as though it were that place."""
+    simweb.add("/", distinct_article("home"))
+    gone = [
+        simweb.add(f"/blog/gone-{n}", status=301, headers={"Location": to})
+        for n, to in enumerate(("/#/", "/#!/"))
+    ]
+    async with ferret(tmp_path) as f:
+        for url in gone:  # (one search each: the two are one page)
+            verified = await verify_hits(f, hits(url), wanted=1, timeout=30)
+            assert verified.kept == [] and [item.url for item in verified.unreachable] == [url]
+
+
 async def test_a_near_duplicate_top_hit_is_replaced_by_the_first_spare(
     tmp_path: Path, simweb: SimWeb
 ) -> None:

@@ -87,10 +87,12 @@ def moved_home(page: Page) -> ErrorInfo | None:
 def _to_a_place(page: Page) -> bool:
     """Did `page`'s last hop name a place in it (`/#contact`, an app's route `/#/about`)? Its address
     is read without it (a fragment is no page of its own), yet a one-page site's `/contact` sent
-    there is that section of the home page, not a removed page sent home."""
+    there is that section of the home page, not a removed page sent home. An app's own home route
+    (`/#/`, `/#!/`) names no place: it is home."""
     trail = page.meta.get("trail")
     last = trail[-1] if isinstance(trail, list) and trail and isinstance(trail[-1], dict) else {}
-    return isinstance(last.get("url"), str) and "#" in last["url"].rstrip("#")
+    url = last.get("url")
+    return isinstance(url, str) and bool(url.partition("#")[2].strip("/!"))
 
 
 def _site(host: str) -> str:
