@@ -83,19 +83,36 @@ XMP = """<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
 def test_a_pdf_2_s_title_author_and_dates_come_from_its_xmp_metadata() -> None:
     """PDF 2.0 deprecates the Info dictionary: a PDF that states its title, authors and dates in its
     XMP packet alone was titled by its first line, with no author and no dates."""
+    read = _with_xmp(XMP)
+    assert (read.title, read.byline) == ("Salmon Counts of the Tay", "Ada Weir, Tom Ness")
+    assert (read.published, read.modified) == ("2024-03-05", "2024-04-01")
+
+
+def test_an_xmp_packet_s_damaged_date_keeps_its_other_fields_and_a_date_is_the_day_it_writes() -> None:
+    """A `ModifyDate` written as a PDF date (`D:20240401`), which pypdf refuses, lost the packet's
+    title, authors and dates, all of them; and a date was read in UTC, `2024-03-05T00:30:00+01:00`
+    as March 4, where the Info dictionary's is the day the document writes."""
+    packet = XMP.replace("2024-04-01T09:30:00Z", "D:20240401093000Z").replace(
+        "12:00:00+01:00", "00:30:00+01:00"
+    )
+    read = _with_xmp(packet)
+    assert (read.title, read.byline) == ("Salmon Counts of the Tay", "Ada Weir, Tom Ness")
+    assert (read.published, read.modified) == ("2024-03-05", "2024-04-01")
+
+
+def _with_xmp(packet_text: str) -> Extracted:
+    """A one-line PDF ("Weir Counts") whose metadata is the XMP packet `packet_text` alone, read."""
     from pypdf.generic import NameObject, StreamObject
 
     writer = PdfWriter(
         clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
     )
     packet = StreamObject()
-    packet.set_data(XMP.encode())
+    packet.set_data(packet_text.encode())
     packet.update({NameObject("/Type"): NameObject("/Metadata"), NameObject("/Subtype"): NameObject("/XML")})
     writer._root_object[NameObject("/Metadata")] = writer._add_object(packet)
     body = io.BytesIO()
     writer.write(body)
-    read = extract_document(
+    return extract_document(
         body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
     )
-    assert (read.title, read.byline) == ("Salmon Counts of the Tay", "Ada Weir, Tom Ness")
-    assert (read.published, read.modified) == ("2024-03-05", "2024-04-01")

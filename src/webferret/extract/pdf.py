@@ -10,7 +10,6 @@ import io
 import logging
 import re
 import unicodedata
-from datetime import datetime
 from functools import partial
 
 from pypdf import PdfReader
@@ -26,6 +25,7 @@ from webferret.extract.pdfrunning import without_running
 from webferret.extract.pdfsize import Drawn
 from webferret.extract.pdftables import table_text
 from webferret.extract.pdftitle import first_line_title, usable_author, usable_title
+from webferret.extract.pdfxmp import xmp_info
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError, Link
@@ -183,30 +183,9 @@ def _info(reader: PdfReader) -> dict[str, str | None]:
             "modified": _day(meta.get("/ModDate")),
         }
     if not all(info.values()):  # PDF 2.0 deprecates the Info dictionary: its XMP packet says them
-        stated = _xmp(reader)
+        stated = xmp_info(reader)
         info = {key: value or stated.get(key) for key, value in info.items()}
     return info | {"language": language}
-
-
-def _xmp(reader: PdfReader) -> dict[str, str | None]:
-    """Title, author and dates from the document's XMP metadata (Dublin Core and XMP's own), as far
-    as it holds them and they are usable."""
-    try:
-        xmp = reader.xmp_metadata
-        if xmp is None:
-            return {}
-        titles, creators = xmp.dc_title or {}, xmp.dc_creator or []
-        created, modified = xmp.xmp_create_date, xmp.xmp_modify_date
-    except Exception:  # a damaged packet: pypdf and its XML parser raise many kinds
-        return {}
-    title = titles.get("x-default") or next(iter(titles.values()), None) if isinstance(titles, dict) else None
-    author = ", ".join(name for name in creators if isinstance(name, str) and name.strip())
-    return {
-        "title": usable_title(title) if isinstance(title, str) else None,
-        "author": usable_author(author) if author else None,
-        "created": created.date().isoformat() if isinstance(created, datetime) else None,
-        "modified": modified.date().isoformat() if isinstance(modified, datetime) else None,
-    }
 
 
 def _day(value: object) -> str | None:
