@@ -4,8 +4,10 @@
 import gzip
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from simweb import SimWeb
 
+from webferret.config import Settings
 from webferret.ferret import Ferret
 from webferret.models import ErrorCode
 
@@ -48,3 +50,30 @@ async def test_a_redirect_with_a_body_past_the_cap_is_followed(simweb: SimWeb, t
     async with Ferret(allow_hosts=["127.0.0.1"], max_bytes=CAP, tier=tier) as ferret:
         page = await ferret.fetch(url)
     assert page.ok and page.final_url == target, page.error
+
+
+WALL = (
+    b"<html><head><title>Just a moment...</title>"
+    b"<script src='/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1'></script></head><body>"
+    + b"<p>a heavy challenge script</p>" * 10_000
+    + b"</body></html>"
+)
+
+
+@pytest.mark.parametrize("tier", ["http", "impersonate", pytest.param("browser", marks=needs_chromium)])
+async def test_a_wall_page_past_the_cap_is_read_as_a_wall(simweb: SimWeb, tier: str) -> None:
+    """An error page past the cap is read to the cap for its wall: the impersonate tier (and the
+    browser, whose document it asks) refused one whose Content-Length said so before its body, and
+    the browser refused the rendered page as `too_large`, so a Cloudflare challenge read as a bare
+    `http_error` 403 (or `too_large`) where the http tier named the wall."""
+    assert len(WALL) > CAP
+    url = simweb.add(f"/challenged-{tier}", WALL, status=403)
+    settings = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
+    async with Ferret(settings, allow_hosts=["127.0.0.1"], max_bytes=CAP, tier=tier) as ferret:
+        page = await ferret.fetch(url)
+    assert page.error is not None
+    assert (page.error.code, page.error.status, page.error.vendor) == (
+        ErrorCode.BLOCKED_BY_SITE,
+        403,
+        "cloudflare",
+    )

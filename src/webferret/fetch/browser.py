@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from webferret.fetch.blocks import BodyView, body_verdict, js_shell, letters, visible_text
+from webferret.fetch.body import answers_without_body
 from webferret.fetch.browser_guard import Guard, lost
 from webferret.fetch.sniff import mime_of
 from webferret.fetch.types import FetchOptions, RawResponse
@@ -254,8 +255,11 @@ class BrowserTier:
                 _check_web(page.url, " after the steps")  # a click to a refused address shows an error page
                 html = await _content(page)
             if len(html) > opts.max_bytes:  # a few bytes of script can build a page of any size
-                message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
-                raise FerretError(ErrorCode.TOO_LARGE, message)
+                statuses = [r.status for r in last if r.frame == page.main_frame]
+                if not statuses or not answers_without_body(statuses[-1]):
+                    message = f"the rendered page is more than {opts.max_bytes:,} bytes (setting max_bytes)"
+                    raise FerretError(ErrorCode.TOO_LARGE, message)
+                html = html[: opts.max_bytes]  # an error page: its start tells a wall, as in the other tiers
             undrawn = await _screenshot(page, opts.screenshot) if opts.screenshot else None
             main = [r for r in last if r.frame == page.main_frame and r.url not in downloads]
             status = main[-1].status if main else 200

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 import typing
+from dataclasses import replace
 from ipaddress import ip_address
 
 from curl_cffi import BrowserTypeLiteral, Curl, CurlECode, CurlHttpVersion, CurlOpt, ffi, lib
@@ -96,6 +97,14 @@ class _Session(AsyncSession[Response]):
         super().release_curl(curl)
 
 
+def _error_page_refused(exc: RequestException, status: int | None, method: str, data: bytes | None) -> bool:
+    """Did curl refuse an error page (4xx/5xx) before its body, its Content-Length past the cap
+    (`MAXFILESIZE`)? The start of such a page tells a wall (a Cloudflare challenge is a 403), so a GET
+    is asked once more, clipped at the cap, as the http tier reads it."""
+    refused = exc.code == CurlECode.FILESIZE_EXCEEDED and status is not None and status >= 400
+    return refused and method == "GET" and data is None
+
+
 def curl_resolve(target: Target) -> str:
     """The `host:port:address` entry of curl's RESOLVE list that pins `target` (IPv6 in brackets)."""
     address = f"[{target.address}]" if ip_address(target.address).version == 6 else target.address
@@ -141,6 +150,10 @@ async def request_once(
         )
     except RequestException as exc:
         answered = exc.response.status_code if exc.response is not None else None  # before the body
+        if _error_page_refused(exc, answered, method, data):  # its start is asked for, as a wall's
+            return await request_once(
+                session, target, replace(opts, clip=True), policy, headers=headers, route=route
+            )
         stopped = body.over or exc.code == CurlECode.FILESIZE_EXCEEDED  # at the cap, or refused before it
         clipped = body.clip or answers_without_body(answered)  # as asked, or an error page's
         if stopped and clipped and exc.response is not None:  # curl stopped at the cap: its start is read
