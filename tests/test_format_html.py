@@ -175,3 +175,20 @@ def test_trafilaturas_numbered_and_description_lists_stay_what_they_are() -> Non
     assert "<ol>\n<li>Install it.</li>\n<li>Run it.</li>\n</ol>" in html
     assert "<dl>\n<dt>--verbose</dt>\n<dd>Print more.</dd>\n</dl>" in html
     assert "<ul>\n<li>A point.</li>\n</ul>" in html
+
+
+@pytest.mark.parametrize("whole_page", [False, True])
+def test_a_numbered_list_keeps_the_number_it_starts_at(whole_page: bool) -> None:
+    """`<ol start="3">` was `<ol>` in `--format html` (numbered 1, 2 where the page and the Markdown
+    say 3, 4): trafilatura's conversion and the cleaner's kept attributes both dropped `start`."""
+    from webferret.extract.htmlpage import extract_html
+    from webferret.extract.types import ExtractOptions
+
+    page = (
+        f"<html><body><article><h1>Steps</h1><p>{WORDS * 3}</p><p>Then, to finish:</p>"
+        '<ol start="3"><li>Feed the ferrets.</li><li>Close the barn.</li></ol>'
+        f"<p>{WORDS * 3}</p></article></body></html>"
+    )
+    options = ExtractOptions(format="html", whole_page=whole_page)
+    html = extract_html(page, "https://example.org/steps", options).content or ""
+    assert '<ol start="3">\n<li>Feed the ferrets.</li>' in html

@@ -23,7 +23,9 @@ BLOCK_TAGS = frozenset((
     "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
 ))  # fmt: skip
 _SPACES = re.compile(r"\s+")
-KEPT_ATTRIBUTES = frozenset(("href", "src", "alt", "title", "colspan", "rowspan", "lang", "datetime", "cite"))
+KEPT_ATTRIBUTES = frozenset(
+    ("href", "src", "alt", "title", "colspan", "rowspan", "lang", "datetime", "cite", "start")
+)
 _CLEANER = Cleaner(
     scripts=True,
     javascript=True,  # on* handlers and javascript: links
@@ -58,21 +60,33 @@ def _as_html(main: MainContent) -> etree._Element:
     body = convert_to_html(element)[0]  # `<html><body>...`: the body
     for code in body.iter(_INLINE_CODE):
         code.tag = "code"
-    for node, tag in kinds:
+    for node, tag, start in kinds:
         node.tag = tag
+        if start is not None:  # an ordered list's first number, which the conversion drops
+            node.set("start", start)
     return body
 
 
-def _list_kinds(element: etree._Element) -> list[tuple[etree._Element, str]]:
-    """The lists of trafilatura's tree that are not bulleted, with the HTML tag each is, and the items
-    of its description lists with theirs (`<list rend="dl">` of `<item rend="dt-1">`, `"dd-1"`)."""
-    kinds = [(node, rend) for node in element.iter("list") if (rend := node.get("rend")) in ("ol", "dl")]
+def _list_kinds(element: etree._Element) -> list[tuple[etree._Element, str, str | None]]:
+    """The lists of trafilatura's tree that are not bulleted, with the HTML tag each is and the number
+    an ordered one starts at (`<list rend="ol" start="3">`), and the items of its description lists
+    with theirs (`<list rend="dl">` of `<item rend="dt-1">`, `"dd-1"`)."""
+    kinds = [
+        (node, rend, _start(node))
+        for node in element.iter("list")
+        if (rend := node.get("rend")) in ("ol", "dl")
+    ]
     kinds += [
-        (node, rend[:2])
+        (node, rend[:2], None)
         for node in element.iter("item")
         if (rend := node.get("rend") or "")[:3] in ("dt-", "dd-")
     ]
     return kinds
+
+
+def _start(listing: etree._Element) -> str | None:
+    start = (listing.get("start") or "").strip()
+    return start if start.isdigit() and listing.get("rend") == "ol" else None
 
 
 _INLINE_CODE = "webferret-inline-code"
