@@ -118,16 +118,19 @@ async def test_a_stopped_redirects_cookie_reaches_a_host_without_dots(tmp_path: 
 
 
 @needs_chromium
-async def test_the_callers_cookie_and_the_pages_go_in_one_header(tmp_path: Path) -> None:
+@pytest.mark.parametrize("callers", ["login=ada", "passed=0; login=ada"])
+async def test_the_callers_cookie_and_the_pages_go_in_one_header(tmp_path: Path, callers: str) -> None:
     """`--header 'Cookie: ...'` in the browser tier went as a Cookie header of its own beside the
-    browser's, the caller's first: a server reading the first never saw the page's cookies."""
+    browser's, the caller's first: a server reading the first never saw the page's cookies. And in
+    one header, the caller's `passed=0` went first beside the `passed=1` the page's script set: the
+    page's replaces the caller's of its name."""
     with serve() as site:
         site.page("/page", ROTATING, set_cookie="seen=1; Path=/")
         site.page("/check", "ok", content_type="text/plain")
         async with Ferret(
             home=tmp_path, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True
         ) as ferret:
-            opts = ferret.fetch_options(tier="browser", headers=(("Cookie", "login=ada"),))
+            opts = ferret.fetch_options(tier="browser", headers=(("Cookie", callers),))
             page = await ferret.fetch(site.base + "/page", options=opts)
         checks = [hit.cookies for hit in site.hits if hit.path == "/check"]
     assert page.ok and checks == [["login=ada; passed=1"]]
@@ -159,19 +162,3 @@ async def test_a_cookie_a_redirect_sets_replaces_the_callers_of_that_name(tmp_pa
         "session=stale; lang=en",
         "lang=en; session=fresh",
     ]
-
-
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (CI installs chromium)")
-async def test_a_cookie_the_page_holds_replaces_the_callers_of_that_name(tmp_path: Path) -> None:
-    """The caller's `passed=0` went first beside the `passed=1` the page's script set, in one header:
-    a server reading the first saw the caller's stale one."""
-    with serve() as site:
-        site.page("/page", ROTATING, set_cookie="seen=1; Path=/")
-        site.page("/check", "ok", content_type="text/plain")
-        async with Ferret(
-            home=tmp_path, allow_hosts=["127.0.0.1"], chromium_path=CHROMIUM, browser_no_sandbox=True
-        ) as ferret:
-            opts = ferret.fetch_options(tier="browser", headers=(("Cookie", "passed=0; login=ada"),))
-            page = await ferret.fetch(site.base + "/page", options=opts)
-        checks = [hit.cookies for hit in site.hits if hit.path == "/check"]
-    assert page.ok and checks == [["login=ada; passed=1"]]
