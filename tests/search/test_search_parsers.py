@@ -130,27 +130,26 @@ def test_searxng_results_carry_upstream_groups(engine_fixtures: Path) -> None:
     assert hit.extra["category"] == "general"
 
 
+def _searxng_hit(title: str, content: str) -> Hit:
+    """The hit SearXNG's JSON answer of one result, written `title` and `content`, is read as."""
+    item = {"url": "https://example.org/two", "title": title, "content": content, "engines": ["bing"]}
+    return searxng.parse_response(json.dumps({"results": [item]}), EngineQuery(text="q"))[0]
+
+
 def test_searxng_titles_and_snippets_are_text() -> None:
     """Markup and entities an upstream sent are read as Wikipedia's excerpts are: `&lt;b&gt;` is text."""
-    item = {
-        "url": "https://example.org/two",
-        "title": "Tom &amp; Jerry &lt;b&gt; <b>bold</b>",
-        "content": "snippet <em>em</em> &quot;q&quot; &#8217; 1 < 2",
-        "engines": ["bing"],
-    }
-    hit = searxng.parse_response(json.dumps({"results": [item]}), EngineQuery(text="q"))[0]
+    hit = _searxng_hit(
+        "Tom &amp; Jerry &lt;b&gt; <b>bold</b>", "snippet <em>em</em> &quot;q&quot; &#8217; 1 < 2"
+    )
     assert (hit.title, hit.snippet) == ("Tom & Jerry <b> bold", 'snippet em "q" \u2019 1 < 2')
 
 
 def test_searxng_plain_text_keeps_what_only_looks_like_a_tag() -> None:
     """SearXNG sends most titles and snippets as plain text: a `<T>` or `<div>` there is words."""
-    item = {
-        "url": "https://developer.mozilla.org/en-US/docs/Web/HTML/Element/div",
-        "title": "<div>: The Content Division element - HTML | MDN",
-        "content": "Vec<T> is a growable array; HashMap<K, V> a map &amp; more",
-        "engines": ["google"],
-    }
-    hit = searxng.parse_response(json.dumps({"results": [item]}), EngineQuery(text="q"))[0]
+    hit = _searxng_hit(
+        "<div>: The Content Division element - HTML | MDN",
+        "Vec<T> is a growable array; HashMap<K, V> a map &amp; more",
+    )
     assert hit.title == "<div>: The Content Division element - HTML | MDN"
     assert hit.snippet == "Vec<T> is a growable array; HashMap<K, V> a map & more"
 
