@@ -146,10 +146,13 @@ class Ferret:
         if self._engine_client is None:
             import httpx
 
+            from webferret.fetch.body import ACCEPT_ENCODING
             from webferret.net.proxy import RoutedTransport
             from webferret.net.transport import shared_tls
 
-            headers = {"User-Agent": self.settings.user_agent}
+            # the encodings `fetch.body` inflates under a cap (httpx would also ask for brotli, which
+            # it inflates whole: a bomb's size in memory)
+            headers = {"User-Agent": self.settings.user_agent, "Accept-Encoding": ACCEPT_ENCODING}
             route = self.engine_route
             tls = shared_tls()
             # redirects are `search.runner`'s to follow, each hop off an engine's host past the guard;

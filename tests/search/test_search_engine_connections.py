@@ -23,6 +23,7 @@ class _Searx(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.server.peers.append(self.client_address[1])
+        self.server.encodings.append(self.headers.get("Accept-Encoding", ""))
         results = [
             {"url": f"https://example.org/{n}", "title": f"Result {n}", "engines": ["bing"]} for n in range(3)
         ]
@@ -40,6 +41,7 @@ class _SearxServer(ThreadingHTTPServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Searx)
         self.peers: list[int] = []
+        self.encodings: list[str] = []
 
 
 @pytest.fixture
@@ -72,3 +74,13 @@ async def test_a_new_session_opens_its_own(searx: _SearxServer, tmp_path: Path) 
         ) as ferret:
             await ferret.search(query, ferret.search_options(verify=False))
     assert len(searx.peers) == 2 and searx.peers[0] != searx.peers[1]  # closed with its session
+
+
+async def test_engines_are_asked_only_for_encodings_read_under_the_cap(
+    searx: _SearxServer, tmp_path: Path
+) -> None:
+    """Not brotli, which httpx would ask for and inflate whole: a bomb's full size in memory."""
+    base = f"http://127.0.0.1:{searx.server_address[1]}"
+    async with Ferret(home=tmp_path, searxng_url=base, engines=["searxng"], engine_min_interval=0) as ferret:
+        await ferret.search("ferrets", ferret.search_options(verify=False))
+    assert searx.encodings == ["gzip, deflate"]

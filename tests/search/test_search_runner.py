@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import gzip
+import tracemalloc
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import httpx
@@ -18,8 +20,29 @@ from webferret.search.types import EngineQuery
 SEARX = EngineQuery(text="q", base_url="http://searx.invalid")
 
 
-def runner(handler: object, pacer: Pacer | None = None) -> EngineRunner:
-    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))  # type: ignore[arg-type]
+class _Streamed(httpx.AsyncByteStream):
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield self.data
+
+
+def _on_the_wire(handler: Callable[[httpx.Request], httpx.Response]) -> httpx.MockTransport:
+    """`handler`'s answers as a server sends them: a body still to read, raw (httpx reads a
+    `Response(content=...)` whole when it is made, decoding it; the runner reads the raw stream)."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        made = handler(request)
+        if not isinstance(made.stream, httpx.SyncByteStream):
+            return made  # a body already streamed
+        return httpx.Response(made.status_code, headers=made.headers, stream=_Streamed(b"".join(made.stream)))
+
+    return httpx.MockTransport(answer)
+
+
+def runner(handler: Callable[[httpx.Request], httpx.Response], pacer: Pacer | None = None) -> EngineRunner:
+    client = httpx.AsyncClient(transport=_on_the_wire(handler))
     return EngineRunner(client, pacer, min_interval=0)
 
 
@@ -178,7 +201,7 @@ def _guarded(handler: object, addresses: dict[str, str]) -> EngineRunner:
     async def resolve(host: str, port: int) -> list[str]:
         return [addresses[host]]
 
-    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))  # type: ignore[arg-type]
+    client = httpx.AsyncClient(transport=_on_the_wire(handler))
     return EngineRunner(client, None, min_interval=0, policy=UrlPolicy(resolver=resolve))
 
 
@@ -278,9 +301,36 @@ async def test_an_answer_after_a_byte_order_mark_is_read() -> None:
 async def test_an_answer_its_encoding_does_not_decode_is_the_engines_error() -> None:
     """A body sent as gzip that is none: the engine answered (no `connect_failed`), unreadably."""
     handler = lambda request: httpx.Response(  # noqa: E731
-        200, content=b'{"results": []}', headers={"Content-Encoding": "gzip"}
+        200, stream=_Streamed(b'{"results": []}'), headers={"Content-Encoding": "gzip"}
     )
     with pytest.raises(FerretError) as caught:
         await runner(handler).run(searxng.ENGINE, SEARX, 5)
     assert caught.value.code == ErrorCode.ENGINE_ERROR
     assert "content encoding does not decode" in caught.value.message
+    assert "gzip body of http://searx.invalid/search" in caught.value.message
+
+
+async def test_a_gzip_bomb_stops_at_the_cap_without_inflating_whole() -> None:
+    """64 KB of gzip that inflates to 64 MB, in one chunk: read up to the cap and no further (httpx's
+    own decoding inflated each chunk whole before counting it)."""
+    bomb = gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9)
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, stream=_Streamed(bomb), headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(FerretError) as caught:
+            await runner(handler).run(searxng.ENGINE, SEARX, 5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert caught.value.code == ErrorCode.TOO_LARGE and "5 MB" in caught.value.message
+    assert peak < 4 * MAX_ANSWER_BYTES, f"{peak / 2**20:.0f} MB held to read a {len(bomb)} byte answer"
+
+
+async def test_an_answer_in_gzip_is_read() -> None:
+    body = gzip.compress(b'{"results": [{"url": "https://ferret.example/", "title": "Ferrets"}]}')
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, content=body, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}
+    )
+    assert (await runner(handler).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Ferrets"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from webferret.fetch.body import read_capped
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.policy import UrlPolicy
 from webferret.remote_text import quoted
@@ -161,11 +162,6 @@ class EngineRunner:
             raise FerretError(
                 ErrorCode.TIMEOUT, f"{engine.name}: no answer from {spec.url} in {timeout:g} s"
             ) from None
-        except httpx.DecodingError as exc:  # it answered (no failure to reach it), unreadably
-            raise FerretError(
-                ErrorCode.ENGINE_ERROR,
-                f"{engine.name} answered a body its content encoding does not decode: {quoted(str(exc))}",
-            ) from None
         except httpx.HTTPError as exc:
             raise unreachable(engine.name, spec.url, exc, proxy) from None
         raise FerretError(
@@ -189,17 +185,17 @@ class EngineRunner:
 
 
 async def _answer(engine: str, response: httpx.Response) -> EngineResponse:
-    """`response` read whole, up to `MAX_ANSWER_BYTES`."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > MAX_ANSWER_BYTES:
+    """`response` read whole, decompressed under `MAX_ANSWER_BYTES` (`fetch.body`: a gzip bomb
+    stops at the cap, never inflated whole in memory)."""
+    try:
+        body = await read_capped(response, MAX_ANSWER_BYTES, without_password(str(response.url)))
+    except FerretError as exc:
+        if exc.code is ErrorCode.TOO_LARGE:
             limit = MAX_ANSWER_BYTES // (1024 * 1024)
-            raise FerretError(
-                ErrorCode.TOO_LARGE, f"{engine} answered more than {limit} MB (a results page is far less)"
-            )
-        chunks.append(chunk)
+            message = f"{engine} answered more than {limit} MB (a results page is far less)"
+            raise FerretError(ErrorCode.TOO_LARGE, message) from None
+        message = f"{engine} answered a body its content encoding does not decode: {exc.message}"
+        raise FerretError(ErrorCode.ENGINE_ERROR, message) from None
     headers = {key.lower(): value for key, value in response.headers.items()}
-    text = b"".join(chunks).decode(response.encoding or "utf-8", errors="replace")  # httpx knows it
+    text = body.decode(response.encoding or "utf-8", errors="replace")  # httpx knows it
     return EngineResponse(status=response.status_code, headers=headers, text=text)
