@@ -48,6 +48,7 @@ from webferret.extract.markdown import to_markdown, to_text
 from webferret.extract.metadata import ARTICLE_TYPES, answered_jsonld, base_url, extract_metadata
 from webferret.extract.roottag import keep_root_language
 from webferret.extract.selector import MainContent, choose_main
+from webferret.extract.softhyphens import unhyphenated
 from webferret.extract.starttags import parseable
 from webferret.extract.stoplists import memoize_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
@@ -111,7 +112,7 @@ def _class_lookup() -> etree.ElementNamespaceClassLookup:
 
 def parse_html(text: str, url: str | None) -> html.HtmlElement:
     """An lxml document; an empty or unparseable document is `empty_content`."""
-    text = _XML_DECLARATION.sub("", text, count=1)
+    text = unhyphenated(_XML_DECLARATION.sub("", text, count=1))
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     parser = _parser()
@@ -261,6 +262,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
 
 def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted:
     memoize_stoplists()  # justext's stoplist (trafilatura's rescue) built fast, out of the collector's way
+    text = unhyphenated(text)  # (the learned selector re-reads the text, as well as the tree)
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
     # after the metadata: a question's asker is marked in the card Stack Exchange names `post-signature`

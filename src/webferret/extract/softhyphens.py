@@ -1,0 +1,18 @@
+"""Soft hyphens (U+00AD, `&shy;`): where a long word may break across lines, shown only when it
+does. A page hyphenating for narrow screens writes them inside its words ("extra&shy;ordinary"), and
+read as text they split each word in two for the full-text index (`find extraordinary` missed the
+page), cost tokens and survive copy and paste as invisible garbage. They go before the page is
+parsed, so no text, title or attribute keeps them; the word reads whole, as a browser shows it on
+one line.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SOFT_HYPHEN = re.compile(r"\xad|&(?:shy|#173|#[xX]0*[aA][dD]);")
+
+
+def unhyphenated(text: str) -> str:
+    """`text` (an HTML document) without its soft hyphens, raw or written as character references."""
+    return _SOFT_HYPHEN.sub("", text) if _SOFT_HYPHEN.search(text) else text

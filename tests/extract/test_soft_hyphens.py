@@ -1,0 +1,49 @@
+"""Soft hyphens (`&shy;`), invisible unless a line breaks there, are not read into the text: a
+hyphenated word reads, counts and is found whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from storeweb import Doc, Web, loopback_ferret
+
+from webferret.extract.htmlpage import extract_html
+from webferret.extract.types import ExtractOptions
+
+STORY = (
+    "<p>An extra{shy}ordinarily long Ger{shy}man word such as Donau{shy}dampf{shy}schiff{shy}fahrt is broken"
+    " for narrow screens, and a reader copying the text should never see where.</p>"
+    "<p>A second paragraph of plain words about typography makes the article long enough to read.</p>"
+)
+
+
+def _page(shy: str) -> str:
+    return (
+        f"<html><head><title>On hyphen{shy}ation</title></head><body><article>"
+        f"<h1>On hyphen{shy}ation</h1>{STORY.format(shy=shy)}"
+        "</article></body></html>"
+    )
+
+
+@pytest.mark.parametrize("shy", ["&shy;", "&#173;", "&#xAD;", "&#x00ad;", "\xad"])
+@pytest.mark.parametrize("fmt", ["markdown", "text", "html"])
+def test_soft_hyphens_are_not_read(shy: str, fmt: str) -> None:
+    page = extract_html(_page(shy), "https://example.org/hyphens", ExtractOptions(format=fmt))
+    assert page.title == "On hyphenation"
+    assert "\xad" not in page.content and "&shy;" not in page.content and "&#" not in page.content
+    assert "extraordinarily long German word such as Donaudampfschifffahrt" in page.content
+
+
+def test_an_escaped_reference_is_text_not_a_soft_hyphen() -> None:
+    """`&amp;shy;` is a page writing the characters "&shy;" for its reader to see: they stay."""
+    page = extract_html(_page("&amp;shy;"), None, ExtractOptions())
+    assert "&shy;dampf" in page.content
+
+
+async def test_a_hyphenated_word_is_found_whole(web: Web, tmp_path: Path) -> None:
+    web.docs["/shy"] = Doc(_page("&shy;"))
+    async with loopback_ferret(tmp_path) as ferret:
+        page = await ferret.fetch(web.url("/shy"))
+        found = await ferret.find("extraordinarily")
+    assert page.ok and [passage.url for passage in found] == [page.final_url]
