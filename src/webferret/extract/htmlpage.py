@@ -39,6 +39,7 @@ from webferret.extract import (
     tabs,
     tasklists,
     wikipedia,
+    zerofont,
 )
 from webferret.extract.codeblocks import collect_code_blocks, unwrap_gutter_tables
 from webferret.extract.iconcells import spell_icons
@@ -144,6 +145,8 @@ def parse_html(text: str, url: str | None) -> html.HtmlElement:
     if popups.has_popups(text):
         popups.drop_popups(tree)
     dialogs.drop_dialogs(tree, text)
+    if zerofont.has_zero_fonts(text):
+        zerofont.drop_zero_fonts(tree)
     states.settle(tree, text)
     if tasklists.has_task_boxes(text):
         tasklists.mark_task_boxes(tree)
