@@ -7,7 +7,7 @@ import json
 import pytest
 from simweb import CP1252_HTML, PNG, article_html
 
-from webferret.fetch.charset import decode_body, meta_charset
+from webferret.fetch.charset import decode_body, meta_charset, read_body
 from webferret.fetch.sniff import sniff_kind
 
 CAFE = "Café crème – naïve “quoted” 3€"
@@ -191,3 +191,22 @@ def test_a_page_that_says_utf8_and_is_windows_1252_reads_as_1252() -> None:
     polish = "Zażółć gęślą jaźń. Pchnąć w tę łódź jeża lub ośm skrzyń fig, a potem wrócić do domu."
     body = f"<html><head><meta charset='utf-8'></head><body><p>{polish}</p></body></html>".encode("cp1250")
     assert polish in decode_body(body, "text/html")  # a page of another code page keeps its own
+
+
+@pytest.mark.parametrize(
+    "western",
+    ["Über uns", "Ñandú año", "Æble og pære", "Die Straße ist schön", "Él está aquí", "I don’t know — café"],
+)
+def test_a_short_undeclared_western_text_is_windows_1252(western: str) -> None:
+    """Too few accented bytes for detection to tell: it rated Big5 or cp1006 as likely as anything."""
+    assert read_body(western.encode("cp1252"), "text/plain") == (western, "cp1252")
+    page = f"<html><head><title>{western}</title></head><body><p>{western}</p></body></html>"
+    assert read_body(page.encode("cp1252"), "text/html") == (page, "cp1252")
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [("Привет мир, как дела", "cp1251"), ("Καλημέρα κόσμε", "cp1253"), ("Zażółć gęślą jaźń", "cp1250")],
+)
+def test_a_short_text_of_another_code_page_is_not_taken_for_western(text: str, encoding: str) -> None:
+    assert read_body(text.encode(encoding), "text/plain") == (text, encoding)

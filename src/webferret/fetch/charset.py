@@ -67,6 +67,9 @@ def read_body(body: bytes, content_type: str | None) -> tuple[str, str]:
         text = mostly_utf8(body)
     if text is not None:
         return text, "utf-8"
+    text = short_western(body)
+    if text is not None:
+        return text, "cp1252"
     from charset_normalizer import from_bytes  # 30 ms to import: only for a body no label decodes
 
     guesses = list(from_bytes(body[:DETECT_BYTES]))
@@ -83,6 +86,37 @@ def browser_charset(body: bytes, content_type: str | None) -> str:
     """The codec a browser reads an HTML `body` in, right or wrong: its BOM, else the header's label,
     else its `<meta charset>`, else windows-1252 (the web's default)."""
     return _bom_charset(body) or declared_charset(content_type) or meta_charset(body) or "cp1252"
+
+
+SHORT_EVIDENCE = 64
+"""Bytes past ASCII below which detection is a guess: rated alike by every code page, a short body
+goes to the first of them (`Über uns` was read as Big5, `Ñandú año` as cp1006 "ﺹandﻲ aﮦo")."""
+_HIGH = re.compile(rb"[\x80-\xff]")
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_IN_WORDS = "’‘·"
+"""Marks past ASCII that sit between two letters in Western text (`don’t`, Catalan `l·l`)."""
+
+
+def short_western(body: bytes) -> str | None:
+    """`body` read as windows-1252 (the web's default) when it has too few bytes past ASCII for
+    detection to tell, and they read as Western text there: each a letter, or a mark that does not
+    split a word (Polish `może` in cp1250 reads `mo¿e`), and most words that hold one hold plain
+    letters too (`schön`; Russian or Greek in cp1251 or cp1253 read as words of accented letters
+    alone, `Ïðèâåò`). Else None, for detection to guess."""
+    for high, _ in enumerate(_HIGH.finditer(body), 1):
+        if high >= SHORT_EVIDENCE:
+            return None
+    text = _try(body, "cp1252")
+    if text is None:
+        return None
+    for at, char in enumerate(text):
+        if char < "\x80" or char.isalpha() or char in _IN_WORDS:
+            continue
+        if 0 < at < len(text) - 1 and text[at - 1].isalpha() and text[at + 1].isalpha():
+            return None
+    words = [word for word in _LETTERS.findall(text) if not word.isascii()]
+    accented_only = sum(1 for word in words if all(char >= "\x80" for char in word))
+    return text if accented_only * 2 <= len(words) else None
 
 
 CP1252_SLACK = 0.025
