@@ -207,3 +207,33 @@ def test_a_list_of_thousands_of_times_is_read_once() -> None:
     )
     changed = '<p>Last <b>updated</b>: <time datetime="2024-03-05">Mar 5</time></p>'
     assert _body_dates(f"<div>{events}</div>{changed}") == ("2024-01-01", "2024-03-05")
+
+
+def _cards(dates: list[str], words: int = 12) -> str:
+    teaser = " ".join(["word"] * words)
+    return "".join(
+        f'<div class="card"><h2><a href="/news/{n}">Story {n}</a></h2>'
+        f'<time datetime="{date}">{date}</time><p>{teaser}</p></div>'
+        for n, date in enumerate(dates)
+    )
+
+
+def test_a_listing_s_first_card_date_is_not_the_page_s() -> None:
+    """A news index or a blog's latest posts: each card's `<time>` dates its story, none the page."""
+    dates = ["2024-03-02", "2024-02-20", "2024-02-11", "2024-01-30"]
+    assert _published(f"<main><h1>Latest news</h1>{_cards(dates)}</main>") is None
+    marked = _cards(dates).replace("<time ", '<time itemprop="datePublished" ')
+    assert _published(f"<main><h1>Latest news</h1>{marked}</main>") is None
+
+
+def test_an_article_s_date_is_its_own_beside_a_strip_of_other_stories() -> None:
+    strip = f'<aside class="trending">{_cards(["2024-06-01", "2024-06-02", "2024-06-03"])}</aside>'
+    article = '<article><h1>A post</h1><time datetime="2024-05-06">May 6</time><p>Text.</p></article>'
+    assert _published(strip + article) == "2024-05-06"
+    assert _published(article + strip) == "2024-05-06"
+
+
+def test_long_stories_one_after_another_are_no_cards() -> None:
+    """A news site loads its next stories below the first: the first is the page's."""
+    stories = _cards(["2024-05-06", "2024-05-05", "2024-05-04"], words=300)
+    assert _published(stories) == "2024-05-06"

@@ -18,7 +18,7 @@ from lxml import etree, html
 
 from webferret.extract.dates import after_publication, iso_date, local_day
 from webferret.extract.microdata import reply_kind
-from webferret.extract.timetags import time_modified, time_published
+from webferret.extract.timetags import in_card, time_modified, time_published
 from webferret.models import Product
 from webferret.net.canonical import strip_tracking
 from webferret.remote_text import json_value
@@ -120,6 +120,7 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
             and value
             and node.tag != "meta"
             and reply_kind(node) is None
+            and not in_card(node)
         ):
             found[key] = value
     return found
