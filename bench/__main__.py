@@ -19,6 +19,7 @@ from bench.simweb.process import SimWeb, SimWebOptions
 from bench.tools import Tool, all_tools
 
 RESULTS = Path(__file__).resolve().parent / "results"
+FIGURES = ("search", "resident", "serve", "batch", "throughput", "cold", "tokens")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -26,12 +27,31 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median); default 5")
     parser.add_argument("--throughput-urls", type=int, default=200)
     parser.add_argument("--timeout", type=float, default=120.0, help="longest one process may run, seconds")
-    parser.add_argument("--tools", default="", help="comma-separated subset (default: all)")
+    tools = [tool.name for tool in all_tools()]
+    parser.add_argument(
+        "--tools", default="", help=f"comma-separated subset of {','.join(tools)} (default: all)"
+    )
     parser.add_argument("--sites", type=int, default=52)
     parser.add_argument("--no-install", action="store_true", help="do not (re)install the peers")
     parser.add_argument("--no-netns", action="store_true", help="run here, without the private namespace")
-    parser.add_argument("--figures", default="search,resident,serve,batch,throughput,cold,tokens")
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--figures", default=",".join(FIGURES), help=f"comma-separated subset of {','.join(FIGURES)}"
+    )
+    args = parser.parse_args(argv)
+    for flag, value, known in (("--tools", args.tools, tools), ("--figures", args.figures, FIGURES)):
+        unknown = [name for name in _names(value) if name not in known]
+        if unknown:
+            parser.error(f"{flag}: no such name: {', '.join(unknown)} (known: {', '.join(known)})")
+    if not _names(args.figures):
+        parser.error("--figures names no figure")
+    if args.runs < 1 or args.throughput_urls < 1 or args.timeout <= 0 or args.sites < 1:
+        parser.error("--runs, --throughput-urls, --timeout and --sites must be positive")
+    return args
+
+
+def _names(value: str) -> list[str]:
+    """The names of a comma-separated option, blanks left out."""
+    return [name.strip() for name in value.split(",") if name.strip()]
 
 
 def pick_urls(manifest: dict, count: int) -> tuple[list[str], list[str]]:
@@ -51,7 +71,7 @@ def pick_urls(manifest: dict, count: int) -> tuple[list[str], list[str]]:
 
 def choose_tools(names: str) -> list[Tool]:
     tools = all_tools()
-    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    wanted = _names(names)
     chosen = [tool for tool in tools if not wanted or tool.name in wanted]
     ready = []
     for tool in chosen:
@@ -64,7 +84,7 @@ def choose_tools(names: str) -> list[Tool]:
 
 
 def measure(args: argparse.Namespace, tools: list[Tool]) -> list[Figure]:
-    wanted = set(args.figures.split(","))
+    wanted = set(_names(args.figures))
     figures: list[Figure] = []
     in_ns = netns.in_netns()
     with (

@@ -1,0 +1,32 @@
+"""The benchmark's command lines (`python -m bench`, `bench/extraction.py`) as a developer runs them:
+a wrong name or a missing input stops them at once with a message, not a traceback or an empty table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _bench(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "bench", "--no-netns", "--no-install", "--runs", "1", *args]
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--tools", "webfferet", "--figures", "cold"), "webfferet"),
+        (("--tools", "webferret", "--figures", "colt"), "colt"),
+    ],
+)
+def test_an_unknown_tool_or_figure_is_refused_with_the_known_names(args: tuple[str, ...], named: str) -> None:
+    """A misspelt name measured nothing and wrote an empty table over bench/results/latest.md."""
+    done = _bench(*args)
+    assert done.returncode == 2, done.stdout
+    assert f"no such name: {named}" in done.stderr and "known: " in done.stderr
+    assert "Traceback" not in done.stderr and "| figure |" not in done.stdout
