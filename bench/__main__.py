@@ -15,6 +15,7 @@ from bench import netns, scenarios
 from bench.figures import Bench
 from bench.peers import compile_bytecode, install_peers
 from bench.report import Figure, machine, write
+from bench.simweb.corpus import corpus_problem
 from bench.simweb.process import SimWeb, SimWebOptions
 from bench.tools import Tool, all_tools
 
@@ -210,6 +211,10 @@ def extraction_table() -> str:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
+    problem = corpus_problem()
+    if problem:
+        print(f"bench: {problem}", file=sys.stderr)
+        return 1
     if not args.no_netns and not netns.in_netns():
         if not args.no_install:
             print(f"bench: peers: {install_peers()}", file=sys.stderr)

@@ -3,6 +3,7 @@ a wrong name or a missing input stops them at once with a message, not a traceba
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,15 @@ def test_an_unknown_tool_or_figure_is_refused_with_the_known_names(args: tuple[s
     assert done.returncode == 2, done.stdout
     assert f"no such name: {named}" in done.stderr and "known: " in done.stderr
     assert "Traceback" not in done.stderr and "| figure |" not in done.stdout
+
+
+def test_a_missing_shared_folder_is_said_before_anything_runs(tmp_path: Path) -> None:
+    """Without ../shared (the simulated sites' pages) the run ended in a traceback from inside the
+    measuring, after the peers' install; it now says which folders it looked for, first."""
+    repo = tmp_path / "a" / "repo"  # neither a/shared nor shared beside it
+    ignored = shutil.ignore_patterns(".peers", "results", ".cache", "__pycache__")
+    shutil.copytree(REPO / "bench", repo / "bench", ignore=ignored)
+    done = _bench("--tools", "webferret", "--figures", "cold", cwd=repo)
+    assert done.returncode == 1
+    assert "the page corpus is missing" in done.stderr and str(tmp_path / "a" / "shared") in done.stderr
+    assert "Traceback" not in done.stderr

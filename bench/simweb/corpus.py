@@ -23,12 +23,26 @@ class Doc:
     gz: bytes
 
 
+def _candidates(start: Path | None) -> tuple[Path, Path]:
+    repo = (start or Path(__file__)).resolve().parents[2]
+    return repo.parent / "shared", repo.parent.parent / "shared"
+
+
 def shared_dir(start: Path | None = None) -> Path | None:
     """The shared folder: `<repo>/../shared` (CI) or the sibling of the worktrees' folder (here)."""
-    repo = (start or Path(__file__)).resolve().parents[2]
-    for candidate in (repo.parent / "shared", repo.parent.parent / "shared"):
-        if candidate.is_dir():
-            return candidate
+    return next((candidate for candidate in _candidates(start) if candidate.is_dir()), None)
+
+
+def corpus_problem(start: Path | None = None) -> str | None:
+    """Why the simulated sites would have no pages to serve (the shared folder or its pages missing),
+    or None."""
+    shared = shared_dir(start)
+    if shared is None:
+        looked = " and ".join(str(candidate) for candidate in _candidates(start))
+        return f"the page corpus is missing: no shared/ folder beside the repository (looked for {looked})"
+    pages = shared / "bench" / "extraction" / "html"
+    if not any(pages.glob("*.html.gz")):
+        return f"the page corpus is missing: no pages in {pages}"
     return None
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from bench.simweb.corpus import load_corpus, shared_dir
+from bench.simweb.corpus import corpus_problem, load_corpus, shared_dir
 from bench.simweb.handlers import Listing, searx_handler, site_handler
 from bench.simweb.http import Host, Pace, listen
 from bench.simweb.sites import Profile, Site, build_sites
@@ -62,7 +62,7 @@ def _listing(sites: list[Site], netns: bool) -> Listing:
 async def main(args: argparse.Namespace) -> None:
     shared = Path(args.shared) if args.shared else shared_dir()
     if shared is None:
-        sys.exit("simweb: no shared/ folder with the page corpus beside the repository")
+        sys.exit(f"simweb: {corpus_problem()}")
     profile = Profile.instant() if args.instant else Profile()
     docs = load_corpus(shared, args.limit)
     sites = build_sites(docs, args.sites, profile, args.seed, args.netns)
