@@ -17,7 +17,7 @@ from bench.peers import compile_bytecode, install_peers
 from bench.report import Figure, machine, write
 from bench.simweb.corpus import corpus_problem
 from bench.simweb.process import SimWeb, SimWebOptions
-from bench.tools import Tool, all_tools
+from bench.tools import Peer, Tool, all_tools
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FIGURES = ("search", "resident", "serve", "batch", "throughput", "cold", "tokens")
@@ -68,6 +68,14 @@ def pick_urls(manifest: dict, count: int) -> tuple[list[str], list[str]]:
     live = manifest["live"]
     many = [live[i % len(live)] for i in range(max(0, count - len(broken)))] + broken
     return batch, many[:count]
+
+
+def peers_to_install(args: argparse.Namespace) -> list[str]:
+    """The peers the install step (re)installs: those `--tools` names (all by default)."""
+    wanted = _names(args.tools)
+    return [
+        tool.venv for tool in all_tools() if isinstance(tool, Peer) and (not wanted or tool.name in wanted)
+    ]
 
 
 def choose_tools(names: str) -> list[Tool]:
@@ -215,10 +223,12 @@ def main(argv: list[str]) -> int:
     if problem:
         print(f"bench: {problem}", file=sys.stderr)
         return 1
+    if not args.no_install and not netns.in_netns():
+        peers = peers_to_install(args)
+        if peers:
+            print(f"bench: peers: {install_peers(peers)}", file=sys.stderr)
+        compile_bytecode(sys.executable, Path(__file__).resolve().parents[1] / "src" / "webferret")
     if not args.no_netns and not netns.in_netns():
-        if not args.no_install:
-            print(f"bench: peers: {install_peers()}", file=sys.stderr)
-            compile_bytecode(sys.executable, Path(__file__).resolve().parents[1] / "src" / "webferret")
         netns.reexec_in_netns([*argv, "--no-install"])
     if netns.in_netns():
         netns.bring_up_loopback()

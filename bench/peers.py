@@ -23,9 +23,9 @@ def install_peers(names: list[str] | None = None) -> dict[str, str]:
     """Create each peer's venv with uv and install its pinned release; answers name -> 'ok' or the error."""
     uv = shutil.which("uv")
     if uv is None:
-        return dict.fromkeys(names or PINS, "uv is not on PATH")
+        return dict.fromkeys(PINS if names is None else names, "uv is not on PATH")
     status: dict[str, str] = {}
-    for name in names or list(PINS):
+    for name in list(PINS) if names is None else names:
         venv = PEERS_DIR / name
         if not (venv / "bin" / "python").exists():
             subprocess.run([uv, "venv", "-q", str(venv)], check=True)

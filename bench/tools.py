@@ -150,7 +150,11 @@ class Peer(Tool):
 
     def missing(self) -> str | None:
         path = peer_bin(self.venv, self.program)
-        return None if path.exists() else f"{path} is missing (run `python -m bench --install`)"
+        return (
+            None
+            if path.exists()
+            else f"{path} is missing (install it: `python -m bench` without --no-install)"
+        )
 
     def _bin(self) -> str:
         return str(peer_bin(self.venv, self.program))

@@ -3,6 +3,7 @@ a wrong name or a missing input stops them at once with a message, not a traceba
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -43,3 +44,20 @@ def test_a_missing_shared_folder_is_said_before_anything_runs(tmp_path: Path) ->
     assert done.returncode == 1
     assert "the page corpus is missing" in done.stderr and str(tmp_path / "a" / "shared") in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_missing_peer_is_installed_by_a_command_that_exists() -> None:
+    """A missing peer's reason said to run `python -m bench --install`, a flag that never existed,
+    and the install step installed every peer whatever --tools named (and never with --no-netns)."""
+    from bench.__main__ import parse_args, peers_to_install
+    from bench.tools import Peer
+
+    reason = Peer("trafilatura", venv="no-such-venv", program="trafilatura").missing()
+    assert reason is not None and "no-such-venv" in reason
+    options = _bench("--help").stdout
+    assert re.findall(r"--[a-z-]+", reason) and all(
+        flag in options for flag in re.findall(r"--[a-z-]+", reason)
+    )
+    assert peers_to_install(parse_args(["--tools", "webferret,trafilatura"])) == ["trafilatura"]
+    assert peers_to_install(parse_args(["--tools", "webferret", "--no-netns"])) == []
+    assert len(peers_to_install(parse_args([]))) == 4
