@@ -78,18 +78,20 @@ def peers_to_install(args: argparse.Namespace) -> list[str]:
     ]
 
 
-def choose_tools(names: str) -> list[Tool]:
+def choose_tools(names: str) -> tuple[list[Tool], dict[str, str]]:
+    """The tools `names` asks for (all by default) that can run here, and why each other one cannot."""
     tools = all_tools()
     wanted = _names(names)
     chosen = [tool for tool in tools if not wanted or tool.name in wanted]
-    ready = []
+    ready, missing = [], {}
     for tool in chosen:
         reason = tool.missing()
         if reason:
             print(f"bench: skipping {tool.name}: {reason}", file=sys.stderr)
+            missing[tool.name] = reason
         else:
             ready.append(tool)
-    return ready
+    return ready, missing
 
 
 def measure(args: argparse.Namespace, tools: list[Tool]) -> list[Figure]:
@@ -232,7 +234,7 @@ def main(argv: list[str]) -> int:
         netns.reexec_in_netns([*argv, "--no-install"])
     if netns.in_netns():
         netns.bring_up_loopback()
-    tools = choose_tools(args.tools)
+    tools, missing = choose_tools(args.tools)
     figures = measure(args, tools)
     header = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -240,6 +242,7 @@ def main(argv: list[str]) -> int:
         "runs": args.runs,
         "netns": netns.in_netns(),
         "tools": [t.name for t in tools],
+        "missing": missing,
     }
     path = write(RESULTS, figures, [t.name for t in tools], header, extraction_table())
     print(path.read_text())

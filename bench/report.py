@@ -73,6 +73,10 @@ def _cell(figure: Figure, tool: str) -> str:
 
 
 def markdown(figures: list[Figure], tools: list[str], header: dict[str, Any]) -> str:
+    """The table: one column per tool measured, then one per tool asked for that could not run
+    (`header["missing"]`: name -> why), its cells "not run" and its reason under the table."""
+    missing: dict[str, str] = header.get("missing") or {}
+    tools = [*tools, *(name for name in missing if name not in tools)]
     lines = [
         f"Run {header['date']} on {header['machine']}; median of {header['runs']} runs; "
         f"(N×) = the tool's value ÷ webferret's in the same run.",
@@ -83,7 +87,7 @@ def markdown(figures: list[Figure], tools: list[str], header: dict[str, Any]) ->
     for figure in figures:
         cells = " | ".join(_cell(figure, tool) for tool in tools)
         lines.append(f"| {figure.title} ({figure.unit}) | {cells} |")
-    notes = _notes(figures)
+    notes = _notes(figures) + [f"- {name}: not run: {why}" for name, why in missing.items()]
     lines += [
         "",
         "¹ cannot be pointed at a loopback web (see below). ² median of fewer runs: the others timed out.",
