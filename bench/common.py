@@ -28,8 +28,21 @@ def evaluator() -> ModuleType:
     return module
 
 
+SETS = ("articles", "multitype")
+
+
+def check_sets(names: list[str]) -> list[str]:
+    """`names` if each is a benchmark set, else a stop naming the sets (a misspelt "articles" ran
+    the multitype set under that name)."""
+    unknown = [name for name in names if name not in SETS]
+    if unknown:
+        raise SystemExit(f"no such set: {', '.join(unknown)} (the sets are {', '.join(SETS)})")
+    return names
+
+
 def load_pages(dataset: str) -> list:
     """The pages of a benchmark set: "articles" (181) or "multitype" (1,497 dev pages)."""
+    check_sets([dataset])
     ev = evaluator()
     root = shared_dir() / "bench"
     if dataset == "articles":

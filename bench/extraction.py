@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -23,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import REPO, evaluator, load_pages
+from common import REPO, check_sets, evaluator, load_pages
 
 from webferret.extract.document import extract_document
 from webferret.extract.types import ExtractOptions
@@ -47,7 +48,29 @@ def extractor(name: str):
         from importlib.metadata import version
 
         return version("webferret"), webferret_text
-    return evaluator().make_extractor(name)
+    try:
+        return evaluator().make_extractor(name)
+    except ImportError as exc:
+        raise SystemExit(f"{name} cannot run here: {exc} (install it in this environment)") from None
+
+
+def check_extractors(names: list[str]) -> None:
+    """Stop, naming the known extractors, if one of `names` is none of them (the shared evaluator's
+    own message points at an option this script does not have)."""
+    known = ("webferret", *evaluator().EXTRACTORS)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise SystemExit(f"no such extractor: {', '.join(unknown)} (known: {', '.join(known)})")
+
+
+def check_out(out: Path) -> None:
+    """Stop before measuring if `out`'s folder cannot be made or written (the run only wrote at its end)."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SystemExit(f"--out {out}: cannot make its folder: {exc.strerror}") from None
+    if not os.access(out.parent, os.W_OK):
+        raise SystemExit(f"--out {out}: its folder is not writable")
 
 
 def run_interleaved(pages: list, fns: dict) -> dict[str, tuple[dict, list[float], int]]:
@@ -127,13 +150,15 @@ def main() -> None:
         from webferret.extract import selector
 
         selector.FAST_OUTPUT = True
+    sets = check_sets(args.sets.split(","))
+    check_out(args.out)
     names = tuple(args.extractors.split(","))
+    check_extractors(list(names))
     results = []
-    for dataset in args.sets.split(","):
+    for dataset in sets:
         results += run_set(dataset, args.sample, names)
     meta = {"date": time.strftime("%Y-%m-%d", time.gmtime()), "machine": platform.platform(),
             "python": platform.python_version(), "sample": args.sample}  # fmt: skip
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".json").write_text(
         json.dumps({"meta": meta, "results": results}, indent=1), "utf-8"
     )

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.simweb.corpus import shared_dir
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -61,3 +63,36 @@ def test_a_missing_peer_is_installed_by_a_command_that_exists() -> None:
     assert peers_to_install(parse_args(["--tools", "webferret,trafilatura"])) == ["trafilatura"]
     assert peers_to_install(parse_args(["--tools", "webferret", "--no-netns"])) == []
     assert len(peers_to_install(parse_args([]))) == 4
+
+
+def _extraction(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, str(REPO / "bench" / "extraction.py"), "--sample", "1", "--sets", "articles"]
+    argv += ["--extractors", "webferret", "--out", str(tmp_path / "run"), *args]
+    return subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--sets", "artciles"), "no such set: artciles (the sets are articles, multitype)"),
+        (("--out", "/dev/null/run"), "--out /dev/null/run: cannot make its folder"),
+    ],
+)
+def test_the_extraction_bench_stops_on_a_wrong_set_or_out_path_before_measuring(
+    tmp_path: Path, args: tuple[str, ...], said: str
+) -> None:
+    """A misspelt set ran the multitype set under that name; an --out whose folder cannot be made
+    failed with a traceback only after every page was measured."""
+    done = _extraction(tmp_path, *args)
+    assert done.returncode == 1 and said in done.stderr
+    assert "Traceback" not in done.stderr and "shingle F1" not in done.stdout
+    assert not (tmp_path / "run.md").exists()
+
+
+@pytest.mark.skipif(shared_dir() is None, reason="needs the shared/ folder beside the repository")
+def test_the_extraction_bench_names_the_extractors_it_knows(tmp_path: Path) -> None:
+    """An unknown extractor's message pointed at --list-extractors, an option of the shared evaluator
+    that bench/extraction.py does not have."""
+    done = _extraction(tmp_path, "--extractors", "webferret,trafilatura-precsion")
+    assert done.returncode == 1 and "no such extractor: trafilatura-precsion" in done.stderr
+    assert "trafilatura-precision" in done.stderr and "--list-extractors" not in done.stderr
