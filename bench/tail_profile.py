@@ -34,17 +34,19 @@ now = time.perf_counter
 
 
 def _instrument(marks: Marks, verdicts: list[tuple[float, float]]) -> None:
-    """Wrap the fetch, verdict, extraction and store steps to timestamp each page (by its URL)."""
+    """Wrap the fetch, verdict, extraction and store steps to timestamp each page (by its URL); each
+    wrapper passes on whatever the step takes (a wrapper that named the step's parameters broke every
+    search when the step grew one)."""
     from webferret.extract import pool
     from webferret.fetch import fetcher, ladder
     from webferret.store import pages
 
     judge = ladder.judge
 
-    def timed_judge(raw: Any, tier: str) -> Any:
+    def timed_judge(raw: Any, *rest: Any, **options: Any) -> Any:
         start = now()
         marks[raw.url].setdefault("in", start)
-        verdict = judge(raw, tier)
+        verdict = judge(raw, *rest, **options)
         marks[raw.url]["verdict"] = end = now()
         verdicts.append((start, end))
         return verdict
@@ -52,17 +54,17 @@ def _instrument(marks: Marks, verdicts: list[tuple[float, float]]) -> None:
     ladder.judge = timed_judge
     fetch = fetcher.Fetcher.fetch
 
-    async def timed_fetch(self: Any, url: str, opts: Any, *rest: Any) -> Any:
-        raw = await fetch(self, url, opts, *rest)
+    async def timed_fetch(self: Any, url: str, *rest: Any, **options: Any) -> Any:
+        raw = await fetch(self, url, *rest, **options)
         marks[url]["fetched"] = now()
         return raw
 
     fetcher.Fetcher.fetch = timed_fetch  # type: ignore[method-assign]
     extract = pool.Extractor.extract
 
-    async def timed_extract(self: Any, raw: Any, options: Any) -> Any:
+    async def timed_extract(self: Any, raw: Any, *rest: Any, **options: Any) -> Any:
         marks[raw.url]["to_worker"] = now()
-        extracted = await extract(self, raw, options)
+        extracted = await extract(self, raw, *rest, **options)
         marks[raw.url]["from_worker"] = now()
         worker = extracted.extra.pop("_profile", None)
         if worker:
@@ -73,9 +75,9 @@ def _instrument(marks: Marks, verdicts: list[tuple[float, float]]) -> None:
     pool.run_extraction = _timed_run
     put = pages.PageStore.put
 
-    def timed_put(self: Any, page: Any, headers: Any = None, *, exempt: bool = False) -> Any:
+    def timed_put(self: Any, page: Any, *rest: Any, **options: Any) -> Any:
         marks[page.url]["store_start"] = now()
-        stored = put(self, page, headers, exempt=exempt)
+        stored = put(self, page, *rest, **options)
         marks[page.url]["stored"] = now()
         return stored
 
@@ -148,13 +150,13 @@ async def _session(runs: int, out: Callable[[str], None]) -> list[dict[str, floa
     rows = []
     async with Ferret(settings) as ferret:
         tools = AgentTools(ferret, settings)
-        await call_tool(tools, "web_search", {"query": "warm up", "results": 10}, "stdio")
+        _answered(await call_tool(tools, "web_search", {"query": "warm up", "results": 10}, "stdio"))
         for i in range(runs):
             marks.clear()
             verdicts.clear()
             query = f"{QUERIES[i % len(QUERIES)]} {i}"
             t0 = now()
-            result = await call_tool(tools, "web_search", {"query": query, "results": 10}, "stdio")
+            result = _answered(await call_tool(tools, "web_search", {"query": query, "results": 10}, "stdio"))
             answered = now()
             wire = result.model_dump_json(by_alias=True, exclude_none=True)
             sent = now()
@@ -163,6 +165,14 @@ async def _session(runs: int, out: Callable[[str], None]) -> list[dict[str, floa
             rows.append(row)
             out(" ".join(f"{k}={v:.1f}" for k, v in row.items()))
     return rows
+
+
+def _answered(result: Any) -> Any:
+    """`result`, or a stop with its error: a failed search has no page to profile."""
+    if result.is_error:
+        text = " ".join(getattr(part, "text", "") for part in result.content)
+        raise SystemExit(f"tail_profile: web_search failed: {text}")
+    return result
 
 
 def _row(
