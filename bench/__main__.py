@@ -222,6 +222,12 @@ def extraction_table() -> str:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     problem = corpus_problem()
+    if not problem and not args.no_netns and not netns.in_netns():
+        why = netns.unavailable()
+        if why:
+            problem = (
+                f"no private network namespace ({why}): run as root, or with --no-netns (127.0.0.1 ports)"
+            )
     if problem:
         print(f"bench: {problem}", file=sys.stderr)
         return 1

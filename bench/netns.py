@@ -22,6 +22,15 @@ def in_netns() -> bool:
     return os.environ.get(MARK) == "1"
 
 
+def unavailable() -> str | None:
+    """Why this process cannot make a private network namespace (`unshare --net` needs root), or None."""
+    try:
+        probe = subprocess.run(["unshare", "--net", "--mount", "true"], capture_output=True, text=True)
+    except OSError as exc:
+        return f"unshare cannot run: {exc}"
+    return None if probe.returncode == 0 else probe.stderr.strip() or f"unshare exited {probe.returncode}"
+
+
 def reexec_in_netns(argv: list[str]) -> NoReturn:
     """Replace this process by `python -m bench ARGV` inside a fresh network and mount namespace."""
     env = {**os.environ, MARK: "1"}

@@ -3,6 +3,7 @@ a wrong name or a missing input stops them at once with a message, not a traceba
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -108,3 +109,15 @@ def test_the_tail_profile_runs_as_documented() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     phases = {line.split()[0] for line in done.stdout.splitlines() if " median " in line}
     assert {"wall", "tail", "in>verdict", "worker_start>worker_end", "render"} <= phases
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and shutil.which("setpriv") is None, reason="needs setpriv as root")
+def test_no_namespace_to_make_is_said_with_what_to_do() -> None:
+    """Without the right to make a network namespace (not root), the run installed the peers and only
+    then failed on unshare's bare 'Operation not permitted'; it now says so first, with --no-netns."""
+    argv = [sys.executable, "-m", "bench", "--no-install", "--runs", "1", "--tools", "webferret"]
+    if os.geteuid() == 0:  # root: without CAP_SYS_ADMIN, as a user is
+        argv = ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", *argv]
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "bench: no private network namespace" in done.stderr and "--no-netns" in done.stderr
