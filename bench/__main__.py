@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import netns, scenarios
+from bench.common import unwritable
 from bench.figures import Bench
 from bench.peers import compile_bytecode, install_peers
 from bench.report import Figure, machine, write
@@ -219,15 +220,22 @@ def extraction_table() -> str:
     return "5. Extraction: run `uv run python bench/extraction.py` to produce bench/results/extraction.md."
 
 
+def missing_input(args: argparse.Namespace) -> str | None:
+    """What the run would fail on, found before it installs or measures anything, or None."""
+    problem = corpus_problem() or unwritable(RESULTS)
+    if problem or args.no_netns or netns.in_netns():
+        return problem
+    why = netns.unavailable()
+    return (
+        f"no private network namespace ({why}): run as root, or with --no-netns (127.0.0.1 ports)"
+        if why
+        else None
+    )
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    problem = corpus_problem()
-    if not problem and not args.no_netns and not netns.in_netns():
-        why = netns.unavailable()
-        if why:
-            problem = (
-                f"no private network namespace ({why}): run as root, or with --no-netns (127.0.0.1 ports)"
-            )
+    problem = missing_input(args)
     if problem:
         print(f"bench: {problem}", file=sys.stderr)
         return 1

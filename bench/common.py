@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 from types import ModuleType
 
@@ -14,6 +15,16 @@ def shared_dir() -> Path:
     return (
         REPO.parent.parent / "shared" if (REPO.parent.parent / "shared").is_dir() else REPO.parent / "shared"
     )
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why results cannot be written in `folder` (made if missing), or None: checked before a run,
+    which only writes at its end."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make {folder}: {exc.strerror}"
+    return None if os.access(folder, os.W_OK) else f"{folder} is not writable"
 
 
 def evaluator() -> ModuleType:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import statistics
@@ -24,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import REPO, check_sets, evaluator, load_pages
+from common import REPO, check_sets, evaluator, load_pages, unwritable
 
 from webferret.extract.document import extract_document
 from webferret.extract.types import ExtractOptions
@@ -65,12 +64,9 @@ def check_extractors(names: list[str]) -> None:
 
 def check_out(out: Path) -> None:
     """Stop before measuring if `out`'s folder cannot be made or written (the run only wrote at its end)."""
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SystemExit(f"--out {out}: cannot make its folder: {exc.strerror}") from None
-    if not os.access(out.parent, os.W_OK):
-        raise SystemExit(f"--out {out}: its folder is not writable")
+    problem = unwritable(out.parent)
+    if problem:
+        raise SystemExit(f"--out {out}: {problem}")
 
 
 def run_interleaved(pages: list, fns: dict) -> dict[str, tuple[dict, list[float], int]]:

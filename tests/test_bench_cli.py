@@ -37,16 +37,33 @@ def test_an_unknown_tool_or_figure_is_refused_with_the_known_names(args: tuple[s
     assert "Traceback" not in done.stderr and "| figure |" not in done.stdout
 
 
+def _copy_of_bench(tmp_path: Path) -> Path:
+    """A checkout of bench/ alone at tmp_path/a/repo: no shared/ folder beside it."""
+    repo = tmp_path / "a" / "repo"
+    ignored = shutil.ignore_patterns(".peers", "results", ".cache", "__pycache__")
+    shutil.copytree(REPO / "bench", repo / "bench", ignore=ignored)
+    return repo
+
+
 def test_a_missing_shared_folder_is_said_before_anything_runs(tmp_path: Path) -> None:
     """Without ../shared (the simulated sites' pages) the run ended in a traceback from inside the
     measuring, after the peers' install; it now says which folders it looked for, first."""
-    repo = tmp_path / "a" / "repo"  # neither a/shared nor shared beside it
-    ignored = shutil.ignore_patterns(".peers", "results", ".cache", "__pycache__")
-    shutil.copytree(REPO / "bench", repo / "bench", ignore=ignored)
-    done = _bench("--tools", "webferret", "--figures", "cold", cwd=repo)
+    done = _bench("--tools", "webferret", "--figures", "cold", cwd=_copy_of_bench(tmp_path))
     assert done.returncode == 1
     assert "the page corpus is missing" in done.stderr and str(tmp_path / "a" / "shared") in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(shared_dir() is None, reason="needs the shared/ folder beside the repository")
+def test_results_that_cannot_be_written_are_said_before_anything_runs(tmp_path: Path) -> None:
+    """A bench/results that cannot be made failed the run with a traceback at its very end, every
+    figure measured and lost."""
+    repo = _copy_of_bench(tmp_path)
+    (repo.parent / "shared").symlink_to(shared_dir())
+    (repo / "bench" / "results").write_text("a file where the results folder goes")
+    done = _bench("--tools", "webferret", "--figures", "cold", cwd=repo)
+    assert done.returncode == 1 and f"bench: cannot make {repo / 'bench' / 'results'}" in done.stderr
+    assert "Traceback" not in done.stderr and "| figure |" not in done.stdout
 
 
 def test_a_missing_peer_is_installed_by_a_command_that_exists() -> None:
@@ -76,7 +93,7 @@ def _extraction(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     ("args", "said"),
     [
         (("--sets", "artciles"), "no such set: artciles (the sets are articles, multitype)"),
-        (("--out", "/dev/null/run"), "--out /dev/null/run: cannot make its folder"),
+        (("--out", "/dev/null/run"), "--out /dev/null/run: cannot make /dev/null"),
     ],
 )
 def test_the_extraction_bench_stops_on_a_wrong_set_or_out_path_before_measuring(
