@@ -46,8 +46,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             parser.error(f"{flag}: no such name: {', '.join(unknown)} (known: {', '.join(known)})")
     if not _names(args.figures):
         parser.error("--figures names no figure")
-    if args.runs < 1 or args.throughput_urls < 1 or args.timeout <= 0 or args.sites < 1:
-        parser.error("--runs, --throughput-urls, --timeout and --sites must be positive")
+    if args.runs < 1 or args.throughput_urls < 1 or args.timeout <= 0:
+        parser.error("--runs, --throughput-urls and --timeout must be positive")
+    if not 11 <= args.sites <= 249:
+        parser.error(
+            "--sites goes from 11 (figure 2's 8 fast hosts beside 3 slow ones) to 249 (127.0.1.N each)"
+        )
     return args
 
 

@@ -37,6 +37,14 @@ def test_an_unknown_tool_or_figure_is_refused_with_the_known_names(args: tuple[s
     assert "Traceback" not in done.stderr and "| figure |" not in done.stdout
 
 
+@pytest.mark.parametrize("sites", ["4", "300"])
+def test_a_number_of_sites_the_simulated_internet_cannot_have_is_refused(sites: str) -> None:
+    """--sites 4 left one fast host, so "a batch of 8 pages" fetched one; --sites 300 ran out of
+    127.0.1.N addresses in the namespace, where the simulated internet's start ended in a traceback."""
+    done = _bench("--tools", "webferret", "--figures", "batch", "--sites", sites)
+    assert done.returncode == 2 and "--sites goes from 11" in done.stderr and "| figure |" not in done.stdout
+
+
 def _copy_of_bench(tmp_path: Path) -> Path:
     """A checkout of bench/ alone at tmp_path/a/repo: no shared/ folder beside it."""
     repo = tmp_path / "a" / "repo"
