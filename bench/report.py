@@ -92,9 +92,18 @@ def markdown(figures: list[Figure], tools: list[str], header: dict[str, Any]) ->
         "",
         "¹ cannot be pointed at a loopback web (see below). ² median of fewer runs: the others timed out.",
     ]
+    if header.get("netns") is False:
+        lines += ["", OUTSIDE_NETNS]
     if notes:
         lines += ["", *notes]
     return "\n".join(lines) + "\n"
+
+
+OUTSIDE_NETNS = (
+    "Run without the private namespace (`--no-netns`): every simulated site is 127.0.0.1 on a port of "
+    "its own, so a tool that limits requests per host name (webferret: 2 at a time) holds every site "
+    "to that one limit; these figures do not compare with a run in the namespace."
+)
 
 
 def _notes(figures: list[Figure]) -> list[str]:
