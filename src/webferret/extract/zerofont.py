@@ -4,8 +4,9 @@
 text they join the sentence around them. It is how a page slips words to a machine reader alone
 (keywords for a crawler; "ignore your instructions" for an agent), so they are not read either.
 An element set in a zero font that holds an image stays (the image still shows), and so does one
-whose descendants set a font size of their own (`font-size:0` on a row of inline blocks, to close
-the gaps between them, and the size set again inside each).
+whose descendants may set a font size of their own (`font-size:0` on a row of inline blocks, to
+close the gaps between them, and the size set again inside each, by an inline style or by a class
+of the page's stylesheet, which is not read).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def _sized_or_shown(node: etree._Element) -> bool:
     for inner in node.iterdescendants():
         if not isinstance(inner.tag, str):
             continue
-        if inner.tag in _SHOWN or "font-size" in (inner.get("style") or ""):
+        if inner.tag in _SHOWN or "font-size" in (inner.get("style") or "").lower():
             return True
+        if inner.get("class") or (inner.tag == "font" and inner.get("size")):
+            return True  # a stylesheet's class (or an old `<font size>`) may set the size again
     return False
