@@ -18,7 +18,7 @@ from lxml import etree, html
 
 from webferret.extract.dates import after_publication, iso_date, local_day
 from webferret.extract.microdata import reply_kind
-from webferret.extract.timetags import in_card, time_modified, time_published
+from webferret.extract.timetags import Cards, page_cards, time_modified, time_published
 from webferret.models import Product
 from webferret.net.canonical import strip_tracking
 from webferret.remote_text import json_value
@@ -111,6 +111,7 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
                 and (attr != "itemprop" or reply_kind(meta) is None)
             ):
                 found[key] = content.strip()
+    cards: Cards | None = None  # (made on the first date stated in the body)
     for node in _MICRODATA(tree):  # `<span itemprop="datePublished" content="2019-09-09">`
         key = node.get("itemprop", "").strip().lower()
         value = (node.get("content") or node.get("datetime") or "").strip()
@@ -120,9 +121,10 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
             and value
             and node.tag != "meta"
             and reply_kind(node) is None
-            and not in_card(node)
         ):
-            found[key] = value
+            cards = cards or page_cards(tree)
+            if not cards.holds(node):
+                found[key] = value
     return found
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from lxml import etree, html
+from lxml import html
 
 from webferret.extract.dates import iso_date, local_day
 from webferret.extract.microdata import reply_kind
@@ -19,7 +19,9 @@ def time_published(tree: html.HtmlElement, url: str | None) -> str | None:
     left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`); on the
     site's own day (`local_day`, `url` the page's address). A `<time>` in one of a list's cards is
     that card's date, not the page's (`in_card`)."""
-    times = [t for t in tree.iter("time") if t.get("datetime") and not in_card(t)]
+    every = [t for t in tree.iter("time") if t.get("datetime")]
+    cards = Cards(every)
+    times = [t for t in every if not cards.holds(t)]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
     for node in marked:
         if date := local_day(node.get("datetime"), url):
@@ -119,31 +121,45 @@ _CARD_PEERS = 2
 """Cards alike beside it, at least, that hold a dated `<time>` too: a list of three or more."""
 
 
-def in_card(node: html.HtmlElement) -> bool:
-    """Whether a `<time>` dates one card of a list (a news index, a blog's latest posts, a "more
-    stories" strip): an element a few levels above it, of short text, stands among siblings of its
-    tag and class that hold a dated `<time>` each. The date of a listing's first card is not the
-    listing's; nor is that of a strip of other stories above an article its date."""
-    holder = node.getparent()
-    for _ in range(_CARD_LEVELS):
-        parent = None if holder is None else holder.getparent()
-        if holder is None or parent is None or holder.tag in ("body", "html"):
-            return False
-        if _peers(holder) >= _CARD_PEERS:
-            return len(holder.text_content()) <= _CARD_CHARS
-        holder = parent
-    return False
+class Cards:
+    """The cards of a page's lists, as its dated `<time>` elements show them (`holds`)."""
+
+    def __init__(self, times: list[html.HtmlElement]) -> None:
+        self._dated: set[html.HtmlElement] = set()
+        """Every element that holds a dated `<time>`: one walk up from each, stopping where an
+        earlier walk passed (a page of thousands of times is walked once, not once a time)."""
+        for time in times:
+            for holder in time.iterancestors():
+                if holder in self._dated:
+                    break
+                self._dated.add(holder)
+
+    def holds(self, node: html.HtmlElement) -> bool:
+        """Whether `node` (a `<time>` or what states a date) dates one card of a list (a news index,
+        a blog's latest posts, a "more stories" strip): an element a few levels above it, of short
+        text, stands among siblings of its tag and class that hold a dated `<time>` each. The date of
+        a listing's first card is not the listing's; nor is that of a strip of other stories above
+        an article its date."""
+        holder = node.getparent()
+        for _ in range(_CARD_LEVELS):
+            parent = None if holder is None else holder.getparent()
+            if holder is None or parent is None or holder.tag in ("body", "html"):
+                return False
+            if self._peers(holder) >= _CARD_PEERS:
+                return len(holder.text_content()) <= _CARD_CHARS
+            holder = parent
+        return False
+
+    def _peers(self, card: html.HtmlElement) -> int:
+        """Siblings of `card` (a few each side) of its tag and class that hold a dated `<time>`."""
+        kind = (card.tag, card.get("class"))
+        peers = 0
+        for siblings in (card.itersiblings(), card.itersiblings(preceding=True)):
+            for _, sibling in zip(range(_CARD_PEERS + 1), siblings, strict=False):
+                if sibling in self._dated and (sibling.tag, sibling.get("class")) == kind:
+                    peers += 1
+        return peers
 
 
-def _peers(card: html.HtmlElement) -> int:
-    """Siblings of `card` (a few each side) of its tag and class that hold a dated `<time>`."""
-    kind = (card.tag, card.get("class"))
-    peers = 0
-    for siblings in (card.itersiblings(), card.itersiblings(preceding=True)):
-        for _, sibling in zip(range(_CARD_PEERS + 1), siblings, strict=False):
-            if (sibling.tag, sibling.get("class")) == kind and _DATED(sibling):
-                peers += 1
-    return peers
-
-
-_DATED = etree.XPath(".//time[@datetime]")
+def page_cards(tree: html.HtmlElement) -> Cards:
+    return Cards([t for t in tree.iter("time") if t.get("datetime")])
