@@ -100,6 +100,24 @@ def test_the_flags_exclude_each_other(socket_path: Path) -> None:
     assert done.returncode == 2 and "not allowed with argument" in done.stderr
 
 
+@pytest.mark.parametrize("flag", ["--status", "--stop"])
+def test_a_setting_that_names_no_socket_is_refused_as_the_calls_refuse_it(flag: str, tmp_path: Path) -> None:
+    """`WEBFERRET_SERVE=relative.sock`: every call refuses it (exit 2), so `serve` must not serve or
+    look at the default socket instead, where none of those calls would come."""
+    env = {**_env(), "XDG_RUNTIME_DIR": str(tmp_path), "WEBFERRET_SERVE": "relative/serve.sock"}
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", "serve", flag],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stdout
+    assert "setting 'serve' (WEBFERRET_SERVE)" in done.stderr and "'relative/serve.sock'" in done.stderr
+    assert not (tmp_path / "webferret").exists()
+
+
 def test_detach_refuses_a_folder_others_may_enter(tmp_path: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="wf-ctl-open-"))
     try:

@@ -52,11 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
-    from webferret.handoff import configured_socket, default_socket
-
-    path = os.path.abspath(args.socket or configured_socket(os.environ) or default_socket())
+    path = _socket_path(args.socket)
     if args.detach or args.status or args.stop:
         from webferret.cli import serve_control
 
@@ -68,3 +64,18 @@ def run(args: argparse.Namespace) -> int:
     from webferret.cli.serve import serve
 
     return serve(path, args.idle_timeout)
+
+
+def _socket_path(given: str | None) -> str:
+    """The socket to serve on or look at: `--socket`, else the setting `serve` when it is a path, else
+    the default one. A setting that is none of auto, start, off or an absolute path is refused
+    (`ConfigError`) as every command refuses it: the calls it was meant for run in their own process."""
+    import os
+
+    from webferret.handoff import configured_socket, default_socket, serve_setting
+
+    if given is None and configured_socket(os.environ) is None and serve_setting(os.environ) != "off":
+        from webferret.config import load_settings
+
+        load_settings()  # raises, naming the setting and where it came from
+    return os.path.abspath(given or configured_socket(os.environ) or default_socket())
