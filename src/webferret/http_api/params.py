@@ -59,9 +59,8 @@ class Params(BaseModel):
                 raise ParamError(f"parameter {name!r} is given twice: it takes one value")
             else:
                 given[name] = value
-        for name, field in cls.model_fields.items():
-            key = _alias(name, field)
-            if field.annotation in (bool, bool | None) and given.get(key) == "":
+        for key in cls._booleans():
+            if given.get(key) == "":
                 given[key] = True
         return cls.checked(given)
 
@@ -77,6 +76,10 @@ class Params(BaseModel):
                 wants = "its values as one list, under one name" if name in repeated else "one value"
                 raise ParamError(f"parameter {name!r} is given twice (as {written!r} too): it takes {wants}")
             named[name] = [value] if name in repeated and isinstance(value, str) else value
+        others = set(spelled.values()) - cls._booleans()
+        for name, value in named.items():  # pydantic would read a JSON true as the number 1
+            if isinstance(value, bool) and name in others:
+                raise ParamError(f"parameter {name!r} is no switch: it takes no {str(value).lower()}")
         try:
             return cls.model_validate(named)
         except ValidationError as exc:
@@ -89,6 +92,15 @@ class Params(BaseModel):
             spelling: _alias(name, field)
             for name, field in cls.model_fields.items()
             for spelling in _spellings(name, field)
+        }
+
+    @classmethod
+    def _booleans(cls) -> set[str]:
+        """The parameters that are switches (`links`, `fresh`): only they take true or false."""
+        return {
+            _alias(name, field)
+            for name, field in cls.model_fields.items()
+            if field.annotation in (bool, bool | None)
         }
 
     @classmethod
