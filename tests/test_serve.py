@@ -276,6 +276,37 @@ def _call_child(server: Served, proc: subprocess.Popen[bytes]) -> str:
         time.sleep(0.02)
 
 
+def test_a_calls_child_holds_no_other_calls_connection(server: Served, simweb: SimWeb) -> None:
+    """A child forked while another call runs closes that call's connection: held there, it stayed
+    open past that call's end (a client waiting for the end of its connection waited on)."""
+    with (
+        _held_call(server, simweb, "/serve/first") as first,
+        _held_call(server, simweb, "/serve/second") as second,
+    ):
+        children = {_call_child(server, first), _call_child(server, second)}
+        for child in children:
+            assert len(_server_connections(child, server.path)) == 1, child  # its own alone
+    first.wait(timeout=30)
+    second.wait(timeout=30)
+
+
+def _server_connections(pid: str, path: str) -> list[str]:
+    """The connections to the server's socket `path` that process `pid` holds (its descriptors that
+    are Unix sockets the kernel lists at `path`: the ends the server accepted)."""
+    at_path = set()
+    for line in Path("/proc/net/unix").read_text().splitlines()[1:]:
+        fields = line.split()
+        if len(fields) >= 8 and fields[7] == path:
+            at_path.add(fields[6])
+    held = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:[") and target[8:-1] in at_path:
+                held.append(fd.name)
+    return held
+
+
 def _child_ends_with_its_client(server: Served, proc: subprocess.Popen[bytes]) -> None:
     child = _call_child(server, proc)
     proc.kill()  # SIGKILL: nothing is forwarded

@@ -217,7 +217,7 @@ class Server:
         if pid == 0:
             from webferret.cli.served import run_child
 
-            run_child(conn, inherited, self.fingerprint)  # never returns
+            run_child(conn, [*inherited, *self._connections()], self.fingerprint)  # never returns
         self.children[pid] = conn
         self.callers[conn.fileno()] = pid
         self.poller.register(conn, select.POLLRDHUP)  # the client closed its end
@@ -236,9 +236,16 @@ class Server:
         if pid == 0:
             from webferret.cli.served import run_spare
 
-            run_spare(its, [*inherited, mine.fileno()], self.fingerprint)  # never returns
+            closed = [*inherited, mine.fileno(), *self._connections()]
+            run_spare(its, closed, self.fingerprint)  # never returns
         its.close()
         self.spare = (pid, mine)
+
+    def _connections(self) -> list[int]:
+        """The descriptors of the other calls' connections, which a child forked now must close: held
+        by it, a call's connection stays open past that call's end (its client waits on for the end of
+        a connection whose child ended without a word), as long as the child (or a spare's workers) lives."""
+        return [conn.fileno() for conn in self.children.values()]
 
     def _hand_to_spare(self, conn: socket.socket) -> int:
         """Give `conn` to the spare child: its pid, or 0 when there is none (or it is gone)."""
