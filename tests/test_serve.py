@@ -290,6 +290,25 @@ def test_a_calls_child_holds_no_other_calls_connection(server: Served, simweb: S
     second.wait(timeout=30)
 
 
+def test_a_stopped_server_is_not_called(server: Served) -> None:
+    """A server stopped by Ctrl-Z (or SIGSTOP) cannot answer: a call runs in its own process at once,
+    rather than wait 10 s for an answer (the kernel took its connection all the same)."""
+    from webferret.handoff import connect
+
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{server.proc.pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"T":
+            assert time.monotonic() < deadline, "the server did not stop"
+            time.sleep(0.01)
+        assert connect(server.path) is None
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    sock = connect(server.path)  # going on, it is called again
+    assert sock is not None
+    sock.close()
+
+
 def _server_connections(pid: str, path: str) -> list[str]:
     """The connections to the server's socket `path` that process `pid` holds (its descriptors that
     are Unix sockets the kernel lists at `path`: the ends the server accepted)."""

@@ -259,19 +259,33 @@ class LineReader:
 
 
 def connect(path: str) -> _socket.socket | None:
-    """A connection to a server of this user on `path` in a private folder, or None."""
+    """A connection to a server of this user on `path` in a private folder, or None (also for a
+    server that is stopped, by Ctrl-Z or SIGSTOP: the kernel queues the connection, and the call
+    would wait `REPLY_TIMEOUT` for an answer that cannot come)."""
     if private_folder_problem(os.path.dirname(path) or "."):
         return None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(REPLY_TIMEOUT)
         sock.connect(path)
-        if peer_uid(sock) == os.getuid():
+        pid, uid, _ = peer_creds(sock)
+        if uid == os.getuid() and not _stopped(pid):
             return sock
     except OSError:
         pass
     sock.close()
     return None
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process `pid` is stopped (its state in /proc is T, or t when traced); False where
+    /proc cannot tell."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state in (b"T", b"t")
 
 
 def ping(path: str) -> bool:
