@@ -1,9 +1,9 @@
 """Tool arguments as models send them."""
 
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from webferret.mcp_tools import WebSearchArgs
+from webferret.mcp_tools import WebCrawlArgs, WebFetchArgs, WebSearchArgs
 
 
 def test_engines_as_a_list_or_a_comma_string() -> None:
@@ -14,3 +14,22 @@ def test_engines_as_a_list_or_a_comma_string() -> None:
     ]
     with pytest.raises(ValidationError):
         WebSearchArgs.model_validate({"query": "q", "engines": 3})
+
+
+@pytest.mark.parametrize(
+    ("model", "arguments"),
+    [
+        (WebCrawlArgs, {"url": "https://example.org/", "depth": False}),
+        (WebSearchArgs, {"query": "q", "results": True}),
+        (WebFetchArgs, {"urls": ["https://example.org/"], "max_tokens": True}),
+    ],
+)
+def test_a_count_given_true_or_false_is_refused_not_read_as_one_or_zero(
+    model: type[BaseModel], arguments: dict[str, object]
+) -> None:
+    """pydantic's lax mode read `depth: false` as 0 (the start page alone) and `results: true` as 1."""
+    with pytest.raises(ValidationError) as caught:
+        model.model_validate(arguments)
+    assert "no switch" in str(caught.value)
+    switched = WebSearchArgs.model_validate({"query": "q", "verify": False, "results": "5"})
+    assert switched.verify is False and switched.results == 5

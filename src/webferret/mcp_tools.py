@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from webferret.arguments import check_batch
 from webferret.config import Settings
@@ -43,10 +43,24 @@ TimeRange = Literal["day", "week", "month", "year"]
 """`webferret.search.types.TIME_RANGES` as a schema can name them (a test keeps the two equal)."""
 
 
-class WebSearchArgs(BaseModel):
-    """Search the web: several engines at once, fused, each result checked by fetching it."""
+class _ToolArgs(BaseModel):
+    """A tool's arguments: a name the tool has not is refused, and so is a JSON true or false for a
+    count or a time (pydantic's lax mode reads true as 1: `depth: false` crawled the start page
+    alone, `results: true` answered one result)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_switch_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        field = cls.model_fields.get(info.field_name or "")
+        if isinstance(value, bool) and field is not None and field.annotation not in (bool, bool | None):
+            raise ValueError(f"it is no switch: give a number, not {str(value).lower()}")
+        return value
+
+
+class WebSearchArgs(_ToolArgs):
+    """Search the web: several engines at once, fused, each result checked by fetching it."""
 
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_INPUT, description="what to search for; bangs !gh !w !r work"
@@ -95,10 +109,8 @@ class WebSearchArgs(BaseModel):
         return value
 
 
-class WebFetchArgs(BaseModel):
+class WebFetchArgs(_ToolArgs):
     """Read web pages as clean Markdown; a long page answers its first page and a handle."""
-
-    model_config = ConfigDict(extra="forbid")
 
     urls: list[str] = Field(
         min_length=1,
@@ -158,12 +170,10 @@ _VIEWS = {  # web_open's answers that are not a page: each takes a handle and no
 }
 
 
-class WebOpenArgs(BaseModel):
+class WebOpenArgs(_ToolArgs):
     """Read a stored page by handle: page K of N, or the passages that match `search` (of every stored
     page, search results included, when no handle is given); with neither, list the pages stored
     last."""
-
-    model_config = ConfigDict(extra="forbid")
 
     handle: str | None = Field(
         default=None,
@@ -220,10 +230,8 @@ class WebOpenArgs(BaseModel):
         return self
 
 
-class WebCrawlArgs(BaseModel):
+class WebCrawlArgs(_ToolArgs):
     """Read a site by following its links from one page, within a scope; every page into the store."""
-
-    model_config = ConfigDict(extra="forbid")
 
     url: str = Field(min_length=1, max_length=2000, description="the http(s) page to start from")
     depth: int | None = Field(default=None, ge=0, le=3, description="link hops from url (default 1)")
@@ -250,10 +258,8 @@ class WebCrawlArgs(BaseModel):
     fresh: bool | None = Field(default=None, description="read every page anew, not from the store")
 
 
-class WebMapArgs(BaseModel):
+class WebMapArgs(_ToolArgs):
     """List a site's URLs from one page's links and its sitemaps, without reading them."""
-
-    model_config = ConfigDict(extra="forbid")
 
     url: str = Field(min_length=1, max_length=2000, description="an http(s) page of the site")
     search: str | None = Field(
