@@ -72,6 +72,30 @@ def test_html_with_a_selector_keeps_images_absolute(
     assert f'<img src="{simweb.url("/docs/img/ferret.png")}" alt="a ferret">' in page["content"]
 
 
+TRAPS = f"""<html><head><title>Ferret traps</title></head><body><article><h1>Traps</h1>
+<p>{WORDS * 3} <a href="JaVaScRiPt:alert(1)">the first trap</a>, <a href="java&#9;script:alert(2)">the
+second trap</a>, <a href="file:///etc/passwd">a local file</a>, <a href=" VBScript:msgbox(1)">an old
+trap</a>, <a href="Mailto:burrows@example.org">the editors</a> and <a href="/guide">the guide</a>.</p>
+<p>{WORDS * 4}<img src="FILE:///home/ferret.png" alt="a local picture"></p></article></body></html>"""
+
+
+@pytest.mark.parametrize("whole_page", [False, True])
+def test_markdown_links_to_no_script_nor_local_file_whatever_the_scheme_s_case(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, whole_page: bool
+) -> None:
+    """A browser reads `JaVaScRiPt:` and `java<TAB>script:` as `javascript:`: the Markdown a chat shows
+    as links kept them (and `file:`, `vbscript:`), which `--format html` drops; their words stay."""
+    url = simweb.add("/docs/traps", TRAPS, headers={"Content-Type": "text/html; charset=utf-8"})
+    code, page = fetch_page(capsys, url, *(["--whole-page"] if whole_page else []))
+    content = page["content"]
+    assert code == 0 and page["format"] == "markdown"
+    assert f"[the guide]({simweb.url('/guide')})" in content
+    for words in ("the first trap", "the second trap", "a local file", "an old trap", "the editors"):
+        assert words in " ".join(content.split())
+    for active in ("script:", "file:", "vbscript", "mailto:", "](java"):
+        assert active not in content.lower()
+
+
 def test_html_and_markdown_reads_never_stand_in_for_each_other(
     capsys: pytest.CaptureFixture[str], page_url: str
 ) -> None:

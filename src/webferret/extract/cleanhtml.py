@@ -15,6 +15,7 @@ from copy import deepcopy
 from lxml import etree, html
 from lxml_html_clean import Cleaner
 
+from webferret.extract.links import LINK_SCHEMES, link_scheme
 from webferret.extract.selector import MainContent
 
 BLOCK_TAGS = frozenset((
@@ -155,15 +156,6 @@ def clean_html(main: MainContent, base: str | None) -> str:
     return html.tostring(cleaned, encoding="unicode").strip() + "\n"
 
 
-LINK_SCHEMES = frozenset(("http", "https", "mailto", "tel"))
-"""The schemes a link or image of clean HTML may have (or none: a fragment, or a page without a base)."""
-
-
-_SCHEME = re.compile(r"([a-z][a-z0-9+.-]*):", re.IGNORECASE)
-_URL_IGNORED = re.compile(r"[\t\n\r]")
-_C0_OR_SPACE = "".join(map(chr, range(0x21)))  # what a browser strips around a URL
-
-
 def _web_links_only(root: html.HtmlElement) -> None:
     """A link or image to another scheme (`file:`, `data:`, `vbscript:`, `chrome:`) loses it: the
     cleaner drops only `javascript:`, and a reader's browser would open a local file. The scheme is
@@ -171,7 +163,6 @@ def _web_links_only(root: html.HtmlElement) -> None:
     path (`#sec:intro`, `notes.html?q=kind:hob`) has none and stays."""
     for node in root.iter("a", "img"):
         name = "href" if node.tag == "a" else "src"
-        target = _URL_IGNORED.sub("", node.get(name) or "").strip(_C0_OR_SPACE)
-        scheme = _SCHEME.match(target)
-        if scheme and scheme.group(1).lower() not in LINK_SCHEMES:
+        scheme = link_scheme(node.get(name) or "")
+        if scheme and scheme not in LINK_SCHEMES:
             node.attrib.pop(name)

@@ -13,6 +13,21 @@ from webferret.models import Link
 from webferret.remote_text import url_without_blanks
 
 _SCHEMES = ("http://", "https://")
+LINK_SCHEMES = frozenset(("http", "https", "mailto", "tel"))
+"""The schemes a link or image of clean HTML may have (or none: a fragment, or a page without a base)."""
+_SCHEME = re.compile(r"([a-z][a-z0-9+.-]*):", re.IGNORECASE)
+_URL_IGNORED = re.compile(r"[\t\n\r]")
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))  # what a browser strips around a URL
+
+
+def link_scheme(target: str) -> str | None:
+    """The scheme of a link's or image's target as a browser reads it, lower-cased: tabs and line
+    breaks removed, controls and spaces around it stripped (`" JaVa\tScript:x"` is `javascript`); None
+    for a relative one (a colon after its path, `#sec:intro`, `notes.html?q=kind:hob`, is no scheme)."""
+    scheme = _SCHEME.match(_URL_IGNORED.sub("", target).strip(_C0_OR_SPACE))
+    return scheme.group(1).lower() if scheme else None
+
+
 MAX_LINK_URL = 2048
 """A link whose URL is longer is not listed (a tracking blob no reader follows; forty of them would
 flood a links listing)."""

@@ -17,6 +17,7 @@ from webferret.extract.blocks import hidden
 from webferret.extract.codeblocks import LINE_NUMBERS, CodeBlock, code_key, code_text, tag_name
 from webferret.extract.codelang import code_language
 from webferret.extract.emphasis import held, placed, released, settled
+from webferret.extract.links import link_scheme
 from webferret.extract.superscripts import shifted
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
@@ -274,8 +275,8 @@ class Renderer:
 
     def url(self, href: str | None) -> str | None:
         href = (href or "").strip()
-        if not href or href.startswith(("javascript:", "data:", "#", "mailto:", "tel:")):
-            return None
+        if not href or href.startswith("#") or link_scheme(href) not in (None, "http", "https"):
+            return None  # a script, a local file, mail: as a browser reads the scheme (`JaVa\tScript:`)
         try:
             return strip_tracking(unwrap_redirect(urljoin(self.base_url, href)))
         except ValueError:
