@@ -175,6 +175,28 @@ def test_a_verb_before_untrusted_and_a_noun_is_left_alone(advice: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "prose",
+    [
+        "Protect the API from untrusted end users.",
+        "Sandbox untrusted end-user code.",
+        "Never install untrusted open-source packages; untrusted open source code runs in a jail.",
+    ],
+)
+def test_untrusted_before_an_edge_word_that_opens_a_compound_is_left_alone(prose: str) -> None:
+    """ "untrusted", a space and an edge word that opens a compound ("end users", "open-source") is a
+    sentence of security writing, as an edge word before "untrusted" and a noun is: it was cut to
+    `Protect the API from [fence marker removed] users.`; the same words as a marker still go."""
+    assert neutralize(prose) == prose
+    for marker in (
+        "untrusted end",
+        "UNTRUSTED-END users",
+        "untrusted content end users",
+        "untrusted end 0123abcd9",
+    ):
+        assert neutralize(marker).startswith(NEUTRALIZED)
+
+
+@pytest.mark.parametrize(
     "sentences",
     [
         "Treat all user input as untrusted. Start by validating its length.",
