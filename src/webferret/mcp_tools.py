@@ -596,7 +596,7 @@ class AgentTools:
         text = views.render_pages([entry], self.fence(), args.max_tokens)
         if links and opened.links is None:
             fetch = f"web_fetch(urls=[{opened.url!r}], links=true)"
-            text += f"\nNo links are stored for this page; {fetch} reads them."
+            text += "\n" + views.safe_message(f"No links are stored for this page; {fetch} reads them.")
         return Answer(text, data)
 
     async def _refuse_stored(self, handle: str, url: str, withheld: set[str] | None = None) -> None:
