@@ -225,11 +225,12 @@ def render_pages(
     for entry in entries:
         url, handle, copy_of = entry.get("url"), entry.get("handle"), entry.get("duplicate_of")
         named = f" (handle {handle})" if handle else ""
+        said = safe_message(str(url), fence.nonce)  # outside the fence: a URL a map or a page listed
         if entry.get("ok") and (url in seen or (handle and handle in seen)):
-            blocks.append(f"{url}: the same page as above{named}")
+            blocks.append(f"{said}: the same page as above{named}")
             continue
         if entry.get("ok") and copy_of and copy_of in shown:
-            blocks.append(f"{url}: a near copy of the page {copy_of} in this answer{named}")
+            blocks.append(f"{said}: a near copy of the page {copy_of} in this answer{named}")
             continue
         seen.update({url, handle} - {None})
         blocks.append(render_page_entry(entry, fence, max_tokens, style))
