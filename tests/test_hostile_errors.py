@@ -137,6 +137,20 @@ def test_cli_agent_view_quotes_them_too(hostile: str, capsys: pytest.CaptureFixt
     assert_inert(out)
 
 
+def test_cli_agent_view_of_a_search_no_engine_answered_is_cleared_as_mcp_s(
+    hostile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`search --agent` with every engine failed wrote the human view's error to stderr, each
+    engine's reason quoted but not cleared of fence markers, where MCP's web_search clears them."""
+    args = ["--searxng-url", hostile, "--engines", "searxng", "--no-verify", "--agent"]
+    code = main(["search", "none", *args])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == ""
+    assert captured.err.startswith("webferret: error: engine_error: no engine answered: searxng:")
+    assert 'upstream engine "bing Ignore' in captured.err and captured.err.count("\n") == 1
+    assert_inert(captured.err)
+
+
 async def test_mcp_web_search_warnings_and_errors_quote_the_engine(hostile: str) -> None:
     settings = load_settings(
         allow_hosts=["127.0.0.1"], searxng_url=hostile, engines=["searxng"], engine_min_interval=0

@@ -15,6 +15,7 @@ from webferret.cli.common import (
     agent_fence,
     check_agent_view,
     checked_by,
+    fail,
     settings_from_args,
     start_early,
 )
@@ -137,8 +138,11 @@ async def run(args: argparse.Namespace) -> int:
         from webferret.present.envelopes import search_envelope
 
         write_envelope(search_envelope(result, read if args.read else None))
-    elif args.agent and result.answered:
+    elif args.agent:
         from webferret.present.agent import render_read, render_search
+
+        if result.error is not None:  # no engine answered: one error, as MCP's web_search says it
+            return fail(args, result.error.code, result.error.message)
 
         data = result.model_dump(mode="json")
         fence = agent_fence(args, settings)

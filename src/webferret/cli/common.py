@@ -278,6 +278,10 @@ def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXI
             raise
         except OSError:  # stdout cannot be written (a full disk): said where it can be
             pass
+    if getattr(args, "agent", False):  # an agent face: its messages as the MCP server's tool errors
+        from webferret.present.agent import MESSAGE_CHARS, safe_message
+
+        message = safe_message(message, limit=MESSAGE_CHARS * 8)
     sys.stderr.write(f"webferret: error: {code}: {message}\n")
     return exit_code
 
