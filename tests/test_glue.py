@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
+import warnings
+from collections.abc import Callable
 
 import pytest
 
 from webferret import glue
 from webferret.models import ErrorCode, ErrorInfo, Hit, Link, Page, Source
+from webferret.search.types import SearchResult
 
 LONG = "word " * 5000
 
@@ -171,3 +175,46 @@ def test_links_of_what_is_no_page_are_refused() -> None:
     with pytest.raises(FerretError) as info:
         glue.from_links("https://docs.example/a")  # type: ignore[arg-type]
     assert info.value.code == ErrorCode.INVALID_ARGUMENT and "page: a Page" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: glue.from_hits(SearchResult(query="q")), "hits: a list of Hits"),  # was a ValidationError
+        (lambda: glue.from_hits({"url": "https://a.example/"}), "hits: a list of Hits"),
+        (lambda: glue.from_hits(None), "hits: a list of Hits"),  # was a TypeError
+        (lambda: glue.from_hits([_page()]), "not Page (item 1)"),
+        (lambda: glue.from_hits([{"title": "no URL"}]), "hits: item 1: url: Field required"),
+        (lambda: glue.to_search_results([_page()]), "records: a list of Records"),  # an AttributeError
+        (lambda: glue.to_search_results(glue.from_page(_page())[0]), "not Record"),
+        (lambda: glue.to_search_results(glue.from_page(_page()), citations="no"), "citations"),
+        (lambda: glue.to_langchain([_page()]), "records: a list of Records"),
+        (lambda: glue.to_llamaindex("text"), "records: a list of Records"),
+        (lambda: glue.from_page(_page(LONG), spool="x"), "spool: a function"),
+        (lambda: glue.from_page(_page(LONG), spool=lambda page: 5), "not one answering int"),
+    ],
+)
+def test_wrong_arguments_of_the_converters_are_refused_by_name(
+    call: Callable[[], object], named: str
+) -> None:
+    """What is no list of hits or records, a `citations` that is no bool and a `spool` that answers
+    no handle were pydantic errors, a TypeError or an AttributeError from inside, or (`citations="no"`)
+    a block the API refuses; each is `invalid_argument` naming the argument."""
+    from webferret.models import FerretError
+
+    with pytest.raises(FerretError) as refused:
+        call()
+    assert refused.value.code == ErrorCode.INVALID_ARGUMENT and named in refused.value.message
+
+
+def test_an_async_spool_is_refused_without_leaving_its_coroutine_unawaited() -> None:
+    from webferret.models import FerretError
+
+    async def spool(page: Page) -> str:
+        return "docs.example~0123456789ab"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "coroutine ... was never awaited" would be a RuntimeWarning
+        with pytest.raises(FerretError, match="not one answering coroutine"):
+            glue.from_page(_page(LONG), spool=spool)  # type: ignore[arg-type]
+        gc.collect()

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from webferret.arguments import check_count
-from webferret.models import ErrorCode, FerretError, Hit, Page
+from webferret.arguments import check_count, check_switch
+from webferret.models import ErrorCode, FerretError, Hit, Page, validation_problem
 from webferret.tokens import content_tokens
 
 INLINE_TOKENS = 2000
@@ -69,8 +70,7 @@ def _engines(hit: Hit) -> list[str]:
 def from_hits(hits: Iterable[Hit | Mapping[str, Any]]) -> list[Record]:
     """One record per search hit: the snippet inline, the rest as metadata."""
     records = []
-    for item in hits:
-        hit = item if isinstance(item, Hit) else Hit.model_validate(item)
+    for hit in _hits(hits):
         metadata = {
             "kind": "search_hit",
             "title": hit.title,
@@ -93,6 +93,35 @@ def from_hits(hits: Iterable[Hit | Mapping[str, Any]]) -> list[Record]:
     return records
 
 
+def _hits(hits: object) -> list[Hit]:
+    """`hits` as `Hit`s (a dict read as one); anything else is `invalid_argument` naming it, where it
+    was a pydantic error from inside (a `SearchResult` given whole, a dict missing its URL)."""
+    wanted = "hits: a list of Hits (a search's result.results) or of dicts of them"
+    checked = []
+    for number, item in enumerate(_listed(hits, wanted, (Hit, Mapping)), start=1):
+        try:
+            checked.append(item if isinstance(item, Hit) else Hit.model_validate(item))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field = ".".join(map(str, error["loc"])) or "hit"
+            message = f"hits: item {number}: {field}: {validation_problem(error)}"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message) from None
+    return checked
+
+
+def _listed(items: object, wanted: str, kinds: tuple[type, ...]) -> list[Any]:
+    """`items` as a list, each one of `kinds`; one item alone (a model, a dict, a string), no list
+    at all or an item of another kind is `invalid_argument` saying what is `wanted`."""
+    if isinstance(items, str | bytes | Mapping | BaseModel) or not isinstance(items, Iterable):
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"{wanted}, not {type(items).__name__}")
+    listed = list(items)
+    for number, item in enumerate(listed, start=1):
+        if not isinstance(item, kinds):
+            message = f"{wanted}, not {type(item).__name__} (item {number})"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    return listed
+
+
 def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | None = None) -> list[Record]:
     """A page as one record: inline when short, else by handle (spooled first when it has none).
 
@@ -100,6 +129,9 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     does a page with no URL (`extract -`), whose source is `stdin`.
     """
     check_count("inline_tokens", inline_tokens, least=0)
+    if spool is not None and not callable(spool):
+        message = f"spool: a function from a page to its store handle, not {type(spool).__name__}"
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     _check_page(page)
     if not page.ok:
         return []
@@ -123,11 +155,26 @@ def from_page(page: Page, *, inline_tokens: int = INLINE_TOKENS, spool: Spool | 
     if tokens <= inline_tokens:
         return [Record(text=page.content, metadata=metadata, **base)]
     spooled = spool is not None and source != NO_URL  # the store keeps pages by their URL
-    handle = page.handle or (spool(page) if spooled else None)
+    handle = page.handle or (_spooled(spool, page) if spooled else None)
     if handle is None:
         return [Record(text=page.content, metadata=metadata, **base)]
     metadata["handle"] = handle
     return [Record(handle=handle, inline=False, metadata=metadata, **base)]
+
+
+def _spooled(spool: Spool, page: Page) -> str:
+    """The handle `spool` stored `page` under; what is no handle (an `async def` spool's coroutine,
+    a `StoredPage` for its handle) is `invalid_argument` saying what `spool` must answer."""
+    handle = spool(page)
+    if not isinstance(handle, str):
+        if inspect.isawaitable(handle) and hasattr(handle, "close"):
+            handle.close()  # never awaited: no "coroutine was never awaited" warning after the error
+        message = (
+            f"spool: a function answering the page's store handle (a string, such as "
+            f"`lambda page: ferret.store.put(page).handle`), not one answering {type(handle).__name__}"
+        )
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
+    return handle
 
 
 def _check_page(page: Page) -> None:
@@ -150,6 +197,12 @@ def from_links(page: Page) -> list[Record]:
     return records
 
 
+def _records(records: object) -> list[Record]:
+    """`records` as a list of `Record`s; anything else (a page, one record alone) is
+    `invalid_argument` naming it, where it was an AttributeError from inside."""
+    return _listed(records, "records: a list of Records (from from_hits, from_page, from_links)", (Record,))
+
+
 def _body(record: Record) -> str:
     if record.text is not None:
         return record.text
@@ -168,12 +221,14 @@ def _optional(module: str, extra: str) -> Any:
 
 def to_langchain(records: Iterable[Record]) -> list[Any]:
     """LangChain `Document`s (`page_content`, `metadata` with source, score, handle)."""
+    records = _records(records)
     documents = _optional("langchain_core.documents", "langchain")
     return [documents.Document(page_content=_body(r), metadata=_flat_metadata(r), id=r.id) for r in records]
 
 
 def to_llamaindex(records: Iterable[Record]) -> list[Any]:
     """LlamaIndex `Document`s (`text`, `metadata`, `id_`)."""
+    records = _records(records)
     core = _optional("llama_index.core", "llamaindex")
     return [core.Document(text=_body(r), metadata=_flat_metadata(r), id_=r.id) for r in records]
 
@@ -190,8 +245,9 @@ def _flat_metadata(record: Record) -> dict[str, Any]:
 
 def to_search_results(records: Iterable[Record], *, citations: bool = True) -> list[dict[str, Any]]:
     """Anthropic `search_result` content blocks (for tool results or user turns), with citations."""
+    check_switch("citations", citations)
     blocks = []
-    for record in records:
+    for record in _records(records):
         title = str(record.metadata.get("title") or record.source)
         blocks.append(
             {
