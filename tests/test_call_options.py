@@ -168,6 +168,29 @@ async def test_the_script_facade_inside_a_running_loop_says_what_to_call() -> No
     assert "await ferret.fetch(...)" in raised.value.message
 
 
+@pytest.mark.parametrize(
+    ("facade", "args", "typo", "meant"),
+    [
+        ("crawl", ("http://127.0.0.1:9/",), "dept", "depth"),
+        ("search", ("ferrets",), "time_rang", "time_range"),
+        ("map_site", ("http://127.0.0.1:9/",), "serach", "search"),
+        ("open", ("docs.example~0123456789ab",), "link", "links"),
+        ("fetch", ("http://127.0.0.1:9/",), "frsh", "fresh"),
+    ],
+)
+def test_a_misspelt_argument_of_a_script_facade_names_the_argument_meant(
+    facade: str, args: tuple[str, ...], typo: str, meant: str
+) -> None:
+    """It was "no such setting (the README's Configuration table lists them)": the facade's other
+    keywords are settings, so its own argument misspelt sent its caller to the settings table."""
+    import webferret
+    from webferret.config import ConfigError
+
+    with pytest.raises(ConfigError) as raised:
+        getattr(webferret, facade)(*args, **{typo: 1})
+    assert f"did you mean {meant}=?" in str(raised.value) and f"webferret.{facade}()" in str(raised.value)
+
+
 def test_one_exclude_string_is_one_selector_not_its_letters() -> None:
     """`exclude="nav"` was the selectors n, a and v: every link of the page went, silently."""
     from webferret.extract.types import ExtractOptions

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+import inspect
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
 from webferret.crawler import CrawlOptions, CrawlResult
@@ -24,7 +25,7 @@ def fetch(url: str, *, fresh: bool = False, **settings: Any) -> Page:
         async with Ferret(**settings) as ferret:
             return await ferret.fetch(url, fresh=fresh)
 
-    return _run_sync("fetch", run)
+    return _run_sync("fetch", run, settings)
 
 
 def fetch_many(urls: Sequence[str], *, fresh: bool = False, **settings: Any) -> list[Page]:
@@ -34,7 +35,7 @@ def fetch_many(urls: Sequence[str], *, fresh: bool = False, **settings: Any) -> 
         async with Ferret(**settings) as ferret:
             return await ferret.fetch_many(urls, fresh=fresh)
 
-    return _run_sync("fetch_many", run)
+    return _run_sync("fetch_many", run, settings)
 
 
 def open(
@@ -53,7 +54,7 @@ def open(
         async with Ferret(**settings) as ferret:
             return await ferret.open(handle, page, page_tokens, links=links, link_limit=link_limit)
 
-    return _run_sync("open", run)
+    return _run_sync("open", run, settings)
 
 
 def outline(handle: str, page_tokens: int | None = None, **settings: Any) -> DocumentOutline:
@@ -64,7 +65,7 @@ def outline(handle: str, page_tokens: int | None = None, **settings: Any) -> Doc
         async with Ferret(**settings) as ferret:
             return await ferret.outline(handle, page_tokens)
 
-    return _run_sync("outline", run)
+    return _run_sync("outline", run, settings)
 
 
 def find(
@@ -77,7 +78,7 @@ def find(
         async with Ferret(**settings) as ferret:
             return await ferret.find(query, handles, n, site)
 
-    return _run_sync("find", run)
+    return _run_sync("find", run, settings)
 
 
 def crawl(
@@ -102,7 +103,7 @@ def crawl(
         async with Ferret(**settings) as ferret:
             return await ferret.crawl(url, options, fresh=fresh)
 
-    return _run_sync("crawl", run)
+    return _run_sync("crawl", run, settings)
 
 
 def map_site(
@@ -127,7 +128,7 @@ def map_site(
         async with Ferret(**settings) as ferret:
             return await ferret.map_site(url, options, fresh=fresh)
 
-    return _run_sync("map_site", run)
+    return _run_sync("map_site", run, settings)
 
 
 def search(
@@ -146,15 +147,37 @@ def search(
             options = ferret.search_options(site=site, time_range=time_range, fresh=fresh)
             return await ferret.search(query, options)
 
-    return _run_sync("search", run)
+    return _run_sync("search", run, settings)
 
 
 T = TypeVar("T")
 
 
-def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]]) -> T:
+def _misspelt_argument(name: str, settings: Mapping[str, Any]) -> None:
+    """A `ConfigError` for a keyword that is no setting but close to an argument of the facade
+    `name` (`webferret.crawl(url, dept=1)`, `search(q, time_rang="week")`): it was refused as "no
+    such setting", sending its caller to the settings table for what is the facade's own."""
+    from webferret.config import ConfigError, Settings, closest
+
+    own = [
+        parameter.name
+        for parameter in inspect.signature(globals()[name]).parameters.values()
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    ]
+    for key in settings:
+        close = None if key in Settings.model_fields else closest(key.lower(), own)
+        if close is not None:
+            raise ConfigError(
+                f"setting '{key}' (given as an argument): no such setting, nor an argument of "
+                f"webferret.{name}(): did you mean {close}=?"
+            )
+
+
+def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]], settings: Mapping[str, Any]) -> T:
     """`run()` in an event loop of its own; inside a running loop (a notebook, an async app) an
-    error that says what to call instead (`asyncio.run` would refuse with a RuntimeError)."""
+    error that says what to call instead (`asyncio.run` would refuse with a RuntimeError).
+    `settings`: the facade's other keywords, each a setting unless it is a misspelt argument."""
+    _misspelt_argument(name, settings)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
