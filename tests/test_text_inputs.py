@@ -26,6 +26,23 @@ async def test_a_url_that_is_no_text_fails_alone_in_its_batch(tmp_path: Path, si
     assert second.url == good + "\\ud800" and not again.ok
 
 
+@pytest.mark.parametrize("where", ["path", "host"])
+async def test_a_crawl_or_map_from_a_url_that_is_no_text_answers_its_start_page_failed(
+    tmp_path: Path, simweb: SimWeb, where: str
+) -> None:
+    """A crawl or a map from such a URL was a UnicodeEncodeError from inside (its key, then its
+    robots.txt and sitemaps were looked up); its start page fails `invalid_url`, as a fetch's does."""
+    good = simweb.add("/ferrets", article_html())
+    start = json.loads(f'"{good}\\ud800"' if where == "path" else '"http://\\ud800.example/guide/"')
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as f:
+        crawled = await f.crawl(start)
+        mapped = await f.map_site(start)
+    (page,) = crawled.pages
+    assert page.error is not None and page.error.code == ErrorCode.INVALID_URL
+    assert mapped.start_error is not None and mapped.start_error.code == ErrorCode.INVALID_URL
+    assert mapped.urls == [] and mapped.sitemap_urls is None
+
+
 @pytest.mark.parametrize("call", ["open", "find", "search"])
 async def test_a_handle_or_query_that_is_no_text_is_invalid(tmp_path: Path, call: str) -> None:
     text = json.loads('"ferret\\ud800"')

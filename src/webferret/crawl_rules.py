@@ -74,8 +74,9 @@ def check_scope(scope: str | None) -> None:
 
 def web_url(url: str) -> bool:
     """Whether `url` is an http(s) URL with a host and a usable port (a port past 65535 raises only
-    when it is read: here, not in the middle of a crawl)."""
+    when it is read: here, not in the middle of a crawl), all of it text (no lone surrogate)."""
     try:
+        url.encode()
         parts = urlsplit(url)
         parts.port  # noqa: B018
         return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)

@@ -133,13 +133,15 @@ def _query(query: str) -> str:
 def canonical_url(url: str) -> str:
     """The URL with its case, port, fragment, tracking parameters and trailing slash normalized.
 
-    A URL that cannot be parsed comes back stripped of whitespace, unchanged otherwise.
+    A URL that cannot be parsed comes back stripped of whitespace, unchanged otherwise (one with a
+    character that is no text too, a lone surrogate: its path could not be percent-encoded).
     """
     text = url.strip()
     try:
+        text.encode()
         parts = urlsplit(text)
         port = parts.port
-    except ValueError:
+    except ValueError:  # UnicodeEncodeError is one
         return text
     scheme = parts.scheme.lower()
     if not parts.hostname or scheme not in ("http", "https"):
