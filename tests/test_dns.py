@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from child import passes
 
 from webferret.net import dns
 from webferret.net.dns import CachingResolver, system_resolver
@@ -122,3 +123,31 @@ def test_the_resolver_threads_are_started_ahead_and_topped_up() -> None:
     assert pool.submit(lambda: threading.current_thread().name).result(timeout=5).startswith("webferret-dns_")
     pool.shutdown(wait=True)
     assert _resolver_threads() == before
+
+
+def test_a_child_forked_after_a_look_up_resolves_names_too() -> None:
+    """The child had none of its parent's resolver threads while the pool counted them idle and
+    started none: every look-up there waited until the page's timeout (a worker forked by a server
+    after its parent had read a page never read one)."""
+    passes(
+        """
+import asyncio, os
+from webferret.net import dns
+
+async def resolved() -> list[str]:
+    return await asyncio.wait_for(dns.system_resolver("localhost", 80), 20)  # bounds a regression only
+
+assert asyncio.run(resolved())
+idle = dns._pool()._idle_semaphore  # its thread back waiting for work, as after any look-up but just now
+assert idle.acquire(timeout=20)
+idle.release()
+pid = os.fork()
+if pid == 0:
+    try:
+        os._exit(0 if asyncio.run(resolved()) else 1)
+    except BaseException:
+        os._exit(2)
+_, status = os.waitpid(pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0, status
+"""
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import threading
 import time
@@ -27,17 +28,19 @@ Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 DNS_THREADS = 32
 _POOL: ThreadPoolExecutor | None = None
+_POOL_PID = 0  # the process `_POOL` was made in
+_warmed = 0  # resolver threads of `_POOL` asked for by `warm_soon` so far
 
 
 def _pool() -> ThreadPoolExecutor:
-    """The resolver's threads, made on first use (a process that never resolves starts none)."""
-    global _POOL
-    if _POOL is None:
+    """The resolver's threads, made on first use (a process that never resolves starts none), and
+    made anew in a child forked after it: the child has none of its parent's threads, while the
+    pool counts them idle and starts none, so each look-up there waited for ever (a timeout)."""
+    global _POOL, _POOL_PID, _warmed
+    if _POOL is None or os.getpid() != _POOL_PID:
         _POOL = ThreadPoolExecutor(DNS_THREADS, thread_name_prefix="webferret-dns")
+        _POOL_PID, _warmed = os.getpid(), 0
     return _POOL
-
-
-_warmed = 0  # resolver threads asked for by `warm_soon` so far
 
 
 def warm_soon(threads: int) -> None:
@@ -46,11 +49,12 @@ def warm_soon(threads: int) -> None:
     look-ups find them. A thread the pool starts on a look-up holds the event loop until it runs
     (`Thread.start` waits for it): about 0.4 ms each, fifteen at once for a search's candidates."""
     global _warmed
+    pool = _pool()
     wanted = min(threads, DNS_THREADS)
     if wanted <= _warmed:
         return
     _warmed = wanted
-    starter = threading.Thread(target=_start_threads, args=(_pool(), wanted), name="webferret-dns-warm")
+    starter = threading.Thread(target=_start_threads, args=(pool, wanted), name="webferret-dns-warm")
     starter.daemon = True
     starter.start()
 
