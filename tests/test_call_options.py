@@ -191,6 +191,27 @@ def test_a_misspelt_argument_of_a_script_facade_names_the_argument_meant(
     assert f"did you mean {meant}=?" in str(raised.value) and f"webferret.{facade}()" in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("facade", "args", "option", "maker"),
+    [
+        ("fetch", ("http://127.0.0.1:9/",), "selector", "extract_options"),
+        ("fetch_many", (["http://127.0.0.1:9/"],), "wait_for", "fetch_options"),
+        ("crawl", ("http://127.0.0.1:9/",), "headers", "fetch_options"),
+    ],
+)
+def test_a_call_option_given_to_a_script_facade_names_the_options_that_take_it(
+    facade: str, args: tuple[object, ...], option: str, maker: str
+) -> None:
+    """`webferret.fetch(url, selector="article")` was "no such setting (the README's Configuration
+    table lists them)", where the README names it with the options of a Ferret's call."""
+    import webferret
+    from webferret.config import ConfigError
+
+    with pytest.raises(ConfigError) as raised:
+        getattr(webferret, facade)(*args, **{option: "x"})
+    assert f"ferret.{maker}({option}=...)" in str(raised.value)
+
+
 def test_one_exclude_string_is_one_selector_not_its_letters() -> None:
     """`exclude="nav"` was the selectors n, a and v: every link of the page went, silently."""
     from webferret.extract.types import ExtractOptions

@@ -153,10 +153,11 @@ def search(
 T = TypeVar("T")
 
 
-def _misspelt_argument(name: str, settings: Mapping[str, Any]) -> None:
+def _misplaced_keyword(name: str, settings: Mapping[str, Any]) -> None:
     """A `ConfigError` for a keyword that is no setting but close to an argument of the facade
-    `name` (`webferret.crawl(url, dept=1)`, `search(q, time_rang="week")`): it was refused as "no
-    such setting", sending its caller to the settings table for what is the facade's own."""
+    `name` (`webferret.crawl(url, dept=1)`, `search(q, time_rang="week")`), or the name of a call
+    option (`webferret.fetch(url, selector="article")`, as `extract_options` takes it): it was
+    refused as "no such setting", sending its caller to the settings table for what is no setting."""
     from webferret.config import ConfigError, Settings, closest
 
     own = [
@@ -165,19 +166,48 @@ def _misspelt_argument(name: str, settings: Mapping[str, Any]) -> None:
         if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
     ]
     for key in settings:
-        close = None if key in Settings.model_fields else closest(key.lower(), own)
-        if close is not None:
-            raise ConfigError(
-                f"setting '{key}' (given as an argument): no such setting, nor an argument of "
-                f"webferret.{name}(): did you mean {close}=?"
-            )
+        if key in Settings.model_fields:
+            continue
+        close, maker = closest(key.lower(), own), _option_maker(key, searching=name == "search")
+        if close is None and maker is None:
+            continue  # no such setting either: the settings say so, naming one close to it
+        meant = (
+            f"did you mean {close}=?"
+            if close is not None
+            else f"it is an option of Ferret.{maker}(), which a script facade does not take (only "
+            f"settings): use `async with webferret.Ferret() as ferret:` and pass "
+            f"ferret.{maker}({key}=...) to its call"
+        )
+        raise ConfigError(
+            f"setting '{key}' (given as an argument): no such setting, nor an argument of "
+            f"webferret.{name}(): {meant}"
+        )
+
+
+def _option_maker(key: str, searching: bool) -> str | None:
+    """The `Ferret` method whose options take `key` (`selector`: `extract_options`), or None;
+    `search_options` only for a search (a crawl's `site=` is no search's site)."""
+    from dataclasses import fields
+
+    from webferret.extract.types import ExtractOptions
+    from webferret.fetch.types import FetchOptions
+    from webferret.search.types import SearchOptions
+
+    for maker, options in (
+        ("fetch_options", FetchOptions),
+        ("extract_options", ExtractOptions),
+        *((("search_options", SearchOptions),) if searching else ()),
+    ):
+        if key in {field.name for field in fields(options)}:
+            return maker
+    return None
 
 
 def _run_sync(name: str, run: Callable[[], Coroutine[Any, Any, T]], settings: Mapping[str, Any]) -> T:
     """`run()` in an event loop of its own; inside a running loop (a notebook, an async app) an
     error that says what to call instead (`asyncio.run` would refuse with a RuntimeError).
-    `settings`: the facade's other keywords, each a setting unless it is a misspelt argument."""
-    _misspelt_argument(name, settings)
+    `settings`: the facade's other keywords, each a setting (`_misplaced_keyword` checks the others)."""
+    _misplaced_keyword(name, settings)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
