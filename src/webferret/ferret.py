@@ -714,10 +714,14 @@ class Ferret:
             return []
         self.check_store()
         await self._written()
-        for handle in handles or ():
-            if not await asyncio.to_thread(self.store.holds, handle):
-                raise await self._not_stored(handle)
+        if handles and (missing := await asyncio.to_thread(self._first_not_held, handles)) is not None:
+            raise await self._not_stored(missing)
         return await asyncio.to_thread(self.store.find, query, handles, n, site)
+
+    def _first_not_held(self, handles: list[str]) -> str | None:
+        """The first of `handles` the store does not hold: one trip to a thread for them all (a trip
+        each took 9 s for 40,000 handles)."""
+        return next((handle for handle in handles if not self.store.holds(handle)), None)
 
     async def _page_from_raw(self, raw: RawResponse, xopts: ExtractOptions) -> Page:
         try:
