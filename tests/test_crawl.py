@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -724,3 +725,21 @@ async def test_a_stored_pages_links_past_those_looked_at_are_counted(simweb: Sim
         result = await crawl(ferret, simweb.url("/kept/all"), CrawlOptions(depth=0))
     assert simweb.served("/kept/all") == 1  # the crawl's reading came from the store
     assert result.not_followed == {"past_depth": 1000, "past_link_cap": 50}
+
+
+@pytest.mark.parametrize("command", ["crawl", "map"])
+def test_a_damaged_robots_file_is_a_lost_cache_not_a_failed_call(
+    site: SimWeb, webferret_home: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """The robots.txt answers a home keeps (`robots.sqlite`) are a cache: a file SQLite cannot read
+    ended the crawl or the map as an `internal` error after its first page; robots.txt is asked of
+    the site instead, and still obeyed."""
+    webferret_home.mkdir(parents=True, exist_ok=True)
+    (webferret_home / "robots.sqlite").write_bytes(b"not a database" * 100)
+    code = main([command, site.url("/guide/intro"), "--json", *ALLOW])
+    envelope = json.loads(capsys.readouterr().out)
+    assert code == 0 and envelope["ok"], envelope
+    if command == "crawl":
+        read = [p["url"] for p in envelope["data"]["pages"] if p["ok"]]
+        assert site.url("/guide/dig") in read and site.url("/guide/private/notes") not in read
+    assert envelope["data"]["not_followed" if command == "crawl" else "not_listed"]["robots"] == 1

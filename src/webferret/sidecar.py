@@ -24,9 +24,13 @@ def connect(path: Path, schema: str, *, any_thread: bool = False) -> sqlite3.Con
     conn = sqlite3.connect(
         path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=not any_thread
     )
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute(schema)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(schema)
+    except BaseException:  # a damaged or read-only file: no connection left open behind the error
+        conn.close()
+        raise
     return conn
 
 

@@ -1,19 +1,29 @@
 """robots.txt answers kept in `<home>/robots.sqlite` (WAL), shared by every process of one home.
 
 A CLI and an MCP server on the same machine then ask a site for robots.txt once a day, not once
-per process. Reads and writes run in a worker thread, never on the event loop.
+per process. Reads and writes run in a worker thread, never on the event loop. A file that cannot
+be used (damaged, in a read-only home) is a cache lost, not a failed call: the process keeps its
+answers in memory instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from webferret import sidecar
-from webferret.fetch.robots import DEFAULT_TTL, ROBOTS_TIMEOUT, RobotsPolicy, RobotsRules, fetcher_getter
+from webferret.fetch.robots import (
+    DEFAULT_TTL,
+    ROBOTS_TIMEOUT,
+    MemoryRobotsCache,
+    RobotsPolicy,
+    RobotsRules,
+    fetcher_getter,
+)
 
 ROBOTS_FILE = "robots.sqlite"
 _SCHEMA = """
@@ -32,6 +42,7 @@ class SqliteRobotsCache:
         self.path = path
         self.ttl = ttl
         self._connection = sidecar.KeptConnection(path, _SCHEMA)
+        self._memory: MemoryRobotsCache | None = None  # once the file failed: this process's answers
 
     @classmethod
     def in_home(cls, home: Path, ttl: float = DEFAULT_TTL) -> SqliteRobotsCache:
@@ -55,10 +66,20 @@ class SqliteRobotsCache:
             )
 
     async def get(self, origin: str) -> RobotsRules | None:
-        return await asyncio.to_thread(self._get, origin)
+        if self._memory is None:
+            try:
+                return await asyncio.to_thread(self._get, origin)
+            except (sqlite3.Error, OSError):
+                self._memory = MemoryRobotsCache(self.ttl)
+        return await self._memory.get(origin)
 
     async def put(self, rules: RobotsRules) -> None:
-        await asyncio.to_thread(self._put, rules)
+        if self._memory is None:
+            try:
+                return await asyncio.to_thread(self._put, rules)
+            except (sqlite3.Error, OSError):
+                self._memory = MemoryRobotsCache(self.ttl)
+        await self._memory.put(rules)
 
 
 def home_robots(ferret: Any, fetch: Any = None, *, keep_failures: bool = False) -> RobotsPolicy:
