@@ -743,3 +743,26 @@ def test_a_damaged_robots_file_is_a_lost_cache_not_a_failed_call(
         read = [p["url"] for p in envelope["data"]["pages"] if p["ok"]]
         assert site.url("/guide/dig") in read and site.url("/guide/private/notes") not in read
     assert envelope["data"]["not_followed" if command == "crawl" else "not_listed"]["robots"] == 1
+
+
+def test_pages_the_store_did_not_keep_are_said_to_be_unstored(
+    site: SimWeb, webferret_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A crawl into a store SQLite cannot use reads its pages, but none is kept: the list showed each
+    with a handle of `-` and nothing said why (nor that `open` and `find` would not know them), and
+    `--json` dropped the page's `store_error`."""
+    webferret_home.mkdir(parents=True, exist_ok=True)
+    (webferret_home / "store.sqlite3").write_bytes(b"not a database" * 100)
+    code = main(["crawl", site.url("/guide/intro"), "--depth", "1", *ALLOW])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("0  not stored  "), out
+    said = "3 pages were read but not kept in the page store (open and find do not know them): cannot use"
+    assert said in out and "file is not a database" in out and "read one:" not in out
+    main(["crawl", site.url("/guide/intro"), "--depth", "1", "--json", *ALLOW])
+    envelope = json.loads(capsys.readouterr().out)
+    fits(envelope["data"], "crawl")
+    read = [page for page in envelope["data"]["pages"] if page["ok"]]
+    assert read and all(page["handle"] is None and "not a database" in page["store_error"] for page in read)
+    main(["crawl", site.url("/guide/intro"), "--depth", "1", "--agent", *ALLOW])
+    agent = capsys.readouterr().out
+    assert "(open and find do not know them)" in agent and "Read a page with" not in agent

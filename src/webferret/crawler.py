@@ -111,6 +111,11 @@ class CrawledPage(BaseModel):
     word_count: int | None = None
     new_links: int = Field(default=0, description="links of this page the crawl queued to follow")
     error: ErrorInfo | None = None
+    store_error: str | None = Field(
+        default=None,
+        description="why the page store did not keep this page, read (it has no handle: `open` and `find` "
+        "do not know it)",
+    )
 
 
 class CrawlResult(BaseModel):
@@ -368,4 +373,5 @@ def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: in
         word_count=page.word_count,
         new_links=new_links,
         error=page.error,
+        store_error=page.meta.get("store_error"),
     )

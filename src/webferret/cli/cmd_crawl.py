@@ -155,7 +155,8 @@ def _write_page(page: Any) -> None:
 
     if page.ok:
         tokens = f"{page.tokens:,} tokens" if page.tokens is not None else "? tokens"
-        head = f"{page.handle or '-'}  {tokens}  {one_line(page.title or '', 100)}"
+        handle = page.handle or ("not stored" if page.meta.get("store_error") else "-")
+        head = f"{handle}  {tokens}  {one_line(page.title or '', 100)}"
     else:
         said = one_line(page.error.message, 600) if page.error else ""  # whole: `led there from URL` ends it
         head = f"ERROR {page.error.code}: {said}" if page.error else "ERROR"
@@ -173,7 +174,7 @@ def _write_summary(result: Any, read: int, out: Any) -> None:
         + (f", {failed} failed" if failed else "")
         + f" in {seconds_taken:.1f} s (scope {result.scope}, depth {result.depth}, limit {result.limit})",
     ]
-    from webferret.present.pages import CRAWL_REASONS, not_followed_text
+    from webferret.present.pages import CRAWL_REASONS, not_followed_text, not_stored_text
 
     if result.crawl_delay:
         lines.append(
@@ -188,6 +189,9 @@ def _write_summary(result: Any, read: int, out: Any) -> None:
         lines.append("links not followed: " + skipped)
     if result.robots_unread:
         lines.append("robots.txt could not be read: " + result.robots_unread)
+    not_stored = not_stored_text([page.store_error for page in result.pages if page.store_error])
+    if not_stored:
+        lines.append(not_stored)
     first = next((page.handle for page in result.pages if page.ok and page.handle), None)
     if first:
         lines.append(f"read one: webferret open {first}    search them: webferret find QUERY")

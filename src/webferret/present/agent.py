@@ -21,6 +21,7 @@ from webferret.present.pages import (
     failure_line,
     link_lines,
     not_followed_text,
+    not_stored_text,
     product_facts,
     utc_minute,
 )
@@ -434,6 +435,7 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         if page.get("ok"):
             facts = [f"{page['tokens']} tokens"] if page.get("tokens") else []
             facts += [f"handle {page['handle']}"] if page.get("handle") else []
+            facts += ["not stored"] if page.get("store_error") else []
             body.append(
                 f"{number}. [depth {page.get('depth')}] {one_line(str(page.get('title') or url), 200)}"
             )
@@ -463,7 +465,10 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         lines.extend(["", f"Links not followed: {skipped}."])
     if data.get("robots_unread"):
         lines.extend(["", robots_unread_line(data, fence)])
-    if read:
+    not_stored = not_stored_text([str(page["store_error"]) for page in pages if page.get("store_error")])
+    if not_stored:
+        lines.extend(["", safe_message(not_stored, fence.nonce, MESSAGE_CHARS * 4) + "."])
+    if any(page.get("handle") for page in pages):
         how = CRAWL_READ[style]
         lines.extend(["", f"Read a page with {how}."])
     return "\n".join(lines)

@@ -252,6 +252,20 @@ def not_followed_text(counts: Mapping[str, int], reasons: Mapping[str, str] = CR
     return ", ".join(f"{count} {reasons.get(why, why)}" for why, count in counts.items() if count)
 
 
+def not_stored_text(errors: Sequence[str]) -> str | None:
+    """`2 pages were read but not kept in the page store (...): why`: a crawl's pages without a
+    handle, the store's reason said once (every page of a crawl meets the same store); None when
+    every page was kept."""
+    if not errors:
+        return None
+    many = len(errors) > 1
+    why = errors[0].removeprefix("the page store did not keep this page: ")
+    return (
+        f"{counted(len(errors), 'page')} {'were' if many else 'was'} read but not kept in the page store "
+        f"(open and find do not know {'them' if many else 'it'}): {why}"
+    )
+
+
 def diff_facts(diff: Mapping[str, Any]) -> str:
     """What `open --diff` compared, on one line: the two readings' times and the lines changed."""
     if diff["status"] != "changed":
