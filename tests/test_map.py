@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -333,6 +334,21 @@ async def test_a_sitemap_past_the_pages_byte_cap_is_read_to_the_protocols_limit(
     async with Ferret(allow_hosts=["127.0.0.1"], max_bytes=20_000) as ferret:
         result = await ferret.map_site(simweb.url("/big/start"), MapOptions(robots=False, limit=500))
     assert result.sitemap_urls == 300 and result.total == 300
+
+
+async def test_a_gzipped_sitemap_is_read_to_the_protocols_limit_too(simweb: SimWeb) -> None:
+    """A sitemap served as a gzip file (`sitemap.xml.gz`, as the protocol allows) was unpacked to
+    10 MiB at most, whatever the 50 MiB a sitemap is read to: one that unpacks past that listed none
+    of its URLs. It unpacks as far as its file is read."""
+    simweb.add("/zipped/start", page("Start"), headers=HTML)
+    entry = "<url><loc>{}</loc><lastmod>2025-01-01</lastmod></url>" + " " * 40_000  # laid out wide
+    listed = "".join(entry.format(simweb.url(f"/zipped/page-{n}")) for n in range(300))
+    assert len(listed) > 11 * 1024 * 1024
+    packed = gzip.compress(f"<urlset>{listed}</urlset>".encode())
+    simweb.add("/sitemap.xml", packed, headers={"Content-Type": "application/x-gzip"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await ferret.map_site(simweb.url("/zipped/start"), MapOptions(robots=False, limit=500))
+    assert result.sitemap_unread is None and result.sitemap_urls == 300 and result.total == 300
 
 
 async def test_a_page_with_more_links_than_a_crawl_follows_is_mapped_whole(simweb: SimWeb) -> None:

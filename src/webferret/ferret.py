@@ -455,7 +455,7 @@ class Ferret:
         read: Page | None = None  # the page, once it is read and only its store write is left
         try:
             async with asyncio.timeout(deadline - time.monotonic()):
-                page = await self._page_from_raw(raw, xopts)
+                page = await self._page_from_raw(raw, xopts.unpacking(opts.max_bytes))
                 if opts.actions and page.ok:  # what the steps brought is no plain reading (`variants`)
                     page = page.model_copy(update={"meta": {**page.meta, "actions": list(opts.actions)}})
                 if opts.mobile and page.ok:  # nor is a phone's rendering

@@ -5,7 +5,8 @@ feed (`feed`), a JSON Feed (`jsonfeed`) or a sitemap (`sitemap`) among them, and
 (`wordfile`), a spreadsheet (`sheetfile`), a presentation (`slidefile`), an EPUB book (`ebook`) or an
 OpenDocument text, spreadsheet or presentation (`opendoc`) among binary files, by what they hold; other
 binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
-compressed twice) is unpacked once, up to `GUNZIP_LIMIT`, and its content read as any other.
+compressed twice) is unpacked once, up to `ExtractOptions.unpack_limit` (a fetch's `max_bytes`, 10 MiB
+at least), and its content read as any other.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ from webferret.fetch.sniff import (
 from webferret.models import ErrorCode, FerretError, without_userinfo
 from webferret.remote_text import quoted
 
-GUNZIP_LIMIT = 10 * 1024 * 1024
-"""The most bytes a gzip file inside a body is unpacked to (the default `max_bytes` of a body)."""
 GZIP_MAGIC = b"\x1f\x8b"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """A compound document's first bytes: a legacy .doc, .xls or .ppt, or an encrypted .docx, .xlsx or .pptx."""
@@ -44,7 +43,7 @@ def extract_document(
     url = without_userinfo(url)
     if url and is_thread_json_url(url):
         return thread_from_answer(200, content_type, body, options.max_comments)
-    inner = _gunzipped(body, url)
+    inner = _gunzipped(body, url, options.unpack_limit)
     if inner is not None:  # "application/gzip" says nothing of what is inside; a textual type does
         inside = content_type if declares_text(mime_of(content_type)) else None
         return _extract(inner, url, inside, options)
@@ -177,19 +176,19 @@ def _compound_reason(body: bytes, where: str) -> str:
     return f"the file at {where} is an OLE compound document ({kinds}), which webferret does not read"
 
 
-def _gunzipped(body: bytes, url: str | None) -> bytes | None:
+def _gunzipped(body: bytes, url: str | None, most: int) -> bytes | None:
     """The file inside a gzip body (its first member), or None when the body is no gzip file;
-    `FerretError` when it is a corrupt or cut one, or unpacks to more than `GUNZIP_LIMIT` bytes."""
+    `FerretError` when it is a corrupt or cut one, or unpacks to more than `most` bytes."""
     if body[:2] != GZIP_MAGIC:
         return None
     unpacker = zlib.decompressobj(16 + zlib.MAX_WBITS)
     where = f"the gzip file at {url or 'input'}"
     try:
-        inner = unpacker.decompress(body, GUNZIP_LIMIT)
+        inner = unpacker.decompress(body, most)
     except zlib.error:
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{where} is corrupt") from None
     if unpacker.unconsumed_tail:
-        limit = f"{GUNZIP_LIMIT // (1024 * 1024)} MiB"
+        limit = f"{most / (1024 * 1024):g} MiB"
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{where} unpacks to more than {limit}")
     if not unpacker.eof:  # it ends before its end
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{where} is cut short")

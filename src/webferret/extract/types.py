@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -20,6 +20,10 @@ def scope_ignored(kind: str) -> str:
     return f"{named} document has no HTML elements to select or exclude"
 
 
+UNPACK_LIMIT = 10 * 1024 * 1024
+"""The most bytes a gzip file inside a body is unpacked to by default (the default `max_bytes`)."""
+
+
 @dataclass(frozen=True)
 class ExtractOptions:
     """How to turn a document into a page."""
@@ -31,6 +35,7 @@ class ExtractOptions:
     selector: str | None = None  # keep only the elements matching this CSS selector (extract.scope)
     exclude: tuple[str, ...] = ()  # drop the elements matching these CSS selectors first
     whole_page: bool = False  # the whole body, not the main content
+    unpack_limit: int = UNPACK_LIMIT  # most bytes a gzip file body unpacks to (a fetch: its max_bytes)
 
     def __post_init__(self) -> None:
         """A list of excludes becomes a tuple (one string is one selector); a bad selector is
@@ -46,6 +51,13 @@ class ExtractOptions:
             from webferret.extract.scope import check_scope
 
             check_scope(self.selector, self.exclude, self.whole_page)
+
+    def unpacking(self, max_bytes: int) -> ExtractOptions:
+        """These options for a body fetched under `max_bytes`: a gzip file in it unpacks as far
+        (counted decompressed, as the body is), and never less than `UNPACK_LIMIT`."""
+        if max_bytes <= self.unpack_limit:
+            return self
+        return replace(self, unpack_limit=max_bytes)
 
     def scope(self) -> dict[str, Any] | None:
         """The scope a page read with these options records (`meta.extract.scope`); None by default."""
