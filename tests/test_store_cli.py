@@ -688,6 +688,28 @@ def test_an_import_that_kept_nothing_is_not_ok(
     assert code == 1 and out["ok"] is False and out["data"]["skipped"] == 1
 
 
+def test_an_import_line_without_text_does_not_hide_the_stored_page(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line with a URL but no `content` (another tool's JSON lines, with `text`) was kept as an
+    empty page: the newest reading of a page already stored, so `open` answered nothing and `find`
+    no longer found its words. It is named and skipped."""
+    url = simweb.url("/article")
+    assert main(["fetch", url, "--home", str(tmp_path), "--allow-host", "127.0.0.1"]) == 0
+    lines = [
+        {"url": url, "ok": True, "text": "Notes from another tool."},
+        {"url": url, "ok": True, "content": " "},
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(json.dumps(line) + "\n" for line in lines)))
+    capsys.readouterr()
+    code = main(["store", "import", "-", "--home", str(tmp_path), "--json"])
+    said = capsys.readouterr()
+    assert code == 1 and json.loads(said.out)["data"] == {"imported": 0, "skipped": 2, "home": str(tmp_path)}
+    assert "has no text (`content`) to keep" in said.err
+    code, opened = _json(capsys, "open", url, "--home", str(tmp_path))
+    assert code == 0 and "ferret" in opened["data"]["content"].lower()
+
+
 def test_an_import_under_a_huge_max_bytes_reads_its_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,8 +6,8 @@ another page's), text, metadata and the time it was read (a time after the impor
 clock running ahead, is taken as now: a later reading must not rank below it), so `open`, `find`,
 `outline` and `export` treat it as any stored page. It never answers a fetch: a file is not a
 reading webferret made, so a fetch of its URL reads the page anew. A line that is no exported page
-(not JSON, a failed page, no http(s) URL, a body `--max-chars` clipped, longer than a body may be)
-is skipped and named on stderr; the others are kept.
+(not JSON, a failed page, one without text, no http(s) URL, a body `--max-chars` clipped, longer
+than a body may be) is skipped and named on stderr; the others are kept.
 """
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ def _page(line: str, where: str, skipped: list[str]) -> Any:
         return None
     if not page.ok:
         skipped.append(f"{where}: a failed page ({page.url}) holds nothing to keep")
+    elif not page.content.strip():  # kept, it would be the page's newest reading: its text hidden
+        skipped.append(f"{where}: {quoted(page.url)} has no text (`content`) to keep: not an exported page")
     elif "clipped" in page.meta:
         skipped.append(f"{where}: {page.url} was clipped by export --max-chars: export it whole to import it")
     elif not all(web_url(url) for url in (page.url, page.final_url or page.url)):
