@@ -302,6 +302,28 @@ def test_fts_index_catches_up_after_fallback_writes(tmp_path: Path) -> None:
     check.close()
 
 
+@pytest.mark.parametrize("call", ["find", "put", "prune"])
+def test_a_damaged_passage_index_is_made_again_from_the_passages(tmp_path: Path, call: str) -> None:
+    """SQLite finding the FTS5 index damaged (SQLITE_CORRUPT_VTAB) failed every search, and the
+    writes that reach the index (a page kept, a prune), as a store to "move away" with its pages;
+    the index is only derived from the passages kept beside it: it is rebuilt, and the call goes on."""
+    store = PageStore.in_home(tmp_path, fts=True)
+    _fill(store)
+    store.close()
+    with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn, conn:
+        conn.execute("DELETE FROM chunks_fts_data WHERE id > 10")  # the index's segments, lost
+    store = PageStore.in_home(tmp_path, fts=True)
+    stoats = "https://d.example/stoats"
+    if call == "prune":
+        assert store.prune(0) == (3, 3)
+    if call != "find":
+        store.put(_page(stoats, "# Stoats\n\nA stoat is no ferret."))
+    found = [p.url for p in store.find("ferret")]
+    store.close()
+    assert found == [stoats] if call == "prune" else "https://a.example/ferrets" in found
+    assert stoats in found or call == "find"
+
+
 def test_prune_and_clear(store: PageStore) -> None:
     old = datetime.now(UTC) - timedelta(days=10)
     store.put(_page("https://old.example/", "Old ferret news.", fetched_at=old))

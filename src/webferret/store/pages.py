@@ -27,7 +27,15 @@ from webferret.store.documents import document_of, ended_at, forget_unstored, ta
 from webferret.store.freshness import CLOCK_SLACK
 from webferret.store.handles import content_hash, handle_for, spellings
 from webferret.store.listing import indexed_handles, newest_documents
-from webferret.store.passages import Hit, PassageIndex, chunks_for, page_ends, page_of
+from webferret.store.passages import (
+    DamagedIndex,
+    Hit,
+    PassageIndex,
+    chunks_for,
+    damaged_index,
+    page_ends,
+    page_of,
+)
 from webferret.store.schema import connect, fts5_available, is_locked, retry_locked
 from webferret.store.types import ListedPage, Passage, StoredPage, StoredPages, StoreStats
 from webferret.store.variants import DOCUMENT, needs_split, page_key, split_old_variants, variant_handle
@@ -121,7 +129,7 @@ class PageStore:
 
     # -- transactions ---------------------------------------------------------------------------
     def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
-        def attempt() -> T:
+        def transaction(action: Callable[[sqlite3.Connection], T]) -> T:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 result = action(self._conn)
@@ -131,6 +139,15 @@ class PageStore:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
                 raise
+
+        def attempt() -> T:
+            try:
+                return transaction(action)
+            except sqlite3.DatabaseError as exc:
+                if not damaged_index(exc):
+                    raise
+            transaction(self.index.rebuild)  # the passage index, from the passages: then once more
+            return transaction(action)
 
         with self._lock:
             if self._gave_up is None or time.monotonic() - self._gave_up > schema.BUSY_TIMEOUT_S:
@@ -436,7 +453,7 @@ class PageStore:
         times `n` hits, then more while copies fill them (at most `MOST_HITS_READ`)."""
         limit = n * DUPLICATE_ROOM
         while True:
-            hits = self._read(lambda conn, most=limit: self.index.search(conn, query, handles, most))
+            hits = self._indexed(query, handles, limit)
             seen: set[str] = set()
             kept: list[Hit] = []
             for h in hits:
@@ -446,6 +463,18 @@ class PageStore:
             if len(kept) == n or len(hits) < limit or limit >= MOST_HITS_READ:
                 return kept
             limit = min(limit * 4, MOST_HITS_READ)
+
+    def _indexed(self, query: str, handles: Sequence[str] | None, most: int) -> list[Hit]:
+        """The `most` best hits of the passage index; an index found damaged is rebuilt from the
+        passages and asked again (once: a store damaged past its index says so)."""
+        try:
+            return self._read(lambda conn: self.index.search(conn, query, handles, most))
+        except DamagedIndex:
+            self._write(self.index.rebuild)
+        try:
+            return self._read(lambda conn: self.index.search(conn, query, handles, most))
+        except DamagedIndex as exc:
+            raise schema.unusable(self.path, sqlite3.DatabaseError(str(exc))) from None
 
     def _pages_at(self, conn: sqlite3.Connection, hits: Sequence[Hit]) -> list[int]:
         """The page of each hit at this store's `page_tokens`, what `open` shows: a passage's page was

@@ -4,6 +4,7 @@ Only the newest version of each handle has chunks. With FTS5 the `chunks_fts` ex
 is kept in step with `chunks` in the same transaction. Without FTS5 (or when forced off) a search
 scans chunks with LIKE and ranks them with the same BM25 formula in Python, so both paths answer the
 same shapes. Chunks written without FTS5 mark the index stale; the next FTS5 session rebuilds it.
+An index SQLite finds damaged (`DamagedIndex`) is rebuilt from the chunks, which it only indexes.
 """
 
 from __future__ import annotations
@@ -122,6 +123,17 @@ def match_expression(terms: Sequence[str]) -> str:
     return " OR ".join(_quoted(terms))
 
 
+class DamagedIndex(Exception):
+    """The FTS5 index cannot be read (`damaged_index`): `PassageIndex.rebuild` makes it again from
+    the chunks, where the passages themselves are kept."""
+
+
+def damaged_index(exc: sqlite3.DatabaseError) -> bool:
+    """Did SQLite find the FTS5 index damaged (SQLITE_CORRUPT_VTAB: a virtual table's data is,
+    not the tables of pages and chunks it indexes)?"""
+    return exc.sqlite_errorcode == sqlite3.SQLITE_CORRUPT_VTAB
+
+
 class PassageIndex:
     """Chunk maintenance and passage search on one connection (the caller holds the transaction)."""
 
@@ -144,12 +156,16 @@ class PassageIndex:
         stale = conn.execute("SELECT value FROM meta WHERE key = 'fts_stale'").fetchone()
         has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
         if (stale and stale[0] == "1") or (not existed and has_chunks):
-            conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
-            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '0')")
+            self.rebuild(conn)
 
     def needs_setup(self, conn: sqlite3.Connection) -> bool:
         """Must `ensure` run (FTS table missing, or stale)? Read-only, so opening stays cheap."""
         return self.use_fts and (not _fts_current(conn) or self.needs_rebuild(conn))
+
+    def rebuild(self, conn: sqlite3.Connection) -> None:
+        """Index every chunk again (the FTS index was found damaged, or stale)."""
+        conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '0')")
 
     def needs_rebuild(self, conn: sqlite3.Connection) -> bool:
         if not self.use_fts:
@@ -201,6 +217,10 @@ class PassageIndex:
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise
+            except sqlite3.DatabaseError as exc:
+                if damaged_index(exc):  # raised past the store's naming of failures: `PageStore` mends it
+                    raise DamagedIndex(str(exc)) from exc
+                raise
         return _scan_search(conn, terms, handles, n, query)
 
 
