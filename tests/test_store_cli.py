@@ -592,17 +592,28 @@ def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.Captu
     assert out["data"]["passages"] == []  # both narrow: a handle of another site finds nothing
 
 
+@pytest.mark.parametrize(
+    ("column", "damage"),
+    [
+        ("page_json", "'{not json'"),
+        ("page_json", "CAST(X'7B22C328' AS TEXT)"),
+        ("content", "CAST(X'C328' AS TEXT)"),
+    ],
+    ids=["json", "json-not-utf8", "text-not-utf8"],
+)
 def test_a_damaged_stored_reading_is_named_and_read_anew_by_a_fetch(
-    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, damage: str
 ) -> None:
     """A stored page whose JSON cannot be read (a damaged row, a hand edit): `open` and `export`
     were internal errors (a pydantic ValidationError; the export ended there), and a fetch of its
-    URL one too, not a read. The export now writes the other pages and names the damaged one."""
+    URL one too, not a read. The export now writes the other pages and names the damaged one.
+    A row whose bytes are no UTF-8 (damaged on disk) was a store to "move away" for `open` and
+    `export` (the export ended there), and a fetch of its URL could not replace it."""
     url, home = simweb.url("/article"), str(tmp_path)
     code, _ = _json(capsys, "fetch", url, simweb.url("/text"), "--home", home, "--allow-host", "127.0.0.1")
     handle = _handle(tmp_path, url)
     with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn, conn:
-        conn.execute("UPDATE pages SET page_json = '{not json' WHERE handle = ?", (handle,))
+        conn.execute(f"UPDATE pages SET {column} = {damage} WHERE handle = ?", (handle,))
     for args in (["open", handle], ["store", "export"]):
         assert main([*args, "--home", home]) == 1
         said = capsys.readouterr()

@@ -279,7 +279,8 @@ class PageStore:
             "final_url = excluded.final_url, canonical_url = excluded.canonical_url, "
             "fetched_at = excluded.fetched_at, etag = excluded.etag, "
             "last_modified = excluded.last_modified, title = excluded.title, "
-            "page_json = excluded.page_json, exempt = excluded.exempt, private = excluded.private "
+            "page_json = excluded.page_json, content = excluded.content, exempt = excluded.exempt, "
+            "private = excluded.private "
             "RETURNING id",
             (handle, document, key_url, *row),
         ).fetchone()[0]
@@ -292,9 +293,9 @@ class PageStore:
         """Give `document` the passages of the row its handle opens (`_OPENED`), and no other row
         any; `ready`: a row's chunks already cut (a page being written). A sitemap has none: its
         lines are URLs (a map or crawl reads them), and as passages they would crowd `find`."""
-        opened = (
+        opened = (  # the row chosen first: the others' JSON is not read (one may be damaged)
             "SELECT id, content, json_extract(page_json, '$.meta.extract.sitemap') "
-            f"FROM pages WHERE document = ? {_OPENED}"
+            f"FROM pages WHERE id = (SELECT id FROM pages WHERE document = ? {_OPENED})"
         )
         row = conn.execute(opened, (document,)).fetchone()
         if row is None:
@@ -321,8 +322,7 @@ class PageStore:
             row: Row | None = conn.execute(exact, (handle,)).fetchone()
             return row or conn.execute(opened, (handle,)).fetchone()
 
-        row = self._read(read)
-        return _stored(row, self.path) if row else None
+        return self._reading(read, handle)
 
     def holds(self, handle: str) -> bool:
         """Does the store hold a version of `handle` (or of the page at a URL)? No page is read."""
@@ -374,24 +374,40 @@ class PageStore:
         the page a redirect ended at `url` (one document, one handle: see `resolve`), read as
         `variant` asks (`variants.key_of`; by default, the document itself)."""
         document = self.resolve(url)
-        row = self._read(
+        return self._reading(
             lambda conn: conn.execute(
                 f"SELECT {_COLUMNS} FROM pages WHERE document = ? AND variant = ? "
                 "ORDER BY fetched_at DESC, id DESC LIMIT 1",
                 (document, variant),
-            ).fetchone()
+            ).fetchone(),
+            document,
         )
-        return _stored(row, self.path) if row else None
 
     def previous(self, stored: StoredPage) -> StoredPage | None:
         """The reading of `stored`'s URL (and way of reading it) stored before it, or None."""
-        row = self._read(
+        return self._reading(
             lambda conn: conn.execute(
                 f"SELECT {_COLUMNS} FROM pages WHERE key_url = (SELECT key_url FROM pages WHERE id = ?1) "
                 "AND id != ?1 AND fetched_at <= ?2 ORDER BY fetched_at DESC, id DESC LIMIT 1",
                 (stored.id, stored.fetched_at),
-            ).fetchone()
+            ).fetchone(),
+            stored.handle,
         )
+
+    def _reading(self, read: Callable[[sqlite3.Connection], Row | None], name: str) -> StoredPage | None:
+        """The stored reading of `name` (a handle) whose row `read` answers, or None. A row whose
+        text SQLite cannot give as UTF-8 (its bytes damaged on disk) is a damaged reading of that
+        page, as one whose JSON does not parse: not a store to move away with every other page."""
+
+        def guarded(conn: sqlite3.Connection) -> Row | None:
+            try:
+                return read(conn)
+            except sqlite3.OperationalError as exc:
+                if not str(exc).startswith("Could not decode to UTF-8"):
+                    raise
+                raise _damaged(self.path, name, "its text is not UTF-8") from None
+
+        row = self._read(guarded)
         return _stored(row, self.path) if row else None
 
     def lookup_many(self, asked: Sequence[tuple[str, str]]) -> list[StoredPage | None]:
@@ -663,6 +679,13 @@ def _when(stamp: float) -> datetime:
     return datetime.fromtimestamp(stamp, UTC)
 
 
+def _damaged(path: Path, handle: str, why: str) -> schema.DamagedReading:
+    return schema.DamagedReading(
+        f"the page store at {path} holds a damaged reading of {handle} ({why}): fetch its URL again "
+        "to replace it"
+    )
+
+
 def _stored(row: Row, path: Path) -> StoredPage:
     """The stored reading `row` holds (of the store at `path`). One whose page JSON cannot be read
     (damaged, or written by hand) is `UnusableStore`, naming it: a fetch reads its URL anew (and
@@ -673,11 +696,7 @@ def _stored(row: Row, path: Path) -> StoredPage:
     try:
         read = Page.model_validate_json(page_json)
     except ValidationError as exc:
-        why = exc.errors()[0]["msg"]
-        raise schema.DamagedReading(
-            f"the page store at {path} holds a damaged reading of {handle} ({why}): fetch its URL "
-            "again to replace it"
-        ) from None
+        raise _damaged(path, handle, exc.errors()[0]["msg"]) from None
     page = read.model_copy(
         update={
             "content": content,

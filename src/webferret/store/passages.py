@@ -130,8 +130,9 @@ class DamagedIndex(Exception):
 
 def damaged_index(exc: sqlite3.DatabaseError) -> bool:
     """Did SQLite find the FTS5 index damaged (SQLITE_CORRUPT_VTAB: a virtual table's data is,
-    not the tables of pages and chunks it indexes)?"""
-    return exc.sqlite_errorcode == sqlite3.SQLITE_CORRUPT_VTAB
+    not the tables of pages and chunks it indexes)? An error Python raised has no code (a column's
+    text that is no UTF-8, a store's own `UnusableStore`)."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_CORRUPT_VTAB
 
 
 class PassageIndex:
