@@ -766,3 +766,17 @@ def test_pages_the_store_did_not_keep_are_said_to_be_unstored(
     main(["crawl", site.url("/guide/intro"), "--depth", "1", "--agent", *ALLOW])
     agent = capsys.readouterr().out
     assert "(open and find do not know them)" in agent and "Read a page with" not in agent
+
+
+async def test_room_a_link_took_without_a_page_is_given_to_the_next_link(simweb: SimWeb) -> None:
+    """A link that led to a page another link read (an alias redirected to it) took a place of
+    `limit` and listed no page: the crawl ended a page short while links were left over as
+    `past_limit`. The next links of the level take such places."""
+    simweb.add("/lim/start", page("Start", "/lim/b", "/lim/alias", "/lim/c", "/lim/d"), headers=HTML)
+    simweb.add("/lim/alias", "", status=301, headers={"Location": "/lim/b"})
+    for name in "bcd":
+        simweb.add(f"/lim/{name}", page(name.upper()), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/lim/start"), CrawlOptions(depth=1, limit=3))
+    assert [p.url.removeprefix(simweb.base) for p in result.pages] == ["/lim/start", "/lim/b", "/lim/c"]
+    assert result.not_followed == {"same_page": 1, "past_limit": 1}

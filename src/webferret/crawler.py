@@ -206,57 +206,68 @@ async def crawl(
         for depth in range(options.depth + 1):
             if depth:  # the start is the caller's own ask; a link robots.txt forbids takes no room
                 level = await robots_allowed(level, robots, skipped, deadline)
-            room = options.limit - len(pages)
-            admitted, over = level[:room], level[room:]
-            skipped["past_limit"] += len(over)
-            if not admitted or deadline - time.monotonic() <= 0:
-                skipped["budget"] += len(admitted)
-                break
-            found_on = dict(admitted)
-            reading, arrived = {url: (depth, found) for url, found in admitted}, {}
-
-            async def finished(
-                url: str,
-                page: Page,
-                depth: int = depth,
-                found_on: dict[str, str | None] = found_on,
-                arrived: dict[str, Page] = arrived,
-            ) -> None:
-                arrived[url] = page
-                if on_read is None or (depth and never_requested(page)):
-                    return
-                if once.first(url, page):  # as soon as it is read, not once its level is
-                    where = {"depth": depth, "found_on": found_on[url]}
-                    await held.call(
-                        on_read,
-                        page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}),
-                    )
-
-            urls = [url for url, _ in admitted]
-            led = judging_hops(opts, follow, robots) if depth else opts  # not where the start's redirects end
-            read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
-            skipped["budget"] += len(admitted) - len(read)
-            admitted = admitted[: len(read)]
-            if depth == 0 and options.scope is None and read[0].final_url:
-                scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
-                follow = Follow(scope, options.include, options.exclude)
             following: list[tuple[str, str | None]] = []
-            for (url, _), page in zip(admitted, read, strict=True):
-                if depth and never_requested(page):  # the budget ran out before it was asked for
-                    skipped["budget"] += 1
-                    continue
-                if not once.first(url, page):  # another link of the crawl led to this page: listed there
-                    skipped["same_page"] += 1
-                    continue
-                queued = follow.links(page, seen, skipped, deadline)  # past the budget: counted, not judged
-                if depth == options.depth:
-                    skipped["past_depth"] += len(queued)
-                    queued = []
-                following.extend((link, page.final_url or url) for link in queued)
-                entry = _entry(url, page, depth, found_on[url], len(queued))
-                pages.append(entry)
-                await held.call(on_page, entry)
-            reading, arrived = {}, {}  # the level's pages are entries now: their text is let go
+            spent = False  # the budget ran out: the crawl ends with this level
+            while level:  # a level's links in turns: room a link took without a page listed is refilled
+                room = options.limit - len(pages)
+                admitted, level = level[:room], level[room:]
+                if not admitted:
+                    break
+                if deadline - time.monotonic() <= 0:
+                    skipped["budget"] += len(admitted)
+                    spent = True
+                    break
+                found_on = dict(admitted)
+                reading, arrived = {url: (depth, found) for url, found in admitted}, {}
+
+                async def finished(
+                    url: str,
+                    page: Page,
+                    depth: int = depth,
+                    found_on: dict[str, str | None] = found_on,
+                    arrived: dict[str, Page] = arrived,
+                ) -> None:
+                    arrived[url] = page
+                    if on_read is None or (depth and never_requested(page)):
+                        return
+                    if once.first(url, page):  # as soon as it is read, not once its level is
+                        where = {"depth": depth, "found_on": found_on[url]}
+                        await held.call(
+                            on_read,
+                            page.model_copy(update={"links": None, "meta": {**page.meta, "crawl": where}}),
+                        )
+
+                urls = [url for url, _ in admitted]
+                led = (
+                    judging_hops(opts, follow, robots) if depth else opts
+                )  # not where the start's redirects end
+                read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
+                skipped["budget"] += len(admitted) - len(read)
+                admitted = admitted[: len(read)]
+                if depth == 0 and options.scope is None and read[0].final_url:
+                    scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
+                    follow = Follow(scope, options.include, options.exclude)
+                for (url, _), page in zip(admitted, read, strict=True):
+                    if depth and never_requested(page):  # the budget ran out before it was asked for
+                        skipped["budget"] += 1
+                        continue
+                    if not once.first(url, page):  # another link of the crawl led to this page: listed there
+                        skipped["same_page"] += 1
+                        continue
+                    queued = follow.links(
+                        page, seen, skipped, deadline
+                    )  # past the budget: counted, not judged
+                    if depth == options.depth:
+                        skipped["past_depth"] += len(queued)
+                        queued = []
+                    following.extend((link, page.final_url or url) for link in queued)
+                    entry = _entry(url, page, depth, found_on[url], len(queued))
+                    pages.append(entry)
+                    await held.call(on_page, entry)
+                reading, arrived = {}, {}  # the batch's pages are entries now: their text is let go
+            skipped["past_limit"] += len(level)
+            if spent:
+                break
             # the sitemaps are read whether or not the start page could be, as a map reads them
             if depth == 0:
                 landed = read[0].final_url or start
