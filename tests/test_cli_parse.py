@@ -45,6 +45,21 @@ def test_a_query_word_starting_with_a_dash_is_a_word(argv: list[str], query: lis
     assert args.query == query and args.results is None
 
 
+@pytest.mark.parametrize(
+    ("argv", "query"),
+    [
+        (["find", "-fno-strict-aliasing"], ["-fno-strict-aliasing"]),
+        (["find", "gcc", "-Werror", "--json"], ["gcc", "-Werror"]),
+        (["find", "-nodejs", "-n", "3"], ["-nodejs"]),  # not `-n odejs`
+    ],
+)
+def test_a_find_query_word_starting_with_a_dash_is_a_word(argv: list[str], query: list[str]) -> None:
+    """`find` takes any text: a word starting with a dash (a compiler flag) was read as an unknown
+    option, "the following arguments are required: QUERY" when it was the query's only word."""
+    args = parse(build_parser(), argv)
+    assert args.query == query and args.n == (3 if "-n" in argv else 5)
+
+
 def test_a_dashed_option_of_search_stays_an_option(capsys: pytest.CaptureFixture[str]) -> None:
     args = parse(build_parser(), ["search", "q", "-n5", "-tokio", "-n", "3"])
     assert (args.query, args.results) == (["q", "-tokio"], 3)

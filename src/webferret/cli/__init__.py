@@ -102,7 +102,8 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
 
 def _dash_words_as_words(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
     """`argv`, with the words of a command that takes words starting with a dash (`search`, whose
-    query may exclude words: `rust async -tokio`, `-site:x.org`; `set_defaults(dash_words=True)`)
+    query may exclude words: `rust async -tokio`, `-site:x.org`; `find`, whose query is any text;
+    `set_defaults(dash_words=...)`, naming what such a word is to it)
     that are none of its options moved after `--`, where they are words: argparse took them for
     unrecognized options, and `-nodejs` for `-n odejs`."""
     at = next((i for i, word in enumerate(argv) if not word.startswith("-")), None)
@@ -139,8 +140,8 @@ def _one_dash_slips(command: argparse.ArgumentParser, extras: list[str]) -> str 
     if not slips:
         return None
     said = ", ".join(f"{word} (the option is -{word})" for word in slips)
-    if command.get_default("dash_words"):
-        said += f"; a word to exclude goes after --: {command.prog} ... -- {' '.join(slips)}"
+    if kind := command.get_default("dash_words"):  # what such a word is to the command
+        said += f"; {kind} goes after --: {command.prog} ... -- {' '.join(slips)}"
     return f"unrecognized arguments: {said}"
 
 

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_common(parser)
     add_agent_view(parser, "passages")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, dash_words="a word that starts with a dash")  # `-Werror` is a word
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -87,7 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_network(parser)
     add_common(parser)
     add_agent_view(parser, "titles and snippets")
-    parser.set_defaults(run=run, early=_prefork, dash_words=True)  # `-word` excludes a word
+    parser.set_defaults(run=run, early=_prefork, dash_words="a word to exclude")  # `-word` excludes it
 
 
 def _prefork(args: argparse.Namespace) -> None:
