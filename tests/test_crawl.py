@@ -780,3 +780,20 @@ async def test_room_a_link_took_without_a_page_is_given_to_the_next_link(simweb:
         result = await crawl(ferret, simweb.url("/lim/start"), CrawlOptions(depth=1, limit=3))
     assert [p.url.removeprefix(simweb.base) for p in result.pages] == ["/lim/start", "/lim/b", "/lim/c"]
     assert result.not_followed == {"same_page": 1, "past_limit": 1}
+
+
+async def test_a_path_is_judged_however_its_letters_are_written(simweb: SimWeb) -> None:
+    """A page's link written in its letters (`/bücher/b`) was out of a scope written
+    percent-encoded (`/b%C3%BCcher/`, as a start's final URL is), and the other way round, and a
+    glob in letters (`/bücher/[ab]*`) matched no link written encoded: every rule judges a path
+    percent-encoded one way, as a client requests it."""
+    links = ("/bücher/a", "/b%C3%BCcher/b", "/b%c3%bccher/c", "/bücher/d", "/andere/e")
+    simweb.add("/b%C3%BCcher/", page("Bücher", *links), headers=HTML)
+    for name in "abcde":
+        path = "/andere/e" if name == "e" else f"/b%C3%BCcher/{name}"
+        simweb.add(path, page(name.upper()), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        options = CrawlOptions(depth=1, exclude=("/bücher/[cd]*",))
+        result = await crawl(ferret, simweb.url("/bücher/"), options)
+    assert [p.title for p in result.pages] == ["Bücher", "A", "B"]
+    assert result.not_followed == {"excluded": 2, "out_of_scope": 1}

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from webferret.arguments import check_text, globs_of
 from webferret.models import ErrorCode, FerretError, Page
-from webferret.net.canonical import canonical_url
+from webferret.net.canonical import canonical_url, encoded_path
 from webferret.net.urlpath import as_requested, without_dot_segments
 
 T = TypeVar("T")
@@ -106,9 +106,9 @@ class Follow:
             parts, self._port = urlsplit(""), None
         self.scope = scope
         self._host = (parts.hostname or "").lower()
-        self._prefix = without_dot_segments(parts.path) or "/"  # as the links' paths are judged
-        self._include = include
-        self._exclude = exclude
+        self._prefix = _judged_path(parts.path)  # as the links' paths are judged
+        self._include = tuple(encoded_path(glob, safe="?[]") for glob in include)  # `/docs/café*` too
+        self._exclude = tuple(encoded_path(glob, safe="?[]") for glob in exclude)
 
     def links(
         self, page: Page, seen: set[str], skipped: Counter[str], deadline: float | None = None
@@ -151,7 +151,7 @@ class Follow:
             port = _port(parts)
         except ValueError:
             return "out_of_scope"
-        path = without_dot_segments(parts.path) or "/"  # the path a client requests
+        path = _judged_path(parts.path)
         if parts.scheme.lower() not in ("http", "https"):
             return "out_of_scope"
         if (parts.hostname or "").lower() != self._host or port != self._port:
@@ -165,6 +165,13 @@ class Follow:
         if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
             return "excluded"
         return None
+
+
+def _judged_path(path: str) -> str:
+    """The path a client requests for `path` as a page wrote it: percent-encoded one way (a page's
+    `/dócs/a` and `/d%C3%B3cs/a` are one path, in a scope written either way), its dot segments
+    resolved."""
+    return without_dot_segments(encoded_path(path)) or "/"
 
 
 def page_key(url: str) -> str:

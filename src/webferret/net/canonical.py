@@ -114,10 +114,17 @@ def _letters(label: str) -> str:
 _ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)
 
 
-def _path(path: str) -> str:
-    # a `%2F` is a slash inside a segment (`/a%2Fb` is one segment, `/a/b` two): it stays encoded
+def encoded_path(path: str, safe: str = "") -> str:
+    """`path` percent-encoded one way however it was written, as a client sends it: `/dócs/`,
+    `/d%C3%B3cs/` and `/d%c3%b3cs/` alike, `/my page` as `/my%20page`; `safe`, more characters
+    left as they are (a glob's `?[]`). A `%2F` is a slash inside a segment (`/a%2Fb` is one
+    segment, `/a/b` two): it stays encoded."""
     parts = _ENCODED_SLASH.split(path)
-    path = "%2F".join(quote(unquote(part), safe="/:@!$&'()*+,;=-._~%") for part in parts)
+    return "%2F".join(quote(unquote(part), safe="/:@!$&'()*+,;=-._~%" + safe) for part in parts)
+
+
+def _path(path: str) -> str:
+    path = encoded_path(path)
     if "/." in path:  # `/a/./b`, `/a/../b` (RFC 3986's dot segments; the trailing slash kept for now)
         path = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
     if len(path) > 1 and path.endswith("/"):
