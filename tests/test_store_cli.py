@@ -721,6 +721,25 @@ def test_an_import_line_without_text_does_not_hide_the_stored_page(
     assert code == 0 and "ferret" in opened["data"]["content"].lower()
 
 
+def test_an_export_read_back_into_its_store_leaves_its_readings_as_they_were(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export (without `--links`, as by default) imported into the store it came from replaced
+    each reading it held with the file's: the pages lost their links (`open --links`: "the store
+    holds no links"), and, marked as imported, no longer answered a fetch. They are kept as stored."""
+    url, home = simweb.url("/article"), str(tmp_path)
+    assert main(["fetch", url, "--home", home, "--allow-host", "127.0.0.1"]) == 0
+    assert main(["store", "export", "--home", home]) == 0
+    exported = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(exported))
+    code, out = _json(capsys, "store", "import", "-", "--home", home)
+    assert code == 0 and out["data"]["imported"] == 1
+    code, opened = _json(capsys, "open", url, "--links", "--home", home)
+    assert code == 0 and opened["data"]["links"], opened["data"]["links"]
+    code, fetched = _json(capsys, "fetch", url, "--home", home, "--allow-host", "127.0.0.1")
+    assert fetched["data"]["pages"][0]["fetched_via"] == "store"
+
+
 def test_an_import_under_a_huge_max_bytes_reads_its_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

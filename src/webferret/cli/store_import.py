@@ -5,9 +5,11 @@ An imported page keeps its URL, handle (one its own URLs give it: a line cannot 
 another page's), text, metadata and the time it was read (a time after the import's own, from a
 clock running ahead, is taken as now: a later reading must not rank below it), so `open`, `find`,
 `outline` and `export` treat it as any stored page. It never answers a fetch: a file is not a
-reading webferret made, so a fetch of its URL reads the page anew. A line that is no exported page
-(not JSON, a failed page, one without text, no http(s) URL, a body `--max-chars` clipped, longer
-than a body may be) is skipped and named on stderr; the others are kept.
+reading webferret made, so a fetch of its URL reads the page anew. A page whose reading (its URL
+and text) the store holds already is kept as stored: an export read back costs no page its links
+or the fetches it answers. A line that is no exported page (not JSON, a failed page, one without
+text, no http(s) URL, a body `--max-chars` clipped, longer than a body may be) is skipped and
+named on stderr; the others are kept.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
     def keep() -> int:
         if not opened:
             opened.append(PageStore.in_home(settings.home, page_tokens=settings.page_tokens))
-        kept = len(opened[0].put_many(batch, private=True))  # never answers a fetch: see above
+        # never answers a fetch (see above), nor takes the place of a reading the store holds
+        kept = len(opened[0].put_many(batch, private=True, over_stored=False))
         batch.clear()
         return kept
 

@@ -219,15 +219,19 @@ class PageStore:
         *,
         exempt: bool = False,
         private: bool = False,
+        over_stored: bool = True,
     ) -> list[Page]:
         """Store several pages with their response headers in one transaction. A page another URL
         of it already stored (a redirect's start and its end) joins that document (see `documents`);
-        a page that carries a handle (an answer named it before its write) keeps it if it is new."""
+        a page that carries a handle (an answer named it before its write) keeps it if it is new.
+        A reading of a URL whose text is stored already replaces that reading's metadata (a fetch's
+        is the newer), unless `over_stored` is false (an import: the stored reading, its links and
+        the fetches it answers, is kept as it is)."""
         prepared = [self._prepare(page, headers, exempt, private) for page, headers in items]
 
         def write(conn: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
             return [
-                self._write_row(conn, row, chunks, page.handle)
+                self._write_row(conn, row, chunks, page.handle, over_stored)
                 for (page, _), (row, chunks) in zip(items, prepared, strict=True)
             ]
 
@@ -258,7 +262,12 @@ class PageStore:
         return row, chunks_for(page.content, self.page_tokens)
 
     def _write_row(
-        self, conn: sqlite3.Connection, row: Row, chunks: list[tuple[int, str]], named: str | None = None
+        self,
+        conn: sqlite3.Connection,
+        row: Row,
+        chunks: list[tuple[int, str]],
+        named: str | None = None,
+        over_stored: bool = True,
     ) -> tuple[str, dict[str, Any]]:
         """Write one prepared page under the handle of the document it is (a variant: under its own,
         beside that document's, see `variants`); answer that handle and how the page compares with
@@ -270,6 +279,9 @@ class PageStore:
             key_url = f"{key_url}\n{key}"  # a variant's text is a version of the variant only
         _date_back(conn, key_url, row[4])
         change = change_since(conn, key_url, row[3])
+        kept = (key_url, row[3])
+        if not over_stored and (stored := conn.execute(_SAME_READING, kept).fetchone()) is not None:
+            return stored[0], change  # kept as it is
         page_id = conn.execute(
             "INSERT INTO pages (handle, document, key_url, url, final_url, canonical_url, content_hash, "
             "fetched_at, etag, last_modified, title, format, tokens, page_json, content, exempt, "
@@ -657,6 +669,10 @@ def _handle_within(text: str) -> str | None:
         if first := _SITE_FROM.search(site):
             return found[0][first.start() :]
     return None
+
+
+_SAME_READING = "SELECT handle FROM pages WHERE key_url = ? AND content_hash = ?"
+"""The stored reading of a URL (and way of reading it) with a text's hash, if any."""
 
 
 def _date_back(conn: sqlite3.Connection, key_url: str, stamp: float) -> None:
