@@ -7,12 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, needs_chromium
 from proxyweb import proxy_server
 from simweb import SimWeb
 
 from webferret.config import Settings
 from webferret.fetch.fetcher import Fetcher
-from webferret.fetch.types import FetchOptions
+from webferret.fetch.types import FetchOptions, Tier
 from webferret.models import ErrorCode, FerretError
 
 KEY = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1")
@@ -58,11 +59,11 @@ async def fetch(certs: Path, url: str, allow: str) -> int:
 
 
 async def fetch_status(
-    url: str, allow: str, verify: bool | ssl.SSLContext, settings: Settings | None = None
+    url: str, allow: str, verify: bool | ssl.SSLContext, settings: Settings | None = None, tier: Tier = "http"
 ) -> int:
     fetcher = Fetcher(settings, resolver=resolve_to_loopback, verify=verify)
     try:
-        raw = await fetcher.fetch(url, FetchOptions(allow_hosts=(allow,), timeout=5))
+        raw = await fetcher.fetch(url, FetchOptions(allow_hosts=(allow,), timeout=5, tier=tier))
     finally:
         await fetcher.aclose()
     return raw.status
@@ -108,6 +109,29 @@ async def test_the_fetcher_trusts_the_cas_ssl_cert_file_names(
     web, _ = tls_web
     monkeypatch.setenv("SSL_CERT_FILE", str(certs / "ca.pem"))
     assert await fetch_status(f"https://localhost:{web.port}/article", "localhost", True) == 200
+
+
+@pytest.mark.parametrize("tier", ["impersonate", pytest.param("browser", marks=needs_chromium)])
+@pytest.mark.parametrize("variable", ["SSL_CERT_FILE", "SSL_CERT_DIR"])
+async def test_every_tier_trusts_the_cas_the_environment_names(
+    certs: Path, tls_web: tuple[SimWeb, list], monkeypatch: pytest.MonkeyPatch, tier: Tier, variable: str
+) -> None:
+    """The impersonate and browser tiers (curl) checked certificates against curl_cffi's own store:
+    a corporate or test CA the http tier trusted failed them, so a page that climbed the ladder failed."""
+    web, _ = tls_web
+    url = f"https://localhost:{web.port}/article"
+    settings = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    with pytest.raises(FerretError) as info:  # certifi's store does not know the test CA
+        await fetch_status(url, "localhost", True, settings, tier)
+    assert info.value.code == ErrorCode.CONNECT_FAILED and "certificate" in info.value.message
+    folder = certs / "cas"
+    folder.mkdir(exist_ok=True)
+    (folder / "ca.pem").write_bytes((certs / "ca.pem").read_bytes())
+    subprocess.run(["openssl", "rehash", str(folder)], check=True, capture_output=True)
+    monkeypatch.setenv(variable, str(certs / "ca.pem" if variable == "SSL_CERT_FILE" else folder))
+    assert await fetch_status(url, "localhost", True, settings, tier) == 200
 
 
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])

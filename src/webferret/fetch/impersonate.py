@@ -14,6 +14,7 @@ import typing
 from dataclasses import replace
 from ipaddress import ip_address
 
+import certifi
 from curl_cffi import BrowserTypeLiteral, Curl, CurlECode, CurlHttpVersion, CurlOpt, ffi, lib
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
@@ -25,6 +26,7 @@ from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
 from webferret.net.proxy import DIRECT, Proxy, ProxyRoute, bracketed, connect_refused, socks_refused
+from webferret.net.tls import env_cas
 
 CURL_ERRORS: dict[int, tuple[ErrorCode, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (ErrorCode.DNS_FAILURE, "could not resolve the host"),
@@ -130,6 +132,7 @@ async def request_once(
         CurlOpt.NOPROXY: "*",
         # the whole request is bounded (a low-speed limit lets a server dripping a byte a second pass)
         CurlOpt.TIMEOUT_MS: max(1, int(opts.timeout * 1000)),
+        **ca_options(),
     }
     if method != "HEAD" and not opts.clip:  # a Content-Length past the cap is refused before the body
         session.curl_options[CurlOpt.MAXFILESIZE_LARGE] = opts.max_bytes
@@ -187,6 +190,17 @@ def merged_headers(caller: tuple[tuple[str, str], ...], request: dict[str, str])
             value = joined_cookies(before, value) if key == "cookie" else value
         spelled[key], sent[name] = name, value
     return sent
+
+
+def ca_options() -> dict[CurlOpt, str]:
+    """The CAs the http tier trusts (`net.tls`), as curl is told them: the file `SSL_CERT_FILE`
+    names, else the folder `SSL_CERT_DIR` names (beside curl's default file), else certifi's store.
+    curl_cffi's async session left the variables unread, so a corporate or test CA that the http
+    tier trusted failed this tier and the browser's (whose requests this module makes)."""
+    cafile, capath = env_cas()
+    if capath:
+        return {CurlOpt.CAPATH: capath}
+    return {CurlOpt.CAINFO: cafile or certifi.where()}
 
 
 def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:

@@ -26,7 +26,15 @@ def certifi_context() -> ssl.SSLContext:
 def env_context() -> ssl.SSLContext:
     """The CA store the environment names (`SSL_CERT_FILE`, else `SSL_CERT_DIR`), else certifi's."""
     with _LOCK:
-        return _from_env(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+        return _from_env(*env_cas())
+
+
+def env_cas() -> tuple[str | None, str | None]:
+    """The CA file and the CA folder the environment names (`SSL_CERT_FILE`, else `SSL_CERT_DIR`;
+    an empty variable names none), for clients that load a CA store themselves (curl): (None, None)
+    when it names neither, and certifi's store is the one."""
+    cafile = os.environ.get("SSL_CERT_FILE") or None
+    return (cafile, None) if cafile else (None, os.environ.get("SSL_CERT_DIR") or None)
 
 
 @cache
