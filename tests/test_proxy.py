@@ -227,6 +227,23 @@ def test_a_proxy_flag_that_is_not_a_proxy_is_a_usage_error(capsys: pytest.Captur
     assert exited.value.code == 2 and "socks5h" in err and "Traceback" not in err
 
 
+def test_a_proxy_refusing_a_plain_http_engines_credentials_is_a_proxy_error(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SearXNG on plain http is forwarded, not tunnelled, so the proxy's 407 came as the answer and
+    read as the engine's own (`engine_error`, 'searxng answered HTTP 407'): it is the proxy's."""
+    simweb.add("/search", json.dumps({"results": []}), headers={"Content-Type": "application/json"})
+    monkeypatch.setenv("WEBFERRET_NO_PROXY", "")  # the simulated web is on loopback
+    with proxy_server("http", credentials=("ada", "s3cr/t")) as proxy:
+        wrong = proxy.url.replace("s3cr%2Ft", "guess")
+        argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", simweb.url("/"), "--no-verify"]
+        code = main([*argv, "--json", "--proxy", wrong])
+        error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
+    assert code == 1 and error["code"] == "proxy_error", error
+    assert f"127.0.0.1:{proxy.port}" in error["message"] and "user and password" in error["message"]
+    assert "guess" not in error["message"] and len(proxy.plain) == 0
+
+
 @pytest.mark.parametrize("engine", ["duckduckgo", "wikipedia"])
 def test_every_engine_leaves_through_the_proxy_and_its_failures_are_the_proxys(
     engine: str, capsys: pytest.CaptureFixture[str], closed_port: int

@@ -153,8 +153,15 @@ class RoutedTransport(httpx.AsyncBaseTransport):
         self._proxied = httpx.AsyncHTTPTransport(verify=verify, trust_env=False, proxy=route.proxy.url)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        proxied = self._route.proxy_for(request.url.host) is not None
-        return await (self._proxied if proxied else self._direct).handle_async_request(request)
+        if self._route.proxy_for(request.url.host) is None:
+            return await self._direct.handle_async_request(request)
+        response = await self._proxied.handle_async_request(request)
+        if response.status_code == 407 and request.url.scheme == "http":
+            # plain http is forwarded, not tunnelled: the proxy's refusal of its credentials comes as
+            # the answer itself, and is the proxy's failure (RFC 9110 15.5.8), not the engine's 407
+            await response.aclose()
+            raise httpx.ProxyError("407 Proxy Authentication Required", request=request)
+        return response
 
     async def aclose(self) -> None:
         await self._direct.aclose()
