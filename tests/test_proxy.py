@@ -133,6 +133,21 @@ async def test_hosts_in_no_proxy_are_reached_directly(name: str) -> None:
     assert proxy.asked == [] and len(site.hits) == 3
 
 
+@pytest.mark.parametrize("name", TIERS)
+async def test_no_proxy_names_match_as_the_domain_lists_write_them(name: str) -> None:
+    """`*.corp.example` (accepted by the setting, as `allowed_domains` takes it) and a name in its own
+    letters matched no host, so those requests went through the proxy all the same."""
+    with serve() as site, proxy_server("http") as proxy:
+        site.page("/", "<html><body><p>intranet</p></body></html>")
+        route = through(proxy, "*.corp.example", "bücher.example")
+        for host in ("wiki.corp.example", "xn--bcher-kva.example"):
+            url = f"http://{host}:{site.port}/"
+            target = Target(url, "http", host, host, site.port, "127.0.0.1", ("127.0.0.1",))
+            status, _ = await fetched(name, route, target)
+            assert status == 200
+    assert proxy.asked == [] and len(site.hits) == 2
+
+
 @needs_chromium
 async def test_the_browser_tier_leaves_through_the_proxy() -> None:
     settings = Settings(chromium_path=CHROMIUM, browser_no_sandbox=True)  # tests run as root

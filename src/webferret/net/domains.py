@@ -13,7 +13,9 @@ from urllib.parse import urlsplit
 from webferret.net.canonical import in_letters
 
 
-def _norm(domain: str) -> str:
+def domain_key(domain: str) -> str:
+    """A domain as the lists keep it: lower case, in its own letters, without `*.` before it or a
+    dot at either end (`*.Example.ORG.` is `example.org`), matched by `covers`."""
     return in_letters(domain.strip().lower().lstrip("*").strip("."))
 
 
@@ -36,7 +38,9 @@ class DomainFilter:
 
     @classmethod
     def of(cls, allowed: Sequence[str], blocked: Sequence[str]) -> DomainFilter:
-        return cls(tuple(filter(None, map(_norm, allowed))), tuple(filter(None, map(_norm, blocked))))
+        return cls(
+            tuple(filter(None, map(domain_key, allowed))), tuple(filter(None, map(domain_key, blocked)))
+        )
 
     @property
     def active(self) -> bool:

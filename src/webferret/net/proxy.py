@@ -31,6 +31,8 @@ import httpcore
 import httpx
 
 from webferret.models import ErrorCode
+from webferret.net.canonical import in_letters
+from webferret.net.domains import covers, domain_key
 from webferret.remote_text import one_line
 
 SCHEMES = ("http", "socks5")
@@ -96,7 +98,8 @@ def parse_proxy(text: str) -> Proxy:
 class ProxyRoute:
     """Which requests go through the proxy (`proxy_for`): all but those to hosts in `no_proxy`.
 
-    In `no_proxy` a name matches itself and its subdomains (`example.com`, `.example.com`), an address
+    In `no_proxy` a name matches itself and its subdomains (`example.com`, `.example.com`,
+    `*.example.com`, written in any case, in Punycode or its own letters), an address
     or a network (`10.0.0.0/8`) matches the address a host was vetted to, and `*` matches every host."""
 
     def __init__(self, proxy: Proxy | None = None, no_proxy: Iterable[str] = ()) -> None:
@@ -112,7 +115,7 @@ class ProxyRoute:
                 try:
                     self._networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
                 except ValueError:
-                    self._names.append(entry.lstrip(".").rstrip("."))
+                    self._names.append(domain_key(entry))
 
     @classmethod
     def configured(cls, proxy: str | None, no_proxy: Iterable[str]) -> ProxyRoute:
@@ -121,12 +124,12 @@ class ProxyRoute:
 
     def proxy_for(self, host: str, address: str | None = None) -> Proxy | None:
         """The proxy a request to `host` (vetted to `address`, when known) goes through, or None."""
-        if self.proxy is None or self._direct(host.strip("[]").lower().rstrip("."), address):
+        if self.proxy is None or self._direct(in_letters(host.strip("[]").lower().rstrip(".")), address):
             return None
         return self.proxy
 
     def _direct(self, host: str, address: str | None) -> bool:
-        if self._everything or any(host == name or host.endswith("." + name) for name in self._names):
+        if self._everything or any(covers(name, host) for name in self._names):
             return True
         for candidate in (address, host):
             try:
