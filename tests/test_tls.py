@@ -1,5 +1,6 @@
 """HTTPS through the pinned transport: SNI and certificate checks use the real host name."""
 
+import json
 import shutil
 import ssl
 import subprocess
@@ -132,6 +133,25 @@ async def test_every_tier_trusts_the_cas_the_environment_names(
     subprocess.run(["openssl", "rehash", str(folder)], check=True, capture_output=True)
     monkeypatch.setenv(variable, str(certs / "ca.pem" if variable == "SSL_CERT_FILE" else folder))
     assert await fetch_status(url, "localhost", True, settings, tier) == 200
+
+
+@pytest.mark.parametrize("variable", ["SSL_CERT_FILE", "SSL_CERT_DIR"])
+def test_a_ca_store_that_is_not_there_is_refused_at_start_naming_the_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variable: str
+) -> None:
+    """A missing SSL_CERT_FILE failed every https page as `internal` (FileNotFoundError, and a
+    traceback from the thread loading the store); a missing SSL_CERT_DIR, as certificates no CA signed."""
+    from webferret.cli import main
+    from webferret.net.tls import prepare_tls
+
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    monkeypatch.setenv(variable, str(tmp_path / "gone"))
+    prepare_tls()  # the start-up thread's load says nothing: the settings do
+    code = main(["fetch", "--json", "--allow-host", "localhost", "https://localhost:9/"])
+    envelope = json.loads(capsys.readouterr().out)
+    assert code == 2 and envelope["error"]["code"] == "invalid_argument"
+    assert f"{variable} names '{tmp_path / 'gone'}'" in envelope["error"]["message"]
 
 
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])

@@ -9,6 +9,7 @@ that trusts the environment, the file `SSL_CERT_FILE` names, else the folder `SS
 
 from __future__ import annotations
 
+import contextlib
 import os
 import ssl
 import threading
@@ -37,6 +38,20 @@ def env_cas() -> tuple[str | None, str | None]:
     return (cafile, None) if cafile else (None, os.environ.get("SSL_CERT_DIR") or None)
 
 
+def ca_store_problem() -> str | None:
+    """What is wrong with the CA store the environment names (`env_cas`), or None: a file or a
+    folder that is not there would fail every https request (the file as an exception, the folder
+    as a certificate no CA signed), so the settings refuse it at start (`config`)."""
+    cafile, capath = env_cas()
+    if cafile is not None and not os.path.isfile(cafile):
+        said = f"SSL_CERT_FILE names {cafile!r}, which is no file"
+    elif capath is not None and not os.path.isdir(capath):
+        said = f"SSL_CERT_DIR names {capath!r}, which is no folder"
+    else:
+        return None
+    return f"cannot check certificates: {said} (name your CA certificates, or unset it for certifi's)"
+
+
 @cache
 def _certifi() -> ssl.SSLContext:
     import certifi
@@ -55,5 +70,7 @@ def _from_env(cafile: str | None, capath: str | None) -> ssl.SSLContext:
 
 def prepare_tls(engines: bool = False) -> None:
     """Load the CA store now, e.g. in a thread at start, so no request waits for it. The fetcher
-    and the search client share one (`env_context`), so `engines` no longer changes anything."""
-    env_context()
+    and the search client share one (`env_context`), so `engines` no longer changes anything. A
+    store that cannot be loaded is left to the call that needs it to say, not said from a thread."""
+    with contextlib.suppress(OSError, ssl.SSLError):
+        env_context()
