@@ -154,6 +154,20 @@ def test_a_ca_store_that_is_not_there_is_refused_at_start_naming_the_variable(
     assert f"{variable} names '{tmp_path / 'gone'}'" in envelope["error"]["message"]
 
 
+def test_a_ca_file_without_certificates_fails_pages_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file holding no certificate failed every page as `internal` (ssl.SSLError)."""
+    from webferret.cli import main
+
+    (tmp_path / "notes.pem").write_text("not a certificate\n")
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "notes.pem"))
+    code = main(["fetch", "--json", "--allow-host", "localhost", "https://localhost:9/"])
+    error = json.loads(capsys.readouterr().out)["data"]["pages"][0]["error"]
+    assert code == 1 and error["code"] == "invalid_argument"
+    assert f"SSL_CERT_FILE names '{tmp_path / 'notes.pem'}'" in error["message"]
+
+
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])
 def test_contexts_hold_the_cas_httpx_would_load(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str]

@@ -62,7 +62,13 @@ def _certifi() -> ssl.SSLContext:
 @cache
 def _from_env(cafile: str | None, capath: str | None) -> ssl.SSLContext:
     if cafile:
-        return ssl.create_default_context(cafile=cafile)
+        try:
+            return ssl.create_default_context(cafile=cafile)
+        except (OSError, ssl.SSLError) as exc:  # no PEM certificate in it, or unreadable
+            from webferret.models import ErrorCode, FerretError
+
+            said = f"SSL_CERT_FILE names {cafile!r}, which holds no CA certificate one can load ({exc})"
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot check certificates: {said}") from None
     if capath:
         return ssl.create_default_context(capath=capath)
     return _certifi()
@@ -72,5 +78,5 @@ def prepare_tls(engines: bool = False) -> None:
     """Load the CA store now, e.g. in a thread at start, so no request waits for it. The fetcher
     and the search client share one (`env_context`), so `engines` no longer changes anything. A
     store that cannot be loaded is left to the call that needs it to say, not said from a thread."""
-    with contextlib.suppress(OSError, ssl.SSLError):
+    with contextlib.suppress(Exception):
         env_context()
