@@ -259,6 +259,27 @@ def test_a_proxy_refusing_a_plain_http_engines_credentials_is_a_proxy_error(
     assert "guess" not in error["message"] and len(proxy.plain) == 0
 
 
+@pytest.mark.parametrize(
+    "bad", ["ftp://ada:hunter2@proxy.example:21", "http://ada:hunter2@proxy.example:3128/p",
+            "http://ada:hun/ter2@proxy.example:3128", "ada:hunter2@proxy.example:3128"]
+)  # fmt: skip
+def test_a_bad_proxy_is_quoted_without_its_password(
+    bad: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--proxy` quoted the value it refused whole, password and all, in every command; the setting
+    hid a password only where it could parse one (not one holding an unencoded `/`, the very case
+    its message is about, nor one in a URL without a scheme)."""
+    for command in ("fetch", "mcp"):
+        with pytest.raises(SystemExit):
+            main([command, "--proxy", bad, *(["http://127.0.0.1:9/"] if command == "fetch" else [])])
+        said = capsys.readouterr().err
+        assert "(got '" in said and "proxy.example" in said and "hun" not in said, said
+    monkeypatch.setenv("WEBFERRET_PROXY", bad)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "proxy.example" in str(caught.value) and "hun" not in str(caught.value), caught.value
+
+
 @pytest.mark.parametrize("engine", ["duckduckgo", "wikipedia"])
 def test_every_engine_leaves_through_the_proxy_and_its_failures_are_the_proxys(
     engine: str, capsys: pytest.CaptureFixture[str], closed_port: int

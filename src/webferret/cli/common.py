@@ -165,7 +165,7 @@ def agent_fence(args: argparse.Namespace, settings: Any) -> Any:
 def checked_by(module: str, name: str) -> Callable[[str], Any]:
     """An argparse `type` that reads a flag with `module.name`, imported when a flag is read (the
     parser is built on every start), its `ValueError` a usage error with the same words (and the
-    value, when they do not name it)."""
+    value, when they do not name it: a proxy's quote it without its password)."""
 
     def read(text: str) -> Any:
         import importlib
@@ -173,7 +173,8 @@ def checked_by(module: str, name: str) -> Callable[[str], Any]:
         try:
             return getattr(importlib.import_module(module), name)(text)
         except ValueError as exc:
-            words = str(exc) if repr(text) in str(exc) else f"{exc} (got {text!r})"
+            named = repr(text) in str(exc) or "(got " in str(exc)  # it quoted the value (as it may show it)
+            words = str(exc) if named else f"{exc} (got {text!r})"
             raise argparse.ArgumentTypeError(words) from None
 
     read.__name__ = name  # what argparse calls the value in other errors

@@ -69,7 +69,25 @@ def proxy_url(text: str) -> str:
 
 def parse_proxy(text: str) -> Proxy:
     """The `Proxy` that `text` names (`http://[user:pass@]host:port` or `socks5://...`); a
-    `ValueError` that says what is wrong otherwise."""
+    `ValueError` that says what is wrong otherwise, quoting `text` without its credentials (a flag's
+    or a setting's check quotes the value it refused unless the message has: the password too)."""
+    try:
+        return _parsed(text)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (got {without_login(text)!r})") from None
+
+
+def without_login(text: str) -> str:
+    """`text`, a proxy URL as written, without its `user:password@`: all to its last `@` after the
+    scheme, as a password written unencoded may hold `/` or `@` (`http://ada:s3cr/t@host:3128`)."""
+    head, at, host = text.strip().rpartition("@")
+    if not at:
+        return text
+    scheme, sep, _ = head.partition("://")
+    return f"{scheme}{sep}{host}" if sep else host
+
+
+def _parsed(text: str) -> Proxy:
     try:
         parts = urlsplit(text.strip())
         port = parts.port
@@ -84,7 +102,7 @@ def parse_proxy(text: str) -> Proxy:
             "use socks5:// (webferret resolves and checks each name, then gives the proxy the address)"
         )
     if scheme not in SCHEMES:
-        shown = f"{scheme}://" if scheme else "no scheme"
+        shown = f"{scheme}://" if scheme and "://" in text else "no scheme"  # `ada:pw@host` has none
         raise ValueError(f"{shown} is not a proxy webferret speaks: use http:// or socks5://")
     if not parts.hostname:
         raise ValueError("the proxy URL names no host; expected e.g. http://proxy.example:3128")
