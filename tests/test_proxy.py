@@ -235,6 +235,29 @@ def test_the_cli_fetches_and_searches_through_the_proxy(
     assert len(http.asked) == 2  # each result verified through it
 
 
+def test_a_search_whose_candidates_the_proxy_kept_says_so(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch, closed_port: int
+) -> None:
+    """With the proxy down, a search listed `0 results of 2 candidates (2 unreachable)`, ok and exit
+    0, as if every link were dead: the pages were never asked. It now warns that the proxy failed."""
+    pages = [simweb.add(f"/behind/{n}", article_html(f"Behind {n}", 3)) for n in range(2)]
+    results = [
+        {"url": url, "title": f"B {n}", "content": "A ferret.", "engine": "x"} for n, url in enumerate(pages)
+    ]
+    simweb.add("/search", json.dumps({"results": results}), headers={"Content-Type": "application/json"})
+    monkeypatch.setenv("WEBFERRET_NO_PROXY", "localhost")  # the engine by that name, the pages by address
+    searxng = simweb.url("/").replace("127.0.0.1", "localhost")
+    argv = ["search", "ferret", "--json", "--fresh", "--engines", "searxng", "--searxng-url", searxng]
+    main([*argv, "--allow-host", "127.0.0.1", "--proxy", f"http://127.0.0.1:{closed_port}"])
+    data = json.loads(capsys.readouterr().out)["data"]
+    assert data["results"] == [] and {item["error"]["code"] for item in data["unreachable"]} == {
+        "proxy_error"
+    }
+    assert any(
+        f"through the proxy: {data['unreachable'][0]['error']['message']}" in w for w in data["warnings"]
+    )
+
+
 def test_a_proxy_flag_that_is_not_a_proxy_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["fetch", "--proxy", "socks5h://127.0.0.1:9050", "http://127.0.0.1:9/"])

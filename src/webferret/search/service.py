@@ -6,6 +6,7 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from webferret.models import ErrorCode
 from webferret.net.dns import warm_soon
 from webferret.net.policy import UrlPolicy
 from webferret.search.engines import registry
@@ -125,7 +126,22 @@ async def run_search(
         result.not_needed = verified.not_needed
         if verified.asked >= len(hits):  # every candidate decided: the engines had no more
             _short(result, options.results, len(hits))
+        _proxy_failed(result)
     return result
+
+
+def _proxy_failed(result: SearchResult) -> None:
+    """A warning when the proxy (setting `proxy`) kept candidates from being read: they are listed
+    unreachable, yet the pages may be fine, so the answer says whose failure it was (a proxy down
+    or refusing its credentials read as `0 results of 3 candidates (3 unreachable)`, every link
+    seemingly dead)."""
+    failed = [
+        item.error for item in result.unreachable if item.error and item.error.code is ErrorCode.PROXY_ERROR
+    ]
+    if failed:
+        result.warnings.append(
+            f"{len(failed)} of the candidates could not be read through the proxy: {failed[0].message}"
+        )
 
 
 def _short(result: SearchResult, wanted: int, listed: int) -> SearchResult:
