@@ -179,6 +179,8 @@ def test_cli_a_password_in_the_url_is_sent_never_shown_nor_stored(
         ("nocolon", "is no header: write it NAME: VALUE"),
         ("Bad Name: x", "bad header name 'Bad Name'"),
         ("Host: evil.example", "header 'Host' belongs to the connection"),
+        # tunnelled, the page's requests never reach the proxy: the site would get its credentials
+        ("Proxy-Authorization: Basic YWRhOnB3", "put the proxy's user and password in the proxy URL"),
         ("X-Name: Zoë", "bad value of header 'X-Name': ASCII only"),
     ],
 )
@@ -200,6 +202,7 @@ def test_cli_refuses_a_bad_header(
         ((("X-Ok", 7),), "text on one line, no NUL"),
         ((("Cookie", "name=Zoë"),), "ASCII only (percent-encode"),
         ((("Transfer-Encoding", "chunked"),), "belongs to the connection"),
+        ((("proxy-connection", "keep-alive"),), "is the proxy's, and would go to the site"),
         ("Cookie: a=b", "headers: (name, value) pairs or a mapping"),
         ([("Cookie",)], "headers: (name, value) pairs or a mapping"),
     ],

@@ -172,6 +172,9 @@ RESERVED = frozenset(
     {"host", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade"}
 )
 """Headers a caller may not set: the connection's own, which webferret writes for the vetted address."""
+PROXY_HEADERS = frozenset({"proxy-authorization", "proxy-connection"})
+"""Headers meant for a proxy, which never sees a page's requests (they are tunnelled to the page's
+address): sent, they would hand the proxy's credentials to every site read."""
 
 
 def header_pairs(headers: Any) -> tuple[tuple[str, str], ...]:
@@ -212,6 +215,11 @@ def check_header(name: str, value: str) -> None:
         problem = f"bad header name {name!r}: an HTTP token (letters, digits, -)"
     elif name.lower() in RESERVED:
         problem = f"header {name!r} belongs to the connection: webferret sets it"
+    elif name.lower() in PROXY_HEADERS:
+        problem = (
+            f"header {name!r} is the proxy's, and would go to the site: put the proxy's user and "
+            "password in the proxy URL (setting proxy, http://user:pass@host:port)"
+        )
     elif not isinstance(value, str) or any(c in value for c in "\r\n\0"):
         problem = f"bad value of header {name!r}: text on one line, no NUL"
     elif not value.isascii():
