@@ -178,3 +178,28 @@ def proxy_server(
     proxy.port = server.server_address[1]
     with running(server):
         yield proxy
+
+
+@contextmanager
+def broken_proxy(answer: bytes = b"") -> Iterator[str]:
+    """A proxy that breaks: it reads what a client asks, then answers `answer` (something that is no
+    proxy's answer) and closes, or with no answer resets the connection at once. Yields its
+    `host:port`."""
+
+    class Handler(BaseRequestHandler):
+        def handle(self) -> None:
+            client: socket.socket = self.request
+            try:
+                if answer:
+                    client.recv(4096)
+                    client.sendall(answer)
+                else:  # a reset (RST), not an orderly close
+                    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            except OSError:
+                pass
+
+    ThreadingTCPServer.allow_reuse_address = True
+    server = ThreadingTCPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    with running(server):
+        yield f"127.0.0.1:{server.server_address[1]}"

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from chromium import CHROMIUM, needs_chromium
-from proxyweb import Proxy, proxy_server
+from proxyweb import Proxy, broken_proxy, proxy_server
 from simweb import SimWeb, article_html
 from tiers_web import free_port_on_both, loopback_policy, serve
 
@@ -99,6 +99,22 @@ async def test_a_proxy_that_is_down_is_a_proxy_error(kind: str, name: str, close
     )
     assert site.hits == []
     assert ErrorCode.PROXY_ERROR not in REMEMBERED  # the page is not dead: a later search asks again
+
+
+@pytest.mark.parametrize("answer", [b"", b"SSH-2.0-OpenSSH_9.6\r\n"], ids=["reset", "not-a-proxy"])
+@pytest.mark.parametrize("kind", ["http", "socks5"])
+@pytest.mark.parametrize("name", TIERS)
+async def test_a_proxy_that_breaks_the_connection_is_a_proxy_error(
+    kind: str, name: str, answer: bytes
+) -> None:
+    """A proxy that reset the connection it was asked a tunnel on was the page's `connect_failed`
+    ('the connection broke while reading at <page>'), and one answering CONNECT with no HTTP made the
+    impersonate tier fail `internal` (curl_cffi's ValueError reading the answer's head)."""
+    with serve() as site, broken_proxy(answer) as where:
+        site.page("/", "<html><body><p>never read</p></body></html>")
+        error = await failure(name, ProxyRoute(parse_proxy(f"{kind}://{where}")), site.base + "/")
+    assert error.code == ErrorCode.PROXY_ERROR, error.message
+    assert f"{kind}://{where}" in error.message and site.hits == []
 
 
 @pytest.mark.parametrize("kind", ["http", "socks5"])

@@ -15,7 +15,7 @@ from dataclasses import replace
 from ipaddress import ip_address
 
 import certifi
-from curl_cffi import BrowserTypeLiteral, Curl, CurlECode, CurlHttpVersion, CurlOpt, ffi, lib
+from curl_cffi import BrowserTypeLiteral, Curl, CurlECode, CurlHttpVersion, CurlInfo, CurlOpt, ffi, lib
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR
 from curl_cffi.requests import AsyncSession, Response
 from curl_cffi.requests.exceptions import RequestException
@@ -84,7 +84,12 @@ def new_session(fingerprint: str) -> AsyncSession:
     a page's redirects carry theirs (`fetch.hop_cookies`), and in the browser tier Chromium holds the
     page's own and sends them (a session that kept them sent a second `Cookie` header, with the
     cookies the page's script had deleted)."""
-    return _Session(impersonate=fingerprint, trust_env=False, discard_cookies=True)  # type: ignore[arg-type]
+    return _Session(
+        impersonate=fingerprint,  # type: ignore[arg-type]
+        trust_env=False,
+        discard_cookies=True,
+        curl_infos=[CurlInfo.HTTP_CONNECTCODE],  # did a proxy answer CONNECT (`_proxy_failure`)
+    )
 
 
 class _Session(AsyncSession[Response]):
@@ -168,6 +173,12 @@ async def request_once(
             raise too_large(opts.max_bytes, said, answered) from None
         else:
             raise _ferret_error(exc, target, proxy) from None
+    except ValueError:  # (past RequestException, some of which are ValueErrors) curl_cffi reading
+        # the head of a failed answer: a proxy's answer to CONNECT that is not HTTP
+        if proxy is None:
+            raise
+        said = f"the proxy {proxy.shown} answered CONNECT with something that is not HTTP"
+        raise FerretError(ErrorCode.PROXY_ERROR, said) from None
     del tunnel_to  # curl no longer needs the list
     peer = getattr(response, "primary_ip", "") or ""
     if peer and peer != target.address and proxy is None:  # through a proxy, it is the proxy
@@ -295,6 +306,13 @@ def _proxy_failure(exc: RequestException, target: Target, proxy: Proxy) -> tuple
         return (
             ErrorCode.PROXY_ERROR,
             f"the SOCKS5 proxy {proxy.shown} refused the user and password in the proxy URL",
+        )
+    answered = exc.response.infos.get(CurlInfo.HTTP_CONNECTCODE) if exc.response is not None else None
+    broken = (CurlECode.RECV_ERROR, CurlECode.SEND_ERROR, CurlECode.GOT_NOTHING)
+    if proxy.scheme == "http" and code in broken and not answered:  # before any answer to CONNECT
+        return (
+            ErrorCode.PROXY_ERROR,
+            f"the proxy {proxy.shown} broke the connection when asked for a tunnel to {where} (curl: {text})",
         )
     if code in (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY):
         return ErrorCode.PROXY_ERROR, f"cannot reach the proxy {proxy.shown} (curl: {text})"

@@ -192,11 +192,18 @@ class RoutedTransport(httpx.AsyncBaseTransport):
 async def tunnel(
     stream: httpcore.AsyncNetworkStream, proxy: Proxy, address: str, port: int, timeout: float | None
 ) -> None:
-    """Ask the proxy on `stream` for a tunnel to `address`:`port` (an IP address, vetted)."""
-    if proxy.scheme == "http":
-        await _connect(stream, proxy, address, port, timeout)
-    else:
-        await _socks5(stream, proxy, address, port, timeout)
+    """Ask the proxy on `stream` for a tunnel to `address`:`port` (an IP address, vetted). A
+    connection the proxy resets or breaks before the tunnel is up is its failure, not the page's."""
+    try:
+        if proxy.scheme == "http":
+            await _connect(stream, proxy, address, port, timeout)
+        else:
+            await _socks5(stream, proxy, address, port, timeout)
+    except (httpcore.ReadError, httpcore.WriteError) as exc:
+        raise httpcore.ProxyError(
+            f"the proxy {proxy.shown} broke the connection when asked for a tunnel to "
+            f"{bracketed(address)}:{port} ({str(exc) or type(exc).__name__})"
+        ) from None
 
 
 async def _connect(
