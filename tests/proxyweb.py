@@ -203,3 +203,14 @@ def broken_proxy(answer: bytes = b"") -> Iterator[str]:
     server.daemon_threads = True
     with running(server):
         yield f"127.0.0.1:{server.server_address[1]}"
+
+
+@contextmanager
+def silent_proxy() -> Iterator[str]:
+    """A proxy address that takes no connection, as a wrong address or a firewall dropping it: a
+    socket listening with its queue full, whose kernel drops every further SYN. Yields `host:port`."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        with socket.create_connection(listener.getsockname(), timeout=5):  # fills the queue, not accepted
+            yield "{}:{}".format(*listener.getsockname())

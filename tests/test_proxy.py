@@ -7,16 +7,17 @@ import json
 
 import pytest
 from chromium import CHROMIUM, needs_chromium
-from proxyweb import Proxy, broken_proxy, proxy_server
+from proxyweb import Proxy, broken_proxy, proxy_server, silent_proxy
 from simweb import SimWeb, article_html
 from tiers_web import free_port_on_both, loopback_policy, serve
 
 from webferret.cli import main
 from webferret.config import ConfigError, Settings, load_settings
 from webferret.fetch.browser import BrowserTier
+from webferret.fetch.fetcher import Fetcher
 from webferret.fetch.http import HttpTier
 from webferret.fetch.impersonate import ImpersonateTier
-from webferret.fetch.types import FetchOptions
+from webferret.fetch.types import FetchOptions, Tier
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target
 from webferret.net.proxy import ProxyRoute, parse_proxy
@@ -115,6 +116,25 @@ async def test_a_proxy_that_breaks_the_connection_is_a_proxy_error(
         error = await failure(name, ProxyRoute(parse_proxy(f"{kind}://{where}")), site.base + "/")
     assert error.code == ErrorCode.PROXY_ERROR, error.message
     assert f"{kind}://{where}" in error.message and site.hits == []
+
+
+@pytest.mark.parametrize("kind", ["http", "socks5"])
+@pytest.mark.parametrize("name", TIERS)
+async def test_a_proxy_that_takes_no_connection_is_a_proxy_error(kind: str, name: Tier) -> None:
+    """A proxy at an address that never answers (its connection dropped, not refused) held every page
+    to its time-out, `timeout` 'not read in full', as if the page were slow: the page was never asked."""
+    with serve() as site, silent_proxy() as where:
+        site.page("/", "<html><body><p>never read</p></body></html>")
+        fetcher = Fetcher(Settings(proxy=f"{kind}://{where}", no_proxy=[]))
+        try:
+            with pytest.raises(FerretError) as caught:  # the page's time-out, as the ladder keeps it
+                await fetcher.fetch(
+                    site.base + "/", FetchOptions(allow_hosts=("127.0.0.1",), timeout=1, tier=name)
+                )
+        finally:
+            await fetcher.aclose()
+    assert caught.value.code == ErrorCode.PROXY_ERROR, caught.value.message
+    assert f"cannot reach the proxy {kind}://{where}" in caught.value.message and site.hits == []
 
 
 @pytest.mark.parametrize("kind", ["http", "socks5"])

@@ -25,7 +25,15 @@ from webferret.fetch.hop_cookies import joined_cookies
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError
 from webferret.net.policy import Target, UrlPolicy
-from webferret.net.proxy import DIRECT, Proxy, ProxyRoute, bracketed, connect_refused, socks_refused
+from webferret.net.proxy import (
+    DIRECT,
+    Proxy,
+    ProxyRoute,
+    bracketed,
+    connect_refused,
+    proxy_connect_timeout,
+    socks_refused,
+)
 from webferret.net.tls import env_cas
 
 CURL_ERRORS: dict[int, tuple[ErrorCode, str]] = {
@@ -88,7 +96,8 @@ def new_session(fingerprint: str) -> AsyncSession:
         impersonate=fingerprint,  # type: ignore[arg-type]
         trust_env=False,
         discard_cookies=True,
-        curl_infos=[CurlInfo.HTTP_CONNECTCODE],  # did a proxy answer CONNECT (`_proxy_failure`)
+        # did a proxy accept the connection, and answer CONNECT (`_proxy_failure`)
+        curl_infos=[CurlInfo.CONNECT_TIME, CurlInfo.HTTP_CONNECTCODE],
     )
 
 
@@ -141,7 +150,9 @@ async def request_once(
     }
     if method != "HEAD" and not opts.clip:  # a Content-Length past the cap is refused before the body
         session.curl_options[CurlOpt.MAXFILESIZE_LARGE] = opts.max_bytes
-    tunnel_to = _through(session, proxy, target) if proxy is not None else None  # alive until the end
+    tunnel_to = (
+        _through(session, proxy, target, opts.timeout) if proxy is not None else None
+    )  # alive until the end
     sent = merged_headers(opts.headers, headers or {})
     body = CappedBody(opts.max_bytes, clip=opts.clip)
     try:
@@ -214,10 +225,12 @@ def ca_options() -> dict[CurlOpt, str]:
     return {CurlOpt.CAINFO: cafile or certifi.where()}
 
 
-def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:
+def _through(session: AsyncSession, proxy: Proxy, target: Target, timeout: float) -> object:
     """Send the request through `proxy`, tunnelled to the vetted address as the http tier's are:
     curl's CONNECT_TO list names the address for an HTTP proxy's CONNECT (a SOCKS5 proxy is given
-    the address RESOLVE pins). Returns the list, which must outlive the request."""
+    the address RESOLVE pins). The connection phase has half of `timeout` (`proxy_connect_timeout`),
+    so a proxy that never accepts fails as the proxy's (`_proxy_failure`). Returns the list, which
+    must outlive the request."""
     host, address = bracketed(target.host_key.strip("[]")), bracketed(target.address)
     entry = f"{host}:{target.port}:{address}:{target.port}"
     connect_to = ffi.gc(lib.curl_slist_append(ffi.NULL, entry.encode()), lib.curl_slist_free_all)
@@ -227,6 +240,7 @@ def _through(session: AsyncSession, proxy: Proxy, target: Target) -> object:
             CurlOpt.NOPROXY: "",
             CurlOpt.HTTPPROXYTUNNEL: 1,  # plain http is tunnelled too
             CurlOpt.CONNECT_TO: connect_to,
+            CurlOpt.CONNECTTIMEOUT_MS: max(1, int((proxy_connect_timeout(timeout) or timeout) * 1000)),
         }
     )
     return connect_to
@@ -307,7 +321,13 @@ def _proxy_failure(exc: RequestException, target: Target, proxy: Proxy) -> tuple
             ErrorCode.PROXY_ERROR,
             f"the SOCKS5 proxy {proxy.shown} refused the user and password in the proxy URL",
         )
-    answered = exc.response.infos.get(CurlInfo.HTTP_CONNECTCODE) if exc.response is not None else None
+    infos = exc.response.infos if exc.response is not None else {}
+    if code == CurlECode.OPERATION_TIMEDOUT and not infos.get(CurlInfo.CONNECT_TIME, 1):
+        return (
+            ErrorCode.PROXY_ERROR,
+            f"cannot reach the proxy {proxy.shown}: no connection in time (curl: {text})",
+        )
+    answered = infos.get(CurlInfo.HTTP_CONNECTCODE)
     broken = (CurlECode.RECV_ERROR, CurlECode.SEND_ERROR, CurlECode.GOT_NOTHING)
     if proxy.scheme == "http" and code in broken and not answered:  # before any answer to CONNECT
         return (

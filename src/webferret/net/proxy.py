@@ -317,6 +317,13 @@ def _raise(code: ErrorCode, message: str) -> typing.NoReturn:
     raise _RAISED.get(code, httpcore.ProxyError)(message)
 
 
+def proxy_connect_timeout(timeout: float | None) -> float | None:
+    """How long a connection to the proxy may take within a request of `timeout` seconds: half of it,
+    so a proxy that never accepts (a wrong address, a firewall dropping the connection) fails as the
+    proxy's own error before the request's time-out, which would name the page."""
+    return None if timeout is None else timeout / 2
+
+
 def bracketed(host: str) -> str:
     """`host` as a URL or a `host:port` pair writes it: an IPv6 address in brackets."""
     return f"[{host}]" if ":" in host and not host.startswith("[") else host

@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - another httpcore: connect through its 
 
 from webferret.net.policy import Target
 from webferret.net.proxy import DIRECT as NO_PROXY
-from webferret.net.proxy import Proxy, ProxyRoute, tunnel
+from webferret.net.proxy import Proxy, ProxyRoute, proxy_connect_timeout, tunnel
 from webferret.net.tls import env_context
 
 # connect directly (`_open_tcp`) when both pieces are there (anyio has `from_socket` since 4.7)
@@ -87,12 +87,19 @@ class PinnedBackend(AsyncNetworkBackend):
         self, proxy: Proxy, address: str, port: int, timeout: float | None
     ) -> AsyncNetworkStream:
         """A tunnel through `proxy` to `address`:`port`; the proxy's name is resolved as any
-        client's would be (it is the user's own, and may be private)."""
+        client's would be (it is the user's own, and may be private). The connection to the proxy
+        has half the request's time (`proxy_connect_timeout`), so one that never accepts (a wrong
+        address, a firewall dropping it) is said to be the proxy's, not the page's time-out."""
+        within = proxy_connect_timeout(timeout)
         try:
-            stream = await self._inner.connect_tcp(proxy.host, proxy.port, timeout=timeout)
-        except (httpcore.ConnectError, httpcore.ConnectTimeout, OSError) as exc:
+            stream = await self._inner.connect_tcp(proxy.host, proxy.port, timeout=within)
+        except httpcore.ConnectTimeout:
             raise httpcore.ProxyError(
-                f"cannot reach the proxy {proxy.shown}: {exc or type(exc).__name__}"
+                f"cannot reach the proxy {proxy.shown}: no connection in {within:g} s"
+            ) from None
+        except (httpcore.ConnectError, OSError) as exc:
+            raise httpcore.ProxyError(
+                f"cannot reach the proxy {proxy.shown}: {str(exc) or type(exc).__name__}"
             ) from exc
         try:
             await tunnel(stream, proxy, address, port, timeout)
