@@ -271,6 +271,19 @@ def test_the_cli_fetches_and_searches_through_the_proxy(
     assert len(http.asked) == 2  # each result verified through it
 
 
+def test_an_engine_behind_a_proxy_that_takes_no_connection_says_so(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's request had its whole `engine_timeout` to reach the proxy: one that never took the
+    connection was the engine's `timeout` ('searxng gave no answer within 1 s')."""
+    monkeypatch.setenv("WEBFERRET_NO_PROXY", "")  # the simulated web is on loopback
+    with silent_proxy() as where:
+        argv = ["search", "ferret", "--engines", "searxng", "--searxng-url", simweb.url("/"), "--no-verify"]
+        main([*argv, "--json", "--engine-timeout", "1", "--proxy", f"http://{where}"])
+    error = json.loads(capsys.readouterr().out)["data"]["engines"][0]["error"]
+    assert error["code"] == "proxy_error" and f"cannot reach the proxy http://{where}" in error["message"]
+
+
 def test_a_search_whose_candidates_the_proxy_kept_says_so(
     capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch, closed_port: int
 ) -> None:

@@ -176,7 +176,14 @@ class RoutedTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self._route.proxy_for(request.url.host) is None:
             return await self._direct.handle_async_request(request)
-        response = await self._proxied.handle_async_request(request)
+        timeouts = request.extensions.get("timeout", {})  # the proxy's connection: half the time,
+        within = proxy_connect_timeout(timeouts.get("connect"))  # as for pages (`proxy_connect_timeout`)
+        request.extensions = {**request.extensions, "timeout": {**timeouts, "connect": within}}
+        try:
+            response = await self._proxied.handle_async_request(request)
+        except httpx.ConnectTimeout:  # the proxy took no connection: its failure, not the engine's
+            said = f"cannot reach the proxy {self._route.proxy.shown}: no connection in {within:g} s"
+            raise httpx.ProxyError(said, request=request) from None
         if response.status_code == 407 and request.url.scheme == "http":
             # plain http is forwarded, not tunnelled: the proxy's refusal of its credentials comes as
             # the answer itself, and is the proxy's failure (RFC 9110 15.5.8), not the engine's 407
