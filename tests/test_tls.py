@@ -135,37 +135,34 @@ async def test_every_tier_trusts_the_cas_the_environment_names(
     assert await fetch_status(url, "localhost", True, settings, tier) == 200
 
 
-@pytest.mark.parametrize("variable", ["SSL_CERT_FILE", "SSL_CERT_DIR"])
-def test_a_ca_store_that_is_not_there_is_refused_at_start_naming_the_variable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variable: str
+@pytest.mark.parametrize(
+    ("variable", "name", "says"),
+    [
+        ("SSL_CERT_FILE", "gone.pem", "which holds no CA certificate"),  # was `internal`, with a traceback
+        ("SSL_CERT_FILE", "notes.pem", "which holds no CA certificate"),  # was `internal` (ssl.SSLError)
+        ("SSL_CERT_DIR", "gone", "which is no folder"),  # was a certificate no CA signed
+    ],
+)
+def test_a_ca_store_that_cannot_be_loaded_fails_pages_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    name: str,
+    says: str,
 ) -> None:
-    """A missing SSL_CERT_FILE failed every https page as `internal` (FileNotFoundError, and a
-    traceback from the thread loading the store); a missing SSL_CERT_DIR, as certificates no CA signed."""
     from webferret.cli import main
     from webferret.net.tls import prepare_tls
 
+    (tmp_path / "notes.pem").write_text("not a certificate\n")
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    monkeypatch.setenv(variable, str(tmp_path / "gone"))
-    prepare_tls()  # the start-up thread's load says nothing: the settings do
-    code = main(["fetch", "--json", "--allow-host", "localhost", "https://localhost:9/"])
-    envelope = json.loads(capsys.readouterr().out)
-    assert code == 2 and envelope["error"]["code"] == "invalid_argument"
-    assert f"{variable} names '{tmp_path / 'gone'}'" in envelope["error"]["message"]
-
-
-def test_a_ca_file_without_certificates_fails_pages_naming_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A file holding no certificate failed every page as `internal` (ssl.SSLError)."""
-    from webferret.cli import main
-
-    (tmp_path / "notes.pem").write_text("not a certificate\n")
-    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "notes.pem"))
+    monkeypatch.setenv(variable, str(tmp_path / name))
+    prepare_tls()  # the start-up thread's load says nothing: the pages do
     code = main(["fetch", "--json", "--allow-host", "localhost", "https://localhost:9/"])
     error = json.loads(capsys.readouterr().out)["data"]["pages"][0]["error"]
     assert code == 1 and error["code"] == "invalid_argument"
-    assert f"SSL_CERT_FILE names '{tmp_path / 'notes.pem'}'" in error["message"]
+    assert f"{variable} names '{tmp_path / name}', {says}" in error["message"]
 
 
 @pytest.mark.parametrize("env", [{}, {"SSL_CERT_FILE": "certifi"}, {"SSL_CERT_DIR": "certifi-dir"}])

@@ -298,10 +298,6 @@ class Settings(BaseSettings):
         """Settings from `values`, the environment and the TOML file, in that order; a bad value
         raises `ConfigError` naming the setting and where it came from."""
         _checked(lambda: super(Settings, self).__init__(**values), values)
-        from webferret.net.tls import ca_store_problem
-
-        if (problem := ca_store_problem()) is not None:
-            raise ConfigError(problem)
 
     @field_validator("*", mode="before")
     @classmethod

@@ -13,6 +13,7 @@ import contextlib
 import os
 import ssl
 import threading
+import typing
 from functools import cache
 
 _LOCK = threading.RLock()  # a second caller waits for the context being made, not makes another
@@ -38,20 +39,6 @@ def env_cas() -> tuple[str | None, str | None]:
     return (cafile, None) if cafile else (None, os.environ.get("SSL_CERT_DIR") or None)
 
 
-def ca_store_problem() -> str | None:
-    """What is wrong with the CA store the environment names (`env_cas`), or None: a file or a
-    folder that is not there would fail every https request (the file as an exception, the folder
-    as a certificate no CA signed), so the settings refuse it at start (`config`)."""
-    cafile, capath = env_cas()
-    if cafile is not None and not os.path.isfile(cafile):
-        said = f"SSL_CERT_FILE names {cafile!r}, which is no file"
-    elif capath is not None and not os.path.isdir(capath):
-        said = f"SSL_CERT_DIR names {capath!r}, which is no folder"
-    else:
-        return None
-    return f"cannot check certificates: {said} (name your CA certificates, or unset it for certifi's)"
-
-
 @cache
 def _certifi() -> ssl.SSLContext:
     import certifi
@@ -61,17 +48,27 @@ def _certifi() -> ssl.SSLContext:
 
 @cache
 def _from_env(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    """The context of the CAs the environment names; a file or folder that cannot be one is a
+    `FerretError(invalid_argument)` naming the variable (each request needing it fails so, saying
+    why; a missing file was an `internal` FileNotFoundError, a missing folder a certificate that
+    no CA signed)."""
     if cafile:
         try:
             return ssl.create_default_context(cafile=cafile)
-        except (OSError, ssl.SSLError) as exc:  # no PEM certificate in it, or unreadable
-            from webferret.models import ErrorCode, FerretError
-
-            said = f"SSL_CERT_FILE names {cafile!r}, which holds no CA certificate one can load ({exc})"
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot check certificates: {said}") from None
+        except (OSError, ssl.SSLError) as exc:  # not there, unreadable, or no PEM certificate in it
+            _refuse(f"SSL_CERT_FILE names {cafile!r}, which holds no CA certificate one can load ({exc})")
     if capath:
+        if not os.path.isdir(capath):
+            _refuse(f"SSL_CERT_DIR names {capath!r}, which is no folder")
         return ssl.create_default_context(capath=capath)
     return _certifi()
+
+
+def _refuse(said: str) -> typing.NoReturn:
+    from webferret.models import ErrorCode, FerretError
+
+    message = f"cannot check certificates: {said} (name your CA certificates, or unset it for certifi's)"
+    raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
 
 
 def prepare_tls(engines: bool = False) -> None:
