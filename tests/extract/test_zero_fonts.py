@@ -39,6 +39,18 @@ def test_a_small_or_reset_font_stays() -> None:
     assert "Blocks a class may size stay." in content and "An old font tag stays." in content
 
 
+def test_blocks_sized_again_by_the_font_shorthand_stay() -> None:
+    content = _content(
+        f"<p>{LEAD}</p>"
+        '<div style="font-size:0"><span style="font: 16px/1.5 Georgia, serif">Shorthand sizes stay.</span>'
+        ' <span style="FONT:italic bold 12px Arial">So does a capital one.</span></div>'
+        '<div style="font-size:0"><span style="font-family:Arial">Only a family goes.</span></div>'
+        f"<p>{MORE}</p>"
+    )
+    assert "Shorthand sizes stay." in content and "So does a capital one." in content
+    assert "Only a family goes." not in content
+
+
 def test_an_image_in_a_zero_font_stays() -> None:
     tree = html.fromstring(
         '<div><p style="font-size:0"><img src="f.png" alt="A sleeping ferret"></p>'

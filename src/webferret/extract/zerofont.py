@@ -21,6 +21,8 @@ _SIZE_ZERO = r"font-size\s*:\s*0+(?:\.0*)?(?![\d.])"
 _ZERO = re.compile(_SIZE_ZERO, re.I)
 _ZERO_LOWER = re.compile(_SIZE_ZERO)  # the common spelling, found by a fast literal scan
 _STYLED = etree.XPath("//*[@style]")
+_SIZED = re.compile(r"font(?:-size)?\s*:", re.I)
+"""A style that may set the size again: `font-size`, or the `font` shorthand (`font: 16px Georgia`)."""
 _SHOWN = frozenset(("img", "svg", "picture", "video", "canvas", "object", "iframe"))
 
 
@@ -41,7 +43,7 @@ def _sized_or_shown(node: etree._Element) -> bool:
     for inner in node.iterdescendants():
         if not isinstance(inner.tag, str):
             continue
-        if inner.tag in _SHOWN or "font-size" in (inner.get("style") or "").lower():
+        if inner.tag in _SHOWN or _SIZED.search(inner.get("style") or ""):
             return True
         if inner.get("class") or (inner.tag == "font" and inner.get("size")):
             return True  # a stylesheet's class (or an old `<font size>`) may set the size again
