@@ -26,7 +26,7 @@ def _page(shy: str) -> str:
     )
 
 
-@pytest.mark.parametrize("shy", ["&shy;", "&#173;", "&#xAD;", "&#x00ad;", "\xad"])
+@pytest.mark.parametrize("shy", ["&shy;", "&#173;", "&#xAD;", "&#x00ad;", "\xad", "&#0173;", "&#173"])
 @pytest.mark.parametrize("fmt", ["markdown", "text", "html"])
 def test_soft_hyphens_are_not_read(shy: str, fmt: str) -> None:
     page = extract_html(_page(shy), "https://example.org/hyphens", ExtractOptions(format=fmt))
@@ -39,6 +39,17 @@ def test_an_escaped_reference_is_text_not_a_soft_hyphen() -> None:
     """`&amp;shy;` is a page writing the characters "&shy;" for its reader to see: they stay."""
     page = extract_html(_page("&amp;shy;"), None, ExtractOptions())
     assert "&shy;dampf" in page.content
+
+
+def test_a_reference_without_its_semicolon_is_read_as_a_browser_reads_it() -> None:
+    """`&shy` with no ';' is a soft hyphen before a space, none before a letter or '=' (a link's
+    `?a=1&shy=2`); `&#173` with none is one unless a digit follows (`&#1735` is another character)."""
+    broken = "is &shy broken (a letter &#1735 too, see <a href='https://example.org/?a=1&shy=2'>it</a>)"
+    page = extract_html(
+        _page("").replace("is broken", broken), "https://example.org/hyphens", ExtractOptions()
+    )
+    assert "\xad" not in page.content and "is broken (a letter \u06c7 too" in page.content.replace("  ", " ")
+    assert [link.url for link in page.links] == ["https://example.org/?a=1&shy=2"]
 
 
 async def test_a_hyphenated_word_is_found_whole(web: Web, tmp_path: Path) -> None:

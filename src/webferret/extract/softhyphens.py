@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 
-_SOFT_HYPHEN = re.compile(r"\xad|&(?:shy|#173|#[xX]0*[aA][dD]);")
+_SOFT_HYPHEN = re.compile(
+    r"\xad|&(?:shy;|#0*173(?:;|(?![0-9]))|#[xX]0*[aA][dD](?:;|(?![0-9a-fA-F])))"
+    # as a browser reads them: a number with leading zeros, or without its ';' (where no digit
+    # follows, which would make it another number); `&shy` without one unless a letter, digit or
+    # '=' follows (in an attribute, `?a=1&shy=2`, that is no reference)
+    r"|&shy(?![A-Za-z0-9=])"
+)
 
 
 def unhyphenated(text: str) -> str:
