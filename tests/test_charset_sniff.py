@@ -195,7 +195,18 @@ def test_a_page_that_says_utf8_and_is_windows_1252_reads_as_1252() -> None:
 
 @pytest.mark.parametrize(
     "western",
-    ["Über uns", "Ñandú año", "Æble og pære", "Die Straße ist schön", "Él está aquí", "I don’t know — café"],
+    [
+        "Über uns",
+        "Ñandú año",
+        "Æble og pære",
+        "Die Straße ist schön",
+        "Él está aquí",
+        "I don’t know — café",
+        "Zürich–Genève",
+        "Sie zögerte—dann ging sie",
+        "Warte…schön",
+        "M.\xa0Gérard à Paris",
+    ],
 )
 def test_a_short_undeclared_western_text_is_windows_1252(western: str) -> None:
     """Too few accented bytes for detection to tell: it rated Big5 or cp1006 as likely as anything."""

@@ -93,8 +93,10 @@ SHORT_EVIDENCE = 64
 goes to the first of them (`Über uns` was read as Big5, `Ñandú año` as cp1006 "ﺹandﻲ aﮦo")."""
 _HIGH = re.compile(rb"[\x80-\xff]")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
-_IN_WORDS = "’‘·"
-"""Marks past ASCII that sit between two letters in Western text (`don’t`, Catalan `l·l`)."""
+_IN_WORDS = "’‘·–—…\xa0"
+"""Marks past ASCII that sit between two letters in Western text (`don’t`, Catalan `l·l`, a dash
+or an ellipsis set close, `Zürich–Genève`, a no-break space): the other code pages write dashes,
+the ellipsis and the no-break space with the same bytes, so they tell none of them apart."""
 
 
 def short_western(body: bytes) -> str | None:
