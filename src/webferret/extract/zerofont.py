@@ -43,8 +43,9 @@ def _sized_or_shown(node: etree._Element) -> bool:
     for inner in node.iterdescendants():
         if not isinstance(inner.tag, str):
             continue
-        if inner.tag in _SHOWN or _SIZED.search(inner.get("style") or ""):
-            return True
+        style = inner.get("style") or ""
+        if inner.tag in _SHOWN or (_SIZED.search(style) and not _ZERO.search(style)):
+            return True  # (a size set again to zero shows nothing either)
         if inner.get("class") or (inner.tag == "font" and inner.get("size")):
             return True  # a stylesheet's class (or an old `<font size>`) may set the size again
     return False
