@@ -3,11 +3,13 @@
 import codecs
 import gzip
 import json
+import sys
+from types import FrameType
 
 import pytest
 from simweb import CP1252_HTML, PNG, article_html
 
-from webferret.fetch.charset import decode_body, meta_charset, read_body
+from webferret.fetch.charset import decode_body, meta_charset, read_body, short_western
 from webferret.fetch.sniff import sniff_kind
 
 CAFE = "Café crème – naïve “quoted” 3€"
@@ -221,3 +223,28 @@ def test_a_short_undeclared_western_text_is_windows_1252(western: str) -> None:
 )
 def test_a_short_text_of_another_code_page_is_not_taken_for_western(text: str, encoding: str) -> None:
     assert read_body(text.encode(encoding), "text/plain") == (text, encoding)
+
+
+def test_a_long_page_with_few_accented_bytes_is_looked_at_only_there() -> None:
+    """`short_western` looks at the few bytes past ASCII and the words holding them, not at every
+    character of a page of megabytes one by one (a Python loop: a second for 10 MB). Counted in
+    lines run inside it, which must not grow with the page."""
+    body = b"<p>Plain words of a long page.</p>\n" * 30_000 + "Zürich–Genève, schön".encode("cp1252")
+    lines = 0
+
+    def local(frame: FrameType, event: str, arg: object) -> object:
+        nonlocal lines
+        lines += event == "line"
+        return local
+
+    def calls(frame: FrameType, event: str, arg: object) -> object:
+        return local if frame.f_code is short_western.__code__ else None
+
+    before = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        text = short_western(body)
+    finally:
+        sys.settrace(before)
+    assert text is not None and text.endswith("Zürich–Genève, schön")
+    assert lines < 200, f"{lines} lines run for {len(body)} bytes"

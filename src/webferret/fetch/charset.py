@@ -92,7 +92,7 @@ SHORT_EVIDENCE = 64
 """Bytes past ASCII below which detection is a guess: rated alike by every code page, a short body
 goes to the first of them (`Über uns` was read as Big5, `Ñandú año` as cp1006 "ﺹandﻲ aﮦo")."""
 _HIGH = re.compile(rb"[\x80-\xff]")
-_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_LETTER_RUN = re.compile(r"[^\W\d_]*")
 _IN_WORDS = "’‘·–—…\xa0"
 """Marks past ASCII that sit between two letters in Western text (`don’t`, Catalan `l·l`, a dash
 or an ellipsis set close, `Zürich–Genève`, a no-break space): the other code pages write dashes,
@@ -105,20 +105,38 @@ def short_western(body: bytes) -> str | None:
     split a word (Polish `może` in cp1250 reads `mo¿e`), and most words that hold one hold plain
     letters too (`schön`; Russian or Greek in cp1251 or cp1253 read as words of accented letters
     alone, `Ïðèâåò`). Else None, for detection to guess."""
-    for high, _ in enumerate(_HIGH.finditer(body), 1):
-        if high >= SHORT_EVIDENCE:
+    highs: list[int] = []
+    for match in _HIGH.finditer(body):
+        highs.append(match.start())
+        if len(highs) >= SHORT_EVIDENCE:
             return None
     text = _try(body, "cp1252")
     if text is None:
         return None
-    for at, char in enumerate(text):
-        if char < "\x80" or char.isalpha() or char in _IN_WORDS:
+    # windows-1252 reads each byte as one character: `highs` are where the text is past ASCII, the
+    # only places looked at (a page of megabytes is not read character by character)
+    for at in highs:
+        char = text[at]
+        if char.isalpha() or char in _IN_WORDS:
             continue
         if 0 < at < len(text) - 1 and text[at - 1].isalpha() and text[at + 1].isalpha():
             return None
-    words = [word for word in _LETTERS.findall(text) if not word.isascii()]
+    words = _words_at(text, highs)
     accented_only = sum(1 for word in words if all(char >= "\x80" for char in word))
     return text if accented_only * 2 <= len(words) else None
+
+
+def _words_at(text: str, places: list[int]) -> list[str]:
+    """The words of `text` (runs of two letters or more) that hold one of `places`, each once."""
+    backwards = text[::-1]
+    words: dict[int, str] = {}
+    for at in places:
+        mirrored = len(text) - 1 - at
+        back = _LETTER_RUN.match(backwards, mirrored).end() - mirrored  # letters from `at` leftwards
+        if back:
+            start = at - back + 1
+            words[start] = text[start : _LETTER_RUN.match(text, at).end()]
+    return [word for word in words.values() if len(word) >= 2]
 
 
 CP1252_SLACK = 0.025
