@@ -33,3 +33,21 @@ def test_a_count_given_true_or_false_is_refused_not_read_as_one_or_zero(
     assert "no switch" in str(caught.value)
     switched = WebSearchArgs.model_validate({"query": "q", "verify": False, "results": "5"})
     assert switched.verify is False and switched.results == 5
+
+
+@pytest.mark.parametrize(
+    ("model", "arguments", "field"),
+    [
+        (WebSearchArgs, {"query": True}, "query"),
+        (WebFetchArgs, {"urls": ["https://example.org/"], "format": True}, "format"),
+        (WebFetchArgs, {"urls": ["https://example.org/"], "tier": False}, "tier"),
+    ],
+)
+def test_a_text_or_a_choice_given_true_or_false_is_not_asked_for_a_number(
+    model: type[BaseModel], arguments: dict[str, object], field: str
+) -> None:
+    """`query: true` was told "give a number": a text or a choice says what it takes instead."""
+    with pytest.raises(ValidationError) as caught:
+        model.model_validate(arguments)
+    assert caught.value.errors()[0]["loc"] == (field,)
+    assert "give a number" not in str(caught.value)

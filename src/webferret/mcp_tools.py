@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -54,9 +54,14 @@ class _ToolArgs(BaseModel):
     @classmethod
     def _no_switch_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
         field = cls.model_fields.get(info.field_name or "")
-        if isinstance(value, bool) and field is not None and field.annotation not in (bool, bool | None):
+        if isinstance(value, bool) and field is not None and _numeric(field.annotation):
             raise ValueError(f"it is no switch: give a number, not {str(value).lower()}")
-        return value
+        return value  # (a text or a choice given true or false: pydantic refuses it, saying what it takes)
+
+
+def _numeric(annotation: Any) -> bool:
+    """Whether a field of this type takes a number (`int | None`): one pydantic would read true into."""
+    return any(kind in (int, float) for kind in (annotation, *get_args(annotation)))
 
 
 class WebSearchArgs(_ToolArgs):
