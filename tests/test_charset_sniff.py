@@ -225,6 +225,14 @@ def test_a_short_text_of_another_code_page_is_not_taken_for_western(text: str, e
     assert read_body(text.encode(encoding), "text/plain") == (text, encoding)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_not_taken_for_western(encoding: str) -> None:
+    """Its few bytes past ASCII (ü, ö) read as Western letters in windows-1252, a NUL between every
+    two: such a body goes to detection, which knows UTF-16 by its NUL bytes."""
+    for text in ("Über uns und schöne Grüße", "Hello wörld"):
+        assert read_body(text.encode(encoding), "text/plain")[0] == text
+
+
 def test_a_long_page_with_few_accented_bytes_is_looked_at_only_there() -> None:
     """`short_western` looks at the few bytes past ASCII and the words holding them, not at every
     character of a page of megabytes one by one (a Python loop: a second for 10 MB). Counted in

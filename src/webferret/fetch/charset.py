@@ -104,7 +104,10 @@ def short_western(body: bytes) -> str | None:
     detection to tell, and they read as Western text there: each a letter, or a mark that does not
     split a word (Polish `może` in cp1250 reads `mo¿e`), and most words that hold one hold plain
     letters too (`schön`; Russian or Greek in cp1251 or cp1253 read as words of accented letters
-    alone, `Ïðèâåò`). Else None, for detection to guess."""
+    alone, `Ïðèâåò`). Else None, for detection to guess (also for a body holding a NUL byte: UTF-16
+    or -32 without a byte order mark, whose text past Latin-1 is short of bytes past ASCII too)."""
+    if b"\x00" in body:
+        return None
     highs: list[int] = []
     for match in _HIGH.finditer(body):
         highs.append(match.start())
