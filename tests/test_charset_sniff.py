@@ -225,6 +225,15 @@ def test_a_short_text_of_another_code_page_is_not_taken_for_western(text: str, e
     assert read_body(text.encode(encoding), "text/plain") == (text, encoding)
 
 
+@pytest.mark.parametrize(
+    ("text", "encoding"), [("Taipei 台北 city", "big5"), ("ファイル name.txt", "shift_jis")]
+)
+def test_a_short_east_asian_text_is_not_taken_for_western(text: str, encoding: str) -> None:
+    """Its bytes read as signs (`¥x¥_`, no word of accented letters) or as the florin sign beside
+    ASCII letters (`ƒtƒ@ƒCƒ‹`) in windows-1252: no Western text, so detection reads it."""
+    assert read_body(text.encode(encoding), "text/plain")[0] == text
+
+
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
 def test_utf16_without_a_byte_order_mark_is_not_taken_for_western(encoding: str) -> None:
     """Its few bytes past ASCII (ü, ö) read as Western letters in windows-1252, a NUL between every

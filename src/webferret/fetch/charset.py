@@ -92,7 +92,9 @@ SHORT_EVIDENCE = 64
 """Bytes past ASCII below which detection is a guess: rated alike by every code page, a short body
 goes to the first of them (`Über uns` was read as Big5, `Ñandú año` as cp1006 "ﺹandﻲ aﮦo")."""
 _HIGH = re.compile(rb"[\x80-\xff]")
-_LETTER_RUN = re.compile(r"[^\W\d_]*")
+_LETTER_RUN = re.compile(r"[^\W\d_ƒ]*")
+"""Letters, as Western text has them: `ƒ` (0x83) is the florin sign there, never in a word, while
+it is the first byte of every katakana in Shift_JIS (`ファイル` reads `ƒtƒ@ƒCƒ‹`)."""
 _IN_WORDS = "’‘·–—…\xa0"
 """Marks past ASCII that sit between two letters in Western text (`don’t`, Catalan `l·l`, a dash
 or an ellipsis set close, `Zürich–Genève`, a no-break space): the other code pages write dashes,
@@ -120,13 +122,13 @@ def short_western(body: bytes) -> str | None:
     # only places looked at (a page of megabytes is not read character by character)
     for at in highs:
         char = text[at]
-        if char.isalpha() or char in _IN_WORDS:
+        if (char.isalpha() and char != "ƒ") or char in _IN_WORDS:
             continue
         if 0 < at < len(text) - 1 and text[at - 1].isalpha() and text[at + 1].isalpha():
             return None
     words = _words_at(text, highs)
     accented_only = sum(1 for word in words if all(char >= "\x80" for char in word))
-    return text if accented_only * 2 <= len(words) else None
+    return text if words and accented_only * 2 <= len(words) else None
 
 
 def _words_at(text: str, places: list[int]) -> list[str]:
