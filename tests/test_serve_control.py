@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -71,6 +73,30 @@ def test_detach_status_and_stop(socket_path: Path) -> None:
     assert _gone(pid) and not ping(str(socket_path))
     nothing = serve("--stop", socket=socket_path)
     assert nothing.returncode == 0 and "nothing to stop" in nothing.stdout
+
+
+def test_a_stopped_server_is_named_and_stopped(socket_path: Path) -> None:
+    """A server stopped by Ctrl-Z (or SIGSTOP) answers nothing: --status says it is stopped, not
+    that none is there, and --stop ends it (it said "nothing to stop", and the server lived on)."""
+    started = serve("--detach", "--idle-timeout", "120", socket=socket_path)
+    assert started.returncode == 0, started.stderr
+    pid = int(started.stdout.split("(pid ")[1].split(";")[0])
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"T":
+            assert time.monotonic() < deadline, "the server did not stop"
+            time.sleep(0.01)
+        status = serve("--status", socket=socket_path)
+        assert status.returncode == 1 and f"(pid {pid}) is stopped" in status.stdout
+        stopped = serve("--stop", socket=socket_path)
+        assert (
+            stopped.returncode == 0 and f"stopped the server on {socket_path} (pid {pid})" in stopped.stdout
+        )
+        assert _gone(pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
 
 
 def test_a_server_of_other_files_is_named_and_replaced(socket_path: Path) -> None:

@@ -262,6 +262,30 @@ def connect(path: str) -> _socket.socket | None:
     """A connection to a server of this user on `path` in a private folder, or None (also for a
     server that is stopped, by Ctrl-Z or SIGSTOP: the kernel queues the connection, and the call
     would wait `REPLY_TIMEOUT` for an answer that cannot come)."""
+    reached = _reach(path)
+    if reached is None:
+        return None
+    sock, pid = reached
+    if _stopped(pid):
+        sock.close()
+        return None
+    return sock
+
+
+def stopped_server(path: str) -> int | None:
+    """The pid of the server of this user on `path` when it is stopped (Ctrl-Z or SIGSTOP: it
+    answers nothing, and `connect` passes it by), else None."""
+    reached = _reach(path)
+    if reached is None:
+        return None
+    sock, pid = reached
+    sock.close()
+    return pid if _stopped(pid) else None
+
+
+def _reach(path: str) -> tuple[_socket.socket, int] | None:
+    """A connection to the server of this user on `path` in a private folder, and the pid of the
+    process that listens there (`SO_PEERCRED`), or None."""
     if private_folder_problem(os.path.dirname(path) or "."):
         return None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
@@ -269,8 +293,8 @@ def connect(path: str) -> _socket.socket | None:
         sock.settimeout(REPLY_TIMEOUT)
         sock.connect(path)
         pid, uid, _ = peer_creds(sock)
-        if uid == os.getuid() and not _stopped(pid):
-            return sock
+        if uid == os.getuid():
+            return sock, pid
     except OSError:
         pass
     sock.close()

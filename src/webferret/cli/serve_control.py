@@ -16,7 +16,14 @@ import sys
 import time
 from dataclasses import dataclass
 
-from webferret.handoff import fingerprint, server_answer, server_log, socket_folder_problem, spawn_server
+from webferret.handoff import (
+    fingerprint,
+    server_answer,
+    server_log,
+    socket_folder_problem,
+    spawn_server,
+    stopped_server,
+)
 
 STOP_SECONDS = 10.0
 """How long `--stop` waits for the server to end after SIGTERM (calls in flight run on in their own
@@ -43,6 +50,13 @@ def answering(path: str) -> Answering | None:
 def status(path: str) -> int:
     found = answering(path)
     if found is None:
+        stopped = stopped_server(path)
+        if stopped is not None:
+            print(
+                f"webferret serve: the server on {path} (pid {stopped}) is stopped (Ctrl-Z or SIGSTOP): "
+                f"calls run in their own process until it goes on (`fg`, or kill -CONT {stopped})"
+            )
+            return 1
         print(f"webferret serve: no server answers on {path}")
         return 1
     if not found.same:
@@ -57,21 +71,24 @@ def status(path: str) -> int:
 
 def stop(path: str) -> int:
     found = answering(path)
-    if found is None:
+    pid = found.pid if found is not None else stopped_server(path)
+    if pid is None:
         print(f"webferret serve: no server answers on {path}: nothing to stop")
         return 0
     with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
-        os.kill(found.pid, signal.SIGTERM)
+        os.kill(pid, signal.SIGTERM)
+        if found is None:  # stopped (Ctrl-Z): it goes on to end, as a shell's kill of a stopped job
+            os.kill(pid, signal.SIGCONT)
     deadline = time.monotonic() + STOP_SECONDS
-    while _alive(found.pid):
+    while _alive(pid):
         if time.monotonic() > deadline:
             sys.stderr.write(
-                f"webferret: error: internal: the server on {path} (pid {found.pid}) did not end "
+                f"webferret: error: internal: the server on {path} (pid {pid}) did not end "
                 f"within {STOP_SECONDS:g} s of SIGTERM\n"
             )
             return 1
         time.sleep(0.02)
-    print(f"webferret serve: stopped the server on {path} (pid {found.pid})")
+    print(f"webferret serve: stopped the server on {path} (pid {pid})")
     return 0
 
 
