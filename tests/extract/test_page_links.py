@@ -43,3 +43,11 @@ def test_a_link_of_the_main_content_has_its_words_there_not_the_menus() -> None:
         html.fromstring(page), "https://site.example/", {"https://site.example/b": "the next article"}
     )
     assert [(link.text, link.in_main) for link in links] == [("the next article", True)]
+
+
+def test_a_link_whose_scheme_is_in_capitals_is_listed() -> None:
+    """`HTTP://` is http to a browser (and to the Markdown reading, which links it): a crawl or a
+    links listing that read only lower case left such a link out."""
+    page = '<html><body><a href="HTTP://Other.example/A">a</a> <a href="Https:b">b</a></body></html>'
+    links = page_links(html.fromstring(page), "https://site.example/dir/", {})
+    assert [link.url for link in links] == ["http://Other.example/A", "https://site.example/dir/b"]

@@ -53,7 +53,8 @@ def absolute(href: str | None, base: str | None) -> str | None:
         url = urldefrag(urljoin(base or "", href)).url
     except ValueError:
         return None
-    return url_without_blanks(url) if url.startswith(_SCHEMES) else None
+    scheme, _, rest = url.partition("://")  # its scheme as a browser reads it: `HTTP://` is http
+    return url_without_blanks(f"{scheme.lower()}://{rest}") if scheme.lower() in ("http", "https") else None
 
 
 def _already_absolute(href: str) -> bool:
