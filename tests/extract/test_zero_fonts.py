@@ -68,3 +68,14 @@ def test_an_image_in_a_zero_font_stays() -> None:
     drop_zero_fonts(tree)
     assert tree.xpath("//img/@alt") == ["A sleeping ferret"]
     assert "Keywords" not in tree.text_content() and tree.text_content().endswith("after")
+
+
+def test_an_image_set_in_a_zero_font_itself_stays() -> None:
+    """An image (or a drawing) whose own style sets a zero font shows all the same: the size only
+    hides the alt text it would show in its place."""
+    tree = html.fromstring(
+        '<div><p>Look: <img src="f.png" alt="A sleeping ferret" style="display:block;font-size:0"> there</p>'
+        '<svg style="font-size:0"><rect width="4" height="4"/></svg></div>'
+    )
+    drop_zero_fonts(tree)
+    assert tree.xpath("//img/@alt") == ["A sleeping ferret"] and tree.xpath("//svg")

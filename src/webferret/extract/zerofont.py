@@ -40,6 +40,8 @@ def drop_zero_fonts(tree: etree._Element) -> None:
 
 
 def _sized_or_shown(node: etree._Element) -> bool:
+    if node.tag in _SHOWN:  # an image set in a zero font still shows (the size hides its alt text)
+        return True
     for inner in node.iterdescendants():
         if not isinstance(inner.tag, str):
             continue
