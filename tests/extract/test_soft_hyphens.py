@@ -52,6 +52,24 @@ def test_a_reference_without_its_semicolon_is_read_as_a_browser_reads_it() -> No
     assert [link.url for link in page.links] == ["https://example.org/?a=1&shy=2"]
 
 
+def test_soft_hyphens_escaped_in_json_ld_are_not_read() -> None:
+    """`"headline": "Donau\\u00addampf"` (PHP's json_encode escapes them so): read from the JSON, they
+    came back in the title, the byline and the description."""
+    ld = (
+        r'{"@type": "NewsArticle", "headline": "Donau\u00addampf\u00ADschiff",'
+        r' "author": {"@type": "Person", "name": "Anna Mei\u00adner"},'
+        r' "description": "Ein extra\u00adlanges Wort", "text": "a backslash, then u00ad: \\u00ad"}'
+    )
+    page = (
+        f'<html><head><script type="application/ld+json">{ld}</script></head><body><article>'
+        f"{STORY.format(shy='')}</article></body></html>"
+    )
+    extracted = extract_html(page, "https://example.org/hyphens", ExtractOptions())
+    assert (extracted.title, extracted.byline) == ("Donaudampfschiff", "Anna Meiner")
+    assert extracted.description == "Ein extralanges Wort"
+    assert extracted.jsonld[0]["text"] == "a backslash, then u00ad: \\u00ad"  # no escape: text
+
+
 async def test_a_hyphenated_word_is_found_whole(web: Web, tmp_path: Path) -> None:
     web.docs["/shy"] = Doc(_page("&shy;"))
     async with loopback_ferret(tmp_path) as ferret:

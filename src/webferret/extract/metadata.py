@@ -18,6 +18,7 @@ from lxml import etree, html
 
 from webferret.extract.dates import after_publication, iso_date, local_day
 from webferret.extract.microdata import reply_kind
+from webferret.extract.softhyphens import unhyphenated_json
 from webferret.extract.timetags import Cards, page_cards, time_modified, time_published
 from webferret.models import Product
 from webferret.net.canonical import strip_tracking
@@ -142,7 +143,7 @@ def jsonld_blocks(tree: html.HtmlElement) -> list[Any]:
             block = json_value(text)  # an escaped lone surrogate is no text: nothing could write it
         except ValueError:
             continue
-        blocks.append(block)
+        blocks.append(unhyphenated_json(block, text))
     return blocks
 
 

@@ -8,7 +8,9 @@ one line.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 _SOFT_HYPHEN = re.compile(
     r"\xad|&(?:shy;|#0*173(?:;|(?![0-9]))|#[xX]0*[aA][dD](?:;|(?![0-9a-fA-F])))"
@@ -22,3 +24,16 @@ _SOFT_HYPHEN = re.compile(
 def unhyphenated(text: str) -> str:
     """`text` (an HTML document) without its soft hyphens, raw or written as character references."""
     return _SOFT_HYPHEN.sub("", text) if _SOFT_HYPHEN.search(text) else text
+
+
+_JSON_ESCAPED = re.compile(r"\\u00[aA][dD]")
+
+
+def unhyphenated_json(value: Any, text: str) -> Any:
+    """`value`, read from the JSON `text` (a page's JSON-LD), without soft hyphens in its strings:
+    escaped there (`"Donau\\u00addampf"`, as `json_encode` writes them), they pass `unhyphenated`
+    and came back in a title or a byline once the JSON was read."""
+    if _JSON_ESCAPED.search(text) is None:
+        return value
+    written = json.dumps(value, ensure_ascii=False)
+    return json.loads(written.replace("\xad", "")) if "\xad" in written else value
