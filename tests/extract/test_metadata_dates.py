@@ -237,3 +237,22 @@ def test_long_stories_one_after_another_are_no_cards() -> None:
     """A news site loads its next stories below the first: the first is the page's."""
     stories = _cards(["2024-05-06", "2024-05-05", "2024-05-04"], words=300)
     assert _published(stories) == "2024-05-06"
+
+
+def test_a_forum_thread_s_posts_are_no_cards_and_its_first_post_dates_it() -> None:
+    """Short posts dated alike one after another, each naming its author and a "Reply": no titles."""
+    posts = "".join(
+        f'<div class="post"><a href="/u/{who}">{who}</a> <time datetime="2024-04-0{n + 1}">April</time>'
+        f'<p>I think ferrets like {who}.</p><a href="/reply/{n}">Reply</a></div>'
+        for n, who in enumerate(["ann", "bob", "cy", "dee"])
+    )
+    assert _published(f"<main><h1>Do ferrets swim?</h1>{posts}</main>") == "2024-04-01"
+
+
+def test_cards_titled_by_their_links_alone_are_cards() -> None:
+    items = "".join(
+        f'<li class="item"><a href="/news/{n}">Ferrets win the cup again</a> '
+        f'<time datetime="2024-03-0{n + 1}">March</time></li>'
+        for n in range(4)
+    )
+    assert _published(f"<main><h1>News</h1><ul>{items}</ul></main>") is None

@@ -139,14 +139,15 @@ class Cards:
         a blog's latest posts, a "more stories" strip): an element a few levels above it, of short
         text, stands among siblings of its tag and class that hold a dated `<time>` each. The date of
         a listing's first card is not the listing's; nor is that of a strip of other stories above
-        an article its date."""
+        an article its date. A card is titled (`_titled`): a forum thread's short posts, dated alike
+        one after another, are no cards, and its first post's date stays the thread's."""
         holder = node.getparent()
         for _ in range(_CARD_LEVELS):
             parent = None if holder is None else holder.getparent()
             if holder is None or parent is None or holder.tag in ("body", "html"):
                 return False
             if self._peers(holder) >= _CARD_PEERS:
-                return len(holder.text_content()) <= _CARD_CHARS
+                return len(holder.text_content()) <= _CARD_CHARS and _titled(holder)
             holder = parent
         return False
 
@@ -159,6 +160,21 @@ class Cards:
                 if sibling in self._dated and (sibling.tag, sibling.get("class")) == kind:
                     peers += 1
         return peers
+
+
+def _titled(card: html.HtmlElement) -> bool:
+    """Whether a card names what it dates: a heading, or a link of a few words to another page (a
+    story's title), not a post's author or its "Reply"."""
+    if next(card.iter("h1", "h2", "h3", "h4", "h5", "h6"), None) is not None:
+        return True
+    return any(
+        not (link.get("href") or "#").startswith("#") and len(link.text_content().split()) >= _TITLE_WORDS
+        for link in card.iter("a")
+    )
+
+
+_TITLE_WORDS = 3
+"""Words, at least, of a link that titles a card (a user's name or "Reply" is shorter)."""
 
 
 def page_cards(tree: html.HtmlElement) -> Cards:
