@@ -334,3 +334,22 @@ async def test_an_answer_in_gzip_is_read() -> None:
         200, content=body, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}
     )
     assert (await runner(handler).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Ferrets"
+
+
+@pytest.mark.parametrize("label", ["utf-8", "none", "UTF-8, identity"])
+async def test_an_answer_labelled_with_no_content_coding_is_read_as_sent(label: str) -> None:
+    """A misconfigured server's `Content-Encoding: utf-8`: no coding, read as it came (as httpx did)."""
+    body = b'{"results": [{"url": "https://ferret.example/", "title": "Ferrets"}]}'
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, stream=_Streamed(body), headers={"Content-Encoding": label, "Content-Type": "application/json"}
+    )
+    assert (await runner(handler).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Ferrets"
+
+
+async def test_an_answer_in_brotli_though_not_asked_for_is_the_engines_error() -> None:
+    handler = lambda request: httpx.Response(  # noqa: E731
+        200, stream=_Streamed(b"\x0b\x02\x80{}\x03"), headers={"Content-Encoding": "br"}
+    )
+    with pytest.raises(FerretError) as caught:
+        await runner(handler).run(searxng.ENGINE, SEARX, 5)
+    assert caught.value.code == ErrorCode.ENGINE_ERROR and '"br", not supported' in caught.value.message

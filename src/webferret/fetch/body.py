@@ -58,10 +58,18 @@ class UnreadEncoding(FerretError):
         self.url = url
 
 
-def _decoder(headers: httpx.Headers, url: str, status: int | None = None) -> _Inflater | _Identity:
+CONTENT_CODINGS = frozenset(("gzip", "x-gzip", "deflate", "br", "zstd", "compress", "x-compress", "identity"))
+"""The content codings HTTP registers that servers send: a label past them names none."""
+
+
+def _decoder(
+    headers: httpx.Headers, url: str, status: int | None = None, lenient: bool = False
+) -> _Inflater | _Identity:
     raw = headers.get("content-encoding", "")
     codings = [part.strip().lower() for part in raw.split(",") if part.strip()]
     codings = [coding for coding in codings if coding != "identity"]
+    if lenient:
+        codings = [coding for coding in codings if coding in CONTENT_CODINGS]
     if not codings:
         return _Identity()
     if len(codings) == 1 and codings[0] in ("gzip", "x-gzip", "deflate"):
@@ -96,10 +104,14 @@ def declared_length(headers: httpx.Headers) -> int | None:
     return value if value >= 0 else None
 
 
-async def read_capped(response: httpx.Response, max_bytes: int, url: str, *, clip: bool = False) -> bytes:
+async def read_capped(
+    response: httpx.Response, max_bytes: int, url: str, *, clip: bool = False, lenient: bool = False
+) -> bytes:
     """The decompressed body of `response`, at most `max_bytes` long, else `too_large` (`clip`: its
-    first `max_bytes`, the rest not read)."""
-    decoder = _decoder(response.headers, url, response.status_code)
+    first `max_bytes`, the rest not read). `lenient`: a `Content-Encoding` label that names no coding
+    (`utf-8`, `none`: a misconfigured server's) is passed over, as httpx does, where a page has no
+    tier after this one to read it."""
+    decoder = _decoder(response.headers, url, response.status_code, lenient)
     length = declared_length(response.headers)
     if not clip and isinstance(decoder, _Identity) and length is not None and length > max_bytes:
         raise too_large(max_bytes, f" (Content-Length {length})", response.status_code)

@@ -188,7 +188,8 @@ async def _answer(engine: str, response: httpx.Response) -> EngineResponse:
     """`response` read whole, decompressed under `MAX_ANSWER_BYTES` (`fetch.body`: a gzip bomb
     stops at the cap, never inflated whole in memory)."""
     try:
-        body = await read_capped(response, MAX_ANSWER_BYTES, without_password(str(response.url)))
+        url = without_password(str(response.url))
+        body = await read_capped(response, MAX_ANSWER_BYTES, url, lenient=True)  # no tier to climb to
     except FerretError as exc:
         if exc.code is ErrorCode.TOO_LARGE:
             limit = MAX_ANSWER_BYTES // (1024 * 1024)
