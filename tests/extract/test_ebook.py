@@ -221,3 +221,9 @@ def test_a_chapter_the_spine_lists_again_and_again_is_read_once() -> None:
     )
     page = read(epub(again))
     assert page.extra["chapters"] == 2 and page.content.count("Ferrets are **curious**") == 1
+
+
+def test_a_chapter_s_soft_hyphens_are_not_read() -> None:
+    hyphenated = chapter("<h1>Bur&#173;rows</h1><p>Fer&#xad;rets are extra\u00adordinarily curious.</p>")
+    page = read(with_first_chapter(hyphenated.encode()))
+    assert page.content.startswith("# Burrows\n\nFerrets are extraordinarily curious.\n")

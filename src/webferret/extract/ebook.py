@@ -131,9 +131,10 @@ def _chapter(archive: zipfile.ZipFile, name: str) -> html.HtmlElement | None:
     except (KeyError, zipfile.BadZipFile, ValueError, OSError):
         return None
     from webferret.extract.htmlpage import parse_html
+    from webferret.extract.softhyphens import unhyphenated
 
     try:  # decoded by its XML declaration (UTF-8 without one), parsed as a page is (deep nesting too)
-        document = parse_html(decode_body(data, CHAPTER_MEDIA), name)
+        document = parse_html(unhyphenated(decode_body(data, CHAPTER_MEDIA)), name)
     except FerretError:  # no markup at all
         return None
     etree.strip_elements(document, *_DROPPED, with_tail=False)

@@ -112,8 +112,9 @@ def _class_lookup() -> etree.ElementNamespaceClassLookup:
 
 
 def parse_html(text: str, url: str | None) -> html.HtmlElement:
-    """An lxml document; an empty or unparseable document is `empty_content`."""
-    text = unhyphenated(_XML_DECLARATION.sub("", text, count=1))
+    """An lxml document; an empty or unparseable document is `empty_content`. `text` is read as it
+    is: a page's soft hyphens are taken out before (`softhyphens.unhyphenated`)."""
+    text = _XML_DECLARATION.sub("", text, count=1)
     if not text.strip():
         raise FerretError(ErrorCode.EMPTY_CONTENT, f"the HTML document at {url or 'input'} is empty")
     parser = _parser()
