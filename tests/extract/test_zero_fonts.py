@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import html
 
 from webferret.extract.htmlpage import extract_html
@@ -27,28 +28,35 @@ def test_words_in_a_zero_font_are_not_read() -> None:
             assert "sleep a lot. Then play." in content and "lively bursts" in content
 
 
-def test_a_small_or_reset_font_stays() -> None:
-    content = _content(
-        f'<p>{LEAD}<span style="font-size:0.8em"> Small print stays.</span></p>'
-        '<div style="font-size:0"><span style="font-size:16px">Inline blocks sized again stay.</span></div>'
-        '<div style="font-size:0"><span class="label">Blocks a class may size stay.</span></div>'
-        '<div style="font-size:0"><font size="3">An old font tag stays.</font></div>'
-        f"<p>{MORE}</p>"
-    )
-    assert "Small print stays." in content and "Inline blocks sized again stay." in content
-    assert "Blocks a class may size stay." in content and "An old font tag stays." in content
-
-
-def test_blocks_sized_again_by_the_font_shorthand_stay() -> None:
-    content = _content(
-        f"<p>{LEAD}</p>"
-        '<div style="font-size:0"><span style="font: 16px/1.5 Georgia, serif">Shorthand sizes stay.</span>'
-        ' <span style="FONT:italic bold 12px Arial">So does a capital one.</span></div>'
-        '<div style="font-size:0"><span style="font-family:Arial">Only a family goes.</span></div>'
-        f"<p>{MORE}</p>"
-    )
-    assert "Shorthand sizes stay." in content and "So does a capital one." in content
-    assert "Only a family goes." not in content
+@pytest.mark.parametrize(
+    ("blocks", "kept", "gone"),
+    [
+        (
+            '<p><span style="font-size:0.8em"> Small print stays.</span></p>'
+            '<div style="font-size:0"><span style="font-size:16px">Sized again stay.</span></div>'
+            '<div style="font-size:0"><span class="label">Blocks a class may size stay.</span></div>'
+            '<div style="font-size:0"><font size="3">An old font tag stays.</font></div>',
+            [
+                "Small print stays.",
+                "Sized again stay.",
+                "Blocks a class may size stay.",
+                "An old font tag stays.",
+            ],
+            [],
+        ),
+        (
+            '<div style="font-size:0"><span style="font: 16px/1.5 Georgia">Shorthand sizes stay.</span>'
+            ' <span style="FONT:italic bold 12px Arial">So does a capital one.</span></div>'
+            '<div style="font-size:0"><span style="font-family:Arial">Only a family goes.</span></div>',
+            ["Shorthand sizes stay.", "So does a capital one."],
+            ["Only a family goes."],
+        ),
+    ],
+    ids=["small, reset, classed, font tag", "font shorthand"],
+)
+def test_a_font_sized_again_inside_stays(blocks: str, kept: list[str], gone: list[str]) -> None:
+    content = _content(f"<p>{LEAD}</p>{blocks}<p>{MORE}</p>")
+    assert all(words in content for words in kept) and not any(words in content for words in gone)
 
 
 def test_a_zero_font_inside_does_not_keep_the_words_around_it() -> None:
