@@ -8,10 +8,10 @@ import re
 from typing import IO
 
 
-def listening_port(stderr: IO[str]) -> int:
-    """The port named on the program's `http://127.0.0.1:PORT/` line; its stderr is read up to it."""
+def listening_port(stderr: IO[str], host: str = "127.0.0.1") -> int:
+    """The port named on the program's `http://HOST:PORT/` line; its stderr is read up to it."""
     for line in stderr:  # ends when the program does
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        found = re.search(rf"http://{re.escape(host)}:(\d+)/", line)
         if found:
             return int(found.group(1))
     raise AssertionError("the server ended before it listened")

@@ -3,11 +3,15 @@ it and `webferret api` answer an address they cannot listen on as a usage error.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
+import httpx
 import pytest
+from listening_port import listening_port
 
 from webferret.cli.cmd_mcp import exposure_warning
 
@@ -54,3 +58,50 @@ def test_an_empty_address_is_a_usage_error(command: str) -> None:
         timeout=120,
     )
     assert done.returncode == 2 and "--http wants HOST:PORT, got ''" in done.stderr, done.stderr
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2"])
+def test_a_loopback_server_answers_no_other_host_or_origin(host: str, tmp_path: Path) -> None:
+    """A web page reaches a server on loopback through a DNS name it rebinds to that address: the
+    call names the page's host. The SDK checked Host and Origin on 127.0.0.1, localhost and ::1
+    alone, and `mcp --http 127.0.0.2:PORT` (loopback, so not warned of) answered any name."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
+    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
+    command = [sys.executable, "-m", "webferret", "mcp", "--http", f"{host}:0"]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        port = listening_port(process.stderr, host)
+        headers = {"Accept": "application/json, text/event-stream"}
+        url = f"http://{host}:{port}/mcp"
+
+        def status(**extra: str) -> int:
+            with httpx.stream(
+                "POST", url, json=INITIALIZE, headers={**headers, **extra}, timeout=60
+            ) as answer:
+                return answer.status_code
+
+        assert status(Host=f"attacker.example:{port}") == 421
+        assert status(Origin="http://attacker.example") == 403
+        assert status() == 200
+        assert status(Origin=f"http://{host}:{port}") == 200
+        assert status(Host=f"localhost:{port}") == 200
+    finally:
+        process.terminate()
+        try:
+            process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate(timeout=30)

@@ -13,6 +13,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 
+def loopback(host: str) -> bool:
+    """Does `host` (an address or `localhost`) listen where only this machine reaches it?"""
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def bound(host: str, port: int) -> socket.socket:
     """A TCP socket bound to `host:port` (an IPv6 address for a host with a colon), not listening yet."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)

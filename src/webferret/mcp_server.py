@@ -299,7 +299,9 @@ def serve_http(settings: Settings, host: str, port: int) -> None:
     from webferret.cli.warm import freeze_heap, import_call_modules
     from webferret.listening import serve_app
 
-    app = Posts(build_server(settings).streamable_http_app(host=host))
+    app = Posts(
+        build_server(settings).streamable_http_app(host=host, transport_security=rebinding_guard(host))
+    )
     import_call_modules()
     freeze_heap()
     # a call is answered on its POST's event stream, which sse-starlette ended as soon as the server
@@ -315,6 +317,25 @@ def serve_http(settings: Settings, host: str, port: int) -> None:
         return f"webferret mcp: streamable HTTP on {origin}/mcp"
 
     serve_app(app, host, port, said, stopping=stopping)
+
+
+def rebinding_guard(host: str) -> Any:
+    """The Host and Origin checks of a server listening on loopback: a call must name loopback or the
+    address it listens on, so a web page cannot reach it through a DNS name it rebinds to that address
+    (421 for a Host, 403 for an Origin). The SDK turns them on for 127.0.0.1, localhost and ::1 only,
+    and left a server on another loopback address (127.0.0.2, 127.0.1.1) open to any name. None past
+    loopback: the server was told to take calls from other machines (`webferret mcp` warns of it)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from webferret.listening import loopback
+
+    if not loopback(host):
+        return None
+    names = dict.fromkeys(["127.0.0.1", "localhost", "[::1]", f"[{host}]" if ":" in host else host])
+    return TransportSecuritySettings(
+        allowed_hosts=[f"{name}:*" for name in names],
+        allowed_origins=[f"http://{name}:*" for name in names],
+    )
 
 
 class Posts:

@@ -39,7 +39,8 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webferret.cli.cmd_mcp import loopback, parse_host_port, server_settings
+    from webferret.cli.cmd_mcp import parse_host_port, server_settings
+    from webferret.listening import loopback
 
     where = parse_host_port(args.http)
     if where is None:

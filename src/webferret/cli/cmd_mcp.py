@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from webferret.cli.common import EXIT_OK, EXIT_USAGE, add_network, fail, settings_from_args, start_early
+from webferret.listening import loopback
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,16 +42,6 @@ def parse_host_port(text: str) -> tuple[str, int] | None:
     if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
         return None
     return host.strip("[]"), int(port)
-
-
-def loopback(host: str) -> bool:
-    """Does `host` (an address or `localhost`) listen where only this machine reaches it?"""
-    import ipaddress
-
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def exposure_warning(host: str) -> str | None:
