@@ -40,6 +40,30 @@ async def test_the_agent_face_s_structured_diff_and_outline_hold_what_its_text_s
     assert all(heading["title"] in outline.text for heading in outline.data["headings"])
 
 
+async def test_a_diff_shows_a_change_in_a_line_longer_than_max_tokens(web: Web, tmp_path: Path) -> None:
+    """A page's text on one long line (a long paragraph, a text without breaks) changed in one word:
+    `web_open(handle, diff=true)` showed its `@@` line and nothing more, 'more max_tokens shows them',
+    though no max_tokens could (the line removed and the line added were 18,000 tokens each); the
+    structured content held the whole diff. The two lines are shown cut to the words that differ."""
+    from webferret.mcp_tools import AgentTools
+
+    words = [f"w{number:04d}" for number in range(3000)]
+    web.docs["/one"] = Doc(article("One line", f"<p>{' '.join(words)}</p>"))
+    async with loopback_ferret(tmp_path, respect_robots=False) as ferret:
+        tools = AgentTools(ferret, ferret.settings)
+        await ferret.fetch(web.url("/one"))
+        web.docs["/one"] = Doc(article("One line", f"<p>{' '.join(words).replace('w1500', 'FERRET')}</p>"))
+        page = await ferret.fetch(web.url("/one"), fresh=True)
+        diff = await tools.web_open(WebOpenArgs(handle=page.handle, diff=True, max_tokens=300))
+    shown = diff.data["diff"].split("\n")
+    removed = next((line for line in shown if line.startswith("-")), "")
+    added = next((line for line in shown if line.startswith("+")), "")
+    assert "w1499 w1500 w1501" in removed and "w1499 FERRET w1501" in added
+    assert removed.startswith("-… ") and added.endswith(" …") and "w0000" not in diff.text
+    assert added in diff.text and "The diff is cut" not in diff.text
+    assert diff.data["diff_lines"] == len(shown)
+
+
 async def test_the_lists_leave_refused_pages_out_before_the_best_or_newest_are_taken(tmp_path: Path) -> None:
     from webferret.config import load_settings
     from webferret.ferret import Ferret

@@ -580,7 +580,7 @@ class AgentTools:
             text = views.render_diff(data, self.fence(), page_tokens)
             every = data["diff"].split("\n")
             shown = views.diff_shown(every, page_tokens)
-            if len(shown) < len(every):  # the structured content holds what the text shows
+            if shown != every:  # the structured content holds what the text shows (cut, or narrowed)
                 data.update(diff="\n".join(shown), diff_lines=len(every))
             return Answer(text, data)
         links = bool(args.links) or args.link_limit is not None

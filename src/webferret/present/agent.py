@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from webferret.models import Link, Product
+from webferret.present.diff_view import diff_shown
 from webferret.present.disclosure import OUTLINE_FROM_PAGES
 from webferret.present.fence import Fence, neutralize
 from webferret.present.pages import (
@@ -294,20 +295,6 @@ def render_diff(data: JSON, fence: Fence, max_tokens: int | None = None) -> str:
                 f"The diff is cut after {max_tokens} tokens: {more} more lines (more max_tokens shows them)."
             )
     return "\n".join(lines)
-
-
-def diff_shown(lines: Sequence[str], max_tokens: int | None) -> list[str]:
-    """The first of a diff's `lines` that fit in `max_tokens` tokens (one at least; all without it)."""
-    from webferret.tokens import estimate_tokens
-
-    shown: list[str] = []
-    spent = 0
-    for line in lines:
-        spent += estimate_tokens(line) + 1
-        if max_tokens is not None and spent > max_tokens and shown:
-            break
-        shown.append(line)
-    return shown
 
 
 def render_listed(data: JSON, fence: Fence) -> str:
