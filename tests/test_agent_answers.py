@@ -64,6 +64,26 @@ async def test_a_diff_shows_a_change_in_a_line_longer_than_max_tokens(web: Web, 
     assert diff.data["diff_lines"] == len(shown)
 
 
+async def test_web_fetch_s_structured_content_holds_a_repeated_page_once(web: Web, tmp_path: Path) -> None:
+    """A URL asked twice, under another spelling, or a near copy of another page of the call is one
+    line of the text ('the same page as above'), but the structured content held its text (and links)
+    again each time: eight spellings of one long page were eight times its first page."""
+    from webferret.mcp_tools import AgentTools, WebFetchArgs
+
+    words = 'Ferrets sleep fourteen hours a day, says QX7. <a href="/b">More</a>.'
+    web.docs["/a"] = web.docs["/copy"] = Doc(article("Ferrets", words))
+    urls = [web.url("/a"), web.url("/a") + "#top", web.url("/copy"), web.url("/a")]
+    async with loopback_ferret(tmp_path, respect_robots=False) as ferret:
+        tools = AgentTools(ferret, ferret.settings)
+        answer = await tools.web_fetch(WebFetchArgs(urls=urls, links=True))
+    pages = answer.data["pages"]
+    assert "QX7" in pages[0]["content"] and pages[0]["links"]
+    assert answer.text.count("QX7") == pages[0]["content"].count("QX7")
+    assert answer.text.count("the same page as above") == 2 and "a near copy of the page" in answer.text
+    for repeat in pages[1:]:
+        assert repeat["ok"] and repeat["content"] == "" and not repeat["links"]
+
+
 async def test_the_lists_leave_refused_pages_out_before_the_best_or_newest_are_taken(tmp_path: Path) -> None:
     from webferret.config import load_settings
     from webferret.ferret import Ferret

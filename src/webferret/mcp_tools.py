@@ -488,8 +488,10 @@ class AgentTools:
             raise BatchFailed(
                 ErrorCode(code), "; ".join(failed_line(entry, code) for entry in entries), pages
             )
-        data = {"pages": entries, "max_tokens": max_tokens}
-        return Answer(views.render_pages(entries, self.fence(), args.max_tokens), data)
+        text = views.render_pages(entries, self.fence(), args.max_tokens)
+        for index in views.repeated(entries):  # one line in the text: the page is above, not again
+            entries[index] = {**entries[index], "content": "", "links": None}
+        return Answer(text, {"pages": entries, "max_tokens": max_tokens})
 
     # -- web_crawl ---------------------------------------------------------------------------
     async def web_crawl(self, args: WebCrawlArgs) -> Answer:

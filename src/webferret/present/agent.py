@@ -222,21 +222,38 @@ def render_pages(
     it: a second copy would only cost its tokens): a URL asked again, another spelling of it (one
     handle: `#top`, `?utm_source=...`), or a near copy of another page of the call (`duplicate_of`)."""
     blocks: list[str] = []
+    repeats = repeated(entries)
+    for index, entry in enumerate(entries):
+        handle, kind = entry.get("handle"), repeats.get(index)
+        named = f" (handle {handle})" if handle else ""
+        said = safe_message(
+            str(entry.get("url")), fence.nonce
+        )  # outside the fence: a URL a map or a page listed
+        if kind == "same":
+            blocks.append(f"{said}: the same page as above{named}")
+        elif kind == "near":
+            blocks.append(f"{said}: a near copy of the page {entry['duplicate_of']} in this answer{named}")
+        else:
+            blocks.append(render_page_entry(entry, fence, max_tokens, style))
+    return fence.directive() + "\n\n" + "\n\n".join(blocks)
+
+
+def repeated(entries: Sequence[JSON]) -> dict[int, str]:
+    """The entries `render_pages` shows as one line naming another page of the answer, by index:
+    `same` for a page already in it (a URL asked again, another spelling of it), `near` for a near
+    copy of another page of the call (`duplicate_of`)."""
+    repeats: dict[int, str] = {}
     seen: set[object] = set()
     shown = {entry.get("handle") for entry in entries if entry.get("ok") and not entry.get("duplicate_of")}
-    for entry in entries:
+    for index, entry in enumerate(entries):
         url, handle, copy_of = entry.get("url"), entry.get("handle"), entry.get("duplicate_of")
-        named = f" (handle {handle})" if handle else ""
-        said = safe_message(str(url), fence.nonce)  # outside the fence: a URL a map or a page listed
         if entry.get("ok") and (url in seen or (handle and handle in seen)):
-            blocks.append(f"{said}: the same page as above{named}")
-            continue
-        if entry.get("ok") and copy_of and copy_of in shown:
-            blocks.append(f"{said}: a near copy of the page {copy_of} in this answer{named}")
-            continue
-        seen.update({url, handle} - {None})
-        blocks.append(render_page_entry(entry, fence, max_tokens, style))
-    return fence.directive() + "\n\n" + "\n\n".join(blocks)
+            repeats[index] = "same"
+        elif entry.get("ok") and copy_of and copy_of in shown:
+            repeats[index] = "near"
+        else:
+            seen.update({url, handle} - {None})
+    return repeats
 
 
 OUTLINE_HEADINGS = 200  # an agent's outline: a long reference's every heading would be a page itself
