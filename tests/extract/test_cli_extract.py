@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -308,3 +309,17 @@ def test_a_pipes_relative_links_stay_relative(capsys: pytest.CaptureFixture[str]
     code, read, pipe = _through_a_pipe(page, capsys)
     assert code == 0 and read["url"] == read["final_url"] == f"file://{pipe}"
     assert "[the guide](guide.html)" in read["content"]
+
+
+def test_a_missing_file_whose_name_is_no_utf8_is_a_page_error_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "ok.html"
+    good.write_text(ARTICLE, encoding="utf-8")
+    missing = os.fsdecode(bytes(tmp_path) + b"/missing\xfe.html")  # a name as a shell passes it
+    code, out = run_cli(["extract", str(good), missing, "--json"], capsys)
+    assert code == 1
+    pages = json.loads(out)["data"]["pages"]
+    assert pages[0]["title"] == "Ferrets at work"
+    assert pages[1]["error"]["code"] == "not_found"
+    assert pages[1]["error"]["message"] == f"no such file: {tmp_path}/missing\ufffd.html"

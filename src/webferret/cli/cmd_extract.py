@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -68,7 +69,7 @@ def _read(name: str, max_bytes: int) -> bytes:
     from webferret.models import ErrorCode, FerretError
     from webferret.present.pages import STDIN_LABEL
 
-    shown = STDIN_LABEL if name == "-" else name
+    shown = STDIN_LABEL if name == "-" else _shown(name)
     try:
         if name == "-":
             data = _read_capped(sys.stdin.buffer, max_bytes + 1)
@@ -76,12 +77,18 @@ def _read(name: str, max_bytes: int) -> bytes:
             with Path(name).open("rb") as handle:
                 data = _read_capped(handle, max_bytes + 1)
     except FileNotFoundError:
-        raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {name}") from None
+        raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {shown}") from None
     except OSError as exc:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot read {shown}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
         raise FerretError(ErrorCode.TOO_LARGE, f"{shown} is larger than max_bytes ({max_bytes} bytes)")
     return data
+
+
+def _shown(name: str) -> str:
+    """A file name as text: bytes that are no UTF-8 (which Python keeps as lone surrogates, that
+    no JSON or UTF-8 output can hold) shown as U+FFFD, as the page's title shows them."""
+    return os.fsencode(name).decode("utf-8", "replace")
 
 
 def _read_capped(stream: BinaryIO, most: int) -> bytes:
