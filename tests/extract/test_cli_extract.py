@@ -323,3 +323,13 @@ def test_a_missing_file_whose_name_is_no_utf8_is_a_page_error_in_json(
     assert pages[0]["title"] == "Ferrets at work"
     assert pages[1]["error"]["code"] == "not_found"
     assert pages[1]["error"]["message"] == f"no such file: {tmp_path}/missing\ufffd.html"
+
+
+def test_a_file_name_with_a_line_break_titles_the_page_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = tmp_path / "river\nnotes.txt"
+    named.write_text("The Tay runs fast in spring.\n", encoding="utf-8")
+    code, out = run_cli(["extract", str(named)], capsys)
+    assert code == 0
+    assert out.splitlines()[:2] == ["# river notes.txt", named.as_uri()]

@@ -60,6 +60,7 @@ def as_requested(url: str, merged: bool = False) -> str:
 
 def file_name(url: str | None) -> str | None:
     """The last segment of `url`'s path, decoded (`/docs/Guide%201.pdf`: `Guide 1.pdf`), or None
-    (a path ending in `/`, or standard input's `-`)."""
-    name = PurePosixPath(unquote(urlsplit(url or "").path)).name
+    (a path ending in `/`, or standard input's `-`). A title, so on one line: a line break or tab
+    in the name (`a%0Ab.txt`, a local file's name) is a space."""
+    name = " ".join(PurePosixPath(unquote(urlsplit(url or "").path)).name.split())
     return name if name and name != "-" else None
