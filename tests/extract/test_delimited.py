@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -125,3 +126,15 @@ def test_one_line_far_wider_than_the_rest_does_not_widen_every_row(
     page = json.loads(capsys.readouterr().out)["data"]["pages"][0]
     assert page["meta"]["extract"]["columns"] == 3 and page["meta"]["extract"]["rows"] == 20_002
     assert page["content"].startswith("| river | fish |  |\n|---|---|---|\n|  |  | end |\n| Tay | 412 |  |\n")
+
+
+def test_a_gzipped_csv_file_served_as_gzip_is_a_table_by_its_name() -> None:
+    body = gzip.compress(RIVERS.encode())
+    page = extract_document(
+        body,
+        url="https://burrow.example/data/rivers.csv.gz",
+        content_type="application/gzip",
+        options=ExtractOptions(),
+    )
+    assert page.content.startswith("| river | opens | note |\n")
+    assert (page.extra["rows"], page.extra["columns"]) == (4, 3)

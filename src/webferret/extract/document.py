@@ -28,6 +28,7 @@ from webferret.fetch.sniff import (
     xml_root,
 )
 from webferret.models import ErrorCode, FerretError, without_userinfo
+from webferret.net.urlpath import file_name
 from webferret.remote_text import quoted
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -45,9 +46,19 @@ def extract_document(
         return thread_from_answer(200, content_type, body, options.max_comments)
     inner = _gunzipped(body, url, options.unpack_limit)
     if inner is not None:  # "application/gzip" says nothing of what is inside; a textual type does
-        inside = content_type if declares_text(mime_of(content_type)) else None
+        inside = content_type if declares_text(mime_of(content_type)) else _named_inside(url)
         return _extract(inner, url, inside, options)
     return _extract(body, url, content_type, options)
+
+
+def _named_inside(url: str | None) -> str | None:
+    """The type of the text a gzip file's name says it holds (`rivers.csv.gz`: `text/csv`, so a
+    table; `tool.py.gz`: Python), or None: a name such as `page.gz` says nothing of it."""
+    import mimetypes
+
+    name = file_name(url)
+    inside, packing = mimetypes.guess_type(name) if name else (None, None)
+    return inside if packing == "gzip" and inside and declares_text(inside) else None
 
 
 def _extract(body: bytes, url: str | None, content_type: str | None, options: ExtractOptions) -> Extracted:
