@@ -333,3 +333,14 @@ def test_a_file_name_with_a_line_break_titles_the_page_on_one_line(
     code, out = run_cli(["extract", str(named)], capsys)
     assert code == 0
     assert out.splitlines()[:2] == ["# river notes.txt", named.as_uri()]
+
+
+def test_an_address_given_as_a_file_says_how_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page_file = tmp_path / "river notes.html"
+    page_file.write_text(ARTICLE, encoding="utf-8")
+    code, out = run_cli(["extract", "https://ferrets.example/news", page_file.as_uri()], capsys)
+    assert code == 1
+    assert "no such file: https://ferrets.example/news (a web address: `webferret fetch` reads it)" in out
+    assert f"(a file: URL: FILE is its path, {page_file})" in out

@@ -77,12 +77,25 @@ def _read(name: str, max_bytes: int) -> bytes:
             with Path(name).open("rb") as handle:
                 data = _read_capped(handle, max_bytes + 1)
     except FileNotFoundError:
-        raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {shown}") from None
+        raise FerretError(ErrorCode.NOT_FOUND, f"no such file: {shown}{_address_hint(shown)}") from None
     except OSError as exc:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot read {shown}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
         raise FerretError(ErrorCode.TOO_LARGE, f"{shown} is larger than max_bytes ({max_bytes} bytes)")
     return data
+
+
+def _address_hint(name: str) -> str:
+    """What to do with an address given as FILE: a web page is fetched, and a `file:` URL (a page
+    `extract` named so) is read by its path."""
+    from urllib.parse import unquote, urlsplit
+
+    scheme = name.partition(":")[0].lower()
+    if scheme in ("http", "https"):
+        return " (a web address: `webferret fetch` reads it)"
+    if scheme == "file" and (path := unquote(urlsplit(name).path)):
+        return f" (a file: URL: FILE is its path, {path})"
+    return ""
 
 
 def _shown(name: str) -> str:
