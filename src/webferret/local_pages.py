@@ -17,14 +17,15 @@ async def page_of(
 ) -> Page:
     """The page `body` holds (its kind from `content_type`, else sniffed), as if read from `url`
     (its links made absolute against it; None: they stay relative, and the page has no URL). It is
-    not stored: no status, no trail, no handle; its tokens are counted where it was extracted."""
+    not stored: no status, no trail, no handle; its tokens are counted where it was extracted. A gzip
+    file in it unpacks as far as a fetched body's would (`max_bytes`, at least 10 MiB)."""
     from webferret.fetch.types import RawResponse
 
     url = without_password(url)
     headers = {"content-type": content_type} if content_type else {}
     base = url or ""
     raw = RawResponse(url=base, final_url=base, status=0, headers=headers, body=body, fetched_via="file")
-    page = await ferret.page_from_raw(raw, xopts)
+    page = await ferret.page_from_raw(raw, xopts.unpacking(ferret.settings.max_bytes))
     meta = {key: value for key, value in page.meta.items() if key == "extract"}
     tokens = page.tokens if page.ok else None
     update = {"status": None, "meta": meta, "tokens": tokens, "url": url}

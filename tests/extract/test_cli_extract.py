@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -344,3 +345,15 @@ def test_an_address_given_as_a_file_says_how_it_is_read(
     assert code == 1
     assert "no such file: https://ferrets.example/news (a web address: `webferret fetch` reads it)" in out
     assert f"(a file: URL: FILE is its path, {page_file})" in out
+
+
+def test_a_gzip_file_unpacks_as_far_as_max_bytes_allows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    packed = tmp_path / "notes.txt.gz"  # 11 MiB unpacked: past the 10 MiB floor, within max_bytes
+    packed.write_bytes(gzip.compress(b" " * (11 * 1024 * 1024) + b"ferret burrows\n"))
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", str(20 * 1024 * 1024))
+    code, out = run_cli(["extract", str(packed), "--json"], capsys)
+    assert code == 0
+    page = json.loads(out)["data"]["pages"][0]
+    assert (page["error"], page["content"]) == (None, "ferret burrows\n")
