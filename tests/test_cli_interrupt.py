@@ -228,6 +228,43 @@ def _wait_reading_stdin(proc: subprocess.Popen[str]) -> None:
     _wait_blocked(proc, READ_SYSCALL, "0x0")
 
 
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="no /proc/PID/wchan on this system")
+@pytest.mark.parametrize(("signum", "expected"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_a_named_pipe_waits_for_its_writer_ends_extract(
+    tmp_path: Path, webferret_home: Path, signum: int, expected: int
+) -> None:
+    """`extract` opened its files in a worker thread, and opening a named pipe that no one writes to
+    waits for a writer: Ctrl-C or SIGTERM cancelled the call, whose loop then waited for that thread
+    for ever. The files are read before the loop, as standard input is, and the call ends at once."""
+    pipe = tmp_path / "pipe.html"
+    os.mkfifo(pipe)
+    env = {**os.environ, "WEBFERRET_HOME": str(webferret_home), "WEBFERRET_SERVE": "off"}
+    command = [sys.executable, "-m", "webferret", "extract", str(pipe)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        _wait_in(proc, "wait_for_partner")  # the kernel's wait in open(2) of a pipe with no writer
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == expected and err.endswith("webferret: interrupted\n"), err
+
+
+def _wait_in(proc: subprocess.Popen[str], wchan: str) -> None:
+    """Until a thread of `proc` waits in the kernel function `wchan`."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        for task in Path(f"/proc/{proc.pid}/task").iterdir():
+            try:
+                if (task / "wchan").read_text() == wchan:
+                    return
+            except OSError:  # a thread that ended meanwhile
+                continue
+        time.sleep(0.01)
+    raise AssertionError(f"the call never waited in {wchan}")
+
+
 WRITE_SYSCALL = {"x86_64": "1", "aarch64": "64"}  # write(2)
 
 

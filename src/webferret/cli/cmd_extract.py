@@ -132,40 +132,31 @@ def _source(name: str, url: str | None) -> tuple[str | None, str | None, str | N
     return path.absolute().as_uri(), guessed, None
 
 
-def _stdin(max_bytes: int) -> bytes | FerretError:
-    """Standard input's bytes, or why they cannot be read (that page's error)."""
+def _body(name: str, max_bytes: int) -> bytes | FerretError:
+    """The bytes of a file or standard input, or why they cannot be read (that page's error)."""
     from webferret.models import FerretError
 
     try:
-        return _read("-", max_bytes)
+        return _read(name, max_bytes)
     except FerretError as exc:
         return exc
 
 
-async def _one(ferret: Any, name: str, url: str | None, xopts: Any, stdin: bytes | FerretError | None) -> Any:
-    import asyncio
-
+async def _one(ferret: Any, name: str, url: str | None, xopts: Any, body: bytes | FerretError) -> Any:
     from webferret.local_pages import page_of
     from webferret.models import FerretError, Page, without_password
 
     page_url, content_type, base = _source(name, url)
-    try:
-        if name != "-":
-            body = await asyncio.to_thread(_read, name, ferret.settings.max_bytes)
-        elif isinstance(stdin, FerretError):
-            raise stdin
-        else:
-            body = stdin or b""
-    except FerretError as exc:
-        return Page.failed(without_password(page_url), exc.info(), fetched_via="file")
+    if isinstance(body, FerretError):
+        return Page.failed(without_password(page_url), body.info(), fetched_via="file")
     page = await page_of(ferret, body, content_type, base, xopts)
     return page if base == page_url else page.model_copy(update={"url": page_url, "final_url": page_url})
 
 
 def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
-    """The files checked and standard input read before the event loop runs, then the extraction:
-    a Ctrl-C while stdin is read ends the call at once (read in a worker thread, it held the loop's
-    end until stdin closed)."""
+    """The files checked, and they and standard input read before the event loop runs, then the
+    extraction: a Ctrl-C while a read waits (stdin, a named pipe no one writes to yet) ends the call
+    at once (read in a worker thread, it held the loop's end until the read was over: for ever)."""
     from webferret.models import ErrorCode, FerretError
 
     if "" in args.files:  # `Path("")` is the current directory
@@ -178,11 +169,11 @@ def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
     settings = settings_from_args(args)
     with signals_raise():  # SIGTERM too: the loop's handler is not in place yet
-        stdin = _stdin(settings.max_bytes) if "-" in args.files else None
-    return _extract(args, settings, stdin)
+        bodies = [_body(name, settings.max_bytes) for name in args.files]
+    return _extract(args, settings, bodies)
 
 
-async def _extract(args: argparse.Namespace, settings: Any, stdin: bytes | FerretError | None) -> int:
+async def _extract(args: argparse.Namespace, settings: Any, bodies: list[bytes | FerretError]) -> int:
     import asyncio
 
     from webferret.cli.pages_out import write_pages
@@ -194,5 +185,10 @@ async def _extract(args: argparse.Namespace, settings: Any, stdin: bytes | Ferre
             format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
         )
         ferret.extractor.warm(len(args.files))
-        pages = await asyncio.gather(*(_one(ferret, name, args.url, xopts, stdin) for name in args.files))
+        pages = await asyncio.gather(
+            *(
+                _one(ferret, name, args.url, xopts, body)
+                for name, body in zip(args.files, bodies, strict=True)
+            )
+        )
     return write_pages(args, [clip_page(page, args.max_chars) for page in pages])
