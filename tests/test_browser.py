@@ -419,6 +419,29 @@ async def test_a_script_that_never_answers_does_not_cost_the_page(tier: BrowserT
     assert b"The board publishes the seasons" in raw.body
 
 
+async def test_a_head_script_that_never_answers_does_not_cost_the_page(tier: BrowserTier) -> None:
+    """A `<script src>` in the head whose server never answers (a third-party tag) held the parsing
+    of the whole body: the page was read at its share of the time with nothing parsed, and was
+    empty. A file still read when the document's share of the time is up is now given up, so the
+    document is parsed on without it and read."""
+    release = threading.Event()
+
+    def hang(hit: Hit) -> Reply:
+        release.wait(30)
+        return 200, {"content-type": "text/javascript"}, b""
+
+    article = "<h1>Seasons</h1>" + "<p>The board publishes the seasons of every river.</p>" * 5
+    page = f"<html><head><script src='/hang.js'></script></head><body>{article}</body></html>"
+    with serve() as site:
+        site.routes["/hang.js"] = hang
+        site.page("/", page)
+        try:
+            raw = await render(tier, site.base + "/", FetchOptions(timeout=6, max_bytes=1_000_000))
+        finally:
+            release.set()
+    assert b"The board publishes the seasons" in raw.body
+
+
 async def test_a_synchronous_request_that_never_answers_does_not_cost_the_page(tier: BrowserTier) -> None:
     """A synchronous XHR whose server never answers holds the page's scripts, so the page could not
     even be read as it stood: each file had the page's whole timeout, and the page was a `timeout`.

@@ -378,8 +378,9 @@ async def _navigate(
                 return True
             if guard.redirect_to is None:
                 raise guard.error_for(exc) from None
-        if guard.redirect_to is None:
-            await _loaded(page, guard, _left(deadline) * LOADING_SHARE)
+        if guard.redirect_to is None and not await _loaded(page, guard, _left(deadline) * LOADING_SHARE):
+            guard.cut_files()  # a file that never answers holds the parsing: read on without it
+            await _loaded(page, guard, min(FILES_MARGIN, _left(deadline) * LOADING_SHARE))
         if guard.redirect_to is None:
             await _settle(page, min(SETTLE_MAX, opts.timeout / 2, _left(deadline) * LOADING_SHARE))
         if guard.main_error is not None:  # a script took the page where the guard refused to go
@@ -391,21 +392,22 @@ async def _navigate(
     raise FerretError(ErrorCode.TOO_MANY_REDIRECTS, msg)
 
 
-async def _loaded(page: Any, guard: Guard, seconds: float) -> None:
+async def _loaded(page: Any, guard: Guard, seconds: float) -> bool:
     """Wait until the document's DOM has loaded, `seconds` at most, or until the guard stops a
     redirect of the page (a script's navigation to a URL that redirects): the page it left would
-    not load until the wait ran out."""
+    not load until the wait ran out. False when the time ran out first."""
     from playwright.async_api import Error
 
     loading = asyncio.ensure_future(page.wait_for_load_state("domcontentloaded", timeout=seconds * 1000))
     stopped = asyncio.ensure_future(guard.stopped.wait())
     try:
-        await asyncio.wait((loading, stopped), return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait((loading, stopped), return_when=asyncio.FIRST_COMPLETED)
     finally:
         for waiting in (loading, stopped):
             waiting.cancel()
         with contextlib.suppress(Error):
             await asyncio.gather(loading, stopped, return_exceptions=True)
+    return stopped in done or (loading in done and loading.exception() is None)
 
 
 async def _follow_stopped(page: Any, opts: FetchOptions, guard: Guard, deadline: float) -> None:

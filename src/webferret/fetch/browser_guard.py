@@ -79,6 +79,7 @@ class Guard:
         self._files_left = FILES_BUDGET * opts.max_bytes  # the bytes the page's files may still bring
         self._files_asked = 0  # the page's requests other than its own document's, `FILES_MOST` at most
         self._closed = False  # the page has closed: what is still waiting for a slot is not fetched
+        self._cut = asyncio.Event()  # set by `cut_files`: the files being read then are given up
         self.main_answer: tuple[str, int, dict[str, str]] | None = None  # its URL, status and headers
 
     async def vet(self, url: str) -> None:
@@ -204,13 +205,34 @@ class Guard:
                 said = f"the page's files came to more than {most:,} bytes ({FILES_BUDGET} times max_bytes)"
                 raise FerretError(ErrorCode.TOO_LARGE, said)
             try:
-                answer = await ask()
+                answer = await self._unless_cut(ask)
             except FerretError as exc:
                 if exc.code == ErrorCode.TOO_LARGE:  # it was read to the cap, then refused
                     self._files_left -= self._opts.max_bytes
                 raise
             self._files_left -= len(answer[2])
             return answer
+
+    def cut_files(self) -> None:
+        """Give up the files being read now (a `<script src>` that never answers holds the document's
+        parsing): each fails, so the browser parses on without it; files asked later are read."""
+        self._cut.set()
+        self._cut = asyncio.Event()
+
+    async def _unless_cut(self, ask: Callable[[], Awaitable[Answer]]) -> Answer:
+        """`ask()`, unless `cut_files` gives it up first (`timeout`)."""
+        asking, cutting = asyncio.ensure_future(ask()), asyncio.ensure_future(self._cut.wait())
+        try:
+            await asyncio.wait((asking, cutting), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cutting.cancel()
+            if not asking.done():
+                asking.cancel()
+                await asyncio.gather(asking, return_exceptions=True)
+        if asking.cancelled():
+            said = "given up: the page's document waited on it past its share of the page's time"
+            raise FerretError(ErrorCode.TIMEOUT, said)
+        return asking.result()
 
     def error_for(self, exc: Exception) -> FerretError:
         """The page's own navigation failed: the guard's reason when it refused, a time-out when it
