@@ -230,6 +230,20 @@ async def test_a_page_too_large_to_draw_is_read_and_says_why_it_has_no_screensho
     assert raw.screenshot_missing == 'the browser could not draw the page: "Unable to capture screenshot"'
 
 
+async def test_a_jpeg_too_tall_to_encode_says_why_it_has_no_screenshot(
+    tier: BrowserTier, tmp_path: Path
+) -> None:
+    """A JPEG is at most 65,535 pixels high: Chromium answered a `.jpg` screenshot of a taller page
+    with no bytes, and the page said its picture was written while the file was empty."""
+    shot = tmp_path / "shot.jpg"
+    with serve() as site:
+        site.page("/tall", '<html><body><p>a tall page</p><div style="height:70000px"></div></body></html>')
+        raw = await render(tier, site.base + "/tall", OPTS.with_(screenshot=str(shot)))
+    assert b"a tall page" in raw.body
+    assert not shot.exists() and raw.screenshot is None
+    assert "65,535" in (raw.screenshot_missing or "")
+
+
 async def test_a_download_a_script_starts_leaves_the_page_in_place(tier: BrowserTier) -> None:
     """A script that sends the browser to an attachment starts a download; the tab stays on the page,
     which is what is read (it was read as the zip, and failed as one)."""

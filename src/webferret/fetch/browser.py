@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -310,7 +311,7 @@ async def _screenshot(page: Any, path: str) -> str | None:
     from playwright.async_api import Error
 
     try:
-        await page.screenshot(path=path, full_page=True)
+        drawn = await page.screenshot(path=path, full_page=True)
     except OSError as exc:  # checked before the fetch (`check_screenshot`); still, say it
         why = f"cannot write the screenshot to {path!r}: {exc.strerror or exc}"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, why) from None
@@ -319,6 +320,10 @@ async def _screenshot(page: Any, path: str) -> str | None:
             raise
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return f"the browser could not draw the page: {quoted(first.split('): ')[-1], 200)}"
+    if not drawn:  # Chromium's JPEG encoder gives no bytes for a page past its largest side
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # Playwright wrote the empty picture
+        return "the browser made an empty picture (a JPEG is at most 65,535 pixels high: ask for a .png)"
     return None
 
 
