@@ -66,6 +66,29 @@ async def test_renders_a_javascript_only_page(tier: BrowserTier) -> None:
     assert b"made by script." in raw.body and raw.fetched_via == "browser" and raw.status == 200
 
 
+SHADOW_PAGE = """<html><head><title>Components</title></head><body>
+<ferret-card><span slot="name">Stoat &amp; weasel</span><i>not assigned</i></ferret-card>
+<script>customElements.define('ferret-card', class extends HTMLElement {
+  constructor() {
+    super();
+    this.attachShadow({mode: 'open'}).innerHTML =
+      '<article><h1><slot name="name"></slot></h1><p>Drawn in a shadow root &lt;by script&gt;.</p></article>';
+  }
+});</script></body></html>"""
+"""A page of web components: its text is drawn inside a shadow root, with a slot filled from the light DOM."""
+
+
+async def test_a_page_drawn_in_shadow_roots_is_read_as_shown(tier: BrowserTier) -> None:
+    """A web component's shadow DOM was left out of the rendered HTML (`page.content()`), so a page
+    built of them read as empty; it is read as its composed tree, slots filled as a reader sees them."""
+    with serve() as site:
+        site.page("/", SHADOW_PAGE)
+        raw = await render(tier, site.base + "/", OPTS)
+    assert b'<h1><slot name="name"><span slot="name">Stoat &amp; weasel</span></slot></h1>' in raw.body
+    assert b"Drawn in a shadow root &lt;by script&gt;." in raw.body
+    assert b"not assigned" not in raw.body  # a light child no slot takes is not shown
+
+
 LATE = (
     "<html><head><title>Late</title></head><body><div id=app></div><script>"
     "setTimeout(function () { document.getElementById('app').innerHTML = "

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from webferret.fetch.blocks import BodyView, body_verdict, js_shell, letters, visible_text
 from webferret.fetch.body import answers_without_body
 from webferret.fetch.browser_guard import Guard, lost
+from webferret.fetch.composed import page_html
 from webferret.fetch.sniff import mime_of
 from webferret.fetch.types import FetchOptions, RawResponse
 from webferret.models import ErrorCode, FerretError, without_password
@@ -239,7 +240,7 @@ class BrowserTier:
             html, walled = await _past_challenge(page, started + opts.timeout * CHALLENGE_SHARE, follow)
             if opts.wait_for:  # once past a challenge, whose form post's redirect `follow` loads
                 await _wait_for(page, opts.wait_for, started + opts.timeout, opts.timeout)
-                html = await page.content()
+                html = await page_html(page)
             elif not walled:  # with it, the caller said what the page is waited for
                 baseline = _shell_letters(guard.main_body, opts.draws_later)
                 until = min(started + opts.timeout - READING_MARGIN, time.monotonic() + DRAW_WAIT)
@@ -470,7 +471,7 @@ async def _past_challenge(
     while True:
         await follow()
         try:
-            html: str = await page.content()
+            html: str = await page_html(page)
         except Error:  # the page is navigating (the challenge reloads it): read it once it has loaded
             html = ""
         blocked = not html or body_verdict(200, html, visible_text(html.encode("utf-8"))).blocked
@@ -487,7 +488,7 @@ async def _content(page: Any) -> str:
 
     while True:
         try:
-            html: str = await page.content()
+            html: str = await page_html(page)
             return html
         except Error as exc:
             if "is navigating" not in str(exc):
@@ -509,7 +510,7 @@ async def _drawn(page: Any, html: str, deadline: float, baseline: int | None) ->
         await asyncio.sleep(DRAW_POLL)
         await _settle(page, max(0.1, min(1.0, deadline - time.monotonic())))
         try:
-            html = await page.content()
+            html = await page_html(page)
         except Error:  # navigating: read it on the next round
             continue
         shown = _shown(html, baseline)
