@@ -112,6 +112,38 @@ async def test_click_type_press_and_scroll_bring_text_in_before_the_page_is_read
     assert "action 1 ('click:#nowhere') could not be done within the page's timeout" in missing.value.message
 
 
+INNER_FEED = """<html><head><title>Feed</title><style>html, body {height: 100%; margin: 0; overflow: hidden}
+#feed {height: 100%; overflow-y: auto}</style></head><body><aside style="height: 40px; overflow-y: auto">
+<div style="height: 400px">a small box that scrolls too</div></aside>
+<main id="feed"><p>The feed's first post.</p>
+<div style="height: 3000px"></div></main>
+<script>
+const feed = document.getElementById('feed');
+feed.addEventListener('scroll', function () {
+  if (feed.scrollTop + feed.clientHeight >= feed.scrollHeight - 10 && !document.getElementById('tail')) {
+    feed.insertAdjacentHTML('beforeend', '<p id="tail">The feed ' + 'went on: badgers dig setts.</p>');
+  }
+});
+</script></body></html>"""
+"""An endless list that scrolls inside a box filling the window (the window itself does not scroll)."""
+
+
+@needs_chromium
+async def test_scroll_reaches_the_bottom_of_a_feed_that_scrolls_in_a_box() -> None:
+    """`scroll` scrolled only the window, so a feed in a scrolling box (an app's main pane) never
+    loaded more; it scrolls the page's largest scrolling box to its bottom too, as a reader's wheel does."""
+    tier, policy = BrowserTier(SETTINGS), loopback_policy()
+    try:
+        with serve() as site:
+            site.page("/", INNER_FEED)
+            target = await policy.vet(site.base + "/")
+            plain = await tier.fetch(target, FetchOptions(timeout=20), policy)
+            acted = await tier.fetch(target, FetchOptions(timeout=20, actions=("scroll",)), policy)
+    finally:
+        await tier.aclose()
+    assert b'<p id="tail">The feed went on' in acted.body and b"The feed went on" not in plain.body
+
+
 @needs_chromium
 def test_cli_fetch_with_actions_reads_what_they_loaded(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path

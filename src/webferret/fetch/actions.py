@@ -37,6 +37,19 @@ QUIET = 0.3
 """Seconds a changed page must stay the same to count as settled."""
 POLL = 0.1
 KINDS = ("click", "type", "press", "scroll", "wait", "wait-for")
+TO_BOTTOM = """() => {
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  let pane = null, most = 0;
+  for (const box of document.querySelectorAll('*')) {
+    if (box.scrollHeight <= box.clientHeight + 1 || box.clientHeight * box.clientWidth <= most) continue;
+    if (!['auto', 'scroll', 'overlay'].includes(getComputedStyle(box).overflowY)) continue;
+    pane = box;
+    most = box.clientHeight * box.clientWidth;
+  }
+  if (pane) pane.scrollTop = pane.scrollHeight;
+}"""
+"""A scroll to the bottom: of the window, and of the page's largest box that scrolls (an app's main
+pane, where its endless list is when the window itself does not scroll)."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +184,7 @@ async def _do(page: Any, action: Action, left: float) -> None:
             elif action.kind == "press":
                 await page.keyboard.press(action.target)
             else:
-                await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+                await page.evaluate(TO_BOTTOM)
             await _settled(page, before, min(deadline, time.monotonic() + SETTLE))
 
 
