@@ -145,6 +145,30 @@ async def test_scroll_reaches_the_bottom_of_a_feed_that_scrolls_in_a_box() -> No
 
 
 @needs_chromium
+async def test_a_click_on_a_link_that_opens_a_new_tab_reads_where_it_leads() -> None:
+    """A link opening a new tab (`target="_blank"`, or every link under `<base target="_blank">`) did
+    nothing when clicked, as pop-ups are refused: the page was read as if never clicked. The tab
+    itself goes where the click leads, and that page is read."""
+    start = """<html><head><title>Start</title>{base}</head><body><article><h1>Start</h1><p>{words}</p>
+    <a id="go" {target} href="/other">Other</a></article></body></html>"""
+    other = f"<html><head><title>Other</title></head><body><article><h1>Other</h1><p>{MORE}</p></article>"
+    tier, policy = BrowserTier(SETTINGS), loopback_policy()
+    try:
+        with serve() as site:
+            site.page("/", start.format(base="", words=WORDS, target='target="_blank"'))
+            site.page("/based", start.format(base='<base target="_blank">', words=WORDS, target=""))
+            site.page("/other", other)
+            opts = FetchOptions(timeout=20, actions=("click:#go",))
+            read = [
+                await tier.fetch(await policy.vet(site.base + path), opts, policy) for path in ("/", "/based")
+            ]
+    finally:
+        await tier.aclose()
+    assert all(MORE.strip().encode() in raw.body for raw in read)
+    assert all(raw.trail[-1]["after_actions"] == site.base + "/other" for raw in read)
+
+
+@needs_chromium
 def test_cli_fetch_with_actions_reads_what_they_loaded(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -50,6 +50,13 @@ TO_BOTTOM = """() => {
 }"""
 """A scroll to the bottom: of the window, and of the page's largest box that scrolls (an app's main
 pane, where its endless list is when the window itself does not scroll)."""
+IN_PLACE = """(element) => {
+  const opener = element.closest('a, area, form');
+  if (opener) opener.setAttribute('target', '_self');
+  if (element.hasAttribute('formtarget')) element.setAttribute('formtarget', '_self');
+}"""
+"""Run on what a step clicks: a link or form that opens a new tab (`target="_blank"`, or a `<base
+target>`) leads the tab itself there, as pop-ups are refused: the click reads where it leads."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +187,9 @@ async def _do(page: Any, action: Action, left: float) -> None:
         for _ in range(int(float(action.value)) if action.kind == "scroll" else 1):
             before = await _size(page)
             if action.kind == "click":
-                await page.locator(f"css={action.target}").first.click(timeout=ms)
+                element = page.locator(f"css={action.target}").first
+                await element.evaluate(IN_PLACE, timeout=ms)
+                await element.click(timeout=ms)
             elif action.kind == "press":
                 await page.keyboard.press(action.target)
             else:
