@@ -15,6 +15,18 @@ from listening_port import listening_port
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+"""A client's first message, as the MCP wire carries it (stdio lines and HTTP posts alike)."""
+
 
 @dataclass
 class Served:

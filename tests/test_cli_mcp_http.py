@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from listening_port import listening_port
+from mcp_http import INITIALIZE
 
 from webferret.cli.cmd_mcp import exposure_warning
 
@@ -58,18 +59,6 @@ def test_an_empty_address_is_a_usage_error(command: str) -> None:
         timeout=120,
     )
     assert done.returncode == 2 and "--http wants HOST:PORT, got ''" in done.stderr, done.stderr
-
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2"])

@@ -13,18 +13,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from mcp_http import INITIALIZE
 from simweb import SimWeb
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 SURROGATE = (  # JSON that Python reads, but not the SDK (a lone surrogate)
     '{"jsonrpc":"2.0","id":7,"method":"tools/call",'
     '"params":{"name":"web_open","arguments":{"handle":"a\\ud800b"}}}'
@@ -33,7 +24,7 @@ SURROGATE = (  # JSON that Python reads, but not the SDK (a lone surrogate)
 
 def test_unreadable_lines_get_json_rpc_errors_and_the_server_goes_on(tmp_path: Path) -> None:
     lines = [
-        json.dumps(INIT),
+        json.dumps(INITIALIZE),
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
         SURROGATE,
         "garbage{",
@@ -59,7 +50,7 @@ def test_a_request_whose_id_is_none_is_answered_not_dropped(tmp_path: Path) -> N
     """The SDK read `"id": null` (or 1.5, true, a list) as a notification and dropped the line: its
     sender waited for an answer that was not coming."""
     lines = [
-        json.dumps(INIT),
+        json.dumps(INITIALIZE),
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
         '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
         '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
@@ -117,7 +108,7 @@ def test_ctrl_c_ends_the_server_while_its_client_is_silent(tmp_path: Path) -> No
     process = _server(tmp_path)
     assert process.stdin is not None and process.stdout is not None
     try:
-        process.stdin.write(json.dumps(INIT) + "\n")
+        process.stdin.write(json.dumps(INITIALIZE) + "\n")
         process.stdin.flush()
         assert "capabilities" in json.loads(process.stdout.readline())["result"]  # reading stdin now
         process.send_signal(signal.SIGINT)
@@ -134,7 +125,7 @@ def _slow_fetch(simweb: SimWeb, path: str) -> str:
     simweb.add(path, body="<html><body><article><p>Ferrets nap often.</p></article></body></html>", delay=1)
     call = {"name": "web_fetch", "arguments": {"urls": [simweb.url(path)]}}
     lines = [
-        json.dumps(INIT),
+        json.dumps(INITIALIZE),
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
         json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
     ]
