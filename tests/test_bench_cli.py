@@ -146,6 +146,7 @@ def _can_drop_sys_admin() -> bool:
     return subprocess.run([*DROP_SYS_ADMIN, "true"], capture_output=True).returncode == 0
 
 
+@pytest.mark.skipif(shared_dir() is None, reason="needs the shared/ folder (its absence is said first)")
 @pytest.mark.skipif(os.geteuid() == 0 and not _can_drop_sys_admin(), reason="needs setpriv as root")
 def test_no_namespace_to_make_is_said_with_what_to_do() -> None:
     """Without the right to make a network namespace (not root), the run installed the peers and only
