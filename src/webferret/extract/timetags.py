@@ -18,8 +18,8 @@ def time_published(tree: html.HtmlElement, url: str | None) -> str | None:
     (not a duration such as "5 min read", nor an hour alone) that is not a comment's (the date a reader
     left a comment is not the page's) nor a change's ("Last updated: <time>", `_updated`); on the
     site's own day (`local_day`, `url` the page's address). A `<time>` in one of a list's cards is
-    that card's date, not the page's (`in_card`)."""
-    every = [t for t in tree.iter("time") if t.get("datetime")]
+    that card's date, not the page's (`Cards.holds`)."""
+    every = _stated_times(tree)
     cards = Cards(every)
     times = [t for t in every if not cards.holds(t)]
     marked = [t for t in times if t.get("itemprop") == "datePublished" or t.get("pubdate") is not None]
@@ -34,7 +34,7 @@ def time_published(tree: html.HtmlElement, url: str | None) -> str | None:
 
 def time_modified(tree: html.HtmlElement) -> str | None:
     """The date of the first `<time datetime>` that says when the page was last changed (`_updated`)."""
-    times = [t for t in tree.iter("time") if t.get("datetime")]
+    times = _stated_times(tree)
     return next((date for node, date in _dated(times) if _updated(node)), None)
 
 
@@ -178,4 +178,9 @@ _TITLE_WORDS = 3
 
 
 def page_cards(tree: html.HtmlElement) -> Cards:
-    return Cards([t for t in tree.iter("time") if t.get("datetime")])
+    return Cards(_stated_times(tree))
+
+
+def _stated_times(tree: html.HtmlElement) -> list[html.HtmlElement]:
+    """The page's `<time>` elements that state a `datetime`, in page order."""
+    return [t for t in tree.iter("time") if t.get("datetime")]
