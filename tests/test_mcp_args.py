@@ -12,6 +12,8 @@ def test_engines_as_a_list_or_a_comma_string() -> None:
         "searxng",
         "github",
     ]
+    written = WebSearchArgs.model_validate({"query": "q", "engines": ["searxng, GitHub", "Wikipedia"]})
+    assert written.engines == ["searxng", "github", "wikipedia"]  # as the CLI and the HTTP API read it
     with pytest.raises(ValidationError):
         WebSearchArgs.model_validate({"query": "q", "engines": 3})
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from webferret.arguments import check_batch
 from webferret.config import Settings
 from webferret.fetch.robots import RobotsPolicy
 from webferret.fetch.robots_cache import home_robots
 from webferret.fetch.types import Tier
+from webferret.json_args import JsonArgs
 from webferret.limits import (
     MAX_LISTED,
     MAX_PASSAGES,
@@ -34,6 +35,7 @@ from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
 from webferret.present.pages import counted, failure_text
+from webferret.search.types import engine_names
 from webferret.store.types import ListedPage, Passage
 from webferret.tokens import content_tokens
 
@@ -43,25 +45,8 @@ TimeRange = Literal["day", "week", "month", "year"]
 """`webferret.search.types.TIME_RANGES` as a schema can name them (a test keeps the two equal)."""
 
 
-class _ToolArgs(BaseModel):
-    """A tool's arguments: a name the tool has not is refused, and so is a JSON true or false for a
-    count or a time (pydantic's lax mode reads true as 1: `depth: false` crawled the start page
-    alone, `results: true` answered one result)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _no_switch_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
-        field = cls.model_fields.get(info.field_name or "")
-        if isinstance(value, bool) and field is not None and _numeric(field.annotation):
-            raise ValueError(f"it is no switch: give a number, not {str(value).lower()}")
-        return value  # (a text or a choice given true or false: pydantic refuses it, saying what it takes)
-
-
-def _numeric(annotation: Any) -> bool:
-    """Whether a field of this type takes a number (`int | None`): one pydantic would read true into."""
-    return any(kind in (int, float) for kind in (annotation, *get_args(annotation)))
+class _ToolArgs(JsonArgs):
+    """A tool's arguments (`JsonArgs`: an unknown name, or true for a number, is refused)."""
 
 
 class WebSearchArgs(_ToolArgs):
@@ -105,13 +90,7 @@ class WebSearchArgs(_ToolArgs):
         description="with read: tokens per page read (default the setting's)",
     )
 
-    @field_validator("engines", mode="before")
-    @classmethod
-    def _comma_list(cls, value: Any) -> Any:
-        """Models often send `"searxng,github"` where a list is asked: take it as the CLI would."""
-        if isinstance(value, str):
-            return [name.strip() for name in value.split(",") if name.strip()]
-        return value
+    _engines = field_validator("engines", mode="before")(engine_names)  # models send "searxng,github" too
 
 
 class WebFetchArgs(_ToolArgs):

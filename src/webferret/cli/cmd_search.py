@@ -97,9 +97,9 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def _engine_names(text: str | None) -> tuple[str, ...] | None:
-    if text is None:
-        return None
-    return tuple(name.strip().lower() for name in text.split(",") if name.strip())
+    from webferret.search.types import engine_names
+
+    return None if text is None else tuple(engine_names(text))
 
 
 async def run(args: argparse.Namespace) -> int:

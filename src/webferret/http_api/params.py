@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AliasChoices, ConfigDict, Field, ValidationError, field_validator
 
 from webferret.config import Seconds
 from webferret.fetch.types import Tier
+from webferret.json_args import JsonArgs
 from webferret.limits import (
     MAX_CRAWL_DEPTH,
     MAX_CRAWL_PAGES,
@@ -27,16 +28,18 @@ from webferret.limits import (
     MAX_REGION_CHARS,
     MIN_PAGE_TOKENS,
 )
-from webferret.models import OutputFormat
+from webferret.models import OutputFormat, validation_problem
+from webferret.search.types import engine_names
 
 MAX_API_URLS = 100
 """The most URLs one `/fetch` reads (a longer list is several calls, or the CLI's `--urls-from`)."""
 
 
-class Params(BaseModel):
-    """One endpoint's parameters; `REPEATED`: those that are lists (given once or more)."""
+class Params(JsonArgs):
+    """One endpoint's parameters (`JsonArgs`: an unknown name, or true for a number, is refused);
+    `REPEATED`: those that are lists (given once or more)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True)
     REPEATED: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
@@ -76,10 +79,6 @@ class Params(BaseModel):
                 wants = "its values as one list, under one name" if name in repeated else "one value"
                 raise ParamError(f"parameter {name!r} is given twice (as {written!r} too): it takes {wants}")
             named[name] = [value] if name in repeated and isinstance(value, str) else value
-        others = set(spelled.values()) - cls._booleans()
-        for name, value in named.items():  # pydantic would read a JSON true as the number 1
-            if isinstance(value, bool) and name in others:
-                raise ParamError(f"parameter {name!r} is no switch: it takes no {str(value).lower()}")
         try:
             return cls.model_validate(named)
         except ValidationError as exc:
@@ -133,7 +132,7 @@ def _said(exc: ValidationError, model: type[Params]) -> str:
         return f"unknown parameter {where!r} (this endpoint takes {', '.join(model.names())})"
     if error["type"] == "missing":
         return f"parameter {where!r} is missing"
-    return f"parameter {where!r}: {error['msg']}"
+    return f"parameter {where!r}: {validation_problem(error)}"
 
 
 def counted(default: int | None, most: int, said: str) -> Any:
@@ -141,14 +140,6 @@ def counted(default: int | None, most: int, said: str) -> Any:
     return Field(
         default=default, ge=1, le=most, validation_alias=AliasChoices("n", "results"), description=said
     )
-
-
-def _comma_list(value: Any) -> Any:
-    """`engines=a,b` (or given twice) as a list of names."""
-    values = value if isinstance(value, list) else [value]
-    if not all(isinstance(item, str) for item in values):
-        return value
-    return [name.strip().lower() for item in values for name in item.split(",") if name.strip()]
 
 
 class SearchParams(Params):
@@ -184,7 +175,7 @@ class SearchParams(Params):
         default=None, ge=MIN_PAGE_TOKENS, description="with read: tokens per page"
     )
 
-    _engines = field_validator("engines", mode="before")(_comma_list)
+    _engines = field_validator("engines", mode="before")(engine_names)
 
 
 class FetchLimits(Params):

@@ -32,6 +32,16 @@ def since(time_range: str, now: datetime) -> date:
     return (now - timedelta(days=TIME_RANGES[time_range] + 1)).date()
 
 
+def engine_names(value: Any) -> Any:
+    """Engine names as a caller writes them (one text or a list of them, each maybe comma-separated:
+    `"searxng, GitHub"`, the CLI's `--engines`, an API's `engines=a,b`) as a list of names as the
+    engines know them; what is no text, as given, for the caller's own check to refuse."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    if not all(isinstance(item, str) for item in values):
+        return value
+    return [_engine_name(name) for item in values for name in item.split(",") if name.strip()]
+
+
 def _engine_name(name: Any) -> Any:
     """An engine's name as the engines know it (`DuckDuckGo` is `duckduckgo`); what is no string, as given."""
     return name.strip().lower() if isinstance(name, str) else name
