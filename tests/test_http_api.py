@@ -307,7 +307,7 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         (api.client.get("/crawl", params={"url": "http://x.example/", "max_chars": "5"}), 400, "max_chars"),
         # a JSON true is no count (pydantic read it as 1: a page clipped at one character, a crawl of
         # depth 0 for false); a switch such as `links` still takes it
-        (api.client.post("/fetch", json={"url": "x", "max_chars": True}), 400, "'max_chars': it is no switch"),
+        (api.client.post("/fetch", json={"url": "x", "max_chars": True}), 400, "max_chars': it is no switch"),
         (api.client.post("/crawl", json={"url": "x", "depth": False}), 400, "'depth': it is no switch"),
         (api.client.post("/find", json={"q": "x", "results": True}), 400, "'n': it is no switch"),
     ]
