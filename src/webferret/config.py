@@ -213,6 +213,13 @@ class Settings(BaseSettings):
         description="tokens of each page (or listing, outline, diff) an agent face answers: a call "
         "that reads several pages answers each at most this",
     )
+    answer_tokens: int = Field(
+        default=20000,
+        ge=MIN_PAGE_TOKENS,
+        description="tokens, at most, of the pages one agent call answers together (web_fetch of "
+        "several URLs, web_search with read, fetch --agent): each long page is then answered a "
+        "shorter first page, with the call that reads on at that size",
+    )
     page_tokens: int = Field(
         default=4000,
         ge=MIN_PAGE_TOKENS,

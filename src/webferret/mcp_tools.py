@@ -35,6 +35,7 @@ from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
 from webferret.present.pages import counted, failure_text
+from webferret.present.shares import page_shares
 from webferret.search.types import engine_names
 from webferret.store.types import ListedPage, Passage
 from webferret.tokens import content_tokens
@@ -312,10 +313,33 @@ async def first_page_entry(ferret: Any, page: Page, max_tokens: int) -> dict[str
     return entry
 
 
+async def first_page_entries(
+    ferret: Any, pages: list[Page], max_tokens: int, answer_tokens: int
+) -> list[dict[str, Any]]:
+    """Each page's `first_page_entry`, the pages sharing `answer_tokens` (`page_shares`); a page
+    answered at a page size under `max_tokens` says which in `page_tokens`, the size its next page is
+    read at. A page the answer shows once already (`views.repeated`) takes no share."""
+    idents = [{"url": p.url, "handle": p.handle, "ok": p.ok, "duplicate_of": p.duplicate_of} for p in pages]
+    repeats = views.repeated(idents)
+    shown = [i for i, page in enumerate(pages) if page.ok and i not in repeats]
+    sizes = page_shares([content_tokens(pages[i]) for i in shown], max_tokens, answer_tokens)
+    share = dict(zip(shown, sizes, strict=True))
+    entries = []
+    for index, page in enumerate(pages):
+        size = share.get(index, max_tokens)
+        entry = await first_page_entry(ferret, page, size)
+        if size < max_tokens and entry.get("pages", 1) > 1:
+            entry["page_tokens"] = size
+        entries.append(entry)
+    return entries
+
+
 def as_tool_calls(entry: dict[str, Any], max_tokens: int | None) -> None:
     """Name how to read on from a page's first page (`next`, `outline`) as the tool calls its text
-    names, at the page size the call asked for, not as the store's CLI commands."""
+    names, at the page size the call asked for (or the smaller one its share of the answer was,
+    `page_tokens`), not as the store's CLI commands."""
     handle = entry["handle"]
+    max_tokens = entry.get("page_tokens") or max_tokens
     if entry.get("page", 1) < entry.get("pages", 1):
         entry["next"] = views.open_call(handle, entry["page"] + 1, max_tokens)
     if entry.get("outline"):
@@ -379,12 +403,15 @@ class AgentTools:
         fence = self.fence()
         text = views.render_search(data, fence)
         if args.read:
-            from webferret.search.reading import read_results
+            from webferret.search.reading import read_results, shared_sizes
 
             page_tokens = args.max_tokens or self.settings.max_tokens
-            read = await read_results(self.ferret, result, args.read, page_tokens)
+            sizes = shared_sizes(result, args.read, page_tokens, self.settings.answer_tokens)
+            read = await read_results(self.ferret, result, args.read, page_tokens, sizes)
             data["read"] = [page.model_dump(mode="json") for page in read]
             for entry in data["read"]:  # the calls that continue, as the text names them (not commands)
+                if sizes[entry["handle"]] < page_tokens and entry["pages"] > 1:
+                    entry["page_tokens"] = sizes[entry["handle"]]  # its share of the answer
                 as_tool_calls(entry, args.max_tokens)
             if read:
                 text += "\n\n" + views.render_read(data["read"], data["results"], fence, args.max_tokens)
@@ -453,14 +480,11 @@ class AgentTools:
             if allowed
             else []
         )
-        entries = []
-        for url in args.urls:
-            error = refusals[url]
-            page = Page.failed(url, error) if error else next(fetched)
-            entry = await first_page_entry(self.ferret, page, max_tokens)
+        pages = [Page.failed(url, refusals[url]) if refusals[url] else next(fetched) for url in args.urls]
+        entries = await first_page_entries(self.ferret, pages, max_tokens, self.settings.answer_tokens)
+        for entry in entries:
             if entry.get("handle") and entry.get("page", 1) < entry.get("pages", 1):  # as the text says
                 as_tool_calls(entry, args.max_tokens)
-            entries.append(entry)
         if not any(entry["ok"] for entry in entries):
             code = entries[0]["error"]["code"]
             pages = [{"url": entry["url"], "error": entry["error"]} for entry in entries]

@@ -230,11 +230,11 @@ def _say_interrupted(unfinished: int, args: argparse.Namespace) -> int:
 async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:
     """Pages fenced as untrusted data; a long page shows its first page and how to read on."""
     from webferret.ferret import Ferret
-    from webferret.mcp_tools import first_page_entry
+    from webferret.mcp_tools import first_page_entries
     from webferret.present.agent import render_pages
 
     budget = getattr(args, "max_tokens", None) or settings.max_tokens
     async with Ferret(settings) as ferret:  # the store, for the first page of a long page
-        entries = [await first_page_entry(ferret, page, budget) for page in pages]
+        entries = await first_page_entries(ferret, pages, budget, settings.answer_tokens)
     fence = agent_fence(args, settings)
     return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")

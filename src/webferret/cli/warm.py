@@ -34,6 +34,7 @@ CALL_MODULES = (
     "webferret.present.fence",
     "webferret.present.paging",
     "webferret.present.outline",
+    "webferret.present.shares",
     "webferret.search.present",
     "webferret.search.reading",
     "webferret.search.service",

@@ -203,7 +203,8 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
         changed = change.startswith("changed") and entry.get("handle")
         facts.append(f"{change} ({diff_call(entry['handle'], style)} shows what)" if changed else change)
     parts = [" · ".join(facts), fence.wrap(_page_body(entry), source=str(entry.get("url")))]
-    hint = continue_hint(entry.get("handle"), page, pages, max_tokens, style, bool(entry.get("outline")))
+    size = entry.get("page_tokens") or max_tokens  # a page cut smaller for its share of the answer
+    hint = continue_hint(entry.get("handle"), page, pages, size, style, bool(entry.get("outline")))
     if hint:
         parts.append(hint)
     return "\n".join(parts)

@@ -43,11 +43,26 @@ async def search_and_read(
     return result, pages
 
 
+def shared_sizes(result: SearchResult, n: int, page_tokens: int, answer_tokens: int) -> dict[str, int]:
+    """Handle -> the page size each of the first `n` results with a handle is read at, when they
+    share one answer's `answer_tokens` (`present.shares.page_shares`, by each result's `tokens`)."""
+    from webferret.present.shares import page_shares
+
+    hits = [hit for hit in result.results if hit.handle][:n]
+    sizes = page_shares([hit.tokens or page_tokens for hit in hits], page_tokens, answer_tokens)
+    return {str(hit.handle): size for hit, size in zip(hits, sizes, strict=True)}
+
+
 async def read_results(
-    ferret: Ferret, result: SearchResult, n: int, page_tokens: int | None
+    ferret: Ferret,
+    result: SearchResult,
+    n: int,
+    page_tokens: int | None,
+    sizes: dict[str, int] | None = None,
 ) -> list[OpenedPage]:
-    """Page 1 of each of the first `n` results that have a handle (verified and stored), in rank order;
-    a result whose page the store does not hold (its write failed) is left out."""
+    """Page 1 of each of the first `n` results that have a handle (verified and stored), in rank order,
+    at `page_tokens` (or the handle's own size in `sizes`: `shared_sizes`); a result whose page the
+    store does not hold (its write failed) is left out."""
     pages: list[OpenedPage] = []
     for hit in result.results:
         if len(pages) == n:
@@ -55,7 +70,7 @@ async def read_results(
         if not hit.handle:
             continue
         try:
-            pages.append(await ferret.open(hit.handle, 1, page_tokens))
+            pages.append(await ferret.open(hit.handle, 1, (sizes or {}).get(hit.handle, page_tokens)))
         except FerretError:
             continue
     return pages

@@ -1,0 +1,65 @@
+"""One agent answer's pages share the setting `answer_tokens`: eight long pages of `web_fetch` made an
+answer of 8 x `max_tokens` (32,000 tokens by default), past the 25,000 Claude Code takes from a tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storeweb import Doc, Web, loopback_ferret
+
+from webferret.mcp_tools import AgentTools, WebFetchArgs, WebOpenArgs
+from webferret.models import Hit
+from webferret.present.shares import page_shares
+from webferret.search.reading import shared_sizes
+from webferret.search.types import SearchResult
+from webferret.tokens import estimate_tokens
+
+
+def test_short_pages_leave_their_share_to_the_long_ones() -> None:
+    shares = page_shares([9000, 50, 9000, 9000], 4000, 2000)
+    assert shares[1] >= 50 and shares[0] == shares[2] == shares[3] == (2000 - 50) // 3
+    assert page_shares([300, 300], 4000, 20000) == [4000, 4000]  # room for all: each its max_tokens
+    assert page_shares([9000] * 40, 4000, 2000) == [100] * 40  # never a share of a few words
+
+
+def _long(title: str, n: int) -> str:
+    paragraphs = "".join(
+        f"<p>{title} paragraph {i} tells of ferrets, stoats and weasels at some length, so that each "
+        f"page of it is a real page of words, number {i} of many.</p>"
+        for i in range(n)
+    )
+    head = f"<html><head><title>{title}</title></head>"
+    return f"{head}<body><article><h1>{title}</h1>{paragraphs}</article></body></html>"
+
+
+async def test_long_pages_of_one_fetch_share_the_answer_and_read_on_at_their_size(
+    web: Web, tmp_path: Path
+) -> None:
+    for name in ("a", "b", "c"):
+        web.docs[f"/{name}"] = Doc(_long(f"Long {name}", 120))
+    web.docs["/short"] = Doc(_long("Short one", 2))
+    urls = [web.url(path) for path in ("/a", "/short", "/b", "/c")]
+    async with loopback_ferret(tmp_path, respect_robots=False, answer_tokens=1500) as ferret:
+        tools = AgentTools(ferret, ferret.settings)
+        answer = await tools.web_fetch(WebFetchArgs(urls=urls))
+        entries = answer.data["pages"]
+        assert entries[1]["pages"] == 1 and "page_tokens" not in entries[1]  # the short page whole
+        long = [entries[0], entries[2], entries[3]]
+        assert sum(estimate_tokens(entry["content"]) for entry in entries) <= 1500 * 1.1
+        for entry in long:
+            size = entry["page_tokens"]
+            assert size < 1500 and entry["pages"] > 1
+            call = f'web_open(handle="{entry["handle"]}", page=2, max_tokens={size})'
+            assert entry["next"] == call and call in answer.text
+            second = await tools.web_open(WebOpenArgs(handle=entry["handle"], page=2, max_tokens=size))
+            whole = (await ferret.open(entry["handle"], 1, 100_000)).content
+            first_end = whole.index(entry["content"][-60:]) + 60
+            assert whole[first_end:].lstrip().startswith(second.data["content"][:60].strip())
+
+
+async def test_a_search_s_read_pages_share_the_answer() -> None:
+    hits = [Hit(url=f"https://example.org/{i}", handle=f"example.org~{i:04d}", tokens=9000) for i in range(4)]
+    hits.insert(1, Hit(url="https://example.org/short", handle="example.org~shrt", tokens=80))
+    sizes = shared_sizes(SearchResult(query="q", results=hits), 5, 4000, 2000)
+    assert sizes["example.org~shrt"] >= 80  # read whole
+    assert [sizes[f"example.org~{i:04d}"] for i in range(4)] == [(2000 - 80) // 4] * 4
