@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from child import passes
 from simweb import SimWeb
 
 import webferret
@@ -111,6 +112,24 @@ def test_sync_facade(simweb: SimWeb) -> None:
     assert page.ok and "Plain text about ferrets." in page.content
     refused = webferret.fetch(simweb.url("/text"))
     assert refused.error is not None and refused.error.code == ErrorCode.BLOCKED_ADDRESS
+
+
+def test_sync_calls_one_after_another_stop_importing_the_extractor_anew(
+    simweb: SimWeb, tmp_path: Path
+) -> None:
+    """Each sync call of a program reading an IP-literal URL (no resolver thread: the process stays
+    single-threaded, so every call forked workers) had its workers import the extractor anew, a second a
+    call, as this process never imported it; from its second call this process imports it once, and
+    the workers every call after forks inherit it."""
+    settings = {"allow_hosts": ["127.0.0.1"], "home": str(tmp_path), "fresh": True}
+    code = f"""
+import sys, webferret
+for n in range(3):
+    page = webferret.fetch({simweb.url("/article")!r}, **{settings!r})
+    assert page.ok, page.error
+    assert ("webferret.extract.htmlpage" in sys.modules) == (n > 0), n
+"""
+    passes(code, timeout=120)
 
 
 def test_sync_facade_reads_the_store_too(simweb: SimWeb, tmp_path: Path) -> None:

@@ -299,6 +299,18 @@ def _end_with_program(program: int) -> None:
     threading.Thread(target=watch, name="webferret-program-watch", daemon=True).start()
 
 
+_FORKED: list[bool] = []
+"""Not empty once an `Extractor` of this process has forked its workers."""
+
+
+def _forking_pays() -> bool:
+    """Whether a call's own workers are worth forking: on this process's first call (they import the
+    extractor while it waits for the network), or once it has the extractor itself (they inherit it).
+    A process that forked before and has it not (a program calling `webferret.fetch` page after page,
+    each call's workers importing it anew: a second a call) imports it in a thread, once, instead."""
+    return not _FORKED or "webferret.extract.htmlpage" in sys.modules
+
+
 class Extractor:
     """Extraction in worker pools, so a batch never blocks the event loop and uses every core."""
 
@@ -328,9 +340,12 @@ class Extractor:
             return
         if self.fork:
             self._forked = adopt_preforked() or (
-                ForkedWorkers(worker_count(self.workers, pages, spare_core)) if can_fork_now() else None
+                ForkedWorkers(worker_count(self.workers, pages, spare_core))
+                if can_fork_now() and _forking_pays()
+                else None
             )
             if self._forked is not None:
+                _FORKED.append(True)
                 return
         if threads:
             self._warmed = self._threads.submit(prepare_extractor, lambda: self._extracting == 0)
