@@ -23,7 +23,10 @@ CAPTURED = datetime(2026, 4, 14, tzinfo=UTC)
 days are not known)."""
 
 CASES = {
-    "searxng_severance": ("searxng/search_format-json_severance.json", searxng.parse_response),
+    "searxng_severance": (
+        "searxng/search_format-json_severance.json",
+        lambda body, q: searxng.parse_response(body, q, now=CAPTURED),
+    ),
     "github_golang": ("github/search_repositories_golang.json", github.parse_response),
     "wikipedia_golang": (
         "wikipedia/action_query_generator-search_extracts_golang.json",

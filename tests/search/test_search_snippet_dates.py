@@ -27,6 +27,9 @@ NOW = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
         ("January 20, 2025 - If you are interested.", "2025-01-20", "If you are interested."),
         ("Jan 5, 2024 — Notes.", "2024-01-05", "Notes."),
         ("30 Jan 2025 - Figures.", "2025-01-30", "Figures."),
+        ("30 Jan 2025 ... Succession, best acting.", "2025-01-30", "Succession, best acting."),  # Google's
+        ("Jan 30, 2025 … Notes.", "2025-01-30", "Notes."),
+        ("Wait ... for it.", None, "Wait ... for it."),
         ("Golang - the language of the cloud.", None, "Golang - the language of the cloud."),
         ("Three days - a short story.", None, "Three days - a short story."),
         ("February 30, 2025 - Not a day.", None, "February 30, 2025 - Not a day."),

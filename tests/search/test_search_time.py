@@ -157,6 +157,27 @@ def test_cli_time_year_through_a_real_searx(
     assert len(fake_web.server.queries) == asked  # the upstream without time support was not asked
 
 
+async def test_a_searxng_result_dated_only_in_its_snippet_is_dated_and_kept_to_the_period(
+    tmp_path: Path, fake_web: FakeWeb, engine_fixtures: Path
+) -> None:
+    """A real SearXNG answer whose Google results are dated only in their snippets (`30 Jan 2025 ...
+    Succession`, `publishedDate: null`): they were undated, so `--time` kept results from 2022."""
+    body = (engine_fixtures / "searxng/search_format-json_severance.json").read_text()
+    fake_web.server.canned["/severance/search"] = (200, body, "application/json")
+    async with Ferret(home=tmp_path, searxng_url=f"{fake_web.base}/severance", engine_min_interval=0) as f:
+        every = await f.search("severance", f.search_options(engines=("searxng",), verify=False))
+        recent = await f.search(
+            "severance", f.search_options(engines=("searxng",), verify=False, time_range="year")
+        )
+    assert [hit.published for hit in every.results][:2] == ["2025-01-30", "2022-04-22"]
+    assert every.results[0].snippet.startswith("Succession, best acting")
+    this_year = since("year", datetime.now(UTC)).isoformat()
+    assert [hit.published for hit in recent.results] == [
+        hit.published for hit in every.results if hit.published and hit.published >= this_year
+    ]
+    assert any("dated before" in warning for warning in recent.warnings)
+
+
 async def test_without_a_period_the_same_search_keeps_them(tmp_path: Path, searx: SearxServer) -> None:
     async with Ferret(home=tmp_path, searxng_url=searx.url, engine_min_interval=0) as ferret:
         result = await ferret.search(

@@ -2,16 +2,20 @@
 
 Keeps each result's upstream `engines`, `score`, `category` and date. SearXNG sends `publishedDate`
 in ISO 8601; searx sends a display string there plus `pubdate` (`2024-01-06 12:00:00+0000`). Titles
-and snippets are read as text: some upstreams send them with markup and entities.
+and snippets are read as text: some upstreams send them with markup and entities. A result the
+instance dates nowhere but in its snippet (Google's `30 Jan 2025 ... text`) is dated by it
+(`snippet_dates`), as a results page's own snippets are.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from webferret.models import ErrorCode, FerretError, Hit
 from webferret.remote_text import quoted
-from webferret.search.engines._common import iso_date, load_json, make_hit, text_or_markup
+from webferret.search.engines._common import clean_text, iso_date, load_json, make_hit, text_or_markup
+from webferret.search.engines.snippet_dates import leading_date
 from webferret.search.regions import locale
 from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
@@ -103,16 +107,20 @@ def _upstream(item: dict[str, Any]) -> list[str]:
     return sorted(set(names))
 
 
-def _hit(item: dict[str, Any], rank: int) -> Hit:
+def _hit(item: dict[str, Any], rank: int, now: datetime) -> Hit:
     upstream = _upstream(item)
     raw_date = item.get("publishedDate")
+    published = _published(item)
+    snippet = clean_text(text_or_markup(str(item.get("content") or "")))
+    if published is None:
+        published, snippet = leading_date(snippet, now)
     return make_hit(
         NAME,
         rank,
         str(item["url"]),
         text_or_markup(str(item.get("title") or "")),
-        text_or_markup(str(item.get("content") or "")),
-        published=_published(item),
+        snippet,
+        published=published,
         engines=upstream,
         groups=sorted({UPSTREAM_GROUPS.get(name, f"searxng:{name}") for name in upstream}),
         searxng_score=item.get("score"),
@@ -122,7 +130,9 @@ def _hit(item: dict[str, Any], rank: int) -> Hit:
     )
 
 
-def parse_response(body: str, query: EngineQuery) -> list[Hit]:
+def parse_response(body: str, query: EngineQuery, now: datetime | None = None) -> list[Hit]:
+    """The instance's results in its order; a date a snippet opens with counts back from `now`
+    (`3 days ago`), else the clock."""
     data = load_json(body, NAME)
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise FerretError(ErrorCode.ENGINE_ERROR, "SearXNG answer has no `results` list")
@@ -131,7 +141,8 @@ def parse_response(body: str, query: EngineQuery) -> list[Hit]:
     if not items and failed:  # nothing, and engines that failed: no answer, not an empty one
         said = "; ".join(warning.removeprefix("searxng: ") for warning in failed)
         raise FerretError(ErrorCode.ENGINE_ERROR, f"no upstream engine of the instance answered ({said})")
-    return [_hit(item, rank) for rank, item in enumerate(items, start=1)]
+    now = now or datetime.now(UTC)
+    return [_hit(item, rank, now) for rank, item in enumerate(items, start=1)]
 
 
 def warnings(body: str) -> list[str]:

@@ -1,6 +1,7 @@
 """The date a results page writes before a result's snippet: Brave's `3 days ago - It was designed...`
 and `January 20, 2025 - If you are...`, in English, German, French or Spanish, as Brave writes them for
-a region (`vor 3 Tagen - ...`, `il y a 3 jours - ...`, `20 janv. 2025 - ...`, `20.01.2025 - ...`).
+a region (`vor 3 Tagen - ...`, `il y a 3 jours - ...`, `20 janv. 2025 - ...`, `20.01.2025 - ...`),
+and Google's `30 Jan 2025 ... Succession, ...` (its ellipsis), as a SearXNG instance passes it on.
 Read, it is the result's date (what `--time` filters on and the views show), and the snippet goes on
 without it."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-_LEAD = re.compile(r"(?P<date>[\w ,.]{3,30}?) [-–—·] ")
+_LEAD = re.compile(r"(?P<date>[\w ,.]{3,30}?) (?:[-–—·]|\.\.\.|…) ")
 _COUNT = r"(?P<count>\d{1,4}|an?|einer|einem|une?|una)"
 _AGO = (  # `3 days ago`, `vor 3 Tagen`, `il y a 3 jours`, `hace 3 días`
     re.compile(_COUNT + r" (?P<unit>\w+) ago", re.IGNORECASE),
