@@ -653,6 +653,14 @@ def region(value: str) -> str:
     value = value.strip().lower()
     if not REGION.fullmatch(value):
         raise ValueError("a country and a language, such as us-en, de-de or fr-fr (wt-wt: no region)")
+    from webferret.search.regions import written_the_other_way
+
+    meant = written_the_other_way(value)
+    if meant is not None:  # `en-us` would send Wikipedia to us.wikipedia.org, SearXNG `us-EN`
+        raise ValueError(
+            f"written language first; a region is a country, then a language, as DuckDuckGo writes "
+            f"it: did you mean {meant}?"
+        )
     return value
 
 

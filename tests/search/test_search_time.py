@@ -76,6 +76,27 @@ def test_a_three_letter_language_other_than_tzh_is_refused(region: str) -> None:
         SearchOptions(region=region)
 
 
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("en-us", "us-en"), ("pt-br", "br-pt"), ("zh-tw", "tw-tzh"), ("en-gb", "uk-en"), ("ja-jp", "jp-jp")],
+)
+def test_a_region_written_language_first_is_refused_naming_duckduckgos(written: str, meant: str) -> None:
+    """`en-us` (a language tag's order) was taken as the country `en` and the language `us`: Wikipedia
+    was asked at us.wikipedia.org, a host that is not, SearXNG for the language `us-EN`, Brave for
+    the country `en`."""
+    from webferret.models import FerretError
+
+    with pytest.raises(FerretError, match=f"did you mean {meant}\\?"):
+        SearchOptions(region=written)
+    with pytest.raises(FerretError, match=f"did you mean {meant}\\?"):
+        SearchOptions(region=written.upper())
+
+
+@pytest.mark.parametrize("region", ["de-de", "uk-en", "es-ca", "ca-fr", "sl-sl", "xa-ar", "pk-en", "zz-qq"])
+def test_a_region_duckduckgo_knows_or_none_reads_backwards_is_taken(region: str) -> None:
+    assert SearchOptions(region=region).region == region
+
+
 def test_without_a_period_or_region_the_requests_are_as_before() -> None:
     query = EngineQuery(text="ferrets", base_url="http://127.0.0.1:8888")
     assert "time_range" not in searxng.build_request(query).params

@@ -16,6 +16,26 @@ COUNTRIES: dict[str, str | None] = {"uk": "GB", "sl": "SI", "ct": "ES", "ue": "U
 """DuckDuckGo's countries that are not ISO 3166's, as ISO's (None: a region of several countries)."""
 LANGUAGES = {"jp": "ja", "kr": "ko", "tzh": "zh"}
 """DuckDuckGo's languages that are not ISO 639-1's, as ISO's."""
+_KNOWN = """xa-ar xa-en ar-es au-en at-de be-fr be-nl br-pt bg-bg ca-en ca-fr ct-ca cl-es cn-zh co-es hr-hr
+    cz-cs dk-da ee-et fi-fi fr-fr de-de gr-el hk-tzh hu-hu is-is in-en id-id id-en ie-en il-he il-en
+    it-it jp-jp kr-kr lv-lv lt-lt xl-es my-ms my-en mx-es nl-nl nz-en no-no pk-en pe-es ph-en ph-tl
+    pl-pl pt-pt ro-ro ru-ru sg-en sk-sk sl-sl za-en es-ca es-es se-sv ch-de ch-fr ch-it tw-tzh th-th
+    th-en tr-tr ua-uk uk-en us-en us-es ue-es ve-es vn-vi vn-en wt-wt"""
+KNOWN = frozenset(_KNOWN.split())
+"""DuckDuckGo's regions (its `kl` values), as its region menu lists them."""
+
+
+def written_the_other_way(region: str) -> str | None:
+    """The DuckDuckGo region `region` (lower case) names when it is written language first, as a
+    language tag is (`en-us`, `pt-br`, `zh-tw`, `en-gb`: `us-en`, `br-pt`, `tw-tzh`, `uk-en`); None
+    for a region DuckDuckGo knows, or one no known region reads backwards."""
+    if region in KNOWN:
+        return None
+    language, _, country = region.partition("-")
+    countries = [country, *(ddg for ddg, iso in COUNTRIES.items() if iso and iso.lower() == country)]
+    languages = [language, *(ddg for ddg, iso in LANGUAGES.items() if iso == language)]
+    found = (f"{ddg_country}-{ddg}" for ddg_country in countries for ddg in languages)
+    return next((meant for meant in found if meant in KNOWN), None)
 
 
 @dataclass(frozen=True)
