@@ -139,6 +139,23 @@ def _searxng_hit(title: str, content: str) -> Hit:
     return searxng.parse_response(json.dumps({"results": [item]}), EngineQuery(text="q"))[0]
 
 
+def test_searxng_fields_that_are_no_text_are_read_as_none() -> None:
+    """An upstream's own JSON engine (searx's `json_engine`, configured by hand) may pass on a list
+    or an object as a title or snippet: they were shown as Python wrote them (`{'a': 1}`), and a
+    number as a URL was a result with the address `5`."""
+    items = [
+        {"url": 5, "title": "a number for an address"},
+        {"url": ["https://example.org/list"], "title": "a list for an address"},
+        {"url": "https://example.org/one", "title": ["Ferrets"], "content": {"a": 1}},
+        {"url": "https://example.org/two", "title": 1984, "content": None},
+    ]
+    hits = searxng.parse_response(json.dumps({"results": items}), EngineQuery(text="q"))
+    assert [(hit.url, hit.title, hit.snippet) for hit in hits] == [
+        ("https://example.org/one", "", ""),
+        ("https://example.org/two", "1984", ""),
+    ]
+
+
 def test_searxng_titles_and_snippets_are_text() -> None:
     """Markup and entities an upstream sent are read as Wikipedia's excerpts are: `&lt;b&gt;` is text."""
     hit = _searxng_hit(

@@ -107,18 +107,32 @@ def _upstream(item: dict[str, Any]) -> list[str]:
     return sorted(set(names))
 
 
+def _words(value: Any) -> str:
+    """A title or snippet as text: a string, or a number written out; anything else (a list or an
+    object an upstream's own JSON engine passed on, as a custom `json_engine` may) is no text."""
+    if isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else ""
+
+
+def _address(value: Any) -> bool:
+    """Is `value` a result's URL as an instance writes one (text, not blank)? A number or a list
+    there is no address."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def _hit(item: dict[str, Any], rank: int, now: datetime) -> Hit:
     upstream = _upstream(item)
     raw_date = item.get("publishedDate")
     published = _published(item)
-    snippet = clean_text(text_or_markup(str(item.get("content") or "")))
+    snippet = clean_text(text_or_markup(_words(item.get("content"))))
     if published is None:
         published, snippet = leading_date(snippet, now)
     return make_hit(
         NAME,
         rank,
-        str(item["url"]),
-        text_or_markup(str(item.get("title") or "")),
+        item["url"],
+        text_or_markup(_words(item.get("title"))),
         snippet,
         published=published,
         engines=upstream,
@@ -136,7 +150,7 @@ def parse_response(body: str, query: EngineQuery, now: datetime | None = None) -
     data = load_json(body, NAME)
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise FerretError(ErrorCode.ENGINE_ERROR, "SearXNG answer has no `results` list")
-    items = [item for item in data["results"] if isinstance(item, dict) and item.get("url")]
+    items = [item for item in data["results"] if isinstance(item, dict) and _address(item.get("url"))]
     failed = warnings(body)
     if not items and failed:  # nothing, and engines that failed: no answer, not an empty one
         said = "; ".join(warning.removeprefix("searxng: ") for warning in failed)
