@@ -120,6 +120,18 @@ def test_other_pages_keep_their_keys(one: str, other: str) -> None:
     assert dedup_key(one) != dedup_key(other)
 
 
+def test_an_escaped_byte_that_is_no_utf8_stays_that_byte() -> None:
+    """Older sites write Latin-1 in their addresses (`/caf%E9`): every such byte was decoded as
+    U+FFFD, so `/caf%E9` and `/caf%E8` were one page (merged in a search, read once by a crawl)."""
+    assert len({dedup_key(f"https://example.org/caf%{byte}") for byte in ("E9", "E8", "FF")}) == 3
+    assert dedup_key("https://example.org/s?q=%E9") != dedup_key("https://example.org/s?q=%E8")
+    assert (
+        canonical_url("https://example.org/caf%e9?q=%e9&utm_source=x") == "https://example.org/caf%E9?q=%E9"
+    )
+    assert dedup_key("https://example.org/caf%E9") != dedup_key("https://example.org/caf%C3%A9")  # é as UTF-8
+    assert dedup_key("https://example.org/caf%C3%A9") == dedup_key("https://example.org/café")
+
+
 def test_the_canonical_url_resolves_dot_segments_and_keeps_the_edition() -> None:
     assert canonical_url("https://example.org/a/./b/../c/") == "https://example.org/a/c"
     assert canonical_url("https://en.m.wikipedia.org/wiki/Ferret") == "https://en.m.wikipedia.org/wiki/Ferret"

@@ -192,3 +192,11 @@ def test_a_page_is_listed_without_its_tracking_parameters() -> None:
     better: the page is listed as `?id=7` (its other parameters kept as written)."""
     fused = fuse([("brave", "brave", [hit("https://a.org/p?utm_source=brave&id=7&fbclid=XyZ#top", "brave")])])
     assert fused[0].url == "https://a.org/p?id=7#top"
+
+
+def test_pages_whose_addresses_differ_in_a_latin1_byte_stay_two() -> None:
+    """`/caf%E9` and `/caf%E8` (addresses in Latin-1, as older sites write them) were merged into one
+    result: both bytes were read as U+FFFD."""
+    pages = [hit("http://example.org/caf%E9", "searxng"), hit("http://example.org/caf%E8", "searxng")]
+    fused = fuse([("searxng", "searxng", pages)])
+    assert [f.url for f in fused] == ["http://example.org/caf%E9", "http://example.org/caf%E8"]

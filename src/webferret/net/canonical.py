@@ -112,15 +112,20 @@ def _letters(label: str) -> str:
 
 
 _ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)
+_BYTES = "surrogateescape"
+"""How an escape of a byte that is no UTF-8 (`%E9`, a Latin-1 `é`) is decoded and encoded again: as
+that byte, not as U+FFFD (which made `/caf%E9` and `/caf%E8` one page)."""
 
 
 def encoded_path(path: str, safe: str = "") -> str:
     """`path` percent-encoded one way however it was written, as a client sends it: `/dócs/`,
     `/d%C3%B3cs/` and `/d%c3%b3cs/` alike, `/my page` as `/my%20page`; `safe`, more characters
     left as they are (a glob's `?[]`). A `%2F` is a slash inside a segment (`/a%2Fb` is one
-    segment, `/a/b` two): it stays encoded."""
+    segment, `/a/b` two): it stays encoded. An escaped byte that is no UTF-8 (`%e9`) stays that
+    byte (`%E9`)."""
     parts = _ENCODED_SLASH.split(path)
-    return "%2F".join(quote(unquote(part), safe="/:@!$&'()*+,;=-._~%" + safe) for part in parts)
+    safe = "/:@!$&'()*+,;=-._~%" + safe
+    return "%2F".join(quote(unquote(part, errors=_BYTES), safe=safe, errors=_BYTES) for part in parts)
 
 
 def _path(path: str) -> str:
@@ -132,9 +137,17 @@ def _path(path: str) -> str:
     return path or "/"
 
 
+def _pairs(query: str) -> list[tuple[str, str]]:
+    """`query`'s names and values, decoded (an escaped byte that is no UTF-8 as that byte: `_BYTES`)."""
+    return parse_qsl(query, keep_blank_values=True, errors=_BYTES)
+
+
+def _encoded(pairs: list[tuple[str, str]]) -> str:
+    return urlencode(pairs, errors=_BYTES)
+
+
 def _query(query: str) -> str:
-    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not is_tracking_param(k)]
-    return urlencode(sorted(pairs), doseq=True)
+    return _encoded(sorted((k, v) for k, v in _pairs(query) if not is_tracking_param(k)))
 
 
 def canonical_url(url: str) -> str:
@@ -182,7 +195,7 @@ def dedup_key(url: str) -> str:
     if path.endswith("/amp") and len(path) > 4:
         path = path[:-4] or "/"
     dropped = _YOUTUBE_SHARE | {"amp"} if host == "youtube.com" else {"amp"}
-    query = urlencode([(k, v) for k, v in parse_qsl(query, True) if k not in dropped])
+    query = _encoded([(k, v) for k, v in _pairs(query) if k not in dropped])
     return f"{host}{path}" + (f"?{query}" if query else "")
 
 
