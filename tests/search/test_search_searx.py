@@ -75,14 +75,32 @@ async def test_a_site_written_in_the_query_filters_as_the_site_option(
     assert result.results == [] and "not on example.org left out" in " ".join(result.warnings)
 
 
+async def test_a_site_beside_an_or_of_other_words_filters_too(
+    tmp_path: Path, searx: SearxServer, fake_web: FakeWeb
+) -> None:
+    """`burrows OR tunnels site:example.org` asks for either word on the site; any `OR` in the
+    query left its site unfiltered, so an engine ignoring the operator listed other hosts."""
+    async with ferret(tmp_path, searx) as f:
+        result = await f.search(
+            "burrows OR tunnels site:example.org", f.search_options(engines=("searxng",), verify=False)
+        )
+    assert "burrows OR tunnels site:example.org" in fake_web.server.queries
+    assert result.results == [] and "not on example.org left out" in " ".join(result.warnings)
+
+
 def test_only_a_querys_one_site_operator_names_its_site() -> None:
     from webferret.search.router import query_text
 
     assert query_text("tokio select Site:WWW.Docs.rs/") == ("tokio select", "docs.rs")
     assert query_text("!gh tokio site:docs.rs") == ("tokio", "docs.rs")  # the operator is more precise
+    # an OR of other words binds first: the site still holds for them all (it was left unfiltered)
+    assert query_text("tokio OR async-std site:docs.rs") == ("tokio OR async-std", "docs.rs")
+    assert query_text("site:docs.rs tokio | smol") == ("tokio | smol", "docs.rs")
     for kept in (
         "site:docs.rs",
         "x site:a.org OR site:b.org",
+        "x site:a.org OR tokio",
+        "tokio | site:a.org",
         "x site:a.org/docs",
         "x -site:a.org",
         "x (site:a.org)",

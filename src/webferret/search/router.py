@@ -39,11 +39,12 @@ def parse_bangs(query: str) -> tuple[str, str | None]:
 def parse_site_operator(text: str) -> tuple[str, str | None]:
     """Split a `site:HOST` written in the query out of it: (text without it, the site as `--site`
     reads it). Only a query's one `site:` naming a host, beside other words, counts: an exclusion
-    (`-site:x.org`), a part of a site (`site:x.org/docs`, which the web's engines read), an OR of
-    several sites, or a query of nothing else stay as written."""
+    (`-site:x.org`), a part of a site (`site:x.org/docs`, which the web's engines read), a site in
+    an OR (`site:x.org OR rust`: its results need not be on it; an OR of other words,
+    `rust OR go site:x.org`, binds first), or a query of nothing else stay as written."""
     words = text.split()
     found = [i for i, word in enumerate(words) if word[:5].lower() == "site:"]
-    if len(found) != 1 or len(words) < 2 or "OR" in words or "|" in words:
+    if len(found) != 1 or len(words) < 2 or _in_an_or(words, found[0]):
         return text, None
     written = words[found[0]][5:]
     if "/" in written.rstrip("/"):
@@ -53,6 +54,12 @@ def parse_site_operator(text: str) -> tuple[str, str | None]:
     except ValueError:
         return text, None
     return " ".join(words[: found[0]] + words[found[0] + 1 :]), site
+
+
+def _in_an_or(words: list[str], at: int) -> bool:
+    """Is the word at `at` one side of an `OR` (or `|`), which binds its neighbours before the words
+    around them are all asked for?"""
+    return any(word in ("OR", "|") for word in words[max(at - 1, 0) : at] + words[at + 1 : at + 2])
 
 
 def query_text(query: str) -> tuple[str, str | None]:
