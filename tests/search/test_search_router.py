@@ -344,3 +344,16 @@ async def test_an_engine_named_beside_auto_is_asked_once_whatever_auto_does(
     assert sorted(report.name for report in outcome.reports) == ["duckduckgo", "wikipedia"]
     assert len(calls) == 2
     assert {hit.url for hit in outcome.hits} == {"https://d.org/", "https://w.org/"}
+
+
+async def test_an_engine_s_time_leaves_out_its_wait_for_its_turn(
+    client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    """`engines[].elapsed_ms` counted the wait for the engine's pacing slot: an engine answering at
+    once was reported as taking the whole interval since the search before."""
+    engines = [fake_engine("wikipedia", answer("https://w.org/"), [])]
+    runner = EngineRunner(client, Pacer(tmp_path / "pacing.sqlite"), min_interval=2.0)
+    paced = Router({engine.name: engine for engine in engines}, runner)
+    await paced.search("q", SearchOptions(engines=("wikipedia",)))
+    again = await paced.search("q", SearchOptions(engines=("wikipedia",)))  # waits about 2 s for its turn
+    assert again.reports[0].ok and again.reports[0].elapsed_ms < 1000

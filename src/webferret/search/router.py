@@ -248,7 +248,8 @@ class Router:
         error: ErrorInfo | None = None
         answer: EngineAnswer | None = None
         try:
-            await self.runner.turn(engine, query)  # waiting for its turn among calls is not the engine's time
+            await self.runner.turn(engine, query)
+            started = time.monotonic()  # waiting for its turn among calls is not the engine's time
             async with asyncio.timeout(options.engine_timeout):
                 answer = await self.runner.run(engine, query, options.engine_timeout)
         except PacingUnavailable:
