@@ -123,6 +123,23 @@ def test_an_html_paragraph_longer_than_a_page_is_never_cut_inside_a_tag() -> Non
             assert page.count("<") == page.count(">") and page.count("&") == page.count(";"), page[:80]
 
 
+def test_a_paragraph_longer_than_a_page_is_never_cut_inside_a_markdown_link_or_code_span() -> None:
+    """A page ended after `Dr. ` inside a link's text (a sentence's end to the cutter), or at a
+    space in it or in a code span: the page had `[the team of Prof. Ada Lovelace and Dr. ` and the
+    next the rest with the link's URL."""
+    words = " ".join(f"word{i}" for i in range(70))
+    link = (
+        "[the team of Prof. Ada Lovelace and Dr. Charles Babbage at the Engine Society](https://x.org/a_(b))"
+    )
+    code = "``run the " + " ".join(f"step{i}" for i in range(20)) + " ` then stop``"
+    text = f"Intro.\n\n{words} as said by {link} {words} and {code} {words} and so on {words}.\n"
+    for page_tokens in range(100, 200, 10):
+        pages = paginate(text, page_tokens)
+        assert "".join(pages) == text and len(pages) > 2
+        for page in pages:
+            assert page.count("[") == page.count("]") and page.count("``") % 2 == 0, (page_tokens, page)
+
+
 def test_what_reads_as_a_tag_longer_than_a_page_is_cut_inside_it_keeping_the_budget() -> None:
     """Prose's `a<b ... b>c` (or a tag of a thousand characters) reads as a tag: no page was cut
     inside it, so at 100 tokens a page the paragraph made one page of 6 tokens and one of 355."""

@@ -25,7 +25,15 @@ _PAGE_MARK = re.compile(r"^<!-- page \d+ -->\s*$")  # a PDF page's start (`extra
 _SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+|[。！？][」』）”’\"')]*")
 _SPACE = re.compile(r"\s+")
 _PRE = "<pre"
-_TAG = re.compile(r"<[A-Za-z/!?][^<>]{0,2000}>|&#?[A-Za-z0-9]{1,32};")  # longer: cut as text is
+# what a page never ends inside (longer: cut as text is): an HTML tag or character reference, and
+# Markdown's inline spans, a link or image `[text](url "title")` (one level of parentheses in its
+# URL, as Wikipedia's have) and a code span
+_TAG = re.compile(
+    r"<[A-Za-z/!?][^<>]{0,2000}>|&#?[A-Za-z0-9]{1,32};"
+    r"|!?\[[^\[\]\n]{0,1000}\]\((?:[^()\n]|\([^()\n]{0,1000}\)){0,2000}\)"
+    r"|(`+)[^`\n].{0,1000}?(?<!`)\1(?!`)"
+)
+_TAG_STARTS = ("<", "&", "[", "`")
 CHAR_STEP = 64
 ZWJ = "\u200d"
 _SKIN, _SKIN_END = "\U0001f3fb", "\U0001f3ff"  # emoji skin tone modifiers
@@ -80,11 +88,13 @@ def _inline_cuts(line: str, start: int, best: dict[int, int], prose: bool = True
 
 
 class _Tags:
-    """The tags (`<a href="...">`) and character references (`&amp;`) of a line, which a page never
-    ends inside: a paragraph of an HTML reading longer than a page was cut at a space inside a tag."""
+    """The tags (`<a href="...">`), character references (`&amp;`), Markdown links and code spans
+    of a line, which a page never ends inside: a paragraph longer than a page was cut at a space
+    inside a tag, or inside a link's text (`[Dr. Ada Lovelace's notes](url)`), leaving its URL to
+    the next page."""
 
     def __init__(self, line: str) -> None:
-        found = _TAG.finditer(line) if "<" in line or "&" in line else ()
+        found = _TAG.finditer(line) if any(start in line for start in _TAG_STARTS) else ()
         self.spans = [match.span() for match in found]
         self.ends = [end for _, end in self.spans]
 
