@@ -123,6 +123,23 @@ def test_an_html_paragraph_longer_than_a_page_is_never_cut_inside_a_tag() -> Non
             assert page.count("<") == page.count(">") and page.count("&") == page.count(";"), page[:80]
 
 
+def test_an_html_reading_is_cut_before_its_headings_not_after_them() -> None:
+    """`--format html`: an `<h2>` line was cut as any line, so pages ended on a section's heading and
+    the section began on the next page (the outline naming the page of the lone heading)."""
+    rng = random.Random(7)
+    sections = (
+        f"<h{2 + s % 2}>Section {s}</h{2 + s % 2}>\n"
+        + "".join(f"<p>{' '.join(_sentence(rng) for _ in range(4))}</p>\n" for _ in range(rng.randint(2, 9)))
+        for s in range(40)
+    )
+    text = "<div>\n" + "".join(sections) + "</div>\n"
+    for page_tokens in (300, 450, 700):
+        pages = paginate(text, page_tokens)
+        assert "".join(pages) == text and len(pages) > 5
+        for page in pages:
+            assert not page.splitlines()[-1].startswith("<h"), (page_tokens, page[-80:])
+
+
 def test_a_paragraph_longer_than_a_page_is_never_cut_inside_a_markdown_link_or_code_span() -> None:
     """A page ended after `Dr. ` inside a link's text (a sentence's end to the cutter), or at a
     space in it or in a code span: the page had `[the team of Prof. Ada Lovelace and Dr. ` and the

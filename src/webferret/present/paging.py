@@ -1,14 +1,14 @@
 """Token-budget pagination on block boundaries.
 
-A document is cut only where a reader would pause: before a heading, between paragraphs, between
-lines of a list or table, and (for a paragraph longer than a page) after a sentence (a CJK one too)
-or a word. It is never cut inside a table row, nor inside a paragraph or a code block (fenced, or an
-HTML `<pre>`) that fits a page. A code block larger than a page is cut between its lines, and a line
-larger than a page with no sentence or word to end at (minified code, text without spaces) every
-`CHAR_STEP` characters: no page outgrows its budget but a table row. A page ends after a heading
-only where nothing else lets it fit, and a code block larger than a page starts on the page before
-it, under its heading, rather than leave that page short. Pages are exact slices of the text:
-joined, they are the whole document.
+A document is cut only where a reader would pause: before a heading (Markdown's, or an HTML
+reading's `<h1>`..`<h6>`), between paragraphs, between lines of a list or table, and (for a
+paragraph longer than a page) after a sentence (a CJK one too) or a word. It is never cut inside a
+table row, nor inside a paragraph or a code block (fenced, or an HTML `<pre>`) that fits a page. A
+code block larger than a page is cut between its lines, and a line larger than a page with no
+sentence or word to end at (minified code, text without spaces) every `CHAR_STEP` characters: no
+page outgrows its budget but a table row. A page ends after a heading only where nothing else lets
+it fit, and a code block larger than a page starts on the page before it, under its heading, rather
+than leave that page short. Pages are exact slices of the text: joined, they are the whole document.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bisect import bisect_left, bisect_right
 from webferret.tokens import token_prefix
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)|^\s*<h[1-6][\s>]", re.IGNORECASE)  # Markdown's, an HTML reading's
 _PAGE_MARK = re.compile(r"^<!-- page \d+ -->\s*$")  # a PDF page's start (`extract.pdf`): a heading of sorts
 _SENTENCE_END = re.compile(r"[.!?][)\"'\]]*\s+|[。！？][」』）”’\"')]*")
 _SPACE = re.compile(r"\s+")
