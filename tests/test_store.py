@@ -235,6 +235,25 @@ def test_passages_numbered_before_the_cuts_between_characters_and_tags_are_count
     assert store.find("marker")[0].page == want != 99
 
 
+def test_passages_numbered_before_links_and_html_headings_were_kept_whole_are_counted_again(
+    store: PageStore,
+) -> None:
+    """Revision 2's paging cut inside a Markdown link's text and after an HTML reading's headings:
+    a store it numbered had `find` name pages that `open` now cuts otherwise."""
+    words = " ".join(f"word{i}" for i in range(40))
+    line = " ".join(
+        f"{words} [the notes of Dr. Ada Lovelace number {i}](https://a.example/{i})" for i in range(90)
+    )
+    put = store.put(_page("https://a.example/notes", f"# Notes\n\n{line} Marker.\n"))
+    want = store.find("marker")[0].page
+    with sqlite3.connect(store.path) as conn:  # as revision 2 (2 << 32, plus page_tokens) numbered it
+        conn.execute("UPDATE chunks SET page_no = 99")
+        conn.execute(
+            "UPDATE pages SET paged_at = ? WHERE handle = ?", ((2 << 32) + store.page_tokens, put.handle)
+        )
+    assert store.find("marker")[0].page == want != 99
+
+
 def test_a_passage_names_the_url_its_page_was_read_from_as_open_does(store: PageStore) -> None:
     """The URL a redirect ended at (`final_url`), as `open` shows it, else the URL asked."""
     put = store.put(

@@ -48,11 +48,11 @@ HURRIED_BUSY_S = 0.1
 """How long (seconds) a write waits for another process's lock just after a write gave up on it (`_write`)."""
 DUPLICATE_ROOM = 3
 """`find` reads this many times `n` hits, so passages repeated under another URL can be left out."""
-PAGING_REVISION = 2
+PAGING_REVISION = 3
 """Raised when `present.paging` cuts pages otherwise: passages numbered by an older cut are counted
 again when found (`paged_stamp`). 1: a page ends after a heading only where nothing else fits.
 2: a line is cut between characters as a reader sees them, and inside a tag only when it is larger
-than a page."""
+than a page. 3: nor inside a Markdown link or code span; an HTML reading's `<h1>`-`<h6>` are headings."""
 MOST_HITS_READ = 20_000
 """The most hits one `find` reads to find `n` distinct passages among copies."""
 _CUT_SHORT = re.compile(r"^[^\s/~]+~[0-9a-fA-F]{1,11}$")
