@@ -185,6 +185,24 @@ def test_a_handle_copied_with_the_marks_around_it_is_not_found_naming_it(
             assert out["error"]["message"].endswith(f"(did you mean {handle}?)")
 
 
+def test_a_url_written_without_its_scheme_is_not_found_naming_its_handle(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`doc.example/long` as an address bar shows it: the error said only that handles come from
+    fetch and search answers, though the store holds the page at `https://doc.example/long`."""
+    handle = _handle(home, "https://doc.example/long")
+    for written in ("doc.example/long", "//doc.example/long?utm_source=feed"):
+        for args in (["open", written], ["find", "stoats", "--handle", written]):
+            code, out = _json(capsys, *args, "--home", str(home))
+            assert code == 1 and out["error"]["code"] == "not_found"
+            assert out["error"]["message"].endswith(
+                f"(a URL starts with https:// or http://: did you mean {handle}?)"
+            )
+    for written in ("doc.example/missing", "stoats"):
+        code, out = _json(capsys, "open", written, "--home", str(home))
+        assert code == 1 and "did you mean" not in out["error"]["message"]
+
+
 def test_a_long_text_given_for_a_handle_is_searched_for_one_at_once(home: Path) -> None:
     """The look for a whole handle inside the text given tried each of its characters as the start
     of a site, each read to the end of the run it stands in: 400,000 letters before a handle (a page

@@ -61,6 +61,7 @@ from webferret.store.freshness import (
     variant_of,
     with_validators,
 )
+from webferret.store.handles import with_schemes
 from webferret.store.session import SessionStore, not_kept
 from webferret.store.types import DocumentOutline, OpenedPage, PageDiff, Passage, StoredPage, StoredPages
 
@@ -810,6 +811,7 @@ def not_stored(handle: str, near: Sequence[str] = ()) -> FerretError:
     message = f"no stored page has the handle {clipped(handle, 80)!r}"
     if near:
         short = "a handle has 12 hex digits after '~': " if len(handle.rpartition("~")[2]) < 12 else ""
+        short = "a URL starts with https:// or http://: " if with_schemes(handle) else short
         message += f" ({short}did you mean {' or '.join(near)}?)"
     else:
         message += " (handles come from fetch and search answers)"

@@ -89,6 +89,22 @@ def spellings(url: str) -> list[str]:
     ]
 
 
+def with_schemes(text: str) -> list[str]:
+    """A URL written without its scheme (`example.org/guide`, `//example.org/guide`, as an address
+    bar or a page shows it) as the https and http URLs it may be; none for any other text (a
+    handle, a URL with its scheme, words)."""
+    bare = text[2:] if text.startswith("//") else text
+    if not bare or "://" in bare or "~" in bare or any(char.isspace() for char in bare):
+        return []
+    try:
+        host = urlsplit("//" + bare).hostname
+    except ValueError:
+        return []
+    if not host or not ("." in host or host == "localhost" or ":" in bare.partition("/")[0]):
+        return []
+    return [f"https://{bare}", f"http://{bare}"]
+
+
 def looks_like_handle(text: str) -> bool:
     return bool(HANDLE_RE.match(text))
 

@@ -25,7 +25,7 @@ from webferret.store import schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.freshness import CLOCK_SLACK
-from webferret.store.handles import content_hash, handle_for, spellings
+from webferret.store.handles import content_hash, handle_for, spellings, with_schemes
 from webferret.store.listing import indexed_handles, newest_documents
 from webferret.store.passages import (
     DamagedIndex,
@@ -345,7 +345,8 @@ class PageStore:
         """The stored documents whose handle starts with `prefix` (a handle cut short: `site~2a82c9`),
         at most `most`, for a `not_found` to name; or those of its hash given alone or under another
         site (`2a82c9d1e0f4`, `wikipedia.org~2a82c9d1e0f4`); or the stored document of a whole handle
-        copied with marks around it (`` `site~hash12` ``, `site~hash12.`); none for anything else. In any
+        copied with marks around it (`` `site~hash12` ``, `site~hash12.`), or of a URL written without
+        its scheme (`example.org/guide`); none for anything else. In any
         case, as a whole handle is read (`BÜCHER.example~D406`: SQL's LIKE folds the case of ASCII
         letters only)."""
         if alone := _HASH_ALONE.match(prefix):
@@ -355,7 +356,10 @@ class PageStore:
         else:
             within = _handle_within(prefix)
             named = within.lower() if within and within != prefix else None
-            return [self.resolve(named)] if named and self.holds(named) else []
+            if named and self.holds(named):
+                return [self.resolve(named)]
+            held = (self.resolve(url) for url in with_schemes(prefix) if self.holds(url))
+            return list(dict.fromkeys(held))[:most]
         query = (
             "SELECT DISTINCT document FROM pages WHERE document LIKE ? ESCAPE '\\' ORDER BY document LIMIT ?"
         )
