@@ -702,6 +702,23 @@ async def test_a_passages_call_opens_the_page_that_holds_it(site: str, tmp_path:
     assert "In part 11" in first and first[:60] in opened.structured_content["content"]
 
 
+@needs_store
+async def test_a_passages_call_given_max_tokens_names_the_size_its_pages_count_in(
+    site: str, tmp_path: Path
+) -> None:
+    """`web_open(search=..., max_tokens=300)`: the passages are numbered in the store's pages (600
+    here, web_open's default too), but the hint named no size, so an agent paging at the 300 it asked
+    for opened another page than the one that holds the passage."""
+    sizes = {"WEBFERRET_MAX_TOKENS": "600", "WEBFERRET_PAGE_TOKENS": "600"}
+    async with mcp_session(site, tmp_path, env_extra=sizes) as session:
+        await session.call_tool("web_fetch", {"urls": [f"{site}/ferrets/long"]})
+        found = await session.call_tool("web_open", {"search": "part 11", "max_tokens": 300})
+        plain = await session.call_tool("web_open", {"search": "part 11"})
+    hint = re.search(r'web_open\(handle="([^"]+)", page=(\d+)(?:, max_tokens=(\d+))?\)', _text(found))
+    assert hint is not None and hint.group(3) == "600"
+    assert "max_tokens=" not in _text(plain).rpartition("Read a whole page with")[2]
+
+
 @needs_search
 async def test_a_dead_result_is_remembered_and_fresh_asks_again(site: str, tmp_path: Path) -> None:
     """The next search of a session lists a dead result it saw without asking it again; `fresh` asks

@@ -728,7 +728,9 @@ class AgentTools:
             "next": following,
         }
         size = self.settings.page_tokens  # passages are numbered in the store's pages
-        counted_in = size if size != self.settings.max_tokens else None  # web_open's default is max_tokens
+        # named when web_open's default (max_tokens) cuts other pages, or when this call asked for others
+        asked = {self.settings.max_tokens, args.max_tokens or size}
+        counted_in = size if asked != {size} else None
         text = views.render_passages(data, self.fence(), page_tokens=counted_in)
         if more:
             text += f"\nThe next {PASSAGES} passages: {data['next']}."
