@@ -14,7 +14,7 @@ import pytest
 
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.store.pages import PageStore
-from webferret.store.passages import LISTED_HANDLES, match_expression, query_terms
+from webferret.store.passages import LISTED_HANDLES, LOOKED_UP, match_expression, query_terms
 from webferret.store.schema import SCHEMA_VERSION
 from webferret.tokens import estimate_tokens
 
@@ -292,7 +292,19 @@ def test_any_text_is_a_safe_query(store: PageStore, query: str) -> None:
 def test_query_terms_are_quoted() -> None:
     assert query_terms('ferret AND "otter" NEAR(x)') == ["ferret", "and", "otter", "near", "x"]
     assert match_expression(["a", "b"]) == '"a" OR "b"'
-    assert query_terms("") == [] and len(query_terms(" ".join(f"w{i}" for i in range(100)))) == 32
+    assert query_terms("") == [] and len(query_terms(" ".join(f"w{i}" for i in range(1000)))) == LOOKED_UP
+
+
+def test_a_long_query_matches_its_rare_words_past_the_first_32(store: PageStore) -> None:
+    """A question of more than 32 words: only its first 32 were looked for, so its key word, at the
+    end, was dropped and nothing (or only passages of its common words) was found."""
+    if store.stats().search == "fallback":
+        pytest.skip("the fallback scan matches a query's first 32 words")
+    store.put(_page("https://a.example/other", "Wombats dig burrows in the bush. " * 20))
+    store.put(_page("https://a.example/rare", "The quokka lives on an island near Perth."))
+    names = " ".join(f"name{i}" for i in range(40))  # words no passage holds
+    found = store.find(f"tell me about {names} and the quokka", n=5)
+    assert [passage.url for passage in found][:1] == ["https://a.example/rare"]
 
 
 def test_fallback_and_fts5_rank_alike(tmp_path: Path) -> None:

@@ -26,6 +26,10 @@ from webferret.tokens import estimate_tokens
 
 PASSAGE_TOKENS = 160
 MAX_TERMS = 32
+"""Most words of a query matched: with FTS5 the rarest of those the passages hold (a long question's
+key word is often its last), else the first."""
+LOOKED_UP = 500
+"""Most distinct words of a query whose passages are counted, to choose the `MAX_TERMS` matched."""
 SELECTIVE = 4000
 SCORED_CAP = 10000
 VOCAB_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)"
@@ -115,7 +119,7 @@ def _is_latin(char: str) -> bool:
 
 def query_terms(query: str) -> list[str]:
     """The words of a user query (`terms_of`), deduplicated; FTS5 syntax in it is just text."""
-    return list(dict.fromkeys(terms_of(query)))[:MAX_TERMS]
+    return list(dict.fromkeys(terms_of(query)))[:LOOKED_UP]
 
 
 def match_expression(terms: Sequence[str]) -> str:
@@ -222,7 +226,7 @@ class PassageIndex:
                 if damaged_index(exc):  # raised past the store's naming of failures: `PageStore` mends it
                     raise DamagedIndex(str(exc)) from exc
                 raise
-        return _scan_search(conn, terms, handles, n, query)
+        return _scan_search(conn, terms[:MAX_TERMS], handles, n, query)
 
 
 def _has_fts_table(conn: sqlite3.Connection) -> bool:
@@ -269,7 +273,8 @@ def _fts_search(
     a query of common words alone asks for all of them, then any of them, scoring at most
     `SCORED_CAP` passages."""
     counts = _document_counts(conn, terms)
-    present = [term for term in terms if counts.get(term)]
+    rarest = set(sorted((term for term in terms if counts.get(term)), key=counts.__getitem__)[:MAX_TERMS])
+    present = [term for term in terms if term in rarest]
     selective = [term for term in present if counts[term] <= SELECTIVE]
     if not present:
         return []
