@@ -118,7 +118,7 @@ def test_the_human_view_says_how_many_were_remembered() -> None:
             Unreachable(url="https://example.org/b", error=gone),
         ],
     )
-    said = "0 results of 3 candidates (2 unreachable (1 remembered, not asked again))"
+    said = "0 results of 3 candidates (2 unreachable (2 http_error; 1 remembered, not asked again))"
     assert header(result).startswith(said)
 
 
@@ -256,4 +256,7 @@ def test_cli_search_remembers_a_dead_result_and_fresh_asks_again(
     assert second[0]["remembered_at"] and second[0]["error"]["code"] == "http_error"
     assert fake_web.server.paths.count("/pages/dead") - before == 2  # the first search and --fresh
     assert main(argv[:-1]) == 0  # the human view
-    assert "(1 unreachable (1 remembered, not asked again))" in capsys.readouterr().out.splitlines()[0]
+    assert (
+        "(1 unreachable (1 http_error; 1 remembered, not asked again))"
+        in capsys.readouterr().out.splitlines()[0]
+    )

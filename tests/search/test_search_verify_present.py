@@ -78,7 +78,10 @@ def sample() -> SearchResult:
 
 def test_human_view() -> None:
     lines = render_result(sample()).splitlines()
-    assert lines[0] == '1 result of 2 candidates (1 unreachable) for "q" · engines: searxng 2, brave failed'
+    assert (
+        lines[0] == '1 result of 2 candidates (1 unreachable (1 http_error)) for "q" '
+        "· engines: searxng 2, brave failed"
+    )
     assert lines[2:5] == ["* https://x.org/a — A page (120 tokens · x.org~1)", "  2024-01-06", "  about a"]
     assert "  brave: rate_limited: HTTP 429" in lines
 
@@ -87,7 +90,7 @@ def test_human_view_counts_where_every_candidate_went() -> None:
     """15 candidates for 10 results: not '10 of 15 results (1 unreachable)', which hid 4 spares."""
     result = sample().model_copy(update={"candidates": 15, "not_needed": 4})
     head = render_result(result).splitlines()[0]
-    assert head.startswith('1 result of 15 candidates (1 unreachable, 4 not needed) for "q"')
+    assert head.startswith('1 result of 15 candidates (1 unreachable (1 http_error), 4 not needed) for "q"')
 
 
 def test_human_view_names_a_failed_engine_once() -> None:

@@ -33,8 +33,7 @@ def header(result: SearchResult) -> str:
 
     shown = counted(len(result.results), "result")
     if result.verified:
-        remembered = sum(item.remembered_at is not None for item in result.unreachable)
-        dead = "unreachable" + (f" ({remembered} remembered, not asked again)" if remembered else "")
+        dead = "unreachable" + (f" ({why})" if (why := _why_unreachable(result)) else "")
         dropped = len(result.dropped_duplicates)
         fates = [(len(result.unreachable), dead), (dropped, "duplicate" if dropped == 1 else "duplicates")]
         fates.append((result.not_needed, "not needed"))
@@ -46,6 +45,19 @@ def header(result: SearchResult) -> str:
         f"{report.name} {report.count}" if report.ok else f"{report.name} failed" for report in result.engines
     )
     return f'{count} for "{result.query}" · engines: {engines or "none"}'
+
+
+def _why_unreachable(result: SearchResult) -> str:
+    """What kept the unreachable candidates out, counted by error code, and how many of them an
+    earlier search had seen fail: `2 http_error, 1 timeout; 1 remembered, not asked again`."""
+    from collections import Counter
+
+    codes = Counter(item.error.code.value for item in result.unreachable if item.error is not None)
+    said = ", ".join(f"{n} {code}" for code, n in codes.most_common())
+    remembered = sum(item.remembered_at is not None for item in result.unreachable)
+    return "; ".join(
+        part for part in (said, remembered and f"{remembered} remembered, not asked again") if part
+    )
 
 
 def hit_lines(hit: Hit) -> list[str]:
