@@ -84,6 +84,20 @@ def test_an_author_label_a_link_label_or_a_placeholder_is_no_name() -> None:
     assert extract_metadata(parse_html(page, None), None).byline == "Dee Walter"
 
 
+def test_a_cms_default_account_is_no_byline() -> None:
+    """WordPress's first user "admin" (or "Administrator", "Unknown") names no writer: no byline, or
+    the person another source names."""
+    for account in ("admin", "Administrator", "By admin", "Site Admin", "webmaster", "Unknown"):
+        assert _meta(f'<meta name="author" content="{account}">').byline is None, account
+    ld = {"@type": "BlogPosting", "author": {"@type": "Person", "name": "admin"}}
+    assert _meta("", ld=ld).byline is None
+    assert _meta('<meta name="author" content="admin">', ld={**ld, "author": "Ann Lee"}).byline == "Ann Lee"
+    page = "<html><head><meta name='author' content='admin'></head><body><p>x</p>"
+    page += "<span itemprop='author'>Dee Walter</span></body></html>"
+    assert extract_metadata(parse_html(page, None), None).byline == "Dee Walter"
+    assert _meta('<meta name="author" content="Adminah Rootes">').byline == "Adminah Rootes"
+
+
 def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
     page = "<html><head><title> | Nuts & Volts</title></head><body><h1>Gadgets</h1></body></html>"
     assert extract_metadata(parse_html(page, None), None).title == "Gadgets"

@@ -36,10 +36,12 @@ _BY = re.compile(
     re.I,
 )
 # a template's placeholder left unfilled ("page.head.extra.author", "{{ author }}"), a script's empty
-# value ("undefined", "null"), or a name left empty before its affiliation (", USA TODAY")
+# value ("undefined", "null"), a name left empty before its affiliation (", USA TODAY"), or a CMS's
+# default account, which names no writer ("admin", WordPress's first user; "Administrator", "Unknown")
 _PLACEHOLDER = re.compile(
     r"(?:[a-z_][a-z0-9_]*\.)+(?:author|name|creator|byline|writer)s?|.*(?:\{\{|\$\{|\{%).*"
-    r"|undefined|null|none|[,;:/|].*",
+    r"|undefined|null|none|[,;:/|].*"
+    r"|(?:site |super ?|web ?)?admin(?:istrator)?|webmaster|superuser|root|unknown(?: author)?",
     re.I,
 )
 _NOT_ALNUM = re.compile(r"[\W_]+")
@@ -206,12 +208,13 @@ def names(value: Any) -> list[str]:
 
 def _a_name(text: str | None) -> bool:
     """Whether an author value can be a name: not a profile URL, nor a number (a Facebook profile id in
-    `article:author`), nor a template's unfilled placeholder or a script's empty value."""
+    `article:author`), nor a template's unfilled placeholder, a script's empty value or a CMS's default
+    account, with its "By" or without ("By admin")."""
     return (
         bool(text)
         and not text.startswith("http")
         and any(ch.isalpha() for ch in text)
-        and not _PLACEHOLDER.fullmatch(text)
+        and not _PLACEHOLDER.fullmatch(_BY.sub("", text))
     )
 
 
