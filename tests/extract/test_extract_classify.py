@@ -383,3 +383,20 @@ def test_a_login_wall_in_another_language_is_vetoed() -> None:
         "<h1>Contenido exclusivo</h1><p>Inicia sesión para continuar leyendo.</p>",
     ]
     assert [page(body).extra.get("quality_veto") for body in walls] == ["login_wall"] * 3
+
+
+def test_a_soft_404_titled_by_its_site_and_saying_it_in_its_heading_is_vetoed() -> None:
+    """An error page keeps the site's `<title>` and says "404" in its `<h1>`, below a menu of links
+    the main content keeps: its text's first lines are the menu's, its heading says what it is."""
+    menu = "<nav><ul>" + "".join(f'<li><a href="/c/{i}">Category number {i}</a></li>' for i in range(40))
+    menu += "</ul></nav>"
+    footer = f"<footer>{PROSE[:300]}</p><p>© 2026 Acme Corp</p></footer>"
+    said = (
+        "<p>Sorry, the page you requested does not exist.</p><p>Go back to the <a href='/'>home page</a>.</p>"
+    )
+    body = f"{menu}<main><h1>404</h1>{said}</main>{footer}"
+    assert titled("Acme Corp", body).extra.get("quality_veto") == "soft_404"
+    gone = f"{menu}<main><h1>Hmm, we can’t find that page</h1><p>Try the menu.</p></main>{footer}"
+    assert titled("Error | Acme", gone).extra.get("quality_veto") == "soft_404"
+    topic = "<main><h1>Fix 404 Not Found errors in nginx</h1><p>Check the root directive.</p></main>"
+    assert titled("Acme", topic).extra.get("quality_veto") is None

@@ -241,7 +241,7 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
     # was not found declares none
     if not any(kind in ARTICLE_TYPES for kind in signals.ld_types):
         title = signals.title or ""
-        if signals.words < SOFT_404_WORDS and says_not_found(title):
+        if signals.words < SOFT_404_WORDS and any(map(says_not_found, (title, _heading(tree)))):
             return "soft_404"
         if signals.words < 150 and says_not_found(f"{title}\n{text[:300]}"):
             return "soft_404"
@@ -253,6 +253,17 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
         if COOKIE_WALL.search(text) and not _about_cookies(signals):
             return "cookie_wall"
     return None
+
+
+def _heading(tree: html.HtmlElement) -> str:
+    """The page's own heading, its first `<h1>` with words, which titles it as much as its `<title>`
+    does: a site's error page keeps the site's title ("Acme Corp") and says "404" there, above menus
+    of links a main-content choice may keep (so the text's first lines need not say it)."""
+    for node in tree.iter("h1"):
+        text = node.text_content().strip()
+        if text:
+            return text
+    return ""
 
 
 def _about_cookies(signals: Signals) -> bool:
