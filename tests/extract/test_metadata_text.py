@@ -98,6 +98,24 @@ def test_a_cms_default_account_is_no_byline() -> None:
     assert _meta('<meta name="author" content="Adminah Rootes">').byline == "Adminah Rootes"
 
 
+def test_a_shop_customer_s_review_gives_the_product_page_no_byline() -> None:
+    """A product's microdata reviews (Thomann's `<meta itemprop="author" content="guitar_00">` in an
+    `itemprop="review"` item) are its customers': no author of the page, nor their dates its date. A
+    critic's review of a film is the page's own."""
+    review = (
+        '<div itemprop="review" itemscope itemtype="https://schema.org/Review">'
+        '<meta itemprop="author" content="guitar_00"><meta itemprop="datePublished" content="2024-08-09">'
+        "<p>Great guitar.</p></div>"
+    )
+    shop = f'<div itemscope itemtype="https://schema.org/Product"><h1>Strat</h1>{review}</div>'
+    page = f"<html><body itemscope itemtype='https://schema.org/WebPage'>{shop}</body></html>"
+    meta = extract_metadata(parse_html(page, None), None)
+    assert (meta.byline, meta.published) == (None, None)
+    film = f'<div itemscope itemtype="https://schema.org/Movie"><h1>Heat</h1>{review}</div>'
+    meta = extract_metadata(parse_html(f"<html><body>{film}</body></html>", None), None)
+    assert (meta.byline, meta.published) == ("guitar_00", "2024-08-09")
+
+
 def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
     page = "<html><head><title> | Nuts & Volts</title></head><body><h1>Gadgets</h1></body></html>"
     assert extract_metadata(parse_html(page, None), None).title == "Gadgets"

@@ -294,7 +294,8 @@ class _Marked:
 
     def authors(self) -> list[html.HtmlElement]:
         """`//*[@rel="author" or @itemprop="author"][1]`: of each element's children, the first marked;
-        never the author of an answer, and the authors of comments on other items last (`reply_kind`)."""
+        never the author of an answer or of a product's review, and the authors of comments on other
+        items last (`reply_kind`)."""
         firsts: list[html.HtmlElement] = []
         commenters: list[html.HtmlElement] = []
         parents: set[html.HtmlElement | None] = set()
@@ -303,7 +304,7 @@ class _Marked:
                 continue
             reply = reply_kind(node)
             parent = node.getparent()
-            if reply != "answer" and parent not in parents:
+            if reply not in ("answer", "review") and parent not in parents:
                 parents.add(parent)
                 (commenters if reply == "comment" else firsts).append(node)
         return firsts + commenters

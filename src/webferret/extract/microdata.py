@@ -50,11 +50,19 @@ def reply_kind(node: etree._Element) -> str | None:
     is an `Answer` (Stack Exchange's, a forum's replies marked so: never the page's author),
     "comment" for a `Comment` made on another item (a comment under a question, an answer or a post:
     the page's author only when no other mark names one). A `Comment` that stands alone is a forum's
-    post (XenForo marks every post so), whose first is the thread's own."""
+    post (XenForo marks every post so), whose first is the thread's own. "review" for a `Review` of a
+    product (a shop's customer's: never the page's author, nor its date); a review of anything else
+    (a critic's of a film, a book) is the page's own."""
     scope = item_of(node)
     kind = "" if scope is None else item_kind(scope)
     if kind == "Answer":
         return "answer"
-    if kind == "Comment" and item_of(scope) is not None:
+    outer = None if scope is None else item_of(scope)
+    if kind == "Comment" and outer is not None:
         return "comment"
+    if kind == "Review" and outer is not None and item_kind(outer) in _PRODUCTS:
+        return "review"
     return None
+
+
+_PRODUCTS = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
