@@ -80,6 +80,18 @@ def test_an_rss_feed_is_a_listing_of_its_entries() -> None:
     )
 
 
+def test_an_rss_author_written_as_an_address_is_named_by_its_name() -> None:
+    """RSS 2.0's `<author>` is an address with the name after it: the entry's line names the person;
+    an address alone is all there is to say."""
+    named = RSS.replace(
+        "<dc:creator>Ada Burrow</dc:creator>", "<author>ada@burrow.example (Ada Burrow)</author>"
+    )
+    named = named.replace("<description>Long", "<author>news@burrow.example</author><description>Long")
+    content = read(named, "application/rss+xml").content
+    assert "2025-12-01 · by Ada Burrow\n" in content and "ada@" not in content
+    assert "2025-12-02 · by news@burrow.example\n" in content
+
+
 def test_an_atom_feed_with_relative_links_and_html_content() -> None:
     page = read(ATOM, "application/atom+xml", url="https://notes.example/feed.atom")
     assert page.content == (

@@ -105,10 +105,22 @@ def _entry(entry: Mapping[str, Any]) -> tuple[str, str, str, str | None]:
         heading = _first_words(summary) or "(untitled)"
         summary = "" if heading == summary else summary
     day = _day(entry.get("published_parsed") or entry.get("updated_parsed"))
-    author = _text(entry.get("author"))
+    author = _author(entry)
     line = " · ".join(part for part in (day, f"by {author}" if author else None) if part)
     link = url_without_blanks(entry.get("link") or "")  # shown in listings: no control nor hidden mark
     return heading, line, summary, link if link.lower().startswith(("http://", "https://")) else None
+
+
+def _author(entry: Mapping[str, Any]) -> str:
+    """An entry's author by name: RSS 2.0 writes `<author>` as an address with the name after it
+    (`jane@example.com (Jane Porter)`); the address only when it names no one. (feedparser's own
+    split, `author_detail`, cuts addresses of long top-level domains: `ple (Ada` of `.example`.)"""
+    author = _text(entry.get("author"))
+    named = _ADDRESS_AND_NAME.fullmatch(author)
+    return named.group(1).strip() if named else author
+
+
+_ADDRESS_AND_NAME = re.compile(r"[^\s@()]+@[^\s@()]+\s*\((.*\w.*)\)")
 
 
 def _text(value: object) -> str:
