@@ -116,6 +116,22 @@ def test_a_shop_customer_s_review_gives_the_product_page_no_byline() -> None:
     assert (meta.byline, meta.published) == ("guitar_00", "2024-08-09")
 
 
+def test_the_writer_of_one_card_of_a_list_is_not_the_page_s_byline() -> None:
+    """A blog's index marks each post's writer (`rel="author"`): the first card's writer wrote that
+    post, not the index; an article's own writer above a strip of other stories stays its byline."""
+    cards = "".join(
+        f'<div class="post-block"><h2><a href="/blog/{n}">Post number {n} of the blog</a></h2>'
+        f'<div class="author">By <a rel="author" href="/author/{n}">Writer {n}</a></div>'
+        f"<p>A teaser of post {n}.</p></div>"
+        for n in range(6)
+    )
+    index = f"<html><body><main><h1>Blog</h1><div class='posts'>{cards}</div></main></body></html>"
+    assert extract_metadata(parse_html(index, None), None).byline is None
+    own = "<article><h1>Bridges</h1><p>By <a rel='author' href='/author/ann'>Ann Lee</a></p><p>Text.</p>"
+    page = f"<html><body>{own}</article><aside><div class='posts'>{cards}</div></aside></body></html>"
+    assert extract_metadata(parse_html(page, None), None).byline == "Ann Lee"
+
+
 def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
     page = "<html><head><title> | Nuts & Volts</title></head><body><h1>Gadgets</h1></body></html>"
     assert extract_metadata(parse_html(page, None), None).title == "Gadgets"

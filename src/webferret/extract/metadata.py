@@ -292,15 +292,22 @@ class _Marked:
         """`//*[@itemprop="headline"]`"""
         return [node for node in self._all() if node.get("itemprop") == "headline"]
 
+    def every_author(self) -> list[html.HtmlElement]:
+        """`//*[@rel="author" or @itemprop="author"]`"""
+        return [n for n in self._all() if n.get("rel") == "author" or n.get("itemprop") == "author"]
+
     def authors(self) -> list[html.HtmlElement]:
         """`//*[@rel="author" or @itemprop="author"][1]`: of each element's children, the first marked;
-        never the author of an answer or of a product's review, and the authors of comments on other
-        items last (`reply_kind`)."""
+        never the author of an answer or of a product's review, nor of one card of a list (a blog's
+        index names each post's writer: `Cards.holds`), and the authors of comments on other items
+        last (`reply_kind`)."""
         firsts: list[html.HtmlElement] = []
         commenters: list[html.HtmlElement] = []
         parents: set[html.HtmlElement | None] = set()
-        for node in self._all():
-            if node.get("rel") != "author" and node.get("itemprop") != "author":
+        every = self.every_author()
+        cards = Cards(every)
+        for node in every:
+            if cards.holds(node):
                 continue
             reply = reply_kind(node)
             parent = node.getparent()

@@ -122,12 +122,13 @@ _CARD_PEERS = 2
 
 
 class Cards:
-    """The cards of a page's lists, as its dated `<time>` elements show them (`holds`)."""
+    """The cards of a page's lists, as the marks each card holds show them (`holds`): its dated
+    `<time>` elements, or its author marks (a blog index's `rel="author"` on each post's writer)."""
 
     def __init__(self, times: list[html.HtmlElement]) -> None:
         self._dated: set[html.HtmlElement] = set()
-        """Every element that holds a dated `<time>`: one walk up from each, stopping where an
-        earlier walk passed (a page of thousands of times is walked once, not once a time)."""
+        """Every element that holds a mark (a dated `<time>`): one walk up from each, stopping where
+        an earlier walk passed (a page of thousands of times is walked once, not once a time)."""
         for time in times:
             for holder in time.iterancestors():
                 if holder in self._dated:
