@@ -26,6 +26,14 @@ def test_the_site_s_name_leaves_the_title_by_name_or_by_host() -> None:
     )
 
 
+def test_a_site_s_name_written_twice_leaves_the_title_twice() -> None:
+    """Artlyst's template adds the name to a title that has it already: `... – Artlyst - Artlyst`."""
+    site = '<meta property="og:site_name" content="Artlyst">'
+    title = "<title>Critics’ Choice: Best UK Art Exhibitions 2025 – Artlyst - Artlyst</title>"
+    assert _meta(title + site).title == "Critics’ Choice: Best UK Art Exhibitions 2025"
+    assert _meta(f"<title>Artlyst | Artlyst</title>{site}").title == "Artlyst"
+
+
 def test_a_leading_brand_stays_unless_it_is_the_site_s_own_name() -> None:
     """A home page's `Brand - tagline` keeps its brand; `Site | Headline` loses the exact site name."""
     assert (

@@ -566,17 +566,32 @@ def _strip_site(title: str | None, site: str | None, url: str | None = None) -> 
     `Al Bawaba` is `Al-Bawaba`; a name that begins the site's, so `Inexhibit` is `Inexhibit magazine`)
     or by the URL's host (`Accruent` on www.accruent.com). `Site | Headline` -> `Headline` only for the
     page's own site name, exactly (a home page's `Brand - tagline` keeps its brand). A home page's
-    title is left whole: there the site is what the page is about (`Acme Widgets — since 1950`)."""
+    title is left whole: there the site is what the page is about (`Acme Widgets — since 1950`). A
+    name a template wrote twice goes twice (`Best Exhibitions – Artlyst - Artlyst`)."""
     if not title or home_page(url):
         return title
     names = [name for name in (_squeezed(site), _host_label(url)) if name]
+    for _ in range(_SITE_REPEATS):
+        cut = _site_stripped(title, site, names)
+        if cut is None:
+            break
+        title = cut
+    return title
+
+
+_SITE_REPEATS = 3
+"""Times, at most, a site's name is cut from one title."""
+
+
+def _site_stripped(title: str, site: str | None, names: list[str]) -> str | None:
+    """The title without its site's name once (`_strip_site`), or None when it names no site."""
     for sep in _TITLE_SEPARATORS:
         head = _site_cut(title, sep, names)
         if head:
             return head
         if site and title.startswith(site + sep) and title[len(site + sep) :].strip():
             return title[len(site + sep) :].strip()
-    return title
+    return None
 
 
 def _site_cut(title: str, sep: str, names: list[str]) -> str | None:
