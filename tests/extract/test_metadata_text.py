@@ -147,6 +147,18 @@ def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
     assert _meta("<title>-40 degrees in Winnipeg</title>").title == "-40 degrees in Winnipeg"
 
 
+def test_a_language_s_name_is_no_language_tag() -> None:
+    """`<meta name="language" content="English">` names the language, not its tag: no `english`; a
+    tag stated elsewhere is the page's."""
+    assert _meta('<meta name="language" content="English">').language is None
+    assert _meta(
+        '<meta name="language" content="English"><meta property="og:locale" content="en_GB">'
+    ).language == ("en-GB")
+    page = "<html lang='{{ lang }}'><head><meta http-equiv='content-language' content='fr'></head></html>"
+    assert extract_metadata(parse_html(page, None), None).language == "fr"
+    assert _meta('<meta name="language" content="de, en">').language == "de"
+
+
 def test_the_language_of_an_html_tag_written_after_a_style_is_the_page_s() -> None:
     """A `<style>` before `<html lang>` (Sephora's, an emotion style) does not take the page's language
     away: a browser gives the root the later tag's attributes."""

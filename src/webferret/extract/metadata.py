@@ -509,11 +509,26 @@ def _without_by(byline: str | None) -> str | None:
 
 
 def _language(tree: html.HtmlElement, tags: dict[str, str]) -> str | None:
+    """The page's language tag: its `<html lang>`, else its meta tags'. A value that is no language
+    tag (a language's name, `<meta name="language" content="English">`, a template's `{{ lang }}`)
+    is passed over for the next."""
     root = tree.getroottree().getroot()
-    value = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
-    value = value or tags.get("content-language") or tags.get("og:locale") or tags.get("language")
-    value = clean(value)
-    return _language_tag(value.replace("_", "-").split(",")[0]) if value else None
+    stated = (
+        root.get("lang"),
+        root.get("{http://www.w3.org/XML/1998/namespace}lang"),
+        tags.get("content-language"),
+        tags.get("og:locale"),
+        tags.get("language"),
+    )
+    for value in map(clean, stated):
+        tag = value.replace("_", "-").split(",")[0].strip() if value else ""
+        if _LANGUAGE_TAG.fullmatch(tag):
+            return _language_tag(tag)
+    return None
+
+
+# BCP 47's shape: a language of 2 or 3 letters (or `i-`/`x-` and a private one), subtags of 1 to 8
+_LANGUAGE_TAG = re.compile(r"(?:[a-z]{2,3}|[ix])(?:-[a-z0-9]{1,8})*", re.I)
 
 
 def _language_tag(tag: str) -> str:
