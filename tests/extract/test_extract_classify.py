@@ -54,6 +54,17 @@ def test_a_home_page_reached_with_a_tracking_parameter_is_a_home_page() -> None:
     assert page(PROSE, url="https://ex.org/?p=123").page_type != "homepage"
 
 
+def test_a_home_page_read_at_its_index_document_is_a_home_page() -> None:
+    """`/index.html` (`/index.php`, `/default.aspx`) is the document a server answers for `/`: the
+    home page, with its brand kept in its title; a folder's index is not the site's."""
+    head = '<meta property="og:title" content="Acme - Widgets since 1950">'
+    head += '<meta property="og:site_name" content="Acme">'
+    for address in ("https://ex.org/index.html", "https://ex.org/index.php", "https://ex.org/Default.aspx"):
+        found = page(PROSE, url=address, head=head)
+        assert (found.page_type, found.title) == ("homepage", "Acme - Widgets since 1950"), address
+    assert page(PROSE, url="https://ex.org/blog/index.html").page_type != "homepage"
+
+
 def test_page_type_from_og_type_and_url_shape() -> None:
     assert page(PROSE, head='<meta property="og:type" content="product">').page_type == "product"
     assert page(PROSE, url="https://ex.org/").page_type == "homepage"

@@ -657,9 +657,14 @@ _BRAND_WORDS = 4
 def home_page(url: str | None) -> bool:
     """Whether `url` is a site's home page: a host, and no path or query but tracking parameters
     (`/?srsltid=...` of a shop's home page found through Google, `/?utm_source=...`; a page read from
-    standard input, with no URL, is none)."""
+    standard input, with no URL, is none). Its index document, `/index.html`, `/index.php`, is it too."""
     parts = urlsplit(strip_tracking(url)) if url else None
-    return parts is not None and bool(parts.hostname) and parts.path in ("", "/") and not parts.query
+    return (
+        parts is not None
+        and bool(parts.hostname)
+        and _INDEX_DOCUMENT.sub("/", parts.path) in ("", "/")
+        and not parts.query
+    )
 
 
 def _names_site(part: str, names: list[str]) -> bool:
