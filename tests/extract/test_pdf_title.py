@@ -42,6 +42,22 @@ def test_reportlabs_placeholder_title_and_author_are_none() -> None:
     assert (read.title, read.byline) == ("Weir Counts", None)
 
 
+@pytest.mark.parametrize("account", ["Windows User", "Owner", "user", "Administrator", "admin"])
+def test_a_computer_s_account_as_the_author_is_no_byline(account: str) -> None:
+    """Word fills /Author with the account of the computer it ran on ("Windows User", "Owner"): no
+    writer's name, so no byline."""
+    writer = PdfWriter(
+        clone_from=PdfReader(io.BytesIO(pdf_drawing(_cells(700, (72, "Weir Counts"), size=18))))
+    )
+    writer.add_metadata({"/Author": account})
+    body = io.BytesIO()
+    writer.write(body)
+    read = extract_document(
+        body.getvalue(), url=None, content_type="application/pdf", options=ExtractOptions()
+    )
+    assert read.byline is None
+
+
 @pytest.mark.parametrize(
     "placeholder", ["notes.html", "burrow.example/reports/weirs?year=2024", "about:blank"]
 )

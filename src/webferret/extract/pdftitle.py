@@ -28,7 +28,12 @@ _JUNK_TITLE = re.compile(
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
-_NO_AUTHOR = re.compile(r"^\(?(?:anonymous|unspecified|unknown)\)?$", re.IGNORECASE)
+# a tool's placeholder, or the computer's account the writer's word processor filled in for them
+# (Windows's "Windows User", "Owner", "User"; a server's "Administrator", "admin")
+_NO_AUTHOR = re.compile(
+    r"^(?:\(?(?:anonymous|unspecified|unknown)\)?|(?:windows )?user|owner|admin(?:istrator)?|root|default)$",
+    re.IGNORECASE,
+)
 _PAGE_NUMBER = re.compile(
     r"^(?:(?:page|p\.|seite|página)\s*)?[-–(\[]?\s*(?:\d+|[ivxlc]{1,7})\s*[-–)\]]?"
     r"(?:\s*(?:of|/|von|de)\s*\d+)?$",
