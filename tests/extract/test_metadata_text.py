@@ -140,6 +140,23 @@ def test_the_writer_of_one_card_of_a_list_is_not_the_page_s_byline() -> None:
     assert extract_metadata(parse_html(page, None), None).byline == "Ann Lee"
 
 
+def test_the_publisher_among_an_article_s_authors_is_left_out_of_its_byline() -> None:
+    """JSON-LD that lists the publisher beside the writer names the site, not a second writer; a
+    publisher that is the only author stays the byline."""
+    ledger = {"@type": "Organization", "name": "The Daily Ledger"}
+    ld = {"@type": "NewsArticle", "author": [{"@type": "Person", "name": "Jane Porter"}, ledger]}
+    assert _meta("", ld={**ld, "publisher": ledger}).byline == "Jane Porter"
+    assert _meta("", ld={**ld, "author": ledger, "publisher": ledger}).byline == "The Daily Ledger"
+    graph = {
+        "@graph": [
+            {"@type": "Organization", "@id": "#org", "name": "Ledger Media"},
+            {"@type": "Article", "publisher": {"@id": "#org"}, "author": [{"@id": "#p"}, {"@id": "#org"}]},
+            {"@type": "Person", "@id": "#p", "name": "Jane Porter"},
+        ]
+    }
+    assert _meta("", ld=graph).byline == "Jane Porter"
+
+
 def test_a_title_whose_own_part_is_empty_is_the_heading() -> None:
     page = "<html><head><title> | Nuts & Volts</title></head><body><h1>Gadgets</h1></body></html>"
     assert extract_metadata(parse_html(page, None), None).title == "Gadgets"

@@ -238,16 +238,27 @@ def _from_jsonld(meta: Metadata, nodes: list[dict[str, Any]], url: str | None) -
     if main is not None:
         ids = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
         meta.title = clean(main.get("headline")) or clean(main.get("name"))
-        meta.byline = ", ".join(dict.fromkeys(names(_referred(main.get("author"), ids)))) or None
+        publisher = names(_referred(main.get("publisher"), ids))
+        meta.byline = ", ".join(_writers(names(_referred(main.get("author"), ids)), publisher)) or None
         meta.published = local_day(main.get("datePublished"), url) or local_day(main.get("dateCreated"), url)
         meta.modified = iso_date(main.get("dateModified"))
         meta.description = clean(main.get("description"))
         meta.image = _image(main.get("image"))
-        publisher = names(main.get("publisher"))
-        meta.site_name = publisher[0] if publisher else None
+        named = names(main.get("publisher"))  # written in the node (a reference names the company)
+        meta.site_name = named[0] if named else None
     site = next((n for n in nodes if "WebSite" in ld_types(n)), None)
     if site is not None and not meta.site_name:
         meta.site_name = clean(site.get("name"))
+
+
+def _writers(authors: list[str], publishers: list[str]) -> list[str]:
+    """The authors, each once; the publisher listed among people (`"author": [{"name": "Jane Roe"},
+    {"@type": "Organization", "name": "The Daily Ledger"}]`) left out, as it names the site, not a
+    writer (a publisher alone as the author stays: no one else is named)."""
+    unique = list(dict.fromkeys(authors))
+    sites = {_squeezed(name) for name in publishers}
+    people = [name for name in unique if _squeezed(name) not in sites]
+    return people or unique
 
 
 _REPLY_TYPES = frozenset(("Review", "Comment", "Answer"))
