@@ -295,6 +295,18 @@ def test_a_user_name_for_author_yields_to_the_name_the_page_writes() -> None:
     assert _meta('<meta name="author" content="Kevin Rebong">', ld=named).byline == "Jane Roe"
 
 
+def test_a_thread_starter_s_user_name_does_not_yield_to_another_user_s() -> None:
+    """XenForo's JSON-LD names a thread's starter ("lulug30") while the first post the page marks is a
+    reply's ("ShiftKicker"): the byline was the replier. A user name yields to a name written out."""
+    ld = {"@type": "DiscussionForumPosting", "headline": "Early symptoms?", "author": {"name": "lulug30"}}
+    post = '<article class="message"><section itemprop="author"><span itemprop="name">{}</span></section>'
+    page = "".join(post.format(name) + "<p>Text.</p></article>" for name in ("ShiftKicker", "lulug30"))
+    html_page = f'<html><head><script type="application/ld+json">{json.dumps(ld)}</script></head>'
+    html_page += f"<body>{page}</body></html>"
+    assert extract_metadata(parse_html(html_page, None), None).byline == "lulug30"
+    assert _meta('<meta name="author" content="Lulu Grant">', ld=ld).byline == "Lulu Grant"
+
+
 def test_the_site_s_name_for_author_yields_to_the_person_the_page_marks() -> None:
     """Instructables' JSON-LD names the site as each project's author while the page marks its maker
     (`rel=author`): the byline was the site's name. The site's name stays when no person is named."""

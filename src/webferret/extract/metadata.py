@@ -404,10 +404,14 @@ def _stated_byline(
 ) -> str | None:
     """JSON-LD's author, else the meta tags' or the markup's; a user name or the site's name JSON-LD
     gives ("kevin-r", "Cleveland Clinic") yields to the person's name when the page writes it elsewhere
-    (`<meta name="author">`, an element marked as the author)."""
+    (`<meta name="author">`, an element marked as the author). A user name yields only to a name of
+    two words or more: a one-word name elsewhere is another user's (a forum thread's JSON-LD names
+    its starter, "lulug30"; the first post the page marks may be a reply's, "ShiftKicker")."""
     if from_jsonld and not _stand_in(from_jsonld, site):
         return from_jsonld
     other = _byline(tree, tags, marks)
+    if from_jsonld and other and _HANDLE.fullmatch(from_jsonld) and len(other.split()) < 2:
+        return from_jsonld
     if other and not _stand_in(other, site):
         return other
     # both stand in, or one is missing: a name written as one over a user name
