@@ -411,3 +411,6 @@ def test_a_soft_404_titled_by_its_site_and_saying_it_in_its_heading_is_vetoed() 
     assert titled("Error | Acme", gone).extra.get("quality_veto") == "soft_404"
     topic = "<main><h1>Fix 404 Not Found errors in nginx</h1><p>Check the root directive.</p></main>"
     assert titled("Acme", topic).extra.get("quality_veto") is None
+    error_view = '<div id="error-view" style="display: none"><h1>Page not found</h1></div>'
+    shown = f"{error_view}<main><h1>Opening hours</h1><p>Monday to Friday, nine to five.</p></main>"
+    assert titled("Acme", shown).extra.get("quality_veto") is None

@@ -258,10 +258,11 @@ def veto(tree: html.HtmlElement, signals: Signals, text: str) -> str | None:
 def _heading(tree: html.HtmlElement) -> str:
     """The page's own heading, its first `<h1>` with words, which titles it as much as its `<title>`
     does: a site's error page keeps the site's title ("Acme Corp") and says "404" there, above menus
-    of links a main-content choice may keep (so the text's first lines need not say it)."""
+    of links a main-content choice may keep (so the text's first lines need not say it). A heading
+    the page hides is none of its own (a script app's error view, written into every page)."""
     for node in tree.iter("h1"):
         text = node.text_content().strip()
-        if text:
+        if text and _shown(node):
             return text
     return ""
 
@@ -275,10 +276,15 @@ def _about_cookies(signals: Signals) -> bool:
 def _shown_password(tree: html.HtmlElement) -> bool:
     """Whether the page shows a password field: one inside an element it hides is no wall (Discourse's
     app shell holds a sign-in form with `display: none` for its scripts, whatever the topic)."""
-    for entry in tree.iterfind(".//input[@type='password']"):
-        if not hidden(entry) and not any(hidden(node) for node in entry.iterancestors()):
-            return True
-    return False
+    return any(map(_shown, tree.iterfind(".//input[@type='password']")))
+
+
+def _shown(node: html.HtmlElement) -> bool:
+    """Whether the page shows `node`: neither it nor an element around it is hidden (`hidden`), nor is
+    it a template's or a `<noscript>`'s."""
+    return not hidden(node) and not any(
+        hidden(above) or above.tag in ("template", "noscript") for above in node.iterancestors()
+    )
 
 
 def _is_shell(tree: html.HtmlElement) -> bool:
