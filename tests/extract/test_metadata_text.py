@@ -34,6 +34,16 @@ def test_a_site_s_name_written_twice_leaves_the_title_twice() -> None:
     assert _meta(f"<title>Artlyst | Artlyst</title>{site}").title == "Artlyst"
 
 
+def test_a_site_on_a_shared_host_is_named_by_its_own_label() -> None:
+    """A Read the Docs project's Sphinx titles end in its name ("— MyLib 2.1 documentation") and a
+    GitHub Pages or Blogspot site's in its own; the host's main label was the shared host's."""
+    title = "<title>Configuration — MyLib 2.1 documentation</title>"
+    assert _meta(title, url="https://mylib.readthedocs.io/en/latest/config.html").title == "Configuration"
+    blog = "<title>Why I switched to Helix | Jane Doe's Notes</title>"
+    assert _meta(blog, url="https://janedoe.github.io/2023/helix/").title == "Why I switched to Helix"
+    assert _meta(title, url="https://docs.example.org/config.html").title == title[7:-8]
+
+
 def test_a_leading_brand_stays_unless_it_is_the_site_s_own_name() -> None:
     """A home page's `Brand - tagline` keeps its brand; `Site | Headline` loses the exact site name."""
     assert (

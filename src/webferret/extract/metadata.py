@@ -693,14 +693,27 @@ def _squeezed(text: str | None) -> str:
 
 def _host_label(url: str | None) -> str:
     """The host's main label: `accruent` for www.accruent.com (the label before the public suffix,
-    taken as the last one or two labels)."""
+    taken as the last one or two labels); on a host that gives each user's site a name of its own
+    (`_HOSTING`), that name: `mylib` for mylib.readthedocs.io, whose Sphinx titles end in
+    "— MyLib 2.1 documentation"."""
     host = urlsplit(url).hostname if url else None
     if not host:
         return ""
     labels = [label for label in host.split(".") if label not in ("www", "m")]
+    if len(labels) >= 3 and ".".join(labels[-2:]) in _HOSTING:
+        return labels[-3]
     if len(labels) >= 3 and len(labels[-2]) <= 3:  # example.co.uk, example.com.br
         return labels[-3]
     return labels[-2] if len(labels) >= 2 else ""
+
+
+_HOSTING = frozenset((
+    "readthedocs.io", "github.io", "gitlab.io", "netlify.app", "vercel.app", "pages.dev", "web.app",
+    "blogspot.com", "wordpress.com", "substack.com", "ghost.io", "hashnode.dev", "bearblog.dev",
+    "gitbook.io", "herokuapp.com", "tumblr.com", "neocities.org", "codeberg.page",
+))  # fmt: skip
+"""Hosts whose sites are their users' (the Public Suffix List's private part, its common blog and
+documentation hosts): the label before is the site's own name."""
 
 
 def base_url(tree: html.HtmlElement, url: str | None) -> str | None:
