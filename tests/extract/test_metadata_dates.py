@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from webferret.extract.dates import latest_date
 from webferret.extract.htmlpage import parse_html
@@ -81,13 +81,19 @@ def test_a_q_and_a_page_s_date_and_author_are_its_question_s() -> None:
     assert (meta.byline, meta.published) == ("Asker", "2021-01-01")
 
 
-def test_the_latest_date_a_page_may_state_is_a_year_on_also_from_29_february() -> None:
-    """A date more than a year ahead is no page's; on 29 February that year ends on 1 March (there is
-    no 29 February next year: reading dates must not fail that day)."""
-    day = datetime(2028, 2, 29, 12, tzinfo=UTC)
-    assert latest_date(day) == datetime(2029, 3, 1, 12, tzinfo=UTC)
-    assert latest_date(datetime(2027, 12, 5, tzinfo=UTC)) == datetime(2028, 12, 5, tzinfo=UTC)
-    assert latest_date(datetime(2027, 3, 1, tzinfo=UTC)) == datetime(2028, 3, 1, tzinfo=UTC)
+def test_a_date_ahead_of_today_is_no_page_s_but_tomorrow_in_another_time_zone_is() -> None:
+    """A page is not published later than it is read: a date months ahead (a scheduled post's, a
+    course's registration deadline, a template's) was taken as the publication's, as any date up to
+    a year ahead was. The site's day may be a day ahead of UTC."""
+    assert latest_date(datetime(2028, 2, 29, 12, tzinfo=UTC)) == datetime(2028, 3, 2, 12, tzinfo=UTC)
+    now = datetime.now(UTC)
+    ahead, tomorrow = (f"{(now + timedelta(days=n)):%Y-%m-%d}" for n in (90, 1))
+    meta = f'<meta property="article:published_time" content="{ahead}">'
+    assert _published(f"{meta}<article><p>Text.</p></article>") is None
+    deadline = f'<p>Register by <time datetime="{ahead}T12:00:00+00:00">then</time></p>'
+    assert _published(f"<article>{deadline}<p>Text.</p></article>") is None
+    meta = f'<meta property="article:published_time" content="{tomorrow}T01:00:00+14:00">'
+    assert _published(f"{meta}<article><p>Text.</p></article>") == tomorrow
 
 
 def test_a_reading_time_or_an_hour_before_the_date_is_passed_over() -> None:

@@ -5,7 +5,6 @@ cannot precede the publication.
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -67,8 +66,15 @@ def iso_date(value: Any) -> str | None:
 
 
 def latest_date(now: datetime) -> datetime:
-    """The latest date a page may state: a year from `now` (from 29 February, 1 March of next year)."""
-    return now + timedelta(days=366 if calendar.isleap(now.year + (now.month > 2)) else 365)
+    """The latest date a page may state: `AHEAD` after `now`. A page is not published nor changed
+    later than it is read: a date months ahead is a scheduled post's, an event's or a template's
+    (a course's "Register by May 31" `<time>`), not the page's."""
+    return now + AHEAD
+
+
+AHEAD = timedelta(days=2)
+"""How far ahead of this clock a page's date may be: its site's day is up to 14 hours ahead of UTC
+(UTC+14), and either clock may be a little off."""
 
 
 def local_day(value: Any, url: str | None) -> str | None:
