@@ -15,7 +15,8 @@ from urllib.parse import unquote, urlsplit
 from lxml import html
 
 from webferret.extract.blocks import hidden
-from webferret.extract.metadata import ARTICLE_TYPES, home_page
+from webferret.extract.metadata import ARTICLE_TYPES
+from webferret.extract.sitename import home_page
 from webferret.extract.words import count_words
 from webferret.fetch.blocks import SPA_ROOTS, empty_root
 from webferret.models import PageType

@@ -18,10 +18,10 @@ from lxml import etree, html
 
 from webferret.extract.dates import after_publication, iso_date, local_day
 from webferret.extract.microdata import reply_kind
+from webferret.extract.sitename import INDEX_DOCUMENT, home_page, squeezed, strip_site
 from webferret.extract.softhyphens import unhyphenated_json
 from webferret.extract.timetags import Cards, page_cards, time_modified, time_published
 from webferret.models import Product
-from webferret.net.canonical import strip_tracking
 from webferret.remote_text import json_value
 
 _SPACE = re.compile(r"\s+")
@@ -44,8 +44,6 @@ _PLACEHOLDER = re.compile(
     r"|(?:site |super ?|web ?)?admin(?:istrator)?|webmaster|superuser|root|unknown(?: author)?",
     re.I,
 )
-_NOT_ALNUM = re.compile(r"[\W_]+")
-_TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ")
 _SEPARATOR_MARKS = "|-–—:·•»"
 PUBLISHED_KEYS = (
     "article:published_time", "og:published_time", "datepublished", "published_time", "publish-date",
@@ -256,8 +254,8 @@ def _writers(authors: list[str], publishers: list[str]) -> list[str]:
     {"@type": "Organization", "name": "The Daily Ledger"}]`) left out, as it names the site, not a
     writer (a publisher alone as the author stays: no one else is named)."""
     unique = list(dict.fromkeys(authors))
-    sites = {_squeezed(name) for name in publishers}
-    people = [name for name in unique if _squeezed(name) not in sites]
+    sites = {squeezed(name) for name in publishers}
+    people = [name for name in unique if squeezed(name) not in sites]
     return people or unique
 
 
@@ -337,9 +335,9 @@ def _title(
     site = (
         ""
         if home_page(url)
-        else _squeezed(clean(tags.get("og:site_name")) or clean(tags.get("application-name")))
+        else squeezed(clean(tags.get("og:site_name")) or clean(tags.get("application-name")))
     )
-    found = _page_title(tree, tags, marks, lambda text: bool(site) and _squeezed(text) == site) or headline
+    found = _page_title(tree, tags, marks, lambda text: bool(site) and squeezed(text) == site) or headline
     return found or clean(tags.get("og:title")) or clean(tags.get("twitter:title")) or _title_text(tree)
 
 
@@ -422,7 +420,7 @@ def _stated_byline(
 def _stand_in(name: str, site: str | None) -> bool:
     """Whether an author stands in for a person: a user name ("kevin-r"), or the site's own name (a
     publisher written as the author of its pages: "Cleveland Clinic" on Cleveland Clinic's)."""
-    return bool(_HANDLE.fullmatch(name)) or (bool(site) and _squeezed(name) == _squeezed(site))
+    return bool(_HANDLE.fullmatch(name)) or (bool(site) and squeezed(name) == squeezed(site))
 
 
 def _meta_names(tree: html.HtmlElement, key: str) -> list[str]:
@@ -471,7 +469,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     meta.canonical_url = _canonical(tree, tags, base, url)
     for name in ("title", "byline", "site_name", "description"):
         setattr(meta, name, _decoded(getattr(meta, name)))
-    meta.title = _strip_site(meta.title, meta.site_name, url)
+    meta.title = strip_site(meta.title, meta.site_name, url)
     meta.description = _markup_text(meta.description)
     from webferret.extract.product import product_facts  # it reads JSON-LD with this module's helpers
 
@@ -582,138 +580,9 @@ def _an_address_of(address: str, url: str | None) -> bool:
     host, page_host = parts.hostname or "", (page.hostname or "") if page else ""
     if parts.scheme in ("http", "https") and ("%" in host or ("." not in host and host != page_host)):
         return False
-    path = _INDEX_DOCUMENT.sub("/", page.path) if page else ""
+    path = INDEX_DOCUMENT.sub("/", page.path) if page else ""
     deep = page is not None and page.scheme in ("http", "https") and path not in ("", "/")
     return not (deep and home_page(address))
-
-
-# the document a server answers for a folder's own address: `/index.html` is `/`
-_INDEX_DOCUMENT = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?|jsp)$", re.I)
-
-
-def _strip_site(title: str | None, site: str | None, url: str | None = None) -> str | None:
-    """`Headline | Site` -> `Headline`: the site named by the page (letters and digits compared, so
-    `Al Bawaba` is `Al-Bawaba`; a name that begins the site's, so `Inexhibit` is `Inexhibit magazine`)
-    or by the URL's host (`Accruent` on www.accruent.com). `Site | Headline` -> `Headline` only for the
-    page's own site name, exactly (a home page's `Brand - tagline` keeps its brand). A home page's
-    title is left whole: there the site is what the page is about (`Acme Widgets — since 1950`). A
-    name a template wrote twice goes twice (`Best Exhibitions – Artlyst - Artlyst`)."""
-    if not title or home_page(url):
-        return title
-    names = [name for name in (_squeezed(site), _host_label(url)) if name]
-    for _ in range(_SITE_REPEATS):
-        cut = _site_stripped(title, site, names)
-        if cut is None:
-            break
-        title = cut
-    return title
-
-
-_SITE_REPEATS = 3
-"""Times, at most, a site's name is cut from one title."""
-
-
-def _site_stripped(title: str, site: str | None, names: list[str]) -> str | None:
-    """The title without its site's name once (`_strip_site`), or None when it names no site."""
-    for sep in _TITLE_SEPARATORS:
-        head = _site_cut(title, sep, names)
-        if head:
-            return head
-        if site and title.startswith(site + sep) and title[len(site + sep) :].strip():
-            return title[len(site + sep) :].strip()
-    return None
-
-
-def _site_cut(title: str, sep: str, names: list[str]) -> str | None:
-    """The title before the `sep` that begins its site's name: the last part (`| Al Bawaba`, or one that
-    begins with the name and a few words more, `| EcoFlow ZA`, `- Nintendo - Official Site`), else
-    the last parts together when the name holds the separator itself (`- BBK Marketing - BlackBoxKey`),
-    up to `_SITE_PARTS` of them: a title of thousands of parts is read in one pass, not once a part."""
-    head, found, tail = title.rpartition(sep)
-    for _ in range(_SITE_PARTS):
-        if not (found and head.strip()):
-            break
-        if _names_site(tail, names) or _brand_first(tail, names):
-            return head.strip()
-        head, found, part = head.rpartition(sep)
-        tail = f"{part}{sep}{tail}"
-    return None
-
-
-_SITE_PARTS = 4
-"""The last parts of a title, at most, that can name its site together (`BBK Marketing - BlackBoxKey`)."""
-
-
-def _brand_first(part: str, names: list[str]) -> bool:
-    """Whether a title's last part is the site's name and a few words more (`EcoFlow ZA`, `Nexxis USA`,
-    `Bridgestone Tires`, `Nintendo - Official Site`): the name ends where a word does, so a word that
-    only begins with it (`Timeline of events` on time.com, `Applesauce recipes` on apple.com) is the
-    page's own."""
-    if len(part.split()) > _BRAND_WORDS:
-        return False
-    squeezed = _squeezed(part)  # compared first: a pattern is built only for a name the part begins with
-    return any(len(name) >= 4 and squeezed.startswith(name) and _begins_with(part, name) for name in names)
-
-
-def _begins_with(text: str, name: str) -> bool:
-    """Whether `text` begins with `name` (a squeezed name: letters and digits compared) and a word
-    ends where the name does ("Doom9's Forum" begins with doom9, "Timeline" not with time)."""
-    spaced = _NON_ALNUM_RUN.join(map(re.escape, name))
-    return re.match(f"{_NON_ALNUM_RUN}{spaced}(?![^\\W_])", text, re.I) is not None
-
-
-_NON_ALNUM_RUN = r"[\W_]*"
-
-
-_BRAND_WORDS = 4
-"""At most this many words in a title's last part that begins with the site's name and names the site."""
-
-
-def home_page(url: str | None) -> bool:
-    """Whether `url` is a site's home page: a host, and no path or query but tracking parameters
-    (`/?srsltid=...` of a shop's home page found through Google, `/?utm_source=...`; a page read from
-    standard input, with no URL, is none). Its index document, `/index.html`, `/index.php`, is it too."""
-    parts = urlsplit(strip_tracking(url)) if url else None
-    return (
-        parts is not None
-        and bool(parts.hostname)
-        and _INDEX_DOCUMENT.sub("/", parts.path) in ("", "/")
-        and not parts.query
-    )
-
-
-def _names_site(part: str, names: list[str]) -> bool:
-    squeezed = _squeezed(part)
-    return len(squeezed) > 2 and any(name.startswith(squeezed) for name in names)
-
-
-def _squeezed(text: str | None) -> str:
-    return _NOT_ALNUM.sub("", text.lower()) if text else ""
-
-
-def _host_label(url: str | None) -> str:
-    """The host's main label: `accruent` for www.accruent.com (the label before the public suffix,
-    taken as the last one or two labels); on a host that gives each user's site a name of its own
-    (`_HOSTING`), that name: `mylib` for mylib.readthedocs.io, whose Sphinx titles end in
-    "— MyLib 2.1 documentation"."""
-    host = urlsplit(url).hostname if url else None
-    if not host:
-        return ""
-    labels = [label for label in host.split(".") if label not in ("www", "m")]
-    if len(labels) >= 3 and ".".join(labels[-2:]) in _HOSTING:
-        return labels[-3]
-    if len(labels) >= 3 and len(labels[-2]) <= 3:  # example.co.uk, example.com.br
-        return labels[-3]
-    return labels[-2] if len(labels) >= 2 else ""
-
-
-_HOSTING = frozenset((
-    "readthedocs.io", "github.io", "gitlab.io", "netlify.app", "vercel.app", "pages.dev", "web.app",
-    "blogspot.com", "wordpress.com", "substack.com", "ghost.io", "hashnode.dev", "bearblog.dev",
-    "gitbook.io", "herokuapp.com", "tumblr.com", "neocities.org", "codeberg.page",
-))  # fmt: skip
-"""Hosts whose sites are their users' (the Public Suffix List's private part, its common blog and
-documentation hosts): the label before is the site's own name."""
 
 
 def base_url(tree: html.HtmlElement, url: str | None) -> str | None:
