@@ -176,8 +176,10 @@ start of a call); at 0.5 ms the loop gets the GIL back within half a millisecond
 
 def main(argv: Sequence[str] | None = None) -> int:
     from webferret.blas import single_threaded
+    from webferret.cli.stdio import any_locale
 
     single_threaded()  # before anything imports numpy (see `webferret.blas`)
+    any_locale()  # no page lost to a locale that is not UTF-8 (see `webferret.cli.stdio`)
     sys.setswitchinterval(SWITCH_INTERVAL)
     collecting = gc.isenabled()
     gc.disable()  # until the command first waits (`common.run_command`): see `webferret.cli.warm`
