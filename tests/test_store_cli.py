@@ -905,3 +905,16 @@ def test_a_home_that_is_a_file_is_named_as_one(
     message = out["error"]["message"]
     assert f"cannot open the page store at {home / 'store.sqlite3'}" in message
     assert f"{blocker} is a file, not a folder" in message and "Errno" not in message
+
+
+@pytest.mark.parametrize("args", [["store", "stats"], ["find", "stoats"], ["fetch", "http://127.0.0.1:1/"]])
+def test_a_home_that_cannot_be_looked_at_is_said_as_the_homes_not_a_bug(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]
+) -> None:
+    """A home whose name is too long (or, for another user, a folder it cannot enter) failed the call
+    as `internal: OSError`, a bug of webferret's, as looking for the store file raised."""
+    home = tmp_path / ("h" * 300)  # longer than a file name can be
+    code, out = _json(capsys, *args, "--home", str(home))
+    assert code == 2 and out["error"]["code"] == "invalid_argument", out
+    assert f"cannot open the page store at {home / 'store.sqlite3'}" in out["error"]["message"]
+    assert "File name too long" in out["error"]["message"]

@@ -219,7 +219,11 @@ class Ferret:
         from webferret.store.schema import file_in_the_way
 
         path = self.settings.home / STORE_FILE
-        if self._store is None and not path.exists():
+        try:
+            missing = self._store is None and not path.exists()
+        except OSError:  # a name too long, a folder this user cannot enter: opening the store says so
+            missing = False
+        if missing:
             asked = f"{clipped(named, 80)!r} is not stored: " if named else ""
             blocker = file_in_the_way(self.settings.home)  # `--home` naming the store file itself
             why = (

@@ -169,8 +169,11 @@ def connect(path: Path) -> sqlite3.Connection:
 def file_in_the_way(folder: Path) -> Path | None:
     """The file standing where `folder`, or a folder above it, must be, if one does."""
     for part in (folder, *folder.parents):
-        if part.exists():
-            return None if part.is_dir() else part
+        try:
+            if part.exists():
+                return None if part.is_dir() else part
+        except OSError:  # a name too long, a folder this user cannot enter: the caller's error says it
+            return None
     return None
 
 
