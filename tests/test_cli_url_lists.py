@@ -92,3 +92,23 @@ def test_an_argument_with_spaces_around_it_is_shown(
     out, err = capsys.readouterr()
     assert code == 0 and "Traceback" not in err
     assert out.count("/text") >= 1 and out.count("/json") >= 1, out
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_list_in_utf16_or_utf32_with_its_mark_reads_its_urls(
+    capsys: pytest.CaptureFixture[str],
+    simweb: SimWeb,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    encoding: str,
+) -> None:
+    """Windows PowerShell's `>` writes UTF-16 with a byte-order mark: read as UTF-8, every URL was an
+    `invalid_url` of letters spaced by NULs."""
+    listed = f"# pages\r\n{simweb.url('/json')}\r\n\r\n{simweb.url('/text')}\r\n"
+    data = ("\ufeff" if encoding == "utf-16-be" else "").encode(encoding) + listed.encode(encoding)
+    saved = tmp_path / "urls.txt"
+    saved.write_bytes(data)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, envelope = fetch_json(capsys, "-", "--urls-from", str(saved))
+    urls = [page["url"] for page in envelope["data"]["pages"]]
+    assert code == 0 and urls == [simweb.url("/json"), simweb.url("/text")] * 2

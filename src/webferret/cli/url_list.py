@@ -6,6 +6,7 @@ URL is passed on as it is: the fetcher answers it as a page with its own `invali
 
 from __future__ import annotations
 
+import codecs
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -26,14 +27,36 @@ def parse_url_lines(lines: Iterable[str]) -> list[str]:
     return urls
 
 
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # (before UTF-16's, which begins it)
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def list_text(data: bytes) -> str:
+    """A list's bytes as text: UTF-8, or UTF-16 or UTF-32 where a byte-order mark says so (what
+    Windows PowerShell's `>` writes: read as UTF-8, each URL was an `invalid_url` of spaced letters)."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data.decode(codec, errors="replace")
+    return data.decode("utf-8", errors="replace")
+
+
+def _stdin_text() -> str:
+    raw = getattr(sys.stdin, "buffer", None)  # (a text stream put in its place has none)
+    return sys.stdin.read() if raw is None else list_text(raw.read())
+
+
 def _read_list(name: str) -> list[str]:
     """The URLs of the list file `name` (`-`: standard input); an unreadable file is a usage error."""
     if name == STDIN:
-        return parse_url_lines(sys.stdin)
+        return parse_url_lines(_stdin_text().splitlines())
     if not name:  # `Path("")` is the current directory: "cannot read it: Is a directory"
         raise FerretError(ErrorCode.INVALID_ARGUMENT, "--urls-from: an empty file name (an unset variable?)")
     try:
-        text = Path(name).read_text(encoding="utf-8", errors="replace")
+        text = list_text(Path(name).read_bytes())
     except FileNotFoundError:
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"--urls-from {name}: no such file") from None
     except OSError as exc:
