@@ -366,6 +366,21 @@ def test_plain_text_and_xml() -> None:
 
 
 @pytest.mark.parametrize(
+    ("url", "mime", "expected"),
+    [
+        ("https://ex.org/notes.txt", "text/plain", "line one\nline two\n\npara two\nmid\n"),
+        ("https://ex.org/notes.md", "text/markdown", "line one\nline two\n\npara two\nmid\n"),
+        ("https://ex.org/notes.py", "text/x-python", "```python\nline one\nline two\n\npara two\nmid\n```\n"),
+    ],
+)
+def test_a_texts_crlf_and_lone_cr_line_ends_are_line_ends(url: str, mime: str, expected: str) -> None:
+    """A Windows file's CRLF stayed in the content (`\\r\\n` in the JSON, `^M` in an editor), and an
+    old Mac file's lone CR was dropped, joining the last word of a line to the next line's first."""
+    page = run(b"line one\r\nline two\r\n\r\npara two\rmid\r\n", url, mime)
+    assert page.content == expected
+
+
+@pytest.mark.parametrize(
     ("body", "title"),
     [
         (b"Intro line.\n\n```sh\n# not a heading\n```\n\n## Install ##\n\nRun it.\n", "Install"),

@@ -90,6 +90,8 @@ def _extract_kind(
     if kind in ("xml", "html", "text") and (listing := _listing(body, url, content_type, options)):
         return listing
     text = decode_body(body, content_type)
+    if kind != "html" and "\r" in text:  # a CRLF or a lone CR (old Mac) ends a line, as in a text file
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if kind == "text" and mime in ("", "text/plain"):  # URLs alone, a line each: a text sitemap
         from webferret.extract.sitemap import extract_text_sitemap
 
