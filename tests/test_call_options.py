@@ -238,6 +238,21 @@ async def test_a_screenshot_path_may_be_a_path(tmp_path: Path) -> None:
         assert ferret.fetch_options(screenshot=tmp_path / "a.png").screenshot == str(tmp_path / "a.png")
 
 
+async def test_a_screenshot_path_in_the_home_folder_is_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--screenshot=~/shots/a.png` (no shell expands a `~` after `=`) wrote the picture in a folder
+    named `~` made in the directory the call ran in."""
+    monkeypatch.setenv("HOME", str(tmp_path / "me"))
+    monkeypatch.chdir(tmp_path)
+    async with Ferret(home=tmp_path / "store") as ferret:
+        assert ferret.fetch_options(screenshot="~/shots/a.png").screenshot == str(tmp_path / "me/shots/a.png")
+        with pytest.raises(FerretError) as raised:
+            ferret.fetch_options(screenshot="~no-such-user-here/a.png")
+    assert raised.value.code == ErrorCode.INVALID_ARGUMENT and "names no home folder" in raised.value.message
+    assert not (tmp_path / "~").exists()
+
+
 async def test_a_page_past_the_last_says_how_many_there_are(tmp_path: Path) -> None:
     """`open --page 5` of a one-page document said "has 1 page(s)"."""
     async with Ferret(home=tmp_path) as ferret:

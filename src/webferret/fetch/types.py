@@ -248,15 +248,24 @@ SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg")
 
 
 def screenshot_path(path: object) -> str:
-    """A screenshot's path as text (a `pathlib.Path` is taken), or `invalid_argument`."""
+    """A screenshot's path as text (a `pathlib.Path` is taken), a leading `~` read as the home folder
+    (`--screenshot=~/x.png`, which no shell expands, or an agent's or a script's path: the picture
+    went to a folder named `~` made in whatever directory the call ran), or `invalid_argument`."""
     import os
 
     from webferret.arguments import check_text
+    from webferret.config import expanded
+    from webferret.models import ErrorCode, FerretError
 
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     check_text("screenshot", path)
-    return str(path)
+    if not str(path).startswith("~"):
+        return str(path)
+    try:
+        return str(expanded(str(path)))
+    except ValueError as exc:
+        raise FerretError(ErrorCode.INVALID_ARGUMENT, f"screenshot path {path!r}: {exc}") from None
 
 
 def _check_internal(options: FetchOptions) -> None:
