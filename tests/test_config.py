@@ -808,3 +808,23 @@ def test_a_default_config_file_that_links_to_nothing_is_an_error(
     (tmp_path / "dotfiles").mkdir()
     (tmp_path / "dotfiles" / "webferret.toml").write_text("timeout = 7\n")
     assert load_settings().timeout == 7
+
+
+def test_a_chromium_path_in_the_home_folder_or_on_path_is_found(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`chromium_path = "~/bin/chromium"` in the TOML file (no shell expands it) failed every browser
+    page, "executable doesn't exist at ~/bin/chromium"; so did a bare `chromium-browser`."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    program = folder / "chromium-browser"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PATH", str(folder))
+    config = tmp_path / "config.toml"
+    config.write_text('chromium_path = "~/bin/chromium-browser"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    assert load_settings().chromium_path == str(program)
+    assert load_settings(chromium_path="chromium-browser").chromium_path == str(program)
+    assert load_settings(chromium_path="no-such-browser").chromium_path == "no-such-browser"  # said when used

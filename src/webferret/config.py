@@ -356,8 +356,17 @@ class Settings(BaseSettings):
     @field_validator("chromium_path")
     @classmethod
     def _check_chromium_path(cls, value: str) -> str:
+        """`~/x` read in the home folder (a TOML file's or an MCP client's value, which no shell
+        expanded: the browser tier failed, `executable doesn't exist at ~/x`), and a bare name such as
+        `chromium-browser` found on PATH, as a shell finds a command."""
         if not value.strip():  # an unset variable in a script
             raise ValueError("empty: name the Chromium executable the browser tier starts")
+        if value.startswith("~"):
+            return str(expanded(value))
+        if os.sep not in value:
+            import shutil
+
+            return shutil.which(value) or value  # (one not found: the browser tier says so, naming it)
         return value
 
     @field_validator("api_token", "github_token")
