@@ -648,6 +648,9 @@ def test_webferrets_own_github_token_wins_over_the_shells(
         ("WEBFERRET_TIMOUT", "WEBFERRET_TIMEOUT"),
         ("webferret_allowed_hosts", "WEBFERRET_ALLOW_HOSTS"),
         ("WEBFERRET_CONFG", "WEBFERRET_CONFIG"),
+        ("WEBFERRET_CONFIG_FILE", "WEBFERRET_CONFIG"),  # a setting's name with a word added:
+        ("WEBFERRET_HOME_DIR", "WEBFERRET_HOME"),  # ignored without a word, as too far from it
+        ("WEBFERRET_VERIFY_TIMEOUT_SECONDS", "WEBFERRET_VERIFY_TIMEOUT"),
     ],
 )
 def test_a_misspelt_setting_variable_is_refused_naming_the_setting_meant(

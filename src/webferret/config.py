@@ -606,11 +606,15 @@ _NO_SUCH_SETTING = "no such setting (the README's Configuration table lists them
 
 
 def closest(name: str, names: Iterable[str]) -> str | None:
-    """The one of `names` that `name` is most likely a misspelling of, or None (none is close)."""
+    """The one of `names` that `name` is most likely a misspelling of, or one with a word added
+    (`HOME_DIR`, `CONFIG_FILE`, `TIMEOUT_SECONDS`: the variable a user set, ignored without a word),
+    or None (none is close)."""
     import difflib
 
-    close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.75)
-    return close[0] if close else None
+    names = sorted(names)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    longer = [known for known in names if name.startswith(f"{known}_")]
+    return close[0] if close else max(longer, key=len) if longer else None
 
 
 def _source_of(name: str, overrides: dict[str, Any]) -> str:
