@@ -255,3 +255,25 @@ def test_two_detaches_at_once_leave_one_server(socket_path: Path) -> None:
     while _servers_on(socket_path) != {answering}:
         assert time.monotonic() < deadline, f"servers left: {_servers_on(socket_path)}"
         time.sleep(0.1)
+
+
+def test_a_socket_in_the_home_folder_is_there_and_an_empty_one_is_refused(tmp_path: Path) -> None:
+    """`serve --socket=~/wf.sock` (no shell expands a `~` after `=`) served in a folder named `~`
+    made where it ran, where no call set to `~/wf.sock` would come; `--socket ""` (an unset variable)
+    served on the default socket without a word."""
+    env = {**_env(), "HOME": str(tmp_path)}
+    run = {
+        "env": env,
+        "cwd": tmp_path,
+        "stdin": subprocess.DEVNULL,
+        "capture_output": True,
+        "text": True,
+        "timeout": 60,
+    }
+    home = subprocess.run(
+        [sys.executable, "-m", "webferret", "serve", "--socket=~/wf.sock", "--status"], **run
+    )
+    assert home.returncode == 1 and f"no server answers on {tmp_path / 'wf.sock'}" in home.stdout, home
+    assert not (tmp_path / "~").exists()
+    empty = subprocess.run([sys.executable, "-m", "webferret", "serve", "--socket", "", "--status"], **run)
+    assert empty.returncode == 2 and "--socket: an empty path" in empty.stderr, empty

@@ -78,4 +78,14 @@ def _socket_path(given: str | None) -> str:
         from webferret.config import load_settings
 
         load_settings()  # raises, naming the setting and where it came from
-    return os.path.abspath(given or configured_socket(os.environ) or default_socket())
+    if given is not None:  # `--socket ""` (an unset variable) served on the default socket
+        from webferret.config import expanded
+        from webferret.models import ErrorCode, FerretError
+
+        if not given.strip():
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, "--socket: an empty path (an unset variable?)")
+        try:  # `--socket=~/wf.sock`, which no shell expands: a folder named ~ where it ran
+            return os.path.abspath(expanded(given))
+        except ValueError as exc:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, f"--socket {given}: {exc}") from None
+    return os.path.abspath(configured_socket(os.environ) or default_socket())
