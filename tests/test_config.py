@@ -831,3 +831,15 @@ def test_a_chromium_path_in_the_home_folder_or_on_path_is_found(
     assert load_settings().chromium_path == str(program)
     assert load_settings(chromium_path="chromium-browser").chromium_path == str(program)
     assert load_settings(chromium_path="no-such-browser").chromium_path == "no-such-browser"  # said when used
+
+
+def test_a_settings_file_that_cannot_be_read_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that is there but fails to read (`/proc/self/mem` fails as a failing disk does; another
+    user's file, without permission) said `cannot read settings: [Errno 5] Input/output error`, naming
+    no file."""
+    monkeypatch.setenv("WEBFERRET_CONFIG", "/proc/self/mem")
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert str(raised.value) == (
+        "cannot read settings: /proc/self/mem (the settings file) cannot be read: Input/output error"
+    )

@@ -542,7 +542,12 @@ class _TomlFile(TomlConfigSettingsSource):
     `home` from the file's folder: from the directory a call ran in, each project had a store."""
 
     def _read_file(self, file_path: Path) -> dict[str, Any]:  # type: ignore[override]  # a file's path only here
-        values = read_toml(file_path)
+        try:
+            values = read_toml(file_path)
+        except OSError as exc:  # no permission, a failing disk: "[Errno 5] Input/output error" named no file
+            raise ValueError(
+                f"{file_path} (the settings file) cannot be read: {exc.strerror or exc}"
+            ) from None
         home = values.get("home")
         if isinstance(home, str) and home.strip() and not home.strip().startswith("~"):
             folder = os.path.dirname(os.path.abspath(file_path))
