@@ -87,8 +87,9 @@ _FENCE_WORDS = re.compile(
         (
             rf"webferret{_SEP}untrusted(?:{_SEP}{_EDGE}(?![a-z]))?(?:{_SEP}[0-9a-f]{{8,}})?",
             # prose is no marker: "untrusted", a space, and an edge word that opens a compound
-            # ("untrusted end users", "untrusted open-source code"); a nonce-like run of hex may follow
-            rf"(?!untrusted[ \t]+{_EDGE}[ \t-]+(?![0-9a-f]{{8}})[a-z])"
+            # ("untrusted end users", "untrusted open-source code"); a nonce-like run of hex or a fence
+            # word may follow ("untrusted end data" is a marker, as "end untrusted data" is)
+            rf"(?!untrusted[ \t]+{_EDGE}[ \t-]+(?![0-9a-f]{{8}})(?!{_WORDS}(?![a-z]))[a-z])"
             rf"untrusted{_IN_SENTENCE}(?:{_WORDS}{_IN_SENTENCE})?{_EDGE}(?![a-z])",
             rf"(?<![a-z]){_EDGE}{_SEP}of{_SEP}(?:the{_SEP})?untrusted(?:{_SEP}{_WORDS}(?![a-z]))?",
             # without "of": "untrusted" alone, or before a fence word ("open untrusted files" is advice)
