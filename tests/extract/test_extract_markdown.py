@@ -882,3 +882,22 @@ def test_a_superscript_or_subscript_of_digits_is_raised_or_lowered() -> None:
     assert to_text(html.fragment_fromstring(snippet, create_parent="div")).strip() == expected + "⁵."
     trafilatura_s = '<p>x<hi rend="#sup">2</hi> and CO<hi rend="#sub">2</hi></p>'
     assert render(trafilatura_s).strip() == "x² and CO₂"
+
+
+def test_a_web_components_hosts_and_slots_holding_blocks_are_blocks() -> None:
+    """A page of web components read as its composed tree (`fetch.composed`) has its headings and
+    paragraphs inside custom elements and `<slot>`s, which the renderer read as inline elements: the
+    whole page ran into one paragraph ("Components Stoat Drawn in a shadow root. Light text.")."""
+    out = render(
+        "<ferret-app><main><h1>Components</h1><ferret-card><article>"
+        "<h2><slot><span>Stoat</span></slot></h2><p>Drawn in a shadow root.</p>"
+        "<slot><p>Light text, <ferret-tag>slotted</ferret-tag>.</p></slot>"
+        "</article></ferret-card></main></ferret-app>"
+    )
+    assert out.strip().split("\n\n") == [
+        "# Components",
+        "## Stoat",
+        "Drawn in a shadow root.",
+        "Light text, slotted.",
+    ]
+    assert render("<p>A <ferret-tag>tag</ferret-tag> in a sentence.</p>").strip() == "A tag in a sentence."

@@ -404,6 +404,8 @@ class Renderer:
             return True
         if tag in ("a", "ref"):
             return _wraps_heading(node)
+        if "-" in tag or tag == "slot":  # a web component's host or slot (`fetch.composed`)
+            return any(self._is_block(inner) for inner in node if isinstance(inner.tag, str))
         return tag == "code" and self._is_code_block(node)
 
     def _linked(self, link: etree._Element) -> list[str]:
