@@ -169,6 +169,27 @@ async def test_a_click_on_a_link_that_opens_a_new_tab_reads_where_it_leads() -> 
 
 
 @needs_chromium
+async def test_enter_in_a_form_that_opens_a_new_tab_reads_where_it_leads() -> None:
+    """A key pressed in a form meant for a new tab (`target="_blank"`: a search box's Enter) did
+    nothing, as pop-ups are refused, though a click on its button was led into the tab (014fc1f):
+    the page was read as if never submitted. The Enter leads the tab itself too."""
+    start = f"""<html><head><title>Start</title></head><body><article><h1>Start</h1><p>{WORDS}</p>
+    <form action="/other" target="_blank"><input name="q"><button>Go</button></form></article>"""
+    other = f"<html><head><title>Other</title></head><body><article><h1>Other</h1><p>{MORE}</p></article>"
+    tier, policy = BrowserTier(SETTINGS), loopback_policy()
+    try:
+        with serve() as site:
+            site.page("/", start)
+            site.page("/other", other)
+            opts = FetchOptions(timeout=20, actions=("type:input[name=q]=otters", "press:Enter"))
+            raw = await tier.fetch(await policy.vet(site.base + "/"), opts, policy)
+    finally:
+        await tier.aclose()
+    assert MORE.strip().encode() in raw.body
+    assert raw.trail[-1]["after_actions"] == site.base + "/other?q=otters"
+
+
+@needs_chromium
 def test_cli_fetch_with_actions_reads_what_they_loaded(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

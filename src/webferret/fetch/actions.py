@@ -51,12 +51,15 @@ TO_BOTTOM = """() => {
 """A scroll to the bottom: of the window, and of the page's largest box that scrolls (an app's main
 pane, where its endless list is when the window itself does not scroll)."""
 IN_PLACE = """(element) => {
-  const opener = element.closest('a, area, form');
+  if (!element || !element.closest) return;
+  const opener = element.form || element.closest('a, area, form');
   if (opener) opener.setAttribute('target', '_self');
   if (element.hasAttribute('formtarget')) element.setAttribute('formtarget', '_self');
 }"""
-"""Run on what a step clicks: a link or form that opens a new tab (`target="_blank"`, or a `<base
-target>`) leads the tab itself there, as pop-ups are refused: the click reads where it leads."""
+"""Run on what a step clicks, or the element a key is pressed in: a link or form that opens a new
+tab (`target="_blank"`, or a `<base target>`) leads the tab itself there, as pop-ups are refused:
+the click, or the Enter that submits a form, reads where it leads."""
+FOCUSED_IN_PLACE = f"() => ({IN_PLACE})(document.activeElement)"
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,8 @@ async def perform(page: Any, steps: tuple[str, ...], deadline: float) -> None:
 
 
 async def _do(page: Any, action: Action, left: float) -> None:
+    from playwright.async_api import Error
+
     deadline = time.monotonic() + left
     ms = left * 1000
     if action.kind == "type":
@@ -191,6 +196,8 @@ async def _do(page: Any, action: Action, left: float) -> None:
                 await element.evaluate(IN_PLACE, timeout=ms)
                 await element.click(timeout=ms)
             elif action.kind == "press":
+                with contextlib.suppress(Error):  # (a page still navigating: no form to lead)
+                    await page.evaluate(FOCUSED_IN_PLACE)
                 await page.keyboard.press(action.target)
             else:
                 await page.evaluate(TO_BOTTOM)
