@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from webferret.extract.dates import latest_date
 from webferret.extract.htmlpage import parse_html
 from webferret.extract.metadata import extract_metadata
@@ -230,6 +232,30 @@ def test_a_listing_s_first_card_date_is_not_the_page_s() -> None:
     assert _published(f"<main><h1>Latest news</h1>{_cards(dates)}</main>") is None
     marked = _cards(dates).replace("<time ", '<time itemprop="datePublished" ')
     assert _published(f"<main><h1>Latest news</h1>{marked}</main>") is None
+
+
+@pytest.mark.parametrize(
+    "stated",
+    [
+        '<meta itemprop="datePublished" content="{date}"><time datetime="{date}">{date}</time>',
+        '<meta itemprop="datePublished" content="{date}">',
+        '<span itemprop="datePublished" content="{date}">{date}</span>',
+    ],
+)
+def test_a_listing_s_first_card_microdata_date_is_not_the_page_s(stated: str) -> None:
+    """Cards marked as schema.org items state their dates in microdata, most often in a `<meta
+    itemprop>` beside the `<time>` a reader sees: the first card's date was the page's all the same
+    (only a `<time>` counted as a card's date)."""
+    cards = "".join(
+        f'<article class="card" itemscope itemtype="https://schema.org/BlogPosting">'
+        f'<h2><a href="/news/{n}">Story {n}</a></h2>{stated.format(date=date)}<p>A teaser.</p></article>'
+        for n, date in enumerate(["2024-03-02", "2024-02-20", "2024-02-11"])
+    )
+    assert _published(f"<main><h1>Latest news</h1>{cards}</main>") is None
+    article = (
+        '<article><h1>A post</h1><meta itemprop="datePublished" content="2024-05-06"><p>Text.</p></article>'
+    )
+    assert _published(f'{article}<aside class="more">{cards}</aside>') == "2024-05-06"
 
 
 def test_an_article_s_date_is_its_own_beside_a_strip_of_other_stories() -> None:

@@ -20,7 +20,7 @@ from webferret.extract.dates import after_publication, iso_date, local_day
 from webferret.extract.microdata import reply_kind
 from webferret.extract.sitename import INDEX_DOCUMENT, home_page, squeezed, strip_site
 from webferret.extract.softhyphens import unhyphenated_json
-from webferret.extract.timetags import Cards, page_cards, time_modified, time_published
+from webferret.extract.timetags import page_cards, time_modified, time_published
 from webferret.models import Product
 from webferret.remote_text import json_value
 
@@ -97,7 +97,17 @@ def clean(value: Any) -> str | None:
 
 def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
     """`<meta>` values keyed by lower-cased name/property/itemprop/http-equiv (first one wins). A
-    microdata property of a comment or an answer (`reply_kind`) is that reply's, not the page's."""
+    microdata property of a comment or an answer (`reply_kind`) is that reply's, not the page's, and
+    a microdata date in one card of a list (`Cards.holds`) is that card's."""
+    dated = [  # `<span itemprop="datePublished" content="2019-09-09">`, `<meta itemprop=...>` too
+        node
+        for node in _MICRODATA(tree)
+        if node.get("itemprop", "").strip().lower() in _MICRODATA_DATES
+        and (node.get("content") or node.get("datetime") or "").strip()
+        and reply_kind(node) is None
+    ]
+    cards = page_cards(tree, dated) if dated else None
+    in_cards = {node for node in dated if cards is not None and cards.holds(node)}
     found: dict[str, str] = {}
     for meta in tree.iter("meta"):
         content = meta.get("content")
@@ -109,23 +119,13 @@ def meta_tags(tree: html.HtmlElement) -> dict[str, str]:
                 key
                 and key not in found
                 and content.strip()
-                and (attr != "itemprop" or reply_kind(meta) is None)
+                and (attr != "itemprop" or (reply_kind(meta) is None and meta not in in_cards))
             ):
                 found[key] = content.strip()
-    cards: Cards | None = None  # (made on the first date stated in the body)
-    for node in _MICRODATA(tree):  # `<span itemprop="datePublished" content="2019-09-09">`
+    for node in dated:
         key = node.get("itemprop", "").strip().lower()
-        value = (node.get("content") or node.get("datetime") or "").strip()
-        if (
-            key in _MICRODATA_DATES
-            and key not in found
-            and value
-            and node.tag != "meta"
-            and reply_kind(node) is None
-        ):
-            cards = cards or page_cards(tree)
-            if not cards.holds(node):
-                found[key] = value
+        if key not in found and node.tag != "meta" and node not in in_cards:
+            found[key] = (node.get("content") or node.get("datetime") or "").strip()
     return found
 
 

@@ -178,8 +178,10 @@ _TITLE_WORDS = 3
 """Words, at least, of a link that titles a card (a user's name or "Reply" is shorter)."""
 
 
-def page_cards(tree: html.HtmlElement) -> Cards:
-    return Cards(_stated_times(tree))
+def page_cards(tree: html.HtmlElement, stated: list[html.HtmlElement]) -> Cards:
+    """The cards of `tree`'s lists, dated by its `<time>` elements and the other elements of
+    `stated` (a card's microdata date, `<meta itemprop="datePublished" content>`)."""
+    return Cards([*_stated_times(tree), *stated])
 
 
 def _stated_times(tree: html.HtmlElement) -> list[html.HtmlElement]:
