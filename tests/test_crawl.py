@@ -296,6 +296,8 @@ def test_jsonl_writes_each_page_as_it_is_read_and_ends_when_its_reader_does(
         # a glob no path matches (a path starts with /) kept no link, or left out none, silently
         (["--include", "guide/*"], "include 'guide/*': a glob of a URL's path, which starts with /"),
         (["--exclude", "https://x.org/old/*"], "exclude 'https://x.org/old/*': a glob of a URL's path"),
+        # an undecodable argv byte: the glob, percent-encoded to be matched, was an internal error
+        (["--exclude", "/old\udcff/*"], "exclude: it has a character that is no text"),
     ],
 )
 def test_flags_that_would_do_nothing_are_refused(

@@ -58,6 +58,7 @@ def site_rules(options: CrawlOptions | MapOptions) -> None:
                 ErrorCode.INVALID_ARGUMENT, f"{name}: a glob of paths such as /docs/*, not a blank"
             )
         for glob in globs:
+            check_text(name, glob)  # (percent-encoded to be matched: a lone surrogate cannot be)
             if glob[0] not in "/*?[":  # it matches no path: every link left out (or none), silently
                 message = (
                     f"{name} {glob[:200]!r}: a glob of a URL's path, which starts with / "
