@@ -128,11 +128,13 @@ def test_one_line_far_wider_than_the_rest_does_not_widen_every_row(
     assert page["content"].startswith("| river | fish |  |\n|---|---|---|\n|  |  | end |\n| Tay | 412 |  |\n")
 
 
-def test_a_gzipped_csv_file_served_as_gzip_is_a_table_by_its_name() -> None:
+@pytest.mark.parametrize("name", ["rivers.csv.gz", "RIVERS.CSV.GZ", "rivers.csv.GZ"])
+def test_a_gzipped_csv_file_served_as_gzip_is_a_table_by_its_name(name: str) -> None:
+    """(A name in capitals, as Windows writes them, was read as plain text: its `.GZ` named no packing.)"""
     body = gzip.compress(RIVERS.encode())
     page = extract_document(
         body,
-        url="https://burrow.example/data/rivers.csv.gz",
+        url=f"https://burrow.example/data/{name}",
         content_type="application/gzip",
         options=ExtractOptions(),
     )

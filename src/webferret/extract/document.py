@@ -57,7 +57,8 @@ def _named_inside(url: str | None) -> str | None:
     import mimetypes
 
     name = file_name(url)
-    inside, packing = mimetypes.guess_type(name) if name else (None, None)
+    # its endings in any case (`RIVERS.CSV.GZ`): `guess_type` knows the packing in small letters only
+    inside, packing = mimetypes.guess_type(name.lower()) if name else (None, None)
     return inside if packing == "gzip" and inside and declares_text(inside) else None
 
 
