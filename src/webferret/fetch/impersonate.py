@@ -334,6 +334,10 @@ def _proxy_failure(exc: RequestException, target: Target, proxy: Proxy) -> tuple
             ErrorCode.PROXY_ERROR,
             f"the proxy {proxy.shown} broke the connection when asked for a tunnel to {where} (curl: {text})",
         )
+    weird = code == CurlECode.WEIRD_SERVER_REPLY  # a NUL byte in the head: a TLS port's alert, say
+    if proxy.scheme == "http" and weird and not answered:
+        said = f"the proxy {proxy.shown} answered CONNECT with something that is not HTTP (curl: {text})"
+        return ErrorCode.PROXY_ERROR, said
     if code in (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY):
         return ErrorCode.PROXY_ERROR, f"cannot reach the proxy {proxy.shown} (curl: {text})"
     if code == CurlECode.PROXY:
