@@ -644,6 +644,31 @@ def test_a_damaged_stored_reading_is_named_and_read_anew_by_a_fetch(
     assert code == 0 and opened["data"]["url"] == url
 
 
+@pytest.mark.parametrize(
+    ("table", "column"), [("pages", "title"), ("chunks", "text")], ids=["title", "passage"]
+)
+def test_a_row_whose_bytes_are_no_utf8_leaves_the_list_and_find_to_the_other_pages(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, column: str
+) -> None:
+    """A title or a passage damaged on disk (bytes that are no UTF-8) made `store list` and `find`,
+    which read every page's row, fail the whole store as one to "move away" (3c6e06f made only a
+    page's own reading a damaged one): they read the damaged bytes as U+FFFD."""
+    url, home = simweb.url("/article"), str(tmp_path)
+    _json(capsys, "fetch", url, simweb.url("/text"), "--home", home, "--allow-host", "127.0.0.1")
+    handle = _handle(tmp_path, url)
+    with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn, conn:
+        page = "id" if table == "pages" else "page_id"
+        damaged = f"CAST(X'41FF42' || CAST({column} AS BLOB) AS TEXT)"
+        rows = f"{page} IN (SELECT id FROM pages WHERE handle = ?)"
+        conn.execute(f"UPDATE {table} SET {column} = {damaged} WHERE {rows}", (handle,))
+    code, listed = _json(capsys, "store", "list", "--home", home)
+    assert code == 0 and handle in [entry["handle"] for entry in listed["data"]["pages"]]
+    words = "Ferrets" if table == "pages" else "the"
+    code, found = _json(capsys, "find", words, "--home", home)
+    assert code == 0 and found["data"]["passages"], found
+    assert any("A\ufffdB" in (p["title"] or "") + p["text"] for p in found["data"]["passages"])
+
+
 def test_a_damaged_reading_leaves_the_other_pages_of_a_fetch_to_the_store(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

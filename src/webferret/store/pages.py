@@ -582,15 +582,15 @@ class PageStore:
             pages = []
             for document, versions in newest:
                 handle, url, final_url, title, tokens, fmt, fetched_at = conn.execute(
-                    "SELECT handle, url, final_url, title, tokens, format, fetched_at FROM pages "
-                    f"WHERE document = ? {_OPENED}",
+                    "SELECT handle, url, final_url, CAST(title AS BLOB), tokens, format, fetched_at "
+                    f"FROM pages WHERE document = ? {_OPENED}",
                     (document,),
                 ).fetchone()
                 pages.append(
                     ListedPage(
                         handle=handle,
                         url=final_url or url,
-                        title=title,
+                        title=schema.read_text(title),
                         tokens=tokens,
                         format=fmt,
                         fetched_at=_when(fetched_at),

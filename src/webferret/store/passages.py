@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from webferret.present.paging import paginate
-from webferret.store.schema import FTS_TABLE, FTS_TOKENIZER
+from webferret.store.schema import FTS_TABLE, FTS_TOKENIZER, read_text
 from webferret.tokens import estimate_tokens
 
 PASSAGE_TOKENS = 160
@@ -303,13 +303,19 @@ def _document_counts(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str
 def _fts_query(conn: sqlite3.Connection, expression: str, handles: Sequence[str] | None, n: int) -> list[Hit]:
     where, params = _handle_filter(handles)
     rows = conn.execute(
-        "SELECT c.id, c.page_no, c.text, p.handle, coalesce(p.final_url, p.url), p.title, m.rank FROM ("
+        "SELECT c.id, c.page_no, CAST(c.text AS BLOB), p.handle, coalesce(p.final_url, p.url), "
+        "CAST(p.title AS BLOB), m.rank FROM ("
         "  SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?"
         f"{where} LIMIT {SCORED_CAP}"
         ") AS m JOIN chunks c ON c.id = m.id JOIN pages p ON p.id = c.page_id ORDER BY m.rank LIMIT ?",
         [expression, *params, n],
     ).fetchall()
-    return [Hit(row[0], row[1], row[2], row[3], row[4], row[5], round(-row[6], 6)) for row in rows]
+    return [Hit(*row[:2], _text(row[2]), *row[3:5], read_text(row[5]), round(-row[6], 6)) for row in rows]
+
+
+def _text(value: object) -> str:
+    """A passage's text (`schema.read_text`: damaged bytes read as U+FFFD)."""
+    return read_text(value) or ""
 
 
 def _scan_search(
@@ -323,10 +329,12 @@ def _scan_search(
     patterns = ["%" + _like_escape(spelling) + "%" for spelling in _spellings(terms, asked)]
     likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in patterns)
     rows = conn.execute(
-        "SELECT c.id, c.page_no, c.text, p.handle, coalesce(p.final_url, p.url), p.title, c.words "
+        "SELECT c.id, c.page_no, CAST(c.text AS BLOB), p.handle, coalesce(p.final_url, p.url), "
+        "CAST(p.title AS BLOB), c.words "
         f"FROM chunks c JOIN pages p ON p.id = c.page_id WHERE ({likes}){where}",
         [*patterns, *params],
     ).fetchall()
+    rows = [(*row[:2], _text(row[2]), *row[3:5], read_text(row[5]), row[6]) for row in rows]
     total, average = conn.execute("SELECT count(*), avg(words) FROM chunks").fetchone()
     counted = [(row, Counter(terms_of(row[2]))) for row in rows]
     frequency = {term: sum(1 for _, counts in counted if counts[term]) for term in terms}

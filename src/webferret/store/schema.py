@@ -128,6 +128,15 @@ def retry_locked(action: Callable[[], T], deadline_s: float | None = None) -> T:
             delay = min(delay * 2, 0.2)
 
 
+def read_text(value: object) -> str | None:
+    """A text column selected as its bytes (`CAST(title AS BLOB)`) as text, bytes that are no UTF-8
+    (damaged on disk) read as U+FFFD: where a listing or a search reads many pages' rows, one
+    damaged row, which SQLite cannot give as text, failed the whole call as a store to move away."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return None if value is None else str(value)
+
+
 def fts5_available() -> bool:
     try:
         probe = sqlite3.connect(":memory:")
