@@ -52,6 +52,20 @@ async def test_a_handle_or_query_that_is_no_text_is_invalid(tmp_path: Path, call
     assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "no text" in caught.value.message
 
 
+@pytest.mark.parametrize("field", ["selector", "exclude"])
+def test_a_css_selector_that_is_no_text_is_invalid(field: str) -> None:
+    """An `exclude` selector holding a lone surrogate (an undecodable `--exclude` byte, JSON's
+    `"\\ud800"` given to web_fetch or the API) was an internal UnicodeEncodeError from lxml."""
+    from webferret.extract.types import ExtractOptions
+
+    css = json.loads('"nav\\ud800"')
+    with pytest.raises(FerretError) as caught:
+        ExtractOptions(**{field: css if field == "selector" else [css]})  # type: ignore[arg-type]
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and f"{field}: it has a character" in str(
+        caught.value
+    )
+
+
 @pytest.mark.parametrize(("name", "value"), [("options", {"timeout": 5}), ("extract", "markdown")])
 async def test_options_of_the_wrong_type_are_invalid(tmp_path: Path, name: str, value: object) -> None:
     async with Ferret(home=tmp_path) as f:

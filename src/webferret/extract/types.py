@@ -47,6 +47,8 @@ class ExtractOptions:
         object.__setattr__(self, "exclude", excluded)
         if self.selector is not None:
             check_text("selector", self.selector)
+        for css in excluded:  # (a lone surrogate: lxml cannot compile it, an internal error)
+            check_text("exclude", css)
         if self.selector is not None or self.exclude or self.whole_page:
             from webferret.extract.scope import check_scope
 
