@@ -120,6 +120,10 @@ def site_host(text: str) -> str:
     host = host.strip(".")  # `.edu` (as search engines take `site:.edu`) is `edu`; `x.org.` is `x.org`
     if "@" in written or any(char.isspace() for char in written):  # a user name, a second word
         host = ""
+    try:
+        host.encode()
+    except UnicodeEncodeError:  # a lone surrogate (an undecodable argv byte) is in no host name
+        host = ""
     if not host or any(char in _NOT_IN_HOSTS for char in host):
         raise ValueError(f"expected a host name such as example.org (got {text!r})")
     return canonical_host(host)
