@@ -62,6 +62,9 @@ def test_steps_are_checked_before_any_request() -> None:
         ("wait:soon", "takes a number"),
         ("scroll:0", "scroll 1 to 20 times"),
         ("press:", "press:KEY"),
+        # an undecodable argv byte: the step waited out the page's time, then said 'timeout'
+        ("click:#load\udcff", "action: it has a character that is no text"),
+        ("type:#q=stoat\udcff", "action: it has a character that is no text"),
     ):
         with pytest.raises(FerretError) as raised:
             parse_action(bad)

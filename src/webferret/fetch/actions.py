@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from webferret.arguments import check_text
 from webferret.models import ErrorCode, FerretError
 
 MAX_ACTIONS = 20
@@ -81,6 +82,7 @@ def parse_action(text: str) -> Action:
     `invalid_argument` saying what was expected."""
     from webferret.fetch.types import check_css
 
+    check_text("action", text)  # a lone surrogate: no element matches it, nor can it be typed
     kind, _, rest = text.strip().partition(":")
     kind, rest = kind.strip().lower(), rest.strip()
     if kind not in KINDS:
