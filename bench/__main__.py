@@ -7,6 +7,7 @@ Installs the peers (outside the namespace: PyPI needs the network), re-executes 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,8 +47,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             parser.error(f"{flag}: no such name: {', '.join(unknown)} (known: {', '.join(known)})")
     if not _names(args.figures):
         parser.error("--figures names no figure")
-    if args.runs < 1 or args.throughput_urls < 1 or args.timeout <= 0:
-        parser.error("--runs, --throughput-urls and --timeout must be positive")
+    if args.runs < 1 or args.throughput_urls < 1 or not 0 < args.timeout < math.inf:  # (nan: never killed)
+        parser.error("--runs, --throughput-urls and --timeout must be positive (a --timeout finite)")
     if not 11 <= args.sites <= 249:
         parser.error(
             "--sites goes from 11 (figure 2's 8 fast hosts beside 3 slow ones) to 249 (127.0.1.N each)"

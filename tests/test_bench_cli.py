@@ -45,6 +45,15 @@ def test_a_number_of_sites_the_simulated_internet_cannot_have_is_refused(sites: 
     assert done.returncode == 2 and "--sites goes from 11" in done.stderr and "| figure |" not in done.stdout
 
 
+@pytest.mark.parametrize("timeout", ["nan", "inf", "0"])
+def test_a_timeout_that_is_no_time_is_refused(timeout: str) -> None:
+    """--timeout nan passed the check (nan <= 0 is false) and then killed no process, however long
+    it hung: every figure ran with no limit."""
+    done = _bench("--tools", "webferret", "--figures", "batch", "--timeout", timeout)
+    assert done.returncode == 2 and "must be positive (a --timeout finite)" in done.stderr
+    assert "| figure |" not in done.stdout
+
+
 def _copy_of_bench(tmp_path: Path) -> Path:
     """A checkout of bench/ alone at tmp_path/a/repo: no shared/ folder beside it."""
     repo = tmp_path / "a" / "repo"
