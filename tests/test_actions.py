@@ -147,6 +147,41 @@ async def test_scroll_reaches_the_bottom_of_a_feed_that_scrolls_in_a_box() -> No
     assert b'<p id="tail">The feed went on' in acted.body and b"The feed went on" not in plain.body
 
 
+SHADOW_FEED = """<html><head><title>Feed</title><style>html, body {height: 100%; margin: 0; overflow: hidden}
+feed-app {display: block; height: 100%}</style></head><body><feed-app></feed-app>
+<script>customElements.define('feed-app', class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({mode: 'open'});
+    root.innerHTML = '<style>main {height: 100vh; overflow-y: auto}</style>'
+      + '<main><p>The feed first post.</p><div style="height: 3000px"></div></main>';
+    const feed = root.querySelector('main');
+    feed.addEventListener('scroll', () => {
+      if (feed.scrollTop + feed.clientHeight >= feed.scrollHeight - 10 && !root.getElementById('tail')) {
+        feed.insertAdjacentHTML('beforeend', '<p id="tail">The feed ' + 'went on: badgers dig setts.</p>');
+      }
+    });
+  }
+});</script></body></html>"""
+"""An app of web components (Ionic's `ion-content`): its endless list scrolls in a box inside a
+shadow root."""
+
+
+@needs_chromium
+async def test_scroll_reaches_the_bottom_of_a_feed_that_scrolls_in_a_shadow_root() -> None:
+    """The scrolling box was looked for in the light DOM alone (`querySelectorAll`), so a web
+    components app's pane (in a shadow root, as the browser tier reads such pages since b9b5778)
+    was never scrolled and its list never loaded more."""
+    tier, policy = BrowserTier(SETTINGS), loopback_policy()
+    try:
+        with serve() as site:
+            site.page("/", SHADOW_FEED)
+            target = await policy.vet(site.base + "/")
+            acted = await tier.fetch(target, FetchOptions(timeout=20, actions=("scroll",)), policy)
+    finally:
+        await tier.aclose()
+    assert b"The feed first post." in acted.body and b'<p id="tail">The feed went on' in acted.body
+
+
 @needs_chromium
 async def test_a_click_on_a_link_that_opens_a_new_tab_reads_where_it_leads() -> None:
     """A link opening a new tab (`target="_blank"`, or every link under `<base target="_blank">`) did

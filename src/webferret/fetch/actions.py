@@ -41,16 +41,21 @@ KINDS = ("click", "type", "press", "scroll", "wait", "wait-for")
 TO_BOTTOM = """() => {
   window.scrollTo(0, document.documentElement.scrollHeight);
   let pane = null, most = 0;
-  for (const box of document.querySelectorAll('*')) {
-    if (box.scrollHeight <= box.clientHeight + 1 || box.clientHeight * box.clientWidth <= most) continue;
-    if (!['auto', 'scroll', 'overlay'].includes(getComputedStyle(box).overflowY)) continue;
-    pane = box;
-    most = box.clientHeight * box.clientWidth;
-  }
+  const look = (root) => {
+    for (const box of root.querySelectorAll('*')) {
+      if (box.shadowRoot) look(box.shadowRoot);
+      if (box.scrollHeight <= box.clientHeight + 1 || box.clientHeight * box.clientWidth <= most) continue;
+      if (!['auto', 'scroll', 'overlay'].includes(getComputedStyle(box).overflowY)) continue;
+      pane = box;
+      most = box.clientHeight * box.clientWidth;
+    }
+  };
+  look(document);
   if (pane) pane.scrollTop = pane.scrollHeight;
 }"""
 """A scroll to the bottom: of the window, and of the page's largest box that scrolls (an app's main
-pane, where its endless list is when the window itself does not scroll)."""
+pane, where its endless list is when the window itself does not scroll), in a shadow root too (a
+web components app's pane: Ionic's `ion-content`)."""
 IN_PLACE = """(element) => {
   if (!element || !element.closest) return;
   const opener = element.form || element.closest('a, area, form');
