@@ -206,13 +206,26 @@ async def test_a_click_on_a_link_that_opens_a_new_tab_reads_where_it_leads() -> 
     assert all(raw.trail[-1]["after_actions"] == site.base + "/other" for raw in read)
 
 
+SEARCH_BOX = """customElements.define('search-box', class extends HTMLElement {
+  connectedCallback() {
+    this.attachShadow({mode: 'open'}).innerHTML =
+      '<form action="/other" target="_blank"><input name="q"><button>Go</button></form>';
+  }
+});"""
+"""A search form inside a web component's shadow root."""
+
+
+@pytest.mark.parametrize("shadow", [False, True], ids=["form", "form-in-a-shadow-root"])
 @needs_chromium
-async def test_enter_in_a_form_that_opens_a_new_tab_reads_where_it_leads() -> None:
+async def test_enter_in_a_form_that_opens_a_new_tab_reads_where_it_leads(shadow: bool) -> None:
     """A key pressed in a form meant for a new tab (`target="_blank"`: a search box's Enter) did
     nothing, as pop-ups are refused, though a click on its button was led into the tab (014fc1f):
-    the page was read as if never submitted. The Enter leads the tab itself too."""
+    the page was read as if never submitted. The Enter leads the tab itself too, in a shadow root
+    also (where the document's focused element is the root's host)."""
+    form = '<form action="/other" target="_blank"><input name="q"><button>Go</button></form>'
+    box = f"<search-box></search-box><script>{SEARCH_BOX}</script>" if shadow else form
     start = f"""<html><head><title>Start</title></head><body><article><h1>Start</h1><p>{WORDS}</p>
-    <form action="/other" target="_blank"><input name="q"><button>Go</button></form></article>"""
+    {box}</article>"""
     other = f"<html><head><title>Other</title></head><body><article><h1>Other</h1><p>{MORE}</p></article>"
     tier, policy = BrowserTier(SETTINGS), loopback_policy()
     try:

@@ -65,7 +65,13 @@ IN_PLACE = """(element) => {
 """Run on what a step clicks, or the element a key is pressed in: a link or form that opens a new
 tab (`target="_blank"`, or a `<base target>`) leads the tab itself there, as pop-ups are refused:
 the click, or the Enter that submits a form, reads where it leads."""
-FOCUSED_IN_PLACE = f"() => ({IN_PLACE})(document.activeElement)"
+FOCUSED_IN_PLACE = f"""() => {{
+  let focused = document.activeElement;  // in a shadow root, its host: the focus is inside it
+  while (focused && focused.shadowRoot && focused.shadowRoot.activeElement) {{
+    focused = focused.shadowRoot.activeElement;
+  }}
+  ({IN_PLACE})(focused);
+}}"""
 
 
 @dataclass(frozen=True)
