@@ -281,6 +281,18 @@ def test_a_forum_thread_s_posts_are_no_cards_and_its_first_post_dates_it() -> No
     assert _published(f"<main><h1>Do ferrets swim?</h1>{posts}</main>") == "2024-04-01"
 
 
+def test_a_forum_thread_whose_first_post_holds_a_link_is_dated_by_that_post() -> None:
+    """An opening post that links to a page with a few words ("the ferret care guide") was taken
+    for a titled card among the replies, and the thread was dated by its first reply."""
+    posts = "".join(
+        f'<div class="post"><a href="/u/{who}">{who}</a> <time datetime="2024-04-0{n + 1}">April</time>'
+        f"<p>I think ferrets like {who}.{link if n == 0 else ''}</p><a href='/reply/{n}'>Reply</a></div>"
+        for n, who in enumerate(["ann", "bob", "cy", "dee"])
+        for link in [' See <a href="/wiki/care">the ferret care guide</a> first.']
+    )
+    assert _published(f"<main><h1>Do ferrets swim?</h1>{posts}</main>") == "2024-04-01"
+
+
 def test_cards_titled_by_their_links_alone_are_cards() -> None:
     items = "".join(
         f'<li class="item"><a href="/news/{n}">Ferrets win the cup again</a> '

@@ -140,26 +140,29 @@ class Cards:
         a blog's latest posts, a "more stories" strip): an element a few levels above it, of short
         text, stands among siblings of its tag and class that hold a dated `<time>` each. The date of
         a listing's first card is not the listing's; nor is that of a strip of other stories above
-        an article its date. A card is titled (`_titled`): a forum thread's short posts, dated alike
-        one after another, are no cards, and its first post's date stays the thread's."""
+        an article its date. A card is titled (`_titled`), as its peers are: a forum thread's short
+        posts, dated alike one after another, are no cards (its first post holding a link of a few
+        words too), and its first post's date stays the thread's."""
         holder = node.getparent()
         for _ in range(_CARD_LEVELS):
             parent = None if holder is None else holder.getparent()
             if holder is None or parent is None or holder.tag in ("body", "html"):
                 return False
-            if self._peers(holder) >= _CARD_PEERS:
-                return len(holder.text_content()) <= _CARD_CHARS and _titled(holder)
+            peers = self._peers(holder)
+            if len(peers) >= _CARD_PEERS:  # titled as its peers are: one post's link titles no list
+                titled = _titled(holder) and sum(map(_titled, peers)) >= _CARD_PEERS
+                return len(holder.text_content()) <= _CARD_CHARS and titled
             holder = parent
         return False
 
-    def _peers(self, card: html.HtmlElement) -> int:
+    def _peers(self, card: html.HtmlElement) -> list[html.HtmlElement]:
         """Siblings of `card` (a few each side) of its tag and class that hold a dated `<time>`."""
         kind = (card.tag, card.get("class"))
-        peers = 0
+        peers = []
         for siblings in (card.itersiblings(), card.itersiblings(preceding=True)):
             for _, sibling in zip(range(_CARD_PEERS + 1), siblings, strict=False):
                 if sibling in self._dated and (sibling.tag, sibling.get("class")) == kind:
-                    peers += 1
+                    peers.append(sibling)
         return peers
 
 
