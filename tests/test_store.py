@@ -481,13 +481,15 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     conn.execute("ALTER TABLE pages DROP COLUMN variant")
     conn.execute("ALTER TABLE pages DROP COLUMN document")
     conn.execute("ALTER TABLE pages DROP COLUMN paged_at")
+    conn.execute("DROP VIEW chunk_terms")
+    conn.execute("ALTER TABLE chunks DROP COLUMN terms")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     store = PageStore.in_home(tmp_path)
     assert store.put(_page("https://m.example/", "Migrated."), private=True).handle
     stored = store.lookup("https://m.example/")
     assert stored is not None and stored.private and not stored.exempt
-    assert store.stats().schema_version == SCHEMA_VERSION == 6
+    assert store.stats().schema_version == SCHEMA_VERSION == 7
     store.close()
 
 
@@ -555,16 +557,22 @@ def test_a_word_is_found_as_written_whatever_its_case(store: PageStore, query: s
 
 
 def test_query_words_are_the_index_words() -> None:
-    """`terms_of` makes the words the FTS5 tokenizer makes, so a query's terms are the index's."""
-    from webferret.store.passages import terms_of
+    """`terms_of` makes the words the FTS5 tokenizer makes of the text the index reads (Chinese and
+    Japanese characters apart), so a query's terms are the index's."""
     from webferret.store.schema import FTS_TOKENIZER
+    from webferret.store.terms import indexed_text, terms_of
 
     conn = sqlite3.connect(":memory:")
     conn.execute(f'CREATE VIRTUAL TABLE t USING fts5(x, tokenize="{FTS_TOKENIZER}")')
     conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
-    for text in [*WORLD.values(), "Ångström naïve e\u0301cole Ελληνικά άλφα Ёлка x_y 3.5 ｆｅｒｒｅｔ"]:
+    mixed = "東京は日本の首都です。Python3入門、ｶﾞｲﾄﾞ が\u3099 葛\U000e0100城 한국어 문장"
+    for text in [
+        *WORLD.values(),
+        "Ångström naïve e\u0301cole Ελληνικά άλφα Ёлка x_y 3.5 ｆｅｒｒｅｔ",
+        mixed,
+    ]:
         conn.execute("DELETE FROM t")
-        conn.execute("INSERT INTO t VALUES (?)", (text,))
+        conn.execute("INSERT INTO t VALUES (?)", (indexed_text(text) or text,))
         made = [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
         assert terms_of(text) == made, text
     conn.close()

@@ -100,6 +100,13 @@ def test_a_store_from_before_variants_is_split_once(tmp_path: Path) -> None:
     conn.execute("ALTER TABLE pages DROP COLUMN variant")
     conn.execute("ALTER TABLE pages DROP COLUMN document")
     conn.execute("ALTER TABLE pages DROP COLUMN paged_at")
+    conn.execute("DROP TABLE chunks_fts")  # it read the chunks themselves
+    conn.execute("DROP VIEW chunk_terms")
+    conn.execute("ALTER TABLE chunks DROP COLUMN terms")
+    conn.execute(
+        "CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', content_rowid='id', "
+        "tokenize=\"unicode61 remove_diacritics 2 categories 'L* N* Co M*'\")"
+    )
     conn.execute("DELETE FROM meta WHERE key = 'variants_split'")
     conn.execute(
         "INSERT INTO pages (handle, key_url, url, content_hash, fetched_at, format, tokens, page_json, "

@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import re
 
-_CJK = (
+CJK_CHARS = (
     "\u3040-\u30ff"  # hiragana, katakana
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs (extension A, unified, compatibility)
     "\uff66-\uff9f"  # half-width katakana
     "\U00020000-\U0003134f"  # CJK ideographs, extensions B to G
 )
+"""Characters written without spaces between words, each one a word (for a regular expression's
+`[...]`; the page store indexes each as a term of its own too, `store.terms`)."""
 # one match per CJK character, else per token from its first letter or digit to the next space or
 # CJK character ("iPhoneを" is two words)
-_WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}][^\s{_CJK}]*")
+_WORD = re.compile(rf"[{CJK_CHARS}]|[^\W_{CJK_CHARS}][^\s{CJK_CHARS}]*")
 # a Markdown link's target, `](...)`: its URL holds no words
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _SEA_RUN = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]+")  # Thai, Lao, Myanmar, Khmer

@@ -5,15 +5,15 @@ is kept in step with `chunks` in the same transaction. Without FTS5 (or when for
 scans chunks with LIKE and ranks them with the same BM25 formula in Python, so both paths answer the
 same shapes. Chunks written without FTS5 mark the index stale; the next FTS5 session rebuilds it.
 An index SQLite finds damaged (`DamagedIndex`) is rebuilt from the chunks, which it only indexes.
+The index reads a chunk as `terms.indexed_text` makes it (Chinese and Japanese characters one word
+each), and a query's word of such characters is a phrase of them.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 import sqlite3
-import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
@@ -21,7 +21,16 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from webferret.present.paging import paginate
-from webferret.store.schema import FTS_TABLE, FTS_TOKENIZER, read_text
+from webferret.store.schema import FTS_ARGUMENTS, FTS_TABLE, read_text
+from webferret.store.terms import (
+    index_old_chunks,
+    indexed_text,
+    needs_old_chunks_indexed,
+    phrase_of,
+    terms_of,
+    word_count,
+    words_of,
+)
 from webferret.tokens import estimate_tokens
 
 PASSAGE_TOKENS = 160
@@ -34,7 +43,6 @@ SELECTIVE = 4000
 SCORED_CAP = 10000
 VOCAB_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)"
 K1, B = 1.2, 0.75
-_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -89,41 +97,15 @@ def _lines_of(piece: str) -> list[str]:
     return runs
 
 
-def terms_of(text: str) -> list[str]:
-    """The words of `text` as the FTS5 tokenizer (`schema.FTS_TOKENIZER`) makes them: runs of letters,
-    numbers and marks, lower case, a Latin letter without its diacritics (a Thai vowel sign, a kana's
-    voicing mark, Arabic vowel marks and a Greek accent stay, as the tokenizer keeps them)."""
-    return _words(text, folded=True)
-
-
-def _words(text: str, *, folded: bool) -> list[str]:
-    """The words of `text` (`terms_of`); not `folded`: as written, case and diacritics kept."""
-    words, word = [], []
-    for char in unicodedata.normalize("NFD", text.lower() if folded else text):
-        category = unicodedata.category(char)
-        if folded and category == "Mn" and word and _is_latin(word[-1]):
-            continue  # a Latin letter's diacritic
-        if category[0] in "LNM" or category == "Co":
-            word.append(char)
-        elif word:
-            words.append(unicodedata.normalize("NFC", "".join(word)))
-            word = []
-    if word:
-        words.append(unicodedata.normalize("NFC", "".join(word)))
-    return words
-
-
-def _is_latin(char: str) -> bool:
-    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
-
-
 def query_terms(query: str) -> list[str]:
-    """The words of a user query (`terms_of`), deduplicated; FTS5 syntax in it is just text."""
-    return list(dict.fromkeys(terms_of(query)))[:LOOKED_UP]
+    """The words of a user query (`terms_of`), deduplicated; FTS5 syntax in it is just text. A word
+    of Chinese or Japanese characters is a phrase of them (`phrase_of`): its terms one after another."""
+    words = words_of(query, folded=True)
+    return list(dict.fromkeys(phrase_of(word) for word in words))[:LOOKED_UP]
 
 
 def match_expression(terms: Sequence[str]) -> str:
-    """An FTS5 MATCH string with every term quoted as a string (any of them may match)."""
+    """An FTS5 MATCH string with every term (or phrase) quoted as a string (any of them may match)."""
     return " OR ".join(_quoted(terms))
 
 
@@ -151,10 +133,12 @@ class PassageIndex:
 
     def ensure(self, conn: sqlite3.Connection) -> None:
         """Create the FTS table when FTS5 is in use and rebuild it when a fallback session wrote chunks."""
+        index_old_chunks(conn)
         if not self.use_fts:
             return
         existed = _has_fts_table(conn)
-        if existed and not _fts_current(conn):  # made by an older webferret: its words were cut at marks
+        if existed and not _fts_current(conn):  # made by an older webferret: its words were cut at
+            # marks, or a Chinese or Japanese sentence was one word
             conn.execute("DROP TABLE chunks_fts")
             existed = False
         conn.execute(FTS_TABLE)
@@ -165,7 +149,9 @@ class PassageIndex:
 
     def needs_setup(self, conn: sqlite3.Connection) -> bool:
         """Must `ensure` run (FTS table missing, or stale)? Read-only, so opening stays cheap."""
-        return self.use_fts and (not _fts_current(conn) or self.needs_rebuild(conn))
+        return needs_old_chunks_indexed(conn) or (
+            self.use_fts and (not _fts_current(conn) or self.needs_rebuild(conn))
+        )
 
     def rebuild(self, conn: sqlite3.Connection) -> None:
         """Index every chunk again (the FTS index was found damaged, or stale)."""
@@ -180,12 +166,15 @@ class PassageIndex:
 
     def add(self, conn: sqlite3.Connection, page_id: int, chunks: Sequence[tuple[int, str]]) -> None:
         for page_no, text in chunks:
+            terms = indexed_text(text)
             cur = conn.execute(
-                "INSERT INTO chunks (page_id, page_no, words, text) VALUES (?, ?, ?, ?)",
-                (page_id, page_no, len(_WORD.findall(text)), text),
+                "INSERT INTO chunks (page_id, page_no, words, text, terms) VALUES (?, ?, ?, ?, ?)",
+                (page_id, page_no, word_count(terms or text), text, terms),
             )
             if self.use_fts:
-                conn.execute("INSERT INTO chunks_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, text))
+                conn.execute(
+                    "INSERT INTO chunks_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, terms or text)
+                )
         self._mark_stale(conn)
 
     def remove(self, conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
@@ -194,7 +183,7 @@ class PassageIndex:
         if self.use_fts:
             conn.execute(
                 "INSERT INTO chunks_fts (chunks_fts, rowid, text) "
-                f"SELECT 'delete', id, text FROM chunks WHERE {chosen}",
+                f"SELECT 'delete', id, coalesce(terms, text) FROM chunks WHERE {chosen}",
                 params,
             )
         conn.execute(f"DELETE FROM chunks WHERE {chosen}", params)
@@ -235,9 +224,9 @@ def _has_fts_table(conn: sqlite3.Connection) -> bool:
 
 
 def _fts_current(conn: sqlite3.Connection) -> bool:
-    """Is there an FTS table, made with this webferret's tokenizer?"""
+    """Is there an FTS table, made with this webferret's tokenizer, reading what it reads?"""
     row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()
-    return row is not None and FTS_TOKENIZER in row[0]
+    return row is not None and FTS_ARGUMENTS in row[0]
 
 
 def _handle_filter(handles: Sequence[str] | None) -> tuple[str, list[object]]:
@@ -293,11 +282,29 @@ def _quoted(terms: Sequence[str]) -> list[str]:
 
 
 def _document_counts(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
-    """How many passages hold each term (from the FTS5 vocabulary, without reading passages)."""
+    """How many passages hold each term (from the FTS5 vocabulary, without reading passages), and
+    each phrase (`_phrase_count`)."""
     conn.execute(VOCAB_TABLE)
-    marks = ", ".join("?" for _ in terms)
-    rows = conn.execute(f"SELECT term, doc FROM temp.chunks_vocab WHERE term IN ({marks})", list(terms))
-    return dict(rows.fetchall())
+    words = list(dict.fromkeys(word for term in terms for word in term.split(" ")))
+    marks = ", ".join("?" for _ in words)
+    rows = conn.execute(f"SELECT term, doc FROM temp.chunks_vocab WHERE term IN ({marks})", words)
+    counts = dict(rows.fetchall())
+    for phrase in (term for term in terms if " " in term):
+        counts[phrase] = _phrase_count(conn, phrase, counts)
+    return counts
+
+
+def _phrase_count(conn: sqlite3.Connection, phrase: str, counts: dict[str, int]) -> int:
+    """How many passages hold `phrase`, counted up to `SELECTIVE` (a phrase of common characters,
+    `学习`, may be rare): past it, the count of its rarest word."""
+    most = min(counts.get(word, 0) for word in phrase.split(" "))
+    if not most:
+        return 0
+    found = conn.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
+        (match_expression([phrase]), SELECTIVE + 1),
+    ).fetchone()[0]
+    return found if found <= SELECTIVE else most
 
 
 def _fts_query(conn: sqlite3.Connection, expression: str, handles: Sequence[str] | None, n: int) -> list[Hit]:
@@ -336,7 +343,7 @@ def _scan_search(
     ).fetchall()
     rows = [(*row[:2], _text(row[2]), *row[3:5], read_text(row[5]), row[6]) for row in rows]
     total, average = conn.execute("SELECT count(*), avg(words) FROM chunks").fetchone()
-    counted = [(row, Counter(terms_of(row[2]))) for row in rows]
+    counted = [(row, _counts(terms_of(row[2]), terms)) for row in rows]
     frequency = {term: sum(1 for _, counts in counted if counts[term]) for term in terms}
     hits = []
     for row, counts in counted:
@@ -352,9 +359,20 @@ def _spellings(terms: Sequence[str], asked: str = "") -> list[str]:
     case of ASCII letters only, so a Cyrillic or Greek word is looked for in lower case, upper case and
     capitalized (a word that starts a sentence); `asked`, the query as written, adds its words' own
     spellings, diacritics kept (`canción` finds "canción": a term lost them)."""
-    words = [*terms, *_words(asked, folded=False)[:MAX_TERMS]]
+    words = [*(term.replace(" ", "") for term in terms), *words_of(asked, folded=False)[:MAX_TERMS]]
     forms = (form for word in words for form in _cases(word))
     return list(dict.fromkeys(forms))
+
+
+def _counts(words: Sequence[str], terms: Sequence[str]) -> Counter[str]:
+    """How often a passage of `words` holds each word, and each phrase of `terms` (its words one
+    after another, as FTS5 counts a phrase)."""
+    counts = Counter(words)
+    for phrase in (term for term in terms if " " in term):
+        parts = phrase.split(" ")
+        starts = (at for at, word in enumerate(words) if word == parts[0])
+        counts[phrase] = sum(1 for at in starts if list(words[at : at + len(parts)]) == parts)
+    return counts
 
 
 def _cases(word: str) -> tuple[str, ...]:

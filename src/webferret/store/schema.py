@@ -82,17 +82,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX pages_document ON pages (document, fetched_at);
     INSERT OR REPLACE INTO meta (key, value) VALUES ('variants_split', '0');
     """,
+    # 7: the text the passage index reads (`terms.indexed_text`: Chinese and Japanese characters one
+    # word each) where it differs from a passage's text; the passages kept before are given theirs once
+    """
+    ALTER TABLE chunks ADD COLUMN terms TEXT;
+    CREATE VIEW chunk_terms AS SELECT id, coalesce(terms, text) AS text FROM chunks;
+    INSERT OR REPLACE INTO meta (key, value) VALUES ('chunk_terms', '0');
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
 """Letters, numbers and marks make words: a Thai, Devanagari or Arabic word is one term, not cut at
 its vowel signs (`categories` left out, marks separate words). Latin letters lose their diacritics."""
-FTS_TABLE = f"""
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-    text, content='chunks', content_rowid='id', tokenize="{FTS_TOKENIZER}"
-)
-"""
+FTS_ARGUMENTS = f"text, content='chunk_terms', content_rowid='id', tokenize=\"{FTS_TOKENIZER}\""
+"""The index reads the `chunk_terms` view: a passage's text as `terms.indexed_text` makes it."""
+FTS_TABLE = f"CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5({FTS_ARGUMENTS})"
 
 
 class UnusableStore(sqlite3.OperationalError, FerretError):
