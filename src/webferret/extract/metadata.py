@@ -20,7 +20,7 @@ from webferret.extract.dates import after_publication, iso_date, local_day
 from webferret.extract.microdata import reply_kind
 from webferret.extract.sitename import INDEX_DOCUMENT, home_page, squeezed, strip_site
 from webferret.extract.softhyphens import unhyphenated_json
-from webferret.extract.timetags import page_cards, time_modified, time_published
+from webferret.extract.timetags import Cards, page_cards, time_modified, time_published
 from webferret.models import Product
 from webferret.remote_text import json_value
 
