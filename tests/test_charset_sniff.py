@@ -219,10 +219,25 @@ def test_a_short_undeclared_western_text_is_windows_1252(western: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "encoding"),
-    [("Привет мир, как дела", "cp1251"), ("Καλημέρα κόσμε", "cp1253"), ("Zażółć gęślą jaźń", "cp1250")],
+    [
+        ("Привет мир, как дела", "cp1251"),
+        ("Καλημέρα κόσμε", "cp1253"),
+        ("Zażółć gęślą jaźń", "cp1250"),
+        ("Љубљана је главни град", "cp1251"),  # Serbian: its Љ and љ are cp1250's Š and š
+    ],
 )
 def test_a_short_text_of_another_code_page_is_not_taken_for_western(text: str, encoding: str) -> None:
     assert read_body(text.encode(encoding), "text/plain") == (text, encoding)
+
+
+@pytest.mark.parametrize(
+    "text", ["Příliš žlutý kůň úpěl ďábelské ódy", "Čeština a slovenčina", "Slovenščina je lepa"]
+)
+def test_a_short_central_european_text_is_windows_1250(text: str) -> None:
+    """Read as windows-1252 since short bodies went to it (`Pøíliš`, `Èeština`): its `š` or `ž`,
+    beside a letter only windows-1250 has, say which code page wrote it."""
+    assert read_body(text.encode("cp1250"), "text/plain") == (text, "cp1250")
+    assert read_body("Über uns, schöne Grüße".encode("cp1252"), "text/plain")[1] == "cp1252"
 
 
 @pytest.mark.parametrize(

@@ -67,9 +67,9 @@ def read_body(body: bytes, content_type: str | None) -> tuple[str, str]:
         text = mostly_utf8(body)
     if text is not None:
         return text, "utf-8"
-    text = short_western(body)
-    if text is not None:
-        return text, "cp1252"
+    short = short_latin(body)
+    if short is not None:
+        return short
     from charset_normalizer import from_bytes  # 30 ms to import: only for a body no label decodes
 
     guesses = list(from_bytes(body[:DETECT_BYTES]))
@@ -101,13 +101,37 @@ or an ellipsis set close, `Zürich–Genève`, a no-break space): the other code
 the ellipsis and the no-break space with the same bytes, so they tell none of them apart."""
 
 
-def short_western(body: bytes) -> str | None:
-    """`body` read as windows-1252 (the web's default) when it has too few bytes past ASCII for
-    detection to tell, and they read as Western text there: each a letter, or a mark that does not
-    split a word (Polish `może` in cp1250 reads `mo¿e`), and most words that hold one hold plain
-    letters too (`schön`; Russian or Greek in cp1251 or cp1253 read as words of accented letters
-    alone, `Ïðèâåò`). Else None, for detection to guess (also for a body holding a NUL byte: UTF-16
-    or -32 without a byte order mark, whose text past Latin-1 is short of bytes past ASCII too)."""
+_CARONS = frozenset(b"\x8a\x8e\x9a\x9e")
+"""`Š Ž š ž`: the same bytes in windows-1250 and -1252, letters of Czech, Slovak, Slovene and
+Croatian that Western text hardly writes."""
+_CENTRAL = frozenset(
+    byte
+    for byte in range(0x80, 0x100)
+    if bytes([byte]).decode("cp1250", "replace").isalpha()
+    and bytes([byte]).decode("cp1250", "replace") != bytes([byte]).decode("cp1252", "replace")
+)
+"""The bytes windows-1250 reads as a letter other than windows-1252's (`ř` for `ø`, `č` for `è`)."""
+
+
+def short_latin(body: bytes) -> tuple[str, str] | None:
+    """`body` read in a Latin code page, and which, when it has too few bytes past ASCII for
+    detection to tell (`SHORT_EVIDENCE`): windows-1250 when it writes `š` or `ž` beside a letter
+    only that code page has (`Příliš žlutý`, which windows-1252 reads `Pøíliš`), else windows-1252
+    (the web's default); either when `short_western` finds it reads as words there. Else None."""
+    central = bool(_CARONS.intersection(body)) and bool(_CENTRAL.intersection(body))
+    encoding = "cp1250" if central else "cp1252"
+    text = short_western(body, encoding)
+    return None if text is None else (text, encoding)
+
+
+def short_western(body: bytes, encoding: str = "cp1252") -> str | None:
+    """`body` read as `encoding` (windows-1252, the web's default, or another code page of one
+    character a byte) when it has too few bytes past ASCII for detection to tell, and they read as
+    Western text there: each a letter, or a mark that does not split a word (Polish `może` in cp1250
+    reads `mo¿e` in cp1252), and most words that hold one hold plain letters too (`schön`; Russian or
+    Greek in cp1251 or cp1253 read as words of accented letters alone, `Ïðèâåò`). Else None, for
+    detection to guess (also for a body holding a NUL byte: UTF-16 or -32 without a byte order mark,
+    whose text past Latin-1 is short of bytes past ASCII too)."""
     if b"\x00" in body:
         return None
     highs: list[int] = []
@@ -115,11 +139,11 @@ def short_western(body: bytes) -> str | None:
         highs.append(match.start())
         if len(highs) >= SHORT_EVIDENCE:
             return None
-    text = _try(body, "cp1252")
+    text = _try(body, encoding)
     if text is None:
         return None
-    # windows-1252 reads each byte as one character: `highs` are where the text is past ASCII, the
-    # only places looked at (a page of megabytes is not read character by character)
+    # such a code page reads each byte as one character: `highs` are where the text is past ASCII,
+    # the only places looked at (a page of megabytes is not read character by character)
     for at in highs:
         char = text[at]
         if (char.isalpha() and char != "ƒ") or char in _IN_WORDS:
