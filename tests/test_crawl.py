@@ -615,12 +615,27 @@ async def test_the_budget_ends_the_judging_of_a_huge_sitemap(
 async def test_a_robots_txt_redirected_where_the_guard_refuses_does_not_end_the_crawl(site: SimWeb) -> None:
     """A robots.txt redirected to a URL the guard refuses (another scheme, a private address): asking
     it for the crawl delay once the start was read raised that refusal, and the whole crawl failed
-    with it, the pages it had read unanswered. Its links are read, each saying why if refused."""
+    with it, the pages it had read unanswered. The site answered and its file cannot be read: it is
+    unreachable (RFC 9309: every path disallowed), and `robots_unread` says where it led."""
     site.add("/robots.txt", "", status=301, headers={"Location": "ftp://127.0.0.1/robots.txt"})
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
         result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
     read = [page.url.removeprefix(site.base) for page in result.pages if page.ok]
-    assert read[0] == "/guide/intro" and "/guide/dig" in read and result.crawl_delay is None
+    assert read == ["/guide/intro"] and result.crawl_delay is None and result.not_followed["robots"]
+    assert "ftp://127.0.0.1/robots.txt" in (result.robots_unread or ""), result.robots_unread
+
+
+async def test_a_robots_txt_redirected_to_a_private_address_keeps_the_crawl_off_the_site(
+    site: SimWeb,
+) -> None:
+    """A robots.txt redirected to a private address (127.0.0.2; 127.0.0.1 alone allowed): the crawl
+    read every page as if robots.txt allowed them all, and said nothing of it."""
+    port = site.base.rsplit(":", 1)[1]
+    site.add("/robots.txt", "", status=302, headers={"Location": f"http://127.0.0.2:{port}/robots.txt"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, site.url("/guide/intro"), CrawlOptions(depth=1))
+    assert [page.url for page in result.pages] == [site.url("/guide/intro")]
+    assert "127.0.0.2" in (result.robots_unread or ""), result.robots_unread
 
 
 async def test_the_budget_ends_the_judging_of_a_pages_links(

@@ -306,3 +306,23 @@ def test_a_group_naming_the_version_our_user_agent_sends_applies_to_us() -> None
         "https://x.example", "rules", "answered 200", "User-agent: webferret/9\nDisallow: /\n"
     )
     assert other.allows("https://x.example/page")  # another version's group is not ours
+
+
+async def test_a_robots_txt_redirected_where_the_guard_refuses_is_unreachable(simweb: SimWeb) -> None:
+    """A robots.txt redirected to a private address (allowed: 127.0.0.1 only) raised the guard's
+    refusal, which a crawl or a map takes for a refusal of the site itself and reads its pages as if
+    robots.txt allowed them all, saying nothing. The site answered and its file cannot be read: it is
+    unreachable, which RFC 9309 reads as disallowing every path, and the refusal is said."""
+    port = simweb.base.rsplit(":", 1)[1]
+    simweb.add("/robots.txt", "", status=302, headers={"Location": f"http://127.0.0.2:{port}/robots.txt"})
+    rules = await _loaded(simweb.base)
+    assert rules.verdict == "disallow_all" and rules.unreachable == ErrorCode.BLOCKED_ADDRESS, rules
+    assert "127.0.0.2" in rules.reason and not rules.allows(simweb.url("/docs"))
+
+
+async def test_a_robots_txt_the_guard_refuses_itself_is_that_refusal() -> None:
+    """The site's own robots.txt URL refused (a private address) is the guard's refusal, raised: its
+    pages are refused alike, and say why."""
+    with pytest.raises(FerretError) as refused:
+        await _loaded("http://127.0.0.2:9")
+    assert refused.value.code == ErrorCode.BLOCKED_ADDRESS

@@ -347,8 +347,8 @@ def _sitemap_links(
 
 async def _delay(robots: Any, url: str) -> float | None:
     """The pause between requests the robots.txt of `url`'s site asks for (at most `CRAWL_DELAY_MAX`);
-    None when it asks none, or when the guard refused to ask for it (where its redirect led, say):
-    reading the pages says why, as `robots_allowed` lets them be read to say it."""
+    None when it asks none, or when the guard refused to ask for it (a private address): reading the
+    pages says why, as `robots_allowed` lets them be read to say it."""
     try:
         rules = await robots.rules_for(url)
     except FerretError:

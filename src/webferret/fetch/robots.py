@@ -2,7 +2,8 @@
 
 - 2xx: the rules apply (the longest match wins, as Protego implements RFC 9309).
 - 4xx (robots.txt missing or refused): everything is allowed.
-- 5xx, or unreachable (DNS, connect, timeout, refused by policy): everything is disallowed.
+- 5xx, or unreachable (DNS, connect, timeout, a redirect to where the guard refuses to go): everything
+  is disallowed. A robots.txt URL the guard refuses itself is raised as that refusal.
 - Redirects are followed by the getter (the fetcher follows `max_redirects`, 5 at least); more of them,
   or a loop, reach no file: it is unavailable, as a 4xx (RFC 9309 2.3.1.2), not unreachable.
 
@@ -130,7 +131,7 @@ async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
     try:
         status, body = await get(robots_url)
     except FerretError as exc:
-        if exc.code in POLICY_REFUSALS:
+        if exc.code in POLICY_REFUSALS and not _answered(exc):
             raise
         if exc.code == ErrorCode.TOO_MANY_REDIRECTS:  # the site answered: it has no file to read
             return RobotsRules(origin, "allow_all", f"{robots_url} led to no file ({exc.message})")
@@ -143,6 +144,13 @@ async def load_rules(origin: str, get: RobotsGetter) -> RobotsRules:
     if 400 <= status < 500:
         return RobotsRules(origin, "allow_all", f"{robots_url} answered {status}")
     return RobotsRules(origin, "disallow_all", f"{robots_url} answered {status}")
+
+
+def _answered(exc: FerretError) -> bool:
+    """Did a hop of the robots.txt request answer before `exc` (a redirect the guard then refused to
+    follow, to a private address, say)? The site was reached, and its file cannot be read: that is
+    unreachable, not a refusal of the site's own URL (whose pages the guard would refuse alike)."""
+    return any("status" in hop for hop in exc.trail)
 
 
 @dataclass
