@@ -256,8 +256,13 @@ async def test_a_body_its_content_encoding_does_not_decode_is_unsupported_conten
         (b"Content-Length: 5\r\nContent-Length: 7\r\n", "broken HTTP answer at"),
         (b"X-Big: " + b"a" * 400_000 + b"\r\nContent-Length: 5\r\n", "its headers are too large"),
         (b"Transfer-Encoding: chunked\r\n", "its chunked body is malformed"),  # `hello..` is no chunk
+        # each line within curl's limit, 400 KB of them: curl's receive error, not its `TOO_LARGE`
+        (
+            (b"X-Many: " + b"a" * 1_000 + b"\r\n") * 400 + b"Content-Length: 5\r\n",
+            "its headers are too large",
+        ),
     ],
-    ids=["two-lengths", "huge-header", "bad-chunk"],
+    ids=["two-lengths", "huge-header", "bad-chunk", "endless-headers"],
 )
 async def test_a_broken_answer_is_an_http_error_as_the_http_tier_says(head: bytes, said: str) -> None:
     """Both were `connect_failed` ("the request failed"), as if the server could not be reached."""

@@ -301,6 +301,8 @@ def _ferret_error(exc: RequestException, target: Target, proxy: Proxy | None = N
     code, what = CURL_ERRORS.get(int(exc.code or 0), (ErrorCode.CONNECT_FAILED, "the request failed"))
     if exc.code == CurlECode.RECV_ERROR and "chunk" in str(exc).lower():  # curl's error for a bad chunk
         code, what = ErrorCode.HTTP_ERROR, "broken HTTP answer: its chunked body is malformed"
+    if exc.code == CurlECode.RECV_ERROR and "too large response headers" in str(exc).lower():
+        code, what = CURL_ERRORS[CurlECode.TOO_LARGE]  # many header lines, each within curl's limit
     where = f"{target.host}:{target.port} ({target.address})"
     return FerretError(code, f"{what} at {where} (curl: {exc})")
 
