@@ -170,6 +170,16 @@ async def test_a_broken_redirect_is_named_not_an_internal_error(simweb: SimWeb) 
     assert '"http://[bad"' in second.error.message and second.meta["trail"][0]["status"] == 302
 
 
+async def test_a_redirect_to_a_host_no_idna_reads_is_invalid_url(simweb: SimWeb) -> None:
+    """A `Location` whose host is a malformed IDNA label (`xn--zz`) was `internal` (httpx's IDNAError
+    raised while the answer was still being read): it is `invalid_url`, as that URL asked for is."""
+    bad = simweb.add("/redirect-bad-idna", status=302, headers={"Location": "http://xn--zz/"})
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(bad)
+    assert page.error is not None and page.error.code == ErrorCode.INVALID_URL, page.error
+    assert "xn--zz" in page.error.message
+
+
 async def test_fetch_all_reads_a_list_past_max_urls(simweb: SimWeb) -> None:
     urls = [simweb.url(f"/json?n={n}") for n in range(3)] + [simweb.url("/article")]
     async with Ferret(allow_hosts=["127.0.0.1"], max_urls=2, concurrency=2) as ferret:

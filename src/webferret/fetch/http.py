@@ -146,7 +146,7 @@ async def _set_aside_unusable_location(response: httpx.Response) -> None:
         usable = response.request.url.join(written).scheme in ("http", "https") and bool(
             written.host or not written.scheme
         )
-    except httpx.InvalidURL:
+    except (httpx.InvalidURL, ValueError):  # a host no IDNA reads (`xn--zz`): idna's error
         usable = False
     if not usable:
         response.headers[_KEPT_LOCATION] = response.headers.pop("location")
