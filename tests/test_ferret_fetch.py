@@ -301,6 +301,18 @@ async def test_a_refresh_that_is_no_redirect_is_not_followed(
     assert page.ok and page.final_url == stay and "Ferrets stay here" in page.content
 
 
+async def test_a_meta_refresh_to_no_url_is_no_refresh(simweb: SimWeb, tmp_path: object) -> None:
+    """A refresh to a text no URL parser reads (`http://[::1`) was `internal` (urljoin's ValueError):
+    as a browser does, the page stays where it is and is read as it stands."""
+    html = {"Content-Type": "text/html"}
+    stay = simweb.add(
+        "/refresh-nowhere", _refreshing("0; url=http://[::1", "<p>Ferrets stay here.</p>"), headers=html
+    )
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as ferret:
+        page = await ferret.fetch(stay)
+    assert page.ok and page.final_url == stay and "Ferrets stay here" in page.content
+
+
 async def test_meta_refreshes_count_as_redirects(simweb: SimWeb, tmp_path: object) -> None:
     html = {"Content-Type": "text/html"}
     simweb.add("/ping", _refreshing("0; url=/pong"), headers=html)

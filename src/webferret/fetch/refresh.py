@@ -51,10 +51,10 @@ def refresh_target(raw: RawResponse, url: str) -> str | None:
 
 
 def _target(value: str, url: str) -> str | None:
-    """The URL a refresh's value (`0; url=/new`) sends a reader on to from `url`, or None: no target,
-    a delay past `MAX_DELAY`, or `url` itself again (a reload). Read part by part: one pattern for the
-    whole value tried each split of a run of spaces among its four ways to read them (the value
-    `0`, 500 spaces and `x'y'z` took 16 s, with the event loop held)."""
+    """The URL a refresh's value (`0; url=/new`) sends a reader on to from `url`, or None: no target
+    (or none a URL parser reads), a delay past `MAX_DELAY`, or `url` itself again (a reload). Read
+    part by part: one pattern for the whole value tried each split of a run of spaces among its four
+    ways to read them (the value `0`, 500 spaces and `x'y'z` took 16 s, with the event loop held)."""
     found = _DELAY.match(value)
     if found is None or float(found.group(1)) > MAX_DELAY:
         return None
@@ -65,5 +65,8 @@ def _target(value: str, url: str) -> str | None:
     written = written[:-1] if written[-1:] in ("'", '"') else written
     if not written.strip() or "'" in written or '"' in written:
         return None
-    target = urljoin(url, written.strip())
+    try:
+        target = urljoin(url, written.strip())
+    except ValueError:  # no URL (`http://[::1`): a browser stays on the page, as it does here
+        return None
     return None if urldefrag(target)[0] == urldefrag(url)[0] else target
