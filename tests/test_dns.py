@@ -64,6 +64,18 @@ async def test_a_failure_is_not_kept_and_ttl_zero_keeps_nothing() -> None:
     assert dns.asked.count("a.example") == 2
 
 
+async def test_the_cache_keeps_so_many_names_the_oldest_giving_way() -> None:
+    """Every name ever resolved was kept, expired or not: a session serving for days grew without end."""
+    names = [f"n{n}.example" for n in range(dns.KEPT_MOST + 1)]
+    counting = CountingDns({name: ["93.184.216.34"] for name in names})
+    cached = CachingResolver(counting, ttl=3600)
+    for name in names:
+        await cached(name, 443)
+    await cached(names[-1], 443)  # the newest is kept
+    await cached(names[0], 443)  # the oldest gave way: asked again
+    assert counting.asked.count(names[-1]) == 1 and counting.asked.count(names[0]) == 2
+
+
 async def test_one_caller_giving_up_does_not_stop_the_question_for_the_others() -> None:
     dns = CountingDns({"a.example": ["93.184.216.34"]}, delay=0.1)
     cached = CachingResolver(dns, ttl=60)

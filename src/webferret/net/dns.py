@@ -7,9 +7,10 @@ out in waves, each as slow as the slowest name of its wave.
 
 `CachingResolver` keeps what a name resolved to for `ttl` seconds (as a browser's host cache does,
 about a minute) and asks once for a name asked for twice at the same time (two URLs on one host).
-Failures are not kept. A cached answer is vetted again on every use: the policy classifies the
-addresses each time, and the transport connects to the vetted address it is given, so a name that
-resolves differently later (DNS rebinding) changes nothing for a request already vetted.
+Failures are not kept, nor more than `KEPT_MOST` names (the oldest give way). A cached answer is
+vetted again on every use: the policy classifies the addresses each time, and the transport connects
+to the vetted address it is given, so a name that resolves differently later (DNS rebinding) changes
+nothing for a request already vetted.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ Resolver = Callable[[str, int], Awaitable[list[str]]]
 """`async resolve(host, port) -> [address, ...]`; raises `socket.gaierror` (or OSError) on failure."""
 
 DNS_THREADS = 32
+KEPT_MOST = 4096
+"""The most names `CachingResolver` keeps: a served session that searched and crawled for days kept
+every name it had ever resolved, each long expired, its memory growing without end."""
 _POOL: ThreadPoolExecutor | None = None
 _POOL_PID = 0  # the process `_POOL` was made in
 _warmed = 0  # resolver threads of `_POOL` asked for by `warm_soon` so far
@@ -104,4 +108,10 @@ class CachingResolver:
     def _settled(self, key: tuple[str, int], done: asyncio.Future[list[str]]) -> None:
         self._asking.pop(key, None)
         if self.ttl > 0 and not done.cancelled() and done.exception() is None:
+            self._kept.pop(key, None)  # kept anew: the newest
+            if len(self._kept) >= KEPT_MOST:
+                now = time.monotonic()
+                self._kept = {name: kept for name, kept in self._kept.items() if kept[0] > now}
+                while len(self._kept) >= KEPT_MOST:
+                    del self._kept[next(iter(self._kept))]  # the oldest answer
             self._kept[key] = (time.monotonic() + self.ttl, done.result())
