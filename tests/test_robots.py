@@ -326,3 +326,21 @@ async def test_a_robots_txt_the_guard_refuses_itself_is_that_refusal() -> None:
     with pytest.raises(FerretError) as refused:
         await _loaded("http://127.0.0.2:9")
     assert refused.value.code == ErrorCode.BLOCKED_ADDRESS
+
+
+async def test_a_policy_keeps_the_reads_of_so_many_sites() -> None:
+    """A session's policy kept the last read of every site it asked, its robots.txt text with it, for
+    the session's life: the oldest now give way (a failure kept is asked for again)."""
+    from webferret.fetch import robots
+
+    asked: list[str] = []
+
+    async def unreachable(url: str) -> tuple[int, bytes]:  # a failure: not in the cache, kept by the policy
+        asked.append(url)
+        raise FerretError(ErrorCode.CONNECT_FAILED, f"cannot connect for {url}")
+
+    policy = RobotsPolicy(unreachable, keep_failures=True)
+    sites = [f"http://s{n}.example" for n in range(robots.READS_KEPT + 1)]
+    for site in [*sites, sites[-1], sites[0]]:
+        await policy.rules_for(site + "/page")
+    assert asked.count(sites[-1] + "/robots.txt") == 1 and asked.count(sites[0] + "/robots.txt") == 2

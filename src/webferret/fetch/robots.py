@@ -42,6 +42,9 @@ ROBOTS_TIMEOUT = 10.0
 """At most this many seconds for a robots.txt (less when the call's own timeout is shorter): a slow
 one holds every page of its site behind it."""
 IGNORE_HINT = "the user can turn robots.txt off: setting respect_robots, --ignore-robots"
+READS_KEPT = 1024
+"""The most origins whose last read one `RobotsPolicy` keeps (the oldest give way): an MCP session's
+policy kept every site's robots.txt it had read, up to 500 KiB of text each, for the session's life."""
 
 # refusals that say the URL itself may not be fetched: they pass through instead of "unreachable"
 POLICY_REFUSALS = frozenset({ErrorCode.BLOCKED_ADDRESS, ErrorCode.INVALID_URL, ErrorCode.UNSUPPORTED_SCHEME})
@@ -191,7 +194,10 @@ class RobotsPolicy:
         rules = await self._cache.get(origin)
         if rules is not None:
             return rules
-        read = self._reads.setdefault(origin, _Read())
+        read = self._reads.get(origin)
+        if read is None:
+            read = self._reads[origin] = _Read()
+            self._forget_oldest()
         if self._keep_failures and read.last is not None:  # read by this policy before: it failed
             return read.last
         seen = read.count
@@ -203,6 +209,14 @@ class RobotsPolicy:
                 await self._cache.put(rules)
             read.count, read.last = read.count + 1, rules
         return rules
+
+    def _forget_oldest(self) -> None:
+        """Keep `READS_KEPT` origins' reads at most, forgetting the oldest not being read now (the
+        cache keeps what it keeps; a failure a crawl kept is asked for again, should its site return)."""
+        for origin in [origin for origin, read in self._reads.items() if not read.lock.locked()]:
+            if len(self._reads) <= READS_KEPT:
+                break
+            del self._reads[origin]
 
     async def check(self, url: str) -> None:
         """Raise `robots_disallowed` (naming the rule's source) when `url` may not be fetched; when
