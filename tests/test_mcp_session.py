@@ -410,6 +410,19 @@ async def test_a_blocked_domain_written_in_decomposed_letters_is_blocked(site: s
     assert refused.is_error and "blocked_domains" in refused.structured_content["error"]["message"]
 
 
+async def test_a_blocked_address_written_another_way_is_blocked(site: str, tmp_path: Path) -> None:
+    """`blocked_domains` naming 127.0.0.1 (private hosts allowed: an intranet, say, but not that
+    address): the same address written as a number, in hex, short or IPv4-mapped passed the list,
+    and was fetched."""
+    port = urlsplit(site).port
+    lists = {"WEBFERRET_ALLOW_PRIVATE_HOSTS": "true", "WEBFERRET_BLOCKED_DOMAINS": "127.0.0.1"}
+    spellings = ["2130706433", "0x7f.1", "127.1", "[::ffff:127.0.0.1]"]
+    async with mcp_session(site, tmp_path, env_extra=lists) as session:
+        for host in spellings:
+            refused = await session.call_tool("web_fetch", {"urls": [f"http://{host}:{port}/ferrets/long"]})
+            assert refused.is_error and "blocked_domains" in _text(refused), (host, _text(refused))
+
+
 async def test_a_redirect_leads_nowhere_the_lists_or_robots_txt_refuse(site: str, tmp_path: Path) -> None:
     """Every page a fetch is led to is asked as the first was, before it is requested; a page the
     store kept from a redirect followed before (by the CLI) is refused where it landed."""
