@@ -136,6 +136,8 @@ def _part_value(part: str, host: str) -> int:
         if not set(part) <= set("01234567"):
             raise NumericHostError(f"{host!r} has a bad octal part {part!r}")
         return int(part, 8)
+    if len(part) > 10:  # past 4294967295, and past what `int` reads of a longer one (4,300 digits)
+        raise NumericHostError(f"{host!r} is out of range for an IPv4 address")
     return int(part)
 
 
