@@ -280,7 +280,9 @@ class Settings(BaseSettings):
         default_factory=list, description="agent faces: only these domains (and subdomains)"
     )
     blocked_domains: CommaList = Field(
-        default_factory=list, description="agent faces: never these domains (and subdomains)"
+        default_factory=list,
+        description="agent faces: never these domains (and subdomains; an IP address however written: "
+        "`2130706433` is `127.0.0.1`)",
     )
     search_quota: int = Field(default=50, ge=0, description="searches per MCP session; 0 = unlimited")
     datamark: bool = Field(default=False, description="interleave a marker between words of fenced page text")
