@@ -63,3 +63,16 @@ async def test_a_search_s_read_pages_share_the_answer() -> None:
     sizes = shared_sizes(SearchResult(query="q", results=hits), 5, 4000, 2000)
     assert sizes["example.org~shrt"] >= 80  # read whole
     assert [sizes[f"example.org~{i:04d}"] for i in range(4)] == [(2000 - 80) // 4] * 4
+
+
+async def test_a_max_tokens_asked_past_the_answer_budget_is_answered(web: Web, tmp_path: Path) -> None:
+    """The budget bounds pages sharing an answer, not one page a call asked more of: with the setting at
+    1,000, `web_fetch(url, max_tokens=3000)` answers a first page of 3,000 tokens, two pages half each."""
+    web.docs["/a"] = Doc(_long("Long a", 120))
+    web.docs["/b"] = Doc(_long("Long b", 120))
+    async with loopback_ferret(tmp_path, respect_robots=False, answer_tokens=1000) as ferret:
+        tools = AgentTools(ferret, ferret.settings)
+        one = (await tools.web_fetch(WebFetchArgs(urls=[web.url("/a")], max_tokens=3000))).data["pages"]
+        two = await tools.web_fetch(WebFetchArgs(urls=[web.url("/a"), web.url("/b")], max_tokens=3000))
+    assert "page_tokens" not in one[0] and estimate_tokens(one[0]["content"]) > 2000
+    assert [entry["page_tokens"] for entry in two.data["pages"]] == [1500, 1500]

@@ -218,7 +218,8 @@ class Settings(BaseSettings):
         ge=MIN_PAGE_TOKENS,
         description="tokens, at most, of the pages one agent call answers together (web_fetch of "
         "several URLs, web_search with read, fetch --agent): each long page is then answered a "
-        "shorter first page, with the call that reads on at that size",
+        "shorter first page, with the call that reads on at that size (a max_tokens asked above it "
+        "raises it)",
     )
     page_tokens: int = Field(
         default=4000,

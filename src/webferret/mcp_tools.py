@@ -35,7 +35,7 @@ from webferret.net.domains import DomainFilter
 from webferret.present import agent as views
 from webferret.present.fence import Fence
 from webferret.present.pages import counted, failure_text
-from webferret.present.shares import page_shares
+from webferret.present.shares import answer_budget, page_shares
 from webferret.search.types import engine_names
 from webferret.store.types import ListedPage, Passage
 from webferret.tokens import content_tokens
@@ -406,7 +406,9 @@ class AgentTools:
             from webferret.search.reading import read_results, shared_sizes
 
             page_tokens = args.max_tokens or self.settings.max_tokens
-            sizes = shared_sizes(result, args.read, page_tokens, self.settings.answer_tokens)
+            sizes = shared_sizes(
+                result, args.read, page_tokens, answer_budget(self.settings.answer_tokens, args.max_tokens)
+            )
             read = await read_results(self.ferret, result, args.read, page_tokens, sizes)
             data["read"] = [page.model_dump(mode="json") for page in read]
             for entry in data["read"]:  # the calls that continue, as the text names them (not commands)
@@ -481,7 +483,9 @@ class AgentTools:
             else []
         )
         pages = [Page.failed(url, refusals[url]) if refusals[url] else next(fetched) for url in args.urls]
-        entries = await first_page_entries(self.ferret, pages, max_tokens, self.settings.answer_tokens)
+        entries = await first_page_entries(
+            self.ferret, pages, max_tokens, answer_budget(self.settings.answer_tokens, args.max_tokens)
+        )
         for entry in entries:
             if entry.get("handle") and entry.get("page", 1) < entry.get("pages", 1):  # as the text says
                 as_tool_calls(entry, args.max_tokens)

@@ -11,6 +11,12 @@ from collections.abc import Sequence
 from webferret.limits import MIN_PAGE_TOKENS
 
 
+def answer_budget(answer_tokens: int, asked: int | None) -> int:
+    """The tokens the pages of one answer share: the setting `answer_tokens`, or the `max_tokens`
+    the call asked for when that is more (`web_fetch(url, max_tokens=50000)` answers them)."""
+    return max(answer_tokens, asked or 0)
+
+
 def page_shares(sizes: Sequence[int], each: int, total: int) -> list[int]:
     """The page size (tokens) each of the pages of `sizes` (their whole lengths) is answered at:
     at most `each`, and together about `total` at most. A page shorter than its even share is
