@@ -65,6 +65,9 @@ def test_touching_elements_across_a_word_boundary_get_a_space(fragment: str, exp
         "<span class='dropcap'>T</span>He ferret",  # one letter: a drop cap
         "<b>Sale</b>NOW on",  # a word in capitals: no capitalized word opens there
         "<code><span>get</span>Value</code>",
+        "<pre><span>get</span><span>Value</span>()</pre>",  # a highlighter's tokens touch
+        '<pre><span class="n">api</span><span class="o">.</span><span class="n">Client</span></pre>',
+        "<code><span>Ferret</span><span>Care</span></code>",
         "<b>Note</b>s",
     ],
 )

@@ -58,14 +58,15 @@ def space_touching(tree: html.HtmlElement) -> None:
 
 def _space_after(node: etree._Element) -> None:
     """A space between `node` and the inline element touching it when `node` ends a word and the
-    other opens one with a capital or a figure (`<span>YETI</span><span>Rambler</span>`)."""
+    other opens one with a capital or a figure (`<span>YETI</span><span>Rambler</span>`), outside
+    code, whose touching spans are a highlighter's tokens (`apiclient<span>.</span><span>Client`)."""
     if node.tail or (after := _next_element(node)) is None or after.tag not in _INLINE:
         return
     first = _first_char(after)
     if not first or not (first.isupper() or first.isdigit()):
         return
     last = _last_char(node)
-    if last and (last.isalnum() or last in _ENDS):
+    if last and (last.isalnum() or last in _ENDS) and not _in_code(node):
         node.tail = " "
 
 
