@@ -19,9 +19,10 @@ from webferret.extract.dates import iso_date
 from webferret.extract.pdfcode import letter_width
 from webferret.extract.pdffields import with_fields
 from webferret.extract.pdfhyphens import compounds_of, unbroken
-from webferret.extract.pdflayout import Run, page_markdown
+from webferret.extract.pdflayout import Run, collect, page_markdown
 from webferret.extract.pdflinks import Placed, annotated_links, distinct
 from webferret.extract.pdfrunning import without_running
+from webferret.extract.pdfscale import scale_of
 from webferret.extract.pdfsize import Drawn
 from webferret.extract.pdftables import table_text
 from webferret.extract.pdftitle import first_line_title, usable_author, usable_title
@@ -112,10 +113,11 @@ def _page_texts(
         read.append((text.translate(_LIGATURES), runs))
         links += annotated_links(page, placed, base)
     compounds = compounds_of([text for text, _ in read])
+    scale = scale_of(collect(runs) for _, runs in read)  # the body's size and the headings' levels
     for text, runs in read:
         plain = unbroken(text, compounds).strip()
         texts.append(plain)
-        markdowns.append(page_markdown(runs, plain, compounds) if plain else "")
+        markdowns.append(page_markdown(runs, plain, compounds, scale) if plain else "")
     return texts, markdowns, unreadable, distinct(links)
 
 

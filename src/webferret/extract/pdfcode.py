@@ -5,8 +5,8 @@ they lost their indentation and ran on in the paragraph above (`prints three gre
 ferret(name):`). Consecutive lines drawn in such a font only are a code block: each line's runs stand
 at the columns their places give (every letter of such a font is as wide as the others, so a run drawn
 further right is indented by as many spaces), its own spaces kept, and blank lines where the listing
-leaves a line's gap or more. A page set mostly in such a font (a plain text file printed, an RFC) is
-text, not code.
+leaves a line's gap or more. A document set mostly in such a font (a plain text file printed, an RFC)
+is text, not code (`pdfscale`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 CHAR_WIDTH = 0.6
 """A monospaced letter's width as a share of the font size when the font does not say (Courier's)."""
-CODE_SHARE = 0.5
-"""A page whose letters are more than this share monospaced is text set in such a font, not code."""
 BLANK_GAP = 1.5
 """A gap this many times the listing's line spacing or more holds a blank line (or more)."""
 _MONO_NAME = re.compile(r"courier|mono|consol|menlo|inconsolata|typewriter|cmtt|lmtt|fixed", re.I)
@@ -49,8 +47,6 @@ def code_blocks(lines: list[Line], headings: set[int]) -> dict[int, tuple[str, i
     """The code blocks among `lines` (see the module), each by the line it starts at: its fenced
     Markdown and how many lines it takes. `headings`: the lines that are headings (never code)."""
     code = [at for at, line in enumerate(lines) if line.letter_width and at not in headings]
-    if sum(len(lines[at].text) for at in code) > CODE_SHARE * sum(len(line.text) for line in lines):
-        return {}
     spans: list[list[int]] = []
     for at in code:
         if spans and spans[-1][-1] == at - 1:

@@ -3,7 +3,7 @@
 pypdf's text of a page is its lines as drawn: a heading is a line like any other, and a paragraph is
 broken wherever its line ended on paper. From the runs of text pypdf reports while it reads a page (each
 with its height on the page and its font size) the lines are rebuilt; a short line set larger than the
-page's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines of a
+document's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines of a
 paragraph are joined, and a paragraph ends where the gap to the next line is wider than the page's usual
 line spacing, at a heading, after a sentence that ends well short of the page's usual line, before a
 line that opens with a list mark (`•`, `1.`, `a)`, or a number, letter or roman numeral drawn apart from
@@ -24,11 +24,9 @@ from typing import NamedTuple
 
 from webferret.extract.pdfcode import code_blocks
 from webferret.extract.pdfhyphens import keeps_hyphen
+from webferret.extract.pdfscale import Scale, scale_of
 from webferret.extract.pdftables import SAME_PLACE, guessed_width, table_markdown, tables
 
-HEADING_SIZE = 1.15
-"""A line set at least this many times the body text's size is a heading (if short)."""
-HEADING_WORDS = 20
 HEADING_SPACING = 1.4
 """A heading's line this many times its size or less below the one before it goes on that heading."""
 PARAGRAPH_GAP = 1.2
@@ -122,23 +120,21 @@ def _touching(before: str, after: str) -> bool:
     return after[0] in _CLOSING or before[-1] in _OPENING
 
 
-def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = frozenset()) -> str:
+def page_markdown(
+    runs: list[Run], plain: str, compounds: frozenset[str] = frozenset(), scale: Scale | None = None
+) -> str:
     """A page as Markdown (see the module); `plain` (pypdf's text of the page) when the runs do not
     hold its text. `compounds`: the document's hyphenated words (`pdfhyphens`), which a line's end
-    does not make whole."""
+    does not make whole; `scale`: the document's sizes (`pdfscale`), else the page's own."""
     lines = collect(runs)
     letters = len(_LETTER.findall(plain))
     if not lines or sum(len(_LETTER.findall(line.text)) for line in lines) < KEPT_SHARE * letters:
         return plain
-    weights: Counter[float] = Counter()
+    scale = scale or scale_of([lines])
+    body, levels, _heading = scale.body, scale.levels, scale.heading
     for line in lines:
-        weights[line.size] += len(line.text)
-    body = weights.most_common(1)[0][0]
-    for line in lines:
-        if not _heading(line, body):  # (a section's number, `2` `Methods`, stays as set)
+        if not _heading(line):  # (a section's number, `2` `Methods`, stays as set)
             _dot_bare_mark(line)
-    heading_sizes = sorted({line.size for line in lines if _heading(line, body)}, reverse=True)
-    levels = {size: "#" * min(2 + rank, 4) for rank, size in enumerate(heading_sizes)}
     gaps = [a.y - b.y for a, b in pairwise(lines) if a.y > b.y and a.size == b.size == body]
     spacing = statistics.median(gaps) if gaps else body * 1.2
     widths = [len(line.text) for line in lines if line.size == body]
@@ -149,7 +145,8 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
     # the tables and code listings, each by the line it opens at: its Markdown, the lines it takes
     # (a listing where both open at one line)
     whole = {at: (table_markdown(rows), drawn) for at, (rows, drawn) in tables(lines).items()}
-    whole |= code_blocks(lines, {at for at, line in enumerate(lines) if _heading(line, body)})
+    if scale.code:
+        whole |= code_blocks(lines, {at for at, line in enumerate(lines) if _heading(line)})
     after_items = _after_items(lines)
     written_to = 0
     for at, line in enumerate(lines):
@@ -163,13 +160,13 @@ def page_markdown(runs: list[Run], plain: str, compounds: frozenset[str] = froze
             written_to = at + drawn
             continue
         apart = previous is None or at in after_items or _new_paragraph(previous, line, spacing, full)
-        if _heading(line, body) or apart or (previous is not None and _heading(previous, body)):
+        if _heading(line) or apart or (previous is not None and _heading(previous)):
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
             paragraph = []
-        if _heading(line, body) and previous is not None and _heading_goes_on(previous, line):
+        if _heading(line) and previous is not None and _heading_goes_on(previous, line):
             blocks[-1] += " " + line.text
-        elif _heading(line, body):
+        elif _heading(line):
             blocks.append(f"{levels[line.size]} {line.text}")
         else:
             paragraph.append(line.text)
@@ -250,10 +247,6 @@ def _field(line: Line) -> bool:
         and line.cells[0][1].endswith(":")
         and line.cells[1][0] - line.cells[0][0] > SAME_PLACE
     )
-
-
-def _heading(line: Line, body: float) -> bool:
-    return line.size >= body * HEADING_SIZE and len(line.text.split()) <= HEADING_WORDS
 
 
 def _joined(lines: list[str], compounds: frozenset[str]) -> str:
