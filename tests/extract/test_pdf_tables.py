@@ -266,3 +266,21 @@ def test_a_row_whose_cell_wraps_is_one_row(header: float, ferret: list[str]) -> 
         f"| Term | Meaning | Since |\n|---|---|---|\n| Ferret | {WRAPPED} | 1200 |\n"
         "| Burrow | A hole dug by an animal as a home. | 900 |\n| Kit | A young ferret. | 1400 |\n"
     )
+
+
+def test_long_names_in_lower_case_are_a_tables_cells() -> None:
+    """A reference's options table, printed by Chrome: its names of 21 letters in lower case were taken
+    for lines of running text going on, and the table read as a paragraph."""
+    options = [
+        ("Option", "Type", "Default"),
+        ("configuration_timeout", "float", "3.0"),
+        ("configuration_retries", "int", "2"),
+        ("configuration_enabled", "bool", "true"),
+    ]
+    drawn = " ".join(
+        _cells(700 - 17 * n, *zip((36, 162, 197), row, strict=True)) for n, row in enumerate(options)
+    )
+    assert _pdf_text(drawn).split("\n\n")[1] == (
+        "| Option | Type | Default |\n|---|---|---|\n| configuration_timeout | float | 3.0 |\n"
+        "| configuration_retries | int | 2 |\n| configuration_enabled | bool | true |\n"
+    )

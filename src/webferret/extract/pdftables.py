@@ -295,7 +295,8 @@ def _spread(edges: list[float]) -> float:
 
 def _column_of_cells(rows: list[Row], column: int) -> bool:
     """Whether a column holds a table's cells: short ones, not lines of running text (most of them
-    going on from the one above in lower case), not a list's marks (the first of two columns all
+    words going on from the one above in lower case; a cell of one word, `configuration_timeout`, is
+    a name), not a list's marks (the first of two columns all
     bullets or numbers); and some row below the header fills it (a list's items under a table's
     last row fill two of its three columns)."""
     if not any(row[column] for row in rows[1:]):
@@ -303,7 +304,7 @@ def _column_of_cells(rows: list[Row], column: int) -> bool:
     placed = [cell for row in rows if (cell := row[column])]
     cells = [cell.text for cell in placed]
     length = statistics.median(_line_chars(cell) for cell in placed) if cells else 0
-    going_on = sum(cell[:1].islower() for cell in cells[1:]) > (len(cells) - 1) / 2
+    going_on = sum(cell[:1].islower() and " " in cell for cell in cells[1:]) > (len(cells) - 1) / 2
     if length > CELL_CHARS or (going_on and length > PROSE_CHARS):
         return False
     listed = column == 0 and len(rows[0]) == 2  # a list's numbers may have no dot
