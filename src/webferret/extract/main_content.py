@@ -35,6 +35,9 @@ ends the ground truth of a long page early, so a 200-paragraph article lost its 
 LIKE_SHARE = 0.2
 LIKE_RUN = 30  # a shop's few paragraphs of selling text under its products are left to the classifier
 GAP_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol", "dl", "blockquote"})
+MENU_ENTRIES = True  # bench switch: off keeps the links of a `<nav>` the classifier rates as content
+MENU_LINKS = 0.9
+"""A block inside a `<nav>` whose text is at least this share link text is a menu's entry."""
 # Where the features' reference text (what trafilatura kept) comes from: "output", the runtime's, is
 # trafilatura's output run (`selector.trafilatura_document`), the one run a page handed to trafilatura
 # gets (ninth round, docs/extraction-rounds.md); "full" and "fast" are its own plain-text run without
@@ -141,7 +144,24 @@ def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
     if not keep.any():  # the model found nothing: fall back to what trafilatura kept
         keep = in_main
     keep = _with_like_siblings(analysis.blocks, keep, in_main)
-    return _with_code_beside_content(analysis.blocks, keep)
+    return _without_menu_entries(analysis.blocks, _with_code_beside_content(analysis.blocks, keep))
+
+
+def _without_menu_entries(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
+    """`keep` without the entries of the page's menus: a block of links only inside a `<nav>` (a docs
+    site's sidebar of its other pages, which the classifier rated about 0.5 beside a long guide, and
+    the Markdown of a whole page leaves out as navigation)."""
+    if not MENU_ENTRIES:
+        return keep
+    keep = keep.copy()
+    for i, block in enumerate(blocks):
+        if keep[i] and block.link_chars >= MENU_LINKS * len(block.text) and _in_nav(block.element):
+            keep[i] = False
+    return keep
+
+
+def _in_nav(element: lxml.html.HtmlElement) -> bool:
+    return element.tag == "nav" or any(True for _ in element.iterancestors("nav"))
 
 
 def spared(blocks: list[B.Block], prob: np.ndarray, cut: float) -> np.ndarray:
