@@ -149,6 +149,20 @@ def test_a_heading_s_permalink_mark_written_against_its_words_is_left_out() -> N
     assert out == "## Quick start\n\nText.\n\n## Learn C\n\n### C#\n\nMore.\n"
 
 
+def test_a_permalink_mark_outside_a_heading_is_left_out() -> None:
+    """Sphinx ends each function's signature, caption and term with `<a class="headerlink"
+    href="#...">¶</a>`: an API reference's every signature read `connect(url, timeout=1.0)¶`. A mark
+    that is words, or a link elsewhere, stays."""
+    out = render(
+        '<dl class="py function"><dt id="m.connect">connect(<em>url</em>)<a class="headerlink" '
+        'href="#m.connect">¶</a></dt><dd><p>Opens it.</p></dd></dl>'
+        '<figure><img src="/a.png"><figcaption>Flow<a href="#f1">🔗</a></figcaption></figure>'
+        '<p>See <a href="#s5">§ 5</a> and <a href="/law">§</a>.</p>'
+    )
+    assert "¶" not in out and "🔗" not in out and "Flow" in out
+    assert "See § 5 and [§](https://example.org/law)." in out
+
+
 def test_a_user_s_avatar_is_no_picture_of_the_text() -> None:
     """A forum's quote says who is quoted with their avatar beside the name (Discourse's
     `<img class="avatar">`): the Markdown showed a 24-pixel face before "ann:". A picture in the post

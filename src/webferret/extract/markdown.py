@@ -120,6 +120,9 @@ def _says_nothing(text: str) -> bool:
 _ZERO_WIDTH_CHARS = "\u200b\u200c\u200d\u2060\ufeff"
 _BLANK_OR_MARK = "*_ \n" + _ZERO_WIDTH_CHARS
 _MARKS = frozenset("¶§🔗#")
+_PERMALINK_MARKS = frozenset("¶§🔗")
+"""The marks a link to a place on its page shows alone to offer its address, wherever it stands (`#`
+only in a heading: elsewhere it may be a word)."""
 
 
 def _anchor_first(heading: etree._Element) -> bool:
@@ -791,8 +794,11 @@ class Renderer:
         return out
 
     def _link(self, node: etree._Element, inner: str) -> str:
-        target = self.url(node.get("href") or node.get("target"))
+        raw = (node.get("href") or node.get("target") or "").strip()
         label = inner.strip()
+        if len(raw) > 1 and raw.startswith("#") and label and set(label) <= _PERMALINK_MARKS:
+            return ""  # a permalink to its own place, Sphinx's `¶` after a function's signature
+        target = self.url(node.get("href") or node.get("target"))
         if self.text or target is None or not label:
             return inner
         lead, trail = _edges(inner)
