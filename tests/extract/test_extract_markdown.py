@@ -768,6 +768,18 @@ def test_a_table_trafilatura_padded_is_read_with_its_spans() -> None:
     assert "| Tay | Sea trout | 1 Feb |" in trafilaturas(table)
 
 
+def test_a_captioned_table_trafilatura_padded_is_read_with_its_spans() -> None:
+    """trafilatura gives a table's caption as a first row's cell, so its copy held one text more than
+    the page's table and the spans were not put back (`|  | Sea trout | 1 Feb |`)."""
+    table = (
+        "<table><caption>Seasons by river</caption><tr><th>River</th><th>Species</th><th>Opens</th></tr>"
+        '<tr><td rowspan="2">Tay</td><td>Salmon</td><td>15 Jan</td></tr>'
+        "<tr><td>Sea trout</td><td>1 Feb</td></tr></table>"
+    )
+    text = trafilaturas(table)
+    assert "| Tay | Sea trout | 1 Feb |" in text and "Seasons by river" in text
+
+
 def test_a_table_whose_cells_hold_lists_keeps_them_in_trafilaturas_choice() -> None:
     """trafilatura leaves a cell that holds a list empty: the page's own table, whose rows say the
     same less those lists, is read instead (`restored.restore_cell_lists`), spans and all."""

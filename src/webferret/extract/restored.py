@@ -38,9 +38,10 @@ def restore_spans(root: etree._Element, page: etree._Element) -> None:
     if not SPANS:
         return
     spanned = [
-        (cell_texts(table.iter("td", "th")), table)
+        (held, table)
         for table in page.iter("table")
         if any(_spans(cell) for cell in table.iter("td", "th"))
+        for held in _held(table)
     ]
     if not spanned:
         return
@@ -49,6 +50,14 @@ def restore_spans(root: etree._Element, page: etree._Element) -> None:
             continue  # the page's own already
         texts = cell_texts(table.iter("td", "th", "cell"))
         _put_back(table, next((found for held, found in spanned if held == texts), None))
+
+
+def _held(table: etree._Element) -> list[tuple[str, ...]]:
+    """The cell texts trafilatura's copy of a page's `table` may hold: its cells', and, where it has
+    a caption, the caption's before them (trafilatura gives a caption as a first row's cell)."""
+    cells = cell_texts(table.iter("td", "th"))
+    captions = cell_texts(caption for caption in table.iter("caption") if _owner(caption) is table)
+    return [cells, captions + cells] if captions else [cells]
 
 
 def restore_cell_lists(root: etree._Element, page: etree._Element) -> None:
