@@ -102,6 +102,22 @@ def test_assemble_keeps_a_quote_inside_a_quote() -> None:
     )
 
 
+def test_assemble_keeps_a_definition_list_s_terms_with_their_definitions() -> None:
+    """A docs page's `<dl>` of options was written as loose paragraphs, each term apart from its
+    definition (`term3`, then its words), where trafilatura's choice writes `- **term3**: ...`. A
+    function's entry, its signature over paragraphs and code, stays its blocks."""
+    page = (
+        "<html><body><p>Options.</p><dl><dt>Timeout</dt><dd>Seconds to wait.</dd><dt>Retries</dt>"
+        "<dd>Times to try.</dd></dl><dl class='py function'><dt>connect(url)</dt><dd><p>Opens it.</p>"
+        "<pre>connect('x')</pre></dd></dl></body></html>"
+    )
+    markdown = to_markdown(assemble([b for b in blocks_of(page) if b.text]))
+    assert markdown == (
+        "Options.\n\n- **Timeout**: Seconds to wait.\n- **Retries**: Times to try.\n\nconnect(url)\n\n"
+        "Opens it.\n\n```\nconnect('x')\n```\n"
+    )
+
+
 def test_a_container_s_words_after_its_heading_are_read_after_it() -> None:
     """Kubernetes writes a note as `<div class="alert"><h4>Note:</h4>You need to install...</div>`: the
     div's block is listed where the div opens, so its words came before the heading that opens it."""

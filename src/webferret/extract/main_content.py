@@ -290,8 +290,8 @@ def extract_text(html: str, url: str | None) -> str:
 
 def assemble(kept: list[B.Block]) -> lxml.html.HtmlElement:
     """Copy the kept blocks under one <div>, in their structure: list items regrouped into their list (a
-    nested list into its item), the paragraphs of a list item into that item, and blocks that stand
-    inside a block quote into a quote."""
+    nested list into its item), the paragraphs of a list item into that item, a definition list's
+    terms and definitions into their list, and blocks that stand inside a block quote into a quote."""
     return _Assembly().of(kept)
 
 
@@ -316,6 +316,8 @@ class _Assembly:
                 self.copies[el] = piece
             elif parent is not None and parent.tag == "li" and parent.getparent() is not None:
                 target = self._container(parent, "li", self._list(parent.getparent(), target))
+            elif el.tag in ("dt", "dd") and parent is not None and _one_line_terms(parent):
+                target = self._container(parent, "dl", target)  # a term with its definition
             target.append(piece)
         return self.out
 
@@ -415,6 +417,12 @@ def copy_block(block: B.Block) -> lxml.html.HtmlElement:
         elif child.tail:
             _append_text(piece, child.tail)
     return piece
+
+
+def _one_line_terms(dl: lxml.html.HtmlElement) -> bool:
+    """Whether `dl` is a definition list whose terms and definitions are each one block (a reference's
+    function, its signature over paragraphs and code, is read as those blocks)."""
+    return dl.tag == "dl" and not any(_holds_blocks(child) for child in dl if isinstance(child.tag, str))
 
 
 def _holds_blocks(el: lxml.html.HtmlElement) -> bool:
