@@ -76,3 +76,23 @@ def test_panels_named_by_the_tabs_that_control_them() -> None:
         '<section id="win" role="tabpanel"><pre><code>winget install tool\ntool --help</code></pre></section>'
     )
     assert _labels(_page(tabs)) == ["macOS", "Windows"]  # by reference, not by order
+
+
+def test_a_tab_strip_whose_names_head_their_panels_is_said_once() -> None:
+    """Docusaurus' strip (`<ul role="tablist">`) was kept as a list, `- npm` `- Yarn`, over the panels
+    its names now head. A strip whose panels hold no code stays."""
+    tabs = (
+        '<div class="tabs-container"><ul role="tablist" class="tabs"><li role="tab" class="tabs__item">'
+        'npm</li><li role="tab" class="tabs__item">Yarn</li></ul><div class="margin-top--md">'
+        '<div role="tabpanel">'
+        "<pre><code>npm install app\nnpm start</code></pre></div>"
+        '<div role="tabpanel" hidden><pre><code>yarn add app\nyarn start</code></pre></div></div></div>'
+    )
+    content = extract_html(_page(tabs), "https://docs.example/start", ExtractOptions()).content
+    assert "- npm" not in content and "- Yarn" not in content
+    assert "**npm**\n\n```\nnpm install app" in content and "**Yarn**\n\n```\nyarn add app" in content
+    shop = (
+        '<ul role="tablist"><li role="tab" id="d">Description</li><li role="tab" id="r">Reviews</li></ul>'
+        '<div role="tabpanel" aria-labelledby="d"><p>A sturdy shelf.</p></div>'
+    )
+    assert parse_html(_page(shop), None).xpath('//*[@role="tablist"]')

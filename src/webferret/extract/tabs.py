@@ -3,7 +3,9 @@
 Documentation shows one command per platform or tool in tabs ("Bash", "PowerShell", "npm", "Yarn";
 "Windows", "macOS", "Linux"). A reader that draws no tabs keeps the panels, one code block after
 another, and drops the tab strip, so it cannot tell which command is for which shell. Each panel that
-holds a code block gets its tab's name as a first paragraph, in bold, when the page is parsed. A tab
+holds a code block gets its tab's name as a first paragraph, in bold, when the page is parsed, and a
+tab strip whose every tab so names its panel is left out (a main-content choice that kept it wrote
+the names twice, `- npm` `- Yarn` over `**npm**` and `**Yarn**`). A tab
 is paired with its panel by `aria-labelledby` or `aria-controls` (WAI-ARIA tabs: Starlight,
 Microsoft Learn...), else by order within one set of tabs (Docusaurus, Material for MkDocs).
 Panels without code (a shop's "Description" and "Reviews") are left as they are.
@@ -42,6 +44,7 @@ def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
         if len(labels) == len(blocks):
             for label, block in zip(labels, blocks, strict=True):
                 named.setdefault(block, _name(label))
+    headed: set[str] = set()
     for panel, name in named.items():
         if name and len(name) <= _LONGEST and panel.find(".//pre") is not None:
             paragraph = html.Element("p")
@@ -51,6 +54,11 @@ def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
             paragraph.tail = panel.text
             panel.text = None
             panel.insert(0, paragraph)
+            headed.add(name)
+    for tablist in roles.of("tablist"):
+        names = [_name(tab) for tab in tablist.xpath('.//*[@role="tab"]')]
+        if names and headed.issuperset(names) and tablist.getparent() is not None:
+            tablist.drop_tree()  # its names head their panels now: the strip would say them again
 
 
 class _Roles:
