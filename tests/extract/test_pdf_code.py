@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from test_pdf_layout import _pdf_text
+from test_pdf_layout import _pdf_text, pdf_drawing
+
+from webferret.extract.document import extract_document
+from webferret.extract.types import ExtractOptions
 
 LEAD = (
     "BT /F1 10 Tf 72 720 Td (The function below greets a ferret by its name, and prints three of them.) Tj ET"
@@ -44,3 +47,19 @@ def test_a_page_set_in_a_monospaced_font_is_text() -> None:
         _code(700 - 12 * n, f"This memo line {n} is set in Courier as a whole page is.") for n in range(6)
     ]
     assert "```" not in _pdf_text(" ".join(lines))
+
+
+def test_a_listing_broken_by_a_page_keeps_its_indentation_on_the_next() -> None:
+    """Chrome breaks a long `<pre>` across pages: the lines on the next page were indented from their
+    own left edge, so a loop's body read unindented (`for item in items:` at the margin). Text between
+    the two parts (not a running header, set smaller) makes the next page's listing its own."""
+    header = "BT /F1 7 Tf 72 770 Td (Guide, printed 5 December) Tj ET"
+    first = " ".join([LEAD, _code(100, "def main\\(\\):"), _code(88, "for item in items:", x=96), header])
+    second = " ".join([_code(740, "print\\(item\\)", x=96), _code(728, "done\\(\\)", x=120), header])
+    pdf = pdf_drawing(first, second)
+    text = extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions()).content
+    assert "```\n    print(item)\n        done()\n```" in text
+    apart = " ".join([TAIL.replace("560", "760"), _code(740, "print\\(item\\)", x=96)])
+    pdf = pdf_drawing(first, apart)
+    text = extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions()).content
+    assert "```\nprint(item)\n```" in text

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
 
 from webferret.extract.dates import iso_date
-from webferret.extract.pdfcode import letter_width
+from webferret.extract.pdfcode import Carried, letter_width
 from webferret.extract.pdffields import with_fields
 from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Run, collect, page_markdown
@@ -114,10 +114,13 @@ def _page_texts(
         links += annotated_links(page, placed, base)
     compounds = compounds_of([text for text, _ in read])
     scale = scale_of(collect(runs) for _, runs in read)  # the body's size and the headings' levels
+    carried = Carried()  # a listing a page break cuts goes on, indented, on the next page
     for text, runs in read:
         plain = unbroken(text, compounds).strip()
         texts.append(plain)
-        markdowns.append(page_markdown(runs, plain, compounds, scale) if plain else "")
+        if not plain:
+            carried.left = None  # a page without text breaks no listing
+        markdowns.append(page_markdown(runs, plain, compounds, scale, carried) if plain else "")
     return texts, markdowns, unreadable, distinct(links)
 
 

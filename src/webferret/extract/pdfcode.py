@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
 
 CHAR_WIDTH = 0.6
 """A monospaced letter's width as a share of the font size when the font does not say (Courier's)."""
+CARRIED_LETTERS = 40
+"""A listing opening a page goes on the one the page before ended with when it starts at most this
+many letters right of that one's left edge."""
+RUNNING_SIZE = 0.9
+"""A line set smaller than this share of the body's size is no text between two listings (a running
+header or footer)."""
 BLANK_GAP = 1.5
 """A gap this many times the listing's line spacing or more holds a blank line (or more)."""
 _MONO_NAME = re.compile(r"courier|mono|consol|menlo|inconsolata|typewriter|cmtt|lmtt|fixed", re.I)
@@ -43,9 +50,22 @@ def letter_width(font: Any) -> float:
     return statistics.median(widths) / 1000 if widths else CHAR_WIDTH
 
 
-def code_blocks(lines: list[Line], headings: set[int]) -> dict[int, tuple[str, int]]:
+@dataclass
+class Carried:
+    """What a page leaves the next: the left edge of the listing it ends with (None when it ends
+    otherwise), so a listing broken by the page keeps its indentation on the next."""
+
+    left: float | None = None
+
+
+def code_blocks(
+    lines: list[Line], headings: set[int], body: float = 0.0, carried: Carried | None = None
+) -> dict[int, tuple[str, int]]:
     """The code blocks among `lines` (see the module), each by the line it starts at: its fenced
-    Markdown and how many lines it takes. `headings`: the lines that are headings (never code)."""
+    Markdown and how many lines it takes. `headings`: the lines that are headings (never code);
+    `body`: the body text's size; `carried`: the listing the page before ended with, which a listing
+    opening this page goes on (its lines indented from that listing's left edge, not their own: a
+    loop's body broken off from its `for` line read unindented), updated for the next page."""
     code = [at for at, line in enumerate(lines) if line.letter_width and at not in headings]
     spans: list[list[int]] = []
     for at in code:
@@ -53,12 +73,33 @@ def code_blocks(lines: list[Line], headings: set[int]) -> dict[int, tuple[str, i
             spans[-1].append(at)
         else:
             spans.append([at])
-    return {span[0]: (_fenced([lines[at] for at in span]), len(span)) for span in spans}
+    carried = carried or Carried()
+    found: dict[int, tuple[str, int]] = {}
+    last: float | None = None  # the left edge of the page's last listing
+    for span in spans:
+        listing = [lines[at] for at in span]
+        last = min(x for line in listing for x, _ in line.raws)
+        before = carried.left
+        if span is spans[0] and before is not None and not _text(lines[: span[0]], body):
+            last = before if 0 < last - before <= CARRIED_LETTERS * _width(listing) else last
+        found[span[0]] = (_fenced(listing, last), len(span))
+    carried.left = last if spans and not _text(lines[spans[-1][-1] + 1 :], body) else None
+    return found
 
 
-def _fenced(lines: list[Line]) -> str:
-    """A listing's lines as a fenced block, indented as drawn, blank lines where it leaves gaps."""
-    left = min(x for line in lines for x, _ in line.raws)
+def _text(lines: list[Line], body: float) -> bool:
+    """Whether `lines` hold a line of text set at the body's size or larger (a running header, set
+    smaller, is none)."""
+    return any(not line.letter_width and line.size >= RUNNING_SIZE * body for line in lines)
+
+
+def _width(listing: list[Line]) -> float:
+    return max(line.letter_width * line.size for line in listing)
+
+
+def _fenced(lines: list[Line], left: float) -> str:
+    """A listing's lines as a fenced block, indented as drawn from `left`, blank lines where it
+    leaves gaps."""
     gaps = [above.y - below.y for above, below in pairwise(lines) if above.y > below.y]
     spacing = min(gaps) if gaps else 0.0
     out: list[str] = []

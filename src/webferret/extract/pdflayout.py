@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import NamedTuple
 
-from webferret.extract.pdfcode import code_blocks
+from webferret.extract.pdfcode import Carried, code_blocks
 from webferret.extract.pdfhyphens import keeps_hyphen
 from webferret.extract.pdfscale import Scale, scale_of
 from webferret.extract.pdftables import SAME_PLACE, guessed_width, table_markdown, tables
@@ -121,14 +121,21 @@ def _touching(before: str, after: str) -> bool:
 
 
 def page_markdown(
-    runs: list[Run], plain: str, compounds: frozenset[str] = frozenset(), scale: Scale | None = None
+    runs: list[Run],
+    plain: str,
+    compounds: frozenset[str] = frozenset(),
+    scale: Scale | None = None,
+    carried: Carried | None = None,
 ) -> str:
     """A page as Markdown (see the module); `plain` (pypdf's text of the page) when the runs do not
     hold its text. `compounds`: the document's hyphenated words (`pdfhyphens`), which a line's end
-    does not make whole; `scale`: the document's sizes (`pdfscale`), else the page's own."""
+    does not make whole; `scale`: the document's sizes (`pdfscale`), else the page's own; `carried`:
+    the listing the page before ended with (`pdfcode`), updated for the next."""
+    carried = carried or Carried()
     lines = collect(runs)
     letters = len(_LETTER.findall(plain))
     if not lines or sum(len(_LETTER.findall(line.text)) for line in lines) < KEPT_SHARE * letters:
+        carried.left = None
         return plain
     scale = scale or scale_of([lines])
     body, levels, _heading = scale.body, scale.levels, scale.heading
@@ -146,7 +153,8 @@ def page_markdown(
     # (a listing where both open at one line)
     whole = {at: (table_markdown(rows), drawn) for at, (rows, drawn) in tables(lines).items()}
     if scale.code:
-        whole |= code_blocks(lines, {at for at, line in enumerate(lines) if _heading(line)})
+        headings = {at for at, line in enumerate(lines) if _heading(line)}
+        whole |= code_blocks(lines, headings, body, carried)
     after_items = _after_items(lines)
     written_to = 0
     for at, line in enumerate(lines):
