@@ -29,12 +29,18 @@ LIKE_SIBLINGS = 5
 """A long read is read whole. When at least this many blocks of one parent and one signature are
 kept (0: never), of a run of at least `LIKE_RUN` such blocks that are at least `LIKE_SHARE` kept, the
 run's other blocks that trafilatura kept are kept too; so is a heading, table, list, quote or code
-block that trafilatura kept between two kept blocks of one parent (a chapter's heading). The
+block that trafilatura kept between two kept blocks of one parent (a chapter's heading, even where
+trafilatura's text does not hold it: `GAP_HEADINGS`). The
 classifier's probability falls with a block's place on long pages, as the benchmark it learned from
 ends the ground truth of a long page early, so a 200-paragraph article lost its second half."""
 LIKE_SHARE = 0.2
 LIKE_RUN = 30  # a shop's few paragraphs of selling text under its products are left to the classifier
 GAP_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol", "dl", "blockquote"})
+GAP_HEADINGS = True
+"""A heading between two kept blocks of its parent is kept though trafilatura's text does not hold it
+(its headings are often not matched: a guide's subsections lost theirs)."""
+LAST_SECTION = True  # bench switch: off leaves a parent's last headings, tables and code to the classifier
+_LAST_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "dl"))
 MENU_ENTRIES = True  # bench switch: off keeps the links of a `<nav>` the classifier rates as content
 MENU_LINKS = 0.9
 """A block inside a `<nav>` whose text is at least this share link text is a menu's entry."""
@@ -144,7 +150,32 @@ def keep_mask(analysis: Analysis, prob: np.ndarray | None = None) -> np.ndarray:
     if not keep.any():  # the model found nothing: fall back to what trafilatura kept
         keep = in_main
     keep = _with_like_siblings(analysis.blocks, keep, in_main)
+    keep = _with_last_section(analysis.blocks, keep, in_main)
     return _without_menu_entries(analysis.blocks, _with_code_beside_content(analysis.blocks, keep))
+
+
+def _with_last_section(blocks: list[B.Block], keep: np.ndarray, in_main: np.ndarray) -> np.ndarray:
+    """`keep` with the headings, tables and code that trafilatura kept right after the last kept block
+    of a parent, in that parent (a heading counts as trafilatura's, whose text it may not repeat; a
+    heading over nothing kept is not kept). The classifier rates these low at the end of a long page,
+    and no kept block after them frames them (`LIKE_SIBLINGS`): a guide lost its last subsection, a
+    heading over a table and code."""
+    if not LAST_SECTION:
+        return keep
+    keep = keep.copy()
+    parents = [b.element.getparent() for b in blocks]
+    last = {id(parents[i]): int(i) for i in np.flatnonzero(keep)}
+    for i in last.values():
+        run = []
+        for j in range(i + 1, len(blocks)):
+            tag = blocks[j].element.tag
+            if parents[j] is not parents[i] or tag not in _LAST_TAGS or not (in_main[j] or tag in _HEADINGS):
+                break
+            run.append(j)
+        while run and blocks[run[-1]].element.tag in _HEADINGS:
+            run.pop()
+        keep[run] = True
+    return keep
 
 
 def _without_menu_entries(blocks: list[B.Block], keep: np.ndarray) -> np.ndarray:
@@ -191,8 +222,9 @@ def _with_like_siblings(blocks: list[B.Block], keep: np.ndarray, in_main: np.nda
     for before, after in itertools.pairwise(kept_at):
         if after - before > 1 and parents[before] is parents[after]:
             for i in range(before + 1, after):
-                framed = blocks[i].element.tag in GAP_TAGS
-                keep[i] = keep[i] or (framed and bool(in_main[i]) and parents[i] is parents[before])
+                tag = blocks[i].element.tag
+                known = bool(in_main[i]) or (GAP_HEADINGS and tag in _HEADINGS)
+                keep[i] = keep[i] or (tag in GAP_TAGS and known and parents[i] is parents[before])
     return keep
 
 

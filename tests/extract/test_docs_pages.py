@@ -1,4 +1,5 @@
-"""A documentation page's menus: the sidebar of the site's other pages is no content."""
+"""Documentation pages read whole: the sidebar of the site's other pages is no content, and every
+section keeps its heading, the last as the first."""
 
 from __future__ import annotations
 
@@ -72,3 +73,44 @@ def test_a_docs_sidebar_of_other_pages_is_left_out() -> None:
     assert markdown.index("## 1. Section 1 title") < markdown.index("## 24. Section 24 title")
     assert "### 24.1 Final subsection" in markdown and "| E3 |" in markdown
     assert "```go\nfunc main() {\n\tc := client.New()\n}\n```" in markdown
+
+
+def _readme(sections: int) -> str:
+    """A long README rendered flat (headings, paragraphs, tables and code side by side, as GitHub
+    writes Markdown), its last subsection a heading over a table and code."""
+    draw = random.Random(1)
+
+    def prose(n: int) -> str:
+        return " ".join(draw.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+    body = []
+    for i in range(1, sections + 1):
+        body.append(f"<h2>{i}. Section {i}</h2>")
+        body += [f"<p>{prose(draw.randint(20, 70))}</p>" for _ in range(draw.randint(1, 4))]
+        if draw.random() < 0.5:
+            body.append(f"<h3>{i}.1 Sub</h3><p>{prose(30)}</p>")
+        if draw.random() < 0.4:
+            rows = "".join(f"<tr><td>a{r}</td><td>{prose(5)}</td></tr>" for r in range(3))
+            body.append(f"<table><tr><th>A</th><th>B</th></tr>{rows}</table>")
+        if draw.random() < 0.4:
+            body.append(f'<pre><code class="language-py">x{i} = {i}\n</code></pre>')
+    body.append(
+        f"<h3>{sections}.9 Last sub</h3><table><tr><th>Key</th><th>Val</th></tr><tr><td>KLAST</td>"
+        '<td>v</td></tr></table><pre><code class="language-go">lastCall()\n</code></pre>'
+    )
+    return (
+        '<html><head><title>G</title></head><body><div id="readme" class="markdown-body"><h1>Guide</h1>'
+        f'{"".join(body)}</div><div class="footer">Terms Privacy Security Status Docs Contact</div>'
+        "</body></html>"
+    )
+
+
+def test_every_section_keeps_its_heading_the_last_too() -> None:
+    """The classifier rates a block lower the further down a long page, and a short heading lower
+    still: a README's last subsection, a heading over a one-row table and code, was dropped whole,
+    and headings between kept paragraphs (80 sections down, the last section's) were dropped."""
+    for sections in (5, 80):
+        markdown = extract_html(_readme(sections), "https://docs.example/readme", ExtractOptions()).content
+        headings = [f"## {sections}. Section {sections}", f"### {sections}.9 Last sub", "### 5.1 Sub"]
+        assert all(heading in markdown for heading in headings), sections
+        assert markdown.index(headings[1]) < markdown.index("| KLAST |") < markdown.index("lastCall()")
