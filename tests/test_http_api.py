@@ -310,6 +310,9 @@ def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
         (api.client.post("/fetch", json={"url": "x", "max_chars": True}), 400, "max_chars': it is no switch"),
         (api.client.post("/crawl", json={"url": "x", "depth": False}), 400, "'depth': it is no switch"),
         (api.client.post("/find", json={"q": "x", "results": True}), 400, "'n': it is no switch"),
+        # nor a time (a `Seconds | None`: true was read as a 1 s engine timeout)
+        (api.client.post("/search", json={"q": "x", "engine_timeout": True}), 400, "it is no switch"),
+        (api.client.post("/fetch", json={"url": "x", "timeout": False}), 400, "'timeout': it is no switch"),
     ]
     deleted = next(answer for answer, _, said in calls if said.startswith("DELETE"))
     assert deleted.headers["allow"] == "GET, HEAD, POST"  # the 405 says what the path takes

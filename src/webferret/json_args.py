@@ -4,7 +4,7 @@ refused, and so is a JSON true or false for a number, which pydantic's lax mode 
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
@@ -24,5 +24,8 @@ class JsonArgs(BaseModel):
 
 
 def _numeric(annotation: Any) -> bool:
-    """Whether a field of this type takes a number (`int | None`): one pydantic would read true into."""
-    return any(kind in (int, float) for kind in (annotation, *get_args(annotation)))
+    """Whether a field of this type takes a number (`int | None`, `Seconds | None`, a constrained
+    float in a union): one pydantic would read true into."""
+    if get_origin(annotation) is Annotated:
+        return _numeric(get_args(annotation)[0])
+    return annotation in (int, float) or any(_numeric(kind) for kind in get_args(annotation))
