@@ -76,3 +76,19 @@ async def test_a_max_tokens_asked_past_the_answer_budget_is_answered(web: Web, t
         two = await tools.web_fetch(WebFetchArgs(urls=[web.url("/a"), web.url("/b")], max_tokens=3000))
     assert "page_tokens" not in one[0] and estimate_tokens(one[0]["content"]) > 2000
     assert [entry["page_tokens"] for entry in two.data["pages"]] == [1500, 1500]
+
+
+async def test_a_page_asked_again_is_counted_at_the_size_it_is_shown_at(web: Web, tmp_path: Path) -> None:
+    """A long page given twice (under another spelling of its URL) is shown once, at its share of the
+    answer; the repeat's entry named its pages and its `next` at `max_tokens`, another page 2 than the
+    one the shown entry's `next` reads for the same handle."""
+    for name in ("a", "b", "c"):
+        web.docs[f"/{name}"] = Doc(_long(f"Long {name}", 120))
+    urls = [web.url(path) for path in ("/a", "/b", "/c")] + [web.url("/a") + "#again"]
+    async with loopback_ferret(tmp_path, respect_robots=False, answer_tokens=1500) as ferret:
+        answer = await AgentTools(ferret, ferret.settings).web_fetch(WebFetchArgs(urls=urls))
+        first, again = answer.data["pages"][0], answer.data["pages"][3]
+        assert again["handle"] == first["handle"] and again["content"] == ""
+        assert first["page_tokens"] < 1500
+        assert (again["pages"], again["next"]) == (first["pages"], first["next"])
+        assert again.get("page_tokens") == first["page_tokens"]
