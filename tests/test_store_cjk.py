@@ -81,6 +81,20 @@ def test_fallback_and_fts5_rank_chinese_and_japanese_alike(tmp_path: Path) -> No
     plain.close()
 
 
+def test_the_fallback_finds_a_word_its_passage_writes_with_a_space_inside_as_fts5_does(
+    tmp_path: Path, fts: bool
+) -> None:
+    """The index reads `东京 大学` as the characters of `东京大学` one after another, so FTS5 finds
+    the word there; the LIKE fallback looked for the word's characters written together and did not."""
+    store = PageStore.in_home(tmp_path, fts=fts)
+    store.put(Page(url=ZH, ok=True, title="zh", content="东京 大学的学生，学习 Python 教程。"))
+    store.put(Page(url=EN, ok=True, title="en", content="Other words entirely."))
+    assert [url for url, _ in _answers(store, "东京大学")] == [ZH]
+    assert [url for url, _ in _answers(store, "Python教程")] == [ZH]
+    assert _answers(store, "教程Python") == []  # the words in another order are no match
+    store.close()
+
+
 def _as_left_by_schema_6(home: Path) -> None:
     """Make the store at `home` what a webferret of schema 6 left: chunks without `terms`, counted
     by their runs of letters, indexed by an FTS table reading them as they are."""

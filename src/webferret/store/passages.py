@@ -333,7 +333,7 @@ def _scan_search(
     if handles:
         among, params = handles_in("p.handle", handles)
         where = f" AND {among}"
-    patterns = ["%" + _like_escape(spelling) + "%" for spelling in _spellings(terms, asked)]
+    patterns = _like_patterns(terms, asked)
     likes = " OR ".join("c.text LIKE ? ESCAPE '\\'" for _ in patterns)
     rows = conn.execute(
         "SELECT c.id, c.page_no, CAST(c.text AS BLOB), p.handle, coalesce(p.final_url, p.url), "
@@ -354,14 +354,16 @@ def _scan_search(
     return hits[:n]
 
 
-def _spellings(terms: Sequence[str], asked: str = "") -> list[str]:
-    """How the passages holding `terms` may spell them, for LIKE to find: SQLite's LIKE ignores the
-    case of ASCII letters only, so a Cyrillic or Greek word is looked for in lower case, upper case and
-    capitalized (a word that starts a sentence); `asked`, the query as written, adds its words' own
-    spellings, diacritics kept (`canción` finds "canción": a term lost them)."""
-    words = [*(term.replace(" ", "") for term in terms), *words_of(asked, folded=False)[:MAX_TERMS]]
-    forms = (form for word in words for form in _cases(word))
-    return list(dict.fromkeys(forms))
+def _like_patterns(terms: Sequence[str], asked: str = "") -> list[str]:
+    """The LIKE patterns of the passages that may hold `terms`, by how they may spell them: SQLite's
+    LIKE ignores the case of ASCII letters only, so a Cyrillic or Greek word is looked for in lower
+    case, upper case and capitalized (a word that starts a sentence); `asked`, the query as written,
+    adds its words' own spellings, diacritics kept (`canción` finds "canción": a term lost them). A
+    phrase's words (`东 京 大 学`) may have anything between them, as for FTS5 (`东京 大学` holds
+    it); the terms counted in each passage found tell which hold the phrase."""
+    words = [*terms, *words_of(asked, folded=False)[:MAX_TERMS]]
+    forms = dict.fromkeys(form for word in words for form in _cases(word))
+    return ["%" + "%".join(map(_like_escape, form.split(" "))) + "%" for form in forms]
 
 
 def _counts(words: Sequence[str], terms: Sequence[str]) -> Counter[str]:
