@@ -217,9 +217,9 @@ class Settings(BaseSettings):
         default=20000,
         ge=MIN_PAGE_TOKENS,
         description="tokens, at most, of the pages one agent call answers together (web_fetch of "
-        "several URLs, web_search with read, fetch --agent): each long page is then answered a "
-        "shorter first page, with the call that reads on at that size (a max_tokens asked above it "
-        "raises it)",
+        "several URLs, web_search with read, fetch --agent, search --agent --read): each long page "
+        "is then answered a shorter first page, with the call that reads on at that size (a "
+        "max_tokens asked above it raises it)",
     )
     page_tokens: int = Field(
         default=4000,

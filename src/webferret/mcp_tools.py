@@ -409,7 +409,7 @@ class AgentTools:
         fence = self.fence()
         text = views.render_search(data, fence)
         if args.read:
-            from webferret.search.reading import read_results, shared_sizes
+            from webferret.search.reading import mark_shares, read_results, shared_sizes
 
             page_tokens = args.max_tokens or self.settings.max_tokens
             sizes = shared_sizes(
@@ -417,9 +417,8 @@ class AgentTools:
             )
             read = await read_results(self.ferret, result, args.read, page_tokens, sizes)
             data["read"] = [page.model_dump(mode="json") for page in read]
+            mark_shares(data["read"], sizes, page_tokens)  # each its share of the answer
             for entry in data["read"]:  # the calls that continue, as the text names them (not commands)
-                if sizes[entry["handle"]] < page_tokens and entry["pages"] > 1:
-                    entry["page_tokens"] = sizes[entry["handle"]]  # its share of the answer
                 as_tool_calls(entry, args.max_tokens)
             if read:
                 text += "\n\n" + views.render_read(data["read"], data["results"], fence, args.max_tokens)

@@ -37,6 +37,21 @@ def test_read_answers_the_first_results_first_pages(
     assert f"page 1 of {page['pages']} · {page['handle']}" in human and page["content"].strip()[:60] in human
 
 
+def test_an_agent_s_read_pages_share_the_answer(
+    tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`search --agent --read N` answered each page at `--page-tokens` whatever the setting
+    `answer_tokens` (10 pages of 4,000 tokens: 40,000), where `fetch --agent` and `web_search(read=N)`
+    share it; its pages now share it, each saying the size the command that reads on pages at."""
+    assert _search(searx, tmp_path, "--read", "2", "--page-tokens", "1000", "--json") == 0
+    whole = [page["pages"] for page in json.loads(capsys.readouterr().out)["data"]["read"]]
+    monkeypatch.setenv("WEBFERRET_ANSWER_TOKENS", "200")
+    assert _search(searx, tmp_path, "--read", "2", "--page-tokens", "1000", "--agent") == 0
+    text = capsys.readouterr().out
+    assert text.count("page 1 of") == 2 and "--page-tokens 1000" not in text, (whole, text)
+    assert text.count("--page 2 --page-tokens 100 --agent") == 2, text
+
+
 def test_without_read_the_answer_has_no_pages(
     tmp_path: Path, searx: SearxServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -132,7 +132,8 @@ async def run(args: argparse.Namespace) -> int:
         )
         from webferret.search.reading import search_and_read
 
-        result, read = await search_and_read(ferret, query, options, args.read, args.page_tokens)
+        share = settings.answer_tokens if args.agent else None  # an agent's pages share one answer
+        result, read = await search_and_read(ferret, query, options, args.read, args.page_tokens, share)
     if args.json:
         from webferret.cli.common import write_envelope
         from webferret.present.envelopes import search_envelope
@@ -148,7 +149,11 @@ async def run(args: argparse.Namespace) -> int:
         fence = agent_fence(args, settings)
         text = render_search(data, fence, style="cli")
         if read:
+            from webferret.search.reading import mark_shares, shared_sizes
+
             pages = [page.model_dump(mode="json") for page in read]
+            size = args.page_tokens or settings.page_tokens
+            mark_shares(pages, shared_sizes(result, args.read, size, settings.answer_tokens), size)
             text += "\n\n" + render_read(pages, data["results"], fence, args.page_tokens, style="cli")
         sys.stdout.write(text + "\n")
     else:

@@ -8,7 +8,7 @@ second round trip, and a long page never floods it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from webferret.models import ErrorCode, FerretError
 from webferret.search.types import SearchResult
@@ -33,14 +33,23 @@ def check_read(
 
 
 async def search_and_read(
-    ferret: Ferret, query: str, options: SearchOptions, read: int | None, page_tokens: int | None
+    ferret: Ferret,
+    query: str,
+    options: SearchOptions,
+    read: int | None,
+    page_tokens: int | None,
+    answer_tokens: int | None = None,
 ) -> tuple[SearchResult, list[OpenedPage]]:
     """The search, and the first `read` results' first pages (none when no engine answered): the
-    CLI's `search --read` and the HTTP API's `/search?read=`."""
+    CLI's `search --read` and the HTTP API's `/search?read=`; with `answer_tokens` (an agent's
+    answer), the pages share it (`shared_sizes`, at `page_tokens` or the store's page size each)."""
     check_read(read, options.verify, page_tokens)
     result = await ferret.search(query, options)
-    pages = await read_results(ferret, result, read, page_tokens) if read and result.answered else []
-    return result, pages
+    if not (read and result.answered):
+        return result, []
+    size = page_tokens or ferret.settings.page_tokens
+    sizes = shared_sizes(result, read, size, answer_tokens) if answer_tokens else None
+    return result, await read_results(ferret, result, read, page_tokens, sizes)
 
 
 def shared_sizes(result: SearchResult, n: int, page_tokens: int, answer_tokens: int) -> dict[str, int]:
@@ -51,6 +60,15 @@ def shared_sizes(result: SearchResult, n: int, page_tokens: int, answer_tokens: 
     hits = [hit for hit in result.results if hit.handle][:n]
     sizes = page_shares([hit.tokens or page_tokens for hit in hits], page_tokens, answer_tokens)
     return {str(hit.handle): size for hit, size in zip(hits, sizes, strict=True)}
+
+
+def mark_shares(entries: list[dict[str, Any]], sizes: dict[str, int], page_tokens: int) -> None:
+    """Each page read (`OpenedPage` as JSON) at its share of the answer (`sizes`), under
+    `page_tokens`, says that size as `page_tokens`: the size its next page is read at."""
+    for entry in entries:
+        size = sizes.get(entry["handle"], page_tokens)
+        if size < page_tokens and entry["pages"] > 1:
+            entry["page_tokens"] = size
 
 
 async def read_results(
