@@ -241,6 +241,21 @@ def test_a_short_central_european_text_is_windows_1250(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Slavoj Žižek est très connu à Paris.",
+        "Il libro di Žižek è famoso, la Škoda è rossa",
+        "À Ljubljana, Ž. Šešelj parle très bien",
+    ],
+)
+def test_a_short_western_text_naming_a_czech_or_slovene_name_stays_windows_1252(text: str) -> None:
+    """Its `Ž` beside an `è` or `à` made it windows-1250 (`très` read `trčs`, `à` read `ŕ`), the rule
+    for `Příliš žlutý`; a word of one such letter (`à`, `è`) is no Czech, Slovak or Slovene word."""
+    assert read_body(text.encode("cp1252"), "text/plain") == (text, "cp1252")
+    assert read_body("Číslo č. 5 je Ševčíkovo".encode("cp1250"), "text/plain")[1] == "cp1250"
+
+
+@pytest.mark.parametrize(
     ("text", "encoding"), [("Taipei 台北 city", "big5"), ("ファイル name.txt", "shift_jis")]
 )
 def test_a_short_east_asian_text_is_not_taken_for_western(text: str, encoding: str) -> None:

@@ -111,14 +111,23 @@ _CENTRAL = frozenset(
     and bytes([byte]).decode("cp1250", "replace") != bytes([byte]).decode("cp1252", "replace")
 )
 """The bytes windows-1250 reads as a letter other than windows-1252's (`ř` for `ø`, `č` for `è`)."""
+_WESTERN_WORD = re.compile(rb"(?<![A-Za-z\x80-\xff])[\xc0\xc8\xe0\xe8](?=[\s,;:!?)]|$)")
+"""A word of one such letter: French and Portuguese `à`, Italian `è` (`À`, `È` opening a sentence),
+which windows-1250 reads as no word (`ŕ`, `č`; Czech's `č.` has its dot): Western text naming a
+person or a place in `š` or `ž` (`Slavoj Žižek est très connu à Paris`)."""
 
 
 def short_latin(body: bytes) -> tuple[str, str] | None:
     """`body` read in a Latin code page, and which, when it has too few bytes past ASCII for
     detection to tell (`SHORT_EVIDENCE`): windows-1250 when it writes `š` or `ž` beside a letter
-    only that code page has (`Příliš žlutý`, which windows-1252 reads `Pøíliš`), else windows-1252
+    only that code page has (`Příliš žlutý`, which windows-1252 reads `Pøíliš`) and no word only
+    windows-1252 reads (`_WESTERN_WORD`), else windows-1252
     (the web's default); either when `short_western` finds it reads as words there. Else None."""
-    central = bool(_CARONS.intersection(body)) and bool(_CENTRAL.intersection(body))
+    central = (
+        bool(_CARONS.intersection(body))
+        and bool(_CENTRAL.intersection(body))
+        and not _WESTERN_WORD.search(body)
+    )
     encoding = "cp1250" if central else "cp1252"
     text = short_western(body, encoding)
     return None if text is None else (text, encoding)
