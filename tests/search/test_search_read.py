@@ -46,10 +46,13 @@ def test_an_agent_s_read_pages_share_the_answer(
     assert _search(searx, tmp_path, "--read", "2", "--page-tokens", "1000", "--json") == 0
     whole = [page["pages"] for page in json.loads(capsys.readouterr().out)["data"]["read"]]
     monkeypatch.setenv("WEBFERRET_ANSWER_TOKENS", "200")
-    assert _search(searx, tmp_path, "--read", "2", "--page-tokens", "1000", "--agent") == 0
+    assert _search(searx, tmp_path, "--read", "2", "--page-tokens", "150", "--agent") == 0
     text = capsys.readouterr().out
-    assert text.count("page 1 of") == 2 and "--page-tokens 1000" not in text, (whole, text)
+    assert text.count("page 1 of") == 2 and "--page-tokens 150" not in text, (whole, text)
     assert text.count("--page 2 --page-tokens 100 --agent") == 2, text
+    # a page size asked above the budget raises it, as web_fetch's max_tokens does: two pages of 150
+    assert _search(searx, tmp_path, "--read", "2", "--page-tokens", "300", "--agent") == 0
+    assert capsys.readouterr().out.count("--page 2 --page-tokens 150 --agent") == 2
 
 
 def test_without_read_the_answer_has_no_pages(

@@ -130,9 +130,11 @@ async def run(args: argparse.Namespace) -> int:
             verify_timeout=args.verify_timeout,
             fresh=args.fresh,
         )
+        from webferret.present.shares import answer_budget
         from webferret.search.reading import search_and_read
 
-        share = settings.answer_tokens if args.agent else None  # an agent's pages share one answer
+        # an agent's pages share one answer, as MCP's: the setting, or more when --page-tokens asks it
+        share = answer_budget(settings.answer_tokens, args.page_tokens) if args.agent else None
         result, read = await search_and_read(ferret, query, options, args.read, args.page_tokens, share)
     if args.json:
         from webferret.cli.common import write_envelope
@@ -153,7 +155,7 @@ async def run(args: argparse.Namespace) -> int:
 
             pages = [page.model_dump(mode="json") for page in read]
             size = args.page_tokens or settings.page_tokens
-            mark_shares(pages, shared_sizes(result, args.read, size, settings.answer_tokens), size)
+            mark_shares(pages, shared_sizes(result, args.read, size, share or settings.answer_tokens), size)
             text += "\n\n" + render_read(pages, data["results"], fence, args.page_tokens, style="cli")
         sys.stdout.write(text + "\n")
     else:
