@@ -96,3 +96,21 @@ def test_a_tab_strip_whose_names_head_their_panels_is_said_once() -> None:
         '<div role="tabpanel" aria-labelledby="d"><p>A sturdy shelf.</p></div>'
     )
     assert parse_html(_page(shop), None).xpath('//*[@role="tablist"]')
+
+
+def test_a_strip_is_left_out_only_for_its_own_panels_named() -> None:
+    """A strip was left out when its names headed any panels of the page: a second set of the same
+    tabs, "Linux" and "Windows" over prose (where to find a shell), lost the names that tell its
+    panels apart, as the first set's panels of code held them."""
+    code = (
+        '<ul role="tablist"><li role="tab">Linux</li><li role="tab">Windows</li></ul><div>'
+        '<div role="tabpanel"><pre><code>curl -LO https://example.org/app.tar.gz</code></pre></div>'
+        '<div role="tabpanel"><pre><code>winget install app</code></pre></div></div>'
+    )
+    prose = (
+        '<ul role="tablist" id="shells"><li role="tab">Linux</li><li role="tab">Windows</li></ul><div>'
+        '<div role="tabpanel"><p>Open a terminal and become root with sudo.</p></div>'
+        '<div role="tabpanel"><p>Right-click Start and choose Terminal (Admin).</p></div></div>'
+    )
+    strips = parse_html(_page(f"<div>{code}</div><div>{prose}</div>"), None).xpath('//*[@role="tablist"]')
+    assert [strip.get("id") for strip in strips] == ["shells"]

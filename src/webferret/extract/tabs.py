@@ -43,9 +43,10 @@ def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
         blocks = [block for block in blocks if _set_of(block) is tabbed]
         if len(labels) == len(blocks):
             for label, block in zip(labels, blocks, strict=True):
-                named.setdefault(block, _name(label))
-    headed: set[str] = set()
-    for panel, name in named.items():
+                named.setdefault(block, label)
+    headed: set[html.HtmlElement] = set()  # the tabs whose names head their panels
+    for panel, tab in named.items():
+        name = _name(tab)
         if name and len(name) <= _LONGEST and panel.find(".//pre") is not None:
             paragraph = html.Element("p")
             strong = html.Element("strong")
@@ -54,10 +55,10 @@ def label_code_tabs(tree: html.HtmlElement, text: str) -> None:
             paragraph.tail = panel.text
             panel.text = None
             panel.insert(0, paragraph)
-            headed.add(name)
+            headed.add(tab)
     for tablist in roles.of("tablist"):
-        names = [_name(tab) for tab in tablist.xpath('.//*[@role="tab"]')]
-        if names and headed.issuperset(names) and tablist.getparent() is not None:
+        tabs = tablist.xpath('.//*[@role="tab"]')
+        if tabs and headed.issuperset(tabs) and tablist.getparent() is not None:
             tablist.drop_tree()  # its names head their panels now: the strip would say them again
 
 
@@ -72,26 +73,26 @@ class _Roles:
         return [element for element in self.found if element.get("role") == role]
 
 
-def _by_reference(tree: html.HtmlElement, roles: _Roles) -> dict[html.HtmlElement, str]:
-    """Panels named by the ids that tie them to their tabs."""
+def _by_reference(tree: html.HtmlElement, roles: _Roles) -> dict[html.HtmlElement, html.HtmlElement]:
+    """Panels and the tabs that name them, tied by their ids."""
     tabs_of_page = roles.of("tab")
     tabs = {tab.get("id"): tab for tab in tabs_of_page if tab.get("id") is not None}
-    named: dict[html.HtmlElement, str] = {}
+    named: dict[html.HtmlElement, html.HtmlElement] = {}
     for panel in roles.of("tabpanel"):
         tab = tabs.get(panel.get("aria-labelledby") or "")
         if tab is not None:
-            named[panel] = _name(tab)
+            named[panel] = tab
     controlling = [tab for tab in tabs_of_page if tab.get("aria-controls") is not None]
     if controlling:
         by_id = {element.get("id"): element for element in tree.xpath("//*[@id]")}
         for tab in controlling:
             panel = by_id.get(tab.get("aria-controls"))
             if panel is not None:
-                named.setdefault(panel, _name(tab))
+                named.setdefault(panel, tab)
     return named
 
 
-def _by_order(tablist: html.HtmlElement, named: dict[html.HtmlElement, str]) -> None:
+def _by_order(tablist: html.HtmlElement, named: dict[html.HtmlElement, html.HtmlElement]) -> None:
     """The panels of one set of tabs, named in order: those in the nearest ancestor of the tab strip
     (at most three levels up) that holds as many panels as the strip has tabs."""
     tabs = tablist.xpath('.//*[@role="tab"]')
@@ -103,7 +104,7 @@ def _by_order(tablist: html.HtmlElement, named: dict[html.HtmlElement, str]) -> 
         if panels:
             if len(panels) == len(tabs):
                 for tab, panel in zip(tabs, panels, strict=True):
-                    named.setdefault(panel, _name(tab))
+                    named.setdefault(panel, tab)
             return
         container = container.getparent()
 
