@@ -41,3 +41,26 @@ def test_a_heading_has_one_level_on_every_page() -> None:
     markdown = _markdown(first, second)
     assert "## Client guide\n\n### Installation\n\n" in markdown
     assert "### Configuration\n\n" in markdown and "\n## Configuration" not in markdown
+
+
+def test_a_short_text_file_printed_with_its_header_is_text() -> None:
+    """A short text file Chrome printed with its header and footer (the date, the file's address and
+    the page number, set smaller in Helvetica) is most of it, not nearly all of it, set in Courier:
+    the header's size was taken for the body's, so that every line of the file was a heading."""
+    lines = [
+        "Meeting notes, 3 March",
+        "The tracker moves to the new store next week.",
+        "Every page read so far is kept there.",
+        "Next meeting: 10 March, same room.",
+    ]
+    page = " ".join(
+        [
+            _text(8, 770, "12/6/26, 12:25 AM"),
+            _text(8, 760, "file:///home/dana/notes.txt"),
+            *(_text(10, 720 - 24 * n, line, "F3") for n, line in enumerate(lines)),
+            _text(8, 40, "1 / 1"),
+        ]
+    )
+    markdown = _markdown(page)
+    assert "#" not in markdown.replace("<!-- page 1 -->", "")
+    assert "The tracker moves to the new store next week." in markdown

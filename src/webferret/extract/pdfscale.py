@@ -7,7 +7,8 @@ table below it were headings, and a heading's level depended on the sizes the pa
 (a section `###` on the first page, where the title is, and `##` on the next). So the body's size is
 the one most of the document's letters are set in, code aside, and the levels rank the sizes of all
 its headings. Code is code unless nearly all the document is set in a monospaced font (a plain text
-file printed, an RFC): then it is the text.
+file printed, an RFC), or most of it is and the rest is set smaller (a short text file Chrome printed
+with its header and footer): then it is the text.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ HEADING_SIZE = 1.15
 HEADING_WORDS = 20
 CODE_SHARE = 0.9
 """A document whose letters are more than this share monospaced is text set in such a font, not code
-(a reference's listings can take most of its letters; a printed text file's running lines, few)."""
+(a reference's listings can take most of its letters; a printed text file's running lines, few),
+and so is one whose letters are more than `MOSTLY` monospaced when its other letters are set smaller
+(code is set no larger than the body it stands in)."""
+MOSTLY = 0.5
 
 
 @dataclass(frozen=True)
@@ -52,10 +56,13 @@ def scale_of(pages: Iterable[list[Line]]) -> Scale:
     if not lines:
         return Scale(0.0, {}, code=True)
     first = _commonest(lines)
-    mono = sum(len(line.text) for line in lines if line.letter_width and not is_heading(line, first))
-    code = mono <= CODE_SHARE * sum(len(line.text) for line in lines)
-    text = [line for line in lines if not (code and line.letter_width)]
-    body = _commonest(text) if text else first
+    listings = [line for line in lines if line.letter_width and not is_heading(line, first)]
+    others = [line for line in lines if not line.letter_width]
+    share = sum(len(line.text) for line in listings) / max(sum(len(line.text) for line in lines), 1)
+    code = share <= CODE_SHARE and not (
+        share > MOSTLY and others and _commonest(listings) >= HEADING_SIZE * _commonest(others)
+    )
+    body = _commonest(others) if code and others else first
     sizes = sorted({line.size for line in lines if is_heading(line, body)}, reverse=True)
     return Scale(body, {size: "#" * min(2 + rank, 4) for rank, size in enumerate(sizes)}, code)
 
