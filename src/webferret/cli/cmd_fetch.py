@@ -232,11 +232,9 @@ async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace)
     from webferret.ferret import Ferret
     from webferret.mcp_tools import first_page_entries
     from webferret.present.agent import render_pages
-    from webferret.present.shares import answer_budget
 
-    budget = getattr(args, "max_tokens", None) or settings.max_tokens
+    budget = settings.max_tokens  # (fetch takes no page size of its own: the settings say it)
     async with Ferret(settings) as ferret:  # the store, for the first page of a long page
-        shared = answer_budget(settings.answer_tokens, getattr(args, "max_tokens", None))
-        entries = await first_page_entries(ferret, pages, budget, shared)
+        entries = await first_page_entries(ferret, pages, budget, settings.answer_tokens)
     fence = agent_fence(args, settings)
     return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")
