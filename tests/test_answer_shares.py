@@ -92,3 +92,24 @@ async def test_a_page_asked_again_is_counted_at_the_size_it_is_shown_at(web: Web
         assert first["page_tokens"] < 1500
         assert (again["pages"], again["next"]) == (first["pages"], first["next"])
         assert again.get("page_tokens") == first["page_tokens"]
+
+
+async def test_a_result_read_in_place_of_a_lost_page_takes_a_share_too(web: Web, tmp_path: Path) -> None:
+    """A result whose page the store no longer holds is passed over and the next read in its place; it
+    had no share of its own and was read at the whole page size, past the answer's budget."""
+    from webferret.search.reading import mark_shares, read_results
+
+    for name in ("a", "b", "c"):
+        web.docs[f"/{name}"] = Doc(_long(f"Long {name}", 120))
+    async with loopback_ferret(tmp_path, respect_robots=False) as ferret:
+        pages = [await ferret.fetch(web.url(f"/{name}")) for name in ("a", "b", "c")]
+        lost = Hit(url="https://example.org/lost", handle="example.org~000000000000", tokens=9000)
+        hits = [lost, *(Hit(url=page.url, handle=page.handle, tokens=page.tokens) for page in pages)]
+        result = SearchResult(query="q", results=hits)
+        sizes = shared_sizes(result, 2, 4000, 1000)
+        read = await read_results(ferret, result, 2, 4000, sizes)
+    entries = [page.model_dump(mode="json") for page in read]
+    mark_shares(entries, sizes, 4000)
+    assert [entry["handle"] for entry in entries] == [pages[0].handle, pages[1].handle]
+    assert [entry["page_tokens"] for entry in entries] == [500, 500]
+    assert all(estimate_tokens(entry["content"]) <= 550 for entry in entries)

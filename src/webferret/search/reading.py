@@ -62,11 +62,20 @@ def shared_sizes(result: SearchResult, n: int, page_tokens: int, answer_tokens: 
     return {str(hit.handle): size for hit, size in zip(hits, sizes, strict=True)}
 
 
+def share_of(sizes: dict[str, int] | None, handle: str, page_tokens: int | None) -> int | None:
+    """The page size `handle` is read at: its share in `sizes`; one read in place of a result whose
+    page the store lost has none, and takes the smallest (`page_tokens` would take the answer past
+    its budget); without shares, `page_tokens`."""
+    if not sizes:
+        return page_tokens
+    return sizes.get(handle, min(sizes.values()))
+
+
 def mark_shares(entries: list[dict[str, Any]], sizes: dict[str, int], page_tokens: int) -> None:
     """Each page read (`OpenedPage` as JSON) at its share of the answer (`sizes`), under
     `page_tokens`, says that size as `page_tokens`: the size its next page is read at."""
     for entry in entries:
-        size = sizes.get(entry["handle"], page_tokens)
+        size = share_of(sizes, entry["handle"], page_tokens) or page_tokens
         if size < page_tokens and entry["pages"] > 1:
             entry["page_tokens"] = size
 
@@ -80,7 +89,8 @@ async def read_results(
 ) -> list[OpenedPage]:
     """Page 1 of each of the first `n` results that have a handle (verified and stored), in rank order,
     at `page_tokens` (or the handle's own size in `sizes`: `shared_sizes`); a result whose page the
-    store does not hold (its write failed) is left out."""
+    store does not hold (its write failed) is left out, and the one read in its place takes the
+    smallest share (`share_of`)."""
     pages: list[OpenedPage] = []
     for hit in result.results:
         if len(pages) == n:
@@ -88,7 +98,7 @@ async def read_results(
         if not hit.handle:
             continue
         try:
-            pages.append(await ferret.open(hit.handle, 1, (sizes or {}).get(hit.handle, page_tokens)))
+            pages.append(await ferret.open(hit.handle, 1, share_of(sizes, hit.handle, page_tokens)))
         except FerretError:
             continue
     return pages
