@@ -135,7 +135,9 @@ async def run(args: argparse.Namespace) -> int:
 
         # an agent's pages share one answer, as MCP's: the setting, or more when --page-tokens asks it
         share = answer_budget(settings.answer_tokens, args.page_tokens) if args.agent else None
-        result, read = await search_and_read(ferret, query, options, args.read, args.page_tokens, share)
+        result, read, sizes = await search_and_read(
+            ferret, query, options, args.read, args.page_tokens, share
+        )
     if args.json:
         from webferret.cli.common import write_envelope
         from webferret.present.envelopes import search_envelope
@@ -151,11 +153,10 @@ async def run(args: argparse.Namespace) -> int:
         fence = agent_fence(args, settings)
         text = render_search(data, fence, style="cli")
         if read:
-            from webferret.search.reading import mark_shares, shared_sizes
+            from webferret.search.reading import mark_shares
 
             pages = [page.model_dump(mode="json") for page in read]
-            size = args.page_tokens or settings.page_tokens
-            mark_shares(pages, shared_sizes(result, args.read, size, share or settings.answer_tokens), size)
+            mark_shares(pages, sizes, args.page_tokens or settings.page_tokens)
             text += "\n\n" + render_read(pages, data["results"], fence, args.page_tokens, style="cli")
         sys.stdout.write(text + "\n")
     else:

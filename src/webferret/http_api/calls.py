@@ -59,7 +59,8 @@ async def searched(ferret: Ferret, p: SearchParams) -> tuple[Any, list[Any]]:
         verify_timeout=p.verify_timeout,
         fresh=p.fresh,
     )
-    return await search_and_read(ferret, p.query, options, p.read, p.page_tokens)
+    result, read, _ = await search_and_read(ferret, p.query, options, p.read, p.page_tokens)
+    return result, read
 
 
 async def _fetch(ferret: Ferret, p: FetchParams) -> Envelope:

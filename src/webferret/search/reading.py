@@ -39,17 +39,17 @@ async def search_and_read(
     read: int | None,
     page_tokens: int | None,
     answer_tokens: int | None = None,
-) -> tuple[SearchResult, list[OpenedPage]]:
-    """The search, and the first `read` results' first pages (none when no engine answered): the
-    CLI's `search --read` and the HTTP API's `/search?read=`; with `answer_tokens` (an agent's
-    answer), the pages share it (`shared_sizes`, at `page_tokens` or the store's page size each)."""
+) -> tuple[SearchResult, list[OpenedPage], dict[str, int]]:
+    """The search, the first `read` results' first pages (none when no engine answered) and the page
+    size each was read at when they share `answer_tokens` (an agent's answer: `shared_sizes`, for
+    `mark_shares`; else empty): the CLI's `search --read` and the HTTP API's `/search?read=`."""
     check_read(read, options.verify, page_tokens)
     result = await ferret.search(query, options)
     if not (read and result.answered):
-        return result, []
+        return result, [], {}
     size = page_tokens or ferret.settings.page_tokens
-    sizes = shared_sizes(result, read, size, answer_tokens) if answer_tokens else None
-    return result, await read_results(ferret, result, read, page_tokens, sizes)
+    sizes = shared_sizes(result, read, size, answer_tokens) if answer_tokens else {}
+    return result, await read_results(ferret, result, read, page_tokens, sizes), sizes
 
 
 def shared_sizes(result: SearchResult, n: int, page_tokens: int, answer_tokens: int) -> dict[str, int]:
