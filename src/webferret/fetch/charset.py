@@ -121,26 +121,25 @@ def short_latin(body: bytes) -> tuple[str, str] | None:
     """`body` read in a Latin code page, and which, when it has too few bytes past ASCII for
     detection to tell (`SHORT_EVIDENCE`): windows-1250 when it writes `š` or `ž` beside a letter
     only that code page has (`Příliš žlutý`, which windows-1252 reads `Pøíliš`) and no word only
-    windows-1252 reads (`_WESTERN_WORD`), else windows-1252
-    (the web's default); either when `short_western` finds it reads as words there. Else None."""
+    windows-1252 reads (`_WESTERN_WORD`), else windows-1252 (the web's default); either when it
+    reads as words there (`_reads_as_words`). Else None, for detection to guess."""
+    highs = _few_highs(body)
+    if highs is None:
+        return None
     central = (
-        bool(_CARONS.intersection(body))
-        and bool(_CENTRAL.intersection(body))
-        and not _WESTERN_WORD.search(body)
-    )
+        any(body[at] in _CARONS for at in highs)
+        and any(body[at] in _CENTRAL for at in highs)
+        and not any(_WESTERN_WORD.match(body, at) for at in highs)
+    )  # the bytes past ASCII alone are looked at: a long page has too many, and is gone above
     encoding = "cp1250" if central else "cp1252"
-    text = short_western(body, encoding)
-    return None if text is None else (text, encoding)
+    text = _try(body, encoding)
+    return None if text is None or not _reads_as_words(text, highs) else (text, encoding)
 
 
-def short_western(body: bytes, encoding: str = "cp1252") -> str | None:
-    """`body` read as `encoding` (windows-1252, the web's default, or another code page of one
-    character a byte) when it has too few bytes past ASCII for detection to tell, and they read as
-    Western text there: each a letter, or a mark that does not split a word (Polish `może` in cp1250
-    reads `mo¿e` in cp1252), and most words that hold one hold plain letters too (`schön`; Russian or
-    Greek in cp1251 or cp1253 read as words of accented letters alone, `Ïðèâåò`). Else None, for
-    detection to guess (also for a body holding a NUL byte: UTF-16 or -32 without a byte order mark,
-    whose text past Latin-1 is short of bytes past ASCII too)."""
+def _few_highs(body: bytes) -> list[int] | None:
+    """Where `body`'s bytes past ASCII are, when they are fewer than `SHORT_EVIDENCE`; else None
+    (detection can tell), and None for a body holding a NUL byte too (UTF-16 or -32 without a byte
+    order mark, whose text past Latin-1 is short of bytes past ASCII as well)."""
     if b"\x00" in body:
         return None
     highs: list[int] = []
@@ -148,20 +147,24 @@ def short_western(body: bytes, encoding: str = "cp1252") -> str | None:
         highs.append(match.start())
         if len(highs) >= SHORT_EVIDENCE:
             return None
-    text = _try(body, encoding)
-    if text is None:
-        return None
-    # such a code page reads each byte as one character: `highs` are where the text is past ASCII,
-    # the only places looked at (a page of megabytes is not read character by character)
+    return highs
+
+
+def _reads_as_words(text: str, highs: list[int]) -> bool:
+    """Whether `text` (a body read in a code page of one character a byte, so `highs` are where it
+    is past ASCII, the only places looked at: a page of megabytes is not read character by character)
+    reads as Western text there: each a letter, or a mark that does not split a word (Polish `może` in
+    cp1250 reads `mo¿e` in cp1252), and most words that hold one hold plain letters too (`schön`;
+    Russian or Greek in cp1251 or cp1253 read as words of accented letters alone, `Ïðèâåò`)."""
     for at in highs:
         char = text[at]
         if (char.isalpha() and char != "ƒ") or char in _IN_WORDS:
             continue
         if 0 < at < len(text) - 1 and text[at - 1].isalpha() and text[at + 1].isalpha():
-            return None
+            return False
     words = _words_at(text, highs)
     accented_only = sum(1 for word in words if all(char >= "\x80" for char in word))
-    return text if words and accented_only * 2 <= len(words) else None
+    return bool(words) and accented_only * 2 <= len(words)
 
 
 def _words_at(text: str, places: list[int]) -> list[str]:
