@@ -318,21 +318,17 @@ async def first_page_entries(
 ) -> list[dict[str, Any]]:
     """Each page's `first_page_entry`, the pages sharing `answer_tokens` (`page_shares`); a page
     answered at a page size under `max_tokens` says which in `page_tokens`, the size its next page is
-    read at. A page the answer shows once already (`views.repeated`) takes no share of its own: asked
+    read at. A page the answer shows once already (`views.repeats_of`) takes no share of its own: asked
     again, it is counted (`pages`, `next`) at the size it is shown at."""
     idents = [{"url": p.url, "handle": p.handle, "ok": p.ok, "duplicate_of": p.duplicate_of} for p in pages]
-    repeats = views.repeated(idents)
+    repeats = views.repeats_of(idents)
     shown = [i for i, page in enumerate(pages) if page.ok and i not in repeats]
     sizes = page_shares([content_tokens(pages[i]) for i in shown], max_tokens, answer_tokens)
     share = dict(zip(shown, sizes, strict=True))
-    shown_at: dict[str, int] = {}  # a shown page's URL and handle -> its size, for the same page again
-    for index, size in share.items():
-        for key in filter(None, (pages[index].url, pages[index].handle)):
-            shown_at.setdefault(key, size)
     entries = []
     for index, page in enumerate(pages):
-        again = shown_at.get(page.handle or "") or shown_at.get(page.url)
-        size = share.get(index) or (again if repeats.get(index) == "same" and again else max_tokens)
+        first = repeats.get(index, ("", None))[1]  # the entry shown for the same page, when it is one
+        size = share.get(index) or (max_tokens if first is None else share.get(first, max_tokens))
         entry = await first_page_entry(ferret, page, size)
         if size < max_tokens and entry.get("pages", 1) > 1:
             entry["page_tokens"] = size

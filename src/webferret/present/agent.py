@@ -243,17 +243,26 @@ def repeated(entries: Sequence[JSON]) -> dict[int, str]:
     """The entries `render_pages` shows as one line naming another page of the answer, by index:
     `same` for a page already in it (a URL asked again, another spelling of it), `near` for a near
     copy of another page of the call (`duplicate_of`)."""
-    repeats: dict[int, str] = {}
-    seen: set[object] = set()
+    return {index: kind for index, (kind, _) in repeats_of(entries).items()}
+
+
+def repeats_of(entries: Sequence[JSON]) -> dict[int, tuple[str, int | None]]:
+    """`repeated`, each with the index of the entry shown for it: for `same`, the first entry of
+    the page (by its URL or handle); for `near`, None."""
+    repeats: dict[int, tuple[str, int | None]] = {}
+    seen: dict[object, int] = {}  # a shown entry's URL and handle -> its index
     shown = {entry.get("handle") for entry in entries if entry.get("ok") and not entry.get("duplicate_of")}
     for index, entry in enumerate(entries):
         url, handle, copy_of = entry.get("url"), entry.get("handle"), entry.get("duplicate_of")
-        if entry.get("ok") and (url in seen or (handle and handle in seen)):
-            repeats[index] = "same"
+        first = seen.get(url, seen.get(handle) if handle else None)
+        if entry.get("ok") and first is not None:
+            repeats[index] = ("same", first)
         elif entry.get("ok") and copy_of and copy_of in shown:
-            repeats[index] = "near"
+            repeats[index] = ("near", None)
         else:
-            seen.update({url, handle} - {None})
+            for key in (url, handle):
+                if key is not None:
+                    seen.setdefault(key, index)
     return repeats
 
 
