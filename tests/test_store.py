@@ -219,6 +219,16 @@ def test_passages_numbered_by_an_older_cut_are_counted_again(store: PageStore) -
     assert store.find("marker7")[0].page == want != 99
 
 
+def _numbered_by_revision(store: PageStore, handle: str, revision: int) -> None:
+    """Stamp `handle`'s passages as the paging of `revision` numbered them (`revision << 32`, plus
+    page_tokens), each on a page 99 the paging of now would not name."""
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE chunks SET page_no = 99")
+        conn.execute(
+            "UPDATE pages SET paged_at = ? WHERE handle = ?", ((revision << 32) + store.page_tokens, handle)
+        )
+
+
 def test_passages_numbered_before_the_cuts_between_characters_and_tags_are_counted_again(
     store: PageStore,
 ) -> None:
@@ -227,11 +237,7 @@ def test_passages_numbered_before_the_cuts_between_characters_and_tags_are_count
     line = " ".join(f'<a href="https://a.example/{i}">link {i}</a>' for i in range(400))
     put = store.put(_page("https://a.example/links", f"# Links\n\n<p>{line} Marker.</p>\n"))
     want = store.find("marker")[0].page
-    with sqlite3.connect(store.path) as conn:  # as revision 1 (1 << 32, plus page_tokens) numbered it
-        conn.execute("UPDATE chunks SET page_no = 99")
-        conn.execute(
-            "UPDATE pages SET paged_at = ? WHERE handle = ?", ((1 << 32) + store.page_tokens, put.handle)
-        )
+    _numbered_by_revision(store, put.handle, 1)
     assert store.find("marker")[0].page == want != 99
 
 
@@ -246,11 +252,7 @@ def test_passages_numbered_before_links_and_html_headings_were_kept_whole_are_co
     )
     put = store.put(_page("https://a.example/notes", f"# Notes\n\n{line} Marker.\n"))
     want = store.find("marker")[0].page
-    with sqlite3.connect(store.path) as conn:  # as revision 2 (2 << 32, plus page_tokens) numbered it
-        conn.execute("UPDATE chunks SET page_no = 99")
-        conn.execute(
-            "UPDATE pages SET paged_at = ? WHERE handle = ?", ((2 << 32) + store.page_tokens, put.handle)
-        )
+    _numbered_by_revision(store, put.handle, 2)
     assert store.find("marker")[0].page == want != 99
 
 
