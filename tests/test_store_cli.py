@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import shutil
 import signal
 import sqlite3
@@ -57,11 +58,37 @@ def test_open_answers_page_k_of_n(home: Path, capsys: pytest.CaptureFixture[str]
     assert {"handle", "page", "pages", "content", "title", "url"} <= set(data)
     assert data["handle"] == handle and data["page"] == 2 and data["pages"] > 2
     assert data["title"] == "Long read" and data["url"] == "https://doc.example/long"
-    assert data["next"] == f"webferret open {handle} --page 3 --page-tokens 300"
+    assert data["next"] == f"webferret open {handle} --page 3 --page-tokens 300 --home {home}"
     assert main(["open", handle, "--page", "1", "--home", str(home)]) == 0
     human = capsys.readouterr().out
     assert human.startswith("# Long read\n") and f"page 1 of 2 · {handle}" in human
-    assert f"[continue with: webferret open {handle} --page 2]" in human
+    assert f"[continue with: webferret open {handle} --page 2 --home {home}]" in human
+
+
+def test_a_hint_copied_reads_the_same_home(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commands an answer suggests carry the `--home` it was given, quoted for a shell (they left
+    it out: copied, `continue with: webferret open H --page 2` looked in the default home and
+    answered not_found); a command given no `--home` suggests none, nor does a library call after it."""
+    home = tmp_path / "my pages"
+    store = PageStore.in_home(home)
+    store.put(Page(url="https://doc.example/long", ok=True, title="Long read", content=LONG))
+    store.close()
+    handle = _handle(home, "https://doc.example/long")
+    code, out = _json(capsys, "open", handle, "--page-tokens", "300", "--home", str(home))
+    hint = out["data"]["next"]
+    assert code == 0 and hint.endswith(f" --home '{home}'")
+    words = shlex.split(hint)
+    assert words[0] == "webferret"
+    code, out = _json(capsys, *words[1:])
+    assert code == 0 and out["data"]["page"] == 2 and out["data"]["handle"] == handle
+    assert main(["open", handle, "--page-tokens", "300", "--agent", "--home", str(home)]) == 0
+    agent = capsys.readouterr().out
+    assert f"webferret open {handle} --page 2 --page-tokens 300 --agent --home '{home}'" in agent
+    monkeypatch.setenv("WEBFERRET_HOME", str(home))  # the home of the environment: named by none
+    assert main(["open", handle, "--page-tokens", "300", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["next"].endswith("--page-tokens 300")
 
 
 def test_the_pages_joined_are_the_document(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,7 +153,9 @@ def test_find_agent_view_fences_passages(home: Path, capsys: pytest.CaptureFixtu
     begin, end = fenced(out)
     assert out.startswith("SECURITY NOTE") and 'of the stored pages matching "ermine stoat"' in out
     assert f"## {short} page 1" in out[begin:end] and "Ermine is a stoat." in out[begin:end]
-    assert out.rstrip().endswith(f"Read a whole page with webferret open {short} --page 1 --agent.")
+    assert out.rstrip().endswith(
+        f"Read a whole page with webferret open {short} --page 1 --agent --home {home}."
+    )
     assert main(["find", "ermine", "--agent", "--handle", short, "--home", str(home)]) == 0
     assert f'1 passage of {short} matching "ermine"' in capsys.readouterr().out
 

@@ -194,5 +194,7 @@ def _write_summary(result: Any, read: int, out: Any) -> None:
         lines.append(not_stored)
     first = next((page.handle for page in result.pages if page.ok and page.handle), None)
     if first:
-        lines.append(f"read one: webferret open {first}    search them: webferret find QUERY")
+        from webferret.present.commands import command
+
+        lines.append(f"read one: {command(f'open {first}')}    search them: {command('find QUERY')}")
     out.write("\n".join(lines) + "\n")

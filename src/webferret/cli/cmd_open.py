@@ -87,7 +87,9 @@ async def run(args: argparse.Namespace) -> int:
         if opened.links is not None and opened.links_total:
             shown, total = len(opened.links), opened.links_total
             if shown < (args.link_limit or settings.link_limit):  # all the store kept of a page of more
-                more = f"webferret fetch {opened.url} --link-limit {total} reads them all"
+                from webferret.present.commands import command
+
+                more = f"{command(f'fetch {opened.url} --link-limit {total}')} reads them all"
                 lines.append(f"({shown} of {total} links kept in the store: {more})")
             else:
                 lines.append(f"({shown} of {total} links shown: --link-limit N lists more)")

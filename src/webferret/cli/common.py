@@ -293,7 +293,9 @@ def run_command(args: argparse.Namespace) -> int:
 
     from webferret.config import ConfigError
     from webferret.models import ErrorCode, FerretError
+    from webferret.present.commands import given_home
 
+    given_home(getattr(args, "home", None))  # the hints it answers name it (`present.commands`)
     try:
         result = args.run(args)
         if asyncio.iscoroutine(result):
@@ -325,6 +327,8 @@ def run_command(args: argparse.Namespace) -> int:
 
             traceback.print_exc()
         return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
+    finally:
+        given_home(None)  # a caller in-process (a test, a script) calls on without it
 
 
 def _pipes_closed(exc: BaseException) -> bool:

@@ -28,6 +28,7 @@ CALL_MODULES = (
     "webferret.fetch.http",
     "webferret.fetch.blocks",
     "webferret.present.pages",
+    "webferret.present.commands",
     "webferret.present.agent",
     "webferret.present.dedup",
     "webferret.present.envelopes",

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from webferret.models import Link, Product
+from webferret.present.commands import command
 from webferret.present.diff_view import diff_shown
 from webferret.present.disclosure import OUTLINE_FROM_PAGES
 from webferret.present.fence import Fence, neutralize
@@ -37,7 +38,7 @@ def _open_call(handle: str, flag: str, argument: str, max_tokens: int | None, st
     HANDLE FLAG [--page-tokens N] --agent` (the agent view again, so what it answers stays fenced)."""
     if style == "cli":
         tokens = f" --page-tokens {max_tokens}" if max_tokens else ""
-        return f"webferret open {handle} {flag}{tokens} --agent"
+        return command(f"open {handle} {flag}{tokens} --agent")
     extra = f", max_tokens={max_tokens}" if max_tokens else ""
     return f'web_open(handle="{handle}", {argument}{extra})'
 

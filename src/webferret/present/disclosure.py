@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from webferret.models import ErrorCode, FerretError, Page
+from webferret.present.commands import command
 from webferret.present.pages import counted
 from webferret.present.paging import paginate
 from webferret.store.types import OpenedPage
@@ -14,7 +15,7 @@ OUTLINE_FROM_PAGES = 3  # a document this long is worth its outline: its first p
 def _open_command(handle: str, flag: str, page_tokens: int, default_page_tokens: int) -> str:
     """`webferret open HANDLE FLAG`, with `--page-tokens` when the page size is not the default."""
     sized = f" --page-tokens {page_tokens}" if page_tokens != default_page_tokens else ""
-    return f"webferret open {handle} {flag}{sized}"
+    return command(f"open {handle} {flag}{sized}")
 
 
 def continue_command(handle: str, page: int, page_tokens: int, default_page_tokens: int) -> str:
