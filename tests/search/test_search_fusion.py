@@ -200,3 +200,19 @@ def test_pages_whose_addresses_differ_in_a_latin1_byte_stay_two() -> None:
     pages = [hit("http://example.org/caf%E9", "searxng"), hit("http://example.org/caf%E8", "searxng")]
     fused = fuse([("searxng", "searxng", pages)])
     assert [f.url for f in fused] == ["http://example.org/caf%E9", "http://example.org/caf%E8"]
+
+
+def test_a_redirect_an_engine_listed_is_the_page_it_leads_to() -> None:
+    """One engine listed a page through a click-tracking redirect, another by its own address: they
+    were two results, the redirector's ranked on its own; now one, listed by the page's address."""
+    wrapped = "https://www.google.com/url?q=https%3A%2F%2Fstoats.example%2Fcoats&sa=U"
+    fused = fuse(
+        [
+            ("one", "one", [hit(wrapped, "one"), hit("https://other.example/", "one")]),
+            ("two", "two", [hit("https://stoats.example/coats", "two")]),
+        ]
+    )
+    assert [f.url for f in fused] == ["https://stoats.example/coats", "https://other.example/"]
+    assert fused[0].sources == [Source(engine="one", rank=1), Source(engine="two", rank=1)]
+    share = "https://www.facebook.com/sharer.php?u=https%3A%2F%2Fstoats.example%2F"  # no redirect
+    assert [f.url for f in fuse([("one", "one", [hit(share, "one")])])] == [share]

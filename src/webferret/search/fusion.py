@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from webferret.models import Hit, Source
 from webferret.net.canonical import canonical_url, dedup_key, strip_tracking
+from webferret.net.redirects import unwrap_redirect
 
 RRF_K = 60
 CONSENSUS_BONUS = 0.1
@@ -93,9 +94,11 @@ def fuse(
 
     Ties keep the order of first sighting (engine order, then rank), so the output is deterministic.
     A page is listed without its tracking parameters (`utm_*`, `fbclid`: `net.canonical`), as
-    SearXNG's tracker remover lists it. A hit whose URL is not a web address (`javascript:`, `ftp:`,
-    a bare word) is left out: no engine ranks such a result on purpose, and nothing can read it. An
-    engine's ranks count the pages kept: neither a hit left out nor a page it lists again moves the
+    SearXNG's tracker remover lists it, and a click-tracking redirect an engine listed
+    (`google.com/url?q=...`, `net.redirects`) as the page it leads to, which it merges with. A hit
+    whose URL is not a web address (`javascript:`, `ftp:`, a bare word) is left out: no engine ranks
+    such a result on purpose, and nothing can read it. An engine's ranks count the pages kept:
+    neither a hit left out nor a page it lists again moves the
     ones after it down.
     """
     weights = weights or {}
@@ -103,6 +106,8 @@ def fuse(
     for engine, group, hits in answers:
         ranks: dict[str, int] = {}  # the engine's rank of each page, among the pages kept
         for hit in hits:
+            if (target := unwrap_redirect(hit.url)) != hit.url:
+                hit = hit.model_copy(update={"url": target})
             if not is_web_url(hit.url):
                 continue
             key = dedup_key(hit.url)
