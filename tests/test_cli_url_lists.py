@@ -33,6 +33,13 @@ def test_list_lines() -> None:
     assert parse_url_lines(lines) == ["https://a.example/", "b c"]
 
 
+def test_a_comment_after_a_url_is_no_part_of_it() -> None:
+    """`URL  # note` was read as the URL `URL  # note` (fetched as `URL` with a fragment, or refused);
+    a URL's own fragment, with no space before its `#`, stays."""
+    lines = ["https://a.example/docs  # the docs\n", "https://b.example/p#part\t# a section\n"]
+    assert parse_url_lines(lines) == ["https://a.example/docs", "https://b.example/p#part"]
+
+
 def test_urls_from_stdin_in_place_of_dash(
     capsys: pytest.CaptureFixture[str], simweb: SimWeb, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,12 +1,15 @@
 """URLs for `webferret fetch` from the command line, standard input (`-`) and `--urls-from FILE`.
 
-A list has one URL a line; blank lines and lines starting with `#` are skipped. A line that is not a
-URL is passed on as it is: the fetcher answers it as a page with its own `invalid_url` error.
+A list has one URL a line; blank lines and lines starting with `#` are skipped, and so is a comment
+after a URL (`https://x.org/a  # the docs`: a `#` after a space; a URL's own `#fragment` has none
+before it). A line that is not a URL is passed on as it is: the fetcher answers it as a page with its
+own `invalid_url` error.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -15,6 +18,7 @@ from webferret.arguments import url_list
 from webferret.models import ErrorCode, FerretError
 
 STDIN = "-"
+_TRAILING_COMMENT = re.compile(r"\s+#.*")
 
 
 def parse_url_lines(lines: Iterable[str]) -> list[str]:
@@ -22,6 +26,7 @@ def parse_url_lines(lines: Iterable[str]) -> list[str]:
     urls = []
     for number, line in enumerate(lines):
         entry = (line.removeprefix("\ufeff") if number == 0 else line).strip()  # a BOM opening the list
+        entry = _TRAILING_COMMENT.sub("", entry)
         if entry and not entry.startswith("#"):
             urls.append(entry)
     return urls
