@@ -236,3 +236,23 @@ def test_the_cli_refuses_a_bad_region_as_a_usage_error_naming_the_flag(
     err = capsys.readouterr().err
     assert refused.value.code == 2 and "argument --region: a country and a language" in err
     assert "(got 'german')" in err and "search_options" not in err
+
+
+async def test_a_period_searxng_found_nothing_in_says_why_that_may_be(
+    tmp_path: Path, fake_web: FakeWeb
+) -> None:
+    """An instance asks only its upstream engines that can limit by time: with none of those it
+    answers an empty list, which read as "nothing of the past day exists" without a word."""
+    fake_web.server.canned["/bare/search"] = (
+        200,
+        '{"results": [], "unresponsive_engines": []}',
+        "application/json",
+    )
+    async with Ferret(home=tmp_path, searxng_url=f"{fake_web.base}/bare", engine_min_interval=0) as f:
+        dated = await f.search(
+            "stoats", f.search_options(engines=("searxng",), verify=False, time_range="day")
+        )
+        plain = await f.search("stoats", f.search_options(engines=("searxng",), verify=False))
+    said = [warning for warning in dated.warnings if "nothing found in the past day" in warning]
+    assert dated.results == [] and len(said) == 1 and "search without --time" in said[0]
+    assert not any("nothing found" in warning for warning in plain.warnings)

@@ -119,7 +119,7 @@ class EngineRunner:
     def _parse(self, engine: Engine, response: EngineResponse, query: EngineQuery) -> EngineAnswer:
         try:
             hits = engine.parse_response(response.text, query)
-            warnings = engine.warnings(response.text) if engine.warnings else []
+            warnings = engine.warnings(response.text, query) if engine.warnings else []
         except FerretError:
             raise
         except Exception as exc:

@@ -208,7 +208,7 @@ class Engine:
     site: str | None = None
     send: Sender | None = None
     check: Callable[[EngineResponse], None] | None = None
-    warnings: Callable[[str], list[str]] | None = None
+    warnings: Callable[[str, EngineQuery], list[str]] | None = None
     time_ranges: bool = False
 
 

@@ -159,8 +159,10 @@ def parse_response(body: str, query: EngineQuery, now: datetime | None = None) -
     return [_hit(item, rank, now) for rank, item in enumerate(items, start=1)]
 
 
-def warnings(body: str) -> list[str]:
-    """`unresponsive_engines` (`[[name, reason], ...]`) as readable warnings."""
+def warnings(body: str, query: EngineQuery | None = None) -> list[str]:
+    """`unresponsive_engines` (`[[name, reason], ...]`) as readable warnings; and, for a `query` limited
+    to a period that found nothing, why that may be (an instance asks only its upstream engines that
+    can limit by time: with none of those, every search of a period answers nothing)."""
     data = load_json(body, NAME)
     entries = data.get("unresponsive_engines") if isinstance(data, dict) else None
     found = []
@@ -168,6 +170,12 @@ def warnings(body: str) -> list[str]:
         if isinstance(entry, list | tuple) and entry:
             reason = quoted(entry[1], 40) if len(entry) > 1 else "no reason given"  # "timeout", "CAPTCHA"
             found.append(f"searxng: upstream engine {quoted(entry[0], 40)} did not answer: {reason}")
+    results = data.get("results") if isinstance(data, dict) else None
+    if query is not None and query.time_range and not found and not results:
+        found.append(
+            f"searxng: nothing found in the past {query.time_range}: the instance asks only its upstream "
+            "engines that can limit results by time; search without --time to ask them all"
+        )
     return found
 
 
