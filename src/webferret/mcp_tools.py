@@ -405,13 +405,11 @@ class AgentTools:
         fence = self.fence()
         text = views.render_search(data, fence)
         if args.read:
-            from webferret.search.reading import mark_shares, read_results, shared_sizes
+            from webferret.search.reading import mark_shares, read_shared
 
             page_tokens = args.max_tokens or self.settings.max_tokens
-            sizes = shared_sizes(
-                result, args.read, page_tokens, answer_budget(self.settings.answer_tokens, args.max_tokens)
-            )
-            read = await read_results(self.ferret, result, args.read, page_tokens, sizes)
+            budget = answer_budget(self.settings.answer_tokens, args.max_tokens)
+            read, sizes = await read_shared(self.ferret, result, args.read, page_tokens, budget)
             data["read"] = [page.model_dump(mode="json") for page in read]
             mark_shares(data["read"], sizes, page_tokens)  # each its share of the answer
             for entry in data["read"]:  # the calls that continue, as the text names them (not commands)

@@ -47,9 +47,17 @@ async def search_and_read(
     result = await ferret.search(query, options)
     if not (read and result.answered):
         return result, [], {}
+    return result, *await read_shared(ferret, result, read, page_tokens, answer_tokens)
+
+
+async def read_shared(
+    ferret: Ferret, result: SearchResult, read: int, page_tokens: int | None, answer_tokens: int | None
+) -> tuple[list[OpenedPage], dict[str, int]]:
+    """The first `read` results' first pages at `page_tokens` (None: the `page_tokens` setting), each
+    at its share when they share `answer_tokens` (None: no budget), and those shares (`shared_sizes`)."""
     size = page_tokens or ferret.settings.page_tokens
     sizes = shared_sizes(result, read, size, answer_tokens) if answer_tokens else {}
-    return result, await read_results(ferret, result, read, page_tokens, sizes), sizes
+    return await read_results(ferret, result, read, page_tokens, sizes), sizes
 
 
 def shared_sizes(result: SearchResult, n: int, page_tokens: int, answer_tokens: int) -> dict[str, int]:
