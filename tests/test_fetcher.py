@@ -46,6 +46,21 @@ async def test_redirect_chain_is_followed_and_reported(fetcher: Fetcher, simweb:
     assert [hop["status"] for hop in raw.trail] == [301, 301, 301, 302, 200]
 
 
+@pytest.mark.parametrize(
+    "written", ["http:/\\{host}/article", "/\\{host}/article", "http:\\\\{host}/article"]
+)
+async def test_a_location_with_backslashes_leads_where_a_browser_goes(
+    fetcher: Fetcher, simweb: SimWeb, written: str
+) -> None:
+    """A browser reads a backslash before an http(s) URL's query as a slash (WHATWG URL): `/\\host/p`
+    is the page p of `host`. Read by RFC 3986 it was a path of the redirecting host: another page
+    (here a 404) than the one a browser shows."""
+    host = simweb.base.removeprefix("http://")
+    simweb.add("/leads", "", status=302, headers={"Location": written.format(host=host)})
+    raw = await fetcher.fetch(simweb.url("/leads"), LOCAL)
+    assert raw.status == 200 and raw.final_url == simweb.url("/article")
+
+
 async def test_redirect_limit(fetcher: Fetcher, simweb: SimWeb) -> None:
     error = await fetch_error(fetcher, simweb.url("/redirect/5"))
     assert error.code == ErrorCode.TOO_MANY_REDIRECTS and "max_redirects" in error.message

@@ -51,3 +51,16 @@ def test_a_link_whose_scheme_is_in_capitals_is_listed() -> None:
     page = '<html><body><a href="HTTP://Other.example/A">a</a> <a href="Https:b">b</a></body></html>'
     links = page_links(html.fromstring(page), "https://site.example/dir/", {})
     assert [link.url for link in links] == ["http://Other.example/A", "https://site.example/dir/b"]
+
+
+def test_a_link_with_backslashes_is_the_address_a_browser_opens() -> None:
+    """`/\\other.example/x` opens other.example in a browser (a backslash before the query is a slash
+    in an http(s) URL); it was listed as a path of this site, a page that is not."""
+    page = r"""<html><body><main><p><a href="/\other.example/x">away</a>
+    <a href="docs\intro?q=a\b">intro</a> <a href="https://site.example/a\b">ab</a></p></main></body></html>"""
+    links = page_links(html.fromstring(page), "https://site.example/guide/", {})
+    assert [link.url for link in links] == [
+        "https://other.example/x",
+        "https://site.example/guide/docs/intro?q=a\\b",  # (its query as it is)
+        "https://site.example/a/b",
+    ]

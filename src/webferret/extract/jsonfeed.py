@@ -13,11 +13,11 @@ import json
 import time
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urljoin
 
 from webferret.extract.feed import listing
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.fetch.sniff import mime_of
+from webferret.net.joined import join_url
 
 JSON_FEED_TYPE = "application/feed+json"
 VERSION = "https://jsonfeed.org/version/"
@@ -82,7 +82,7 @@ def _string(value: object) -> str:
 def _link(base: str, value: object) -> str:
     """`value` read against `base`; '' when it is no text or no URL parser reads it (`http://[x`)."""
     try:
-        return urljoin(base, _string(value)) if _string(value) else ""
+        return join_url(base, _string(value)) if _string(value) else ""
     except ValueError:
         return ""
 

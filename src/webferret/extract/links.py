@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree, html
 
 from webferret.models import Link
+from webferret.net.joined import join_url
 from webferret.remote_text import url_without_blanks
 
 _SCHEMES = ("http://", "https://")
@@ -34,8 +35,8 @@ flood a links listing)."""
 # what urljoin and urldefrag would rewrite or check in an absolute URL: a query, fragment or parameters
 # (an empty one is dropped), tabs and line breaks (removed), brackets (an IPv6 host is validated),
 # spaces and other controls (percent-encoded, as a browser sends them: an ESC or a backspace kept
-# would drive the terminal that shows a links listing)
-_REWRITTEN = re.compile(r"[?#;\[\]\x00-\x20\x7f]")
+# would drive the terminal that shows a links listing), backslashes (slashes to a browser: `net.joined`)
+_REWRITTEN = re.compile(r"[?#;\[\]\\\x00-\x20\x7f]")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -50,7 +51,7 @@ def absolute(href: str | None, base: str | None) -> str | None:
     if origin is not None and _plain_path(href):
         return origin + href
     try:
-        url = urldefrag(urljoin(base or "", href)).url
+        url = urldefrag(join_url(base or "", href)).url
     except ValueError:
         return None
     scheme, _, rest = url.partition("://")  # its scheme as a browser reads it: `HTTP://` is http

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -21,6 +20,7 @@ from webferret.extract.links import link_scheme
 from webferret.extract.superscripts import shifted
 from webferret.extract.words import LINK_TARGET
 from webferret.net.canonical import strip_tracking
+from webferret.net.joined import join_url
 from webferret.net.redirects import unwrap_redirect
 from webferret.remote_text import url_without_blanks
 
@@ -281,7 +281,7 @@ class Renderer:
         if not href or href.startswith("#") or link_scheme(href) not in (None, "http", "https"):
             return None  # a script, a local file, mail: as a browser reads the scheme (`JaVa\tScript:`)
         try:
-            return strip_tracking(unwrap_redirect(urljoin(self.base_url, href)))
+            return strip_tracking(unwrap_redirect(join_url(self.base_url, href)))
         except ValueError:
             return None
 
@@ -380,7 +380,7 @@ class Renderer:
         if "#" not in href or not self.base_url:
             return False
         try:
-            where, _, part = urljoin(self.base_url, href).partition("#")
+            where, _, part = join_url(self.base_url, href).partition("#")
         except ValueError:
             return False
         return bool(part) and where == self.base_url.partition("#")[0]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import unescape
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from lxml import etree, html
 
@@ -22,6 +22,7 @@ from webferret.extract.sitename import INDEX_DOCUMENT, home_page, squeezed, stri
 from webferret.extract.softhyphens import unhyphenated_json
 from webferret.extract.timetags import Cards, page_cards, time_modified, time_published
 from webferret.models import Product
+from webferret.net.joined import join_url
 from webferret.remote_text import json_value
 
 _SPACE = re.compile(r"\s+")
@@ -465,7 +466,7 @@ def extract_metadata(tree: html.HtmlElement, url: str | None) -> Metadata:
     meta.og_type = clean(tags.get("og:type"))
     image = meta.image or clean(tags.get("og:image")) or clean(tags.get("twitter:image"))
     base = base_url(tree, url)  # relative addresses resolve against `<base href>`, as a browser's do
-    meta.image = urljoin(base or "", image) if image else None
+    meta.image = join_url(base or "", image) if image else None
     meta.canonical_url = _canonical(tree, tags, base, url)
     for name in ("title", "byline", "site_name", "description"):
         setattr(meta, name, _decoded(getattr(meta, name)))
@@ -562,7 +563,7 @@ def _canonical(tree: html.HtmlElement, tags: dict[str, str], base: str | None, u
         if "canonical" in (link.get("rel") or "").lower().split()
     ]
     for value in [*stated, tags.get("og:url", "")]:
-        address = urljoin(base or "", value.strip()) if value.strip() else None
+        address = join_url(base or "", value.strip()) if value.strip() else None
         if address and _an_address_of(address, url):
             return address
     return None
@@ -590,5 +591,5 @@ def base_url(tree: html.HtmlElement, url: str | None) -> str | None:
     for base in tree.iter("base"):
         href = (base.get("href") or "").strip()
         if href:
-            return urljoin(url or "", href)
+            return join_url(url or "", href)
     return url

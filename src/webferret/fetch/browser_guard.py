@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from webferret.fetch.charset import browser_charset, read_body
 from webferret.fetch.fetcher import admitted
@@ -24,6 +24,7 @@ from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.sniff import HTML_TYPES, mime_of, sniff_kind
 from webferret.fetch.types import FetchOptions
 from webferret.models import ErrorCode, FerretError, without_password
+from webferret.net.joined import join_url
 from webferret.net.policy import UrlPolicy
 from webferret.net.proxy import ProxyRoute
 from webferret.remote_text import quoted, url_without_blanks
@@ -143,7 +144,7 @@ class Guard:
         if navigation and status in REDIRECTS and location:
             await _give_cookies(request, request.url, got)  # the browser never sees this answer
             if request.frame.parent_frame is None:
-                self.redirect_to = url_without_blanks(urljoin(request.url, location))
+                self.redirect_to = url_without_blanks(join_url(request.url, location))
                 self.stopped.set()
             await route.abort("aborted")  # the browser would follow it unseen; `_navigate` does instead
             return
@@ -181,7 +182,7 @@ class Guard:
             location = got.get("location")
             if not (follow and status in REDIRECTS and location):
                 return status, got, body
-            nxt = url_without_blanks(urljoin(url, location))
+            nxt = url_without_blanks(join_url(url, location))
             if urlsplit(nxt)[:2] != urlsplit(url)[:2]:  # credentials stay with their origin
                 headers = {k: v for k, v in headers.items() if k not in ("cookie", "authorization")}
             hops.take(url, got)  # what a hop the browser never sees sets goes on with the next ones

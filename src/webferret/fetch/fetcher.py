@@ -26,7 +26,7 @@ import ssl
 import time
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag
 
 from webferret.config import Settings, load_settings
 from webferret.fetch.hop_cookies import HopCookies
@@ -38,6 +38,7 @@ from webferret.fetch.walls import Walls
 from webferret.models import ErrorCode, FerretError, without_password
 from webferret.net.dns import CachingResolver, system_resolver
 from webferret.net.domains import host_of
+from webferret.net.joined import join_url
 from webferret.net.policy import Resolver, Target, UrlPolicy
 from webferret.net.proxy import ProxyRoute
 from webferret.net.rewrite import rewrite_url
@@ -230,7 +231,7 @@ def _check_no_location(status: int, url: str, trail: list[dict[str, Any]]) -> No
 def _redirect_target(url: str, location: str, trail: list[dict[str, Any]]) -> str:
     """The absolute URL a `Location` points to; a malformed one is `invalid_url`, naming it."""
     try:
-        return url_without_blanks(urljoin(url, location.strip()))
+        return url_without_blanks(join_url(url, location.strip()))
     except ValueError as exc:
         error = FerretError(
             ErrorCode.INVALID_URL, f"{url} redirects to {quoted(location)}, not a valid URL ({exc})"

@@ -13,10 +13,11 @@ left out before the head is read).
 from __future__ import annotations
 
 import re
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag
 
 from webferret.fetch.sniff import HTML_TYPES, mime_of
 from webferret.fetch.types import RawResponse
+from webferret.net.joined import join_url
 
 MAX_PAGE = 16 * 1024  # bytes: a page that says more than this is content, whatever its head says
 MAX_DELAY = 5.0  # seconds: a longer wait is a page meant to be read first
@@ -66,7 +67,7 @@ def _target(value: str, url: str) -> str | None:
     if not written.strip() or "'" in written or '"' in written:
         return None
     try:
-        target = urljoin(url, written.strip())
+        target = join_url(url, written.strip())
     except ValueError:  # no URL (`http://[::1`): a browser stays on the page, as it does here
         return None
     return None if urldefrag(target)[0] == urldefrag(url)[0] else target

@@ -20,12 +20,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from protego import Protego
 
 from webferret import __version__
 from webferret.models import ErrorCode, FerretError
+from webferret.net.joined import join_url
 from webferret.net.urlpath import as_requested
 
 PRODUCT_TOKEN = "webferret"
@@ -91,7 +92,7 @@ class RobotsRules:
         (`Sitemap: /sitemap.xml`, though the protocol asks for a whole URL) is on the site's origin."""
         if self.verdict != "rules":
             return []
-        return [urljoin(self.origin + "/robots.txt", url) for url in self._parser.sitemaps]
+        return [join_url(self.origin + "/robots.txt", url) for url in self._parser.sitemaps]
 
     @cached_property
     def _parser(self) -> Any:
