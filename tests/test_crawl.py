@@ -392,6 +392,26 @@ async def test_a_page_two_links_lead_to_is_listed_once(site: SimWeb) -> None:
     assert result.not_followed["same_page"] == 2  # the two redirects there, said (they took a slot)
 
 
+@pytest.mark.parametrize("fresh", [False, True])
+async def test_a_page_the_crawl_read_is_not_requested_again(simweb: SimWeb, fresh: bool) -> None:
+    """A redirect to a page the crawl read already (back to the start page, say) requested it
+    again, the store aside (the fetcher follows a redirect over the network), and with `fresh` a
+    later link to a page an earlier redirect reached was requested again too. Neither is now: the
+    links are counted as `same_page`, their page listed once."""
+    simweb.add("/rr/", page("Index", "/rr/x", "/rr/old", "/rr/home"), headers=HTML)
+    simweb.add("/rr/x", page("X", "/rr/y"), headers=HTML)  # y, a level on: an earlier redirect read it
+    simweb.add("/rr/y", page("Y"), headers=HTML)
+    simweb.add("/rr/old", status=301, headers={"Location": "/rr/y"})
+    simweb.add("/rr/home", status=301, headers={"Location": "/rr/"})
+    read: list[str] = []
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        start = simweb.url("/rr/")
+        result = await crawl(ferret, start, fresh=fresh, on_read=lambda page: read.append(page.title))
+    assert [p.title for p in result.pages] == ["Index", "X", "Y"] and sorted(read) == ["Index", "X", "Y"]
+    assert result.not_followed == {"same_page": 2}
+    assert simweb.served("/rr/") == 1 and simweb.served("/rr/y") == 1
+
+
 async def test_links_the_budget_left_unasked_are_not_followed_not_failed(simweb: SimWeb) -> None:
     slow = [f"/slow/{n}" for n in range(6)]
     simweb.add("/slow/start", page("Start", *slow), headers=HTML)

@@ -6,11 +6,15 @@ leads to is judged the same way, through the fetch's `admit` hook, before that p
 in the crawl's scope, past its globs, a document, and where robots.txt allows it. A redirect then
 takes a crawl nowhere a link could not. A refused page is a failed page of the crawl, its error
 saying why and the page that led there. The start page is the caller's own ask: where its redirects
-end is not judged (it sets the default scope).
+end is not judged (it sets the default scope). A hop to a page the crawl read already is not
+requested again (`read_again`): the link that led there is counted as `same_page`, as a link to
+that page is.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -20,6 +24,7 @@ if TYPE_CHECKING:
     from webferret.crawl_rules import Follow
     from webferret.fetch.robots import RobotsPolicy
     from webferret.fetch.types import FetchOptions
+    from webferret.models import Page
 
 REFUSED = {
     "out_of_scope": "it is outside the crawl's scope {scope}",
@@ -27,11 +32,20 @@ REFUSED = {
     "not_a_page": "it is no document a crawl reads (an image, media, a font, a style, a script, an archive)",
 }
 """Why a page a crawl was led to is not read, by the reason a link to it would not be followed."""
+READ_ALREADY = "was not read again: the crawl read that page already"
+_READ_AGAIN = re.compile(rf"\S+ {READ_ALREADY} \(led there from \S+\)")
+"""The error of a hop refused for `READ_ALREADY` (a URL holds no blank: `url_without_blanks`)."""
 
 
-def judging_hops(opts: FetchOptions, follow: Follow, robots: RobotsPolicy | None) -> FetchOptions:
+def judging_hops(
+    opts: FetchOptions,
+    follow: Follow,
+    robots: RobotsPolicy | None,
+    read: Callable[[str], bool] | None = None,
+) -> FetchOptions:
     """`opts` whose `admit` refuses a page the crawl would not follow a link to (`follow`, then
-    `robots` when robots.txt is honoured), after the caller's own `admit` (an agent's domain lists)."""
+    `robots` when robots.txt is honoured), after the caller's own `admit` (an agent's domain lists),
+    and a page the crawl `read` already (`read_again` tells that refusal)."""
     asked = opts.admit
 
     async def admit(url: str) -> ErrorInfo | None:
@@ -41,9 +55,21 @@ def judging_hops(opts: FetchOptions, follow: Follow, robots: RobotsPolicy | None
         if why is not None:
             message = f"{url} was not read: " + REFUSED[why].format(scope=follow.scope)
             return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=message)
+        if read is not None and read(url):
+            return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=f"{url} {READ_ALREADY}")
         return await robots_refusal(url, robots)
 
     return replace(opts, admit=admit)
+
+
+def read_again(page: Page) -> bool:
+    """Whether `page` failed because where its link led, the crawl had read already (`judging_hops`)."""
+    error = page.error
+    return (
+        error is not None
+        and error.code == ErrorCode.INVALID_ARGUMENT
+        and _READ_AGAIN.fullmatch(error.message) is not None
+    )
 
 
 async def robots_refusal(url: str, robots: RobotsPolicy | None) -> ErrorInfo | None:

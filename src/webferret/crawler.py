@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 
 from webferret.arguments import check_switches, is_whole
 from webferret.callbacks import Held
-from webferret.crawl_hops import judging_hops
+from webferret.crawl_hops import judging_hops, read_again
 from webferret.crawl_rules import (
     Follow,
     default_scope,
@@ -210,9 +210,13 @@ async def crawl(
             spent = False  # the budget ran out: the crawl ends with this level
             while level:  # a level's links in turns: room a link took without a page listed is refilled
                 room = options.limit - len(pages)
-                admitted, level = level[:room], level[room:]
-                if not admitted:
+                if room <= 0:
                     break
+                admitted, level = level[:room], level[room:]
+                if depth:  # a page a redirect of an earlier link reached: not requested again
+                    admitted = once.unread(admitted, skipped)
+                    if not admitted:
+                        continue
                 if deadline - time.monotonic() <= 0:
                     skipped["budget"] += len(admitted)
                     spent = True
@@ -239,7 +243,7 @@ async def crawl(
 
                 urls = [url for url, _ in admitted]
                 led = (
-                    judging_hops(opts, follow, robots) if depth else opts
+                    judging_hops(opts, follow, robots, once.has) if depth else opts
                 )  # not where the start's redirects end
                 read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
                 skipped["budget"] += len(admitted) - len(read)
@@ -366,9 +370,24 @@ class ReadOnce:
 
     def first(self, url: str, page: Page) -> bool:
         """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
-        again of the same link, the answer is the same)."""
+        again of the same link, the answer is the same); not when its link led to a page read
+        already, which was not requested again (`read_again`)."""
+        if read_again(page):
+            return False
         key = page_key(page.final_url or url)
         return self._read_from.setdefault(key, url) == url
+
+    def has(self, url: str) -> bool:
+        """Whether the crawl read the page at `url` (from any link)."""
+        return page_key(url) in self._read_from
+
+    def unread(
+        self, links: list[tuple[str, str | None]], skipped: Counter[str]
+    ) -> list[tuple[str, str | None]]:
+        """The `links` (URL, found on) to pages not read yet; the others are counted as `same_page`."""
+        kept = [link for link in links if not self.has(link[0])]
+        skipped["same_page"] += len(links) - len(kept)
+        return kept
 
 
 def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: int) -> CrawledPage:
