@@ -412,6 +412,18 @@ async def test_a_page_the_crawl_read_is_not_requested_again(simweb: SimWeb, fres
     assert simweb.served("/rr/") == 1 and simweb.served("/rr/y") == 1
 
 
+async def test_a_folder_named_like_a_file_is_a_page(simweb: SimWeb) -> None:
+    """A folder whose name ends like a script or an archive (`/docs/next.js/`, a guide to Next.js)
+    names no file: its link was left out as `not_a_page`, its pages never read. A path ending in
+    `/` is a page; `/docs/app.js` is still no document."""
+    simweb.add("/docs/", page("Docs", "/docs/next.js/", "/docs/app.js", "/docs/logo.png"), headers=HTML)
+    simweb.add("/docs/next.js/", page("Next"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/docs/"), CrawlOptions(depth=1))
+    assert [p.title for p in result.pages] == ["Docs", "Next"]
+    assert result.not_followed == {"not_a_page": 2}
+
+
 async def test_links_the_budget_left_unasked_are_not_followed_not_failed(simweb: SimWeb) -> None:
     slow = [f"/slow/{n}" for n in range(6)]
     simweb.add("/slow/start", page("Start", *slow), headers=HTML)

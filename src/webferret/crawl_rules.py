@@ -159,13 +159,19 @@ class Follow:
             return "out_of_scope"
         if not path.startswith(self._prefix):
             return "out_of_scope"
-        if PurePosixPath(path).suffix.lower() in NOT_PAGES:
+        if _file_ending(path) in NOT_PAGES:
             return "not_a_page"
         if self._include and not any(fnmatch.fnmatchcase(path, pattern) for pattern in self._include):
             return "excluded"
         if any(fnmatch.fnmatchcase(path, pattern) for pattern in self._exclude):
             return "excluded"
         return None
+
+
+def _file_ending(path: str) -> str:
+    """The ending of the file `path` names (`.png`), lowercased; none for a folder (`/docs/next.js/`,
+    whose page the server answers: a path ending in `/` names no file)."""
+    return "" if path.endswith("/") else PurePosixPath(path).suffix.lower()
 
 
 def _judged_path(path: str) -> str:
