@@ -184,6 +184,24 @@ async def test_the_default_scope_is_where_the_start_was_redirected(site: SimWeb)
     assert [p.url for p in named.pages] == [site.url("/old/guide")]  # a scope given stays
 
 
+async def test_a_start_folder_whose_slash_the_site_drops_stays_the_scope(simweb: SimWeb) -> None:
+    """A site that writes its folders without the final slash redirects `/docs/` to `/docs`: the
+    default scope was that page's folder, `/`, the whole host (the blog of a crawl of the docs). It
+    stays the folder the start named; `/docs` redirected to `/docs/` keeps to `/docs/` as before."""
+    simweb.add("/docs/", status=301, headers={"Location": "/docs"})
+    simweb.add("/docs", page("Docs", "/docs/a", "/blog/news"), headers=HTML)
+    simweb.add("/docs/a", page("A"), headers=HTML)
+    simweb.add("/guide", status=301, headers={"Location": "/guide/"})
+    simweb.add("/guide/", page("Guide", "/guide/b", "/blog/news"), headers=HTML)
+    simweb.add("/guide/b", page("B"), headers=HTML)
+    simweb.add("/blog/news", page("News"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        docs = await crawl(ferret, simweb.url("/docs/"), CrawlOptions(depth=1))
+        guide = await crawl(ferret, simweb.url("/guide"), CrawlOptions(depth=1))
+    assert docs.scope == simweb.url("/docs/") and [p.title for p in docs.pages] == ["Docs", "A"]
+    assert guide.scope == simweb.url("/guide/") and [p.title for p in guide.pages] == ["Guide", "B"]
+
+
 def test_sitemaps_add_the_pages_they_list(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
     xml = {"Content-Type": "application/xml"}
     site.add(

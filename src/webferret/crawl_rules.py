@@ -96,6 +96,20 @@ def default_scope(start: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), folder or "/", "", ""))
 
 
+def landed_scope(start: str, landed: str) -> str:
+    """The default scope of a crawl whose start a redirect took to `landed`: that page's folder; but
+    when it is the start's own page with the final `/` dropped (`/docs/` -> `/docs`, as many sites
+    write their folders), the folder the start named (`/docs/`, not all of the host)."""
+    try:
+        parts = urlsplit(landed)
+        dropped = urlsplit(start).path.endswith("/") and not parts.path.endswith("/")
+    except ValueError:
+        return default_scope(landed)
+    if dropped and page_key(start) == page_key(landed):
+        return default_scope(urlunsplit(parts._replace(path=parts.path + "/")))
+    return default_scope(landed)
+
+
 class Follow:
     """Whether a link is followed: in scope, past the globs, a document, not seen."""
 

@@ -46,6 +46,7 @@ from webferret.crawl_hops import judging_hops, read_again
 from webferret.crawl_rules import (
     Follow,
     default_scope,
+    landed_scope,
     page_key,
     robots_allowed,
     robots_unread,
@@ -249,7 +250,7 @@ async def crawl(
                 skipped["budget"] += len(admitted) - len(read)
                 admitted = admitted[: len(read)]
                 if depth == 0 and options.scope is None and read[0].final_url:
-                    scope = default_scope(read[0].final_url)  # where a redirect took the start: its folder
+                    scope = landed_scope(start, read[0].final_url)  # where a redirect took the start
                     follow = Follow(scope, options.include, options.exclude)
                 for (url, _), page in zip(admitted, read, strict=True):
                     if depth and never_requested(page):  # the budget ran out before it was asked for
