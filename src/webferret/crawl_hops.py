@@ -6,18 +6,20 @@ leads to is judged the same way, through the fetch's `admit` hook, before that p
 in the crawl's scope, past its globs, a document, and where robots.txt allows it. A redirect then
 takes a crawl nowhere a link could not. A refused page is a failed page of the crawl, its error
 saying why and the page that led there. The start page is the caller's own ask: where its redirects
-end is not judged (it sets the default scope). A hop to a page the crawl read already is not
-requested again (`read_again`): the link that led there is counted as `same_page`, as a link to
-that page is.
+end is not judged (it sets the default scope). The pages the crawl read are kept by `ReadOnce`:
+a hop to one of them is not requested again (`read_again`), and the link that led there is counted
+as `same_page`, as a link to that page is.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from webferret.crawl_rules import page_key
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 if TYPE_CHECKING:
@@ -86,3 +88,32 @@ async def robots_refusal(url: str, robots: RobotsPolicy | None) -> ErrorInfo | N
     except ValueError:  # no URL to ask robots.txt about: its fetch says why
         return None
     return None
+
+
+class ReadOnce:
+    """The pages a crawl read, by where they ended: two links of one level read at once, one of them
+    redirecting to the other's page, read that page twice, but it is listed (and written) once."""
+
+    def __init__(self) -> None:
+        self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
+
+    def first(self, url: str, page: Page) -> bool:
+        """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
+        again of the same link, the answer is the same); not when its link led to a page read
+        already, which was not requested again (`read_again`)."""
+        if read_again(page):
+            return False
+        key = page_key(page.final_url or url)
+        return self._read_from.setdefault(key, url) == url
+
+    def has(self, url: str) -> bool:
+        """Whether the crawl read the page at `url` (from any link)."""
+        return page_key(url) in self._read_from
+
+    def unread(
+        self, links: list[tuple[str, str | None]], skipped: Counter[str]
+    ) -> list[tuple[str, str | None]]:
+        """The `links` (URL, found on) to pages not read yet; the others are counted as `same_page`."""
+        kept = [link for link in links if not self.has(link[0])]
+        skipped["same_page"] += len(links) - len(kept)
+        return kept

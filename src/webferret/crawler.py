@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 
 from webferret.arguments import check_switches, is_whole
 from webferret.callbacks import Held
-from webferret.crawl_hops import judging_hops, read_again
+from webferret.crawl_hops import ReadOnce, judging_hops
 from webferret.crawl_rules import (
     Follow,
     default_scope,
@@ -360,35 +360,6 @@ async def _delay(robots: Any, url: str) -> float | None:
         return None
     asked = rules.delay()
     return min(asked, CRAWL_DELAY_MAX) if asked else None
-
-
-class ReadOnce:
-    """The pages a crawl read, by where they ended: two links of one level read at once, one of them
-    redirecting to the other's page, read that page twice, but it is listed (and written) once."""
-
-    def __init__(self) -> None:
-        self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
-
-    def first(self, url: str, page: Page) -> bool:
-        """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
-        again of the same link, the answer is the same); not when its link led to a page read
-        already, which was not requested again (`read_again`)."""
-        if read_again(page):
-            return False
-        key = page_key(page.final_url or url)
-        return self._read_from.setdefault(key, url) == url
-
-    def has(self, url: str) -> bool:
-        """Whether the crawl read the page at `url` (from any link)."""
-        return page_key(url) in self._read_from
-
-    def unread(
-        self, links: list[tuple[str, str | None]], skipped: Counter[str]
-    ) -> list[tuple[str, str | None]]:
-        """The `links` (URL, found on) to pages not read yet; the others are counted as `same_page`."""
-        kept = [link for link in links if not self.has(link[0])]
-        skipped["same_page"] += len(links) - len(kept)
-        return kept
 
 
 def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: int) -> CrawledPage:
