@@ -87,6 +87,10 @@ def test_a_loopback_server_answers_no_other_host_or_origin(host: str, tmp_path: 
         assert status() == 200
         assert status(Origin=f"http://{host}:{port}") == 200
         assert status(Host=f"localhost:{port}") == 200
+        # a client leaves the port out of Host and Origin when it is 80: the name alone is loopback
+        assert status(Host=host) == 200 and status(Host="localhost") == 200
+        assert status(Origin=f"http://{host}") == 200
+        assert status(Host="attacker.example") == 421
     finally:
         process.terminate()
         try:

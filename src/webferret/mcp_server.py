@@ -321,8 +321,9 @@ def serve_http(settings: Settings, host: str, port: int) -> None:
 
 def rebinding_guard(host: str) -> Any:
     """The Host and Origin checks of a server listening on loopback: a call must name loopback or the
-    address it listens on, so a web page cannot reach it through a DNS name it rebinds to that address
-    (421 for a Host, 403 for an Origin). The SDK turns them on for 127.0.0.1, localhost and ::1 only,
+    address it listens on (with a port or without: a server on port 80 is called without one), so a
+    web page cannot reach it through a DNS name it rebinds to that address (421 for a Host, 403 for an
+    Origin). The SDK turns them on for 127.0.0.1, localhost and ::1 only,
     and left a server on another loopback address (127.0.0.2, 127.0.1.1) open to any name. None past
     loopback: the server was told to take calls from other machines (`webferret mcp` warns of it)."""
     from mcp.server.transport_security import TransportSecuritySettings
@@ -332,9 +333,10 @@ def rebinding_guard(host: str) -> Any:
     if not loopback(host):
         return None
     names = dict.fromkeys(["127.0.0.1", "localhost", "[::1]", f"[{host}]" if ":" in host else host])
+    # each with any port, and without one: a client leaves out port 80 (the SDK's `NAME:*` wants one)
     return TransportSecuritySettings(
-        allowed_hosts=[f"{name}:*" for name in names],
-        allowed_origins=[f"http://{name}:*" for name in names],
+        allowed_hosts=[spelled for name in names for spelled in (name, f"{name}:*")],
+        allowed_origins=[spelled for name in names for spelled in (f"http://{name}", f"http://{name}:*")],
     )
 
 
