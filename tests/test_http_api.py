@@ -233,6 +233,17 @@ def test_fetch_and_crawl_stream_their_pages_as_json_lines(api: Api, simweb: SimW
     assert summary["data"]["scope"].endswith("/api/line/") and "pages" not in summary["data"]
 
 
+def test_a_json_body_is_read_whatever_the_case_of_its_content_type(api: Api, simweb: SimWeb) -> None:
+    """A media type is case-insensitive (RFC 9110): `Application/JSON` names a JSON body too."""
+    good = simweb.add("/api/cased", article_html("Cased guide", 3), headers=HTML)
+    posted = api.client.post(
+        "/fetch",
+        content=json.dumps({"url": good}),
+        headers={"Content-Type": "Application/JSON; charset=UTF-8"},
+    )
+    assert posted.status_code == 200 and posted.json()["data"]["pages"][0]["title"] == "Cased guide"
+
+
 def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
     calls = [
         (api.client.get("/search", params={"q": "x", "qq": "y"}), 400, "unknown parameter 'qq'"),

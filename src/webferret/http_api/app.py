@@ -101,7 +101,7 @@ def _json(endpoint: Endpoint) -> View:
 
 async def _body(request: Request) -> dict[str, Any]:
     """The call's JSON object, at most `MAX_BODY` bytes."""
-    if "json" not in request.headers.get("content-type", "json"):
+    if "json" not in request.headers.get("content-type", "json").lower():  # `application/JSON` too
         raise ParamError("a POST call sends its parameters as a JSON object (Content-Type: application/json)")
     data = await read_body(request, MAX_BODY, "the JSON body")  # too_large past it
     try:
