@@ -5,15 +5,20 @@ event stream a call is answered on was ended at once)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
 import pytest
-from mcp_http import mcp_http
+from listening_port import listening_port
+from mcp_http import INITIALIZE, mcp_http
 
 ARTICLE = (
     "<!doctype html><html><head><title>Late ferrets</title></head><body><main><article>"
@@ -85,3 +90,36 @@ async def test_a_call_in_flight_is_answered_before_the_server_stops(
         assert await asyncio.to_thread(served.process.wait, 60) is not None
     assert not answer.is_error, served.stderr
     assert answer.structured_content["pages"][0]["title"] == "Late ferrets"
+
+
+def test_a_clients_notice_stream_is_ended_cleanly_when_the_server_stops(tmp_path: Path) -> None:
+    """A client keeps a GET event stream open for the server's notices; asked to stop, the server
+    ended it mid-response (an incomplete chunked body, which the client reads as a broken
+    connection, and 'ASGI callable returned without completing response' logged as an ERROR)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
+    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
+    command = [sys.executable, "-m", "webferret", "mcp", "--http", "127.0.0.1:0"]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        url = f"http://127.0.0.1:{listening_port(process.stderr)}/mcp"
+        with httpx.Client(timeout=60) as client:
+            asked = {"Accept": "application/json, text/event-stream"}
+            opened = client.post(url, json=INITIALIZE, headers=asked)
+            session = {
+                "mcp-session-id": opened.headers["mcp-session-id"],
+                "mcp-protocol-version": "2025-06-18",
+            }
+            ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert client.post(url, json=ready, headers={**asked, **session}).status_code == 202
+            with client.stream("GET", url, headers={"Accept": "text/event-stream", **session}) as notices:
+                assert notices.status_code == 200
+                process.send_signal(signal.SIGTERM)
+                for _ in notices.iter_bytes():  # an incomplete body raises here
+                    pass
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=30)
+    assert "without completing response" not in err, err

@@ -349,11 +349,13 @@ class Posts:
         self.open = 0
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("method") != "POST":
+        if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        if scope.get("method") != "POST":
+            return await finished(self.app, scope, receive, send)
         self.open += 1
         try:
-            return await self.app(scope, receive, send)
+            return await finished(self.app, scope, receive, send)
         finally:
             self.open -= 1
 
@@ -361,3 +363,20 @@ class Posts:
         """Return once no POST is being answered."""
         while self.open:
             await anyio.sleep(0.05)
+
+
+async def finished(app: Any, scope: Any, receive: Any, send: Any) -> None:
+    """`app` on one HTTP call, its response finished when `app` left it open: an event stream that
+    sse-starlette ends on the server's shutdown without its last, empty chunk, which a client read as
+    a broken connection (and uvicorn logged as an ERROR); here the client reads the stream's end."""
+    started = ended = False
+
+    async def sending(message: Any) -> None:
+        nonlocal started, ended
+        started = started or message["type"] == "http.response.start"
+        ended = ended or (message["type"] == "http.response.body" and not message.get("more_body", False))
+        await send(message)
+
+    await app(scope, receive, sending)
+    if started and not ended:
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
