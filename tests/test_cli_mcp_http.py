@@ -49,6 +49,28 @@ def test_a_port_taken_is_a_usage_error_and_no_server_is_announced(command: str) 
 
 
 @pytest.mark.parametrize("command", ["mcp", "api"])
+def test_a_home_that_can_hold_no_store_is_a_usage_error_at_start(command: str, tmp_path: Path) -> None:
+    """The server listened as if all were well, then answered every call `invalid_argument` (the
+    caller's error, HTTP 400) for its own home, a folder it could not create."""
+    (tmp_path / "file").write_text("not a folder")
+    home = tmp_path / "file" / "home"
+    command_line = [sys.executable, "-m", "webferret", command, "--http", "127.0.0.1:0", "--home", str(home)]
+    process = subprocess.Popen(command_line, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    said = []
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:  # ends when the program does
+            said.append(line)
+            assert "streamable HTTP on" not in line and "listening on" not in line, line
+    finally:
+        process.terminate()
+        process.wait(30)
+    stderr = "".join(said)
+    assert process.returncode == 2, stderr
+    assert f"cannot open the page store at {home}" in stderr and "is a file, not a folder" in stderr
+
+
+@pytest.mark.parametrize("command", ["mcp", "api"])
 def test_an_empty_address_is_a_usage_error(command: str) -> None:
     """`mcp --http ""` (an unset variable) served MCP over stdio instead, waiting on its input."""
     done = subprocess.run(

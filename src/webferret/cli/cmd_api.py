@@ -39,7 +39,7 @@ def _prefork(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webferret.cli.cmd_mcp import parse_host_port, server_settings
+    from webferret.cli.cmd_mcp import home_refused, parse_host_port, server_settings
     from webferret.listening import loopback
 
     where = parse_host_port(args.http)
@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
             "WEBFERRET_API_TOKEN (setting api_token), or listen on 127.0.0.1"
         )
         return fail(args, "invalid_argument", message, EXIT_USAGE)
+    refused = home_refused(settings)
+    if refused is not None:
+        return fail(args, "invalid_argument", refused, EXIT_USAGE)
     from webferret.http_api.app import serve
 
     try:

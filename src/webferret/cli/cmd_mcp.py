@@ -76,6 +76,24 @@ def server_settings(args: argparse.Namespace, **overrides: object) -> Any:
     return settings
 
 
+def home_refused(settings: Any) -> str | None:
+    """Why a resident HTTP server (`api`, `mcp --http`) could keep no page in its home (a folder it
+    cannot create, a file in its way), said at start rather than by every call as the caller's
+    error; None when the store opens. A store that opens but is damaged or locked is left to the
+    calls (a fetch goes on without it)."""
+    from webferret.models import FerretError
+    from webferret.store.pages import PageStore
+    from webferret.store.schema import UnusableStore
+
+    try:
+        PageStore.in_home(settings.home, page_tokens=settings.page_tokens).close()
+    except UnusableStore:
+        return None
+    except FerretError as exc:
+        return exc.message
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -88,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
             return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
         from webferret.mcp_server import serve_http
 
+        refused = home_refused(settings)
+        if refused is not None:
+            return fail(args, "invalid_argument", refused, EXIT_USAGE)
         warning = exposure_warning(where[0])
         if warning:
             sys.stderr.write(warning + "\n")
