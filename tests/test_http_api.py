@@ -244,6 +244,18 @@ def test_a_json_body_is_read_whatever_the_case_of_its_content_type(api: Api, sim
     assert posted.status_code == 200 and posted.json()["data"]["pages"][0]["title"] == "Cased guide"
 
 
+def test_a_page_that_says_when_to_retry_is_answered_with_retry_after(api: Api, simweb: SimWeb) -> None:
+    """`/r/` answered a rate-limited page 429 with the wait only in its text: a client's retry logic
+    reads the `Retry-After` header a 429 carries."""
+    busy = simweb.add("/api/busy", "slow down", status=429, headers={"Retry-After": "3600"})
+    read = api.client.get(f"/r/{busy}")
+    as_json = api.client.get(f"/r/{busy}", headers={"Accept": "application/json"})
+    assert read.status_code == 429 and read.headers["retry-after"] == "3600"
+    assert as_json.status_code == 429 and as_json.headers["retry-after"] == "3600"
+    fine = api.client.get(f"/r/{simweb.add('/api/calm', article_html('Calm', 3), headers=HTML)}")
+    assert fine.status_code == 200 and "retry-after" not in fine.headers
+
+
 def test_bad_calls_are_named_never_a_traceback(api: Api) -> None:
     calls = [
         (api.client.get("/search", params={"q": "x", "qq": "y"}), 400, "unknown parameter 'qq'"),

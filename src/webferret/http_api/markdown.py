@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from webferret.http_api.params import FetchParams, ParamError, SearchParams
-from webferret.http_api.replies import HUNG_UP, answer, path_after, status_of, unless_gone
+from webferret.http_api.replies import HUNG_UP, answer, path_after, retry_after, status_of, unless_gone
 from webferret.models import ErrorCode
 from webferret.present.envelopes import pages_envelope
 
@@ -40,10 +40,13 @@ async def reader(request: Request) -> Response:
     page = pages[0]
     status = 200 if page.ok else status_of(page.error.code if page.error else ErrorCode.INTERNAL)
     headers = {"X-Webferret-Handle": handle_header(page.handle)} if page.handle else {}
+    headers.update(retry_after(page.error, status))
     if picture is not None:
         return Response(picture, status, headers=headers, media_type="image/png")
     if "application/json" in accept:
-        return answer(pages_envelope([page]), status)
+        reply = answer(pages_envelope([page]), status)
+        reply.headers.update(headers)
+        return reply
     kind = "text/markdown" if asked.format in (None, "markdown") else "text/plain"
     return Response(render_page(page) + "\n", status, headers=headers, media_type=kind)
 

@@ -5,7 +5,7 @@ hangs up (`unless_gone`)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -44,8 +44,20 @@ def answer(envelope: Envelope, status: int | None = None) -> Response:
     """The envelope as JSON, with the status `STATUS` gives its error (or `status`)."""
     if status is None:
         status = status_of(envelope.error.code) if envelope.error is not None else 200
-    challenge = {"WWW-Authenticate": "Bearer"} if status == 401 else None  # what a 401 must say (RFC 9110)
-    return Response(envelope.model_dump_json(), status, headers=challenge, media_type="application/json")
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}  # what a 401 must say (RFC 9110)
+    headers.update(retry_after(envelope.error, status))
+    return Response(envelope.model_dump_json(), status, headers=headers, media_type="application/json")
+
+
+def retry_after(error: Any, status: int) -> dict[str, str]:
+    """The `Retry-After` header of a 429 or 503 answer whose error says when to try again (what the
+    site or the engine said, in whole seconds), so a client's retry logic reads it; else none."""
+    import math
+
+    wait = getattr(error, "retry_after", None)
+    if status not in (429, 503) or wait is None or not math.isfinite(wait) or wait < 0:
+        return {}
+    return {"Retry-After": str(math.ceil(wait))}
 
 
 def status_of(code: str) -> int:
