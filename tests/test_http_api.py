@@ -244,6 +244,17 @@ def test_a_json_body_is_read_whatever_the_case_of_its_content_type(api: Api, sim
     assert posted.status_code == 200 and posted.json()["data"]["pages"][0]["title"] == "Cased guide"
 
 
+def test_an_accept_header_is_read_whatever_the_case_of_its_media_types(api: Api, simweb: SimWeb) -> None:
+    """`Accept: Application/X-NDJSON` was answered one envelope, not a stream, and `/r/` with
+    `Accept: Application/JSON` Markdown, not the envelope: media types are case-insensitive."""
+    good = simweb.add("/api/accepted", article_html("Accepted guide", 3), headers=HTML)
+    streamed = api.client.get("/fetch", params={"url": good}, headers={"Accept": "Application/X-NDJSON"})
+    read = api.client.get(f"/r/{good}", headers={"Accept": "Application/JSON"})
+    assert streamed.headers["content-type"].startswith("application/x-ndjson")
+    assert json.loads(streamed.text.splitlines()[-1])["done"]
+    assert read.headers["content-type"] == "application/json" and read.json()["ok"]
+
+
 def test_a_page_that_says_when_to_retry_is_answered_with_retry_after(api: Api, simweb: SimWeb) -> None:
     """`/r/` answered a rate-limited page 429 with the wait only in its text: a client's retry logic
     reads the `Retry-After` header a 429 carries."""

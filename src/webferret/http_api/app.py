@@ -91,7 +91,7 @@ def _json(endpoint: Endpoint) -> View:
         else:
             parsed = endpoint.params.from_query(request.query_params.multi_items())
         ferret = request.app.state.ferret
-        if endpoint.lines is not None and NDJSON in request.headers.get("accept", ""):
+        if endpoint.lines is not None and NDJSON in request.headers.get("accept", "").lower():
             return _stream(ferret, endpoint.lines(ferret, parsed), getattr(parsed, "max_chars", None))
         envelope = await unless_gone(request, endpoint.handler(ferret, parsed))
         return Response(status_code=HUNG_UP) if envelope is None else answer(envelope)

@@ -30,7 +30,7 @@ async def reader(request: Request) -> Response:
 
     target = reader_target(path_after(request, "/r/"), request.url.query)
     asked = FetchParams.from_query([("url", target), *options(request.headers.items())])
-    accept = request.headers.get("accept", "")
+    accept = request.headers.get("accept", "").lower()  # a media type in any case (RFC 9110)
     with tempfile.TemporaryDirectory(prefix="webferret-shot-") as folder:
         shot = str(Path(folder) / "page.png") if "image/png" in accept else None
         pages = await unless_gone(request, fetch_pages(request.app.state.ferret, asked, shot))
