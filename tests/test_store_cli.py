@@ -501,11 +501,17 @@ def test_a_reading_command_whose_home_is_the_store_file_says_so(
 
 
 def _fill_big(home: Path) -> None:
-    """40 pages of about 9,000 tokens each."""
+    """40 pages of about 9,000 tokens each, half of them words of their own (so the passage index
+    is a good part of the file, as with real pages)."""
     store = PageStore.in_home(home)
     for n in range(40):
+        words = " ".join(f"dig{n}x{i}" for i in range(1000))
         store.put(
-            Page(url=f"https://big.example/{n}", ok=True, content=f"Page {n}. " + "Ferrets dig. " * 3000)
+            Page(
+                url=f"https://big.example/{n}",
+                ok=True,
+                content=f"Page {n}. {words} " + "Ferrets dig. " * 1500,
+            )
         )
     store.close()
 

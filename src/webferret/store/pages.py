@@ -643,8 +643,10 @@ class PageStore:
         return self._write(write)
 
     def compact(self) -> None:
-        """Give the space of removed pages back to the file system (VACUUM, then the WAL emptied):
-        SQLite otherwise keeps a file's free pages for its own reuse."""
+        """Give the space of removed pages back to the file system (the passage index merged, so
+        the words of removed passages leave it, then VACUUM and the WAL emptied): SQLite otherwise
+        keeps a file's free pages for its own reuse."""
+        self._write(self.index.optimize)
 
         def vacuum() -> None:
             self._conn.execute("VACUUM")

@@ -194,6 +194,12 @@ class PassageIndex:
             conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
         conn.execute("DELETE FROM chunks")
 
+    def optimize(self, conn: sqlite3.Connection) -> None:
+        """Merge the FTS index into one segment: a removed chunk leaves a delete marker in it (its
+        words stay on disk, and a prune made the index larger) until the segments holding it merge."""
+        if self.use_fts and _has_fts_table(conn):
+            conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
+
     def _mark_stale(self, conn: sqlite3.Connection) -> None:
         if not self.use_fts and _has_fts_table(conn):
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '1')")
