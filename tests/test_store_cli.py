@@ -533,6 +533,40 @@ def test_prune_and_clear_give_the_space_back(tmp_path: Path, capsys: pytest.Capt
     )
 
 
+def test_a_prune_on_a_nearly_full_disk_answers_what_it_removed(tmp_path: Path) -> None:
+    """A prune's VACUUM wrote the whole store again into its WAL, after the prune's own frames: on a
+    disk with room for the prune but not for that, it filled the disk, and the prune, whose pages were
+    removed, answered "database or disk is full" (exit 1) and left the store larger than before."""
+    store = PageStore.in_home(tmp_path / "made")
+    day_ago = datetime.fromtimestamp(datetime.now(UTC).timestamp() - 86400, UTC)
+    for n in range(150):
+        words = " ".join(f"w{n}x{i}" for i in range(250))
+        store.put(
+            Page(
+                url=f"https://full.example/{n}", ok=True, content=words, fetched_at=day_ago if n % 2 else None
+            )
+        )
+    store.close()
+    made = tmp_path / "made" / "store.sqlite3"
+    size_k = made.stat().st_size // 1024
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = (
+        f'mount -t tmpfs -o size={size_k * 2 + 200}k tmpfs "$0" && cp "$1" "$0/" && '
+        f'{sys.executable} -m webferret store prune --older-than 1h --home "$0" --json > "$2/pruned"; '
+        f'{sys.executable} -m webferret store stats --home "$0" --json > "$2/stats"'
+    )
+    prefix = ["unshare", "-m", "sh", "-c", script, str(disk), str(made), str(tmp_path)]
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("no small disk here: root with unshare and mount")
+    subprocess.run(prefix, capture_output=True, timeout=300)
+    pruned, stats = (json.loads((tmp_path / name).read_text()) for name in ("pruned", "stats"))
+    assert pruned["ok"], pruned
+    assert pruned["data"]["removed"] == 75 and pruned["data"]["pages_removed"] == 75
+    assert stats["ok"] and stats["data"]["pages"] == 75
+    assert stats["data"]["bytes"] < size_k * 1024 + 64 * 1024  # no larger than before (its -shm aside)
+
+
 def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = PageStore.in_home(tmp_path)
     urls = [

@@ -110,8 +110,8 @@ async def _run(args: argparse.Namespace) -> int:
         elif args.store_action == "prune":
             removed, pages = store.prune(args.older_than)
             data = {"removed": removed, "pages_removed": pages, "older_than_seconds": args.older_than}
-            if removed:
-                store.compact()
+            if removed and (why := store.compact()):
+                data["not_compacted"] = why
         else:
             stats = store.stats()
             refused = _confirm_clear(args, stats.pages, stats.versions, str(ferret.settings.home))
@@ -123,7 +123,8 @@ async def _run(args: argparse.Namespace) -> int:
                 "pages_removed": pages,
                 "unreachable_forgotten": _forget_unreachable(ferret.settings.home),
             }
-            store.compact()
+            if why := store.compact():
+                data["not_compacted"] = why
     if args.json:
         from webferret.cli.common import envelope_json
 

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from webferret.models import Page
-from webferret.store import schema
+from webferret.store import compaction, schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.freshness import CLOCK_SLACK
@@ -642,18 +642,34 @@ class PageStore:
 
         return self._write(write)
 
-    def compact(self) -> None:
+    def compact(self) -> str | None:
         """Give the space of removed pages back to the file system (the passage index merged, so
         the words of removed passages leave it, then VACUUM and the WAL emptied): SQLite otherwise
-        keeps a file's free pages for its own reuse."""
-        self._write(self.index.optimize)
+        keeps a file's free pages for its own reuse. Answer None, or why the space stays in the file
+        (too little free disk to write the store again: see `compaction`)."""
 
-        def vacuum() -> None:
+        def vacuum() -> str | None:
+            compaction.checkpoint(self._conn)  # the WAL's frames are no room VACUUM can use
+            if short := compaction.short_of_room(self._conn, self.path):
+                return short
             self._conn.execute("VACUUM")
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return None
 
-        with self._lock:
-            schema.named_failure(self.path, lambda: retry_locked(vacuum))
+        try:  # the WAL emptied first: a write that fills the disk leaves it no committed frame to keep
+            with self._lock:
+                compaction.checkpoint(self._conn)
+            self._write(self.index.optimize)  # before VACUUM, which then writes the merged index only
+            with self._lock:
+                short = schema.named_failure(self.path, lambda: retry_locked(vacuum))
+        except schema.UnusableStore as exc:
+            if not compaction.disk_full(exc):
+                raise
+            short = compaction.not_compacted("the disk filled up")
+        if short is not None:
+            with self._lock:
+                compaction.checkpoint(self._conn)
+        return short
 
     def clear(self) -> tuple[int, int]:
         """Remove every page; answer how many versions and documents were removed."""
