@@ -802,6 +802,27 @@ def test_store_import_keeps_what_store_export_wrote(
     assert not (tmp_path / "c").exists()  # nothing made for a file that could not be read
 
 
+def test_an_import_of_a_file_then_one_that_cannot_be_read_keeps_nothing_half(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`store import a.jsonl missing.jsonl`: the first 200 pages of a.jsonl were kept (one write's
+    worth), the rest dropped, and the error named only the missing file. Every file is opened before
+    any is read: nothing is kept, and the same command, the name mended, imports them all."""
+    lines = [
+        json.dumps({"url": f"https://half.example/{n}", "ok": True, "content": "Stoats."}) for n in range(250)
+    ]
+    first = tmp_path / "a.jsonl"
+    first.write_text("\n".join(lines) + "\n")
+    home = tmp_path / "home"
+    code, out = _json(
+        capsys, "store", "import", str(first), str(tmp_path / "missing.jsonl"), "--home", str(home)
+    )
+    assert (
+        code == 2 and "cannot read" in out["error"]["message"] and "missing.jsonl" in out["error"]["message"]
+    )
+    assert not home.exists()
+
+
 def test_an_import_that_kept_nothing_is_not_ok(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

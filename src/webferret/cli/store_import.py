@@ -80,19 +80,35 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
 
 def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:
     """(where, line) of every line of `files` (`-`: standard input), where is `FILE:N`; a line of
-    more than `most` characters is read past, never held, and given as ""."""
-    from webferret.models import ErrorCode, FerretError
-
+    more than `most` characters is read past, never held, and given as "". Every file is opened
+    before any is read: one that cannot be would leave those before it half kept (a write's worth)."""
+    for name in files:
+        if name != "-":
+            with _opened(name):
+                pass
     for name in files:
         if name == "-":
             yield from _numbered("stdin", sys.stdin, most)
             continue
         try:
-            with Path(name).open(encoding="utf-8", errors="replace") as stream:
+            with _opened(name) as stream:
                 yield from _numbered(name, stream, most)
-        except OSError as exc:
-            message = f"cannot read {name}: {exc.strerror or exc}"
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, message) from None
+        except OSError as exc:  # a read that failed part-way
+            raise _unreadable(name, exc) from None
+
+
+def _opened(name: str) -> TextIO:
+    """The file `name`, open for reading; one that cannot be opened is a `FerretError` naming it."""
+    try:
+        return Path(name).open(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise _unreadable(name, exc) from None
+
+
+def _unreadable(name: str, exc: OSError) -> Exception:
+    from webferret.models import ErrorCode, FerretError
+
+    return FerretError(ErrorCode.INVALID_ARGUMENT, f"cannot read {name}: {exc.strerror or exc}")
 
 
 def _numbered(name: str, stream: TextIO, most: int) -> Iterator[tuple[str, str]]:
