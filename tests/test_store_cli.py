@@ -823,6 +823,45 @@ def test_an_import_of_a_file_then_one_that_cannot_be_read_keeps_nothing_half(
     assert not home.exists()
 
 
+def test_an_import_the_store_fails_part_way_says_what_it_kept(tmp_path: Path) -> None:
+    """A store that failed part-way through an import (a full disk, here a file size limit) answered
+    only SQLite's error: the pages of the writes before it, kept, were not said."""
+    import resource
+
+    lines = [
+        json.dumps(
+            {
+                "url": f"https://part.example/{n}",
+                "ok": True,
+                "content": " ".join(f"w{n}x{i}" for i in range(200)),
+            }
+        )
+        for n in range(400)
+    ]
+    (tmp_path / "first.jsonl").write_text("\n".join(lines[:200]) + "\n")
+    (tmp_path / "all.jsonl").write_text("\n".join(lines) + "\n")
+    command = [sys.executable, "-m", "webferret", "store", "import", "--json", "--home"]
+    subprocess.run(
+        [*command, str(tmp_path / "one"), str(tmp_path / "first.jsonl")], check=True, capture_output=True
+    )
+    one_write = (tmp_path / "one" / "store.sqlite3").stat().st_size  # about what a write of 200 adds
+
+    def limited() -> None:  # Python ignores SIGXFSZ: a write past the limit fails (EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (one_write * 3 // 2, resource.RLIM_INFINITY))
+
+    home = tmp_path / "home"
+    done = subprocess.run(
+        [*command, str(home), str(tmp_path / "all.jsonl")], capture_output=True, text=True, preexec_fn=limited
+    )
+    out = json.loads(done.stdout)
+    assert done.returncode == 1 and out["ok"] is False, out
+    assert out["error"]["message"].startswith(f"cannot use the page store at {home / 'store.sqlite3'}")
+    assert "; kept before it: 200 pages" in out["error"]["message"]
+    store = PageStore.in_home(home)
+    assert store.stats().pages == 200
+    store.close()
+
+
 def test_an_import_that_kept_nothing_is_not_ok(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -35,6 +35,8 @@ a longer one is skipped without being held in memory."""
 
 def run_import(args: argparse.Namespace, settings: Any) -> int:
     from webferret.cli.common import EXIT_FAILED, EXIT_OK, envelope_json
+    from webferret.models import FerretError
+    from webferret.present.agent import counted
     from webferret.store.pages import PageStore
 
     skipped: list[str] = []
@@ -60,22 +62,33 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
                 imported += keep()
         if batch:
             imported += keep()
+    except FerretError as exc:  # the store failed part-way (a full disk): the pages kept are said
+        if not imported:
+            raise
+        _name_skipped(skipped)
+        exc.message += (
+            f"; kept before it: {counted(imported, 'page')} (imported again, they are left as they are)"
+        )
+        raise  # as it was (a store's failure exits 1)
     finally:
         for store in opened:
             store.close()
-    for problem in skipped[:NAMED]:
-        sys.stderr.write(f"webferret: skipped {problem}\n")
-    if len(skipped) > NAMED:
-        sys.stderr.write(f"webferret: ... and {len(skipped) - NAMED} more lines skipped\n")
+    _name_skipped(skipped)
     data = {"imported": imported, "skipped": len(skipped), "home": str(settings.home)}
     failed = not imported and bool(skipped)  # every line skipped: the import failed (exit 1)
     if args.json:
         envelope_json(not failed, data=data)
     else:
-        from webferret.present.agent import counted
-
         sys.stdout.write(f"imported {counted(imported, 'page')}, skipped {len(skipped)}\n")
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _name_skipped(skipped: list[str]) -> None:
+    """The lines skipped, on stderr: the first `NAMED` by line, the others counted."""
+    for problem in skipped[:NAMED]:
+        sys.stderr.write(f"webferret: skipped {problem}\n")
+    if len(skipped) > NAMED:
+        sys.stderr.write(f"webferret: ... and {len(skipped) - NAMED} more lines skipped\n")
 
 
 def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:
