@@ -862,6 +862,30 @@ def test_an_import_the_store_fails_part_way_says_what_it_kept(tmp_path: Path) ->
     store.close()
 
 
+def test_an_imported_page_of_a_private_address_stays_one_the_guard_exempted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page read from 127.0.0.1 under `--allow-host` is marked, so the MCP server does not open it
+    without that exemption; exported and imported, it lost the mark, and an agent read it."""
+    private = ["http://127.0.0.1:8080/a", "http://[::1]/b", "http://localhost/c", "http://2130706433/d"]
+    pages = [{"url": url, "ok": True, "content": "Stoats."} for url in [*private, "https://public.example/e"]]
+    pages.append(
+        {"url": "https://short.example/r", "final_url": "http://10.0.0.5/x", "ok": True, "content": "Ok."}
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(json.dumps(page) + "\n" for page in pages)))
+    code, out = _json(capsys, "store", "import", "-", "--home", str(tmp_path))
+    assert code == 0 and out["data"]["imported"] == 6
+    store = PageStore.in_home(tmp_path)
+    named = {
+        url: store.lookup(url) for url in [*private, "https://short.example/r", "https://public.example/e"]
+    }
+    exempt = store.exempt_documents()
+    store.close()
+    handles = {url: stored.handle for url, stored in named.items() if stored is not None}
+    assert len(handles) == 6
+    assert set(exempt) == {handle for url, handle in handles.items() if "public" not in url}
+
+
 def test_an_import_that_kept_nothing_is_not_ok(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,7 @@ named on stderr; the others are kept.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import sys
 import time
 from collections.abc import Iterator
@@ -46,8 +47,12 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
     def keep() -> int:
         if not opened:
             opened.append(PageStore.in_home(settings.home, page_tokens=settings.page_tokens))
-        # never answers a fetch (see above), nor takes the place of a reading the store holds
-        kept = len(opened[0].put_many(batch, private=True, over_stored=False))
+        # never answers a fetch (see above), nor takes the place of a reading the store holds; a
+        # private address's page is marked as read under the guard's exemption (`_private_address`)
+        kept = 0
+        for exempt in (False, True):
+            if pages := [(page, {}) for page in batch if _private_address(page) == exempt]:
+                kept += len(opened[0].put_many(pages, private=True, exempt=exempt, over_stored=False))
         batch.clear()
         return kept
 
@@ -57,7 +62,7 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
         for where, line in _lines(args.files, most=most):
             page = _page(line, where, skipped)
             if page is not None:
-                batch.append((page, {}))
+                batch.append(page)
             if len(batch) >= BATCH:
                 imported += keep()
         if batch:
@@ -189,6 +194,26 @@ def _unreadable_url(*urls: str | None) -> str | None:
         except FerretError as exc:
             return exc.message
     return None
+
+
+def _private_address(page: Any) -> bool:
+    """Does one of a page's URLs name a private address by itself (an address the guard refuses, in
+    any spelling, or `localhost`)? Only a fetch under an exemption of the guard read it, so it is
+    kept as such a fetch keeps it: the MCP server opens, searches and lists it only when its own
+    settings have that exemption. (A name that resolves to one cannot be known without asking DNS.)"""
+    from webferret.net.addresses import classify_address
+    from webferret.net.policy import parse_url
+
+    for url in filter(None, (page.url, page.final_url)):
+        host = parse_url(url)[0].host.rstrip(".")
+        if host == "localhost" or host.endswith(".localhost"):
+            return True
+        try:
+            if classify_address(ipaddress.ip_address(host)):
+                return True
+        except ValueError:  # a name
+            continue
+    return False
 
 
 def _own_handles(page: Any) -> set[str]:
