@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
@@ -369,6 +370,27 @@ def test_prune_and_clear(store: PageStore) -> None:
     stats = store.stats()
     assert (stats.pages, stats.versions, stats.passages) == (0, 0, 0)
     assert store.find("ferret") == []
+
+
+def test_a_page_a_prune_removed_while_its_304_came_is_kept_again(tmp_path: Path) -> None:
+    """A stale page is looked up, revalidated (304), and its reading refreshed; a prune between the
+    look-up and the 304 (it removes just such stale readings) left the fetch answering a handle the
+    store no longer had: `open` said not_found."""
+    url = "https://still.example/"
+    store = PageStore.in_home(tmp_path)
+    day_ago = datetime.fromtimestamp(time.time() - 86400, UTC)
+    store.put(Page(url=url, ok=True, content="Stoats stay.", fetched_at=day_ago), {"ETag": '"v1"'})
+    stored = store.lookup(url)
+    assert stored is not None
+    other = PageStore.in_home(tmp_path)  # another process's prune
+    assert other.prune(3600) == (1, 1)
+    other.close()
+    page = store.revalidated(stored, {"ETag": '"v1"'})
+    again = store.lookup(url)
+    store.close()
+    assert again is not None and again.handle == page.handle == stored.handle
+    assert again.page.content == "Stoats stay." and again.etag == '"v1"'
+    assert again.fetched_at > day_ago.timestamp() + 3600
 
 
 def test_a_listing_sees_one_snapshot_while_another_process_prunes(tmp_path: Path) -> None:

@@ -438,21 +438,29 @@ class PageStore:
             return None
 
     def revalidated(self, stored: StoredPage, headers: Mapping[str, str] | None = None) -> Page:
-        """Record that the server confirmed `stored` is current (a 304); answer its refreshed page."""
+        """Record that the server confirmed `stored` is current (a 304); answer its refreshed page.
+        A reading removed since it was looked up (a prune or clear in between: a prune removes the
+        stale readings a 304 confirms) is written again, so the page answered is in the store."""
         now = time.time()
         etag = header(headers or {}, "etag")
         modified = header(headers or {}, "last-modified")
-        self._write(
-            lambda conn: conn.execute(
+        refreshed = stored.page.model_copy(update={"fetched_at": _when(now)})
+
+        def write(conn: sqlite3.Connection) -> None:
+            updated = conn.execute(
                 "UPDATE pages SET fetched_at = ?, etag = coalesce(?, etag), "
                 "last_modified = coalesce(?, last_modified) WHERE id = ?",
                 (now, etag, modified, stored.id),
-            )
-        )
+            ).rowcount
+            if not updated:
+                validators = {"etag": etag or stored.etag, "last-modified": modified or stored.last_modified}
+                kept = {name: value for name, value in validators.items() if value is not None}
+                row, chunks = self._prepare(refreshed, kept, stored.exempt, stored.private)
+                self._write_row(conn, row, chunks, stored.handle)
+
+        self._write(write)
         change = {"status": "same", "previous_fetched_at": iso(stored.fetched_at)}  # the server said so
-        return stored.page.model_copy(
-            update={"fetched_at": _when(now), "meta": {**stored.page.meta, "change": change}}
-        )
+        return refreshed.model_copy(update={"meta": {**stored.page.meta, "change": change}})
 
     # -- passages -------------------------------------------------------------------------------
     def find(
