@@ -567,6 +567,18 @@ def test_a_prune_on_a_nearly_full_disk_answers_what_it_removed(tmp_path: Path) -
     assert stats["data"]["bytes"] < size_k * 1024 + 64 * 1024  # no larger than before (its -shm aside)
 
 
+def test_store_stats_counts_the_stores_own_files_not_a_copy_beside_it(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`bytes` summed every file whose name began with the store's: a backup kept beside it
+    (`store.sqlite3.bak`) was counted as the store's size."""
+    _, before = _json(capsys, "store", "stats", "--home", str(home))
+    (home / "store.sqlite3.bak").write_bytes(b"x" * 5_000_000)
+    (home / "store.sqlite3~").write_bytes(b"x" * 5_000_000)
+    _, after = _json(capsys, "store", "stats", "--home", str(home))
+    assert after["data"]["bytes"] == before["data"]["bytes"] < 5_000_000
+
+
 def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = PageStore.in_home(tmp_path)
     urls = [

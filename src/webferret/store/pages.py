@@ -555,7 +555,7 @@ class PageStore:
             ).fetchone()
             passages = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
+            size = sum(_file_size(self.path.with_name(self.path.name + end)) for end in _STORE_FILES)
             return StoreStats(
                 path=str(self.path), schema_version=version, search=self.index.mode,
                 pages=handles, versions=versions, passages=passages, bytes=size,
@@ -714,6 +714,19 @@ def _date_back(conn: sqlite3.Connection, key_url: str, stamp: float) -> None:
         "UPDATE pages SET fetched_at = ? WHERE key_url = ? AND fetched_at > ?",
         (min(now, stamp) - 0.001, key_url, now + CLOCK_SLACK),
     )
+
+
+_STORE_FILES = ("", "-wal", "-shm", "-journal")
+"""The files SQLite keeps a store in: the store's name with these ends (a copy beside it, such as
+`store.sqlite3.bak`, is none of them)."""
+
+
+def _file_size(path: Path) -> int:
+    """The size of `path` in bytes; 0 when there is none (or it went between the listing and now)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _documents(conn: sqlite3.Connection) -> int:
