@@ -579,6 +579,31 @@ def test_store_stats_counts_the_stores_own_files_not_a_copy_beside_it(
     assert after["data"]["bytes"] == before["data"]["bytes"] < 5_000_000
 
 
+def test_prune_dry_run_says_what_a_prune_removes_and_removes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`store prune` had no way to see what it would remove before removing it."""
+    store = PageStore.in_home(tmp_path)
+    now = datetime.now(UTC).timestamp()
+    for n in range(6):  # pages 0-2: one reading two days ago; 3-5: that and a newer one
+        url = f"https://prune.example/{n}"
+        store.put(
+            Page(url=url, ok=True, content=f"Old {n}.", fetched_at=datetime.fromtimestamp(now - 172800, UTC))
+        )
+        if n >= 3:
+            store.put(Page(url=url, ok=True, content=f"New {n}."))
+    store.close()
+    argv = ["store", "prune", "--older-than", "1d", "--home", str(tmp_path)]
+    code, dry = _json(capsys, *argv, "--dry-run")
+    _, stats = _json(capsys, "store", "stats", "--home", str(tmp_path))
+    assert code == 0 and dry["data"]["dry_run"] is True
+    assert (dry["data"]["removed"], dry["data"]["pages_removed"]) == (6, 3)
+    assert (stats["data"]["pages"], stats["data"]["versions"]) == (6, 9)  # nothing removed
+    code, pruned = _json(capsys, *argv)
+    assert code == 0 and (pruned["data"]["removed"], pruned["data"]["pages_removed"]) == (6, 3)
+    assert "dry_run" not in pruned["data"]
+
+
 def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = PageStore.in_home(tmp_path)
     urls = [

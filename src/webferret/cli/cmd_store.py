@@ -60,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     prune.add_argument(
         "--older-than", type=duration, required=True, metavar="AGE", help="e.g. 30m, 12h, 7d, 2w"
     )
+    prune.add_argument("--dry-run", action="store_true", help="say what it would remove, remove nothing")
     clear = actions.add_parser(
         "clear", help="remove every stored page and the dead links searches remember (asks first, or --yes)"
     )
@@ -108,9 +109,12 @@ async def _run(args: argparse.Namespace) -> int:
         if args.store_action == "stats":
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
-            removed, pages = store.prune(args.older_than)
+            prune = store.prunable if args.dry_run else store.prune
+            removed, pages = prune(args.older_than)
             data = {"removed": removed, "pages_removed": pages, "older_than_seconds": args.older_than}
-            if removed and (why := store.compact()):
+            if args.dry_run:
+                data["dry_run"] = True
+            elif removed and (why := store.compact()):
                 data["not_compacted"] = why
         else:
             stats = store.stats()

@@ -650,6 +650,23 @@ class PageStore:
 
         return self._write(write)
 
+    def prunable(self, older_than_s: float) -> tuple[int, int]:
+        """What `prune(older_than_s)` would remove now (versions, and documents left with none),
+        removing nothing."""
+        cutoff = time.time() - older_than_s
+
+        def read(conn: sqlite3.Connection) -> tuple[int, int]:
+            versions = conn.execute("SELECT count(*) FROM pages WHERE fetched_at < ?", (cutoff,)).fetchone()[
+                0
+            ]
+            documents = conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM pages GROUP BY document HAVING max(fetched_at) < ?)",
+                (cutoff,),
+            ).fetchone()[0]
+            return int(versions), int(documents)
+
+        return self._read(read)
+
     def compact(self) -> str | None:
         """Give the space of removed pages back to the file system (the passage index merged, so
         the words of removed passages leave it, then VACUUM and the WAL emptied): SQLite otherwise
