@@ -803,6 +803,25 @@ def test_store_import_reads_a_file_that_begins_with_a_byte_order_mark(
     assert code == 0 and (out["data"]["imported"], out["data"]["skipped"]) == (2, 0)
 
 
+def test_store_import_reads_an_export_powershell_wrote_in_utf_16(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`webferret store export > pages.jsonl` in Windows PowerShell 5 writes UTF-16 (with its byte
+    order mark): every line was skipped as "Invalid JSON", and a page counted as two lines."""
+    import codecs
+
+    lines = [
+        json.dumps({"url": f"https://utf16.example/{n}", "ok": True, "content": "Hermelin ö."})
+        for n in (1, 2)
+    ]
+    saved = tmp_path / "pages.jsonl"
+    saved.write_bytes(codecs.BOM_UTF16_LE + "\r\n".join(lines).encode("utf-16-le"))
+    code, out = _json(capsys, "store", "import", str(saved), "--home", str(tmp_path / "home"))
+    assert code == 0 and (out["data"]["imported"], out["data"]["skipped"]) == (2, 0)
+    code, opened = _json(capsys, "open", "https://utf16.example/2", "--home", str(tmp_path / "home"))
+    assert code == 0 and opened["data"]["content"] == "Hermelin ö."
+
+
 def test_store_import_keeps_what_store_export_wrote(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,7 @@ named on stderr; the others are kept.
 from __future__ import annotations
 
 import argparse
+import codecs
 import ipaddress
 import sys
 import time
@@ -116,9 +117,13 @@ def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:
 
 
 def _opened(name: str) -> TextIO:
-    """The file `name`, open for reading; one that cannot be opened is a `FerretError` naming it."""
+    """The file `name`, open for reading: UTF-8, or UTF-16 when it starts with that byte order mark
+    (PowerShell 5's `>` writes an export so); one that cannot be opened is a `FerretError` naming it."""
+    path = Path(name)
     try:
-        return Path(name).open(encoding="utf-8", errors="replace")
+        with path.open("rb") as raw:
+            utf16 = raw.read(2) in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+        return path.open(encoding="utf-16" if utf16 else "utf-8", errors="replace")
     except OSError as exc:
         raise _unreadable(name, exc) from None
 
