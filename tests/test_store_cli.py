@@ -604,6 +604,24 @@ def test_prune_dry_run_says_what_a_prune_removes_and_removes_nothing(
     assert "dry_run" not in pruned["data"]
 
 
+def test_a_store_of_a_newer_webferret_leaves_a_fetch_reading_its_page(
+    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A home a newer webferret's store is in (one home for two installs): the fetch failed whole as
+    `internal` (a bug), where a store it cannot use, such as a damaged one, leaves the page read and
+    says it was not kept; a store command says `invalid_argument`."""
+    PageStore.in_home(tmp_path).close()
+    with closing(sqlite3.connect(tmp_path / "store.sqlite3")) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    code, out = _json(
+        capsys, "fetch", simweb.url("/article"), "--home", str(tmp_path), "--allow-host", "127.0.0.1"
+    )
+    page = out["data"]["pages"][0]
+    assert code == 0 and page["ok"] and "schema version 99" in page["meta"]["store_error"]
+    code, out = _json(capsys, "store", "stats", "--home", str(tmp_path))
+    assert code == 1 and out["error"]["code"] == "invalid_argument"
+
+
 def test_store_list_names_the_pages_fetched_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = PageStore.in_home(tmp_path)
     urls = [

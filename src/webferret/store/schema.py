@@ -176,6 +176,8 @@ def connect(path: Path) -> sqlite3.Connection:
         retry_locked(lambda: migrate(conn, path))
     except sqlite3.DatabaseError as exc:  # not a database (a damaged or foreign file), or still locked
         conn.close()  # still an sqlite3 error: a fetch goes on without the store, a store command stops
+        if isinstance(exc, UnusableStore):  # said already (a newer webferret's store)
+            raise
         raise unusable(path, exc) from None
     return conn
 
@@ -239,11 +241,10 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise FerretError(
-                ErrorCode.INTERNAL,
+        if version > SCHEMA_VERSION:  # a newer webferret's store: no bug, a store this one cannot use
+            raise UnusableStore(
                 f"the page store at {path} has schema version {version}; this webferret knows up to "
-                f"{SCHEMA_VERSION} (upgrade webferret or use another --home)",
+                f"{SCHEMA_VERSION} (upgrade webferret or use another --home)"
             )
         for number in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[number].split(";"):
