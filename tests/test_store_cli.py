@@ -960,6 +960,25 @@ def test_an_imported_page_of_a_private_address_stays_one_the_guard_exempted(
     assert set(exempt) == {handle for url, handle in handles.items() if "public" not in url}
 
 
+def test_a_store_made_on_a_full_disk_says_why_it_failed(tmp_path: Path) -> None:
+    """A new store whose making ran out of room (a full disk, here a file size limit) was said as
+    "cannot rollback - no transaction is active": SQLite had rolled the migration back itself, and
+    the ROLLBACK after it hid why."""
+    import resource
+
+    line = json.dumps({"url": "https://full.example/", "ok": True, "content": "Stoats."}) + "\n"
+    for limit in (32768, 49152):  # past the store's first pages, short of its schema
+
+        def limited(limit: int = limit) -> None:  # Python ignores SIGXFSZ: a write past it fails
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+
+        home = tmp_path / str(limit)
+        command = [sys.executable, "-m", "webferret", "store", "import", "-", "--home", str(home)]
+        done = subprocess.run(command, input=line, capture_output=True, text=True, preexec_fn=limited)
+        assert done.returncode == 1 and "cannot rollback" not in done.stderr, done.stderr
+        assert f"cannot use the page store at {home / 'store.sqlite3'}: disk I/O error" in done.stderr
+
+
 def test_an_import_that_kept_nothing_is_not_ok(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

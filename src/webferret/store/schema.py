@@ -253,5 +253,6 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite rolled back itself on a full disk: a ROLLBACK would hide why
+            conn.execute("ROLLBACK")
         raise
