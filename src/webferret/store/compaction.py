@@ -37,7 +37,8 @@ def disk_full(exc: sqlite3.Error) -> bool:
 def not_compacted(why: str) -> str:
     return (
         f"the space of the removed pages stays in the store file, which reuses it for the pages "
-        f"stored next ({why}: free some disk space, and a later prune or clear gives it back)"
+        f"stored next ({why}: free some disk space; the next prune that removes a page, or a "
+        f"clear, gives it back)"
     )
 
 
