@@ -968,7 +968,9 @@ def test_a_store_made_on_a_full_disk_says_why_it_failed(tmp_path: Path) -> None:
     import resource
 
     line = json.dumps({"url": "https://full.example/", "ok": True, "content": "Stoats."}) + "\n"
-    for limit in (32768, 49152):  # past the store's first pages, short of its schema
+    PageStore.in_home(tmp_path / "made").close()
+    made = (tmp_path / "made" / "store.sqlite3").stat().st_size
+    for limit in (made // 2, made * 2 // 3):  # past the store's first pages, short of its schema
 
         def limited(limit: int = limit) -> None:  # Python ignores SIGXFSZ: a write past it fails
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
