@@ -28,3 +28,16 @@ def after_declaration(extra: bytes) -> Callable[[bytes], bytes]:
         return extra + data
 
     return change
+
+
+def garbled(body: bytes, part: str) -> bytes:
+    """`body`'s archive with `part`'s compressed bytes made undecodable (its first deflate block of a
+    type no deflate stream has), its header and the archive's directory intact: a download damaged in
+    the middle, that zlib refuses when the part is unpacked."""
+    archive = zipfile.ZipFile(io.BytesIO(body))
+    item = archive.getinfo(part)
+    assert item.compress_type == zipfile.ZIP_DEFLATED
+    damaged = bytearray(body)
+    start = item.header_offset + 30 + len(item.filename.encode()) + len(item.extra)
+    damaged[start] = 0b111  # final block, of the reserved type 3
+    return bytes(damaged)

@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from rezip import after_declaration, rezipped
+from rezip import after_declaration, garbled, rezipped
 from simweb import SimWeb
 
 from webferret.cli import main
@@ -159,6 +159,13 @@ def test_a_broken_book_is_unsupported_and_an_empty_one_empty() -> None:
     with pytest.raises(FerretError) as caught:
         read(epub(empty))
     assert caught.value.code == ErrorCode.EMPTY_CONTENT and "has no text" in caught.value.message
+
+
+def test_a_chapter_whose_compressed_bytes_are_damaged_leaves_the_others_read() -> None:
+    """A chapter whose deflated bytes do not inflate (a download damaged in the middle) failed the
+    whole book as an `internal` error, zlib's own, where a missing chapter leaves the others read."""
+    page = read(garbled(epub(), "OEBPS/text/one.xhtml"))
+    assert page.content == "## Rivers\n\n- Tay\n- Spey\n" and page.title == "The Ferret Field Guide"
 
 
 def test_an_external_entity_in_a_book_is_not_read() -> None:

@@ -128,7 +128,7 @@ def _chapter(archive: zipfile.ZipFile, name: str) -> html.HtmlElement | None:
     """One chapter's body as a `section`: the book's own links as their text, images as their alt."""
     try:
         data = archive.read(name)
-    except (KeyError, zipfile.BadZipFile, ValueError, OSError):
+    except (KeyError, *zipped.READ_ERRORS):
         return None
     from webferret.extract.htmlpage import parse_html
     from webferret.extract.softhyphens import unhyphenated

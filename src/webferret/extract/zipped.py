@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 
 from lxml import etree
 
@@ -18,6 +19,9 @@ UNPACKED_LIMIT = 64 * 1024 * 1024
 """The most bytes an office file's parts may unpack to (a zip bomb is refused before it is read)."""
 SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 """How a part is parsed: no entity is expanded, nothing is fetched, no tree past libxml2's limits."""
+READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError)
+"""What reading a damaged archive or member raises: a bad header or checksum (`BadZipFile`), a member's
+compressed bytes that do not inflate (`zlib.error`) or end early (`EOFError`)."""
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
     "dc": "http://purl.org/dc/elements/1.1/",
@@ -53,7 +57,7 @@ def office_kind(body: bytes) -> str | None:
                 with archive.open("mimetype") as member:  # its first bytes: not a bomb's gigabytes
                     declared = member.read(100).decode("ascii", "replace").strip()
                 return OPENDOCUMENT_KINDS.get(declared)
-    except (zipfile.BadZipFile, ValueError, OSError):
+    except READ_ERRORS:
         return None
     return next((kind for part, kind in OFFICE_PARTS.items() if part in names), None)
 
@@ -64,7 +68,7 @@ def checked(body: bytes, what: str) -> zipfile.ZipFile:
     try:
         archive = zipfile.ZipFile(io.BytesIO(body))
         unpacked = sum(item.file_size for item in archive.infolist())
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+    except READ_ERRORS as exc:
         raise unreadable(what, exc) from None
     if unpacked > UNPACKED_LIMIT:
         limit = f"{UNPACKED_LIMIT // (1024 * 1024)} MiB"
@@ -77,7 +81,7 @@ def refuse_damaged(body: bytes, what: str) -> None:
     read (cut short, damaged); `what` names it in the error. Another kind of archive passes."""
     try:
         zipfile.ZipFile(io.BytesIO(body)).close()
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+    except READ_ERRORS as exc:
         said = one_line(str(exc), 200) or type(exc).__name__
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} is damaged or cut short: {said}") from None
 
@@ -97,7 +101,7 @@ def main_part(archive: zipfile.ZipFile, name: str, what: str) -> etree._Element:
         data = archive.read(name)
     except KeyError:
         raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: it has no {name}") from None
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+    except READ_ERRORS as exc:
         raise unreadable(what, exc) from None
     try:
         return etree.fromstring(data, SAFE_XML)
@@ -112,7 +116,7 @@ def part(archive: zipfile.ZipFile, name: str) -> etree._Element | None:
     """The part `name` of `archive` parsed (`SAFE_XML`), or None when it is missing or no XML."""
     try:
         return etree.fromstring(archive.read(name), SAFE_XML)
-    except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, ValueError, OSError):
+    except (KeyError, etree.XMLSyntaxError, *READ_ERRORS):
         return None
 
 
