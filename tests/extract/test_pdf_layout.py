@@ -300,6 +300,30 @@ def _pdf_text(content: str, format: str = "markdown") -> str:
     ).content
 
 
+LEFT = [
+    "Salmon were counted at four weirs, each",
+    "day from March to October, by the board.",
+    "The counts rose in every month but one,",
+    "and the board put the fall in August to",
+]
+RIGHT = [
+    "the low water that held the fish below",
+    "the weirs for most of the month.",
+]
+
+
+def test_a_paragraph_a_column_break_cuts_goes_on_in_the_next_column() -> None:
+    """A paper's or a newsletter's paragraph that went on at the top of the next column was two
+    paragraphs, cut mid-sentence (`... in August to` / `the low water ...`); a column that ends a
+    sentence still ends its paragraph there."""
+    left = [_cells(700 - 14 * n, (72, line), size=10) for n, line in enumerate(LEFT)]
+    right = [_cells(700 - 14 * n, (330, line), size=10) for n, line in enumerate(RIGHT)]
+    assert _pdf_text(" ".join(left + right)).split("\n\n")[1:] == [" ".join(LEFT + RIGHT) + "\n"]
+    ended = [*LEFT[:-1], "and the board put the fall in August."]
+    left = [_cells(700 - 14 * n, (72, line), size=10) for n, line in enumerate(ended)]
+    assert _pdf_text(" ".join(left + right)).split("\n\n")[1:] == [" ".join(ended), " ".join(RIGHT) + "\n"]
+
+
 TABLE = [("Weir", "Height", "Count"), ("Pitlochry", "8 m", "5400"), ("Tongland", "29 m", "1200 a|b")]
 
 

@@ -4,13 +4,13 @@ pypdf's text of a page is its lines as drawn: a heading is a line like any other
 broken wherever its line ended on paper. From the runs of text pypdf reports while it reads a page (each
 with its height on the page and its font size) the lines are rebuilt; a short line set larger than the
 document's body text is a heading (`##`, `###`, `####` by its size, the largest first); the lines of a
-paragraph are joined, and a paragraph ends where the gap to the next line is wider than the page's usual
-line spacing, at a heading, after a sentence that ends well short of the page's usual line, before a
-line that opens with a list mark (`•`, `1.`, `a)`, or a number, letter or roman numeral drawn apart from
-its words) and at a line that starts left of a list item's words, and after an entry of a table of
-contents (a page number after leader dots or set far right), and around a form's field (a label ending
-with a colon, its value drawn apart). A page whose runs do not hold its text (a layout pypdf reads
-otherwise) is left as its lines.
+paragraph are joined (across a column break too, `_next_column`), and a paragraph ends where the gap to
+the next line is wider than the page's usual line spacing, at a heading, after a sentence that ends well
+short of the page's usual line, before a line that opens with a list mark (`•`, `1.`, `a)`, or a
+number, letter or roman numeral drawn apart from its words) and at a line that starts left of a list
+item's words, and after an entry of a table of contents (a page number after leader dots or set far
+right), and around a form's field (a label ending with a colon, its value drawn apart). A page whose
+runs do not hold its text (a layout pypdf reads otherwise) is left as its lines.
 """
 
 from __future__ import annotations
@@ -230,11 +230,28 @@ def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> b
     """Whether `line` opens a paragraph after `previous`: a wider gap than the usual `spacing`, a list
     item, an entry of a table of contents before it, or a sentence before it that ended well short of
     the usual line (`full` characters)."""
-    if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP or line.item or _LIST_MARK.match(line.text):
+    if line.item or _LIST_MARK.match(line.text):
         return True
+    if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP:
+        return not _next_column(previous, line, full)
     if _contents_entry(previous) or _field(previous) or _field(line):
         return True
     return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
+
+
+def _next_column(previous: Line, line: Line, full: float) -> bool:
+    """Whether `line` goes on the paragraph `previous` left unfinished at the foot of a column: drawn
+    higher up, in the next column (right of where `previous` ends), in its size, after a full line that
+    ends no sentence (a paper's or a newsletter's paragraph that a column break cut in two)."""
+    if line.y <= previous.y or line.size != previous.size or not (line.cells and previous.cells):
+        return False
+    last_at, last = previous.cells[-1]
+    ends_at = last_at + guessed_width(last, previous.size)
+    return (
+        line.cells[0][0] >= ends_at - previous.size
+        and len(previous.text) >= SHORT_LINE * full
+        and not _ENDS.search(previous.text)
+    )
 
 
 def _contents_entry(line: Line) -> bool:
