@@ -16,7 +16,17 @@ from webferret.extract.pdfhyphens import compounds_of, unbroken
 from webferret.extract.pdflayout import Line, Run, collect, page_markdown
 from webferret.extract.types import ExtractOptions
 
-DIFFERENCES = ("/fi", "/fl", "/uniFEE3", "/uniFEAE", "/uniFEA4", "/uniFE92", "/uniFE8E")
+DIFFERENCES = (
+    "/fi",
+    "/fl",
+    "/uniFEE3",
+    "/uniFEAE",
+    "/uniFEA4",
+    "/uniFE92",
+    "/uniFE8E",
+    "/uniF0B7",
+    "/uniF0A7",
+)
 
 
 def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
@@ -26,8 +36,9 @@ def pdf_of(lines: list[tuple[float, float, str]]) -> bytes:
 
 def pdf_drawing(*contents: str) -> bytes:
     """A PDF with a page drawing each of `contents` (PDF operators; fonts /F1 and /F2 are Helvetica,
-    and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does, and 3 to 7 the letters
-    of `مرحبا` in the shapes they take in it, as Chrome's PDFs name them; /F3 is Courier)."""
+        and in /F2 the codes 1 and 2 draw the ligatures ﬁ and ﬂ, as a TeX font does, and 3 to 7 the letters
+        of `مرحبا` in the shapes they take in it, as Chrome's PDFs name them, and 8 and 9 the bullets of the
+    Symbol and Wingdings fonts at the private code points Word's PDFs map them to; /F3 is Courier)."""
     writer = PdfWriter()
     font = DictionaryObject(
         {
@@ -252,6 +263,27 @@ def test_a_bullet_drawn_at_code_127_is_a_list_mark() -> None:
         pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions()
     )
     assert text.content.split("\n\n")[1:] == ["• Revenue up 12%", "• Costs flat", "• Hiring 3 engineers\n"]
+
+
+def test_a_bullet_of_words_symbol_fonts_is_a_list_mark() -> None:
+    """A PDF that Word saves draws its bullets in the Symbol and Wingdings fonts, mapped to Unicode's
+    private use area (U+F0B7, U+F0A7): the marks read as nothing a reader knows, and the list's items
+    ran together as one paragraph (`\uf0b7 Revenue up 12% \uf0b7 Costs flat`)."""
+    content = "".join(
+        f"BT /F2 10 Tf 1 0 0 1 72 {y} Tm ({mark}) Tj ET BT /F1 10 Tf 90 {y} Td ({item}) Tj ET"
+        for y, mark, item in (
+            (700, "\\010", "Revenue up 12%"),
+            (686, "\\010", "Costs flat"),
+            (672, "\\011", "Rent"),
+        )
+    )
+    text = extract_document(
+        pdf_drawing(f"BT /F1 10 Tf 72 714 Td (This year:) Tj ET {content}"),
+        url=None,
+        content_type="application/pdf",
+        options=ExtractOptions(),
+    )
+    assert text.content.split("\n\n")[1:] == ["This year:", "• Revenue up 12%", "• Costs flat", "▪ Rent\n"]
 
 
 def test_a_heading_set_on_two_lines_is_one_heading_and_the_whole_title() -> None:

@@ -34,6 +34,16 @@ from webferret.net.urlpath import file_name
 from webferret.remote_text import one_line
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
+SYMBOL_BULLETS = {
+    "\uf0b7": "•",
+    "\uf0a7": "▪",
+    "\uf06e": "■",
+    "\uf0d8": "➢",
+    "\uf076": "❖",
+    "\uf0fc": "✓",
+}
+"""The list bullets Word draws in its Symbol and Wingdings fonts, which its PDFs map to Unicode's private
+use area (U+F000 + the font's code: `\uf0b7` for Symbol's bullet), as the marks they draw."""
 _PRESENTATION_FORMS = (*range(0xFB00, 0xFE00), *range(0xFE70, 0xFF00))
 """Unicode's presentation forms: Latin and Hebrew ligatures, and Arabic letters in their initial, medial,
 final and isolated shapes and ligatures (Arabic Presentation Forms-A and -B)."""
@@ -44,13 +54,14 @@ _LIGATURES = str.maketrans(
         if (shaped := unicodedata.normalize("NFKC", chr(code)).lstrip(" ")) != chr(code)
     }
     | {"\x7f": "•"}
+    | SYMBOL_BULLETS
 )
 """The Latin ligatures a font draws as one glyph (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), as the letters they join: the text is
 searched and read by its words, and `ﬁle` is not `file`. So too an Arabic letter in the shape it takes
 in its word (`ﻣﺮﺣﺒﺎ`, as Chrome's PDFs map them), as the letter (`مرحبا`); a
 vowel mark's spacing form is the mark, without the space Unicode puts before it. And the bullet that
 WinAnsiEncoding also draws at code 127 (PDF 1.7, Annex D; ReportLab's lists), which pypdf reads as
-the control DEL."""
+the control DEL; and the bullets of the Symbol and Wingdings fonts, as the marks they draw."""
 
 
 def _open(body: bytes, where: str) -> PdfReader:

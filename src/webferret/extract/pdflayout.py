@@ -40,7 +40,7 @@ CONTENTS_GAP = 4.0
 contents."""
 _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD = re.compile(r"\w+")
-_LIST_MARK = re.compile(r"(?:[•▪◦‣●■–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
+_LIST_MARK = re.compile(r"(?:[•▪◦‣●■➢❖✓–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
 _BARE_NUMBER = re.compile(r"\d{1,3}")
 _BARE_LETTER = re.compile(r"[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5}")
 """A list's letter or roman numeral as ReportLab draws it: without a dot (a mark only drawn apart)."""
