@@ -585,6 +585,17 @@ def test_a_links_words_are_found_by_height_in_the_order_drawn() -> None:
     assert runs.within([0.0, 0.0, 1.0]) == ""
 
 
+def test_a_links_words_end_where_its_box_does() -> None:
+    """Chrome starts the words after a link where the link's box ends, or a fraction of a point
+    before: they were taken as the link's own (`[full guide and the](...)`)."""
+    from webferret.extract.pdflinks import Runs
+
+    runs = Runs([(33.7, 692.3, "Read the "), (91.2, 692.3, "full guide"), (147.1, 692.3, " and the ")])
+    assert runs.within([91.5, 689.25, 147.0, 703.5]) == "full guide"
+    runs = Runs([(200.8, 692.3, "FAQ page"), (257.9, 692.3, " today. Also ")])
+    assert runs.within([201.0, 689.25, 258.0, 703.5]) == "FAQ page"
+
+
 def test_a_front_matters_values_below_their_keys_are_read() -> None:
     """A YAML value written on the lines below its key (Hugo's `description: >-`, a list of authors)
     was read as the line of its key: the description `>-`, the title `|`, no author. One without a

@@ -44,13 +44,15 @@ class Runs:
 
     def within(self, rect: list[float]) -> str:
         """The text of the runs that start inside `rect` (x1, y1, x2, y2, in either order), in the
-        order they were drawn, a point of slack for a baseline drawn on its edge."""
+        order they were drawn, a point of slack for a baseline drawn on its edge and a run drawn just
+        left of it; a run that starts at its right edge or within a point of it is the text after the
+        link (Chrome's PDFs start it where the link's box ends), not in it."""
         if len(rect) != 4:
             return ""
         left, right = sorted(rect[0::2])
         low, high = sorted(rect[1::2])
         rows = self.order[bisect_left(self.heights, low - 1) : bisect_right(self.heights, high + 1)]
-        inside = sorted(index for index in rows if left - 1 <= self.placed[index][0] <= right + 1)
+        inside = sorted(index for index in rows if left - 1 <= self.placed[index][0] < right - 1)
         return " ".join(" ".join(self.placed[index][2] for index in inside).split())
 
 
