@@ -6,6 +6,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 
@@ -105,6 +106,29 @@ def test_a_workbook_that_states_no_dates_has_none(core: bytes | None) -> None:
                 archive.writestr(item, core)
     page = read(out.getvalue())
     assert (page.title, page.byline, page.published, page.modified) == ("counts.xlsx", None, None, None)
+
+
+def _created(day: bytes) -> Callable[[bytes], bytes]:
+    return lambda data: re.sub(rb"(<dcterms:created[^>]*>)[^<]*", rb"\g<1>" + day, data)
+
+
+@pytest.mark.parametrize(
+    ("change", "published", "byline"),
+    [
+        (_created(b"2024-01-01"), "2024-01-01", "Ada Burrow"),
+        (_created(b"01/02/2024"), None, "Ada Burrow"),
+        (lambda data: data[:-20], None, None),  # a damaged part
+    ],
+)
+def test_properties_openpyxl_cannot_parse_lose_only_themselves(
+    change: Callable[[bytes], bytes], published: str | None, byline: str | None
+) -> None:
+    """openpyxl reads a workbook's properties as it opens it, and refused the whole workbook for one
+    it cannot parse: a creation date of a day without its time (`2024-01-01`, which W3CDTF allows),
+    a date in another form, a damaged part. Its sheets are read, and its other properties."""
+    page = read(rezipped(workbook(), "docProps/core.xml", change))
+    assert page.content.startswith("## Rivers\n\n| River | Opens | Fish | Open? |\n")
+    assert (page.published, page.byline) == (published, byline)
 
 
 def test_a_sheet_the_workbook_names_again_and_again_is_read_once() -> None:

@@ -36,12 +36,10 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     """Every sheet of the workbook in `body` with its cells; `FerretError` says why not."""
     what = f"the spreadsheet at {url or 'input'}"
     archive = zipped.checked(body, what)
-    import openpyxl
-
     try:
-        book = openpyxl.load_workbook(io.BytesIO(body), read_only=True, data_only=True)
+        book = _opened(body, data_only=True)
         written = (  # the formulas, for the cells whose value the file does not hold
-            openpyxl.load_workbook(io.BytesIO(body), read_only=True) if _uncached(archive) else None
+            _opened(body, data_only=False) if _uncached(archive) else None
         )
     except Exception as exc:  # a damaged part: openpyxl raises many kinds
         raise zipped.unreadable(what, exc) from None
@@ -63,6 +61,25 @@ def extract_xlsx(body: bytes, url: str | None, options: ExtractOptions) -> Extra
             written.close()
     fields = zipped.described(archive, file_name(url))  # (openpyxl dates a file that says none today)
     return workbook(sheets, options, what=what, content_type=XLSX_TYPE, fields=fields, document="xlsx")
+
+
+def _opened(body: bytes, *, data_only: bool) -> Any:
+    """The workbook in `body` as openpyxl reads it in read-only mode, but for its document properties:
+    `zipped.described` reads those, each field on its own, where openpyxl refused the whole workbook
+    for one it cannot parse (a creation date of a day without its time, `2024-01-01`, as W3CDTF
+    allows; a custom property's damaged value)."""
+    from openpyxl.reader.excel import ExcelReader
+
+    class Reader(ExcelReader):
+        def read_properties(self) -> None:
+            """Not read: see `_opened`."""
+
+        def read_custom(self) -> None:
+            """Not read: see `_opened`."""
+
+    reader = Reader(io.BytesIO(body), read_only=True, data_only=data_only)
+    reader.read()
+    return reader.wb
 
 
 EMPTY_CELLS_MAX = 10_000_000
