@@ -118,6 +118,23 @@ def test_a_short_line_ending_a_sentence_ends_its_paragraph() -> None:
     ]
 
 
+NOTICE = [
+    "The water supply will be turned off on Monday between nine and noon.",
+    "Please store enough water for cooking and drinking during that time.",
+    "The work replaces the old main pipe under the square near the church.",
+]
+
+
+def test_paragraphs_of_one_line_each_stay_apart() -> None:
+    """A page whose paragraphs are a line each (a notice printed from a web page) has a paragraph's
+    gap between every two lines, so the usual spacing was that gap and the page one paragraph; a
+    double-spaced paragraph's lines still go on where no sentence ends."""
+    runs = [Run(700.0 - 26 * n, 12.0, line) for n, line in enumerate(NOTICE)]
+    assert page_markdown(runs, " ".join(NOTICE)).split("\n\n") == NOTICE
+    double = [Run(700.0 - 26 * n, 12.0, BODY) for n in range(3)]
+    assert page_markdown(double, " ".join([BODY] * 3)) == " ".join([BODY] * 3)
+
+
 def test_runs_at_one_height_are_one_line_and_runs_that_miss_text_keep_the_lines() -> None:
     assert collect([Run(600.0, 10.0, "Weir"), Run(600.2, 10.0, "Count"), Run(582.0, 10.0, "Stanley")]) == [
         Line(600.0, 10.0, "Weir Count"),
@@ -138,7 +155,10 @@ def test_runs_that_meet_without_a_gap_are_not_spaced_apart() -> None:
     text = extract_document(
         pdf_drawing(content), url=None, content_type="application/pdf", options=ExtractOptions()
     )
-    assert text.content.split("\n\n")[1:] == ["The counts were high, and the weir (Alder) held. Weir Count\n"]
+    assert text.content.split("\n\n")[1:] == [
+        "The counts were high, and the weir (Alder) held.",
+        "Weir Count\n",
+    ]
 
 
 def test_ligatures_are_the_letters_they_join() -> None:
@@ -239,9 +259,10 @@ def test_running_headers_footers_and_page_numbers_are_left_out() -> None:
     pdf = pdf_drawing(*(page(number) for number in range(1, 5)))
     text = extract_document(pdf, url=None, content_type="application/pdf", options=ExtractOptions())
     assert "Quarterly" not in text.content and "of 4" not in text.content
-    assert text.content.split("<!-- page 3 -->\n\n")[1].split("\n\n")[:4] == [
+    assert text.content.split("<!-- page 3 -->\n\n")[1].split("\n\n")[:5] == [
         "## Results",
-        "The weirs counted 300 fish this week. Signed off.",
+        "The weirs counted 300 fish this week.",
+        "Signed off.",
         "The board met on day 13.",
         "<!-- page 4 -->",
     ]

@@ -35,6 +35,9 @@ KEPT_SHARE = 0.95
 """The runs must hold at least this share of the page's text (letters), else its lines are kept."""
 SHORT_LINE = 0.6
 """A line shorter than this share of the page's usual line, ending a sentence, ends its paragraph."""
+SPACED_APART = 1.8
+"""Lines of a page whose every gap to the next is at least this many times their size are spaced
+apart: no gap between them is a paragraph's usual line spacing."""
 CONTENTS_GAP = 4.0
 """A page number this many font sizes or more right of a line's words ends an entry of a table of
 contents."""
@@ -47,6 +50,7 @@ _BARE_LETTER = re.compile(r"[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5}")
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*\d{1,4}$")
 _PAGE_NUMBER = re.compile(r"\d{1,4}")
 _ENDS = re.compile(r"[.!?:;)\"”]$")
+_SENTENCE_END = re.compile(r"[.!?][\"”’)]?$")
 _LETTER = re.compile(r"\w")
 _GOES_ON = re.compile(r"(?:[,:&–—-]|\b(?:and|or|of|the|for|with|in|on|to|a|an|from|by))$")
 _CLOSING = frozenset(",.;:!?)]}%’”»")
@@ -144,6 +148,7 @@ def page_markdown(
             _dot_bare_mark(line)
     gaps = [a.y - b.y for a, b in pairwise(lines) if a.y > b.y and a.size == b.size == body]
     spacing = statistics.median(gaps) if gaps else body * 1.2
+    spaced = bool(gaps) and min(gaps) >= SPACED_APART * body  # no two lines a line's spacing apart
     widths = [len(line.text) for line in lines if line.size == body]
     full = statistics.median(widths) if widths else 0
     blocks: list[str] = []
@@ -167,7 +172,7 @@ def page_markdown(
             blocks.append(block)
             written_to = at + drawn
             continue
-        apart = previous is None or at in after_items or _new_paragraph(previous, line, spacing, full)
+        apart = previous is None or at in after_items or _new_paragraph(previous, line, spacing, full, spaced)
         if _heading(line) or apart or (previous is not None and _heading(previous)):
             if paragraph:
                 blocks.append(_joined(paragraph, compounds))
@@ -226,15 +231,19 @@ def _heading_goes_on(previous: Line, line: Line) -> bool:
     return bool(_GOES_ON.search(previous.text)) or line.text[:1].islower() or line.text[:1] in "(["
 
 
-def _new_paragraph(previous: Line, line: Line, spacing: float, full: float) -> bool:
+def _new_paragraph(previous: Line, line: Line, spacing: float, full: float, spaced: bool = False) -> bool:
     """Whether `line` opens a paragraph after `previous`: a wider gap than the usual `spacing`, a list
     item, an entry of a table of contents before it, or a sentence before it that ended well short of
-    the usual line (`full` characters)."""
+    the usual line (`full` characters), or that ended at all (`.`, `!`, `?`) on a page whose lines
+    are all `spaced` apart (its paragraphs of one line each, a paragraph's gap between every two: the
+    usual spacing is theirs; a double-spaced page's paragraph may break at a sentence's end there too)."""
     if line.item or _LIST_MARK.match(line.text):
         return True
     if not 0 < previous.y - line.y <= spacing * PARAGRAPH_GAP:
         return not _next_column(previous, line, full)
     if _contents_entry(previous) or _field(previous) or _field(line):
+        return True
+    if spaced and _SENTENCE_END.search(previous.text):
         return True
     return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
 
