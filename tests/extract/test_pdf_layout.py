@@ -135,6 +135,21 @@ def test_paragraphs_of_one_line_each_stay_apart() -> None:
     assert page_markdown(double, " ".join([BODY] * 3)) == " ".join([BODY] * 3)
 
 
+def test_lines_ended_on_purpose_are_apart_and_a_line_wrapped_before_a_long_word_goes_on() -> None:
+    """A list whose bullets are drawn as shapes (Chrome's PDFs) has no mark in the text: its items,
+    each a short line the next item's first word would have fitted on, ran together as one
+    paragraph. A short line that wrapped because the word after it is long still goes on."""
+    items = ["Tay at Pitlochry", "Dee at Banchory", "Spey at Aberlour"]
+    url = "https://weirs.example/reports/2024/annual-salmon-counts-by-river.html"
+    lines = [BODY, BODY, BODY, "day.", *items, BODY, BODY, "For the full counts see", url, BODY, BODY]
+    runs = [Run(700.0 - 12 * n, 10.0, line) for n, line in enumerate(lines)]
+    assert page_markdown(runs, " ".join(lines)).split("\n\n") == [
+        f"{BODY} {BODY} {BODY} day.",
+        *items,
+        f"{BODY} {BODY} For the full counts see {url} {BODY} {BODY}",
+    ]
+
+
 def test_runs_at_one_height_are_one_line_and_runs_that_miss_text_keep_the_lines() -> None:
     assert collect([Run(600.0, 10.0, "Weir"), Run(600.2, 10.0, "Count"), Run(582.0, 10.0, "Stanley")]) == [
         Line(600.0, 10.0, "Weir Count"),

@@ -245,7 +245,17 @@ def _new_paragraph(previous: Line, line: Line, spacing: float, full: float, spac
         return True
     if spaced and _SENTENCE_END.search(previous.text):
         return True
-    return bool(_ENDS.search(previous.text)) and len(previous.text) < SHORT_LINE * full
+    short = len(previous.text) < SHORT_LINE * full
+    return short and (bool(_ENDS.search(previous.text)) or _broken_early(previous, line, full))
+
+
+def _broken_early(previous: Line, line: Line, full: float) -> bool:
+    """Whether `previous` was ended on purpose, not wrapped: it would still be short with the next
+    line's first word on it (a list whose bullets are drawn as shapes, as Chrome's PDFs draw them; a
+    line of an address or a poem), where a wrapped line ends because that word did not fit (a long
+    address after `see`)."""
+    first = line.text.split(" ", 1)[0]
+    return len(previous.text) + 1 + len(first) < SHORT_LINE * full
 
 
 def _next_column(previous: Line, line: Line, full: float) -> bool:
