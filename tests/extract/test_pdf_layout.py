@@ -218,6 +218,23 @@ def test_a_compound_hyphenated_at_a_lines_end_keeps_its_hyphen() -> None:
     )
 
 
+def test_an_address_broken_at_its_own_hyphen_keeps_it() -> None:
+    """A web address that wraps at one of its hyphens lost it, as a word a typesetter hyphenates
+    does: `.../overview-withall-the-routes.html`, an address that leads nowhere."""
+    lines = [
+        (700, 10, "For the maps see https://maps.example.org/trails/overview-with-"),
+        (688, 10, "all-the-routes.html today, and the infor-"),
+        (676, 10, "mation desk."),
+    ]
+    text = extract_document(pdf_of(lines), url=None, content_type="application/pdf", options=ExtractOptions())
+    assert text.content.split("\n\n")[1:] == [
+        "For the maps see https://maps.example.org/trails/overview-with-all-the-routes.html today, and the "
+        "information desk.\n"
+    ]
+    plain = "see /srv/weir-\ncounts/ and infor-\nmation"
+    assert unbroken(plain, frozenset()) == "see /srv/weir-counts/ and information"
+
+
 def test_a_first_line_set_largest_is_the_title_though_the_other_pages_repeat_it() -> None:
     """A manual whose name is its running header: the name, set large at the top of its first page,
     is its title; a running header set in the body's size is not (`Field Journal`)."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 _COMPOUND = re.compile(r"\w+(?:-\w+)+")
-_BREAK = re.compile(r"(\w+)-\n(\w+)")
+_BREAK = re.compile(r"(\S*\w)-\n(\w+)")
+_LAST_WORD = re.compile(r"\w+$")
 _HEADS = frozenset({"self"})
 """Words that open a hyphenated compound, not a word broken at a line's end."""
 
@@ -23,8 +24,14 @@ def compounds_of(texts: list[str]) -> frozenset[str]:
 
 
 def keeps_hyphen(before: str, after: str, compounds: frozenset[str]) -> bool:
-    """Whether `before-` at a line's end and `after` on the next line are one compound, hyphen kept."""
-    head = before.rsplit("-", 1)[-1].casefold()
+    """Whether `before-` at a line's end and `after` on the next line are one compound, hyphen kept;
+    `before` is all the line's last word up to the hyphen, so that a web address or a path broken at
+    a hyphen of its own (`.../overview-` + `with-routes.html`) keeps it: typesetters break an address
+    at its own marks and add none."""
+    if "/" in before:
+        return True
+    found = _LAST_WORD.search(before)
+    head = found.group().casefold() if found else ""
     return head in _HEADS or f"{head}-{after}".casefold() in compounds
 
 

@@ -41,7 +41,7 @@ apart: no gap between them is a paragraph's usual line spacing."""
 CONTENTS_GAP = 4.0
 """A page number this many font sizes or more right of a line's words ends an entry of a table of
 contents."""
-_HYPHEN_END = re.compile(r"(\w+)-$")
+_HYPHEN_END = re.compile(r"(\S*\w)-$")
 _WORD = re.compile(r"\w+")
 _LIST_MARK = re.compile(r"(?:[•▪◦‣●■➢❖✓–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s")
 _BARE_NUMBER = re.compile(r"\d{1,3}")
