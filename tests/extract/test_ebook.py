@@ -166,6 +166,17 @@ def test_a_chapter_whose_compressed_bytes_are_damaged_leaves_the_others_read() -
     whole book as an `internal` error, zlib's own, where a missing chapter leaves the others read."""
     page = read(garbled(epub(), "OEBPS/text/one.xhtml"))
     assert page.content == "## Rivers\n\n- Tay\n- Spey\n" and page.title == "The Ferret Field Guide"
+    assert page.extra["unreadable_chapters"] == ["OEBPS/text/one.xhtml"]
+
+
+def test_a_book_whose_chapters_are_all_damaged_is_unsupported_not_empty() -> None:
+    """A book whose chapters are all missing or damaged was `empty_content`, "has no text", as if
+    it had been written without words; it is a damaged file, as a deck of damaged slides is."""
+    damaged = garbled(garbled(epub(), "OEBPS/text/one.xhtml"), "OEBPS/text/chapter 2.xhtml")
+    with pytest.raises(FerretError) as caught:
+        read(damaged)
+    assert caught.value.code == ErrorCode.UNSUPPORTED_CONTENT
+    assert "its chapters are missing or damaged (OEBPS/text/one.xhtml" in caught.value.message
 
 
 def test_an_external_entity_in_a_book_is_not_read() -> None:

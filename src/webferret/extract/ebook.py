@@ -55,11 +55,21 @@ def extract_epub(body: bytes, url: str | None, options: ExtractOptions) -> Extra
     _refuse_encrypted(archive, chapters, what)
     root = html.Element("div")
     read = 0
+    unreadable: list[str] = []  # chapters missing from the file, or damaged in it
     for name in chapters:
-        chapter = _chapter(archive, name)
+        try:
+            data = archive.read(name)
+        except (KeyError, *zipped.READ_ERRORS):
+            unreadable.append(name)
+            continue
+        chapter = _chapter(data, name)
         if chapter is not None:
             root.append(chapter)
             read += 1
+    if unreadable and not read:
+        damaged = ", ".join(unreadable[:3]) + (", ..." if len(unreadable) > 3 else "")
+        message = f"{what} cannot be read: its chapters are missing or damaged ({damaged})"
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, message)
     meta = _metadata(package)
     fields = {
         "title": meta.get("title") or first_heading(root) or file_name(url),
@@ -68,7 +78,9 @@ def extract_epub(body: bytes, url: str | None, options: ExtractOptions) -> Extra
         "description": meta.get("description"),
         "language": meta.get("language"),
     }
-    extra = {"document": "epub", "chapters": read}
+    extra = {"document": "epub", "chapters": read} | (
+        {"unreadable_chapters": unreadable} if unreadable else {}
+    )
     return whole_document(root, url, options, what=what, content_type=EPUB_TYPE, fields=fields, extra=extra)
 
 
@@ -124,12 +136,9 @@ def _refuse_encrypted(archive: zipfile.ZipFile, chapters: list[str], what: str) 
             raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, message)
 
 
-def _chapter(archive: zipfile.ZipFile, name: str) -> html.HtmlElement | None:
-    """One chapter's body as a `section`: the book's own links as their text, images as their alt."""
-    try:
-        data = archive.read(name)
-    except (KeyError, *zipped.READ_ERRORS):
-        return None
+def _chapter(data: bytes, name: str) -> html.HtmlElement | None:
+    """One chapter's body (`data`, the part `name`) as a `section`: the book's own links as their
+    text, images as their alt."""
     from webferret.extract.htmlpage import parse_html
     from webferret.extract.softhyphens import unhyphenated
 
