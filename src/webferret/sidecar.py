@@ -12,6 +12,22 @@ from pathlib import Path
 BUSY_TIMEOUT_S = 5.0
 
 
+@contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One `BEGIN IMMEDIATE` transaction on an autocommit connection (a store's or a file's beside
+    it): committed when the block ends, rolled back when it raises. A transaction SQLite rolled back
+    itself (a full disk) is not rolled back again: that ROLLBACK's "no transaction is active" would
+    take the place of the error that says why."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 def connect(path: Path, schema: str, *, any_thread: bool = False) -> sqlite3.Connection:
     """An autocommit connection to `path` in WAL mode, its schema made (idempotent DDL).
 

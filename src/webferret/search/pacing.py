@@ -63,33 +63,26 @@ class Pacer:
 
         Raises `rate_limited` (with retry_after) while the engine is suspended.
         """
-        with self._connection() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                row = conn.execute(
-                    "SELECT last_request, suspended_until, reason FROM engine_pacing WHERE engine = ?",
-                    (engine,),
-                ).fetchone()
-                last, until, reason = row if row else (0.0, 0.0, "")
-                now = self.clock()
-                if until > now:
-                    raise FerretError(
-                        ErrorCode.RATE_LIMITED,
-                        f"{engine} is resting for {until - now:.0f} s more after: {reason}",
-                        retry_after=round(until - now, 1),
-                    )
-                slot = next_slot(last, now, min_interval)
-                conn.execute(
-                    "INSERT INTO engine_pacing (engine, last_request) VALUES (?, ?) "
-                    "ON CONFLICT(engine) DO UPDATE SET last_request = excluded.last_request",
-                    (engine, slot),
+        with self._connection() as conn, sidecar.immediate(conn):
+            row = conn.execute(
+                "SELECT last_request, suspended_until, reason FROM engine_pacing WHERE engine = ?",
+                (engine,),
+            ).fetchone()
+            last, until, reason = row if row else (0.0, 0.0, "")
+            now = self.clock()
+            if until > now:
+                raise FerretError(
+                    ErrorCode.RATE_LIMITED,
+                    f"{engine} is resting for {until - now:.0f} s more after: {reason}",
+                    retry_after=round(until - now, 1),
                 )
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            return slot - now
+            slot = next_slot(last, now, min_interval)
+            conn.execute(
+                "INSERT INTO engine_pacing (engine, last_request) VALUES (?, ?) "
+                "ON CONFLICT(engine) DO UPDATE SET last_request = excluded.last_request",
+                (engine, slot),
+            )
+        return slot - now
 
     def suspend(self, engine: str, retry_after: float | None, reason: str) -> float:
         """Suspend `engine`; answer the seconds of the suspension."""

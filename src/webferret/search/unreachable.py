@@ -180,16 +180,10 @@ class UnreachableMemory:
             for item in failed
         ]
         gone = [(canonical_url(url),) for url in read]
-        with self._connection() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany("DELETE FROM unreachable WHERE key = ?", gone)
-                conn.executemany("INSERT OR REPLACE INTO unreachable VALUES (?, ?, ?, ?, ?)", rows)
-                conn.execute("DELETE FROM unreachable WHERE failed_at < ?", (now - self.seconds,))
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+        with self._connection() as conn, sidecar.immediate(conn):
+            conn.executemany("DELETE FROM unreachable WHERE key = ?", gone)
+            conn.executemany("INSERT OR REPLACE INTO unreachable VALUES (?, ?, ?, ?, ?)", rows)
+            conn.execute("DELETE FROM unreachable WHERE failed_at < ?", (now - self.seconds,))
 
 
 @lru_cache(maxsize=8)

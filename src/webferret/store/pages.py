@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from webferret.models import Page
+from webferret.sidecar import immediate
 from webferret.store import compaction, schema
 from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
@@ -130,15 +131,8 @@ class PageStore:
     # -- transactions ---------------------------------------------------------------------------
     def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
         def transaction(action: Callable[[sqlite3.Connection], T]) -> T:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = action(self._conn)
-                self._conn.execute("COMMIT")
-                return result
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
+            with immediate(self._conn):
+                return action(self._conn)
 
         def attempt() -> T:
             try:

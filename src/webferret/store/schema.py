@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from webferret.models import ErrorCode, FerretError
+from webferret.sidecar import immediate
 
 BUSY_TIMEOUT_S = 30.0
 T = TypeVar("T")
@@ -238,8 +239,7 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version == SCHEMA_VERSION:
         return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:  # a newer webferret's store: no bug, a store this one cannot use
             raise UnusableStore(
@@ -251,8 +251,3 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
                 if statement.strip():
                     conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # SQLite rolled back itself on a full disk: a ROLLBACK would hide why
-            conn.execute("ROLLBACK")
-        raise
