@@ -132,6 +132,29 @@ for n in range(3):
     passes(code, timeout=120)
 
 
+def test_a_multiprocessing_child_that_read_the_store_ends(simweb: SimWeb, tmp_path: Path) -> None:
+    """A child process whose only call was answered from the store never ended: the workers the call
+    forked were left importing the extractor, and the child's exit closed their pool's queue before
+    the pool could tell them to stop, then waited for them for ever."""
+    settings = {"allow_hosts": ["127.0.0.1"], "home": str(tmp_path)}
+    assert webferret.fetch(simweb.url("/article"), **settings).ok
+    code = f"""
+import multiprocessing, webferret
+
+def read():
+    page = webferret.fetch({simweb.url("/article")!r}, **{settings!r})
+    assert page.fetched_via == "store", page
+
+child = multiprocessing.get_context("fork").Process(target=read)
+child.start()
+child.join(100)
+if child.exitcode is None:
+    child.kill()
+assert child.exitcode == 0, child.exitcode
+"""
+    passes(code, timeout=120)
+
+
 def test_sync_facade_reads_the_store_too(simweb: SimWeb, tmp_path: Path) -> None:
     settings = {"allow_hosts": ["127.0.0.1"], "home": tmp_path}
     page = webferret.fetch(simweb.url("/article"), **settings)

@@ -215,14 +215,16 @@ class ForkedWorkers:
 
     def shutdown(self, used: bool, abandoned: bool = False) -> None:
         """End the workers. Once they extracted (`used`) and all are ready, they are idle and end at
-        once: wait, so they are reaped (and counted in this process's resource use). A worker
-        still importing is not waited for (it ends on its own, with this process at the latest), and
-        one still on a page nobody waits for (`abandoned`) is ended."""
-        if abandoned:
-            end_now(self.pool)
+        once: wait, so they are reaped (and counted in this process's resource use). Else they are
+        ended now, not waited for: a worker still importing, or one still on a page nobody waits for
+        (`abandoned`). Left to end on its own, a worker still importing held up the program's exit
+        (the interpreter waits for the pool's thread, which waits for it), and for ever in a
+        `multiprocessing` child, whose exit closes the pool's queue before that thread sends the
+        workers their last message."""
+        if not abandoned and self.reaped and used and self.ready() >= self.count:
+            self.pool.shutdown(wait=True, cancel_futures=True)
         else:
-            wait = self.reaped and used and self.ready() >= self.count
-            self.pool.shutdown(wait=wait, cancel_futures=True)
+            end_now(self.pool)
         if self._ready >= 0:
             os.close(self._ready)
             self._ready = -1
