@@ -212,3 +212,43 @@ async def test_calls_under_way_when_a_ferret_is_closed_say_so(tmp_path: Path, si
         else:
             assert page.error is not None and page.error.code == ErrorCode.INVALID_ARGUMENT
             assert "closed (aclose)" in page.error.message
+
+
+async def test_a_crawl_whose_ferret_is_closed_under_it_answers_what_it_read(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    """`aclose` from a crawl's `on_page`: the crawl's next request (its site's robots.txt) was sent by
+    the closed HTTP client, and the crawl raised httpx's RuntimeError ("Cannot send a request, as
+    the client has been closed") in place of its answer."""
+    from webferret.crawler import CrawlOptions
+
+    links = "".join(f'<p><a href="/shut/{n}">Part {n}</a></p>' for n in range(2))
+    start = simweb.add("/shut/", article_html("Start").replace("</article>", links + "</article>"))
+    for n in range(2):
+        simweb.add(f"/shut/{n}", article_html(f"Part {n}"))
+    f = Ferret(home=tmp_path, allow_hosts=["127.0.0.1"])
+
+    async def close(entry: object) -> None:
+        await f.aclose()
+
+    crawled = await f.crawl(start, CrawlOptions(depth=1, limit=3), on_page=close)
+    assert crawled.pages[0].ok and crawled.pages[0].url == start
+
+
+async def test_a_closed_ferret_makes_no_client_or_worker_anew(tmp_path: Path, simweb: SimWeb) -> None:
+    """A part a call still under way asks for after `aclose` (its first request, its first page to
+    extract) was made anew, and nothing closed it: an HTTP client's sockets, the extractor's worker
+    processes. It is refused instead, and the page fails saying why."""
+    from webferret.fetch.types import RawResponse
+
+    url = simweb.add("/ferrets", article_html())
+    async with Ferret(home=tmp_path, allow_hosts=["127.0.0.1"]) as f:
+        assert (await f.fetch(url)).ok
+    for part in ("fetcher", "engine_client", "extractor"):
+        with pytest.raises(FerretError) as caught:
+            getattr(f, part)
+        assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "closed (aclose)" in caught.value.message
+    html = {"Content-Type": "text/html"}
+    raw = RawResponse(url=url, final_url=url, status=200, headers=html, body=article_html().encode())
+    page = await f.page_from_raw(raw)
+    assert page.error is not None and page.error.code == ErrorCode.INVALID_ARGUMENT

@@ -122,10 +122,18 @@ class Ferret:
             later(store.close)
 
     # -- parts, made on first use -------------------------------------------------------------
+    def _unclosed(self) -> None:
+        """Refuse to make a part (a client, the extractor's workers) once `aclose` ended the session:
+        a call still under way would make one nobody closes (its sockets, its worker processes)."""
+        if self._closed:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, CLOSED_UNDER_CALL)
+
     @property
     def fetcher(self) -> Any:
         if self._fetcher is None:
             from webferret.fetch.fetcher import Fetcher
+
+            self._unclosed()
 
             self._fetcher = Fetcher(self.settings)
         return self._fetcher
@@ -146,6 +154,8 @@ class Ferret:
         session's next search reuses its connections (on the internet, TLS handshakes)."""
         if self._engine_client is None:
             import httpx
+
+            self._unclosed()
 
             from webferret.fetch.body import ACCEPT_ENCODING
             from webferret.net.proxy import RoutedTransport
@@ -171,6 +181,8 @@ class Ferret:
     def extractor(self) -> Any:
         if self._extractor is None:
             from webferret.extract.pool import Extractor
+
+            self._unclosed()
 
             self._extractor = Extractor()
         return self._extractor
@@ -734,6 +746,8 @@ class Ferret:
         except FerretError as exc:
             return failed_raw(raw, exc.info())
         except Exception as exc:  # an extractor bug must not fail the other pages of a batch
+            if isinstance(closed := self._closed_under(exc), FerretError):  # its workers closed under it
+                return failed_raw(raw, closed.info())
             message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
             return failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"extra", "links"})

@@ -67,8 +67,12 @@ class Fetcher:
         self._host_limits: dict[str, asyncio.Semaphore] = {}
         self._tiers: dict[str, Any] = {"http": self.http}
         self.walls = Walls()  # sites whose wall sent a page up the ladder lately: their pages start higher
+        self._closed = False
 
     async def aclose(self) -> None:
+        """Close every tier; a request after this (a call still under way: its next hop, a robots.txt)
+        is refused (`invalid_argument`), never sent by a closed client or a tier made anew."""
+        self._closed = True
         tiers, self._tiers = self._tiers, {"http": self.http}
         for tier in tiers.values():
             await tier.aclose()
@@ -78,6 +82,10 @@ class Fetcher:
 
     def tier_for(self, name: str) -> Any:
         """The tier called `name` (http, impersonate, browser), made on first use; `fetch.ladder` picks."""
+        if self._closed:
+            raise FerretError(
+                ErrorCode.INVALID_ARGUMENT, "the fetcher was closed (aclose) while this call was reading"
+            )
         if name not in self._tiers:
             settings = self.settings or load_settings()
             if name == "impersonate":
