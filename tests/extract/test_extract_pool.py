@@ -319,3 +319,23 @@ def test_a_command_that_fails_before_fetching_releases_its_workers(monkeypatch: 
     monkeypatch.setenv("WEBFERRET_TIMEOUT", "soon")
     assert main(["fetch", "http://127.0.0.1:9/"]) == 2
     assert adopt_preforked() is None
+
+
+async def test_a_page_waiting_for_a_closed_extractor_fails_and_its_caller_goes_on() -> None:
+    """`close` (a Ferret's `aclose` under a call) cancelled the jobs still waiting for a worker, and
+    the task awaiting one was raised `CancelledError` though nobody cancelled it: a batch or a crawl
+    under way ended in a CancelledError in place of its answer."""
+    import threading
+
+    extractor = Extractor(workers=1, fork=False)
+    started, gate = threading.Event(), threading.Event()
+    extractor._threads.submit(lambda: (started.set(), gate.wait()))  # its one thread busy
+    started.wait()
+    waiting = asyncio.create_task(extractor.extract(raw(1), ExtractOptions()))
+    while not extractor._threads._work_queue.qsize():  # the page's job queued behind the busy thread
+        await asyncio.sleep(0)
+    extractor.close()
+    gate.set()
+    with pytest.raises(FerretError) as caught:
+        await waiting
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "closed" in caught.value.message

@@ -408,7 +408,7 @@ class Extractor:
         """Extract one response; raises `FerretError` (with a code) when it cannot be read."""
         import asyncio
 
-        from webferret.models import FerretError
+        from webferret.models import ErrorCode, FerretError
 
         loop = asyncio.get_running_loop()
         args = (raw.body, raw.final_url, raw.content_type, options)
@@ -426,6 +426,10 @@ class Extractor:
                 self._end_pool(executor)
                 extracted, error = await loop.run_in_executor(self._threads, run_extraction, *args)
             except asyncio.CancelledError:
+                if job is not None and job.cancelled() and not _being_cancelled():
+                    # `close` cancelled the job waiting for a worker: the page fails, its caller goes on
+                    message = "the extractor was closed (aclose) while this page was waiting for it"
+                    raise FerretError(ErrorCode.INVALID_ARGUMENT, message) from None
                 self._abandoned = True
                 if job is not None:
                     self._abandon(executor, job)
@@ -494,6 +498,14 @@ class Extractor:
                 else:
                     self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None
+
+
+def _being_cancelled() -> bool:
+    """Whether the running task itself is being cancelled (not only a future it awaited)."""
+    import asyncio
+
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _titled_by_attachment(extracted: Extracted, raw: RawResponse) -> Extracted:
