@@ -352,3 +352,14 @@ async def test_an_answer_labelled_with_no_content_coding_is_read_as_sent(label: 
         200, stream=_Streamed(body), headers={"Content-Encoding": label, "Content-Type": "application/json"}
     )
     assert (await runner(handler).run(searxng.ENGINE, SEARX, 5)).hits[0].title == "Ferrets"
+
+
+async def test_an_engine_asked_once_the_session_is_closed_says_so() -> None:
+    """A search whose `Ferret` was closed under it asked its engines through the closed client: each
+    engine's error was httpx's RuntimeError ("Cannot send a request, as the client has been closed")
+    reported as the engine's failure."""
+    r = runner(lambda request: httpx.Response(200, json={"results": []}))
+    await r.client.aclose()
+    with pytest.raises(FerretError) as caught:
+        await r.run(searxng.ENGINE, SEARX, timeout=5)
+    assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "closed (aclose)" in caught.value.message

@@ -151,6 +151,11 @@ class EngineRunner:
         )
         try:
             for _ in range(MAX_REDIRECTS + 1):
+                if self.client.is_closed:  # the session was closed (aclose) under the search
+                    message = (
+                        f"{engine.name}: not asked: the session was closed (aclose) while this search ran"
+                    )
+                    raise FerretError(ErrorCode.INVALID_ARGUMENT, message)
                 response = await self.client.send(request, stream=True, follow_redirects=False)
                 try:
                     if response.next_request is None:
