@@ -252,3 +252,51 @@ async def test_a_closed_ferret_makes_no_client_or_worker_anew(tmp_path: Path, si
     raw = RawResponse(url=url, final_url=url, status=200, headers=html, body=article_html().encode())
     page = await f.page_from_raw(raw)
     assert page.error is not None and page.error.code == ErrorCode.INVALID_ARGUMENT
+
+
+async def test_a_page_whose_connection_opened_as_its_ferret_closed_leaves_no_socket_open(
+    tmp_path: Path,
+) -> None:
+    """`aclose` while a request's connection was still being made (here: a proxy slow to open the
+    tunnel): its pool, closed, no longer held that connection, so once the page was read nothing
+    closed it, and its socket was left to the garbage collector (`ResourceWarning: unclosed`)."""
+    import asyncio
+    import gc
+    import socket
+    import threading
+    import warnings
+
+    asked, go = threading.Event(), threading.Event()
+    page = article_html().encode()
+
+    def tunnel(server: socket.socket) -> None:
+        client, _ = server.accept()
+        with client:
+            client.recv(4096)  # the CONNECT
+            asked.set()
+            go.wait(30)
+            client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            client.recv(4096)  # the GET, through the tunnel
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(page)}\r\n\r\n"
+            client.sendall(head.encode() + page)
+            client.recv(1)  # kept open until the client closes it, as a kept-alive connection is
+
+    gc.collect()  # what earlier tests left for the collector is not this test's
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        proxy = f"http://127.0.0.1:{server.getsockname()[1]}"
+        serving = threading.Thread(target=tunnel, args=(server,), daemon=True)
+        serving.start()
+        f = Ferret(home=tmp_path, allow_hosts=["127.0.0.1"], proxy=proxy, no_proxy="elsewhere.example")
+        reading = asyncio.create_task(f.fetch("http://127.0.0.1:9/page"))
+        while not asked.is_set():
+            await asyncio.sleep(0.01)
+        await f.aclose()
+        go.set()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            await reading
+            gc.collect()
+        serving.join(30)
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)], [
+        str(w.message) for w in caught
+    ]

@@ -17,6 +17,7 @@ and the policy refuses it. `opts.headers` (e.g. If-None-Match) are sent as given
 
 from __future__ import annotations
 
+import contextlib
 import ssl
 import time
 from http.cookiejar import CookieJar, CookiePolicy
@@ -76,6 +77,8 @@ class HttpTier:
                 raise network_error(exc, target, status=response.status_code) from None
             finally:
                 await response.aclose()
+                if self.client.is_closed:  # closed under this request: its connection left the pool
+                    await _close_connection(response)
         except httpx.HTTPError as exc:
             raise network_error(exc, target) from None
         return RawResponse(
@@ -87,6 +90,16 @@ class HttpTier:
             fetched_via=self.name,
             elapsed_ms=(time.monotonic() - started) * 1000,
         )
+
+
+async def _close_connection(response: httpx.Response) -> None:
+    """Close the connection `response` came on. A pool closed while the connection was being made
+    holds it no more, so once the response is read nothing else closes it (its socket was left to
+    the garbage collector: `ResourceWarning: unclosed transport`)."""
+    stream = response.extensions.get("network_stream")
+    if stream is not None:
+        with contextlib.suppress(Exception):
+            await stream.aclose()
 
 
 class _KeepNone(CookiePolicy):
