@@ -605,6 +605,34 @@ def test_prune_dry_run_says_what_a_prune_removes_and_removes_nothing(
     assert "dry_run" not in pruned["data"]
 
 
+def test_prune_site_removes_only_that_host_s_old_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`store prune` could only remove every site's old pages; `--site` keeps to one host (its
+    subdomains too, as `store list --site`), and `--dry-run` counts the same."""
+    store = PageStore.in_home(tmp_path)
+    old = datetime.fromtimestamp(datetime.now(UTC).timestamp() - 172800, UTC)
+    urls = [
+        "https://doc.example/a",
+        "https://www.doc.example/b",
+        "https://notdoc.example/c",
+        "https://x.example/d",
+    ]
+    for url in urls:
+        store.put(Page(url=url, ok=True, content=f"Stoats of {url}.", fetched_at=old))
+    store.put(Page(url=urls[0], ok=True, content="Stoats again."))  # a newer reading stays
+    store.close()
+    argv = ["store", "prune", "--older-than", "1d", "--site", "doc.example", "--home", str(tmp_path)]
+    _, dry = _json(capsys, *argv, "--dry-run")
+    code, pruned = _json(capsys, *argv)
+    counts = [(out["data"]["removed"], out["data"]["pages_removed"]) for out in (dry, pruned)]
+    assert code == 0 and counts == [(2, 1), (2, 1)] and pruned["data"]["site"] == "doc.example"
+    _, listed = _json(capsys, "store", "list", "--home", str(tmp_path))
+    assert sorted(page["url"] for page in listed["data"]["pages"]) == sorted([urls[0], urls[2], urls[3]])
+    code, found = _json(capsys, "find", "stoats", "--site", "doc.example", "--home", str(tmp_path))
+    assert code == 0 and [p["url"] for p in found["data"]["passages"]] == [urls[0]]
+
+
 def test_a_store_of_a_newer_webferret_leaves_a_fetch_reading_its_page(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

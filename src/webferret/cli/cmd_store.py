@@ -61,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--older-than", type=duration, required=True, metavar="AGE", help="e.g. 30m, 12h, 7d, 2w"
     )
     prune.add_argument("--dry-run", action="store_true", help="say what it would remove, remove nothing")
+    add_site(prune, "remove")
     clear = actions.add_parser(
         "clear", help="remove every stored page and the dead links searches remember (asks first, or --yes)"
     )
@@ -110,8 +111,10 @@ async def _run(args: argparse.Namespace) -> int:
             data = store.stats().model_dump(mode="json")
         elif args.store_action == "prune":
             prune = store.prunable if args.dry_run else store.prune
-            removed, pages = prune(args.older_than)
+            removed, pages = prune(args.older_than, args.site)
             data = {"removed": removed, "pages_removed": pages, "older_than_seconds": args.older_than}
+            if args.site:
+                data["site"] = args.site
             if args.dry_run:
                 data["dry_run"] = True
             elif removed and (why := store.compact()):

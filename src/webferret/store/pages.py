@@ -27,7 +27,7 @@ from webferret.store.changes import change_since, iso
 from webferret.store.documents import document_of, ended_at, forget_unstored, target
 from webferret.store.freshness import CLOCK_SLACK
 from webferret.store.handles import content_hash, handle_for, spellings, with_schemes
-from webferret.store.listing import indexed_handles, newest_documents
+from webferret.store.listing import indexed_handles, newest_documents, site_filter
 from webferret.store.passages import (
     DamagedIndex,
     Hit,
@@ -623,20 +623,21 @@ class PageStore:
             if stored is not None:  # pruned since the list was read
                 yield stored
 
-    def prune(self, older_than_s: float) -> tuple[int, int]:
-        """Remove every version fetched more than `older_than_s` seconds ago; answer how many
-        versions, and how many documents lost their last one."""
-        cutoff = time.time() - older_than_s
+    def prune(self, older_than_s: float, site: str | None = None) -> tuple[int, int]:
+        """Remove every version fetched more than `older_than_s` seconds ago (of `site`'s documents
+        only, with one: `listing.site_filter`); answer how many versions, and how many documents lost
+        their last one."""
+        where, args = _older_than(older_than_s, site)
 
         def write(conn: sqlite3.Connection) -> tuple[int, int]:
             documents = _documents(conn)
             indexed = conn.execute(  # a document whose searched text goes: its variant left is searched
-                "SELECT DISTINCT document FROM pages p WHERE fetched_at < ? "
+                f"SELECT DISTINCT document FROM pages p WHERE {where} "
                 "AND EXISTS (SELECT 1 FROM chunks c WHERE c.page_id = p.id)",
-                (cutoff,),
+                args,
             ).fetchall()
-            self.index.remove(conn, "fetched_at < ?", (cutoff,))
-            removed = conn.execute("DELETE FROM pages WHERE fetched_at < ?", (cutoff,)).rowcount
+            self.index.remove(conn, where, args)
+            removed = conn.execute(f"DELETE FROM pages WHERE {where}", args).rowcount
             for (document,) in indexed:
                 self._index_document(conn, document)
             forget_unstored(conn)
@@ -644,18 +645,18 @@ class PageStore:
 
         return self._write(write)
 
-    def prunable(self, older_than_s: float) -> tuple[int, int]:
-        """What `prune(older_than_s)` would remove now (versions, and documents left with none),
-        removing nothing."""
-        cutoff = time.time() - older_than_s
+    def prunable(self, older_than_s: float, site: str | None = None) -> tuple[int, int]:
+        """What `prune(older_than_s, site)` would remove now (versions, and documents left with
+        none), removing nothing."""
+        where, args = _older_than(older_than_s, site)
+        chosen, chosen_args = site_filter(site)
 
         def read(conn: sqlite3.Connection) -> tuple[int, int]:
-            versions = conn.execute("SELECT count(*) FROM pages WHERE fetched_at < ?", (cutoff,)).fetchone()[
-                0
-            ]
+            versions = conn.execute(f"SELECT count(*) FROM pages WHERE {where}", args).fetchone()[0]
             documents = conn.execute(
-                "SELECT count(*) FROM (SELECT 1 FROM pages GROUP BY document HAVING max(fetched_at) < ?)",
-                (cutoff,),
+                f"SELECT count(*) FROM (SELECT 1 FROM pages WHERE {chosen} GROUP BY document "
+                "HAVING max(fetched_at) < ?)",
+                (*chosen_args, args[0]),
             ).fetchone()[0]
             return int(versions), int(documents)
 
@@ -778,3 +779,10 @@ def _stored(row: Row, path: Path) -> StoredPage:
     return StoredPage(
         page_id, handle, page, digest, fetched_at, etag, modified, bool(exempt), bool(private), doc
     )
+
+
+def _older_than(seconds: float, site: str | None) -> tuple[str, tuple[object, ...]]:
+    """The SQL condition (and its arguments, the cutoff first) of the versions fetched more than
+    `seconds` ago, of `site`'s documents only when one is given."""
+    chosen, args = site_filter(site)
+    return f"fetched_at < ? AND {chosen}", (time.time() - seconds, *args)
