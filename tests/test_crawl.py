@@ -864,3 +864,20 @@ async def test_a_path_is_judged_however_its_letters_are_written(simweb: SimWeb) 
         result = await crawl(ferret, simweb.url("/bücher/"), options)
     assert [p.title for p in result.pages] == ["Bücher", "A", "B"]
     assert result.not_followed == {"excluded": 2, "out_of_scope": 1}
+
+
+async def test_a_session_id_in_every_link_is_no_new_page(simweb: SimWeb) -> None:
+    """A site that writes a new session id into each link (PHP's `PHPSESSID`, a servlet's
+    `;jsessionid=`, for a client without cookies) made every link a new URL: the crawl read the same
+    pages again until its limit. The id is no part of the page's address now."""
+    simweb.add("/ss/", page("Index", "/ss/a?PHPSESSID=1f2e", "/ss/b;jsessionid=9C0D"), headers=HTML)
+    simweb.add("/ss/a", page("A", "/ss/b;jsessionid=77AA", "/ss/?PHPSESSID=5b6c"), headers=HTML)
+    for session in ("9C0D", "77AA"):
+        simweb.add(f"/ss/b;jsessionid={session}", page("B", "/ss/a?PHPSESSID=aa01&lang=en"), headers=HTML)
+    simweb.add("/ss/a?lang=en", page("A in English"), headers=HTML)  # (routed as /ss/a: the query aside)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/ss/"), CrawlOptions(depth=5, limit=20))
+    titles = [p.title for p in result.pages]
+    assert sorted(titles) == ["A", "A", "B", "Index"]  # /ss/a and /ss/a?lang=en: two pages
+    assert simweb.served("/ss/b;jsessionid=9C0D", "/ss/b;jsessionid=77AA") == 1
+    assert simweb.served("/ss/") == 1

@@ -1,7 +1,7 @@
 """URL canonicalization, so the same page found by two engines merges into one result.
 
 `canonical_url` keeps a URL usable (scheme kept); `dedup_key` is the merge key (scheme-free).
-Both drop what never changes the page: fragments, default ports, tracking parameters,
+Both drop what never changes the page: fragments, default ports, tracking parameters and session ids,
 a trailing slash, dot segments, the host's case and its `www.` prefix. The merge key also reads
 another edition of the same page as that page: a mobile host (`en.m.wikipedia.org`, `m.site.com`),
 an AMP copy (`amp.` host, a final `/amp`, `?amp=1`, Google's AMP cache and viewer), old and new
@@ -15,7 +15,7 @@ import re
 import unicodedata
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "__hs", "_hs")
+TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "__hs", "_hs", "aspsessionid")
 TRACKING_PARAMS = frozenset(
     {
         "fbclid",
@@ -41,8 +41,16 @@ TRACKING_PARAMS = frozenset(
         "ref_url",
         "spm",
         "srsltid",
+        # a session's id a server writes into its links for a client without cookies (PHP, Java
+        # servlets, ColdFusion): a new one in every link made each page a new URL, a crawl's trap
+        "phpsessid",
+        "jsessionid",
+        "cfid",
+        "cftoken",
     }
 )
+_SESSION_IN_PATH = re.compile(r";jsessionid=[^/?#;]*", re.IGNORECASE)
+"""A Java servlet's session id as a path parameter (`/cart;jsessionid=0A1B...`)."""
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -52,15 +60,17 @@ def is_tracking_param(name: str) -> bool:
 
 
 def strip_tracking(url: str) -> str:
-    """`url` without tracking parameters (utm_*, fbclid, ref_src, ...); the rest exactly as it was."""
+    """`url` without tracking parameters (utm_*, fbclid, ref_src, ...) and session ids (PHPSESSID,
+    `;jsessionid=`); the rest exactly as it was."""
     parts = urlsplit(url)
+    path = _SESSION_IN_PATH.sub("", parts.path) if ";" in parts.path else parts.path
     if not parts.query:
-        return url
+        return url if path == parts.path else urlunsplit(parts._replace(path=path))
     pairs = parts.query.split("&")
     kept = [pair for pair in pairs if pair and not is_tracking_param(unquote(pair.split("=", 1)[0]))]
-    if len(kept) == len(pairs):
+    if len(kept) == len(pairs) and path == parts.path:
         return url
-    return urlunsplit(parts._replace(query="&".join(kept)))
+    return urlunsplit(parts._replace(path=path, query="&".join(kept)))
 
 
 def canonical_host(hostname: str) -> str:
@@ -129,7 +139,7 @@ def encoded_path(path: str, safe: str = "") -> str:
 
 
 def _path(path: str) -> str:
-    path = encoded_path(path)
+    path = encoded_path(_SESSION_IN_PATH.sub("", path) if ";" in path else path)
     if "/." in path:  # `/a/./b`, `/a/../b` (RFC 3986's dot segments; the trailing slash kept for now)
         path = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
     if len(path) > 1 and path.endswith("/"):
