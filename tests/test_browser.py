@@ -716,6 +716,37 @@ async def test_a_browser_that_died_is_started_again() -> None:
         await own.aclose()
 
 
+async def test_a_page_cancelled_as_its_browser_closes_is_cancelled_not_read_again() -> None:
+    """Ctrl-C reaches the Playwright driver as well as webferret (a terminal signals the whole
+    process group), and the driver closes Chromium as the call is cancelled: closing the page's
+    context then failed ("Target ... has been closed") in place of the cancellation, and the tier,
+    taking it for a browser gone under the page, read the page again in a new browser until the
+    page's timeout (a Ctrl-C that took 30 s and answered the page as `timeout`)."""
+    asked, release = threading.Event(), threading.Event()
+
+    def hang(hit: Hit) -> Reply:
+        asked.set()
+        release.wait(20)
+        return 200, {"content-type": "text/html"}, b"<html><body><p>late</p></body></html>"
+
+    own = BrowserTier(SETTINGS)
+    try:
+        with serve() as site:
+            site.routes["/hang"] = hang
+            reading = asyncio.create_task(render(own, site.base + "/hang", replace(OPTS, timeout=8)))
+            assert await asyncio.to_thread(asked.wait, 20)
+            _, browser = await own.ready()
+            reading.cancel()
+            await browser.close()  # as the driver does on SIGINT
+            try:
+                with pytest.raises(asyncio.CancelledError):
+                    await reading
+            finally:
+                release.set()
+    finally:
+        await own.aclose()
+
+
 async def test_launch_flags() -> None:
     args = BrowserTier(SETTINGS.model_copy(update={"browser_heap_mb": 256})).launch_args()
     assert "--js-flags=--max-old-space-size=256" in args

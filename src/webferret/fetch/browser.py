@@ -276,8 +276,10 @@ class BrowserTier:
             final_url = landed if opts.actions else page.url
             led = page.url if opts.actions and page.url != landed else None
         finally:
-            await context.close()
-            await guard.aclose()
+            try:
+                await _close(context)
+            finally:
+                await guard.aclose()
         elapsed = (time.monotonic() - started) * 1000
         raw = RawResponse(url, final_url, status, headers, body, "browser", elapsed)
         raw.screenshot, raw.screenshot_missing = (None, undrawn) if undrawn else (opts.screenshot, None)
@@ -285,6 +287,20 @@ class BrowserTier:
         if led and raw.trail:
             raw.trail[-1]["after_actions"] = without_password(led)
         return raw
+
+
+async def _close(context: Any) -> None:
+    """Close a page's context. One its browser took with it (closed under the page: on Ctrl-C the
+    Playwright driver, in the terminal's process group, closes Chromium as the call is cancelled)
+    is closed already: its "has been closed" must not stand in for the error or the cancellation
+    the render ends with, which the tier would take for a browser lost and read the page again."""
+    from playwright.async_api import Error
+
+    try:
+        await context.close()
+    except Error as exc:
+        if not lost(exc):
+            raise
 
 
 def _seen(launch: asyncio.Future[None]) -> None:
