@@ -393,6 +393,24 @@ async def test_the_guard_refuses_a_redirect_to_a_refused_address(ferret: Ferret)
     assert secret.hits == []
 
 
+@needs_chromium
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_trail_marks_the_browser_hop_that_failed_after_a_climb(ferret: Ferret) -> None:
+    """A "Redirecting..." shell climbs to the browser, whose script leads to a refused address: the
+    message said the browser tier then failed, but the trail listed the http hop alone, though a
+    hop's error marks the hop it struck (as a timeout's did, and a bare 403's second asking)."""
+    with serve() as site, serve("127.0.0.2") as secret:
+        secret.page("/", ARTICLE)
+        site.page("/", SENT_ON.replace(b'"/article"', f'"{secret.base}/"'.encode()))
+        page = await ferret.fetch(site.base + "/", fresh=True)
+    assert page.error is not None and "browser tier then failed" in page.error.message, page.error
+    assert [(hop["via"], hop.get("verdict"), hop.get("error")) for hop in page.meta["trail"]] == [
+        ("http", "js_shell", None),
+        ("browser", None, "blocked_address"),
+    ]
+    assert secret.hits == []
+
+
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_bare_403_stands_when_the_impersonate_tier_then_fails(ferret: Ferret) -> None:
     """A bare 403 asked once more by the impersonate tier, which then fails on its own (here its

@@ -109,10 +109,14 @@ def final_error(
 ) -> FerretError:
     """`blocked_by_site` (vendor named) or `needs_javascript` once no tier is left to try;
     `browser_unavailable` when the browser the page needs could not be started (so a client knows to
-    install or fix chromium, not that the site refused)."""
+    install or fix chromium, not that the site refused). The trail ends with the hops of the tier
+    that `failed`, the one its error struck marked with it."""
     tried = ", ".join(dict.fromkeys(hop["via"] for hop in trail))
     note = f"; the {failed[0]} tier then failed: {failed[1].message}" if failed else ""
     status = trail[-1]["status"] if trail else None
+    if failed is not None:
+        struck = failed[1].trail or [{"via": failed[0], "error": failed[1].code.value}]
+        trail = [*trail, *struck]
     if failed is not None and failed[1].code == ErrorCode.BROWSER_UNAVAILABLE:  # the page needs it
         why = (
             "only renders with JavaScript"
