@@ -127,7 +127,14 @@ def test_a_browser_that_cannot_start_is_browser_unavailable(
         codes = []
         for tier in ("browser", "auto"):
             code, envelope = run_json(capsys, "--fresh", "--tier", tier, site.base + "/")
-            error = envelope["data"]["pages"][0]["error"]
+            page = envelope["data"]["pages"][0]
+            error = page["error"]
             assert code == 1 and missing in error["message"] and "WEBFERRET_CHROMIUM_PATH" in error["message"]
             codes.append(error["code"])
+            # the hop the error struck, as on the ladder (a browser asked for had no trail at all)
+            assert page["meta"]["trail"][-1] == {
+                "url": site.base + "/",
+                "via": "browser",
+                "error": error["code"],
+            }
     assert codes == ["browser_unavailable", "browser_unavailable"]

@@ -114,7 +114,11 @@ class Fetcher:
         every slot, one of them waiting for it: a redirect's next hop is admitted inside its fetch)."""
         progress = [] if progress is None else progress
         if opts.tier == "browser":  # a cold start of the browser asked for is not the page's time
-            await self.tier_for("browser").ready()
+            try:
+                await self.tier_for("browser").ready()
+            except FerretError as exc:  # (`browser_unavailable`) the hop it struck, as the ladder's
+                exc.trail = [{"url": without_password(url), "via": "browser", "error": exc.code.value}]
+                raise
         async with self._host_slot(url, opts) if capped else contextlib.nullcontext():
             if capped and opts.rate_limits is not None:  # (a robots.txt is the site's answer to read)
                 await opts.rate_limits.wait(url, opts.retry_after_max)
