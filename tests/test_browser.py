@@ -716,6 +716,33 @@ async def test_a_browser_that_died_is_started_again() -> None:
         await own.aclose()
 
 
+async def test_a_browser_whose_driver_died_is_started_again() -> None:
+    """The Playwright driver killed between two pages (its browser then says it is still connected,
+    as only the driver could say otherwise): every later page of the session failed at once with
+    "Target page, context or browser has been closed" (an `internal` error); the next page now
+    starts a new driver and browser, and no process of the old ones is left."""
+    before = {pid for pid, _ in descendants(os.getpid())}
+    own = BrowserTier(SETTINGS)
+    try:
+        with serve() as site:
+            site.page("/", "<html><body><p>hello after the driver</p></body></html>")
+            await render(own, site.base + "/", OPTS)
+            driver = [
+                pid
+                for pid, _ in descendants(os.getpid())
+                if pid not in before and "node" in Path(f"/proc/{pid}/comm").read_text()
+            ]
+            assert driver
+            for pid in driver:
+                os.kill(pid, signal.SIGKILL)
+            raw = await render(own, site.base + "/", OPTS)
+        assert b"hello after the driver" in raw.body
+    finally:
+        await own.aclose()
+    left = [pid for pid, state in descendants(os.getpid()) if pid not in before and state != "Z"]
+    assert left == []
+
+
 async def test_a_page_cancelled_as_its_browser_closes_is_cancelled_not_read_again() -> None:
     """Ctrl-C reaches the Playwright driver as well as webferret (a terminal signals the whole
     process group), and the driver closes Chromium as the call is cancelled: closing the page's

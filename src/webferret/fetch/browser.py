@@ -156,6 +156,25 @@ class BrowserTier:
             ignore_default_args=["--disable-ipc-flooding-protection"],
         )
 
+    async def _forget_unreachable(self) -> None:
+        """Let go of a browser no call reaches any more: one whose Playwright driver died (killed,
+        out of memory) still says it is connected, as only the driver could tell it otherwise, and
+        every page of a resident session (`mcp`, `api`, `serve`) failed on it. A page of its own,
+        opened and closed, is the call that tells."""
+        browser = self._browser
+        if browser is None or not browser.is_connected():
+            return  # gone, and said so: `ready` launches another
+        try:
+            context = await browser.new_context()
+        except Exception as exc:
+            if not lost(exc):
+                raise
+            async with self._lock:
+                if self._browser is browser:
+                    await self._gone()
+            return
+        await _close(context)
+
     async def _gone(self) -> None:
         """Let go of a browser that is no longer there (and of its driver, which may have gone too)."""
         from playwright.async_api import Error
@@ -189,6 +208,7 @@ class BrowserTier:
                         raise
                     # Chromium, or the page's renderer, went away under the page (a crash, a kill):
                     # once more, in a new browser when the old one is gone, within the same timeout
+                    await self._forget_unreachable()
                     return await self._render(url, opts, policy, started)
         except TimeoutError:
             setting = f"per-page timeout, setting {opts.timed_by}; browser tier"
