@@ -725,6 +725,25 @@ async def test_a_site_that_asked_to_wait_is_not_asked_again_by_the_crawl(simweb:
     assert again.error is not None and again.error.code == ErrorCode.RATE_LIMITED
 
 
+async def test_a_site_down_for_maintenance_is_not_asked_again_by_the_crawl(simweb: SimWeb) -> None:
+    """A 503 with a Retry-After (a site down for maintenance, for an hour) asked the crawl to wait as
+    a 429 does, and the crawl asked its other pages all the same, each answered 503 again."""
+    down = [f"/down/{n}" for n in range(5)]
+    simweb.add("/down/start", page("Start", *down), headers=HTML)
+    for path in down:
+        simweb.add(path, "back soon", status=503, headers={"Retry-After": "3600"})
+    async with Ferret(allow_hosts=["127.0.0.1"], per_host_concurrency=1) as ferret:
+        result = await crawl(ferret, simweb.url("/down/start"), CrawlOptions(depth=1))
+    assert simweb.served(*down) == 1
+    failed = [p.error for p in result.pages[1:] if p.error]
+    assert len(failed) == len(down) and {(e.code, e.status) for e in failed} == {(ErrorCode.HTTP_ERROR, 503)}
+    assert all(
+        e.message.startswith(f"not asked: the site answered {simweb.url('/down/0')} HTTP 503")
+        for e in failed[1:]
+    )
+    assert all(e.retry_after and e.retry_after > 3500 for e in failed)
+
+
 async def test_a_crawl_delay_is_not_waited_before_pages_of_a_site_that_asked_to_wait(simweb: SimWeb) -> None:
     """With a Crawl-delay, each page of a site that answered 429 with an hour's Retry-After waited
     the delay before failing at once, unasked: the budget went by in pauses before no request."""
