@@ -28,6 +28,7 @@ from webferret import __version__
 from webferret.models import ErrorCode, FerretError
 from webferret.net.joined import join_url
 from webferret.net.urlpath import as_requested
+from webferret.remote_text import url_without_blanks
 
 PRODUCT_TOKEN = "webferret"
 ROBOT_NAME = f"{PRODUCT_TOKEN}/{__version__}"
@@ -89,10 +90,14 @@ class RobotsRules:
     @property
     def sitemaps(self) -> list[str]:
         """The sitemaps robots.txt names (its `Sitemap:` lines), in its order; one written as a path
-        (`Sitemap: /sitemap.xml`, though the protocol asks for a whole URL) is on the site's origin."""
+        (`Sitemap: /sitemap.xml`, though the protocol asks for a whole URL) is on the site's origin. Each
+        is the site's words, named in messages an agent reads outside the fence: its spaces and hidden
+        characters percent-encoded (`url_without_blanks`), so it is one token, never a sentence."""
         if self.verdict != "rules":
             return []
-        return [join_url(self.origin + "/robots.txt", url) for url in self._parser.sitemaps]
+        return [
+            url_without_blanks(join_url(self.origin + "/robots.txt", url)) for url in self._parser.sitemaps
+        ]
 
     @cached_property
     def _parser(self) -> Any:
