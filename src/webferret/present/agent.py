@@ -142,8 +142,7 @@ def render_search(data: JSON, fence: Fence, style: Style = "mcp") -> str:
         body.extend(_hit_lines(rank, hit))
     lines.extend(["", fence.wrap("\n".join(body) or "(no results)")])
     if results:
-        how = READ_A_RESULT[style]
-        lines.extend(["", f"Read a result with {how}."])
+        lines.extend(["", f"Read a result with {_read_a_result(style)}."])
     if remembered:
         lines.extend(["", f"Search again with {SEARCH_FRESH[style]} to ask the remembered ones again."])
     return "\n".join(lines)
@@ -161,10 +160,13 @@ def _engine_failure(report: JSON) -> str | None:
 
 SEARCH_FRESH = {"mcp": "fresh=true", "cli": "--fresh"}
 """How each face asks every candidate anew (a dead link a recent search found is otherwise not asked)."""
-READ_A_RESULT = {
-    "mcp": "web_open(handle=...) when it has a handle, else web_fetch(urls=[...])",
-    "cli": "`webferret open HANDLE --agent` when it has a handle, else `webferret fetch URL --agent`",
-}
+
+
+def _read_a_result(style: Style) -> str:
+    """How each face reads a search result (a command names the `--home` the call was given)."""
+    if style == "mcp":
+        return "web_open(handle=...) when it has a handle, else web_fetch(urls=[...])"
+    return f"`{command('open HANDLE --agent')}` when it has a handle, else `{command('fetch URL --agent')}`"
 
 
 def _page_body(entry: JSON) -> str:
@@ -377,7 +379,7 @@ def render_map(data: JSON, fence: Fence, style: Style = "mcp") -> str:
             narrow = "include= or scope=" if style == "mcp" else "--include or --scope"
         lines.append(f"{int(data['total']) - len(body)} more are not shown: narrow the map with {narrow}.")
     if body:
-        read = "web_fetch(urls=[...])" if style == "mcp" else "webferret fetch URL... --agent"
+        read = "web_fetch(urls=[...])" if style == "mcp" else command("fetch URL... --agent")
         lines.append(f"Read the ones you need with {read}.")
     return "\n".join(lines)
 
@@ -484,13 +486,13 @@ def render_crawl(data: JSON, fence: Fence, style: Style = "mcp") -> str:
     if not_stored:
         lines.extend(["", safe_message(not_stored, fence.nonce, MESSAGE_CHARS * 4) + "."])
     if any(page.get("handle") for page in pages):
-        how = CRAWL_READ[style]
-        lines.extend(["", f"Read a page with {how}."])
+        lines.extend(["", f"Read a page with {_crawl_read(style)}."])
     return "\n".join(lines)
 
 
-CRAWL_READ = {
-    "mcp": "web_open(handle=...); search them all with web_open(search=...)",
-    "cli": "`webferret open HANDLE --agent`; search them all with `webferret find QUERY --agent`",
-}
-"""How to read on from a crawl; a command an agent is shown keeps `--agent`, so its answer is fenced too."""
+def _crawl_read(style: Style) -> str:
+    """How to read on from a crawl; a command an agent is shown keeps `--agent`, so its answer is
+    fenced too, and names the `--home` the call was given, so it reads the same store."""
+    if style == "mcp":
+        return "web_open(handle=...); search them all with web_open(search=...)"
+    return f"`{command('open HANDLE --agent')}`; search them all with `{command('find QUERY --agent')}`"
