@@ -124,3 +124,21 @@ def test_text_hidden_in_unicode_tag_characters_never_reaches_the_agent(
     out = _agent_view(capsys, simweb.add("/tags", page, headers={"content-type": "text/html"}))
     assert "Care sheet" in out and f"warm bed, fresh water and daily play time with people {england}." in out
     assert not any(0xE0000 <= ord(c) <= 0xE007F for c in out.replace(england, ""))
+
+
+def test_max_chars_clips_the_first_page_of_a_long_page_too(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """`--max-chars N` clips each body the agent view shows: a long page's first page (the store's)
+    as well as a short page (it clipped the short page only, and showed 16,000 characters of a long
+    one), and still says how to read on."""
+    paragraphs = "".join(
+        f"<h2>Part {i}</h2><p>In part {i}: {'Ferrets play and sleep a lot. ' * 20}</p>" for i in range(60)
+    )
+    long = f"<html><head><title>Long</title></head><body><article><h1>Long</h1>{paragraphs}</article></body>"
+    out = _agent_view(
+        capsys, simweb.add("/long", long, headers={"content-type": "text/html"}), "--max-chars", "300"
+    )
+    begin, end = fenced(out)
+    assert len(out[begin:end]) < 500 and "[clipped at " in out[begin:end]
+    assert re.search(r"page 1 of \d+ · handle ", out) and "--page 2 --agent" in out

@@ -201,11 +201,11 @@ async def _output(
     from webferret.cli.pages_out import write_pages
     from webferret.present.pages import clip_page
 
-    pages = [clip_page(page, args.max_chars) for page in pages]
-    if args.agent and not args.json:
+    if args.agent and not args.json:  # (clips the first page it shows: the store pages the rest)
         if pages:
             sys.stdout.write(await _agent_view(settings, pages, args) + "\n")
         return EXIT_OK if all(page.ok for page in pages) else EXIT_FAILED
+    pages = [clip_page(page, args.max_chars) for page in pages]
     if not pages and not args.json:
         return EXIT_FAILED
     return write_pages(args, pages, meta)
@@ -232,9 +232,13 @@ async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace)
     from webferret.ferret import Ferret
     from webferret.mcp_tools import first_page_entries
     from webferret.present.agent import render_pages
+    from webferret.present.pages import clip_text
 
     budget = settings.max_tokens  # (fetch takes no page size of its own: the settings say it)
     async with Ferret(settings) as ferret:  # the store, for the first page of a long page
         entries = await first_page_entries(ferret, pages, budget, settings.answer_tokens)
+    for entry in entries:  # `--max-chars` clips the text shown, a long page's first page too
+        clipped = clip_text(str(entry.get("content") or ""), args.max_chars, str(entry.get("format")))
+        entry["content"] = clipped[0] if clipped else entry.get("content")
     fence = agent_fence(args, settings)
     return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")

@@ -189,21 +189,30 @@ OPENING_CHARS = 600
 
 def clip_page(page: Page, max_chars: int | None) -> Page:
     """Clip the body at `max_chars` and say where, so a reader knows text is missing."""
-    if not max_chars or not page.ok or len(page.content) <= max_chars:
+    clipped = clip_text(page.content, max_chars, page.format) if page.ok else None
+    if clipped is None:
         return page
-    total = len(page.content)
-    cut = page.content.rfind("\n", 0, max_chars + 1)
-    if cut <= max_chars // 2:  # no line break late enough: a space, so no word or link target is cut
-        space = max(page.content.rfind(" ", 0, max_chars + 1), page.content.rfind("\t", 0, max_chars + 1))
-        cut = space if space > max_chars // 2 else max_chars
-    if page.format == "html":  # a space may stand inside a tag: never cut one in half
-        opened = page.content.rfind("<", 0, cut)
-        cut = opened if opened > page.content.rfind(">", 0, cut) else cut
-    body = page.content[:cut].rstrip()
-    fence = open_fence(body)
-    body += (f"\n{fence}" if fence else "") + f"\n\n[clipped at {cut} of {total} characters]"
-    meta = {**page.meta, "clipped": {"at": cut, "of": total}}
+    body, cut = clipped
+    meta = {**page.meta, "clipped": {"at": cut, "of": len(page.content)}}
     return page.model_copy(update={"content": body, "meta": meta})
+
+
+def clip_text(content: str, max_chars: int | None, fmt: str) -> tuple[str, int] | None:
+    """`content` clipped at `max_chars` (at a line break or a space, never inside an HTML tag), a
+    code block it cuts closed, and a line saying where; and where it was cut (None: it fits)."""
+    if not max_chars or len(content) <= max_chars:
+        return None
+    cut = content.rfind("\n", 0, max_chars + 1)
+    if cut <= max_chars // 2:  # no line break late enough: a space, so no word or link target is cut
+        space = max(content.rfind(" ", 0, max_chars + 1), content.rfind("\t", 0, max_chars + 1))
+        cut = space if space > max_chars // 2 else max_chars
+    if fmt == "html":  # a space may stand inside a tag: never cut one in half
+        opened = content.rfind("<", 0, cut)
+        cut = opened if opened > content.rfind(">", 0, cut) else cut
+    body = content[:cut].rstrip()
+    fence = open_fence(body)
+    body += (f"\n{fence}" if fence else "") + f"\n\n[clipped at {cut} of {len(content)} characters]"
+    return body, cut
 
 
 def outline_lines(outline: Mapping[str, Any]) -> list[str]:
