@@ -138,6 +138,25 @@ def test_open_lists_the_stored_links(home: Path, capsys: pytest.CaptureFixture[s
     assert code == 0 and out["data"]["links"] is None  # not asked
 
 
+def test_the_agent_view_says_how_many_links_are_not_listed_and_how_to_list_them(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An agent shown the first 20 of a page's 30 links is told so, with the call that lists them
+    all (it saw 20 and no sign of the rest, which only the structured content counted)."""
+    many = [Link(url=f"https://doc.example/p{i}", text=f"Part {i}", in_main=True) for i in range(30)]
+    store = PageStore.in_home(home)
+    store.put(Page(url="https://doc.example/many", ok=True, title="Many", content="Stoats.", links=many))
+    store.close()
+    handle = _handle(home, "https://doc.example/many")
+    assert main(["open", handle, "--links", "--agent", "--home", str(home)]) == 0
+    agent = capsys.readouterr().out
+    hint = f"webferret open {handle} --links --link-limit 30 --agent --home {shlex.quote(str(home))}"
+    assert f"20 of 30 links listed: {hint} lists more." in agent
+    assert main(shlex.split(hint)[1:]) == 0
+    every = capsys.readouterr().out
+    assert "- [Part 29](https://doc.example/p29)" in every and "links listed" not in every
+
+
 def test_open_says_when_the_store_holds_no_links(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     handle = _handle(home, "https://doc.example/short")  # stored without links, as older versions did
     assert main(["open", handle, "--links", "--home", str(home)]) == 0

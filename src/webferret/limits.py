@@ -27,6 +27,9 @@ MCP_CRAWL_PAGES = 50
 """The most pages one MCP `web_crawl` reads (its answer lists each; `open` reads them)."""
 MAX_MAP_URLS = 5000
 """The most URLs one `map` answers (its `total` counts them all)."""
+MCP_LINK_LIMIT = 1000
+"""The most links one MCP `web_fetch` or `web_open` lists of a page (`link_limit`), as many as the
+store keeps of one by default."""
 MCP_MAP_URLS = 200
 """The most URLs one MCP `web_map` answers."""
 MAX_READ = 10

@@ -28,6 +28,7 @@ from webferret.limits import (
     MAX_REGION_CHARS,
     MAX_URLS_SETTING,
     MCP_CRAWL_PAGES,
+    MCP_LINK_LIMIT,
     MCP_MAP_URLS,
 )
 from webferret.models import ErrorCode, ErrorInfo, FerretError, OutputFormat, Page
@@ -115,7 +116,7 @@ class WebFetchArgs(_ToolArgs):
         default=None, description="also list each page's outgoing links, its main content's first"
     )
     link_limit: int | None = Field(
-        default=None, ge=1, le=1000, description="most links listed (default 20; implies links)"
+        default=None, ge=1, le=MCP_LINK_LIMIT, description="most links listed (default 20; implies links)"
     )
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
@@ -176,7 +177,7 @@ class WebOpenArgs(_ToolArgs):
         default=None, description="also list the page's outgoing links (kept for every stored page) to follow"
     )
     link_limit: int | None = Field(
-        default=None, ge=1, le=1000, description="most links listed (default 20; implies links)"
+        default=None, ge=1, le=MCP_LINK_LIMIT, description="most links listed (default 20; implies links)"
     )
     outline: bool | None = Field(
         default=None,

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from webferret.limits import MCP_LINK_LIMIT
 from webferret.models import Link, Product
 from webferret.present.commands import command
 from webferret.present.diff_view import diff_shown
@@ -206,11 +207,31 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
         changed = change.startswith("changed") and entry.get("handle")
         facts.append(f"{change} ({diff_call(entry['handle'], style)} shows what)" if changed else change)
     parts = [" · ".join(facts), fence.wrap(_page_body(entry), source=str(entry.get("url")))]
+    more = _more_links(entry, style)
+    if more:
+        parts.append(more)
     size = entry.get("page_tokens") or max_tokens  # a page cut smaller for its share of the answer
     hint = continue_hint(entry.get("handle"), page, pages, size, style, bool(entry.get("outline")))
     if hint:
         parts.append(hint)
     return "\n".join(parts)
+
+
+def _more_links(entry: JSON, style: Style) -> str:
+    """How many links a page has past those listed (`links_total`: an opened page's, or a fetched
+    page's `meta`), and the call that lists more, up to what one call lists ("" when all are)."""
+    links = entry.get("links")
+    total = int(entry.get("links_total") or (entry.get("meta") or {}).get("links_total") or 0)
+    if links is None or total <= len(links):
+        return ""
+    said = f"{len(links)} of {total} links listed"
+    more = min(total, MCP_LINK_LIMIT)
+    if not entry.get("handle") or len(links) >= more:
+        return said + "."
+    call = _open_call(
+        entry["handle"], f"--links --link-limit {more}", f"links=true, link_limit={more}", None, style
+    )
+    return f"{said}: {call} lists more."
 
 
 def opened_entry(opened: JSON, document_tokens: int | None) -> dict[str, Any]:
