@@ -53,3 +53,14 @@ def test_a_text_or_a_choice_given_true_or_false_is_not_asked_for_a_number(
         model.model_validate(arguments)
     assert caught.value.errors()[0]["loc"] == (field,)
     assert "give a number" not in str(caught.value)
+
+
+def test_the_fetch_description_continues_a_long_page_at_the_size_it_was_cut_at() -> None:
+    """web_fetch's description said `continue with web_open(handle, page=2)`: after a fetch given
+    max_tokens=500, that call reads page 2 of pages of the default 4,000 tokens, and the text
+    between the first 500 tokens and the 4,001st is never read."""
+    from webferret.config import load_settings
+    from webferret.mcp_server import tool_list
+
+    (fetch,) = [tool for tool in tool_list(load_settings()) if tool.name == "web_fetch"]
+    assert "web_open(handle, page=2, max_tokens=N)" in str(fetch.description)

@@ -55,7 +55,9 @@ DESCRIPTIONS = {
     "web_search": "Search the web (several keyless engines, fused and verified). Answers ranked results "
     "with url, title, snippet, date, token count and a handle to read each one.",
     "web_fetch": "Read 1-8 URLs as clean Markdown with metadata. A page longer than max_tokens answers "
-    "its first page plus a handle; continue with web_open(handle, page=2). links=true lists each "
+    "its first page plus a handle; continue with the web_open call it names, web_open(handle, page=2, "
+    "max_tokens=N) at the size N it was cut at (another size pages it anew: text would be skipped). "
+    "links=true lists each "
     "page's outgoing links, its main content's first. actions act in the page as a user would (a "
     "click can submit a form): use them only to reveal content.",
     "web_open": "Read a stored page by handle: page K of N (page=K), the passages matching `search` "
