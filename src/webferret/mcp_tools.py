@@ -743,7 +743,7 @@ class AgentTools:
             best = f"a search answers its best {MAX_PASSAGES} passages (pages 1-{last})"
             text += f"\nPage {page} is past the last: {best}."
         elif not shown and start:
-            text += f"\nPage {page} is past the last of the {len(found)} passages found."
+            text += f"\nPage {page} is past the last of the {counted(len(found), 'passage')} found."
         return Answer(text, data)
 
 

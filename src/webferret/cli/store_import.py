@@ -94,7 +94,9 @@ def _name_skipped(skipped: list[str]) -> None:
     for problem in skipped[:NAMED]:
         sys.stderr.write(f"webferret: skipped {problem}\n")
     if len(skipped) > NAMED:
-        sys.stderr.write(f"webferret: ... and {len(skipped) - NAMED} more lines skipped\n")
+        from webferret.present.pages import counted
+
+        sys.stderr.write(f"webferret: ... and {counted(len(skipped) - NAMED, 'more line')} skipped\n")
 
 
 def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:

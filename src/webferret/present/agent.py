@@ -341,10 +341,8 @@ def render_diff(data: JSON, fence: Fence, max_tokens: int | None = None) -> str:
         shown = diff_shown(every, max_tokens)
         lines.append(fence.wrap("\n".join([f"# {title}", "", *shown]), source=str(data.get("url"))))
         if len(shown) < len(every):
-            more = len(every) - len(shown)
-            lines.append(
-                f"The diff is cut after {max_tokens} tokens: {more} more lines (more max_tokens shows them)."
-            )
+            more = counted(len(every) - len(shown), "more line")
+            lines.append(f"The diff is cut after {max_tokens} tokens: {more} (more max_tokens shows them).")
     return "\n".join(lines)
 
 
