@@ -752,3 +752,17 @@ async def test_a_dead_result_is_remembered_and_fresh_asks_again(site: str, tmp_p
     assert "(remembered: seen " in gone[1][0]["error"]["message"]
     vias = [call.structured_content["pages"][0]["fetched_via"] for call in (stored, anew)]
     assert vias == ["store", "http"]  # the search had stored it; `fresh` read it over the network
+
+
+def test_a_listing_of_the_pages_stored_last_says_how_to_reach_the_others() -> None:
+    """`web_open()` said "47 pages stored; the 30 fetched last" and nothing of the other 17."""
+    from webferret.present import agent as views
+    from webferret.present.fence import Fence
+
+    page = {"title": "T", "url": "https://a.example/", "handle": "a.example~0123456789ab", "tokens": 9}
+    page["fetched_at"] = "2026-12-06T01:00:00Z"
+    some = views.render_listed({"total": 47, "pages": [page] * 30}, Fence.new())
+    every = views.render_listed({"total": 30, "pages": [page] * 30}, Fence.new())
+    of_one = views.render_listed({"total": 47, "pages": [page] * 30, "site": "a.example"}, Fence.new())
+    assert "the 30 fetched last" in some and "web_open(site=HOST)" in some
+    assert "web_open(site=HOST)" not in every and "web_open(site=HOST)" not in of_one

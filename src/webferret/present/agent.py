@@ -367,6 +367,8 @@ def render_listed(data: JSON, fence: Fence) -> str:
     first = pages[0]["handle"]
     lines = [fence.directive(), "", head, fence.wrap("\n".join(body)), ""]
     lines.append(f'Read one with web_open(handle="{first}"), or search them all with web_open(search=...).')
+    if len(pages) < int(data["total"]) and not data.get("site"):
+        lines.append("The others: web_open(site=HOST) lists one site's stored pages.")
     return "\n".join(lines)
 
 
