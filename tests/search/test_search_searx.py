@@ -118,9 +118,9 @@ def test_cli_agent_view_fences_titles_and_snippets(
     begin, end = fenced(out)
     assert out.startswith("SECURITY NOTE") and out.index('Search "ferret": 3 results') < begin
     assert "gamma snippet" in out[begin:end] or "alpha" in out[begin:end]
-    assert out.rstrip().endswith(
-        "Read a result with `webferret open HANDLE --agent` when it has a handle, else "
-        "`webferret fetch URL --agent`."
+    assert out.rstrip().endswith(  # the commands name the home the search was given
+        f"Read a result with `webferret open HANDLE --agent --home {tmp_path}` when it has a handle, "
+        f"else `webferret fetch URL --agent --home {tmp_path}`."
     )
     with pytest.raises(SystemExit) as raised:
         main([*argv, "--agent", "--json"])
