@@ -174,6 +174,23 @@ def test_the_cli_agent_view_fences_the_titles(site: SimWeb, capsys: pytest.Captu
         main(["crawl", site.url("/guide/intro"), "--agent", "--json"])
 
 
+def test_the_agent_views_hints_name_the_home_given(
+    site: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commands the agent views of crawl, map and search suggest carry the `--home` the command was
+    given (they named none: copied, `webferret open HANDLE --agent` looked in another store), and the
+    links `open --links` could not find say to fetch them into that home too."""
+    home = str(tmp_path / "my home")
+    crawled = ["crawl", site.url("/guide/intro"), "--depth", "1", "--agent", "--home", home, *ALLOW]
+    mapped = ["map", site.url("/guide/intro"), "--agent", "--ignore-robots", "--home", home, *ALLOW]
+    for argv in (crawled, mapped):
+        assert main(argv) == 0
+        commands = re.findall(r"(?:`|with )(webferret [^`]*?)(?:`|\.$)", capsys.readouterr().out, re.M)
+        assert commands and all(command.endswith(f" --agent --home '{home}'") for command in commands)
+    assert main(["map", site.url("/guide/intro"), "--ignore-robots", "--home", home, *ALLOW]) == 0
+    assert f"read them: webferret fetch URL... --home '{home}'" in capsys.readouterr().out
+
+
 async def test_the_default_scope_is_where_the_start_was_redirected(site: SimWeb) -> None:
     site.add("/old/guide", status=301, headers={"Location": "/guide/intro"})
     async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:

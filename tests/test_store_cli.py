@@ -20,7 +20,6 @@ from fences import fenced
 from simweb import SimWeb
 
 from webferret.cli import main
-from webferret.cli.cmd_open import NOT_STORED
 from webferret.models import ErrorCode, ErrorInfo, Link, Page
 from webferret.search.unreachable import UNREACHABLE_FILE, Failure, UnreachableMemory
 from webferret.store.pages import PageStore
@@ -160,9 +159,10 @@ def test_the_agent_view_says_how_many_links_are_not_listed_and_how_to_list_them(
 def test_open_says_when_the_store_holds_no_links(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     handle = _handle(home, "https://doc.example/short")  # stored without links, as older versions did
     assert main(["open", handle, "--links", "--home", str(home)]) == 0
-    assert capsys.readouterr().out.endswith("## Links\n" + NOT_STORED + "\n")
+    said = f"(the store holds no links for this page: `webferret fetch URL --links --home {home}` reads them)"
+    assert capsys.readouterr().out.endswith(f"## Links\n{said}\n")  # fetched into this home
     assert main(["open", handle, "--links", "--agent", "--home", str(home)]) == 0
-    assert capsys.readouterr().out.endswith(NOT_STORED + "\n")
+    assert capsys.readouterr().out.endswith(said + "\n")
 
 
 def test_find_agent_view_fences_passages(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

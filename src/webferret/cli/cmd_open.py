@@ -19,7 +19,11 @@ from webferret.cli.common import (
 from webferret.cli.numbers import whole_number
 from webferret.limits import MIN_PAGE_TOKENS
 
-NOT_STORED = "(the store holds no links for this page: `webferret fetch URL --links` reads them)"
+
+def not_stored() -> str:
+    from webferret.present.commands import command
+
+    return f"(the store holds no links for this page: `{command('fetch URL --links')}` reads them)"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -67,7 +71,7 @@ async def run(args: argparse.Namespace) -> int:
         entry = opened_entry(opened.model_dump(mode="json"), stored.page.tokens if stored else None)
         text = render_pages([entry], agent_fence(args, settings), args.page_tokens, style="cli")
         if args.links and opened.links is None:
-            text += f"\n{NOT_STORED}"
+            text += f"\n{not_stored()}"
         sys.stdout.write(text + "\n")
         return EXIT_OK
     if args.json:
@@ -82,7 +86,7 @@ async def run(args: argparse.Namespace) -> int:
     if args.links:
         from webferret.present.pages import link_lines
 
-        listed = link_lines(opened.links) if opened.links is not None else [f"## Links\n{NOT_STORED}"]
+        listed = link_lines(opened.links) if opened.links is not None else [f"## Links\n{not_stored()}"]
         lines.extend(["", *listed])
         if opened.links is not None and opened.links_total:
             shown, total = len(opened.links), opened.links_total

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from webferret.models import Link, Page, Product
+from webferret.present.commands import command
 from webferret.present.paging import open_fence
 from webferret.remote_text import one_line
 
@@ -331,7 +332,7 @@ def map_lines(data: Mapping[str, Any]) -> list[str]:
     if data.get("sitemap_unread"):
         lines.append(f"sitemaps not read: {data['sitemap_unread']}")
     if data["urls"]:
-        lines.append("read them: webferret fetch URL...")
+        lines.append(f"read them: {command('fetch URL...')}")
     return lines
 
 
