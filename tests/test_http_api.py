@@ -23,6 +23,8 @@ from webferret.cli import main
 from webferret.config import ConfigError, Settings, load_settings
 from webferret.http_api.app import build_app
 from webferret.http_api.params import FetchParams, ParamError, SearchParams
+from webferret.models import Page
+from webferret.store.pages import PageStore
 
 HTML = {"Content-Type": "text/html"}
 TOKEN = "s3cret-token"
@@ -585,6 +587,30 @@ def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWe
     assert answer is not None and answer.status_code == 200, err
     assert "Ferret process" in answer.text  # at the port its `listening on` line named
     assert "Traceback" not in err  # SIGTERM ends it (uvicorn then ends by the signal it caught)
+
+
+def test_a_server_started_with_home_names_no_home_in_its_hints(tmp_path: Path) -> None:
+    """`webferret api --home DIR` answered `/open`'s `next` with `--home DIR` (the server's own path, a
+    command line's hint), as a server started without `--home` does not: a server's hints name no home."""
+    from listening_port import listening_port
+
+    store = PageStore.in_home(tmp_path)
+    text = "\n\n".join(f"## Part {i}\n\n" + "Stoats change their coats. " * 40 for i in range(8))
+    handle = store.put(Page(url="https://doc.example/long", ok=True, title="Long", content=text)).handle
+    store.close()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
+    env.update(WEBFERRET_CONFIG=os.devnull)
+    command = [sys.executable, "-m", "webferret", "api", "--http", "127.0.0.1:0", "--home", str(tmp_path)]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        port = listening_port(process.stderr)
+        answer = httpx.get(f"http://127.0.0.1:{port}/open?handle={handle}&page_tokens=300", timeout=30)
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=30)
+    assert answer.status_code == 200, err
+    assert answer.json()["data"]["next"] == f"webferret open {handle} --page 2 --page-tokens 300"
 
 
 def test_an_option_header_written_in_utf8_is_read_as_written(api: Api, simweb: SimWeb) -> None:

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--access-log", action="store_true", help="write a line per call to stderr (method, path, status)"
     )
     add_network(parser)
-    parser.set_defaults(run=run, json=False, early=_prefork)
+    parser.set_defaults(run=run, json=False, early=_prefork, serves=True)
 
 
 def _prefork(args: argparse.Namespace) -> None:

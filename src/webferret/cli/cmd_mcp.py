@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--search-quota", type=int, metavar="N", help="searches per session (0 = unlimited)")
     parser.add_argument("--debug", action="store_true", help="log tool failures with tracebacks")
     add_network(parser)
-    parser.set_defaults(run=run, json=False, early=_prefork)
+    parser.set_defaults(run=run, json=False, early=_prefork, serves=True)
 
 
 def _prefork(args: argparse.Namespace) -> None:

@@ -295,7 +295,8 @@ def run_command(args: argparse.Namespace) -> int:
     from webferret.models import ErrorCode, FerretError
     from webferret.present.commands import given_home
 
-    given_home(getattr(args, "home", None))  # the hints it answers name it (`present.commands`)
+    # the hints it answers name its home (`present.commands`); a server's answers are no command's
+    given_home(None if getattr(args, "serves", False) else getattr(args, "home", None))
     try:
         result = args.run(args)
         if asyncio.iscoroutine(result):
