@@ -888,6 +888,62 @@ def test_store_import_reads_an_export_powershell_wrote_in_utf_16(
     assert code == 0 and opened["data"]["content"] == "Hermelin ö."
 
 
+def test_store_import_reads_a_pipe_named_as_a_file_and_a_wide_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file was opened three times (all opened first, then its byte order mark read, then its text),
+    so a pipe named as a file (`store import <(zcat pages.jsonl.gz)`) lost its first bytes and the
+    first page was skipped; standard input and a UTF-32 file were read as UTF-8 whatever their byte
+    order mark said. Each is now opened once and read as its mark says."""
+
+    def export(site: str) -> str:
+        lines = (json.dumps({"url": f"https://{site}/{n}", "ok": True, "content": "Ermine."}) for n in (1, 2))
+        return "\n".join(lines) + "\n"
+
+    read_end, write_end = os.pipe()  # what bash's `<(...)` names: /dev/fd/N
+    os.write(write_end, export("pipe.example").encode())
+    os.close(write_end)
+    wide = tmp_path / "wide.jsonl"
+    wide.write_bytes(export("utf32.example").encode("utf-32"))  # with its byte order mark
+    stdin = io.BufferedReader(io.BytesIO(export("stdin.example").encode("utf-16")))  # type: ignore[arg-type]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin))
+    home = str(tmp_path / "home")
+    try:
+        code, out = _json(capsys, "store", "import", f"/dev/fd/{read_end}", str(wide), "-", "--home", home)
+    finally:
+        os.close(read_end)
+    assert code == 0 and (out["data"]["imported"], out["data"]["skipped"]) == (6, 0), out
+    for site in ("pipe.example", "utf32.example", "stdin.example"):
+        assert _json(capsys, "open", f"https://{site}/1", "--home", home)[1]["data"]["content"] == "Ermine."
+
+
+def test_store_import_of_more_files_than_a_process_may_hold_open(tmp_path: Path) -> None:
+    """Every file is opened before any is read, but a file is not held open till its turn: `store
+    import exports/*.jsonl` of more files than the process may open at once kept all of them."""
+    import resource
+
+    names = []
+    for n in range(300):
+        saved = tmp_path / f"part{n}.jsonl"
+        saved.write_text(json.dumps({"url": f"https://parts.example/{n}", "ok": True, "content": "Stoat."}))
+        names.append(str(saved))
+
+    def few_descriptors() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (200, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    env = {**os.environ, "WEBFERRET_HOME": str(tmp_path / "home"), "WEBFERRET_SERVE": "off"}
+    done = subprocess.run(
+        [sys.executable, "-m", "webferret", "store", "import", *names, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=few_descriptors,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["data"]["imported"] == 300
+
+
 def test_store_import_keeps_what_store_export_wrote(
     simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

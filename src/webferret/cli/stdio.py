@@ -5,8 +5,8 @@ in Latin-1, a C locale without UTF-8 mode, `PYTHONIOENCODING=ascii`), a page hol
 that encoding lacks (`—`, `日本`, an emoji) failed the whole call as `internal: UnicodeEncodeError`,
 its JSON included. What the encoding lacks is written as a JSON escape (`\\u2014`, a surrogate pair
 past the BMP), so `--json` stays valid JSON and the text view says which character stood there.
-Standard input read as text (`store import -`; `fetch -` reads its bytes, `url_list.list_text`) is
-read as UTF-8, as the files it stands for are.
+Standard input read as text (`store import -` and `fetch -` read its bytes: `store_import`,
+`url_list.list_text`) is read as UTF-8, or as its byte order mark says, as the files it stands for are.
 """
 
 from __future__ import annotations

@@ -15,15 +15,19 @@ named on stderr; the others are kept.
 from __future__ import annotations
 
 import argparse
-import codecs
+import contextlib
+import io
 import ipaddress
+import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from webferret.crawl_rules import web_url
+from webferret.fetch.charset import bom_charset
 from webferret.remote_text import quoted
 
 BATCH = 200
@@ -103,31 +107,48 @@ def _lines(files: list[str], most: int) -> Iterator[tuple[str, str]]:
     """(where, line) of every line of `files` (`-`: standard input), where is `FILE:N`; a line of
     more than `most` characters is read past, never held, and given as "". Every file is opened
     before any is read: one that cannot be would leave those before it half kept (a write's worth)."""
-    for name in files:
-        if name != "-":
-            with _opened(name):
-                pass
-    for name in files:
-        if name == "-":
-            yield from _numbered("stdin", sys.stdin, most)
-            continue
-        try:
-            with _opened(name) as stream:
-                yield from _numbered(name, stream, most)
-        except OSError as exc:  # a read that failed part-way
-            raise _unreadable(name, exc) from None
+    with contextlib.ExitStack() as kept:
+        ready = [_ready(name, kept) for name in files]
+        for name, stream in zip(files, ready, strict=True):
+            with contextlib.ExitStack() as one:
+                try:
+                    read = stream or one.enter_context(_text(_opened(name)))
+                    yield from _numbered("stdin" if name == "-" else name, read, most)
+                except OSError as exc:  # a read that failed part-way
+                    raise _unreadable(name, exc) from None
 
 
-def _opened(name: str) -> TextIO:
-    """The file `name`, open for reading: UTF-8, or UTF-16 when it starts with that byte order mark
-    (PowerShell 5's `>` writes an export so); one that cannot be opened is a `FerretError` naming it."""
-    path = Path(name)
+def _ready(name: str, kept: contextlib.ExitStack) -> TextIO | None:
+    """`name` opened to know that it can be: a file is closed again, to be opened when its turn comes
+    (thousands of files hold no descriptor each); standard input or a pipe named as a file
+    (`<(zcat pages.jsonl.gz)`) is kept open in `kept`, as text, for opened again it would have lost
+    what the first opening read."""
+    if name == "-":
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:  # a text stream put in its place
+            return sys.stdin
+        stdin = _text(raw)
+        kept.callback(stdin.detach)  # (standard input itself is left open)
+        return stdin
+    stream = _opened(name)
+    if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+        stream.close()
+        return None
+    return kept.enter_context(_text(stream))
+
+
+def _opened(name: str) -> BinaryIO:
+    """The file `name`, open for reading its bytes; one that cannot be is a `FerretError` naming it."""
     try:
-        with path.open("rb") as raw:
-            utf16 = raw.read(2) in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-        return path.open(encoding="utf-16" if utf16 else "utf-8", errors="replace")
+        return Path(name).open("rb")
     except OSError as exc:
         raise _unreadable(name, exc) from None
+
+
+def _text(stream: BinaryIO) -> io.TextIOWrapper:
+    """`stream` as text, its byte order mark looked at without being read (a pipe reads once)."""
+    head = stream.peek(4)[:4] if isinstance(stream, io.BufferedReader) else b""
+    return io.TextIOWrapper(stream, encoding=bom_charset(head) or "utf-8", errors="replace")
 
 
 def _unreadable(name: str, exc: OSError) -> Exception:

@@ -8,13 +8,13 @@ own `invalid_url` error.
 
 from __future__ import annotations
 
-import codecs
 import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from webferret.arguments import url_list
+from webferret.fetch.charset import bom_charset
 from webferret.models import ErrorCode, FerretError
 
 STDIN = "-"
@@ -32,21 +32,10 @@ def parse_url_lines(lines: Iterable[str]) -> list[str]:
     return urls
 
 
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),  # (before UTF-16's, which begins it)
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
 def list_text(data: bytes) -> str:
     """A list's bytes as text: UTF-8, or UTF-16 or UTF-32 where a byte-order mark says so (what
     Windows PowerShell's `>` writes: read as UTF-8, each URL was an `invalid_url` of spaced letters)."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return data.decode(codec, errors="replace")
-    return data.decode("utf-8", errors="replace")
+    return data.decode(bom_charset(data) or "utf-8", errors="replace")
 
 
 def _stdin_text() -> str:

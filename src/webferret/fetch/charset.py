@@ -17,7 +17,7 @@ import codecs
 import re
 from functools import cache
 
-__all__ = ["browser_charset", "declared_charset", "decode_body", "meta_charset", "read_body"]
+__all__ = ["bom_charset", "browser_charset", "declared_charset", "decode_body", "meta_charset", "read_body"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -52,7 +52,7 @@ def decode_body(body: bytes, content_type: str | None) -> str:
 
 def read_body(body: bytes, content_type: str | None) -> tuple[str, str]:
     """The text of `body` (`decode_body`) and the Python codec it was read with."""
-    for encoding in (_bom_charset(body), declared_charset(content_type), meta_charset(body)):
+    for encoding in (bom_charset(body), declared_charset(content_type), meta_charset(body)):
         if encoding and _wide(encoding) and b"\x00" not in body[:SCAN_BYTES]:
             continue  # UTF-16 or -32 text of any markup is full of NUL bytes: this label is wrong
         if encoding and _single_byte(encoding) and not body.isascii():
@@ -85,7 +85,7 @@ def read_body(body: bytes, content_type: str | None) -> tuple[str, str]:
 def browser_charset(body: bytes, content_type: str | None) -> str:
     """The codec a browser reads an HTML `body` in, right or wrong: its BOM, else the header's label,
     else its `<meta charset>`, else windows-1252 (the web's default)."""
-    return _bom_charset(body) or declared_charset(content_type) or meta_charset(body) or "cp1252"
+    return bom_charset(body) or declared_charset(content_type) or meta_charset(body) or "cp1252"
 
 
 SHORT_EVIDENCE = 64
@@ -242,7 +242,8 @@ def _wide(encoding: str) -> bool:
     return encoding.replace("_", "-").startswith(("utf-16", "utf-32"))
 
 
-def _bom_charset(body: bytes) -> str | None:
+def bom_charset(body: bytes) -> str | None:
+    """The encoding a byte order mark opening `body` names (UTF-8, UTF-16 or UTF-32), else None."""
     for bom, encoding in _BOMS:
         if body.startswith(bom):
             return encoding
