@@ -233,6 +233,11 @@ def test_an_address_broken_at_its_own_hyphen_keeps_it() -> None:
     ]
     plain = "see /srv/weir-\ncounts/ and infor-\nmation"
     assert unbroken(plain, frozenset()) == "see /srv/weir-counts/ and information"
+    # words a slash joins are no address: a word of theirs a typesetter broke is made whole
+    words = "a client/ser-\nver model, read/writ-\ning and weir.example/fish-\nladder or ~/weir-\nlogs"
+    assert unbroken(words, frozenset()) == (
+        "a client/server model, read/writing and weir.example/fish-ladder or ~/weir-logs"
+    )
 
 
 def test_a_first_line_set_largest_is_the_title_though_the_other_pages_repeat_it() -> None:

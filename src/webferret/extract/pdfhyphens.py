@@ -14,6 +14,9 @@ import re
 _COMPOUND = re.compile(r"\w+(?:-\w+)+")
 _BREAK = re.compile(r"(\S*\w)-\n(\w+)")
 _LAST_WORD = re.compile(r"\w+$")
+_ADDRESS = re.compile(r"://|^(?:www\.|\.{0,2}/|~/)|\.\w+/")
+"""What a web address or a path holds (`https://`, `www.`, a leading `/`, `./`, `~/`, a `host.org/`),
+which a word joined by a slash (`client/server`, `and/or`) does not."""
 _HEADS = frozenset({"self"})
 """Words that open a hyphenated compound, not a word broken at a line's end."""
 
@@ -27,8 +30,8 @@ def keeps_hyphen(before: str, after: str, compounds: frozenset[str]) -> bool:
     """Whether `before-` at a line's end and `after` on the next line are one compound, hyphen kept;
     `before` is all the line's last word up to the hyphen, so that a web address or a path broken at
     a hyphen of its own (`.../overview-` + `with-routes.html`) keeps it: typesetters break an address
-    at its own marks and add none."""
-    if "/" in before:
+    at its own marks and add none; words a slash joins (`client/ser-` + `ver`) are words."""
+    if _ADDRESS.search(before):
         return True
     found = _LAST_WORD.search(before)
     head = found.group().casefold() if found else ""
