@@ -300,3 +300,14 @@ async def test_a_page_whose_connection_opened_as_its_ferret_closed_leaves_no_soc
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)], [
         str(w.message) for w in caught
     ]
+
+
+async def test_a_closed_ferret_of_a_home_with_no_store_says_it_is_closed(tmp_path: Path) -> None:
+    """After `aclose`, a reading call of a home with no store answered not_found ('no page store at
+    ...'), as if the home were mistyped, where a home with a store answered that the Ferret is closed."""
+    f = Ferret(home=tmp_path / "new")
+    await f.aclose()
+    for call in (lambda: f.find("ermine"), lambda: f.open("x.example~0123456789ab"), lambda: f.list_stored()):
+        with pytest.raises(FerretError) as caught:
+            await call()
+        assert caught.value.code == ErrorCode.INVALID_ARGUMENT and "closed (aclose)" in caught.value.message

@@ -65,6 +65,7 @@ from webferret.store.handles import with_schemes
 from webferret.store.session import SessionStore, not_kept
 from webferret.store.types import DocumentOutline, OpenedPage, PageDiff, Passage, StoredPage, StoredPages
 
+CLOSED = "this Ferret is closed (aclose): make a new one"
 CLOSED_UNDER_CALL = (
     "this Ferret was closed (aclose) while this page was being read: close it once its calls have answered"
 )
@@ -226,8 +227,12 @@ class Ferret:
 
     def check_store(self, named: str | None = None) -> None:
         """Raise `not_found` when no page store exists in `settings.home` (a reading call does not
-        make one: a mistyped home would look like an empty store); `named`: the handle asked for."""
+        make one: a mistyped home would look like an empty store); `named`: the handle asked for.
+        A closed Ferret's reading call is `invalid_argument` saying so, store or none."""
         from webferret.store.pages import STORE_FILE
+
+        if self._closed:
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, CLOSED)
         from webferret.store.schema import file_in_the_way
 
         path = self.settings.home / STORE_FILE
@@ -582,7 +587,7 @@ class Ferret:
         """Refuse a call on a closed Ferret, or from an event loop other than the one it began in
         (its connections and pending writes belong to that loop: each `asyncio.run` makes a new one)."""
         if self._closed:
-            raise FerretError(ErrorCode.INVALID_ARGUMENT, "this Ferret is closed (aclose): make a new one")
+            raise FerretError(ErrorCode.INVALID_ARGUMENT, CLOSED)
         loop = asyncio.get_running_loop()
         if self._loop is None:
             self._loop = loop
