@@ -560,30 +560,32 @@ def test_a_token_no_header_can_carry_is_refused_at_start(token: str, monkeypatch
     assert token not in str(refused.value) and "kret" not in str(refused.value)  # a secret: never shown
 
 
-def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWeb) -> None:
+def _api_process_get(env: dict[str, str], arguments: list[str], path: str) -> tuple[httpx.Response, str]:
+    """`webferret api --http 127.0.0.1:0 ARGUMENTS` in its own process, asked `path` at the port its
+    `listening on` line names (any free port), then stopped: the answer and what it wrote on stderr."""
     from listening_port import listening_port
 
-    url = simweb.add("/api/proc", article_html("Ferret process", 3), headers=HTML)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(WEBFERRET_HOME=str(tmp_path), WEBFERRET_CONFIG=os.devnull)
-    command = [
-        sys.executable,
-        "-m",
-        "webferret",
-        "api",
-        "--http",
-        "127.0.0.1:0",  # any free port: the line it writes once it listens names it
-        "--allow-host",
-        "127.0.0.1",
-    ]
+    command = [sys.executable, "-m", "webferret", "api", "--http", "127.0.0.1:0", *arguments]
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None
         port = listening_port(process.stderr)
-        answer = httpx.get(f"http://127.0.0.1:{port}/r/{url}", timeout=30)
+        answer = httpx.get(f"http://127.0.0.1:{port}{path}", timeout=30)
     finally:
         process.terminate()
         _, err = process.communicate(timeout=30)
+    return answer, err
+
+
+def _clean_env(**settings: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
+    return {**env, "WEBFERRET_CONFIG": os.devnull, **settings}
+
+
+def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWeb) -> None:
+    url = simweb.add("/api/proc", article_html("Ferret process", 3), headers=HTML)
+    env = _clean_env(WEBFERRET_HOME=str(tmp_path))
+    answer, err = _api_process_get(env, ["--allow-host", "127.0.0.1"], f"/r/{url}")
     assert answer is not None and answer.status_code == 200, err
     assert "Ferret process" in answer.text  # at the port its `listening on` line named
     assert "Traceback" not in err  # SIGTERM ends it (uvicorn then ends by the signal it caught)
@@ -592,23 +594,12 @@ def test_webferret_api_serves_from_its_own_process(tmp_path: Path, simweb: SimWe
 def test_a_server_started_with_home_names_no_home_in_its_hints(tmp_path: Path) -> None:
     """`webferret api --home DIR` answered `/open`'s `next` with `--home DIR` (the server's own path, a
     command line's hint), as a server started without `--home` does not: a server's hints name no home."""
-    from listening_port import listening_port
-
     store = PageStore.in_home(tmp_path)
     text = "\n\n".join(f"## Part {i}\n\n" + "Stoats change their coats. " * 40 for i in range(8))
     handle = store.put(Page(url="https://doc.example/long", ok=True, title="Long", content=text)).handle
     store.close()
-    env = {key: value for key, value in os.environ.items() if not key.startswith("WEBFERRET_")}
-    env.update(WEBFERRET_CONFIG=os.devnull)
-    command = [sys.executable, "-m", "webferret", "api", "--http", "127.0.0.1:0", "--home", str(tmp_path)]
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stderr is not None
-        port = listening_port(process.stderr)
-        answer = httpx.get(f"http://127.0.0.1:{port}/open?handle={handle}&page_tokens=300", timeout=30)
-    finally:
-        process.terminate()
-        _, err = process.communicate(timeout=30)
+    opened = f"/open?handle={handle}&page_tokens=300"
+    answer, err = _api_process_get(_clean_env(), ["--home", str(tmp_path)], opened)
     assert answer.status_code == 200, err
     assert answer.json()["data"]["next"] == f"webferret open {handle} --page 2 --page-tokens 300"
 
