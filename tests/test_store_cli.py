@@ -1064,6 +1064,29 @@ def test_an_imported_page_of_a_private_address_stays_one_the_guard_exempted(
     assert set(exempt) == {handle for url, handle in handles.items() if "public" not in url}
 
 
+def test_an_exported_page_read_under_an_exemption_by_name_stays_exempt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page read under `--allow-host wiki.corp` (a name resolving to a private address) was
+    exported without its mark, and imported it was an ordinary page: the MCP server opened it for an
+    agent without the exemption. The export marks it, and the import keeps it as read so."""
+    store = PageStore.in_home(tmp_path / "a")
+    store.put(Page(url="https://wiki.corp/pay", ok=True, content="Salaries."), exempt=True)
+    store.put(Page(url="https://public.example/", ok=True, content="Stoats."))
+    store.close()
+    assert main(["store", "export", "--home", str(tmp_path / "a")]) == 0
+    export = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(export))
+    code, out = _json(capsys, "store", "import", "-", "--home", str(tmp_path / "b"))
+    assert code == 0 and out["data"]["imported"] == 2
+    store = PageStore.in_home(tmp_path / "b")
+    kept, public = store.lookup("https://wiki.corp/pay"), store.lookup("https://public.example/")
+    exempt = store.exempt_documents()
+    store.close()
+    assert kept is not None and public is not None and set(exempt) == {kept.handle}
+    assert "exempt" not in kept.page.meta  # the mark is the store's column, not the page's metadata
+
+
 def test_a_store_made_on_a_full_disk_says_why_it_failed(tmp_path: Path) -> None:
     """A new store whose making ran out of room (a full disk, here a file size limit) was said as
     "cannot rollback - no transaction is active": SQLite had rolled the migration back itself, and

@@ -167,11 +167,14 @@ def _list(args: argparse.Namespace, listed: StoredPages) -> int:
 def _export(args: argparse.Namespace, store: Any) -> int:
     """Each stored document's reading (the one `open` opens) as a JSON line on stdout; the count on
     stderr. A reader that closes the pipe (`| head`) ends it quietly."""
+    from webferret.cli.store_import import EXEMPT
     from webferret.present.pages import clip_page
 
     written, damaged = 0, []
     for stored in store.readings(args.site, args.since, damaged):
         page = stored.page if args.links else stored.page.model_copy(update={"links": None})
+        if stored.exempt:  # read under the guard's exemption: an import keeps it so
+            page = page.model_copy(update={"meta": {**page.meta, EXEMPT: True}})
         try:
             sys.stdout.write(clip_page(page, args.max_chars).model_dump_json() + "\n")
         except BrokenPipeError:

@@ -34,6 +34,9 @@ BATCH = 200
 """Pages written in one transaction."""
 NAMED = 20
 """Skipped lines named one by one; the rest are counted."""
+EXEMPT = "exempt"
+"""The `meta` key `store export` marks a reading fetched under an exemption of the address guard with
+(`--allow-host NAME` too, whose address the URL does not show), so an import keeps it as such."""
 LINE_BYTES_PER_BODY = 4
 """A line may be this many times `max_bytes` (a body, its Markdown, links and metadata, JSON-escaped);
 a longer one is skipped without being held in memory."""
@@ -56,7 +59,7 @@ def run_import(args: argparse.Namespace, settings: Any) -> int:
         # private address's page is marked as read under the guard's exemption (`_private_address`)
         kept = 0
         for exempt in (False, True):
-            if pages := [(page, {}) for page in batch if _private_address(page) == exempt]:
+            if pages := [(_unmarked(page), {}) for page in batch if _exempt(page) == exempt]:
                 kept += len(opened[0].put_many(pages, private=True, exempt=exempt, over_stored=False))
         batch.clear()
         return kept
@@ -222,6 +225,19 @@ def _unreadable_url(*urls: str | None) -> str | None:
         except FerretError as exc:
             return exc.message
     return None
+
+
+def _exempt(page: Any) -> bool:
+    """Was the page read under an exemption of the address guard: marked so by the export, or of a
+    private address by its URL (an export an older webferret wrote)?"""
+    return page.meta.get(EXEMPT) is True or _private_address(page)
+
+
+def _unmarked(page: Any) -> Any:
+    """The page without the export's exemption mark (the store keeps it in a column of its own)."""
+    if EXEMPT not in page.meta:
+        return page
+    return page.model_copy(update={"meta": {k: v for k, v in page.meta.items() if k != EXEMPT}})
 
 
 def _private_address(page: Any) -> bool:
