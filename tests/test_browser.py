@@ -692,51 +692,30 @@ async def test_a_call_cancelled_as_the_browser_starts_leaves_no_process(
     assert len(started) == 1
 
 
-async def test_a_browser_that_died_is_started_again() -> None:
+@pytest.mark.parametrize("killed", ["chrom", "node"])
+async def test_a_browser_that_died_is_started_again(killed: str) -> None:
     """Chromium killed between two pages (a crash, the OOM killer): the next page starts a new one,
-    where the session used to answer every later page with "browser has been closed"."""
+    where the session used to answer every later page with "browser has been closed". So does the
+    Playwright driver (`node`) killed: its browser then says it is still connected, as only the
+    driver could say otherwise, and every later page failed at once as `internal` ("Target page,
+    context or browser has been closed"). No process of the old ones is left."""
     before = {pid for pid, _ in descendants(os.getpid())}
     own = BrowserTier(SETTINGS)
     try:
         with serve() as site:
             site.page("/", "<html><body><p>hello again</p></body></html>")
             await render(own, site.base + "/", OPTS)
-            chromium = [
+            victims = [
                 pid
                 for pid, _ in descendants(os.getpid())
-                if pid not in before and "chrom" in Path(f"/proc/{pid}/comm").read_text()
+                if pid not in before and killed in Path(f"/proc/{pid}/comm").read_text()
             ]
-            assert chromium
-            for pid in chromium:
+            assert victims
+            for pid in victims:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             raw = await render(own, site.base + "/", OPTS)
         assert b"hello again" in raw.body
-    finally:
-        await own.aclose()
-
-
-async def test_a_browser_whose_driver_died_is_started_again() -> None:
-    """The Playwright driver killed between two pages (its browser then says it is still connected,
-    as only the driver could say otherwise): every later page of the session failed at once with
-    "Target page, context or browser has been closed" (an `internal` error); the next page now
-    starts a new driver and browser, and no process of the old ones is left."""
-    before = {pid for pid, _ in descendants(os.getpid())}
-    own = BrowserTier(SETTINGS)
-    try:
-        with serve() as site:
-            site.page("/", "<html><body><p>hello after the driver</p></body></html>")
-            await render(own, site.base + "/", OPTS)
-            driver = [
-                pid
-                for pid, _ in descendants(os.getpid())
-                if pid not in before and "node" in Path(f"/proc/{pid}/comm").read_text()
-            ]
-            assert driver
-            for pid in driver:
-                os.kill(pid, signal.SIGKILL)
-            raw = await render(own, site.base + "/", OPTS)
-        assert b"hello after the driver" in raw.body
     finally:
         await own.aclose()
     left = [pid for pid, state in descendants(os.getpid()) if pid not in before and state != "Z"]

@@ -723,13 +723,19 @@ async def test_the_budget_ends_the_judging_of_a_pages_links(
     assert [p.url for p in result.pages] == [site.url("/guide/many")]
 
 
+def _asking_to_wait(simweb: SimWeb, folder: str, status: int, n: int) -> list[str]:
+    """`folder`/start linking to `n` pages, each answered `status` with a Retry-After of an hour."""
+    paths = [f"{folder}/{number}" for number in range(n)]
+    simweb.add(f"{folder}/start", page("Start", *paths), headers=HTML)
+    for path in paths:
+        simweb.add(path, "not now", status=status, headers={"Retry-After": "3600"})
+    return paths
+
+
 async def test_a_site_that_asked_to_wait_is_not_asked_again_by_the_crawl(simweb: SimWeb) -> None:
     """A page answered 429 with a Retry-After of an hour: the crawl asked the site its other pages
     all the same, at once, each answered 429 again. They are not asked now: each fails saying why."""
-    busy = [f"/busy/{n}" for n in range(6)]
-    simweb.add("/busy/start", page("Start", *busy), headers=HTML)
-    for path in busy:
-        simweb.add(path, "slow down", status=429, headers={"Retry-After": "3600"})
+    busy = _asking_to_wait(simweb, "/busy", 429, 6)
     async with Ferret(allow_hosts=["127.0.0.1"], per_host_concurrency=1) as ferret:
         result = await crawl(ferret, simweb.url("/busy/start"), CrawlOptions(depth=1))
         again = await ferret.fetch(simweb.url("/busy/1"))  # a fetch of its own is the caller's ask
@@ -745,10 +751,7 @@ async def test_a_site_that_asked_to_wait_is_not_asked_again_by_the_crawl(simweb:
 async def test_a_site_down_for_maintenance_is_not_asked_again_by_the_crawl(simweb: SimWeb) -> None:
     """A 503 with a Retry-After (a site down for maintenance, for an hour) asked the crawl to wait as
     a 429 does, and the crawl asked its other pages all the same, each answered 503 again."""
-    down = [f"/down/{n}" for n in range(5)]
-    simweb.add("/down/start", page("Start", *down), headers=HTML)
-    for path in down:
-        simweb.add(path, "back soon", status=503, headers={"Retry-After": "3600"})
+    down = _asking_to_wait(simweb, "/down", 503, 5)
     async with Ferret(allow_hosts=["127.0.0.1"], per_host_concurrency=1) as ferret:
         result = await crawl(ferret, simweb.url("/down/start"), CrawlOptions(depth=1))
     assert simweb.served(*down) == 1
