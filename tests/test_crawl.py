@@ -920,20 +920,3 @@ async def test_a_session_id_in_every_link_is_no_new_page(simweb: SimWeb) -> None
     assert sorted(titles) == ["A", "A", "B", "Index"]  # /ss/a and /ss/a?lang=en: two pages
     assert simweb.served("/ss/b;jsessionid=9C0D", "/ss/b;jsessionid=77AA") == 1
     assert simweb.served("/ss/") == 1
-
-
-def test_the_agent_views_name_the_home_in_the_commands_they_suggest(
-    simweb: SimWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A crawl's and a map's agent view, given `--home DIR`, suggest commands that read that home
-    (they said `webferret open HANDLE --agent`, which looked in the default home: not_found)."""
-    home = tmp_path / "my pages"
-    simweb.add("/homed/start", page("Start", "/homed/one"), headers=HTML)
-    simweb.add("/homed/one", page("One"), headers=HTML)
-    named = f"--home '{home}'"
-    assert main(["crawl", simweb.url("/homed/start"), "--agent", "--home", str(home), *ALLOW]) == 0
-    crawled = capsys.readouterr().out
-    assert f"`webferret open HANDLE --agent {named}`" in crawled
-    assert f"`webferret find QUERY --agent {named}`" in crawled
-    assert main(["map", simweb.url("/homed/start"), "--agent", "--home", str(home), *ALLOW]) == 0
-    assert f"webferret fetch URL... --agent {named}" in capsys.readouterr().out
