@@ -254,5 +254,7 @@ async def test_a_period_searxng_found_nothing_in_says_why_that_may_be(
         )
         plain = await f.search("stoats", f.search_options(engines=("searxng",), verify=False))
     said = [warning for warning in dated.warnings if "nothing found in the past day" in warning]
-    assert dated.results == [] and len(said) == 1 and "search without --time" in said[0]
+    assert (
+        dated.results == [] and len(said) == 1 and "search without a period (--time, time_range)" in said[0]
+    )
     assert not any("nothing found" in warning for warning in plain.warnings)

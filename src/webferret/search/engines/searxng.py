@@ -174,7 +174,8 @@ def warnings(body: str, query: EngineQuery | None = None) -> list[str]:
     if query is not None and query.time_range and not found and not results:
         found.append(
             f"searxng: nothing found in the past {query.time_range}: the instance asks only its upstream "
-            "engines that can limit results by time; search without --time to ask them all"
+            "engines that can limit results by time; search without a period (--time, time_range) to "
+            "ask them all"
         )
     return found
 
