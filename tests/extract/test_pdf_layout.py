@@ -238,6 +238,9 @@ def test_an_address_broken_at_its_own_hyphen_keeps_it() -> None:
     assert unbroken(words, frozenset()) == (
         "a client/server model, read/writing and weir.example/fish-ladder or ~/weir-logs"
     )
+    # a relative path (two slashes, no leading one) is a path: its own hyphen kept
+    path = "see tests/unit/test-\nparser.py and src/weir/fish-\ncount/"
+    assert unbroken(path, frozenset()) == "see tests/unit/test-parser.py and src/weir/fish-count/"
 
 
 def test_a_first_line_set_largest_is_the_title_though_the_other_pages_repeat_it() -> None:

@@ -14,9 +14,9 @@ import re
 _COMPOUND = re.compile(r"\w+(?:-\w+)+")
 _BREAK = re.compile(r"(\S*\w)-\n(\w+)")
 _LAST_WORD = re.compile(r"\w+$")
-_ADDRESS = re.compile(r"://|^(?:www\.|\.{0,2}/|~/)|\.\w+/")
-"""What a web address or a path holds (`https://`, `www.`, a leading `/`, `./`, `~/`, a `host.org/`),
-which a word joined by a slash (`client/server`, `and/or`) does not."""
+_ADDRESS = re.compile(r"://|^(?:www\.|\.{0,2}/|~/)|\.\w+/|/[^/]*/")
+"""What a web address or a path holds (`https://`, `www.`, a leading `/`, `./`, `~/`, a `host.org/`,
+two slashes: `tests/unit/test-`), which a word joined by a slash (`client/server`, `and/or`) does not."""
 _HEADS = frozenset({"self"})
 """Words that open a hyphenated compound, not a word broken at a line's end."""
 
