@@ -5,6 +5,13 @@ from __future__ import annotations
 import pytest
 from test_pdf_layout import _cells, _pdf_text
 
+
+def _grid(rows: list[tuple[str, ...]], columns: tuple[float, ...], top: float, step: float) -> list[str]:
+    """`rows` drawn as a table: each row's cells at `columns`, the first row at `top`, each next one
+    `step` lower."""
+    return [_cells(top - step * n, *zip(columns, row, strict=True)) for n, row in enumerate(rows)]
+
+
 TERMS = [("Term", "Meaning", "Year"), ("Kit", "A young ferret", "1400"), ("Hob", "A male ferret", "1500")]
 TERMS_TABLE = (
     "| Term | Meaning | Year |\n|---|---|---|\n"
@@ -16,7 +23,7 @@ TERMS_TABLE = (
 def test_a_list_under_a_table_is_no_row_of_it(mark: str) -> None:
     """fpdf2 and ReportLab draw a list's mark and its words apart: the first item of a list under a
     table fell in its columns and was its last row (`| 1 | Calibrate the counters ... |  |`)."""
-    rows = [_cells(700 - 22 * n, *zip((31, 146, 492), row, strict=True)) for n, row in enumerate(TERMS)]
+    rows = _grid(TERMS, (31, 146, 492), 700, 22)
     items = ["Calibrate the counters each month against the video.", "Send the counts to the board."]
     listed = [_cells(625 - 17 * n, (31, mark), (54, item)) for n, item in enumerate(items)]
     blocks = _pdf_text(" ".join([*rows, *listed])).split("\n\n")[1:]
@@ -30,7 +37,7 @@ def test_a_list_over_a_table_is_not_its_header() -> None:
     items = ["Measure the width", "Record the depth", "Count the fish"]
     listed = [_cells(662 - 14 * n, (48, f"{n}."), (64, item)) for n, item in enumerate(items, 1)]
     sites = [("Site", "Width", "Depth"), ("Pitlochry", "12 m", "3 m"), ("Perth", "40 m", "5 m")]
-    rows = [_cells(590 - 19 * n, *zip((37, 94, 139), row, strict=True)) for n, row in enumerate(sites)]
+    rows = _grid(sites, (37, 94, 139), 590, 19)
     blocks = _pdf_text(" ".join([*listed, *rows])).split("\n\n")[1:]
     assert blocks == [
         "1. Measure the width",
@@ -47,9 +54,7 @@ def test_a_table_may_number_its_rows() -> None:
         ("2", "Tongland", "120"),
         ("3", "Cruachan", "77"),
     ]
-    drawn = " ".join(
-        _cells(700 - 16 * n, *zip((72, 120, 300), row, strict=True)) for n, row in enumerate(rows)
-    )
+    drawn = " ".join(_grid(rows, (72, 120, 300), 700, 16))
     assert _pdf_text(drawn).split("\n\n")[1] == (
         "| No. | Weir | Count |\n|---|---|---|\n| 1 | Pitlochry | 5400 |\n| 2 | Tongland | 120 |\n"
         "| 3 | Cruachan | 77 |\n"
@@ -77,10 +82,7 @@ def test_a_line_of_words_above_a_table_is_not_its_header() -> None:
     in no column."""
     rows = [
         _cells(700, (72, "Counts rose in"), (140, "every"), (170, "year, as below:")),
-        *(
-            _cells(684 - 16 * n, *zip((72, 200, 300, 400), row, strict=True))
-            for n, row in enumerate(QUARTERS)
-        ),
+        *_grid(QUARTERS, (72, 200, 300, 400), 684, 16),
     ]
     blocks = _pdf_text(" ".join(rows)).split("\n\n")[1:]
     assert blocks[0] == "Counts rose in every year, as below:"
@@ -214,9 +216,7 @@ def test_a_table_of_contents_is_its_entries_one_by_one() -> None:
 def test_rows_with_numbers_between_their_name_and_an_ordered_last_number_are_a_table() -> None:
     """No table of contents: its entries hold no numbers but their section's and their page's."""
     rows = [("Q1", "10", "20", "5"), ("Q2", "11", "21", "6"), ("Q3", "12", "22", "7")]
-    drawn = " ".join(
-        _cells(700 - 18 * n, *zip((72, 200, 300, 400), row, strict=True)) for n, row in enumerate(rows)
-    )
+    drawn = " ".join(_grid(rows, (72, 200, 300, 400), 700, 18))
     assert _pdf_text(drawn).split("\n\n")[1].startswith("| Q1 | 10 | 20 | 5 |\n|---|---|---|---|\n")
 
 
@@ -259,9 +259,7 @@ def test_a_row_whose_cell_wraps_is_one_row(header: float, ferret: list[str]) -> 
     and each of its lines and the cells beside it a paragraph of their own."""
     head = _cells(header, (42.9, "Term"), (206.1, "Meaning"), (389.5, "Since"))
     rows = [("Burrow", "A hole dug by an animal as a home.", "900"), ("Kit", "A young ferret.", "1400")]
-    below = [
-        _cells(606.8 - 18 * n, *zip((38.2, 88.1, 389.5), row, strict=True)) for n, row in enumerate(rows)
-    ]
+    below = _grid(rows, (38.2, 88.1, 389.5), 606.8, 18)
     assert _pdf_text(" ".join([head, *ferret, *below])).split("\n\n")[1] == (
         f"| Term | Meaning | Since |\n|---|---|---|\n| Ferret | {WRAPPED} | 1200 |\n"
         "| Burrow | A hole dug by an animal as a home. | 900 |\n| Kit | A young ferret. | 1400 |\n"
@@ -277,9 +275,7 @@ def test_long_names_in_lower_case_are_a_tables_cells() -> None:
         ("configuration_retries", "int", "2"),
         ("configuration_enabled", "bool", "true"),
     ]
-    drawn = " ".join(
-        _cells(700 - 17 * n, *zip((36, 162, 197), row, strict=True)) for n, row in enumerate(options)
-    )
+    drawn = " ".join(_grid(options, (36, 162, 197), 700, 17))
     assert _pdf_text(drawn).split("\n\n")[1] == (
         "| Option | Type | Default |\n|---|---|---|\n| configuration_timeout | float | 3.0 |\n"
         "| configuration_retries | int | 2 |\n| configuration_enabled | bool | true |\n"
