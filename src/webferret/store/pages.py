@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -627,7 +627,8 @@ class PageStore:
         """Remove every version fetched more than `older_than_s` seconds ago (of `site`'s documents
         only, with one: `listing.site_filter`); answer how many versions, and how many documents lost
         their last one."""
-        where, args = _older_than(older_than_s, site)
+        old = _older_than(older_than_s, site)
+        where, args = old.where, old.args
 
         def write(conn: sqlite3.Connection) -> tuple[int, int]:
             documents = _documents(conn)
@@ -648,15 +649,14 @@ class PageStore:
     def prunable(self, older_than_s: float, site: str | None = None) -> tuple[int, int]:
         """What `prune(older_than_s, site)` would remove now (versions, and documents left with
         none), removing nothing."""
-        where, args = _older_than(older_than_s, site)
-        chosen, chosen_args = site_filter(site)
+        old = _older_than(older_than_s, site)
 
         def read(conn: sqlite3.Connection) -> tuple[int, int]:
-            versions = conn.execute(f"SELECT count(*) FROM pages WHERE {where}", args).fetchone()[0]
+            versions = conn.execute(f"SELECT count(*) FROM pages WHERE {old.where}", old.args).fetchone()[0]
             documents = conn.execute(
-                f"SELECT count(*) FROM (SELECT 1 FROM pages WHERE {chosen} GROUP BY document "
+                f"SELECT count(*) FROM (SELECT 1 FROM pages WHERE {old.chosen} GROUP BY document "
                 "HAVING max(fetched_at) < ?)",
-                (*chosen_args, args[0]),
+                (*old.chosen_args, old.cutoff),
             ).fetchone()[0]
             return int(versions), int(documents)
 
@@ -781,8 +781,23 @@ def _stored(row: Row, path: Path) -> StoredPage:
     )
 
 
-def _older_than(seconds: float, site: str | None) -> tuple[str, tuple[object, ...]]:
-    """The SQL condition (and its arguments, the cutoff first) of the versions fetched more than
-    `seconds` ago, of `site`'s documents only when one is given."""
-    chosen, args = site_filter(site)
-    return f"fetched_at < ? AND {chosen}", (time.time() - seconds, *args)
+class _Older(NamedTuple):
+    """The versions fetched before `cutoff`, of the documents `chosen` keeps (`listing.site_filter`,
+    with its arguments `chosen_args`)."""
+
+    cutoff: float
+    chosen: str
+    chosen_args: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"fetched_at < ? AND {self.chosen}"
+
+    @property
+    def args(self) -> tuple[object, ...]:
+        return (self.cutoff, *self.chosen_args)
+
+
+def _older_than(seconds: float, site: str | None) -> _Older:
+    """The versions fetched more than `seconds` ago, of `site`'s documents only when one is given."""
+    return _Older(time.time() - seconds, *site_filter(site))
