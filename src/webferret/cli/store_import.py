@@ -45,7 +45,7 @@ a longer one is skipped without being held in memory."""
 def run_import(args: argparse.Namespace, settings: Any) -> int:
     from webferret.cli.common import EXIT_FAILED, EXIT_OK, envelope_json
     from webferret.models import FerretError
-    from webferret.present.agent import counted
+    from webferret.present.pages import counted
     from webferret.store.pages import PageStore
 
     skipped: list[str] = []
