@@ -843,3 +843,25 @@ def test_a_settings_file_that_cannot_be_read_is_named(monkeypatch: pytest.Monkey
     assert str(raised.value) == (
         "cannot read settings: /proc/self/mem (the settings file) cannot be read: Input/output error"
     )
+
+
+def test_a_choice_or_a_switch_with_spaces_around_it_or_in_capitals_is_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`WEBFERRET_TIER=" browser "` (a YAML or JSON client's env) or `tier = "Browser"` in the file
+    was refused as no tier, `WEBFERRET_VERIFY=" no "` as no switch, though a number with spaces
+    around it was read: a choice is read in any case, a choice or a switch without its spaces."""
+    from webferret.config import checked_overrides
+
+    monkeypatch.setenv("WEBFERRET_TIER", " browser ")
+    monkeypatch.setenv("WEBFERRET_VERIFY", " no ")
+    config = tmp_path / "config.toml"
+    config.write_text('format = "Text"\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    settings = load_settings()
+    assert (settings.tier, settings.verify, settings.format) == ("browser", False, "text")
+    assert load_settings(tier="HTTP ").tier == "http"
+    assert checked_overrides(settings, {"format": " html"}, "fetch_options") == {"format": "html"}
+    monkeypatch.setenv("WEBFERRET_TIER", " brwser ")
+    with pytest.raises(ConfigError, match=r"setting 'tier' \(WEBFERRET_TIER\): Input should be 'auto'"):
+        load_settings()

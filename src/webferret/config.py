@@ -12,7 +12,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_origin
 
 from pydantic import AliasChoices, Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import (
@@ -316,6 +316,18 @@ class Settings(BaseSettings):
         if isinstance(value, bool) and cls.model_fields[str(info.field_name)].annotation in (int, float):
             raise ValueError("a number, not true or false")
         return value
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _a_word_as_written(cls, value: Any, info: ValidationInfo) -> Any:
+        """A choice (`tier`, `format`) or a switch read without spaces around it, a choice in any
+        case: ` browser ` from a YAML or JSON client's env, or `Browser`, was refused as no tier."""
+        if not isinstance(value, str):
+            return value
+        annotation = cls.model_fields[str(info.field_name)].annotation
+        if get_origin(annotation) is Literal:
+            return value.strip().lower()
+        return value.strip() if annotation is bool else value
 
     @field_validator("home", mode="before")
     @classmethod
