@@ -865,3 +865,53 @@ def test_a_choice_or_a_switch_with_spaces_around_it_or_in_capitals_is_read(
     monkeypatch.setenv("WEBFERRET_TIER", " brwser ")
     with pytest.raises(ConfigError, match=r"setting 'tier' \(WEBFERRET_TIER\): Input should be 'auto'"):
         load_settings()
+
+
+def test_a_setting_name_in_capitals_in_the_file_is_read_as_every_reader_reads_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`Home = "pages"` in the settings file was read from the directory a call ran in (`home =
+    "pages"` from the file's folder), and `Serve = "off"` was read by the settings but not by the
+    hand-off, which handed the call to a running server all the same."""
+    from webferret.handoff import serve_setting
+
+    folder = tmp_path / "config" / "webferret"
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text('Home = "pages"\nSERVE = "off"\n')
+    monkeypatch.chdir(tmp_path)
+    assert load_settings().home == folder / "pages"
+    assert serve_setting(os.environ) == "off"
+
+
+def test_a_setting_given_twice_in_two_cases_is_refused_naming_both(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`Timeout = 5` and `timeout = 6` in one file, `WEBFERRET_TIMEOUT` and `WEBFERRET_timeout` in
+    one environment, `Timeout=` and `timeout=` in one call: one of the two won without a word (in
+    the file, whichever came first)."""
+    config = tmp_path / "config.toml"
+    config.write_text("Timeout = 5\ntimeout = 6\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(
+        ConfigError, match=rf"Timeout and timeout \(in {config}\) are one setting given twice"
+    ):
+        load_settings()
+    monkeypatch.setenv("WEBFERRET_config", os.devnull)  # (the two spellings of the file's variable)
+    with pytest.raises(ConfigError, match=r"WEBFERRET_CONFIG and WEBFERRET_config \(the environment\)"):
+        load_settings()
+    monkeypatch.delenv("WEBFERRET_CONFIG")
+    assert load_settings().timeout == 30  # `WEBFERRET_config` names the file, as any setting's variable
+    monkeypatch.setenv("WEBFERRET_timeout", "-1")
+    with pytest.raises(ConfigError, match=r"^setting 'timeout' \(WEBFERRET_timeout\): "):
+        load_settings()
+    monkeypatch.setenv("WEBFERRET_TIMEOUT", "5")
+    with pytest.raises(ConfigError, match=r"WEBFERRET_TIMEOUT and WEBFERRET_timeout \(the environment\)"):
+        load_settings()
+    with pytest.raises(ConfigError, match=r"Timeout and timeout \(given as arguments\)"):
+        load_settings(Timeout=3, timeout=4)
+
+
+def test_a_bad_setting_given_in_capitals_is_named_as_an_argument(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Ferret(Timeout=-3)` (read as `timeout`) was said to come from WEBFERRET_TIMEOUT, unset."""
+    with pytest.raises(ConfigError, match=r"^setting 'timeout' \(given as an argument\): "):
+        load_settings(Timeout=-3)

@@ -23,6 +23,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from webferret.anycase import env_value, one_spelling
 from webferret.limits import (
     MAX_BYTES,
     MAX_CONCURRENCY,
@@ -73,7 +74,7 @@ def config_file() -> Path | None:
     else the XDG one if present. One that is there but no file (a directory, a FIFO, a link to
     nothing) is a `ValueError` naming it, as a missing `$WEBFERRET_CONFIG` is: it would be skipped
     without a word."""
-    named = os.environ.get("WEBFERRET_CONFIG")
+    named = env_value(os.environ, "WEBFERRET_CONFIG")
     if named:
         try:  # `~/x.toml` from an MCP client's env, which no shell expands
             path = expanded(named)
@@ -307,7 +308,12 @@ class Settings(BaseSettings):
     def __init__(self, **values: Any) -> None:
         """Settings from `values`, the environment and the TOML file, in that order; a bad value
         raises `ConfigError` naming the setting and where it came from."""
-        _checked(lambda: super(Settings, self).__init__(**values), values)
+
+        def make() -> None:
+            one_spelling(values, "given as arguments")
+            super(Settings, self).__init__(**values)
+
+        _checked(make, values)
 
     @field_validator("*", mode="before")
     @classmethod
@@ -544,6 +550,9 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
+        one_spelling(
+            (name for name in os.environ if name.upper().startswith("WEBFERRET_")), "the environment"
+        )
         misspelt_variable(os.environ)
         path = config_file()
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
@@ -639,12 +648,13 @@ def closest(name: str, names: Iterable[str]) -> str | None:
 
 def _source_of(name: str, overrides: dict[str, Any]) -> str:
     """Where a setting's value came from, in the order they win: an argument, the environment, TOML."""
-    if name in overrides:
+    if any(given.lower() == name for given in overrides):  # (read in any case, as the settings are)
         return "given as an argument"
     names = env_names(name)
     for env in names:
-        if env in os.environ:
-            return env
+        spelt = next((variable for variable in os.environ if variable.upper() == env), None)
+        if spelt is not None:
+            return spelt
     toml = config_file()
     return str(toml) if toml else " or ".join(names)
 

@@ -32,6 +32,7 @@ import stat
 import sys
 import time
 
+from webferret.anycase import env_value
 from webferret.xdg import xdg_dir
 
 TYPE_CHECKING = False  # as `typing.TYPE_CHECKING`, without importing `typing` (about 7 ms)
@@ -73,10 +74,13 @@ def default_socket() -> str:
 
 def serve_setting(env: Mapping[str, str]) -> str:
     """The setting `serve` as the environment, else the TOML settings file, gives it (default auto)."""
-    value = env.get("WEBFERRET_SERVE")
+    try:
+        value, named = env_value(env, "WEBFERRET_SERVE"), env_value(env, "WEBFERRET_CONFIG")
+    except ValueError:
+        return "off"  # the in-process run reports the variable set twice
     if value is not None:
         return value.strip()
-    config = os.path.expanduser(env.get("WEBFERRET_CONFIG", "")) or os.path.join(
+    config = os.path.expanduser(named or "") or os.path.join(
         xdg_dir("XDG_CONFIG_HOME", "~/.config", env) or "",
         "webferret",
         "config.toml",
