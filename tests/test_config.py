@@ -218,7 +218,7 @@ def test_a_searxng_url_no_request_can_go_to_is_refused_at_start(
     code = main(["search", "ferret", "--searxng-url", url, "--engines", "searxng", "--json"])
     error = json.loads(capsys.readouterr().out)["error"]
     assert code == 2 and error["code"] == "invalid_argument", error
-    assert "setting 'searxng_url' (given as an argument)" in error["message"] and said in error["message"]
+    assert "setting 'searxng_url' (--searxng-url)" in error["message"] and said in error["message"]
     monkeypatch.setenv("WEBFERRET_SEARXNG_URL", url)
     with pytest.raises(ConfigError, match="setting 'searxng_url' \\(WEBFERRET_SEARXNG_URL\\)"):
         load_settings()
@@ -370,7 +370,7 @@ def test_an_empty_home_is_refused_not_the_default(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the default home, which must stay untouched
     assert main(args) == 2
-    assert "setting 'home'" in capsys.readouterr().err and not list(tmp_path.iterdir())
+    assert "setting 'home' (--home): empty" in capsys.readouterr().err and not list(tmp_path.iterdir())
     monkeypatch.setenv("WEBFERRET_HOME", "")
     with pytest.raises(ConfigError, match="WEBFERRET_HOME"):
         load_settings()

@@ -305,15 +305,16 @@ class Settings(BaseSettings):
         "socket's absolute path",
     )
 
-    def __init__(self, **values: Any) -> None:
+    def __init__(self, *, given_as: Mapping[str, str] | None = None, **values: Any) -> None:
         """Settings from `values`, the environment and the TOML file, in that order; a bad value
-        raises `ConfigError` naming the setting and where it came from."""
+        raises `ConfigError` naming the setting and where it came from: a value of `values` as
+        `given_as` names it (a command's flag, `--home`), else as given as an argument."""
 
         def make() -> None:
             one_spelling(values, "given as arguments")
             super(Settings, self).__init__(**values)
 
-        _checked(make, values)
+        _checked(make, values, given_as or {})
 
     @field_validator("*", mode="before")
     @classmethod
@@ -579,9 +580,11 @@ class _TomlFile(TomlConfigSettingsSource):
         return values
 
 
-def load_settings(**overrides: Any) -> Settings:
-    """Build `Settings` from overrides, env and TOML; a bad value raises `ConfigError` naming it."""
-    return Settings(**{key: value for key, value in overrides.items() if value is not None})
+def load_settings(given_as: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+    """Build `Settings` from overrides, env and TOML; a bad value raises `ConfigError` naming it, and
+    an override as `given_as` names it (a command's flag)."""
+    clean = {key: value for key, value in overrides.items() if value is not None}
+    return Settings(given_as=given_as, **clean)
 
 
 def settings_with(settings: Settings, **overrides: Any) -> Settings:
@@ -593,7 +596,7 @@ def settings_with(settings: Settings, **overrides: Any) -> Settings:
     return type(settings)(**{**base, **clean})
 
 
-def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
+def _checked(make: Callable[[], None], given: dict[str, Any], given_as: Mapping[str, str]) -> None:
     """Run `make` (pydantic's build of the settings from `given`, env and TOML): what it raises is a
     `ConfigError` naming each refused setting and its source."""
     try:
@@ -605,7 +608,7 @@ def _checked(make: Callable[[], None], given: dict[str, Any]) -> None:
         for err in exc.errors():
             loc = [_field_named(str(err["loc"][0])), *err["loc"][1:]] if err["loc"] else []
             name = ".".join(str(part) for part in loc) or "settings"
-            where = _source_of(str(loc[0]) if loc else name, given)
+            where = _source_of(str(loc[0]) if loc else name, given, given_as)
             problem, value = validation_problem(err), err.get("input")
             if err["type"] == "extra_forbidden":  # pydantic's "Extra inputs are not permitted"
                 close = closest(name.lower(), Settings.model_fields)
@@ -646,10 +649,12 @@ def closest(name: str, names: Iterable[str]) -> str | None:
     return close[0] if close else max(longer, key=len) if longer else None
 
 
-def _source_of(name: str, overrides: dict[str, Any]) -> str:
-    """Where a setting's value came from, in the order they win: an argument, the environment, TOML."""
-    if any(given.lower() == name for given in overrides):  # (read in any case, as the settings are)
-        return "given as an argument"
+def _source_of(name: str, overrides: dict[str, Any], given_as: Mapping[str, str]) -> str:
+    """Where a setting's value came from, in the order they win: an argument (as `given_as` names
+    it), the environment, TOML."""
+    given = next((key for key in overrides if key.lower() == name), None)  # (read in any case)
+    if given is not None:
+        return given_as.get(given, "given as an argument")
     names = env_names(name)
     for env in names:
         spelt = next((variable for variable in os.environ if variable.upper() == env), None)

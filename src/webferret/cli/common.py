@@ -211,7 +211,8 @@ def settings_from_args(args: argparse.Namespace, **extra: Any) -> Any:
         overrides["allow_private_hosts"] = True
     if getattr(args, "proxy", None):
         overrides["proxy"] = args.proxy
-    return load_settings(**overrides)
+    flags = {name: f"--{name.replace('_', '-')}" for name in overrides if hasattr(args, name)}
+    return load_settings(flags, **overrides)
 
 
 def start_early(
