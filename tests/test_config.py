@@ -915,3 +915,23 @@ def test_a_bad_setting_given_in_capitals_is_named_as_an_argument(monkeypatch: py
     """`Ferret(Timeout=-3)` (read as `timeout`) was said to come from WEBFERRET_TIMEOUT, unset."""
     with pytest.raises(ConfigError, match=r"^setting 'timeout' \(given as an argument\): "):
         load_settings(Timeout=-3)
+
+
+def test_an_engine_given_two_weights_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`WEBFERRET_ENGINE_WEIGHTS=wikipedia=1,Wikipedia=2`, or both in the file's table: the last one
+    won without a word."""
+    monkeypatch.setenv("WEBFERRET_ENGINE_WEIGHTS", "wikipedia=1, Wikipedia=2")
+    with pytest.raises(
+        ConfigError, match=r"'engine_weights' \(WEBFERRET_ENGINE_WEIGHTS\): engine 'wikipedia' is"
+    ):
+        load_settings()
+    monkeypatch.delenv("WEBFERRET_ENGINE_WEIGHTS")
+    config = tmp_path / "config.toml"
+    config.write_text("engine_weights = {reddit = 1, Reddit = 0.5}\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(ConfigError, match=r"engine 'reddit' is given two weights: keep one"):
+        load_settings()
+    assert load_settings(engine_weights="reddit=1, wikipedia=2").engine_weights == {
+        "reddit": 1,
+        "wikipedia": 2,
+    }

@@ -512,11 +512,14 @@ class Settings(BaseSettings):
             for name, weight in value.items():
                 if isinstance(weight, bool):
                     raise ValueError(f"each weight must be a number, not true or false (bad entry: {name!r})")
+        if isinstance(value, dict):
+            _one_weight_each(value)
         if not isinstance(value, str):
             return value
         weights: dict[str, float] = {}
         for part in filter(None, (p.strip() for p in value.split(","))):
             name, sep, number = part.partition("=")
+            _one_weight_each([*weights, name.strip()])
             try:
                 weights[name.strip()] = float(number) if sep else float("")
             except ValueError:
@@ -560,6 +563,17 @@ class Settings(BaseSettings):
         if path is not None:
             sources.append(_TomlFile(settings_cls, toml_file=path))
         return tuple(sources)
+
+
+def _one_weight_each(names: Iterable[str]) -> None:
+    """A ValueError for an engine given two weights (`wikipedia=1,Wikipedia=2`): the last one won
+    without a word."""
+    seen: set[str] = set()
+    for name in names:
+        engine = str(name).strip().lower()
+        if engine in seen:
+            raise ValueError(f"engine {engine!r} is given two weights: keep one")
+        seen.add(engine)
 
 
 class _TomlFile(TomlConfigSettingsSource):
