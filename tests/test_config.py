@@ -935,3 +935,18 @@ def test_an_engine_given_two_weights_is_refused(monkeypatch: pytest.MonkeyPatch,
         "reddit": 1,
         "wikipedia": 2,
     }
+
+
+def test_list_entries_in_the_file_are_read_without_spaces_around_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`engines = [" wikipedia"]` was refused as no engine, and `allow_hosts = [" a.example "]` kept
+    its spaces, though `WEBFERRET_ENGINES=" wikipedia"` was read without them."""
+    config = tmp_path / "config.toml"
+    config.write_text('engines = [" Wikipedia", "reddit "]\nallow_hosts = [" a.example "]\n')
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    settings = load_settings()
+    assert (settings.engines, settings.allow_hosts) == (["wikipedia", "reddit"], ["a.example"])
+    config.write_text('allow_hosts = [" "]\n')
+    with pytest.raises(ConfigError, match=r"'allow_hosts' \(.*config\.toml\): expected a host name"):
+        load_settings()

@@ -422,8 +422,12 @@ class Settings(BaseSettings):
     )
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
+        """A comma list as text (the environment's), or a list (TOML's, a caller's): each entry
+        without spaces around it, as the text's are (`engines = [" wikipedia"]` was no engine)."""
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        if isinstance(value, list | tuple):
+            return [entry.strip() if isinstance(entry, str) else entry for entry in value]
         return value
 
     @field_validator("allow_hosts")
