@@ -950,3 +950,17 @@ def test_list_entries_in_the_file_are_read_without_spaces_around_them(
     config.write_text('allow_hosts = [" "]\n')
     with pytest.raises(ConfigError, match=r"'allow_hosts' \(.*config\.toml\): expected a host name"):
         load_settings()
+
+
+def test_a_variable_s_name_in_the_file_is_named_with_the_setting_meant(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`WEBFERRET_TIMEOUT = 5` in the file (copied from an environment) was no setting, and no
+    setting was suggested: the file's keys are the names without the prefix."""
+    config = tmp_path / "config.toml"
+    config.write_text("WEBFERRET_TIMEOUT = 5\n")
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    with pytest.raises(
+        ConfigError, match=r"'webferret_timeout' \(.*\): no such setting: did you mean 'timeout'\?"
+    ):
+        load_settings()

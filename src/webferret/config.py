@@ -629,7 +629,8 @@ def _checked(make: Callable[[], None], given: dict[str, Any], given_as: Mapping[
             where = _source_of(str(loc[0]) if loc else name, given, given_as)
             problem, value = validation_problem(err), err.get("input")
             if err["type"] == "extra_forbidden":  # pydantic's "Extra inputs are not permitted"
-                close = closest(name.lower(), Settings.model_fields)
+                # `WEBFERRET_TIMEOUT = 5` in the file: a variable's name, copied from the environment
+                close = closest(name.lower().removeprefix("webferret_"), Settings.model_fields)
                 problem = f"no such setting: did you mean '{close}'?" if close else _NO_SUCH_SETTING
             named = "(got " in problem  # the check named the value it refused already
             shown = "" if named else f" (got {without_password(repr(value))})"
