@@ -22,6 +22,7 @@ from webferret.arguments import check_text, globs_of
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url, encoded_path
 from webferret.net.urlpath import as_requested, without_dot_segments
+from webferret.robots_tags import page_directives
 
 T = TypeVar("T")
 
@@ -124,19 +125,37 @@ class Follow:
         self._prefix = _judged_path(parts.path)  # as the links' paths are judged
         self._include = tuple(encoded_path(glob, safe="?[]") for glob in include)  # `/docs/café*` too
         self._exclude = tuple(encoded_path(glob, safe="?[]") for glob in exclude)
+        self._nofollowed: set[str] = set()  # the URLs counted as `nofollow`, each once
 
     def links(
-        self, page: Page, seen: set[str], skipped: Counter[str], deadline: float | None = None
+        self,
+        page: Page,
+        seen: set[str],
+        skipped: Counter[str],
+        deadline: float | None = None,
+        *,
+        nofollow: bool = False,
     ) -> list[str]:
         """The links of `page` to follow: its main content's first, then the rest, each in the page's
         order, as extraction keeps them (see `judged`; past `deadline`, counted as `budget`); those
         past the links extraction kept (`links_total`: a crawl looks at 1,000 of a page, a map
-        5,000) are counted as `past_link_cap`."""
+        5,000) are counted as `past_link_cap`. With `nofollow` (a crawl honouring the site's robots
+        rules), none of a page whose robots tags say `nofollow`, nor a link marked `rel=nofollow`:
+        each such URL counted once as `nofollow`, and not judged (another page's plain link to it is
+        followed)."""
         if page.final_url:
             seen.add(page_key(page.final_url))  # a page a redirect reached is not read again
-        links = [link.url for link in page.links or []]
+        links = page.links or []
         skipped["past_link_cap"] += max(0, int(page.meta.get("links_total") or 0) - len(links))
-        return self.judged(links, seen, skipped, deadline)
+        if nofollow:
+            marked = [link.url for link in links if link.nofollow]
+            if "nofollow" in page_directives(page):
+                marked, links = [link.url for link in links], []
+            links = [link for link in links if not link.nofollow]
+            for key in {page_key(url) for url in marked} - seen - self._nofollowed:
+                self._nofollowed.add(key)
+                skipped["nofollow"] += 1
+        return self.judged([link.url for link in links], seen, skipped, deadline)
 
     def judged(
         self, urls: list[str], seen: set[str], skipped: Counter[str], deadline: float | None = None

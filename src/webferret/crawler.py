@@ -19,7 +19,12 @@ and only:
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
   pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds;
-  a page the store answers sends no request, and waits for none).
+  a page the store answers sends no request, and waits for none);
+- unless `robots` is off, not from a page whose robots rules (`<meta name="robots">`, the
+  `X-Robots-Tag` header: `robots_tags`) say `nofollow`, nor a link marked `rel="nofollow"` (counted
+  as `nofollow`). A page that says `noindex` is read and kept all the same: the store is the user's
+  own reading of the pages they asked the crawl for, not an index anyone else searches; its entry
+  says so (`robots_tags`), for whoever would publish what the crawl read.
 Where a followed link leads (its redirects, a meta refresh, a script's navigation) is judged by the
 same rules before it is requested (`crawl_hops`): a page they refuse is a failed page saying why.
 With `sitemap`, the pages the site's sitemaps list (those robots.txt names, whether or not its rules
@@ -61,6 +66,7 @@ from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.urlpath import as_requested
 from webferret.page_failures import never_requested
+from webferret.robots_tags import page_directives
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
@@ -111,6 +117,12 @@ class CrawledPage(BaseModel):
     tokens: int | None = None
     word_count: int | None = None
     new_links: int = Field(default=0, description="links of this page the crawl queued to follow")
+    robots_tags: list[str] | None = Field(
+        default=None,
+        description="what the page's own robots rules (`<meta name=robots>`, `X-Robots-Tag`) say: `nofollow` "
+        "(its links were not followed, unless robots rules were ignored), `noindex` (read and kept in "
+        "the local store all the same: not to be republished)",
+    )
     error: ErrorInfo | None = None
     store_error: str | None = Field(
         default=None,
@@ -130,7 +142,8 @@ class CrawlResult(BaseModel):
     not_followed: dict[str, int] = Field(
         description="links not followed, by why: out_of_scope, excluded, not_a_page, robots, past_depth, "
         "past_limit, budget, same_page (it led to a page another link read), past_link_cap (a page's "
-        "links past the 1,000 looked at)"
+        "links past the 1,000 looked at), nofollow (marked `rel=nofollow`, or on a page whose robots "
+        "rules say `nofollow`)"
     )
     sitemap_urls: int | None = Field(
         default=None, description="URLs the site's sitemaps listed (with `sitemap`; None: none read)"
@@ -260,7 +273,7 @@ async def crawl(
                         skipped["same_page"] += 1
                         continue
                     queued = follow.links(
-                        page, seen, skipped, deadline
+                        page, seen, skipped, deadline, nofollow=options.robots
                     )  # past the budget: counted, not judged
                     if depth == options.depth:
                         skipped["past_depth"] += len(queued)
@@ -374,6 +387,7 @@ def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: in
         tokens=page.tokens,
         word_count=page.word_count,
         new_links=new_links,
+        robots_tags=sorted(page_directives(page)) or None,
         error=page.error,
         store_error=page.meta.get("store_error"),
     )

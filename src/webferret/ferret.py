@@ -47,6 +47,7 @@ from webferret.page_failures import (
     with_browser_failure,
 )
 from webferret.readings import Readings
+from webferret.robots_tags import combined, header_directives
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.site_map import MapOptions, SiteMap
 from webferret.store.freshness import (
@@ -756,6 +757,8 @@ class Ferret:
             message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
             return failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"extra", "links"})
+        said = header_directives(raw.headers.get("x-robots-tag"))
+        robots = combined(extracted.extra.pop("robots", None) or (), said)  # (a page's own, for a crawl)
         kept = max(STORED_LINKS, xopts.link_limit)  # more when asked: a sitemap's
         cut = {"links_total": len(extracted.links)} if len(extracted.links) > kept else {}
         page = Page(
@@ -769,7 +772,8 @@ class Ferret:
             meta={"trail": raw.trail, "elapsed_ms": round(raw.elapsed_ms, 1), "extract": extracted.extra}
             | ({"screenshot": raw.screenshot} if raw.screenshot else {})
             | ({"screenshot_missing": raw.screenshot_missing} if raw.screenshot_missing else {})
-            | cut,
+            | cut
+            | ({"robots": robots} if robots else {}),
             **fields,
         )
         if not page.content.strip():

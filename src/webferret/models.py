@@ -9,9 +9,22 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import (
+    Any,
+    Literal,
+    NotRequired,  # (pydantic reads this one on Python 3.11)
+)
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+)
+from typing_extensions import TypedDict
 
 CONTRACT_VERSION = "1.0"
 MAX_CHARS = {"title": 300, "byline": 200, "site_name": 120, "description": 1000, "snippet": 1000, "text": 300}
@@ -197,8 +210,30 @@ class Link(BaseModel):
     url: str
     text: str = ""
     in_main: bool = False
+    nofollow: bool = Field(
+        default=False,
+        description="every link of the page to it is `rel=nofollow`: a crawl does not follow it (left "
+        "out when false)",
+    )
 
     _clipped = field_validator("text")(_clip)
+
+    @model_serializer(mode="wrap")
+    def _plain_unsaid(self, dump: SerializerFunctionWrapHandler) -> LinkFields:
+        """The link's fields, `nofollow` only where it is true (most links are plain)."""
+        fields: LinkFields = dump(self)
+        if not self.nofollow:
+            fields.pop("nofollow", None)
+        return fields
+
+
+class LinkFields(TypedDict):
+    """A `Link` as it is written (its schema when written: `nofollow` only when true)."""
+
+    url: str
+    text: str
+    in_main: bool
+    nofollow: NotRequired[bool]
 
 
 class Product(BaseModel):

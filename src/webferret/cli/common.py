@@ -89,7 +89,10 @@ def add_site_rules(parser: argparse.ArgumentParser, verb: str, default_scope: st
     parser.add_argument(
         "--exclude", action="append", metavar="GLOB", help=f"never {verb} paths matching GLOB (repeatable)"
     )
-    parser.add_argument("--ignore-robots", action="store_true", help=f"{verb} URLs robots.txt disallows too")
+    also = ", and links the site marks nofollow," if verb == "follow" else ""
+    parser.add_argument(
+        "--ignore-robots", action="store_true", help=f"{verb} URLs robots.txt disallows{also} too"
+    )
 
 
 def site_rules(args: argparse.Namespace, settings: Any) -> dict[str, Any]:

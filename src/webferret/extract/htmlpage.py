@@ -56,6 +56,7 @@ from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.unwrap import code_figures, times_in_sentences, unwrap_holders
 from webferret.extract.words import count_words
 from webferret.models import ErrorCode, FerretError
+from webferret.robots_tags import markup_directives
 
 _KNOWN_TYPES = {"wikipedia": "article", "qapage": "forum", "forum": "forum"}
 """The page type a selector's choice tells (`MainContent.source`)."""
@@ -269,6 +270,7 @@ def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted
     text = unhyphenated(text)  # (the learned selector re-reads the text, as well as the tree)
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
+    robots = markup_directives(tree)  # before the tree is cut down to the content
     # after the metadata: a question's asker is marked in the card Stack Exchange names `post-signature`
     signatures.drop_signatures(tree, text)
     article = (meta.og_type or "").lower() == "article" or any(t in ARTICLE_TYPES for t in meta.ld_types)
@@ -295,6 +297,8 @@ def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted
         extra["title_left_out"] = True
     if vetoed:
         extra["quality_veto"] = vetoed
+    if robots:
+        extra["robots"] = robots  # with the header's, the page's `meta["robots"]`
     return Extracted(
         content_type="text/html",
         title=meta.title,

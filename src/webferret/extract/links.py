@@ -118,7 +118,12 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: Mapping[str, s
     seen: dict[str, int] = {}  # URL -> its place in `links`
     for node in tree.iter("a"):
         url = absolute(node.get("href"), base)
-        if url is None or len(url) > MAX_LINK_URL or (url in seen and links[seen[url]].text):
+        if url is None or len(url) > MAX_LINK_URL:
+            continue
+        nofollow = "nofollow" in (node.get("rel") or "").lower().split()
+        if url in seen and links[seen[url]].text:
+            if links[seen[url]].nofollow and not nofollow:  # a link to it a crawler may follow
+                links[seen[url]] = links[seen[url]].model_copy(update={"nofollow": False})
             continue
         text = (
             in_main.get(url)
@@ -127,11 +132,14 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: Mapping[str, s
             or _image_alt(node)
         )
         if url in seen:  # a later link to it has the words the first (a bare icon) had not
-            if text:
-                links[seen[url]] = links[seen[url]].model_copy(update={"text": Link(url=url, text=text).text})
+            first = links[seen[url]]
+            update: dict[str, object] = {"text": Link(url=url, text=text).text} if text else {}
+            if first.nofollow and not nofollow:
+                update["nofollow"] = False
+            links[seen[url]] = first.model_copy(update=update)
             continue
         seen[url] = len(links)
-        links.append(Link(url=url, text=text, in_main=url in in_main))  # text clipped by `Link`
+        links.append(Link(url=url, text=text, in_main=url in in_main, nofollow=nofollow))  # text clipped
     return sorted(links, key=lambda link: not link.in_main)  # stable: document order within each
 
 

@@ -254,6 +254,7 @@ CRAWL_REASONS = {
     "budget": "left when the time budget ran out",
     "same_page": "led to a page already read",
     "past_link_cap": "past the 1,000 links of a page looked at",
+    "nofollow": "marked nofollow by the site (rel=nofollow, a page's robots tags)",
 }
 
 
