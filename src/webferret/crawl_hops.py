@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from webferret.crawl_rules import page_key
+from webferret.crawl_rules import page_key, stated_key
 from webferret.models import ErrorCode, ErrorInfo, FerretError
 
 if TYPE_CHECKING:
@@ -92,19 +92,34 @@ async def robots_refusal(url: str, robots: RobotsPolicy | None) -> ErrorInfo | N
 
 class ReadOnce:
     """The pages a crawl read, by where they ended: two links of one level read at once, one of them
-    redirecting to the other's page, read that page twice, but it is listed (and written) once."""
+    redirecting to the other's page, read that page twice, but it is listed (and written) once.
+    A page that names another URL of its site its canonical one (`<link rel="canonical">`) is read
+    as that page too: a link or a hop there is not requested, and a page whose text is the one
+    read at its canonical URL already is that page, listed there."""
 
     def __init__(self) -> None:
         self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
+        self._texts: dict[str, int] = {}  # canonical URL of a page read -> the hash of its text
 
     def first(self, url: str, page: Page) -> bool:
         """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
         again of the same link, the answer is the same); not when its link led to a page read
-        already, which was not requested again (`read_again`)."""
+        already, which was not requested again (`read_again`), nor when it is a copy of a page read
+        already: its canonical URL's, the same text."""
         if read_again(page):
             return False
         key = page_key(page.final_url or url)
-        return self._read_from.setdefault(key, url) == url
+        if self._read_from.setdefault(key, url) != url:
+            return False
+        text = hash(page.content)
+        self._texts.setdefault(key, text)
+        stated = stated_key(page, url)
+        if stated is None:
+            return True
+        if self._read_from.setdefault(stated, url) == url:
+            self._texts.setdefault(stated, text)
+            return True
+        return self._texts.get(stated) != text  # (a page 2 naming page 1 its canonical one is no copy)
 
     def has(self, url: str) -> bool:
         """Whether the crawl read the page at `url` (from any link)."""

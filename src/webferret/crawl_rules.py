@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from webferret.arguments import check_text, globs_of
+from webferret.extract.sitename import INDEX_DOCUMENT
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url, encoded_path
 from webferret.net.urlpath import as_requested, without_dot_segments
@@ -217,9 +218,28 @@ def _judged_path(path: str) -> str:
 def page_key(url: str) -> str:
     """The key of the page at `url` a crawl or a map reads or lists once: its `canonical_url`, http
     and https alike, as a scope takes them (a site's links and sitemaps mix the two schemes, the
-    one redirecting to the other)."""
+    one redirecting to the other), a folder's index document its folder's (`/docs/index.html` is
+    `/docs/`, as a server answers it)."""
     key = canonical_url(url)
+    try:
+        parts = urlsplit(key)
+    except ValueError:
+        return key
+    if parts.scheme in ("http", "https") and INDEX_DOCUMENT.search(parts.path):
+        key = canonical_url(urlunsplit(parts._replace(path=INDEX_DOCUMENT.sub("/", parts.path))))
     return "https://" + key[len("http://") :] if key.startswith("http://") else key
+
+
+def stated_key(page: Page, url: str) -> str | None:
+    """The key (`page_key`) of the page `page`, read from the link `url`, says it is a copy of
+    (`<link rel="canonical">`), when that is another page of its own site (its host and port; a
+    canonical page elsewhere is no page of the crawl's); else None."""
+    read = page.final_url or url
+    stated = page.canonical_url
+    if not stated or site_of(stated) != site_of(read) or not web_url(stated):
+        return None
+    key = page_key(stated)
+    return None if key == page_key(read) else key
 
 
 def site_of(url: str) -> tuple[str, int | None] | None:

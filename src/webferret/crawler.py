@@ -13,8 +13,9 @@ and only:
 - past the `include` globs (any of them, when given) and none of the `exclude` globs, both matched
   against the URL's path (`/guide/*`, `*.html`, `*/changelog/*`);
 - to documents a reader can use: not images, media, fonts, styles, scripts or archives;
-- once per URL, however it is written (`canonical_url`, http and https alike: `page_key`), and not to
-  a page a redirect reached before;
+- once per URL, however it is written (`canonical_url`, http and https alike, a folder's index
+  document its folder: `page_key`), and not to a page a redirect reached before, nor to the URL a
+  page read names its canonical one (`<link rel="canonical">` on its site: `ReadOnce`);
   each URL judged, read and listed as a client requests it, its dot segments resolved (`as_requested`);
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
@@ -57,6 +58,7 @@ from webferret.crawl_rules import (
     robots_unread,
     site_robots,
     site_rules,
+    stated_key,
     web_url,
     within,
 )
@@ -272,6 +274,8 @@ async def crawl(
                     if not once.first(url, page):  # another link of the crawl led to this page: listed there
                         skipped["same_page"] += 1
                         continue
+                    if (stated := stated_key(page, url)) is not None:
+                        seen.add(stated)  # the page it says it is a copy of: read here
                     queued = follow.links(
                         page, seen, skipped, deadline, nofollow=options.robots
                     )  # past the budget: counted, not judged

@@ -1,0 +1,66 @@
+"""A crawl reads a page once however the site writes its URL: `<link rel="canonical">` and a
+folder's index document, on the simulated web."""
+
+from __future__ import annotations
+
+from simweb import SimWeb
+
+from webferret.crawl_rules import page_key
+from webferret.crawler import CrawlOptions, crawl
+from webferret.ferret import Ferret
+
+HTML = {"Content-Type": "text/html"}
+
+
+def page(title: str, *links: str, canonical: str = "") -> str:
+    menu = "".join(f"<a href='{href}'>{href}</a> " for href in links)
+    stated = f"<link rel='canonical' href='{canonical}'>" if canonical else ""
+    text = f"{title} tells how ferrets {title.lower()} in the burrows. " * 8
+    return (
+        f"<html><head><title>{title}</title>{stated}</head><body><nav>{menu}</nav>"
+        f"<article><h1>{title}</h1><p>{text}</p></article></body></html>"
+    )
+
+
+def test_a_folders_index_document_is_the_folder() -> None:
+    assert page_key("http://x.org/docs/index.html") == page_key("https://x.org/docs/")
+    assert page_key("https://x.org/index.php?a=1") == page_key("https://x.org/?a=1")
+    assert page_key("https://x.org/docs/myindex.html") != page_key("https://x.org/docs/")
+
+
+async def test_a_page_the_site_names_two_ways_is_read_once(simweb: SimWeb) -> None:
+    simweb.add(
+        "/canon/start",
+        page(
+            "Start",
+            "/canon/print",  # says it is /canon/page
+            "/canon/other",
+            "/canon/dir/",
+            "/canon/dir/index.html",  # the folder's page, named by its file
+            "/canon/list",
+            "/canon/list-2",  # names /canon/list canonical, but is another page of the list
+            "/canon/copy",  # /canon/other's text, naming it canonical
+        ),
+        headers=HTML,
+    )
+    simweb.add("/canon/print", page("Page", canonical=simweb.url("/canon/page")), headers=HTML)
+    simweb.add("/canon/page", page("Page"), headers=HTML)
+    simweb.add("/canon/other", page("Other", "/canon/page"), headers=HTML)
+    simweb.add("/canon/copy", page("Other", "/canon/page", canonical="/canon/other"), headers=HTML)
+    simweb.add("/canon/dir/", page("Folder"), headers=HTML)
+    simweb.add("/canon/dir/index.html", page("Folder"), headers=HTML)
+    simweb.add("/canon/list", page("List one"), headers=HTML)
+    simweb.add("/canon/list-2", page("List two", canonical="/canon/list"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/canon/start"), CrawlOptions(depth=2))
+    read = [p.url.removeprefix(simweb.base) for p in result.pages]
+    assert read == [
+        "/canon/start",
+        "/canon/print",
+        "/canon/other",
+        "/canon/dir/",
+        "/canon/list",
+        "/canon/list-2",
+    ]
+    assert result.not_followed.get("same_page") == 1  # the copy of /canon/other
+    assert simweb.served("/canon/dir/index.html", "/canon/page") == 0  # /canon/other's link: read as print
