@@ -5,7 +5,8 @@ are not honoured too), else `/sitemap.xml` where robots.txt allows it (when hono
 index's sitemaps are read too, each file once, up to `SITEMAPS_READ` files. The answer names the
 files that could not be read and why, or why none was asked for, and how many files past the cap an
 index named (`Sitemaps.unread`): a caller that asked for the sitemaps is told, not left to guess from
-a count that is missing or small.
+a count that is missing or small. When robots.txt is honoured and asks for a pause between
+requests (`Crawl-delay`), the files are read one at a time that far apart (`crawl_pacing`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from webferret.crawl_pacing import asked_delay, read_paced
 from webferret.crawl_rules import site_robots
 from webferret.models import FerretError, Page
 from webferret.net.canonical import canonical_url
@@ -65,6 +67,7 @@ async def sitemap_listed(
                 None, f"robots.txt names no sitemap and does not allow {guessed} ({rules.reason})"
             )
         queue = [guessed]
+    delay = await asked_delay(robots, start)  # the site's pause between requests, robots.txt honoured
     xopts = ferret.extract_options(links=True, link_limit=SITEMAP_LINKS)
     found: list[tuple[str, str]] = []
     asked: set[str] = set()  # the sitemaps read, each once: an index that names itself reads no loop
@@ -73,10 +76,9 @@ async def sitemap_listed(
     failures: list[str] = []
     while deadline > time.monotonic() and (batch := _not_asked(queue, asked, past_cap)):
         queue = []
-        left = opts.left_of(deadline).with_(max_bytes=max(opts.max_bytes, SITEMAP_BYTES))
-        for url, page in zip(
-            batch, await ferret.fetch_all(batch, options=left, extract=xopts, fresh=fresh), strict=True
-        ):
+        left = opts.with_(max_bytes=max(opts.max_bytes, SITEMAP_BYTES))
+        read = await read_paced(batch, ferret, left, xopts, fresh, deadline, delay)
+        for url, page in zip(batch, read, strict=False):  # (those the budget left no time for: unread)
             kind = page.meta.get("extract", {}).get("sitemap") if page.ok else None
             listed = [link.url for link in page.links or []]
             answered = answered or kind in ("sitemapindex", "urlset")

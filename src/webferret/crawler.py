@@ -19,7 +19,8 @@ and only:
   each URL judged, read and listed as a client requests it, its dot segments resolved (`as_requested`);
 - where robots.txt allows it (a crawl follows links on its own, as an agent does), unless `robots`
   is off; when robots.txt asks for a pause between requests (`Crawl-delay`, `Request-rate`), the
-  pages after the start are read one at a time that far apart (at most `CRAWL_DELAY_MAX` seconds;
+  pages after the start are read one at a time that far apart (at most `crawl_pacing.CRAWL_DELAY_MAX`
+  seconds;
   a page the store answers sends no request, and waits for none);
 - unless `robots` is off, not from a page whose robots rules (`<meta name="robots">`, the
   `X-Robots-Tag` header: `robots_tags`) say `nofollow`, nor a link marked `rel="nofollow"` (counted
@@ -49,6 +50,7 @@ from pydantic import BaseModel, Field
 from webferret.arguments import check_switches, is_whole
 from webferret.callbacks import Held
 from webferret.crawl_hops import ReadOnce, judging_hops
+from webferret.crawl_pacing import asked_delay, read_paced
 from webferret.crawl_rules import (
     Follow,
     default_scope,
@@ -73,9 +75,6 @@ from webferret.robots_tags import page_directives
 if TYPE_CHECKING:
     from webferret.ferret import Ferret
 
-CRAWL_DELAY_MAX = 30.0
-"""The longest pause between requests a robots.txt `Crawl-delay` is honoured with (a longer one is
-taken as this: the call's budget then ends the crawl, and says so)."""
 FOLLOWED_LINKS = 1000
 """Most links of one page looked at (the store keeps as many)."""
 
@@ -261,7 +260,7 @@ async def crawl(
                 led = (
                     judging_hops(opts, follow, robots, once.has) if depth else opts
                 )  # not where the start's redirects end
-                read = await _read(urls, ferret, led, xopts, fresh, deadline, delay, finished)
+                read = await read_paced(urls, ferret, led, xopts, fresh, deadline, delay, finished)
                 skipped["budget"] += len(admitted) - len(read)
                 admitted = admitted[: len(read)]
                 if depth == 0 and options.scope is None and read[0].final_url:
@@ -301,7 +300,7 @@ async def crawl(
                     sitemap_urls = len(listed)
                     following.extend(_sitemap_links(listed, follow, seen, skipped, deadline))
                 if robots is not None and (read[0].ok or following):
-                    delay = await _delay(robots, landed)
+                    delay = await asked_delay(robots, landed)
             level = following
     except asyncio.CancelledError as stop:  # Ctrl-C: the pages read by then are stored, and answered
         done = {entry.url for entry in pages}
@@ -318,44 +317,6 @@ async def crawl(
     return answer(pages)
 
 
-async def _read(
-    urls: list[str],
-    ferret: Ferret,
-    opts: Any,
-    xopts: Any,
-    fresh: bool,
-    deadline: float,
-    delay: float | None,
-    finished: Any = None,
-) -> list[Page]:
-    """The pages at `urls`, all at once (within the fetch's concurrency limits), or with `delay`, one
-    at a time, each request `delay` seconds after the one before it (the last level's, for the first;
-    a page the store answers, or of a site that asked to wait (`rate_limits`), sends none and waits
-    for none); with a delay, the pages the deadline leaves no time for are not read (the answer is
-    shorter).
-    `finished(url, page)` is called as each page is read."""
-    if not delay:
-        if deadline <= time.monotonic():  # spent already: none read (a budget of 0 is no budget)
-            return []
-        budget = opts.left_of(deadline)
-        return await ferret.fetch_all(urls, options=budget, extract=xopts, fresh=fresh, on_page=finished)
-    pages: list[Page] = []
-    limits = opts.rate_limits
-    for url in urls:
-        held = limits is not None and limits.holds(url, opts.retry_after_max)
-        if not held and not await ferret.in_store(url, opts, xopts, fresh):  # only a request waits
-            if time.monotonic() + delay >= deadline:
-                break
-            await asyncio.sleep(delay)
-        if deadline <= time.monotonic():  # a page before this one spent the rest, stored or not
-            break
-        budget = opts.left_of(deadline)
-        pages.extend(
-            await ferret.fetch_all([url], options=budget, extract=xopts, fresh=fresh, on_page=finished)
-        )
-    return pages
-
-
 def _sitemap_links(
     listed: list[tuple[str, str]], follow: Follow, seen: set[str], skipped: Counter[str], deadline: float
 ) -> list[tuple[str, str | None]]:
@@ -365,18 +326,6 @@ def _sitemap_links(
     for url, sitemap in within(listed, deadline, skipped):
         lists.setdefault(as_requested(url), sitemap)
     return [(url, lists[url]) for url in follow.judged(list(lists), seen, skipped, deadline)]
-
-
-async def _delay(robots: Any, url: str) -> float | None:
-    """The pause between requests the robots.txt of `url`'s site asks for (at most `CRAWL_DELAY_MAX`);
-    None when it asks none, or when the guard refused to ask for it (a private address): reading the
-    pages says why, as `robots_allowed` lets them be read to say it."""
-    try:
-        rules = await robots.rules_for(url)
-    except FerretError:
-        return None
-    asked = rules.delay()
-    return min(asked, CRAWL_DELAY_MAX) if asked else None
 
 
 def _entry(url: str, page: Page, depth: int, found_on: str | None, new_links: int) -> CrawledPage:
