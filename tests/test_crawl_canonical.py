@@ -3,6 +3,7 @@ folder's index document, on the simulated web."""
 
 from __future__ import annotations
 
+from chromium import CHROMIUM, needs_chromium
 from simweb import SimWeb
 
 from webferret.crawl_rules import page_key
@@ -64,3 +65,36 @@ async def test_a_page_the_site_names_two_ways_is_read_once(simweb: SimWeb) -> No
     ]
     assert result.not_followed.get("same_page") == 1  # the copy of /canon/other
     assert simweb.served("/canon/dir/index.html", "/canon/page") == 0  # /canon/other's link: read as print
+
+
+async def test_links_redirecting_to_one_page_at_once_request_it_once(simweb: SimWeb) -> None:
+    olds = [f"/moved/old-{n}" for n in range(4)]
+    simweb.add("/moved/start", page("Start", *olds), headers=HTML)
+    for old in olds:
+        simweb.add(old, status=301, headers={"Location": "/moved/new"})
+    simweb.add("/moved/new", page("New"), headers=HTML, delay=0.2)  # slow: every link is led there at once
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/moved/start"), CrawlOptions(depth=1))
+    assert [p.final_url for p in result.pages] == [simweb.url("/moved/start"), simweb.url("/moved/new")]
+    assert result.not_followed == {"same_page": 3}
+    assert simweb.served("/moved/new") == 1
+
+
+@needs_chromium
+async def test_a_browsers_hops_are_its_own_fetchs(simweb: SimWeb) -> None:
+    olds = [f"/bmoved/old-{n}" for n in range(2)]
+    simweb.add("/bmoved/start", page("Start", *olds), headers=HTML)
+    for old in olds:
+        simweb.add(old, status=302, headers={"Location": "/bmoved/step"})
+    script = "<html><body><script>location.replace('/bmoved/new')</script></body></html>"
+    simweb.add("/bmoved/step", script, headers=HTML)  # a script's hop too, the guard's to admit
+    simweb.add("/bmoved/new", page("New"), headers=HTML)
+    browser = {"chromium_path": CHROMIUM, "browser_no_sandbox": True}
+    async with Ferret(allow_hosts=["127.0.0.1"], **browser) as ferret:
+        opts = ferret.fetch_options(tier="browser", timeout=20)
+        result = await crawl(ferret, simweb.url("/bmoved/start"), CrawlOptions(depth=1), fetch=opts)
+    assert [(p.ok, p.final_url) for p in result.pages] == [
+        (True, simweb.url("/bmoved/start")),
+        (True, simweb.url("/bmoved/new")),
+    ]
+    assert result.not_followed == {"same_page": 1}

@@ -7,15 +7,15 @@ in the crawl's scope, past its globs, a document, and where robots.txt allows it
 takes a crawl nowhere a link could not. A refused page is a failed page of the crawl, its error
 saying why and the page that led there. The start page is the caller's own ask: where its redirects
 end is not judged (it sets the default scope). The pages the crawl read are kept by `ReadOnce`:
-a hop to one of them is not requested again (`read_again`), and the link that led there is counted
-as `same_page`, as a link to that page is.
+a hop to one of them is not requested again (`read_again`), nor one to a page the fetch of another
+link of the batch was led to first (links redirecting to one page at once request it once), and the
+link that led there is counted as `same_page`, as a link to that page is.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -35,19 +35,19 @@ REFUSED = {
 }
 """Why a page a crawl was led to is not read, by the reason a link to it would not be followed."""
 READ_ALREADY = "was not read again: the crawl read that page already"
-_READ_AGAIN = re.compile(rf"\S+ {READ_ALREADY} \(led there from \S+\)")
-"""The error of a hop refused for `READ_ALREADY` (a URL holds no blank: `url_without_blanks`)."""
+READING = "was not read twice: another link of the crawl is reading that page"
+_READ_AGAIN = re.compile(rf"\S+ (?:{READ_ALREADY}|{READING}) \(led there from \S+\)")
+"""The error of a hop refused for `READ_ALREADY` or `READING` (a URL holds no blank:
+`url_without_blanks`)."""
 
 
 def judging_hops(
-    opts: FetchOptions,
-    follow: Follow,
-    robots: RobotsPolicy | None,
-    read: Callable[[str], bool] | None = None,
+    opts: FetchOptions, follow: Follow, robots: RobotsPolicy | None, once: ReadOnce | None = None
 ) -> FetchOptions:
     """`opts` whose `admit` refuses a page the crawl would not follow a link to (`follow`, then
     `robots` when robots.txt is honoured), after the caller's own `admit` (an agent's domain lists),
-    and a page the crawl `read` already (`read_again` tells that refusal)."""
+    and a page the crawl read already, or another link's fetch is reading (`once`: `read_again`
+    tells those refusals)."""
     asked = opts.admit
 
     async def admit(url: str) -> ErrorInfo | None:
@@ -57,8 +57,8 @@ def judging_hops(
         if why is not None:
             message = f"{url} was not read: " + REFUSED[why].format(scope=follow.scope)
             return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=message)
-        if read is not None and read(url):
-            return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=f"{url} {READ_ALREADY}")
+        if once is not None and (taken := once.taken(url)) is not None:
+            return ErrorInfo(code=ErrorCode.INVALID_ARGUMENT, message=f"{url} {taken}")
         return await robots_refusal(url, robots)
 
     return replace(opts, admit=admit)
@@ -100,6 +100,7 @@ class ReadOnce:
     def __init__(self) -> None:
         self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
         self._texts: dict[str, int] = {}  # canonical URL of a page read -> the hash of its text
+        self._claims: dict[str, str] = {}  # a page the batch's fetches were led to -> the link led first
 
     def first(self, url: str, page: Page) -> bool:
         """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
@@ -124,6 +125,26 @@ class ReadOnce:
     def has(self, url: str) -> bool:
         """Whether the crawl read the page at `url` (from any link)."""
         return page_key(url) in self._read_from
+
+    def batch(self) -> None:
+        """A batch of links begins: the pages its fetches are led to are claimed anew (`taken`)."""
+        self._claims.clear()
+
+    def taken(self, url: str) -> str | None:
+        """Why the page at `url`, where a fetch of the batch was led, is not requested: the crawl
+        read it already (`READ_ALREADY`), or the fetch of another link was led there first in this
+        batch (`READING`: two links redirecting to one page request it once); else None, and the
+        page is this fetch's (its other tiers' hops there are its own). A hop no fetch of this task
+        asks about (a browser's handler) is not claimed."""
+        from webferret.fetch.fetcher import fetching  # (running: a fetch imported it)
+
+        key = page_key(url)
+        if key in self._read_from:
+            return READ_ALREADY
+        owner = fetching()
+        if owner is None:
+            return None
+        return None if self._claims.setdefault(key, owner) == owner else READING
 
     def unread(
         self, links: list[tuple[str, str | None]], skipped: Counter[str]

@@ -237,6 +237,7 @@ async def crawl(
                     spent = True
                     break
                 found_on = dict(admitted)
+                once.batch()
                 reading, arrived = {url: (depth, found) for url, found in admitted}, {}
 
                 async def finished(
@@ -258,7 +259,7 @@ async def crawl(
 
                 urls = [url for url, _ in admitted]
                 led = (
-                    judging_hops(opts, follow, robots, once.has) if depth else opts
+                    judging_hops(opts, follow, robots, once) if depth else opts
                 )  # not where the start's redirects end
                 read = await read_paced(urls, ferret, led, xopts, fresh, deadline, delay, finished)
                 skipped["budget"] += len(admitted) - len(read)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from webferret.fetch.charset import browser_charset, read_body
-from webferret.fetch.fetcher import admitted
+from webferret.fetch.fetcher import FETCHING, admitted, fetching
 from webferret.fetch.hop_cookies import HopCookies
 from webferret.fetch.impersonate import new_session, request_once
 from webferret.fetch.sniff import HTML_TYPES, mime_of, sniff_kind
@@ -65,6 +65,7 @@ class Guard:
         files_by: float | None = None,
     ) -> None:
         self._policy = policy
+        self._fetching = fetching()  # the fetch this page is read for, as its hops are admitted
         # by when (`time.monotonic()`) a file must have answered: a synchronous XHR that never
         # answers holds the page's scripts, and the page could not be read at all, only time out
         self._files_by = files_by
@@ -133,7 +134,11 @@ class Guard:
         try:
             if navigation and request.url != self._page:  # a redirect's, a script's, a step's, a frame's
                 on = request.frame.url if request.frame.url.startswith(("http://", "https://")) else ""
-                await admitted(request.url, on or self._page, self._opts.admit)
+                asked = FETCHING.set(self._fetching)  # (a handler runs in a task of Playwright's)
+                try:
+                    await admitted(request.url, on or self._page, self._opts.admit)
+                finally:
+                    FETCHING.reset(asked)
             status, got, body = await self._fetch(request, follow=not navigation)
         except FerretError as exc:
             if main:

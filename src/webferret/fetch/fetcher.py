@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import ssl
 import time
+from contextvars import ContextVar
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import urldefrag
@@ -113,6 +114,16 @@ class Fetcher:
         `capped` False: outside the per-host cap (a robots.txt, read while pages of its host may hold
         every slot, one of them waiting for it: a redirect's next hop is admitted inside its fetch)."""
         progress = [] if progress is None else progress
+        asked = FETCHING.set(url)
+        try:
+            return await self._fetch(url, opts, progress, capped)
+        finally:
+            FETCHING.reset(asked)
+
+    async def _fetch(
+        self, url: str, opts: FetchOptions, progress: list[dict[str, Any]], capped: bool
+    ) -> RawResponse:
+        """`fetch`, within its task's `FETCHING`."""
         if opts.tier == "browser":  # a cold start of the browser asked for is not the page's time
             try:
                 await self.tier_for("browser").ready()
@@ -221,6 +232,18 @@ class Fetcher:
         if limit is None:
             limit = self._host_limits[host] = asyncio.Semaphore(opts.per_host_concurrency)
         return limit
+
+
+FETCHING: ContextVar[str | None] = ContextVar("webferret_fetching", default=None)
+"""The URL asked for whose fetch runs in this task (set by `Fetcher.fetch`): an `admit` hook asked
+about a hop can tell which page's fetch was led there (two links led to one page, or one fetch's
+tiers each following its redirects; the browser's guard sets it for the hops it admits). None
+outside a fetch."""
+
+
+def fetching() -> str | None:
+    """The URL asked for whose fetch runs in this task, if any (`FETCHING`)."""
+    return FETCHING.get()
 
 
 async def admitted(url: str, led_from: str, admit: Admit | None) -> None:
