@@ -920,3 +920,14 @@ async def test_a_session_id_in_every_link_is_no_new_page(simweb: SimWeb) -> None
     assert sorted(titles) == ["A", "A", "B", "Index"]  # /ss/a and /ss/a?lang=en: two pages
     assert simweb.served("/ss/b;jsessionid=9C0D", "/ss/b;jsessionid=77AA") == 1
     assert simweb.served("/ss/") == 1
+
+
+def test_a_start_pasted_with_spaces_around_it_is_the_page(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pasted = f"  {site.url('/guide/intro')}\n"
+    assert main(["crawl", pasted, "--depth", "1", "--jsonl", *ALLOW]) == 0  # each page as it is read
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["url"] == site.url("/guide/intro") and lines[0]["meta"]["crawl"]["depth"] == 0
+    assert main(["map", pasted, "--json", *ALLOW]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["start"] == site.url("/guide/intro")

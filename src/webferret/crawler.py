@@ -182,6 +182,7 @@ async def crawl(
     Cancelled (Ctrl-C), the `CancelledError` carries what was read by then: `crawled`, the answer
     of those pages (a level's pages with no links counted), and `unfinished`, its pages not read."""
     options = options or CrawlOptions()
+    start = start.strip()  # pasted with a line break or an indent: the page a fetch of it reads
     started = time.monotonic()
     opts = replace(fetch or ferret.fetch_options(), rate_limits=RateLimits())  # a 429's wait kept
     deadline = started + opts.budget

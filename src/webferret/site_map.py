@@ -123,6 +123,7 @@ async def map_site(
     `FetchOptions` of the page and sitemap requests, its budget the whole call's; `fresh`: the start
     page and the sitemaps are read anew, not from the store."""
     options = options or MapOptions()
+    start = start.strip()  # pasted with a line break or an indent: the page a fetch of it reads
     started = time.monotonic()
     opts = fetch or ferret.fetch_options()
     deadline = started + opts.budget
