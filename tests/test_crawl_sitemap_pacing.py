@@ -78,3 +78,15 @@ async def test_a_map_reads_the_sitemaps_at_the_pace_robots_txt_asks(simweb: SimW
         mapped = await map_site(ferret, simweb.url("/paced/start"), MapOptions())
     assert mapped.sitemap_urls == 3
     assert_paced(sitemaps)
+
+
+async def test_sitemaps_the_pace_left_no_time_for_are_said_unread(simweb: SimWeb) -> None:
+    paced_site(simweb)
+    simweb.add("/robots.txt", simweb.routes["/robots.txt"].body.decode().replace(f"{DELAY}", "2"))
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        opts = ferret.fetch_options(budget=3)  # a pause of 2 s before each: two do not fit
+        mapped = await map_site(ferret, simweb.url("/paced/start"), MapOptions(), fetch=opts)
+    assert mapped.sitemap_unread is not None
+    assert f"{simweb.url('/paced/three.xml')}: not asked for, the call's time budget ran out" in (
+        mapped.sitemap_unread
+    )

@@ -32,6 +32,7 @@ protocol's own limit (a file of its 50,000 URLs, with their dates and images, is
 the default `max_bytes`)."""
 SITEMAP_LINKS = 50_000
 """Most URLs of one sitemap file looked at: the sitemaps protocol's own limit per file."""
+_OUT_OF_TIME = "not asked for, the call's time budget ran out"
 REASONS_SAID = 3
 """Most files whose failure `Sitemaps.unread` names (the others are counted)."""
 
@@ -78,7 +79,8 @@ async def sitemap_listed(
         queue = []
         left = opts.with_(max_bytes=max(opts.max_bytes, SITEMAP_BYTES))
         read = await read_paced(batch, ferret, left, xopts, fresh, deadline, delay)
-        for url, page in zip(batch, read, strict=False):  # (those the budget left no time for: unread)
+        failures += [f"{url}: {_OUT_OF_TIME}" for url in batch[len(read) :]]
+        for url, page in zip(batch, read, strict=False):  # (those the budget left no time for: above)
             kind = page.meta.get("extract", {}).get("sitemap") if page.ok else None
             listed = [link.url for link in page.links or []]
             answered = answered or kind in ("sitemapindex", "urlset")
@@ -88,6 +90,8 @@ async def sitemap_listed(
                 found.extend((entry, url) for entry in listed)
             else:
                 failures.append(_failure(url, page))
+    if asked:  # the sitemaps an index named that the budget left no time for
+        failures += [f"{url}: {_OUT_OF_TIME}" for url in _not_asked(queue, asked, past_cap)]
     if not answered and not failures:
         return Sitemaps(None, "the call's time budget ran out before a sitemap was read")
     return Sitemaps(found if answered else None, _unread(failures, len(past_cap)))
