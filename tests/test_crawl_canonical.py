@@ -98,3 +98,15 @@ async def test_a_browsers_hops_are_its_own_fetchs(simweb: SimWeb) -> None:
         (True, simweb.url("/bmoved/new")),
     ]
     assert result.not_followed == {"same_page": 1}
+
+
+async def test_a_link_redirecting_to_another_links_page_of_its_level_does_not_request_it(
+    simweb: SimWeb,
+) -> None:
+    simweb.add("/moved2/start", page("Start", "/moved2/old", "/moved2/new"), headers=HTML)
+    simweb.add("/moved2/old", status=301, headers={"Location": "/moved2/new"})
+    simweb.add("/moved2/new", page("New"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/moved2/start"), CrawlOptions(depth=1))
+    assert [p.url for p in result.pages] == [simweb.url("/moved2/start"), simweb.url("/moved2/new")]
+    assert result.not_followed == {"same_page": 1} and simweb.served("/moved2/new") == 1

@@ -100,7 +100,7 @@ class ReadOnce:
     def __init__(self) -> None:
         self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
         self._texts: dict[str, int] = {}  # canonical URL of a page read -> the hash of its text
-        self._claims: dict[str, str] = {}  # a page the batch's fetches were led to -> the link led first
+        self._claims: dict[str, str] = {}  # a page of the batch, or its fetches were led to -> whose
 
     def first(self, url: str, page: Page) -> bool:
         """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
@@ -126,16 +126,17 @@ class ReadOnce:
         """Whether the crawl read the page at `url` (from any link)."""
         return page_key(url) in self._read_from
 
-    def batch(self) -> None:
-        """A batch of links begins: the pages its fetches are led to are claimed anew (`taken`)."""
-        self._claims.clear()
+    def batch(self, urls: list[str]) -> None:
+        """A batch of links begins, at `urls`: each link's page is its own fetch's, and the pages
+        its fetches are led to are claimed anew (`taken`)."""
+        self._claims = {page_key(url): page_key(url) for url in urls}
 
     def taken(self, url: str) -> str | None:
         """Why the page at `url`, where a fetch of the batch was led, is not requested: the crawl
-        read it already (`READ_ALREADY`), or the fetch of another link was led there first in this
-        batch (`READING`: two links redirecting to one page request it once); else None, and the
-        page is this fetch's (its other tiers' hops there are its own). A hop no fetch of this task
-        asks about (a browser's handler) is not claimed."""
+        read it already (`READ_ALREADY`), or it is another link's of the batch, or the fetch of
+        another link was led there first (`READING`: links redirecting to one page request it
+        once); else None, and the page is this fetch's (its other tiers' hops there are its own).
+        A hop asked about outside a fetch is not claimed."""
         from webferret.fetch.fetcher import fetching  # (running: a fetch imported it)
 
         key = page_key(url)
@@ -144,7 +145,7 @@ class ReadOnce:
         owner = fetching()
         if owner is None:
             return None
-        return None if self._claims.setdefault(key, owner) == owner else READING
+        return None if self._claims.setdefault(key, page_key(owner)) == page_key(owner) else READING
 
     def unread(
         self, links: list[tuple[str, str | None]], skipped: Counter[str]

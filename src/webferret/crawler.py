@@ -238,7 +238,7 @@ async def crawl(
                     spent = True
                     break
                 found_on = dict(admitted)
-                once.batch()
+                once.batch([url for url, _ in admitted])
                 reading, arrived = {url: (depth, found) for url, found in admitted}, {}
 
                 async def finished(
