@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 from collections.abc import Callable
 
@@ -41,3 +42,21 @@ def garbled(body: bytes, part: str) -> bytes:
     start = item.header_offset + 30 + len(item.filename.encode()) + len(item.extra)
     damaged[start] = 0b111  # final block, of the reserved type 3
     return bytes(damaged)
+
+
+def relabelled(body: bytes, field: int, value: int, keep: tuple[str, ...] = ("mimetype",)) -> bytes:
+    """`body`'s archive with a two-byte field of each member's central directory entry set to `value`
+    (and the same field of its local header, 4 bytes nearer its start), but for the members in `keep`:
+    `field` 6 is the version needed to unpack it, 10 its compression method (9 is Deflate64, which
+    Windows writes for large files). Python's zipfile unpacks neither a Deflate64 member nor one of a
+    version past 6.3."""
+    archive = zipfile.ZipFile(io.BytesIO(body))
+    changed = bytearray(body)
+    entry = archive.start_dir
+    for item in archive.infolist():
+        if item.filename not in keep:
+            for at in (entry + field, item.header_offset + field - 2):
+                changed[at : at + 2] = struct.pack("<H", value)
+        names, extras, comments = struct.unpack("<HHH", changed[entry + 28 : entry + 34])
+        entry += 46 + names + extras + comments
+    return bytes(changed)

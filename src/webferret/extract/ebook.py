@@ -85,9 +85,10 @@ def extract_epub(body: bytes, url: str | None, options: ExtractOptions) -> Extra
 
 
 def _package_path(archive: zipfile.ZipFile, what: str) -> str:
-    """The archive path of the package document that `META-INF/container.xml` names."""
-    container = zipped.part(archive, "META-INF/container.xml")
-    rootfile = container.find(".//c:rootfile", _NS) if container is not None else None
+    """The archive path of the package document that `META-INF/container.xml` names (a container
+    missing, damaged or packed in a way that cannot be unpacked is said so, `zipped.main_part`)."""
+    container = zipped.main_part(archive, "META-INF/container.xml", what)
+    rootfile = container.find(".//c:rootfile", _NS)
     path = rootfile.get("full-path") if rootfile is not None else None
     if not path:
         raise FerretError(

@@ -19,9 +19,19 @@ UNPACKED_LIMIT = 64 * 1024 * 1024
 """The most bytes an office file's parts may unpack to (a zip bomb is refused before it is read)."""
 SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 """How a part is parsed: no entity is expanded, nothing is fetched, no tree past libxml2's limits."""
-READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError)
+READ_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    ValueError,
+    OSError,
+    NotImplementedError,
+    RuntimeError,
+)
 """What reading a damaged archive or member raises: a bad header or checksum (`BadZipFile`), a member's
-compressed bytes that do not inflate (`zlib.error`) or end early (`EOFError`)."""
+compressed bytes that do not inflate (`zlib.error`) or end early (`EOFError`), a member a password
+encrypts (`RuntimeError`), and a zip feature Python does not unpack (`NotImplementedError`: Deflate64,
+which Windows uses for large files, PPMd, AES or strong encryption, patched data, a version past 6.3)."""
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
     "dc": "http://purl.org/dc/elements/1.1/",
@@ -82,15 +92,22 @@ def refuse_damaged(body: bytes, what: str) -> None:
     try:
         zipfile.ZipFile(io.BytesIO(body)).close()
     except READ_ERRORS as exc:
-        said = one_line(str(exc), 200) or type(exc).__name__
-        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} is damaged or cut short: {said}") from None
+        damage = "uses" if isinstance(exc, NotImplementedError) else "is damaged or cut short:"
+        raise FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} {damage} {_why(exc)}") from None
 
 
 def unreadable(what: str, exc: Exception) -> FerretError:
     """`unsupported_content` saying why `what` cannot be read, in one short line (a part's name or
     text from the file may be in the library's words)."""
+    return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: {_why(exc)}")
+
+
+def _why(exc: Exception) -> str:
+    """What went wrong reading an archive, in one short line: a zip feature Python does not unpack
+    named as one (zipfile's words alone, "That compression method is not supported", sound like a
+    fault of webferret's)."""
     said = one_line(str(exc), 200) or type(exc).__name__
-    return FerretError(ErrorCode.UNSUPPORTED_CONTENT, f"{what} cannot be read: {said}")
+    return f"a zip feature webferret cannot unpack ({said})" if isinstance(exc, NotImplementedError) else said
 
 
 def main_part(archive: zipfile.ZipFile, name: str, what: str) -> etree._Element:
