@@ -336,6 +336,20 @@ def test_a_file_name_with_a_line_break_titles_the_page_on_one_line(
     assert out.splitlines()[:2] == ["# river notes.txt", named.as_uri()]
 
 
+def test_a_file_name_that_holds_control_characters_cannot_drive_the_terminal_in_its_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "notes\x1b]0;owned\x07\x1b[2J\nx"  # sets the title, clears the screen
+    folder.mkdir()
+    missing = tmp_path / "gone\x9b31m.html"  # C1's CSI: an escape on its own
+    code, out = run_cli(["extract", str(folder), str(missing)], capsys)
+    assert code == 1
+    errors = [line for line in out.splitlines() if line.startswith("ERROR")]
+    assert len(errors) == 2 and not any(char in "".join(errors) for char in "\x1b\x07\x9b")
+    assert f"cannot read {tmp_path}/notes\ufffd]0;owned\ufffd\ufffd[2J\ufffdx: Is a directory" in errors[0]
+    assert errors[1].endswith(f"no such file: {tmp_path}/gone\ufffd31m.html")
+
+
 def test_an_address_given_as_a_file_says_how_it_is_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -98,10 +98,16 @@ def _address_hint(name: str) -> str:
     return ""
 
 
+_CONTROLS = {code: "\ufffd" for code in (*range(32), *range(127, 160))}
+"""Control characters (ESC, BEL, a line break, C1's CSI), which a name may hold: in an error line
+they would move the terminal's cursor, colour it or rewrite its title, as the file's author chose."""
+
+
 def _shown(name: str) -> str:
     """A file name as text: bytes that are no UTF-8 (which Python keeps as lone surrogates, that
-    no JSON or UTF-8 output can hold) shown as U+FFFD, as the page's title shows them."""
-    return os.fsencode(name).decode("utf-8", "replace")
+    no JSON or UTF-8 output can hold) and control characters shown as U+FFFD, as `ls` shows them
+    as `?` (a name is shown on one line, never driving the terminal it is printed to)."""
+    return os.fsencode(name).decode("utf-8", "replace").translate(_CONTROLS)
 
 
 def _read_capped(stream: BinaryIO, most: int) -> bytes:
