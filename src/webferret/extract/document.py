@@ -6,7 +6,8 @@ feed (`feed`), a JSON Feed (`jsonfeed`) or a sitemap (`sitemap`) among them, and
 OpenDocument text, spreadsheet or presentation (`opendoc`) among binary files, by what they hold; other
 binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
 compressed twice) is unpacked once, up to `ExtractOptions.unpack_limit` (a fetch's `max_bytes`, 10 MiB
-at least), and its content read as any other.
+at least), and its content read as any other; a page saved as an MHTML archive (`mhtml`) is read as
+the HTML page it holds.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import importlib
 import zlib
 from dataclasses import replace
 
+from webferret.extract import mhtml
 from webferret.extract.reddit import is_thread_json_url, thread_from_answer
 from webferret.extract.types import Extracted, ExtractOptions, scope_ignored
 from webferret.fetch.charset import decode_body
@@ -48,6 +50,13 @@ def extract_document(
     if inner is not None:  # "application/gzip" says nothing of what is inside; a textual type does
         inside = content_type if declares_text(mime_of(content_type)) else _named_inside(url)
         return _extract(inner, url, inside, options)
+    if mhtml.is_mhtml(body):  # a page saved as one file: its HTML part read, at the address it came from
+        saved = mhtml.saved_page(body, url or "input")
+        extracted = _extract(saved.body, saved.location or url, saved.content_type, options)
+        extracted.extra["archive"] = "mhtml"
+        if saved.location:
+            extracted.extra["saved_from"] = saved.location
+        return extracted
     return _extract(body, url, content_type, options)
 
 
