@@ -120,7 +120,7 @@ def test_every_slide_is_a_section_with_its_title_bullets_table_and_notes() -> No
     page = read(deck())
     assert page.content == (
         "## Slide 1: Salmon Season\n\nCounts from four weirs\n\n"
-        "## Slide 2: Where we counted\n\nEvery weir was counted at dawn.\n\n- Tay\n  - North bank\nDee\n\n"
+        "## Slide 2: Where we counted\n\nEvery weir was counted at dawn.\n\n- Tay\n  - North bank\n\nDee\n\n"
         "- Grouped note\n\n> Notes: Thank the wardens.\n\n"
         "## Slide 3: Totals\n\n| River | Fish |\n|---|---|\n| Tay | 412 |\n"
     )

@@ -11,6 +11,7 @@ refused before it is read (`zipped`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import posixpath
 import zipfile
@@ -171,7 +172,7 @@ def _slide(slide: etree._Element, text: bool) -> tuple[str, list[str]]:
             continue
         listed = placeholder in ("body", "obj")  # a body placeholder's paragraphs are its bullets
         lines = [_paragraph_line(paragraph, text, listed) for paragraph in paragraphs]
-        block = "\n".join(line for line in lines if line)
+        block = _joined_lines([line for line in lines if line], text)
         if block:
             blocks.append(block)
     return title, blocks
@@ -243,6 +244,21 @@ def _paragraph_line(paragraph: etree._Element, text: bool, listed: bool) -> str:
     )
     plain = props is not None and props.find("a:buNone", _NS) is not None
     return f"{'  ' * level}- {said}" if (own or listed) and not plain else said
+
+
+def _joined_lines(lines: list[str], text: bool) -> str:
+    """A shape's lines as one block, a line each; in Markdown a line that is no list item after one
+    that is stands apart (a blank line before it): Markdown reads a line right after an item as more
+    of the item (`- North bank` then `Dee` is the one item "North bank Dee")."""
+    block = lines[0] if lines else ""
+    for before, line in itertools.pairwise(lines):
+        apart = not text and _is_item(before) and not _is_item(line)
+        block += ("\n\n" if apart else "\n") + line
+    return block
+
+
+def _is_item(line: str) -> bool:
+    return line.lstrip(" ").startswith("- ")
 
 
 def _joined(paragraphs: Iterable[etree._Element]) -> str:
