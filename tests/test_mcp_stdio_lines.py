@@ -152,3 +152,33 @@ def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path: Path,
     process.stdin.close()
     said = process.stderr.read()
     assert process.wait(timeout=60) == 0 and "error" not in said, said
+
+
+def test_a_new_home_lists_no_stored_page_rather_than_failing(tmp_path: Path) -> None:
+    """Over stdio, a server on a home with no store yet answered `web_open()` (the pages stored last)
+    `not_found: no page store at PATH; nothing was fetched with this home (setting home)`, a tool
+    error naming a setting the agent cannot change; `mcp --http` made the store at start and listed
+    none. Both make it at start now."""
+    home = tmp_path / "new-home"
+    listing = {"name": "web_open", "arguments": {}}
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": listing}),
+    ]
+    answers = _answers(home, lines, 2)
+    result = answers[1]["result"]
+    assert not result["isError"], result
+    assert result["structuredContent"] == {"ok": True, "site": None, "total": 0, "pages": []}
+
+
+def test_a_home_that_can_hold_no_store_ends_the_stdio_server_at_start(tmp_path: Path) -> None:
+    """Over stdio, a home under a file was found out by each call in turn, each a tool error for the
+    server's own setting; the server now exits 2 at start naming it (as `mcp --http` does)."""
+    (tmp_path / "file").write_text("not a folder")
+    home = tmp_path / "file" / "home"
+    process = _server(home)
+    out, err = process.communicate(json.dumps(INITIALIZE) + "\n", timeout=120)
+    assert process.returncode == 2, err
+    assert f"cannot open the page store at {home}" in err and "is a file, not a folder" in err
+    assert out == ""  # no JSON-RPC answer, nor anything else, on stdout

@@ -77,10 +77,10 @@ def server_settings(args: argparse.Namespace, **overrides: object) -> Any:
 
 
 def home_refused(settings: Any) -> str | None:
-    """Why a resident HTTP server (`api`, `mcp --http`) could keep no page in its home (a folder it
-    cannot create, a file in its way), said at start rather than by every call as the caller's
-    error; None when the store opens. A store that opens but is damaged or locked is left to the
-    calls (a fetch goes on without it)."""
+    """Why a resident server (`api`, `mcp`) could keep no page in its home (a folder it cannot
+    create, a file in its way), said at start rather than by every call as the caller's error; None
+    when the store opens (made now when the home had none). A store that opens but is damaged or
+    locked is left to the calls (a fetch goes on without it)."""
     from webferret.models import FerretError
     from webferret.store.pages import PageStore
     from webferret.store.schema import UnusableStore
@@ -100,15 +100,17 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO if args.debug else logging.WARNING, format="%(name)s: %(message)s")
     settings = mcp_settings(args)
-    if args.http is not None:  # `--http ""` (an unset variable) is no address, not stdio
-        where = parse_host_port(args.http)
-        if where is None:
-            return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
+    where = None if args.http is None else parse_host_port(args.http)
+    if args.http is not None and where is None:  # `--http ""` (an unset variable) is no address, not stdio
+        return fail(args, "invalid_argument", f"--http wants HOST:PORT, got {args.http!r}", EXIT_USAGE)
+    # over stdio too: its agent's every call failed for the server's own home, and on a new home its
+    # listing and search of the stored pages were `not_found` (no store yet), not none stored
+    refused = home_refused(settings)
+    if refused is not None:
+        return fail(args, "invalid_argument", refused, EXIT_USAGE)
+    if where is not None:
         from webferret.mcp_server import serve_http
 
-        refused = home_refused(settings)
-        if refused is not None:
-            return fail(args, "invalid_argument", refused, EXIT_USAGE)
         warning = exposure_warning(where[0])
         if warning:
             sys.stderr.write(warning + "\n")
