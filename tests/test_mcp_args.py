@@ -3,7 +3,7 @@
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from webferret.mcp_tools import WebCrawlArgs, WebFetchArgs, WebSearchArgs
+from webferret.mcp_tools import WebCrawlArgs, WebFetchArgs, WebOpenArgs, WebSearchArgs
 
 
 def test_engines_as_a_list_or_a_comma_string() -> None:
@@ -64,3 +64,15 @@ def test_the_fetch_description_continues_a_long_page_at_the_size_it_was_cut_at()
 
     (fetch,) = [tool for tool in tool_list(load_settings()) if tool.name == "web_fetch"]
     assert "web_open(handle, page=2, max_tokens=N)" in str(fetch.description)
+
+
+@pytest.mark.parametrize("view", ["outline", "diff"])
+def test_a_view_of_one_document_asked_without_a_handle_says_to_give_it(view: str) -> None:
+    """`web_open(outline=true)` was refused as 'it takes a handle and not no handle'."""
+    with pytest.raises(ValidationError) as caught:
+        WebOpenArgs.model_validate({view: True})
+    said = str(caught.value)
+    assert f"{view} " in said and ": give its handle" in said and "not no handle" not in said
+    with pytest.raises(ValidationError) as clashing:  # another argument given with it is named
+        WebOpenArgs.model_validate({view: True, "search": "ferrets"})
+    assert "it takes a handle and not search" in str(clashing.value)

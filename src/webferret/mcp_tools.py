@@ -210,9 +210,10 @@ class WebOpenArgs(_ToolArgs):
             if getattr(self, view):
                 others = ("search", "page", "links", "link_limit", *(name for name in _VIEWS if name != view))
                 clash = [name for name in others if getattr(self, name)]
-                if self.handle is None or clash:
-                    given = clash[0] if clash else "no handle"
-                    raise ValueError(f"{view} {does}: it takes a handle and not {given}")
+                if clash:
+                    raise ValueError(f"{view} {does}: it takes a handle and not {clash[0]}")
+                if self.handle is None:
+                    raise ValueError(f"{view} {does}: give its handle")
         return self
 
 
