@@ -182,3 +182,17 @@ def test_a_home_that_can_hold_no_store_ends_the_stdio_server_at_start(tmp_path: 
     assert process.returncode == 2, err
     assert f"cannot open the page store at {home}" in err and "is a file, not a folder" in err
     assert out == ""  # no JSON-RPC answer, nor anything else, on stdout
+
+
+def test_a_line_nested_past_pythons_depth_is_answered_and_the_server_goes_on(tmp_path: Path) -> None:
+    """A line of arrays nested 100,000 deep: reading it again for its id raised RecursionError, and
+    the server ended (`error: internal: ExceptionGroup`), every call of its client with it."""
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        "[" * 100_000 + "]" * 100_000,
+        '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    ]
+    answers = _answers(tmp_path, lines, 3)
+    assert answers[1]["id"] is None and answers[1]["error"]["code"] == -32700
+    assert answers[2] == {"jsonrpc": "2.0", "id": 3, "result": {}}

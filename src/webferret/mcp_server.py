@@ -280,7 +280,7 @@ def unreadable_line(exc: Exception) -> types.JSONRPCError:
     if isinstance(raw, str):  # the line, when the SDK could not read it; else a field's string value
         try:
             data = json.loads(raw)  # Python reads what the SDK refused, a lone surrogate say
-        except ValueError:
+        except (ValueError, RecursionError):  # (arrays nested past Python's depth ended the server)
             data = None
     if not isinstance(data, dict):  # JSON, but no message: a problem of the object as a whole holds it
         data = next((p["input"] for p in problems if isinstance(p.get("input"), dict)), None)
