@@ -298,3 +298,23 @@ def test_counts_in_views_read_as_english() -> None:
         "a PDF",
         "a text",
     ]
+
+
+def test_human_links_say_how_many_are_listed_and_how_to_list_them_all(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """A list of links cut at `--link-limit` says so, as the agent view does: a reader of 3 links
+    with no sign of the other 77 took them for all there is."""
+    anchors = "".join(f'<a href="/many-links/p{i}">part number {i}</a> and more. ' for i in range(80))
+    simweb.add(
+        "/many-links", body=f"<html><body><article><h1>Parts</h1><p>{anchors}</p></article></body></html>"
+    )
+    code, out, _ = run(capsys, *ALLOW, "--link-limit", "3", simweb.url("/many-links"))
+    assert code == 0
+    assert out.endswith(
+        f"- [part number 2]({simweb.url('/many-links/p2')})\n"
+        "(3 of 80 links listed: --link-limit 80 lists them all)\n"
+    )
+    code, out, _ = run(capsys, *ALLOW, "--link-limit", "80", simweb.url("/many-links"))
+    assert code == 0 and "links listed" not in out
+    assert out.endswith(f"- [part number 79]({simweb.url('/many-links/p79')})\n")

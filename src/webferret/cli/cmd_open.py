@@ -96,7 +96,9 @@ async def run(args: argparse.Namespace) -> int:
                 more = f"{command(f'fetch {opened.url} --link-limit {total}')} reads them all"
                 lines.append(f"({shown} of {total} links kept in the store: {more})")
             else:
-                lines.append(f"({shown} of {total} links shown: --link-limit N lists more)")
+                from webferret.present.pages import links_shown_line
+
+                lines.append(links_shown_line(shown, total, "--link-limit"))
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 

@@ -126,7 +126,7 @@ class PageStream:
             sys.stdout.flush()
             sys.stderr.write(render_page(page) + "\n")
             return
-        text = render_page(page, quiet=self.quiet)
+        text = render_page(page, quiet=self.quiet, link_flag="--link-limit")
         separator = "\n\n" if self.quiet else "\n\n---\n\n"
         body = text.rstrip("\n")
         sys.stdout.write((self.held + separator if self.started else "") + body)

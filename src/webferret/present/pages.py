@@ -106,8 +106,9 @@ def _naming(url: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w./:-])" + re.escape(url) + r"(?=$|[\s'\"),;\]]|: )")
 
 
-def render_page(page: Page, *, quiet: bool = False) -> str:
-    """The human view of one page (or its error line)."""
+def render_page(page: Page, *, quiet: bool = False, link_flag: str | None = None) -> str:
+    """The human view of one page (or its error line). A list of links cut short says how many of
+    the page's it shows, and with `link_flag` (the CLI's `--link-limit`) how to list them all."""
     if not page.ok:
         return error_line(page)
     if quiet:
@@ -120,7 +121,17 @@ def render_page(page: Page, *, quiet: bool = False) -> str:
     lines.extend(["", body])
     if page.links is not None:
         lines.extend(["", *link_lines(page.links)])
+        total = int(page.meta.get("links_total") or 0)
+        if total > len(page.links):
+            lines.append(links_shown_line(len(page.links), total, link_flag))
     return "\n".join(lines)
+
+
+def links_shown_line(shown: int, total: int, link_flag: str | None = None) -> str:
+    """`(20 of 80 links listed: --link-limit 80 lists them all)` under a list of links cut short
+    (without `link_flag`, only the count)."""
+    said = f"{shown} of {total} links listed"
+    return f"({said}: {link_flag} {total} lists them all)" if link_flag else f"({said})"
 
 
 def change_fact(meta: Mapping[str, Any]) -> str | None:
