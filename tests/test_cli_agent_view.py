@@ -142,3 +142,32 @@ def test_max_chars_clips_the_first_page_of_a_long_page_too(
     begin, end = fenced(out)
     assert len(out[begin:end]) < 500 and "[clipped at " in out[begin:end]
     assert re.search(r"page 1 of \d+ · handle ", out) and "--page 2 --agent" in out
+
+
+def test_max_chars_hint_reads_the_clipped_page_whole_before_the_next(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """The hint under a page `--max-chars` clipped reads on from where the text shown stopped: the
+    same page whole, then the next (it pointed to page 2, which starts where page 1 ends, so the
+    rest of page 1 was never shown), and a clipped one-page document says how to read it whole too."""
+    paragraphs = "".join(
+        f"<h2>Part {i}</h2><p>In part {i}: {'Stoats run and hide. ' * 30}</p>" for i in range(60)
+    )
+    long = f"<html><head><title>Long</title></head><body><article><h1>Long</h1>{paragraphs}</article></body>"
+    out = _agent_view(capsys, simweb.add("/clipped-long", long), "--max-chars", "400")
+    hint = out.rstrip().splitlines()[-1]
+    found = re.fullmatch(
+        r"Page 1 of (\d+) is clipped at \d+ of its \d+ characters: read all of it with "
+        r"webferret (open \S+ --page 1 --agent), then continue with webferret (open \S+ --page 2 --agent)\.",
+        hint,
+    )
+    assert found, hint
+    assert main(found.group(2).split()) == 0
+    whole = capsys.readouterr().out
+    begin, end = fenced(whole)
+    assert "In part 1: " in whole[begin:end] and "[clipped at" not in whole
+    assert f"Continue with webferret {found.group(3)}," in whole  # the next page the clipped view named
+    short = "<html><head><title>Short</title></head><body><article><h1>Short</h1>"
+    short += f"<p>{'Weasels are quick. ' * 40}</p><p>{'Ermines turn white. ' * 40}</p></article></body>"
+    out = _agent_view(capsys, simweb.add("/clipped-short", short), "--max-chars", "400")
+    assert re.search(r"Page 1 of 1 is clipped at \d+ of its \d+ characters: read all of it with ", out)

@@ -238,7 +238,9 @@ async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace)
     async with Ferret(settings) as ferret:  # the store, for the first page of a long page
         entries = await first_page_entries(ferret, pages, budget, settings.answer_tokens)
     for entry in entries:  # `--max-chars` clips the text shown, a long page's first page too
-        clipped = clip_text(str(entry.get("content") or ""), args.max_chars, str(entry.get("format")))
-        entry["content"] = clipped[0] if clipped else entry.get("content")
+        content = str(entry.get("content") or "")
+        clipped = clip_text(content, args.max_chars, str(entry.get("format")))
+        if clipped:  # (the hint then reads this page whole before the next)
+            entry.update(content=clipped[0], clipped={"at": clipped[1], "of": len(content)})
     fence = agent_fence(args, settings)
     return render_pages(entries, fence, budget if budget != settings.page_tokens else None, style="cli")

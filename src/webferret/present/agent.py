@@ -211,10 +211,29 @@ def render_page_entry(entry: JSON, fence: Fence, max_tokens: int | None = None, 
     if more:
         parts.append(more)
     size = entry.get("page_tokens") or max_tokens  # a page cut smaller for its share of the answer
-    hint = continue_hint(entry.get("handle"), page, pages, size, style, bool(entry.get("outline")))
+    hint = _clipped_hint(entry, size, style) or continue_hint(
+        entry.get("handle"), page, pages, size, style, bool(entry.get("outline"))
+    )
     if hint:
         parts.append(hint)
     return "\n".join(parts)
+
+
+def _clipped_hint(entry: JSON, max_tokens: int | None, style: Style) -> str:
+    """How to read the rest of a page the view clipped (`clipped`: `at` and `of` characters, the
+    CLI's `--max-chars`): the page again, whole, then the next one ("" when it was not clipped, or
+    has no handle to read it by). The next page starts where this one ends, not where it was clipped."""
+    clipped, handle = entry.get("clipped"), entry.get("handle")
+    if not clipped or not handle:
+        return ""
+    page, pages = int(entry.get("page") or 1), int(entry.get("pages") or 1)
+    hint = (
+        f"Page {page} of {pages} is clipped at {clipped['at']} of its {clipped['of']} characters: "
+        f"read all of it with {open_call(handle, page, max_tokens, style)}"
+    )
+    if page < pages:
+        hint += f", then continue with {open_call(handle, page + 1, max_tokens, style)}"
+    return hint + "."
 
 
 def _more_links(entry: JSON, style: Style) -> str:
