@@ -179,6 +179,24 @@ def test_find_agent_view_fences_passages(home: Path, capsys: pytest.CaptureFixtu
     assert f'1 passage of {short} matching "ermine"' in capsys.readouterr().out
 
 
+def test_find_agent_hint_names_a_handle_given_as_a_url_by_its_handle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`find --handle URL --agent` ends with a command that runs as printed: the page's handle, not
+    the URL, whose `&` and `(` a shell reads as its own (the hint quoted the URL bare)."""
+    url = "https://doc.example/read?a=1&b=(2)"
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url=url, ok=True, title="Query", content="Weasels hunt at night."))
+    store.close()
+    handle = _handle(tmp_path, url)
+    assert main(["find", "weasels", "--handle", url, "--agent", "--home", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f'1 passage of {handle} matching "weasels"' in out
+    assert out.rstrip().endswith(
+        f"Read a whole page with webferret open {handle} --page 1 --agent --home {tmp_path}."
+    )
+
+
 @pytest.mark.parametrize("command", ["open", "find"])
 @pytest.mark.parametrize("flags", [["--agent", "--json"], ["--datamark"]])
 def test_views_that_cannot_go_together(

@@ -48,6 +48,8 @@ async def run(args: argparse.Namespace) -> int:
         from webferret.present.agent import render_passages
 
         one = args.handle[0] if args.handle and len(args.handle) == 1 else None
+        if one and passages:  # named by its handle, as the hint's command is: a URL needs no quoting then
+            one = passages[0].handle
         found = [passage.model_dump(mode="json") for passage in passages]
         data = {"handle": one, "search": args.query, "passages": found}
         sys.stdout.write(render_passages(data, agent_fence(args, settings), style="cli") + "\n")
