@@ -179,6 +179,23 @@ def test_find_agent_view_fences_passages(home: Path, capsys: pytest.CaptureFixtu
     assert f'1 passage of {short} matching "ermine"' in capsys.readouterr().out
 
 
+def test_open_links_kept_short_by_the_store_name_a_fetch_that_runs_as_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page the store kept 30 of its 50 links of: `open --link-limit 40` says so, with the fetch
+    that reads them all, its URL quoted for a shell (a bare `&` sent the command to the background)."""
+    url = "https://doc.example/list?a=1&b=(2)"
+    links = [Link(url=f"https://doc.example/p{i}", text=f"Part {i}", in_main=True) for i in range(30)]
+    store = PageStore.in_home(tmp_path)
+    store.put(Page(url=url, ok=True, title="List", content="Stoats.", links=links, meta={"links_total": 50}))
+    store.close()
+    handle = _handle(tmp_path, url)
+    assert main(["open", handle, "--link-limit", "40", "--home", str(tmp_path)]) == 0
+    said = capsys.readouterr().out.rstrip().splitlines()[-1]
+    fetch = f"webferret fetch {shlex.quote(url)} --link-limit 50 --home {shlex.quote(str(tmp_path))}"
+    assert said == f"(30 of 50 links kept in the store: {fetch} reads them all)"
+
+
 def test_find_agent_hint_names_a_handle_given_as_a_url_by_its_handle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

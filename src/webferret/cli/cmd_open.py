@@ -4,6 +4,7 @@ its headings, each with its page; `--diff`: what changed since its reading befor
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from typing import Any
 
@@ -93,7 +94,8 @@ async def run(args: argparse.Namespace) -> int:
             if shown < (args.link_limit or settings.link_limit):  # all the store kept of a page of more
                 from webferret.present.commands import command
 
-                more = f"{command(f'fetch {opened.url} --link-limit {total}')} reads them all"
+                fetch = f"fetch {shlex.quote(opened.url)} --link-limit {total}"  # `&`, `(`: a shell's
+                more = f"{command(fetch)} reads them all"
                 lines.append(f"({shown} of {total} links kept in the store: {more})")
             else:
                 from webferret.present.pages import links_shown_line
