@@ -794,6 +794,36 @@ def test_store_export_stops_quietly_when_its_reader_does(tmp_path: Path) -> None
     assert done.returncode == 0 and done.stdout.count("\n") == 1 and "Error" not in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["open", "example.org~000000000000", "--json"], 1),  # the call's error: not_found
+        (["find", "...", "--json"], 2),  # a query of no words: invalid_argument
+        (["open", "--json"], 2),  # a usage error, answered as an envelope too
+        (["fetch", "--jsonl", "--quiet", "https://example.org/"], 2),
+    ],
+)
+def test_an_error_envelope_for_a_reader_that_left_ends_without_a_traceback(
+    tmp_path: Path, argv: list[str], status: int
+) -> None:
+    """`webferret open HANDLE --json | head -c0`: the error envelope meets a closed pipe; the call
+    ends with its own status and no traceback (it printed a BrokenPipeError's, and exit status 1)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before a byte is written
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "webferret", *argv, "--home", str(tmp_path)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    assert done.returncode == status
+
+
 def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = PageStore.in_home(tmp_path)
     for url in ("https://docs.stoat.example/a", "https://stoat.example/b", "https://notstoat.example/c"):

@@ -178,7 +178,7 @@ def _export(args: argparse.Namespace, store: Any) -> int:
         try:
             sys.stdout.write(clip_page(page, args.max_chars).model_dump_json() + "\n")
         except BrokenPipeError:
-            from webferret.cli.pages_out import stdout_gone
+            from webferret.cli.common import stdout_gone
 
             stdout_gone()
             return EXIT_OK

@@ -266,8 +266,24 @@ def envelope_json(
 
 
 def write_envelope(envelope: Any, *, one_line: bool = False) -> None:
-    """An `Envelope` (`present.envelopes` builds each command's) on stdout, as `--json` prints it."""
-    sys.stdout.write(envelope.model_dump_json(indent=None if one_line else 2) + "\n")
+    """An `Envelope` (`present.envelopes` builds each command's) on stdout, as `--json` prints it.
+    A reader that left (`| head -c0`) is not written to: the call ends as it would have, its exit
+    status its own (an error's too), with no traceback of the closed pipe."""
+    try:
+        sys.stdout.write(envelope.model_dump_json(indent=None if one_line else 2) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        stdout_gone()
+
+
+def stdout_gone() -> None:
+    """After its reader closed stdout (`| head`): point it at the null device, so the final flush
+    at exit has somewhere to go instead of a BrokenPipeError."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXIT_FAILED) -> int:
@@ -279,8 +295,6 @@ def fail(args: argparse.Namespace, code: str, message: str, exit_code: int = EXI
         try:
             write_envelope(error_envelope(code, message), one_line=one_line)
             return exit_code
-        except BrokenPipeError:
-            raise
         except OSError:  # stdout cannot be written (a full disk): said where it can be
             pass
     if getattr(args, "agent", False):  # an agent face: its messages as the MCP server's tool errors

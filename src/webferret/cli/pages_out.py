@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, write_envelope
+from webferret.cli.common import EXIT_FAILED, EXIT_OK, stdout_gone, write_envelope
 
 
 def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, Any] | None = None) -> int:
@@ -34,16 +34,6 @@ def page_lines(args: argparse.Namespace, settings: Any) -> PageLines:
 
     task = asyncio.current_task()
     return PageLines(args, settings.dedup_threshold, on_gone=task.cancel if task else lambda: None)
-
-
-def stdout_gone() -> None:
-    """After its reader closed stdout (`| head`): point it at the null device, so the final flush
-    at exit has somewhere to go instead of a BrokenPipeError."""
-    import os
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
 
 
 class PageLines:
