@@ -159,7 +159,16 @@ def test_the_cli_lists_the_outline_in_each_view(home: Path, capsys: pytest.Captu
     human = capsys.readouterr().out
     assert human.startswith("# The guide\n") and f"{data['pages']} pages of 300 tokens · {handle}" in human
     last = data["headings"][-1]
-    assert human.rstrip().endswith(f"{last['page']:>4}  {last['tokens']:>6}    {last['title']}")
+    assert f"\n{last['page']:>4}  {last['tokens']:>6}    {last['title']}\n\n" in human
+    # the command that reads a heading's page reads it at the outline's page size (without it, page
+    # K of the default size is another part of the document)
+    later = next(heading for heading in data["headings"] if heading["page"] > 1)
+    read = f"webferret open {handle} --page {later['page']} --page-tokens 300 --home {home}"
+    assert human.rstrip().endswith(f"[read the page a heading is on by its number, e.g.: {read}]")
+    assert main(read.split()[1:]) == 0
+    page = capsys.readouterr().out
+    assert f"page {later['page']} of {data['pages']} · {handle}" in page
+    assert f"\n{'#' * later['level']} {later['title'].split()[0]} " in page  # `### Details of *part 0* ###`
     assert main(["open", handle, "--outline", "--agent", "--home", str(home)]) == 0
     text = capsys.readouterr().out
     begin, end = fenced(text)

@@ -146,6 +146,6 @@ async def _about(args: argparse.Namespace, settings: Any) -> int:
 
         write_envelope(data_envelope(answer))
     else:
-        lines = pages.outline_lines(data) if args.outline else pages.diff_lines(data)
+        lines = pages.outline_lines(data, settings.page_tokens) if args.outline else pages.diff_lines(data)
         sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK

@@ -227,8 +227,11 @@ def clip_text(content: str, max_chars: int | None, fmt: str) -> tuple[str, int] 
     return body, cut
 
 
-def outline_lines(outline: Mapping[str, Any]) -> list[str]:
-    """`webferret open HANDLE --outline` for a person: the document's facts, then its headings."""
+def outline_lines(outline: Mapping[str, Any], default_page_tokens: int) -> list[str]:
+    """`webferret open HANDLE --outline` for a person: the document's facts, its headings, then the
+    command that reads a heading's page, at the outline's page size (`--page-tokens` when it is not
+    `default_page_tokens`: a page number of another size reads another part of the document)."""
+    from webferret.present.disclosure import continue_command
     from webferret.present.outline import outline_table
 
     headings = outline.get("headings") or []
@@ -247,6 +250,11 @@ def outline_lines(outline: Mapping[str, Any]) -> list[str]:
     lines.extend(outline_table(headings))
     if not headings and outline.get("format") == "text":
         lines.append("(a plain-text reading has no headings: the Markdown reading's outline has them)")
+    if headings:
+        later = next((int(heading["page"]) for heading in headings if int(heading["page"]) > 1), 1)
+        handle, size = str(outline["handle"]), int(outline["page_tokens"])
+        read = continue_command(handle, later, size, default_page_tokens)
+        lines.extend(["", f"[read the page a heading is on by its number, e.g.: {read}]"])
     return lines
 
 
