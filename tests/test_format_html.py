@@ -216,3 +216,17 @@ def test_a_numbered_list_keeps_the_number_it_starts_at(whole_page: bool) -> None
     options = ExtractOptions(format="html", whole_page=whole_page)
     html = extract_html(page, "https://example.org/steps", options).content or ""
     assert '<ol start="3">\n<li>Feed the ferrets.</li>' in html
+
+
+def test_a_page_with_control_characters_reads_as_html(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """A terminal escape or a bell in a page's text (libxml2 reads them) no longer fails its HTML
+    reading: lxml refused to write the text back with them when whitespace was collapsed."""
+    page = f"<html><head><title>Bells</title></head><body><article><h1>Bells</h1><p>{WORDS * 3}</p>"
+    page += (
+        f"<p>A bell\x07 rang and \x1b[2J the screen\x0b stayed.</p><p>{WORDS * 2}</p></article></body></html>"
+    )
+    code, read = fetch_page(capsys, "--format", "html", simweb.add("/control-chars", page))
+    assert code == 0 and read["ok"], read["error"]
+    assert "<p>A bell rang and [2J the screen stayed.</p>" in read["content"]

@@ -17,6 +17,7 @@ from lxml_html_clean import Cleaner
 
 from webferret.extract.links import LINK_SCHEMES, link_scheme
 from webferret.extract.selector import MainContent
+from webferret.extract.writable import writable
 
 BLOCK_TAGS = frozenset((
     "address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
@@ -126,11 +127,11 @@ def _one_block_a_line(root: html.HtmlElement) -> None:
             or any(a.tag == "pre" for a in node.iterancestors())
         ):
             continue
-        if node.text:
-            node.text = _SPACES.sub(" ", node.text)
+        if node.text:  # (a page's control character, an escape: lxml writes no text that holds one)
+            node.text = writable(_SPACES.sub(" ", node.text))
         for child in node:
             if child.tail:
-                child.tail = _SPACES.sub(" ", child.tail)
+                child.tail = writable(_SPACES.sub(" ", child.tail))
             if child.tag in BLOCK_TAGS:
                 child.tail = "\n" + (child.tail or "").lstrip()
                 if not (node.text or "").strip():
