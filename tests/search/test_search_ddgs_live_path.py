@@ -1,5 +1,5 @@
 """The ddgs adapter's live path (ddgs payload, its primp client, status and captcha policy, ddgs
-extraction), and Reddit's and GitHub's status policies, run against captured pages served on
+extraction), and Reddit's, GitHub's and Wikipedia's status policies, run against captured pages served on
 127.0.0.1 instead of the real engines."""
 
 from __future__ import annotations
@@ -172,3 +172,50 @@ async def test_github_rests_until_its_rate_limit_resets(simweb: SimWeb, engine_r
         await engine_runner.run(local(github.ENGINE, url), EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED
     assert caught.value.retry_after is not None and 0 < caught.value.retry_after <= 40
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (  # the REST API, for a query longer than its 300 characters
+            400,
+            {
+                "errorKey": "rest-search-error",
+                "messageTranslations": {
+                    "en": "Search request is longer than the maximum allowed length. (399 > 300)"
+                },
+                "httpCode": 400,
+                "httpReason": "Bad Request",
+            },
+            '(HTTP 400): "Search request is longer than the maximum allowed length. (399 > 300)"',
+        ),
+        (404, {"httpCode": 404, "httpReason": "Not Found"}, '(HTTP 404): "Not Found"'),
+        (  # the Action API, as a mirror answers it
+            500,
+            {"error": {"code": "internal_api_error", "info": "Search is currently too busy."}},
+            '(HTTP 500): "internal_api_error: Search is currently too busy."',
+        ),
+    ],
+)
+async def test_wikipedia_says_why_it_refused_a_search(
+    simweb: SimWeb, engine_runner: EngineRunner, status: int, body: dict[str, object], said: str
+) -> None:
+    """Wikipedia's error answer names its reason in JSON, which its engine's error dropped: it said
+    only `wikipedia answered HTTP 400`, whatever the query had done wrong."""
+    from webferret.search.engines import wikipedia
+
+    url = simweb.add(f"/wikipedia/{status}", json.dumps(body), status, {"Content-Type": "application/json"})
+    with pytest.raises(FerretError) as caught:
+        await engine_runner.run(local(wikipedia.ENGINE, url), EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.ENGINE_ERROR and caught.value.status == status
+    assert f"Wikipedia refused the search {said}" == caught.value.message
+
+
+async def test_wikipedia_rate_limit_stays_a_rate_limit(simweb: SimWeb, engine_runner: EngineRunner) -> None:
+    from webferret.search.engines import wikipedia
+
+    body = json.dumps({"httpCode": 429, "httpReason": "Too Many Requests"})
+    url = simweb.add("/wikipedia/limited", body, status=429, headers={"Retry-After": "30"})
+    with pytest.raises(FerretError) as caught:
+        await engine_runner.run(local(wikipedia.ENGINE, url), EngineQuery(text="q"), timeout=10)
+    assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 30

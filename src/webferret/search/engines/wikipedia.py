@@ -10,10 +10,10 @@ from typing import Any
 from urllib.parse import quote
 
 from webferret.models import ErrorCode, FerretError, Hit
-from webferret.remote_text import quoted
+from webferret.remote_text import json_value, quoted
 from webferret.search.engines._common import load_json, make_hit, strip_markup
 from webferret.search.regions import locale
-from webferret.search.types import Engine, EngineQuery, RequestSpec
+from webferret.search.types import Engine, EngineQuery, EngineResponse, RequestSpec
 
 NAME = "wikipedia"
 
@@ -91,6 +91,42 @@ def _action_hits(query_part: dict[str, Any], origin: str) -> list[Hit]:
     return hits
 
 
+def said(data: Any) -> str | None:
+    """What a Wikipedia error answer says, quoted: the REST API's message (`messageTranslations`,
+    English first, else its `httpReason`), or the Action API's `error` (its `code`, then its `info`).
+    Wikipedia refuses a query longer than 300 characters so ("Search request is longer than the
+    maximum allowed length. (399 > 300)"). None for an answer that is no error."""
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if isinstance(error, dict):
+        words = [str(error[key]) for key in ("code", "info") if error.get(key)]
+        return quoted(": ".join(words), 200) if words else None
+    translations = data.get("messageTranslations")
+    if isinstance(translations, dict) and translations:
+        return quoted(translations.get("en") or next(iter(translations.values())), 200)
+    message = error or data.get("httpReason")
+    return quoted(message, 200) if message else None
+
+
+def check(response: EngineResponse) -> None:
+    """An HTTP error answer is refused in Wikipedia's own words when it gives some (the REST API
+    answers a query it will not run with HTTP 400 and a JSON reason); a rate limit, or an answer
+    that says nothing, is the runner's to name by its status."""
+    if response.status < 400 or response.status == 429:
+        return
+    try:
+        reason = said(json_value(response.text))
+    except ValueError:
+        return
+    if reason:
+        raise FerretError(
+            ErrorCode.ENGINE_ERROR,
+            f"Wikipedia refused the search (HTTP {response.status}): {reason}",
+            status=response.status,
+        )
+
+
 def parse_response(body: str, query: EngineQuery) -> list[Hit]:
     data = load_json(body, NAME)
     origin = _origin(query)
@@ -98,9 +134,8 @@ def parse_response(body: str, query: EngineQuery) -> list[Hit]:
         return _rest_hits(data["pages"], origin)
     if isinstance(data, dict) and isinstance(data.get("query"), dict):
         return _action_hits(data["query"], origin)
-    if isinstance(data, dict) and (data.get("error") or data.get("httpReason")):
-        said = data.get("error") or data.get("messageTranslations") or data.get("httpReason")
-        raise FerretError(ErrorCode.ENGINE_ERROR, f"Wikipedia search failed: {quoted(said, 200)}")
+    if reason := said(data):
+        raise FerretError(ErrorCode.ENGINE_ERROR, f"Wikipedia search failed: {reason}")
     if isinstance(data, dict) and "batchcomplete" in data:
         return []
     raise FerretError(ErrorCode.ENGINE_ERROR, "Wikipedia answer has neither `pages` nor `query`")
@@ -113,4 +148,5 @@ ENGINE = Engine(
     parse_response=parse_response,
     categories=("general", "reference"),
     site="wikipedia.org",
+    check=check,
 )
