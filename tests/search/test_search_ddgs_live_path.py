@@ -219,3 +219,22 @@ async def test_wikipedia_rate_limit_stays_a_rate_limit(simweb: SimWeb, engine_ru
     with pytest.raises(FerretError) as caught:
         await engine_runner.run(local(wikipedia.ENGINE, url), EngineQuery(text="q"), timeout=10)
     assert caught.value.code == ErrorCode.RATE_LIMITED and caught.value.retry_after == 30
+
+
+@pytest.mark.parametrize("name", ["duckduckgo", "brave", "reddit", "wikipedia", "github", "searxng"])
+async def test_an_empty_answer_is_the_engines_failure(
+    fake_web: FakeWeb, engine_runner: EngineRunner, name: str
+) -> None:
+    """An engine that answers HTTP 200 with nothing in it found nothing? No: it failed. Reddit's
+    answered zero results, ok; DuckDuckGo's and Brave's said `ParserError: "Document is empty"`."""
+    from webferret.search.engines import registry
+
+    fake_web.server.canned[f"/empty/{name}"] = (200, " \n", "text/html")
+    engine = local(registry()[name], f"{fake_web.base}/empty/{name}")
+    query = EngineQuery(text="q", base_url=fake_web.base if name == "searxng" else None)
+    with pytest.raises(FerretError) as caught:
+        await engine_runner.run(engine, query, timeout=10)
+    assert caught.value.code == ErrorCode.ENGINE_ERROR
+    assert caught.value.message == (
+        f"{name} answered an empty body (HTTP 200): neither results nor a page saying there are none"
+    )

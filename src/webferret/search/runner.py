@@ -114,6 +114,13 @@ class EngineRunner:
                 key = pace_key(engine, query)
                 await asyncio.to_thread(self.pacer.suspend, key, exc.retry_after, exc.message)
             raise
+        if not response.text.strip():  # no engine's answer is empty, not even one that found nothing
+            raise FerretError(
+                ErrorCode.ENGINE_ERROR,
+                f"{engine.name} answered an empty body (HTTP {response.status}): neither results nor a "
+                "page saying there are none",
+                status=response.status,
+            )
         return self._parse(engine, response, query)
 
     def _parse(self, engine: Engine, response: EngineResponse, query: EngineQuery) -> EngineAnswer:

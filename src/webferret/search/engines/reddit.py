@@ -72,8 +72,6 @@ def _row_hit(row: Any, rank: int) -> Hit | None:
 def parse_response(body: str, query: EngineQuery) -> list[Hit]:
     from lxml import html  # here: lxml is not needed before any engine request leaves
 
-    if not body.strip():
-        return []
     tree = html.fromstring(body)
     hits: list[Hit] = []
     for row in tree.xpath(_ROWS):
