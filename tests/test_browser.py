@@ -602,6 +602,14 @@ async def test_screenshot_and_mobile(tier: BrowserTier, tmp_path: Path) -> None:
     assert b"width 412" in raw.body
 
 
+def command_name(pid: int) -> str:
+    """The command name of process `pid`, or "" for one that has ended since it was listed."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text()
+    except OSError:
+        return ""
+
+
 def descendants(pid: int) -> list[tuple[int, str]]:
     """(pid, state) of every process below `pid`, read from /proc."""
     children: dict[int, list[tuple[int, str]]] = {}
@@ -708,7 +716,7 @@ async def test_a_browser_that_died_is_started_again(killed: str) -> None:
             victims = [
                 pid
                 for pid, _ in descendants(os.getpid())
-                if pid not in before and killed in Path(f"/proc/{pid}/comm").read_text()
+                if pid not in before and killed in command_name(pid)
             ]
             assert victims
             for pid in victims:
