@@ -964,3 +964,14 @@ def test_a_variable_s_name_in_the_file_is_named_with_the_setting_meant(
         ConfigError, match=r"'webferret_timeout' \(.*\): no such setting: did you mean 'timeout'\?"
     ):
         load_settings()
+
+
+def test_a_setting_in_capitals_on_top_of_given_settings_is_applied(tmp_path: Path) -> None:
+    """`Ferret(settings, Timeout=3)` kept the settings' timeout without a word, though
+    `Ferret(Timeout=3)` reads it as `timeout`."""
+    from webferret.ferret import Ferret
+
+    base = load_settings(home=tmp_path)
+    assert Ferret(base, Timeout=3).settings.timeout == 3
+    with pytest.raises(ConfigError, match=r"Timeout and timeout \(given as arguments\)"):
+        Ferret(base, Timeout=3, timeout=4)

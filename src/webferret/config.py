@@ -610,7 +610,8 @@ def settings_with(settings: Settings, **overrides: Any) -> Settings:
     clean = {key: value for key, value in overrides.items() if value is not None}
     if not clean:
         return settings
-    base = settings.model_dump()
+    given = {key.lower() for key in clean}  # (read in any case: `Timeout=3` is no second timeout)
+    base = {name: value for name, value in settings.model_dump().items() if name not in given}
     return type(settings)(**{**base, **clean})
 
 
