@@ -975,3 +975,19 @@ def test_a_setting_in_capitals_on_top_of_given_settings_is_applied(tmp_path: Pat
     assert Ferret(base, Timeout=3).settings.timeout == 3
     with pytest.raises(ConfigError, match=r"Timeout and timeout \(given as arguments\)"):
         Ferret(base, Timeout=3, timeout=4)
+
+
+def test_a_fingerprint_or_a_serve_keyword_with_spaces_or_capitals_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`WEBFERRET_IMPERSONATE=" Chrome"` was refused as no fingerprint; `WEBFERRET_SERVE=" Off "` was
+    refused by the settings but read as no socket by the hand-off, `Start` as off by it too."""
+    from webferret.handoff import configured_socket, default_socket, serve_setting
+
+    monkeypatch.setenv("WEBFERRET_IMPERSONATE", " Safari ")
+    monkeypatch.setenv("WEBFERRET_SERVE", " Off ")
+    settings = load_settings()
+    assert (settings.impersonate, settings.serve, serve_setting(os.environ)) == ("safari", "off", "off")
+    monkeypatch.setenv("WEBFERRET_SERVE", "START")
+    assert (load_settings().serve, serve_setting(os.environ)) == ("start", "start")
+    assert configured_socket(os.environ) == default_socket()

@@ -360,7 +360,9 @@ class Settings(BaseSettings):
     @classmethod
     def _check_impersonate(cls, value: str) -> str:
         """One of curl_cffi's fingerprints. The default is one, and is taken without importing
-        curl_cffi (a start that never uses the impersonate tier does not pay for it)."""
+        curl_cffi (a start that never uses the impersonate tier does not pay for it). Read without
+        spaces around it, in any case (` Chrome `), as the tier's choice is."""
+        value = value.strip().lower()
         if value == cls.model_fields["impersonate"].default:
             return value
         from webferret.fetch.impersonate import fingerprints
@@ -485,8 +487,10 @@ class Settings(BaseSettings):
     @field_validator("serve")
     @classmethod
     def _check_serve(cls, value: str) -> str:
-        value = value.strip()
-        if value not in ("auto", "start", "off") and not value.startswith("/"):
+        from webferret.handoff import SERVE_WORDS, serve_word  # (read as the hand-off reads it)
+
+        value = serve_word(value)
+        if value not in SERVE_WORDS and not value.startswith("/"):
             raise ValueError("expected auto, start, off or an absolute socket path")
         return value
 

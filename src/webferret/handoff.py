@@ -79,7 +79,7 @@ def serve_setting(env: Mapping[str, str]) -> str:
     except ValueError:
         return "off"  # the in-process run reports the variable set twice
     if value is not None:
-        return value.strip()
+        return serve_word(value)
     config = os.path.expanduser(named or "") or os.path.join(
         xdg_dir("XDG_CONFIG_HOME", "~/.config", env) or "",
         "webferret",
@@ -93,7 +93,17 @@ def serve_setting(env: Mapping[str, str]) -> str:
         found = read_toml(config).get("serve", "auto")
     except (OSError, ValueError):
         return "off"  # the in-process run reports the broken file
-    return found.strip() if isinstance(found, str) else "off"
+    return serve_word(found) if isinstance(found, str) else "off"
+
+
+SERVE_WORDS = ("auto", "start", "off")
+
+
+def serve_word(value: str) -> str:
+    """The setting `serve` as written (`" Off "`, `START`): without spaces around it, a keyword of
+    `SERVE_WORDS` in lower case (a socket's path as it is)."""
+    value = value.strip()
+    return value.lower() if value.lower() in SERVE_WORDS else value
 
 
 def configured_socket(env: Mapping[str, str]) -> str | None:
