@@ -124,6 +124,17 @@ def test_an_option_before_the_command_is_a_usage_error(
     assert exit_info.value.code == 2 and f"webferret: error: unrecognized arguments: {argv[0]}" in err
 
 
+def test_a_setting_s_flag_before_the_command_says_where_it_goes(capsys: pytest.CaptureFixture[str]) -> None:
+    """`webferret --home DIR store stats` said "invalid choice: 'DIR'", as if DIR were meant for a
+    command: the flag is the command's, and the message says so, with where to write it."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse(build_parser(), ["--home", "/srv/pages", "store", "stats"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "invalid choice" not in err
+    assert "unrecognized arguments: --home /srv/pages (options go after the command: " in err
+    assert "webferret store stats --home /srv/pages ...)" in err
+
+
 @pytest.mark.parametrize("url", ["notaurl", "example.org/page", "/a/b", "https://"])
 def test_extract_url_must_be_absolute(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A bare word as --url resolved every relative link against nothing, silently."""

@@ -84,6 +84,8 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     """`argv` parsed, options also between a command's positional arguments (`fetch A --json B`):
     plain argparse takes a list of positionals in one run only and calls the rest unrecognized."""
     argv = _dash_words_as_words(parser, argv)
+    if before := _options_before_the_command(parser, argv):
+        parser.error(before)
     args, extras = parser.parse_known_args(argv)
     command = _subparser(parser, getattr(args, "command", None))
     if extras and command is not None and _has_subcommands(command):  # `store list --bogus`
@@ -93,11 +95,28 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
         return parser.parse_args(argv)  # as before: no extras, or argparse's own usage error
     if slips := _one_dash_slips(command, extras):
         command.error(slips)
-    at = argv.index(args.command)
-    if at:  # `webferret --json fetch URL`: what stands before the command is no option of webferret's
-        parser.error(f"unrecognized arguments: {' '.join(argv[:at])}")
-    rest = argv[at + 1 :]
+    rest = argv[argv.index(args.command) + 1 :]
     return command.parse_intermixed_args(rest, namespace=argparse.Namespace(command=args.command))
+
+
+def _options_before_the_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+    """What is wrong with options written before the command (`webferret --json fetch URL`, `webferret
+    --home DIR store stats`): they are none of webferret's own, and were dropped, or `DIR` was taken
+    for the command ("invalid choice"). None when the first word is the command or -h, --version."""
+    if not argv or not argv[0].startswith("-") or argv[0] in ("-h", "--help", "--version"):
+        return None
+    at = next((i for i, word in enumerate(argv) if _subparser(parser, word) is not None), None)
+    if at is None:
+        return None
+    path, command = [argv[at]], _subparser(parser, argv[at])
+    for word in argv[at + 1 :]:  # `store stats`: the options go after the action
+        command = _subparser(command, word) if command is not None else None
+        if command is None:
+            break
+        path.append(word)
+    before = " ".join(argv[:at])
+    written = f"webferret {' '.join(path)} {before} ..."
+    return f"unrecognized arguments: {before} (options go after the command: {written})"
 
 
 def _dash_words_as_words(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
