@@ -991,3 +991,21 @@ def test_a_fingerprint_or_a_serve_keyword_with_spaces_or_capitals_is_read(
     monkeypatch.setenv("WEBFERRET_SERVE", "START")
     assert (load_settings().serve, serve_setting(os.environ)) == ("start", "start")
     assert configured_socket(os.environ) == default_socket()
+
+
+def test_a_number_written_with_a_unit_is_refused_saying_to_write_it_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`WEBFERRET_TIMEOUT=30s`, `WEBFERRET_MAX_BYTES=10MB` were refused as "unable to parse string as
+    a number", which says not that the unit is what is wrong, nor what the setting counts."""
+    monkeypatch.setenv("WEBFERRET_TIMEOUT", "30s")
+    with pytest.raises(ConfigError, match=r"without a unit \(it counts seconds\) \(got '30s'\)"):
+        load_settings()
+    monkeypatch.delenv("WEBFERRET_TIMEOUT")
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", "10 MB")
+    with pytest.raises(ConfigError, match=r"'max_bytes' .*without a unit \(it counts bytes\)"):
+        load_settings()
+    monkeypatch.setenv("WEBFERRET_MAX_BYTES", "lots")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "unit" not in str(caught.value)

@@ -173,7 +173,7 @@ class Settings(BaseSettings):
     dns_cache_seconds: float = _wait(
         60.0, "how long a resolved host name is kept (0: ask the system each time)", MAX_SECONDS
     )
-    retry_after_max: float = _wait(5.0, "longest Retry-After honoured once", MAX_SECONDS)
+    retry_after_max: float = _wait(5.0, "longest Retry-After honoured once, seconds", MAX_SECONDS)
     user_agent: str = Field(
         default="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
         "Chrome/131.0.0.0 Safari/537.36 webferret/0.1",
@@ -637,6 +637,8 @@ def _checked(make: Callable[[], None], given: dict[str, Any], given_as: Mapping[
                 # `WEBFERRET_TIMEOUT = 5` in the file: a variable's name, copied from the environment
                 close = closest(name.lower().removeprefix("webferret_"), Settings.model_fields)
                 problem = f"no such setting: did you mean '{close}'?" if close else _NO_SUCH_SETTING
+            if err["type"] in ("int_parsing", "float_parsing") and isinstance(value, str):
+                problem += _without_unit(name, value)
             named = "(got " in problem  # the check named the value it refused already
             shown = "" if named else f" (got {without_password(repr(value))})"
             problems.append(f"setting '{name}' ({where}): {problem}{shown}")
@@ -647,6 +649,21 @@ def _checked(make: Callable[[], None], given: dict[str, Any], given_as: Mapping[
         raise ConfigError(f"cannot read settings: {config_file()} is not UTF-8 text: {exc}") from None
     except Exception as exc:
         raise ConfigError(f"cannot read settings: {exc}") from None
+
+
+_WITH_UNIT = re.compile(r"\s*[-+]?[\d.,_]+(?:e[-+]?\d+)?\s*[a-z]+\s*", re.IGNORECASE)
+_UNITS = ("seconds", "bytes", "MiB", "tokens")
+
+
+def _without_unit(name: str, value: str) -> str:
+    """What to write when `value` is a number with a unit (`30s`, `10MB`), which no setting reads:
+    the number alone, in the setting's unit; else nothing."""
+    field = Settings.model_fields.get(name)
+    if field is None or not _WITH_UNIT.fullmatch(value):
+        return ""
+    about = f"{name} {field.description}"
+    unit = next((unit for unit in _UNITS if unit in about), None)
+    return f"; write the number alone, without a unit{f' (it counts {unit})' if unit else ''}"
 
 
 def _field_named(name: str) -> str:
