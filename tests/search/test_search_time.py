@@ -258,3 +258,20 @@ async def test_a_period_searxng_found_nothing_in_says_why_that_may_be(
         dated.results == [] and len(said) == 1 and "search without a period (--time, time_range)" in said[0]
     )
     assert not any("nothing found" in warning for warning in plain.warnings)
+
+
+def test_the_engines_offered_for_a_period_are_the_ones_that_work_here(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal named Google and Bing among the engines that can limit by time, which the
+    installed ddgs ships disabled: asked next, they failed with `engine_error`."""
+    from ddgs.engines import ENGINES
+
+    from webferret.search.engines.ddgs_text import BACKENDS, TIME_LIMITED
+
+    code = main(["search", "ferrets", "--engines", "wikipedia", "--time", "day", "--home", str(tmp_path)])
+    message = capsys.readouterr().err
+    offered = message.partition("engines that can: ")[2].strip().split(", ")
+    assert code != 0 and offered, message
+    ddgs_able = {name for name in TIME_LIMITED if BACKENDS[name][0] in ENGINES["text"]}
+    assert set(offered) == ddgs_able | {"github", "reddit", "searxng"}

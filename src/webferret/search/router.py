@@ -117,6 +117,11 @@ def within(hits: list[Hit], time_range: str, now: datetime) -> tuple[list[Hit], 
     ]
 
 
+def works(engine: Engine) -> bool:
+    """Can `engine` be asked here (`Engine.installed`)? An engine that cannot is never suggested."""
+    return engine.installed is None or engine.installed()
+
+
 @dataclass
 class RouterOutcome:
     """Fused hits plus what each engine did."""
@@ -183,7 +188,8 @@ class Router:
             elif len(chain) == 1:
                 left_out.append(chain[0])
         if not kept:
-            names = ", ".join(sorted(name for name, engine in self.engines.items() if engine.time_ranges))
+            able = [name for name, engine in self.engines.items() if engine.time_ranges and works(engine)]
+            names = ", ".join(sorted(able))
             chosen = ", ".join(left_out) or "the chosen engines"
             raise FerretError(
                 ErrorCode.INVALID_ARGUMENT,

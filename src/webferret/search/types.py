@@ -197,6 +197,8 @@ class Engine:
     `send` replaces the runner's HTTP client for engines that bring their own (the ddgs ones).
     `check` inspects a response before parsing and raises `FerretError` for engine-specific refusals.
     `time_ranges`: the engine can limit its results to a recent period (`EngineQuery.time_range`).
+    `installed` says whether the engine works here at all (None: it does): a ddgs backend the
+    installed ddgs ships disabled (Google, Bing) is known by name, yet no engine to suggest.
     """
 
     name: str
@@ -210,6 +212,7 @@ class Engine:
     check: Callable[[EngineResponse], None] | None = None
     warnings: Callable[[str, EngineQuery], list[str]] | None = None
     time_ranges: bool = False
+    installed: Callable[[], bool] | None = None
 
 
 class EngineReport(BaseModel):

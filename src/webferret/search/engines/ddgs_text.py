@@ -48,6 +48,13 @@ BLOCK_MARKS = (
 RATE_LIMIT_STATUSES = (202, 403, 429)
 
 
+def installed(name: str) -> bool:
+    """Does the installed ddgs ship backend `name` (one of `BACKENDS`) enabled?"""
+    from ddgs.engines import ENGINES
+
+    return BACKENDS[name][0] in ENGINES["text"]
+
+
 def backend_class(name: str) -> Any:
     from ddgs.engines import ENGINES
 
@@ -57,7 +64,7 @@ def backend_class(name: str) -> Any:
     except KeyError:
         from importlib.metadata import version
 
-        working = ", ".join(sorted(key for key, (ddgs, _) in BACKENDS.items() if ddgs in ENGINES["text"]))
+        working = ", ".join(sorted(key for key in BACKENDS if installed(key)))
         raise FerretError(
             ErrorCode.ENGINE_ERROR,
             f"the installed ddgs ({version('ddgs')}) has no working text backend {backend!r} (it ships "
@@ -218,4 +225,5 @@ def make_engine(name: str) -> Engine:
         send=send,
         check=lambda response: check(response, name),
         time_ranges=name in TIME_LIMITED,
+        installed=lambda: installed(name),
     )
