@@ -91,8 +91,10 @@ async def robots_refusal(url: str, robots: RobotsPolicy | None) -> ErrorInfo | N
 
 
 class ReadOnce:
-    """The pages a crawl read, by where they ended: two links of one level read at once, one of them
-    redirecting to the other's page, read that page twice, but it is listed (and written) once.
+    """The pages a crawl read, by where they ended, each listed (and written) once: links of one
+    level read at once that lead to one page (redirecting there, or one of them its own link)
+    request it once (`taken`; where a stored page's redirect ended is judged outside a fetch, and
+    claims nothing: no request is made there).
     A page that names another URL of its site its canonical one (`<link rel="canonical">`) is read
     as that page too: a link or a hop there is not requested, and a page whose text is the one
     read at its canonical URL already is that page, listed there."""
