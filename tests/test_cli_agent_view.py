@@ -171,3 +171,27 @@ def test_max_chars_hint_reads_the_clipped_page_whole_before_the_next(
     short += f"<p>{'Weasels are quick. ' * 40}</p><p>{'Ermines turn white. ' * 40}</p></article></body>"
     out = _agent_view(capsys, simweb.add("/clipped-short", short), "--max-chars", "400")
     assert re.search(r"Page 1 of 1 is clipped at \d+ of its \d+ characters: read all of it with ", out)
+
+
+def test_datamark_carries_to_the_commands_the_agent_view_suggests(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """`--agent --datamark`: the command that reads on keeps `--datamark`, so the next page is marked
+    as the first was (it said `--agent` only, and the rest of the page came unmarked)."""
+    paragraphs = "".join(
+        f"<h2>Part {i}</h2><p>In part {i}: {'Martens climb trees. ' * 30}</p>" for i in range(60)
+    )
+    long = f"<html><head><title>Long</title></head><body><article><h1>Long</h1>{paragraphs}</article></body>"
+    out = _agent_view(capsys, simweb.add("/marked-long", long), "--datamark")
+    found = re.search(r"Continue with webferret (open \S+ --page 2 --agent --datamark)[,.]", out)
+    assert found, out[-400:]
+    assert main(found.group(1).split()) == 0
+    after = capsys.readouterr().out
+    begin, end = fenced(after)
+    assert "Martens\u02c6climb\u02c6trees." in after[begin:end]  # marked, as the first page was
+    assert main(["find", "martens", "--agent", "--datamark"]) == 0
+    assert re.search(
+        r"Read a whole page with webferret open \S+ --page \d+ --agent --datamark\.", capsys.readouterr().out
+    )
+    assert main(["find", "martens", "--agent"]) == 0
+    assert "--datamark" not in capsys.readouterr().out

@@ -311,10 +311,14 @@ def run_command(args: argparse.Namespace) -> int:
 
     from webferret.config import ConfigError
     from webferret.models import ErrorCode, FerretError
-    from webferret.present.commands import given_home
+    from webferret.present.commands import given_call
 
-    # the hints it answers name its home (`present.commands`); a server's answers are no command's
-    given_home(None if getattr(args, "serves", False) else getattr(args, "home", None))
+    # the hints it answers name its home and view (`present.commands`); a server's are no command's
+    serves = getattr(args, "serves", False)
+    given_call(
+        None if serves else getattr(args, "home", None),
+        datamark=not serves and bool(getattr(args, "datamark", False)),
+    )
     try:
         result = args.run(args)
         if asyncio.iscoroutine(result):
@@ -347,7 +351,7 @@ def run_command(args: argparse.Namespace) -> int:
             traceback.print_exc()
         return fail(args, ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc} (run with --debug for details)")
     finally:
-        given_home(None)  # a caller in-process (a test, a script) calls on without it
+        given_call(None)  # a caller in-process (a test, a script) calls on without it
 
 
 def _pipes_closed(exc: BaseException) -> bool:
