@@ -1,6 +1,7 @@
 """`webferret fetch` end to end on the simulated web: every error code, exit codes, views, flags."""
 
 import json
+import re
 
 import pytest
 from simweb import SimWeb, article_html, shared_dir
@@ -318,3 +319,32 @@ def test_human_links_say_how_many_are_listed_and_how_to_list_them_all(
     code, out, _ = run(capsys, *ALLOW, "--link-limit", "80", simweb.url("/many-links"))
     assert code == 0 and "links listed" not in out
     assert out.endswith(f"- [part number 79]({simweb.url('/many-links/p79')})\n")
+
+
+def test_human_max_chars_names_the_stored_page_to_read_on_from(
+    capsys: pytest.CaptureFixture[str], simweb: SimWeb
+) -> None:
+    """A body `--max-chars` clipped says which page of the stored document it stopped on, with the
+    command that reads it (the human view shows no handle: the rest was out of reach but by a fetch
+    without the clip)."""
+    parts = "".join(f"<h2>Part {i}</h2><p>In part {i}: {'Polecats swim well. ' * 40}</p>" for i in range(60))
+    url = simweb.add(
+        "/clipped-human", f"<html><head><title>Long</title></head><body><article>{parts}</article></body>"
+    )
+    code, whole = run_json(capsys, *ALLOW, url)
+    content = whole["data"]["pages"][0]["content"]
+    code, out, _ = run(capsys, *ALLOW, "--max-chars", "25000", url)
+    assert code == 0
+    clipped = re.search(
+        r"\[clipped at (\d+) of \d+ characters\]\n"
+        r"\[read on where it was clipped: webferret (open \S+ --page (\d+))\]\n$",
+        out,
+    )
+    assert clipped, out[-300:]
+    at, command, page = int(clipped.group(1)), clipped.group(2), int(clipped.group(3))
+    assert page > 1
+    assert main(command.split()) == 0
+    opened = capsys.readouterr().out
+    assert content[at : at + 200].strip()[:60] in opened  # the text just past the clip is on that page
+    code, quiet, _ = run(capsys, *ALLOW, "--max-chars", "25000", "--quiet", url)
+    assert "read on" not in quiet  # (bodies only)

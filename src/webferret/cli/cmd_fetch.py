@@ -150,7 +150,9 @@ async def _fetch(args: argparse.Namespace) -> int:
             xopts = ferret.extract_options(
                 format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
             )
-            on_page = lines.write if lines else _clipped(stream.add, args) if stream else done.__setitem__
+            on_page = (
+                lines.write if lines else _clipped(stream.add, args, settings) if stream else done.__setitem__
+            )
             pages = await ferret.fetch_all(
                 args.urls, options=options, extract=xopts, fresh=args.fresh, on_page=on_page
             )
@@ -168,11 +170,24 @@ async def _fetch(args: argparse.Namespace) -> int:
     return await _output(settings, args, pages)
 
 
-def _clipped(add: Any, args: argparse.Namespace) -> Any:
-    """`add(url, page)` given each page clipped at `--max-chars`."""
+def _clipped(add: Any, args: argparse.Namespace, settings: Any) -> Any:
+    """`add(url, page)` given each page clipped at `--max-chars`; a stored page's clip names the
+    page of the stored document it stopped on (`meta.clipped.next`: the command that reads on)."""
     from webferret.present.pages import clip_page
 
-    return lambda url, page: add(url, clip_page(page, args.max_chars))
+    def clipped(url: str, page: Any) -> None:
+        shown = clip_page(page, args.max_chars)
+        clip = shown.meta.get("clipped")
+        if clip and page.handle and not args.quiet:
+            from webferret.present.disclosure import continue_command, page_holding
+
+            size = settings.page_tokens
+            at = page_holding(page.content, clip["at"], size)
+            clip = {**clip, "next": continue_command(page.handle, at, size, size)}
+            shown = shown.model_copy(update={"meta": {**shown.meta, "clipped": clip}})
+        add(url, shown)
+
+    return clipped
 
 
 def _lines(args: argparse.Namespace, settings: Any) -> Any:

@@ -28,6 +28,18 @@ def outline_command(handle: str, page_tokens: int, default_page_tokens: int) -> 
     return _open_command(handle, "--outline", page_tokens, default_page_tokens)
 
 
+def page_holding(content: str, offset: int, page_tokens: int) -> int:
+    """The page (from 1) of `content` cut at `page_tokens` that holds character `offset`: where a
+    reader of a body clipped at `offset` reads on (`open` pages the same text the same way)."""
+    end = 0
+    pieces = paginate(content, page_tokens)
+    for number, piece in enumerate(pieces, start=1):
+        end += len(piece)
+        if offset < end:
+            return number
+    return len(pieces)
+
+
 def open_document(page: Page, number: int, page_tokens: int, default_page_tokens: int) -> OpenedPage:
     """Page `number` (from 1) of a stored page's content; past the end is `not_found`."""
     handle = page.handle or ""

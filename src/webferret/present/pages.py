@@ -119,6 +119,9 @@ def render_page(page: Page, *, quiet: bool = False, link_flag: str | None = None
         lines.append("")
         lines.extend(f"> {line}" if line else ">" for line in page.description.splitlines())
     lines.extend(["", body])
+    read_on = (page.meta.get("clipped") or {}).get("next")
+    if read_on:  # (`fetch --max-chars`: the stored document's page it was clipped on)
+        lines.append(f"[read on where it was clipped: {read_on}]")
     if page.links is not None:
         lines.extend(["", *link_lines(page.links)])
         total = int(page.meta.get("links_total") or 0)
