@@ -845,6 +845,13 @@ def test_find_site_searches_one_hosts_pages(tmp_path: Path, capsys: pytest.Captu
     args = ["find", "stoats", "--site", "stoat.example", "--handle", handle, "--home", str(tmp_path)]
     _, out = _json(capsys, *args)
     assert out["data"]["passages"] == []  # both narrow: a handle of another site finds nothing
+    # a search no page of the site answers says which site it looked in (it read as none stored at all)
+    assert main(["find", "stoats", "--site", "https://Weasel.example/x", "--home", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "no stored passage of weasel.example matches 'stoats'\n"
+    assert main(["find", "stoats", "--site", "weasel.example", "--agent", "--home", str(tmp_path)]) == 0
+    assert '0 passages of the stored pages of weasel.example matching "stoats"' in capsys.readouterr().out
+    assert main(["find", "stoats", "--site", "stoat.example", "--agent", "--home", str(tmp_path)]) == 0
+    assert '2 passages of the stored pages of stoat.example matching "stoats"' in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

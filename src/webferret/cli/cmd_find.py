@@ -51,7 +51,7 @@ async def run(args: argparse.Namespace) -> int:
         if one and passages:  # named by its handle, as the hint's command is: a URL needs no quoting then
             one = passages[0].handle
         found = [passage.model_dump(mode="json") for passage in passages]
-        data = {"handle": one, "search": args.query, "passages": found}
+        data = {"handle": one, "search": args.query, "site": args.site, "passages": found}
         sys.stdout.write(render_passages(data, agent_fence(args, settings), style="cli") + "\n")
         return EXIT_OK
     if args.json:
@@ -63,7 +63,9 @@ async def run(args: argparse.Namespace) -> int:
     if not passages:
         from webferret.models import clipped
 
-        sys.stdout.write(f"no stored passage matches {clipped(args.query, 200)!r}\n")  # not a 30 KB echo
+        where = f" of {args.site}" if args.site else ""  # (none may be stored: the site narrowed it)
+        said = clipped(args.query, 200)  # not a 30 KB echo
+        sys.stdout.write(f"no stored passage{where} matches {said!r}\n")
         return EXIT_OK
     blocks = []
     for rank, p in enumerate(passages, start=1):

@@ -445,7 +445,8 @@ def render_passages(data: JSON, fence: Fence, style: Style = "mcp", page_tokens:
     page cuts other pages by default (MCP's `web_open` pages by `max_tokens`)."""
     passages: Sequence[JSON] = data.get("passages") or []
     one = data.get("handle")
-    where = one if one else "the stored pages"
+    site = f" of {safe_message(str(data['site']), fence.nonce)}" if data.get("site") else ""
+    where = one if one else f"the stored pages{site}"  # (the site said: none matching may be its doing)
     head = f'{counted(len(passages), "passage")} of {where} matching "{data.get("search")}"'
     body = []
     for passage in passages:
