@@ -196,3 +196,34 @@ def test_a_line_nested_past_pythons_depth_is_answered_and_the_server_goes_on(tmp
     answers = _answers(tmp_path, lines, 3)
     assert answers[1]["id"] is None and answers[1]["error"]["code"] == -32700
     assert answers[2] == {"jsonrpc": "2.0", "id": 3, "result": {}}
+
+
+def test_params_the_sdk_refuses_are_answered_with_what_is_wrong(tmp_path: Path) -> None:
+    """The SDK answered a call before `initialize`, a `tools/call` whose `arguments` is a string (a
+    host that sends them JSON-encoded) and one without `name` alike: -32602 `Invalid request
+    parameters`, naming neither the field nor the missing handshake."""
+    early = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "web_open"}}
+    process = _server(tmp_path)
+    try:
+        out, _ = process.communicate(json.dumps(early) + "\n", timeout=120)  # answered before stdin ends
+    finally:
+        process.kill()
+    (before,) = map(json.loads, out.splitlines())
+    assert before["id"] == 1 and before["error"]["code"] == -32602
+    assert before["error"]["message"].startswith(
+        "tools/call before initialize: the session is not initialized"
+    )
+    encoded = {"name": "web_fetch", "arguments": json.dumps({"urls": ["https://example.org/"]})}
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": encoded}),
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}',
+    ]
+    answers = {answer["id"]: answer for answer in _answers(tmp_path, lines, 3)}
+    errors = {ident: answers[ident]["error"] for ident in (2, 3)}
+    assert {error["code"] for error in errors.values()} == {-32602}
+    assert errors[2]["message"] == (
+        "Invalid params of tools/call: params.arguments: expected a JSON object, not a string"
+    )
+    assert errors[3]["message"] == "Invalid params of tools/call: params.name: Field required"

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from webferret import __version__
 from webferret.config import Settings, closest
 from webferret.mcp_drain import Unanswered
+from webferret.mcp_params import NamedProblems
 from webferret.mcp_stdin import wire_stdin
 from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
@@ -201,7 +202,7 @@ def build_server(settings: Settings) -> Server[AgentTools]:
         return await call_tool(ctx.lifespan_context, params.name, params.arguments or {}, session_key(ctx))
 
     schemas = {name: model.model_json_schema() for name, model in TOOLS.items()}
-    return Server(
+    server = Server(
         "webferret",
         version=__version__,
         instructions=INSTRUCTIONS,
@@ -210,6 +211,8 @@ def build_server(settings: Settings) -> Server[AgentTools]:
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    server.middleware.append(NamedProblems())  # params the SDK refuses said with what was wrong
+    return server
 
 
 async def serve_stdio(settings: Settings) -> None:
