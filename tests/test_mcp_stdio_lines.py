@@ -227,3 +227,12 @@ def test_params_the_sdk_refuses_are_answered_with_what_is_wrong(tmp_path: Path) 
         "Invalid params of tools/call: params.arguments: expected a JSON object, not a string"
     )
     assert errors[3]["message"] == "Invalid params of tools/call: params.name: Field required"
+
+
+def test_a_blank_line_is_no_message_and_gets_no_answer(tmp_path: Path) -> None:
+    """A blank line (a keep-alive, two line ends in a row) was answered as a parse error of nothing,
+    `EOF while parsing a value at line 2 column 0`, an error with no id for the client to place."""
+    lines = [json.dumps(INITIALIZE), "", "  \t\r", '{"jsonrpc":"2.0","id":3,"method":"ping"}', "garbage{"]
+    answers = _answers(tmp_path, lines, 3)
+    assert answers[1] == {"jsonrpc": "2.0", "id": 3, "result": {}}  # the blank lines answered nothing
+    assert answers[2]["id"] is None and answers[2]["error"]["code"] == -32700  # (a line with text is)

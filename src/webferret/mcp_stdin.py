@@ -22,6 +22,8 @@ from typing import TextIO
 
 import anyio.to_thread
 
+JSON_BLANKS = " \t\r\n"  # the white space JSON allows between values
+
 
 class StdinLines:
     """stdin's lines as the SDK's `stdio_server(stdin=...)` iterates them (`async for line in ...`)."""
@@ -33,10 +35,15 @@ class StdinLines:
         return self
 
     async def __anext__(self) -> str:
-        line = await anyio.to_thread.run_sync(self.stream.readline, abandon_on_cancel=True)
-        if not line:
-            raise StopAsyncIteration
-        return line
+        """The next line that is not blank: a blank line (a keep-alive, two line ends in a row) holds
+        no message, and was answered as a parse error of nothing (`EOF while parsing a value at
+        line 2 column 0`) that no request of the client's was waiting for."""
+        while True:
+            line = await anyio.to_thread.run_sync(self.stream.readline, abandon_on_cancel=True)
+            if not line:
+                raise StopAsyncIteration
+            if line.strip(JSON_BLANKS):
+                return line
 
 
 @contextlib.contextmanager
