@@ -76,3 +76,25 @@ def test_a_view_of_one_document_asked_without_a_handle_says_to_give_it(view: str
     with pytest.raises(ValidationError) as clashing:  # another argument given with it is named
         WebOpenArgs.model_validate({view: True, "search": "ferrets"})
     assert "it takes a handle and not search" in str(clashing.value)
+
+
+def test_the_schemas_name_the_defaults_the_servers_settings_give() -> None:
+    """The schemas said `results` defaults to 10, `link_limit` to 20 and `verify` to on whatever the
+    server's settings said (WEBFERRET_RESULTS=5 answered 5), and `max_tokens` named no default."""
+    from webferret.config import load_settings
+    from webferret.mcp_server import tool_list
+
+    settings = load_settings().model_copy(
+        update={"results": 5, "link_limit": 7, "verify": False, "max_tokens": 1500}
+    )
+    described = {
+        (tool.name, argument): str(spec.get("description"))
+        for tool in tool_list(settings)
+        for argument, spec in tool.input_schema["properties"].items()
+    }
+    assert described["web_search", "results"] == "how many results (default 5)"
+    assert described["web_search", "verify"].endswith("(default false)")
+    for tool in ("web_fetch", "web_open"):
+        assert described[tool, "link_limit"] == "most links listed (implies links) (default 7)"
+        assert described[tool, "max_tokens"].endswith("(default 1500)")
+    assert described["web_search", "max_tokens"].endswith("(default 1500)")

@@ -25,7 +25,7 @@ from webferret.config import Settings, closest
 from webferret.mcp_drain import Unanswered
 from webferret.mcp_params import NamedProblems
 from webferret.mcp_stdin import wire_stdin
-from webferret.mcp_tools import TOOLS, AgentTools, Answer, BatchFailed
+from webferret.mcp_tools import SETTING_DEFAULTS, TOOLS, AgentTools, Answer, BatchFailed
 from webferret.models import ErrorCode, FerretError, validation_problem
 from webferret.net.urltext import url_named
 from webferret.present.agent import MESSAGE_CHARS, error_text, safe_message
@@ -81,10 +81,16 @@ READING = types.ToolAnnotations(read_only_hint=True, open_world_hint=True)
 
 
 def tool_list(settings: Settings) -> list[types.Tool]:
-    """The tools, as `settings` shape them: `web_fetch` takes at most `max_urls` URLs."""
+    """The tools, as `settings` shape them: `web_fetch` takes at most `max_urls` URLs, and an argument
+    whose default is a setting's names its value."""
     tools = []
     for name, model in TOOLS.items():
         schema, description = model.model_json_schema(), DESCRIPTIONS[name]
+        for argument, setting in SETTING_DEFAULTS.items():
+            if argument in schema["properties"]:
+                value = getattr(settings, setting)
+                shown = str(value).lower() if isinstance(value, bool) else value
+                schema["properties"][argument]["description"] += f" (default {shown})"
         if name == "web_fetch":
             schema["properties"]["urls"]["maxItems"] = settings.max_urls
             schema["properties"]["urls"]["description"] = f"1 to {settings.max_urls} http(s) URLs"

@@ -47,6 +47,16 @@ TimeRange = Literal["day", "week", "month", "year"]
 """`webferret.search.types.TIME_RANGES` as a schema can name them (a test keeps the two equal)."""
 
 
+SETTING_DEFAULTS = {
+    "results": "results",
+    "verify": "verify",
+    "max_tokens": "max_tokens",
+    "link_limit": "link_limit",
+}
+"""The arguments whose default is a setting's (argument -> setting): the tools' schemas name the value
+the server's settings give it (`mcp_server.tool_list`), not the shipped default."""
+
+
 class _ToolArgs(JsonArgs):
     """A tool's arguments (`JsonArgs`: an unknown name, or true for a number, is refused)."""
 
@@ -57,7 +67,7 @@ class WebSearchArgs(_ToolArgs):
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_INPUT, description="what to search for; bangs !gh !w !r work"
     )
-    results: int | None = Field(default=None, ge=1, le=50, description="how many results (default 10)")
+    results: int | None = Field(default=None, ge=1, le=50, description="how many results")
     engines: list[str] | None = Field(
         default=None, description="engines to use, e.g. ['searxng'] (default auto)"
     )
@@ -70,9 +80,7 @@ class WebSearchArgs(_ToolArgs):
         max_length=MAX_REGION_CHARS,
         description="country-language, e.g. de-de or fr-fr (default: the engines')",
     )
-    verify: bool | None = Field(
-        default=None, description="fetch every result to drop dead links (default on)"
-    )
+    verify: bool | None = Field(default=None, description="fetch every result to drop dead links")
     fresh: bool | None = Field(
         default=None,
         description="verify every result over the network: no stored copy, no dead link remembered "
@@ -89,7 +97,7 @@ class WebSearchArgs(_ToolArgs):
         default=None,
         ge=100,
         le=100_000,
-        description="with read: tokens per page read (default the setting's)",
+        description="with read: tokens per page read",
     )
 
     _engines = field_validator("engines", mode="before")(engine_names)  # models send "searxng,github" too
@@ -116,7 +124,7 @@ class WebFetchArgs(_ToolArgs):
         default=None, description="also list each page's outgoing links, its main content's first"
     )
     link_limit: int | None = Field(
-        default=None, ge=1, le=MCP_LINK_LIMIT, description="most links listed (default 20; implies links)"
+        default=None, ge=1, le=MCP_LINK_LIMIT, description="most links listed (implies links)"
     )
     wait_for: str | None = Field(
         default=None, max_length=500, description="render in the browser and wait for this CSS selector"
@@ -177,7 +185,7 @@ class WebOpenArgs(_ToolArgs):
         default=None, description="also list the page's outgoing links (kept for every stored page) to follow"
     )
     link_limit: int | None = Field(
-        default=None, ge=1, le=MCP_LINK_LIMIT, description="most links listed (default 20; implies links)"
+        default=None, ge=1, le=MCP_LINK_LIMIT, description="most links listed (implies links)"
     )
     outline: bool | None = Field(
         default=None,
