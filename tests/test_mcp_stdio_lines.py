@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_http import INITIALIZE
-from simweb import SimWeb
+from simweb import SimWeb, wait_for
 
 SURROGATE = (  # JSON that Python reads, but not the SDK (a lone surrogate)
     '{"jsonrpc":"2.0","id":7,"method":"tools/call",'
@@ -237,3 +237,29 @@ def test_a_blank_line_is_no_message_and_gets_no_answer(tmp_path: Path) -> None:
     assert {"jsonrpc": "2.0", "id": 3, "result": {}} in answers
     (refused,) = [answer["error"] for answer in answers if answer.get("id") is None]  # the blank ones: none
     assert refused["code"] == -32700 and "expected value at line 1 column 1" in refused["message"]
+
+
+def test_a_call_cancelled_by_its_id_as_a_string_holds_the_end_of_stdin_no_longer(
+    tmp_path: Path, simweb: SimWeb
+) -> None:
+    """The SDK matches `"requestId": "2"` to request 2 and cancels it (no answer comes), but the
+    server kept waiting for that answer once stdin ended: it went on for a call's budget (here ten
+    minutes) and `MARGIN` before exiting."""
+    simweb.add("/mcp-never", body="<html><body><p>Late.</p></body></html>", delay=60)
+    call = {"name": "web_fetch", "arguments": {"urls": [simweb.url("/mcp-never")]}}
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "2"}}
+    process = _server(tmp_path, WEBFERRET_ALLOW_PRIVATE_HOSTS="true", WEBFERRET_BUDGET="600")
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps(INITIALIZE) + "\n")
+    process.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    process.stdin.write(
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}) + "\n"
+    )
+    process.stdin.flush()
+    assert "capabilities" in json.loads(process.stdout.readline())["result"]
+    assert wait_for(lambda: simweb.served("/mcp-never") > 0, 30)  # the call is running
+    try:
+        out, _ = process.communicate(json.dumps(cancel) + "\n", timeout=60)  # then stdin ends
+    finally:
+        process.kill()
+    assert process.returncode == 0 and out == ""  # the cancelled call is not answered

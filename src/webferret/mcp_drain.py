@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 from mcp import types
+from mcp.shared.dispatcher import coerce_request_id
 
 MARGIN = 10.0
 """Seconds past a call's budget that an answer is waited for (its pages' last reads, its writing)."""
@@ -31,7 +32,7 @@ class Unanswered:
         """Note a message relayed to the server: a request waits for its answer; a cancellation
         of one says none will come."""
         if isinstance(message, types.JSONRPCRequest):
-            self._ids.add(message.id)
+            self._ids.add(coerce_request_id(message.id))
             self._settled = anyio.Event() if self._settled.is_set() else self._settled
         elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
             self._drop((message.params or {}).get("requestId"))
@@ -42,6 +43,10 @@ class Unanswered:
             self._drop(message.id)
 
     def _drop(self, request_id: Any) -> None:
+        """`request_id` settled; as the SDK matches ids, `"7"` is request 7 (a cancellation of
+        request 7 by `"7"` was held as unanswered, and the end of stdin with it, for a budget)."""
+        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+            request_id = coerce_request_id(request_id)
         self._ids.discard(request_id)
         if not self._ids:
             self._settled.set()
