@@ -9,6 +9,7 @@ from simweb import SimWeb
 from webferret.crawl_rules import page_key
 from webferret.crawler import CrawlOptions, crawl
 from webferret.ferret import Ferret
+from webferret.models import Page
 
 HTML = {"Content-Type": "text/html"}
 
@@ -110,3 +111,23 @@ async def test_a_link_redirecting_to_another_links_page_of_its_level_does_not_re
         result = await crawl(ferret, simweb.url("/moved2/start"), CrawlOptions(depth=1))
     assert [p.url for p in result.pages] == [simweb.url("/moved2/start"), simweb.url("/moved2/new")]
     assert result.not_followed == {"same_page": 1} and simweb.served("/moved2/new") == 1
+
+
+async def test_a_page_naming_another_canonical_does_not_hide_it(simweb: SimWeb) -> None:
+    simweb.add(
+        "/named/start", page("Start", "/named/list-2", "/named/a", "/named/b", "/named/list"), headers=HTML
+    )
+    simweb.add("/named/list-2", page("List two", canonical="/named/list"), headers=HTML)
+    simweb.add("/named/list", page("List one"), headers=HTML, delay=0.3)  # read after its page 2
+    simweb.add("/named/a", page("A", canonical="/named/b"), headers=HTML)  # each names the other
+    simweb.add("/named/b", page("B", canonical="/named/a"), headers=HTML)
+    written: list[str] = []
+
+    async def on_read(read: Page) -> None:
+        written.append(read.url.removeprefix(simweb.base))
+
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/named/start"), CrawlOptions(depth=1), on_read=on_read)
+    listed = [p.url.removeprefix(simweb.base) for p in result.pages]
+    assert listed == ["/named/start", "/named/list-2", "/named/a", "/named/b", "/named/list"]
+    assert sorted(written) == sorted(listed) and "same_page" not in result.not_followed

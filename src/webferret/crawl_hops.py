@@ -102,13 +102,16 @@ class ReadOnce:
     def __init__(self) -> None:
         self._read_from: dict[str, str] = {}  # canonical URL of a page read -> the link first read there
         self._texts: dict[str, int] = {}  # canonical URL of a page read -> the hash of its text
+        self._named: dict[str, tuple[str, int]] = {}  # a page's canonical URL -> the link, its text
         self._claims: dict[str, str] = {}  # a page of the batch, or its fetches were led to -> whose
 
     def first(self, url: str, page: Page) -> bool:
         """Whether `page`, read from the link `url`, is the crawl's first reading of its page (asked
         again of the same link, the answer is the same); not when its link led to a page read
         already, which was not requested again (`read_again`), nor when it is a copy of a page read
-        already: its canonical URL's, the same text."""
+        already: its canonical URL's, the same text, or the canonical URL itself of a page read with
+        the same text. A page whose text is not the one read under its URL (a list's page 2 naming
+        page 1 its canonical one, in either order) is no copy: it is listed too."""
         if read_again(page):
             return False
         key = page_key(page.final_url or url)
@@ -116,17 +119,21 @@ class ReadOnce:
             return False
         text = hash(page.content)
         self._texts.setdefault(key, text)
+        named = self._named.get(key)
+        if named is not None and named[0] != url and named[1] == text:
+            return False  # the page at the canonical URL another page named, with the same text
         stated = stated_key(page, url)
-        if stated is None:
+        if stated is None or self._named.get(stated, ("",))[0] == url:
             return True
-        if self._read_from.setdefault(stated, url) == url:
-            self._texts.setdefault(stated, text)
-            return True
-        return self._texts.get(stated) != text  # (a page 2 naming page 1 its canonical one is no copy)
+        if stated in self._read_from:
+            return self._texts[stated] != text
+        link, named_text = self._named.setdefault(stated, (url, text))  # the first page naming it
+        return link == url or named_text != text
 
     def has(self, url: str) -> bool:
-        """Whether the crawl read the page at `url` (from any link)."""
-        return page_key(url) in self._read_from
+        """Whether the crawl read the page at `url` (from any link), or a page read names it its
+        canonical URL."""
+        return page_key(url) in self._read_from or page_key(url) in self._named
 
     def batch(self, urls: list[str]) -> None:
         """A batch of links begins, at `urls`: each link's page is its own fetch's, and the pages
@@ -142,7 +149,7 @@ class ReadOnce:
         from webferret.fetch.fetcher import fetching  # (running: a fetch imported it)
 
         key = page_key(url)
-        if key in self._read_from:
+        if key in self._read_from or key in self._named:
             return READ_ALREADY
         owner = fetching()
         if owner is None:
