@@ -219,6 +219,18 @@ async def test_a_start_folder_whose_slash_the_site_drops_stays_the_scope(simweb:
     assert guide.scope == simweb.url("/guide/") and [p.title for p in guide.pages] == ["Guide", "B"]
 
 
+async def test_a_start_folder_led_to_its_index_document_stays_the_scope(simweb: SimWeb) -> None:
+    """`/docs/` redirected to `/docs/index.html` (a folder's index document, the same page to a
+    crawl) was taken for the folder whose slash the site drops: the scope became
+    `/docs/index.html/`, and no link of the page was in it."""
+    simweb.add("/idx/", status=302, headers={"Location": "/idx/index.html"})
+    simweb.add("/idx/index.html", page("Index", "/idx/a"), headers=HTML)
+    simweb.add("/idx/a", page("A"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/idx/"), CrawlOptions(depth=1))
+    assert result.scope == simweb.url("/idx/") and [p.title for p in result.pages] == ["Index", "A"]
+
+
 def test_sitemaps_add_the_pages_they_list(site: SimWeb, capsys: pytest.CaptureFixture[str]) -> None:
     xml = {"Content-Type": "application/xml"}
     site.add(

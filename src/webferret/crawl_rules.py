@@ -107,6 +107,8 @@ def landed_scope(start: str, landed: str) -> str:
         dropped = urlsplit(start).path.endswith("/") and not parts.path.endswith("/")
     except ValueError:
         return default_scope(landed)
+    if INDEX_DOCUMENT.search(parts.path):  # `/docs/` led to `/docs/index.html`: its folder, `/docs/`
+        return default_scope(landed)
     if dropped and page_key(start) == page_key(landed):
         return default_scope(urlunsplit(parts._replace(path=parts.path + "/")))
     return default_scope(landed)
