@@ -950,6 +950,8 @@ def test_list_entries_in_the_file_are_read_without_spaces_around_them(
     config.write_text('allow_hosts = [" "]\n')
     with pytest.raises(ConfigError, match=r"'allow_hosts' \(.*config\.toml\): expected a host name"):
         load_settings()
+    config.write_text('[engine_weights]\n" Wikipedia " = 2\n')  # a table's names, as the text's
+    assert load_settings().engine_weights == {"wikipedia": 2}
 
 
 def test_a_variable_s_name_in_the_file_is_named_with_the_setting_meant(

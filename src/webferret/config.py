@@ -520,8 +520,9 @@ class Settings(BaseSettings):
             for name, weight in value.items():
                 if isinstance(weight, bool):
                     raise ValueError(f"each weight must be a number, not true or false (bad entry: {name!r})")
-        if isinstance(value, dict):
+        if isinstance(value, dict):  # its names as the text's are read: without spaces around them
             _one_weight_each(value)
+            return {name.strip() if isinstance(name, str) else name: weight for name, weight in value.items()}
         if not isinstance(value, str):
             return value
         weights: dict[str, float] = {}
