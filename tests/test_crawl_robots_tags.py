@@ -93,3 +93,26 @@ def test_an_x_robots_tag_header_is_read_as_crawlers_read_it() -> None:
     assert header_directives("otherbot: none, WebFerret: noindex") == ["noindex"]
     assert header_directives("max-snippet: 20, none") == ["noindex", "nofollow"]
     assert header_directives(None) == header_directives("all") == []
+
+
+async def test_a_nofollow_link_the_crawl_would_not_follow_anyway_is_counted_by_its_own_why(
+    simweb: SimWeb,
+) -> None:
+    """A link marked nofollow to another site or out of the scope was counted `nofollow`, as if
+    `--ignore-robots` would follow it: it is counted out of scope, as with robots rules off."""
+    links = (
+        a("https://elsewhere.example/ad", "nofollow")
+        + a("/blog/post", "nofollow")
+        + a("/own/page", "nofollow")
+    )
+    simweb.add("/own/start", page("Start", links), headers=HTML)
+    simweb.add("/own/page", page("Page"), headers=HTML)
+    hidden = {**HTML, "X-Robots-Tag": "nofollow"}
+    simweb.add("/own/hidden", page("Hidden", a("https://elsewhere.example/") + a("/own/x")), headers=hidden)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/own/start"), CrawlOptions(depth=1))
+        off = await crawl(ferret, simweb.url("/own/start"), CrawlOptions(depth=1, robots=False))
+        whole = await crawl(ferret, simweb.url("/own/hidden"), CrawlOptions(depth=1))
+    assert result.not_followed == {"out_of_scope": 2, "nofollow": 1}
+    assert off.not_followed == {"out_of_scope": 2}
+    assert whole.not_followed == {"out_of_scope": 1, "nofollow": 1}

@@ -144,21 +144,25 @@ class Follow:
         past the links extraction kept (`links_total`: a crawl looks at 1,000 of a page, a map
         5,000) are counted as `past_link_cap`. With `nofollow` (a crawl honouring the site's robots
         rules), none of a page whose robots tags say `nofollow`, nor a link marked `rel=nofollow`:
-        each such URL counted once as `nofollow`, and not judged (another page's plain link to it is
-        followed)."""
+        each such URL the crawl would follow otherwise counted once as `nofollow`, and not judged
+        (another page's plain link to it is followed); one it would not (another site's, out of
+        scope) is judged, and counted by why, as it is with robots rules off."""
         if page.final_url:
             seen.add(page_key(page.final_url))  # a page a redirect reached is not read again
         links = page.links or []
         skipped["past_link_cap"] += max(0, int(page.meta.get("links_total") or 0) - len(links))
+        urls = [link.url for link in links]
         if nofollow:
-            marked = [link.url for link in links if link.nofollow]
-            if "nofollow" in page_directives(page):
-                marked, links = [link.url for link in links], []
-            links = [link for link in links if not link.nofollow]
-            for key in {page_key(url) for url in marked} - seen - self._nofollowed:
+            marked = (
+                urls if "nofollow" in page_directives(page) else [link.url for link in links if link.nofollow]
+            )
+            refused = [url for url in marked if self.refusal(as_requested(url)) is not None]
+            kept_back = set(marked) - set(refused)
+            for key in {page_key(as_requested(url)) for url in kept_back} - seen - self._nofollowed:
                 self._nofollowed.add(key)
                 skipped["nofollow"] += 1
-        return self.judged([link.url for link in links], seen, skipped, deadline)
+            urls = [url for url in urls if url not in kept_back]
+        return self.judged(urls, seen, skipped, deadline)
 
     def judged(
         self, urls: list[str], seen: set[str], skipped: Counter[str], deadline: float | None = None
