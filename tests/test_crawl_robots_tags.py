@@ -116,3 +116,15 @@ async def test_a_nofollow_link_the_crawl_would_not_follow_anyway_is_counted_by_i
     assert result.not_followed == {"out_of_scope": 2, "nofollow": 1}
     assert off.not_followed == {"out_of_scope": 2}
     assert whole.not_followed == {"out_of_scope": 1, "nofollow": 1}
+
+
+async def test_a_nofollow_link_followed_from_another_page_is_not_counted(simweb: SimWeb) -> None:
+    """A page one link marked nofollow and another page linked plainly was read, and yet counted
+    among the links not followed as `nofollow`."""
+    simweb.add("/later/start", page("Start", a("/later/page", "nofollow") + a("/later/b")), headers=HTML)
+    simweb.add("/later/b", page("B", a("/later/page")), headers=HTML)
+    simweb.add("/later/page", page("Page"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/later/start"), CrawlOptions(depth=2))
+    assert [p.title for p in result.pages] == ["Start", "B", "Page"]
+    assert "nofollow" not in result.not_followed

@@ -145,8 +145,9 @@ class Follow:
         5,000) are counted as `past_link_cap`. With `nofollow` (a crawl honouring the site's robots
         rules), none of a page whose robots tags say `nofollow`, nor a link marked `rel=nofollow`:
         each such URL the crawl would follow otherwise counted once as `nofollow`, and not judged
-        (another page's plain link to it is followed); one it would not (another site's, out of
-        scope) is judged, and counted by why, as it is with robots rules off."""
+        (another page's plain link to it, or a sitemap's, is followed, and then it is no longer
+        counted); one it would not (another site's, out of scope) is judged, and counted by why, as
+        it is with robots rules off."""
         if page.final_url:
             seen.add(page_key(page.final_url))  # a page a redirect reached is not read again
         links = page.links or []
@@ -181,6 +182,9 @@ class Follow:
             why = self.refusal(url)
             if why is None:
                 followed.append(url)
+                if key in self._nofollowed:  # a link marked nofollow elsewhere: followed from here
+                    self._nofollowed.discard(key)
+                    skipped["nofollow"] -= 1
             else:
                 skipped[why] += 1
         return followed
