@@ -4,7 +4,7 @@ and `rel="nofollow"` links (unless robots rules are off), on the simulated web."
 from __future__ import annotations
 
 import pytest
-from simweb import SimWeb
+from simweb import Handler, SimWeb, Stream
 
 from webferret.cli import main
 from webferret.crawler import CrawlOptions, crawl
@@ -128,3 +128,37 @@ async def test_a_nofollow_link_followed_from_another_page_is_not_counted(simweb:
         result = await crawl(ferret, simweb.url("/later/start"), CrawlOptions(depth=2))
     assert [p.title for p in result.pages] == ["Start", "B", "Page"]
     assert "nofollow" not in result.not_followed
+
+
+def two_tags(body: str, first: str, second: str) -> Stream:
+    """A route answering `body` with two `X-Robots-Tag` lines."""
+
+    def serve(handler: Handler, web: SimWeb) -> None:
+        data = body.encode()
+        handler.send_response(200)
+        for name, value in (
+            ("Content-Type", "text/html"),
+            ("Content-Length", str(len(data))),
+            ("X-Robots-Tag", first),
+            ("X-Robots-Tag", second),
+            ("Connection", "close"),
+        ):
+            handler.send_header(name, value)
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    return serve
+
+
+async def test_a_header_line_for_every_crawler_after_one_naming_another_applies(simweb: SimWeb) -> None:
+    """`X-Robots-Tag: googlebot: noindex` and then `X-Robots-Tag: nofollow`: the second line is for
+    every crawler, but read joined to the first (`googlebot: noindex, nofollow`) it was googlebot's,
+    and the page's links were followed."""
+    body = page("Lines", a("/lines/next"))
+    simweb.add("/lines/start", stream=two_tags(body, "googlebot: noindex", "nofollow"))
+    simweb.add("/lines/next", page("Next"), headers=HTML)
+    async with Ferret(allow_hosts=["127.0.0.1"]) as ferret:
+        result = await crawl(ferret, simweb.url("/lines/start"), CrawlOptions(depth=1))
+    assert [(p.title, p.robots_tags) for p in result.pages] == [("Lines", ["nofollow"])]
+    assert result.not_followed == {"nofollow": 1} and simweb.served("/lines/next") == 0
+    assert header_directives(["googlebot: noindex", "nofollow"]) == ["nofollow"]

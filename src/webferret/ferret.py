@@ -47,7 +47,7 @@ from webferret.page_failures import (
     with_browser_failure,
 )
 from webferret.readings import Readings
-from webferret.robots_tags import combined, header_directives
+from webferret.robots_tags import combined, header_directives, header_lines
 from webferret.search.types import SearchOptions, SearchResult
 from webferret.site_map import MapOptions, SiteMap
 from webferret.store.freshness import (
@@ -757,7 +757,7 @@ class Ferret:
             message = f"extraction of {raw.final_url} failed: {type(exc).__name__}: {exc}"
             return failed_raw(raw, ErrorInfo(code=ErrorCode.INTERNAL, message=message))
         fields = extracted.model_dump(exclude={"extra", "links"})
-        said = header_directives(raw.headers.get("x-robots-tag"))
+        said = header_directives(header_lines(raw.headers))
         robots = combined(extracted.extra.pop("robots", None) or (), said)  # (a page's own, for a crawl)
         kept = max(STORED_LINKS, xopts.link_limit)  # more when asked: a sitemap's
         cut = {"links_total": len(extracted.links)} if len(extracted.links) > kept else {}

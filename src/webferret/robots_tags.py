@@ -40,19 +40,30 @@ def markup_directives(tree: Any) -> list[str]:
     return [name for name in KEPT if name in found]
 
 
-def header_directives(value: str | None) -> list[str]:
-    """The directives of an `X-Robots-Tag` header (its lines joined with commas) that apply to
+def header_directives(value: str | Iterable[str] | None) -> list[str]:
+    """The directives of an `X-Robots-Tag` header (one value, or its lines apart) that apply to
     webferret: those for every crawler and those naming webferret (a crawler's name applies to the
-    directives after it, up to the next name)."""
+    directives after it, up to the next name or the end of its line: `googlebot: noindex` then a
+    line `nofollow` is a `nofollow` for every crawler)."""
     found: set[str] = set()
-    agent: str | None = None
-    for token in (value or "").split(","):
-        named = _NAMED.fullmatch(token)
-        if named and named.group(1).lower() not in _WITH_VALUES:
-            agent, token = named.group(1).lower(), named.group(2)
-        if agent is None or agent == AGENT:
-            found.update(_ALIASES.get(token.strip().lower(), ()))
+    for line in [value or ""] if isinstance(value, str) or value is None else value:
+        agent: str | None = None
+        for token in line.split(","):
+            named = _NAMED.fullmatch(token)
+            if named and named.group(1).lower() not in _WITH_VALUES:
+                agent, token = named.group(1).lower(), named.group(2)
+            if agent is None or agent == AGENT:
+                found.update(_ALIASES.get(token.strip().lower(), ()))
     return [name for name in KEPT if name in found]
+
+
+def header_lines(headers: Any) -> list[str]:
+    """The `X-Robots-Tag` lines of a response's `headers`, each apart where the tier kept them so
+    (httpx's headers list them; the other tiers' headers join them with commas, read as one line)."""
+    if hasattr(headers, "get_list"):
+        return list(headers.get_list("x-robots-tag"))
+    value = headers.get("x-robots-tag")
+    return [value] if value else []
 
 
 def page_directives(page: Page | Any) -> frozenset[str]:
