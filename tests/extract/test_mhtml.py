@@ -4,6 +4,7 @@ is read as the page it holds, its relative links made absolute against the addre
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import quopri
 from pathlib import Path
@@ -91,3 +92,17 @@ def test_an_archive_without_a_page_says_so(tmp_path: Path, capsys: pytest.Captur
     assert code == 1
     assert page["error"]["code"] == "unsupported_content"
     assert page["error"]["message"] == f"the MHTML archive at {path.as_uri()} holds no HTML page"
+
+
+def test_a_saved_page_packed_in_gzip_is_read_as_the_page_it_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "otters.mht.gz"  # as a server compressing it twice sends it too
+    path.write_bytes(gzip.compress(chrome_archive()))
+    code, page = extract(path, capsys)
+    assert code == 0
+    assert page["title"] == "Otters of the Tay"
+    assert "a café by the bridge now counts them" in page["content"]
+    assert "Content-Type" not in page["content"] and "Saved by Blink" not in page["content"]
+    assert "[this year's counts](https://rivers.example/counts/2024)" in page["content"]
+    assert page["meta"]["extract"]["archive"] == "mhtml"

@@ -6,8 +6,8 @@ feed (`feed`), a JSON Feed (`jsonfeed`) or a sitemap (`sitemap`) among them, and
 OpenDocument text, spreadsheet or presentation (`opendoc`) among binary files, by what they hold; other
 binary is `unsupported_content`. A gzip file (a `.json.gz` or `.xml.gz` download, or a page its server
 compressed twice) is unpacked once, up to `ExtractOptions.unpack_limit` (a fetch's `max_bytes`, 10 MiB
-at least), and its content read as any other; a page saved as an MHTML archive (`mhtml`) is read as
-the HTML page it holds.
+at least), and its content read as any other; a page saved as an MHTML archive (`mhtml`), packed
+in gzip or not, is read as the HTML page it holds.
 """
 
 from __future__ import annotations
@@ -49,15 +49,21 @@ def extract_document(
     inner = _gunzipped(body, url, options.unpack_limit)
     if inner is not None:  # "application/gzip" says nothing of what is inside; a textual type does
         inside = content_type if declares_text(mime_of(content_type)) else _named_inside(url)
-        return _extract(inner, url, inside, options)
-    if mhtml.is_mhtml(body):  # a page saved as one file: its HTML part read, at the address it came from
-        saved = mhtml.saved_page(body, url or "input")
-        extracted = _extract(saved.body, saved.location or url, saved.content_type, options)
-        extracted.extra["archive"] = "mhtml"
-        if saved.location:
-            extracted.extra["saved_from"] = saved.location
-        return extracted
-    return _extract(body, url, content_type, options)
+        return _unarchived(inner, url, inside, options)
+    return _unarchived(body, url, content_type, options)
+
+
+def _unarchived(body: bytes, url: str | None, content_type: str | None, options: ExtractOptions) -> Extracted:
+    """`body` read as its content says, a page saved as one file (MHTML, a gzip file's too: a
+    `.mht.gz`) as the HTML page it holds, at the address it was saved from."""
+    if not mhtml.is_mhtml(body):
+        return _extract(body, url, content_type, options)
+    saved = mhtml.saved_page(body, url or "input")
+    extracted = _extract(saved.body, saved.location or url, saved.content_type, options)
+    extracted.extra["archive"] = "mhtml"
+    if saved.location:
+        extracted.extra["saved_from"] = saved.location
+    return extracted
 
 
 def _named_inside(url: str | None) -> str | None:
