@@ -196,6 +196,34 @@ def test_open_links_kept_short_by_the_store_name_a_fetch_that_runs_as_printed(
     assert said == f"(30 of 50 links kept in the store: {fetch} reads them all)"
 
 
+def test_open_links_of_a_page_read_under_an_exemption_name_a_fetch_that_runs_as_printed(
+    tmp_path: Path, simweb: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page read under `--allow-host` (on a private network) that the store kept 30 of its 50
+    links of: the fetch that reads them all goes to the network, where the guard refused it
+    (`blocked_address`) unless the command names the page's host as the first fetch did."""
+    items = "".join(f'<li><a href="/p{i}">Part {i} of the list</a></li>' for i in range(50))
+    page_html = f"<html><body><main><h1>List</h1><p>Stoats.</p><ul>{items}</ul></main></body></html>"
+    url = simweb.add("/list", page_html) + "?a=1&b=(2)"  # (a query a shell reads unquoted)
+    host = url.split("/")[2].split(":")[0]
+    links = [
+        Link(url=f"{url.rsplit('/', 1)[0]}/p{i}", text=f"Part {i} of the list", in_main=True)
+        for i in range(30)
+    ]
+    store = PageStore.in_home(tmp_path)
+    page = Page(url=url, ok=True, title="List", content="Stoats.", links=links, meta={"links_total": 50})
+    store.put(page, exempt=True)
+    store.close()
+    assert main(["open", _handle(tmp_path, url), "--link-limit", "40", "--home", str(tmp_path)]) == 0
+    said = capsys.readouterr().out.rstrip().splitlines()[-1]
+    fetch = f"webferret fetch {shlex.quote(url)} --link-limit 50 --allow-host {host}"
+    assert said.startswith(f"(30 of 50 links kept in the store: {fetch} --home ")
+    command = said.removeprefix("(30 of 50 links kept in the store: ").removesuffix(" reads them all)")
+    assert main(shlex.split(command)[1:]) == 0
+    listed = capsys.readouterr().out
+    assert "[Part 49 of the list]" in listed and "links listed" not in listed
+
+
 def test_find_agent_hint_names_a_handle_given_as_a_url_by_its_handle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

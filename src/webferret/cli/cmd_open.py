@@ -27,6 +27,15 @@ def not_stored() -> str:
     return f"(the store holds no links for this page: `{command('fetch URL --links')}` reads them)"
 
 
+def exemption(url: str) -> str:
+    """` --allow-host HOST` for the fetch that reads anew a page read under an SSRF exemption (an
+    address the guard refuses, on a private network): without it that fetch is `blocked_address`."""
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname
+    return f" --allow-host {shlex.quote(host)}" if host else ""
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("open", help="read a stored page by handle, page by page", description=__doc__)
     parser.add_argument("handle", metavar="HANDLE", help="a handle `site~hash12` (or the page's URL)")
@@ -65,7 +74,7 @@ async def run(args: argparse.Namespace) -> int:
         opened = await ferret.open(
             args.handle, args.page or 1, args.page_tokens, links=args.links, link_limit=args.link_limit
         )
-        stored = await ferret.stored(args.handle) if args.agent else None
+        stored = await ferret.stored(args.handle) if args.agent or args.links else None
     if args.agent:
         from webferret.present.agent import opened_entry, render_pages
 
@@ -95,6 +104,7 @@ async def run(args: argparse.Namespace) -> int:
                 from webferret.present.commands import command
 
                 fetch = f"fetch {shlex.quote(opened.url)} --link-limit {total}"  # `&`, `(`: a shell's
+                fetch += exemption(opened.url) if stored is not None and stored.exempt else ""
                 more = f"{command(fetch)} reads them all"
                 lines.append(f"({shown} of {total} links kept in the store: {more})")
             else:
