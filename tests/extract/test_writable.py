@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from webferret.extract.htmlpage import extract_html
 from webferret.extract.types import ExtractOptions
 
@@ -33,18 +31,3 @@ def test_a_control_character_beside_an_unwrapped_element_does_not_fail_the_extra
     content = extract_html(page, "https://example.org/t", ExtractOptions(whole_page=True)).content or ""
     assert "said “no” and left" in content and "opens at 9 am on weekdays" in content
     assert "Meat is good.³ Then a bell" in content
-
-
-@pytest.mark.parametrize("bell", ["\x07", "&#7;", "&#x1B;", "\x1b[31m"])
-def test_a_control_character_in_a_list_keeps_the_list_in_the_main_content(bell: str) -> None:
-    """trafilatura's own steps refuse such text too: its choice of the main content was lost and the
-    page read without it, a list whose item held a bell (written, or referred to) dropped whole."""
-    page = (
-        "<html><body><main><h1>Bells</h1>"
-        "<p>Some words enough to be the main content of this page for its reader, here and now.</p>"
-        f"<ul><li>the first {bell}bell</li><li>the second bell</li></ul>"
-        "<p>After the list another paragraph of words that the reader keeps.</p></main></body></html>"
-    )
-    for options in (ExtractOptions(), ExtractOptions(format="html"), ExtractOptions(format="text")):
-        content = extract_html(page, "https://example.org/bells", options).content or ""
-        assert "the first bell" in content and "the second bell" in content, content

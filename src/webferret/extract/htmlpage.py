@@ -55,7 +55,6 @@ from webferret.extract.stoplists import memoize_stoplists
 from webferret.extract.types import Extracted, ExtractOptions
 from webferret.extract.unwrap import code_figures, times_in_sentences, unwrap_holders
 from webferret.extract.words import count_words
-from webferret.extract.writable import writable_markup
 from webferret.models import ErrorCode, FerretError
 from webferret.robots_tags import markup_directives
 
@@ -268,8 +267,7 @@ def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extract
 
 def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted:
     memoize_stoplists()  # justext's stoplist (trafilatura's rescue) built fast, out of the collector's way
-    # (the learned selector re-reads the text, as well as the tree)
-    text = writable_markup(unhyphenated(text))
+    text = unhyphenated(text)  # (the learned selector re-reads the text, as well as the tree)
     tree = parse_html(text, url)
     meta = extract_metadata(tree, url)
     robots = markup_directives(tree)  # before the tree is cut down to the content
