@@ -12,6 +12,14 @@ from webferret.config import ConfigError, load_settings
 from webferret.limits import MAX_PAGE_TOKENS
 
 
+def config_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str) -> Path:
+    """A settings file holding `text`, made the one `WEBFERRET_CONFIG` names."""
+    config = tmp_path / "config.toml"
+    config.write_text(text)
+    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    return config
+
+
 def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     settings = load_settings()
@@ -53,9 +61,7 @@ def test_env_and_comma_lists(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_toml_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('max_redirects = 2\nsearxng_url = "http://127.0.0.1:8888"\n')
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config_file(monkeypatch, tmp_path, 'max_redirects = 2\nsearxng_url = "http://127.0.0.1:8888"\n')
     settings = load_settings()
     assert settings.max_redirects == 2
     assert settings.searxng_url == "http://127.0.0.1:8888"
@@ -65,9 +71,7 @@ def test_engine_weights_from_env_and_toml(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setenv("WEBFERRET_ENGINE_WEIGHTS", "Wikipedia=2, reddit=0.5")  # any case, as `engines`
     assert load_settings().engine_weights == {"wikipedia": 2.0, "reddit": 0.5}
     monkeypatch.delenv("WEBFERRET_ENGINE_WEIGHTS")
-    config = tmp_path / "config.toml"
-    config.write_text("[engine_weights]\ngithub = 3\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config_file(monkeypatch, tmp_path, "[engine_weights]\ngithub = 3\n")
     assert load_settings().engine_weights == {"github": 3.0}
 
 
@@ -122,18 +126,14 @@ def test_a_named_config_file_that_is_missing_is_an_error(
 def test_a_bad_value_in_the_config_file_names_the_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('timeout = "soon"\n')
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(monkeypatch, tmp_path, 'timeout = "soon"\n')
     with pytest.raises(ConfigError) as info:
         load_settings()
     assert "'timeout'" in str(info.value) and str(config) in str(info.value)
 
 
 def test_a_config_file_that_is_not_toml_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text("timeout = \n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(monkeypatch, tmp_path, "timeout = \n")
     with pytest.raises(ConfigError) as info:
         load_settings()
     assert f"{config} is not valid TOML" in str(info.value) and "line 1" in str(info.value)
@@ -324,9 +324,7 @@ def test_a_bad_value_names_where_it_came_from(monkeypatch: pytest.MonkeyPatch, t
     with pytest.raises(ConfigError) as info:
         load_settings()
     assert "setting 'timeout' (WEBFERRET_TIMEOUT)" in str(info.value)
-    config = tmp_path / "config.toml"
-    config.write_text('budget = "soon"\n')
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(monkeypatch, tmp_path, 'budget = "soon"\n')
     monkeypatch.delenv("WEBFERRET_TIMEOUT")
     with pytest.raises(ConfigError) as info:
         load_settings()
@@ -412,9 +410,9 @@ def test_every_fingerprint_curl_cffi_names_is_taken(monkeypatch: pytest.MonkeyPa
 
 def test_a_boolean_is_no_number_from_any_source(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """TOML's `true` was read as 1: `timeout = true` a second, `max_bytes = true` one byte."""
-    config = tmp_path / "config.toml"
-    config.write_text("timeout = true\nmax_bytes = true\n[engine_weights]\ngithub = false\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(
+        monkeypatch, tmp_path, "timeout = true\nmax_bytes = true\n[engine_weights]\ngithub = false\n"
+    )
     with pytest.raises(ConfigError) as info:
         load_settings()
     for name in ("timeout", "max_bytes"):
@@ -466,9 +464,7 @@ def test_a_time_limit_past_a_day_is_refused_at_start(
 def test_a_time_limit_past_a_day_in_the_config_file_names_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text("timeout = inf\nbudget = 86400\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(monkeypatch, tmp_path, "timeout = inf\nbudget = 86400\n")
     with pytest.raises(ConfigError, match=f"^setting 'timeout' \\({config}\\): .*\\(got inf\\)$"):
         load_settings()
     config.write_text("timeout = 86400\n")
@@ -780,9 +776,7 @@ def test_a_misspelt_setting_name_is_named_with_the_setting_meant(
 ) -> None:
     """`timout = 5` in the settings file (or `Ferret(timout=5)`) was refused as pydantic's "Extra
     inputs are not permitted", which says neither that no such setting exists nor which was meant."""
-    config = tmp_path / "config.toml"
-    config.write_text("timout = 5\n[fetch]\ntimeout = 3\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(monkeypatch, tmp_path, "timout = 5\n[fetch]\ntimeout = 3\n")
     with pytest.raises(ConfigError) as caught:
         load_settings()
     assert f"setting 'timout' ({config}): no such setting: did you mean 'timeout'? (got 5)" in str(
@@ -825,9 +819,7 @@ def test_a_chromium_path_in_the_home_folder_or_on_path_is_found(
     program.chmod(0o755)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("PATH", str(folder))
-    config = tmp_path / "config.toml"
-    config.write_text('chromium_path = "~/bin/chromium-browser"\n')
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config_file(monkeypatch, tmp_path, 'chromium_path = "~/bin/chromium-browser"\n')
     assert load_settings().chromium_path == str(program)
     assert load_settings(chromium_path="chromium-browser").chromium_path == str(program)
     assert load_settings(chromium_path="no-such-browser").chromium_path == "no-such-browser"  # said when used
@@ -855,9 +847,7 @@ def test_a_choice_or_a_switch_with_spaces_around_it_or_in_capitals_is_read(
 
     monkeypatch.setenv("WEBFERRET_TIER", " browser ")
     monkeypatch.setenv("WEBFERRET_VERIFY", " no ")
-    config = tmp_path / "config.toml"
-    config.write_text('format = "Text"\n')
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config_file(monkeypatch, tmp_path, 'format = "Text"\n')
     settings = load_settings()
     assert (settings.tier, settings.verify, settings.format) == ("browser", False, "text")
     assert load_settings(tier="HTTP ").tier == "http"
@@ -889,9 +879,7 @@ def test_a_setting_given_twice_in_two_cases_is_refused_naming_both(
     """`Timeout = 5` and `timeout = 6` in one file, `WEBFERRET_TIMEOUT` and `WEBFERRET_timeout` in
     one environment, `Timeout=` and `timeout=` in one call: one of the two won without a word (in
     the file, whichever came first)."""
-    config = tmp_path / "config.toml"
-    config.write_text("Timeout = 5\ntimeout = 6\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(monkeypatch, tmp_path, "Timeout = 5\ntimeout = 6\n")
     with pytest.raises(
         ConfigError, match=rf"Timeout and timeout \(in {config}\) are one setting given twice"
     ):
@@ -926,9 +914,7 @@ def test_an_engine_given_two_weights_is_refused(monkeypatch: pytest.MonkeyPatch,
     ):
         load_settings()
     monkeypatch.delenv("WEBFERRET_ENGINE_WEIGHTS")
-    config = tmp_path / "config.toml"
-    config.write_text("engine_weights = {reddit = 1, Reddit = 0.5}\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config_file(monkeypatch, tmp_path, "engine_weights = {reddit = 1, Reddit = 0.5}\n")
     with pytest.raises(ConfigError, match=r"engine 'reddit' is given two weights: keep one"):
         load_settings()
     assert load_settings(engine_weights="reddit=1, wikipedia=2").engine_weights == {
@@ -942,9 +928,9 @@ def test_list_entries_in_the_file_are_read_without_spaces_around_them(
 ) -> None:
     """`engines = [" wikipedia"]` was refused as no engine, and `allow_hosts = [" a.example "]` kept
     its spaces, though `WEBFERRET_ENGINES=" wikipedia"` was read without them."""
-    config = tmp_path / "config.toml"
-    config.write_text('engines = [" Wikipedia", "reddit "]\nallow_hosts = [" a.example "]\n')
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config = config_file(
+        monkeypatch, tmp_path, 'engines = [" Wikipedia", "reddit "]\nallow_hosts = [" a.example "]\n'
+    )
     settings = load_settings()
     assert (settings.engines, settings.allow_hosts) == (["wikipedia", "reddit"], ["a.example"])
     config.write_text('allow_hosts = [" "]\n')
@@ -959,9 +945,7 @@ def test_a_variable_s_name_in_the_file_is_named_with_the_setting_meant(
 ) -> None:
     """`WEBFERRET_TIMEOUT = 5` in the file (copied from an environment) was no setting, and no
     setting was suggested: the file's keys are the names without the prefix."""
-    config = tmp_path / "config.toml"
-    config.write_text("WEBFERRET_TIMEOUT = 5\n")
-    monkeypatch.setenv("WEBFERRET_CONFIG", str(config))
+    config_file(monkeypatch, tmp_path, "WEBFERRET_TIMEOUT = 5\n")
     with pytest.raises(
         ConfigError, match=r"'webferret_timeout' \(.*\): no such setting: did you mean 'timeout'\?"
     ):
