@@ -943,3 +943,19 @@ def test_a_start_pasted_with_spaces_around_it_is_the_page(
     assert lines[0]["url"] == site.url("/guide/intro") and lines[0]["meta"]["crawl"]["depth"] == 0
     assert main(["map", pasted, "--json", *ALLOW]) == 0
     assert json.loads(capsys.readouterr().out)["data"]["start"] == site.url("/guide/intro")
+
+
+def test_a_scope_pasted_with_spaces_around_it_is_the_scope(
+    site: SimWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The start was taken without the spaces around it, the scope as given: an indented `--scope`
+    was a prefix no link has, so the crawl followed none, and the map listed none, answering 0."""
+    pasted = f"  {site.url('/guide/')}\n"
+    assert main(["crawl", site.url("/guide/intro"), "--scope", pasted, "--json", *ALLOW]) == 0
+    crawled = json.loads(capsys.readouterr().out)["data"]
+    assert crawled["scope"] == site.url("/guide/")
+    assert {page["url"] for page in crawled["pages"]} >= {site.url("/guide/dig"), site.url("/guide/swim")}
+    assert main(["map", site.url("/guide/intro"), "--scope", pasted, "--no-sitemap", "--json", *ALLOW]) == 0
+    mapped = json.loads(capsys.readouterr().out)["data"]
+    assert mapped["scope"] == site.url("/guide/")
+    assert site.url("/guide/dig") in {listed["url"] for listed in mapped["urls"]}

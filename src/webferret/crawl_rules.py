@@ -45,10 +45,13 @@ NOT_PAGES = frozenset(
 
 
 def site_rules(options: CrawlOptions | MapOptions) -> None:
-    """Check the rules of a crawl's or a map's `options` (frozen), its globs taken as `globs_of`
-    reads them (one string is one glob); refuse (`invalid_argument`) rules that cannot hold: a scope
-    that is no http(s) URL (`check_scope`), a blank glob (as an `include` it would keep no link,
-    silently), a glob no path can match (a path starts with `/`: `docs/*`, a whole URL)."""
+    """Check the rules of a crawl's or a map's `options` (frozen), its scope without spaces around
+    it and its globs taken as `globs_of` reads them (one string is one glob); refuse
+    (`invalid_argument`) rules that cannot hold: a scope that is no http(s) URL (`check_scope`), a
+    blank glob (as an `include` it would keep no link, silently), a glob no path can match (a path
+    starts with `/`: `docs/*`, a whole URL)."""
+    if isinstance(options.scope, str):  # pasted with a line break or an indent: the URL, as a start is
+        object.__setattr__(options, "scope", options.scope.strip())
     if options.scope is not None:
         check_text("scope", options.scope)
     check_scope(options.scope)
