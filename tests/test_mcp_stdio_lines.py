@@ -263,3 +263,25 @@ def test_a_call_cancelled_by_its_id_as_a_string_holds_the_end_of_stdin_no_longer
     finally:
         process.kill()
     assert process.returncode == 0 and out == ""  # the cancelled call is not answered
+
+
+def test_params_that_are_no_object_where_one_is_expected_are_said_so_in_jsons_words(tmp_path: Path) -> None:
+    """`_meta`, `clientInfo` or `capabilities` given as a string or an array was refused naming the
+    SDK's class of it ('a valid dictionary or instance of Implementation'), which the client has not."""
+    initialize = {**INITIALIZE, "params": {**INITIALIZE["params"], "clientInfo": "t", "capabilities": None}}
+    lines = [
+        json.dumps(initialize),
+        json.dumps({**INITIALIZE, "id": 2}),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":[1]}}',
+    ]
+    answers = {answer["id"]: answer for answer in _answers(tmp_path, lines, 3)}
+    assert answers[1]["error"]["message"] == (
+        "Invalid params of initialize: params.capabilities: expected a JSON object, not null; "
+        "params.clientInfo: expected a JSON object, not a string"
+    )
+    assert "capabilities" in answers[2]["result"]
+    assert answers[3]["error"] == {
+        "code": -32602,
+        "message": "Invalid params of ping: params._meta: expected a JSON object, not an array",
+    }

@@ -20,7 +20,17 @@ from webferret.models import validation_problem
 from webferret.remote_text import one_line
 
 PROBLEM_CHARS = 300
-_JSON_KINDS = {str: "a string", list: "an array", int: "a number", float: "a number", bool: "true or false"}
+_JSON_KINDS = {
+    str: "a string",
+    list: "an array",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+    type(None): "null",
+}
+_OBJECT_TYPES = {"dict_type", "model_type"}
+"""pydantic's refusals of a value that is no JSON object: a dict's, and a model's (`_meta`, `clientInfo`,
+`capabilities`), which named the SDK's class (`a valid dictionary or instance of Implementation`)."""
 
 
 def params_problems(method: str, exc: ValidationError) -> str:
@@ -31,7 +41,7 @@ def params_problems(method: str, exc: ValidationError) -> str:
         if loc and loc[0] != "params":  # the SDK validates the params inside a stub request
             loc = ["params", *loc]
         problem = validation_problem(error)
-        if error["type"] == "dict_type":  # pydantic's "a valid dictionary": JSON calls it an object
+        if error["type"] in _OBJECT_TYPES:  # pydantic's "a valid dictionary (or instance of Meta)"
             problem = f"expected a JSON object, not {_JSON_KINDS.get(type(error['input']), 'that')}"
         problems.append(f"{'.'.join(loc) or 'params'}: {problem}")
     return f"Invalid params of {one_line(method, 100)}: " + one_line("; ".join(problems), PROBLEM_CHARS)
