@@ -199,6 +199,25 @@ def test_the_shipped_model_fits_the_features() -> None:
     assert ((probabilities > 0) & (probabilities < 1)).all()
 
 
+def test_many_rows_are_scored_in_chunks_of_bounded_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hostile page's 20,000 blocks: the walk's buffers (rows by trees) were 125 MB at once."""
+    import tracemalloc
+
+    from webferret.extract import classifier
+
+    model = classifier.load_default()
+    x = np.random.default_rng(7).normal(size=(20_000, model.n_features))
+    tracemalloc.start()
+    try:
+        chunked = model.raw(x)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 60_000_000
+    monkeypatch.setattr(classifier, "CHUNK_ROWS", len(x))
+    assert chunked.tolist() == model.raw(x).tolist()  # the same values as one pass
+
+
 def test_select_main_keeps_the_article_and_drops_the_chrome() -> None:
     main = select_main(PAGE, "https://example.org/tides", defer=False)
     assert main is not None
