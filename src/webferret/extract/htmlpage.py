@@ -196,6 +196,7 @@ class Body:
     base: str | None
     markup: str = ""  # `--format html`: the main content as clean HTML (`extract.cleanhtml`)
     untitled: bool = False  # the opening headline, a repeat of the title, left out (`extract.leadtitle`)
+    oversized: bool = False  # too many blocks: the densest block, read cheaply (`selector.MAX_BLOCKS`)
 
 
 def _body(
@@ -254,7 +255,8 @@ def _body(
         from webferret.extract.cleanhtml import clean_html
 
         markup = clean_html(main, base)
-    return Body(markdown, plain, main.source, words, main_targets(main.element, base), base, markup, untitled)
+    targets = main_targets(main.element, base)
+    return Body(markdown, plain, main.source, words, targets, base, markup, untitled, main.oversized)
 
 
 def extract_html(text: str, url: str | None, options: ExtractOptions) -> Extracted:
@@ -295,6 +297,8 @@ def _extracted(text: str, url: str | None, options: ExtractOptions) -> Extracted
         extra["scope"] = options.scope()
     if body.untitled:
         extra["title_left_out"] = True
+    if body.oversized:
+        extra["too_many_blocks"] = True
     if vetoed:
         extra["quality_veto"] = vetoed
     if robots:

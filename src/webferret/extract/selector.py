@@ -9,12 +9,14 @@ from __future__ import annotations
 import logging
 import re
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import trafilatura
 from lxml import etree, html
 from trafilatura.settings import Document
+
+from webferret.extract.blocks import BLOCK_TAGS
 
 BOILERPLATE = ("nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template")
 _NEGATIVE = re.compile(r"comment|sidebar|footer|masthead|menu|nav|promo|related|share|social|sponsor|cookie")
@@ -24,6 +26,12 @@ TINY_PAGE_CHARS = 1000
 # (docs/extraction-rounds.md, eighth round); read at each call, so bench/extraction.py --fast-output
 # can switch it on
 FAST_OUTPUT = False
+MAX_BLOCKS = 50_000
+"""A page with more block-level elements than this is read by its densest block alone, without
+trafilatura or the block classifier (`choose_main`), and says so (`meta.extract.too_many_blocks`).
+Both cost time and memory by the block: a hostile page of 580,000 tiny `<div>`s took 331 s and 7.8 GB.
+The benchmarks' pages hold at most 6,186 block-level elements (2,641 blocks), a page at the limit
+about 12 s and 270 MB."""
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 
@@ -34,6 +42,7 @@ class MainContent:
 
     element: etree._Element
     source: str
+    oversized: bool = False  # the page has more than `MAX_BLOCKS` blocks: its main content read cheaply
 
 
 def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: bool) -> MainContent | None:
@@ -43,7 +52,8 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     the better one on the news and blog article set (0.960 vs 0.934 shingle F1, held out), less the
     paragraphs the block classifier rejects (`extract.trim.article_drop`; 0.965 there); every other
     page goes to the learned block classifier, whose page-level chooser may still hand it to trafilatura
-    (multitype set, 5-fold CV: see the README), except a tiny page. On a tiny page whose text
+    (multitype set, 5-fold CV: see the README), except a tiny page. A page of more blocks than any real
+    page's (`MAX_BLOCKS`) gets the densest block. On a tiny page whose text
     trafilatura can only give as one flat paragraph, or without a heading, the densest block keeps its
     headings and lists.
     Either falls back to the other selectors, and last to the densest block of text. trafilatura runs
@@ -51,6 +61,9 @@ def choose_main(tree: html.HtmlElement, url: str | None, text: str, article: boo
     """
     from webferret.extract import flat
 
+    if too_many_blocks(tree):
+        dense = densest_block(tree)
+        return None if dense is None else replace(dense, oversized=True)
     run = Run(tree)
     if article:
         return trimmed_main(run, url, text) or learned_main(run, text, url) or densest_block(tree)
@@ -74,6 +87,15 @@ class Run:
     @cached_property
     def document(self) -> Document | None:
         return trafilatura_document(self.tree)
+
+
+def too_many_blocks(tree: html.HtmlElement) -> bool:
+    """Whether the page's body holds more than `MAX_BLOCKS` block-level elements (counted until then)."""
+    body = tree.find("body")
+    for count, _ in enumerate((tree if body is None else body).iter(*BLOCK_TAGS), 1):
+        if count > MAX_BLOCKS:
+            return True
+    return False
 
 
 def _tiny(tree: html.HtmlElement) -> bool:
