@@ -211,18 +211,37 @@ def trafilatura_document(tree: html.HtmlElement) -> Document | None:
     return document
 
 
-def _text_length(node: etree._Element) -> int:
-    return sum(len(part.strip()) for part in node.itertext())
+_HOLDERS = frozenset(("p", "pre", "blockquote", "ul", "ol", "table"))
 
 
-def _score(node: html.HtmlElement) -> float:
-    """Paragraph text held directly by the node, discounted by the share of link text."""
-    text = sum(_text_length(p) for p in node.iterchildren("p", "pre", "blockquote", "ul", "ol", "table"))
-    if not text:
-        return 0.0
-    links = sum(_text_length(a) for a in node.iter("a"))
-    penalty = 0.5 if _NEGATIVE.search(f"{node.get('class', '')} {node.get('id', '')}".lower()) else 1.0
-    return text * (1.0 - min(links / max(_text_length(node), 1), 1.0)) * penalty
+def _scores(body: html.HtmlElement) -> dict[html.HtmlElement, float]:
+    """Each element's paragraph text held directly, discounted by the share of link text in it (half
+    for a name that says it is chrome), summed bottom-up in one walk: measured per element, it read
+    each element's whole subtree again, so a page of nested blocks cost its elements times its depth.
+    Text is counted as `itertext` gives it, each piece stripped: comments' own text left out."""
+    total: dict[html.HtmlElement, int] = {}
+    links: dict[html.HtmlElement, int] = {}
+    scores: dict[html.HtmlElement, float] = {}
+    for node in reversed(list(body.iter(etree.Element))):  # every element after its children
+        length = len(node.text.strip()) if node.text else 0
+        linked = held = 0
+        for child in node:
+            if child.tail:
+                length += len(child.tail.strip())
+            if child in total:
+                length += total[child]
+                linked += links[child]
+                if child.tag in _HOLDERS:
+                    held += total[child]
+        total[node] = length
+        links[node] = linked + length if node.tag == "a" else linked
+        if held:
+            names = f"{node.get('class', '')} {node.get('id', '')}".lower()
+            penalty = 0.5 if _NEGATIVE.search(names) else 1.0
+            scores[node] = held * (1.0 - min(links[node] / max(length, 1), 1.0)) * penalty
+        else:
+            scores[node] = 0.0
+    return scores
 
 
 def densest_block(tree: html.HtmlElement) -> MainContent | None:
@@ -232,9 +251,10 @@ def densest_block(tree: html.HtmlElement) -> MainContent | None:
     for node in list(body.iter(*BOILERPLATE)):
         if node.getparent() is not None:
             node.drop_tree()
+    scores = _scores(body)
     candidates = list(body.iter("article", "main", "div", "section", "td"))
-    best = max(candidates, key=_score, default=None)
-    if best is not None and _score(best) >= _MIN_FALLBACK_CHARS:
+    best = max(candidates, key=scores.__getitem__, default=None)
+    if best is not None and scores[best] >= _MIN_FALLBACK_CHARS:
         return MainContent(element=best, source="density")
     if not "".join(body.itertext()).strip():
         return None
