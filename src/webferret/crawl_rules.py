@@ -23,6 +23,7 @@ from webferret.extract.sitename import INDEX_DOCUMENT
 from webferret.models import ErrorCode, FerretError, Page
 from webferret.net.canonical import canonical_url, encoded_path
 from webferret.net.urlpath import as_requested, without_dot_segments
+from webferret.net.urltext import web_url
 from webferret.robots_tags import page_directives
 
 T = TypeVar("T")
@@ -76,18 +77,6 @@ def check_scope(scope: str | None) -> None:
     """Refuse a scope that is no http(s) URL with a host (`invalid_argument`), before any request."""
     if scope is not None and not web_url(scope):
         raise FerretError(ErrorCode.INVALID_ARGUMENT, f"scope {scope!r}: expected an http(s) URL prefix")
-
-
-def web_url(url: str) -> bool:
-    """Whether `url` is an http(s) URL with a host and a usable port (a port past 65535 raises only
-    when it is read: here, not in the middle of a crawl), all of it text (no lone surrogate)."""
-    try:
-        url.encode()
-        parts = urlsplit(url)
-        parts.port  # noqa: B018
-        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-    except ValueError:
-        return False
 
 
 def default_scope(start: str) -> str:

@@ -61,7 +61,6 @@ from webferret.crawl_rules import (
     site_robots,
     site_rules,
     stated_key,
-    web_url,
     within,
 )
 from webferret.crawl_sitemaps import sitemap_listed
@@ -69,6 +68,7 @@ from webferret.fetch.rate_limits import RateLimits
 from webferret.limits import MAX_CRAWL_DEPTH, MAX_CRAWL_PAGES
 from webferret.models import ErrorCode, ErrorInfo, FerretError, Page
 from webferret.net.urlpath import as_requested
+from webferret.net.urltext import web_url
 from webferret.page_failures import never_requested
 from webferret.robots_tags import page_directives
 

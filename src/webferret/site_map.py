@@ -29,11 +29,11 @@ from webferret.crawl_rules import (
     robots_unread,
     site_robots,
     site_rules,
-    web_url,
 )
 from webferret.crawl_sitemaps import sitemap_listed
 from webferret.limits import MAX_MAP_URLS, MAX_QUERY_CHARS
 from webferret.models import ErrorCode, ErrorInfo, FerretError
+from webferret.net.urltext import web_url
 
 if TYPE_CHECKING:
     from webferret.ferret import Ferret

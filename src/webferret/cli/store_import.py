@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from webferret.crawl_rules import web_url
 from webferret.fetch.charset import bom_charset
+from webferret.net.urltext import web_url
 from webferret.remote_text import quoted
 
 BATCH = 200

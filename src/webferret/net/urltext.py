@@ -26,6 +26,18 @@ def url_named(text: str) -> str:
     return f"{text[: NAMED_CHARS - 100]}… ({len(text):,} characters)"
 
 
+def web_url(url: str) -> bool:
+    """Whether `url` is an http(s) URL with a host and a usable port (a port past 65535 raises only
+    when it is read: here, not in the middle of a crawl), all of it text (no lone surrogate)."""
+    try:
+        url.encode()
+        parts = urlsplit(url)
+        parts.port  # noqa: B018
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        return False
+
+
 def absolute_url(url: object, schemes: Collection[str] | None, local: str = LOCAL_PATH) -> SplitResult:
     """`url` (stripped) split, when it is an absolute URL: a scheme, one of `schemes` (None: any),
     and a host (`file:` URLs have none). Raises `FerretError`: `unsupported_scheme` for another

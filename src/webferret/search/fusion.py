@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from webferret.models import Hit, Source
 from webferret.net.canonical import canonical_url, dedup_key, strip_tracking
 from webferret.net.redirects import unwrap_redirect
+from webferret.net.urltext import web_url
 
 RRF_K = 60
 CONSENSUS_BONUS = 0.1
@@ -27,15 +27,6 @@ class _Merged:
     sources: list[Source] = field(default_factory=list)
     group_ranks: dict[str, int] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
-
-
-def is_web_url(url: str) -> bool:
-    """Is `url` an absolute http(s) URL with a host?"""
-    try:
-        parts = urlsplit(url.strip())
-        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-    except ValueError:  # a bad IPv6 literal, a bad port
-        return False
 
 
 def hit_groups(hit: Hit, engine_group: str) -> list[str]:
@@ -108,7 +99,7 @@ def fuse(
         for hit in hits:
             if (target := unwrap_redirect(hit.url)) != hit.url:
                 hit = hit.model_copy(update={"url": target})
-            if not is_web_url(hit.url):
+            if not web_url(hit.url.strip()):
                 continue
             key = dedup_key(hit.url)
             rank = ranks.setdefault(key, len(ranks) + 1)  # a page listed again keeps its first rank
