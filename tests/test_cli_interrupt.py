@@ -320,3 +320,36 @@ def test_sigterm_during_a_store_export_whose_reader_stopped_ends_it(webferret_ho
         err = proc.stderr.read()
         proc.stdout.close()
     assert code == 143 and err.endswith("webferret: interrupted\n"), err
+
+
+def test_ctrl_c_in_an_extract_batch_prints_the_files_finished(tmp_path: Path, webferret_home: Path) -> None:
+    """`extract` held every page until the last was read, and Ctrl-C lost them all; each is written
+    as soon as the ones before it are, and Ctrl-C prints those finished and counts the others."""
+    quick = tmp_path / "quick.html"
+    quick.write_text(
+        "<html><head><title>Quick notes</title></head><body><article><p>Ferrets sleep for most of the"
+        " day and play hard for the rest of it.</p></article></body></html>",
+        encoding="utf-8",
+    )
+    slow = tmp_path / "slow.html"  # 100,000 paragraphs: read for many seconds, past the Ctrl-C
+    paragraphs = "".join(f"<p>ferrets dig tunnel number {n}</p>" for n in range(100_000))
+    slow.write_text(f"<html><body>{paragraphs}</body></html>")
+    env = {**os.environ, "WEBFERRET_HOME": str(webferret_home), "WEBFERRET_SERVE": "off"}
+    command = [sys.executable, "-m", "webferret", "extract", str(quick), str(slow)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert proc.stdout is not None
+        shown = b""  # (a page's last line ends only when the next page, or the end, is written)
+        while b"play hard for the rest of it." not in shown and (
+            chunk := os.read(proc.stdout.fileno(), 65536)
+        ):
+            shown += chunk
+        assert shown.startswith(b"# Quick notes\n") and proc.poll() is None  # the second page still read
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == 130
+    assert b"tunnel number" not in shown + rest
+    assert err.decode() == "webferret: interrupted: 1 of 2 pages not finished\n"

@@ -180,21 +180,37 @@ def run(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
 
 
 async def _extract(args: argparse.Namespace, settings: Any, bodies: list[bytes | FerretError]) -> int:
+    """The pages, each written as soon as those before it are (`PageStream`; `--json`: one envelope
+    at the end). Ctrl-C: the pages finished before it are written, then how many were not."""
     import asyncio
 
-    from webferret.cli.pages_out import write_pages
+    from webferret.cli.pages_out import PageStream, say_interrupted, write_pages
     from webferret.ferret import Ferret
     from webferret.present.pages import clip_page
 
-    async with Ferret(settings) as ferret:
-        xopts = ferret.extract_options(
-            format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
-        )
-        ferret.extractor.warm(len(args.files))
-        pages = await asyncio.gather(
-            *(
-                _one(ferret, name, args.url, xopts, body)
-                for name, body in zip(args.files, bodies, strict=True)
+    indices = range(len(args.files))  # a file named twice is two pages
+    done: dict[int, Any] = {}
+    stream = None if args.json else PageStream(args, indices)
+    add = stream.add if stream else done.__setitem__
+
+    async def extracted(ferret: Ferret, xopts: Any, index: int) -> None:
+        page = await _one(ferret, args.files[index], args.url, xopts, bodies[index])
+        add(index, clip_page(page, args.max_chars))
+
+    try:
+        async with Ferret(settings) as ferret:
+            xopts = ferret.extract_options(
+                format=args.format, links=args.links, link_limit=args.link_limit, **scope_options(args)
             )
-        )
-    return write_pages(args, [clip_page(page, args.max_chars) for page in pages])
+            ferret.extractor.warm(len(args.files))
+            await asyncio.gather(*(extracted(ferret, xopts, index) for index in indices))
+    except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task; what is finished is kept
+        finished = stream.done if stream else done
+        unfinished = len(indices) - len(finished)
+        if stream:
+            stream.finish()
+        else:
+            pages = [done[index] for index in indices if index in done]
+            write_pages(args, pages, {"interrupted": True, "unfinished": unfinished})
+        return say_interrupted(unfinished, len(indices))
+    return stream.finish() if stream else write_pages(args, [done[index] for index in indices])

@@ -9,7 +9,6 @@ from typing import Any
 
 from webferret.cli.common import (
     EXIT_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PIPE_CLOSED,
     add_agent_view,
@@ -201,12 +200,12 @@ def _lines(args: argparse.Namespace, settings: Any) -> Any:
 
 def _lines_stopped(args: argparse.Namespace, lines: Any) -> int:
     """`--jsonl` after Ctrl-C (the finished pages are written already), or after its reader left."""
+    from webferret.cli.pages_out import say_interrupted
+
     if lines.gone:
         return EXIT_PIPE_CLOSED
     distinct = len(dict.fromkeys(args.urls))
-    unfinished = distinct - lines.written
-    sys.stderr.write(f"webferret: interrupted: {unfinished} of {distinct} pages not finished\n")
-    return EXIT_INTERRUPTED
+    return say_interrupted(distinct - lines.written, distinct)
 
 
 async def _output(
@@ -236,10 +235,9 @@ async def _interrupted(settings: Any, args: argparse.Namespace, done: dict[str, 
 
 
 def _say_interrupted(unfinished: int, args: argparse.Namespace) -> int:
-    sys.stdout.flush()
-    distinct = len(dict.fromkeys(args.urls))  # as --jsonl counts them
-    sys.stderr.write(f"webferret: interrupted: {unfinished} of {distinct} pages not finished\n")
-    return EXIT_INTERRUPTED
+    from webferret.cli.pages_out import say_interrupted
+
+    return say_interrupted(unfinished, len(dict.fromkeys(args.urls)))  # as --jsonl counts them
 
 
 async def _agent_view(settings: Any, pages: list[Any], args: argparse.Namespace) -> str:

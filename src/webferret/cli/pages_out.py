@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from webferret.cli.common import EXIT_FAILED, EXIT_OK, stdout_gone, write_envelope
+from webferret.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, stdout_gone, write_envelope
 
 
 def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, Any] | None = None) -> int:
@@ -26,6 +26,14 @@ def write_pages(args: argparse.Namespace, pages: Sequence[Any], meta: dict[str, 
             stream.add(index, page)
         stream.finish()
     return EXIT_OK if all_ok else EXIT_FAILED
+
+
+def say_interrupted(unfinished: int, total: int) -> int:
+    """After Ctrl-C, once the finished pages are written: how many of the call's `total` pages were
+    not finished, on stderr; the exit status (130)."""
+    sys.stdout.flush()
+    sys.stderr.write(f"webferret: interrupted: {unfinished} of {total} pages not finished\n")
+    return EXIT_INTERRUPTED
 
 
 def page_lines(args: argparse.Namespace, settings: Any) -> PageLines:
