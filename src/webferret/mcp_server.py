@@ -86,9 +86,9 @@ def tool_list(settings: Settings) -> list[types.Tool]:
     tools = []
     for name, model in TOOLS.items():
         schema, description = model.model_json_schema(), DESCRIPTIONS[name]
-        for argument, setting in SETTING_DEFAULTS.items():
+        for argument in SETTING_DEFAULTS:
             if argument in schema["properties"]:
-                value = getattr(settings, setting)
+                value = getattr(settings, argument)
                 shown = str(value).lower() if isinstance(value, bool) else value
                 schema["properties"][argument]["description"] += f" (default {shown})"
         if name == "web_fetch":

@@ -47,14 +47,9 @@ TimeRange = Literal["day", "week", "month", "year"]
 """`webferret.search.types.TIME_RANGES` as a schema can name them (a test keeps the two equal)."""
 
 
-SETTING_DEFAULTS = {
-    "results": "results",
-    "verify": "verify",
-    "max_tokens": "max_tokens",
-    "link_limit": "link_limit",
-}
-"""The arguments whose default is a setting's (argument -> setting): the tools' schemas name the value
-the server's settings give it (`mcp_server.tool_list`), not the shipped default."""
+SETTING_DEFAULTS = ("results", "verify", "max_tokens", "link_limit")
+"""The arguments whose default is the setting of the same name: the tools' schemas name the value the
+server's settings give it (`mcp_server.tool_list`), not the shipped default."""
 
 
 class _ToolArgs(JsonArgs):
