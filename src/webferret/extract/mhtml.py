@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from webferret.models import ErrorCode, FerretError
-from webferret.net.urltext import absolute_url
+from webferret.net.urltext import web_url
 
 if TYPE_CHECKING:
     import email.message
@@ -74,11 +74,7 @@ def _web_address(location: str) -> str | None:
     """`location` (a header's value, its folds undone) when it is an http(s) URL, else None (a
     `cid:` or `file:` address, or none)."""
     text = "".join(location.split())
-    try:
-        absolute_url(text, ("http", "https"))
-    except FerretError:
-        return None
-    return text
+    return text if web_url(text) else None
 
 
 def _is_page(part: email.message.Message) -> bool:
