@@ -121,26 +121,30 @@ def page_links(tree: html.HtmlElement, base: str | None, in_main: Mapping[str, s
         if url is None or len(url) > MAX_LINK_URL:
             continue
         nofollow = "nofollow" in (node.get("rel") or "").lower().split()
-        if url in seen and links[seen[url]].text:
-            if links[seen[url]].nofollow and not nofollow:  # a link to it a crawler may follow
-                links[seen[url]] = links[seen[url]].model_copy(update={"nofollow": False})
-            continue
-        text = (
-            in_main.get(url)
-            or " ".join(node.text_content().split())
-            or (node.get("title") or "").strip()
-            or _image_alt(node)
-        )
-        if url in seen:  # a later link to it has the words the first (a bare icon) had not
-            first = links[seen[url]]
-            update: dict[str, object] = {"text": Link(url=url, text=text).text} if text else {}
+        if url in seen:  # a later link to it: one a crawler may follow, or the words a bare icon had not
+            first, update = links[seen[url]], dict[str, object]()
             if first.nofollow and not nofollow:
                 update["nofollow"] = False
-            links[seen[url]] = first.model_copy(update=update)
+            if not first.text and (text := _words(node, url, in_main)):
+                update["text"] = Link(url=url, text=text).text
+            if update:
+                links[seen[url]] = first.model_copy(update=update)
             continue
         seen[url] = len(links)
-        links.append(Link(url=url, text=text, in_main=url in in_main, nofollow=nofollow))  # text clipped
+        text = _words(node, url, in_main)  # (clipped by `Link`)
+        links.append(Link(url=url, text=text, in_main=url in in_main, nofollow=nofollow))
     return sorted(links, key=lambda link: not link.in_main)  # stable: document order within each
+
+
+def _words(node: html.HtmlElement, url: str, in_main: Mapping[str, str]) -> str:
+    """The words a link is named by: its words in the main content, else its own, its title, or its
+    image's alt text."""
+    return (
+        in_main.get(url)
+        or " ".join(node.text_content().split())
+        or (node.get("title") or "").strip()
+        or _image_alt(node)
+    )
 
 
 def _image_alt(node: html.HtmlElement) -> str:
